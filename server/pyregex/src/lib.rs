@@ -1,0 +1,1 @@
+//! CPython 3.11 `re` compatible pattern parsing and matching.
