@@ -1,1 +1,22 @@
-//! Pure analysis core.
+//! Pure analysis core of torchcts-lsp.
+//!
+//! Data flows one way: text -> syntax tree ([`syntax`]) -> manifest model ([`eval`]) ->
+//! findings ([`validate`]) and the `check-manifest` emulation ([`check`]). Nothing here
+//! knows LSP, tokio or the file system: callers pass what the analysis needs (such as
+//! whether a directory exists) and get plain data back. [`analysis::analyze`] is the entry
+//! point; [`line_index`] is the one place that converts byte offsets to positions.
+
+pub mod analysis;
+pub mod check;
+pub mod eval;
+pub mod findings;
+pub mod line_index;
+pub mod regex_check;
+pub mod schema;
+pub mod syntax;
+pub mod validate;
+pub mod value;
+
+pub use analysis::{analyze, Analysis, AnalysisInput};
+pub use findings::{Finding, Origin, Severity};
+pub use line_index::{LineCol, LineIndex, PositionEncoding};

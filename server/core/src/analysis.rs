@@ -1,0 +1,113 @@
+//! One immutable analysis of one version of a manifest: the snapshot every feature reads.
+
+use crate::check::CheckOutcome;
+use crate::eval::{evaluate, ManifestModel};
+use crate::findings::{Finding, Origin, Severity};
+use crate::line_index::LineIndex;
+use crate::syntax::{parse, python_syntax_error, syntax_findings};
+use crate::validate::{lsp_hints, validate_manifest, ValidationContext};
+use crate::value::ValueKind;
+use tree_sitter::Tree;
+
+/// Syntax errors beyond this many are not reported one by one.
+const MAX_SYNTAX_FINDINGS: usize = 20;
+
+/// What the analysis needs besides the text.
+#[derive(Default)]
+pub struct AnalysisInput<'a> {
+    /// The previous tree, edited to match the new text, for incremental parsing.
+    pub old_tree: Option<&'a Tree>,
+    /// Whether a `custom_test_dirs` entry exists, relative to the manifest's folder.
+    pub dir_exists: Option<&'a dyn Fn(&str) -> bool>,
+}
+
+pub struct Analysis {
+    pub text: String,
+    pub line_index: LineIndex,
+    pub tree: Tree,
+    pub model: ManifestModel,
+    /// Everything to show in the editor, in the order the real tool reports its part.
+    pub findings: Vec<Finding>,
+    /// What `torchcts check-manifest` would print.
+    pub check: CheckOutcome,
+}
+
+pub fn analyze(text: &str, input: &AnalysisInput) -> Analysis {
+    let tree = parse(text, input.old_tree);
+    let line_index = LineIndex::new(text);
+    let model = evaluate(&tree, text);
+    let mut findings = Vec::new();
+
+    let python_error = python_syntax_error(&tree, text);
+    if let Some(err) = &python_error {
+        let line = err.line.saturating_sub(1);
+        let start = line_start(&line_index, text, line);
+        let end = text[start..].find(['\n', '\r']).map(|i| start + i).unwrap_or(text.len());
+        findings.push(Finding::new(
+            start..end,
+            Severity::Error,
+            format!("Failed to parse manifest: {} (manifest.py, line {})", err.message, err.line),
+            "syntax-error",
+            Origin::Torchcts,
+        ));
+        let python_line = line;
+        findings.extend(
+            syntax_findings(&tree, text, MAX_SYNTAX_FINDINGS)
+                .into_iter()
+                .filter(|f| line_index.line_of(f.span.start) != python_line),
+        );
+    }
+    if let Some(load) = &model.load_error {
+        findings.push(Finding::new(
+            load.span.clone(),
+            Severity::Error,
+            format!("Failed to parse manifest: {}", load.message),
+            "load-error",
+            Origin::Torchcts,
+        ));
+    }
+
+    let module_span = model.name_span.clone().unwrap_or(0..0);
+    let mut validated = None;
+    match model.manifest.as_ref().map(|v| &v.kind) {
+        Some(ValueKind::Dict(dict)) => {
+            let ctx = ValidationContext { dir_exists: input.dir_exists };
+            let result = validate_manifest(dict, module_span.clone(), &ctx);
+            findings.extend(result.iter().cloned());
+            let line_of = |offset: usize| line_index.line_of(offset);
+            findings.extend(lsp_hints(dict, &line_of));
+            validated = Some(result);
+        }
+        Some(ValueKind::Unknown(why)) => {
+            findings.push(Finding::new(
+                module_span.clone(),
+                Severity::Information,
+                format!("`manifest` is not known statically ({why}); nothing to validate"),
+                "not-evaluated",
+                Origin::Lsp,
+            ));
+        }
+        _ if model.load_error.is_none() && python_error.is_none() => {
+            findings.push(Finding::new(
+                module_span.clone(),
+                Severity::Error,
+                "'manifest' must be a dictionary in manifest.py.",
+                "not-a-dict",
+                Origin::Torchcts,
+            ));
+        }
+        _ => {}
+    }
+    findings.extend(model.notes.iter().cloned());
+
+    let check = CheckOutcome::from_parts(python_error.as_ref(), model.load_error.as_ref(), &model, validated);
+    Analysis { text: text.to_string(), line_index, tree, model, findings, check }
+}
+
+fn line_start(index: &LineIndex, text: &str, line: usize) -> usize {
+    index.offset(
+        text,
+        crate::line_index::LineCol { line: line as u32, col: 0 },
+        crate::line_index::PositionEncoding::Utf8,
+    )
+}

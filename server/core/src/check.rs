@@ -1,0 +1,100 @@
+//! What `torchcts check-manifest --manifest FILE` prints, computed without Python.
+//!
+//! The real command executes manifest.py (`Failed to parse manifest: ...` when that
+//! raises), requires a dict named `manifest`, then prints `Warning:` lines, `Error:` lines
+//! and `Manifest is valid!`, exiting 1 when there are errors. Python's own warnings
+//! (from `re.compile`) go to stderr through the warnings module; they are not part of
+//! this output.
+
+use crate::eval::{LoadError, ManifestModel};
+use crate::findings::{Finding, Severity};
+use crate::syntax::PythonSyntaxError;
+use crate::value::ValueKind;
+
+#[derive(Clone, Debug)]
+pub enum CheckOutcome {
+    /// Executing the module would raise; the text is what follows `Failed to parse manifest: `.
+    ParseFailed { message: String },
+    /// `manifest` is missing or not a dict.
+    NotADict,
+    /// `manifest` itself cannot be evaluated statically.
+    NotStatic { reason: String },
+    /// `validate_manifest` ran; these are its findings, warnings and errors in emission order.
+    Validated { findings: Vec<Finding> },
+}
+
+/// Which stream a line of output goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stream {
+    Stdout,
+    Stderr,
+}
+
+impl CheckOutcome {
+    pub fn from_parts(
+        syntax: Option<&PythonSyntaxError>,
+        load: Option<&LoadError>,
+        model: &ManifestModel,
+        validated: Option<Vec<Finding>>,
+    ) -> CheckOutcome {
+        if let Some(err) = syntax {
+            return CheckOutcome::ParseFailed { message: format!("{} (manifest.py, line {})", err.message, err.line) };
+        }
+        if let Some(err) = load {
+            return CheckOutcome::ParseFailed { message: err.message.clone() };
+        }
+        match model.manifest.as_ref().map(|v| &v.kind) {
+            Some(ValueKind::Dict(_)) => CheckOutcome::Validated { findings: validated.unwrap_or_default() },
+            Some(ValueKind::Unknown(why)) => CheckOutcome::NotStatic { reason: why.clone() },
+            _ => CheckOutcome::NotADict,
+        }
+    }
+
+    /// The lines the real command prints (banner excluded), in order.
+    pub fn lines(&self) -> Vec<(Stream, String)> {
+        match self {
+            CheckOutcome::ParseFailed { message } => vec![(Stream::Stderr, format!("Failed to parse manifest: {message}"))],
+            CheckOutcome::NotADict => {
+                vec![(Stream::Stderr, "Error: 'manifest' must be a dictionary in manifest.py.".to_string())]
+            }
+            CheckOutcome::NotStatic { reason } => vec![(
+                Stream::Stderr,
+                format!("Note: 'manifest' cannot be evaluated statically ({reason}); run torchcts check-manifest"),
+            )],
+            CheckOutcome::Validated { findings } => {
+                let mut lines: Vec<(Stream, String)> = findings
+                    .iter()
+                    .filter(|f| f.severity == Severity::Warning)
+                    .map(|f| (Stream::Stderr, format!("Warning: {}", f.message)))
+                    .collect();
+                let errors: Vec<(Stream, String)> = findings
+                    .iter()
+                    .filter(|f| f.severity == Severity::Error)
+                    .map(|f| (Stream::Stderr, format!("Error: {}", f.message)))
+                    .collect();
+                if errors.is_empty() {
+                    lines.push((Stream::Stdout, "Manifest is valid!".to_string()));
+                } else {
+                    lines.extend(errors);
+                }
+                lines
+            }
+        }
+    }
+
+    /// The exit code of the real command; 2 when the answer needs Python.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            CheckOutcome::ParseFailed { .. } | CheckOutcome::NotADict => 1,
+            CheckOutcome::NotStatic { .. } => 2,
+            CheckOutcome::Validated { findings } => {
+                if findings.iter().any(|f| f.severity == Severity::Error) {
+                    1
+                } else {
+                    0
+                }
+            }
+        }
+    }
+}

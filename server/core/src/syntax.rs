@@ -1,0 +1,303 @@
+//! Parsing with tree-sitter-python, and the syntax errors it finds.
+//!
+//! The tree is error-tolerant: a half-typed file still yields a tree whose intact parts
+//! the evaluator can use. Syntax errors are reported where tree-sitter finds them
+//! ([`syntax_findings`]), and [`python_syntax_error`] estimates the message and line
+//! CPython would report, for `check` parity (`Failed to parse manifest: ...`).
+
+use crate::findings::{Finding, Origin, Severity};
+use tree_sitter::{Node, Parser, Tree};
+
+/// Parses Python source. Never fails: tree-sitter always returns a tree for UTF-8 input.
+pub fn parse(text: &str, old: Option<&Tree>) -> Tree {
+    let mut parser = Parser::new();
+    parser
+        .set_language(&tree_sitter_python::LANGUAGE.into())
+        .expect("the bundled grammar's ABI is supported by the bundled tree-sitter");
+    parser.parse(text, old).expect("parse only fails on cancellation or timeout, neither of which we set")
+}
+
+/// Text of a node (empty for nodes that do not fall on char boundaries, which cannot happen
+/// for a tree of a `&str`).
+pub fn node_text<'a>(node: Node, text: &'a str) -> &'a str {
+    text.get(node.start_byte()..node.end_byte()).unwrap_or("")
+}
+
+/// One diagnostic per ERROR or MISSING node, outermost first, at most `limit`.
+pub fn syntax_findings(tree: &Tree, text: &str, limit: usize) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let mut cursor = tree.walk();
+    let mut visit_children = true;
+    loop {
+        let node = cursor.node();
+        let mut descend = visit_children;
+        if node.is_missing() {
+            out.push(Finding::new(
+                node.start_byte()..node.end_byte(),
+                Severity::Error,
+                format!("Syntax error: missing `{}`", missing_name(node)),
+                "syntax-error",
+                Origin::Lsp,
+            ));
+            descend = false;
+        } else if node.is_error() {
+            let span = error_span(node, text);
+            let snippet: String = node_text(node, text).trim().chars().take(30).collect();
+            let message = if snippet.is_empty() {
+                "Syntax error".to_string()
+            } else {
+                format!("Syntax error: unexpected `{}`", snippet.lines().next().unwrap_or(""))
+            };
+            out.push(Finding::new(span, Severity::Error, message, "syntax-error", Origin::Lsp));
+            descend = false;
+        }
+        if out.len() >= limit {
+            break;
+        }
+        if descend && cursor.goto_first_child() {
+            visit_children = true;
+            continue;
+        }
+        if cursor.goto_next_sibling() {
+            visit_children = true;
+            continue;
+        }
+        // Climb until a sibling exists.
+        loop {
+            if !cursor.goto_parent() {
+                return out;
+            }
+            if cursor.goto_next_sibling() {
+                visit_children = true;
+                break;
+            }
+        }
+    }
+    out
+}
+
+fn missing_name(node: Node) -> String {
+    let kind = node.kind();
+    if kind.chars().all(|c| c.is_ascii_punctuation()) {
+        kind.to_string()
+    } else {
+        kind.replace('_', " ")
+    }
+}
+
+/// An ERROR node can span many lines; mark only its first line so the squiggle stays
+/// readable.
+fn error_span(node: Node, text: &str) -> std::ops::Range<usize> {
+    let start = node.start_byte();
+    let end = node.end_byte();
+    let line_end = text[start..end].find(['\n', '\r']).map(|i| start + i).unwrap_or(end);
+    if line_end > start {
+        start..line_end
+    } else {
+        start..end.max(start)
+    }
+}
+
+/// What CPython would say for a file that does not compile: its message and 1-based line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PythonSyntaxError {
+    pub message: String,
+    pub line: usize,
+}
+
+/// Estimates CPython's syntax error for a file. Bracket and string errors come from a
+/// small tokenizer that mirrors CPython's (exact for those); other errors use the first
+/// error tree-sitter found, with CPython's generic `invalid syntax`.
+pub fn python_syntax_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError> {
+    let token_error = tokenizer_error(text);
+    let first_tree_error = first_error_line(tree, text);
+    match (token_error, first_tree_error) {
+        (Some(tok), Some(line)) => {
+            // A tokenizer error at EOF ("never closed") loses to an earlier parser error,
+            // as in CPython, where the parser consumes tokens as they come.
+            if tok.at_eof && line < tok.error.line {
+                Some(PythonSyntaxError { message: "invalid syntax".into(), line })
+            } else {
+                Some(tok.error)
+            }
+        }
+        (Some(tok), None) => Some(tok.error),
+        (None, Some(line)) => Some(PythonSyntaxError { message: "invalid syntax".into(), line }),
+        (None, None) => None,
+    }
+}
+
+fn first_error_line(tree: &Tree, text: &str) -> Option<usize> {
+    if !tree.root_node().has_error() {
+        return None;
+    }
+    let findings = syntax_findings(tree, text, 1);
+    let first = findings.first()?;
+    let line = text[..first.span.start].matches('\n').count() + 1;
+    Some(line)
+}
+
+struct TokenizerError {
+    error: PythonSyntaxError,
+    at_eof: bool,
+}
+
+/// Brackets and string literals, as CPython's tokenizer checks them.
+fn tokenizer_error(text: &str) -> Option<TokenizerError> {
+    let bytes = text.as_bytes();
+    let mut stack: Vec<(u8, usize)> = Vec::new();
+    let mut line = 1usize;
+    let mut i = 0;
+    let err = |message: String, line: usize, at_eof: bool| {
+        Some(TokenizerError { error: PythonSyntaxError { message, line }, at_eof })
+    };
+    while i < bytes.len() {
+        let c = bytes[i];
+        match c {
+            b'\n' => line += 1,
+            b'\r' => {
+                if bytes.get(i + 1) != Some(&b'\n') {
+                    line += 1;
+                }
+            }
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' && bytes[i] != b'\r' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'(' | b'[' | b'{' => stack.push((c, line)),
+            b')' | b']' | b'}' => {
+                let open = match c {
+                    b')' => b'(',
+                    b']' => b'[',
+                    _ => b'{',
+                };
+                match stack.pop() {
+                    None => return err(format!("unmatched '{}'", c as char), line, false),
+                    Some((o, oline)) if o != open => {
+                        let message = if oline != line {
+                            format!(
+                                "closing parenthesis '{}' does not match opening parenthesis '{}' on line {}",
+                                c as char, o as char, oline
+                            )
+                        } else {
+                            format!("closing parenthesis '{}' does not match opening parenthesis '{}'", c as char, o as char)
+                        };
+                        return err(message, line, false);
+                    }
+                    Some(_) => {}
+                }
+            }
+            b'\'' | b'"' => {
+                let raw = string_prefix_is_raw(bytes, i);
+                let triple = bytes.get(i + 1) == Some(&c) && bytes.get(i + 2) == Some(&c);
+                let start_line = line;
+                let mut j = if triple { i + 3 } else { i + 1 };
+                let mut closed = false;
+                while j < bytes.len() {
+                    let d = bytes[j];
+                    if d == b'\\' {
+                        if let Some(&next) = bytes.get(j + 1) {
+                            if next == b'\n' || (next == b'\r' && bytes.get(j + 2) != Some(&b'\n')) {
+                                line += 1;
+                            } else if next == b'\r' {
+                                line += 1;
+                                j += 1;
+                            }
+                        }
+                        let _ = raw; // a backslash escapes the next char even in raw strings
+                        j += 2;
+                        continue;
+                    }
+                    if d == b'\n' || d == b'\r' {
+                        if !triple {
+                            return err(
+                                format!("unterminated string literal (detected at line {start_line})"),
+                                start_line,
+                                false,
+                            );
+                        }
+                        if d == b'\n' || bytes.get(j + 1) != Some(&b'\n') {
+                            line += 1;
+                        }
+                    }
+                    if d == c {
+                        if !triple {
+                            closed = true;
+                            j += 1;
+                            break;
+                        }
+                        if bytes.get(j + 1) == Some(&c) && bytes.get(j + 2) == Some(&c) {
+                            closed = true;
+                            j += 3;
+                            break;
+                        }
+                    }
+                    j += 1;
+                }
+                if !closed {
+                    let message = if triple {
+                        format!("unterminated triple-quoted string literal (detected at line {line})")
+                    } else {
+                        format!("unterminated string literal (detected at line {line})")
+                    };
+                    return err(message, start_line, false);
+                }
+                i = j;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if let Some(&(open, oline)) = stack.first() {
+        return err(format!("'{}' was never closed", open as char), oline, true);
+    }
+    None
+}
+
+fn string_prefix_is_raw(bytes: &[u8], quote: usize) -> bool {
+    let mut k = quote;
+    while k > 0 && bytes[k - 1].is_ascii_alphabetic() {
+        k -= 1;
+        if matches!(bytes[k], b'r' | b'R') {
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> Option<PythonSyntaxError> {
+        python_syntax_error(&parse(text, None), text)
+    }
+
+    // Messages and lines below are what CPython 3.11 reports for the same sources.
+    #[test]
+    fn unclosed_bracket_reports_the_opening_line() {
+        let e = err("import torch\nmanifest = {\n  'a': 1,\n").unwrap();
+        assert_eq!(e, PythonSyntaxError { message: "'{' was never closed".into(), line: 2 });
+    }
+
+    #[test]
+    fn mismatched_bracket() {
+        let e = err("x = (1,\n2]\n").unwrap();
+        assert_eq!(e.message, "closing parenthesis ']' does not match opening parenthesis '(' on line 1");
+        assert_eq!(e.line, 2);
+    }
+
+    #[test]
+    fn unterminated_string() {
+        let e = err("x = 1\ny = 'abc\n").unwrap();
+        assert_eq!(e, PythonSyntaxError { message: "unterminated string literal (detected at line 2)".into(), line: 2 });
+    }
+
+    #[test]
+    fn valid_file_has_no_error() {
+        assert_eq!(err("x = {'a': [1, (2, 3)]}  # ) ]\ns = ')'\n"), None);
+    }
+}

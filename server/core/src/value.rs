@@ -1,0 +1,404 @@
+//! Python values as the static evaluator sees them, each with the source range it came from.
+//!
+//! A value that cannot be known without running code is [`ValueKind::Unknown`] with the
+//! reason; every rule treats it as "could be anything" and never reports an error on it.
+//! Formatting follows Python (`repr()` and `str()`) because torchcts puts reprs into its
+//! messages and we must print the same text.
+
+use std::ops::Range;
+
+/// Byte range in the document.
+pub type Span = Range<usize>;
+
+#[derive(Clone, Debug)]
+pub struct Value {
+    pub kind: ValueKind,
+    /// Where the expression that produced this value is written.
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum ValueKind {
+    None,
+    Bool(bool),
+    Int(i128),
+    Float(f64),
+    Str(String),
+    Bytes(Vec<u8>),
+    List(Vec<Value>),
+    Tuple(Vec<Value>),
+    Dict(Dict),
+    /// `torch.<attr>` that is a dtype; `canonical` is `str(dtype)`.
+    Dtype { attr: String, canonical: String },
+    /// The `torch` module itself, or another module we only know by name.
+    Module(String),
+    /// Could not be evaluated statically; the string says why.
+    Unknown(String),
+}
+
+/// A dict with Python's semantics: insertion order, and a repeated key keeps its first
+/// position but takes the last value.
+#[derive(Clone, Debug, Default)]
+pub struct Dict {
+    pub entries: Vec<Entry>,
+    /// True when keys we cannot see may be present (a `**splat` of an unknown value).
+    pub open: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Entry {
+    pub key: Value,
+    pub value: Value,
+    /// Earlier writes of the same key, overridden by this one (for the duplicate-key hint).
+    pub overridden: Vec<Overridden>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Overridden {
+    pub key_span: Span,
+    pub value_span: Span,
+}
+
+impl Dict {
+    /// Inserts like Python's `d[key] = value`.
+    pub fn insert(&mut self, key: Value, value: Value) {
+        if let Some(existing) = self.entries.iter_mut().find(|e| py_eq(&e.key, &key) == Some(true)) {
+            existing.overridden.push(Overridden {
+                key_span: existing.key.span.clone(),
+                value_span: existing.value.span.clone(),
+            });
+            // Python keeps the first key object and replaces the value.
+            existing.value = value;
+            // Point later diagnostics at the key that set the value the user sees.
+            existing.key.span = key.span;
+            return;
+        }
+        self.entries.push(Entry { key, value, overridden: Vec::new() });
+    }
+
+    pub fn get(&self, key: &str) -> Option<&Entry> {
+        self.entries.iter().find(|e| matches!(&e.key.kind, ValueKind::Str(s) if s == key))
+    }
+
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Entry> {
+        self.entries.iter_mut().find(|e| matches!(&e.key.kind, ValueKind::Str(s) if s == key))
+    }
+
+    pub fn contains(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+}
+
+impl Value {
+    pub fn new(kind: ValueKind, span: Span) -> Value {
+        Value { kind, span }
+    }
+
+    pub fn unknown(reason: impl Into<String>, span: Span) -> Value {
+        Value { kind: ValueKind::Unknown(reason.into()), span }
+    }
+
+    pub fn is_unknown(&self) -> bool {
+        matches!(self.kind, ValueKind::Unknown(_))
+    }
+
+    /// True when this value or anything inside it is unknown.
+    pub fn contains_unknown(&self) -> bool {
+        match &self.kind {
+            ValueKind::Unknown(_) => true,
+            ValueKind::List(items) | ValueKind::Tuple(items) => items.iter().any(Value::contains_unknown),
+            ValueKind::Dict(d) => d.open || d.entries.iter().any(|e| e.key.contains_unknown() || e.value.contains_unknown()),
+            _ => false,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.kind {
+            ValueKind::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_dict(&self) -> Option<&Dict> {
+        match &self.kind {
+            ValueKind::Dict(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// Python's `type(x).__name__`.
+    pub fn type_name(&self) -> &'static str {
+        match &self.kind {
+            ValueKind::None => "NoneType",
+            ValueKind::Bool(_) => "bool",
+            ValueKind::Int(_) => "int",
+            ValueKind::Float(_) => "float",
+            ValueKind::Str(_) => "str",
+            ValueKind::Bytes(_) => "bytes",
+            ValueKind::List(_) => "list",
+            ValueKind::Tuple(_) => "tuple",
+            ValueKind::Dict(_) => "dict",
+            ValueKind::Dtype { .. } => "dtype",
+            ValueKind::Module(_) => "module",
+            ValueKind::Unknown(_) => "object",
+        }
+    }
+
+    /// Python truthiness; `None` when unknown.
+    pub fn truthy(&self) -> Option<bool> {
+        Some(match &self.kind {
+            ValueKind::None => false,
+            ValueKind::Bool(b) => *b,
+            ValueKind::Int(i) => *i != 0,
+            ValueKind::Float(f) => *f != 0.0,
+            ValueKind::Str(s) => !s.is_empty(),
+            ValueKind::Bytes(b) => !b.is_empty(),
+            ValueKind::List(v) | ValueKind::Tuple(v) => !v.is_empty(),
+            ValueKind::Dict(d) => {
+                if d.entries.is_empty() && d.open {
+                    return None;
+                }
+                !d.entries.is_empty()
+            }
+            ValueKind::Dtype { .. } | ValueKind::Module(_) => true,
+            ValueKind::Unknown(_) => return None,
+        })
+    }
+
+    /// Python's `repr()`.
+    pub fn repr(&self) -> String {
+        match &self.kind {
+            ValueKind::None => "None".into(),
+            ValueKind::Bool(true) => "True".into(),
+            ValueKind::Bool(false) => "False".into(),
+            ValueKind::Int(i) => i.to_string(),
+            ValueKind::Float(f) => float_repr(*f),
+            ValueKind::Str(s) => str_repr(s),
+            ValueKind::Bytes(b) => bytes_repr(b),
+            ValueKind::List(items) => format!("[{}]", join_reprs(items)),
+            ValueKind::Tuple(items) if items.len() == 1 => format!("({},)", items[0].repr()),
+            ValueKind::Tuple(items) => format!("({})", join_reprs(items)),
+            ValueKind::Dict(d) => {
+                let parts: Vec<String> =
+                    d.entries.iter().map(|e| format!("{}: {}", e.key.repr(), e.value.repr())).collect();
+                format!("{{{}}}", parts.join(", "))
+            }
+            ValueKind::Dtype { canonical, .. } => canonical.clone(),
+            ValueKind::Module(name) => format!("<module '{name}'>"),
+            ValueKind::Unknown(_) => "<unknown>".into(),
+        }
+    }
+
+    /// Python's `str()`, as f-strings use it.
+    pub fn py_str(&self) -> String {
+        match &self.kind {
+            ValueKind::Str(s) => s.clone(),
+            _ => self.repr(),
+        }
+    }
+
+    /// A short human description for messages of our own.
+    pub fn describe(&self) -> String {
+        match &self.kind {
+            ValueKind::Unknown(why) => why.clone(),
+            _ => {
+                let repr = self.repr();
+                if repr.chars().count() > 60 {
+                    format!("{}…", repr.chars().take(60).collect::<String>())
+                } else {
+                    repr
+                }
+            }
+        }
+    }
+}
+
+fn join_reprs(items: &[Value]) -> String {
+    items.iter().map(Value::repr).collect::<Vec<_>>().join(", ")
+}
+
+/// Python `==` between two values; `None` when either side is unknown.
+pub fn py_eq(a: &Value, b: &Value) -> Option<bool> {
+    use ValueKind::*;
+    Some(match (&a.kind, &b.kind) {
+        (Unknown(_), _) | (_, Unknown(_)) => return Option::None,
+        (None, None) => true,
+        (Str(x), Str(y)) => x == y,
+        (Bytes(x), Bytes(y)) => x == y,
+        (Dtype { canonical: x, .. }, Dtype { canonical: y, .. }) => x == y,
+        (Module(x), Module(y)) => x == y,
+        (List(x), List(y)) | (Tuple(x), Tuple(y)) => {
+            if x.len() != y.len() {
+                return Some(false);
+            }
+            for (p, q) in x.iter().zip(y) {
+                match py_eq(p, q) {
+                    Some(true) => {}
+                    other => return other,
+                }
+            }
+            true
+        }
+        (Dict(_), Dict(_)) => return Option::None,
+        _ => match (a.as_number(), b.as_number()) {
+            (Some(x), Some(y)) => x == y,
+            _ => false,
+        },
+    })
+}
+
+impl Value {
+    /// The value as a number if it is a bool, int or float (Python's numeric tower).
+    pub fn as_number(&self) -> Option<f64> {
+        match self.kind {
+            ValueKind::Bool(b) => Some(if b { 1.0 } else { 0.0 }),
+            ValueKind::Int(i) => Some(i as f64),
+            ValueKind::Float(f) => Some(f),
+            _ => Option::None,
+        }
+    }
+
+    /// Whether Python could use this value as a dict key; `None` when unknown.
+    pub fn hashable(&self) -> Result<(), &'static str> {
+        match &self.kind {
+            ValueKind::List(_) => Err("list"),
+            ValueKind::Dict(_) => Err("dict"),
+            ValueKind::Tuple(items) => items.iter().try_for_each(Value::hashable),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Python's `repr(float)`: the shortest round-tripping digits, in fixed notation when the
+/// exponent is in -4..16 and scientific (`1e-05`, `1e+16`) otherwise.
+pub fn float_repr(f: f64) -> String {
+    if f.is_nan() {
+        return "nan".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    if f == 0.0 {
+        return if f.is_sign_negative() { "-0.0".into() } else { "0.0".into() };
+    }
+    // Rust's `{:e}` gives the shortest round-trip digits, e.g. "1.5e-7".
+    let sci = format!("{:e}", f);
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let negative = mantissa.starts_with('-');
+    let digits: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
+    let sign = if negative { "-" } else { "" };
+    if (-4..16).contains(&exp) {
+        let point = exp + 1; // digits before the decimal point
+        let body = if point <= 0 {
+            format!("0.{}{}", "0".repeat((-point) as usize), digits)
+        } else if point as usize >= digits.len() {
+            format!("{}{}.0", digits, "0".repeat(point as usize - digits.len()))
+        } else {
+            format!("{}.{}", &digits[..point as usize], &digits[point as usize..])
+        };
+        format!("{sign}{body}")
+    } else {
+        let mant = if digits.len() > 1 { format!("{}.{}", &digits[..1], &digits[1..]) } else { digits };
+        let esign = if exp < 0 { '-' } else { '+' };
+        format!("{sign}{mant}e{esign}{:02}", exp.abs())
+    }
+}
+
+/// Python's `repr(str)`.
+pub fn str_repr(s: &str) -> String {
+    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push(quote);
+    for ch in s.chars() {
+        match ch {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if !is_printable(c) => {
+                let code = c as u32;
+                if code <= 0xff {
+                    out.push_str(&format!("\\x{code:02x}"));
+                } else if code <= 0xffff {
+                    out.push_str(&format!("\\u{code:04x}"));
+                } else {
+                    out.push_str(&format!("\\U{code:08x}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}
+
+fn bytes_repr(b: &[u8]) -> String {
+    let quote = if b.contains(&b'\'') && !b.contains(&b'"') { '"' } else { '\'' };
+    let mut out = format!("b{quote}");
+    for &byte in b {
+        match byte {
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            c if c as char == quote => {
+                out.push('\\');
+                out.push(c as char);
+            }
+            0x20..=0x7e => out.push(byte as char),
+            _ => out.push_str(&format!("\\x{byte:02x}")),
+        }
+    }
+    out.push(quote);
+    out
+}
+
+/// An approximation of Python's `str.isprintable()` for the characters manifests contain:
+/// controls, separators other than space, format characters and surrogates/private use
+/// are not printable.
+fn is_printable(c: char) -> bool {
+    let code = c as u32;
+    if code < 0x20 || (0x7f..=0xa0).contains(&code) {
+        return false;
+    }
+    !matches!(
+        code,
+        0xad | 0x34f | 0x61c | 0x115f..=0x1160 | 0x1680 | 0x180e | 0x2000..=0x200f | 0x2028..=0x202f
+            | 0x205f..=0x206f | 0x3000 | 0x3164 | 0xd800..=0xf8ff | 0xfe00..=0xfe0f | 0xfeff
+            | 0xfff0..=0xfffb | 0xe0000..=0xe0fff | 0xf0000..
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Expected strings are what CPython 3.11 prints for repr() of the same values.
+    #[test]
+    fn float_repr_matches_python() {
+        assert_eq!(float_repr(1e-5), "1e-05");
+        assert_eq!(float_repr(0.0001), "0.0001");
+        assert_eq!(float_repr(1e16), "1e+16");
+        assert_eq!(float_repr(1234567890123456.0), "1234567890123456.0");
+        assert_eq!(float_repr(2.5), "2.5");
+        assert_eq!(float_repr(1.0), "1.0");
+        assert_eq!(float_repr(-1.5e-7), "-1.5e-07");
+        assert_eq!(float_repr(0.1), "0.1");
+        assert_eq!(float_repr(1e300), "1e+300");
+    }
+
+    #[test]
+    fn str_repr_matches_python() {
+        assert_eq!(str_repr("float32"), "'float32'");
+        assert_eq!(str_repr("it's"), "\"it's\"");
+        assert_eq!(str_repr("a'b\"c"), "'a\\'b\"c'");
+        assert_eq!(str_repr("tab\there\n"), "'tab\\there\\n'");
+        assert_eq!(str_repr("é漢😀"), "'é漢😀'");
+        assert_eq!(str_repr("\u{7}\u{2028}"), "'\\x07\\u2028'");
+    }
+}

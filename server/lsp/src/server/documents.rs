@@ -1,0 +1,91 @@
+//! Open documents: text, version and the last syntax tree, with LSP edits applied in order.
+
+use super::convert;
+use std::collections::HashMap;
+use torchcts_core::{LineIndex, PositionEncoding};
+use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
+use tree_sitter::{InputEdit, Point, Tree};
+
+pub struct Document {
+    pub text: String,
+    pub version: i32,
+    /// The tree of the previous analysis, edited along with the text for incremental parsing.
+    pub tree: Option<Tree>,
+}
+
+#[derive(Default)]
+pub struct DocumentStore {
+    docs: HashMap<Uri, Document>,
+}
+
+impl DocumentStore {
+    pub fn open(&mut self, uri: Uri, text: String, version: i32) {
+        // A client may reopen a file (even at version 0): start afresh.
+        self.docs.insert(uri, Document { text, version, tree: None });
+    }
+
+    pub fn close(&mut self, uri: &Uri) {
+        self.docs.remove(uri);
+    }
+
+    pub fn get(&self, uri: &Uri) -> Option<&Document> {
+        self.docs.get(uri)
+    }
+
+    pub fn get_mut(&mut self, uri: &Uri) -> Option<&mut Document> {
+        self.docs.get_mut(uri)
+    }
+
+    pub fn uris(&self) -> Vec<Uri> {
+        self.docs.keys().cloned().collect()
+    }
+
+    /// Applies changes in order. Returns false when the document is not open.
+    pub fn change(
+        &mut self,
+        uri: &Uri,
+        version: i32,
+        changes: Vec<TextDocumentContentChangeEvent>,
+        encoding: PositionEncoding,
+    ) -> bool {
+        let Some(doc) = self.docs.get_mut(uri) else { return false };
+        for change in changes {
+            match change.range {
+                None => {
+                    doc.text = change.text;
+                    doc.tree = None;
+                }
+                Some(range) => {
+                    let index = LineIndex::new(&doc.text);
+                    let start = convert::offset(&index, &doc.text, range.start, encoding);
+                    let end = convert::offset(&index, &doc.text, range.end, encoding).max(start);
+                    let start_point = point(&index, &doc.text, start);
+                    let old_end_point = point(&index, &doc.text, end);
+                    doc.text.replace_range(start..end, &change.text);
+                    let new_end = start + change.text.len();
+                    if let Some(tree) = doc.tree.as_mut() {
+                        let new_index = LineIndex::new(&doc.text);
+                        tree.edit(&InputEdit {
+                            start_byte: start,
+                            old_end_byte: end,
+                            new_end_byte: new_end,
+                            start_position: start_point,
+                            old_end_position: old_end_point,
+                            new_end_position: point(&new_index, &doc.text, new_end),
+                        });
+                    }
+                }
+            }
+        }
+        doc.version = version;
+        true
+    }
+}
+
+/// tree-sitter points count rows by `\n` only and columns in bytes.
+fn point(_index: &LineIndex, text: &str, offset: usize) -> Point {
+    let before = &text[..offset.min(text.len())];
+    let row = before.matches('\n').count();
+    let column = before.len() - before.rfind('\n').map(|i| i + 1).unwrap_or(0);
+    Point { row, column }
+}

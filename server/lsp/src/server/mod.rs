@@ -1,0 +1,181 @@
+//! The LSP glue: receives notifications and requests, calls the core, converts results.
+//!
+//! Ordering rules: every text edit is applied to the store synchronously, before the
+//! handler's first `.await`, so edits apply in arrival order. Analysis runs on a snapshot
+//! of the text outside any lock. Diagnostics are published with the document version
+//! under a publish lock, and only if that version is still the current one, so a burst of
+//! edits ends with diagnostics for the last version only.
+
+mod convert;
+mod documents;
+
+use documents::DocumentStore;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+use torchcts_core::{analyze, Analysis, AnalysisInput, PositionEncoding};
+use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::ls_types::*;
+use tower_lsp_server::{Client, LanguageServer, LspService, Server};
+
+pub fn serve_stdio() -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("torchcts-lsp: cannot start the async runtime: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    runtime.block_on(async {
+        let (service, socket) = LspService::new(Backend::new);
+        Server::new(tokio::io::stdin(), tokio::io::stdout(), socket).serve(service).await;
+    });
+    ExitCode::SUCCESS
+}
+
+pub struct Backend {
+    client: Client,
+    state: Arc<Mutex<State>>,
+    /// Serialises publishing so that an older analysis never lands after a newer one.
+    publish_lock: tokio::sync::Mutex<()>,
+}
+
+#[derive(Default)]
+struct State {
+    documents: DocumentStore,
+    encoding: PositionEncoding,
+}
+
+impl Backend {
+    fn new(client: Client) -> Backend {
+        Backend { client, state: Arc::new(Mutex::new(State::default())), publish_lock: tokio::sync::Mutex::new(()) }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        // A panic while holding the lock must not take the server down with it.
+        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Analyses the current text of `uri` and publishes diagnostics if still current.
+    async fn refresh(&self, uri: Uri) {
+        let snapshot = {
+            let mut state = self.lock();
+            let encoding = state.encoding;
+            let Some(doc) = state.documents.get_mut(&uri) else { return };
+            (doc.text.clone(), doc.version, doc.tree.take(), encoding)
+        };
+        let (text, version, old_tree, encoding) = snapshot;
+        let Some(analysis) = run_analysis(&uri, &text, old_tree.as_ref()) else {
+            self.client.log_message(MessageType::ERROR, format!("analysis of {} failed; see stderr", uri.as_str())).await;
+            return;
+        };
+        let diagnostics: Vec<Diagnostic> =
+            analysis.findings.iter().map(|f| convert::diagnostic(&analysis, f, &uri, encoding)).collect();
+        {
+            let mut state = self.lock();
+            if let Some(doc) = state.documents.get_mut(&uri) {
+                if doc.version == version && doc.text == text {
+                    doc.tree = Some(analysis.tree.clone());
+                }
+            }
+        }
+        let _guard = self.publish_lock.lock().await;
+        let current = self.lock().documents.get(&uri).map(|d| d.version);
+        if current == Some(version) {
+            self.client.publish_diagnostics(uri, diagnostics, Some(version)).await;
+        }
+    }
+}
+
+/// Runs the core on a snapshot; a panic becomes `None` and a log line, never a dead server.
+fn run_analysis(uri: &Uri, text: &str, old_tree: Option<&tree_sitter::Tree>) -> Option<Analysis> {
+    let base_dir: Option<PathBuf> = uri.to_file_path().and_then(|p| p.parent().map(|d| d.to_path_buf()));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let dir_exists = base_dir.as_deref().map(crate::cli::dir_exists_relative_to);
+        let dir_exists_ref: Option<&dyn Fn(&str) -> bool> = dir_exists.as_ref().map(|f| f as &dyn Fn(&str) -> bool);
+        analyze(text, &AnalysisInput { old_tree, dir_exists: dir_exists_ref })
+    }));
+    match result {
+        Ok(a) => Some(a),
+        Err(_) => {
+            eprintln!("torchcts-lsp: analysis panicked for {}", uri.as_str());
+            None
+        }
+    }
+}
+
+fn negotiate_encoding(params: &InitializeParams) -> PositionEncoding {
+    let offered = params.capabilities.general.as_ref().and_then(|g| g.position_encodings.as_ref());
+    match offered {
+        Some(list) if list.contains(&PositionEncodingKind::UTF8) => PositionEncoding::Utf8,
+        _ => PositionEncoding::Utf16,
+    }
+}
+
+impl LanguageServer for Backend {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        let encoding = negotiate_encoding(&params);
+        self.lock().encoding = encoding;
+        Ok(InitializeResult {
+            capabilities: ServerCapabilities {
+                position_encoding: Some(convert::encoding_kind(encoding)),
+                text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
+                    open_close: Some(true),
+                    change: Some(TextDocumentSyncKind::INCREMENTAL),
+                    save: Some(TextDocumentSyncSaveOptions::Supported(true)),
+                    ..Default::default()
+                })),
+                ..Default::default()
+            },
+            server_info: Some(ServerInfo {
+                name: "torchcts-lsp".into(),
+                version: Some(env!("CARGO_PKG_VERSION").into()),
+            }),
+            offset_encoding: None,
+        })
+    }
+
+    async fn initialized(&self, _: InitializedParams) {
+        let s = torchcts_core::schema::schema();
+        self.client
+            .log_message(
+                MessageType::INFO,
+                format!("torchcts-lsp {} ready (schema of torchcts {} / torch {})", env!("CARGO_PKG_VERSION"), s.torchcts_version, s.torch_version),
+            )
+            .await;
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        Ok(())
+    }
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        let doc = params.text_document;
+        self.lock().documents.open(doc.uri.clone(), doc.text, doc.version);
+        self.refresh(doc.uri).await;
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        let uri = params.text_document.uri;
+        let applied = {
+            let mut state = self.lock();
+            let encoding = state.encoding;
+            state.documents.change(&uri, params.text_document.version, params.content_changes, encoding)
+        };
+        if applied {
+            self.refresh(uri).await;
+        }
+    }
+
+    async fn did_save(&self, params: DidSaveTextDocumentParams) {
+        // custom_test_dirs existence can change on disk; re-check on save.
+        self.refresh(params.text_document.uri).await;
+    }
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        let uri = params.text_document.uri;
+        self.lock().documents.close(&uri);
+        let _guard = self.publish_lock.lock().await;
+        self.client.publish_diagnostics(uri, Vec::new(), None).await;
+    }
+}

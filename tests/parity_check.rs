@@ -1,0 +1,186 @@
+//! Parity with the real `torchcts check-manifest`, on the committed corpus.
+//!
+//! `tests/parity/check/cases/*/expected.json` were produced by torchcts 0.4.1 with
+//! torch 2.12.1 (`tests/parity/check/regenerate.py`). For every case, both
+//! `torchcts-lsp check` and the language server's diagnostics must say the same thing:
+//! the same lines in the same order and the same exit code; for a syntax error, the same
+//! `Failed to parse manifest:` prefix and line number (CPython's wording may differ).
+
+mod support;
+
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use support::lsp_client::{file_uri, LspClient};
+
+struct Case {
+    name: String,
+    manifest: PathBuf,
+    expected: Value,
+}
+
+fn cases() -> Vec<Case> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/parity/check/cases");
+    let mut out: Vec<Case> = std::fs::read_dir(&root)
+        .expect("the parity corpus is committed")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().join("expected.json").exists())
+        .map(|e| {
+            let dir = e.path().canonicalize().expect("case dir");
+            let expected: Value =
+                serde_json::from_str(&std::fs::read_to_string(dir.join("expected.json")).expect("read expected"))
+                    .expect("expected.json is JSON");
+            Case { name: e.file_name().to_string_lossy().into_owned(), manifest: dir.join("manifest.py"), expected }
+        })
+        .collect();
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    assert!(out.len() >= 40, "the corpus has only {} cases", out.len());
+    out
+}
+
+/// Compares our lines with the real ones; a parse failure compares prefix and line.
+fn compare(case: &Case, ours: &[String], our_exit: i64) -> Option<String> {
+    let expected_lines: Vec<String> =
+        case.expected["lines"].as_array().unwrap().iter().map(|l| l.as_str().unwrap().to_string()).collect();
+    let expected_exit = case.expected["exit_code"].as_i64().unwrap();
+    let mut problems = Vec::new();
+    if our_exit != expected_exit {
+        problems.push(format!("exit code {our_exit}, expected {expected_exit}"));
+    }
+    if let Some(line) = case.expected["parse_error_line"].as_i64() {
+        let ours_line = ours.first().and_then(|l| parse_error_line(l));
+        if !ours.first().is_some_and(|l| l.starts_with("Failed to parse manifest: ")) || ours_line != Some(line) {
+            problems.push(format!("expected a parse failure on line {line}, got {ours:?}"));
+        }
+    } else if ours != expected_lines.as_slice() {
+        problems.push(format!("lines differ:\n  ours:     {ours:?}\n  expected: {expected_lines:?}"));
+    }
+    (!problems.is_empty()).then(|| format!("{}: {}", case.name, problems.join("; ")))
+}
+
+fn parse_error_line(line: &str) -> Option<i64> {
+    let start = line.rfind("(manifest.py, line ")? + "(manifest.py, line ".len();
+    line[start..].trim_end_matches(')').parse().ok()
+}
+
+#[test]
+fn cli_check_matches_real_check_manifest() {
+    let mut failures = Vec::new();
+    let all = cases();
+    for case in &all {
+        let output = Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
+            .arg("check")
+            .arg(&case.manifest)
+            .output()
+            .expect("run torchcts-lsp check");
+        let mut lines: Vec<String> = String::from_utf8_lossy(&output.stderr)
+            .lines()
+            .chain(String::from_utf8_lossy(&output.stdout).lines())
+            .filter(|l| !l.starts_with("Note: "))
+            .map(str::to_string)
+            .collect();
+        // stdout holds only "Manifest is valid!", which the real tool prints last.
+        lines.sort_by_key(|l| l == "Manifest is valid!");
+        if let Some(f) = compare(case, &lines, output.status.code().unwrap_or(-1) as i64) {
+            failures.push(f);
+        }
+    }
+    println!("check parity: {} cases, {} differ", all.len(), failures.len());
+    assert!(failures.is_empty(), "{} of {} cases differ:\n{}", failures.len(), all.len(), failures.join("\n"));
+}
+
+#[test]
+fn cli_json_reports_python_regex_warnings() {
+    let mut failures = Vec::new();
+    let all = cases();
+    let mut checked = 0;
+    for case in &all {
+        let expected: Vec<String> = case.expected["python_warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w.as_str().unwrap().to_string())
+            .collect();
+        if case.expected["parse_error_line"].is_i64() {
+            continue;
+        }
+        let output = Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
+            .args(["check", "--format", "json"])
+            .arg(&case.manifest)
+            .output()
+            .expect("run torchcts-lsp check --format json");
+        let report: Value = serde_json::from_slice(&output.stdout).expect("json output");
+        let mut ours: Vec<String> = report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["code"] == "regex-warning")
+            .map(|f| f["message"].as_str().unwrap().trim_start_matches("Python warns when compiling this regex: ").to_string())
+            .collect();
+        // Python prints a warning once per call site and text; compare the distinct texts.
+        ours.sort();
+        ours.dedup();
+        let mut expected = expected;
+        expected.sort();
+        expected.dedup();
+        checked += 1;
+        if ours != expected {
+            failures.push(format!("{}: ours {ours:?}, expected {expected:?}", case.name));
+        }
+        for f in report["findings"].as_array().unwrap() {
+            let r = &f["range"];
+            if !(r["start"]["line"].as_u64().unwrap_or(0) >= 1 && r["start"]["column"].as_u64().unwrap_or(0) >= 1) {
+                failures.push(format!("{}: finding without a 1-based range: {f}", case.name));
+            }
+        }
+    }
+    println!("python warning parity: {checked} cases, {} differ", failures.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn lsp_diagnostics_match_real_check_manifest() {
+    let all = cases();
+    let mut client = LspClient::spawn();
+    client.initialize(json!({}));
+    let mut failures = Vec::new();
+    for case in &all {
+        let text = std::fs::read_to_string(&case.manifest).expect("read manifest");
+        let uri = file_uri(&case.manifest);
+        client.open(&uri, &text, 1);
+        let published = client.diagnostics(&uri, Some(1));
+        let diags = published["diagnostics"].as_array().unwrap();
+        let parity: Vec<&Value> = diags.iter().filter(|d| d["source"] == "torchcts").collect();
+        let render = |d: &&Value| -> String {
+            let message = d["message"].as_str().unwrap();
+            match (d["code"].as_str().unwrap(), d["severity"].as_i64().unwrap()) {
+                ("syntax-error" | "load-error", _) => message.to_string(),
+                (_, 1) => format!("Error: {message}"),
+                (_, 2) => format!("Warning: {message}"),
+                _ => message.to_string(),
+            }
+        };
+        // The real tool stops at the first exception while loading.
+        let load_failure = parity.iter().find(|d| matches!(d["code"].as_str(), Some("syntax-error" | "load-error")));
+        let mut lines: Vec<String> = match load_failure {
+            Some(d) => vec![render(d)],
+            None => {
+                let mut w: Vec<String> = parity.iter().filter(|d| d["severity"] == 2).map(render).collect();
+                let e: Vec<String> = parity.iter().filter(|d| d["severity"] == 1).map(render).collect();
+                w.extend(e);
+                w
+            }
+        };
+        let exit = if lines.iter().any(|l| !l.starts_with("Warning: ")) { 1 } else { 0 };
+        if exit == 0 {
+            lines.push("Manifest is valid!".into());
+        }
+        if let Some(f) = compare(case, &lines, exit) {
+            failures.push(f);
+        }
+        client.notify("textDocument/didClose", json!({"textDocument": {"uri": uri}}));
+    }
+    client.shutdown();
+    println!("lsp parity: {} cases, {} differ", all.len(), failures.len());
+    assert!(failures.is_empty(), "{} of {} cases differ:\n{}", failures.len(), all.len(), failures.join("\n"));
+}

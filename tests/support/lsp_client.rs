@@ -1,0 +1,192 @@
+//! A minimal LSP client for black-box tests: spawns the built `torchcts-lsp` binary and
+//! speaks JSON-RPC over its stdio with real Content-Length framing, as an editor does.
+
+#![allow(dead_code)]
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+pub struct LspClient {
+    child: Child,
+    stdin: ChildStdin,
+    incoming: Receiver<Value>,
+    next_id: i64,
+    /// Messages received but not yet consumed by a wait.
+    pub backlog: Vec<Value>,
+}
+
+pub const TIMEOUT: Duration = Duration::from_secs(20);
+
+impl LspClient {
+    pub fn spawn() -> LspClient {
+        Self::spawn_with_args(&[])
+    }
+
+    pub fn spawn_with_args(args: &[&str]) -> LspClient {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the torchcts-lsp binary is built by cargo test");
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut length = None;
+                loop {
+                    let mut line = String::new();
+                    match reader.read_line(&mut line) {
+                        Ok(0) | Err(_) => return,
+                        Ok(_) => {}
+                    }
+                    let line = line.trim_end();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(v) = line.strip_prefix("Content-Length:") {
+                        length = v.trim().parse::<usize>().ok();
+                    }
+                }
+                let Some(length) = length else { return };
+                let mut body = vec![0u8; length];
+                if reader.read_exact(&mut body).is_err() {
+                    return;
+                }
+                match serde_json::from_slice::<Value>(&body) {
+                    Ok(v) => {
+                        if tx.send(v).is_err() {
+                            return;
+                        }
+                    }
+                    Err(e) => panic!("server sent invalid JSON: {e}"),
+                }
+            }
+        });
+        LspClient { child, stdin, incoming: rx, next_id: 1, backlog: Vec::new() }
+    }
+
+    pub fn send(&mut self, message: Value) {
+        let body = serde_json::to_string(&message).expect("serialisable");
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{}", body.len(), body).expect("server stdin open");
+        self.stdin.flush().expect("flush");
+    }
+
+    pub fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    pub fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let response = self.wait_for(|m| m.get("id") == Some(&json!(id)) && m.get("method").is_none());
+        if let Some(err) = response.get("error") {
+            panic!("request {method} failed: {err}");
+        }
+        response["result"].clone()
+    }
+
+    /// Waits for the first message (backlog first) that satisfies `pred`; answers
+    /// server-to-client requests with null on the way.
+    pub fn wait_for(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
+        if let Some(i) = self.backlog.iter().position(&pred) {
+            return self.backlog.remove(i);
+        }
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.incoming.recv_timeout(left) {
+                Ok(msg) => {
+                    if msg.get("id").is_some() && msg.get("method").is_some() {
+                        let id = msg["id"].clone();
+                        self.send(json!({"jsonrpc": "2.0", "id": id, "result": null}));
+                    }
+                    if pred(&msg) {
+                        return msg;
+                    }
+                    self.backlog.push(msg);
+                }
+                Err(RecvTimeoutError::Timeout) => panic!("timed out waiting for a message; backlog: {:#?}", self.backlog),
+                Err(RecvTimeoutError::Disconnected) => panic!("server closed its stdout; backlog: {:#?}", self.backlog),
+            }
+        }
+    }
+
+    /// Collects messages for `duration` (for asserting that nothing more arrives).
+    pub fn drain_for(&mut self, duration: Duration) -> Vec<Value> {
+        let deadline = Instant::now() + duration;
+        let mut out = std::mem::take(&mut self.backlog);
+        while let Ok(msg) = self.incoming.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            out.push(msg);
+        }
+        out
+    }
+
+    pub fn initialize(&mut self, capabilities: Value) -> Value {
+        let result = self.request(
+            "initialize",
+            json!({"processId": null, "rootUri": null, "capabilities": capabilities}),
+        );
+        self.notify("initialized", json!({}));
+        result
+    }
+
+    pub fn open(&mut self, uri: &str, text: &str, version: i64) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "python", "version": version, "text": text}}),
+        );
+    }
+
+    /// Waits for diagnostics of `uri` (with `version` when given).
+    pub fn diagnostics(&mut self, uri: &str, version: Option<i64>) -> Value {
+        let uri = uri.to_string();
+        self.wait_for(move |m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == uri.as_str()
+                && version.map_or(true, |v| m["params"]["version"] == v)
+        })["params"]
+            .clone()
+    }
+
+    /// Shuts the server down and checks that it exits on its own with status 0.
+    pub fn shutdown(mut self) {
+        self.request("shutdown", Value::Null);
+        self.notify("exit", Value::Null);
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                assert!(status.success(), "server exited with {status}");
+                return;
+            }
+            assert!(Instant::now() < deadline, "server did not exit after shutdown/exit");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for LspClient {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A `file://` URI for an absolute path.
+pub fn file_uri(path: &std::path::Path) -> String {
+    let mut out = String::from("file://");
+    for b in path.to_string_lossy().bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'-' | b'_' | b'.' | b'~' => out.push(b as char),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
