@@ -1,0 +1,7 @@
+manifest = {
+    "manifest_version": 1,
+    "device_name": "auto",
+    "capabilities": "inference",
+    "supported_container_formats": {"nf4": True},
+    "custom_container_decoders": {"nf4": "pkg:decode"},
+}

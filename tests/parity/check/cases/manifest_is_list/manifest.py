@@ -1,0 +1,4 @@
+manifest = [
+    ("manifest_version", 1),
+    ("device_name", "auto"),
+]

@@ -1,0 +1,5 @@
+manifest = {
+    "manifest_version": 1,
+    "device_name": "auto,
+    "capabilities": {},
+}

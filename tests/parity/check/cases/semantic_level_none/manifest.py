@@ -1,0 +1,11 @@
+import torch
+
+manifest = {
+    "manifest_version": 1,
+    "device_name": "auto",
+    "capabilities": {
+        "inference": True,
+    },
+    "semantic_level": None,
+    "device_count": "2",
+}

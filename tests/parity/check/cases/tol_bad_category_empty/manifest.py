@@ -1,0 +1,12 @@
+import torch
+
+manifest = {
+    "manifest_version": 1,
+    "device_name": "auto",
+    "capabilities": {
+        "inference": True,
+    },
+    "tolerance_overrides": {
+        " : float32": (1e-3, 1e-3),
+    },
+}

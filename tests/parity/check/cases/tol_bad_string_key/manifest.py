@@ -1,0 +1,14 @@
+import torch
+
+manifest = {
+    "manifest_version": 1,
+    "device_name": "auto",
+    "capabilities": {
+        "inference": True,
+    },
+    "tolerance_overrides": {
+        "matmul:float32": (1e-3, 1e-3),
+        "matmul-float16": (1e-2, 1e-2),
+        "also bad": (1e-2, 1e-2),
+    },
+}

@@ -1,0 +1,9 @@
+import torch
+
+manifest = {
+    "manifest_version": 2.5,
+    "device_name": "auto",
+    "capabilities": {
+        "inference": True,
+    },
+}
