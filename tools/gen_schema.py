@@ -62,6 +62,9 @@ schema = {
     "tolerance_categories": sorted(ms._KNOWN_TOLERANCE_CATEGORIES),
     "tolerance_defaults": tolerance_defaults(),
     "dtypes": dtype_table(),
+    # Every public attribute of the torch module: `torch.<name>` for any other name raises
+    # AttributeError when the manifest is loaded.
+    "torch_attributes": sorted(n for n in dir(torch) if not n.startswith("__")),
     "semantic_levels": {
         "min": sl.MIN_SEMANTIC_LEVEL,
         "max": sl.MAX_SEMANTIC_LEVEL,

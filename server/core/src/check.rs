@@ -19,6 +19,8 @@ pub enum CheckOutcome {
     NotADict,
     /// `manifest` itself cannot be evaluated statically.
     NotStatic { reason: String },
+    /// `validate_manifest` raised; the line is the traceback's last line (`TypeError: ...`).
+    Crashed { exception_line: String },
     /// `validate_manifest` ran; these are its findings, warnings and errors in emission order.
     Validated { findings: Vec<Finding> },
 }
@@ -45,7 +47,16 @@ impl CheckOutcome {
             return CheckOutcome::ParseFailed { message: err.message.clone() };
         }
         match model.manifest.as_ref().map(|v| &v.kind) {
-            Some(ValueKind::Dict(_)) => CheckOutcome::Validated { findings: validated.unwrap_or_default() },
+            Some(ValueKind::Dict(_)) => {
+                let findings = validated.unwrap_or_default();
+                let crash = findings.iter().find(|f| f.code == "check-crash").and_then(|f| {
+                    f.data.as_ref().and_then(|d| d["exception_line"].as_str()).map(str::to_string)
+                });
+                match crash {
+                    Some(exception_line) => CheckOutcome::Crashed { exception_line },
+                    None => CheckOutcome::Validated { findings },
+                }
+            }
             Some(ValueKind::Unknown(why)) => CheckOutcome::NotStatic { reason: why.clone() },
             _ => CheckOutcome::NotADict,
         }
@@ -58,6 +69,11 @@ impl CheckOutcome {
             CheckOutcome::NotADict => {
                 vec![(Stream::Stderr, "Error: 'manifest' must be a dictionary in manifest.py.".to_string())]
             }
+            CheckOutcome::Crashed { exception_line } => vec![
+                (Stream::Stderr, "Traceback (most recent call last):".to_string()),
+                (Stream::Stderr, "  (raised inside torchcts validate_manifest; reproduced statically by torchcts-lsp)".to_string()),
+                (Stream::Stderr, exception_line.clone()),
+            ],
             CheckOutcome::NotStatic { reason } => vec![(
                 Stream::Stderr,
                 format!("Note: 'manifest' cannot be evaluated statically ({reason}); run torchcts check-manifest"),
@@ -86,7 +102,7 @@ impl CheckOutcome {
     /// The exit code of the real command; 2 when the answer needs Python.
     pub fn exit_code(&self) -> i32 {
         match self {
-            CheckOutcome::ParseFailed { .. } | CheckOutcome::NotADict => 1,
+            CheckOutcome::ParseFailed { .. } | CheckOutcome::NotADict | CheckOutcome::Crashed { .. } => 1,
             CheckOutcome::NotStatic { .. } => 2,
             CheckOutcome::Validated { findings } => {
                 if findings.iter().any(|f| f.severity == Severity::Error) {

@@ -171,6 +171,11 @@ impl<'a> Evaluator<'a> {
                     let first = full.split('.').next().unwrap_or(full).to_string();
                     if first == "torch" {
                         self.model.imports_torch = true;
+                    } else if !STDLIB_MODULES.contains(&first.as_str()) {
+                        self.note(
+                            span(name),
+                            format!("whether `{full}` can be imported is only known when Python loads the manifest (check-manifest fails if it cannot)"),
+                        );
                     }
                     self.env.insert(first.clone(), Value::new(ValueKind::Module(first), span(name)));
                 }
@@ -378,7 +383,13 @@ impl<'a> Evaluator<'a> {
             return;
         }
         let op = self.t(op).trim_end_matches('=').to_string();
-        let result = binary(&op, &current, &rhs, span(node));
+        let result = match binary(&op, &current, &rhs, span(node)) {
+            Ok(v) => v,
+            Err((exception, message)) => {
+                self.fail(span(node), exception, message);
+                return;
+            }
+        };
         self.bind(left, result);
     }
 
@@ -408,6 +419,18 @@ impl<'a> Evaluator<'a> {
         // Any other call: evaluate it for NameErrors; a call that may change `manifest`
         // makes it uncertain.
         let _ = self.expr(call);
+        if self.model.load_error.is_some() {
+            return;
+        }
+        if !mentions_name(call, self.text, "manifest") {
+            let callee = self.t(function).to_string();
+            if !matches!(callee.as_str(), "print" | "warnings.warn") {
+                self.note(
+                    span(call),
+                    format!("`{callee}(...)` runs when torchcts loads the manifest; its effects are not evaluated statically"),
+                );
+            }
+        }
         if mentions_name(call, self.text, "manifest") {
             if let Some(m) = self.env.get_mut("manifest") {
                 if let ValueKind::Dict(d) = &mut m.kind {
@@ -664,7 +687,13 @@ impl<'a> Evaluator<'a> {
                 let left = self.expr(l);
                 let right = self.expr(r);
                 let op = self.t(op).to_string();
-                binary(&op, &left, &right, s)
+                match binary(&op, &left, &right, s.clone()) {
+                    Ok(v) => v,
+                    Err((exception, message)) => {
+                        self.fail(s.clone(), exception, message);
+                        Value::unknown("raises", s)
+                    }
+                }
             }
             "call" => self.call(node),
             "ERROR" => Value::unknown("syntax error", s),
@@ -738,7 +767,13 @@ impl<'a> Evaluator<'a> {
         match &base.kind {
             ValueKind::Module(m) if m == "torch" => match schema().dtype_by_attr(attr) {
                 Some(d) => Value::new(ValueKind::Dtype { attr: d.attr.clone(), canonical: d.canonical.clone() }, s),
-                None => Value::unknown(format!("`torch.{attr}` is not a dtype of torch {}", schema().torch_version), s),
+                None if schema().torch_attributes.iter().any(|a| a == attr) => {
+                    Value::unknown(format!("`torch.{attr}` is not a dtype"), s)
+                }
+                None => {
+                    self.fail(s.clone(), "AttributeError", format!("module 'torch' has no attribute '{attr}'"));
+                    Value::unknown(format!("torch {} has no attribute `{attr}`", schema().torch_version), s)
+                }
             },
             ValueKind::Module(m) => Value::unknown(format!("`{m}.{attr}` is not evaluated statically"), s),
             ValueKind::Unknown(_) => Value::unknown(format!("`{}` is not known statically", self.t(node)), s),
@@ -786,6 +821,9 @@ impl<'a> Evaluator<'a> {
         if self.model.load_error.is_some() {
             return Value::unknown("call", s);
         }
+        if let Some(v) = self.builtin_call(node, fname) {
+            return v;
+        }
         if fname == "dict" && !self.env.contains_key("dict") {
             if let Some(args) = node.child_by_field_name("arguments") {
                 let mut d = Dict::default();
@@ -816,6 +854,98 @@ impl<'a> Evaluator<'a> {
             }
         }
         Value::unknown(format!("the call `{}(...)` is not evaluated statically", fname.chars().take(40).collect::<String>()), s)
+    }
+
+    /// `float("nan")`, `int("4")`, `str(x)`, `len(x)`, `list(x)`, `tuple(x)`, `sorted(x)`
+    /// and `bool(x)` on known arguments (unless the name was rebound).
+    fn builtin_call(&mut self, node: Node, fname: &str) -> Option<Value> {
+        if !matches!(fname, "float" | "int" | "str" | "bool" | "len" | "list" | "tuple" | "sorted")
+            || self.env.contains_key(fname)
+            || self.bound_before.contains(fname)
+        {
+            return None;
+        }
+        let s = span(node);
+        let args = node.child_by_field_name("arguments")?;
+        let mut cursor = args.walk();
+        let arg_nodes: Vec<Node> = args.named_children(&mut cursor).filter(|n| n.kind() != "comment").collect();
+        if arg_nodes.iter().any(|a| a.kind() == "keyword_argument" || a.kind().ends_with("splat")) || arg_nodes.len() > 1 {
+            return None;
+        }
+        let arg = match arg_nodes.first() {
+            Some(a) => self.expr(*a),
+            None => {
+                return Some(Value::new(
+                    match fname {
+                        "float" => ValueKind::Float(0.0),
+                        "int" => ValueKind::Int(0),
+                        "str" => ValueKind::Str(String::new()),
+                        "bool" => ValueKind::Bool(false),
+                        "list" => ValueKind::List(vec![]),
+                        "tuple" => ValueKind::Tuple(vec![]),
+                        _ => return None,
+                    },
+                    s,
+                ))
+            }
+        };
+        if arg.contains_unknown() {
+            return None;
+        }
+        let items = |v: &Value| -> Option<Vec<Value>> {
+            match &v.kind {
+                ValueKind::List(i) | ValueKind::Tuple(i) => Some(i.clone()),
+                ValueKind::Str(t) => Some(t.chars().map(|c| Value::new(ValueKind::Str(c.to_string()), v.span.clone())).collect()),
+                ValueKind::Dict(d) => Some(d.entries.iter().map(|e| e.key.clone()).collect()),
+                _ => None,
+            }
+        };
+        let kind = match fname {
+            "float" => match &arg.kind {
+                ValueKind::Str(t) => {
+                    let t = crate::schema::python_strip(t).to_ascii_lowercase().replace('_', "");
+                    let parsed = match t.as_str() {
+                        "nan" | "+nan" | "-nan" => Some(f64::NAN),
+                        "inf" | "+inf" | "infinity" | "+infinity" => Some(f64::INFINITY),
+                        "-inf" | "-infinity" => Some(f64::NEG_INFINITY),
+                        _ => t.parse::<f64>().ok(),
+                    };
+                    match parsed {
+                        Some(f) => ValueKind::Float(f),
+                        None => {
+                            self.fail(s.clone(), "ValueError", format!("could not convert string to float: {}", arg.repr()));
+                            return Some(Value::unknown("raises", s));
+                        }
+                    }
+                }
+                _ => ValueKind::Float(arg.as_number()?),
+            },
+            "int" => match &arg.kind {
+                ValueKind::Float(f) if f.is_finite() => ValueKind::Int(f.trunc() as i128),
+                ValueKind::Int(i) => ValueKind::Int(*i),
+                ValueKind::Bool(b) => ValueKind::Int(*b as i128),
+                ValueKind::Str(t) => ValueKind::Int(crate::schema::python_strip(t).replace('_', "").parse().ok()?),
+                _ => return None,
+            },
+            "str" => ValueKind::Str(arg.py_str()),
+            "bool" => ValueKind::Bool(arg.truthy()?),
+            "len" => ValueKind::Int(items(&arg)?.len() as i128),
+            "list" => ValueKind::List(items(&arg)?),
+            "tuple" => ValueKind::Tuple(items(&arg)?),
+            "sorted" => {
+                let mut v = items(&arg)?;
+                if v.iter().all(|x| x.as_str().is_some()) {
+                    v.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
+                } else if v.iter().all(|x| x.as_number().is_some()) {
+                    v.sort_by(|a, b| a.as_number().partial_cmp(&b.as_number()).unwrap_or(std::cmp::Ordering::Equal));
+                } else {
+                    return None;
+                }
+                ValueKind::List(v)
+            }
+            _ => return None,
+        };
+        Some(Value::new(kind, s))
     }
 
     fn dictionary(&mut self, node: Node) -> Value {
@@ -1038,7 +1168,26 @@ fn parse_float(literal: &str, s: Span) -> Value {
 }
 
 /// Python binary operators on known operands; unknown otherwise.
-fn binary(op: &str, left: &Value, right: &Value, s: Span) -> Value {
+fn binary(op: &str, left: &Value, right: &Value, s: Span) -> Result<Value, (&'static str, String)> {
+    use ValueKind::*;
+    let zero_division = |float: bool| -> Result<Value, (&'static str, String)> {
+        let message = match (op, float) {
+            ("/", false) => "division by zero",
+            ("/", true) => "float division by zero",
+            ("%", true) => "float modulo",
+            ("//", true) => "float floor division by zero",
+            _ => "integer division or modulo by zero",
+        };
+        Err(("ZeroDivisionError", message.to_string()))
+    };
+    if matches!(op, "/" | "//" | "%") && right.as_number() == Some(0.0) && left.as_number().is_some() {
+        let float = matches!(left.kind, Float(_)) || matches!(right.kind, Float(_));
+        return zero_division(float);
+    }
+    Ok(binary_value(op, left, right, s))
+}
+
+fn binary_value(op: &str, left: &Value, right: &Value, s: Span) -> Value {
     use ValueKind::*;
     let unknown = || Value::unknown(format!("`{op}` on these operands is not evaluated statically"), s.clone());
     let int_of = |v: &Value| match v.kind {
@@ -1222,6 +1371,12 @@ fn collect_local_bindings(node: Node, text: &str, out: &mut HashSet<String>) {
         stack.extend(n.named_children(&mut cursor));
     }
 }
+
+/// Standard-library modules a manifest may import without risk of ImportError.
+const STDLIB_MODULES: &[&str] = &[
+    "os", "sys", "re", "math", "pathlib", "platform", "json", "typing", "warnings", "functools",
+    "itertools", "collections", "copy", "enum", "dataclasses", "__future__", "shutil", "subprocess",
+];
 
 /// `dir(builtins)` of CPython 3.11, plus module dunders.
 const PYTHON_BUILTINS: &[&str] = &[

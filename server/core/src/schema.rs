@@ -25,6 +25,8 @@ pub struct Schema {
     pub tolerance_categories: Vec<String>,
     pub tolerance_defaults: Vec<ToleranceDefault>,
     pub dtypes: Vec<DtypeInfo>,
+    /// `dir(torch)` without dunders.
+    pub torch_attributes: Vec<String>,
     pub semantic_levels: SemanticLevels,
 }
 

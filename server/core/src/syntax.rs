@@ -23,14 +23,19 @@ pub fn node_text<'a>(node: Node, text: &'a str) -> &'a str {
     text.get(node.start_byte()..node.end_byte()).unwrap_or("")
 }
 
-/// One diagnostic per ERROR or MISSING node, outermost first, at most `limit`.
+/// One diagnostic per innermost ERROR node and per MISSING node, in source order, at
+/// most `limit`. An ERROR node that contains other errors is only a recovery wrapper (it
+/// may start lines before the real problem), so its inner errors are reported instead.
 pub fn syntax_findings(tree: &Tree, text: &str, limit: usize) -> Vec<Finding> {
     let mut out = Vec::new();
-    let mut cursor = tree.walk();
-    let mut visit_children = true;
-    loop {
-        let node = cursor.node();
-        let mut descend = visit_children;
+    if !tree.root_node().has_error() {
+        return out;
+    }
+    let mut stack = vec![tree.root_node()];
+    while let Some(node) = stack.pop() {
+        if out.len() >= limit {
+            break;
+        }
         if node.is_missing() {
             out.push(Finding::new(
                 node.start_byte()..node.end_byte(),
@@ -39,8 +44,15 @@ pub fn syntax_findings(tree: &Tree, text: &str, limit: usize) -> Vec<Finding> {
                 "syntax-error",
                 Origin::Lsp,
             ));
-            descend = false;
-        } else if node.is_error() {
+            continue;
+        }
+        if !node.has_error() {
+            continue;
+        }
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let nested = children.iter().any(|c| c.has_error() || c.is_error() || c.is_missing());
+        if node.is_error() && !nested {
             let span = error_span(node, text);
             let snippet: String = node_text(node, text).trim().chars().take(30).collect();
             let message = if snippet.is_empty() {
@@ -49,28 +61,11 @@ pub fn syntax_findings(tree: &Tree, text: &str, limit: usize) -> Vec<Finding> {
                 format!("Syntax error: unexpected `{}`", snippet.lines().next().unwrap_or(""))
             };
             out.push(Finding::new(span, Severity::Error, message, "syntax-error", Origin::Lsp));
-            descend = false;
-        }
-        if out.len() >= limit {
-            break;
-        }
-        if descend && cursor.goto_first_child() {
-            visit_children = true;
             continue;
         }
-        if cursor.goto_next_sibling() {
-            visit_children = true;
-            continue;
-        }
-        // Climb until a sibling exists.
-        loop {
-            if !cursor.goto_parent() {
-                return out;
-            }
-            if cursor.goto_next_sibling() {
-                visit_children = true;
-                break;
-            }
+        // Children in reverse so that the stack pops them in source order.
+        for child in children.into_iter().rev() {
+            stack.push(child);
         }
     }
     out
@@ -151,13 +146,61 @@ fn tokenizer_error(text: &str) -> Option<TokenizerError> {
     let err = |message: String, line: usize, at_eof: bool| {
         Some(TokenizerError { error: PythonSyntaxError { message, line }, at_eof })
     };
+    // Indentation of logical lines, as CPython's tokenizer tracks it.
+    let mut indents: Vec<usize> = vec![0];
+    let mut at_line_start = true;
+    let mut last_significant: u8 = b'\n';
     while i < bytes.len() {
+        if at_line_start && stack.is_empty() && last_significant != b'\\' {
+            at_line_start = false;
+            let mut col = 0;
+            let mut j = i;
+            while j < bytes.len() && matches!(bytes[j], b' ' | b'\t' | b'\x0c') {
+                col = if bytes[j] == b'\t' { (col / 8 + 1) * 8 } else { col + 1 };
+                j += 1;
+            }
+            let blank = j >= bytes.len() || matches!(bytes[j], b'#' | b'\n' | b'\r');
+            if !blank {
+                let top = *indents.last().unwrap_or(&0);
+                if last_significant == b':' {
+                    if col <= top {
+                        return err("expected an indented block".into(), line, false);
+                    }
+                    indents.push(col);
+                } else if col > top {
+                    return err("unexpected indent".into(), line, false);
+                } else if col < top {
+                    while indents.last().is_some_and(|&t| t > col) {
+                        indents.pop();
+                    }
+                    if indents.last() != Some(&col) {
+                        return err("unindent does not match any outer indentation level".into(), line, false);
+                    }
+                }
+            }
+            i = j;
+            continue;
+        }
+        at_line_start = false;
         let c = bytes[i];
+        if !matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'#' | b'\x0c') {
+            last_significant = c;
+        }
         match c {
-            b'\n' => line += 1,
+            b'\n' => {
+                line += 1;
+                at_line_start = true;
+                if stack.is_empty() && last_significant != b'\\' && last_significant != b':' {
+                    last_significant = b'\n';
+                }
+            }
             b'\r' => {
                 if bytes.get(i + 1) != Some(&b'\n') {
                     line += 1;
+                    at_line_start = true;
+                    if stack.is_empty() && last_significant != b'\\' && last_significant != b':' {
+                        last_significant = b'\n';
+                    }
                 }
             }
             b'#' => {

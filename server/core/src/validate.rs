@@ -29,6 +29,15 @@ struct Out {
 }
 
 impl Out {
+    /// An exception escaping `validate_manifest`: check-manifest prints a traceback.
+    fn crash(&mut self, span: Span, exception: &str, message: &str) {
+        let line = format!("{exception}: {message}");
+        self.findings.push(
+            Finding::new(span, Severity::Error, format!("check-manifest crashes: {line}"), "check-crash", Origin::Torchcts)
+                .with_data(json!({"exception_line": line})),
+        );
+    }
+
     fn error(&mut self, span: Span, message: String, code: &'static str) -> &mut Finding {
         self.findings.push(Finding::new(span, Severity::Error, message, code, Origin::Torchcts));
         self.findings.last_mut().expect("just pushed")
@@ -232,15 +241,8 @@ fn regex_finding(out: &mut Out, at: &Value, pattern: &str, message: impl Fn(&str
             out.error(at.span.clone(), message(&exc), "invalid-regex");
         }
         RegexVerdict::Crash { exception, message: text } => {
-            // torchcts only catches re.error: this one would stop check-manifest with a
-            // traceback.
-            out.findings.push(Finding::new(
-                at.span.clone(),
-                Severity::Error,
-                format!("re.compile raises {exception}: {text} (check-manifest would crash with a traceback)"),
-                "regex-crash",
-                Origin::Lsp,
-            ));
+            // torchcts only catches re.error: this one stops check-manifest with a traceback.
+            out.crash(at.span.clone(), &exception, &text);
         }
     }
 }
@@ -310,6 +312,11 @@ fn validate_hardware(out: &mut Out, manifest: &Dict) {
         }
     }
     if let Some(v) = known_value(hw, "memory_model") {
+        if let Err(t) = v.hashable() {
+            // `memory_model not in frozenset(...)` hashes the value.
+            out.crash(v.span.clone(), "TypeError", &format!("unhashable type: '{t}'"));
+            return;
+        }
         let ok = match &v.kind {
             ValueKind::None => true,
             ValueKind::Str(m) => s.memory_models.contains(m),
@@ -487,6 +494,19 @@ fn validate_tolerance_overrides(out: &mut Out, manifest: &Dict) {
                     .map(|e| &e.key)
                     .filter(|k| !matches!(k.as_str(), Some("rtol") | Some("atol")))
                     .collect();
+                let has_str = unknown.iter().any(|k| k.as_str().is_some());
+                let has_other = unknown.iter().any(|k| k.as_str().is_none());
+                if has_str && has_other {
+                    // sorted() of str and non-str keys raises; which pair Python compares
+                    // first depends on set order (hash randomisation).
+                    let other = unknown.iter().find(|k| k.as_str().is_none()).map(|k| k.type_name()).unwrap_or("int");
+                    out.crash(
+                        value.span.clone(),
+                        "TypeError",
+                        &format!("'<' not supported between instances of '{other}' and 'str'"),
+                    );
+                    return;
+                }
                 if !unknown.is_empty() {
                     unknown.sort_by(|a, b| python_sort_key(a).partial_cmp(&python_sort_key(b)).unwrap_or(std::cmp::Ordering::Equal));
                     let list = Value::new(ValueKind::List(unknown.into_iter().cloned().collect()), 0..0);
