@@ -42,6 +42,8 @@ pub fn analyze(text: &str, input: &AnalysisInput) -> Analysis {
     if let Some(err) = &python_error {
         let line = err.line.saturating_sub(1);
         let start = line_start(&line_index, text, line);
+        // Skip indentation so the squiggle starts at the code.
+        let start = start + text[start..].len() - text[start..].trim_start_matches([' ', '\t']).len();
         let end = text[start..].find(['\n', '\r']).map(|i| start + i).unwrap_or(text.len());
         findings.push(Finding::new(
             start..end,

@@ -57,8 +57,23 @@ pub fn evaluate(tree: &Tree, text: &str) -> ManifestModel {
         depth: 0,
     };
     let root = tree.root_node();
-    let mut cursor = root.walk();
-    for statement in root.named_children(&mut cursor) {
+    // Error recovery may wrap intact statements in an ERROR node; evaluate them anyway.
+    let mut statements = Vec::new();
+    let mut pending = vec![root];
+    while let Some(node) = pending.pop() {
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.named_children(&mut cursor).collect();
+        for child in children.into_iter().rev() {
+            if child.kind() == "ERROR" {
+                pending.push(child);
+            } else {
+                statements.push(child);
+            }
+        }
+        // Keep source order: ERROR contents are expanded where they stand.
+        statements.sort_by_key(|n| n.start_byte());
+    }
+    for statement in statements {
         if ev.model.load_error.is_some() {
             break;
         }
@@ -960,7 +975,13 @@ impl<'a> Evaluator<'a> {
                         continue;
                     };
                     let key = self.expr(k);
-                    let value = self.expr(v);
+                    // A pair that swallowed a syntax error may have the wrong value.
+                    let value = if child.has_error() {
+                        d.open = true;
+                        Value::unknown("syntax error in this entry", span(v))
+                    } else {
+                        self.expr(v)
+                    };
                     if self.model.load_error.is_some() {
                         return Value::unknown("load error", s);
                     }
@@ -977,7 +998,7 @@ impl<'a> Evaluator<'a> {
                         continue;
                     }
                     if let ValueKind::Unknown(why) = &value.kind {
-                        if !why.starts_with('`') || !why.contains("not defined") {
+                        if !why.contains("not defined") && !why.starts_with("syntax error") {
                             self.note(value.span.clone(), format!("Not evaluated statically: {why}"));
                         }
                     }

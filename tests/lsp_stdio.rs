@@ -1,0 +1,174 @@
+//! Black-box tests: spawn the built server and speak LSP over stdio as an editor does.
+
+mod support;
+
+use serde_json::{json, Value};
+use std::time::Duration;
+use support::lsp_client::LspClient;
+
+const VALID: &str = "import torch\nmanifest = {\n    \"manifest_version\": 1,\n    \"device_name\": \"cpu\",\n    \"capabilities\": {\"inference\": True},\n}\n";
+
+fn messages(diags: &Value) -> Vec<String> {
+    diags["diagnostics"].as_array().unwrap().iter().map(|d| d["message"].as_str().unwrap().to_string()).collect()
+}
+
+fn find<'a>(diags: &'a Value, needle: &str) -> &'a Value {
+    diags["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["message"].as_str().unwrap().contains(needle))
+        .unwrap_or_else(|| panic!("no diagnostic containing {needle:?} in {diags:#}"))
+}
+
+#[test]
+fn open_publishes_versioned_diagnostics_and_close_clears_them() {
+    let mut client = LspClient::spawn();
+    let init = client.initialize(json!({}));
+    assert_eq!(init["capabilities"]["positionEncoding"], "utf-16");
+    assert_eq!(init["capabilities"]["textDocumentSync"]["change"], 2, "incremental sync");
+    let uri = "file:///tmp/torchcts-lsp-test/open/manifest.py";
+    let text = VALID.replace("\"inference\": True", "\"generator\": True");
+    client.open(uri, &text, 7);
+    let diags = client.diagnostics(uri, Some(7));
+    let d = find(&diags, "Unknown capabilities key 'generator'");
+    assert_eq!(d["severity"], 1);
+    assert_eq!(d["source"], "torchcts");
+    assert_eq!(d["range"], json!({"start": {"line": 4, "character": 21}, "end": {"line": 4, "character": 32}}));
+    client.notify("textDocument/didClose", json!({"textDocument": {"uri": uri}}));
+    let cleared = client.diagnostics(uri, None);
+    assert_eq!(cleared["diagnostics"], json!([]));
+    client.shutdown();
+}
+
+#[test]
+fn a_burst_of_edits_ends_with_diagnostics_for_the_last_version_only() {
+    let mut client = LspClient::spawn();
+    client.initialize(json!({}));
+    let uri = "file:///tmp/torchcts-lsp-test/burst/manifest.py";
+    client.open(uri, VALID, 1);
+    client.diagnostics(uri, Some(1));
+    // Type `, "zz": 1` one character at a time after `True` on line 4.
+    let insert = ", \"zz\": 1";
+    let base_col = VALID.lines().nth(4).unwrap().find("True").unwrap() + 4;
+    for (i, ch) in insert.chars().enumerate() {
+        let col = base_col + i;
+        client.notify(
+            "textDocument/didChange",
+            json!({
+                "textDocument": {"uri": uri, "version": 2 + i},
+                "contentChanges": [{"range": {"start": {"line": 4, "character": col}, "end": {"line": 4, "character": col}}, "text": ch.to_string()}]
+            }),
+        );
+    }
+    let last = 1 + insert.chars().count() as i64;
+    // Wait for the last version, then collect everything that arrived, in arrival order.
+    let final_diags = client.diagnostics(uri, Some(last));
+    assert!(messages(&final_diags).iter().any(|m| m == "Unknown capabilities key 'zz'"), "{final_diags:#}");
+    let earlier: Vec<Value> = std::mem::take(&mut client.backlog);
+    let later = client.drain_for(Duration::from_millis(500));
+    let versions = |msgs: &[Value]| -> Vec<i64> {
+        msgs.iter()
+            .filter(|m| m["method"] == "textDocument/publishDiagnostics")
+            .map(|m| m["params"]["version"].as_i64().unwrap())
+            .collect()
+    };
+    let before = versions(&earlier);
+    assert!(before.windows(2).all(|w| w[0] < w[1]), "versions published out of order: {before:?}");
+    assert!(before.iter().all(|&v| v < last));
+    assert_eq!(versions(&later), Vec::<i64>::new(), "diagnostics published after the last version");
+    client.shutdown();
+}
+
+#[test]
+fn utf16_and_utf8_columns_after_non_ascii_text() {
+    // '😀' is 2 UTF-16 code units and 4 UTF-8 bytes; 'é' is 1 and 2.
+    let text = "manifest = {\"manifest_version\": 1, \"device_name\": \"😀é\", \"capabilities\": {\"x\": True}}\n";
+    let key_char_utf16 = "manifest = {\"manifest_version\": 1, \"device_name\": \"😀é\", \"capabilities\": {".encode_utf16().count();
+    let key_byte = text.find("\"x\"").unwrap();
+
+    let mut client = LspClient::spawn();
+    client.initialize(json!({}));
+    let uri = "file:///tmp/torchcts-lsp-test/utf16/manifest.py";
+    client.open(uri, text, 1);
+    let d = client.diagnostics(uri, Some(1));
+    assert_eq!(find(&d, "'x'")["range"]["start"], json!({"line": 0, "character": key_char_utf16}));
+    client.shutdown();
+
+    let mut client = LspClient::spawn();
+    let init = client.initialize(json!({"general": {"positionEncodings": ["utf-8", "utf-16"]}}));
+    assert_eq!(init["capabilities"]["positionEncoding"], "utf-8");
+    client.open(uri, text, 1);
+    let d = client.diagnostics(uri, Some(1));
+    assert_eq!(find(&d, "'x'")["range"]["start"], json!({"line": 0, "character": key_byte}));
+    // An incremental edit in UTF-8 columns right after the emoji lands where intended.
+    let after_emoji = text.find('é').unwrap();
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2},
+               "contentChanges": [{"range": {"start": {"line": 0, "character": after_emoji}, "end": {"line": 0, "character": after_emoji + 2}}, "text": "e"}]}),
+    );
+    let d = client.diagnostics(uri, Some(2));
+    assert_eq!(find(&d, "'x'")["range"]["start"], json!({"line": 0, "character": key_byte - 1}));
+    client.shutdown();
+}
+
+#[test]
+fn crlf_files_count_lines_like_lsp() {
+    let text = VALID.replace('\n', "\r\n").replace("\"inference\": True", "\"inference\": 1");
+    let mut client = LspClient::spawn();
+    client.initialize(json!({}));
+    let uri = "file:///tmp/torchcts-lsp-test/crlf/manifest.py";
+    client.open(uri, &text, 1);
+    let d = client.diagnostics(uri, Some(1));
+    let diag = find(&d, "'capabilities.inference' must be a boolean");
+    assert_eq!(diag["range"], json!({"start": {"line": 4, "character": 34}, "end": {"line": 4, "character": 35}}));
+    // Replace `1` by `True` with an incremental edit; the error goes away.
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2},
+               "contentChanges": [{"range": {"start": {"line": 4, "character": 34}, "end": {"line": 4, "character": 35}}, "text": "True"}]}),
+    );
+    let d = client.diagnostics(uri, Some(2));
+    assert!(messages(&d).iter().all(|m| !m.contains("must be a boolean")), "{d:#}");
+    // U+2028 is not a line break for LSP, although ropey's default would count it.
+    let text = "# \u{2028} comment\nmanifest = {\"manifest_version\": 1, \"device_name\": \"cpu\", \"capabilities\": {\"q\": True}}\n";
+    client.open("file:///tmp/torchcts-lsp-test/crlf/u2028.py", text, 1);
+    let d = client.diagnostics("file:///tmp/torchcts-lsp-test/crlf/u2028.py", Some(1));
+    assert_eq!(find(&d, "'q'")["range"]["start"]["line"], 1);
+    client.shutdown();
+}
+
+#[test]
+fn bad_input_never_kills_the_server() {
+    let mut client = LspClient::spawn();
+    client.initialize(json!({}));
+    // A change for a document that was never opened, an out-of-range edit, garbage text,
+    // deep nesting and a pathological regex.
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": "file:///nope.py", "version": 3}, "contentChanges": [{"text": "x"}]}),
+    );
+    let uri = "file:///tmp/torchcts-lsp-test/bad/manifest.py";
+    client.open(uri, "manifest = {", 1);
+    client.diagnostics(uri, Some(1));
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2},
+               "contentChanges": [{"range": {"start": {"line": 99, "character": 5}, "end": {"line": 120, "character": 0}}, "text": "}"}]}),
+    );
+    client.diagnostics(uri, Some(2));
+    let garbage: String = (0..5000).map(|i| char::from_u32(32 + (i * 7919) % 5000).unwrap_or('x')).collect();
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": garbage}]}),
+    );
+    client.diagnostics(uri, Some(3));
+    let deep = format!("manifest = {}{}\n", "[".repeat(20000), "]".repeat(20000));
+    client.notify("textDocument/didChange", json!({"textDocument": {"uri": uri, "version": 4}, "contentChanges": [{"text": deep}]}));
+    client.diagnostics(uri, Some(4));
+    let regex = "import torch\nmanifest = {\"manifest_version\": 1, \"device_name\": \"cpu\", \"capabilities\": {}, \"supported_dtypes\": {torch.float32: \"(a*)*b\" * 50}}\n";
+    client.notify("textDocument/didChange", json!({"textDocument": {"uri": uri, "version": 5}, "contentChanges": [{"text": regex}]}));
+    client.diagnostics(uri, Some(5));
+    client.shutdown();
+}
