@@ -13,6 +13,8 @@ Usage:
   torchcts-lsp check FILE [--format text|json]
                                              what `torchcts check-manifest --manifest FILE` prints,
                                              with the same exit code (json: findings with ranges)
+  torchcts-lsp analyze FILE                  every diagnostic (torchcts's and ours) with positions,
+                                             then the check-manifest output
   torchcts-lsp --version | --help
 ";
 
@@ -21,6 +23,7 @@ fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         None | Some("--stdio") => server::serve_stdio(),
         Some("check") => cli::check::run(&args[1..]),
+        Some("analyze") => cli::analyze::run(&args[1..]),
         Some("--version") | Some("-V") => {
             println!("torchcts-lsp {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS

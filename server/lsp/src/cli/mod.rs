@@ -1,5 +1,6 @@
 //! Command-line entry points: thin wrappers that read files, call the core and print.
 
+pub mod analyze;
 pub mod check;
 
 use std::path::Path;
