@@ -172,3 +172,50 @@ fn bad_input_never_kills_the_server() {
     client.diagnostics(uri, Some(5));
     client.shutdown();
 }
+
+#[test]
+fn hover_and_a_quick_fix_applied_through_the_returned_edit() {
+    let mut client = LspClient::spawn();
+    client.initialize(json!({}));
+    let uri = "file:///tmp/torchcts-lsp-test/fix/manifest.py";
+    let mut text = VALID.replace("\"inference\": True", "\"generator\": True");
+    client.open(uri, &text, 1);
+    let d = client.diagnostics(uri, Some(1));
+    let diag = find(&d, "Unknown capabilities key 'generator'").clone();
+
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 4, "character": 25}}),
+    );
+    assert!(hover["contents"]["value"].as_str().unwrap().contains("capabilities.generator"), "{hover:#}");
+
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": diag["range"], "context": {"diagnostics": [diag]}}),
+    );
+    let fix = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["title"] == "Replace with 'device_generator'")
+        .unwrap_or_else(|| panic!("no rename fix in {actions:#}"))
+        .clone();
+    assert_eq!(fix["kind"], "quickfix");
+    assert!(fix["diagnostics"][0]["message"].as_str().unwrap().contains("generator"));
+    // Apply the returned edit as an editor would, and send it as an incremental change.
+    let edits = fix["edit"]["changes"][uri].as_array().unwrap().clone();
+    assert_eq!(edits.len(), 1);
+    let edit = &edits[0];
+    let line = edit["range"]["start"]["line"].as_u64().unwrap() as usize;
+    let (start, end) = (edit["range"]["start"]["character"].as_u64().unwrap() as usize, edit["range"]["end"]["character"].as_u64().unwrap() as usize);
+    let line_offset: usize = text.lines().take(line).map(|l| l.len() + 1).sum();
+    text.replace_range(line_offset + start..line_offset + end, edit["newText"].as_str().unwrap());
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"range": edit["range"], "text": edit["newText"]}]}),
+    );
+    let d = client.diagnostics(uri, Some(2));
+    assert!(messages(&d).iter().all(|m| !m.contains("generator")), "fix did not clear the diagnostic: {d:#}");
+    assert!(text.contains("\"device_generator\": True"));
+    client.shutdown();
+}

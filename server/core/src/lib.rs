@@ -6,11 +6,15 @@
 //! whether a directory exists) and get plain data back. [`analysis::analyze`] is the entry
 //! point; [`line_index`] is the one place that converts byte offsets to positions.
 
+pub mod actions;
 pub mod analysis;
 pub mod check;
 pub mod eval;
 pub mod findings;
+pub mod hover;
+pub mod key_docs;
 pub mod line_index;
+pub mod locate;
 pub mod regex_check;
 pub mod schema;
 pub mod syntax;

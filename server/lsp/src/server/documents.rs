@@ -11,6 +11,8 @@ pub struct Document {
     pub version: i32,
     /// The tree of the previous analysis, edited along with the text for incremental parsing.
     pub tree: Option<Tree>,
+    /// The analysis of `version`, for read-only requests (hover, actions).
+    pub analysis: Option<(i32, std::sync::Arc<torchcts_core::Analysis>)>,
 }
 
 #[derive(Default)]
@@ -21,7 +23,7 @@ pub struct DocumentStore {
 impl DocumentStore {
     pub fn open(&mut self, uri: Uri, text: String, version: i32) {
         // A client may reopen a file (even at version 0): start afresh.
-        self.docs.insert(uri, Document { text, version, tree: None });
+        self.docs.insert(uri, Document { text, version, tree: None, analysis: None });
     }
 
     pub fn close(&mut self, uri: &Uri) {
@@ -34,10 +36,6 @@ impl DocumentStore {
 
     pub fn get_mut(&mut self, uri: &Uri) -> Option<&mut Document> {
         self.docs.get_mut(uri)
-    }
-
-    pub fn uris(&self) -> Vec<Uri> {
-        self.docs.keys().cloned().collect()
     }
 
     /// Applies changes in order. Returns false when the document is not open.

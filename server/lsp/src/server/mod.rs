@@ -56,6 +56,21 @@ impl Backend {
         self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
+    /// The analysis of the current version of `uri`, for read-only requests.
+    fn analysis_of(&self, uri: &Uri) -> Option<(Arc<Analysis>, PositionEncoding)> {
+        let state = self.lock();
+        let doc = state.documents.get(uri)?;
+        if let Some(a) = &doc.analysis {
+            if a.0 == doc.version {
+                return Some((a.1.clone(), state.encoding));
+            }
+        }
+        let (text, encoding) = (doc.text.clone(), state.encoding);
+        drop(state);
+        let analysis = Arc::new(run_analysis(uri, &text, None)?);
+        Some((analysis, encoding))
+    }
+
     /// Analyses the current text of `uri` and publishes diagnostics if still current.
     async fn refresh(&self, uri: Uri) {
         let snapshot = {
@@ -76,6 +91,7 @@ impl Backend {
             if let Some(doc) = state.documents.get_mut(&uri) {
                 if doc.version == version && doc.text == text {
                     doc.tree = Some(analysis.tree.clone());
+                    doc.analysis = Some((version, Arc::new(analysis)));
                 }
             }
         }
@@ -83,6 +99,17 @@ impl Backend {
         let current = self.lock().documents.get(&uri).map(|d| d.version);
         if current == Some(version) {
             self.client.publish_diagnostics(uri, diagnostics, Some(version)).await;
+        }
+    }
+}
+
+/// Runs a read-only feature; a panic becomes `None` and a log line, never a dead server.
+fn guarded<T>(what: &str, f: impl FnOnce() -> T) -> Option<T> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(v) => Some(v),
+        Err(_) => {
+            eprintln!("torchcts-lsp: {what} panicked");
+            None
         }
     }
 }
@@ -123,6 +150,11 @@ impl LanguageServer for Backend {
                     open_close: Some(true),
                     change: Some(TextDocumentSyncKind::INCREMENTAL),
                     save: Some(TextDocumentSyncSaveOptions::Supported(true)),
+                    ..Default::default()
+                })),
+                hover_provider: Some(HoverProviderCapability::Simple(true)),
+                code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+                    code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
                     ..Default::default()
                 })),
                 ..Default::default()
@@ -170,6 +202,50 @@ impl LanguageServer for Backend {
     async fn did_save(&self, params: DidSaveTextDocumentParams) {
         // custom_test_dirs existence can change on disk; re-check on save.
         self.refresh(params.text_document.uri).await;
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        let uri = params.text_document_position_params.text_document.uri;
+        let position = params.text_document_position_params.position;
+        let Some((analysis, encoding)) = self.analysis_of(&uri) else { return Ok(None) };
+        let offset = convert::offset(&analysis.line_index, &analysis.text, position, encoding);
+        let result = guarded("hover", || torchcts_core::hover::hover(&analysis, offset)).flatten();
+        Ok(result.map(|h| Hover {
+            contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: h.markdown }),
+            range: Some(convert::range(&analysis.line_index, &analysis.text, &h.span, encoding)),
+        }))
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        let uri = params.text_document.uri;
+        let Some((analysis, encoding)) = self.analysis_of(&uri) else { return Ok(None) };
+        let (index, text) = (&analysis.line_index, analysis.text.as_str());
+        let start = convert::offset(index, text, params.range.start, encoding);
+        let end = convert::offset(index, text, params.range.end, encoding);
+        let fixes = guarded("codeAction", || torchcts_core::actions::quick_fixes(&analysis, start..end)).unwrap_or_default();
+        let actions: Vec<CodeActionOrCommand> = fixes
+            .into_iter()
+            .map(|fix| {
+                let edits: Vec<TextEdit> = fix
+                    .edits
+                    .iter()
+                    .map(|e| TextEdit { range: convert::range(index, text, &e.span, encoding), new_text: e.new_text.clone() })
+                    .collect();
+                let diagnostic = convert::diagnostic(&analysis, &analysis.findings[fix.finding], &uri, encoding);
+                CodeActionOrCommand::CodeAction(CodeAction {
+                    title: fix.title,
+                    kind: Some(CodeActionKind::QUICKFIX),
+                    diagnostics: Some(vec![diagnostic]),
+                    edit: Some(WorkspaceEdit {
+                        changes: Some(std::iter::once((uri.clone(), edits)).collect()),
+                        ..Default::default()
+                    }),
+                    is_preferred: Some(fix.preferred),
+                    ..Default::default()
+                })
+            })
+            .collect();
+        Ok(Some(actions))
     }
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {

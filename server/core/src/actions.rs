@@ -1,0 +1,325 @@
+//! Quick fixes for findings, as minimal text edits that keep the user's formatting.
+
+use crate::analysis::Analysis;
+use crate::findings::Finding;
+use crate::schema::schema;
+use crate::syntax::node_text;
+use crate::validate::STALE_CAPABILITIES;
+use crate::value::Span;
+use tree_sitter::Node;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TextEdit {
+    pub span: Span,
+    pub new_text: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct QuickFix {
+    pub title: String,
+    /// Index into `analysis.findings` of the finding this fixes.
+    pub finding: usize,
+    pub edits: Vec<TextEdit>,
+    pub preferred: bool,
+}
+
+/// Fixes for the findings that overlap `range`.
+pub fn quick_fixes(analysis: &Analysis, range: Span) -> Vec<QuickFix> {
+    let mut out = Vec::new();
+    for (index, finding) in analysis.findings.iter().enumerate() {
+        let overlaps = finding.span.start <= range.end && range.start <= finding.span.end;
+        if overlaps {
+            fixes_for(analysis, index, finding, &mut out);
+        }
+    }
+    // Two findings on one key (unknown and stale) can offer the same edit: offer it once.
+    let mut seen: Vec<(String, Vec<TextEdit>)> = Vec::new();
+    out.retain(|fix| {
+        let key = (fix.title.clone(), fix.edits.clone());
+        if seen.contains(&key) {
+            return false;
+        }
+        seen.push(key);
+        true
+    });
+    out
+}
+
+fn fixes_for(analysis: &Analysis, index: usize, finding: &Finding, out: &mut Vec<QuickFix>) {
+    let data = finding.data.as_ref();
+    let s = schema();
+    match finding.code {
+        "unknown-key" => {
+            let (Some(section), Some(name)) =
+                (data.and_then(|d| d["section"].as_str()), data.and_then(|d| d["name"].as_str()))
+            else {
+                return;
+            };
+            let candidates: Vec<&str> = match section {
+                "" => s.top_level_keys.iter().map(String::as_str).collect(),
+                "capabilities" => s.capabilities.iter().map(String::as_str).collect(),
+                "hardware" => s.hardware_keys.iter().map(String::as_str).collect(),
+                "resource_limits" => s.resource_limit_keys.iter().map(String::as_str).collect(),
+                _ => s.container_formats.iter().map(String::as_str).collect(),
+            };
+            let mut names: Vec<String> = Vec::new();
+            if section == "capabilities" {
+                if let Some((_, replacements)) = STALE_CAPABILITIES.iter().find(|(old, _)| *old == name) {
+                    names.extend(replacements.iter().map(|r| r.to_string()));
+                }
+            }
+            for n in nearest(name, &candidates, 3) {
+                if !names.contains(&n) {
+                    names.push(n);
+                }
+            }
+            if names.is_empty() {
+                if let Some(edit) = remove_entry(analysis, &finding.span) {
+                    out.push(QuickFix {
+                        title: format!("Remove the '{name}' entry"),
+                        finding: index,
+                        edits: vec![edit],
+                        preferred: false,
+                    });
+                }
+            }
+            for (i, n) in names.iter().enumerate() {
+                out.push(QuickFix {
+                    title: format!("Replace with '{n}'"),
+                    finding: index,
+                    edits: vec![replace_string_literal(analysis, &finding.span, n)],
+                    preferred: i == 0,
+                });
+            }
+        }
+        "stale-capability" => {
+            for (i, r) in data.and_then(|d| d["replacements"].as_array()).into_iter().flatten().enumerate() {
+                if let Some(r) = r.as_str() {
+                    out.push(QuickFix {
+                        title: format!("Replace with '{r}'"),
+                        finding: index,
+                        edits: vec![replace_string_literal(analysis, &finding.span, r)],
+                        preferred: i == 0,
+                    });
+                }
+            }
+        }
+        "dtype-key-ignored" => {
+            let (Some(attr), Some(canonical)) =
+                (data.and_then(|d| d["attr"].as_str()), data.and_then(|d| d["canonical"].as_str()))
+            else {
+                return;
+            };
+            let replacement = if analysis.model.imports_torch {
+                format!("torch.{attr}")
+            } else {
+                format!("\"{canonical}\"")
+            };
+            out.push(QuickFix {
+                title: format!("Write the key as {replacement}"),
+                finding: index,
+                edits: vec![TextEdit { span: finding.span.clone(), new_text: replacement }],
+                preferred: true,
+            });
+        }
+        "invalid-dtype-key" => {
+            let Some(name) = data.and_then(|d| d["name"].as_str()) else { return };
+            let attrs: Vec<&str> = s.dtypes.iter().map(|d| d.attr.as_str()).collect();
+            let bare = name.trim().trim_start_matches("torch.");
+            for (i, attr) in nearest(bare, &attrs, 3).into_iter().enumerate() {
+                let replacement = if analysis.model.imports_torch {
+                    format!("torch.{attr}")
+                } else {
+                    format!("\"{}\"", s.dtype_by_attr(&attr).map(|d| d.canonical.as_str()).unwrap_or(""))
+                };
+                out.push(QuickFix {
+                    title: format!("Replace with {replacement}"),
+                    finding: index,
+                    edits: vec![TextEdit { span: finding.span.clone(), new_text: replacement }],
+                    preferred: i == 0,
+                });
+            }
+        }
+        "tolerance-category" => {
+            let Some(category) = data.and_then(|d| d["category"].as_str()) else { return };
+            let categories: Vec<&str> = s.tolerance_categories.iter().map(String::as_str).collect();
+            let key_text = &analysis.text[finding.span.clone()];
+            for (i, c) in nearest(category, &categories, 3).into_iter().enumerate() {
+                if let Some(pos) = key_text.find(category) {
+                    let start = finding.span.start + pos;
+                    out.push(QuickFix {
+                        title: format!("Replace with '{c}'"),
+                        finding: index,
+                        edits: vec![TextEdit { span: start..start + category.len(), new_text: c }],
+                        preferred: i == 0,
+                    });
+                }
+            }
+        }
+        "enum-value" => {
+            for (i, m) in s.memory_models.iter().enumerate() {
+                out.push(QuickFix {
+                    title: format!("Set to '{m}'"),
+                    finding: index,
+                    edits: vec![TextEdit { span: finding.span.clone(), new_text: format!("\"{m}\"") }],
+                    preferred: i == 0,
+                });
+            }
+        }
+        "decoder-required" => {
+            // The finding sits on the key; replace the value of that pair.
+            if let Some(pair) = pair_of_key(analysis, &finding.span) {
+                if let Some(value) = pair.child_by_field_name("value") {
+                    out.push(QuickFix {
+                        title: "Set custom_quantized_decode to False".into(),
+                        finding: index,
+                        edits: vec![TextEdit { span: value.start_byte()..value.end_byte(), new_text: "False".into() }],
+                        preferred: true,
+                    });
+                }
+            }
+        }
+        "missing-key" => {
+            let Some(key) = data.and_then(|d| d["key"].as_str()) else { return };
+            let value = match key {
+                "manifest_version" => "1",
+                "device_name" => "\"cpu\"",
+                "capabilities" => "{}",
+                _ => "None",
+            };
+            if let Some(edit) = insert_top_level_entry(analysis, key, value) {
+                out.push(QuickFix {
+                    title: format!("Add \"{key}\": {value}"),
+                    finding: index,
+                    edits: vec![edit],
+                    preferred: true,
+                });
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Up to `limit` names within a small edit distance of `name`, closest first.
+pub fn nearest(name: &str, candidates: &[&str], limit: usize) -> Vec<String> {
+    let max = (name.chars().count() / 3).max(2);
+    let mut scored: Vec<(usize, &str)> = candidates
+        .iter()
+        .map(|c| (levenshtein(&name.to_lowercase(), &c.to_lowercase()), *c))
+        .filter(|(d, c)| *d <= max || (name.len() >= 4 && c.contains(name)))
+        .collect();
+    scored.sort();
+    scored.into_iter().take(limit).map(|(_, c)| c.to_string()).collect()
+}
+
+pub fn levenshtein(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut cur = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// Replaces the content of a string literal, keeping its prefix and quotes.
+fn replace_string_literal(analysis: &Analysis, span: &Span, new_content: &str) -> TextEdit {
+    let literal = &analysis.text[span.clone()];
+    let quote_start = literal.find(['"', '\'']);
+    match quote_start {
+        Some(q) => {
+            let quote = &literal[q..q + 1];
+            let triple = literal[q..].starts_with(&quote.repeat(3));
+            let qlen = if triple { 3 } else { 1 };
+            let inner_start = span.start + q + qlen;
+            let inner_end = span.end.saturating_sub(qlen).max(inner_start);
+            TextEdit { span: inner_start..inner_end, new_text: new_content.to_string() }
+        }
+        None => TextEdit { span: span.clone(), new_text: format!("\"{new_content}\"") },
+    }
+}
+
+fn pair_of_key<'t>(analysis: &'t Analysis, key_span: &Span) -> Option<Node<'t>> {
+    let node = analysis.tree.root_node().named_descendant_for_byte_range(key_span.start, key_span.end)?;
+    let mut n = node;
+    for _ in 0..4 {
+        if n.kind() == "pair" {
+            return Some(n);
+        }
+        n = n.parent()?;
+    }
+    None
+}
+
+/// Deletes a dict entry with its comma, and its whole line when it stands alone on it.
+fn remove_entry(analysis: &Analysis, key_span: &Span) -> Option<TextEdit> {
+    let pair = pair_of_key(analysis, key_span)?;
+    let text = analysis.text.as_str();
+    let mut start = pair.start_byte();
+    let mut end = pair.end_byte();
+    // Take the following comma (and spaces) when present.
+    if let Some(next) = pair.next_sibling() {
+        if next.kind() == "," {
+            end = next.end_byte();
+        }
+    }
+    let line_start = text[..start].rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let line_end = text[end..].find('\n').map(|i| end + i).unwrap_or(text.len());
+    let before = &text[line_start..start];
+    let after = &text[end..line_end];
+    if before.trim().is_empty() && (after.trim().is_empty() || after.trim_start().starts_with('#')) {
+        start = line_start;
+        end = (line_end + 1).min(text.len());
+    } else {
+        while end < text.len() && text.as_bytes()[end] == b' ' {
+            end += 1;
+        }
+    }
+    Some(TextEdit { span: start..end, new_text: String::new() })
+}
+
+/// Inserts `"key": value,` as the first entry of the manifest dict, in its style.
+fn insert_top_level_entry(analysis: &Analysis, key: &str, value: &str) -> Option<TextEdit> {
+    let manifest = analysis.model.manifest.as_ref()?;
+    let dict_node = analysis.tree.root_node().named_descendant_for_byte_range(manifest.span.start, manifest.span.start + 1)?;
+    let dict_node = if dict_node.kind() == "dictionary" { dict_node } else { dict_node.parent()? };
+    if dict_node.kind() != "dictionary" {
+        return None;
+    }
+    let text = analysis.text.as_str();
+    let open = dict_node.start_byte() + 1;
+    let mut cursor = dict_node.walk();
+    let first = dict_node.named_children(&mut cursor).find(|c| c.kind() != "comment");
+    let quote = first
+        .and_then(|f| f.child_by_field_name("key"))
+        .map(|k| node_text(k, text))
+        .filter(|k| k.starts_with('\''))
+        .map(|_| "'")
+        .unwrap_or("\"");
+    let entry = format!("{quote}{key}{quote}: {value},");
+    match first {
+        Some(first) if text[open..first.start_byte()].contains('\n') => {
+            let line_start = text[..first.start_byte()].rfind('\n').map(|i| i + 1).unwrap_or(0);
+            let indent = &text[line_start..first.start_byte()];
+            Some(TextEdit { span: line_start..line_start, new_text: format!("{indent}{entry}\n") })
+        }
+        Some(first) => Some(TextEdit { span: first.start_byte()..first.start_byte(), new_text: format!("{entry} ") }),
+        None => Some(TextEdit { span: open..open, new_text: entry.trim_end_matches(',').to_string() }),
+    }
+}
+
+/// Applies edits (non-overlapping) to a text; for tests and for previews.
+pub fn apply_edits(text: &str, edits: &[TextEdit]) -> String {
+    let mut sorted: Vec<&TextEdit> = edits.iter().collect();
+    sorted.sort_by_key(|e| std::cmp::Reverse(e.span.start));
+    let mut out = text.to_string();
+    for e in sorted {
+        out.replace_range(e.span.clone(), &e.new_text);
+    }
+    out
+}

@@ -1,0 +1,140 @@
+//! Quick-fix fixtures: `$0` marks the cursor; the snapshot is each fix's title and the
+//! text after applying its edits.
+
+mod fixture;
+
+use expect_test::{expect, Expect};
+use fixture::parse_fixture;
+use torchcts_core::actions::{apply_edits, quick_fixes};
+use torchcts_core::{analyze, AnalysisInput};
+
+fn check(fixture: &str, expected: Expect) {
+    let f = parse_fixture(fixture);
+    let analysis = analyze(&f.text, &AnalysisInput::default());
+    let cursor = f.cursor.expect("fixture has a $0 cursor");
+    let fixes = quick_fixes(&analysis, cursor..cursor);
+    let mut out = String::new();
+    for fix in fixes {
+        let after = apply_edits(&f.text, &fix.edits);
+        out.push_str(&format!(
+            "== {}{} [fixes: {}]\n{}",
+            fix.title,
+            if fix.preferred { " (preferred)" } else { "" },
+            analysis.findings[fix.finding].message,
+            after
+        ));
+        // The fix must make its finding go away.
+        let again = analyze(&after, &AnalysisInput::default());
+        let message = &analysis.findings[fix.finding].message;
+        assert!(!again.findings.iter().any(|x| &x.message == message), "fix `{}` leaves `{message}`", fix.title);
+    }
+    expected.assert_eq(&out);
+}
+
+#[test]
+fn stale_capability_is_renamed_keeping_quotes_and_comments() {
+    check(
+        r#"
+manifest = {
+    'manifest_version': 1, 'device_name': 'cpu',
+    'capabilities': {'gene$0rator': True},  # keep me
+}
+"#,
+        expect![[r#"
+            == Replace with 'device_generator' (preferred) [fixes: Unknown capabilities key 'generator']
+
+            manifest = {
+                'manifest_version': 1, 'device_name': 'cpu',
+                'capabilities': {'device_generator': True},  # keep me
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn unknown_capability_typo_gets_the_nearest_names() {
+    check(
+        r#"
+manifest = {"manifest_version": 1, "device_name": "cpu", "capabilities": {"infrence$0": True}}
+"#,
+        expect![[r#"
+            == Replace with 'inference' (preferred) [fixes: Unknown capabilities key 'infrence']
+
+            manifest = {"manifest_version": 1, "device_name": "cpu", "capabilities": {"inference": True}}
+        "#]],
+    );
+}
+
+#[test]
+fn unknown_key_without_near_miss_is_removed_with_its_line() {
+    check(
+        r#"
+manifest = {
+    "manifest_version": 1,
+    "device_name": "cpu",
+    "capabilities": {},
+    "frobnicate$0": 3,
+}
+"#,
+        expect![[r#"
+            == Remove the 'frobnicate' entry [fixes: Unknown top-level manifest key 'frobnicate']
+
+            manifest = {
+                "manifest_version": 1,
+                "device_name": "cpu",
+                "capabilities": {},
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn missing_required_key_is_inserted_in_the_dict_style() {
+    check(
+        r#"
+manifest$0 = {
+    "manifest_version": 1,
+    "capabilities": {},
+}
+"#,
+        expect![[r#"
+            == Add "device_name": "cpu" (preferred) [fixes: Missing required key 'device_name']
+
+            manifest = {
+                "device_name": "cpu",
+                "manifest_version": 1,
+                "capabilities": {},
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn dtype_string_key_becomes_the_torch_attribute() {
+    check(
+        r#"
+import torch
+manifest = {"manifest_version": 1, "device_name": "cpu", "capabilities": {}, "supported_dtypes": {"ha$0lf": True}}
+"#,
+        expect![[r#"
+            == Write the key as torch.half (preferred) [fixes: 'half' passes check-manifest but test selection ignores it: selection matches only torch.half or the exact string 'torch.float16']
+
+            import torch
+            manifest = {"manifest_version": 1, "device_name": "cpu", "capabilities": {}, "supported_dtypes": {torch.half: True}}
+        "#]],
+    );
+}
+
+#[test]
+fn custom_quantized_decode_without_decoders_is_set_false() {
+    check(
+        r#"
+manifest = {"manifest_version": 1, "device_name": "cpu", "capabilities": {"custom_quantized_decode$0": True}}
+"#,
+        expect![[r#"
+            == Set custom_quantized_decode to False (preferred) [fixes: 'capabilities.custom_quantized_decode' requires at least one custom_container_decoders entry]
+
+            manifest = {"manifest_version": 1, "device_name": "cpu", "capabilities": {"custom_quantized_decode": False}}
+        "#]],
+    );
+}
