@@ -9,6 +9,7 @@
 pub mod actions;
 pub mod analysis;
 pub mod check;
+pub mod completion;
 pub mod eval;
 pub mod findings;
 pub mod hover;
@@ -17,6 +18,7 @@ pub mod line_index;
 pub mod locate;
 pub mod regex_check;
 pub mod schema;
+pub mod symbols;
 pub mod syntax;
 pub mod validate;
 pub mod value;

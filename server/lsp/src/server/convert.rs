@@ -3,9 +3,10 @@
 //! Positions go through the core's `LineIndex`, the one place that counts columns; this
 //! module only wraps its results in LSP types.
 
+use torchcts_core::symbols::{Symbol, SymbolKind as CoreSymbolKind};
 use torchcts_core::{Analysis, Finding, LineCol, LineIndex, Origin, PositionEncoding, Severity};
 use tower_lsp_server::ls_types::{
-    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Position,
+    Diagnostic, DiagnosticRelatedInformation, DocumentSymbol, SymbolKind, DiagnosticSeverity, Location, NumberOrString, Position,
     PositionEncodingKind, Range, Uri,
 };
 
@@ -63,5 +64,24 @@ pub fn diagnostic(analysis: &Analysis, finding: &Finding, uri: &Uri, encoding: P
         related_information: (!related.is_empty()).then_some(related),
         data: finding.data.clone(),
         ..Default::default()
+    }
+}
+
+#[allow(deprecated)] // `deprecated` is a required field of DocumentSymbol.
+pub fn symbol(analysis: &Analysis, s: &Symbol, encoding: PositionEncoding) -> DocumentSymbol {
+    let (index, text) = (&analysis.line_index, analysis.text.as_str());
+    DocumentSymbol {
+        name: s.name.clone(),
+        detail: Some(s.detail.clone()),
+        kind: match s.kind {
+            CoreSymbolKind::Manifest => SymbolKind::VARIABLE,
+            CoreSymbolKind::Section => SymbolKind::OBJECT,
+            CoreSymbolKind::Entry => SymbolKind::PROPERTY,
+        },
+        tags: None,
+        deprecated: None,
+        range: range(index, text, &s.span, encoding),
+        selection_range: range(index, text, &s.selection, encoding),
+        children: Some(s.children.iter().map(|c| symbol(analysis, c, encoding)).collect()),
     }
 }

@@ -153,6 +153,12 @@ impl LanguageServer for Backend {
                     ..Default::default()
                 })),
                 hover_provider: Some(HoverProviderCapability::Simple(true)),
+                completion_provider: Some(CompletionOptions {
+                    trigger_characters: Some(vec!["\"".into(), "'".into(), ".".into(), "|".into(), "(".into()]),
+                    ..Default::default()
+                }),
+                document_symbol_provider: Some(OneOf::Left(true)),
+                folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
                 code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
                     code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
                     ..Default::default()
@@ -246,6 +252,63 @@ impl LanguageServer for Backend {
             })
             .collect();
         Ok(Some(actions))
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        let uri = params.text_document_position.text_document.uri;
+        let Some((analysis, encoding)) = self.analysis_of(&uri) else { return Ok(None) };
+        let (index, text) = (&analysis.line_index, analysis.text.as_str());
+        let offset = convert::offset(index, text, params.text_document_position.position, encoding);
+        let items = guarded("completion", || torchcts_core::completion::complete(&analysis, offset, None)).unwrap_or_default();
+        let items: Vec<CompletionItem> = items
+            .into_iter()
+            .map(|item| CompletionItem {
+                label: item.label,
+                kind: Some(match item.kind {
+                    torchcts_core::completion::ItemKind::Key => CompletionItemKind::PROPERTY,
+                    torchcts_core::completion::ItemKind::Value => CompletionItemKind::VALUE,
+                    torchcts_core::completion::ItemKind::Dtype => CompletionItemKind::ENUM_MEMBER,
+                    torchcts_core::completion::ItemKind::Operator => CompletionItemKind::FUNCTION,
+                }),
+                detail: item.detail,
+                documentation: item
+                    .documentation
+                    .map(|d| Documentation::MarkupContent(MarkupContent { kind: MarkupKind::Markdown, value: d })),
+                sort_text: Some(item.sort),
+                filter_text: None,
+                text_edit: Some(CompletionTextEdit::Edit(TextEdit {
+                    range: convert::range(index, text, &item.replace, encoding),
+                    new_text: item.insert_text,
+                })),
+                ..Default::default()
+            })
+            .collect();
+        Ok(Some(CompletionResponse::Array(items)))
+    }
+
+    async fn document_symbol(&self, params: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {
+        let uri = params.text_document.uri;
+        let Some((analysis, encoding)) = self.analysis_of(&uri) else { return Ok(None) };
+        let symbols = torchcts_core::symbols::document_symbols(&analysis.tree, &analysis.text);
+        Ok(Some(DocumentSymbolResponse::Nested(symbols.iter().map(|s| convert::symbol(&analysis, s, encoding)).collect())))
+    }
+
+    async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
+        let uri = params.text_document.uri;
+        let Some((analysis, _)) = self.analysis_of(&uri) else { return Ok(None) };
+        let ranges = torchcts_core::symbols::folding_ranges(&analysis.tree, &analysis.text);
+        Ok(Some(
+            ranges
+                .iter()
+                .map(|span| FoldingRange {
+                    start_line: analysis.line_index.line_of(span.start) as u32,
+                    end_line: analysis.line_index.line_of(span.end.saturating_sub(1)) as u32,
+                    kind: Some(FoldingRangeKind::Region),
+                    ..Default::default()
+                })
+                .filter(|r| r.end_line > r.start_line)
+                .collect(),
+        ))
     }
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {

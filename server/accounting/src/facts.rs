@@ -1,0 +1,348 @@
+//! The evaluated manifest as the accounting engine sees it.
+//!
+//! [`ManifestFacts`] is a plain description of the manifest dict after static
+//! evaluation: ordered key/value pairs with Python values ([`PyValue`]). The
+//! engine applies Python's meaning to them (truthiness, `is True`, dict lookup of
+//! dtype objects versus strings), so the caller must not pre-interpret values.
+
+/// A Python value as far as the collection rules look at it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PyValue {
+    None,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+    List(Vec<PyValue>),
+    Tuple(Vec<PyValue>),
+    Dict(Vec<(PyValue, PyValue)>),
+    /// A `torch.<dtype>` attribute, by canonical name (`"torch.float32"`; aliases
+    /// like `torch.float` or `torch.half` are canonicalised by [`canonical_dtype`]).
+    Dtype(String),
+    /// Anything else (a call, an unknown name): its source text or repr.
+    Other(String),
+}
+
+impl PyValue {
+    /// Python truthiness. `Other` values are objects, truthy by default.
+    pub fn truthy(&self) -> bool {
+        match self {
+            PyValue::None => false,
+            PyValue::Bool(b) => *b,
+            PyValue::Int(i) => *i != 0,
+            PyValue::Float(f) => *f != 0.0,
+            PyValue::Str(s) => !s.is_empty(),
+            PyValue::List(v) | PyValue::Tuple(v) => !v.is_empty(),
+            PyValue::Dict(v) => !v.is_empty(),
+            PyValue::Dtype(_) | PyValue::Other(_) => true,
+        }
+    }
+
+    /// `value is True`.
+    pub fn is_true(&self) -> bool {
+        matches!(self, PyValue::Bool(true))
+    }
+
+    /// `value is False`.
+    pub fn is_false(&self) -> bool {
+        matches!(self, PyValue::Bool(false))
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            PyValue::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Python `repr()` for the simple cases (used in detail texts).
+    pub fn repr(&self) -> String {
+        match self {
+            PyValue::None => "None".into(),
+            PyValue::Bool(true) => "True".into(),
+            PyValue::Bool(false) => "False".into(),
+            PyValue::Int(i) => i.to_string(),
+            PyValue::Float(f) => crate::pyfmt::float_repr(*f),
+            PyValue::Str(s) => crate::pyfmt::str_repr(s),
+            PyValue::List(v) => format!("[{}]", v.iter().map(|x| x.repr()).collect::<Vec<_>>().join(", ")),
+            PyValue::Tuple(v) if v.len() == 1 => format!("({},)", v[0].repr()),
+            PyValue::Tuple(v) => format!("({})", v.iter().map(|x| x.repr()).collect::<Vec<_>>().join(", ")),
+            PyValue::Dict(v) => format!(
+                "{{{}}}",
+                v.iter().map(|(k, x)| format!("{}: {}", k.repr(), x.repr())).collect::<Vec<_>>().join(", ")
+            ),
+            PyValue::Dtype(d) => d.clone(),
+            PyValue::Other(s) => s.clone(),
+        }
+    }
+
+    /// Python `str()` (differs from repr for strings only, here).
+    pub fn str_(&self) -> String {
+        match self {
+            PyValue::Str(s) => s.clone(),
+            other => other.repr(),
+        }
+    }
+
+    /// `d.get(key)` on a `Dict` value with a string key (last duplicate wins).
+    pub fn dict_get(&self, key: &str) -> Option<&PyValue> {
+        match self {
+            PyValue::Dict(items) => items
+                .iter()
+                .rev()
+                .find(|(k, _)| matches!(k, PyValue::Str(s) if s == key))
+                .map(|(_, v)| v),
+            _ => None,
+        }
+    }
+}
+
+/// Canonical name of a `torch.<attr>` dtype attribute, resolving aliases.
+/// Returns `None` for names that are not dtypes.
+pub fn canonical_dtype(attr: &str) -> Option<&'static str> {
+    let name = attr.strip_prefix("torch.").unwrap_or(attr);
+    Some(match name {
+        "float32" | "float" => "torch.float32",
+        "float64" | "double" => "torch.float64",
+        "float16" | "half" => "torch.float16",
+        "bfloat16" => "torch.bfloat16",
+        "int64" | "long" => "torch.int64",
+        "int32" | "int" => "torch.int32",
+        "int16" | "short" => "torch.int16",
+        "int8" => "torch.int8",
+        "uint8" => "torch.uint8",
+        "uint16" => "torch.uint16",
+        "uint32" => "torch.uint32",
+        "uint64" => "torch.uint64",
+        "bool" => "torch.bool",
+        "complex32" | "chalf" => "torch.complex32",
+        "complex64" | "cfloat" => "torch.complex64",
+        "complex128" | "cdouble" => "torch.complex128",
+        "float8_e4m3fn" => "torch.float8_e4m3fn",
+        "float8_e5m2" => "torch.float8_e5m2",
+        "float8_e4m3fnuz" => "torch.float8_e4m3fnuz",
+        "float8_e5m2fnuz" => "torch.float8_e5m2fnuz",
+        "float8_e8m0fnu" => "torch.float8_e8m0fnu",
+        "qint8" => "torch.qint8",
+        "quint8" => "torch.quint8",
+        "qint32" => "torch.qint32",
+        "quint4x2" => "torch.quint4x2",
+        "quint2x4" => "torch.quint2x4",
+        _ => return None,
+    })
+}
+
+/// The manifest dict, evaluated. Missing keys are empty / `None`, as the rules
+/// read them with `.get(key, default)`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ManifestFacts {
+    /// `supported_dtypes` in source order: keys are `PyValue::Dtype` for
+    /// `torch.<dtype>` attributes, `PyValue::Str` for string keys.
+    pub supported_dtypes: Vec<(PyValue, PyValue)>,
+    /// `capabilities` in source order.
+    pub capabilities: Vec<(String, PyValue)>,
+    /// `skip_ops` entries (only strings can equal an operator name).
+    pub skip_ops: Vec<String>,
+    /// `device_count`; `None` when absent (default 1).
+    pub device_count: Option<PyValue>,
+    /// `device_name`; `None` when absent (default `"auto"`).
+    pub device_name: Option<String>,
+    /// `hardware` in source order.
+    pub hardware: Vec<(String, PyValue)>,
+    /// `resource_limits` in source order.
+    pub resource_limits: Vec<(String, PyValue)>,
+    /// `supported_container_formats` in source order.
+    pub supported_container_formats: Vec<(String, PyValue)>,
+    /// `custom_container_decoders` in source order.
+    pub custom_container_decoders: Vec<(String, PyValue)>,
+    /// `semantic_level`; `None` when absent.
+    pub semantic_level: Option<PyValue>,
+    /// `custom_test_dirs` is non-empty: user tests the inventory cannot know.
+    pub has_custom_test_dirs: bool,
+}
+
+fn get<'a>(pairs: &'a [(String, PyValue)], key: &str) -> Option<&'a PyValue> {
+    pairs.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v)
+}
+
+impl ManifestFacts {
+    pub fn capability(&self, name: &str) -> Option<&PyValue> {
+        get(&self.capabilities, name)
+    }
+    pub fn hardware_value(&self, name: &str) -> Option<&PyValue> {
+        get(&self.hardware, name)
+    }
+    pub fn resource_limit(&self, name: &str) -> Option<&PyValue> {
+        get(&self.resource_limits, name)
+    }
+    pub fn container_format(&self, name: &str) -> Option<&PyValue> {
+        get(&self.supported_container_formats, name)
+    }
+    pub fn container_decoder(&self, name: &str) -> Option<&PyValue> {
+        get(&self.custom_container_decoders, name)
+    }
+
+    /// Build from the tagged JSON rendering of a manifest dict written by
+    /// `tests/parity/skips/regenerate.py` (see docs/inventory.md).
+    pub fn from_tagged_json(value: &serde_json::Value) -> Result<ManifestFacts, String> {
+        let root = tagged_to_py(value)?;
+        Ok(ManifestFacts::from_dict(&root))
+    }
+
+    /// Build from an evaluated manifest dict.
+    pub fn from_dict(root: &PyValue) -> ManifestFacts {
+        let mut f = ManifestFacts::default();
+        let items: &[(PyValue, PyValue)] = match root {
+            PyValue::Dict(items) => items,
+            _ => &[],
+        };
+        let str_pairs = |v: &PyValue| -> Vec<(String, PyValue)> {
+            match v {
+                PyValue::Dict(items) => items
+                    .iter()
+                    .filter_map(|(k, x)| k.as_str().map(|s| (s.to_string(), x.clone())))
+                    .collect(),
+                _ => Vec::new(),
+            }
+        };
+        for (k, v) in items {
+            let Some(key) = k.as_str() else { continue };
+            match key {
+                "supported_dtypes" => {
+                    f.supported_dtypes = match v {
+                        PyValue::Dict(items) => items.clone(),
+                        _ => Vec::new(),
+                    }
+                }
+                "capabilities" => f.capabilities = str_pairs(v),
+                "skip_ops" => {
+                    f.skip_ops = match v {
+                        PyValue::List(xs) | PyValue::Tuple(xs) => {
+                            xs.iter().filter_map(|x| x.as_str().map(str::to_string)).collect()
+                        }
+                        _ => Vec::new(),
+                    }
+                }
+                "device_count" => f.device_count = Some(v.clone()),
+                "device_name" => f.device_name = Some(v.str_()),
+                "hardware" => f.hardware = str_pairs(v),
+                "resource_limits" => f.resource_limits = str_pairs(v),
+                "supported_container_formats" => f.supported_container_formats = str_pairs(v),
+                "custom_container_decoders" => f.custom_container_decoders = str_pairs(v),
+                "semantic_level" => f.semantic_level = Some(v.clone()),
+                "custom_test_dirs" => f.has_custom_test_dirs = v.truthy(),
+                _ => {}
+            }
+        }
+        f
+    }
+
+    /// The device `show-skips` uses: `--device X` unless `auto`, else the
+    /// manifest's `device_name`, where `auto` means `cpu` (no detection happens in
+    /// collect-only mode).
+    pub fn resolve_device(&self, cli_device: Option<&str>) -> String {
+        if let Some(d) = cli_device {
+            if d != "auto" {
+                return d.to_string();
+            }
+        }
+        match self.device_name.as_deref() {
+            None | Some("auto") => "cpu".to_string(),
+            Some(d) => d.to_string(),
+        }
+    }
+}
+
+/// Convert the tagged JSON form (`{"bool": true}`, `{"dict": [[k, v], ...]}`, ...).
+pub fn tagged_to_py(v: &serde_json::Value) -> Result<PyValue, String> {
+    let obj = v.as_object().ok_or_else(|| format!("expected tagged object, got {v}"))?;
+    let (tag, x) = obj.iter().next().ok_or("empty tagged object")?;
+    let list = |x: &serde_json::Value| -> Result<Vec<PyValue>, String> {
+        x.as_array().ok_or("expected array")?.iter().map(tagged_to_py).collect()
+    };
+    Ok(match tag.as_str() {
+        "none" => PyValue::None,
+        "bool" => PyValue::Bool(x.as_bool().ok_or("bad bool")?),
+        "int" => PyValue::Int(x.as_i64().ok_or("bad int")?),
+        "float" => PyValue::Float(x.as_f64().ok_or("bad float")?),
+        "str" => PyValue::Str(x.as_str().ok_or("bad str")?.to_string()),
+        "dtype" => {
+            let s = x.as_str().ok_or("bad dtype")?;
+            PyValue::Dtype(canonical_dtype(s).map(str::to_string).unwrap_or_else(|| s.to_string()))
+        }
+        "list" => PyValue::List(list(x)?),
+        "tuple" => PyValue::Tuple(list(x)?),
+        "dict" => PyValue::Dict(
+            x.as_array()
+                .ok_or("bad dict")?
+                .iter()
+                .map(|pair| {
+                    let p = pair.as_array().ok_or("bad dict pair")?;
+                    Ok((tagged_to_py(&p[0])?, tagged_to_py(&p[1])?))
+                })
+                .collect::<Result<_, String>>()?,
+        ),
+        "other" => PyValue::Other(x.as_str().unwrap_or_default().to_string()),
+        t => return Err(format!("unknown tag {t}")),
+    })
+}
+
+/// Which semantic levels are selected (`--level`, `--level-exact`, `--level-range`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LevelSelection {
+    /// `--level N` or the manifest's `semantic_level`: levels 1..=N.
+    Cumulative(u8),
+    /// `--level-exact N`.
+    Exact(u8),
+    /// `--level-range A:B` (inclusive; `A == B` behaves as `Exact`).
+    Range(u8, u8),
+}
+
+impl LevelSelection {
+    /// The selection `show-skips` uses without level flags: the manifest's
+    /// `semantic_level` (an int 1..8, bool rejected), default 3. `Err` with
+    /// torchcts' message where pytest would exit.
+    pub fn from_manifest(facts: &ManifestFacts) -> Result<LevelSelection, String> {
+        match &facts.semantic_level {
+            None => Ok(LevelSelection::Cumulative(3)),
+            Some(PyValue::Int(i)) if (1..=8).contains(i) => Ok(LevelSelection::Cumulative(*i as u8)),
+            Some(PyValue::Int(_)) => Err("semantic_level must be from 1 to 8".into()),
+            Some(_) => Err("semantic_level must be an integer from 1 to 8".into()),
+        }
+    }
+
+    pub(crate) fn normalized(self) -> (Mode, u8, u8) {
+        match self {
+            LevelSelection::Cumulative(n) => (Mode::Cumulative, 1, n),
+            LevelSelection::Exact(n) => (Mode::Exact, n, n),
+            LevelSelection::Range(a, b) if a == b => (Mode::Exact, a, b),
+            LevelSelection::Range(a, b) => (Mode::Range, a, b),
+        }
+    }
+
+    pub fn contains(self, level: u8) -> bool {
+        let (_, lo, hi) = self.normalized();
+        lo <= level && level <= hi
+    }
+
+    /// torchcts' `SemanticLevelSelection.label`.
+    pub fn label(self) -> String {
+        let (mode, lo, hi) = self.normalized();
+        match mode {
+            Mode::Cumulative => format!("requested <= {hi}"),
+            Mode::Exact => format!("requested == {lo}"),
+            Mode::Range => format!("requested {lo}-{hi}"),
+        }
+    }
+
+    pub fn max_level(self) -> u8 {
+        self.normalized().2
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    Cumulative,
+    Exact,
+    Range,
+}

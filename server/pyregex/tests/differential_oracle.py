@@ -1,0 +1,65 @@
+"""Oracle for tests/differential.rs: what CPython's `re` does.
+
+Protocol (UTF-8, one JSON value per line):
+  stdin line 1: list of subject strings (the names searched)
+  stdin line 2..: one pattern (JSON string) per line
+  stdout: one line per pattern: [kind, text, warnings, searches]
+    kind      "ok", "error" (re.error) or the exception class name
+    text      str(exc) ("" when ok)
+    warnings  [[category name, str(message)], ...] in emission order
+    searches  one char per subject: "1"/"0" = bool(re.search(p, subject)),
+              "T" = gave up after the time limit, "" when not ok
+
+re.compile is called from module level (frame depth 1) so that the
+RecursionError threshold matches the one pyregex models.
+"""
+import json
+import re
+import signal
+import sys
+import warnings
+
+assert sys.version_info[:2] == (3, 11), "the oracle must run on CPython 3.11, got " + sys.version
+
+
+class Timeout(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise Timeout()
+
+
+signal.signal(signal.SIGALRM, _alarm)
+TIME_LIMIT = 0.25
+
+names = json.loads(sys.stdin.readline())
+out = sys.stdout
+for line in sys.stdin:
+    p = json.loads(line)
+    re.purge()
+    compiled = None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            compiled = re.compile(p)
+            kind, text = "ok", ""
+        except re.error as e:
+            kind, text = "error", str(e)
+        except Exception as e:  # OverflowError, ValueError, RecursionError, ...
+            kind, text = type(e).__name__, str(e)
+    warns = [[w.category.__name__, str(w.message)] for w in caught]
+    res = []
+    if compiled is not None:
+        for n in names:
+            try:
+                signal.setitimer(signal.ITIMER_REAL, TIME_LIMIT)
+                try:
+                    r = "1" if compiled.search(n) else "0"
+                finally:
+                    signal.setitimer(signal.ITIMER_REAL, 0)
+            except Timeout:
+                r = "T"
+            res.append(r)
+    out.write(json.dumps([kind, text, warns, "".join(res)]) + "\n")
+out.flush()
