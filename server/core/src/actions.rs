@@ -110,11 +110,8 @@ fn fixes_for(analysis: &Analysis, index: usize, finding: &Finding, out: &mut Vec
             else {
                 return;
             };
-            let replacement = if analysis.model.imports_torch {
-                format!("torch.{attr}")
-            } else {
-                format!("\"{canonical}\"")
-            };
+            let replacement =
+                if analysis.model.imports_torch { format!("torch.{attr}") } else { format!("\"{canonical}\"") };
             out.push(QuickFix {
                 title: format!("Write the key as {replacement}"),
                 finding: index,
@@ -286,7 +283,8 @@ fn remove_entry(analysis: &Analysis, key_span: &Span) -> Option<TextEdit> {
 /// Inserts `"key": value,` as the first entry of the manifest dict, in its style.
 fn insert_top_level_entry(analysis: &Analysis, key: &str, value: &str) -> Option<TextEdit> {
     let manifest = analysis.model.manifest.as_ref()?;
-    let dict_node = analysis.tree.root_node().named_descendant_for_byte_range(manifest.span.start, manifest.span.start + 1)?;
+    let dict_node =
+        analysis.tree.root_node().named_descendant_for_byte_range(manifest.span.start, manifest.span.start + 1)?;
     let dict_node = if dict_node.kind() == "dictionary" { dict_node } else { dict_node.parent()? };
     if dict_node.kind() != "dictionary" {
         return None;

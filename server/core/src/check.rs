@@ -49,9 +49,10 @@ impl CheckOutcome {
         match model.manifest.as_ref().map(|v| &v.kind) {
             Some(ValueKind::Dict(_)) => {
                 let findings = validated.unwrap_or_default();
-                let crash = findings.iter().find(|f| f.code == "check-crash").and_then(|f| {
-                    f.data.as_ref().and_then(|d| d["exception_line"].as_str()).map(str::to_string)
-                });
+                let crash = findings
+                    .iter()
+                    .find(|f| f.code == "check-crash")
+                    .and_then(|f| f.data.as_ref().and_then(|d| d["exception_line"].as_str()).map(str::to_string));
                 match crash {
                     Some(exception_line) => CheckOutcome::Crashed { exception_line },
                     None => CheckOutcome::Validated { findings },
@@ -65,13 +66,18 @@ impl CheckOutcome {
     /// The lines the real command prints (banner excluded), in order.
     pub fn lines(&self) -> Vec<(Stream, String)> {
         match self {
-            CheckOutcome::ParseFailed { message } => vec![(Stream::Stderr, format!("Failed to parse manifest: {message}"))],
+            CheckOutcome::ParseFailed { message } => {
+                vec![(Stream::Stderr, format!("Failed to parse manifest: {message}"))]
+            }
             CheckOutcome::NotADict => {
                 vec![(Stream::Stderr, "Error: 'manifest' must be a dictionary in manifest.py.".to_string())]
             }
             CheckOutcome::Crashed { exception_line } => vec![
                 (Stream::Stderr, "Traceback (most recent call last):".to_string()),
-                (Stream::Stderr, "  (raised inside torchcts validate_manifest; reproduced statically by torchcts-lsp)".to_string()),
+                (
+                    Stream::Stderr,
+                    "  (raised inside torchcts validate_manifest; reproduced statically by torchcts-lsp)".to_string(),
+                ),
                 (Stream::Stderr, exception_line.clone()),
             ],
             CheckOutcome::NotStatic { reason } => vec![(

@@ -153,7 +153,14 @@ pub fn context(text: &str, offset: usize) -> Option<Context> {
                     }
                     _ => {
                         // The cursor is inside this string.
-                        return Some(finish(text, offset, &prefix_path, &stack, Some((q as char, content_start)), quote_char));
+                        return Some(finish(
+                            text,
+                            offset,
+                            &prefix_path,
+                            &stack,
+                            Some((q as char, content_start)),
+                            quote_char,
+                        ));
                     }
                 }
             }
@@ -299,7 +306,12 @@ pub fn complete(analysis: &Analysis, offset: usize, operators: Option<&dyn Opera
         (Position::Key, ["capabilities"]) => {
             for (i, (cap, doc)) in key_docs::CAPABILITIES.iter().enumerate() {
                 if fresh(cap) {
-                    items.push(key_item(cap, Some(if *cap == "ieee754" { "bool | regex | list[regex]" } else { "bool" }), Some(doc), i));
+                    items.push(key_item(
+                        cap,
+                        Some(if *cap == "ieee754" { "bool | regex | list[regex]" } else { "bool" }),
+                        Some(doc),
+                        i,
+                    ));
                 }
             }
         }
@@ -443,8 +455,11 @@ pub fn complete(analysis: &Analysis, offset: usize, operators: Option<&dyn Opera
         _ => {}
     }
     // Inside a regex string value: operator names too.
-    if let (Some(_), Position::Value(_), ["supported_dtypes"] | ["capabilities"]) = (&ctx.in_string, &ctx.position, path.as_slice()) {
-        let is_regex_slot = path == ["supported_dtypes"] || matches!(&ctx.position, Position::Value(k) if k == "ieee754");
+    if let (Some(_), Position::Value(_), ["supported_dtypes"] | ["capabilities"]) =
+        (&ctx.in_string, &ctx.position, path.as_slice())
+    {
+        let is_regex_slot =
+            path == ["supported_dtypes"] || matches!(&ctx.position, Position::Value(k) if k == "ieee754");
         if is_regex_slot {
             items.clear();
             if let Some(ops) = operators {

@@ -64,7 +64,9 @@ pub fn evaluate(tree: &Tree, text: &str) -> ManifestModel {
         let mut cursor = node.walk();
         let children: Vec<Node> = node.named_children(&mut cursor).collect();
         for child in children.into_iter().rev() {
-            if child.kind() == "ERROR" {
+            if crate::syntax::recovered_manifest_pairs(child, text).is_some() {
+                statements.push(child);
+            } else if child.kind() == "ERROR" {
                 pending.push(child);
             } else {
                 statements.push(child);
@@ -140,7 +142,18 @@ impl<'a> Evaluator<'a> {
             "import_from_statement" => self.import_from(node),
             "delete_statement" => self.delete(node),
             "comment" | "pass_statement" | "future_import_statement" => {}
-            "ERROR" => {}
+            "ERROR" => {
+                // `manifest = {` with entries, broken by the text being typed.
+                if let Some((name, pairs)) = crate::syntax::recovered_manifest_pairs(node, self.text) {
+                    let mut d = Dict { open: true, ..Dict::default() };
+                    for pair in pairs {
+                        self.dict_entry(pair, &mut d);
+                    }
+                    self.model.name_span = Some(span(name));
+                    let end = node.end_byte();
+                    self.env.insert("manifest".into(), Value::new(ValueKind::Dict(d), name.start_byte()..end));
+                }
+            }
             "if_statement" | "for_statement" | "while_statement" | "try_statement" | "with_statement"
             | "match_statement" => {
                 // Blocks are not evaluated: whatever they bind becomes unknown.
@@ -148,7 +161,10 @@ impl<'a> Evaluator<'a> {
                 collect_bound_names(node, self.text, &mut names);
                 let touches_manifest = mentions_name(node, self.text, "manifest");
                 for name in names {
-                    self.env.insert(name.clone(), Value::unknown(format!("`{name}` is assigned inside a block"), span(node)));
+                    self.env.insert(
+                        name.clone(),
+                        Value::unknown(format!("`{name}` is assigned inside a block"), span(node)),
+                    );
                 }
                 if touches_manifest {
                     if let Some(m) = self.env.get_mut("manifest") {
@@ -169,7 +185,8 @@ impl<'a> Evaluator<'a> {
                 let mut names = HashSet::new();
                 collect_bound_names(node, self.text, &mut names);
                 for name in names {
-                    self.env.insert(name.clone(), Value::unknown(format!("`{name}` is a function or class"), span(node)));
+                    self.env
+                        .insert(name.clone(), Value::unknown(format!("`{name}` is a function or class"), span(node)));
                 }
             }
             _ => {}
@@ -253,9 +270,11 @@ impl<'a> Evaluator<'a> {
         let value = if right.kind() == "assignment" {
             self.assignment(right);
             match right.child_by_field_name("left") {
-                Some(inner) if inner.kind() == "identifier" => {
-                    self.env.get(self.t(inner)).cloned().unwrap_or_else(|| Value::unknown("chained assignment", span(right)))
-                }
+                Some(inner) if inner.kind() == "identifier" => self
+                    .env
+                    .get(self.t(inner))
+                    .cloned()
+                    .unwrap_or_else(|| Value::unknown("chained assignment", span(right))),
                 _ => Value::unknown("chained assignment", span(right)),
             }
         } else {
@@ -280,7 +299,9 @@ impl<'a> Evaluator<'a> {
                 let mut cursor = target.walk();
                 let targets: Vec<Node> = target.named_children(&mut cursor).collect();
                 let items = match &value.kind {
-                    ValueKind::Tuple(items) | ValueKind::List(items) if items.len() == targets.len() => Some(items.clone()),
+                    ValueKind::Tuple(items) | ValueKind::List(items) if items.len() == targets.len() => {
+                        Some(items.clone())
+                    }
                     _ => None,
                 };
                 for (i, t) in targets.iter().enumerate() {
@@ -365,7 +386,8 @@ impl<'a> Evaluator<'a> {
                         let len = items.len() as i128;
                         let real = if idx < 0 { idx + len } else { idx };
                         if real < 0 || real >= len {
-                            failure = Some((key.span.clone(), "IndexError", "list assignment index out of range".into()));
+                            failure =
+                                Some((key.span.clone(), "IndexError", "list assignment index out of range".into()));
                             break;
                         }
                         if i == last {
@@ -385,11 +407,9 @@ impl<'a> Evaluator<'a> {
     }
 
     fn augmented_assignment(&mut self, node: Node) {
-        let (Some(left), Some(right), Some(op)) = (
-            node.child_by_field_name("left"),
-            node.child_by_field_name("right"),
-            node.child_by_field_name("operator"),
-        ) else {
+        let (Some(left), Some(right), Some(op)) =
+            (node.child_by_field_name("left"), node.child_by_field_name("right"), node.child_by_field_name("operator"))
+        else {
             return;
         };
         let current = self.expr(left);
@@ -418,11 +438,8 @@ impl<'a> Evaluator<'a> {
             if let (Some(object), Some(args)) = (object, args) {
                 let mut cursor = args.walk();
                 let arg_nodes: Vec<Node> = args.named_children(&mut cursor).collect();
-                let arg_values: Vec<Value> = arg_nodes
-                    .iter()
-                    .filter(|n| n.kind() != "comment")
-                    .map(|n| self.expr(*n))
-                    .collect();
+                let arg_values: Vec<Value> =
+                    arg_nodes.iter().filter(|n| n.kind() != "comment").map(|n| self.expr(*n)).collect();
                 if self.model.load_error.is_some() {
                     return;
                 }
@@ -452,10 +469,7 @@ impl<'a> Evaluator<'a> {
                     d.open = true;
                 }
             }
-            self.note(
-                span(call),
-                "this call may change `manifest`; it is not evaluated statically".to_string(),
-            );
+            self.note(span(call), "this call may change `manifest`; it is not evaluated statically".to_string());
         }
     }
 
@@ -641,7 +655,8 @@ impl<'a> Evaluator<'a> {
             "attribute" => self.attribute(node),
             "subscript" => self.subscript(node),
             "unary_operator" => {
-                let (Some(op), Some(arg)) = (node.child_by_field_name("operator"), node.child_by_field_name("argument"))
+                let (Some(op), Some(arg)) =
+                    (node.child_by_field_name("operator"), node.child_by_field_name("argument"))
                 else {
                     return Value::unknown("incomplete expression", s);
                 };
@@ -736,7 +751,10 @@ impl<'a> Evaluator<'a> {
                     .map(|a| a.id() == n.id())
                     .unwrap_or(false);
                 let is_kwarg_name = parent_kind == "keyword_argument"
-                    && n.parent().and_then(|p| p.child_by_field_name("name")).map(|a| a.id() == n.id()).unwrap_or(false);
+                    && n.parent()
+                        .and_then(|p| p.child_by_field_name("name"))
+                        .map(|a| a.id() == n.id())
+                        .unwrap_or(false);
                 let name = self.t(n);
                 if !is_attr_name && !is_kwarg_name && !local.contains(name) {
                     let _ = self.name(n);
@@ -774,7 +792,8 @@ impl<'a> Evaluator<'a> {
 
     fn attribute(&mut self, node: Node) -> Value {
         let s = span(node);
-        let (Some(object), Some(attr)) = (node.child_by_field_name("object"), node.child_by_field_name("attribute")) else {
+        let (Some(object), Some(attr)) = (node.child_by_field_name("object"), node.child_by_field_name("attribute"))
+        else {
             return Value::unknown("incomplete attribute", s);
         };
         let base = self.expr(object);
@@ -798,7 +817,8 @@ impl<'a> Evaluator<'a> {
 
     fn subscript(&mut self, node: Node) -> Value {
         let s = span(node);
-        let (Some(obj), Some(index)) = (node.child_by_field_name("value"), node.child_by_field_name("subscript")) else {
+        let (Some(obj), Some(index)) = (node.child_by_field_name("value"), node.child_by_field_name("subscript"))
+        else {
             return Value::unknown("incomplete subscript", s);
         };
         let base = self.expr(obj);
@@ -847,7 +867,8 @@ impl<'a> Evaluator<'a> {
                 for child in children {
                     match child.kind() {
                         "keyword_argument" => {
-                            let (Some(k), Some(v)) = (child.child_by_field_name("name"), child.child_by_field_name("value"))
+                            let (Some(k), Some(v)) =
+                                (child.child_by_field_name("name"), child.child_by_field_name("value"))
                             else {
                                 continue;
                             };
@@ -868,7 +889,10 @@ impl<'a> Evaluator<'a> {
                 return Value::new(ValueKind::Dict(d), s);
             }
         }
-        Value::unknown(format!("the call `{}(...)` is not evaluated statically", fname.chars().take(40).collect::<String>()), s)
+        Value::unknown(
+            format!("the call `{}(...)` is not evaluated statically", fname.chars().take(40).collect::<String>()),
+            s,
+        )
     }
 
     /// `float("nan")`, `int("4")`, `str(x)`, `len(x)`, `list(x)`, `tuple(x)`, `sorted(x)`
@@ -884,7 +908,9 @@ impl<'a> Evaluator<'a> {
         let args = node.child_by_field_name("arguments")?;
         let mut cursor = args.walk();
         let arg_nodes: Vec<Node> = args.named_children(&mut cursor).filter(|n| n.kind() != "comment").collect();
-        if arg_nodes.iter().any(|a| a.kind() == "keyword_argument" || a.kind().ends_with("splat")) || arg_nodes.len() > 1 {
+        if arg_nodes.iter().any(|a| a.kind() == "keyword_argument" || a.kind().ends_with("splat"))
+            || arg_nodes.len() > 1
+        {
             return None;
         }
         let arg = match arg_nodes.first() {
@@ -910,7 +936,9 @@ impl<'a> Evaluator<'a> {
         let items = |v: &Value| -> Option<Vec<Value>> {
             match &v.kind {
                 ValueKind::List(i) | ValueKind::Tuple(i) => Some(i.clone()),
-                ValueKind::Str(t) => Some(t.chars().map(|c| Value::new(ValueKind::Str(c.to_string()), v.span.clone())).collect()),
+                ValueKind::Str(t) => {
+                    Some(t.chars().map(|c| Value::new(ValueKind::Str(c.to_string()), v.span.clone())).collect())
+                }
                 ValueKind::Dict(d) => Some(d.entries.iter().map(|e| e.key.clone()).collect()),
                 _ => None,
             }
@@ -928,7 +956,11 @@ impl<'a> Evaluator<'a> {
                     match parsed {
                         Some(f) => ValueKind::Float(f),
                         None => {
-                            self.fail(s.clone(), "ValueError", format!("could not convert string to float: {}", arg.repr()));
+                            self.fail(
+                                s.clone(),
+                                "ValueError",
+                                format!("could not convert string to float: {}", arg.repr()),
+                            );
                             return Some(Value::unknown("raises", s));
                         }
                     }
@@ -963,71 +995,79 @@ impl<'a> Evaluator<'a> {
         Some(Value::new(kind, s))
     }
 
+    /// Adds one `pair` or `**splat` of a dict literal to `d`; false when loading would raise.
+    fn dict_entry(&mut self, child: Node, d: &mut Dict) -> bool {
+        match child.kind() {
+            "pair" => {
+                let (Some(k), Some(v)) = (child.child_by_field_name("key"), child.child_by_field_name("value")) else {
+                    return true;
+                };
+                let key = self.expr(k);
+                // A pair that swallowed a syntax error may have the wrong value.
+                let value = if child.has_error() {
+                    d.open = true;
+                    Value::unknown("syntax error in this entry", span(v))
+                } else {
+                    self.expr(v)
+                };
+                if self.model.load_error.is_some() {
+                    return false;
+                }
+                if let Err(t) = key.hashable() {
+                    self.fail(key.span.clone(), "TypeError", format!("unhashable type: '{t}'"));
+                    return false;
+                }
+                if key.is_unknown() {
+                    if let ValueKind::Unknown(why) = &key.kind {
+                        let why = why.clone();
+                        self.note(key.span.clone(), format!("This key is not known statically: {why}"));
+                    }
+                    d.open = true;
+                    return true;
+                }
+                if let ValueKind::Unknown(why) = &value.kind {
+                    if !why.contains("not defined") && !why.starts_with("syntax error") {
+                        self.note(value.span.clone(), format!("Not evaluated statically: {why}"));
+                    }
+                }
+                d.insert(key, value);
+            }
+            "dictionary_splat" => {
+                let Some(inner) = first_named(child) else { return true };
+                let v = self.expr(inner);
+                match v.kind {
+                    ValueKind::Dict(other) => {
+                        for e in other.entries {
+                            d.insert(e.key, e.value);
+                        }
+                        d.open |= other.open;
+                    }
+                    ValueKind::Unknown(why) => {
+                        self.note(span(child), format!("Keys from this `**` are not known statically: {why}"));
+                        d.open = true;
+                    }
+                    _ => {
+                        self.fail(span(inner), "TypeError", format!("'{}' object is not a mapping", v.type_name()));
+                        return false;
+                    }
+                }
+            }
+            "comment" => {}
+            _ => {
+                // A `{a, b}` set or a malformed entry inside an ERROR.
+            }
+        }
+        true
+    }
+
     fn dictionary(&mut self, node: Node) -> Value {
         let s = span(node);
         let mut d = Dict::default();
         let mut cursor = node.walk();
         let children: Vec<Node> = node.named_children(&mut cursor).collect();
         for child in children {
-            match child.kind() {
-                "pair" => {
-                    let (Some(k), Some(v)) = (child.child_by_field_name("key"), child.child_by_field_name("value")) else {
-                        continue;
-                    };
-                    let key = self.expr(k);
-                    // A pair that swallowed a syntax error may have the wrong value.
-                    let value = if child.has_error() {
-                        d.open = true;
-                        Value::unknown("syntax error in this entry", span(v))
-                    } else {
-                        self.expr(v)
-                    };
-                    if self.model.load_error.is_some() {
-                        return Value::unknown("load error", s);
-                    }
-                    if let Err(t) = key.hashable() {
-                        self.fail(key.span.clone(), "TypeError", format!("unhashable type: '{t}'"));
-                        return Value::unknown("load error", s);
-                    }
-                    if key.is_unknown() {
-                        if let ValueKind::Unknown(why) = &key.kind {
-                            let why = why.clone();
-                            self.note(key.span.clone(), format!("This key is not known statically: {why}"));
-                        }
-                        d.open = true;
-                        continue;
-                    }
-                    if let ValueKind::Unknown(why) = &value.kind {
-                        if !why.contains("not defined") && !why.starts_with("syntax error") {
-                            self.note(value.span.clone(), format!("Not evaluated statically: {why}"));
-                        }
-                    }
-                    d.insert(key, value);
-                }
-                "dictionary_splat" => {
-                    let Some(inner) = first_named(child) else { continue };
-                    let v = self.expr(inner);
-                    match v.kind {
-                        ValueKind::Dict(other) => {
-                            for e in other.entries {
-                                d.insert(e.key, e.value);
-                            }
-                            d.open |= other.open;
-                        }
-                        ValueKind::Unknown(why) => {
-                            self.note(span(child), format!("Keys from this `**` are not known statically: {why}"));
-                            d.open = true;
-                        }
-                        _ => {
-                            self.fail(span(inner), "TypeError", format!("'{}' object is not a mapping", v.type_name()));
-                            return Value::unknown("load error", s);
-                        }
-                    }
-                }
-                "comment" => {}
-                _ => {
-                    // A `{a, b}` set or a malformed entry inside an ERROR.
-                }
+            if !self.dict_entry(child, &mut d) {
+                return Value::unknown("load error", s);
             }
         }
         // Entries lost in a syntax error may hold any key.
@@ -1064,7 +1104,9 @@ pub fn decode_string_literal(literal: &str, s: Span) -> Value {
     let is_f = prefix.contains('f');
     // Python normalises newlines inside literals to \n.
     let body = body.replace("\r\n", "\n").replace('\r', "\n");
-    let mut decoded = if raw { body.clone() } else {
+    let mut decoded = if raw {
+        body.clone()
+    } else {
         match decode_escapes(&body, is_bytes) {
             Some(d) => d,
             None => return Value::unknown("a `\\N{...}` escape the server does not know", s),
@@ -1350,7 +1392,10 @@ fn collect_bound_names(node: Node, text: &str, out: &mut HashSet<String>) {
                     }
                 }
             }
-            "lambda" | "list_comprehension" | "dictionary_comprehension" | "set_comprehension"
+            "lambda"
+            | "list_comprehension"
+            | "dictionary_comprehension"
+            | "set_comprehension"
             | "generator_expression" => continue,
             _ => {}
         }
@@ -1395,35 +1440,188 @@ fn collect_local_bindings(node: Node, text: &str, out: &mut HashSet<String>) {
 
 /// Standard-library modules a manifest may import without risk of ImportError.
 const STDLIB_MODULES: &[&str] = &[
-    "os", "sys", "re", "math", "pathlib", "platform", "json", "typing", "warnings", "functools",
-    "itertools", "collections", "copy", "enum", "dataclasses", "__future__", "shutil", "subprocess",
+    "os",
+    "sys",
+    "re",
+    "math",
+    "pathlib",
+    "platform",
+    "json",
+    "typing",
+    "warnings",
+    "functools",
+    "itertools",
+    "collections",
+    "copy",
+    "enum",
+    "dataclasses",
+    "__future__",
+    "shutil",
+    "subprocess",
 ];
 
 /// `dir(builtins)` of CPython 3.11, plus module dunders.
 const PYTHON_BUILTINS: &[&str] = &[
-    "ArithmeticError", "AssertionError", "AttributeError", "BaseException", "BaseExceptionGroup",
-    "BlockingIOError", "BrokenPipeError", "BufferError", "BytesWarning", "ChildProcessError",
-    "ConnectionAbortedError", "ConnectionError", "ConnectionRefusedError", "ConnectionResetError",
-    "DeprecationWarning", "EOFError", "Ellipsis", "EncodingWarning", "EnvironmentError", "Exception",
-    "ExceptionGroup", "False", "FileExistsError", "FileNotFoundError", "FloatingPointError",
-    "FutureWarning", "GeneratorExit", "IOError", "ImportError", "ImportWarning", "IndentationError",
-    "IndexError", "InterruptedError", "IsADirectoryError", "KeyError", "KeyboardInterrupt",
-    "LookupError", "MemoryError", "ModuleNotFoundError", "NameError", "None", "NotADirectoryError",
-    "NotImplemented", "NotImplementedError", "OSError", "OverflowError", "PendingDeprecationWarning",
-    "PermissionError", "ProcessLookupError", "RecursionError", "ReferenceError", "ResourceWarning",
-    "RuntimeError", "RuntimeWarning", "StopAsyncIteration", "StopIteration", "SyntaxError",
-    "SyntaxWarning", "SystemError", "SystemExit", "TabError", "TimeoutError", "True", "TypeError",
-    "UnboundLocalError", "UnicodeDecodeError", "UnicodeEncodeError", "UnicodeError",
-    "UnicodeTranslateError", "UnicodeWarning", "UserWarning", "ValueError", "Warning",
-    "ZeroDivisionError", "__build_class__", "__debug__", "__doc__", "__import__", "__loader__",
-    "__name__", "__package__", "__spec__", "__file__", "__builtins__", "__cached__", "abs", "aiter", "all", "anext",
-    "any", "ascii", "bin", "bool", "breakpoint", "bytearray", "bytes", "callable", "chr", "classmethod",
-    "compile", "complex", "copyright", "credits", "delattr", "dict", "dir", "divmod", "enumerate", "eval",
-    "exec", "exit", "filter", "float", "format", "frozenset", "getattr", "globals", "hasattr", "hash",
-    "help", "hex", "id", "input", "int", "isinstance", "issubclass", "iter", "len", "license", "list",
-    "locals", "map", "max", "memoryview", "min", "next", "object", "oct", "open", "ord", "pow", "print",
-    "property", "quit", "range", "repr", "reversed", "round", "set", "setattr", "slice", "sorted",
-    "staticmethod", "str", "sum", "super", "tuple", "type", "vars", "zip",
+    "ArithmeticError",
+    "AssertionError",
+    "AttributeError",
+    "BaseException",
+    "BaseExceptionGroup",
+    "BlockingIOError",
+    "BrokenPipeError",
+    "BufferError",
+    "BytesWarning",
+    "ChildProcessError",
+    "ConnectionAbortedError",
+    "ConnectionError",
+    "ConnectionRefusedError",
+    "ConnectionResetError",
+    "DeprecationWarning",
+    "EOFError",
+    "Ellipsis",
+    "EncodingWarning",
+    "EnvironmentError",
+    "Exception",
+    "ExceptionGroup",
+    "False",
+    "FileExistsError",
+    "FileNotFoundError",
+    "FloatingPointError",
+    "FutureWarning",
+    "GeneratorExit",
+    "IOError",
+    "ImportError",
+    "ImportWarning",
+    "IndentationError",
+    "IndexError",
+    "InterruptedError",
+    "IsADirectoryError",
+    "KeyError",
+    "KeyboardInterrupt",
+    "LookupError",
+    "MemoryError",
+    "ModuleNotFoundError",
+    "NameError",
+    "None",
+    "NotADirectoryError",
+    "NotImplemented",
+    "NotImplementedError",
+    "OSError",
+    "OverflowError",
+    "PendingDeprecationWarning",
+    "PermissionError",
+    "ProcessLookupError",
+    "RecursionError",
+    "ReferenceError",
+    "ResourceWarning",
+    "RuntimeError",
+    "RuntimeWarning",
+    "StopAsyncIteration",
+    "StopIteration",
+    "SyntaxError",
+    "SyntaxWarning",
+    "SystemError",
+    "SystemExit",
+    "TabError",
+    "TimeoutError",
+    "True",
+    "TypeError",
+    "UnboundLocalError",
+    "UnicodeDecodeError",
+    "UnicodeEncodeError",
+    "UnicodeError",
+    "UnicodeTranslateError",
+    "UnicodeWarning",
+    "UserWarning",
+    "ValueError",
+    "Warning",
+    "ZeroDivisionError",
+    "__build_class__",
+    "__debug__",
+    "__doc__",
+    "__import__",
+    "__loader__",
+    "__name__",
+    "__package__",
+    "__spec__",
+    "__file__",
+    "__builtins__",
+    "__cached__",
+    "abs",
+    "aiter",
+    "all",
+    "anext",
+    "any",
+    "ascii",
+    "bin",
+    "bool",
+    "breakpoint",
+    "bytearray",
+    "bytes",
+    "callable",
+    "chr",
+    "classmethod",
+    "compile",
+    "complex",
+    "copyright",
+    "credits",
+    "delattr",
+    "dict",
+    "dir",
+    "divmod",
+    "enumerate",
+    "eval",
+    "exec",
+    "exit",
+    "filter",
+    "float",
+    "format",
+    "frozenset",
+    "getattr",
+    "globals",
+    "hasattr",
+    "hash",
+    "help",
+    "hex",
+    "id",
+    "input",
+    "int",
+    "isinstance",
+    "issubclass",
+    "iter",
+    "len",
+    "license",
+    "list",
+    "locals",
+    "map",
+    "max",
+    "memoryview",
+    "min",
+    "next",
+    "object",
+    "oct",
+    "open",
+    "ord",
+    "pow",
+    "print",
+    "property",
+    "quit",
+    "range",
+    "repr",
+    "reversed",
+    "round",
+    "set",
+    "setattr",
+    "slice",
+    "sorted",
+    "staticmethod",
+    "str",
+    "sum",
+    "super",
+    "tuple",
+    "type",
+    "vars",
+    "zip",
 ];
 
 #[cfg(test)]

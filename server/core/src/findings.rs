@@ -44,7 +44,13 @@ pub struct Finding {
 }
 
 impl Finding {
-    pub fn new(span: Span, severity: Severity, message: impl Into<String>, code: &'static str, origin: Origin) -> Finding {
+    pub fn new(
+        span: Span,
+        severity: Severity,
+        message: impl Into<String>,
+        code: &'static str,
+        origin: Origin,
+    ) -> Finding {
         Finding { span, severity, message: message.into(), code, origin, related: Vec::new(), data: None }
     }
 

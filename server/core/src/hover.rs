@@ -83,23 +83,26 @@ fn top_level_hover(key: &str, manifest: Option<&Dict>) -> String {
 fn section_key_hover(section: &str, key: &str, doc: Option<&str>) -> String {
     match doc {
         Some(doc) => format!("**{section}.{key}**\n\n{doc}"),
-        None => format!("**{section}.{key}**\n\nNot a known `{section}` key of torchcts {}.", schema().torchcts_version),
+        None => {
+            format!("**{section}.{key}**\n\nNot a known `{section}` key of torchcts {}.", schema().torchcts_version)
+        }
     }
 }
 
 fn dtype_hover(key: &str, target: &Target) -> String {
     let s = schema();
-    let (canonical, selection_sees_it) = if let Some(attr) = key.strip_prefix("torch.").filter(|_| target.role != Role::Value) {
-        match s.dtype_by_attr(attr) {
-            Some(d) => (Some(d.canonical.as_str()), true),
-            None => (None, false),
-        }
-    } else {
-        match s.dtype_from_string_key(key) {
-            Some(d) => (Some(d.canonical.as_str()), key == d.canonical),
-            None => (None, false),
-        }
-    };
+    let (canonical, selection_sees_it) =
+        if let Some(attr) = key.strip_prefix("torch.").filter(|_| target.role != Role::Value) {
+            match s.dtype_by_attr(attr) {
+                Some(d) => (Some(d.canonical.as_str()), true),
+                None => (None, false),
+            }
+        } else {
+            match s.dtype_from_string_key(key) {
+                Some(d) => (Some(d.canonical.as_str()), key == d.canonical),
+                None => (None, false),
+            }
+        };
     let mut out = match canonical {
         Some(c) => format!("**{c}** in `supported_dtypes`\n\n"),
         None => format!("**{}** is not a torch dtype\n\n", python_strip(key)),
@@ -123,9 +126,8 @@ fn tolerance_hover(key: &str, target: &Target, manifest: Option<&Dict>) -> Strin
     };
     let mut out = format!("**{category}:{}** tolerance override\n\n", dtype.canonical);
     out.push_str("| | rtol | atol |\n|---|---|---|\n");
-    let default = s
-        .tolerance_default(category, &dtype.canonical)
-        .or_else(|| s.tolerance_default("default", &dtype.canonical));
+    let default =
+        s.tolerance_default(category, &dtype.canonical).or_else(|| s.tolerance_default("default", &dtype.canonical));
     match default {
         Some(d) => {
             out.push_str(&format!("| default golden | {} | {} |\n", float_repr(d.golden[0]), float_repr(d.golden[1])));
@@ -154,7 +156,9 @@ fn override_values(target: &Target, manifest: Option<&Dict>) -> Option<(String, 
     let show = |v: Option<&Value>| v.map(Value::repr).unwrap_or_else(|| "default".into());
     match &entry.value.kind {
         ValueKind::Dict(d) => Some((show(d.get("rtol").map(|e| &e.value)), show(d.get("atol").map(|e| &e.value)))),
-        ValueKind::List(items) | ValueKind::Tuple(items) if items.len() == 2 => Some((items[0].repr(), items[1].repr())),
+        ValueKind::List(items) | ValueKind::Tuple(items) if items.len() == 2 => {
+            Some((items[0].repr(), items[1].repr()))
+        }
         _ => None,
     }
 }

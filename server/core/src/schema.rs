@@ -103,9 +103,7 @@ impl Schema {
     }
 
     pub fn tolerance_default(&self, category: &str, canonical_dtype: &str) -> Option<&ToleranceDefault> {
-        self.tolerance_defaults
-            .iter()
-            .find(|t| t.category == category && t.dtype == canonical_dtype)
+        self.tolerance_defaults.iter().find(|t| t.category == category && t.dtype == canonical_dtype)
     }
 }
 

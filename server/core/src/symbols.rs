@@ -54,6 +54,19 @@ pub fn document_symbols(tree: &Tree, text: &str) -> Vec<Symbol> {
             }
             continue;
         }
+        if let Some((name, pairs)) = crate::syntax::recovered_manifest_pairs(node, text) {
+            let children =
+                pairs.into_iter().filter(|p| p.kind() == "pair").filter_map(|p| pair_symbol(p, text, 0)).collect();
+            out.push(Symbol {
+                name: "manifest".into(),
+                detail: "incomplete".into(),
+                kind: SymbolKind::Manifest,
+                span: node.start_byte()..node.end_byte(),
+                selection: name.start_byte()..name.end_byte(),
+                children,
+            });
+            continue;
+        }
         if matches!(node.kind(), "module" | "expression_statement" | "ERROR") {
             let mut cursor = node.walk();
             let children: Vec<Node> = node.named_children(&mut cursor).collect();
@@ -68,27 +81,30 @@ fn entries(dict: Node, text: &str, depth: usize) -> Vec<Symbol> {
         return Vec::new();
     }
     let mut cursor = dict.walk();
-    dict.named_children(&mut cursor)
-        .filter(|c| c.kind() == "pair")
-        .filter_map(|pair| {
-            let key = pair.child_by_field_name("key")?;
-            let value = pair.child_by_field_name("value");
-            Some(Symbol {
-                name: key_text(key, text),
-                detail: value.map(|v| describe(v, text)).unwrap_or_default(),
-                kind: if value.is_some_and(|v| v.kind() == "dictionary") { SymbolKind::Section } else { SymbolKind::Entry },
-                span: pair.start_byte()..pair.end_byte(),
-                selection: key.start_byte()..key.end_byte(),
-                children: value.map(|v| entries(v, text, depth + 1)).unwrap_or_default(),
-            })
-        })
-        .collect()
+    let pairs: Vec<Node> = dict.named_children(&mut cursor).filter(|c| c.kind() == "pair").collect();
+    pairs.into_iter().filter_map(|pair| pair_symbol(pair, text, depth)).collect()
+}
+
+fn pair_symbol(pair: Node, text: &str, depth: usize) -> Option<Symbol> {
+    let key = pair.child_by_field_name("key")?;
+    let value = pair.child_by_field_name("value");
+    Some(Symbol {
+        name: key_text(key, text),
+        detail: if pair.has_error() { "incomplete".into() } else { value.map(|v| describe(v, text)).unwrap_or_default() },
+        kind: if value.is_some_and(|v| v.kind() == "dictionary") { SymbolKind::Section } else { SymbolKind::Entry },
+        span: pair.start_byte()..pair.end_byte(),
+        selection: key.start_byte()..key.end_byte(),
+        children: value.map(|v| entries(v, text, depth + 1)).unwrap_or_default(),
+    })
 }
 
 fn describe(value: Node, text: &str) -> String {
     let count = |node: Node, kind: &str| {
         let mut cursor = node.walk();
-        let n = node.named_children(&mut cursor).filter(|c| c.kind() != "comment" && (kind.is_empty() || c.kind() == kind)).count();
+        let n = node
+            .named_children(&mut cursor)
+            .filter(|c| c.kind() != "comment" && (kind.is_empty() || c.kind() == kind))
+            .count();
         n
     };
     match value.kind() {
@@ -110,8 +126,9 @@ pub fn folding_ranges(tree: &Tree, text: &str) -> Vec<Span> {
     let mut out = Vec::new();
     let mut stack = vec![tree.root_node()];
     while let Some(node) = stack.pop() {
-        if matches!(node.kind(), "dictionary" | "list" | "tuple" | "parenthesized_expression")
-            && text[node.start_byte()..node.end_byte()].contains('\n')
+        let foldable = matches!(node.kind(), "dictionary" | "list" | "tuple" | "parenthesized_expression")
+            || crate::syntax::recovered_manifest_pairs(node, text).is_some();
+        if foldable && text[node.start_byte()..node.end_byte()].contains('\n')
         {
             out.push(node.start_byte()..node.end_byte());
         }

@@ -93,6 +93,28 @@ fn error_span(node: Node, text: &str) -> std::ops::Range<usize> {
     }
 }
 
+/// In a half-typed file tree-sitter often turns `manifest = {` and the entries after it
+/// into one ERROR node of loose tokens. When `error` starts with `manifest = {`, returns the
+/// `(name, pairs)` it still holds, so the intact entries can be evaluated and outlined.
+pub fn recovered_manifest_pairs<'t>(error: Node<'t>, text: &str) -> Option<(Node<'t>, Vec<Node<'t>>)> {
+    if !error.is_error() {
+        return None;
+    }
+    let mut cursor = error.walk();
+    let children: Vec<Node> = error.children(&mut cursor).collect();
+    let name = *children.first()?;
+    if name.kind() != "identifier" || node_text(name, text) != "manifest" {
+        return None;
+    }
+    let eq = children.iter().position(|c| c.kind() == "=")?;
+    if children.get(eq + 1).map(|c| c.kind()) != Some("{") {
+        return None;
+    }
+    let pairs =
+        children[eq + 2..].iter().copied().filter(|c| matches!(c.kind(), "pair" | "dictionary_splat")).collect();
+    Some((name, pairs))
+}
+
 /// What CPython would say for a file that does not compile: its message and 1-based line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PythonSyntaxError {
@@ -225,7 +247,10 @@ fn tokenizer_error(text: &str) -> Option<TokenizerError> {
                                 c as char, o as char, oline
                             )
                         } else {
-                            format!("closing parenthesis '{}' does not match opening parenthesis '{}'", c as char, o as char)
+                            format!(
+                                "closing parenthesis '{}' does not match opening parenthesis '{}'",
+                                c as char, o as char
+                            )
                         };
                         return err(message, line, false);
                     }
@@ -336,7 +361,10 @@ mod tests {
     #[test]
     fn unterminated_string() {
         let e = err("x = 1\ny = 'abc\n").unwrap();
-        assert_eq!(e, PythonSyntaxError { message: "unterminated string literal (detected at line 2)".into(), line: 2 });
+        assert_eq!(
+            e,
+            PythonSyntaxError { message: "unterminated string literal (detected at line 2)".into(), line: 2 }
+        );
     }
 
     #[test]

@@ -33,8 +33,14 @@ impl Out {
     fn crash(&mut self, span: Span, exception: &str, message: &str) {
         let line = format!("{exception}: {message}");
         self.findings.push(
-            Finding::new(span, Severity::Error, format!("check-manifest crashes: {line}"), "check-crash", Origin::Torchcts)
-                .with_data(json!({"exception_line": line})),
+            Finding::new(
+                span,
+                Severity::Error,
+                format!("check-manifest crashes: {line}"),
+                "check-crash",
+                Origin::Torchcts,
+            )
+            .with_data(json!({"exception_line": line})),
         );
     }
 
@@ -58,8 +64,8 @@ pub fn validate_manifest(manifest: &Dict, manifest_span: Span, ctx: &ValidationC
     if !manifest.open {
         for key in &s.required_top_level_keys {
             if !manifest.contains(key) {
-                out.error(manifest_span.clone(), format!("Missing required key '{key}'"), "missing-key")
-                    .data = Some(json!({"key": key}));
+                out.error(manifest_span.clone(), format!("Missing required key '{key}'"), "missing-key").data =
+                    Some(json!({"key": key}));
             }
         }
     }
@@ -88,7 +94,11 @@ pub fn validate_manifest(manifest: &Dict, manifest_span: Span, ctx: &ValidationC
             }
         }
         None if !manifest.open => {
-            out.warning(manifest_span.clone(), "Unexpected manifest_version None; expected 1".into(), "manifest-version");
+            out.warning(
+                manifest_span.clone(),
+                "Unexpected manifest_version None; expected 1".into(),
+                "manifest-version",
+            );
         }
         None => {}
     }
@@ -123,7 +133,11 @@ pub fn validate_manifest(manifest: &Dict, manifest_span: Span, ctx: &ValidationC
                 out.error(e.span.clone(), format!("semantic_level must be from {min} to {max}"), "semantic-level");
             }
             _ => {
-                out.error(e.span.clone(), format!("semantic_level must be an integer from {min} to {max}"), "semantic-level");
+                out.error(
+                    e.span.clone(),
+                    format!("semantic_level must be an integer from {min} to {max}"),
+                    "semantic-level",
+                );
             }
         }
     }
@@ -219,7 +233,9 @@ fn validate_bool_map(
                 {
                     for item in items {
                         if let ValueKind::Str(pattern) = &item.kind {
-                            regex_finding(out, item, pattern, |exc| format!("capabilities.ieee754 regex is invalid: {exc}"));
+                            regex_finding(out, item, pattern, |exc| {
+                                format!("capabilities.ieee754 regex is invalid: {exc}")
+                            });
                         }
                     }
                     continue;
@@ -307,8 +323,12 @@ fn validate_hardware(out: &mut Out, manifest: &Dict) {
     for entry in &hw.entries {
         let known = matches!(&entry.key.kind, ValueKind::Str(k) if s.hardware_keys.contains(k));
         if !known {
-            out.error(entry.key.span.clone(), format!("Unknown hardware key '{}'", entry.key.py_str()), "unknown-key")
-                .data = Some(json!({"section": "hardware", "name": entry.key.py_str()}));
+            out.error(
+                entry.key.span.clone(),
+                format!("Unknown hardware key '{}'", entry.key.py_str()),
+                "unknown-key",
+            )
+            .data = Some(json!({"section": "hardware", "name": entry.key.py_str()}));
         }
     }
     if let Some(v) = known_value(hw, "memory_model") {
@@ -370,8 +390,8 @@ fn validate_resource_limits(out: &mut Out, manifest: &Dict) {
         let key = entry.key.py_str();
         let known = matches!(&entry.key.kind, ValueKind::Str(k) if s.resource_limit_keys.contains(k));
         if !known {
-            out.error(entry.key.span.clone(), format!("Unknown resource_limits key '{key}'"), "unknown-key")
-                .data = Some(json!({"section": "resource_limits", "name": key}));
+            out.error(entry.key.span.clone(), format!("Unknown resource_limits key '{key}'"), "unknown-key").data =
+                Some(json!({"section": "resource_limits", "name": key}));
             continue;
         }
         let v = &entry.value;
@@ -463,8 +483,7 @@ fn validate_tolerance_overrides(out: &mut Out, manifest: &Dict) {
         };
         let category = category.py_str();
         // A repeated (category, dtype) keeps its first position and takes the last value.
-        if let Some(existing) =
-            normalized.iter_mut().find(|n| n.category == category && n.canonical_dtype == canonical)
+        if let Some(existing) = normalized.iter_mut().find(|n| n.category == category && n.canonical_dtype == canonical)
         {
             existing.value = &entry.value;
             existing.key_span = key.span.clone();
@@ -481,8 +500,12 @@ fn validate_tolerance_overrides(out: &mut Out, manifest: &Dict) {
     for n in &normalized {
         let (category, dtype) = (&n.category, &n.canonical_dtype);
         if !s.tolerance_categories.contains(category) {
-            out.error(n.key_span.clone(), format!("Invalid tolerance_overrides category '{category}'"), "tolerance-category")
-                .data = Some(json!({"category": category}));
+            out.error(
+                n.key_span.clone(),
+                format!("Invalid tolerance_overrides category '{category}'"),
+                "tolerance-category",
+            )
+            .data = Some(json!({"category": category}));
         }
         let value = n.value;
         match &value.kind {
@@ -508,7 +531,9 @@ fn validate_tolerance_overrides(out: &mut Out, manifest: &Dict) {
                     return;
                 }
                 if !unknown.is_empty() {
-                    unknown.sort_by(|a, b| python_sort_key(a).partial_cmp(&python_sort_key(b)).unwrap_or(std::cmp::Ordering::Equal));
+                    unknown.sort_by(|a, b| {
+                        python_sort_key(a).partial_cmp(&python_sort_key(b)).unwrap_or(std::cmp::Ordering::Equal)
+                    });
                     let list = Value::new(ValueKind::List(unknown.into_iter().cloned().collect()), 0..0);
                     out.error(
                         value.span.clone(),
@@ -590,8 +615,12 @@ fn validate_quantized_sections(out: &mut Out, manifest: &Dict) {
             let fmt = entry.key.py_str();
             let known = matches!(&entry.key.kind, ValueKind::Str(k) if s.container_formats.contains(k));
             if !known {
-                out.error(entry.key.span.clone(), format!("Unknown custom_container_decoders key '{fmt}'"), "unknown-key")
-                    .data = Some(json!({"section": "custom_container_decoders", "name": fmt}));
+                out.error(
+                    entry.key.span.clone(),
+                    format!("Unknown custom_container_decoders key '{fmt}'"),
+                    "unknown-key",
+                )
+                .data = Some(json!({"section": "custom_container_decoders", "name": fmt}));
                 continue;
             }
             // `formats.get(fmt, False)` truthiness.
@@ -614,7 +643,11 @@ fn validate_quantized_sections(out: &mut Out, manifest: &Dict) {
                 continue;
             }
             if let Some(err) = validate_decoder_spec(&entry.value) {
-                out.error(entry.value.span.clone(), format!("Invalid custom_container_decoders.{fmt}: {err}"), "decoder-spec");
+                out.error(
+                    entry.value.span.clone(),
+                    format!("Invalid custom_container_decoders.{fmt}: {err}"),
+                    "decoder-spec",
+                );
             }
         }
     }
@@ -636,7 +669,8 @@ fn validate_quantized_sections(out: &mut Out, manifest: &Dict) {
                 let at = cqd.map(|e| e.key.span.clone()).unwrap_or(caps_value.span.clone());
                 out.error(
                     at,
-                    "'capabilities.custom_quantized_decode' requires at least one custom_container_decoders entry".into(),
+                    "'capabilities.custom_quantized_decode' requires at least one custom_container_decoders entry"
+                        .into(),
                     "decoder-required",
                 );
             }
@@ -676,7 +710,9 @@ fn is_identifier_match(part: &str) -> bool {
 fn validate_custom_test_dirs(out: &mut Out, manifest: &Dict, ctx: &ValidationContext) {
     let Some(v) = known_value(manifest, "custom_test_dirs") else { return };
     let items = match &v.kind {
-        ValueKind::List(items) if items.iter().all(|i| matches!(i.kind, ValueKind::Str(_) | ValueKind::Unknown(_))) => items,
+        ValueKind::List(items) if items.iter().all(|i| matches!(i.kind, ValueKind::Str(_) | ValueKind::Unknown(_))) => {
+            items
+        }
         _ => {
             out.error(v.span.clone(), "'custom_test_dirs' must be a list of strings".into(), "type");
             return;
@@ -686,7 +722,11 @@ fn validate_custom_test_dirs(out: &mut Out, manifest: &Dict, ctx: &ValidationCon
     for item in items {
         if let ValueKind::Str(path) = &item.kind {
             if !dir_exists(path) {
-                out.warning(item.span.clone(), format!("custom_test_dirs entry '{path}' does not exist"), "missing-dir");
+                out.warning(
+                    item.span.clone(),
+                    format!("custom_test_dirs entry '{path}' does not exist"),
+                    "missing-dir",
+                );
             }
         }
     }
@@ -695,10 +735,8 @@ fn validate_custom_test_dirs(out: &mut Out, manifest: &Dict, ctx: &ValidationCon
 // ---- beyond the real tool ------------------------------------------------------------
 
 /// Capability names from older torchcts versions, and what replaced them.
-pub const STALE_CAPABILITIES: &[(&str, &[&str])] = &[
-    ("generator", &["device_generator"]),
-    ("quantized", &["quantized_container_plumbing", "native_quantization"]),
-];
+pub const STALE_CAPABILITIES: &[(&str, &[&str])] =
+    &[("generator", &["device_generator"]), ("quantized", &["quantized_container_plumbing", "native_quantization"])];
 
 /// Findings the real tool does not report: duplicate keys, stale capability names, dtype
 /// keys that selection ignores, Python's warnings for regexes.

@@ -29,7 +29,10 @@ pub enum ValueKind {
     Tuple(Vec<Value>),
     Dict(Dict),
     /// `torch.<attr>` that is a dtype; `canonical` is `str(dtype)`.
-    Dtype { attr: String, canonical: String },
+    Dtype {
+        attr: String,
+        canonical: String,
+    },
     /// The `torch` module itself, or another module we only know by name.
     Module(String),
     /// Could not be evaluated statically; the string says why.
@@ -63,10 +66,9 @@ impl Dict {
     /// Inserts like Python's `d[key] = value`.
     pub fn insert(&mut self, key: Value, value: Value) {
         if let Some(existing) = self.entries.iter_mut().find(|e| py_eq(&e.key, &key) == Some(true)) {
-            existing.overridden.push(Overridden {
-                key_span: existing.key.span.clone(),
-                value_span: existing.value.span.clone(),
-            });
+            existing
+                .overridden
+                .push(Overridden { key_span: existing.key.span.clone(), value_span: existing.value.span.clone() });
             // Python keeps the first key object and replaces the value.
             existing.value = value;
             // Point later diagnostics at the key that set the value the user sees.
@@ -107,7 +109,9 @@ impl Value {
         match &self.kind {
             ValueKind::Unknown(_) => true,
             ValueKind::List(items) | ValueKind::Tuple(items) => items.iter().any(Value::contains_unknown),
-            ValueKind::Dict(d) => d.open || d.entries.iter().any(|e| e.key.contains_unknown() || e.value.contains_unknown()),
+            ValueKind::Dict(d) => {
+                d.open || d.entries.iter().any(|e| e.key.contains_unknown() || e.value.contains_unknown())
+            }
             _ => false,
         }
     }

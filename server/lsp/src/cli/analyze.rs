@@ -20,11 +20,8 @@ pub fn run(args: &[String]) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let base = path
-        .canonicalize()
-        .ok()
-        .and_then(|p| p.parent().map(Path::to_path_buf))
-        .unwrap_or_else(|| PathBuf::from("."));
+    let base =
+        path.canonicalize().ok().and_then(|p| p.parent().map(Path::to_path_buf)).unwrap_or_else(|| PathBuf::from("."));
     let dir_exists = dir_exists_relative_to(&base);
     let analysis = analyze(&text, &AnalysisInput { old_tree: None, dir_exists: Some(&dir_exists) });
 

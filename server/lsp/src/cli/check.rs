@@ -72,12 +72,8 @@ pub fn run(args: &[String]) -> ExitCode {
                 v
             })
             .collect();
-        let lines: Vec<serde_json::Value> = analysis
-            .check
-            .lines()
-            .into_iter()
-            .map(|(stream, line)| json!({"stream": stream, "text": line}))
-            .collect();
+        let lines: Vec<serde_json::Value> =
+            analysis.check.lines().into_iter().map(|(stream, line)| json!({"stream": stream, "text": line})).collect();
         let report = json!({
             "file": path.display().to_string(),
             "exit_code": code,

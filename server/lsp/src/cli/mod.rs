@@ -9,7 +9,11 @@ use std::path::Path;
 pub fn read_manifest(path: &Path) -> Result<String, String> {
     match std::fs::read(path) {
         Ok(bytes) => String::from_utf8(bytes).map_err(|e| {
-            format!("Failed to parse manifest: {} is not valid UTF-8 (byte {})", path.display(), e.utf8_error().valid_up_to())
+            format!(
+                "Failed to parse manifest: {} is not valid UTF-8 (byte {})",
+                path.display(),
+                e.utf8_error().valid_up_to()
+            )
         }),
         Err(_) => Err(format!("Manifest file not found: {}", path.display())),
     }

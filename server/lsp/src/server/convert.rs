@@ -6,8 +6,8 @@
 use torchcts_core::symbols::{Symbol, SymbolKind as CoreSymbolKind};
 use torchcts_core::{Analysis, Finding, LineCol, LineIndex, Origin, PositionEncoding, Severity};
 use tower_lsp_server::ls_types::{
-    Diagnostic, DiagnosticRelatedInformation, DocumentSymbol, SymbolKind, DiagnosticSeverity, Location, NumberOrString, Position,
-    PositionEncodingKind, Range, Uri,
+    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DocumentSymbol, Location, NumberOrString, Position,
+    PositionEncodingKind, Range, SymbolKind, Uri,
 };
 
 pub fn encoding_kind(encoding: PositionEncoding) -> PositionEncodingKind {

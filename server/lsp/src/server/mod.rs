@@ -81,7 +81,9 @@ impl Backend {
         };
         let (text, version, old_tree, encoding) = snapshot;
         let Some(analysis) = run_analysis(&uri, &text, old_tree.as_ref()) else {
-            self.client.log_message(MessageType::ERROR, format!("analysis of {} failed; see stderr", uri.as_str())).await;
+            self.client
+                .log_message(MessageType::ERROR, format!("analysis of {} failed; see stderr", uri.as_str()))
+                .await;
             return;
         };
         let diagnostics: Vec<Diagnostic> =
@@ -178,7 +180,12 @@ impl LanguageServer for Backend {
         self.client
             .log_message(
                 MessageType::INFO,
-                format!("torchcts-lsp {} ready (schema of torchcts {} / torch {})", env!("CARGO_PKG_VERSION"), s.torchcts_version, s.torch_version),
+                format!(
+                    "torchcts-lsp {} ready (schema of torchcts {} / torch {})",
+                    env!("CARGO_PKG_VERSION"),
+                    s.torchcts_version,
+                    s.torch_version
+                ),
             )
             .await;
     }
@@ -228,14 +235,18 @@ impl LanguageServer for Backend {
         let (index, text) = (&analysis.line_index, analysis.text.as_str());
         let start = convert::offset(index, text, params.range.start, encoding);
         let end = convert::offset(index, text, params.range.end, encoding);
-        let fixes = guarded("codeAction", || torchcts_core::actions::quick_fixes(&analysis, start..end)).unwrap_or_default();
+        let fixes =
+            guarded("codeAction", || torchcts_core::actions::quick_fixes(&analysis, start..end)).unwrap_or_default();
         let actions: Vec<CodeActionOrCommand> = fixes
             .into_iter()
             .map(|fix| {
                 let edits: Vec<TextEdit> = fix
                     .edits
                     .iter()
-                    .map(|e| TextEdit { range: convert::range(index, text, &e.span, encoding), new_text: e.new_text.clone() })
+                    .map(|e| TextEdit {
+                        range: convert::range(index, text, &e.span, encoding),
+                        new_text: e.new_text.clone(),
+                    })
                     .collect();
                 let diagnostic = convert::diagnostic(&analysis, &analysis.findings[fix.finding], &uri, encoding);
                 CodeActionOrCommand::CodeAction(CodeAction {
@@ -259,7 +270,8 @@ impl LanguageServer for Backend {
         let Some((analysis, encoding)) = self.analysis_of(&uri) else { return Ok(None) };
         let (index, text) = (&analysis.line_index, analysis.text.as_str());
         let offset = convert::offset(index, text, params.text_document_position.position, encoding);
-        let items = guarded("completion", || torchcts_core::completion::complete(&analysis, offset, None)).unwrap_or_default();
+        let items =
+            guarded("completion", || torchcts_core::completion::complete(&analysis, offset, None)).unwrap_or_default();
         let items: Vec<CompletionItem> = items
             .into_iter()
             .map(|item| CompletionItem {
@@ -290,7 +302,9 @@ impl LanguageServer for Backend {
         let uri = params.text_document.uri;
         let Some((analysis, encoding)) = self.analysis_of(&uri) else { return Ok(None) };
         let symbols = torchcts_core::symbols::document_symbols(&analysis.tree, &analysis.text);
-        Ok(Some(DocumentSymbolResponse::Nested(symbols.iter().map(|s| convert::symbol(&analysis, s, encoding)).collect())))
+        Ok(Some(DocumentSymbolResponse::Nested(
+            symbols.iter().map(|s| convert::symbol(&analysis, s, encoding)).collect(),
+        )))
     }
 
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
