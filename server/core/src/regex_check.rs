@@ -16,6 +16,20 @@ pub enum RegexVerdict {
     Crash { exception: String, message: String },
 }
 
-pub fn check_regex(_pattern: &str) -> RegexVerdict {
-    RegexVerdict::Valid { warnings: vec![] }
+pub fn check_regex(pattern: &str) -> RegexVerdict {
+    let format_warnings = |ws: &[pyregex::PyWarning]| -> Vec<String> {
+        ws.iter().map(|w| format!("{}: {}", w.category, w.message)).collect()
+    };
+    match pyregex::compile(pattern) {
+        Ok((_, warnings)) => RegexVerdict::Valid { warnings: format_warnings(&warnings) },
+        Err((error, warnings)) => match &error {
+            pyregex::CompileError::Re { .. } => RegexVerdict::Invalid {
+                message: error.python_text(pattern),
+                warnings: format_warnings(&warnings),
+            },
+            pyregex::CompileError::Other { kind, msg } => {
+                RegexVerdict::Crash { exception: kind.clone(), message: msg.clone() }
+            }
+        },
+    }
 }
