@@ -777,6 +777,10 @@ pub fn lsp_hints(manifest: &Dict, line_of: &dyn Fn(usize) -> usize) -> Vec<Findi
         }
     }
 
+    if let Some(overrides) = manifest.get("tolerance_overrides").and_then(|e| e.value.as_dict()) {
+        wide_tolerances(overrides, &mut out);
+    }
+
     if let Some(dtypes) = manifest.get("supported_dtypes").and_then(|e| e.value.as_dict()) {
         for entry in &dtypes.entries {
             if let ValueKind::Str(key) = &entry.key.kind {
@@ -847,6 +851,45 @@ fn duplicate_keys(dict: &Dict, path: &str, line_of: &dyn Fn(usize) -> usize, out
         }
         if let ValueKind::Dict(inner) = &entry.value.kind {
             duplicate_keys(inner, &entry.key.py_str(), line_of, out, depth + 1);
+        }
+    }
+}
+
+/// An override looser than this many times TorchCTS's default usable tolerance is flagged.
+const WIDE_TOLERANCE_FACTOR: f64 = 10.0;
+
+/// "A tolerance override must not accept arbitrary drift": flags overrides far looser than
+/// the default usable tolerance of their category and dtype, or at least 1.
+fn wide_tolerances(overrides: &Dict, out: &mut Vec<Finding>) {
+    let s = schema();
+    for entry in &overrides.entries {
+        let Some(key) = entry.key.as_str() else { continue };
+        let Some((category, dtype_key)) = key.split_once(':').or_else(|| key.split_once('/')) else { continue };
+        let category = python_strip(category);
+        let Some(dtype) = s.dtype_from_string_key(dtype_key) else { continue };
+        let default = s.tolerance_default(category, &dtype.canonical).or_else(|| s.tolerance_default("default", &dtype.canonical));
+        let values: Vec<(&str, &Value)> = match &entry.value.kind {
+            ValueKind::Dict(d) => ["rtol", "atol"].iter().filter_map(|k| d.get(k).map(|e| (*k, &e.value))).collect(),
+            ValueKind::List(items) | ValueKind::Tuple(items) if items.len() == 2 => vec![("rtol", &items[0]), ("atol", &items[1])],
+            _ => continue,
+        };
+        for (name, v) in values {
+            let Some(x) = v.as_number() else { continue };
+            let usable = default.map(|d| if name == "rtol" { d.usable[0] } else { d.usable[1] });
+            let too_wide = x >= 1.0 || usable.is_some_and(|u| u > 0.0 && x > u * WIDE_TOLERANCE_FACTOR);
+            if too_wide {
+                let reference = match usable {
+                    Some(u) => format!("TorchCTS's default usable {name} for {category}:{} is {}", dtype.canonical, crate::value::float_repr(u)),
+                    None => format!("TorchCTS has no default {name} for {category}:{}", dtype.canonical),
+                };
+                out.push(Finding::new(
+                    v.span.clone(),
+                    Severity::Warning,
+                    format!("{name}={} is a very wide tolerance ({reference}); an override must not accept arbitrary drift", v.repr()),
+                    "wide-tolerance",
+                    Origin::Lsp,
+                ));
+            }
         }
     }
 }

@@ -127,3 +127,17 @@ manifest = {"manifest_version": 1, "device_name": "cpu", "capabilities": {}, "gr
 "#,
     );
 }
+
+#[test]
+fn overly_wide_tolerance_overrides() {
+    check_diagnostics(
+        r#"
+manifest = {
+    "manifest_version": 1, "device_name": "cpu", "capabilities": {},
+    "tolerance_overrides": {"matmul:torch.float16": {"rtol": 0.6, "atol": 1e-2}, "conv:torch.float32": (1e-3, 2)},
+#                                                            ^^^ warning: rtol=0.6 is a very wide tolerance (TorchCTS's default usable rtol for matmul:torch.float16 is 0.05); an override must not accept arbitrary drift
+#                                                                                                             ^ warning: atol=2 is a very wide tolerance (TorchCTS's default usable atol for conv:torch.float32 is 0.001); an override must not accept arbitrary drift
+}
+"#,
+    );
+}
