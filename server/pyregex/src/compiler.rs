@@ -9,8 +9,8 @@
 //! bitmaps, which has the same membership semantics.
 
 use crate::parser::{
-    At, Category, Item, Parsed, RepeatKind, SetItem, SubPattern, Width, FLAG_ASCII, FLAG_DOTALL, FLAG_IGNORECASE,
-    FLAG_LOCALE, FLAG_MULTILINE, FLAG_TEMPLATE, FLAG_UNICODE, TYPE_FLAGS,
+    At, Item, Parsed, RepeatKind, SetItem, SubPattern, Width, FLAG_DOTALL, FLAG_IGNORECASE, FLAG_LOCALE,
+    FLAG_MULTILINE, FLAG_TEMPLATE, FLAG_UNICODE, TYPE_FLAGS,
 };
 use crate::unicode;
 use crate::CompileError;
@@ -173,8 +173,15 @@ impl Charmap {
     fn ranges(&self) -> Vec<(u32, u32)> {
         let mut out = Vec::new();
         let mut start: Option<u32> = None;
-        for i in 0..self.len {
-            let on = self.bits[i / 64] & (1 << (i % 64)) != 0;
+        let mut i = 0;
+        while i < self.len {
+            let word = self.bits[i / 64];
+            // skip whole words without a transition
+            if i % 64 == 0 && ((word == 0 && start.is_none()) || (word == u64::MAX && start.is_some())) {
+                i += 64;
+                continue;
+            }
+            let on = word & (1 << (i % 64)) != 0;
             match (on, start) {
                 (true, None) => start = Some(i as u32),
                 (false, Some(s)) => {
@@ -183,6 +190,7 @@ impl Charmap {
                 }
                 _ => {}
             }
+            i += 1;
         }
         if let Some(s) = start {
             out.push((s, self.len as u32 - 1));
@@ -552,17 +560,10 @@ pub(crate) fn compile(parsed: &Parsed) -> Result<Program, CompileError> {
     let mut c = Compiler { code: Vec::new(), charmaps: Vec::new(), groupwidths };
     c.compile(&parsed.p, flags)?;
     c.emit(op::SUCCESS);
-    // the ASCII flag only matters through the emitted opcodes
-    let _ = FLAG_ASCII;
     Ok(Program {
         code: c.code,
         charmaps: c.charmaps,
         min_len: lo.min(MAXCODE) as u64,
         groups: parsed.state.groups() - 1,
     })
-}
-
-#[allow(dead_code)]
-fn _category_is_used(c: Category) -> u32 {
-    c as u32
 }

@@ -169,10 +169,10 @@ impl<'a> Matcher<'a> {
             c if c == At::End as u32 => (end - ptr == 1 && t[ptr] == NL) || ptr == end,
             c if c == At::EndLine as u32 => ptr == end || t[ptr] == NL,
             c if c == At::EndString as u32 => ptr == end,
-            c if c == At::Boundary as u32 => word(is_ascii_word).map_or(false, |(a, b)| a != b),
-            c if c == At::NonBoundary as u32 => word(is_ascii_word).map_or(false, |(a, b)| a == b),
-            c if c == At::UniBoundary as u32 => word(is_uni_word).map_or(false, |(a, b)| a != b),
-            c if c == At::UniNonBoundary as u32 => word(is_uni_word).map_or(false, |(a, b)| a == b),
+            c if c == At::Boundary as u32 => word(is_ascii_word).is_some_and(|(a, b)| a != b),
+            c if c == At::NonBoundary as u32 => word(is_ascii_word).is_some_and(|(a, b)| a == b),
+            c if c == At::UniBoundary as u32 => word(is_uni_word).is_some_and(|(a, b)| a != b),
+            c if c == At::UniNonBoundary as u32 => word(is_uni_word).is_some_and(|(a, b)| a == b),
             _ => false,
         }
     }
@@ -277,7 +277,8 @@ impl<'a> Matcher<'a> {
 
     fn mark_pop(&mut self, lastmark: isize, discard: bool) {
         if lastmark >= 0 {
-            let n = lastmark as usize + 1;
+            // (pushes and pops are balanced as in `_sre`; stay panic-free anyway)
+            let n = (lastmark as usize + 1).min(self.data.len()).min(self.marks.len());
             let start = self.data.len() - n;
             self.marks[..n].copy_from_slice(&self.data[start..]);
             if discard {
@@ -288,7 +289,7 @@ impl<'a> Matcher<'a> {
 
     fn mark_pop_discard(&mut self, lastmark: isize) {
         if lastmark >= 0 {
-            let n = lastmark as usize + 1;
+            let n = (lastmark as usize + 1).min(self.data.len());
             let l = self.data.len() - n;
             self.data.truncate(l);
         }
@@ -664,16 +665,13 @@ impl<'a> Matcher<'a> {
         let code = self.code;
         let min = code[pc + 1] as isize;
         let chr = self.ctx().chr;
-        loop {
-            let mut count = self.ctx().count;
-            while count >= min && (ptr >= self.end || self.text[ptr] != chr) {
-                ptr = ptr.wrapping_sub(1);
-                count -= 1;
-            }
-            self.ctx().count = count;
-            if count < min {
-                break;
-            }
+        let mut count = self.ctx().count;
+        while count >= min && (ptr >= self.end || self.text[ptr] != chr) {
+            ptr = ptr.wrapping_sub(1);
+            count -= 1;
+        }
+        self.ctx().count = count;
+        if count >= min {
             self.ptr = ptr;
             return self.do_jump(Jump::RepeatOne1, pc + code[pc] as usize, pc, ptr);
         }
@@ -955,12 +953,22 @@ impl<'a> Matcher<'a> {
     }
 }
 
-/// `SRE(search)`: whether the program matches anywhere in `text`.
-pub(crate) fn search(prog: &Program, text: &[u32], steps: u64) -> Res<bool> {
+/// Result of a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Found {
+    No,
+    Yes,
+    /// A match was found but a capturing group ended before it started;
+    /// CPython raises `SystemError` when it builds the match object.
+    WrongSpan,
+}
+
+/// `SRE(search)` plus the group-span check of `pattern_new_match`.
+pub(crate) fn search(prog: &Program, text: &[u32], steps: u64) -> Res<Found> {
     let n = text.len();
     let min_len = prog.min_len;
     if min_len > 0 && (n as u64) < min_len {
-        return Ok(false);
+        return Ok(Found::No);
     }
     let mut m = Matcher::new(prog, text, steps);
     let anchored = prog.code.len() >= 2
@@ -977,11 +985,30 @@ pub(crate) fn search(prog: &Program, text: &[u32], steps: u64) -> Res<bool> {
         m.data.clear();
         m.ptr = start;
         if m.run(0)? {
-            return Ok(true);
+            return Ok(m.check_spans());
         }
         if anchored {
             break;
         }
     }
-    Ok(false)
+    Ok(Found::No)
+}
+
+impl Matcher<'_> {
+    /// `pattern_new_match`: groups whose end mark precedes their start mark
+    /// make CPython raise `SystemError`.
+    fn check_spans(&self) -> Found {
+        let mut j = 0usize;
+        while j + 1 < self.marks.len() {
+            if (j + 1) as isize <= self.lastmark {
+                if let (Some(s), Some(e)) = (self.marks[j], self.marks[j + 1]) {
+                    if s > e {
+                        return Found::WrongSpan;
+                    }
+                }
+            }
+            j += 2;
+        }
+        Found::Yes
+    }
 }

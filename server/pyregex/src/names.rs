@@ -35,16 +35,15 @@ fn table() -> &'static HashMap<String, u32> {
 
 const NAME_MAXLEN: usize = 256;
 
-const JAMO_L: [&str; 19] = [
-    "G", "GG", "N", "D", "DD", "R", "M", "B", "BB", "S", "SS", "", "J", "JJ", "C", "K", "T", "P", "H",
-];
+const JAMO_L: [&str; 19] =
+    ["G", "GG", "N", "D", "DD", "R", "M", "B", "BB", "S", "SS", "", "J", "JJ", "C", "K", "T", "P", "H"];
 const JAMO_V: [&str; 21] = [
-    "A", "AE", "YA", "YAE", "EO", "E", "YEO", "YE", "O", "WA", "WAE", "OE", "YO", "U", "WEO", "WE", "WI",
-    "YU", "EU", "YI", "I",
+    "A", "AE", "YA", "YAE", "EO", "E", "YEO", "YE", "O", "WA", "WAE", "OE", "YO", "U", "WEO", "WE", "WI", "YU", "EU",
+    "YI", "I",
 ];
 const JAMO_T: [&str; 28] = [
-    "", "G", "GG", "GS", "N", "NJ", "NH", "D", "L", "LG", "LM", "LB", "LS", "LT", "LP", "LH", "M", "B",
-    "BS", "S", "SS", "NG", "J", "C", "K", "T", "P", "H",
+    "", "G", "GG", "GS", "N", "NJ", "NH", "D", "L", "LG", "LM", "LB", "LS", "LT", "LP", "LH", "M", "B", "BS", "S",
+    "SS", "NG", "J", "C", "K", "T", "P", "H",
 ];
 
 /// `find_syllable`: longest (case-sensitive) jamo short name at the start.

@@ -412,7 +412,9 @@ impl<'a> Tokenizer<'a> {
                     if result.is_empty() {
                         return Err(self.error(&format!("missing {}", name), 0));
                     }
-                    return Err(self.error(&format!("missing {}, unterminated name", terminator), result.len() as isize));
+                    return Err(
+                        self.error(&format!("missing {}, unterminated name", terminator), result.len() as isize)
+                    );
                 }
                 Some(t) if t.is(terminator) => {
                     if result.is_empty() {
@@ -725,8 +727,7 @@ impl<'a, 'w> Parser<'a, 'w> {
             return Err(e);
         }
         let mut subpattern = SubPattern::new();
-        loop {
-            let Some(this) = self.source.next else { break };
+        while let Some(this) = self.source.next {
             if this.is('|') || this.is(')') {
                 break;
             }
@@ -1280,7 +1281,10 @@ pub(crate) fn parse(pattern: &[char], warnings: &mut Vec<PyWarning>) -> PResult<
     let groups = parser.state.groups() as u64;
     for &(g, pos) in &parser.state.grouprefpos {
         if g >= groups {
-            return Err(CompileError::Re { msg: format!("invalid group reference {}", g), pos: Some(pos.max(0) as usize) });
+            return Err(CompileError::Re {
+                msg: format!("invalid group reference {}", g),
+                pos: Some(pos.max(0) as usize),
+            });
         }
     }
     let state = parser.state;

@@ -104,8 +104,7 @@ pub(crate) fn is_identifier(s: &[char]) -> bool {
     match s.split_first() {
         None => false,
         Some((first, rest)) => {
-            in_ranges(tables::ID_START, *first as u32)
-                && rest.iter().all(|&c| in_ranges(tables::ID_CONTINUE, c as u32))
+            in_ranges(tables::ID_START, *first as u32) && rest.iter().all(|&c| in_ranges(tables::ID_CONTINUE, c as u32))
         }
     }
 }
@@ -247,7 +246,10 @@ mod tests {
     fn repr_matches_python() {
         assert_eq!(py_repr(&chars("a'")), "\"a'\"");
         assert_eq!(py_repr(&chars("a\"'")), "'a\"\\''");
-        assert_eq!(py_repr(&chars("\x00\x7f\u{80}\u{a0}\u{2028}\u{1F600}é")), "'\\x00\\x7f\\x80\\xa0\\u2028\u{1F600}é'");
+        assert_eq!(
+            py_repr(&chars("\x00\x7f\u{80}\u{a0}\u{2028}\u{1F600}é")),
+            "'\\x00\\x7f\\x80\\xa0\\u2028\u{1F600}é'"
+        );
     }
 
     #[test]

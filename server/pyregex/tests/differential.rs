@@ -13,51 +13,51 @@ const GENERATED: usize = 24_000;
 const SEED: u64 = 0x5EED_CAFE_F00D_1234;
 /// Matcher budget per search; a CPython timeout and an exhausted budget
 /// count as "undecided" (reported, not a divergence).
-const STEP_LIMIT: u64 = 2_000_000;
+const STEP_LIMIT: u64 = 1_000_000;
 
 const NAMES: &[&str] = &[
-    "add",
-    "add_",
-    "linalg.svd",
-    "fft.fft",
-    "nn.functional.conv2d",
-    "_nested_tensor_from_mask",
-    "aten::mul.Tensor",
-    "aten::add.Tensor",
-    "matmul",
-    "mm",
-    "bmm",
-    "index_reduce",
+    "\nA.",
+    "ab.",
+    "ßdA",
     "",
-    "ADD",
-    "sum\n",
-    "float16",
-    "abs",
-    "__rsub__",
-    "nn.functional.max_pool2d",
-    "masked.sum",
-    "special.bessel_j0",
-    "linalg.vector_norm",
-    "std_mean",
-    "div_floor_rounding",
+    " éA KdA",
+    " ",
+    "amß",
+    " A_m_b",
+    "A_asnb",
+    "ßdK.bſa",
+    "d.KéKéT",
+    "\n1.:_ſs\n",
+    "ßdT.\nßT",
+    "bßſn\nnaT",
+    "nma1m",
+    "T1:A_:",
+    "",
+    ":T_",
+    "",
+    "s:K1n.",
+    "Ké11bK",
     "T",
     "a",
-    "aa",
-    "aaaa",
-    "ab",
-    "abba",
-    "x\ny",
-    "\n",
-    " ",
-    "a-b]",
-    "straße",
-    "İstanbul",
-    "Kelvin \u{212A}",
-    "ſs",
-    "σς Σ",
-    "١٢3",
-    "é\u{1F600}",
-    "nn.functional.dropout2d",
+    "_",
+    "ß\n.ß .bd",
+    "",
+    "sA",
+    "_T\ns\na da",
+    "aK::s1é_b",
+    "n  ",
+    "A_",
+    "K",
+    ".éßb KA",
+    "énada",
+    "__daa\n1",
+    "bßKdßnsß",
+    "ßdaTTb",
+    "AnTbſ",
+    "\nsßT\nT",
+    "d",
+    "\nAKTdTA",
+    "Aß\nK\n1d ß",
 ];
 
 struct Rng(u64);
@@ -83,29 +83,354 @@ impl Rng {
 }
 
 const LITERALS: &[&str] = &[
-    "a", "a", "a", "b", "d", "d", "n", "m", "m", "s", "t", "l", "i", "g", "v", "f", "o", "r", "e", "u", "x", "_", "_",
-    "1", "2", "0", "A", "D", "T", "S", ":", ",", "=", "!", "<", ">", "'", "\"", "-", "]", "}", "&", "~", "/", "@",
-    "é", "ß", "İ", "ı", "\u{212A}", "ſ", "σ", "ς", "Σ", "١", "\u{1F600}", "\n", " ", "\t", "#",
+    "a",
+    "a",
+    "a",
+    "b",
+    "d",
+    "d",
+    "n",
+    "m",
+    "m",
+    "s",
+    "t",
+    "l",
+    "i",
+    "g",
+    "v",
+    "f",
+    "o",
+    "r",
+    "e",
+    "u",
+    "x",
+    "_",
+    "_",
+    "1",
+    "2",
+    "0",
+    "A",
+    "D",
+    "T",
+    "S",
+    ":",
+    ",",
+    "=",
+    "!",
+    "<",
+    ">",
+    "'",
+    "\"",
+    "-",
+    "]",
+    "}",
+    "&",
+    "~",
+    "/",
+    "@",
+    "é",
+    "ß",
+    "İ",
+    "ı",
+    "\u{212A}",
+    "ſ",
+    "σ",
+    "ς",
+    "Σ",
+    "١",
+    "\u{1F600}",
+    "\n",
+    " ",
+    "\t",
+    "#",
 ];
 
 const ESCAPES: &[&str] = &[
-    r"\d", r"\D", r"\w", r"\W", r"\s", r"\S", r"\b", r"\B", r"\A", r"\Z", r"\n", r"\t", r"\\", r"\.", r"\-", r"\(",
-    r"\)", r"\[", r"\]", r"\{", r"\}", r"\*", r"\+", r"\?", r"\|", r"\^", r"\$", r"\a", r"\f", r"\v", r"\r",
-    r"\x41", r"\x61", r"\x6", r"\x", r"\xg1", r"\u0061", r"\u00e9", r"\u00", r"\U0001F600", r"\U00000061",
-    r"\U00110000", r"\U0000", r"\N{LATIN SMALL LETTER A}", r"\N{latin small letter d}", r"\N{EM DASH}",
-    r"\N{LOW LINE}", r"\N{FULL STOP}", r"\N{bogus name}", r"\N", r"\N{", r"\N{}", r"\N{LATIN SMALL LETTER A",
-    r"\N{HANGUL SYLLABLE GAG}", r"\N{CJK UNIFIED IDEOGRAPH-4E00}", r"\N{LATIN CAPITAL LETTER GHA}", r"\0", r"\01",
-    r"\012", r"\0012", r"\123", r"\141", r"\400", r"\777", r"\1", r"\2", r"\3", r"\10", r"\11", r"\8", r"\9",
-    r"\q", r"\e", r"\y", r"\z", r"\_", r"\%", r"\ ", r"\#", r"\é", r"\:", r"\'", r"\,", r"\0a", r"\1a", r"\18",
+    r"\d",
+    r"\D",
+    r"\w",
+    r"\W",
+    r"\s",
+    r"\S",
+    r"\b",
+    r"\B",
+    r"\A",
+    r"\Z",
+    r"\n",
+    r"\t",
+    r"\\",
+    r"\.",
+    r"\-",
+    r"\(",
+    r"\)",
+    r"\[",
+    r"\]",
+    r"\{",
+    r"\}",
+    r"\*",
+    r"\+",
+    r"\?",
+    r"\|",
+    r"\^",
+    r"\$",
+    r"\a",
+    r"\f",
+    r"\v",
+    r"\r",
+    r"\x41",
+    r"\x61",
+    r"\x6",
+    r"\x",
+    r"\xg1",
+    r"\u0061",
+    r"\u00e9",
+    r"\u00",
+    r"\U0001F600",
+    r"\U00000061",
+    r"\U00110000",
+    r"\U0000",
+    r"\N{LATIN SMALL LETTER A}",
+    r"\N{latin small letter d}",
+    r"\N{EM DASH}",
+    r"\N{LOW LINE}",
+    r"\N{FULL STOP}",
+    r"\N{bogus name}",
+    r"\N",
+    r"\N{",
+    r"\N{}",
+    r"\N{LATIN SMALL LETTER A",
+    r"\N{HANGUL SYLLABLE GAG}",
+    r"\N{CJK UNIFIED IDEOGRAPH-4E00}",
+    r"\N{LATIN CAPITAL LETTER GHA}",
+    r"\0",
+    r"\01",
+    r"\012",
+    r"\0012",
+    r"\123",
+    r"\141",
+    r"\400",
+    r"\777",
+    r"\1",
+    r"\2",
+    r"\3",
+    r"\10",
+    r"\11",
+    r"\8",
+    r"\9",
+    r"\q",
+    r"\e",
+    r"\y",
+    r"\z",
+    r"\_",
+    r"\%",
+    r"\ ",
+    r"\#",
+    r"\é",
+    r"\:",
+    r"\'",
+    r"\,",
+    r"\0a",
+    r"\1a",
+    r"\18",
 ];
 
 const CLASS_ITEMS: &[&str] = &[
-    "a", "b", "d", "m", "n", "s", "_", ".", ":", "1", "A", "Z", "é", "ß", "σ", "\u{212A}", "a-z", "a-d", "A-Z", "0-9",
-    "z-a", "_-a", "a-\\d", "\\d-a", "\\w", "\\W", "\\s", "\\S", "\\d", "\\D", "\\b", "\\B", "\\A", "\\Z", "\\n",
-    "\\x41", "\\x4", "\\u00e9", "\\U0001F600", "\\N{LATIN SMALL LETTER M}", "\\N{nope}", "\\0", "\\12", "\\400",
-    "\\9", "\\q", "\\]", "\\-", "\\\\", "[", "[:alpha:]", "--", "&&", "~~", "||", "-", "^", "a-", "\\x00-\\x7f",
-    "\\u0100-\\uffff", "\\U00010000-\\U0010ffff", "\u{3b1}-\u{3c9}", "\\x41-\\x5a", "\\t-\\r", "#", " ", "\n",
-    "a--b", "\\n-\\x0a", "\\N{LATIN SMALL LETTER A}-z",
+    "a",
+    "b",
+    "d",
+    "m",
+    "n",
+    "s",
+    "_",
+    ".",
+    ":",
+    "1",
+    "A",
+    "Z",
+    "é",
+    "ß",
+    "σ",
+    "\u{212A}",
+    "a-z",
+    "a-d",
+    "A-Z",
+    "0-9",
+    "z-a",
+    "_-a",
+    "a-\\d",
+    "\\d-a",
+    "\\w",
+    "\\W",
+    "\\s",
+    "\\S",
+    "\\d",
+    "\\D",
+    "\\b",
+    "\\B",
+    "\\A",
+    "\\Z",
+    "\\n",
+    "\\x41",
+    "\\x4",
+    "\\u00e9",
+    "\\U0001F600",
+    "\\N{LATIN SMALL LETTER M}",
+    "\\N{nope}",
+    "\\0",
+    "\\12",
+    "\\400",
+    "\\9",
+    "\\q",
+    "\\]",
+    "\\-",
+    "\\\\",
+    "[",
+    "[:alpha:]",
+    "--",
+    "&&",
+    "~~",
+    "||",
+    "-",
+    "^",
+    "a-",
+    "\\x00-\\x7f",
+    "\\u0100-\\uffff",
+    "\\U00010000-\\U0010ffff",
+    "\u{3b1}-\u{3c9}",
+    "\\x41-\\x5a",
+    "\\t-\\r",
+    "#",
+    " ",
+    "\n",
+    "a--b",
+    "\\n-\\x0a",
+    "\\N{LATIN SMALL LETTER A}-z",
+];
+
+/// Fragments used in "clean" mode (mostly valid patterns).
+const CLEAN_ESCAPES: &[&str] = &[
+    r"\d",
+    r"\D",
+    r"\w",
+    r"\W",
+    r"\s",
+    r"\S",
+    r"\b",
+    r"\B",
+    r"\A",
+    r"\Z",
+    r"\n",
+    r"\.",
+    r"\-",
+    r"\(",
+    r"\)",
+    r"\[",
+    r"\]",
+    r"\*",
+    r"\+",
+    r"\?",
+    r"\|",
+    r"\^",
+    r"\$",
+    r"\x61",
+    r"\x5f",
+    r"\u0061",
+    r"\u00df",
+    r"\U0001F600",
+    r"\N{LATIN SMALL LETTER A}",
+    r"\N{LOW LINE}",
+    r"\N{FULL STOP}",
+    r"\N{COLON}",
+    r"\0",
+    r"\141",
+    r"\1",
+    r"\2",
+    r"\_",
+    r"\:",
+    r"\ ",
+    r"\é",
+];
+const CLEAN_CLASS_ITEMS: &[&str] = &[
+    "a",
+    "b",
+    "d",
+    "m",
+    "n",
+    "s",
+    "t",
+    "_",
+    ".",
+    ":",
+    "1",
+    "2",
+    "A",
+    "T",
+    "é",
+    "ß",
+    "σ",
+    "\\u212a",
+    "ſ",
+    "a-z",
+    "a-d",
+    "A-Z",
+    "0-9",
+    "_-a",
+    "\\w",
+    "\\W",
+    "\\s",
+    "\\S",
+    "\\d",
+    "\\D",
+    "\\b",
+    "\\n",
+    "\\x41",
+    "\\u00e9",
+    "\\]",
+    "\\-",
+    "\\\\",
+    "\\x00-\\x7f",
+    "\\u0100-\\uffff",
+    "\\U00010000-\\U0010ffff",
+    "\u{3b1}-\u{3c9}",
+    "\\x41-\\x5a",
+    "#",
+    " ",
+    "\\N{LATIN SMALL LETTER M}",
+];
+const CLEAN_FLAG_SETS: &[&str] =
+    &["i", "m", "s", "x", "a", "u", "is", "im", "ix", "ia", "-i", "i-s", "-s", "-x", "x-i", "s-m"];
+const CLEAN_QUANTS: &[&str] = &[
+    "*", "+", "?", "*?", "+?", "??", "*+", "++", "?+", "{2}", "{0}", "{1,}", "{,2}", "{1,2}", "{0,1}?", "{2}+",
+    "{1,3}?", "{,1}+", "{3,}", "{2,3}",
+];
+const CLEAN_COND_REFS: &[&str] = &["1", "2", "g1", "name", "1", "1"];
+const LITERAL_WORDS: &[&str] = &[
+    "add",
+    "svd",
+    "conv",
+    "nn",
+    "linalg",
+    "fft",
+    "Tensor",
+    "mm",
+    "mul",
+    "sum",
+    "max",
+    "norm",
+    "aten",
+    "_",
+    "\\.",
+    "::",
+    "functional",
+    "index",
+    "float",
+    "abs",
+    "mask",
+    "ab",
+    "ba",
+    "T",
+    "ADD",
+    "2d",
 ];
 
 const GROUP_NAMES: &[&str] = &["g1", "g2", "name", "a", "é", "_x", "g1", "1a", "a-b", "", "a b", "ß"];
@@ -114,21 +439,77 @@ const FLAG_SETS: &[&str] = &[
     "i-i", "-a", "-t", "t", "-", "i-", "m-x", "x-i", "ii", "I", "é", "1", "i)", "",
 ];
 const QUANTS: &[&str] = &[
-    "*", "+", "?", "*?", "+?", "??", "*+", "++", "?+", "{2}", "{0}", "{1,}", "{,2}", "{1,2}", "{2,1}", "{0,1}?",
-    "{2}+", "{1,3}?", "{,}", "{}", "{x}", "{1,x}", "{ 1}", "{4294967295}", "{4294967294}", "{99999999999}",
-    "{0,4294967295}", "**", "*?+", "{3", "{2,", "{,1}+", "{1}{2}", "+*",
+    "*",
+    "+",
+    "?",
+    "*?",
+    "+?",
+    "??",
+    "*+",
+    "++",
+    "?+",
+    "{2}",
+    "{0}",
+    "{1,}",
+    "{,2}",
+    "{1,2}",
+    "{2,1}",
+    "{0,1}?",
+    "{2}+",
+    "{1,3}?",
+    "{,}",
+    "{}",
+    "{x}",
+    "{1,x}",
+    "{ 1}",
+    "{4294967295}",
+    "{4294967294}",
+    "{99999999999}",
+    "{0,4294967295}",
+    "**",
+    "*?+",
+    "{3",
+    "{2,",
+    "{,1}+",
+    "{1}{2}",
+    "+*",
 ];
 const COND_REFS: &[&str] = &[
-    "1", "2", "3", "g1", "name", "0", "-1", "+1", " 1", "1_0", "١", "01", "x-y", "", "a b", "99", "1073741823",
-    "99999999999999999999", "-0", "1 ", "²", "\u{3000}1",
+    "1",
+    "2",
+    "3",
+    "g1",
+    "name",
+    "0",
+    "-1",
+    "+1",
+    " 1",
+    "1_0",
+    "١",
+    "01",
+    "x-y",
+    "",
+    "a b",
+    "99",
+    "1073741823",
+    "99999999999999999999",
+    "-0",
+    "1 ",
+    "²",
+    "\u{3000}1",
 ];
 
 struct Gen {
     rng: Rng,
+    /// prefer fragments that keep the pattern valid
+    clean: bool,
 }
 
 impl Gen {
     fn atom(&mut self, depth: usize, out: &mut String) {
+        if self.clean {
+            return self.clean_atom(depth, out);
+        }
         let r = self.rng.below(100);
         match r {
             0..=29 => out.push_str(self.rng.pick(LITERALS)),
@@ -144,6 +525,28 @@ impl Gen {
             }
             95..=97 => out.push_str(self.rng.pick(&[")", "(", "((", "))", "(?", "(?P", "[", "\\"])),
             _ => out.push_str(self.rng.pick(&["(?P=g1)", "(?P=name)", "(?P=nope)", "\\1", "\\2", "(?P=1)", "(?P=)"])),
+        }
+    }
+
+    fn clean_atom(&mut self, depth: usize, out: &mut String) {
+        match self.rng.below(100) {
+            0..=19 => out.push_str(self.rng.pick(LITERALS)),
+            20..=39 => out.push_str(self.rng.pick(LITERAL_WORDS)),
+            40..=44 => out.push_str(self.rng.pick(&[".", "^", "$", "."])),
+            45..=56 => out.push_str(self.rng.pick(CLEAN_ESCAPES)),
+            57..=69 => {
+                out.push('[');
+                if self.rng.chance(20) {
+                    out.push('^');
+                }
+                let n = self.rng.below(3) + 1;
+                for _ in 0..n {
+                    out.push_str(self.rng.pick(CLEAN_CLASS_ITEMS));
+                }
+                out.push(']');
+            }
+            70..=97 => self.group(depth, out),
+            _ => out.push_str(self.rng.pick(&["(?P=g1)", "(?P=name)", "\\1", "\\2"])),
         }
     }
 
@@ -174,10 +577,11 @@ impl Gen {
             }
         };
         let close = |g: &mut Gen, out: &mut String| {
-            if !g.rng.chance(4) {
+            if g.clean || !g.rng.chance(4) {
                 out.push(')');
             }
         };
+        let clean = self.clean;
         match kind {
             0..=7 => {
                 out.push('(');
@@ -191,8 +595,8 @@ impl Gen {
             }
             13..=16 => {
                 out.push_str("(?P<");
-                out.push_str(self.rng.pick(GROUP_NAMES));
-                if !self.rng.chance(3) {
+                out.push_str(self.rng.pick(if clean { &["g1", "g2", "name", "é", "_x"] } else { GROUP_NAMES }));
+                if clean || !self.rng.chance(3) {
                     out.push('>');
                 }
                 body(self, out);
@@ -210,9 +614,34 @@ impl Gen {
                     let n = self.rng.below(3) + 1;
                     for _ in 0..n {
                         let frag = self.rng.pick(&[
-                            "a", "d", "_", ".", "\\d", "[a-z]", "(a)", "(?:ab|cd)", "\\w", "\\1", "(?P=g1)", "a{2}",
-                            "x|y", "(?(1)a|b)", "(?(1)a|bc)", "\\b", "^", "a*", "(?<=a)", "(?=a)", "(?P<g9>n)",
-                            "(?:)", "ab|c", "[^a]", "(?i:A)", "(?>a)", "a{0}", "\\N{LOW LINE}",
+                            "a",
+                            "d",
+                            "_",
+                            ".",
+                            "\\d",
+                            "[a-z]",
+                            "(a)",
+                            "(?:ab|cd)",
+                            "\\w",
+                            "\\1",
+                            "(?P=g1)",
+                            "a{2}",
+                            "x|y",
+                            "(?(1)a|b)",
+                            "(?(1)a|bc)",
+                            "\\b",
+                            "^",
+                            "a*",
+                            "(?<=a)",
+                            "(?=a)",
+                            "(?P<g9>n)",
+                            "(?:)",
+                            "ab|c",
+                            "[^a]",
+                            "(?i:A)",
+                            "(?>a)",
+                            "a{0}",
+                            "\\N{LOW LINE}",
                         ]);
                         out.push_str(frag);
                     }
@@ -228,27 +657,32 @@ impl Gen {
             }
             27..=31 => {
                 out.push_str("(?");
-                out.push_str(self.rng.pick(FLAG_SETS));
+                out.push_str(self.rng.pick(if clean { CLEAN_FLAG_SETS } else { FLAG_SETS }));
                 out.push(':');
                 body(self, out);
                 close(self, out);
             }
             32..=35 => {
                 out.push_str("(?(");
-                out.push_str(self.rng.pick(COND_REFS));
-                if !self.rng.chance(3) {
+                out.push_str(self.rng.pick(if clean { CLEAN_COND_REFS } else { COND_REFS }));
+                if clean || !self.rng.chance(3) {
                     out.push(')');
                 }
                 body(self, out);
                 if self.rng.chance(60) {
                     out.push('|');
                     body(self, out);
-                    if self.rng.chance(5) {
+                    if !clean && self.rng.chance(5) {
                         out.push('|');
                         body(self, out);
                     }
                 }
                 close(self, out);
+            }
+            36..=37 if clean => {
+                out.push('(');
+                body(self, out);
+                out.push(')');
             }
             36 => {
                 out.push_str("(?#");
@@ -256,7 +690,9 @@ impl Gen {
                 close(self, out);
             }
             37 => {
-                out.push_str(self.rng.pick(&["(?<", "(?<a", "(?<x>", "(?P", "(?Px", "(?P>", "(?&", "(?R)", "(?'", "(?|"]));
+                out.push_str(
+                    self.rng.pick(&["(?<", "(?<a", "(?<x>", "(?P", "(?Px", "(?P>", "(?&", "(?R)", "(?'", "(?|"]),
+                );
                 body(self, out);
                 close(self, out);
             }
@@ -276,7 +712,8 @@ impl Gen {
     fn piece(&mut self, depth: usize, out: &mut String) {
         self.atom(depth, out);
         if self.rng.chance(30) {
-            out.push_str(self.rng.pick(QUANTS));
+            let q = if self.clean { CLEAN_QUANTS } else { QUANTS };
+            out.push_str(self.rng.pick(q));
         }
     }
 
@@ -292,10 +729,11 @@ impl Gen {
 
     fn pattern(&mut self) -> String {
         let mut out = String::new();
+        self.clean = self.rng.chance(55);
         let r = self.rng.below(100);
         if r < 12 {
             out.push_str("(?");
-            out.push_str(self.rng.pick(FLAG_SETS));
+            out.push_str(self.rng.pick(if self.clean { CLEAN_FLAG_SETS } else { FLAG_SETS }));
             out.push(')');
         } else if r < 16 {
             out.push('^');
@@ -310,53 +748,411 @@ impl Gen {
 
 fn hand_written() -> Vec<String> {
     let mut v: Vec<String> = [
-        "", "a", "add", "^add$", "^(add|sub)_?$", r"linalg\..*", r"^nn\.functional\.conv\dd$", "aten::.*Tensor",
-        "(?i)^ADD", "[", "[]", "[]]", "[^]]", "[a-]", "[-a]", "[a-Z]", "[z-a]", r"[\d-z]", r"[a-\d]", "[[a]", "[a[]",
-        "[a--b]", "[a&&b]", "[a~~b]", "[a||b]", "[--a]", "[a-b-c]", "a**", "a*+*", "*", "+a", "?", "{1}", "a{2,1}",
-        "a{4294967295}", "a{4294967294}", "a{,4294967295}", "x{1,99999999999999}", "(", ")", "())", "(()", "(?",
-        "(?P", "(?P<", "(?P<a", "(?P<>)", "(?P<a>)(?P<a>)", "(?P<1>)", "(?P=a)", "(?P<a>(?P=a))", "(?P<a>)(?P=a)",
-        "(?P<a>a)(?P=b)", "(?Px)", "(?<)", "(?<a)", "(?<=a*)", "(?<=a|bc)", "(?<=ab|cd)", "(?<!a{2})", "(?<=\\b)",
-        "(?<=(a))\\1", "(a)(?<=\\1)", "(?<=(a)\\1)", "(?<=(?P<x>a)(?P=x))", "(a)(?<=(?(1)a|b))",
-        "(a)(?<=(?(1)a|bc))", "(?<=(?(1)a|b))", "(?(1)a|b)", "(a)(?(1)a|b|c)", "(?(1", "(?()", "(?(0)a)",
-        "(?(-1)a)", "(?(+1)a)(a)", "(a)(?( 1)b)", "(a)(?(1_0)b)", "(a)(?(\u{661})b)", "(a)(?(-0)b)",
-        "(?(a)b)", "(?P<a>x)(?(a)b|c)", "(?(2)a)(b)", "(?(99)a)", "(?(1073741823)a)", "(?(1073741822)a)",
-        "(?i)", "a(?i)", "(?i)a(?s)", "(?i)(?s)a", "(?x) a b # c", "(?x)[ ] # x", "(?x)a\\ b", "(?x)a#b\nc",
-        "(?x)(?-x: a)b c", "(?-x:(?x) a)", "(?a)(?u)", "(?u)(?a)", "(?au)", "(?aL)", "(?L)", "(?t)a*", "(?t)a",
-        "(?t:a)", "(?-t:a)", "(?i-i:a)", "(?-:a)", "(?-", "(?i", "(?i-", "(?i-s", "(?z)", "(?iz)", "(?i-z:a)",
-        "(?-i)", "(?é)", "(?i\\a)", "(?#", "(?#)", "(?#a)b", "\\", "a\\", "\\x", "\\x1", "\\x1g", "\\u123",
-        "\\U1234567", "\\U00110000", "\\U0010ffff", "\\N", "\\N{", "\\N{}", "\\N{a", "\\N{LATIN SMALL LETTER A}",
-        "\\N{latin small letter a}", "\\N{CJK UNIFIED IDEOGRAPH-4e00}", "\\N{CJK UNIFIED IDEOGRAPH-4E00}",
-        "\\N{CJK UNIFIED IDEOGRAPH-04E00}", "\\N{HANGUL SYLLABLE GAG}", "\\N{hangul syllable GAG}",
-        "\\N{HANGUL SYLLABLE gag}", "\\N{TANGUT IDEOGRAPH-17000}", "\\N{LINE FEED}", "\\N{LF}",
-        "\\N{LATIN CAPITAL LETTER GHA}", "\\N{KEYCAP NUMBER SIGN}", "\\N{EM DASH}", "\\N{é}", "[\\N{EM DASH}]",
-        "\\0", "\\08", "\\400", "\\377", "\\1", "(a)\\1", "(a)\\2", "(a)\\10", "(a)\\11", "(a\\1)", "\\8", "[\\8]",
-        "[\\400]", "[\\1]", "[\\0]", "[\\A]", "[\\b]", "[\\Z]", "\\q", "[\\q]", "\\_", "\\é", "a|*", "a|+", "^*",
-        "$*", "\\b*", "\\A+", "(?:^)*", "(?=a)*", "(?<=a)+", "(?:)*", "()*", "(a*)*", "(a*)+b", "(a|b)*?c",
-        "(?>a+)b", "a++b", "a*+a", "(?:ab)++b", "(a)|b", "(a)|(b)", "a{,}", "a{}", "a{,3}", "a{3,}", "a{1,3}?",
-        "a{1,3}+", "a{x}", "x{", "x{1", "x{1,", "x{1,2", "\n(", "a\n(", "a\nb\n(?P<1>)", "(?P<a\nb>)", "\n\\",
-        "[\n", "((((((((((a))))))))))\\10", "(?i)[\u{10400}x]", "(?i)\u{10400}", "(?i)[\u{10400}-\u{10401}]",
-        "(?i)ſ", "(?i)s", "(?i)[s]", "(?i)[ſ]", "(?i)K", "(?i)[k]", "(?i)\u{212A}", "(?i)ß", "(?i)İ", "(?i)ı",
-        "(?i)σ", "(?i)[σ]", "(?i)ς", "(?a)\\w", "(?a)[\\w]", "(?a:(?u:\\w))", "(?u)\\w", "(?i)(?a)k", "(?ia)k",
-        "\\d", "\\d\\d", "\\s", "\\S", "\\W", "\\bmm\\b", "\\Bm", "m\\B", "\\B", "^$", "$", "\\Z", "\\A$", "(?m)^$",
-        "(?m)y$", "(?s).", ".", "..", "(?s)x.y", "x.y", "(?m)^y", "^y", "(?m)x$", "x$", "x\\Z", "sum$", "sum\\Z",
-        "(?x)a\n(", "(?x)\n", "a#b", "(?x)[#]", "(?x)\\#",
-        "(?P<é>a)", "(?P<ß>a)(?P=ß)", "(?P<a-b>a)", "(?P<a b>a)", "(?P<\u{1F600}>a)", "(?P<\u{0}>a)",
-        "(?P<a'>)", "(?P<a\"'>)", "(?(é)a)", "(?(\u{1F600})a)", "(?(a'b)x)", "(a)(?(1)a|b)c",
-        "(a)?(?(1)b|c)", "(?:(a)|b)(?(1)c|d)", "(a)?b\\1", "(a|)\\1", "(a*)\\1", "(?:(a)|(b))\\2", "(a)(?P<n>b)(?P=n)",
-        "(?=(a))\\1", "(?!(a))\\1", "(?<=(a))", "a(?=b)", "a(?!b)", "(?<=a)b", "(?<!a)b", "(?<=^)a", "(?<=\\A)a",
-        "(?=a)(?=d)", "(?i)(?P<x>A)(?P=x)", "(?i)(a)\\1", "(?i:(a))\\1", "a(?i:B)", "(?-i:a)", "(?i)(?-i:a)A",
-        "(?i:[a-z])+", "(?i)[^a]", "(?i)[^ab]", "[^\\W\\d]", "[\\w-]", "[\\w-a]", "(?:a|b|c)", "a|b|c", "ab|ac",
-        "ab|ab", "(?:ab|ab)+", "a|", "|a", "|", "||", "(|)", "(?:|a)*", "(a|b)+", "((a)|b)+", "(a|(b))+\\2",
-        "((a)|b)*\\2", "(?:(a)|b)*\\1", "(a)*\\1", "(?:(a)b)*", "(a)+?\\1", "((a)*)+", "(a?)+?b", "(a*?)*?b",
-        "(?:a*)*", "(?:a*?)*", "(?:a*)*+", "(?:a|b)*+b", "(?>a|ab)b", "(?>ab|a)b", "(?>(a))\\1", "(?>a*)a",
-        "(a+)+$", "(\\w+)*:", "^(\\w+\\.)+\\w+$", "(?:\\w+\\.)*svd", "(?:(?:a*)*)*b", "(?:(?:a|a)*)*b",
-        "(?P<g1>a)(?(g1)d|n)", "(?(1)a)", "(?(1)a)(b)", "(b)(?(1)|c)", "(b)?(?(1)|c)d", "(?x)(?(1) a | b )(a)",
-        "\\da", "[\\da]+", "[\\D]", "[^\\d\\s]", "[\\s\\S]", "[^\\s\\S]", "[a-c-e]", "[\\]]", "[\\[]", "[\\^]",
-        "[\\-]", "[a\\-z]", "[]-a]", "[^-a]", "[a-a]", "[\\x00-\\U0010ffff]", "[^\\x00-\\U0010ffff]",
-        "(?i)[\\x00-\\U0010ffff]", "(?i)[\u{3b1}-\u{3c9}]", "(?i)[\u{391}-\u{3a9}]+", "(?i)[a-z]+", "(?i)[A-Z]+",
-        "[\u{1F600}]", "\u{1F600}", "é", "(?i)É", "[é-ë]", "straße", "(?i)STRASSE", "(?i)straße", "İ", "(?i)i̇",
-        "(?a)(?i)ſ", "(?a)(?i)[ſ]", "(?u)(?i)[ſ]", "(?i)[\u{2126}]", "(?i)ω", "(?i)[\u{1E9E}]", "(?i)ß",
-        "(?i)[ß]", "(?i)[ǅ]", "(?i)ǅ", "(?i)[ǆ]", "(?i)Ǆ", "(?i)[\u{390}]", "(?i)\u{1FD3}",
+        "",
+        "a",
+        "add",
+        "^add$",
+        "^(add|sub)_?$",
+        r"linalg\..*",
+        r"^nn\.functional\.conv\dd$",
+        "aten::.*Tensor",
+        "(?i)^ADD",
+        "[",
+        "[]",
+        "[]]",
+        "[^]]",
+        "[a-]",
+        "[-a]",
+        "[a-Z]",
+        "[z-a]",
+        r"[\d-z]",
+        r"[a-\d]",
+        "[[a]",
+        "[a[]",
+        "[a--b]",
+        "[a&&b]",
+        "[a~~b]",
+        "[a||b]",
+        "[--a]",
+        "[a-b-c]",
+        "a**",
+        "a*+*",
+        "*",
+        "+a",
+        "?",
+        "{1}",
+        "a{2,1}",
+        "a{4294967295}",
+        "a{4294967294}",
+        "a{,4294967295}",
+        "x{1,99999999999999}",
+        "(",
+        ")",
+        "())",
+        "(()",
+        "(?",
+        "(?P",
+        "(?P<",
+        "(?P<a",
+        "(?P<>)",
+        "(?P<a>)(?P<a>)",
+        "(?P<1>)",
+        "(?P=a)",
+        "(?P<a>(?P=a))",
+        "(?P<a>)(?P=a)",
+        "(?P<a>a)(?P=b)",
+        "(?Px)",
+        "(?<)",
+        "(?<a)",
+        "(?<=a*)",
+        "(?<=a|bc)",
+        "(?<=ab|cd)",
+        "(?<!a{2})",
+        "(?<=\\b)",
+        "(?<=(a))\\1",
+        "(a)(?<=\\1)",
+        "(?<=(a)\\1)",
+        "(?<=(?P<x>a)(?P=x))",
+        "(a)(?<=(?(1)a|b))",
+        "(a)(?<=(?(1)a|bc))",
+        "(?<=(?(1)a|b))",
+        "(?(1)a|b)",
+        "(a)(?(1)a|b|c)",
+        "(?(1",
+        "(?()",
+        "(?(0)a)",
+        "(?(-1)a)",
+        "(?(+1)a)(a)",
+        "(a)(?( 1)b)",
+        "(a)(?(1_0)b)",
+        "(a)(?(\u{661})b)",
+        "(a)(?(-0)b)",
+        "(?(a)b)",
+        "(?P<a>x)(?(a)b|c)",
+        "(?(2)a)(b)",
+        "(?(99)a)",
+        "(?(1073741823)a)",
+        "(?(1073741822)a)",
+        "(?i)",
+        "a(?i)",
+        "(?i)a(?s)",
+        "(?i)(?s)a",
+        "(?x) a b # c",
+        "(?x)[ ] # x",
+        "(?x)a\\ b",
+        "(?x)a#b\nc",
+        "(?x)(?-x: a)b c",
+        "(?-x:(?x) a)",
+        "(?a)(?u)",
+        "(?u)(?a)",
+        "(?au)",
+        "(?aL)",
+        "(?L)",
+        "(?t)a*",
+        "(?t)a",
+        "(?t:a)",
+        "(?-t:a)",
+        "(?i-i:a)",
+        "(?-:a)",
+        "(?-",
+        "(?i",
+        "(?i-",
+        "(?i-s",
+        "(?z)",
+        "(?iz)",
+        "(?i-z:a)",
+        "(?-i)",
+        "(?é)",
+        "(?i\\a)",
+        "(?#",
+        "(?#)",
+        "(?#a)b",
+        "\\",
+        "a\\",
+        "\\x",
+        "\\x1",
+        "\\x1g",
+        "\\u123",
+        "\\U1234567",
+        "\\U00110000",
+        "\\U0010ffff",
+        "\\N",
+        "\\N{",
+        "\\N{}",
+        "\\N{a",
+        "\\N{LATIN SMALL LETTER A}",
+        "\\N{latin small letter a}",
+        "\\N{CJK UNIFIED IDEOGRAPH-4e00}",
+        "\\N{CJK UNIFIED IDEOGRAPH-4E00}",
+        "\\N{CJK UNIFIED IDEOGRAPH-04E00}",
+        "\\N{HANGUL SYLLABLE GAG}",
+        "\\N{hangul syllable GAG}",
+        "\\N{HANGUL SYLLABLE gag}",
+        "\\N{TANGUT IDEOGRAPH-17000}",
+        "\\N{LINE FEED}",
+        "\\N{LF}",
+        "\\N{LATIN CAPITAL LETTER GHA}",
+        "\\N{KEYCAP NUMBER SIGN}",
+        "\\N{EM DASH}",
+        "\\N{é}",
+        "[\\N{EM DASH}]",
+        "\\0",
+        "\\08",
+        "\\400",
+        "\\377",
+        "\\1",
+        "(a)\\1",
+        "(a)\\2",
+        "(a)\\10",
+        "(a)\\11",
+        "(a\\1)",
+        "\\8",
+        "[\\8]",
+        "[\\400]",
+        "[\\1]",
+        "[\\0]",
+        "[\\A]",
+        "[\\b]",
+        "[\\Z]",
+        "\\q",
+        "[\\q]",
+        "\\_",
+        "\\é",
+        "a|*",
+        "a|+",
+        "^*",
+        "$*",
+        "\\b*",
+        "\\A+",
+        "(?:^)*",
+        "(?=a)*",
+        "(?<=a)+",
+        "(?:)*",
+        "()*",
+        "(a*)*",
+        "(a*)+b",
+        "(a|b)*?c",
+        "(?>a+)b",
+        "a++b",
+        "a*+a",
+        "(?:ab)++b",
+        "(a)|b",
+        "(a)|(b)",
+        "a{,}",
+        "a{}",
+        "a{,3}",
+        "a{3,}",
+        "a{1,3}?",
+        "a{1,3}+",
+        "a{x}",
+        "x{",
+        "x{1",
+        "x{1,",
+        "x{1,2",
+        "\n(",
+        "a\n(",
+        "a\nb\n(?P<1>)",
+        "(?P<a\nb>)",
+        "\n\\",
+        "[\n",
+        "((((((((((a))))))))))\\10",
+        "(?i)[\u{10400}x]",
+        "(?i)\u{10400}",
+        "(?i)[\u{10400}-\u{10401}]",
+        "(?i)ſ",
+        "(?i)s",
+        "(?i)[s]",
+        "(?i)[ſ]",
+        "(?i)K",
+        "(?i)[k]",
+        "(?i)\u{212A}",
+        "(?i)ß",
+        "(?i)İ",
+        "(?i)ı",
+        "(?i)σ",
+        "(?i)[σ]",
+        "(?i)ς",
+        "(?a)\\w",
+        "(?a)[\\w]",
+        "(?a:(?u:\\w))",
+        "(?u)\\w",
+        "(?i)(?a)k",
+        "(?ia)k",
+        "\\d",
+        "\\d\\d",
+        "\\s",
+        "\\S",
+        "\\W",
+        "\\bmm\\b",
+        "\\Bm",
+        "m\\B",
+        "\\B",
+        "^$",
+        "$",
+        "\\Z",
+        "\\A$",
+        "(?m)^$",
+        "(?m)y$",
+        "(?s).",
+        ".",
+        "..",
+        "(?s)x.y",
+        "x.y",
+        "(?m)^y",
+        "^y",
+        "(?m)x$",
+        "x$",
+        "x\\Z",
+        "sum$",
+        "sum\\Z",
+        "(?x)a\n(",
+        "(?x)\n",
+        "a#b",
+        "(?x)[#]",
+        "(?x)\\#",
+        "a|(?x)b c",
+        "(?x)a|b c",
+        "(?x)[ a]",
+        "(?x)a {2}",
+        "(?x)a{ 2}",
+        "(?x)(?P< a>x)",
+        "(?x)\\ ",
+        "(?x)a\\\nb",
+        "(?x)(?#x) a",
+        "(?x)(? i)",
+        "(?x)( ?i)",
+        "(?P<é>a)",
+        "(?P<ß>a)(?P=ß)",
+        "(?P<a-b>a)",
+        "(?P<a b>a)",
+        "(?P<\u{1F600}>a)",
+        "(?P<\u{0}>a)",
+        "(?P<a'>)",
+        "(?P<a\"'>)",
+        "(?(é)a)",
+        "(?(\u{1F600})a)",
+        "(?(a'b)x)",
+        "(a)(?(1)a|b)c",
+        "(a)?(?(1)b|c)",
+        "(?:(a)|b)(?(1)c|d)",
+        "(a)?b\\1",
+        "(a|)\\1",
+        "(a*)\\1",
+        "(?:(a)|(b))\\2",
+        "(a)(?P<n>b)(?P=n)",
+        "(?=(a))\\1",
+        "(?!(a))\\1",
+        "(?<=(a))",
+        "a(?=b)",
+        "a(?!b)",
+        "(?<=a)b",
+        "(?<!a)b",
+        "(?<=^)a",
+        "(?<=\\A)a",
+        "(?=a)(?=d)",
+        "(?i)(?P<x>A)(?P=x)",
+        "(?i)(a)\\1",
+        "(?i:(a))\\1",
+        "a(?i:B)",
+        "(?-i:a)",
+        "(?i)(?-i:a)A",
+        "(?i:[a-z])+",
+        "(?i)[^a]",
+        "(?i)[^ab]",
+        "[^\\W\\d]",
+        "[\\w-]",
+        "[\\w-a]",
+        "(?:a|b|c)",
+        "a|b|c",
+        "ab|ac",
+        "ab|ab",
+        "(?:ab|ab)+",
+        "a|",
+        "|a",
+        "|",
+        "||",
+        "(|)",
+        "(?:|a)*",
+        "(a|b)+",
+        "((a)|b)+",
+        "(a|(b))+\\2",
+        "((a)|b)*\\2",
+        "(?:(a)|b)*\\1",
+        "(a)*\\1",
+        "(?:(a)b)*",
+        "(a)+?\\1",
+        "((a)*)+",
+        "(a?)+?b",
+        "(a*?)*?b",
+        "(?:a*)*",
+        "(?:a*?)*",
+        "(?:a*)*+",
+        "(?:a|b)*+b",
+        "(?>a|ab)b",
+        "(?>ab|a)b",
+        "(?>(a))\\1",
+        "(?>a*)a",
+        "(a+)+$",
+        "(\\w+)*:",
+        "^(\\w+\\.)+\\w+$",
+        "(?:\\w+\\.)*svd",
+        "(?:(?:a*)*)*b",
+        "(?:(?:a|a)*)*b",
+        "(?P<g1>a)(?(g1)d|n)",
+        "(?(1)a)",
+        "(?(1)a)(b)",
+        "(b)(?(1)|c)",
+        "(b)?(?(1)|c)d",
+        "(?x)(?(1) a | b )(a)",
+        "\\da",
+        "[\\da]+",
+        "[\\D]",
+        "[^\\d\\s]",
+        "[\\s\\S]",
+        "[^\\s\\S]",
+        "[a-c-e]",
+        "[\\]]",
+        "[\\[]",
+        "[\\^]",
+        "[\\-]",
+        "[a\\-z]",
+        "[]-a]",
+        "[^-a]",
+        "[a-a]",
+        "[\\x00-\\U0010ffff]",
+        "[^\\x00-\\U0010ffff]",
+        "(?i)[\\x00-\\U0010ffff]",
+        "(?i)[\u{3b1}-\u{3c9}]",
+        "(?i)[\u{391}-\u{3a9}]+",
+        "(?i)[a-z]+",
+        "(?i)[A-Z]+",
+        "[\u{1F600}]",
+        "\u{1F600}",
+        "é",
+        "(?i)É",
+        "[é-ë]",
+        "straße",
+        "(?i)STRASSE",
+        "(?i)straße",
+        "İ",
+        "(?i)i̇",
+        "(?a)(?i)ſ",
+        "(?a)(?i)[ſ]",
+        "(?u)(?i)[ſ]",
+        "(?i)[\u{2126}]",
+        "(?i)ω",
+        "(?i)[\u{1E9E}]",
+        "(?i)ß",
+        "(?i)[ß]",
+        "(?>.(n.??)|)*+",
+        "(?>.(a|n[d]?)|)*+",
+        "(?>.(n[d]??)|)*+",
+        "(?i)[ǅ]",
+        "(?i)ǅ",
+        "(?i)[ǆ]",
+        "(?i)Ǆ",
+        "(?i)[\u{390}]",
+        "(?i)\u{1FD3}",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -368,6 +1164,19 @@ fn hand_written() -> Vec<String> {
         v.push("(?=".repeat(n) + &")".repeat(n));
         v.push("(a|".repeat(n) + &")".repeat(n));
         v.push("(a)".to_string() + &"(?(1)(".repeat(n / 2 + 1) + &"))".repeat(n / 2 + 1));
+    }
+    for n in [329usize, 330, 331, 332] {
+        v.push("(a)".to_string() + &"(?(1)(".repeat(n) + &"))".repeat(n));
+        v.push("(?<=(".repeat(n / 2) + "a" + &"))".repeat(n / 2));
+    }
+    for n in [494usize, 495, 496, 497] {
+        v.push((0..n).map(|i| format!("(?P<g{}>", i)).collect::<String>() + &")".repeat(n));
+        v.push("(?<=".repeat(n) + "a" + &")".repeat(n));
+        v.push("(?>".repeat(n) + "a" + &")".repeat(n));
+        v.push("(?i:".repeat(n) + "a" + &")".repeat(n));
+        v.push("(a".repeat(n) + &")*".repeat(n));
+        v.push("(|".repeat(n) + &")".repeat(n));
+        v.push("[(".repeat(n) + &")".repeat(n));
     }
     for n in [990usize, 991, 992, 993] {
         v.push("(a)".to_string() + &"(?(1)".repeat(n) + &")".repeat(n));
@@ -408,8 +1217,7 @@ enum Json {
 fn parse_json(s: &str) -> Json {
     let chars: Vec<char> = s.chars().collect();
     let mut i = 0;
-    let v = parse_value(&chars, &mut i);
-    v
+    parse_value(&chars, &mut i)
 }
 
 fn skip_ws(c: &[char], i: &mut usize) {
@@ -503,12 +1311,23 @@ struct Outcome {
 fn rust_outcome(p: &str) -> Outcome {
     match pyregex::compile(p) {
         Ok((pat, w)) => {
+            // after the first undecided search the remaining ones are skipped
+            let mut gave_up = false;
             let searches: String = NAMES
                 .iter()
-                .map(|n| match pat.search_bounded(n, STEP_LIMIT) {
-                    Some(true) => '1',
-                    Some(false) => '0',
-                    None => 'T',
+                .map(|n| {
+                    if gave_up {
+                        return 'T';
+                    }
+                    match pat.search_outcome(n, STEP_LIMIT) {
+                        pyregex::SearchOutcome::Match => '1',
+                        pyregex::SearchOutcome::NoMatch => '0',
+                        pyregex::SearchOutcome::SystemError => 'E',
+                        pyregex::SearchOutcome::GaveUp => {
+                            gave_up = true;
+                            'T'
+                        }
+                    }
                 })
                 .collect();
             Outcome {
@@ -557,17 +1376,28 @@ fn short(s: &str) -> String {
 
 #[test]
 fn differential_against_cpython() {
-    let mut gen = Gen { rng: Rng(SEED) };
+    // PYREGEX_DIFF_SEED / PYREGEX_DIFF_COUNT allow longer exploratory runs
+    let seed = std::env::var("PYREGEX_DIFF_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(SEED);
+    let count = std::env::var("PYREGEX_DIFF_COUNT").ok().and_then(|s| s.parse().ok()).unwrap_or(GENERATED);
+    let mut gen = Gen { rng: Rng(seed), clean: false };
     let mut patterns = hand_written();
     let hand = patterns.len();
     let mut seen = std::collections::HashSet::new();
-    while patterns.len() < hand + GENERATED {
+    while patterns.len() < hand + count {
         let p = gen.pattern();
         if seen.insert(p.clone()) {
             patterns.push(p);
         }
     }
 
+    if let Ok(path) = std::env::var("PYREGEX_DIFF_DUMP") {
+        let mut s = String::new();
+        for p in &patterns {
+            s.push_str(&json_str(p));
+            s.push('\n');
+        }
+        std::fs::write(path, s).expect("dump patterns");
+    }
     let oracle = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/differential_oracle.py");
     let child = Command::new("python3")
         .arg(oracle)
@@ -577,10 +1407,9 @@ fn differential_against_cpython() {
         .spawn();
     let mut child = match child {
         Ok(c) => c,
-        Err(e) => panic!(
-            "differential test needs `python3` (CPython 3.11) on PATH to run the oracle {}: {}",
-            oracle, e
-        ),
+        Err(e) => {
+            panic!("differential test needs `python3` (CPython 3.11) on PATH to run the oracle {}: {}", oracle, e)
+        }
     };
     let mut stdin = child.stdin.take().unwrap();
     let input: String = {
@@ -594,9 +1423,8 @@ fn differential_against_cpython() {
         }
         s
     };
-    let writer = std::thread::spawn(move || {
-        stdin.write_all(input.as_bytes()).expect("writing to the oracle");
-    });
+    // a write error means the oracle died; its exit status is checked below
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()).is_ok());
     let stdout = child.stdout.take().unwrap();
     let reader = std::thread::spawn(move || {
         BufReader::new(stdout).lines().map(|l| l.expect("reading the oracle")).collect::<Vec<String>>()
@@ -607,7 +1435,7 @@ fn differential_against_cpython() {
     let ours: Vec<Outcome> = patterns.iter().map(|p| rust_outcome(p)).collect();
     println!("pyregex side: {:?}", t0.elapsed());
 
-    writer.join().unwrap();
+    let _ = writer.join();
     let lines = reader.join().unwrap();
     println!("oracle done after: {:?}", t0.elapsed());
     let status = child.wait().expect("oracle exit status");
@@ -617,6 +1445,7 @@ fn differential_against_cpython() {
     let mut divergences = Vec::new();
     let mut search_checks = 0usize;
     let mut undecided = 0usize;
+    let mut system_errors = 0usize;
     let mut ok_patterns = 0usize;
     for ((p, line), ours) in patterns.iter().zip(&lines).zip(ours) {
         let theirs = oracle_outcome(parse_json(line));
@@ -629,6 +1458,9 @@ fn differential_against_cpython() {
                     continue;
                 }
                 search_checks += 1;
+                if b == 'E' {
+                    system_errors += 1;
+                }
                 if a != b {
                     same = false;
                 }
@@ -639,11 +1471,13 @@ fn differential_against_cpython() {
         }
     }
     println!(
-        "differential: {} patterns ({} hand-written, {} compile ok), {} search checks, {} undecided (time/step limit), {} divergences",
+        "differential: {} patterns ({} hand-written, {} compile ok), {} search checks ({} CPython SystemErrors), \
+         {} undecided (time/step limit), {} divergences",
         patterns.len(),
         hand,
         ok_patterns,
         search_checks,
+        system_errors,
         undecided,
         divergences.len()
     );

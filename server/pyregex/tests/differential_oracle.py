@@ -8,7 +8,9 @@ Protocol (UTF-8, one JSON value per line):
     text      str(exc) ("" when ok)
     warnings  [[category name, str(message)], ...] in emission order
     searches  one char per subject: "1"/"0" = bool(re.search(p, subject)),
-              "T" = gave up after the time limit, "" when not ok
+              "E" = re.search raised SystemError,
+              "T" = gave up after the time limit (all following subjects
+              are then skipped), "" when not ok
 
 re.compile is called from module level (frame depth 1) so that the
 RecursionError threshold matches the one pyregex models.
@@ -26,12 +28,17 @@ class Timeout(Exception):
     pass
 
 
+armed = False
+
+
 def _alarm(signum, frame):
-    raise Timeout()
+    # a late signal (after the search returned) is ignored
+    if armed:
+        raise Timeout()
 
 
 signal.signal(signal.SIGALRM, _alarm)
-TIME_LIMIT = 0.25
+TIME_LIMIT = 0.1
 
 names = json.loads(sys.stdin.readline())
 out = sys.stdout
@@ -52,14 +59,24 @@ for line in sys.stdin:
     res = []
     if compiled is not None:
         for n in names:
+            if res and res[-1] == "T":
+                # after the first timeout the remaining searches are skipped
+                res.append("T")
+                continue
             try:
+                armed = True
                 signal.setitimer(signal.ITIMER_REAL, TIME_LIMIT)
-                try:
-                    r = "1" if compiled.search(n) else "0"
-                finally:
-                    signal.setitimer(signal.ITIMER_REAL, 0)
+                r = "1" if compiled.search(n) else "0"
+                armed = False
             except Timeout:
+                armed = False
                 r = "T"
+            except SystemError:
+                # "The span of capturing group is wrong, please report a bug
+                # for the re module." (a CPython bug, reproduced by pyregex)
+                armed = False
+                r = "E"
+            signal.setitimer(signal.ITIMER_REAL, 0)
             res.append(r)
     out.write(json.dumps([kind, text, warns, "".join(res)]) + "\n")
 out.flush()

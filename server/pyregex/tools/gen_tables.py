@@ -47,22 +47,7 @@ def ranges(pred):
 
 
 def fmt_ranges(name, rs):
-    body = ",".join("(0x%X,0x%X)" % r for r in rs)
-    lines = []
-    cur = ""
-    for item in body.split(","):
-        pass
-    # simple wrapping
-    parts = ["(0x%X, 0x%X)" % r for r in rs]
-    out = "pub static %s: &[(u32, u32)] = &[\n" % name
-    line = "   "
-    for p in parts:
-        if len(line) + len(p) + 2 > 96:
-            out += line + "\n"
-            line = "   "
-        line += " " + p + ","
-    out += line + "\n];\n"
-    return out
+    return fmt_pairs(name, rs)
 
 
 def fmt_pairs(name, pairs):
