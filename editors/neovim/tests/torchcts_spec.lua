@@ -2,7 +2,8 @@
 -- Run through tests/run.sh (it sets the environment below); runs on Neovim 0.7 and 0.11.
 --
 --   TORCHCTS_TEST_SERVER  the server binary (required)
---   TORCHCTS_TEST_MODE    "setup" (require("torchcts").setup) or "native" (vim.lsp.enable, 0.11+)
+--   TORCHCTS_TEST_MODE    "setup" (require("torchcts").setup), "lazy" (setup() after the manifest
+--                         is open, as lazy-loading does) or "native" (vim.lsp.enable, 0.11+)
 --   TORCHCTS_TEST_TMP     a fresh folder for the manifest
 --
 -- Opens a manifest with a known error, waits for the diagnostics, checks hover and the code
@@ -146,6 +147,11 @@ vim.fn.mkdir(tmp .. "/.git", "p")
 local manifest_path = tmp .. "/backend/manifest.py"
 vim.fn.writefile(MANIFEST, manifest_path)
 
+-- "lazy": the manifest is already open when setup() runs (as with lazy.nvim's ft = "python").
+if mode == "lazy" then
+  vim.cmd("edit " .. vim.fn.fnameescape(manifest_path))
+end
+
 local torchcts
 local setup_ok = check("plugin setup (" .. mode .. ")", function()
   if mode == "native" then
@@ -178,7 +184,9 @@ local setup_ok = check("plugin setup (" .. mode .. ")", function()
   end
 end)
 
-vim.cmd("edit " .. vim.fn.fnameescape(manifest_path))
+if mode ~= "lazy" then
+  vim.cmd("edit " .. vim.fn.fnameescape(manifest_path))
+end
 local bufnr = vim.api.nvim_get_current_buf()
 
 local client
@@ -334,7 +342,7 @@ check("code actions on the error offer 'device_generator'", function()
 end)
 
 -- 5. Commands.
-if mode == "setup" then
+if mode ~= "native" then
   check("commands: status text and a clear warning for a command the server lacks", function()
     local s = torchcts.status(bufnr)
     assert(s == "TorchCTS" or s:match("^TorchCTS L%d: %d+ run, %d+ filtered$"), "status text: " .. s)

@@ -248,3 +248,99 @@ test("does not start the server while no manifest is open or in the workspace", 
   current.openDocument(path.join(tmp, "backend", "manifest.py"));
   await waitFor("the server to start after a manifest opens", () => api.client()?.isRunning());
 });
+
+// A minimal language server that advertises the four TorchCTS commands, records what it
+// receives, and sends `torchcts/status` when a document opens: checks the status bar and
+// what the extension's commands send, before the real server implements them.
+const FAKE_SERVER = `#!/usr/bin/env node
+const fs = require("fs");
+const log = process.env.FAKE_LOG;
+let buf = Buffer.alloc(0);
+function send(msg) {
+  const body = Buffer.from(JSON.stringify(msg));
+  process.stdout.write("Content-Length: " + body.length + "\\r\\n\\r\\n");
+  process.stdout.write(body);
+}
+function handle(msg) {
+  fs.appendFileSync(log, JSON.stringify({ method: msg.method, params: msg.params }) + "\\n");
+  if (msg.method === "initialize") {
+    send({ jsonrpc: "2.0", id: msg.id, result: {
+      capabilities: { textDocumentSync: 1, executeCommandProvider: { commands: [
+        "torchcts.runAffectedTests", "torchcts.runLevel", "torchcts.cancelRun", "torchcts.showSkips"] } },
+      serverInfo: { name: "fake-torchcts", version: "0" } } });
+  } else if (msg.method === "textDocument/didOpen") {
+    send({ jsonrpc: "2.0", method: "torchcts/status",
+      params: { uri: msg.params.textDocument.uri, level: 3, run: 812, filtered: 3120 } });
+  } else if (msg.method === "workspace/executeCommand") {
+    const result = msg.params.command === "torchcts.showSkips" ? "# Skips at level " + msg.params.arguments[0].level : null;
+    send({ jsonrpc: "2.0", id: msg.id, result });
+  } else if (msg.method === "shutdown") {
+    send({ jsonrpc: "2.0", id: msg.id, result: null });
+  } else if (msg.method === "exit") {
+    process.exit(0);
+  } else if (msg.id !== undefined && msg.method !== undefined) {
+    send({ jsonrpc: "2.0", id: msg.id, result: null });
+  }
+}
+process.stdin.on("data", (chunk) => {
+  buf = Buffer.concat([buf, chunk]);
+  for (;;) {
+    const sep = buf.indexOf("\\r\\n\\r\\n");
+    if (sep < 0) return;
+    const len = Number(/Content-Length: *(\\d+)/i.exec(buf.slice(0, sep).toString())[1]);
+    if (buf.length < sep + 4 + len) return;
+    const body = buf.slice(sep + 4, sep + 4 + len).toString();
+    buf = buf.slice(sep + 4 + len);
+    handle(JSON.parse(body));
+  }
+});
+`;
+
+test("status bar shows torchcts/status counts; commands send workspace/executeCommand", async () => {
+  const fake = path.join(tmp, "fake-torchcts-lsp");
+  fs.writeFileSync(fake, FAKE_SERVER, { mode: 0o755 });
+  const logFile = path.join(tmp, "fake.log");
+  fs.writeFileSync(logFile, "");
+  process.env.FAKE_LOG = logFile;
+  current = createMock({
+    workspaceFolder: tmp,
+    config: { "torchcts.server.path": fake, "torchcts.device": "cuda", "torchcts.python.interpreter": "/opt/py/bin/python" },
+  });
+  const manifestPath = path.join(tmp, "backend", "manifest.py");
+  const doc = current.openDocument(manifestPath);
+  ext = loadExtension();
+  const api = ext.activate(current.makeContext(path.join(tmp, "ext")));
+  await api.ready;
+  assert.equal(api.client()?.isRunning(), true);
+  const status = current.rec.statusBarItems[0];
+  await waitFor("the status bar to show the counts", () => status.text === "TorchCTS L3: 812 run, 3120 filtered");
+
+  // The client registers the server's command ids; ours are distinct, so no clash.
+  for (const id of ["torchcts.runAffectedTests", "torchcts.runLevel", "torchcts.cancelRun", "torchcts.showSkips"]) {
+    assert.ok(current.rec.commands.has(id), `server command ${id} registered by the client`);
+  }
+  const exec = current.vscode.commands.executeCommand;
+  current.vscode.window.activeTextEditor.selection = new current.vscode.Selection(new current.vscode.Position(4, 42), new current.vscode.Position(4, 42));
+  await exec("torchcts.ui.runAffectedTests");
+  await exec("torchcts.ui.runLevel", 4);
+  await exec("torchcts.ui.cancelRun");
+  await exec("torchcts.ui.showSkips");
+  const sent = fs.readFileSync(logFile, "utf8").trim().split("\n").map((l) => JSON.parse(l)).filter((m) => m.method === "workspace/executeCommand").map((m) => m.params);
+  const uri = doc.uri.toString();
+  assert.deepEqual(sent, [
+    { command: "torchcts.runAffectedTests", arguments: [{ uri, position: { line: 4, character: 42 }, device: "cuda", python: "/opt/py/bin/python" }] },
+    { command: "torchcts.runLevel", arguments: [{ uri, level: 4, device: "cuda", python: "/opt/py/bin/python" }] },
+    { command: "torchcts.cancelRun", arguments: [{ uri }] },
+    { command: "torchcts.showSkips", arguments: [{ uri, level: 3 }] },
+  ]);
+  const init = fs.readFileSync(logFile, "utf8").trim().split("\n").map((l) => JSON.parse(l)).find((m) => m.method === "initialize");
+  assert.deepEqual(init.params.initializationOptions, {
+    python: { interpreter: "/opt/py/bin/python" },
+    device: "cuda",
+    defaultLevel: 2,
+    onSave: "off",
+    inlayHints: { enabled: true },
+  });
+  assert.deepEqual(current.rec.warnings, []);
+  assert.deepEqual(current.rec.errors, []);
+});
