@@ -637,6 +637,7 @@ def main():
     ap.add_argument("--no-tables", action="store_true", help="skip the OpInfo tables (debugging only)")
     ap.add_argument("--pytest-arg", action="append", default=[], help="extra pytest argument (debugging only)")
     args = ap.parse_args()
+    args.out = os.path.abspath(args.out)  # the run changes into a scratch folder
 
     import torch
     import pytest
