@@ -346,3 +346,54 @@ pub(crate) enum Mode {
     Exact,
     Range,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn level_selection_labels_match_torchcts() {
+        assert_eq!(LevelSelection::Cumulative(4).label(), "requested <= 4");
+        assert_eq!(LevelSelection::Exact(4).label(), "requested == 4");
+        assert_eq!(LevelSelection::Range(2, 5).label(), "requested 2-5");
+        assert_eq!(LevelSelection::Range(3, 3).label(), "requested == 3");
+        assert!(LevelSelection::Range(2, 5).contains(5));
+        assert!(!LevelSelection::Cumulative(2).contains(3));
+    }
+
+    #[test]
+    fn manifest_level_defaults_and_rejects_bool() {
+        let mut f = ManifestFacts::default();
+        assert_eq!(LevelSelection::from_manifest(&f), Ok(LevelSelection::Cumulative(3)));
+        f.semantic_level = Some(PyValue::Bool(true));
+        assert!(LevelSelection::from_manifest(&f).is_err());
+        f.semantic_level = Some(PyValue::Int(9));
+        assert!(LevelSelection::from_manifest(&f).is_err());
+    }
+
+    #[test]
+    fn device_resolution_follows_collect_only_mode() {
+        let mut f = ManifestFacts::default();
+        assert_eq!(f.resolve_device(None), "cpu");
+        assert_eq!(f.resolve_device(Some("auto")), "cpu");
+        f.device_name = Some("mps".into());
+        assert_eq!(f.resolve_device(Some("auto")), "mps");
+        assert_eq!(f.resolve_device(Some("cuda")), "cuda");
+    }
+
+    #[test]
+    fn dtype_aliases_are_canonical() {
+        assert_eq!(canonical_dtype("torch.half"), Some("torch.float16"));
+        assert_eq!(canonical_dtype("torch.float"), Some("torch.float32"));
+        assert_eq!(canonical_dtype("torch.nn"), None);
+    }
+
+    #[test]
+    fn truthiness_is_pythons() {
+        assert!(!PyValue::Str(String::new()).truthy());
+        assert!(PyValue::Str("x".into()).truthy());
+        assert!(!PyValue::List(vec![]).truthy());
+        assert!(!PyValue::Int(0).truthy());
+        assert!(PyValue::Other("object()".into()).truthy());
+    }
+}

@@ -1,0 +1,1144 @@
+//! The accounting: what `torchcts show-skips` reports for one manifest, device
+//! and level selection, computed from the inventory.
+//!
+//! One pass over the items of the maximal collection, in collection order:
+//! manifest-generated parameter sets (OpInfo forward/backward/errors, generated
+//! foreach/fused) are first narrowed to the items the manifest would generate
+//! (with the placeholder item pytest gets when a set is empty), then every item
+//! goes through the rule chain of `pytest_collection_modifyitems` (first reason
+//! wins, except that the dtype rule overwrites the backend gate). OpInfo records
+//! that never become items ("pending" records) follow, backward before forward.
+//!
+//! Details are not formatted during the pass: a [`Record`] keeps the facts and
+//! [`Accounting::detail`] formats the text on demand.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::facts::{canonical_dtype, LevelSelection, ManifestFacts, Mode, PyValue};
+use crate::inventory::{
+    ContractMode, DevRule, DtCode, DtypeParam, Inventory, Item, OiParam, OracleOutcome, Rd, Reason,
+    RegexEntry, Str, CUSTOM_DEVICE_PLACEHOLDER,
+};
+use crate::pyfmt::{fmt_g, parse_float};
+
+/// Where a record comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NodeRef {
+    /// An item of the inventory.
+    Item(u32),
+    /// The placeholder pytest collects for an empty generated parameter set.
+    Placeholder(PlaceholderKind),
+    /// An OpInfo record that is not a pytest item (declined or CPU-contract
+    /// rejected at import time).
+    Pending { backward: bool, cond: Str, op: Str, dt: Str },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlaceholderKind {
+    OpinfoForward,
+    OpinfoBackward,
+    OpinfoErrors,
+    Foreach,
+}
+
+/// How a dtype was named in a detail text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LabelKind {
+    Plain,
+    Autocast,
+    Src,
+    Dst,
+    Fixed,
+    Gradcheck,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DtypeLabel {
+    pub dt: Str,
+    pub kind: LabelKind,
+}
+
+/// The ingredients of a detail text.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Detail {
+    /// Recorded text (CPU contracts, generated preflight, device rules).
+    Text(Str),
+    /// Recorded device text in which the custom-device placeholder name is
+    /// replaced by the actual device name.
+    DeviceText(Str),
+    NotListed(DtypeLabel),
+    DeclaredUnsupported(DtypeLabel),
+    RegexFiltered { label: DtypeLabel, op: Option<Str>, pattern: u32 },
+    UnsupportedValue { label: DtypeLabel, value: u32 },
+    MissingCapabilities(Vec<Str>),
+    DeviceCount,
+    OpExcluded(Str),
+    ContainerFormat(Str),
+    ContainerDecoder(Str),
+    MaxTensorSize(f64),
+    DeviceMemory(f64),
+    Capability(&'static str),
+    GeneratedNoDtypes(Str),
+    GeneratedCpuContract(Str),
+    GeneratedShape(Str),
+    OomNotRecoverable,
+    PathShapeEmpty,
+    OpinfoEmpty,
+    LevelAbove(u8),
+    LevelOutside(u8),
+}
+
+/// One not-run record, in show-skips order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    pub node: NodeRef,
+    pub reason: Reason,
+    pub detail: Detail,
+    /// The semantic level of the node (pending OpInfo records: the OpInfo default).
+    pub level: u8,
+    /// Deselected (not a pytest item that stays collected); false for kept,
+    /// skip-marked items and for pending records.
+    pub deselected: bool,
+    /// The outcome depends on the live device (availability of CUDA/MPS/...,
+    /// detected memory) and was computed as on a host without it, like
+    /// show-skips on the extraction host.
+    pub live_device_dependent: bool,
+}
+
+/// Counts for one semantic level (items of that level only; pending OpInfo
+/// records count as filtered at the OpInfo level).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LevelCounts {
+    pub level: u8,
+    /// Items (collected nodes) of this level.
+    pub collected: usize,
+    /// Items with no reason other than the level rule: they run when the level is selected.
+    pub runnable: usize,
+    /// Items (and pending records) filtered for a reason other than the level.
+    pub filtered: usize,
+}
+
+/// What the device name means to the engine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeviceResolution {
+    pub device: String,
+    /// Device class whose recorded facts are used.
+    pub class: String,
+    /// The name is not one the inventory recorded facts for; the class is an assumption.
+    pub assumed: bool,
+}
+
+/// A problem found while accounting (for example a regex Python rejects: the
+/// real collection would crash).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AccountingProblem {
+    pub message: String,
+}
+
+/// The result of [`account`].
+#[derive(Clone)]
+pub struct Accounting<'a> {
+    pub inventory: &'a Inventory,
+    pub device: DeviceResolution,
+    pub selection: LevelSelection,
+    /// pytest items collected (`M` in `K/M tests collected`).
+    pub collected: usize,
+    /// Items deselected (`D`).
+    pub deselected: usize,
+    /// Items left (`K = M - D`), including kept skip-marked ones.
+    pub included: usize,
+    /// Items that execute (no reason at all).
+    pub executable: usize,
+    /// All records, items first (collection order), then pending OpInfo records.
+    pub records: Vec<Record>,
+    /// (reason, count) in first-seen order.
+    pub reason_counts: Vec<(Reason, usize)>,
+    /// Levels 1..=8.
+    pub levels: [LevelCounts; 8],
+    pub problems: Vec<AccountingProblem>,
+    /// Number of records whose outcome depends on the live device.
+    pub live_device_dependent: usize,
+    /// Things the inventory cannot model for this manifest (custom_test_dirs, ...).
+    pub not_modelled: Vec<String>,
+    facts_repr: FactsForText,
+}
+
+#[derive(Debug, Clone, Default)]
+struct FactsForText {
+    device_count: String,
+    max_level: u8,
+    label: String,
+    patterns: Vec<String>,
+    values: Vec<String>,
+}
+
+impl<'a> Accounting<'a> {
+    pub fn reason_name(&self, r: Reason) -> &str {
+        self.inventory.reason_name(r)
+    }
+
+    /// Full node id of a record.
+    pub fn node_id(&self, rec: &Record) -> String {
+        let inv = self.inventory;
+        match rec.node {
+            NodeRef::Item(i) => inv.items[i as usize].id.clone(),
+            NodeRef::Placeholder(k) => placeholder(inv, k).id.clone(),
+            NodeRef::Pending { backward: true, op, dt, .. } => format!(
+                "torchcts/opinfo/test_opinfo_backward.py::test_op_backward[manifest-declined-{}-{}]",
+                inv.string(op),
+                inv.string(dt)
+            ),
+            NodeRef::Pending { backward: false, cond, op, dt } => format!(
+                "torchcts/opinfo/test_opinfo_forward.py::test_op_forward[manifest-declined-{}-{}-{}]",
+                inv.string(cond),
+                inv.string(op),
+                inv.string(dt)
+            ),
+        }
+    }
+
+    /// The node id as show-skips prints it (`nodeid.split('/')[-1]`).
+    pub fn printed_id(&self, rec: &Record) -> String {
+        if let NodeRef::Item(i) = rec.node {
+            return self.inventory.items[i as usize].printed_id().to_string();
+        }
+        let id = self.node_id(rec);
+        match id.rfind('/') {
+            Some(i) => id[i + 1..].to_string(),
+            None => id,
+        }
+    }
+
+    /// The detail text, as torchcts writes it.
+    pub fn detail(&self, rec: &Record) -> String {
+        let inv = self.inventory;
+        let label = |l: &DtypeLabel| -> String {
+            let dt = inv.string(l.dt);
+            match l.kind {
+                LabelKind::Plain => dt.to_string(),
+                LabelKind::Autocast => format!("{dt} (autocast_dtype)"),
+                LabelKind::Src => format!("{dt} (src_dtype)"),
+                LabelKind::Dst => format!("{dt} (dst_dtype)"),
+                LabelKind::Fixed => format!("{dt} (fixed dtype)"),
+                LabelKind::Gradcheck => "torch.float64 (required for gradcheck)".to_string(),
+            }
+        };
+        match &rec.detail {
+            Detail::Text(s) => inv.string(*s).to_string(),
+            Detail::DeviceText(s) => {
+                let t = inv.string(*s);
+                if self.device.class == CUSTOM_DEVICE_PLACEHOLDER && self.device.device != CUSTOM_DEVICE_PLACEHOLDER {
+                    t.replace(CUSTOM_DEVICE_PLACEHOLDER, &self.device.device)
+                } else {
+                    t.to_string()
+                }
+            }
+            Detail::NotListed(l) => format!("{} not in supported_dtypes", label(l)),
+            Detail::DeclaredUnsupported(l) => format!("{} is declared unsupported in supported_dtypes", label(l)),
+            Detail::RegexFiltered { label: l, op, pattern } => {
+                let op_detail = match op {
+                    Some(op) if !inv.string(*op).is_empty() => format!("op {} ", inv.string(*op)),
+                    _ => String::new(),
+                };
+                format!("{op_detail}filtered out by {} regex: {}", label(l), self.facts_repr.patterns[*pattern as usize])
+            }
+            Detail::UnsupportedValue { label: l, value } => format!(
+                "{} has unsupported manifest filter value {}",
+                label(l),
+                self.facts_repr.values[*value as usize]
+            ),
+            Detail::MissingCapabilities(caps) => format!(
+                "requires capabilities: {}",
+                caps.iter().map(|c| inv.string(*c)).collect::<Vec<_>>().join(", ")
+            ),
+            Detail::DeviceCount => {
+                format!("requires device_count>=2, runtime exposes {}", self.facts_repr.device_count)
+            }
+            Detail::OpExcluded(op) => format!("{} is in skip_ops list", inv.string(*op)),
+            Detail::ContainerFormat(p) => {
+                format!("Container format '{}' not in supported_container_formats", inv.string(*p))
+            }
+            Detail::ContainerDecoder(p) => format!("No custom decoder declared for container format '{}'", inv.string(*p)),
+            Detail::MaxTensorSize(v) => format!("Max tensor size is limited to {}MB by resource limits.", fmt_g(*v)),
+            Detail::DeviceMemory(v) => format!("Device memory is too small ({}GB) for >2GB tensor stress test.", fmt_g(*v)),
+            Detail::Capability(c) => format!("requires capabilities: {c}"),
+            Detail::GeneratedNoDtypes(n) => format!("No manifest-enabled dtypes selected for generated {}", inv.string(*n)),
+            Detail::GeneratedCpuContract(n) => format!(
+                "cpu_contract_unsupported: no selected dtype is executable under the PyTorch CPU contract for {}",
+                inv.string(*n)
+            ),
+            Detail::GeneratedShape(n) => {
+                format!("coverage_strategy_pending: no manifest-enabled shape cases for {}", inv.string(*n))
+            }
+            Detail::OomNotRecoverable => "OOM recovery not marked as recoverable in manifest".to_string(),
+            Detail::PathShapeEmpty => "no tracked path-shape rows matched this module's runner and selectors".to_string(),
+            Detail::OpinfoEmpty => "No OpInfo tests matched the manifest filters.".to_string(),
+            Detail::LevelAbove(l) => {
+                format!("semantic_level={l} exceeds requested level {}", self.facts_repr.max_level)
+            }
+            Detail::LevelOutside(l) => format!("semantic_level={l} is outside {}", self.facts_repr.label),
+        }
+    }
+}
+
+impl std::fmt::Debug for Accounting<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Accounting")
+            .field("device", &self.device)
+            .field("selection", &self.selection)
+            .field("collected", &self.collected)
+            .field("deselected", &self.deselected)
+            .field("included", &self.included)
+            .field("records", &self.records.len())
+            .finish()
+    }
+}
+
+fn placeholder(inv: &Inventory, k: PlaceholderKind) -> &Item {
+    match k {
+        PlaceholderKind::OpinfoForward => &inv.placeholders.forward,
+        PlaceholderKind::OpinfoBackward => &inv.placeholders.backward,
+        PlaceholderKind::OpinfoErrors => &inv.placeholders.errors,
+        PlaceholderKind::Foreach => &inv.placeholders.foreach,
+    }
+}
+
+/// The disposition of one dtype under `supported_dtypes`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Filter {
+    NotListed,
+    True,
+    False,
+    Regex(u32),
+    Unsupported(u32),
+}
+
+/// `capabilities.ieee754`: True (default), a regex, a list of regexes, or off.
+enum Ieee754 {
+    On,
+    Off,
+    Patterns(Vec<u32>),
+}
+
+struct Ctx<'a, 'f> {
+    ieee754: Ieee754,
+    inv: &'a Inventory,
+    facts: &'f ManifestFacts,
+    class: u8,
+    class_is_cpu: bool,
+    class_is_custom: bool,
+    selection: LevelSelection,
+    skip_ops: HashSet<&'f str>,
+    filters: HashMap<Str, Filter>,
+    patterns: Vec<String>,
+    pattern_index: HashMap<String, u32>,
+    values: Vec<String>,
+    regex: std::sync::MutexGuard<'a, HashMap<String, RegexEntry>>,
+    problems: Vec<AccountingProblem>,
+    reported_patterns: HashSet<String>,
+    device_count: f64,
+    r: Reasons,
+}
+
+#[derive(Clone, Copy)]
+struct Reasons {
+    not_listed: Reason,
+    not_supported: Reason,
+    regex: Reason,
+    contract_unsupported: Reason,
+    capability: Reason,
+    device_count: Reason,
+    op_excluded: Reason,
+    container: Reason,
+    decoder: Reason,
+    resource: Reason,
+    gen_no_dtypes: Reason,
+    strategy_pending: Reason,
+    oom: Reason,
+    path_shape: Reason,
+    opinfo_empty: Reason,
+    level_gt: Reason,
+    level_out: Reason,
+    backend_not_available: Option<Reason>,
+}
+
+impl<'a, 'f> Ctx<'a, 'f> {
+    fn text(&self, s: Str) -> &'a str {
+        self.inv.string(s)
+    }
+
+    fn pattern_id(&mut self, p: &str) -> u32 {
+        if let Some(&i) = self.pattern_index.get(p) {
+            return i;
+        }
+        let i = self.patterns.len() as u32;
+        self.patterns.push(p.to_string());
+        self.pattern_index.insert(p.to_string(), i);
+        i
+    }
+
+    /// `re.search(pattern, text)`, memoised per (pattern, interned string)
+    /// across calls in the inventory's cache.
+    fn search(&mut self, pattern: u32, text: Str) -> bool {
+        let n = self.inv.strings.len();
+        let key = self.patterns[pattern as usize].as_str();
+        if !self.regex.contains_key(key) {
+            let compiled = pyregex::compile(key).map(|(p, _)| p).map_err(|(e, _)| e.python_text(key));
+            self.regex.insert(key.to_string(), RegexEntry { compiled, memo: vec![0; n] });
+        }
+        let entry = self.regex.get_mut(key).expect("inserted above");
+        match &entry.compiled {
+            Err(msg) => {
+                if self.reported_patterns.insert(key.to_string()) {
+                    self.problems.push(AccountingProblem {
+                        message: format!("re.error for {key:?}: {msg} (the real collection stops with this error)"),
+                    });
+                }
+                false
+            }
+            Ok(p) => {
+                let slot = &mut entry.memo[text as usize];
+                if *slot == 0 {
+                    let hit = p.search_bounded(&self.inv.strings[text as usize], 5_000_000).unwrap_or(false);
+                    *slot = if hit { 2 } else { 1 };
+                }
+                *slot == 2
+            }
+        }
+    }
+
+    /// `dt in sd` (dtype object) then `dt_str in sd`.
+    fn filter(&mut self, dt: Str) -> Filter {
+        if let Some(f) = self.filters.get(&dt) {
+            return *f;
+        }
+        let name = self.inv.string(dt);
+        let sd = &self.facts.supported_dtypes;
+        let by_obj = sd.iter().rev().find(|(k, _)| match k {
+            PyValue::Dtype(d) => canonical_dtype(d).unwrap_or(d.as_str()) == name,
+            _ => false,
+        });
+        let by_str = || sd.iter().rev().find(|(k, _)| matches!(k, PyValue::Str(s) if s == name));
+        let f = match by_obj.or_else(by_str) {
+            None => Filter::NotListed,
+            Some((_, PyValue::Bool(true))) => Filter::True,
+            Some((_, PyValue::Bool(false))) => Filter::False,
+            Some((_, PyValue::Str(p))) => {
+                let p = p.clone();
+                Filter::Regex(self.pattern_id(&p))
+            }
+            Some((_, other)) => {
+                let i = self.values.len() as u32;
+                self.values.push(other.repr());
+                Filter::Unsupported(i)
+            }
+        };
+        self.filters.insert(dt, f);
+        f
+    }
+
+    /// `dtype_manifest_disposition(dt, dt_str, sd, op_name)`: `None` when allowed.
+    fn disposition(&mut self, dt: Str, op: Option<Str>, kind: LabelKind) -> Option<(Reason, Detail)> {
+        let label = DtypeLabel { dt, kind };
+        match self.filter(dt) {
+            Filter::True => None,
+            Filter::NotListed => Some((self.r.not_listed, Detail::NotListed(label))),
+            Filter::False => Some((self.r.not_supported, Detail::DeclaredUnsupported(label))),
+            Filter::Unsupported(v) => Some((self.r.not_supported, Detail::UnsupportedValue { label, value: v })),
+            Filter::Regex(p) => {
+                let hit = match op {
+                    Some(op) if !self.text(op).is_empty() => self.search(p, op),
+                    _ => false,
+                };
+                if hit {
+                    None
+                } else {
+                    Some((self.r.regex, Detail::RegexFiltered { label, op, pattern: p }))
+                }
+            }
+        }
+    }
+
+    fn allowed(&mut self, dt: Str, op: Option<Str>) -> bool {
+        self.disposition(dt, op, LabelKind::Plain).is_none()
+    }
+
+    fn cap(&self, name: &str) -> Option<&'f PyValue> {
+        self.facts.capability(name)
+    }
+
+    /// `_ieee754_enabled_for_op` (OpInfo) / `ieee754_enabled` (generated),
+    /// after the op-specific exclusions.
+    fn ieee754(&mut self, op: Str) -> bool {
+        match &self.ieee754 {
+            Ieee754::On => true,
+            Ieee754::Off => false,
+            Ieee754::Patterns(ps) => {
+                for i in 0..ps.len() {
+                    let p = match &self.ieee754 {
+                        Ieee754::Patterns(ps) => ps[i],
+                        _ => unreachable!(),
+                    };
+                    if self.search(p, op) {
+                        return true;
+                    }
+                }
+                false
+            }
+        }
+    }
+
+    fn skip_op(&self, op: Str) -> bool {
+        self.skip_ops.contains(self.text(op))
+    }
+
+    fn sparse_ok(&self) -> bool {
+        self.cap("sparse").map(PyValue::truthy).unwrap_or(false)
+    }
+
+    fn is_fc(&self, dt: Str) -> bool {
+        self.inv.dtype_pos.get(&dt).map(|&i| self.inv.dtypes[i].float_or_complex).unwrap_or(false)
+    }
+}
+
+fn first_numeric(v: Option<&PyValue>, default: Option<f64>) -> Option<f64> {
+    let v = match v {
+        Some(PyValue::List(xs)) | Some(PyValue::Tuple(xs)) => match xs.first() {
+            Some(x) => Some(x),
+            None => return default,
+        },
+        other => other,
+    };
+    match v {
+        None | Some(PyValue::None) => default,
+        Some(PyValue::Str(s)) if s == "auto" => default,
+        Some(PyValue::Bool(b)) => Some(if *b { 1.0 } else { 0.0 }),
+        Some(PyValue::Int(i)) => Some(*i as f64),
+        Some(PyValue::Float(f)) => Some(*f),
+        Some(PyValue::Str(s)) => parse_float(s).or(default),
+        Some(_) => default,
+    }
+}
+
+fn py_number(v: &PyValue) -> Option<f64> {
+    match v {
+        PyValue::Bool(b) => Some(if *b { 1.0 } else { 0.0 }),
+        PyValue::Int(i) => Some(*i as f64),
+        PyValue::Float(f) => Some(*f),
+        _ => None,
+    }
+}
+
+/// Resolve a device name to the device class whose facts apply.
+pub fn resolve_device(inv: &Inventory, device: &str) -> DeviceResolution {
+    if inv.devices.iter().any(|d| d.name == device) {
+        return DeviceResolution { device: device.into(), class: device.into(), assumed: false };
+    }
+    if let Some((base, idx)) = device.split_once(':') {
+        if !idx.is_empty() && idx.chars().all(|c| c.is_ascii_digit()) && inv.devices.iter().any(|d| d.name == base) {
+            return DeviceResolution { device: device.into(), class: base.into(), assumed: true };
+        }
+    }
+    DeviceResolution { device: device.into(), class: CUSTOM_DEVICE_PLACEHOLDER.into(), assumed: true }
+}
+
+/// Account for `facts` on `device` with `selection`: what show-skips reports.
+pub fn account<'a>(
+    inv: &'a Inventory,
+    facts: &ManifestFacts,
+    device: &str,
+    selection: LevelSelection,
+) -> Accounting<'a> {
+    let resolution = resolve_device(inv, device);
+    let class = inv.devices.iter().position(|d| d.name == resolution.class).unwrap_or(inv.custom_device_class as usize) as u8;
+    let rid = |s: &str| inv.reason_id(s);
+    let r = Reasons {
+        not_listed: rid("dtype_not_listed"),
+        not_supported: rid("dtype_not_supported"),
+        regex: rid("dtype_regex_filtered"),
+        contract_unsupported: rid("cpu_contract_unsupported"),
+        capability: rid("capability_not_declared"),
+        device_count: rid("device_count"),
+        op_excluded: rid("op_excluded"),
+        container: rid("container_format_not_supported"),
+        decoder: rid("custom_container_decoder_not_declared"),
+        resource: rid("resource_limit"),
+        gen_no_dtypes: rid("generated_no_manifest_enabled_dtypes"),
+        strategy_pending: rid("coverage_strategy_pending"),
+        oom: rid("oom_not_recoverable"),
+        path_shape: rid("path_shape_no_selected_cases"),
+        opinfo_empty: rid("opinfo_no_selected_cases"),
+        level_gt: rid("semantic_level_gt_requested"),
+        level_out: rid("semantic_level_out_of_range"),
+        backend_not_available: inv.reason_index.get("backend_not_available").copied(),
+    };
+    let mut problems = Vec::new();
+    let device_count = match &facts.device_count {
+        None => 1.0,
+        Some(v) => match py_number(v) {
+            Some(n) => n,
+            None => {
+                problems.push(AccountingProblem {
+                    message: format!("device_count {} is not a number: the real collection fails", v.repr()),
+                });
+                1.0
+            }
+        },
+    };
+    let mut ctx = Ctx {
+        inv,
+        facts,
+        class,
+        class_is_cpu: inv.devices[class as usize].name == "cpu",
+        class_is_custom: class == inv.custom_device_class,
+        selection,
+        skip_ops: facts.skip_ops.iter().map(String::as_str).collect(),
+        filters: HashMap::new(),
+        patterns: Vec::new(),
+        pattern_index: HashMap::new(),
+        values: Vec::new(),
+        regex: inv.regex_cache.lock().unwrap_or_else(|e| e.into_inner()),
+        problems,
+        reported_patterns: HashSet::new(),
+        device_count,
+        r,
+        ieee754: Ieee754::Off,
+    };
+    ctx.ieee754 = match facts.capability("ieee754") {
+        None | Some(PyValue::Bool(true)) => Ieee754::On,
+        Some(PyValue::Str(p)) => Ieee754::Patterns(vec![ctx.pattern_id(p)]),
+        Some(PyValue::List(ps)) | Some(PyValue::Tuple(ps)) => {
+            // A non-str element makes re.search raise TypeError in torchcts.
+            let ids = ps.iter().filter_map(|p| p.as_str()).map(|p| ctx.pattern_id(p)).collect();
+            Ieee754::Patterns(ids)
+        }
+        Some(_) => Ieee754::Off,
+    };
+
+    // 1. Narrow the manifest-generated parameter sets.
+    let n = inv.items.len();
+    let mut present = vec![true; n];
+    let (mut any_fwd, mut any_bwd, mut any_err, mut any_fe) = (false, false, false, false);
+    let (mut has_fwd, mut has_bwd, mut has_err, mut has_fe) = (false, false, false, false);
+    for (i, it) in inv.items.iter().enumerate() {
+        if let Some(oi) = &it.opinfo {
+            let keep = match *oi {
+                OiParam::Forward { op, dt, cond } => {
+                    has_fwd = true;
+                    let f = inv.forward_by_op.get(&op).map(|&k| &inv.forward[k]);
+                    !ctx.skip_op(op)
+                        && !(f.map(|f| f.sparse).unwrap_or(false) && !ctx.sparse_ok())
+                        && ctx.allowed(dt, Some(op))
+                        && (cond == inv.s.clean || (ctx.is_fc(dt) && f.map(|f| f.ieee_ok).unwrap_or(false) && ctx.ieee754(op)))
+                }
+                OiParam::Backward { op, dt } => {
+                    has_bwd = true;
+                    let b = inv.backward_by_op.get(&op).map(|&k| &inv.backward[k]);
+                    !ctx.skip_op(op) && !(b.map(|b| b.sparse).unwrap_or(false) && !ctx.sparse_ok()) && ctx.allowed(dt, Some(op))
+                }
+                OiParam::Errors { op } => {
+                    has_err = true;
+                    !ctx.skip_op(op)
+                }
+            };
+            present[i] = keep;
+            match oi {
+                OiParam::Forward { .. } => any_fwd |= keep,
+                OiParam::Backward { .. } => any_bwd |= keep,
+                OiParam::Errors { .. } => any_err |= keep,
+            }
+        } else if let Some(entry) = it.foreach_entry {
+            has_fe = true;
+            let keep = match &it.d1 {
+                Some(d1) => ctx.allowed(d1.dt, Some(entry)),
+                None => false,
+            };
+            present[i] = keep;
+            any_fe |= keep;
+        }
+    }
+    let mut placeholder_at: HashMap<usize, Vec<PlaceholderKind>> = HashMap::new();
+    let mut add_placeholder = |func: Str, kind: PlaceholderKind| {
+        if let Some(&i) = inv.function_first.get(&func) {
+            placeholder_at.entry(i).or_default().push(kind);
+        }
+    };
+    if has_bwd && !any_bwd {
+        add_placeholder(inv.s.bwd_fn, PlaceholderKind::OpinfoBackward);
+    }
+    if has_err && !any_err {
+        add_placeholder(inv.s.err_fn, PlaceholderKind::OpinfoErrors);
+    }
+    if has_fwd && !any_fwd {
+        add_placeholder(inv.s.fwd_fn, PlaceholderKind::OpinfoForward);
+    }
+    if has_fe && !any_fe {
+        add_placeholder(inv.s.foreach_fn, PlaceholderKind::Foreach);
+    }
+
+    // 2. The rule chain, item by item.
+    let mut records = Vec::new();
+    let mut collected = 0usize;
+    let mut deselected = 0usize;
+    let mut executable = 0usize;
+    let mut levels = [LevelCounts::default(); 8];
+    for (k, l) in levels.iter_mut().enumerate() {
+        l.level = k as u8 + 1;
+    }
+    let max_level = selection.max_level();
+    let (mode, _, _) = selection.normalized();
+    let mut visit = |ctx: &mut Ctx, node: NodeRef, item: &Item, records: &mut Vec<Record>| {
+        collected += 1;
+        let outcome = chain(ctx, item);
+        let lvl_idx = (item.level.clamp(1, 8) - 1) as usize;
+        levels[lvl_idx].collected += 1;
+        let (reason, detail, live) = match outcome {
+            Some(x) => {
+                levels[lvl_idx].filtered += 1;
+                x
+            }
+            None => {
+                levels[lvl_idx].runnable += 1;
+                if ctx.selection.contains(item.level) {
+                    executable += 1;
+                    return;
+                }
+                if mode == Mode::Cumulative && item.level > max_level {
+                    (ctx.r.level_gt, Detail::LevelAbove(item.level), false)
+                } else {
+                    (ctx.r.level_out, Detail::LevelOutside(item.level), false)
+                }
+            }
+        };
+        let desel = inv.deselect_reasons.get(reason as usize).copied().unwrap_or(false);
+        if desel {
+            deselected += 1;
+        }
+        records.push(Record { node, reason, detail, level: item.level, deselected: desel, live_device_dependent: live });
+    };
+    for (i, it) in inv.items.iter().enumerate() {
+        if let Some(kinds) = placeholder_at.get(&i) {
+            for &kind in kinds {
+                visit(&mut ctx, NodeRef::Placeholder(kind), placeholder(inv, kind), &mut records);
+            }
+        }
+        if present[i] {
+            visit(&mut ctx, NodeRef::Item(i as u32), it, &mut records);
+        }
+    }
+
+    // 3. Pending OpInfo records: backward module first (collected first), then forward.
+    let opinfo_level = inv.opinfo_level;
+    for b in &inv.backward {
+        if b.jiterator || !b.eligible || ctx.skip_op(b.op) || (b.sparse && !ctx.sparse_ok()) {
+            continue;
+        }
+        for &(dt, contract) in &b.dtypes {
+            let rec = match ctx.disposition(dt, Some(b.op), LabelKind::Plain) {
+                None => contract.map(|c| (c.reason, Detail::Text(c.detail))),
+                Some((reason, detail)) if reason != ctx.r.not_listed => Some((reason, detail)),
+                Some(_) => None,
+            };
+            if let Some((reason, detail)) = rec {
+                let lvl_idx = (opinfo_level.clamp(1, 8) - 1) as usize;
+                levels[lvl_idx].filtered += 1;
+                records.push(Record {
+                    node: NodeRef::Pending { backward: true, cond: inv.s.clean, op: b.op, dt },
+                    reason,
+                    detail,
+                    level: opinfo_level,
+                    deselected: false,
+                    live_device_dependent: false,
+                });
+            }
+        }
+    }
+    for f in &inv.forward {
+        if f.jiterator || ctx.skip_op(f.op) || (f.sparse && !ctx.sparse_ok()) {
+            continue;
+        }
+        for &(dt, fc, contract) in &f.dtypes {
+            let mut push = |cond: Str, reason: Reason, detail: Detail, records: &mut Vec<Record>| {
+                let lvl_idx = (opinfo_level.clamp(1, 8) - 1) as usize;
+                levels[lvl_idx].filtered += 1;
+                records.push(Record {
+                    node: NodeRef::Pending { backward: false, cond, op: f.op, dt },
+                    reason,
+                    detail,
+                    level: opinfo_level,
+                    deselected: false,
+                    live_device_dependent: false,
+                });
+            };
+            match ctx.disposition(dt, Some(f.op), LabelKind::Plain) {
+                None => {
+                    if let Some(c) = contract {
+                        push(inv.s.clean, c.reason, Detail::Text(c.detail), &mut records);
+                    }
+                }
+                Some((reason, detail)) if reason != ctx.r.not_listed => {
+                    let ieee = fc && f.ieee_ok && ctx.ieee754(f.op);
+                    push(inv.s.clean, reason, detail.clone(), &mut records);
+                    if ieee {
+                        push(inv.s.has_nan, reason, detail.clone(), &mut records);
+                        push(inv.s.has_inf, reason, detail, &mut records);
+                    }
+                }
+                Some(_) => {}
+            }
+        }
+    }
+
+    let mut reason_counts: Vec<(Reason, usize)> = Vec::new();
+    let mut pos: HashMap<Reason, usize> = HashMap::new();
+    let mut live = 0;
+    for rec in &records {
+        if rec.live_device_dependent {
+            live += 1;
+        }
+        match pos.get(&rec.reason) {
+            Some(&p) => reason_counts[p].1 += 1,
+            None => {
+                pos.insert(rec.reason, reason_counts.len());
+                reason_counts.push((rec.reason, 1));
+            }
+        }
+    }
+    let mut not_modelled = Vec::new();
+    if facts.has_custom_test_dirs {
+        not_modelled.push("custom_test_dirs: user test directories are collected by the real tool but are not in the inventory".into());
+    }
+    if resolution.assumed {
+        not_modelled.push(format!(
+            "device {:?} has no recorded facts; device rules assume the behaviour of {:?}",
+            resolution.device, resolution.class
+        ));
+    }
+    let facts_repr = FactsForText {
+        device_count: match &facts.device_count {
+            None => "1".to_string(),
+            Some(v) => v.str_(),
+        },
+        max_level,
+        label: selection.label(),
+        patterns: std::mem::take(&mut ctx.patterns),
+        values: std::mem::take(&mut ctx.values),
+    };
+    let problems = std::mem::take(&mut ctx.problems);
+    drop(ctx);
+    Accounting {
+        inventory: inv,
+        device: resolution,
+        selection,
+        collected,
+        deselected,
+        included: collected - deselected,
+        executable,
+        records,
+        reason_counts,
+        levels,
+        problems,
+        live_device_dependent: live,
+        not_modelled,
+        facts_repr,
+    }
+}
+
+type Outcome = Option<(Reason, Detail, bool)>;
+
+fn contract_rd(c: Rd) -> (Reason, Detail, bool) {
+    (c.reason, Detail::Text(c.detail), false)
+}
+
+fn label_kind(p: DtypeParam) -> LabelKind {
+    match p {
+        DtypeParam::Dtype | DtypeParam::DtypeStr => LabelKind::Plain,
+        DtypeParam::Autocast => LabelKind::Autocast,
+        DtypeParam::Src => LabelKind::Src,
+        DtypeParam::Dst => LabelKind::Dst,
+    }
+}
+
+fn dev_fact(ctx: &Ctx, item: &Item, rule: DevRule) -> Option<Rd> {
+    item.dev_facts(ctx.class).iter().find(|f| f.rule == rule).map(|f| f.rd)
+}
+
+fn dev_outcome(ctx: &Ctx, rd: Rd) -> (Reason, Detail, bool) {
+    let detail = if ctx.class_is_custom { Detail::DeviceText(rd.detail) } else { Detail::Text(rd.detail) };
+    (rd.reason, detail, false)
+}
+
+/// The rule chain of `pytest_collection_modifyitems` for one item, without the
+/// semantic-level rule (applied by the caller). `None`: no reason.
+fn chain(ctx: &mut Ctx, item: &Item) -> Outcome {
+    let op = item.op;
+    let mut skip: Outcome = None;
+    // 0. Backend gate / path-shape expectation.
+    if let Some(rd) = dev_fact(ctx, item, DevRule::Gate) {
+        skip = Some(dev_outcome(ctx, rd));
+    }
+    // 1. dtype / dtype_str / autocast_dtype: runs unconditionally.
+    if let Some(d1) = &item.d1 {
+        match ctx.disposition(d1.dt, op, label_kind(d1.param)) {
+            Some((reason, detail)) => skip = Some((reason, detail, false)),
+            None => match d1.mode {
+                ContractMode::None => {}
+                ContractMode::Set => skip = d1.contract.map(contract_rd),
+                ContractMode::Fail => {
+                    if let Some(c) = d1.contract {
+                        skip = Some(contract_rd(c));
+                    }
+                }
+            },
+        }
+    }
+    if skip.is_some() {
+        return skip;
+    }
+    // 2. src_dtype / dst_dtype.
+    for d in &item.d2 {
+        if let Some((reason, detail)) = ctx.disposition(d.dt, op, label_kind(d.param)) {
+            return Some((reason, detail, false));
+        }
+        if let Some(c) = d.contract {
+            return Some(contract_rd(c));
+        }
+    }
+    // 3. Fixed dtype contract gates.
+    for g in &item.fixed {
+        let subject = op.or(Some(g.surface));
+        if let Some((reason, detail)) = ctx.disposition(g.dt, subject, LabelKind::Fixed) {
+            return Some((reason, detail, false));
+        }
+        if let Some(c) = g.contract {
+            return Some(contract_rd(c));
+        }
+    }
+    // 4. Capabilities.
+    if !item.requires.is_empty() {
+        let missing: Vec<Str> = item
+            .requires
+            .iter()
+            .copied()
+            .filter(|&c| c != ctx.inv.s.multi_device && !ctx.cap(ctx.text(c)).map(PyValue::truthy).unwrap_or(false))
+            .collect();
+        if !missing.is_empty() {
+            return Some((ctx.r.capability, Detail::MissingCapabilities(missing), false));
+        }
+        if item.requires.contains(&ctx.inv.s.multi_device) && ctx.device_count < 2.0 {
+            return Some((ctx.r.device_count, Detail::DeviceCount, false));
+        }
+    }
+    // 5. skip_ops.
+    if let Some(op) = op {
+        if ctx.skip_op(op) {
+            return Some((ctx.r.op_excluded, Detail::OpExcluded(op), false));
+        }
+    }
+    // 5b.1 Quantized container formats.
+    if let Some(p) = item.packing {
+        let name = ctx.text(p);
+        if !ctx.facts.container_format(name).map(PyValue::truthy).unwrap_or(false) {
+            return Some((ctx.r.container, Detail::ContainerFormat(p), false));
+        }
+        if item.decoder && !ctx.facts.container_decoder(name).map(PyValue::truthy).unwrap_or(false) {
+            return Some((ctx.r.decoder, Detail::ContainerDecoder(p), false));
+        }
+    }
+    // 5b.2 Large allocations.
+    if item.large {
+        if let Some(v) = first_numeric(ctx.facts.resource_limit("max_tensor_size_mb"), None) {
+            if v < 2048.0 {
+                return Some((ctx.r.resource, Detail::MaxTensorSize(v), false));
+            }
+        }
+        let hw = ctx.facts.hardware_value("device_memory_gb");
+        let auto = matches!(hw, Some(PyValue::Str(s)) if s == "auto");
+        let mem = if auto {
+            // Replaced by detected memory per device; collect-only falls back to 4 GB.
+            if ctx.device_count >= 1.0 {
+                Some(4.0)
+            } else {
+                Some(2.0)
+            }
+        } else {
+            first_numeric(hw, Some(2.0))
+        };
+        if let Some(m) = mem {
+            if m < 6.0 {
+                return Some((ctx.r.resource, Detail::DeviceMemory(m), auto && !ctx.class_is_cpu));
+            }
+        }
+    }
+    // 5b.3 Generated manual_rng entries.
+    if item.rng > 0 {
+        if !ctx.cap("rng").map(PyValue::truthy).unwrap_or(true) {
+            return Some((ctx.r.capability, Detail::Capability("rng"), false));
+        }
+        if item.rng == 2 && !ctx.cap("device_generator").map(PyValue::truthy).unwrap_or(true) {
+            return Some((ctx.r.capability, Detail::Capability("device_generator"), false));
+        }
+    }
+    // 5b.4 Generated collection preflight.
+    if let Some(g) = item.generated {
+        if let Some(x) = generated_preflight(ctx, g) {
+            return Some(x);
+        }
+    }
+    // 6-8. Device rules.
+    for rule in [DevRule::Cpu, DevRule::Module, DevRule::SetDevice] {
+        if let Some(rd) = dev_fact(ctx, item, rule) {
+            return Some(dev_outcome(ctx, rd));
+        }
+    }
+    // 9. OOM recovery.
+    if item.oom && !ctx.facts.hardware_value("oom_recoverable").map(PyValue::truthy).unwrap_or(true) {
+        return Some((ctx.r.oom, Detail::OomNotRecoverable, false));
+    }
+    // 10. float64 for gradcheck.
+    if let Some(gc) = item.gradcheck {
+        if let Some((reason, detail)) = ctx.disposition(ctx.inv.s.float64, op, LabelKind::Gradcheck) {
+            return Some((reason, detail, false));
+        }
+        if let Some(c) = gc {
+            return Some(contract_rd(c));
+        }
+    }
+    // 11. MPS index_reduce NaN.
+    if let Some(rd) = dev_fact(ctx, item, DevRule::MpsBug) {
+        return Some(dev_outcome(ctx, rd));
+    }
+    // 12. Empty path-shape selection; 12b. OpInfo placeholder.
+    if item.path_shape_empty {
+        return Some((ctx.r.path_shape, Detail::PathShapeEmpty, false));
+    }
+    if item.opinfo_dummy {
+        return Some((ctx.r.opinfo_empty, Detail::OpinfoEmpty, false));
+    }
+    // 13 (semantic level) is applied by the caller; 14. known backend crash
+    // comes after it and only for items the level keeps.
+    if ctx.selection.contains(item.level) {
+        if let Some(rd) = dev_fact(ctx, item, DevRule::Crash) {
+            return Some(dev_outcome(ctx, rd));
+        }
+    }
+    None
+}
+
+/// `_generated_collection_preflight_skip_for_item` + `generated_collection_skip_for_entry`.
+fn generated_preflight(ctx: &mut Ctx, g: u32) -> Outcome {
+    let inv = ctx.inv;
+    let gen = &inv.generated[g as usize];
+    let name = gen.name;
+    // (a) non-oracle runners: some manifest key must be an allowed dtype for the entry.
+    if !gen.oracle_runner {
+        let mut any = false;
+        let keys: Vec<Option<Str>> = ctx.facts.supported_dtypes.iter().map(|(k, _)| resolve_key_dtype(inv, k, true)).collect();
+        for dt in keys.into_iter().flatten() {
+            if ctx.allowed(dt, Some(name)) {
+                any = true;
+                break;
+            }
+        }
+        if !any {
+            return Some((ctx.r.gen_no_dtypes, Detail::GeneratedNoDtypes(name), false));
+        }
+    }
+    if let Some(rd) = gen.early {
+        return Some((rd.reason, Detail::Text(rd.detail), false));
+    }
+    if gen.oracle_runner {
+        let out = gen.oracle.iter().find(|(c, _)| *c == ctx.class).map(|(_, o)| o.clone()).unwrap_or(OracleOutcome::Runs);
+        return match out {
+            OracleOutcome::Runs | OracleOutcome::Error => None,
+            OracleOutcome::Skip(rd) => {
+                let live = Some(rd.reason) == ctx.r.backend_not_available && !ctx.class_is_cpu && !ctx.class_is_custom;
+                Some((rd.reason, Detail::Text(rd.detail), live))
+            }
+        };
+    }
+    // (d) base items: truthy values with a resolvable key, sorted by key text.
+    let mut base: Vec<(String, usize)> = Vec::new();
+    for (k, v) in &ctx.facts.supported_dtypes {
+        if !v.truthy() {
+            continue;
+        }
+        let (text, dt) = match k {
+            PyValue::Dtype(d) => {
+                let c = canonical_dtype(d).unwrap_or(d.as_str()).to_string();
+                let dt = inv.lookup(&c);
+                (c, dt)
+            }
+            PyValue::Str(s) => (s.clone(), resolve_key_dtype(inv, k, false)),
+            _ => continue,
+        };
+        if let Some(pos) = dt.and_then(|d| inv.dtype_pos.get(&d).copied()) {
+            base.push((text, pos));
+        }
+    }
+    if base.is_empty() {
+        return Some((ctx.r.gen_no_dtypes, Detail::GeneratedNoDtypes(name), false));
+    }
+    if let Some(rd) = gen.late {
+        return Some((rd.reason, Detail::Text(rd.detail), false));
+    }
+    base.sort_by(|a, b| a.0.cmp(&b.0));
+    let code = |pos: usize| gen.dt.get(pos).copied().unwrap_or(DtCode::Rejected);
+    let mut contract_items: Vec<usize> = Vec::new();
+    let mut not_recorded: Vec<usize> = Vec::new();
+    for &(_, pos) in &base {
+        match code(pos) {
+            DtCode::Allowed => {
+                contract_items.push(pos);
+                if !gen.post_contract {
+                    return None;
+                }
+            }
+            DtCode::ProbeOk | DtCode::ProbeFail => not_recorded.push(pos),
+            DtCode::Rejected => {}
+        }
+    }
+    if contract_items.is_empty() && !not_recorded.is_empty() {
+        for &pos in &not_recorded {
+            if code(pos) == DtCode::ProbeOk {
+                contract_items.push(pos);
+                if !gen.post_contract {
+                    return None;
+                }
+            }
+        }
+    }
+    if contract_items.is_empty() {
+        return Some((ctx.r.contract_unsupported, Detail::GeneratedCpuContract(name), false));
+    }
+    if let Some(shape) = &gen.manual_shape {
+        let ieee = if shape.clean_only || shape.clean_family { false } else { ctx.ieee754(shape.base) };
+        let mut ok = false;
+        for &pos in &contract_items {
+            let Some(Some(cases)) = shape.cases.get(pos) else { continue };
+            if cases[0] == Some(true) || (ieee && (cases[1] == Some(true) || cases[2] == Some(true))) {
+                ok = true;
+                break;
+            }
+        }
+        if !ok {
+            return Some((ctx.r.strategy_pending, Detail::GeneratedShape(name), false));
+        }
+    }
+    None
+}
+
+/// The dtype a `supported_dtypes` key names for generated entries:
+/// `str_to_dtype(key)` (or, with `torch_prefix`, also `str_to_dtype("torch." + key)`).
+fn resolve_key_dtype(inv: &Inventory, key: &PyValue, torch_prefix: bool) -> Option<Str> {
+    match key {
+        PyValue::Dtype(d) => inv.lookup(canonical_dtype(d).unwrap_or(d.as_str())),
+        PyValue::Str(s) => {
+            // str_to_dtype: "torch.<attr>" resolves through torch (aliases too); other text does not.
+            let direct = if s.starts_with("torch.") { canonical_dtype(s) } else { None };
+            let resolved = direct.or_else(|| if torch_prefix { canonical_dtype(&format!("torch.{s}")) } else { None });
+            resolved.and_then(|c| inv.lookup(c))
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,852 @@
+//! The inventory of the TorchCTS suite: loading, validation and indexes.
+//!
+//! The file is written by `tools/inventory/extract_inventory.py` (format in
+//! docs/inventory.md). Loading turns its JSON into flat tables: every string
+//! (operator names, surfaces, details) is interned once in `strings`, reasons in
+//! `reasons`; items keep indices only. Indexes built here: item ranges per test
+//! function for manifest-generated parameter sets, the OpInfo op tables, and
+//! per-device fact lists.
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::Path;
+use std::sync::{Mutex, OnceLock};
+
+use serde::Deserialize;
+use serde_json::Value;
+
+/// Bytes of the inventory committed with the repository.
+static EMBEDDED: &[u8] = include_bytes!("../../../tools/inventory/out/inventory-torchcts-0.4.1-torch-2.12.1.json.gz");
+
+pub type Str = u32;
+pub type Reason = u16;
+
+/// A reason with its detail text (both interned).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rd {
+    pub reason: Reason,
+    pub detail: Str,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DtypeParam {
+    Dtype,
+    DtypeStr,
+    Autocast,
+    Src,
+    Dst,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContractMode {
+    /// No contract check (no surface, or exempt).
+    None,
+    /// The contract result replaces the current reason (may clear it).
+    Set,
+    /// Only a failing contract sets the reason (generated entries).
+    Fail,
+}
+
+#[derive(Debug, Clone)]
+pub struct DtypeCheck {
+    pub param: DtypeParam,
+    /// The dtype string as torchcts prints it (`torch.float32`, or the raw
+    /// `dtype_str` parameter such as `dummy`).
+    pub dt: Str,
+    pub mode: ContractMode,
+    pub contract: Option<Rd>,
+}
+
+#[derive(Debug, Clone)]
+pub struct FixedGate {
+    pub surface: Str,
+    pub dt: Str,
+    pub contract: Option<Rd>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DevRule {
+    Gate,
+    Cpu,
+    Module,
+    SetDevice,
+    MpsBug,
+    Crash,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct DevFact {
+    pub rule: DevRule,
+    pub rd: Rd,
+}
+
+#[derive(Debug, Clone)]
+pub enum OiParam {
+    Forward { op: Str, dt: Str, cond: Str },
+    Backward { op: Str, dt: Str },
+    Errors { op: Str },
+}
+
+#[derive(Debug, Clone)]
+pub struct Item {
+    pub id: String,
+    /// Byte offset where the printed id (`nodeid.split('/')[-1]`) starts.
+    pub printed_from: usize,
+    pub op: Option<Str>,
+    pub level: u8,
+    pub d1: Option<DtypeCheck>,
+    pub d2: Vec<DtypeCheck>,
+    pub fixed: Vec<FixedGate>,
+    pub requires: Vec<Str>,
+    pub packing: Option<Str>,
+    pub decoder: bool,
+    pub large: bool,
+    /// 0: not a manual_rng entry, 1: rng entry, 2: rng entry using the target device generator.
+    pub rng: u8,
+    pub generated: Option<u32>,
+    /// Foreach/fused case generated from the manifest: the entry name.
+    pub foreach_entry: Option<Str>,
+    pub oom: bool,
+    /// `test_gradcheck*`: float64 contract result on the item's surfaces.
+    pub gradcheck: Option<Option<Rd>>,
+    pub path_shape_empty: bool,
+    pub opinfo_dummy: bool,
+    pub opinfo: Option<OiParam>,
+    /// Device-dependent facts, per device class index.
+    pub dev: Vec<(u8, Vec<DevFact>)>,
+    /// Test function (node id up to `[`), interned.
+    pub function: Str,
+}
+
+impl Item {
+    pub fn printed_id(&self) -> &str {
+        &self.id[self.printed_from..]
+    }
+    pub(crate) fn dev_facts(&self, class: u8) -> &[DevFact] {
+        self.dev.iter().find(|(c, _)| *c == class).map(|(_, f)| f.as_slice()).unwrap_or(&[])
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DtCode {
+    /// Recorded CPU contract allows.
+    Allowed,
+    /// Not recorded; the generated clean CPU probe runs.
+    ProbeOk,
+    /// Not recorded; the probe fails.
+    ProbeFail,
+    /// Recorded, not allowed.
+    Rejected,
+}
+
+#[derive(Debug, Clone)]
+pub enum OracleOutcome {
+    Runs,
+    Skip(Rd),
+    /// torchcts raised (e.g. `torch.device(name)` rejects the name); the whole
+    /// preflight then answers "no skip".
+    Error,
+}
+
+#[derive(Debug, Clone)]
+pub struct Generated {
+    pub name: Str,
+    pub oracle_runner: bool,
+    pub early: Option<Rd>,
+    pub oracle: Vec<(u8, OracleOutcome)>,
+    pub late: Option<Rd>,
+    pub post_contract: bool,
+    pub dt: Vec<DtCode>,
+    pub manual_shape: Option<ShapeFacts>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ShapeFacts {
+    pub base: Str,
+    pub clean_only: bool,
+    pub clean_family: bool,
+    /// Per inventory dtype: None (not run), or [clean, has_nan, has_inf] outcomes
+    /// (`Some(true)` runs on CPU; `None` for a tier that does not apply or cannot matter).
+    pub cases: Vec<Option<[Option<bool>; 3]>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ForwardOp {
+    pub op: Str,
+    pub jiterator: bool,
+    pub sparse: bool,
+    pub ieee_ok: bool,
+    /// (dtype string, float/complex, contract rejection)
+    pub dtypes: Vec<(Str, bool, Option<Rd>)>,
+}
+
+#[derive(Debug, Clone)]
+pub struct BackwardOp {
+    pub op: Str,
+    pub jiterator: bool,
+    pub eligible: bool,
+    pub sparse: bool,
+    pub dtypes: Vec<(Str, Option<Rd>)>,
+}
+
+#[derive(Debug, Clone)]
+pub struct DtypeInfo {
+    pub name: String,
+    pub float_or_complex: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct DeviceInfo {
+    pub name: String,
+    /// `torch.device(name).type`, `None` when torch rejects the name.
+    pub torch_type: Option<String>,
+    pub module: bool,
+}
+
+/// Metadata of an inventory file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InventoryMeta {
+    pub format_version: u64,
+    pub torchcts_version: String,
+    pub torch_version: String,
+    pub python_version: String,
+    pub extracted_at: String,
+}
+
+pub(crate) struct RegexEntry {
+    pub compiled: Result<pyregex::Pattern, String>,
+    /// Per interned string: 0 unknown, 1 no match, 2 match.
+    pub memo: Vec<u8>,
+}
+
+/// The loaded, indexed inventory.
+pub struct Inventory {
+    pub meta: InventoryMeta,
+    pub(crate) strings: Vec<String>,
+    pub(crate) string_index: HashMap<String, Str>,
+    pub(crate) reasons: Vec<String>,
+    pub(crate) reason_index: HashMap<String, Reason>,
+    pub(crate) items: Vec<Item>,
+    pub(crate) generated: Vec<Generated>,
+    pub(crate) forward: Vec<ForwardOp>,
+    pub(crate) backward: Vec<BackwardOp>,
+    pub(crate) dtypes: Vec<DtypeInfo>,
+    /// dtype string index -> position in `dtypes`.
+    pub(crate) dtype_pos: HashMap<Str, usize>,
+    pub(crate) devices: Vec<DeviceInfo>,
+    pub(crate) custom_device_class: u8,
+    pub(crate) deselect_reasons: Vec<bool>,
+    pub(crate) opinfo_level: u8,
+    /// First item index of each OpInfo/foreach test function, for placeholders.
+    pub(crate) function_first: HashMap<Str, usize>,
+    pub(crate) forward_by_op: HashMap<Str, usize>,
+    pub(crate) backward_by_op: HashMap<Str, usize>,
+    /// Synthetic placeholder items (empty manifest-generated parameter sets).
+    pub(crate) placeholders: Placeholders,
+    pub(crate) regex_cache: Mutex<HashMap<String, RegexEntry>>,
+    /// Well-known strings.
+    pub(crate) s: WellKnown,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct WellKnown {
+    pub dummy: Str,
+    pub clean: Str,
+    pub has_nan: Str,
+    pub has_inf: Str,
+    pub float64: Str,
+    pub none_str: Str,
+    pub multi_device: Str,
+    pub fwd_fn: Str,
+    pub bwd_fn: Str,
+    pub err_fn: Str,
+    pub foreach_fn: Str,
+}
+
+#[derive(Deserialize)]
+struct RawInventory {
+    format: String,
+    format_version: u64,
+    torchcts_version: String,
+    torch_version: String,
+    python_version: String,
+    extracted_at: String,
+    devices: HashMap<String, RawDevice>,
+    dtypes: Vec<RawDtype>,
+    reason_sets: HashMap<String, Vec<String>>,
+    opinfo_default_level: u8,
+    generated_default_level: u8,
+    strings: Vec<String>,
+    generated: Vec<Value>,
+    opinfo: RawOpinfo,
+    items: Vec<Value>,
+}
+
+#[derive(Deserialize)]
+struct RawDevice {
+    #[serde(rename = "type")]
+    torch_type: Option<String>,
+    module: bool,
+}
+
+#[derive(Deserialize)]
+struct RawDtype {
+    name: String,
+    fc: bool,
+}
+
+#[derive(Deserialize)]
+struct RawOpinfo {
+    forward: Vec<Value>,
+    backward: Vec<Value>,
+}
+
+/// Order in which device classes are listed (the extraction's DEVICES list).
+const DEVICE_ORDER: &[&str] = &["cpu", "cuda", "mps", "xpu", "meta", "xla", "hpu", "privateuseone", "my_backend"];
+
+/// The device name the extraction used for "a name torch rejects".
+pub const CUSTOM_DEVICE_PLACEHOLDER: &str = "my_backend";
+
+impl Inventory {
+    /// The inventory embedded in the binary (torchcts 0.4.1, torch 2.12.1),
+    /// decompressed and indexed on first use.
+    pub fn embedded() -> &'static Inventory {
+        static INV: OnceLock<Inventory> = OnceLock::new();
+        INV.get_or_init(|| Inventory::from_bytes(EMBEDDED).expect("embedded inventory is valid"))
+    }
+
+    /// Load an inventory file (`.json` or gzip-compressed `.json.gz`).
+    pub fn from_path(path: impl AsRef<Path>) -> Result<Inventory, String> {
+        let bytes = std::fs::read(path.as_ref()).map_err(|e| format!("{}: {e}", path.as_ref().display()))?;
+        Inventory::from_bytes(&bytes)
+    }
+
+    /// Load from bytes, gzip-compressed or plain JSON.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Inventory, String> {
+        let json: Vec<u8> = if bytes.starts_with(&[0x1f, 0x8b]) {
+            let mut out = Vec::with_capacity(bytes.len() * 12);
+            flate2::read::GzDecoder::new(bytes).read_to_end(&mut out).map_err(|e| format!("gzip: {e}"))?;
+            out
+        } else {
+            bytes.to_vec()
+        };
+        let raw: RawInventory = serde_json::from_slice(&json).map_err(|e| format!("inventory JSON: {e}"))?;
+        Inventory::build(raw)
+    }
+
+    fn build(raw: RawInventory) -> Result<Inventory, String> {
+        if raw.format != "torchcts-lsp-inventory" || raw.format_version != 1 {
+            return Err(format!("unsupported inventory format {} v{}", raw.format, raw.format_version));
+        }
+        let mut b = Builder { strings: raw.strings.clone(), string_index: HashMap::new(), reasons: Vec::new(), reason_index: HashMap::new() };
+        for (i, s) in raw.strings.iter().enumerate() {
+            b.string_index.entry(s.clone()).or_insert(i as Str);
+        }
+        let mut devices: Vec<DeviceInfo> = Vec::new();
+        for name in DEVICE_ORDER {
+            if let Some(d) = raw.devices.get(*name) {
+                devices.push(DeviceInfo { name: name.to_string(), torch_type: d.torch_type.clone(), module: d.module });
+            }
+        }
+        for (name, d) in &raw.devices {
+            if !DEVICE_ORDER.contains(&name.as_str()) {
+                devices.push(DeviceInfo { name: name.clone(), torch_type: d.torch_type.clone(), module: d.module });
+            }
+        }
+        let dev_class: HashMap<String, u8> = devices.iter().enumerate().map(|(i, d)| (d.name.clone(), i as u8)).collect();
+        let custom_device_class = *dev_class.get(CUSTOM_DEVICE_PLACEHOLDER).ok_or("inventory lacks the custom device class")?;
+
+        let dtypes: Vec<DtypeInfo> = raw.dtypes.iter().map(|d| DtypeInfo { name: d.name.clone(), float_or_complex: d.fc }).collect();
+        let mut dtype_pos = HashMap::new();
+        for (i, d) in dtypes.iter().enumerate() {
+            let s = b.intern(&d.name);
+            dtype_pos.insert(s, i);
+        }
+
+        let mut generated = Vec::with_capacity(raw.generated.len());
+        for g in &raw.generated {
+            generated.push(b.generated(g, &dev_class)?);
+        }
+        let mut items = Vec::with_capacity(raw.items.len());
+        for it in &raw.items {
+            items.push(b.item(it, &dev_class)?);
+        }
+        let mut forward = Vec::new();
+        for f in &raw.opinfo.forward {
+            let dts = f["dts"].as_array().ok_or("forward dts")?;
+            forward.push(ForwardOp {
+                op: sidx(&f["op"])?,
+                jiterator: f["jit"].as_bool().unwrap_or(false),
+                sparse: f["sparse"].as_bool().unwrap_or(false),
+                ieee_ok: f["ieee"].as_bool().unwrap_or(false),
+                dtypes: dts
+                    .iter()
+                    .map(|d| {
+                        let dt = b.intern(d[0].as_str().unwrap_or_default());
+                        let fc = d[1].as_bool().unwrap_or(false);
+                        let c = if d.get(2).is_some() { Some(b.rd(&d[2])?) } else { None };
+                        Ok((dt, fc, c))
+                    })
+                    .collect::<Result<_, String>>()?,
+            });
+        }
+        let mut backward = Vec::new();
+        for f in &raw.opinfo.backward {
+            let dts = f["dts"].as_array().ok_or("backward dts")?;
+            backward.push(BackwardOp {
+                op: sidx(&f["op"])?,
+                jiterator: f["jit"].as_bool().unwrap_or(false),
+                eligible: f["ok"].as_bool().unwrap_or(false),
+                sparse: f["sparse"].as_bool().unwrap_or(false),
+                dtypes: dts
+                    .iter()
+                    .map(|d| {
+                        let dt = b.intern(d[0].as_str().unwrap_or_default());
+                        let c = if d.get(1).is_some() { Some(b.rd(&d[1])?) } else { None };
+                        Ok((dt, c))
+                    })
+                    .collect::<Result<_, String>>()?,
+            });
+        }
+        let mut deselect = HashMap::new();
+        for key in ["manifest_declined", "structured_deselect", "dtype_manifest", "dtype_contract"] {
+            for r in raw.reason_sets.get(key).into_iter().flatten() {
+                deselect.insert(b.reason(r), true);
+            }
+        }
+        let s = WellKnown {
+            dummy: b.intern("dummy"),
+            clean: b.intern("clean"),
+            has_nan: b.intern("has_nan"),
+            has_inf: b.intern("has_inf"),
+            float64: b.intern("torch.float64"),
+            none_str: b.intern("None"),
+            multi_device: b.intern("multi_device"),
+            fwd_fn: b.intern("opinfo/test_opinfo_forward.py::test_op_forward"),
+            bwd_fn: b.intern("opinfo/test_opinfo_backward.py::test_op_backward"),
+            err_fn: b.intern("opinfo/test_opinfo_errors.py::test_op_errors"),
+            foreach_fn: b.intern("generated/test_foreach_fused.py::test_generated_foreach_or_fused"),
+        };
+        // Reasons the engine produces itself.
+        for r in ENGINE_REASONS {
+            b.reason(r);
+        }
+        let mut deselect_reasons = vec![false; b.reasons.len()];
+        for (r, _) in deselect {
+            deselect_reasons[r as usize] = true;
+        }
+        let mut function_first = HashMap::new();
+        for (i, it) in items.iter().enumerate() {
+            function_first.entry(it.function).or_insert(i);
+        }
+        let forward_by_op = forward.iter().enumerate().map(|(i, f)| (f.op, i)).collect();
+        let backward_by_op = backward.iter().enumerate().map(|(i, f)| (f.op, i)).collect();
+        let placeholders = b.placeholders(&items, &function_first, &s, raw.opinfo_default_level, raw.generated_default_level);
+        Ok(Inventory {
+            meta: InventoryMeta {
+                format_version: raw.format_version,
+                torchcts_version: raw.torchcts_version,
+                torch_version: raw.torch_version,
+                python_version: raw.python_version,
+                extracted_at: raw.extracted_at,
+            },
+            strings: b.strings,
+            string_index: b.string_index,
+            reasons: b.reasons,
+            reason_index: b.reason_index,
+            items,
+            generated,
+            forward,
+            backward,
+            dtypes,
+            dtype_pos,
+            devices,
+            custom_device_class,
+            deselect_reasons,
+            opinfo_level: raw.opinfo_default_level,
+            function_first,
+            forward_by_op,
+            backward_by_op,
+            placeholders,
+            regex_cache: Mutex::new(HashMap::new()),
+            s,
+        })
+    }
+
+    /// Number of pytest items in the maximal collection.
+    pub fn item_count(&self) -> usize {
+        self.items.len()
+    }
+
+    pub fn string(&self, s: Str) -> &str {
+        &self.strings[s as usize]
+    }
+
+    pub fn reason_name(&self, r: Reason) -> &str {
+        &self.reasons[r as usize]
+    }
+
+    pub(crate) fn lookup(&self, s: &str) -> Option<Str> {
+        self.string_index.get(s).copied()
+    }
+
+    pub(crate) fn reason_id(&self, r: &str) -> Reason {
+        self.reason_index[r]
+    }
+
+    /// Distinct operator names the suite uses (OpInfo ops, dispatcher surfaces,
+    /// generated entries), for completion and regex hints.
+    pub fn operator_names(&self) -> Vec<&str> {
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        for it in &self.items {
+            if let Some(op) = it.op {
+                if seen.insert(op) {
+                    out.push(self.string(op));
+                }
+            }
+        }
+        for f in &self.forward {
+            if seen.insert(f.op) {
+                out.push(self.string(f.op));
+            }
+        }
+        out
+    }
+
+    /// Device names with recorded device-dependent facts, with
+    /// `torch.device(name).type` (None: torch rejects the name) and whether
+    /// torchcts finds a device module for it.
+    pub fn known_devices(&self) -> Vec<(&str, Option<&str>, bool)> {
+        self.devices.iter().map(|d| (d.name.as_str(), d.torch_type.as_deref(), d.module)).collect()
+    }
+}
+
+pub(crate) const ENGINE_REASONS: &[&str] = &[
+    "backend_gate_mismatch",
+    "dtype_not_listed",
+    "dtype_not_supported",
+    "dtype_regex_filtered",
+    "cpu_contract_unknown",
+    "cpu_contract_unsupported",
+    "capability_not_declared",
+    "device_count",
+    "op_excluded",
+    "container_format_not_supported",
+    "custom_container_decoder_not_declared",
+    "resource_limit",
+    "generated_no_manifest_enabled_dtypes",
+    "coverage_strategy_pending",
+    "oom_not_recoverable",
+    "path_shape_no_selected_cases",
+    "opinfo_no_selected_cases",
+    "semantic_level_gt_requested",
+    "semantic_level_out_of_range",
+];
+
+fn sidx(v: &Value) -> Result<Str, String> {
+    v.as_u64().map(|x| x as Str).ok_or_else(|| format!("expected string index, got {v}"))
+}
+
+/// The items pytest collects when a manifest-generated parameter list is empty.
+#[derive(Debug, Clone)]
+pub(crate) struct Placeholders {
+    pub forward: Item,
+    pub backward: Item,
+    pub errors: Item,
+    pub foreach: Item,
+}
+
+struct Builder {
+    strings: Vec<String>,
+    string_index: HashMap<String, Str>,
+    reasons: Vec<String>,
+    reason_index: HashMap<String, Reason>,
+}
+
+impl Builder {
+    fn intern(&mut self, s: &str) -> Str {
+        if let Some(&i) = self.string_index.get(s) {
+            return i;
+        }
+        let i = self.strings.len() as Str;
+        self.strings.push(s.to_string());
+        self.string_index.insert(s.to_string(), i);
+        i
+    }
+
+    fn reason(&mut self, r: &str) -> Reason {
+        if let Some(&i) = self.reason_index.get(r) {
+            return i;
+        }
+        let i = self.reasons.len() as Reason;
+        self.reasons.push(r.to_string());
+        self.reason_index.insert(r.to_string(), i);
+        i
+    }
+
+    /// `[reason, detail string index]`
+    fn rd(&mut self, v: &Value) -> Result<Rd, String> {
+        let a = v.as_array().ok_or_else(|| format!("expected [reason, detail], got {v}"))?;
+        let reason = self.reason(a[0].as_str().unwrap_or("cpu_contract_unknown"));
+        Ok(Rd { reason, detail: sidx(&a[1])? })
+    }
+
+    fn dtype_check(&mut self, v: &Value) -> Result<DtypeCheck, String> {
+        let param = match v["p"].as_str() {
+            Some("dtype") => DtypeParam::Dtype,
+            Some("dtype_str") => DtypeParam::DtypeStr,
+            Some("autocast_dtype") => DtypeParam::Autocast,
+            Some("src_dtype") => DtypeParam::Src,
+            Some("dst_dtype") => DtypeParam::Dst,
+            other => return Err(format!("unknown dtype param {other:?}")),
+        };
+        let dt = match &v["dt"] {
+            Value::String(s) => self.intern(s),
+            Value::Null => self.intern("None"),
+            other => self.intern(&other.to_string()),
+        };
+        let mode = match v.get("mode").and_then(Value::as_str) {
+            Some("set") => ContractMode::Set,
+            Some("fail") => ContractMode::Fail,
+            _ => ContractMode::None,
+        };
+        let contract = match v.get("c") {
+            Some(c) if !c.is_null() => Some(self.rd(c)?),
+            _ => None,
+        };
+        Ok(DtypeCheck { param, dt, mode, contract })
+    }
+
+    fn item(&mut self, v: &Value, dev_class: &HashMap<String, u8>) -> Result<Item, String> {
+        let id = v["id"].as_str().ok_or("item without id")?.to_string();
+        if let Some(e) = v.get("error") {
+            return Err(format!("inventory item {id} has an extraction error: {e}"));
+        }
+        let printed_from = id.rfind('/').map(|i| i + 1).unwrap_or(0);
+        let function = self.intern(id.split('[').next().unwrap_or(&id));
+        let d1 = match v.get("d1") {
+            Some(d) => Some(self.dtype_check(d)?),
+            None => None,
+        };
+        let mut d2 = Vec::new();
+        for d in v.get("d2").and_then(Value::as_array).into_iter().flatten() {
+            d2.push(self.dtype_check(d)?);
+        }
+        let mut fixed = Vec::new();
+        for g in v.get("fx").and_then(Value::as_array).into_iter().flatten() {
+            let dt = self.intern(g["dt"].as_str().unwrap_or_default());
+            let contract = match g.get("c") {
+                Some(c) if !c.is_null() => Some(self.rd(c)?),
+                _ => None,
+            };
+            fixed.push(FixedGate { surface: sidx(&g["s"])?, dt, contract });
+        }
+        let requires = v
+            .get("req")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .map(|r| self.intern(r.as_str().unwrap_or_default()))
+            .collect();
+        let packing = v.get("pack").and_then(Value::as_str).map(|p| p.to_string());
+        let packing = packing.map(|p| self.intern(&p));
+        let gradcheck = match v.get("gc") {
+            Some(gc) => Some(match gc.get("c") {
+                Some(c) => Some(self.rd(c)?),
+                None => None,
+            }),
+            None => None,
+        };
+        let opinfo = match v.get("oi").and_then(Value::as_array) {
+            Some(a) => {
+                let kind = a[0].as_str().unwrap_or_default();
+                let op = sidx(&a[1])?;
+                match kind {
+                    "f" => {
+                        let dt = self.intern(a[2].as_str().unwrap_or_default());
+                        let cond = self.intern(a[3].as_str().unwrap_or_default());
+                        Some(OiParam::Forward { op, dt, cond })
+                    }
+                    "b" => {
+                        let dt = self.intern(a[2].as_str().unwrap_or_default());
+                        Some(OiParam::Backward { op, dt })
+                    }
+                    _ => Some(OiParam::Errors { op }),
+                }
+            }
+            None => None,
+        };
+        let mut dev = Vec::new();
+        if let Some(map) = v.get("dev").and_then(Value::as_object) {
+            for (name, facts) in map {
+                let Some(&class) = dev_class.get(name) else { continue };
+                let mut list = Vec::new();
+                for f in facts.as_array().into_iter().flatten() {
+                    let rule = match f[0].as_str().unwrap_or_default() {
+                        "gate" => DevRule::Gate,
+                        "cpu" => DevRule::Cpu,
+                        "mod" => DevRule::Module,
+                        "setdev" => DevRule::SetDevice,
+                        "mpsbug" => DevRule::MpsBug,
+                        _ => DevRule::Crash,
+                    };
+                    let reason = self.reason(f[1].as_str().unwrap_or_default());
+                    list.push(DevFact { rule, rd: Rd { reason, detail: sidx(&f[2])? } });
+                }
+                dev.push((class, list));
+            }
+        }
+        Ok(Item {
+            printed_from,
+            op: match v.get("op") {
+                Some(x) => Some(sidx(x)?),
+                None => None,
+            },
+            level: v["lvl"].as_u64().ok_or_else(|| format!("{id}: no level"))? as u8,
+            d1,
+            d2,
+            fixed,
+            requires,
+            packing,
+            decoder: v.get("decoder").and_then(Value::as_bool).unwrap_or(false),
+            large: v.get("large").and_then(Value::as_bool).unwrap_or(false),
+            rng: v.get("rng").and_then(Value::as_u64).unwrap_or(0) as u8,
+            generated: v.get("gen").and_then(Value::as_u64).map(|g| g as u32),
+            foreach_entry: match v.get("fe") {
+                Some(Value::Null) => Some(self.intern("None")),
+                Some(x) => Some(sidx(x)?),
+                None => None,
+            },
+            oom: v.get("oom").and_then(Value::as_bool).unwrap_or(false),
+            gradcheck,
+            path_shape_empty: v.get("ps_empty").and_then(Value::as_bool).unwrap_or(false),
+            opinfo_dummy: v.get("oi_dummy").and_then(Value::as_bool).unwrap_or(false),
+            opinfo,
+            dev,
+            function,
+            id,
+        })
+    }
+
+    fn placeholders(
+        &mut self,
+        items: &[Item],
+        first: &HashMap<Str, usize>,
+        s: &WellKnown,
+        opinfo_level: u8,
+        generated_level: u8,
+    ) -> Placeholders {
+        let make = |this: &mut Builder, function: Str, suffix: &str, default_level: u8, d1: Option<DtypeCheck>, op: Option<Str>, dummy: bool| {
+            let template = first.get(&function).map(|&i| &items[i]);
+            let fname = this.strings[function as usize].clone();
+            let id = format!("{fname}[{suffix}]");
+            Item {
+                printed_from: id.rfind('/').map(|i| i + 1).unwrap_or(0),
+                id,
+                op,
+                level: template.map(|t| if t.generated.is_some() || t.foreach_entry.is_some() { default_level } else { t.level }).unwrap_or(default_level),
+                d1,
+                d2: Vec::new(),
+                fixed: Vec::new(),
+                requires: template.map(|t| t.requires.clone()).unwrap_or_default(),
+                packing: None,
+                decoder: false,
+                large: false,
+                rng: 0,
+                generated: None,
+                foreach_entry: None,
+                oom: false,
+                gradcheck: None,
+                path_shape_empty: false,
+                opinfo_dummy: dummy,
+                opinfo: None,
+                dev: Vec::new(),
+                function,
+            }
+        };
+        let dummy_check = |param| DtypeCheck { param, dt: s.dummy, mode: ContractMode::Set, contract: None };
+        Placeholders {
+            forward: make(self, s.fwd_fn, "clean-dummy-dummy", opinfo_level, Some(dummy_check(DtypeParam::DtypeStr)), Some(s.dummy), true),
+            backward: make(self, s.bwd_fn, "dummy-dummy", opinfo_level, Some(dummy_check(DtypeParam::DtypeStr)), Some(s.dummy), true),
+            errors: make(self, s.err_fn, "dummy", opinfo_level, None, Some(s.dummy), true),
+            foreach: make(
+                self,
+                s.foreach_fn,
+                "no-audit",
+                generated_level,
+                Some(DtypeCheck { param: DtypeParam::Dtype, dt: s.none_str, mode: ContractMode::None, contract: None }),
+                None,
+                false,
+            ),
+        }
+    }
+
+    fn generated(&mut self, v: &Value, dev_class: &HashMap<String, u8>) -> Result<Generated, String> {
+        let name = sidx(&v["name"])?;
+        let early = match v.get("early") {
+            Some(x) => Some(self.rd(x)?),
+            None => None,
+        };
+        let late = match v.get("late") {
+            Some(x) => Some(self.rd(x)?),
+            None => None,
+        };
+        let mut oracle = Vec::new();
+        if let Some(map) = v.get("oracle").and_then(Value::as_object) {
+            for (dev, out) in map {
+                let Some(&class) = dev_class.get(dev) else { continue };
+                let o = if out.is_string() { OracleOutcome::Error } else { OracleOutcome::Skip(self.rd(out)?) };
+                oracle.push((class, o));
+            }
+        }
+        let dt = v
+            .get("dt")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .map(|c| match c.as_str().unwrap_or_default() {
+                "A" => DtCode::Allowed,
+                "N+" => DtCode::ProbeOk,
+                "N-" => DtCode::ProbeFail,
+                _ => DtCode::Rejected,
+            })
+            .collect();
+        let manual_shape = match v.get("shape").and_then(Value::as_array) {
+            Some(cases) => Some(ShapeFacts {
+                base: sidx(&v["base"])?,
+                clean_only: v["clean_only"].as_bool().unwrap_or(false),
+                clean_family: v["clean_family"].as_bool().unwrap_or(false),
+                cases: cases
+                    .iter()
+                    .map(|c| {
+                        let s = c.as_str().unwrap_or_default();
+                        if s.is_empty() {
+                            return None;
+                        }
+                        let mut out = [None; 3];
+                        for (i, ch) in s.chars().take(3).enumerate() {
+                            out[i] = match ch {
+                                '1' => Some(true),
+                                '0' => Some(false),
+                                _ => None,
+                            };
+                        }
+                        Some(out)
+                    })
+                    .collect(),
+            }),
+            None => None,
+        };
+        Ok(Generated {
+            name,
+            oracle_runner: v.get("oracle").is_some() || v["runner"].as_str() == Some("oracle_surface"),
+            early,
+            oracle,
+            late,
+            post_contract: v.get("post").and_then(Value::as_bool).unwrap_or(false),
+            dt,
+            manual_shape,
+        })
+    }
+}

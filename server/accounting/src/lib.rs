@@ -1,0 +1,33 @@
+//! show-skips accounting for TorchCTS manifests.
+//!
+//! What `torchcts show-skips` reports (which pytest nodes of the TorchCTS suite
+//! run, which are filtered and why, per semantic level) computed from an
+//! inventory of the suite extracted once from the real torchcts
+//! (`tools/inventory/extract_inventory.py`, format in `docs/inventory.md`).
+//!
+//! ```no_run
+//! use accounting::{account, render_show_skips, Inventory, LevelSelection, ManifestFacts, PyValue};
+//! let inv = Inventory::embedded();
+//! let mut facts = ManifestFacts::default();
+//! facts.supported_dtypes.push((PyValue::Dtype("torch.float32".into()), PyValue::Bool(true)));
+//! facts.capabilities.push(("inference".into(), PyValue::Bool(true)));
+//! let acc = account(inv, &facts, "cpu", LevelSelection::Cumulative(2));
+//! println!("{} of {} collected run", acc.included, acc.collected);
+//! print!("{}", render_show_skips(&acc));
+//! ```
+//!
+//! The crate is pure: no IO besides [`Inventory::from_path`], no LSP or async types.
+
+mod account;
+mod facts;
+mod inventory;
+pub mod pyfmt;
+mod render;
+
+pub use account::{
+    account, resolve_device, Accounting, AccountingProblem, Detail, DeviceResolution, DtypeLabel, LabelKind,
+    LevelCounts, NodeRef, PlaceholderKind, Record,
+};
+pub use facts::{canonical_dtype, tagged_to_py, LevelSelection, ManifestFacts, PyValue};
+pub use inventory::{Inventory, InventoryMeta, Reason, CUSTOM_DEVICE_PLACEHOLDER};
+pub use render::{collected_line, render_audit, render_show_skips, summary_line};
