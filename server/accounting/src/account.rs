@@ -70,7 +70,8 @@ pub enum Detail {
     DeclaredUnsupported(DtypeLabel),
     RegexFiltered { label: DtypeLabel, op: Option<Str>, pattern: u32 },
     UnsupportedValue { label: DtypeLabel, value: u32 },
-    MissingCapabilities(Vec<Str>),
+    /// Missing capabilities: bit i set for `requires[i]` of the node.
+    MissingCapabilities { node: NodeRef, mask: u64 },
     DeviceCount,
     OpExcluded(Str),
     ContainerFormat(Str),
@@ -247,10 +248,20 @@ impl<'a> Accounting<'a> {
                 label(l),
                 self.facts_repr.values[*value as usize]
             ),
-            Detail::MissingCapabilities(caps) => format!(
-                "requires capabilities: {}",
-                caps.iter().map(|c| inv.string(*c)).collect::<Vec<_>>().join(", ")
-            ),
+            Detail::MissingCapabilities { node, mask } => {
+                let requires = match node {
+                    NodeRef::Item(i) => &inv.items[*i as usize].requires,
+                    NodeRef::Placeholder(k) => &placeholder(inv, *k).requires,
+                    NodeRef::Pending { .. } => return String::new(),
+                };
+                let names: Vec<&str> = requires
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| mask & (1u64 << i) != 0)
+                    .map(|(_, c)| inv.string(*c))
+                    .collect();
+                format!("requires capabilities: {}", names.join(", "))
+            }
             Detail::DeviceCount => {
                 format!("requires device_count>=2, runtime exposes {}", self.facts_repr.device_count)
             }
@@ -329,13 +340,16 @@ struct Ctx<'a, 'f> {
     class_is_custom: bool,
     selection: LevelSelection,
     skip_ops: HashSet<&'f str>,
-    filters: HashMap<Str, Filter>,
+    filters: Vec<Option<Filter>>,
+    skip_memo: Vec<u8>,
+    cap_memo: Vec<u8>,
+    /// Regex entries taken out of the inventory cache for this call, by pattern id.
+    entries: Vec<Option<(String, RegexEntry)>>,
     patterns: Vec<String>,
     pattern_index: HashMap<String, u32>,
     values: Vec<String>,
     regex: std::sync::MutexGuard<'a, HashMap<String, RegexEntry>>,
     problems: Vec<AccountingProblem>,
-    reported_patterns: HashSet<String>,
     device_count: f64,
     r: Reasons,
 }
@@ -380,22 +394,29 @@ impl<'a, 'f> Ctx<'a, 'f> {
     /// `re.search(pattern, text)`, memoised per (pattern, interned string)
     /// across calls in the inventory's cache.
     fn search(&mut self, pattern: u32, text: Str) -> bool {
-        let n = self.inv.strings.len();
-        let key = self.patterns[pattern as usize].as_str();
-        if !self.regex.contains_key(key) {
-            let compiled = pyregex::compile(key).map(|(p, _)| p).map_err(|(e, _)| e.python_text(key));
-            self.regex.insert(key.to_string(), RegexEntry { compiled, memo: vec![0; n] });
+        let pi = pattern as usize;
+        if self.entries.len() <= pi {
+            self.entries.resize_with(pi + 1, || None);
         }
-        let entry = self.regex.get_mut(key).expect("inserted above");
-        match &entry.compiled {
-            Err(msg) => {
-                if self.reported_patterns.insert(key.to_string()) {
-                    self.problems.push(AccountingProblem {
-                        message: format!("re.error for {key:?}: {msg} (the real collection stops with this error)"),
-                    });
+        if self.entries[pi].is_none() {
+            let key = self.patterns[pi].clone();
+            let entry = match self.regex.remove(&key) {
+                Some(e) => e,
+                None => {
+                    let compiled = pyregex::compile(&key).map(|(p, _)| p).map_err(|(e, _)| e.python_text(&key));
+                    RegexEntry { compiled, memo: vec![0; self.inv.strings.len()] }
                 }
-                false
+            };
+            if let Err(msg) = &entry.compiled {
+                self.problems.push(AccountingProblem {
+                    message: format!("re.error for {key:?}: {msg} (the real collection stops with this error)"),
+                });
             }
+            self.entries[pi] = Some((key, entry));
+        }
+        let (_, entry) = self.entries[pi].as_mut().expect("filled above");
+        match &entry.compiled {
+            Err(_) => false,
             Ok(p) => {
                 let slot = &mut entry.memo[text as usize];
                 if *slot == 0 {
@@ -407,10 +428,17 @@ impl<'a, 'f> Ctx<'a, 'f> {
         }
     }
 
+    /// Give the regex entries used by this call back to the inventory cache.
+    fn return_regex_entries(&mut self) {
+        for (key, entry) in self.entries.drain(..).flatten() {
+            self.regex.insert(key, entry);
+        }
+    }
+
     /// `dt in sd` (dtype object) then `dt_str in sd`.
     fn filter(&mut self, dt: Str) -> Filter {
-        if let Some(f) = self.filters.get(&dt) {
-            return *f;
+        if let Some(f) = self.filters[dt as usize] {
+            return f;
         }
         let name = self.inv.string(dt);
         let sd = &self.facts.supported_dtypes;
@@ -433,7 +461,7 @@ impl<'a, 'f> Ctx<'a, 'f> {
                 Filter::Unsupported(i)
             }
         };
-        self.filters.insert(dt, f);
+        self.filters[dt as usize] = Some(f);
         f
     }
 
@@ -463,6 +491,17 @@ impl<'a, 'f> Ctx<'a, 'f> {
         self.disposition(dt, op, LabelKind::Plain).is_none()
     }
 
+    /// `caps.get(name, False)` truthiness, memoised per interned name.
+    fn cap_declared(&mut self, name: Str) -> bool {
+        let slot = self.cap_memo[name as usize];
+        if slot != 0 {
+            return slot == 2;
+        }
+        let hit = self.facts.capability(self.inv.string(name)).map(PyValue::truthy).unwrap_or(false);
+        self.cap_memo[name as usize] = if hit { 2 } else { 1 };
+        hit
+    }
+
     fn cap(&self, name: &str) -> Option<&'f PyValue> {
         self.facts.capability(name)
     }
@@ -488,8 +527,14 @@ impl<'a, 'f> Ctx<'a, 'f> {
         }
     }
 
-    fn skip_op(&self, op: Str) -> bool {
-        self.skip_ops.contains(self.text(op))
+    fn skip_op(&mut self, op: Str) -> bool {
+        let slot = self.skip_memo[op as usize];
+        if slot != 0 {
+            return slot == 2;
+        }
+        let hit = self.skip_ops.contains(self.inv.string(op));
+        self.skip_memo[op as usize] = if hit { 2 } else { 1 };
+        hit
     }
 
     fn sparse_ok(&self) -> bool {
@@ -593,13 +638,15 @@ pub fn account<'a>(
         class_is_custom: class == inv.custom_device_class,
         selection,
         skip_ops: facts.skip_ops.iter().map(String::as_str).collect(),
-        filters: HashMap::new(),
+        filters: vec![None; inv.strings.len()],
+        skip_memo: vec![0; inv.strings.len()],
+        cap_memo: vec![0; inv.strings.len()],
+        entries: Vec::new(),
         patterns: Vec::new(),
         pattern_index: HashMap::new(),
         values: Vec::new(),
         regex: inv.regex_cache.lock().unwrap_or_else(|e| e.into_inner()),
         problems,
-        reported_patterns: HashSet::new(),
         device_count,
         r,
         ieee754: Ieee754::Off,
@@ -623,17 +670,17 @@ pub fn account<'a>(
     for (i, it) in inv.items.iter().enumerate() {
         if let Some(oi) = &it.opinfo {
             let keep = match *oi {
-                OiParam::Forward { op, dt, cond } => {
+                OiParam::Forward { op, dt, cond, table } => {
                     has_fwd = true;
-                    let f = inv.forward_by_op.get(&op).map(|&k| &inv.forward[k]);
+                    let f = inv.forward.get(table as usize);
                     !ctx.skip_op(op)
                         && !(f.map(|f| f.sparse).unwrap_or(false) && !ctx.sparse_ok())
                         && ctx.allowed(dt, Some(op))
                         && (cond == inv.s.clean || (ctx.is_fc(dt) && f.map(|f| f.ieee_ok).unwrap_or(false) && ctx.ieee754(op)))
                 }
-                OiParam::Backward { op, dt } => {
+                OiParam::Backward { op, dt, table } => {
                     has_bwd = true;
-                    let b = inv.backward_by_op.get(&op).map(|&k| &inv.backward[k]);
+                    let b = inv.backward.get(table as usize);
                     !ctx.skip_op(op) && !(b.map(|b| b.sparse).unwrap_or(false) && !ctx.sparse_ok()) && ctx.allowed(dt, Some(op))
                 }
                 OiParam::Errors { op } => {
@@ -657,10 +704,11 @@ pub fn account<'a>(
             any_fe |= keep;
         }
     }
-    let mut placeholder_at: HashMap<usize, Vec<PlaceholderKind>> = HashMap::new();
+    // At most four placeholders: (item index before which it is collected, kind).
+    let mut placeholder_at: Vec<(usize, PlaceholderKind)> = Vec::new();
     let mut add_placeholder = |func: Str, kind: PlaceholderKind| {
         if let Some(&i) = inv.function_first.get(&func) {
-            placeholder_at.entry(i).or_default().push(kind);
+            placeholder_at.push((i, kind));
         }
     };
     if has_bwd && !any_bwd {
@@ -689,7 +737,7 @@ pub fn account<'a>(
     let (mode, _, _) = selection.normalized();
     let mut visit = |ctx: &mut Ctx, node: NodeRef, item: &Item, records: &mut Vec<Record>| {
         collected += 1;
-        let outcome = chain(ctx, item);
+        let outcome = chain(ctx, node, item);
         let lvl_idx = (item.level.clamp(1, 8) - 1) as usize;
         levels[lvl_idx].collected += 1;
         let (reason, detail, live) = match outcome {
@@ -717,9 +765,11 @@ pub fn account<'a>(
         records.push(Record { node, reason, detail, level: item.level, deselected: desel, live_device_dependent: live });
     };
     for (i, it) in inv.items.iter().enumerate() {
-        if let Some(kinds) = placeholder_at.get(&i) {
-            for &kind in kinds {
-                visit(&mut ctx, NodeRef::Placeholder(kind), placeholder(inv, kind), &mut records);
+        if !placeholder_at.is_empty() {
+            for &(at, kind) in &placeholder_at {
+                if at == i {
+                    visit(&mut ctx, NodeRef::Placeholder(kind), placeholder(inv, kind), &mut records);
+                }
             }
         }
         if present[i] {
@@ -824,6 +874,7 @@ pub fn account<'a>(
         patterns: std::mem::take(&mut ctx.patterns),
         values: std::mem::take(&mut ctx.values),
     };
+    ctx.return_regex_entries();
     let problems = std::mem::take(&mut ctx.problems);
     drop(ctx);
     Accounting {
@@ -870,7 +921,7 @@ fn dev_outcome(ctx: &Ctx, rd: Rd) -> (Reason, Detail, bool) {
 
 /// The rule chain of `pytest_collection_modifyitems` for one item, without the
 /// semantic-level rule (applied by the caller). `None`: no reason.
-fn chain(ctx: &mut Ctx, item: &Item) -> Outcome {
+fn chain(ctx: &mut Ctx, node: NodeRef, item: &Item) -> Outcome {
     let op = item.op;
     let mut skip: Outcome = None;
     // 0. Backend gate / path-shape expectation.
@@ -916,14 +967,14 @@ fn chain(ctx: &mut Ctx, item: &Item) -> Outcome {
     }
     // 4. Capabilities.
     if !item.requires.is_empty() {
-        let missing: Vec<Str> = item
-            .requires
-            .iter()
-            .copied()
-            .filter(|&c| c != ctx.inv.s.multi_device && !ctx.cap(ctx.text(c)).map(PyValue::truthy).unwrap_or(false))
-            .collect();
-        if !missing.is_empty() {
-            return Some((ctx.r.capability, Detail::MissingCapabilities(missing), false));
+        let mut mask = 0u64;
+        for (i, &c) in item.requires.iter().enumerate().take(64) {
+            if c != ctx.inv.s.multi_device && !ctx.cap_declared(c) {
+                mask |= 1 << i;
+            }
+        }
+        if mask != 0 {
+            return Some((ctx.r.capability, Detail::MissingCapabilities { node, mask }, false));
         }
         if item.requires.contains(&ctx.inv.s.multi_device) && ctx.device_count < 2.0 {
             return Some((ctx.r.device_count, Detail::DeviceCount, false));

@@ -82,8 +82,10 @@ pub struct DevFact {
 
 #[derive(Debug, Clone)]
 pub enum OiParam {
-    Forward { op: Str, dt: Str, cond: Str },
-    Backward { op: Str, dt: Str },
+    /// `table`: index into the forward table (`u32::MAX` if absent).
+    Forward { op: Str, dt: Str, cond: Str, table: u32 },
+    /// `table`: index into the backward table (`u32::MAX` if absent).
+    Backward { op: Str, dt: Str, table: u32 },
     Errors { op: Str },
 }
 
@@ -239,8 +241,6 @@ pub struct Inventory {
     pub(crate) opinfo_level: u8,
     /// First item index of each OpInfo/foreach test function, for placeholders.
     pub(crate) function_first: HashMap<Str, usize>,
-    pub(crate) forward_by_op: HashMap<Str, usize>,
-    pub(crate) backward_by_op: HashMap<Str, usize>,
     /// Synthetic placeholder items (empty manifest-generated parameter sets).
     pub(crate) placeholders: Placeholders,
     pub(crate) regex_cache: Mutex<HashMap<String, RegexEntry>>,
@@ -439,8 +439,19 @@ impl Inventory {
         for (i, it) in items.iter().enumerate() {
             function_first.entry(it.function).or_insert(i);
         }
-        let forward_by_op = forward.iter().enumerate().map(|(i, f)| (f.op, i)).collect();
-        let backward_by_op = backward.iter().enumerate().map(|(i, f)| (f.op, i)).collect();
+        let forward_by_op: HashMap<Str, usize> = forward.iter().enumerate().map(|(i, f)| (f.op, i)).collect();
+        let backward_by_op: HashMap<Str, usize> = backward.iter().enumerate().map(|(i, f)| (f.op, i)).collect();
+        for it in items.iter_mut() {
+            match &mut it.opinfo {
+                Some(OiParam::Forward { op, table, .. }) => {
+                    *table = forward_by_op.get(op).map(|&i| i as u32).unwrap_or(u32::MAX)
+                }
+                Some(OiParam::Backward { op, table, .. }) => {
+                    *table = backward_by_op.get(op).map(|&i| i as u32).unwrap_or(u32::MAX)
+                }
+                _ => {}
+            }
+        }
         let placeholders = b.placeholders(&items, &function_first, &s, raw.opinfo_default_level, raw.generated_default_level);
         Ok(Inventory {
             meta: InventoryMeta {
@@ -465,8 +476,6 @@ impl Inventory {
             deselect_reasons,
             opinfo_level: raw.opinfo_default_level,
             function_first,
-            forward_by_op,
-            backward_by_op,
             placeholders,
             regex_cache: Mutex::new(HashMap::new()),
             s,
@@ -666,11 +675,11 @@ impl Builder {
                     "f" => {
                         let dt = self.intern(a[2].as_str().unwrap_or_default());
                         let cond = self.intern(a[3].as_str().unwrap_or_default());
-                        Some(OiParam::Forward { op, dt, cond })
+                        Some(OiParam::Forward { op, dt, cond, table: u32::MAX })
                     }
                     "b" => {
                         let dt = self.intern(a[2].as_str().unwrap_or_default());
-                        Some(OiParam::Backward { op, dt })
+                        Some(OiParam::Backward { op, dt, table: u32::MAX })
                     }
                     _ => Some(OiParam::Errors { op }),
                 }
