@@ -1,6 +1,7 @@
 //! `torchcts-lsp`: the language server (no arguments, or `--stdio`) and its CLI commands.
 
 mod cli;
+mod runner;
 mod server;
 
 use std::process::ExitCode;

@@ -1,0 +1,162 @@
+//! Runs the real `torchcts run` for a manifest: a child process of the user's Python, in the
+//! manifest's folder, narrowed to a selection, streamed as events, cancellable, with a time
+//! limit, and surviving a backend that segfaults or hangs.
+//!
+//! What this module owns: building the command line (no shell, ever), finding the Python,
+//! spawning and supervising the process group, parsing pytest's per-test lines into progress,
+//! reading torchcts's result artifacts into per-test outcomes, and a per-manifest registry
+//! that guarantees at most one run per manifest. It knows nothing of LSP: the glue turns
+//! [`RunEvent`]s into work-done progress and [`TestResult`]s into diagnostics.
+//!
+//! Invariants:
+//! - Python is started only by [`start`] (an explicit user command or the opt-in on-save
+//!   setting, decided by the caller); nothing here runs on its own (DESIGN item 9).
+//! - Every value from the manifest or the user (device, dtypes, `-k` expression, node ids,
+//!   paths) is one argv entry of its own; no shell parses anything, so `cpu; rm -rf ~` is a
+//!   device name torchcts rejects, not a command.
+//! - Each child runs in its own process group; cancel, time-out and the end of a run signal
+//!   the whole group (SIGTERM, then SIGKILL after a grace), so nothing of a run outlives it
+//!   (a process that leaves the group with `setsid` is the one exception, see `process.rs`).
+//! - The caller never blocks: everything is async, buffers are bounded, IO errors become
+//!   outcomes, never panics.
+//!
+//! This module is self-contained (only `super::`/`self::` paths, std, tokio, serde_json and
+//! libc) because `tests/runs.rs` compiles it directly with `#[path]`: a binary crate has no
+//! library to link an integration test against.
+
+// The glue calls a subset of this API today; the rest is exercised by tests/runs.rs.
+#![allow(dead_code)]
+
+mod command;
+mod output;
+mod process;
+mod registry;
+mod results;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[allow(unused_imports)]
+pub use command::{command_line, find_python};
+#[allow(unused_imports)]
+pub use process::{start, RunControl, RunHandle};
+#[allow(unused_imports)]
+pub use registry::RunRegistry;
+
+// For tests/runs.rs, which compiles this module as its own child.
+#[cfg(test)]
+#[allow(unused_imports)]
+pub(crate) use {
+    command::find_python_with, output::OutputParser, results::decode_artifact, results::tests_from_payload,
+};
+
+/// Everything one run needs. `python` is used as given (see [`find_python`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunRequest {
+    pub python: PathBuf,
+    /// The manifest; torchcts reads `manifest.py` from the current directory, so the run
+    /// happens in this file's folder.
+    pub manifest_path: PathBuf,
+    pub device: String,
+    pub selection: Selection,
+    /// Where torchcts writes `<hardware>_latest.json`, the history and `<hardware>_report.md`.
+    /// Relative paths are relative to the manifest's folder. torchcts reads earlier crash
+    /// evidence from here too (adaptive isolation), so keep one folder per manifest.
+    pub results_dir: PathBuf,
+    /// For the whole run, the probe of the Python included.
+    pub timeout: Duration,
+}
+
+/// Which tests to run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Selection {
+    /// Pytest node ids, as torchcts writes them in its results and as the inventory lists
+    /// them: relative to the torchcts package (`opinfo/test_opinfo_forward.py::test_op_forward[clean-add-torch.float32]`),
+    /// or absolute. Only these files are collected, which is what makes a focused run fast.
+    /// The manifest still applies: a node it filters (level, dtype, capability) is reported
+    /// as skipped with torchcts's reason.
+    Nodes(Vec<String>),
+    /// torchcts's own filters; collects every suite first.
+    Filters { level: LevelSelection, dtypes: Vec<String>, keyword: Option<String> },
+}
+
+/// `--level N` (levels 1..=N), `--level-exact N`, `--level-range A:B`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LevelSelection {
+    Cumulative(u8),
+    Exact(u8),
+    Range(u8, u8),
+}
+
+/// What a run reports, in this order: one `Started` (unless it fails to start), any number of
+/// `Progress`, exactly one `Finished`. Progress events may be coalesced or dropped when the
+/// receiver lags; `Finished` is never dropped while the receiver lives.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RunEvent {
+    Started {
+        argv: Vec<String>,
+    },
+    Progress {
+        passed: usize,
+        failed: usize,
+        skipped: usize,
+        errors: usize,
+        /// From pytest's "collected N items" / "N selected".
+        total: Option<usize>,
+        /// The test pytest most recently started or finished (node id relative to the
+        /// torchcts package when it lies inside it).
+        last: Option<String>,
+    },
+    Finished(RunOutcome),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunOutcome {
+    pub status: RunStatus,
+    /// From torchcts's results JSON when there is one, completed with what the output showed
+    /// (tests outside the torchcts package, the test running when the process died).
+    pub tests: Vec<TestResult>,
+    pub results_json: Option<PathBuf>,
+    pub report_markdown: Option<PathBuf>,
+    /// The last lines of stdout and stderr, interleaved as they arrived.
+    pub output_tail: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunStatus {
+    /// The process exited by itself. torchcts: 0 all passed, 1 failures, 2 interrupted
+    /// (e.g. the backend failed to import), 4 usage error (e.g. an unknown node id), 5 no
+    /// tests collected.
+    Completed {
+        exit_code: i32,
+    },
+    /// Killed by a signal it did not get from us (SIGSEGV, SIGABRT, ...), or a wrapper that
+    /// exited with 128+signal of one.
+    Crashed {
+        signal: Option<i32>,
+        description: String,
+    },
+    TimedOut,
+    Cancelled,
+    /// The Python could not be started, or torchcts is not importable by it.
+    FailedToStart(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestResult {
+    pub nodeid: String,
+    pub outcome: TestOutcome,
+    /// The first line of the failure, error or skip reason.
+    pub message: Option<String>,
+    /// As torchcts records it, e.g. `torch.float32`.
+    pub dtype: Option<String>,
+    pub op: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TestOutcome {
+    Passed,
+    Failed,
+    Skipped,
+    Error,
+}

@@ -1,0 +1,348 @@
+//! Parses what `torchcts run` prints (pytest's terminal output under `-v -rfE`) into
+//! progress counts and per-test outcomes, one line at a time.
+//!
+//! The lines it understands (pytest 9 as torchcts 0.4.1 drives it):
+//! - `collecting ... collected 5 items / 1 deselected / 4 selected`: the total;
+//! - `<location> PASSED [ 33%]` (also FAILED, ERROR, SKIPPED (reason), XFAIL, XPASS): one per
+//!   finished test; `<location>` is the node id relative to the working directory, written
+//!   when the test starts, so a line that ends after it is the test now running;
+//! - after `= short test summary info =`: `FAILED <location> - <message>` lines;
+//! - `ERROR: not found: <path>::<name>` (on stderr): a node id pytest could not collect (the
+//!   run then does nothing and exits with 4).
+//!
+//! Everything else is ignored, so torchcts's own banner and scorecard cannot be mistaken for
+//! results. Locations are turned back into node ids relative to the rootdir (the torchcts
+//! package), the form torchcts uses in its results JSON. Invariant: the parser holds O(tests)
+//! memory and never fails; an unknown line changes nothing.
+
+use std::collections::HashMap;
+use std::path::{Component, Path, PathBuf};
+
+use super::TestOutcome;
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub passed: usize,
+    pub failed: usize,
+    pub skipped: usize,
+    pub errors: usize,
+    pub total: Option<usize>,
+    pub last: Option<String>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct OutputParser {
+    cwd: Option<PathBuf>,
+    rootdir: Option<PathBuf>,
+    pub counts: Counts,
+    /// The test started but not finished (the location line without a status yet).
+    pub running: Option<String>,
+    /// Finished tests in order, with their outcome.
+    pub finished: Vec<(String, TestOutcome)>,
+    /// Messages from the short summary, by node id.
+    pub messages: HashMap<String, String>,
+    /// Node ids pytest reported as not found.
+    pub not_found: Vec<String>,
+    in_summary: bool,
+}
+
+const STATUSES: [(&str, TestOutcome); 6] = [
+    ("PASSED", TestOutcome::Passed),
+    ("FAILED", TestOutcome::Failed),
+    ("ERROR", TestOutcome::Error),
+    ("SKIPPED", TestOutcome::Skipped),
+    ("XFAIL", TestOutcome::Skipped),
+    ("XPASS", TestOutcome::Passed),
+];
+
+impl OutputParser {
+    /// `cwd`: the working directory as Python reported it; `rootdir`: the `--rootdir` given.
+    pub fn new(cwd: Option<PathBuf>, rootdir: Option<PathBuf>) -> Self {
+        OutputParser { cwd, rootdir, ..Default::default() }
+    }
+
+    /// Feeds one complete line of stdout (no newline). Returns whether the counts changed.
+    pub fn line(&mut self, line: &str) -> bool {
+        let line = line.trim_end_matches('\r');
+        if let Some(total) = parse_collected(line) {
+            let changed = self.counts.total != Some(total);
+            self.counts.total = Some(total);
+            return changed;
+        }
+        if line.starts_with('=') && line.contains(" short test summary info ") {
+            self.in_summary = true;
+            return false;
+        }
+        if self.not_found_line(line) {
+            return false;
+        }
+        if self.in_summary {
+            if line.starts_with('=') {
+                self.in_summary = false;
+            } else {
+                self.summary_line(line);
+            }
+            return false;
+        }
+        self.progress_line(line)
+    }
+
+    /// Feeds one line of stderr, where pytest reports usage errors such as a missing node id.
+    pub fn error_line(&mut self, line: &str) {
+        self.not_found_line(line.trim_end_matches('\r'));
+    }
+
+    fn not_found_line(&mut self, line: &str) -> bool {
+        let Some(rest) = line.strip_prefix("ERROR: not found: ") else { return false };
+        let id = self.normalize(rest.trim());
+        if !self.not_found.contains(&id) {
+            self.not_found.push(id);
+        }
+        true
+    }
+
+    /// Feeds the unfinished tail of the stream (text after the last newline): a location
+    /// written at test start. Returns whether `last` changed.
+    pub fn partial(&mut self, text: &str) -> bool {
+        let text = text.trim();
+        if text.contains("::") && !text.contains(char::is_whitespace) {
+            let id = self.normalize(text);
+            if self.running.as_deref() != Some(id.as_str()) {
+                self.running = Some(id.clone());
+                self.counts.last = Some(id);
+                return true;
+            }
+        }
+        false
+    }
+
+    fn progress_line(&mut self, line: &str) -> bool {
+        match split_status(line) {
+            Some((location, outcome)) => {
+                let id = match location {
+                    Some(location) => self.normalize(location),
+                    // The status alone on a line: something was printed between the
+                    // location and the status; it belongs to the test that was running.
+                    None => match self.running.take() {
+                        Some(id) => id,
+                        None => return false,
+                    },
+                };
+                match outcome {
+                    TestOutcome::Passed => self.counts.passed += 1,
+                    TestOutcome::Failed => self.counts.failed += 1,
+                    TestOutcome::Skipped => self.counts.skipped += 1,
+                    TestOutcome::Error => self.counts.errors += 1,
+                }
+                self.running = None;
+                self.counts.last = Some(id.clone());
+                self.finished.push((id, outcome));
+                true
+            }
+            None => {
+                // A location line whose status never came (the process died in the test).
+                let text = line.trim();
+                if text.contains("::") && !text.contains(char::is_whitespace) && !text.starts_with(['=', '_']) {
+                    self.partial(text)
+                } else {
+                    false
+                }
+            }
+        }
+    }
+
+    fn summary_line(&mut self, line: &str) {
+        for (word, _) in STATUSES {
+            let Some(rest) = line.strip_prefix(word).and_then(|r| r.strip_prefix(' ')) else { continue };
+            let (location, message) = match rest.split_once(" - ") {
+                Some((location, message)) => (location, Some(message)),
+                None => (rest, None),
+            };
+            if let Some(message) = message.map(str::trim).filter(|m| !m.is_empty()) {
+                let id = self.normalize(location.trim());
+                self.messages.entry(id).or_insert_with(|| message.to_string());
+            }
+            return;
+        }
+    }
+
+    /// A location as pytest prints it (relative to the working directory) to a node id
+    /// relative to the rootdir; unchanged when either is unknown or it lies elsewhere.
+    pub fn normalize(&self, location: &str) -> String {
+        let (path, rest) = match location.find("::") {
+            Some(i) => location.split_at(i),
+            None => (location, ""),
+        };
+        let Some(rootdir) = &self.rootdir else { return location.to_string() };
+        let absolute = if Path::new(path).is_absolute() {
+            lexical(Path::new(path))
+        } else {
+            match &self.cwd {
+                Some(cwd) => lexical(&cwd.join(path)),
+                None => return location.to_string(),
+            }
+        };
+        match absolute.strip_prefix(lexical(rootdir)) {
+            Ok(relative) if !relative.as_os_str().is_empty() => format!("{}{rest}", relative.to_string_lossy()),
+            _ => location.to_string(),
+        }
+    }
+}
+
+/// `collected N items` with optional `/ D deselected / S selected`: S if given, else N.
+fn parse_collected(line: &str) -> Option<usize> {
+    let at = line.find("collected ")?;
+    let rest = &line[at + "collected ".len()..];
+    let (n, rest) = leading_number(rest)?;
+    if !(rest.starts_with(" item") || rest.starts_with(" test")) {
+        return None;
+    }
+    let mut total = n;
+    for part in rest.split(" / ").skip(1) {
+        if let Some((s, tail)) = leading_number(part) {
+            if tail.trim_start().starts_with("selected") {
+                total = s;
+            }
+        }
+    }
+    Some(total)
+}
+
+fn leading_number(s: &str) -> Option<(usize, &str)> {
+    let end = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    if end == 0 {
+        return None;
+    }
+    Some((s[..end].parse().ok()?, &s[end..]))
+}
+
+/// `<location> STATUS[ (reason)][ [ NN%]]` -> (Some(location), outcome); `STATUS [ NN%]`
+/// alone -> (None, outcome).
+fn split_status(line: &str) -> Option<(Option<&str>, TestOutcome)> {
+    let trimmed = line.trim();
+    for (word, outcome) in STATUSES {
+        // The status alone (after interleaved output): "PASSED [ 50%]".
+        if let Some(after) = trimmed.strip_prefix(word) {
+            if after.is_empty() || after.starts_with(" [") || after.starts_with(" (") {
+                return Some((None, outcome));
+            }
+        }
+    }
+    let sep = trimmed.find("::")?;
+    // The location ends at the first space after the `::` that is followed by a status.
+    let mut search = sep;
+    while let Some(space) = trimmed[search..].find(' ').map(|i| i + search) {
+        let after = &trimmed[space + 1..];
+        for (word, outcome) in STATUSES {
+            if let Some(tail) = after.strip_prefix(word) {
+                if tail.is_empty() || tail.starts_with(' ') || tail.starts_with('(') {
+                    return Some((Some(&trimmed[..space]), outcome));
+                }
+            }
+        }
+        search = space + 1;
+    }
+    None
+}
+
+/// Removes `.` and folds `..` without touching the file system (pytest's locations are
+/// computed the same way).
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parser() -> OutputParser {
+        OutputParser::new(Some("/tmp/proj".into()), Some("/venv/lib/python3.11/site-packages/torchcts".into()))
+    }
+
+    #[test]
+    fn collected_lines() {
+        assert_eq!(parse_collected("collecting ... collected 3 items"), Some(3));
+        assert_eq!(parse_collected("collected 1 item"), Some(1));
+        assert_eq!(parse_collected("collecting ... collected 5 items / 1 deselected / 4 selected"), Some(4));
+        assert_eq!(parse_collected("collected 0 items / 1 error"), Some(0));
+        assert_eq!(parse_collected("  Ops collected by torchcts"), None);
+    }
+
+    #[test]
+    fn progress_lines_with_relative_locations() {
+        let mut p = parser();
+        assert!(p.line("collecting ... collected 3 items"));
+        let loc = "../../venv/lib/python3.11/site-packages/torchcts/opinfo/test_opinfo_forward.py::test_op_forward[clean-add-torch.float32]";
+        assert!(p.partial(&format!("{loc} ")));
+        assert_eq!(
+            p.running.as_deref(),
+            Some("opinfo/test_opinfo_forward.py::test_op_forward[clean-add-torch.float32]")
+        );
+        assert!(p.line(&format!("{loc} PASSED [ 33%]")));
+        assert!(
+            p.line("../../venv/lib/python3.11/site-packages/torchcts/opinfo/x.py::t[a b] SKIPPED (no reason) [ 66%]")
+        );
+        assert!(p.line(
+            "../../venv/lib/python3.11/site-packages/torchcts/opinfo/x.py::u FAILED [100%]  Backend manifest support scorecard"
+        ));
+        assert_eq!(
+            p.counts,
+            Counts { passed: 1, failed: 1, skipped: 1, errors: 0, total: Some(3), last: Some("opinfo/x.py::u".into()) }
+        );
+        assert_eq!(p.finished[1], ("opinfo/x.py::t[a b]".to_string(), TestOutcome::Skipped));
+        assert!(p.running.is_none());
+    }
+
+    #[test]
+    fn scorecard_and_banner_lines_are_not_results() {
+        let mut p = parser();
+        for line in [
+            "  Ops with FAIL/ERROR:       0    (0.0%)",
+            "  L2  pass=3    fail=0    skip=0    total=3",
+            "dtype  torch.float32  PASS    ok  ",
+            "================== 1 failed, 2 passed, 1 deselected in 4.32s ===================",
+            "ERROR: usage: pytest.main() [options] [file_or_dir] [file_or_dir] [...]",
+        ] {
+            assert!(!p.line(line), "{line}");
+        }
+        assert_eq!(p.counts, Counts::default());
+    }
+
+    #[test]
+    fn summary_messages_and_not_found() {
+        let mut p = parser();
+        p.line("=========================== short test summary info ============================");
+        p.line("FAILED /tmp/proj/custom/test_fx.py::test_fail - AssertionError: values differ: 1 != 2");
+        p.line("FAILED ../../venv/lib/python3.11/site-packages/torchcts/opinfo/x.py::u");
+        p.line("==================== 2 failed in 0.06s ====================");
+        assert_eq!(
+            p.messages.get("/tmp/proj/custom/test_fx.py::test_fail").map(String::as_str),
+            Some("AssertionError: values differ: 1 != 2")
+        );
+        assert_eq!(p.messages.len(), 1);
+        assert_eq!(p.counts, Counts::default());
+        p.line("ERROR: not found: /venv/lib/python3.11/site-packages/torchcts/opinfo/x.py::test_op_forward");
+        assert_eq!(p.not_found, ["opinfo/x.py::test_op_forward"]);
+    }
+
+    #[test]
+    fn status_alone_belongs_to_the_running_test() {
+        let mut p = parser();
+        p.partial("/venv/lib/python3.11/site-packages/torchcts/a.py::t ");
+        assert!(p.line("ERROR [ 50%]"));
+        assert_eq!(p.finished, [("a.py::t".to_string(), TestOutcome::Error)]);
+        assert!(!p.line("PASSED [ 60%]"), "no running test: nothing to attribute");
+    }
+}

@@ -1,0 +1,770 @@
+//! Starting and supervising one run: the probe, the `torchcts run` child, its output, the
+//! time limit, cancellation, and the outcome.
+//!
+//! One supervisor task per run owns the child. It waits for the run this one replaces (see
+//! `registry.rs`), probes the Python (`command::PROBE_SCRIPT`), spawns `torchcts run` in a new
+//! process group with stdin closed and stdout/stderr piped, and then reacts to whatever comes
+//! first: output lines (parsed into progress), the child's exit, `cancel()`, or the deadline.
+//!
+//! Invariants:
+//! - The process group is signalled only while it cannot have been recycled: the leader is
+//!   either unreaped (a zombie still holds its pid) or we have just seen members in it.
+//! - Stopping is SIGTERM to the group, then SIGKILL to the group after `GRACE` whether or not
+//!   the leader has gone, because a grandchild may ignore SIGTERM; when a run ends by itself
+//!   its leftover group members get the same treatment. Only a process that left the group
+//!   (`setsid`, `setpgid`) can survive, and torchcts and pytest do not do that.
+//! - Memory is bounded: lines are cut at `MAX_LINE` bytes, the tail keeps `TAIL_LINES`
+//!   lines, the event channel holds `EVENT_CAPACITY` events and progress is dropped (never
+//!   `Finished`) when the receiver lags; output is drained for at most `DRAIN` after the
+//!   leader exits, in case a leftover holds the pipes open.
+//! - Every failure (spawn, IO, malformed results) ends as a `RunOutcome`; nothing panics and
+//!   nothing here blocks the caller.
+
+use std::collections::{HashSet, VecDeque};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{ExitStatus, Stdio};
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::io::AsyncReadExt;
+use tokio::process::{Child, Command};
+use tokio::sync::{mpsc, watch};
+use tokio::time::{sleep, sleep_until, timeout, Instant};
+
+use super::command::{command_line, manifest_dir, probe_command, results_dir};
+use super::output::OutputParser;
+use super::results::{decode_artifact, newest_artifact, snapshot_dir, tests_from_payload, Snapshot};
+use super::{RunEvent, RunOutcome, RunRequest, RunStatus, Selection, TestOutcome, TestResult};
+
+/// Between SIGTERM and SIGKILL.
+pub const GRACE: Duration = Duration::from_secs(2);
+const DRAIN: Duration = Duration::from_secs(2);
+const MAX_LINE: usize = 16 * 1024;
+const TAIL_LINES: usize = 200;
+const TAIL_LINE_CHARS: usize = 2000;
+const EVENT_CAPACITY: usize = 64;
+const PROGRESS_EVERY: Duration = Duration::from_millis(50);
+const PROBE_OUTPUT_LIMIT: usize = 64 * 1024;
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// A started run: its events, and control over it.
+#[derive(Debug)]
+pub struct RunHandle {
+    pub events: mpsc::Receiver<RunEvent>,
+    control: RunControl,
+}
+
+impl RunHandle {
+    /// Stops the run (its whole process group); it finishes with `Cancelled`.
+    pub fn cancel(&self) {
+        self.control.cancel();
+    }
+
+    pub fn control(&self) -> RunControl {
+        self.control.clone()
+    }
+
+    pub async fn next_event(&mut self) -> Option<RunEvent> {
+        self.events.recv().await
+    }
+
+    /// Waits for the end of the run (dropping the events not yet received).
+    pub async fn wait(self) -> RunOutcome {
+        self.control.finished().await
+    }
+}
+
+/// Cancel or await a run from anywhere (cheap to clone).
+#[derive(Debug, Clone)]
+pub struct RunControl {
+    inner: Arc<Shared>,
+    outcome: watch::Receiver<Option<RunOutcome>>,
+}
+
+#[derive(Debug)]
+struct Shared {
+    id: u64,
+    cancel: watch::Sender<bool>,
+    pgid: AtomicI32,
+}
+
+impl RunControl {
+    /// Unique per run in this process.
+    pub fn id(&self) -> u64 {
+        self.inner.id
+    }
+
+    pub fn cancel(&self) {
+        self.inner.cancel.send_replace(true);
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.outcome.borrow().is_some()
+    }
+
+    /// The process group of the `torchcts run` child once spawned (its pid).
+    pub fn process_group(&self) -> Option<i32> {
+        Some(self.inner.pgid.load(Ordering::SeqCst)).filter(|p| *p > 0)
+    }
+
+    pub async fn finished(&self) -> RunOutcome {
+        let mut rx = self.outcome.clone();
+        let outcome = match rx.wait_for(Option::is_some).await {
+            Ok(outcome) => outcome.clone(),
+            Err(_) => None,
+        };
+        outcome.unwrap_or_else(lost_outcome)
+    }
+}
+
+fn lost_outcome() -> RunOutcome {
+    RunOutcome {
+        status: RunStatus::Crashed {
+            signal: None,
+            description: "the run's supervisor ended without an outcome".into(),
+        },
+        tests: Vec::new(),
+        results_json: None,
+        report_markdown: None,
+        output_tail: String::new(),
+    }
+}
+
+/// Starts a run on the current tokio runtime and returns at once.
+pub fn start(req: RunRequest) -> RunHandle {
+    start_after(req, None)
+}
+
+/// Starts a run that first waits for `previous` to finish (it should have been cancelled):
+/// two runs of one manifest never overlap.
+pub(crate) fn start_after(req: RunRequest, previous: Option<RunControl>) -> RunHandle {
+    let (events_tx, events) = mpsc::channel(EVENT_CAPACITY);
+    let (cancel, cancel_rx) = watch::channel(false);
+    let (outcome_tx, outcome) = watch::channel(None);
+    let inner = Arc::new(Shared { id: NEXT_ID.fetch_add(1, Ordering::Relaxed), cancel, pgid: AtomicI32::new(0) });
+    let control = RunControl { inner: inner.clone(), outcome };
+    let supervisor = Supervisor { req, events: events_tx, cancel: cancel_rx, shared: inner };
+    tokio::spawn(async move {
+        let outcome = supervisor.run(previous).await;
+        outcome_tx.send_replace(Some(outcome));
+    });
+    RunHandle { events, control }
+}
+
+struct Supervisor {
+    req: RunRequest,
+    events: mpsc::Sender<RunEvent>,
+    cancel: watch::Receiver<bool>,
+    shared: Arc<Shared>,
+}
+
+/// Why the supervisor stopped the child, if it did.
+#[derive(Clone, Copy, PartialEq)]
+enum Stop {
+    Cancelled,
+    TimedOut,
+}
+
+enum Stream {
+    Out,
+    Err,
+}
+
+enum Chunk {
+    Line(Stream, String),
+    /// The unfinished tail of stdout after a read.
+    Partial(String),
+}
+
+impl Supervisor {
+    async fn run(self, previous: Option<RunControl>) -> RunOutcome {
+        let deadline = Instant::now() + self.req.timeout;
+        if let Some(previous) = previous {
+            tokio::select! {
+                _ = previous.finished() => {}
+                stop = self.stopped(deadline) => return self.finish(bare(stop.status())).await,
+            }
+        }
+        if *self.cancel.borrow() {
+            return self.finish(bare(RunStatus::Cancelled)).await;
+        }
+
+        // torchcts runs every suite when given no test path: an empty selection is a mistake.
+        if matches!(&self.req.selection, Selection::Nodes(ids) if ids.is_empty()) {
+            return self.finish(bare(RunStatus::FailedToStart("no node ids to run".into()))).await;
+        }
+
+        // The probe: where is torchcts, and what is the working directory to Python.
+        let cwd = manifest_dir(&self.req);
+        if !cwd.is_dir() {
+            let message = format!("the manifest's folder {} does not exist", cwd.display());
+            return self.finish(bare(RunStatus::FailedToStart(message))).await;
+        }
+        let probe = match self.probe(&cwd, deadline).await {
+            Ok(probe) => probe,
+            Err(outcome) => return self.finish(outcome).await,
+        };
+
+        // The run.
+        let (program, args) = command_line(&self.req, Some(&probe.package_dir));
+        let results_dir = results_dir(&self.req);
+        {
+            let dir = results_dir.clone();
+            let _ = tokio::task::spawn_blocking(move || std::fs::create_dir_all(dir)).await;
+        }
+        let before = snapshot(&results_dir).await;
+        let mut child = match spawn(&program, &args, &cwd) {
+            Ok(child) => child,
+            Err(e) => {
+                let message = format!("cannot run {}: {e}", program.display());
+                return self.finish(bare(RunStatus::FailedToStart(message))).await;
+            }
+        };
+        let pgid = child.id().map(|p| p as i32).unwrap_or(0);
+        self.shared.pgid.store(pgid, Ordering::SeqCst);
+        let mut argv = vec![program.to_string_lossy().into_owned()];
+        argv.extend(args.iter().map(|a| a.to_string_lossy().into_owned()));
+        let _ = self.events.send(RunEvent::Started { argv }).await;
+
+        let (lines_tx, mut lines) = mpsc::channel::<Chunk>(256);
+        let readers = [
+            child.stdout.take().map(|out| tokio::spawn(read_lines(out, Stream::Out, lines_tx.clone()))),
+            child.stderr.take().map(|err| tokio::spawn(read_lines(err, Stream::Err, lines_tx.clone()))),
+        ];
+        drop(lines_tx);
+
+        let mut parser = OutputParser::new(Some(probe.cwd.clone()), Some(probe.package_dir.clone()));
+        let mut tail = Tail::default();
+        let mut progress = Progress::default();
+        let mut stop: Option<Stop> = None;
+        let mut lines_open = true;
+        let exit: std::io::Result<ExitStatus> = loop {
+            // Biased, in this order: a stop is seen even while output floods in, and the
+            // leader is not reaped (by polling `wait`) in an iteration that stops the group.
+            tokio::select! {
+                biased;
+                s = self.stopped(deadline) => {
+                    stop = Some(s);
+                    break stop_group(pgid, &mut child).await;
+                }
+                status = child.wait() => break status,
+                chunk = lines.recv(), if lines_open => match chunk {
+                    Some(chunk) => {
+                        if self.take(chunk, &mut parser, &mut tail) {
+                            progress.dirty = true;
+                        }
+                        progress.maybe_send(&self.events, &parser);
+                    }
+                    None => lines_open = false,
+                },
+            }
+        };
+        // Whatever is left of the group once the leader is gone (a child that kept running).
+        if stop.is_none() {
+            stop_leftovers(pgid).await;
+        }
+        // The rest of the output, for a bounded time.
+        if lines_open {
+            let drain = Instant::now() + DRAIN;
+            while let Ok(Some(chunk)) = timeout_at(drain, lines.recv()).await {
+                self.take(chunk, &mut parser, &mut tail);
+            }
+        }
+        for reader in readers.into_iter().flatten() {
+            reader.abort();
+        }
+        progress.dirty = true;
+        progress.last_sent = None;
+        progress.maybe_send(&self.events, &parser);
+
+        let status = match (stop, exit) {
+            (Some(stop), _) => stop.status(),
+            (None, Ok(status)) => exit_status(status),
+            (None, Err(e)) => RunStatus::Crashed { signal: None, description: format!("lost the process: {e}") },
+        };
+        let outcome = collect(&self.req, status, parser, tail, &results_dir, before).await;
+        self.finish(outcome).await
+    }
+
+    /// Resolves when the run is cancelled or its deadline passes.
+    async fn stopped(&self, deadline: Instant) -> Stop {
+        let mut cancel = self.cancel.clone();
+        tokio::select! {
+            _ = cancel.wait_for(|c| *c) => Stop::Cancelled,
+            _ = sleep_until(deadline) => Stop::TimedOut,
+        }
+    }
+
+    async fn probe(&self, cwd: &Path, deadline: Instant) -> Result<Probe, RunOutcome> {
+        let (program, args) = probe_command(&self.req);
+        let mut child = spawn(&program, &args, cwd)
+            .map_err(|e| bare(RunStatus::FailedToStart(format!("cannot run {}: {e}", program.display()))))?;
+        let pgid = child.id().map(|p| p as i32).unwrap_or(0);
+        let mut stdout = child.stdout.take();
+        let mut stderr = child.stderr.take();
+        let read = async {
+            let (mut out, mut err) = (Vec::new(), Vec::new());
+            let out_read = async {
+                if let Some(s) = stdout.as_mut() {
+                    let _ = s.take(PROBE_OUTPUT_LIMIT as u64).read_to_end(&mut out).await;
+                }
+            };
+            let err_read = async {
+                if let Some(s) = stderr.as_mut() {
+                    let _ = s.take(PROBE_OUTPUT_LIMIT as u64).read_to_end(&mut err).await;
+                }
+            };
+            tokio::join!(out_read, err_read);
+            let status = child.wait().await;
+            (status, out, err)
+        };
+        let result = tokio::select! {
+            r = read => Ok(r),
+            s = self.stopped(deadline) => Err(s),
+        };
+        let (status, out, err) = match result {
+            Ok(r) => r,
+            Err(stop) => {
+                // `read` (and the child in it) is dropped; the group may still run.
+                kill_group(pgid, libc::SIGKILL);
+                return Err(bare(stop.status()));
+            }
+        };
+        let text = String::from_utf8_lossy(&out);
+        let parsed: Option<serde_json::Value> = text.lines().rev().find_map(|l| serde_json::from_str(l.trim()).ok());
+        let package_dir =
+            parsed.as_ref().and_then(|v| v.get("package_dir")).and_then(|v| v.as_str()).map(PathBuf::from);
+        let probe_cwd = parsed.as_ref().and_then(|v| v.get("cwd")).and_then(|v| v.as_str()).map(PathBuf::from);
+        match (status, package_dir) {
+            (Ok(s), Some(package_dir)) if s.success() => {
+                Ok(Probe { package_dir, cwd: probe_cwd.unwrap_or_else(|| cwd.to_path_buf()) })
+            }
+            (status, _) => {
+                let err = String::from_utf8_lossy(&err);
+                let detail = err.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string();
+                let why = match status {
+                    Ok(s) if s.success() => "torchcts is not importable".to_string(),
+                    Ok(s) => format!("the probe exited with {}", describe(s)),
+                    Err(e) => format!("the probe failed: {e}"),
+                };
+                let message = format!(
+                    "{why} by {}{}",
+                    program.display(),
+                    if detail.is_empty() { String::new() } else { format!(": {detail}") }
+                );
+                let mut outcome = bare(RunStatus::FailedToStart(message));
+                outcome.output_tail = format!("{}{}", text, err);
+                Err(outcome)
+            }
+        }
+    }
+
+    /// Handles one chunk of output; returns whether the progress counts changed.
+    fn take(&self, chunk: Chunk, parser: &mut OutputParser, tail: &mut Tail) -> bool {
+        match chunk {
+            Chunk::Line(Stream::Out, line) => {
+                let changed = parser.line(&line);
+                tail.push(line);
+                changed
+            }
+            Chunk::Line(Stream::Err, line) => {
+                parser.error_line(&line);
+                tail.push(line);
+                false
+            }
+            Chunk::Partial(text) => parser.partial(&text),
+        }
+    }
+
+    async fn finish(&self, outcome: RunOutcome) -> RunOutcome {
+        // Room for this is kept free (progress is only sent while two slots are free); if the
+        // receiver is gone the send fails at once.
+        let _ = self.events.send(RunEvent::Finished(outcome.clone())).await;
+        outcome
+    }
+}
+
+impl Stop {
+    fn status(self) -> RunStatus {
+        match self {
+            Stop::Cancelled => RunStatus::Cancelled,
+            Stop::TimedOut => RunStatus::TimedOut,
+        }
+    }
+}
+
+struct Probe {
+    package_dir: PathBuf,
+    cwd: PathBuf,
+}
+
+async fn snapshot(dir: &Path) -> Snapshot {
+    let dir = dir.to_path_buf();
+    tokio::task::spawn_blocking(move || snapshot_dir(&dir)).await.unwrap_or_default()
+}
+
+fn bare(status: RunStatus) -> RunOutcome {
+    RunOutcome { status, tests: Vec::new(), results_json: None, report_markdown: None, output_tail: String::new() }
+}
+
+fn spawn(program: &Path, args: &[OsString], cwd: &Path) -> std::io::Result<Child> {
+    let mut command = Command::new(program);
+    command
+        .args(args)
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        // Output line by line as tests finish, not in 8 KiB blocks.
+        .env("PYTHONUNBUFFERED", "1")
+        // torchcts's own switch, in addition to --non-interactive (it never prompts then).
+        .env("TORCHCTS_NON_INTERACTIVE", "1")
+        .process_group(0)
+        .kill_on_drop(false);
+    command.spawn()
+}
+
+async fn timeout_at<F: std::future::Future>(deadline: Instant, f: F) -> Result<F::Output, tokio::time::error::Elapsed> {
+    timeout(deadline.saturating_duration_since(Instant::now()), f).await
+}
+
+fn kill_group(pgid: i32, signal: i32) -> bool {
+    if pgid <= 1 {
+        return false;
+    }
+    // SAFETY: killpg has no memory-safety preconditions.
+    unsafe { libc::killpg(pgid, signal) == 0 }
+}
+
+fn group_exists(pgid: i32) -> bool {
+    kill_group(pgid, 0)
+}
+
+/// SIGTERM to the group; SIGKILL to the group after the grace (at once if it emptied sooner);
+/// reaps the leader. Returns the leader's exit status.
+async fn stop_group(pgid: i32, child: &mut Child) -> std::io::Result<ExitStatus> {
+    kill_group(pgid, libc::SIGTERM);
+    let grace_end = Instant::now() + GRACE;
+    // The leader is not reaped while we wait here (nothing polls `child`), so its pid, and
+    // with it the group id, cannot be reused before the SIGKILL below.
+    while Instant::now() < grace_end && leader_running(pgid) {
+        sleep(Duration::from_millis(20)).await;
+    }
+    // Members other than the leader (e.g. a child ignoring SIGTERM) get the rest of the grace.
+    while Instant::now() < grace_end && group_alive(pgid) {
+        sleep(Duration::from_millis(20)).await;
+    }
+    kill_group(pgid, libc::SIGKILL);
+    let status = child.wait().await;
+    wait_group_dead(pgid, Duration::from_secs(1)).await;
+    status
+}
+
+/// After the leader exited by itself: TERM then KILL whatever is left alive in its group.
+async fn stop_leftovers(pgid: i32) {
+    if !group_alive(pgid) {
+        return;
+    }
+    kill_group(pgid, libc::SIGTERM);
+    if !wait_group_dead(pgid, GRACE).await {
+        kill_group(pgid, libc::SIGKILL);
+        wait_group_dead(pgid, Duration::from_secs(1)).await;
+    }
+}
+
+/// Waits until no live process is left in the group; returns whether that happened in time.
+/// Dead members may linger as zombies until init reaps them (which some inits do only every
+/// second or two); they hold nothing and run nothing, so they are not waited for.
+async fn wait_group_dead(pgid: i32, limit: Duration) -> bool {
+    let end = Instant::now() + limit;
+    loop {
+        if !group_alive(pgid) {
+            return true;
+        }
+        if Instant::now() >= end {
+            return false;
+        }
+        sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Whether the leader has not exited yet (it stays a zombie, unreaped, once it has).
+fn leader_running(pid: i32) -> bool {
+    // SAFETY: waitid writes only into `info`, a zeroed siginfo_t we own; WNOWAIT leaves the
+    // child waitable, so tokio still reaps it.
+    unsafe {
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        let r = libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, libc::WEXITED | libc::WNOHANG | libc::WNOWAIT);
+        r == 0 && info.si_pid() == 0
+    }
+}
+
+/// Whether any process of the group other than a zombie remains. Without /proc, any member.
+fn group_alive(pgid: i32) -> bool {
+    if !group_exists(pgid) {
+        return false;
+    }
+    let Ok(entries) = std::fs::read_dir("/proc") else { return true };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(|n| n.parse::<i32>().ok()) else { continue };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { continue };
+        // pid (comm) state ppid pgrp ...; comm may contain spaces and parentheses.
+        let Some(after) = stat.rfind(')').map(|i| &stat[i + 1..]) else { continue };
+        let mut fields = after.split_whitespace();
+        let state = fields.next().unwrap_or("");
+        let _ppid = fields.next();
+        if fields.next().and_then(|g| g.parse::<i32>().ok()) == Some(pgid) && state != "Z" && state != "X" {
+            return true;
+        }
+    }
+    false
+}
+
+fn exit_status(status: ExitStatus) -> RunStatus {
+    use std::os::unix::process::ExitStatusExt;
+    if let Some(signal) = status.signal() {
+        return RunStatus::Crashed { signal: Some(signal), description: format!("killed by {}", signal_name(signal)) };
+    }
+    let code = status.code().unwrap_or(-1);
+    // A shell wrapper around Python reports the crash as 128+signal.
+    if (129..=159).contains(&code) && matches!(code - 128, 4 | 6 | 7 | 8 | 11) {
+        let signal = code - 128;
+        return RunStatus::Crashed {
+            signal: Some(signal),
+            description: format!("exited with {code} ({} in a child process)", signal_name(signal)),
+        };
+    }
+    RunStatus::Completed { exit_code: code }
+}
+
+fn describe(status: ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exit code {code}"),
+        (None, Some(signal)) => signal_name(signal),
+        _ => "an unknown status".into(),
+    }
+}
+
+pub fn signal_name(signal: i32) -> String {
+    let name = match signal {
+        libc::SIGSEGV => "SIGSEGV (segmentation fault)",
+        libc::SIGABRT => "SIGABRT (abort)",
+        libc::SIGBUS => "SIGBUS (bus error)",
+        libc::SIGILL => "SIGILL (illegal instruction)",
+        libc::SIGFPE => "SIGFPE (arithmetic error)",
+        libc::SIGKILL => "SIGKILL (killed, e.g. out of memory)",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGINT => "SIGINT",
+        libc::SIGHUP => "SIGHUP",
+        libc::SIGPIPE => "SIGPIPE",
+        _ => return format!("signal {signal}"),
+    };
+    name.to_string()
+}
+
+/// Reads a pipe into lines (lossy UTF-8, `\r` dropped, cut at `MAX_LINE`), sending stdout's
+/// unfinished tail after each read; the last unterminated line is sent at EOF.
+async fn read_lines<R: tokio::io::AsyncRead + Unpin>(mut pipe: R, stream: Stream, tx: mpsc::Sender<Chunk>) {
+    let is_out = matches!(stream, Stream::Out);
+    let make = |line: &[u8]| {
+        let text = String::from_utf8_lossy(line).trim_end_matches('\r').to_string();
+        Chunk::Line(if is_out { Stream::Out } else { Stream::Err }, text)
+    };
+    let mut pending: Vec<u8> = Vec::new();
+    let mut buf = vec![0u8; 8192];
+    loop {
+        let n = match pipe.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        pending.extend_from_slice(&buf[..n]);
+        while let Some(i) = pending.iter().position(|b| *b == b'\n') {
+            let line: Vec<u8> = pending.drain(..=i).collect();
+            if tx.send(make(&line[..line.len() - 1])).await.is_err() {
+                return;
+            }
+        }
+        if pending.len() >= MAX_LINE {
+            let line: Vec<u8> = std::mem::take(&mut pending);
+            if tx.send(make(&line)).await.is_err() {
+                return;
+            }
+        } else if is_out && !pending.is_empty() {
+            let text = String::from_utf8_lossy(&pending).into_owned();
+            if tx.send(Chunk::Partial(text)).await.is_err() {
+                return;
+            }
+        }
+    }
+    if !pending.is_empty() {
+        let _ = tx.send(make(&pending)).await;
+    }
+}
+
+#[derive(Default)]
+struct Tail {
+    lines: VecDeque<String>,
+}
+
+impl Tail {
+    fn push(&mut self, mut line: String) {
+        if line.len() > TAIL_LINE_CHARS {
+            let mut cut = TAIL_LINE_CHARS;
+            while !line.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            line.truncate(cut);
+            line.push_str(" [...]");
+        }
+        if self.lines.len() == TAIL_LINES {
+            self.lines.pop_front();
+        }
+        self.lines.push_back(line);
+    }
+
+    fn text(&self) -> String {
+        let mut out = String::new();
+        for line in &self.lines {
+            out.push_str(line);
+            out.push('\n');
+        }
+        out
+    }
+}
+
+#[derive(Default)]
+struct Progress {
+    dirty: bool,
+    last_sent: Option<Instant>,
+}
+
+impl Progress {
+    /// Sends the counts if they changed, at most every `PROGRESS_EVERY`, and only while the
+    /// channel has room to spare (`Finished` must always fit).
+    fn maybe_send(&mut self, events: &mpsc::Sender<RunEvent>, parser: &OutputParser) {
+        if !self.dirty || self.last_sent.is_some_and(|t| t.elapsed() < PROGRESS_EVERY) || events.capacity() < 2 {
+            return;
+        }
+        let c = &parser.counts;
+        let event = RunEvent::Progress {
+            passed: c.passed,
+            failed: c.failed,
+            skipped: c.skipped,
+            errors: c.errors,
+            total: c.total,
+            last: c.last.clone(),
+        };
+        if events.try_send(event).is_ok() {
+            self.dirty = false;
+            self.last_sent = Some(Instant::now());
+        }
+    }
+}
+
+/// Builds the outcome: the results JSON if this run wrote one, else (and in addition, for
+/// tests it lacks) what the output showed; the test running when the process died or was
+/// stopped gets an `Error` naming the cause.
+async fn collect(
+    req: &RunRequest,
+    status: RunStatus,
+    parser: OutputParser,
+    tail: Tail,
+    results_dir: &Path,
+    before: Snapshot,
+) -> RunOutcome {
+    let requested: Option<HashSet<String>> = match &req.selection {
+        Selection::Nodes(ids) => Some(
+            ids.iter()
+                .map(|id| {
+                    if Path::new(id).is_absolute() {
+                        parser.normalize(id)
+                    } else {
+                        id.trim_start_matches("./").to_string()
+                    }
+                })
+                .collect(),
+        ),
+        Selection::Filters { .. } => None,
+    };
+    let dir = results_dir.to_path_buf();
+    let loaded = tokio::task::spawn_blocking(move || {
+        let latest = newest_artifact(&dir, "_latest.json", &before);
+        let report = newest_artifact(&dir, "_report.md", &before);
+        let decoded = latest.as_ref().map(|p| decode_artifact(p));
+        (latest, report, decoded)
+    })
+    .await;
+    let (results_json, report_markdown, decoded) = loaded.unwrap_or((None, None, None));
+    let mut output_tail = tail.text();
+    let mut tests = match decoded {
+        Some(Ok((payload, _))) => tests_from_payload(&payload, requested.as_ref()),
+        Some(Err(e)) => {
+            output_tail.push_str(&format!("[torchcts-lsp] could not read the results JSON: {e}\n"));
+            Vec::new()
+        }
+        None => Vec::new(),
+    };
+    let known: HashSet<String> = tests.iter().map(|t| t.nodeid.clone()).collect();
+    for (id, outcome) in &parser.finished {
+        if !known.contains(id) {
+            tests.push(TestResult {
+                nodeid: id.clone(),
+                outcome: *outcome,
+                message: parser.messages.get(id).cloned(),
+                dtype: None,
+                op: None,
+            });
+        }
+    }
+    // pytest names the missing path up to the function (`file.py::test_f`), without the
+    // parameters; the requested ids under it are the ones to flag.
+    for missing in &parser.not_found {
+        let mut ids: Vec<String> = requested
+            .iter()
+            .flatten()
+            .filter(|id| *id == missing || id.strip_prefix(missing.as_str()).is_some_and(|r| r.starts_with('[')))
+            .cloned()
+            .collect();
+        ids.sort();
+        if ids.is_empty() {
+            ids.push(missing.clone());
+        }
+        for id in ids {
+            if !tests.iter().any(|t| t.nodeid == id) {
+                tests.push(TestResult {
+                    nodeid: id,
+                    outcome: TestOutcome::Error,
+                    message: Some(format!("pytest cannot find {missing}, so it ran nothing")),
+                    dtype: None,
+                    op: None,
+                });
+            }
+        }
+    }
+    if let Some(running) = &parser.running {
+        let cause = match &status {
+            RunStatus::Crashed { description, .. } => {
+                Some(format!("the test process crashed during this test: {description}"))
+            }
+            RunStatus::TimedOut => Some(format!("the run timed out during this test (after {:?})", req.timeout)),
+            _ => None,
+        };
+        if let Some(cause) = cause {
+            if !tests.iter().any(|t| &t.nodeid == running) {
+                tests.push(TestResult {
+                    nodeid: running.clone(),
+                    outcome: TestOutcome::Error,
+                    message: Some(cause),
+                    dtype: None,
+                    op: None,
+                });
+            }
+        }
+    }
+    RunOutcome { status, tests, results_json, report_markdown, output_tail }
+}
