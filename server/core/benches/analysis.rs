@@ -51,9 +51,19 @@ fn main() {
         old_end_position: point(&text, at + 4),
         new_end_position: point(&edited, at + 5),
     });
-    let incremental = time(200, || analyze(&edited, &AnalysisInput { old_tree: Some(&old), dir_exists: None }));
+    let incremental = time(200, || analyze(&edited, &AnalysisInput { old_tree: Some(&old), dir_exists: None, inventory: None }));
     let hover_at = text.find("\"semantic_level\"").unwrap_or(0) + 2;
-    let hover = time(2000, || torchcts_core::hover::hover(&base, hover_at));
+    let hover = time(2000, || torchcts_core::hover::hover(&base, hover_at, None));
+    // Accounting: the whole show-skips computation for this manifest, all levels.
+    let inventory = torchcts_core::accounting_view::Inventory::embedded();
+    let manifest = base.model.manifest.as_ref().and_then(|m| m.as_dict()).expect("manifest dict");
+    let facts = torchcts_core::accounting_view::facts(manifest);
+    let accounting = time(200, || torchcts_core::accounting_view::summarize(inventory, &facts, None));
+    let summary = torchcts_core::accounting_view::summarize(inventory, &facts, None);
+    let counts = torchcts_core::hover::Counts { inventory, summary: &summary };
+    let hover_counts = time(200, || torchcts_core::hover::hover(&base, hover_at, Some(&counts)));
+    let cap_at = text.find("\"training\"").unwrap_or(0) + 2;
+    let hover_cap = time(200, || torchcts_core::hover::hover(&base, cap_at, Some(&counts)));
     let complete_at = text.find("\"capabilities\": {").map(|i| i + "\"capabilities\": {".len()).unwrap_or(0);
     let completion = time(2000, || torchcts_core::completion::complete(&base, complete_at, None));
 
@@ -62,6 +72,9 @@ fn main() {
     println!("re-analysis after an edit (incremental parse):       {incremental:?}");
     println!("hover on semantic_level:                             {hover:?}");
     println!("completion in capabilities:                          {completion:?}");
+    println!("accounting, all levels (show-skips equivalent):      {accounting:?}");
+    println!("hover on semantic_level with per-level counts:       {hover_counts:?}");
+    println!("hover on a capability (what flipping it changes):    {hover_cap:?}");
 
     if let Ok(torchcts) = std::env::var("TORCHCTS") {
         let dir = std::env::temp_dir().join("torchcts-lsp-bench");

@@ -92,6 +92,18 @@ fn fixes_for(analysis: &Analysis, index: usize, finding: &Finding, out: &mut Vec
                 });
             }
         }
+        "unknown-operator" => {
+            for (i, r) in data.and_then(|d| d["replacements"].as_array()).into_iter().flatten().enumerate() {
+                if let Some(r) = r.as_str() {
+                    out.push(QuickFix {
+                        title: format!("Replace with '{r}'"),
+                        finding: index,
+                        edits: vec![replace_string_literal(analysis, &finding.span, r)],
+                        preferred: i == 0,
+                    });
+                }
+            }
+        }
         "stale-capability" => {
             for (i, r) in data.and_then(|d| d["replacements"].as_array()).into_iter().flatten().enumerate() {
                 if let Some(r) = r.as_str() {

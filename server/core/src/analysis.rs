@@ -19,6 +19,9 @@ pub struct AnalysisInput<'a> {
     pub old_tree: Option<&'a Tree>,
     /// Whether a `custom_test_dirs` entry exists, relative to the manifest's folder.
     pub dir_exists: Option<&'a dyn Fn(&str) -> bool>,
+    /// The suite inventory, for hints only it can give (regexes that match all or no
+    /// operators, unknown operator names).
+    pub inventory: Option<&'a crate::accounting_view::Inventory>,
 }
 
 pub struct Analysis {
@@ -78,6 +81,9 @@ pub fn analyze(text: &str, input: &AnalysisInput) -> Analysis {
             findings.extend(result.iter().cloned());
             let line_of = |offset: usize| line_index.line_of(offset);
             findings.extend(lsp_hints(dict, &line_of));
+            if let Some(inventory) = input.inventory {
+                findings.extend(crate::accounting_view::inventory_hints(dict, inventory));
+            }
             validated = Some(result);
         }
         Some(ValueKind::Unknown(why)) => {

@@ -1,5 +1,6 @@
 //! Hover: Markdown for the manifest entry under the cursor.
 
+use crate::accounting_view::{self as av, Inventory, ManifestFacts, PyValue, Summary};
 use crate::analysis::Analysis;
 use crate::key_docs;
 use crate::locate::{locate, Role, Target};
@@ -12,10 +13,16 @@ pub struct HoverResult {
     pub span: Span,
 }
 
-pub fn hover(analysis: &Analysis, offset: usize) -> Option<HoverResult> {
+/// The accounting a hover can use: the inventory and the current manifest's summary.
+pub struct Counts<'a> {
+    pub inventory: &'a Inventory,
+    pub summary: &'a Summary,
+}
+
+pub fn hover(analysis: &Analysis, offset: usize, counts: Option<&Counts>) -> Option<HoverResult> {
     let target = locate(&analysis.tree, &analysis.text, offset)?;
     let manifest = analysis.model.manifest.as_ref().and_then(Value::as_dict);
-    let markdown = match target.path_strs().as_slice() {
+    let mut markdown = match target.path_strs().as_slice() {
         [] => manifest_overview(manifest),
         [key] => top_level_hover(key, manifest),
         ["capabilities", cap] => section_key_hover("capabilities", cap, key_docs::capability(cap)),
@@ -36,7 +43,152 @@ pub fn hover(analysis: &Analysis, offset: usize) -> Option<HoverResult> {
         }
         _ => return None,
     };
+    if let (Some(c), Some(manifest)) = (counts, manifest) {
+        let section = count_section(c, manifest, &target);
+        if !section.is_empty() {
+            markdown = format!("{}\n{}", markdown.trim_end(), section);
+        }
+    }
     Some(HoverResult { markdown, span: target.span.clone() })
+}
+
+fn signed(n: i64) -> String {
+    if n > 0 {
+        format!("+{n}")
+    } else {
+        n.to_string()
+    }
+}
+
+/// The part of a hover that needs the inventory: counts and what an entry changes.
+fn count_section(c: &Counts, manifest: &Dict, target: &Target) -> String {
+    let summary = c.summary;
+    let level = av::selected_level(summary);
+    let base = &summary.facts;
+    let path = target.path_strs();
+    let mut out = String::new();
+    match path.as_slice() {
+        [] | ["semantic_level"] => {
+            out.push_str(&format!("\n**On `{}`** ({}):\n\n", summary.device, summary.selection.label()));
+            out.push_str("| level | run | filtered | run up to here |\n|---|---|---|---|\n");
+            let mut cumulative = 0;
+            for (i, (_, run, filtered)) in summary.levels.iter().enumerate() {
+                cumulative += run;
+                let mark = if i + 1 == level { " ◀" } else { "" };
+                out.push_str(&format!("| {}{mark} | {run} | {filtered} | {cumulative} |\n", i + 1));
+            }
+            out.push_str(&format!(
+                "\nshow-skips: {}/{} tests collected ({} deselected), {} not-run records.\n",
+                summary.included, summary.collected, summary.deselected, summary.records
+            ));
+            out.push_str(&caveats(summary));
+        }
+        ["supported_dtypes", _] => {
+            let Some(index) = entry_index(manifest, "supported_dtypes", target) else { return out };
+            let Some(entry) = manifest.get("supported_dtypes").and_then(|e| e.value.as_dict()).and_then(|d| d.entries.get(index)) else {
+                return out;
+            };
+            let total = c.inventory.operator_names().len();
+            match &entry.value.kind {
+                ValueKind::Str(pattern) => {
+                    if let Some((matched, unmatched)) = av::regex_split(c.inventory, pattern) {
+                        out.push_str(&format!("\nThe regex lets in **{} of {total}** operators of the suite.", matched.len()));
+                        if !matched.is_empty() && matched.len() < total {
+                            let shown: Vec<String> = matched.iter().take(8).map(|m| format!("`{m}`")).collect();
+                            out.push_str(&format!("\n\nMatched: {}{}", shown.join(", "), if matched.len() > 8 { ", …" } else { "" }));
+                            let near = av::nearby_unmatched(&matched, &unmatched, 6);
+                            let near: Vec<String> = near.iter().map(|m| format!("`{m}`")).collect();
+                            out.push_str(&format!("\n\nNearby, not matched: {}", near.join(", ")));
+                        }
+                        out.push('\n');
+                    }
+                }
+                ValueKind::Bool(true) => out.push_str(&format!("\nLets in all {total} operators of the suite.\n")),
+                _ => {}
+            }
+            let mut without = base.clone();
+            if index < without.supported_dtypes.len() {
+                without.supported_dtypes.remove(index);
+                let (run, filtered) = av::delta(c.inventory, summary, &without, Some(&summary.device));
+                out.push_str(&format!(
+                    "\nAt level {level} on `{}`, this entry accounts for **{} run** and **{} filtered** tests (the difference with the entry removed).\n",
+                    summary.device,
+                    -run,
+                    -filtered
+                ));
+            }
+        }
+        ["capabilities", cap] => {
+            let current = base.capability(cap).map(PyValue::truthy).unwrap_or(false);
+            let mut flipped = base.clone();
+            flipped.capabilities.retain(|(k, _)| k != cap);
+            flipped.capabilities.push((cap.to_string(), PyValue::Bool(!current)));
+            let per_level = av::per_level_delta(c.inventory, summary, &flipped);
+            let gated: i64 = per_level.iter().take(level).sum();
+            let verb = if current { "False" } else { "True" };
+            out.push_str(&format!("\nSetting it to `{verb}` changes the tests that run on `{}`:\n\n| level | change |\n|---|---|\n", summary.device));
+            for (i, d) in per_level.iter().enumerate() {
+                if *d != 0 {
+                    out.push_str(&format!("| {} | {} |\n", i + 1, signed(*d)));
+                }
+            }
+            if per_level.iter().all(|d| *d == 0) {
+                out.push_str("| — | no change |\n");
+            }
+            out.push_str(&format!("\nAt level {level}: {} tests.\n", signed(gated)));
+        }
+        ["skip_ops"] => {
+            if let Role::ListItem(_) = target.role {
+                let Some(name) = manifest
+                    .get("skip_ops")
+                    .and_then(|e| match &e.value.kind {
+                        ValueKind::List(items) => items.iter().find(|i| i.span == target.span).and_then(Value::as_str),
+                        _ => None,
+                    })
+                    .map(str::to_string)
+                else {
+                    return out;
+                };
+                let mut without: ManifestFacts = base.clone();
+                if let Some(p) = without.skip_ops.iter().position(|s| *s == name) {
+                    without.skip_ops.remove(p);
+                }
+                let (run, _) = av::delta(c.inventory, summary, &without, Some(&summary.device));
+                let known = c.inventory.operator_names().iter().any(|o| *o == name);
+                if known {
+                    out.push_str(&format!("\nSkipping `{name}` removes **{run}** tests at level {level} on `{}`.\n", summary.device));
+                } else {
+                    out.push_str(&format!("\n`{name}` is not an operator of the suite: this entry removes nothing.\n"));
+                }
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+fn caveats(summary: &Summary) -> String {
+    let mut out = String::new();
+    if summary.device_assumed {
+        out.push_str(&format!("\n`{}` is not a device the inventory recorded; counted as a PrivateUse1 (custom) backend.\n", summary.device));
+    }
+    if summary.live_device_dependent > 0 {
+        out.push_str(&format!(
+            "\n{} results depend on the live device (availability, detected memory) and are counted as show-skips counts them without it.\n",
+            summary.live_device_dependent
+        ));
+    }
+    for n in &summary.not_modelled {
+        out.push_str(&format!("\nNot counted: {n}.\n"));
+    }
+    out
+}
+
+/// Index of the entry under the cursor in a top-level section dict.
+fn entry_index(manifest: &Dict, section: &str, target: &Target) -> Option<usize> {
+    let dict = manifest.get(section)?.value.as_dict()?;
+    let key_span = target.key_span.as_ref()?;
+    dict.entries.iter().position(|e| e.key.span == *key_span)
 }
 
 fn manifest_overview(manifest: Option<&Dict>) -> String {

@@ -5,12 +5,26 @@ mod fixture;
 
 use expect_test::{expect, Expect};
 use fixture::parse_fixture;
-use torchcts_core::{analyze, hover::hover, AnalysisInput};
+use torchcts_core::accounting_view::{facts, summarize, Inventory};
+use torchcts_core::hover::{hover, Counts};
+use torchcts_core::{analyze, AnalysisInput};
+
+/// Hover with counts from the embedded inventory (torchcts 0.4.1 + torch 2.12.1).
+fn check_counts(fixture: &str, expected: Expect) {
+    let f = parse_fixture(fixture);
+    let analysis = analyze(&f.text, &AnalysisInput::default());
+    let inventory = Inventory::embedded();
+    let manifest = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()).expect("manifest dict");
+    let summary = summarize(inventory, &facts(manifest), None);
+    let counts = Counts { inventory, summary: &summary };
+    let result = hover(&analysis, f.cursor.expect("fixture has a $0 cursor"), Some(&counts));
+    expected.assert_eq(&result.map(|h| h.markdown).unwrap_or_else(|| "no hover".into()));
+}
 
 fn check(fixture: &str, expected: Expect) {
     let f = parse_fixture(fixture);
     let analysis = analyze(&f.text, &AnalysisInput::default());
-    let result = hover(&analysis, f.cursor.expect("fixture has a $0 cursor"));
+    let result = hover(&analysis, f.cursor.expect("fixture has a $0 cursor"), None);
     let actual = match result {
         Some(h) => format!("[{}] {}\n{}", h.span.start, &f.text[h.span.clone()], h.markdown),
         None => "no hover".to_string(),
@@ -125,4 +139,109 @@ fn hardware_key_and_the_manifest_name() {
 #[test]
 fn no_hover_outside_the_manifest() {
     check("import torch$0\nmanifest = {}\n", expect![[r#"no hover"#]]);
+}
+
+const COUNTED: &str = r#"import torch
+manifest = {
+    "manifest_version": 1,
+    "device_name": "cpu",
+    "semantic_level": 2,
+    "supported_dtypes": {torch.float32: True, torch.float16: r"^(add|mul|matmul)$"},
+    "capabilities": {"inference": True, "training": False},
+    "skip_ops": ["add", "not_an_op"],
+}
+"#;
+
+fn counted(needle: &str) -> String {
+    let at = COUNTED.find(needle).unwrap_or_else(|| panic!("{needle} not in COUNTED")) + 1;
+    format!("{}$0{}", &COUNTED[..at], &COUNTED[at..])
+}
+
+#[test]
+fn semantic_level_table_with_run_and_filtered_counts() {
+    check_counts(&counted("\"semantic_level\""), expect![[r#"
+        **semantic_level**: `int 1..8`
+
+        Default test depth: tests up to this semantic level run (`--level` overrides it; default 3 when absent). It does not declare a backend feature.
+
+        | level | meaning |
+        |---|---|
+        | **1** | Core primitive behavior that every backend should run continuously. |
+        | **2** ◀ | Normal correctness coverage for common tensor-producing and tensor-consuming surfaces. |
+        | **3** | Mainstream framework semantics such as mutation, aliasing, RNG, metadata, and generated variants. |
+        | **4** | Broad production behavior including training/autograd-adjacent and family-specialized cases. |
+        | **5** | Advanced numeric, layout, storage, sparse, nested, and stride-sensitive behavior. |
+        | **6** | Specialized backend integration such as compiler, device API, allocator, quantization-adjacent, and low-level implementation surfaces. |
+        | **7** | Heavy integration and workload coverage that validates realistic model or multi-device behavior. |
+        | **8** | Release-depth stress and adversarial coverage intended for exhaustive validation passes. |
+
+        **On `cpu`** (requested <= 2):
+
+        | level | run | filtered | run up to here |
+        |---|---|---|---|
+        | 1 | 372 | 50 | 372 |
+        | 2 ◀ | 2087 | 2428 | 2459 |
+        | 3 | 636 | 449 | 3095 |
+        | 4 | 260 | 395 | 3355 |
+        | 5 | 1170 | 78 | 4525 |
+        | 6 | 19 | 180 | 4544 |
+        | 7 | 152 | 40 | 4696 |
+        | 8 | 19 | 11 | 4715 |
+
+        show-skips: 2461/6739 tests collected (4278 deselected), 5887 not-run records.
+    "#]]);
+}
+
+#[test]
+fn dtype_regex_entry_shows_matched_operators_and_what_it_changes() {
+    check_counts(&counted("torch.float16"), expect![[r#"
+        **torch.float16** in `supported_dtypes`
+
+        `True`: every operator · `False`: declared unsupported · regex string: operators whose name `re.search` matches.
+
+        The regex lets in **3 of 3020** operators of the suite.
+
+        Matched: `add`, `mul`, `matmul`
+
+        Nearby, not matched: `add_`, `addr`, `mul_`, `abs`, `addmm`, `addmv`
+
+        At level 2 on `cpu`, this entry accounts for **4 run** and **1607 filtered** tests (the difference with the entry removed).
+    "#]]);
+}
+
+#[test]
+fn capability_shows_what_flipping_it_changes_per_level() {
+    check_counts(&counted("\"training\""), expect![[r#"
+        **capabilities.training**
+
+        Training workflows: backward passes and optimizer steps.
+
+        Setting it to `True` changes the tests that run on `cpu`:
+
+        | level | change |
+        |---|---|
+        | 2 | +431 |
+        | 3 | +37 |
+        | 4 | +9 |
+
+        At level 2: +431 tests.
+    "#]]);
+}
+
+#[test]
+fn skip_ops_entry_shows_the_tests_it_removes() {
+    check_counts(&counted("\"add\", "), expect![[r#"
+        **skip_ops**: `list[str]`
+
+        Operator names the backend explicitly does not claim. Matching is exact: OpInfo tests of these operators are not generated, other tests of them are deselected (`op_excluded`).
+
+        Skipping `add` removes **8** tests at level 2 on `cpu`.
+    "#]]);
+    check_counts(&counted("\"not_an_op\""), expect![[r#"
+        **skip_ops**: `list[str]`
+
+        Operator names the backend explicitly does not claim. Matching is exact: OpInfo tests of these operators are not generated, other tests of them are deselected (`op_excluded`).
+
+        `not_an_op` is not an operator of the suite: this entry removes nothing.
+    "#]]);
 }

@@ -54,7 +54,12 @@ pub fn run(args: &[String]) -> ExitCode {
     };
     let base = absolute_parent(&path);
     let dir_exists = dir_exists_relative_to(&base);
-    let analysis = analyze(&text, &AnalysisInput { old_tree: None, dir_exists: Some(&dir_exists) });
+    let analysis = analyze(&text, &AnalysisInput {
+            old_tree: None,
+            dir_exists: Some(&dir_exists),
+            // The text output is the real tool's; only JSON carries our inventory hints.
+            inventory: json_format.then(torchcts_core::accounting_view::Inventory::embedded),
+        });
     let code = analysis.check.exit_code();
 
     if json_format {

@@ -13,6 +13,8 @@ pub struct Document {
     pub tree: Option<Tree>,
     /// The analysis of `version`, for read-only requests (hover, actions).
     pub analysis: Option<(i32, std::sync::Arc<torchcts_core::Analysis>)>,
+    /// The accounting of the last analysed facts (recomputed only when they change).
+    pub summary: Option<std::sync::Arc<torchcts_core::accounting_view::Summary>>,
 }
 
 #[derive(Default)]
@@ -23,7 +25,7 @@ pub struct DocumentStore {
 impl DocumentStore {
     pub fn open(&mut self, uri: Uri, text: String, version: i32) {
         // A client may reopen a file (even at version 0): start afresh.
-        self.docs.insert(uri, Document { text, version, tree: None, analysis: None });
+        self.docs.insert(uri, Document { text, version, tree: None, analysis: None, summary: None });
     }
 
     pub fn close(&mut self, uri: &Uri) {

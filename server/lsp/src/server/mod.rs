@@ -13,6 +13,7 @@ use documents::DocumentStore;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
+use torchcts_core::accounting_view::{self as av, Inventory, Summary};
 use torchcts_core::{analyze, Analysis, AnalysisInput, PositionEncoding};
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
@@ -31,6 +32,14 @@ pub fn serve_stdio() -> ExitCode {
         Server::new(tokio::io::stdin(), tokio::io::stdout(), socket).serve(service).await;
     });
     ExitCode::SUCCESS
+}
+
+/// `torchcts/status`: the manifest's run/filtered counts at its level, for status bars.
+enum StatusNotification {}
+
+impl tower_lsp_server::ls_types::notification::Notification for StatusNotification {
+    type Params = serde_json::Value;
+    const METHOD: &'static str = "torchcts/status";
 }
 
 pub struct Backend {
@@ -88,13 +97,40 @@ impl Backend {
         };
         let diagnostics: Vec<Diagnostic> =
             analysis.findings.iter().map(|f| convert::diagnostic(&analysis, f, &uri, encoding)).collect();
+        // Accounting is recomputed only when the facts it depends on changed.
+        let facts = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()).map(av::facts);
+        let previous = self.lock().documents.get(&uri).and_then(|d| d.summary.clone());
+        let summary: Option<Arc<Summary>> = match (&facts, &previous) {
+            (Some(f), Some(p)) if p.facts == *f => Some(p.clone()),
+            (Some(f), _) => guarded("accounting", || av::summarize(Inventory::embedded(), f, None)).map(Arc::new),
+            (None, _) => None,
+        };
+        let changed = match (&summary, &previous) {
+            (Some(a), Some(b)) => !Arc::ptr_eq(a, b),
+            (Some(_), None) => true,
+            _ => false,
+        };
         {
             let mut state = self.lock();
             if let Some(doc) = state.documents.get_mut(&uri) {
                 if doc.version == version && doc.text == text {
                     doc.tree = Some(analysis.tree.clone());
                     doc.analysis = Some((version, Arc::new(analysis)));
+                    doc.summary = summary.clone();
                 }
+            }
+        }
+        if changed {
+            if let Some(s) = &summary {
+                let level = av::selected_level(s);
+                let params = serde_json::json!({
+                    "uri": uri.as_str(),
+                    "level": level,
+                    "device": s.device,
+                    "run": av::runnable_up_to(s, level),
+                    "filtered": av::filtered_up_to(s, level),
+                });
+                self.client.send_notification::<StatusNotification>(params).await;
             }
         }
         let _guard = self.publish_lock.lock().await;
@@ -102,6 +138,15 @@ impl Backend {
         if current == Some(version) {
             self.client.publish_diagnostics(uri, diagnostics, Some(version)).await;
         }
+    }
+}
+
+/// Operator names for completion, from the inventory.
+struct InventoryOperators(&'static Inventory);
+
+impl torchcts_core::completion::OperatorSource for InventoryOperators {
+    fn operator_names(&self) -> Vec<String> {
+        self.0.operator_names().into_iter().map(str::to_string).collect()
     }
 }
 
@@ -122,7 +167,7 @@ fn run_analysis(uri: &Uri, text: &str, old_tree: Option<&tree_sitter::Tree>) -> 
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let dir_exists = base_dir.as_deref().map(crate::cli::dir_exists_relative_to);
         let dir_exists_ref: Option<&dyn Fn(&str) -> bool> = dir_exists.as_ref().map(|f| f as &dyn Fn(&str) -> bool);
-        analyze(text, &AnalysisInput { old_tree, dir_exists: dir_exists_ref })
+        analyze(text, &AnalysisInput { old_tree, dir_exists: dir_exists_ref, inventory: Some(Inventory::embedded()) })
     }));
     match result {
         Ok(a) => Some(a),
@@ -221,8 +266,13 @@ impl LanguageServer for Backend {
         let uri = params.text_document_position_params.text_document.uri;
         let position = params.text_document_position_params.position;
         let Some((analysis, encoding)) = self.analysis_of(&uri) else { return Ok(None) };
+        let summary = self.lock().documents.get(&uri).and_then(|d| d.summary.clone());
         let offset = convert::offset(&analysis.line_index, &analysis.text, position, encoding);
-        let result = guarded("hover", || torchcts_core::hover::hover(&analysis, offset)).flatten();
+        let result = guarded("hover", || {
+            let counts = summary.as_deref().map(|summary| torchcts_core::hover::Counts { inventory: Inventory::embedded(), summary });
+            torchcts_core::hover::hover(&analysis, offset, counts.as_ref())
+        })
+        .flatten();
         Ok(result.map(|h| Hover {
             contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: h.markdown }),
             range: Some(convert::range(&analysis.line_index, &analysis.text, &h.span, encoding)),
@@ -271,7 +321,10 @@ impl LanguageServer for Backend {
         let (index, text) = (&analysis.line_index, analysis.text.as_str());
         let offset = convert::offset(index, text, params.text_document_position.position, encoding);
         let items =
-            guarded("completion", || torchcts_core::completion::complete(&analysis, offset, None)).unwrap_or_default();
+            guarded("completion", || {
+                torchcts_core::completion::complete(&analysis, offset, Some(&InventoryOperators(Inventory::embedded())))
+            })
+            .unwrap_or_default();
         let items: Vec<CompletionItem> = items
             .into_iter()
             .map(|item| CompletionItem {

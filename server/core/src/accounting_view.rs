@@ -1,0 +1,238 @@
+//! The bridge from the evaluated manifest to the show-skips engine (`accounting` crate),
+//! and the what-if questions features ask: what does this entry let in, gate or remove.
+//!
+//! Everything here is a pure function of (inventory, facts, device). The LSP keeps the
+//! last [`Summary`] and recomputes only when the facts change, so an edit to a comment or
+//! a tolerance does not cost an accounting.
+
+use crate::findings::{Finding, Origin, Severity};
+use crate::value::{Dict, Value, ValueKind};
+use serde_json::json;
+pub use accounting::{Accounting, Inventory, LevelSelection, ManifestFacts, PyValue};
+
+/// Converts a core value to the engine's Python value.
+pub fn to_py(value: &Value) -> PyValue {
+    match &value.kind {
+        ValueKind::None => PyValue::None,
+        ValueKind::Bool(b) => PyValue::Bool(*b),
+        ValueKind::Int(i) => match i64::try_from(*i) {
+            Ok(i) => PyValue::Int(i),
+            Err(_) => PyValue::Other(i.to_string()),
+        },
+        ValueKind::Float(f) => PyValue::Float(*f),
+        ValueKind::Str(s) => PyValue::Str(s.clone()),
+        ValueKind::List(items) => PyValue::List(items.iter().map(to_py).collect()),
+        ValueKind::Tuple(items) => PyValue::Tuple(items.iter().map(to_py).collect()),
+        ValueKind::Dict(d) => PyValue::Dict(d.entries.iter().map(|e| (to_py(&e.key), to_py(&e.value))).collect()),
+        ValueKind::Dtype { canonical, .. } => PyValue::Dtype(canonical.clone()),
+        ValueKind::Bytes(_) | ValueKind::Module(_) => PyValue::Other(value.repr()),
+        ValueKind::Unknown(why) => PyValue::Other(why.clone()),
+    }
+}
+
+pub fn facts(manifest: &Dict) -> ManifestFacts {
+    let root = PyValue::Dict(manifest.entries.iter().map(|e| (to_py(&e.key), to_py(&e.value))).collect());
+    ManifestFacts::from_dict(&root)
+}
+
+/// Whether the accounting of this manifest is exact: values it depends on are all known.
+pub fn unknown_inputs(manifest: &Dict) -> Vec<String> {
+    let mut out = Vec::new();
+    if manifest.open {
+        out.push("the manifest has keys that are not known statically".to_string());
+    }
+    for key in [
+        "supported_dtypes",
+        "capabilities",
+        "skip_ops",
+        "device_count",
+        "device_name",
+        "hardware",
+        "resource_limits",
+        "supported_container_formats",
+        "custom_container_decoders",
+        "semantic_level",
+    ] {
+        if manifest.get(key).is_some_and(|e| e.value.contains_unknown()) {
+            out.push(format!("`{key}` is not fully known statically"));
+        }
+    }
+    out
+}
+
+/// Per-level run/filtered counts of a manifest on a device.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    pub device: String,
+    /// The device name is not one the inventory has facts for; counted as a custom backend.
+    pub device_assumed: bool,
+    pub selection: LevelSelection,
+    /// Per level 1..8: (collected items of that level, runnable, filtered).
+    pub levels: [(usize, usize, usize); 8],
+    /// For the selection: tests that run, and records not run (show-skips' numbers).
+    pub included: usize,
+    pub collected: usize,
+    pub deselected: usize,
+    pub records: usize,
+    pub not_modelled: Vec<String>,
+    pub live_device_dependent: usize,
+    /// The facts this summary was computed from (the cache key).
+    pub facts: ManifestFacts,
+}
+
+pub fn summarize(inventory: &Inventory, facts: &ManifestFacts, device_override: Option<&str>) -> Summary {
+    let device = facts.resolve_device(device_override);
+    let selection = LevelSelection::from_manifest(facts).unwrap_or(LevelSelection::Cumulative(3));
+    let acc = accounting::account(inventory, facts, &device, selection);
+    summary_of(&acc, facts.clone())
+}
+
+fn summary_of(acc: &Accounting, facts: ManifestFacts) -> Summary {
+    let mut levels = [(0, 0, 0); 8];
+    for (i, l) in acc.levels.iter().enumerate() {
+        levels[i] = (l.collected, l.runnable, l.filtered);
+    }
+    Summary {
+        device: acc.device.device.clone(),
+        device_assumed: acc.device.assumed,
+        selection: acc.selection,
+        levels,
+        included: acc.included,
+        collected: acc.collected,
+        deselected: acc.deselected,
+        records: acc.records.len(),
+        not_modelled: acc.not_modelled.clone(),
+        live_device_dependent: acc.live_device_dependent,
+        facts,
+    }
+}
+
+/// Runnable tests at levels `1..=level` (what `--level level` runs).
+pub fn runnable_up_to(summary: &Summary, level: usize) -> usize {
+    summary.levels.iter().take(level.min(8)).map(|l| l.1).sum()
+}
+
+/// Filtered (not run for a reason other than the level) at levels `1..=level`.
+pub fn filtered_up_to(summary: &Summary, level: usize) -> usize {
+    summary.levels.iter().take(level.min(8)).map(|l| l.2).sum()
+}
+
+/// The selection's level bound for cumulative counts.
+pub fn selected_level(summary: &Summary) -> usize {
+    summary.selection.max_level() as usize
+}
+
+/// Run/filtered counts at the selected level after changing the facts: `(run, filtered)`
+/// differences, new minus old.
+pub fn delta(inventory: &Inventory, base: &Summary, changed: &ManifestFacts, device_override: Option<&str>) -> (i64, i64) {
+    let other = summarize(inventory, changed, device_override);
+    let level = selected_level(base);
+    (
+        runnable_up_to(&other, level) as i64 - runnable_up_to(base, level) as i64,
+        filtered_up_to(&other, level) as i64 - filtered_up_to(base, level) as i64,
+    )
+}
+
+/// Per level, how many tests run with `changed` facts minus with `base` facts.
+pub fn per_level_delta(inventory: &Inventory, base: &Summary, changed: &ManifestFacts) -> [i64; 8] {
+    let other = summarize(inventory, changed, Some(&base.device));
+    let mut out = [0i64; 8];
+    for i in 0..8 {
+        out[i] = other.levels[i].1 as i64 - base.levels[i].1 as i64;
+    }
+    out
+}
+
+/// Operators of the suite that `re.search(pattern, name)` matches, and the others.
+pub fn regex_split<'i>(inventory: &'i Inventory, pattern: &str) -> Option<(Vec<&'i str>, Vec<&'i str>)> {
+    let (compiled, _) = pyregex::compile(pattern).ok()?;
+    let mut matched = Vec::new();
+    let mut unmatched = Vec::new();
+    for name in inventory.operator_names() {
+        if compiled.search_bounded(name, 1_000_000).unwrap_or(false) {
+            matched.push(name);
+        } else {
+            unmatched.push(name);
+        }
+    }
+    Some((matched, unmatched))
+}
+
+/// Unmatched names closest to the matched ones (sharing a prefix), for "nearby" lists.
+pub fn nearby_unmatched<'i>(matched: &[&str], unmatched: &[&'i str], limit: usize) -> Vec<&'i str> {
+    let mut scored: Vec<(usize, &str)> = unmatched
+        .iter()
+        .map(|u| {
+            let best = matched.iter().map(|m| crate::actions::levenshtein(m, u)).min().unwrap_or(usize::MAX);
+            (best, *u)
+        })
+        .collect();
+    scored.sort();
+    scored.into_iter().take(limit).map(|(_, u)| u).collect()
+}
+
+/// Hints only the inventory can give: a regex that lets in every operator of the suite or
+/// none, and a `skip_ops` name that is no operator of the suite.
+pub fn inventory_hints(manifest: &Dict, inventory: &Inventory) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let total = inventory.operator_names().len();
+    let check_regex = |value: &Value, what: &str, out: &mut Vec<Finding>| {
+        let Some(pattern) = value.as_str() else { return };
+        let Some((matched, _)) = regex_split(inventory, pattern) else { return };
+        if matched.len() == total {
+            out.push(Finding::new(
+                value.span.clone(),
+                Severity::Warning,
+                format!("{what} regex lets in every operator of the suite ({total}): it filters nothing"),
+                "regex-matches-all",
+                Origin::Lsp,
+            ));
+        } else if matched.is_empty() {
+            out.push(Finding::new(
+                value.span.clone(),
+                Severity::Warning,
+                format!("{what} regex matches no operator of the suite"),
+                "regex-matches-none",
+                Origin::Lsp,
+            ));
+        }
+    };
+    if let Some(dtypes) = manifest.get("supported_dtypes").and_then(|e| e.value.as_dict()) {
+        for entry in &dtypes.entries {
+            check_regex(&entry.value, &format!("This {}", entry.key.py_str()), &mut out);
+        }
+    }
+    if let Some(ieee) = manifest.get("capabilities").and_then(|e| e.value.as_dict()).and_then(|c| c.get("ieee754")) {
+        match &ieee.value.kind {
+            ValueKind::Str(_) => check_regex(&ieee.value, "The ieee754", &mut out),
+            ValueKind::List(items) | ValueKind::Tuple(items) => {
+                for item in items {
+                    check_regex(item, "This ieee754", &mut out);
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(ValueKind::List(items)) = manifest.get("skip_ops").map(|e| &e.value.kind) {
+        let names = inventory.operator_names();
+        for item in items {
+            let Some(name) = item.as_str() else { continue };
+            if names.iter().any(|n| *n == name) {
+                continue;
+            }
+            let nearest = crate::actions::nearest(name, &names, 3);
+            let hint = if nearest.is_empty() { String::new() } else { format!("; nearest: {}", nearest.join(", ")) };
+            out.push(
+                Finding::new(
+                    item.span.clone(),
+                    Severity::Warning,
+                    format!("'{name}' is not an operator of the TorchCTS suite, so skipping it changes nothing{hint}"),
+                    "unknown-operator",
+                    Origin::Lsp,
+                )
+                .with_data(json!({"name": name, "replacements": nearest})),
+            );
+        }
+    }
+    out
+}
