@@ -28,7 +28,7 @@ fn main() {
         let mut sink = 0;
         for level in 1..=8u8 {
             let mut best = std::time::Duration::MAX;
-            for _ in 0..40 {
+            for _ in 0..std::env::var("BENCH_N").ok().and_then(|v| v.parse().ok()).unwrap_or(40) {
                 let t = Instant::now();
                 let acc = account(inv, &facts, &device, LevelSelection::Cumulative(level));
                 best = best.min(t.elapsed());

@@ -333,6 +333,10 @@ enum Ieee754 {
 
 struct Ctx<'a, 'f> {
     ieee754: Ieee754,
+    /// `manifest_effective_dtype_items` candidates: dtypes the keys resolve to.
+    effective_keys: Vec<Str>,
+    /// `sample_manifest_dtype_items`: inventory dtype positions, sorted by key text.
+    base_items: Vec<usize>,
     inv: &'a Inventory,
     facts: &'f ManifestFacts,
     class: u8,
@@ -650,7 +654,30 @@ pub fn account<'a>(
         device_count,
         r,
         ieee754: Ieee754::Off,
+        effective_keys: Vec::new(),
+        base_items: Vec::new(),
     };
+    ctx.effective_keys = facts.supported_dtypes.iter().filter_map(|(k, _)| resolve_key_dtype(inv, k, true)).collect();
+    let mut base: Vec<(String, usize)> = Vec::new();
+    for (k, v) in &facts.supported_dtypes {
+        if !v.truthy() {
+            continue;
+        }
+        let (text, dt) = match k {
+            PyValue::Dtype(d) => {
+                let c = canonical_dtype(d).unwrap_or(d.as_str()).to_string();
+                let dt = inv.lookup(&c);
+                (c, dt)
+            }
+            PyValue::Str(s) => (s.clone(), resolve_key_dtype(inv, k, false)),
+            _ => continue,
+        };
+        if let Some(pos) = dt.and_then(|d| inv.dtype_pos.get(&d).copied()) {
+            base.push((text, pos));
+        }
+    }
+    base.sort_by(|a, b| a.0.cmp(&b.0));
+    ctx.base_items = base.into_iter().map(|(_, p)| p).collect();
     ctx.ieee754 = match facts.capability("ieee754") {
         None | Some(PyValue::Bool(true)) => Ieee754::On,
         Some(PyValue::Str(p)) => Ieee754::Patterns(vec![ctx.pattern_id(p)]),
@@ -1084,8 +1111,8 @@ fn generated_preflight(ctx: &mut Ctx, g: u32) -> Outcome {
     // (a) non-oracle runners: some manifest key must be an allowed dtype for the entry.
     if !gen.oracle_runner {
         let mut any = false;
-        let keys: Vec<Option<Str>> = ctx.facts.supported_dtypes.iter().map(|(k, _)| resolve_key_dtype(inv, k, true)).collect();
-        for dt in keys.into_iter().flatten() {
+        for k in 0..ctx.effective_keys.len() {
+            let dt = ctx.effective_keys[k];
             if ctx.allowed(dt, Some(name)) {
                 any = true;
                 break;
@@ -1109,35 +1136,17 @@ fn generated_preflight(ctx: &mut Ctx, g: u32) -> Outcome {
         };
     }
     // (d) base items: truthy values with a resolvable key, sorted by key text.
-    let mut base: Vec<(String, usize)> = Vec::new();
-    for (k, v) in &ctx.facts.supported_dtypes {
-        if !v.truthy() {
-            continue;
-        }
-        let (text, dt) = match k {
-            PyValue::Dtype(d) => {
-                let c = canonical_dtype(d).unwrap_or(d.as_str()).to_string();
-                let dt = inv.lookup(&c);
-                (c, dt)
-            }
-            PyValue::Str(s) => (s.clone(), resolve_key_dtype(inv, k, false)),
-            _ => continue,
-        };
-        if let Some(pos) = dt.and_then(|d| inv.dtype_pos.get(&d).copied()) {
-            base.push((text, pos));
-        }
-    }
-    if base.is_empty() {
+    if ctx.base_items.is_empty() {
         return Some((ctx.r.gen_no_dtypes, Detail::GeneratedNoDtypes(name), false));
     }
     if let Some(rd) = gen.late {
         return Some((rd.reason, Detail::Text(rd.detail), false));
     }
-    base.sort_by(|a, b| a.0.cmp(&b.0));
+    let base = &ctx.base_items;
     let code = |pos: usize| gen.dt.get(pos).copied().unwrap_or(DtCode::Rejected);
     let mut contract_items: Vec<usize> = Vec::new();
     let mut not_recorded: Vec<usize> = Vec::new();
-    for &(_, pos) in &base {
+    for &pos in base {
         match code(pos) {
             DtCode::Allowed => {
                 contract_items.push(pos);

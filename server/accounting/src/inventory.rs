@@ -279,7 +279,76 @@ struct RawInventory {
     strings: Vec<String>,
     generated: Vec<Value>,
     opinfo: RawOpinfo,
-    items: Vec<Value>,
+    items: Vec<RawItem>,
+}
+
+type RawRd = (String, u32);
+
+#[derive(Deserialize)]
+struct RawItem {
+    id: String,
+    #[serde(default)]
+    error: Option<String>,
+    #[serde(default)]
+    op: Option<u32>,
+    lvl: u8,
+    #[serde(default)]
+    d1: Option<RawDtypeCheck>,
+    #[serde(default)]
+    d2: Vec<RawDtypeCheck>,
+    #[serde(default)]
+    fx: Vec<RawFixed>,
+    #[serde(default)]
+    req: Vec<String>,
+    #[serde(default)]
+    pack: Option<String>,
+    #[serde(default)]
+    decoder: bool,
+    #[serde(default)]
+    large: bool,
+    #[serde(default)]
+    rng: u8,
+    #[serde(default)]
+    gen: Option<u32>,
+    #[serde(default)]
+    fe: Option<u32>,
+    #[serde(default)]
+    oom: bool,
+    #[serde(default)]
+    gc: Option<RawGc>,
+    #[serde(default)]
+    ps_empty: bool,
+    #[serde(default)]
+    oi_dummy: bool,
+    #[serde(default)]
+    oi: Option<Vec<Value>>,
+    #[serde(default)]
+    dev: Option<HashMap<String, Vec<(String, String, u32)>>>,
+}
+
+#[derive(Deserialize)]
+struct RawDtypeCheck {
+    p: String,
+    #[serde(default)]
+    dt: Option<String>,
+    #[serde(default)]
+    mode: Option<String>,
+    #[serde(default)]
+    c: Option<RawRd>,
+}
+
+#[derive(Deserialize)]
+struct RawFixed {
+    s: u32,
+    dt: String,
+    #[serde(default)]
+    c: Option<RawRd>,
+}
+
+#[derive(Deserialize)]
+struct RawGc {
+    #[serde(default)]
+    c: Option<RawRd>,
 }
 
 #[derive(Deserialize)]
@@ -601,73 +670,54 @@ impl Builder {
         Ok(Rd { reason, detail: sidx(&a[1])? })
     }
 
-    fn dtype_check(&mut self, v: &Value) -> Result<DtypeCheck, String> {
-        let param = match v["p"].as_str() {
-            Some("dtype") => DtypeParam::Dtype,
-            Some("dtype_str") => DtypeParam::DtypeStr,
-            Some("autocast_dtype") => DtypeParam::Autocast,
-            Some("src_dtype") => DtypeParam::Src,
-            Some("dst_dtype") => DtypeParam::Dst,
+    fn raw_rd(&mut self, c: &RawRd) -> Rd {
+        Rd { reason: self.reason(&c.0), detail: c.1 }
+    }
+
+    fn dtype_check(&mut self, v: &RawDtypeCheck) -> Result<DtypeCheck, String> {
+        let param = match v.p.as_str() {
+            "dtype" => DtypeParam::Dtype,
+            "dtype_str" => DtypeParam::DtypeStr,
+            "autocast_dtype" => DtypeParam::Autocast,
+            "src_dtype" => DtypeParam::Src,
+            "dst_dtype" => DtypeParam::Dst,
             other => return Err(format!("unknown dtype param {other:?}")),
         };
-        let dt = match &v["dt"] {
-            Value::String(s) => self.intern(s),
-            Value::Null => self.intern("None"),
-            other => self.intern(&other.to_string()),
-        };
-        let mode = match v.get("mode").and_then(Value::as_str) {
+        let dt = self.intern(v.dt.as_deref().unwrap_or("None"));
+        let mode = match v.mode.as_deref() {
             Some("set") => ContractMode::Set,
             Some("fail") => ContractMode::Fail,
             _ => ContractMode::None,
         };
-        let contract = match v.get("c") {
-            Some(c) if !c.is_null() => Some(self.rd(c)?),
-            _ => None,
-        };
+        let contract = v.c.as_ref().map(|c| self.raw_rd(c));
         Ok(DtypeCheck { param, dt, mode, contract })
     }
 
-    fn item(&mut self, v: &Value, dev_class: &HashMap<String, u8>) -> Result<Item, String> {
-        let id = v["id"].as_str().ok_or("item without id")?.to_string();
-        if let Some(e) = v.get("error") {
+    fn item(&mut self, v: &RawItem, dev_class: &HashMap<String, u8>) -> Result<Item, String> {
+        let id = v.id.clone();
+        if let Some(e) = &v.error {
             return Err(format!("inventory item {id} has an extraction error: {e}"));
         }
         let printed_from = id.rfind('/').map(|i| i + 1).unwrap_or(0);
         let function = self.intern(id.split('[').next().unwrap_or(&id));
-        let d1 = match v.get("d1") {
+        let d1 = match &v.d1 {
             Some(d) => Some(self.dtype_check(d)?),
             None => None,
         };
         let mut d2 = Vec::new();
-        for d in v.get("d2").and_then(Value::as_array).into_iter().flatten() {
+        for d in &v.d2 {
             d2.push(self.dtype_check(d)?);
         }
         let mut fixed = Vec::new();
-        for g in v.get("fx").and_then(Value::as_array).into_iter().flatten() {
-            let dt = self.intern(g["dt"].as_str().unwrap_or_default());
-            let contract = match g.get("c") {
-                Some(c) if !c.is_null() => Some(self.rd(c)?),
-                _ => None,
-            };
-            fixed.push(FixedGate { surface: sidx(&g["s"])?, dt, contract });
+        for g in &v.fx {
+            let dt = self.intern(&g.dt);
+            let contract = g.c.as_ref().map(|c| self.raw_rd(c));
+            fixed.push(FixedGate { surface: g.s, dt, contract });
         }
-        let requires = v
-            .get("req")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .map(|r| self.intern(r.as_str().unwrap_or_default()))
-            .collect();
-        let packing = v.get("pack").and_then(Value::as_str).map(|p| p.to_string());
-        let packing = packing.map(|p| self.intern(&p));
-        let gradcheck = match v.get("gc") {
-            Some(gc) => Some(match gc.get("c") {
-                Some(c) => Some(self.rd(c)?),
-                None => None,
-            }),
-            None => None,
-        };
-        let opinfo = match v.get("oi").and_then(Value::as_array) {
+        let requires = v.req.iter().map(|r| self.intern(r)).collect();
+        let packing = v.pack.as_deref().map(|p| self.intern(p));
+        let gradcheck = v.gc.as_ref().map(|gc| gc.c.as_ref().map(|c| self.raw_rd(c)));
+        let opinfo = match &v.oi {
             Some(a) => {
                 let kind = a[0].as_str().unwrap_or_default();
                 let op = sidx(&a[1])?;
@@ -687,12 +737,12 @@ impl Builder {
             None => None,
         };
         let mut dev = Vec::new();
-        if let Some(map) = v.get("dev").and_then(Value::as_object) {
+        if let Some(map) = &v.dev {
             for (name, facts) in map {
                 let Some(&class) = dev_class.get(name) else { continue };
                 let mut list = Vec::new();
-                for f in facts.as_array().into_iter().flatten() {
-                    let rule = match f[0].as_str().unwrap_or_default() {
+                for (rule, reason, detail) in facts {
+                    let rule = match rule.as_str() {
                         "gate" => DevRule::Gate,
                         "cpu" => DevRule::Cpu,
                         "mod" => DevRule::Module,
@@ -700,37 +750,30 @@ impl Builder {
                         "mpsbug" => DevRule::MpsBug,
                         _ => DevRule::Crash,
                     };
-                    let reason = self.reason(f[1].as_str().unwrap_or_default());
-                    list.push(DevFact { rule, rd: Rd { reason, detail: sidx(&f[2])? } });
+                    let reason = self.reason(reason);
+                    list.push(DevFact { rule, rd: Rd { reason, detail: *detail } });
                 }
                 dev.push((class, list));
             }
         }
         Ok(Item {
             printed_from,
-            op: match v.get("op") {
-                Some(x) => Some(sidx(x)?),
-                None => None,
-            },
-            level: v["lvl"].as_u64().ok_or_else(|| format!("{id}: no level"))? as u8,
+            op: v.op,
+            level: v.lvl,
             d1,
             d2,
             fixed,
             requires,
             packing,
-            decoder: v.get("decoder").and_then(Value::as_bool).unwrap_or(false),
-            large: v.get("large").and_then(Value::as_bool).unwrap_or(false),
-            rng: v.get("rng").and_then(Value::as_u64).unwrap_or(0) as u8,
-            generated: v.get("gen").and_then(Value::as_u64).map(|g| g as u32),
-            foreach_entry: match v.get("fe") {
-                Some(Value::Null) => Some(self.intern("None")),
-                Some(x) => Some(sidx(x)?),
-                None => None,
-            },
-            oom: v.get("oom").and_then(Value::as_bool).unwrap_or(false),
+            decoder: v.decoder,
+            large: v.large,
+            rng: v.rng,
+            generated: v.gen,
+            foreach_entry: v.fe,
+            oom: v.oom,
             gradcheck,
-            path_shape_empty: v.get("ps_empty").and_then(Value::as_bool).unwrap_or(false),
-            opinfo_dummy: v.get("oi_dummy").and_then(Value::as_bool).unwrap_or(false),
+            path_shape_empty: v.ps_empty,
+            opinfo_dummy: v.oi_dummy,
             opinfo,
             dev,
             function,
