@@ -16,6 +16,9 @@ Usage:
                                              with the same exit code (json: findings with ranges)
   torchcts-lsp analyze FILE                  every diagnostic (torchcts's and ours) with positions,
                                              then the check-manifest output
+  torchcts-lsp skips FILE [--level N | --level-exact N | --level-range A:B] [--device D]
+                    [--format text|json] [--inventory PATH]
+                                             what `torchcts show-skips` reports, from the inventory
   torchcts-lsp --version | --help
 ";
 
@@ -25,6 +28,7 @@ fn main() -> ExitCode {
         None | Some("--stdio") => server::serve_stdio(),
         Some("check") => cli::check::run(&args[1..]),
         Some("analyze") => cli::analyze::run(&args[1..]),
+        Some("skips") => cli::skips::run(&args[1..]),
         Some("--version") | Some("-V") => {
             println!("torchcts-lsp {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS

@@ -47,5 +47,42 @@ pub fn run(args: &[String]) -> ExitCode {
     for (_, line) in analysis.check.lines() {
         println!("{line}");
     }
+    if let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) {
+        print_accounting(manifest);
+    }
     ExitCode::SUCCESS
+}
+
+/// The per-level accounting `torchcts show-skips` would report, from the embedded inventory.
+fn print_accounting(manifest: &torchcts_core::value::Dict) {
+    use torchcts_core::accounting_view as av;
+    let inventory = av::Inventory::embedded();
+    let facts = av::facts(manifest);
+    let summary = av::summarize(inventory, &facts, None);
+    let level = av::selected_level(&summary);
+    println!();
+    println!(
+        "== Accounting on `{}` (inventory: torchcts {} + torch {}; {}), like `torchcts show-skips`",
+        summary.device,
+        inventory.meta.torchcts_version,
+        inventory.meta.torch_version,
+        summary.selection.label()
+    );
+    println!("{:>5} {:>9} {:>9} {:>15}", "level", "run", "filtered", "run up to here");
+    let mut cumulative = 0;
+    for (i, (_, run, filtered)) in summary.levels.iter().enumerate() {
+        cumulative += run;
+        let mark = if i + 1 == level { "  <- semantic_level" } else { "" };
+        println!("{:>5} {:>9} {:>9} {:>15}{mark}", i + 1, run, filtered, cumulative);
+    }
+    println!(
+        "show-skips at this level: {}/{} tests collected ({} deselected), {} not-run records",
+        summary.included, summary.collected, summary.deselected, summary.records
+    );
+    if summary.device_assumed {
+        println!("note: `{}` is not a device the inventory recorded; counted as a PrivateUse1 backend", summary.device);
+    }
+    for n in summary.not_modelled.iter().chain(av::unknown_inputs(manifest).iter()) {
+        println!("note: {n}");
+    }
 }

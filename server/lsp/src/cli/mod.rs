@@ -2,6 +2,7 @@
 
 pub mod analyze;
 pub mod check;
+pub mod skips;
 
 use std::path::Path;
 
@@ -26,4 +27,12 @@ pub fn dir_exists_relative_to(base: &Path) -> impl Fn(&str) -> bool + '_ {
         let full = if p.is_absolute() { p.to_path_buf() } else { base.join(p) };
         full.is_dir()
     }
+}
+
+/// Writes to stdout, ignoring a closed pipe (`| head`) instead of panicking like `print!`.
+pub fn print_stdout(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
 }
