@@ -150,6 +150,8 @@ pub struct Accounting<'a> {
     pub included: usize,
     /// Items that execute (no reason at all).
     pub executable: usize,
+    /// Those items, in collection order (for runs narrowed to explicit node ids).
+    pub executable_nodes: Vec<NodeRef>,
     /// All records, items first (collection order), then pending OpInfo records.
     pub records: Vec<Record>,
     /// (reason, count) in first-seen order.
@@ -180,8 +182,13 @@ impl<'a> Accounting<'a> {
 
     /// Full node id of a record.
     pub fn node_id(&self, rec: &Record) -> String {
+        self.node_ref_id(rec.node)
+    }
+
+    /// Full node id of an item, placeholder or pending record.
+    pub fn node_ref_id(&self, node: NodeRef) -> String {
         let inv = self.inventory;
-        match rec.node {
+        match node {
             NodeRef::Item(i) => inv.items[i as usize].id.clone(),
             NodeRef::Placeholder(k) => placeholder(inv, k).id.clone(),
             NodeRef::Pending { backward: true, op, dt, .. } => format!(
@@ -756,6 +763,7 @@ pub fn account<'a>(
     let mut collected = 0usize;
     let mut deselected = 0usize;
     let mut executable = 0usize;
+    let mut executable_nodes = Vec::new();
     let mut levels = [LevelCounts::default(); 8];
     for (k, l) in levels.iter_mut().enumerate() {
         l.level = k as u8 + 1;
@@ -776,6 +784,7 @@ pub fn account<'a>(
                 levels[lvl_idx].runnable += 1;
                 if ctx.selection.contains(item.level) {
                     executable += 1;
+                    executable_nodes.push(node);
                     return;
                 }
                 if mode == Mode::Cumulative && item.level > max_level {
@@ -912,6 +921,7 @@ pub fn account<'a>(
         deselected,
         included: collected - deselected,
         executable,
+        executable_nodes,
         records,
         reason_counts,
         levels,
