@@ -696,48 +696,58 @@ pub fn account<'a>(
         Some(_) => Ieee754::Off,
     };
 
-    // 1. Narrow the manifest-generated parameter sets.
-    let n = inv.items.len();
-    let mut present = vec![true; n];
-    let (mut any_fwd, mut any_bwd, mut any_err, mut any_fe) = (false, false, false, false);
-    let (mut has_fwd, mut has_bwd, mut has_err, mut has_fe) = (false, false, false, false);
-    for (i, it) in inv.items.iter().enumerate() {
-        if let Some(oi) = &it.opinfo {
-            let keep = match *oi {
-                OiParam::Forward { op, dt, cond, table } => {
-                    has_fwd = true;
-                    let f = inv.forward.get(table as usize);
-                    !ctx.skip_op(op)
-                        && !(f.map(|f| f.sparse).unwrap_or(false) && !ctx.sparse_ok())
-                        && ctx.allowed(dt, Some(op))
-                        && (cond == inv.s.clean || (ctx.is_fc(dt) && f.map(|f| f.ieee_ok).unwrap_or(false) && ctx.ieee754(op)))
-                }
-                OiParam::Backward { op, dt, table } => {
-                    has_bwd = true;
-                    let b = inv.backward.get(table as usize);
-                    !ctx.skip_op(op) && !(b.map(|b| b.sparse).unwrap_or(false) && !ctx.sparse_ok()) && ctx.allowed(dt, Some(op))
-                }
-                OiParam::Errors { op } => {
-                    has_err = true;
-                    !ctx.skip_op(op)
-                }
-            };
-            present[i] = keep;
-            match oi {
-                OiParam::Forward { .. } => any_fwd |= keep,
-                OiParam::Backward { .. } => any_bwd |= keep,
-                OiParam::Errors { .. } => any_err |= keep,
+    // 1. Manifest-generated parameter sets: which ones become empty (and get
+    // pytest's placeholder item), decided from the tables, not the items.
+    let mut any_fwd = false;
+    for f in &inv.forward {
+        if any_fwd {
+            break;
+        }
+        if f.jiterator || ctx.skip_op(f.op) || (f.sparse && !ctx.sparse_ok()) {
+            continue;
+        }
+        for &(dt, _, contract) in &f.dtypes {
+            if contract.is_none() && ctx.allowed(dt, Some(f.op)) {
+                any_fwd = true;
+                break;
             }
-        } else if let Some(entry) = it.foreach_entry {
-            has_fe = true;
-            let keep = match &it.d1 {
-                Some(d1) => ctx.allowed(d1.dt, Some(entry)),
-                None => false,
-            };
-            present[i] = keep;
-            any_fe |= keep;
         }
     }
+    let mut any_bwd = false;
+    for b in &inv.backward {
+        if any_bwd {
+            break;
+        }
+        if b.jiterator || !b.eligible || ctx.skip_op(b.op) || (b.sparse && !ctx.sparse_ok()) {
+            continue;
+        }
+        for &(dt, contract) in &b.dtypes {
+            if contract.is_none() && ctx.allowed(dt, Some(b.op)) {
+                any_bwd = true;
+                break;
+            }
+        }
+    }
+    let mut any_err = false;
+    for &op in &inv.error_ops {
+        if !ctx.skip_op(op) {
+            any_err = true;
+            break;
+        }
+    }
+    let mut any_fe = false;
+    for &(entry, dt) in &inv.foreach_pairs {
+        if ctx.allowed(dt, Some(entry)) {
+            any_fe = true;
+            break;
+        }
+    }
+    let (has_fwd, has_bwd, has_err, has_fe) = (
+        inv.function_first.contains_key(&inv.s.fwd_fn),
+        inv.function_first.contains_key(&inv.s.bwd_fn),
+        inv.function_first.contains_key(&inv.s.err_fn),
+        !inv.foreach_pairs.is_empty(),
+    );
     // At most four placeholders: (item index before which it is collected, kind).
     let mut placeholder_at: Vec<(usize, PlaceholderKind)> = Vec::new();
     let mut add_placeholder = |func: Str, kind: PlaceholderKind| {
@@ -808,7 +818,32 @@ pub fn account<'a>(
                 }
             }
         }
-        if present[i] {
+        // Items of manifest-generated parameter sets exist only where the
+        // manifest generates them.
+        let present = if let Some(oi) = &it.opinfo {
+            match *oi {
+                OiParam::Forward { op, dt, cond, table } => {
+                    let f = inv.forward.get(table as usize);
+                    !ctx.skip_op(op)
+                        && !(f.map(|f| f.sparse).unwrap_or(false) && !ctx.sparse_ok())
+                        && ctx.allowed(dt, Some(op))
+                        && (cond == inv.s.clean || (ctx.is_fc(dt) && f.map(|f| f.ieee_ok).unwrap_or(false) && ctx.ieee754(op)))
+                }
+                OiParam::Backward { op, dt, table } => {
+                    let b = inv.backward.get(table as usize);
+                    !ctx.skip_op(op) && !(b.map(|b| b.sparse).unwrap_or(false) && !ctx.sparse_ok()) && ctx.allowed(dt, Some(op))
+                }
+                OiParam::Errors { op } => !ctx.skip_op(op),
+            }
+        } else if let Some(entry) = it.foreach_entry {
+            match &it.d1 {
+                Some(d1) => ctx.allowed(d1.dt, Some(entry)),
+                None => false,
+            }
+        } else {
+            true
+        };
+        if present {
             visit(&mut ctx, NodeRef::Item(i as u32), it, &mut records);
         }
     }

@@ -241,6 +241,10 @@ pub struct Inventory {
     pub(crate) opinfo_level: u8,
     /// First item index of each OpInfo/foreach test function, for placeholders.
     pub(crate) function_first: HashMap<Str, usize>,
+    /// OpInfo error ops (items of `test_op_errors`), in order.
+    pub(crate) error_ops: Vec<Str>,
+    /// (entry, dtype) of the generated foreach/fused items.
+    pub(crate) foreach_pairs: Vec<(Str, Str)>,
     /// Synthetic placeholder items (empty manifest-generated parameter sets).
     pub(crate) placeholders: Placeholders,
     pub(crate) regex_cache: Mutex<HashMap<String, RegexEntry>>,
@@ -521,6 +525,20 @@ impl Inventory {
                 _ => {}
             }
         }
+        let error_ops = items
+            .iter()
+            .filter_map(|it| match it.opinfo {
+                Some(OiParam::Errors { op }) => Some(op),
+                _ => None,
+            })
+            .collect();
+        let foreach_pairs = items
+            .iter()
+            .filter_map(|it| match (it.foreach_entry, &it.d1) {
+                (Some(e), Some(d1)) => Some((e, d1.dt)),
+                _ => None,
+            })
+            .collect();
         let placeholders = b.placeholders(&items, &function_first, &s, raw.opinfo_default_level, raw.generated_default_level);
         Ok(Inventory {
             meta: InventoryMeta {
@@ -545,6 +563,8 @@ impl Inventory {
             deselect_reasons,
             opinfo_level: raw.opinfo_default_level,
             function_first,
+            error_ops,
+            foreach_pairs,
             placeholders,
             regex_cache: Mutex::new(HashMap::new()),
             s,
