@@ -7,8 +7,8 @@
 
 use crate::findings::{Finding, Origin, Severity};
 use crate::value::{Dict, Value, ValueKind};
-use serde_json::json;
 pub use accounting::{Accounting, Inventory, LevelSelection, ManifestFacts, PyValue};
+use serde_json::json;
 
 /// Converts a core value to the engine's Python value.
 pub fn to_py(value: &Value) -> PyValue {
@@ -124,7 +124,12 @@ pub fn selected_level(summary: &Summary) -> usize {
 
 /// Run/filtered counts at the selected level after changing the facts: `(run, filtered)`
 /// differences, new minus old.
-pub fn delta(inventory: &Inventory, base: &Summary, changed: &ManifestFacts, device_override: Option<&str>) -> (i64, i64) {
+pub fn delta(
+    inventory: &Inventory,
+    base: &Summary,
+    changed: &ManifestFacts,
+    device_override: Option<&str>,
+) -> (i64, i64) {
     let other = summarize(inventory, changed, device_override);
     let level = selected_level(base);
     (
@@ -235,4 +240,179 @@ pub fn inventory_hints(manifest: &Dict, inventory: &Inventory) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// Node ids of the tests that execute for `facts` on `device` with `selection`.
+pub fn executable_ids(
+    inventory: &Inventory,
+    facts: &ManifestFacts,
+    device: &str,
+    selection: LevelSelection,
+) -> Vec<String> {
+    let acc = accounting::account(inventory, facts, device, selection);
+    acc.executable_nodes.iter().map(|n| acc.node_ref_id(*n)).collect()
+}
+
+/// What a run from the cursor covers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunTarget {
+    /// For the code action title: "the torch.float16 entry", "capability `training`", ...
+    pub label: String,
+    /// Explicit node ids; `None` means "the whole level" (run with `--level`).
+    pub node_ids: Option<Vec<String>>,
+    pub level: u8,
+    pub device: String,
+    /// Key path of the entry results are reported on (empty: `semantic_level` / manifest).
+    pub anchor: Vec<String>,
+}
+
+/// The tests the entry under the cursor decides, as a set difference of two accountings:
+/// a dtype entry (runs with it, not without it), a capability (runs when `True`, not when
+/// `False`), a `skip_ops` entry (the tests of that operator, if it came off the list),
+/// `semantic_level` or anything else (the whole level).
+pub fn run_target(
+    inventory: &Inventory,
+    manifest: &Dict,
+    target: Option<&crate::locate::Target>,
+    device_override: Option<&str>,
+) -> RunTarget {
+    let base = facts(manifest);
+    let device = base.resolve_device(device_override);
+    let selection = LevelSelection::from_manifest(&base).unwrap_or(LevelSelection::Cumulative(3));
+    let level = selection.max_level();
+    let difference = |with: &ManifestFacts, without: &ManifestFacts| -> Vec<String> {
+        let gone: std::collections::HashSet<String> =
+            executable_ids(inventory, without, &device, selection).into_iter().collect();
+        executable_ids(inventory, with, &device, selection).into_iter().filter(|id| !gone.contains(id)).collect()
+    };
+    let whole = RunTarget {
+        label: format!("level {level}"),
+        node_ids: None,
+        level,
+        device: device.clone(),
+        anchor: vec!["semantic_level".into()],
+    };
+    let Some(target) = target else { return whole };
+    let path = target.path_strs();
+    match path.as_slice() {
+        ["supported_dtypes", key] => {
+            let Some(dict) = manifest.get("supported_dtypes").and_then(|e| e.value.as_dict()) else { return whole };
+            let Some(index) = dict.entries.iter().position(|e| Some(&e.key.span) == target.key_span.as_ref()) else {
+                return whole;
+            };
+            let mut without = base.clone();
+            if index >= without.supported_dtypes.len() {
+                return whole;
+            }
+            without.supported_dtypes.remove(index);
+            RunTarget {
+                label: format!("the {key} entry"),
+                node_ids: Some(difference(&base, &without)),
+                level,
+                device,
+                anchor: path.iter().map(|s| s.to_string()).collect(),
+            }
+        }
+        ["capabilities", cap] => {
+            let mut on = base.clone();
+            on.capabilities.retain(|(k, _)| k != cap);
+            let mut off = on.clone();
+            on.capabilities.push((cap.to_string(), PyValue::Bool(true)));
+            off.capabilities.push((cap.to_string(), PyValue::Bool(false)));
+            RunTarget {
+                label: format!("capability {cap}"),
+                node_ids: Some(difference(&on, &off)),
+                level,
+                device,
+                anchor: path.iter().map(|s| s.to_string()).collect(),
+            }
+        }
+        ["skip_ops"] => {
+            let name = match (&target.role, manifest.get("skip_ops").map(|e| &e.value.kind)) {
+                (crate::locate::Role::ListItem(_), Some(ValueKind::List(items))) => {
+                    items.iter().find(|i| i.span == target.span).and_then(Value::as_str).map(str::to_string)
+                }
+                _ => None,
+            };
+            let Some(name) = name else { return whole };
+            let mut without = base.clone();
+            without.skip_ops.retain(|s| *s != name);
+            RunTarget {
+                label: format!("skipped operator {name}"),
+                node_ids: Some(difference(&without, &base)),
+                level,
+                device,
+                anchor: vec!["skip_ops".into()],
+            }
+        }
+        _ => whole,
+    }
+}
+
+/// Inlay hints: after each capability and dtype entry, how many tests it includes at the
+/// manifest's level; after `semantic_level`, the run/filtered totals. `(offset, label)`.
+pub fn entry_counts(inventory: &Inventory, manifest: &Dict, summary: &Summary) -> Vec<(usize, String)> {
+    let base = &summary.facts;
+    let level = selected_level(summary);
+    let mut out = Vec::new();
+    let run = |facts: &ManifestFacts| runnable_up_to(&summarize(inventory, facts, Some(&summary.device)), level) as i64;
+    let base_run = runnable_up_to(summary, level) as i64;
+    if let Some(e) = manifest.get("semantic_level") {
+        out.push((e.value.span.end, format!("{} run · {} filtered", base_run, filtered_up_to(summary, level))));
+    }
+    if let Some(caps) = manifest.get("capabilities").and_then(|e| e.value.as_dict()) {
+        for entry in &caps.entries {
+            let Some(name) = entry.key.as_str() else { continue };
+            if !entry.value.truthy().unwrap_or(false) || name == "ieee754" {
+                continue;
+            }
+            let mut off = base.clone();
+            off.capabilities.retain(|(k, _)| k != name);
+            off.capabilities.push((name.to_string(), PyValue::Bool(false)));
+            let gated = base_run - run(&off);
+            out.push((entry.value.span.end, format!("{gated} tests")));
+        }
+    }
+    if let Some(dtypes) = manifest.get("supported_dtypes").and_then(|e| e.value.as_dict()) {
+        for (i, entry) in dtypes.entries.iter().enumerate() {
+            if i >= base.supported_dtypes.len() {
+                break;
+            }
+            let mut without = base.clone();
+            without.supported_dtypes.remove(i);
+            let included = base_run - run(&without);
+            out.push((entry.value.span.end, format!("{included} tests")));
+        }
+    }
+    out
+}
+
+/// For on-save runs in `affected` mode: the tests of the dtype entries and capabilities whose
+/// value changed since the last run (union of their affected tests), or `None`.
+pub fn changed_entries_target(
+    inventory: &Inventory,
+    previous: &ManifestFacts,
+    current: &ManifestFacts,
+    device_override: Option<&str>,
+) -> Option<RunTarget> {
+    if previous == current {
+        return None;
+    }
+    let device = current.resolve_device(device_override);
+    let selection = LevelSelection::from_manifest(current).unwrap_or(LevelSelection::Cumulative(3));
+    let before: std::collections::HashSet<String> =
+        executable_ids(inventory, previous, &device, selection).into_iter().collect();
+    // What runs now and did not before: the tests the changes let in.
+    let ids: Vec<String> =
+        executable_ids(inventory, current, &device, selection).into_iter().filter(|id| !before.contains(id)).collect();
+    if ids.is_empty() {
+        return None;
+    }
+    Some(RunTarget {
+        label: "entries changed since the last run".into(),
+        node_ids: Some(ids),
+        level: selection.max_level(),
+        device,
+        anchor: vec!["semantic_level".into()],
+    })
 }

@@ -85,17 +85,26 @@ fn count_section(c: &Counts, manifest: &Dict, target: &Target) -> String {
         }
         ["supported_dtypes", _] => {
             let Some(index) = entry_index(manifest, "supported_dtypes", target) else { return out };
-            let Some(entry) = manifest.get("supported_dtypes").and_then(|e| e.value.as_dict()).and_then(|d| d.entries.get(index)) else {
+            let Some(entry) =
+                manifest.get("supported_dtypes").and_then(|e| e.value.as_dict()).and_then(|d| d.entries.get(index))
+            else {
                 return out;
             };
             let total = c.inventory.operator_names().len();
             match &entry.value.kind {
                 ValueKind::Str(pattern) => {
                     if let Some((matched, unmatched)) = av::regex_split(c.inventory, pattern) {
-                        out.push_str(&format!("\nThe regex lets in **{} of {total}** operators of the suite.", matched.len()));
+                        out.push_str(&format!(
+                            "\nThe regex lets in **{} of {total}** operators of the suite.",
+                            matched.len()
+                        ));
                         if !matched.is_empty() && matched.len() < total {
                             let shown: Vec<String> = matched.iter().take(8).map(|m| format!("`{m}`")).collect();
-                            out.push_str(&format!("\n\nMatched: {}{}", shown.join(", "), if matched.len() > 8 { ", …" } else { "" }));
+                            out.push_str(&format!(
+                                "\n\nMatched: {}{}",
+                                shown.join(", "),
+                                if matched.len() > 8 { ", …" } else { "" }
+                            ));
                             let near = av::nearby_unmatched(&matched, &unmatched, 6);
                             let near: Vec<String> = near.iter().map(|m| format!("`{m}`")).collect();
                             out.push_str(&format!("\n\nNearby, not matched: {}", near.join(", ")));
@@ -126,7 +135,10 @@ fn count_section(c: &Counts, manifest: &Dict, target: &Target) -> String {
             let per_level = av::per_level_delta(c.inventory, summary, &flipped);
             let gated: i64 = per_level.iter().take(level).sum();
             let verb = if current { "False" } else { "True" };
-            out.push_str(&format!("\nSetting it to `{verb}` changes the tests that run on `{}`:\n\n| level | change |\n|---|---|\n", summary.device));
+            out.push_str(&format!(
+                "\nSetting it to `{verb}` changes the tests that run on `{}`:\n\n| level | change |\n|---|---|\n",
+                summary.device
+            ));
             for (i, d) in per_level.iter().enumerate() {
                 if *d != 0 {
                     out.push_str(&format!("| {} | {} |\n", i + 1, signed(*d)));
@@ -156,7 +168,10 @@ fn count_section(c: &Counts, manifest: &Dict, target: &Target) -> String {
                 let (run, _) = av::delta(c.inventory, summary, &without, Some(&summary.device));
                 let known = c.inventory.operator_names().iter().any(|o| *o == name);
                 if known {
-                    out.push_str(&format!("\nSkipping `{name}` removes **{run}** tests at level {level} on `{}`.\n", summary.device));
+                    out.push_str(&format!(
+                        "\nSkipping `{name}` removes **{run}** tests at level {level} on `{}`.\n",
+                        summary.device
+                    ));
                 } else {
                     out.push_str(&format!("\n`{name}` is not an operator of the suite: this entry removes nothing.\n"));
                 }
@@ -170,7 +185,10 @@ fn count_section(c: &Counts, manifest: &Dict, target: &Target) -> String {
 fn caveats(summary: &Summary) -> String {
     let mut out = String::new();
     if summary.device_assumed {
-        out.push_str(&format!("\n`{}` is not a device the inventory recorded; counted as a PrivateUse1 (custom) backend.\n", summary.device));
+        out.push_str(&format!(
+            "\n`{}` is not a device the inventory recorded; counted as a PrivateUse1 (custom) backend.\n",
+            summary.device
+        ));
     }
     if summary.live_device_dependent > 0 {
         out.push_str(&format!(

@@ -25,7 +25,7 @@
 //! library to link an integration test against.
 
 // The glue calls a subset of this API today; the rest is exercised by tests/runs.rs.
-#![allow(dead_code)]
+#![allow(dead_code)] // parts of the API are used only by tests
 
 mod command;
 mod output;

@@ -15,6 +15,12 @@ pub struct Document {
     pub analysis: Option<(i32, std::sync::Arc<torchcts_core::Analysis>)>,
     /// The accounting of the last analysed facts (recomputed only when they change).
     pub summary: Option<std::sync::Arc<torchcts_core::accounting_view::Summary>>,
+    /// Inlay hints (offset, label) for the facts they were computed from.
+    pub inlay_cache: Option<(torchcts_core::accounting_view::ManifestFacts, Vec<(usize, String)>)>,
+    /// Results of the last run, shown as diagnostics on the entry it was about.
+    pub run_results: Option<super::runs::RunResults>,
+    /// Facts at the last on-save run, to find the entries changed since.
+    pub last_run_facts: Option<torchcts_core::accounting_view::ManifestFacts>,
 }
 
 #[derive(Default)]
@@ -25,7 +31,19 @@ pub struct DocumentStore {
 impl DocumentStore {
     pub fn open(&mut self, uri: Uri, text: String, version: i32) {
         // A client may reopen a file (even at version 0): start afresh.
-        self.docs.insert(uri, Document { text, version, tree: None, analysis: None, summary: None });
+        self.docs.insert(
+            uri,
+            Document {
+                text,
+                version,
+                tree: None,
+                analysis: None,
+                summary: None,
+                inlay_cache: None,
+                run_results: None,
+                last_run_facts: None,
+            },
+        );
     }
 
     pub fn close(&mut self, uri: &Uri) {

@@ -8,6 +8,7 @@
 
 mod convert;
 mod documents;
+mod runs;
 
 use documents::DocumentStore;
 use std::path::PathBuf;
@@ -46,23 +47,131 @@ pub struct Backend {
     client: Client,
     state: Arc<Mutex<State>>,
     /// Serialises publishing so that an older analysis never lands after a newer one.
-    publish_lock: tokio::sync::Mutex<()>,
+    publish_lock: Arc<tokio::sync::Mutex<()>>,
+    /// At most one test run per manifest.
+    runs: crate::runner::RunRegistry,
 }
 
 #[derive(Default)]
 struct State {
     documents: DocumentStore,
     encoding: PositionEncoding,
+    settings: runs::Settings,
+    workspace_root: Option<PathBuf>,
+}
+
+/// What publishing diagnostics needs, clonable into tasks (a finished run republishes).
+#[derive(Clone)]
+struct Publisher {
+    client: Client,
+    state: Arc<Mutex<State>>,
+    publish_lock: Arc<tokio::sync::Mutex<()>>,
 }
 
 impl Backend {
     fn new(client: Client) -> Backend {
-        Backend { client, state: Arc::new(Mutex::new(State::default())), publish_lock: tokio::sync::Mutex::new(()) }
+        Backend {
+            client,
+            state: Arc::new(Mutex::new(State::default())),
+            publish_lock: Arc::new(tokio::sync::Mutex::new(())),
+            runs: crate::runner::RunRegistry::new(),
+        }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         // A panic while holding the lock must not take the server down with it.
         self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn settings(&self) -> runs::Settings {
+        self.lock().settings.clone()
+    }
+
+    fn publisher(&self) -> Publisher {
+        Publisher { client: self.client.clone(), state: self.state.clone(), publish_lock: self.publish_lock.clone() }
+    }
+
+    async fn refresh(&self, uri: Uri) {
+        self.publisher().refresh(uri).await;
+    }
+
+    /// "Run affected tests on DEVICE" for the entry at `offset`, and the whole level.
+    fn run_actions(&self, uri: &Uri, analysis: &Analysis, offset: usize) -> Vec<CodeActionOrCommand> {
+        let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) else { return Vec::new() };
+        let device_setting = self.settings().device;
+        let facts = av::facts(manifest);
+        let device = facts.resolve_device(device_setting.as_deref());
+        let level = av::LevelSelection::from_manifest(&facts).map(|s| s.max_level()).unwrap_or(3);
+        let position = convert::position(&analysis.line_index, &analysis.text, offset, self.lock().encoding);
+        let mut out = Vec::new();
+        let located = torchcts_core::locate::locate(&analysis.tree, &analysis.text, offset);
+        let entry = located.as_ref().filter(|t| {
+            let p = t.path_strs();
+            match p.as_slice() {
+                ["supported_dtypes", _] => true,
+                // Tests a capability gates only run while it is True in the manifest.
+                ["capabilities", cap] => facts.capability(cap).is_some_and(|v| v.truthy()),
+                _ => false,
+            }
+        });
+        if let Some(t) = entry {
+            let target = guarded("run target", || {
+                av::run_target(Inventory::embedded(), manifest, Some(t), device_setting.as_deref())
+            });
+            if let Some(target) = target {
+                let n = target.node_ids.as_ref().map(Vec::len).unwrap_or(0);
+                out.push(run_action(
+                    format!("Run affected tests on {device} ({n} tests of {})", target.label),
+                    runs::RUN_AFFECTED,
+                    serde_json::json!({"uri": uri.as_str(), "position": position}),
+                ));
+            }
+        }
+        out.push(run_action(
+            format!("Run level {level} on {device}"),
+            runs::RUN_LEVEL,
+            serde_json::json!({"uri": uri.as_str(), "level": level}),
+        ));
+        out
+    }
+
+    /// The opt-in on-save run: never on open, never when the file has errors.
+    async fn run_on_save(&self, uri: Uri) {
+        let settings = self.settings();
+        if settings.on_save == "off" {
+            return;
+        }
+        let Some((analysis, _)) = self.analysis_of(&uri) else { return };
+        if analysis.findings.iter().any(|f| f.severity == torchcts_core::Severity::Error) {
+            self.client.log_message(MessageType::INFO, "torchcts: on-save run skipped: the manifest has errors").await;
+            return;
+        }
+        let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) else { return };
+        let facts = av::facts(manifest);
+        let previous = self.lock().documents.get(&uri).and_then(|d| d.last_run_facts.clone());
+        if let Some(doc) = self.lock().documents.get_mut(&uri) {
+            doc.last_run_facts = Some(facts.clone());
+        }
+        let target = if settings.on_save == "affected" {
+            let Some(previous) = previous else {
+                // First save: nothing to compare with yet; remember the facts only.
+                return;
+            };
+            match av::changed_entries_target(Inventory::embedded(), &previous, &facts, settings.device.as_deref()) {
+                Some(t) => t,
+                None => return,
+            }
+        } else {
+            let level = av::LevelSelection::from_manifest(&facts).map(|s| s.max_level()).unwrap_or(3);
+            av::RunTarget {
+                label: format!("level {level}"),
+                node_ids: None,
+                level,
+                device: facts.resolve_device(settings.device.as_deref()),
+                anchor: vec!["semantic_level".into()],
+            }
+        };
+        self.start_run(uri, target, runs::CommandArgs::default()).await;
     }
 
     /// The analysis of the current version of `uri`, for read-only requests.
@@ -78,6 +187,17 @@ impl Backend {
         drop(state);
         let analysis = Arc::new(run_analysis(uri, &text, None)?);
         Some((analysis, encoding))
+    }
+}
+
+impl Publisher {
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Publishes again after a run finished (same text, new run results).
+    async fn republish(&self, uri: Uri) {
+        self.refresh(uri).await;
     }
 
     /// Analyses the current text of `uri` and publishes diagnostics if still current.
@@ -95,8 +215,16 @@ impl Backend {
                 .await;
             return;
         };
-        let diagnostics: Vec<Diagnostic> =
+        let mut diagnostics: Vec<Diagnostic> =
             analysis.findings.iter().map(|f| convert::diagnostic(&analysis, f, &uri, encoding)).collect();
+        let run_results = self.lock().documents.get(&uri).and_then(|d| d.run_results.clone());
+        if let Some(results) = &run_results {
+            diagnostics.extend(
+                runs::run_findings(&analysis, results)
+                    .iter()
+                    .map(|f| convert::diagnostic(&analysis, f, &uri, encoding)),
+            );
+        }
         // Accounting is recomputed only when the facts it depends on changed.
         let facts = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()).map(av::facts);
         let previous = self.lock().documents.get(&uri).and_then(|d| d.summary.clone());
@@ -139,6 +267,15 @@ impl Backend {
             self.client.publish_diagnostics(uri, diagnostics, Some(version)).await;
         }
     }
+}
+
+fn run_action(title: String, command: &str, argument: serde_json::Value) -> CodeActionOrCommand {
+    CodeActionOrCommand::CodeAction(CodeAction {
+        title: title.clone(),
+        kind: Some(CodeActionKind::new("source.torchcts.run")),
+        command: Some(Command { title, command: command.into(), arguments: Some(vec![argument]) }),
+        ..Default::default()
+    })
 }
 
 /// Operator names for completion, from the inventory.
@@ -189,7 +326,21 @@ fn negotiate_encoding(params: &InitializeParams) -> PositionEncoding {
 impl LanguageServer for Backend {
     async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
         let encoding = negotiate_encoding(&params);
-        self.lock().encoding = encoding;
+        {
+            let mut state = self.lock();
+            state.encoding = encoding;
+            if let Some(options) = &params.initialization_options {
+                state.settings = runs::Settings::from_json(options);
+            }
+            #[allow(deprecated)] // root_uri is still what many clients send
+            let root = params
+                .workspace_folders
+                .as_ref()
+                .and_then(|f| f.first())
+                .map(|f| f.uri.clone())
+                .or(params.root_uri.clone());
+            state.workspace_root = root.and_then(|u| u.to_file_path().map(|p| p.into_owned()));
+        }
         Ok(InitializeResult {
             capabilities: ServerCapabilities {
                 position_encoding: Some(convert::encoding_kind(encoding)),
@@ -205,6 +356,12 @@ impl LanguageServer for Backend {
                     ..Default::default()
                 }),
                 document_symbol_provider: Some(OneOf::Left(true)),
+                execute_command_provider: Some(ExecuteCommandOptions {
+                    commands: runs::COMMANDS.iter().map(|c| c.to_string()).collect(),
+                    ..Default::default()
+                }),
+                code_lens_provider: Some(CodeLensOptions { resolve_provider: Some(false) }),
+                inlay_hint_provider: Some(OneOf::Left(true)),
                 folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
                 code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
                     code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
@@ -259,7 +416,85 @@ impl LanguageServer for Backend {
 
     async fn did_save(&self, params: DidSaveTextDocumentParams) {
         // custom_test_dirs existence can change on disk; re-check on save.
-        self.refresh(params.text_document.uri).await;
+        let uri = params.text_document.uri;
+        self.refresh(uri.clone()).await;
+        self.run_on_save(uri).await;
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        self.lock().settings = runs::Settings::from_json(&params.settings);
+    }
+
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<serde_json::Value>> {
+        let args: runs::CommandArgs =
+            params.arguments.first().and_then(|a| serde_json::from_value(a.clone()).ok()).unwrap_or_default();
+        Ok(self.execute(&params.command, args).await)
+    }
+
+    async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        let uri = params.text_document.uri;
+        let Some((analysis, encoding)) = self.analysis_of(&uri) else { return Ok(None) };
+        let summary = self.lock().documents.get(&uri).and_then(|d| d.summary.clone());
+        let (Some(manifest), Some(summary)) = (analysis.model.manifest.as_ref().and_then(|m| m.as_dict()), summary)
+        else {
+            return Ok(None);
+        };
+        let level = av::selected_level(&summary);
+        let span = manifest
+            .get("semantic_level")
+            .map(|e| e.key.span.clone())
+            .or(analysis.model.name_span.clone())
+            .unwrap_or(0..0);
+        let run = av::runnable_up_to(&summary, level);
+        Ok(Some(vec![CodeLens {
+            range: convert::range(&analysis.line_index, &analysis.text, &span, encoding),
+            command: Some(Command {
+                title: format!("▶ Run level {level} on {} ({run} tests)", summary.device),
+                command: runs::RUN_LEVEL.into(),
+                arguments: Some(vec![serde_json::json!({"uri": uri.as_str(), "level": level})]),
+            }),
+            data: None,
+        }]))
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        if !self.settings().inlay_hints {
+            return Ok(None);
+        }
+        let uri = params.text_document.uri;
+        let Some((analysis, encoding)) = self.analysis_of(&uri) else { return Ok(None) };
+        let summary = self.lock().documents.get(&uri).and_then(|d| d.summary.clone());
+        let (Some(manifest), Some(summary)) = (analysis.model.manifest.as_ref().and_then(|m| m.as_dict()), summary)
+        else {
+            return Ok(None);
+        };
+        let cached =
+            self.lock().documents.get(&uri).and_then(|d| d.inlay_cache.clone()).filter(|c| c.0 == summary.facts);
+        let hints = match cached {
+            Some(c) => c.1,
+            None => {
+                let computed = guarded("inlayHint", || av::entry_counts(Inventory::embedded(), manifest, &summary))
+                    .unwrap_or_default();
+                if let Some(doc) = self.lock().documents.get_mut(&uri) {
+                    doc.inlay_cache = Some((summary.facts.clone(), computed.clone()));
+                }
+                computed
+            }
+        };
+        let out = hints
+            .into_iter()
+            .map(|(offset, label)| InlayHint {
+                position: convert::position(&analysis.line_index, &analysis.text, offset, encoding),
+                label: InlayHintLabel::String(label),
+                kind: None,
+                text_edits: None,
+                tooltip: None,
+                padding_left: Some(true),
+                padding_right: None,
+                data: None,
+            })
+            .collect();
+        Ok(Some(out))
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
@@ -269,7 +504,9 @@ impl LanguageServer for Backend {
         let summary = self.lock().documents.get(&uri).and_then(|d| d.summary.clone());
         let offset = convert::offset(&analysis.line_index, &analysis.text, position, encoding);
         let result = guarded("hover", || {
-            let counts = summary.as_deref().map(|summary| torchcts_core::hover::Counts { inventory: Inventory::embedded(), summary });
+            let counts = summary
+                .as_deref()
+                .map(|summary| torchcts_core::hover::Counts { inventory: Inventory::embedded(), summary });
             torchcts_core::hover::hover(&analysis, offset, counts.as_ref())
         })
         .flatten();
@@ -312,6 +549,8 @@ impl LanguageServer for Backend {
                 })
             })
             .collect();
+        let mut actions = actions;
+        actions.extend(self.run_actions(&uri, &analysis, start));
         Ok(Some(actions))
     }
 
@@ -320,11 +559,10 @@ impl LanguageServer for Backend {
         let Some((analysis, encoding)) = self.analysis_of(&uri) else { return Ok(None) };
         let (index, text) = (&analysis.line_index, analysis.text.as_str());
         let offset = convert::offset(index, text, params.text_document_position.position, encoding);
-        let items =
-            guarded("completion", || {
-                torchcts_core::completion::complete(&analysis, offset, Some(&InventoryOperators(Inventory::embedded())))
-            })
-            .unwrap_or_default();
+        let items = guarded("completion", || {
+            torchcts_core::completion::complete(&analysis, offset, Some(&InventoryOperators(Inventory::embedded())))
+        })
+        .unwrap_or_default();
         let items: Vec<CompletionItem> = items
             .into_iter()
             .map(|item| CompletionItem {

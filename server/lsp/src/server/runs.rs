@@ -1,0 +1,402 @@
+//! Test runs from the editor: commands, progress, results as diagnostics.
+//!
+//! A run starts only from an explicit command (code action, `workspace/executeCommand`) or
+//! from the opt-in on-save setting; never on open. The runner module owns the process; this
+//! file turns its events into LSP work-done progress, a summary message, and diagnostics on
+//! the manifest entry the run was about. One run per manifest: a new request replaces the
+//! running one (the runner's registry cancels it first).
+
+use super::Backend;
+use crate::runner::{self, RunEvent, RunOutcome, RunRequest, RunStatus, Selection, TestOutcome};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+use torchcts_core::accounting_view::{self as av, Inventory, RunTarget};
+use torchcts_core::findings::{Finding, Origin, Severity};
+use tower_lsp_server::ls_types::*;
+
+pub const RUN_AFFECTED: &str = "torchcts.runAffectedTests";
+pub const RUN_LEVEL: &str = "torchcts.runLevel";
+pub const CANCEL_RUN: &str = "torchcts.cancelRun";
+pub const SHOW_SKIPS: &str = "torchcts.showSkips";
+pub const RERUN_FAILED: &str = "torchcts.rerunFailed";
+pub const COMMANDS: &[&str] = &[RUN_AFFECTED, RUN_LEVEL, CANCEL_RUN, SHOW_SKIPS, RERUN_FAILED];
+
+/// Settings under `torchcts.*` (initializationOptions or workspace/didChangeConfiguration).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Settings {
+    pub python: Option<String>,
+    pub device: Option<String>,
+    /// `off` (default) | `affected` | `level`.
+    pub on_save: String,
+    pub timeout_seconds: u64,
+    pub inlay_hints: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings { python: None, device: None, on_save: "off".into(), timeout_seconds: 1800, inlay_hints: true }
+    }
+}
+
+impl Settings {
+    /// Accepts `{torchcts: {...}}`, `{...}`, and the nested VS Code shapes
+    /// (`python.interpreter`, `run.timeoutSeconds`, `inlayHints.enabled`).
+    pub fn from_json(value: &serde_json::Value) -> Settings {
+        let v = value.get("torchcts").unwrap_or(value);
+        let mut s: Settings = serde_json::from_value(v.clone()).unwrap_or_default();
+        if let Some(p) = v.pointer("/python/interpreter").and_then(|x| x.as_str()) {
+            s.python = Some(p.to_string());
+        }
+        if let Some(t) = v.pointer("/run/timeoutSeconds").and_then(|x| x.as_u64()) {
+            s.timeout_seconds = t;
+        }
+        if let Some(b) = v.pointer("/inlayHints/enabled").and_then(|x| x.as_bool()) {
+            s.inlay_hints = b;
+        }
+        if s.python.as_deref() == Some("") {
+            s.python = None;
+        }
+        if s.device.as_deref() == Some("") {
+            s.device = None;
+        }
+        s
+    }
+}
+
+/// Arguments of the run commands (one JSON object, as the editor integrations send).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct CommandArgs {
+    pub uri: Option<String>,
+    pub position: Option<Position>,
+    pub level: Option<u8>,
+    pub device: Option<String>,
+    pub python: Option<String>,
+}
+
+/// Diagnostics a finished run left on a manifest, until the entry changes or a run passes.
+#[derive(Clone, Debug)]
+pub struct RunResults {
+    /// Key path of the entry (e.g. `["supported_dtypes", "torch.float16"]`).
+    pub anchor: Vec<String>,
+    /// The entry's source text when the run started; results go when it changes.
+    pub anchor_text: Option<String>,
+    pub findings: Vec<(Severity, String)>,
+    /// Failed node ids, for `torchcts.rerunFailed`.
+    pub failed: Vec<String>,
+}
+
+impl Backend {
+    pub(super) async fn execute(&self, command: &str, args: CommandArgs) -> Option<serde_json::Value> {
+        let uri: Option<Uri> = args.uri.as_deref().and_then(|u| u.parse().ok());
+        match command {
+            CANCEL_RUN => {
+                let path = uri.as_ref().and_then(|u| u.to_file_path()).map(|p| p.into_owned());
+                let cancelled = path.and_then(|p| self.runs.cancel(&p)).is_some();
+                Some(serde_json::json!({"cancelled": cancelled}))
+            }
+            SHOW_SKIPS => {
+                let uri = uri?;
+                let (analysis, _) = self.analysis_of(&uri)?;
+                let manifest = analysis.model.manifest.as_ref()?.as_dict()?;
+                let facts = av::facts(manifest);
+                let selection = match args.level {
+                    Some(n) => av::LevelSelection::Cumulative(n.clamp(1, 8)),
+                    None => av::LevelSelection::from_manifest(&facts).unwrap_or(av::LevelSelection::Cumulative(3)),
+                };
+                let device = facts.resolve_device(args.device.as_deref().or(self.settings().device.as_deref()));
+                let acc = accounting::account(Inventory::embedded(), &facts, &device, selection);
+                let text = accounting::render_show_skips(&acc);
+                Some(serde_json::Value::String(format!(
+                    "# show-skips on `{device}` ({})\n\n```\n{text}```\n",
+                    selection.label()
+                )))
+            }
+            RUN_AFFECTED | RUN_LEVEL | RERUN_FAILED => {
+                let uri = uri?;
+                let target = self.target_for(command, &uri, &args)?;
+                self.start_run(uri, target, args).await;
+                Some(serde_json::json!({"started": true}))
+            }
+            _ => None,
+        }
+    }
+
+    fn target_for(&self, command: &str, uri: &Uri, args: &CommandArgs) -> Option<RunTarget> {
+        let (analysis, encoding) = self.analysis_of(uri)?;
+        let manifest = analysis.model.manifest.as_ref()?.as_dict()?;
+        let device = args.device.clone().or(self.settings().device);
+        match command {
+            RUN_LEVEL => {
+                let level = args.level.unwrap_or_else(|| {
+                    av::LevelSelection::from_manifest(&av::facts(manifest)).map(|s| s.max_level()).unwrap_or(3)
+                });
+                let facts = av::facts(manifest);
+                Some(RunTarget {
+                    label: format!("level {level}"),
+                    node_ids: None,
+                    level: level.clamp(1, 8),
+                    device: facts.resolve_device(device.as_deref()),
+                    anchor: vec!["semantic_level".into()],
+                })
+            }
+            RERUN_FAILED => {
+                let previous = self.lock().documents.get(uri).and_then(|d| d.run_results.clone())?;
+                if previous.failed.is_empty() {
+                    return None;
+                }
+                let facts = av::facts(manifest);
+                Some(RunTarget {
+                    label: format!("{} failed tests", previous.failed.len()),
+                    node_ids: Some(previous.failed.clone()),
+                    level: av::LevelSelection::from_manifest(&facts).map(|s| s.max_level()).unwrap_or(3),
+                    device: facts.resolve_device(device.as_deref()),
+                    anchor: previous.anchor.clone(),
+                })
+            }
+            _ => {
+                let offset = args
+                    .position
+                    .map(|p| super::convert::offset(&analysis.line_index, &analysis.text, p, encoding))
+                    .unwrap_or(0);
+                let located = torchcts_core::locate::locate(&analysis.tree, &analysis.text, offset);
+                Some(av::run_target(Inventory::embedded(), manifest, located.as_ref(), device.as_deref()))
+            }
+        }
+    }
+
+    pub(super) async fn start_run(&self, uri: Uri, target: RunTarget, args: CommandArgs) {
+        let Some(manifest_path) = uri.to_file_path().map(|p| p.into_owned()) else {
+            self.client.show_message(MessageType::ERROR, "torchcts: runs need a manifest saved on disk").await;
+            return;
+        };
+        if let Some(ids) = &target.node_ids {
+            if ids.is_empty() {
+                self.client
+                    .show_message(
+                        MessageType::INFO,
+                        format!("torchcts: {} lets in no test at level {}", target.label, target.level),
+                    )
+                    .await;
+                return;
+            }
+        }
+        let settings = self.settings();
+        let workspace = self.lock().workspace_root.clone();
+        let python_setting = args.python.clone().or(settings.python.clone()).map(PathBuf::from);
+        let python = runner::find_python(python_setting.as_deref(), workspace.as_deref());
+        let results_dir = manifest_path
+            .parent()
+            .map(|d| d.join(".torchcts-lsp").join("results"))
+            .unwrap_or_else(|| PathBuf::from(".torchcts-lsp/results"));
+        let selection = match &target.node_ids {
+            Some(ids) => Selection::Nodes(ids.clone()),
+            None => Selection::Filters {
+                level: runner::LevelSelection::Cumulative(target.level),
+                dtypes: Vec::new(),
+                keyword: None,
+            },
+        };
+        let request = RunRequest {
+            python,
+            manifest_path: manifest_path.clone(),
+            device: target.device.clone(),
+            selection,
+            results_dir,
+            timeout: Duration::from_secs(settings.timeout_seconds.max(1)),
+        };
+        let anchor_text = self.anchor_text(&uri, &target.anchor);
+        let (mut handle, replaced) = self.runs.start_or_replace(&manifest_path, request);
+        if replaced.is_some() {
+            self.client
+                .log_message(MessageType::INFO, "torchcts: replaced the running test run of this manifest")
+                .await;
+        }
+        let client = self.client.clone();
+        let state = self.state.clone();
+        let publisher = self.publisher();
+        let title = match &target.node_ids {
+            Some(ids) => format!("TorchCTS: {} ({} tests) on {}", target.label, ids.len(), target.device),
+            None => format!("TorchCTS: level {} on {}", target.level, target.device),
+        };
+        tokio::spawn(async move {
+            let token = NumberOrString::String(format!("torchcts-run-{}", handle.control().id()));
+            // Ask the client to create the progress token; never wait on it for long.
+            let created = tokio::time::timeout(
+                Duration::from_secs(5),
+                client.send_request::<request::WorkDoneProgressCreate>(WorkDoneProgressCreateParams {
+                    token: token.clone(),
+                }),
+            )
+            .await;
+            let progress = match created {
+                Ok(Ok(())) => Some(client.progress(token, title.clone()).with_message("starting").begin().await),
+                _ => None,
+            };
+            let mut outcome: Option<RunOutcome> = None;
+            while let Some(event) = handle.next_event().await {
+                match event {
+                    RunEvent::Started { .. } => {}
+                    RunEvent::Progress { passed, failed, skipped, errors, total, last } => {
+                        if let Some(p) = &progress {
+                            let done = passed + failed + skipped + errors;
+                            let total = total.map(|t| format!("/{t}")).unwrap_or_default();
+                            let last = last.map(|l| format!(" · {l}")).unwrap_or_default();
+                            p.report(format!(
+                                "{done}{total}: {passed} passed, {failed} failed, {skipped} skipped{last}"
+                            ))
+                            .await;
+                        }
+                    }
+                    RunEvent::Finished(o) => {
+                        outcome = Some(o);
+                        break;
+                    }
+                }
+            }
+            let outcome = match outcome {
+                Some(o) => o,
+                None => handle.wait().await,
+            };
+            let (summary, results) = summarize_outcome(&target, &outcome, anchor_text);
+            if let Some(p) = progress {
+                p.finish_with_message(summary.clone()).await;
+            }
+            let kind = match outcome.status {
+                RunStatus::Completed { exit_code: 0 } => MessageType::INFO,
+                RunStatus::Cancelled => MessageType::INFO,
+                RunStatus::Completed { .. } => MessageType::WARNING,
+                _ => MessageType::ERROR,
+            };
+            let report = outcome
+                .report_markdown
+                .as_ref()
+                .and_then(|p| Uri::from_file_path(p))
+                .map(|u| format!(" Report: {}", u.as_str()))
+                .unwrap_or_default();
+            client.show_message(kind, format!("{summary}{report}")).await;
+            if !matches!(outcome.status, RunStatus::Cancelled) {
+                {
+                    let mut st = state.lock().unwrap_or_else(|p| p.into_inner());
+                    if let Some(doc) = st.documents.get_mut(&uri) {
+                        doc.run_results = Some(results);
+                    }
+                }
+                publisher.republish(uri).await;
+            }
+        });
+    }
+
+    fn anchor_text(&self, uri: &Uri, anchor: &[String]) -> Option<String> {
+        let (analysis, _) = self.analysis_of(uri)?;
+        anchor_span(&analysis, anchor).map(|s| analysis.text[s].to_string())
+    }
+}
+
+/// Byte span of the entry at a key path in the current text (the whole pair).
+pub fn anchor_span(analysis: &torchcts_core::Analysis, anchor: &[String]) -> Option<std::ops::Range<usize>> {
+    let manifest = analysis.model.manifest.as_ref()?.as_dict()?;
+    let mut dict = manifest;
+    let mut span = None;
+    for (i, key) in anchor.iter().enumerate() {
+        let entry = dict
+            .entries
+            .iter()
+            .find(|e| e.key.py_str() == *key || analysis.text.get(e.key.span.clone()) == Some(key))?;
+        span = Some(entry.key.span.start..entry.value.span.end.max(entry.key.span.end));
+        if i + 1 < anchor.len() {
+            dict = entry.value.as_dict()?;
+        }
+    }
+    span
+}
+
+/// The run's diagnostics (on the anchor entry) and its one-line summary.
+fn summarize_outcome(target: &RunTarget, outcome: &RunOutcome, anchor_text: Option<String>) -> (String, RunResults) {
+    let count = |o: TestOutcome| outcome.tests.iter().filter(|t| t.outcome == o).count();
+    let (passed, failed, skipped, errors) = (
+        count(TestOutcome::Passed),
+        count(TestOutcome::Failed),
+        count(TestOutcome::Skipped),
+        count(TestOutcome::Error),
+    );
+    let status = match &outcome.status {
+        RunStatus::Completed { exit_code } => format!("finished (exit {exit_code})"),
+        RunStatus::Crashed { description, .. } => format!("crashed: {description}"),
+        RunStatus::TimedOut => "timed out".to_string(),
+        RunStatus::Cancelled => "cancelled".to_string(),
+        RunStatus::FailedToStart(why) => format!("could not start: {why}"),
+    };
+    let summary = format!(
+        "TorchCTS run of {} on {} {status}: {passed} passed, {failed} failed, {errors} errors, {skipped} skipped",
+        target.label, target.device
+    );
+    let mut findings = Vec::new();
+    // Group failures by (op, dtype): "matmul torch.float16: 3 of 12 failed, first failure: ...".
+    let mut groups: BTreeMap<(String, String), (usize, usize, Option<String>)> = BTreeMap::new();
+    for t in &outcome.tests {
+        let key = (t.op.clone().unwrap_or_else(|| "tests".into()), t.dtype.clone().unwrap_or_default());
+        let g = groups.entry(key).or_insert((0, 0, None));
+        g.0 += 1;
+        if matches!(t.outcome, TestOutcome::Failed | TestOutcome::Error) {
+            g.1 += 1;
+            if g.2.is_none() {
+                g.2 = t.message.clone().or_else(|| Some(t.nodeid.clone()));
+            }
+        }
+    }
+    for ((op, dtype), (total, bad, first)) in &groups {
+        if *bad > 0 {
+            let what = if dtype.is_empty() { op.clone() } else { format!("{op} {dtype}") };
+            findings.push((
+                Severity::Error,
+                format!("{what}: {bad} of {total} failed, first failure: {}", first.clone().unwrap_or_default()),
+            ));
+        }
+    }
+    match &outcome.status {
+        RunStatus::Crashed { description, .. } => {
+            findings.push((Severity::Error, format!("the test run crashed: {description}")))
+        }
+        RunStatus::TimedOut => findings.push((Severity::Error, "the test run timed out".into())),
+        RunStatus::FailedToStart(why) => {
+            findings.push((Severity::Error, format!("the test run could not start: {why}")))
+        }
+        _ => {}
+    }
+    if findings.is_empty() && passed > 0 {
+        findings.push((
+            Severity::Information,
+            format!("torchcts run: {passed} passed, {skipped} skipped on {}", target.device),
+        ));
+    }
+    let failed_ids = outcome
+        .tests
+        .iter()
+        .filter(|t| matches!(t.outcome, TestOutcome::Failed | TestOutcome::Error))
+        .map(|t| t.nodeid.clone())
+        .collect();
+    (summary, RunResults { anchor: target.anchor.clone(), anchor_text, findings, failed: failed_ids })
+}
+
+/// Run findings still valid for the current text: dropped when the entry changed.
+pub fn run_findings(analysis: &torchcts_core::Analysis, results: &RunResults) -> Vec<Finding> {
+    let Some(span) = anchor_span(analysis, &results.anchor) else { return Vec::new() };
+    if let Some(text) = &results.anchor_text {
+        if analysis.text.get(span.clone()) != Some(text.as_str()) {
+            return Vec::new();
+        }
+    }
+    // Mark the key only: the value may span many lines.
+    let key_end = analysis.text[span.clone()].find(':').map(|i| span.start + i).unwrap_or(span.end);
+    results
+        .findings
+        .iter()
+        .map(|(severity, message)| {
+            Finding::new(span.start..key_end, *severity, message.clone(), "run-result", Origin::Lsp)
+        })
+        .collect()
+}

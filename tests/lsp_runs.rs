@@ -1,0 +1,130 @@
+//! Black-box test of runs from the editor: a code action's command starts a run with a fake
+//! `python` (tests/fixtures/runs), progress begin/report/end arrive, the results land as a
+//! diagnostic on the entry the run was about, and cancel ends a hanging run.
+
+mod support;
+
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use support::lsp_client::{file_uri, LspClient};
+
+const MANIFEST: &str = "import torch\nmanifest = {\n    \"manifest_version\": 1,\n    \"device_name\": \"cpu\",\n    \"semantic_level\": 1,\n    \"supported_dtypes\": {torch.float32: True},\n    \"capabilities\": {\"inference\": True},\n}\n";
+
+fn fixture(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/runs").join(name).canonicalize().unwrap().display().to_string()
+}
+
+fn workspace(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("torchcts-lsp-runs-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("manifest.py"), MANIFEST).unwrap();
+    dir
+}
+
+fn start(python: &str) -> LspClient {
+    let mut client = LspClient::spawn();
+    client.request(
+        "initialize",
+        json!({"processId": null, "rootUri": null,
+               "capabilities": {"window": {"workDoneProgress": true}},
+               "initializationOptions": {"torchcts": {"python": python, "timeoutSeconds": 60}}}),
+    );
+    client.notify("initialized", json!({}));
+    client
+}
+
+fn progress_kinds(messages: &[Value]) -> Vec<String> {
+    messages
+        .iter()
+        .filter(|m| m["method"] == "$/progress")
+        .map(|m| m["params"]["value"]["kind"].as_str().unwrap_or("").to_string())
+        .collect()
+}
+
+#[test]
+fn a_run_from_a_code_action_reports_progress_and_lands_on_the_entry() {
+    let dir = workspace("action");
+    let uri = file_uri(&dir.join("manifest.py"));
+    let mut client = start(&fixture("python_fail"));
+    client.open(&uri, MANIFEST, 1);
+    client.diagnostics(&uri, Some(1));
+    // Cursor on `torch.float32` (line 5).
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 5, "character": 26}, "end": {"line": 5, "character": 26}}, "context": {"diagnostics": []}}),
+    );
+    let run = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["title"].as_str().unwrap_or("").starts_with("Run affected tests on cpu"))
+        .unwrap_or_else(|| panic!("no run action in {actions:#}"))
+        .clone();
+    assert!(run["title"].as_str().unwrap().contains("torch.float32"), "{run:#}");
+    let command = &run["command"];
+    let result = client.request("workspace/executeCommand", json!({"command": command["command"], "arguments": command["arguments"]}));
+    assert_eq!(result["started"], true);
+    let message = client.wait_for(|m| m["method"] == "window/showMessage");
+    let text = message["params"]["message"].as_str().unwrap();
+    assert!(text.contains("1 passed, 1 failed"), "{text}");
+    let diags = client.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["diagnostics"].as_array().is_some_and(|d| d.iter().any(|x| x["code"] == "run-result"))
+    });
+    let d = diags["params"]["diagnostics"].as_array().unwrap().iter().find(|x| x["code"] == "run-result").unwrap().clone();
+    assert_eq!(d["range"]["start"], json!({"line": 5, "character": 25}), "on the float32 entry: {d:#}");
+    assert!(d["message"].as_str().unwrap().contains("1 of"), "{d:#}");
+    assert!(d["message"].as_str().unwrap().contains("values differ"), "{d:#}");
+    let kinds = progress_kinds(&client.backlog);
+    assert_eq!(kinds.first().map(String::as_str), Some("begin"), "{kinds:?}");
+    assert_eq!(kinds.last().map(String::as_str), Some("end"), "{kinds:?}");
+    // Editing the entry clears its run results.
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2},
+               "contentChanges": [{"range": {"start": {"line": 5, "character": 40}, "end": {"line": 5, "character": 44}}, "text": "False"}]}),
+    );
+    let d = client.diagnostics(&uri, Some(2));
+    assert!(d["diagnostics"].as_array().unwrap().iter().all(|x| x["code"] != "run-result"), "{d:#}");
+    client.shutdown();
+}
+
+#[test]
+fn cancel_ends_a_hanging_run_and_leaves_nothing_running() {
+    let dir = workspace("cancel");
+    let uri = file_uri(&dir.join("manifest.py"));
+    let mut client = start(&fixture("python_hang"));
+    client.open(&uri, MANIFEST, 1);
+    client.diagnostics(&uri, Some(1));
+    let started = client.request("workspace/executeCommand", json!({"command": "torchcts.runLevel", "arguments": [{"uri": uri, "level": 1}]}));
+    assert_eq!(started["started"], true);
+    // Wait until the fake test has started (it writes its pids), then cancel.
+    let pids_file = dir.join(".torchcts-lsp/results/pids");
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while !pids_file.exists() {
+        assert!(std::time::Instant::now() < deadline, "the fake run never started");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let pids: Vec<i32> = std::fs::read_to_string(&pids_file).unwrap().split_whitespace().filter_map(|p| p.parse().ok()).collect();
+    let cancelled = client.request("workspace/executeCommand", json!({"command": "torchcts.cancelRun", "arguments": [{"uri": uri}]}));
+    assert_eq!(cancelled["cancelled"], true);
+    let message = client.wait_for(|m| m["method"] == "window/showMessage");
+    assert!(message["params"]["message"].as_str().unwrap().contains("cancelled"), "{message:#}");
+    // The server still answers, and the fake's processes are gone (reaping may lag a bit).
+    client.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": 4, "character": 6}}));
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    for pid in pids {
+        loop {
+            let status = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            let alive = !status.is_empty() && !status.contains(") Z ");
+            if !alive {
+                break;
+            }
+            assert!(std::time::Instant::now() < deadline, "process {pid} still running after cancel");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+    client.shutdown();
+}
