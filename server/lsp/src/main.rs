@@ -19,6 +19,9 @@ Usage:
   torchcts-lsp skips FILE [--level N | --level-exact N | --level-range A:B] [--device D]
                     [--format text|json] [--inventory PATH]
                                              what `torchcts show-skips` reports, from the inventory
+  torchcts-lsp inventory --python PY [--out FILE]
+                                             re-extract the suite inventory from your environment
+                                             (runs PY; cached by torchcts/torch version)
   torchcts-lsp --version | --help
 ";
 
@@ -29,6 +32,7 @@ fn main() -> ExitCode {
         Some("check") => cli::check::run(&args[1..]),
         Some("analyze") => cli::analyze::run(&args[1..]),
         Some("skips") => cli::skips::run(&args[1..]),
+        Some("inventory") => cli::inventory::run(&args[1..]),
         Some("--version") | Some("-V") => {
             println!("torchcts-lsp {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS

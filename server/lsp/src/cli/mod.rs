@@ -2,6 +2,7 @@
 
 pub mod analyze;
 pub mod check;
+pub mod inventory;
 pub mod skips;
 
 use std::path::Path;

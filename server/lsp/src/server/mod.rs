@@ -58,6 +58,8 @@ struct State {
     encoding: PositionEncoding,
     settings: runs::Settings,
     workspace_root: Option<PathBuf>,
+    /// A user-chosen inventory (leaked: loaded once per setting change); the embedded one otherwise.
+    inventory: Option<&'static Inventory>,
 }
 
 /// What publishing diagnostics needs, clonable into tasks (a finished run republishes).
@@ -85,6 +87,65 @@ impl Backend {
 
     fn settings(&self) -> runs::Settings {
         self.lock().settings.clone()
+    }
+
+    fn inventory(&self) -> &'static Inventory {
+        self.lock().inventory.unwrap_or_else(Inventory::embedded)
+    }
+
+    /// Loads the inventory the settings name, and says which one is used and whether the
+    /// user's environment has other torchcts/torch versions (read from its dist-info
+    /// folders; no Python runs).
+    async fn apply_inventory_setting(&self) {
+        let settings = self.settings();
+        let mut problem = None;
+        let loaded: Option<&'static Inventory> = match &settings.inventory_path {
+            Some(path) => match Inventory::from_path(path) {
+                Ok(inv) => Some(Box::leak(Box::new(inv))),
+                Err(e) => {
+                    problem = Some(format!("torchcts: cannot load the inventory {path}: {e}; using the embedded one"));
+                    None
+                }
+            },
+            None => None,
+        };
+        self.lock().inventory = loaded;
+        if let Some(p) = problem {
+            self.client.show_message(MessageType::WARNING, p).await;
+        }
+        let inv = self.inventory();
+        let origin = match (&settings.inventory_path, loaded) {
+            (Some(p), Some(_)) => p.clone(),
+            _ => "embedded".to_string(),
+        };
+        self.client
+            .log_message(
+                MessageType::INFO,
+                format!(
+                    "torchcts-lsp inventory: torchcts {} + torch {} ({origin}, extracted {})",
+                    inv.meta.torchcts_version, inv.meta.torch_version, inv.meta.extracted_at
+                ),
+            )
+            .await;
+        let workspace = self.lock().workspace_root.clone();
+        let python = crate::runner::find_python(settings.python.as_deref().map(std::path::Path::new), workspace.as_deref());
+        if let Some((torchcts, torch)) = crate::cli::inventory::installed_versions(&python) {
+            let inv_torch = inv.meta.torch_version.split('+').next().unwrap_or("");
+            if torchcts != inv.meta.torchcts_version || torch != inv_torch {
+                self.client
+                    .show_message(
+                        MessageType::WARNING,
+                        format!(
+                            "torchcts-lsp counts with an inventory of torchcts {} + torch {}, but {} has torchcts {torchcts} + torch {torch}. Run `torchcts-lsp inventory --python {}` and set torchcts.inventory.path to the file it prints.",
+                            inv.meta.torchcts_version,
+                            inv_torch,
+                            python.display(),
+                            python.display()
+                        ),
+                    )
+                    .await;
+            }
+        }
     }
 
     fn publisher(&self) -> Publisher {
@@ -116,7 +177,7 @@ impl Backend {
         });
         if let Some(t) = entry {
             let target = guarded("run target", || {
-                av::run_target(Inventory::embedded(), manifest, Some(t), device_setting.as_deref())
+                av::run_target(self.inventory(), manifest, Some(t), device_setting.as_deref())
             });
             if let Some(target) = target {
                 let n = target.node_ids.as_ref().map(Vec::len).unwrap_or(0);
@@ -157,7 +218,7 @@ impl Backend {
                 // First save: nothing to compare with yet; remember the facts only.
                 return;
             };
-            match av::changed_entries_target(Inventory::embedded(), &previous, &facts, settings.device.as_deref()) {
+            match av::changed_entries_target(self.inventory(), &previous, &facts, settings.device.as_deref()) {
                 Some(t) => t,
                 None => return,
             }
@@ -185,7 +246,7 @@ impl Backend {
         }
         let (text, encoding) = (doc.text.clone(), state.encoding);
         drop(state);
-        let analysis = Arc::new(run_analysis(uri, &text, None)?);
+        let analysis = Arc::new(run_analysis(uri, &text, None, self.inventory())?);
         Some((analysis, encoding))
     }
 }
@@ -193,6 +254,10 @@ impl Backend {
 impl Publisher {
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn inventory(&self) -> &'static Inventory {
+        self.lock().inventory.unwrap_or_else(Inventory::embedded)
     }
 
     /// Publishes again after a run finished (same text, new run results).
@@ -209,7 +274,7 @@ impl Publisher {
             (doc.text.clone(), doc.version, doc.tree.take(), encoding)
         };
         let (text, version, old_tree, encoding) = snapshot;
-        let Some(analysis) = run_analysis(&uri, &text, old_tree.as_ref()) else {
+        let Some(analysis) = run_analysis(&uri, &text, old_tree.as_ref(), self.inventory()) else {
             self.client
                 .log_message(MessageType::ERROR, format!("analysis of {} failed; see stderr", uri.as_str()))
                 .await;
@@ -230,7 +295,7 @@ impl Publisher {
         let previous = self.lock().documents.get(&uri).and_then(|d| d.summary.clone());
         let summary: Option<Arc<Summary>> = match (&facts, &previous) {
             (Some(f), Some(p)) if p.facts == *f => Some(p.clone()),
-            (Some(f), _) => guarded("accounting", || av::summarize(Inventory::embedded(), f, None)).map(Arc::new),
+            (Some(f), _) => guarded("accounting", || av::summarize(self.inventory(), f, None)).map(Arc::new),
             (None, _) => None,
         };
         let changed = match (&summary, &previous) {
@@ -299,12 +364,12 @@ fn guarded<T>(what: &str, f: impl FnOnce() -> T) -> Option<T> {
 }
 
 /// Runs the core on a snapshot; a panic becomes `None` and a log line, never a dead server.
-fn run_analysis(uri: &Uri, text: &str, old_tree: Option<&tree_sitter::Tree>) -> Option<Analysis> {
+fn run_analysis(uri: &Uri, text: &str, old_tree: Option<&tree_sitter::Tree>, inventory: &Inventory) -> Option<Analysis> {
     let base_dir: Option<PathBuf> = uri.to_file_path().and_then(|p| p.parent().map(|d| d.to_path_buf()));
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let dir_exists = base_dir.as_deref().map(crate::cli::dir_exists_relative_to);
         let dir_exists_ref: Option<&dyn Fn(&str) -> bool> = dir_exists.as_ref().map(|f| f as &dyn Fn(&str) -> bool);
-        analyze(text, &AnalysisInput { old_tree, dir_exists: dir_exists_ref, inventory: Some(Inventory::embedded()) })
+        analyze(text, &AnalysisInput { old_tree, dir_exists: dir_exists_ref, inventory: Some(inventory) })
     }));
     match result {
         Ok(a) => Some(a),
@@ -390,6 +455,7 @@ impl LanguageServer for Backend {
                 ),
             )
             .await;
+        self.apply_inventory_setting().await;
     }
 
     async fn shutdown(&self) -> Result<()> {
@@ -422,7 +488,13 @@ impl LanguageServer for Backend {
     }
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
-        self.lock().settings = runs::Settings::from_json(&params.settings);
+        let old = self.settings();
+        let new = runs::Settings::from_json(&params.settings);
+        let reload = old.inventory_path != new.inventory_path;
+        self.lock().settings = new;
+        if reload {
+            self.apply_inventory_setting().await;
+        }
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<serde_json::Value>> {
@@ -473,7 +545,7 @@ impl LanguageServer for Backend {
         let hints = match cached {
             Some(c) => c.1,
             None => {
-                let computed = guarded("inlayHint", || av::entry_counts(Inventory::embedded(), manifest, &summary))
+                let computed = guarded("inlayHint", || av::entry_counts(self.inventory(), manifest, &summary))
                     .unwrap_or_default();
                 if let Some(doc) = self.lock().documents.get_mut(&uri) {
                     doc.inlay_cache = Some((summary.facts.clone(), computed.clone()));
@@ -506,7 +578,7 @@ impl LanguageServer for Backend {
         let result = guarded("hover", || {
             let counts = summary
                 .as_deref()
-                .map(|summary| torchcts_core::hover::Counts { inventory: Inventory::embedded(), summary });
+                .map(|summary| torchcts_core::hover::Counts { inventory: self.inventory(), summary });
             torchcts_core::hover::hover(&analysis, offset, counts.as_ref())
         })
         .flatten();
@@ -560,7 +632,7 @@ impl LanguageServer for Backend {
         let (index, text) = (&analysis.line_index, analysis.text.as_str());
         let offset = convert::offset(index, text, params.text_document_position.position, encoding);
         let items = guarded("completion", || {
-            torchcts_core::completion::complete(&analysis, offset, Some(&InventoryOperators(Inventory::embedded())))
+            torchcts_core::completion::complete(&analysis, offset, Some(&InventoryOperators(self.inventory())))
         })
         .unwrap_or_default();
         let items: Vec<CompletionItem> = items

@@ -12,7 +12,7 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
-use torchcts_core::accounting_view::{self as av, Inventory, RunTarget};
+use torchcts_core::accounting_view::{self as av, RunTarget};
 use torchcts_core::findings::{Finding, Origin, Severity};
 use tower_lsp_server::ls_types::*;
 
@@ -33,11 +33,20 @@ pub struct Settings {
     pub on_save: String,
     pub timeout_seconds: u64,
     pub inlay_hints: bool,
+    /// Another inventory file (from `torchcts-lsp inventory`); the embedded one otherwise.
+    pub inventory_path: Option<String>,
 }
 
 impl Default for Settings {
     fn default() -> Settings {
-        Settings { python: None, device: None, on_save: "off".into(), timeout_seconds: 1800, inlay_hints: true }
+        Settings {
+            python: None,
+            device: None,
+            on_save: "off".into(),
+            timeout_seconds: 1800,
+            inlay_hints: true,
+            inventory_path: None,
+        }
     }
 }
 
@@ -55,6 +64,12 @@ impl Settings {
         }
         if let Some(b) = v.pointer("/inlayHints/enabled").and_then(|x| x.as_bool()) {
             s.inlay_hints = b;
+        }
+        if let Some(p) = v.pointer("/inventory/path").and_then(|x| x.as_str()) {
+            s.inventory_path = Some(p.to_string());
+        }
+        if s.inventory_path.as_deref() == Some("") {
+            s.inventory_path = None;
         }
         if s.python.as_deref() == Some("") {
             s.python = None;
@@ -108,7 +123,7 @@ impl Backend {
                     None => av::LevelSelection::from_manifest(&facts).unwrap_or(av::LevelSelection::Cumulative(3)),
                 };
                 let device = facts.resolve_device(args.device.as_deref().or(self.settings().device.as_deref()));
-                let acc = accounting::account(Inventory::embedded(), &facts, &device, selection);
+                let acc = accounting::account(self.inventory(), &facts, &device, selection);
                 let text = accounting::render_show_skips(&acc);
                 Some(serde_json::Value::String(format!(
                     "# show-skips on `{device}` ({})\n\n```\n{text}```\n",
@@ -163,7 +178,7 @@ impl Backend {
                     .map(|p| super::convert::offset(&analysis.line_index, &analysis.text, p, encoding))
                     .unwrap_or(0);
                 let located = torchcts_core::locate::locate(&analysis.tree, &analysis.text, offset);
-                Some(av::run_target(Inventory::embedded(), manifest, located.as_ref(), device.as_deref()))
+                Some(av::run_target(self.inventory(), manifest, located.as_ref(), device.as_deref()))
             }
         }
     }
