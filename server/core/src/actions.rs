@@ -165,6 +165,26 @@ fn fixes_for(analysis: &Analysis, index: usize, finding: &Finding, out: &mut Vec
                 }
             }
         }
+        "invalid-regex" => {
+            let Some(pattern) = data.and_then(|d| d["pattern"].as_str()) else { return };
+            let Some(fixed) = crate::regex_check::repair_regex(pattern) else { return };
+            let literal = &analysis.text[finding.span.clone()];
+            // Only a plain string literal is rewritten (not a constant or an expression).
+            if !(literal.starts_with(['"', '\'', 'r', 'R'])) {
+                return;
+            }
+            let quote = if fixed.contains('"') { '\'' } else { '"' };
+            if fixed.contains(quote) || fixed.ends_with('\\') {
+                return;
+            }
+            out.push(QuickFix {
+                title: format!("Change the regex to r{quote}{fixed}{quote}"),
+                finding: index,
+                edits: vec![TextEdit { span: finding.span.clone(), new_text: format!("r{quote}{fixed}{quote}") }],
+                preferred: true,
+            });
+        }
+        "decoder-unused" => {}
         "enum-value" => {
             for (i, m) in s.memory_models.iter().enumerate() {
                 out.push(QuickFix {
@@ -186,6 +206,21 @@ fn fixes_for(analysis: &Analysis, index: usize, finding: &Finding, out: &mut Vec
                         preferred: true,
                     });
                 }
+            }
+            // Or declare a decoder: a stub entry (and its format) to fill in.
+            let has_formats = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()).is_some_and(|d| d.contains("supported_container_formats"));
+            let stub = if has_formats {
+                "\"custom_container_decoders\": {\"nf4\": \"my_backend.decoders:decode_nf4\"}"
+            } else {
+                "\"supported_container_formats\": {\"nf4\": True}, \"custom_container_decoders\": {\"nf4\": \"my_backend.decoders:decode_nf4\"}"
+            };
+            if let Some(edit) = insert_top_level_raw(analysis, stub) {
+                out.push(QuickFix {
+                    title: "Add a custom_container_decoders entry stub (nf4)".into(),
+                    finding: index,
+                    edits: vec![edit],
+                    preferred: false,
+                });
             }
         }
         "missing-key" => {
@@ -290,6 +325,13 @@ fn remove_entry(analysis: &Analysis, key_span: &Span) -> Option<TextEdit> {
         }
     }
     Some(TextEdit { span: start..end, new_text: String::new() })
+}
+
+/// Inserts raw entry text (`"k": v` or several lines of them) as the manifest's first entry.
+fn insert_top_level_raw(analysis: &Analysis, entry: &str) -> Option<TextEdit> {
+    let placeholder = insert_top_level_entry(analysis, "\u{0}", "\u{0}")?;
+    let new_text = placeholder.new_text.replace("\"\u{0}\": \u{0}", entry).replace("'\u{0}': \u{0}", entry);
+    Some(TextEdit { span: placeholder.span, new_text })
 }
 
 /// Inserts `"key": value,` as the first entry of the manifest dict, in its style.

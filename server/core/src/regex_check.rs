@@ -33,3 +33,46 @@ pub fn check_regex(pattern: &str) -> RegexVerdict {
         },
     }
 }
+
+/// A nearby pattern Python accepts, for the common ways a regex gets written wrong: a
+/// glob-style `*` or `+` with nothing to repeat (`*add` -> `.*add`), a bad escape (`\p` ->
+/// `\\p`), an unterminated `[` or unbalanced `(`/`)`. `None` when no such repair works.
+pub fn repair_regex(pattern: &str) -> Option<String> {
+    let mut chars: Vec<char> = pattern.chars().collect();
+    for _ in 0..8 {
+        let text: String = chars.iter().collect();
+        let error = match pyregex::compile(&text) {
+            Ok(_) => return (text != pattern).then_some(text),
+            Err((e, _)) => e,
+        };
+        let pyregex::CompileError::Re { msg, pos } = error else { return None };
+        let pos = pos.unwrap_or(chars.len()).min(chars.len());
+        if msg == "nothing to repeat" || msg == "multiple repeat" {
+            chars.insert(pos, if msg == "nothing to repeat" { '.' } else { '\\' });
+        } else if msg.starts_with("bad escape") {
+            chars.insert(pos, '\\');
+        } else if msg == "unterminated character set" || msg == "unbalanced parenthesis" {
+            chars.insert(pos, '\\');
+        } else if msg.starts_with("missing ), unterminated subpattern") {
+            chars.push(')');
+        } else {
+            return None;
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repairs_common_mistakes() {
+        assert_eq!(repair_regex("*add").as_deref(), Some(".*add"));
+        assert_eq!(repair_regex("add|*mul*").as_deref(), Some("add|.*mul*"));
+        assert_eq!(repair_regex(r"\p{L}").as_deref(), Some(r"\\p{L}"));
+        assert_eq!(repair_regex("^(add|mul").as_deref(), Some("^(add|mul)"));
+        assert_eq!(repair_regex("[abc").as_deref(), Some(r"\[abc"));
+        assert_eq!(repair_regex("add"), None);
+    }
+}

@@ -254,7 +254,7 @@ fn regex_finding(out: &mut Out, at: &Value, pattern: &str, message: impl Fn(&str
     match check_regex(pattern) {
         RegexVerdict::Valid { .. } => {}
         RegexVerdict::Invalid { message: exc, .. } => {
-            out.error(at.span.clone(), message(&exc), "invalid-regex");
+            out.error(at.span.clone(), message(&exc), "invalid-regex").data = Some(json!({"pattern": pattern}));
         }
         RegexVerdict::Crash { exception, message: text } => {
             // torchcts only catches re.error: this one stops check-manifest with a traceback.

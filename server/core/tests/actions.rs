@@ -135,6 +135,25 @@ manifest = {"manifest_version": 1, "device_name": "cpu", "capabilities": {"custo
             == Set custom_quantized_decode to False (preferred) [fixes: 'capabilities.custom_quantized_decode' requires at least one custom_container_decoders entry]
 
             manifest = {"manifest_version": 1, "device_name": "cpu", "capabilities": {"custom_quantized_decode": False}}
+            == Add a custom_container_decoders entry stub (nf4) [fixes: 'capabilities.custom_quantized_decode' requires at least one custom_container_decoders entry]
+
+            manifest = {"supported_container_formats": {"nf4": True}, "custom_container_decoders": {"nf4": "my_backend.decoders:decode_nf4"}, "manifest_version": 1, "device_name": "cpu", "capabilities": {"custom_quantized_decode": True}}
+        "#]],
+    );
+}
+
+#[test]
+fn invalid_regex_gets_the_nearest_form_python_accepts() {
+    check(
+        r#"
+import torch
+manifest = {"manifest_version": 1, "device_name": "cpu", "capabilities": {}, "supported_dtypes": {torch.float16: "*ma$0tmul|add"}}
+"#,
+        expect![[r#"
+            == Change the regex to r".*matmul|add" (preferred) [fixes: supported_dtypes[torch.float16] regex is invalid: nothing to repeat at position 0]
+
+            import torch
+            manifest = {"manifest_version": 1, "device_name": "cpu", "capabilities": {}, "supported_dtypes": {torch.float16: r".*matmul|add"}}
         "#]],
     );
 }
