@@ -922,3 +922,17 @@ impl Builder {
         })
     }
 }
+
+impl Inventory {
+    /// Operator names of the suite that `re.search(pattern, name)` matches
+    /// (for hovers and "regex matches no operator" hints). `Err` carries
+    /// Python's `re.error` text.
+    pub fn regex_matches(&self, pattern: &str) -> Result<Vec<&str>, String> {
+        let (compiled, _) = pyregex::compile(pattern).map_err(|(e, _)| e.python_text(pattern))?;
+        Ok(self
+            .operator_names()
+            .into_iter()
+            .filter(|name| compiled.search_bounded(name, 5_000_000).unwrap_or(false))
+            .collect())
+    }
+}
