@@ -83,38 +83,11 @@ fn fixes_for(analysis: &Analysis, index: usize, finding: &Finding, out: &mut Vec
                     });
                 }
             }
-            for (i, n) in names.iter().enumerate() {
-                out.push(QuickFix {
-                    title: format!("Replace with '{n}'"),
-                    finding: index,
-                    edits: vec![replace_string_literal(analysis, &finding.span, n)],
-                    preferred: i == 0,
-                });
-            }
+            rename_fixes(analysis, index, finding, names.iter().map(String::as_str), out);
         }
-        "unknown-operator" => {
-            for (i, r) in data.and_then(|d| d["replacements"].as_array()).into_iter().flatten().enumerate() {
-                if let Some(r) = r.as_str() {
-                    out.push(QuickFix {
-                        title: format!("Replace with '{r}'"),
-                        finding: index,
-                        edits: vec![replace_string_literal(analysis, &finding.span, r)],
-                        preferred: i == 0,
-                    });
-                }
-            }
-        }
-        "stale-capability" => {
-            for (i, r) in data.and_then(|d| d["replacements"].as_array()).into_iter().flatten().enumerate() {
-                if let Some(r) = r.as_str() {
-                    out.push(QuickFix {
-                        title: format!("Replace with '{r}'"),
-                        finding: index,
-                        edits: vec![replace_string_literal(analysis, &finding.span, r)],
-                        preferred: i == 0,
-                    });
-                }
-            }
+        "unknown-operator" | "stale-capability" => {
+            let names = data.and_then(|d| d["replacements"].as_array()).into_iter().flatten().filter_map(|r| r.as_str());
+            rename_fixes(analysis, index, finding, names, out);
         }
         "dtype-key-ignored" => {
             let (Some(attr), Some(canonical)) =
@@ -241,6 +214,24 @@ fn fixes_for(analysis: &Analysis, index: usize, finding: &Finding, out: &mut Vec
             }
         }
         _ => {}
+    }
+}
+
+/// "Replace with 'name'" for each candidate, the first preferred.
+fn rename_fixes<'n>(
+    analysis: &Analysis,
+    index: usize,
+    finding: &Finding,
+    names: impl Iterator<Item = &'n str>,
+    out: &mut Vec<QuickFix>,
+) {
+    for (i, name) in names.enumerate() {
+        out.push(QuickFix {
+            title: format!("Replace with '{name}'"),
+            finding: index,
+            edits: vec![replace_string_literal(analysis, &finding.span, name)],
+            preferred: i == 0,
+        });
     }
 }
 
