@@ -8,6 +8,7 @@
 //! `capability_not_declared`, which torchcts joins in set order.
 
 use std::collections::HashMap;
+use std::io::Read;
 use std::path::PathBuf;
 
 use accounting::{account, render_show_skips, Inventory, LevelSelection, ManifestFacts};
@@ -51,10 +52,12 @@ fn show_skips_parity() {
     for case in cases["cases"].as_array().unwrap() {
         let name = case["name"].as_str().unwrap();
         let cdir = dir.join("cases").join(name);
-        let Ok(expected_text) = std::fs::read_to_string(cdir.join("expected.json")) else {
-            failures.push(format!("{name}: no expected.json (run regenerate.py)"));
+        let Ok(expected_gz) = std::fs::read(cdir.join("expected.json.gz")) else {
+            failures.push(format!("{name}: no expected.json.gz (run regenerate.py)"));
             continue;
         };
+        let mut expected_text = String::new();
+        flate2::read::GzDecoder::new(&expected_gz[..]).read_to_string(&mut expected_text).unwrap();
         let expected: Value = serde_json::from_str(&expected_text).unwrap();
         let manifest: Value = serde_json::from_str(&std::fs::read_to_string(cdir.join("manifest.json")).unwrap()).unwrap();
         let facts = ManifestFacts::from_tagged_json(&manifest).unwrap();

@@ -9,7 +9,7 @@ template shipped in the torchcts package) as manifest.py in a scratch folder, ru
 cases/NAME/:
 
 * output.txt.gz   - stdout of show-skips as printed (gzip, mtime 0)
-* expected.json   - the parsed result: collected, deselected and included counts,
+* expected.json.gz - the parsed result (gzip, mtime 0): collected, deselected and included counts,
                     per-reason counts in first-seen order, and every record
                     [node id as printed, reason, detail] in printed order
 * manifest.json   - the manifest dict as evaluated by the real Python, in a tagged
@@ -197,10 +197,13 @@ def main() -> int:
         if parsed["header_records"] != len(parsed["records"]):
             print(f"  warning: header says {parsed['header_records']} records, parsed {len(parsed['records'])}",
                   file=sys.stderr)
-        expected_path = os.path.join(cdir, "expected.json")
+        expected_path = os.path.join(cdir, "expected.json.gz")
         old = {}
         if os.path.exists(expected_path):
-            with open(expected_path, encoding="utf-8") as f:
+            with gzip.open(expected_path, "rt", encoding="utf-8") as f:
+                old = json.load(f)
+        elif os.path.exists(os.path.join(cdir, "expected.json")):
+            with open(os.path.join(cdir, "expected.json"), encoding="utf-8") as f:
                 old = json.load(f)
         result = {
             "case": name,
@@ -216,12 +219,15 @@ def main() -> int:
             "reason_counts": parsed["reason_counts"],
             "records": parsed["records"],
         }
-        with open(expected_path, "w", encoding="utf-8") as f:
-            json.dump(result, f, indent=0, ensure_ascii=False)
-            f.write("\n")
+        text = json.dumps(result, indent=0, ensure_ascii=False) + "\n"
+        with open(expected_path, "wb") as f:
+            f.write(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
+        stale = os.path.join(cdir, "expected.json")
+        if os.path.exists(stale):
+            os.remove(stale)
         print(
             f"  {name}: {result['included']}/{result['collected']} collected ({result['deselected']} deselected), "
-            f"{len(result['records'])} records, {wall}s",
+            f"{len(result['records'])} records, " + (f"{wall}s" if wall is not None else "re-parsed"),
             file=sys.stderr,
             flush=True,
         )
