@@ -311,6 +311,59 @@ impl LevelSelection {
         }
     }
 
+    /// The selection from `show-skips` flags (`--level`, `--level-exact`,
+    /// `--level-range`), falling back to the manifest; `Err` with torchcts'
+    /// message where pytest would exit.
+    pub fn from_cli(
+        level: Option<i64>,
+        level_exact: Option<i64>,
+        level_range: Option<&str>,
+        facts: &ManifestFacts,
+    ) -> Result<LevelSelection, String> {
+        let given = [level.is_some(), level_exact.is_some(), level_range.is_some()].iter().filter(|b| **b).count();
+        if given > 1 {
+            return Err("Use only one of --level, --level-exact, or --level-range".into());
+        }
+        let check = |v: i64, field: &str| -> Result<u8, String> {
+            if (1..=8).contains(&v) {
+                Ok(v as u8)
+            } else {
+                Err(format!("{field} must be from 1 to 8"))
+            }
+        };
+        if let Some(n) = level_exact {
+            return Ok(LevelSelection::Exact(check(n, "--level-exact")?));
+        }
+        if let Some(text) = level_range {
+            let field = "--level-range";
+            let text = text.trim();
+            let sep = if text.contains(':') { Some(':') } else if text.contains('-') { Some('-') } else { None };
+            let parse = |t: &str| -> Result<i64, String> {
+                t.trim().parse::<i64>().map_err(|_| format!("{field} must be formatted as MIN:MAX with integer levels"))
+            };
+            let (lo, hi) = match sep {
+                Some(c) => {
+                    let (a, b) = text.split_once(c).unwrap_or((text, ""));
+                    (parse(a)?, parse(b)?)
+                }
+                None => {
+                    let v = parse(text)?;
+                    (v, v)
+                }
+            };
+            let lo = check(lo, &format!("{field} minimum"))?;
+            let hi = check(hi, &format!("{field} maximum"))?;
+            if lo > hi {
+                return Err(format!("{field} minimum must be <= maximum"));
+            }
+            return Ok(LevelSelection::Range(lo, hi));
+        }
+        if let Some(n) = level {
+            return Ok(LevelSelection::Cumulative(check(n, "--level")?));
+        }
+        LevelSelection::from_manifest(facts)
+    }
+
     pub(crate) fn normalized(self) -> (Mode, u8, u8) {
         match self {
             LevelSelection::Cumulative(n) => (Mode::Cumulative, 1, n),
@@ -359,6 +412,16 @@ mod tests {
         assert_eq!(LevelSelection::Range(3, 3).label(), "requested == 3");
         assert!(LevelSelection::Range(2, 5).contains(5));
         assert!(!LevelSelection::Cumulative(2).contains(3));
+    }
+
+    #[test]
+    fn cli_selection_like_torchcts() {
+        let f = ManifestFacts::default();
+        assert_eq!(LevelSelection::from_cli(None, None, Some("2:5"), &f), Ok(LevelSelection::Range(2, 5)));
+        assert_eq!(LevelSelection::from_cli(None, None, Some("3"), &f), Ok(LevelSelection::Range(3, 3)));
+        assert_eq!(LevelSelection::from_cli(Some(4), None, None, &f), Ok(LevelSelection::Cumulative(4)));
+        assert!(LevelSelection::from_cli(Some(4), Some(4), None, &f).is_err());
+        assert!(LevelSelection::from_cli(None, None, Some("5:2"), &f).is_err());
     }
 
     #[test]
