@@ -76,7 +76,8 @@ fn a_burst_of_edits_ends_with_diagnostics_for_the_last_version_only() {
     let before = versions(&earlier);
     assert!(before.windows(2).all(|w| w[0] < w[1]), "versions published out of order: {before:?}");
     assert!(before.iter().all(|&v| v < last));
-    assert_eq!(versions(&later), Vec::<i64>::new(), "diagnostics published after the last version");
+    // Only the last version may be published again (e.g. once the inventory is loaded).
+    assert!(versions(&later).iter().all(|&v| v == last), "older diagnostics published after the last version: {:?}", versions(&later));
     client.shutdown();
 }
 

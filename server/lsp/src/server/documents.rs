@@ -50,6 +50,10 @@ impl DocumentStore {
         self.docs.remove(uri);
     }
 
+    pub fn uris(&self) -> Vec<Uri> {
+        self.docs.keys().cloned().collect()
+    }
+
     pub fn get(&self, uri: &Uri) -> Option<&Document> {
         self.docs.get(uri)
     }

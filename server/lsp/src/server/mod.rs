@@ -35,6 +35,10 @@ pub fn serve_stdio() -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// Set once the embedded inventory is decoded. Until then diagnostics are published without
+/// the inventory's hints, so the first diagnostics do not wait for it.
+static INVENTORY_READY: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// `torchcts/status`: the manifest's run/filtered counts at its level, for status bars.
 enum StatusNotification {}
 
@@ -113,39 +117,7 @@ impl Backend {
         if let Some(p) = problem {
             self.client.show_message(MessageType::WARNING, p).await;
         }
-        let inv = self.inventory();
-        let origin = match (&settings.inventory_path, loaded) {
-            (Some(p), Some(_)) => p.clone(),
-            _ => "embedded".to_string(),
-        };
-        self.client
-            .log_message(
-                MessageType::INFO,
-                format!(
-                    "torchcts-lsp inventory: torchcts {} + torch {} ({origin}, extracted {})",
-                    inv.meta.torchcts_version, inv.meta.torch_version, inv.meta.extracted_at
-                ),
-            )
-            .await;
-        let workspace = self.lock().workspace_root.clone();
-        let python = crate::runner::find_python(settings.python.as_deref().map(std::path::Path::new), workspace.as_deref());
-        if let Some((torchcts, torch)) = crate::cli::inventory::installed_versions(&python) {
-            let inv_torch = inv.meta.torch_version.split('+').next().unwrap_or("");
-            if torchcts != inv.meta.torchcts_version || torch != inv_torch {
-                self.client
-                    .show_message(
-                        MessageType::WARNING,
-                        format!(
-                            "torchcts-lsp counts with an inventory of torchcts {} + torch {}, but {} has torchcts {torchcts} + torch {torch}. Run `torchcts-lsp inventory --python {}` and set torchcts.inventory.path to the file it prints.",
-                            inv.meta.torchcts_version,
-                            inv_torch,
-                            python.display(),
-                            python.display()
-                        ),
-                    )
-                    .await;
-            }
-        }
+        self.publisher().report_inventory(loaded.is_some()).await;
     }
 
     fn publisher(&self) -> Publisher {
@@ -246,7 +218,7 @@ impl Backend {
         }
         let (text, encoding) = (doc.text.clone(), state.encoding);
         drop(state);
-        let analysis = Arc::new(run_analysis(uri, &text, None, self.inventory())?);
+        let analysis = Arc::new(run_analysis(uri, &text, None, Some(self.inventory()))?);
         Some((analysis, encoding))
     }
 }
@@ -258,6 +230,51 @@ impl Publisher {
 
     fn inventory(&self) -> &'static Inventory {
         self.lock().inventory.unwrap_or_else(Inventory::embedded)
+    }
+
+    /// Says which inventory is used, and warns when the user's environment has other
+    /// torchcts/torch versions (read from its dist-info folders; no Python runs).
+    async fn report_inventory(&self, custom: bool) {
+        let settings = self.lock().settings.clone();
+        let inv = self.inventory();
+        let origin = match (&settings.inventory_path, custom) {
+            (Some(p), true) => p.clone(),
+            _ => "embedded".to_string(),
+        };
+        self.client
+            .log_message(
+                MessageType::INFO,
+                format!(
+                    "torchcts-lsp inventory: torchcts {} + torch {} ({origin}, extracted {})",
+                    inv.meta.torchcts_version, inv.meta.torch_version, inv.meta.extracted_at
+                ),
+            )
+            .await;
+        let workspace = self.lock().workspace_root.clone();
+        let python = crate::runner::find_python(settings.python.as_deref().map(std::path::Path::new), workspace.as_deref());
+        if let Some((torchcts, torch)) = crate::cli::inventory::installed_versions(&python) {
+            let inv_torch = inv.meta.torch_version.split('+').next().unwrap_or("");
+            if torchcts != inv.meta.torchcts_version || torch != inv_torch {
+                self.client
+                    .show_message(
+                        MessageType::WARNING,
+                        format!(
+                            "torchcts-lsp counts with an inventory of torchcts {} + torch {}, but {} has torchcts {torchcts} + torch {torch}. Run `torchcts-lsp inventory --python {}` and set torchcts.inventory.path to the file it prints.",
+                            inv.meta.torchcts_version,
+                            inv_torch,
+                            python.display(),
+                            python.display()
+                        ),
+                    )
+                    .await;
+            }
+        }
+    }
+
+    /// The inventory if it is already loaded (never waits for the embedded one).
+    fn inventory_if_ready(&self) -> Option<&'static Inventory> {
+        let custom = self.lock().inventory;
+        custom.or_else(|| INVENTORY_READY.load(std::sync::atomic::Ordering::Acquire).then(Inventory::embedded))
     }
 
     /// Publishes again after a run finished (same text, new run results).
@@ -274,7 +291,8 @@ impl Publisher {
             (doc.text.clone(), doc.version, doc.tree.take(), encoding)
         };
         let (text, version, old_tree, encoding) = snapshot;
-        let Some(analysis) = run_analysis(&uri, &text, old_tree.as_ref(), self.inventory()) else {
+        let inventory = self.inventory_if_ready();
+        let Some(analysis) = run_analysis(&uri, &text, old_tree.as_ref(), inventory) else {
             self.client
                 .log_message(MessageType::ERROR, format!("analysis of {} failed; see stderr", uri.as_str()))
                 .await;
@@ -293,10 +311,10 @@ impl Publisher {
         // Accounting is recomputed only when the facts it depends on changed.
         let facts = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()).map(av::facts);
         let previous = self.lock().documents.get(&uri).and_then(|d| d.summary.clone());
-        let summary: Option<Arc<Summary>> = match (&facts, &previous) {
-            (Some(f), Some(p)) if p.facts == *f => Some(p.clone()),
-            (Some(f), _) => guarded("accounting", || av::summarize(self.inventory(), f, None)).map(Arc::new),
-            (None, _) => None,
+        let summary: Option<Arc<Summary>> = match (&facts, &previous, inventory) {
+            (Some(f), Some(p), _) if p.facts == *f => Some(p.clone()),
+            (Some(f), _, Some(inv)) => guarded("accounting", || av::summarize(inv, f, None)).map(Arc::new),
+            _ => None,
         };
         let changed = match (&summary, &previous) {
             (Some(a), Some(b)) => !Arc::ptr_eq(a, b),
@@ -364,12 +382,17 @@ fn guarded<T>(what: &str, f: impl FnOnce() -> T) -> Option<T> {
 }
 
 /// Runs the core on a snapshot; a panic becomes `None` and a log line, never a dead server.
-fn run_analysis(uri: &Uri, text: &str, old_tree: Option<&tree_sitter::Tree>, inventory: &Inventory) -> Option<Analysis> {
+fn run_analysis(
+    uri: &Uri,
+    text: &str,
+    old_tree: Option<&tree_sitter::Tree>,
+    inventory: Option<&Inventory>,
+) -> Option<Analysis> {
     let base_dir: Option<PathBuf> = uri.to_file_path().and_then(|p| p.parent().map(|d| d.to_path_buf()));
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let dir_exists = base_dir.as_deref().map(crate::cli::dir_exists_relative_to);
         let dir_exists_ref: Option<&dyn Fn(&str) -> bool> = dir_exists.as_ref().map(|f| f as &dyn Fn(&str) -> bool);
-        analyze(text, &AnalysisInput { old_tree, dir_exists: dir_exists_ref, inventory: Some(inventory) })
+        analyze(text, &AnalysisInput { old_tree, dir_exists: dir_exists_ref, inventory })
     }));
     match result {
         Ok(a) => Some(a),
@@ -455,7 +478,22 @@ impl LanguageServer for Backend {
                 ),
             )
             .await;
+        // Decode the embedded inventory off the request path, then refresh open documents
+        // with counts and inventory hints.
         self.apply_inventory_setting().await;
+        let publisher = self.publisher();
+        tokio::spawn(async move {
+            let _ = tokio::task::spawn_blocking(Inventory::embedded).await;
+            INVENTORY_READY.store(true, std::sync::atomic::Ordering::Release);
+            let custom = publisher.lock().inventory.is_some();
+            if !custom {
+                publisher.report_inventory(false).await;
+            }
+            let uris = publisher.lock().documents.uris();
+            for uri in uris {
+                publisher.refresh(uri).await;
+            }
+        });
     }
 
     async fn shutdown(&self) -> Result<()> {
@@ -493,7 +531,22 @@ impl LanguageServer for Backend {
         let reload = old.inventory_path != new.inventory_path;
         self.lock().settings = new;
         if reload {
-            self.apply_inventory_setting().await;
+            // Decode the embedded inventory off the request path, then refresh open documents
+        // with counts and inventory hints.
+        self.apply_inventory_setting().await;
+        let publisher = self.publisher();
+        tokio::spawn(async move {
+            let _ = tokio::task::spawn_blocking(Inventory::embedded).await;
+            INVENTORY_READY.store(true, std::sync::atomic::Ordering::Release);
+            let custom = publisher.lock().inventory.is_some();
+            if !custom {
+                publisher.report_inventory(false).await;
+            }
+            let uris = publisher.lock().documents.uris();
+            for uri in uris {
+                publisher.refresh(uri).await;
+            }
+        });
         }
     }
 
