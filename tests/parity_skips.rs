@@ -4,6 +4,7 @@
 //! by torchcts 0.4.1 + torch 2.12.1 (tests/parity/skips/regenerate.py).
 
 use serde_json::Value;
+use std::io::Read;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -19,13 +20,26 @@ fn manifest_of(case: &Path, expected: &Value) -> PathBuf {
     }
 }
 
+/// `expected.json.gz` (or plain `expected.json`) as written by regenerate.py.
+fn read_expected(case: &Path) -> Value {
+    let gz = case.join("expected.json.gz");
+    let text = if gz.exists() {
+        let mut s = String::new();
+        flate2::read::GzDecoder::new(std::fs::File::open(&gz).unwrap()).read_to_string(&mut s).expect("gzip JSON");
+        s
+    } else {
+        std::fs::read_to_string(case.join("expected.json")).unwrap()
+    };
+    serde_json::from_str(&text).expect("expected output is JSON")
+}
+
 #[test]
 fn skips_cli_matches_real_show_skips() {
     let cases_dir = root().join("tests/parity/skips/cases");
     let mut cases: Vec<PathBuf> = std::fs::read_dir(&cases_dir)
         .expect("the skips corpus is committed")
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join("expected.json").exists())
+        .filter(|p| p.join("expected.json.gz").exists() || p.join("expected.json").exists())
         .collect();
     cases.sort();
     assert!(cases.len() >= 1, "only {} show-skips cases with expected output", cases.len());
@@ -33,7 +47,7 @@ fn skips_cli_matches_real_show_skips() {
     let mut summary = Vec::new();
     for case in &cases {
         let name = case.file_name().unwrap().to_string_lossy().to_string();
-        let expected: Value = serde_json::from_str(&std::fs::read_to_string(case.join("expected.json")).unwrap()).unwrap();
+        let expected = read_expected(case);
         let manifest = manifest_of(case, &expected);
         let args: Vec<String> = expected["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_string()).collect();
         let output = Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
