@@ -155,6 +155,15 @@ pub fn run(args: &[String]) -> ExitCode {
         for p in &acc.problems {
             eprintln!("Note: {}", p.message);
         }
+        if acc.live_device_dependent > 0 {
+            eprintln!(
+                "Note: {} records depend on the live device (availability, detected memory); counted as show-skips counts them without it",
+                acc.live_device_dependent
+            );
+        }
+        if acc.device.assumed {
+            eprintln!("Note: `{}` is not a device the inventory recorded facts for; counted as a PrivateUse1 (custom) backend", acc.device.device);
+        }
     }
     ExitCode::SUCCESS
 }
