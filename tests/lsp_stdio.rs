@@ -171,6 +171,12 @@ fn bad_input_never_kills_the_server() {
     let regex = "import torch\nmanifest = {\"manifest_version\": 1, \"device_name\": \"cpu\", \"capabilities\": {}, \"supported_dtypes\": {torch.float32: \"(a*)*b\" * 50}}\n";
     client.notify("textDocument/didChange", json!({"textDocument": {"uri": uri, "version": 5}, "contentChanges": [{"text": regex}]}));
     client.diagnostics(uri, Some(5));
+    // Catastrophic backtracking on operator names: the accounting gives the pattern up
+    // instead of stalling, and hover still answers.
+    let catastrophic = regex.replace("\"(a*)*b\" * 50", "\"(.*.*)*=x\"");
+    client.notify("textDocument/didChange", json!({"textDocument": {"uri": uri, "version": 6}, "contentChanges": [{"text": catastrophic}]}));
+    client.diagnostics(uri, Some(6));
+    client.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 2}}));
     client.shutdown();
 }
 

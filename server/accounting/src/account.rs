@@ -415,7 +415,12 @@ impl<'a, 'f> Ctx<'a, 'f> {
                 Some(e) => e,
                 None => {
                     let compiled = pyregex::compile(&key).map(|(p, _)| p).map_err(|(e, _)| e.python_text(&key));
-                    RegexEntry { compiled, memo: vec![0; self.inv.strings.len()] }
+                    RegexEntry {
+                        compiled,
+                        memo: vec![0; self.inv.strings.len()],
+                        spent: std::time::Duration::ZERO,
+                        gave_up: false,
+                    }
                 }
             };
             if let Err(msg) = &entry.compiled {
@@ -425,14 +430,27 @@ impl<'a, 'f> Ctx<'a, 'f> {
             }
             self.entries[pi] = Some((key, entry));
         }
-        let (_, entry) = self.entries[pi].as_mut().expect("filled above");
+        let (key, entry) = self.entries[pi].as_mut().expect("filled above");
+        if entry.gave_up {
+            return false;
+        }
         match &entry.compiled {
             Err(_) => false,
             Ok(p) => {
                 let slot = &mut entry.memo[text as usize];
                 if *slot == 0 {
-                    let hit = p.search_bounded(&self.inv.strings[text as usize], 5_000_000).unwrap_or(false);
-                    *slot = if hit { 2 } else { 1 };
+                    let started = std::time::Instant::now();
+                    let outcome = p.search_bounded(&self.inv.strings[text as usize], crate::inventory::REGEX_STEPS_PER_NAME);
+                    entry.spent += started.elapsed();
+                    if outcome.is_none() || entry.spent > crate::inventory::REGEX_TIME_PER_PATTERN {
+                        entry.gave_up = true;
+                        let message = format!(
+                            "the regex {key:?} backtracks too much to evaluate on operator names (Python's re.search would take very long too); counted as matching nothing"
+                        );
+                        self.problems.push(AccountingProblem { message });
+                        return false;
+                    }
+                    *slot = if outcome == Some(true) { 2 } else { 1 };
                 }
                 *slot == 2
             }

@@ -219,7 +219,15 @@ pub(crate) struct RegexEntry {
     pub compiled: Result<pyregex::Pattern, String>,
     /// Per interned string: 0 unknown, 1 no match, 2 match.
     pub memo: Vec<u8>,
+    /// Time spent matching so far; a pattern that backtracks catastrophically is given up
+    /// (treated as matching nothing, with a problem reported) instead of stalling the caller.
+    pub spent: std::time::Duration,
+    pub gave_up: bool,
 }
+
+/// Per `re.search` call and per pattern in total: beyond these the pattern is given up.
+pub(crate) const REGEX_STEPS_PER_NAME: u64 = 200_000;
+pub(crate) const REGEX_TIME_PER_PATTERN: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// The loaded, indexed inventory.
 pub struct Inventory {
@@ -932,7 +940,7 @@ impl Inventory {
         Ok(self
             .operator_names()
             .into_iter()
-            .filter(|name| compiled.search_bounded(name, 5_000_000).unwrap_or(false))
+            .filter(|name| compiled.search_bounded(name, REGEX_STEPS_PER_NAME).unwrap_or(false))
             .collect())
     }
 }

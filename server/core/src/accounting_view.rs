@@ -153,11 +153,16 @@ pub fn regex_split<'i>(inventory: &'i Inventory, pattern: &str) -> Option<(Vec<&
     let (compiled, _) = pyregex::compile(pattern).ok()?;
     let mut matched = Vec::new();
     let mut unmatched = Vec::new();
+    let started = std::time::Instant::now();
     for name in inventory.operator_names() {
-        if compiled.search_bounded(name, 1_000_000).unwrap_or(false) {
-            matched.push(name);
-        } else {
-            unmatched.push(name);
+        // A catastrophically backtracking pattern gives no answer rather than a stall.
+        match compiled.search_bounded(name, 200_000) {
+            Some(true) => matched.push(name),
+            Some(false) => unmatched.push(name),
+            None => return None,
+        }
+        if started.elapsed() > std::time::Duration::from_millis(250) {
+            return None;
         }
     }
     Some((matched, unmatched))
@@ -220,12 +225,21 @@ pub fn inventory_hints(manifest: &Dict, inventory: &Inventory) -> Vec<Finding> {
     }
     if let Some(ValueKind::List(items)) = manifest.get("skip_ops").map(|e| &e.value.kind) {
         let names = inventory.operator_names();
+        let known: std::collections::HashSet<&str> = names.iter().copied().collect();
+        // Nearest names cost a pass over every operator: only for the first few unknown
+        // entries, so that a huge skip_ops list cannot stall the server.
+        let mut suggestions_left = 20;
         for item in items {
             let Some(name) = item.as_str() else { continue };
-            if names.iter().any(|n| *n == name) {
+            if known.contains(name) {
                 continue;
             }
-            let nearest = crate::actions::nearest(name, &names, 3);
+            let nearest = if suggestions_left > 0 {
+                suggestions_left -= 1;
+                crate::actions::nearest(name, &names, 3)
+            } else {
+                Vec::new()
+            };
             let hint = if nearest.is_empty() { String::new() } else { format!("; nearest: {}", nearest.join(", ")) };
             out.push(
                 Finding::new(
