@@ -1,0 +1,37 @@
+//! Hints only the inventory can give, on the embedded inventory (torchcts 0.4.1 + torch 2.12.1).
+
+use torchcts_core::accounting_view::Inventory;
+use torchcts_core::{analyze, AnalysisInput};
+
+fn hints(text: &str) -> Vec<String> {
+    let analysis = analyze(text, &AnalysisInput { inventory: Some(Inventory::embedded()), ..AnalysisInput::default() });
+    analysis
+        .findings
+        .iter()
+        .filter(|f| matches!(f.code, "regex-matches-all" | "regex-matches-none" | "unknown-operator"))
+        .map(|f| format!("{}: {}", f.code, f.message))
+        .collect()
+}
+
+#[test]
+fn the_templates_bfloat16_lookahead_filters_nothing() {
+    // The regex TorchCTS's own inference and training templates use for bfloat16.
+    let text = r#"import torch
+manifest = {"manifest_version": 1, "device_name": "cpu", "capabilities": {},
+    "supported_dtypes": {torch.bfloat16: r"^(?!aten\.linalg_|aten\.fft_)", torch.float16: r"^zzz_no_such_op$"}}
+"#;
+    let found = hints(text);
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(found[0].starts_with("regex-matches-all: This torch.bfloat16 regex lets in every operator of the suite"), "{found:#?}");
+    assert_eq!(found[1], "regex-matches-none: This torch.float16 regex matches no operator of the suite");
+}
+
+#[test]
+fn skip_ops_names_that_are_no_operator_get_the_nearest_names() {
+    let text = r#"manifest = {"manifest_version": 1, "device_name": "cpu", "capabilities": {}, "skip_ops": ["add", "matmull"]}
+"#;
+    let found = hints(text);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(found[0].starts_with("unknown-operator: 'matmull' is not an operator of the TorchCTS suite"), "{found:#?}");
+    assert!(found[0].contains("nearest: matmul"), "{found:#?}");
+}
