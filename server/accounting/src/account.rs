@@ -16,7 +16,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::facts::{canonical_dtype, LevelSelection, ManifestFacts, Mode, PyValue};
 use crate::inventory::{
-    ContractMode, DevRule, DtCode, DtypeParam, Inventory, Item, OiParam, OracleOutcome, Rd, Reason,
+    rare, ContractMode, DevRule, DtCode, DtypeParam, Inventory, Item, OiParam, OracleOutcome, Rd, Reason,
     RegexEntry, Str, CUSTOM_DEVICE_PLACEHOLDER,
 };
 use crate::pyfmt::{fmt_g, parse_float};
@@ -571,7 +571,7 @@ impl<'a, 'f> Ctx<'a, 'f> {
     }
 
     fn is_fc(&self, dt: Str) -> bool {
-        self.inv.dtype_pos.get(&dt).map(|&i| self.inv.dtypes[i].float_or_complex).unwrap_or(false)
+        self.inv.fc_by_str.get(dt as usize).copied().unwrap_or(0) == 1
     }
 }
 
@@ -929,18 +929,18 @@ pub fn account<'a>(
     }
 
     let mut reason_counts: Vec<(Reason, usize)> = Vec::new();
-    let mut pos: HashMap<Reason, usize> = HashMap::new();
+    let mut pos: Vec<u32> = vec![u32::MAX; inv.reasons.len()];
     let mut live = 0;
     for rec in &records {
         if rec.live_device_dependent {
             live += 1;
         }
-        match pos.get(&rec.reason) {
-            Some(&p) => reason_counts[p].1 += 1,
-            None => {
-                pos.insert(rec.reason, reason_counts.len());
-                reason_counts.push((rec.reason, 1));
-            }
+        let slot = &mut pos[rec.reason as usize];
+        if *slot == u32::MAX {
+            *slot = reason_counts.len() as u32;
+            reason_counts.push((rec.reason, 1));
+        } else {
+            reason_counts[*slot as usize].1 += 1;
         }
     }
     let mut not_modelled = Vec::new();
@@ -1014,8 +1014,10 @@ fn dev_outcome(ctx: &Ctx, rd: Rd) -> (Reason, Detail, bool) {
 fn chain(ctx: &mut Ctx, node: NodeRef, item: &Item) -> Outcome {
     let op = item.op;
     let mut skip: Outcome = None;
+    let flags = item.rare;
+    let has_dev = flags & rare::DEV != 0;
     // 0. Backend gate / path-shape expectation.
-    if let Some(rd) = dev_fact(ctx, item, DevRule::Gate) {
+    if let Some(rd) = if has_dev { dev_fact(ctx, item, DevRule::Gate) } else { None } {
         skip = Some(dev_outcome(ctx, rd));
     }
     // 1. dtype / dtype_str / autocast_dtype: runs unconditionally.
@@ -1037,7 +1039,7 @@ fn chain(ctx: &mut Ctx, node: NodeRef, item: &Item) -> Outcome {
         return skip;
     }
     // 2. src_dtype / dst_dtype.
-    for d in &item.d2 {
+    for d in if flags & rare::D2 != 0 { &item.d2[..] } else { &[] } {
         if let Some((reason, detail)) = ctx.disposition(d.dt, op, label_kind(d.param)) {
             return Some((reason, detail, false));
         }
@@ -1046,7 +1048,7 @@ fn chain(ctx: &mut Ctx, node: NodeRef, item: &Item) -> Outcome {
         }
     }
     // 3. Fixed dtype contract gates.
-    for g in &item.fixed {
+    for g in if flags & rare::FIXED != 0 { &item.fixed[..] } else { &[] } {
         let subject = op.or(Some(g.surface));
         if let Some((reason, detail)) = ctx.disposition(g.dt, subject, LabelKind::Fixed) {
             return Some((reason, detail, false));
@@ -1077,7 +1079,7 @@ fn chain(ctx: &mut Ctx, node: NodeRef, item: &Item) -> Outcome {
         }
     }
     // 5b.1 Quantized container formats.
-    if let Some(p) = item.packing {
+    if let Some(p) = if flags & rare::PACKING != 0 { item.packing } else { None } {
         let name = ctx.text(p);
         if !ctx.facts.container_format(name).map(PyValue::truthy).unwrap_or(false) {
             return Some((ctx.r.container, Detail::ContainerFormat(p), false));
@@ -1087,7 +1089,7 @@ fn chain(ctx: &mut Ctx, node: NodeRef, item: &Item) -> Outcome {
         }
     }
     // 5b.2 Large allocations.
-    if item.large {
+    if flags & rare::LARGE != 0 && item.large {
         if let Some(v) = first_numeric(ctx.facts.resource_limit("max_tensor_size_mb"), None) {
             if v < 2048.0 {
                 return Some((ctx.r.resource, Detail::MaxTensorSize(v), false));
@@ -1112,7 +1114,7 @@ fn chain(ctx: &mut Ctx, node: NodeRef, item: &Item) -> Outcome {
         }
     }
     // 5b.3 Generated manual_rng entries.
-    if item.rng > 0 {
+    if flags & rare::RNG != 0 {
         if !ctx.cap("rng").map(PyValue::truthy).unwrap_or(true) {
             return Some((ctx.r.capability, Detail::Capability("rng"), false));
         }
@@ -1121,23 +1123,25 @@ fn chain(ctx: &mut Ctx, node: NodeRef, item: &Item) -> Outcome {
         }
     }
     // 5b.4 Generated collection preflight.
-    if let Some(g) = item.generated {
+    if let Some(g) = if flags & rare::GENERATED != 0 { item.generated } else { None } {
         if let Some(x) = generated_preflight(ctx, g) {
             return Some(x);
         }
     }
     // 6-8. Device rules.
-    for rule in [DevRule::Cpu, DevRule::Module, DevRule::SetDevice] {
-        if let Some(rd) = dev_fact(ctx, item, rule) {
-            return Some(dev_outcome(ctx, rd));
+    if has_dev {
+        for rule in [DevRule::Cpu, DevRule::Module, DevRule::SetDevice] {
+            if let Some(rd) = dev_fact(ctx, item, rule) {
+                return Some(dev_outcome(ctx, rd));
+            }
         }
     }
     // 9. OOM recovery.
-    if item.oom && !ctx.facts.hardware_value("oom_recoverable").map(PyValue::truthy).unwrap_or(true) {
+    if flags & rare::OOM != 0 && !ctx.facts.hardware_value("oom_recoverable").map(PyValue::truthy).unwrap_or(true) {
         return Some((ctx.r.oom, Detail::OomNotRecoverable, false));
     }
     // 10. float64 for gradcheck.
-    if let Some(gc) = item.gradcheck {
+    if let Some(gc) = if flags & rare::GRADCHECK != 0 { item.gradcheck } else { None } {
         if let Some((reason, detail)) = ctx.disposition(ctx.inv.s.float64, op, LabelKind::Gradcheck) {
             return Some((reason, detail, false));
         }
@@ -1146,19 +1150,19 @@ fn chain(ctx: &mut Ctx, node: NodeRef, item: &Item) -> Outcome {
         }
     }
     // 11. MPS index_reduce NaN.
-    if let Some(rd) = dev_fact(ctx, item, DevRule::MpsBug) {
+    if let Some(rd) = if has_dev { dev_fact(ctx, item, DevRule::MpsBug) } else { None } {
         return Some(dev_outcome(ctx, rd));
     }
     // 12. Empty path-shape selection; 12b. OpInfo placeholder.
-    if item.path_shape_empty {
+    if flags & rare::PATH_SHAPE != 0 {
         return Some((ctx.r.path_shape, Detail::PathShapeEmpty, false));
     }
-    if item.opinfo_dummy {
+    if flags & rare::DUMMY != 0 {
         return Some((ctx.r.opinfo_empty, Detail::OpinfoEmpty, false));
     }
     // 13 (semantic level) is applied by the caller; 14. known backend crash
     // comes after it and only for items the level keeps.
-    if ctx.selection.contains(item.level) {
+    if has_dev && ctx.selection.contains(item.level) {
         if let Some(rd) = dev_fact(ctx, item, DevRule::Crash) {
             return Some(dev_outcome(ctx, rd));
         }

@@ -89,38 +89,80 @@ pub enum OiParam {
     Errors { op: Str },
 }
 
+/// Bits of [`Item::rare`]: which of the rarely present facts an item has, so
+/// the rule chain touches only the first part of the struct for most items.
+pub(crate) mod rare {
+    pub const D2: u16 = 1;
+    pub const FIXED: u16 = 1 << 1;
+    pub const PACKING: u16 = 1 << 2;
+    pub const LARGE: u16 = 1 << 3;
+    pub const RNG: u16 = 1 << 4;
+    pub const GENERATED: u16 = 1 << 5;
+    pub const OOM: u16 = 1 << 6;
+    pub const GRADCHECK: u16 = 1 << 7;
+    pub const PATH_SHAPE: u16 = 1 << 8;
+    pub const DUMMY: u16 = 1 << 9;
+    pub const DEV: u16 = 1 << 10;
+}
+
+/// One pytest item of the maximal collection. `repr(C)` keeps the fields the
+/// chain reads for every item together at the start.
 #[derive(Debug, Clone)]
+#[repr(C)]
 pub struct Item {
-    pub id: String,
-    /// Byte offset where the printed id (`nodeid.split('/')[-1]`) starts.
-    pub printed_from: usize,
-    pub op: Option<Str>,
+    pub(crate) rare: u16,
     pub level: u8,
+    /// 0: not a manual_rng entry, 1: rng entry, 2: rng entry using the target device generator.
+    pub rng: u8,
+    pub op: Option<Str>,
     pub d1: Option<DtypeCheck>,
+    pub opinfo: Option<OiParam>,
+    /// Foreach/fused case generated from the manifest: the entry name.
+    pub foreach_entry: Option<Str>,
+    pub requires: Vec<Str>,
     pub d2: Vec<DtypeCheck>,
     pub fixed: Vec<FixedGate>,
-    pub requires: Vec<Str>,
     pub packing: Option<Str>,
     pub decoder: bool,
     pub large: bool,
-    /// 0: not a manual_rng entry, 1: rng entry, 2: rng entry using the target device generator.
-    pub rng: u8,
-    pub generated: Option<u32>,
-    /// Foreach/fused case generated from the manifest: the entry name.
-    pub foreach_entry: Option<Str>,
     pub oom: bool,
-    /// `test_gradcheck*`: float64 contract result on the item's surfaces.
-    pub gradcheck: Option<Option<Rd>>,
     pub path_shape_empty: bool,
     pub opinfo_dummy: bool,
-    pub opinfo: Option<OiParam>,
+    pub generated: Option<u32>,
+    /// `test_gradcheck*`: float64 contract result on the item's surfaces.
+    pub gradcheck: Option<Option<Rd>>,
     /// Device-dependent facts, per device class index.
     pub dev: Vec<(u8, Vec<DevFact>)>,
     /// Test function (node id up to `[`), interned.
     pub function: Str,
+    pub id: String,
+    /// Byte offset where the printed id (`nodeid.split('/')[-1]`) starts.
+    pub printed_from: usize,
 }
 
 impl Item {
+    fn with_rare_flags(mut self) -> Item {
+        let mut r = 0;
+        let mut set = |cond: bool, bit: u16| {
+            if cond {
+                r |= bit;
+            }
+        };
+        set(!self.d2.is_empty(), rare::D2);
+        set(!self.fixed.is_empty(), rare::FIXED);
+        set(self.packing.is_some(), rare::PACKING);
+        set(self.large, rare::LARGE);
+        set(self.rng > 0, rare::RNG);
+        set(self.generated.is_some(), rare::GENERATED);
+        set(self.oom, rare::OOM);
+        set(self.gradcheck.is_some(), rare::GRADCHECK);
+        set(self.path_shape_empty, rare::PATH_SHAPE);
+        set(self.opinfo_dummy, rare::DUMMY);
+        set(!self.dev.is_empty(), rare::DEV);
+        self.rare = r;
+        self
+    }
+
     pub fn printed_id(&self) -> &str {
         &self.id[self.printed_from..]
     }
@@ -240,9 +282,12 @@ pub struct Inventory {
     pub(crate) generated: Vec<Generated>,
     pub(crate) forward: Vec<ForwardOp>,
     pub(crate) backward: Vec<BackwardOp>,
+    #[allow(dead_code)]
     pub(crate) dtypes: Vec<DtypeInfo>,
     /// dtype string index -> position in `dtypes`.
     pub(crate) dtype_pos: HashMap<Str, usize>,
+    /// Per interned string: 1 if it names a float/complex inventory dtype.
+    pub(crate) fc_by_str: Vec<u8>,
     pub(crate) devices: Vec<DeviceInfo>,
     pub(crate) custom_device_class: u8,
     pub(crate) deselect_reasons: Vec<bool>,
@@ -547,6 +592,12 @@ impl Inventory {
                 _ => None,
             })
             .collect();
+        let mut fc_by_str = vec![0u8; b.strings.len() + 16];
+        for (&st, &pos) in &dtype_pos {
+            if dtypes[pos].float_or_complex {
+                fc_by_str[st as usize] = 1;
+            }
+        }
         let placeholders = b.placeholders(&items, &function_first, &s, raw.opinfo_default_level, raw.generated_default_level);
         Ok(Inventory {
             meta: InventoryMeta {
@@ -565,6 +616,7 @@ impl Inventory {
             forward,
             backward,
             dtypes,
+            fc_by_str,
             dtype_pos,
             devices,
             custom_device_class,
@@ -785,6 +837,7 @@ impl Builder {
             }
         }
         Ok(Item {
+            rare: 0,
             printed_from,
             op: v.op,
             level: v.lvl,
@@ -806,7 +859,8 @@ impl Builder {
             dev,
             function,
             id,
-        })
+        }
+        .with_rare_flags())
     }
 
     fn placeholders(
@@ -822,6 +876,7 @@ impl Builder {
             let fname = this.strings[function as usize].clone();
             let id = format!("{fname}[{suffix}]");
             Item {
+                rare: 0,
                 printed_from: id.rfind('/').map(|i| i + 1).unwrap_or(0),
                 id,
                 op,
@@ -844,6 +899,7 @@ impl Builder {
                 dev: Vec::new(),
                 function,
             }
+            .with_rare_flags()
         };
         let dummy_check = |param| DtypeCheck { param, dt: s.dummy, mode: ContractMode::Set, contract: None };
         Placeholders {
@@ -944,3 +1000,4 @@ impl Inventory {
             .collect())
     }
 }
+
