@@ -842,14 +842,16 @@ pub fn account<'a>(
             match *oi {
                 OiParam::Forward { op, dt, cond, table } => {
                     let f = inv.forward.get(table as usize);
+                    let sparse_op = f.map(|f| f.sparse).unwrap_or(false);
                     !ctx.skip_op(op)
-                        && !(f.map(|f| f.sparse).unwrap_or(false) && !ctx.sparse_ok())
+                        && (!sparse_op || ctx.sparse_ok())
                         && ctx.allowed(dt, Some(op))
                         && (cond == inv.s.clean || (ctx.is_fc(dt) && f.map(|f| f.ieee_ok).unwrap_or(false) && ctx.ieee754(op)))
                 }
                 OiParam::Backward { op, dt, table } => {
                     let b = inv.backward.get(table as usize);
-                    !ctx.skip_op(op) && !(b.map(|b| b.sparse).unwrap_or(false) && !ctx.sparse_ok()) && ctx.allowed(dt, Some(op))
+                    let sparse_op = b.map(|b| b.sparse).unwrap_or(false);
+                    !ctx.skip_op(op) && (!sparse_op || ctx.sparse_ok()) && ctx.allowed(dt, Some(op))
                 }
                 OiParam::Errors { op } => !ctx.skip_op(op),
             }

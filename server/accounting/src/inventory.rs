@@ -340,6 +340,8 @@ struct RawInventory {
 }
 
 type RawRd = (String, u32);
+/// `[rule, reason, detail string index]`
+type RawDevFact = (String, String, u32);
 
 #[derive(Deserialize)]
 struct RawItem {
@@ -380,7 +382,7 @@ struct RawItem {
     #[serde(default)]
     oi: Option<Vec<Value>>,
     #[serde(default)]
-    dev: Option<HashMap<String, Vec<(String, String, u32)>>>,
+    dev: Option<HashMap<String, Vec<RawDevFact>>>,
 }
 
 #[derive(Deserialize)]
