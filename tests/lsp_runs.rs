@@ -80,6 +80,7 @@ fn a_run_from_a_code_action_reports_progress_and_lands_on_the_entry() {
     let kinds = progress_kinds(&client.backlog);
     assert_eq!(kinds.first().map(String::as_str), Some("begin"), "{kinds:?}");
     assert_eq!(kinds.last().map(String::as_str), Some("end"), "{kinds:?}");
+    assert!(kinds.iter().any(|k| k == "report"), "no progress report: {kinds:?}");
     // Editing the entry clears its run results.
     client.notify(
         "textDocument/didChange",
