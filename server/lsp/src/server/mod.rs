@@ -117,7 +117,11 @@ impl Backend {
         if let Some(p) = problem {
             self.client.show_message(MessageType::WARNING, p).await;
         }
-        self.publisher().report_inventory(loaded.is_some()).await;
+        // The embedded inventory is reported by the task that decodes it (after initialize);
+        // reporting it here would decode it on the request path.
+        if loaded.is_some() || INVENTORY_READY.load(std::sync::atomic::Ordering::Acquire) {
+            self.publisher().report_inventory(loaded.is_some()).await;
+        }
     }
 
     fn publisher(&self) -> Publisher {
