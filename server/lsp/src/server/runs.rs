@@ -24,8 +24,7 @@ pub const RERUN_FAILED: &str = "torchcts.rerunFailed";
 pub const COMMANDS: &[&str] = &[RUN_AFFECTED, RUN_LEVEL, CANCEL_RUN, SHOW_SKIPS, RERUN_FAILED];
 
 /// Settings under `torchcts.*` (initializationOptions or workspace/didChangeConfiguration).
-#[derive(Clone, Debug, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug)]
 pub struct Settings {
     pub python: Option<String>,
     pub device: Option<String>,
@@ -51,33 +50,57 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// Accepts `{torchcts: {...}}`, `{...}`, and the nested VS Code shapes
-    /// (`python.interpreter`, `run.timeoutSeconds`, `inlayHints.enabled`).
+    /// Reads each setting on its own, so one value of an unexpected shape cannot reset the
+    /// others. Accepts `{torchcts: {...}}` or `{...}`, flat keys (`python`, `inlayHints`,
+    /// `timeoutSeconds`) and the nested VS Code shapes (`python.interpreter`,
+    /// `inlayHints.enabled`, `run.timeoutSeconds`, `inventory.path`).
     pub fn from_json(value: &serde_json::Value) -> Settings {
         let v = value.get("torchcts").unwrap_or(value);
-        let mut s: Settings = serde_json::from_value(v.clone()).unwrap_or_default();
-        if let Some(p) = v.pointer("/python/interpreter").and_then(|x| x.as_str()) {
-            s.python = Some(p.to_string());
+        let text = |paths: &[&str]| -> Option<String> {
+            paths.iter().find_map(|p| v.pointer(p).and_then(|x| x.as_str())).filter(|s| !s.is_empty()).map(str::to_string)
+        };
+        let default = Settings::default();
+        Settings {
+            python: text(&["/python", "/python/interpreter"]),
+            device: text(&["/device"]),
+            on_save: text(&["/onSave"]).unwrap_or(default.on_save),
+            timeout_seconds: ["/timeoutSeconds", "/run/timeoutSeconds"]
+                .iter()
+                .find_map(|p| v.pointer(p).and_then(|x| x.as_u64()))
+                .unwrap_or(default.timeout_seconds),
+            inlay_hints: ["/inlayHints", "/inlayHints/enabled"]
+                .iter()
+                .find_map(|p| v.pointer(p).and_then(|x| x.as_bool()))
+                .unwrap_or(default.inlay_hints),
+            inventory_path: text(&["/inventoryPath", "/inventory/path"]),
         }
-        if let Some(t) = v.pointer("/run/timeoutSeconds").and_then(|x| x.as_u64()) {
-            s.timeout_seconds = t;
-        }
-        if let Some(b) = v.pointer("/inlayHints/enabled").and_then(|x| x.as_bool()) {
-            s.inlay_hints = b;
-        }
-        if let Some(p) = v.pointer("/inventory/path").and_then(|x| x.as_str()) {
-            s.inventory_path = Some(p.to_string());
-        }
-        if s.inventory_path.as_deref() == Some("") {
-            s.inventory_path = None;
-        }
-        if s.python.as_deref() == Some("") {
-            s.python = None;
-        }
-        if s.device.as_deref() == Some("") {
-            s.device = None;
-        }
-        s
+    }
+}
+
+#[cfg(test)]
+mod settings_tests {
+    use super::Settings;
+    use serde_json::json;
+
+    #[test]
+    fn vscode_nested_shape_keeps_every_setting() {
+        let s = Settings::from_json(&json!({"torchcts": {
+            "python": {"interpreter": "/venv/bin/python"}, "device": "cuda", "onSave": "level",
+            "inlayHints": {"enabled": false}, "defaultLevel": 2}}));
+        assert_eq!(s.python.as_deref(), Some("/venv/bin/python"));
+        assert_eq!(s.device.as_deref(), Some("cuda"));
+        assert_eq!(s.on_save, "level");
+        assert!(!s.inlay_hints);
+        assert_eq!(s.timeout_seconds, 1800);
+    }
+
+    #[test]
+    fn flat_shape_and_empty_strings() {
+        let s = Settings::from_json(&json!({"python": "python3.11", "device": "", "timeoutSeconds": 60, "inlayHints": true}));
+        assert_eq!(s.python.as_deref(), Some("python3.11"));
+        assert_eq!(s.device, None);
+        assert_eq!(s.timeout_seconds, 60);
+        assert_eq!(s.on_save, "off");
     }
 }
 
