@@ -41,16 +41,8 @@ fn main() {
     // Incremental: change one capability value, reparse with the edited old tree.
     let at = text.find("True").expect("a True in the template");
     let mut edited = text.clone();
-    edited.replace_range(at..at + 4, "False");
     let mut old = base.tree.clone();
-    old.edit(&tree_sitter::InputEdit {
-        start_byte: at,
-        old_end_byte: at + 4,
-        new_end_byte: at + 5,
-        start_position: point(&text, at),
-        old_end_position: point(&text, at + 4),
-        new_end_position: point(&edited, at + 5),
-    });
+    torchcts_core::syntax::apply_edit(&mut edited, Some(&mut old), at..at + 4, "False");
     let incremental = time(200, || analyze(&edited, &AnalysisInput { old_tree: Some(&old), dir_exists: None, inventory: None }));
     let hover_at = text.find("\"semantic_level\"").unwrap_or(0) + 2;
     let hover = time(2000, || torchcts_core::hover::hover(&base, hover_at, None));
@@ -89,11 +81,4 @@ fn main() {
     } else {
         println!("(set TORCHCTS=/path/to/torchcts to time the real check-manifest beside it)");
     }
-}
-
-fn point(text: &str, offset: usize) -> tree_sitter::Point {
-    let before = &text[..offset];
-    let row = before.matches('\n').count();
-    let column = before.len() - before.rfind('\n').map(|i| i + 1).unwrap_or(0);
-    tree_sitter::Point { row, column }
 }

@@ -6,7 +6,7 @@
 //! CPython would report, for `check` parity (`Failed to parse manifest: ...`).
 
 use crate::findings::{Finding, Origin, Severity};
-use tree_sitter::{Node, Parser, Tree};
+use tree_sitter::{InputEdit, Node, Parser, Point, Tree};
 
 /// Parses Python source. Never fails: tree-sitter always returns a tree for UTF-8 input.
 pub fn parse(text: &str, old: Option<&Tree>) -> Tree {
@@ -15,6 +15,31 @@ pub fn parse(text: &str, old: Option<&Tree>) -> Tree {
         .set_language(&tree_sitter_python::LANGUAGE.into())
         .expect("the bundled grammar's ABI is supported by the bundled tree-sitter");
     parser.parse(text, old).expect("parse only fails on cancellation or timeout, neither of which we set")
+}
+
+/// Replaces `range` of `text` with `new_text` and edits `tree` to match, so the next parse
+/// can reuse it. tree-sitter points count rows by `\n` only and columns in bytes.
+pub fn apply_edit(text: &mut String, tree: Option<&mut Tree>, range: std::ops::Range<usize>, new_text: &str) {
+    let point = |text: &str, offset: usize| {
+        let before = &text[..offset];
+        let row = before.matches('\n').count();
+        Point { row, column: before.len() - before.rfind('\n').map(|i| i + 1).unwrap_or(0) }
+    };
+    let (start, end) = (range.start, range.end);
+    let start_position = point(text, start);
+    let old_end_position = point(text, end);
+    text.replace_range(start..end, new_text);
+    let new_end = start + new_text.len();
+    if let Some(tree) = tree {
+        tree.edit(&InputEdit {
+            start_byte: start,
+            old_end_byte: end,
+            new_end_byte: new_end,
+            start_position,
+            old_end_position,
+            new_end_position: point(text, new_end),
+        });
+    }
 }
 
 /// Text of a node (empty for nodes that do not fall on char boundaries, which cannot happen

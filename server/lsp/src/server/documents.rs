@@ -4,7 +4,7 @@ use super::convert;
 use std::collections::HashMap;
 use torchcts_core::{LineIndex, PositionEncoding};
 use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
-use tree_sitter::{InputEdit, Point, Tree};
+use tree_sitter::Tree;
 
 pub struct Document {
     pub text: String,
@@ -81,33 +81,11 @@ impl DocumentStore {
                     let index = LineIndex::new(&doc.text);
                     let start = convert::offset(&index, &doc.text, range.start, encoding);
                     let end = convert::offset(&index, &doc.text, range.end, encoding).max(start);
-                    let start_point = point(&index, &doc.text, start);
-                    let old_end_point = point(&index, &doc.text, end);
-                    doc.text.replace_range(start..end, &change.text);
-                    let new_end = start + change.text.len();
-                    if let Some(tree) = doc.tree.as_mut() {
-                        let new_index = LineIndex::new(&doc.text);
-                        tree.edit(&InputEdit {
-                            start_byte: start,
-                            old_end_byte: end,
-                            new_end_byte: new_end,
-                            start_position: start_point,
-                            old_end_position: old_end_point,
-                            new_end_position: point(&new_index, &doc.text, new_end),
-                        });
-                    }
+                    torchcts_core::syntax::apply_edit(&mut doc.text, doc.tree.as_mut(), start..end, &change.text);
                 }
             }
         }
         doc.version = version;
         true
     }
-}
-
-/// tree-sitter points count rows by `\n` only and columns in bytes.
-fn point(_index: &LineIndex, text: &str, offset: usize) -> Point {
-    let before = &text[..offset.min(text.len())];
-    let row = before.matches('\n').count();
-    let column = before.len() - before.rfind('\n').map(|i| i + 1).unwrap_or(0);
-    Point { row, column }
 }
