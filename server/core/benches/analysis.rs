@@ -44,6 +44,10 @@ fn main() {
     let mut old = base.tree.clone();
     torchcts_core::syntax::apply_edit(&mut edited, Some(&mut old), at..at + 4, "False");
     let incremental = time(200, || analyze(&edited, &AnalysisInput { old_tree: Some(&old), dir_exists: None, inventory: None }));
+    let inventory_for_hints = torchcts_core::accounting_view::Inventory::embedded();
+    let with_hints = time(100, || {
+        analyze(&edited, &AnalysisInput { old_tree: Some(&old), dir_exists: None, inventory: Some(inventory_for_hints) })
+    });
     let hover_at = text.find("\"semantic_level\"").unwrap_or(0) + 2;
     let hover = time(2000, || torchcts_core::hover::hover(&base, hover_at, None));
     // Accounting: the whole show-skips computation for this manifest, all levels.
@@ -62,6 +66,7 @@ fn main() {
     println!("manifest: {lines} lines");
     println!("full analysis (parse + evaluate + validate + check): {full:?}");
     println!("re-analysis after an edit (incremental parse):       {incremental:?}");
+    println!("re-analysis with inventory hints (the LSP's keystroke path): {with_hints:?}");
     println!("hover on semantic_level:                             {hover:?}");
     println!("completion in capabilities:                          {completion:?}");
     println!("accounting, all levels (show-skips equivalent):      {accounting:?}");

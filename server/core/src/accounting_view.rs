@@ -168,6 +168,42 @@ pub fn regex_split<'i>(inventory: &'i Inventory, pattern: &str) -> Option<(Vec<&
     Some((matched, unmatched))
 }
 
+/// A bounded memo per (inventory, text) for questions diagnostics ask on every keystroke
+/// whose answer needs a pass over the ~3,000 operator names.
+fn memo<T: Clone + Send + 'static>(
+    cache: &'static Memo<T>,
+    inventory: &Inventory,
+    text: &str,
+    compute: impl FnOnce() -> T,
+) -> T {
+    let key = (inventory as *const Inventory as usize, text.to_string());
+    let cache = cache.get_or_init(Default::default);
+    if let Some(hit) = cache.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+        return hit.clone();
+    }
+    let value = compute();
+    let mut guard = cache.lock().unwrap_or_else(|p| p.into_inner());
+    if guard.len() > 1024 {
+        guard.clear(); // bounded: text typed character by character piles up
+    }
+    guard.insert(key, value.clone());
+    value
+}
+
+type Memo<T> = std::sync::OnceLock<std::sync::Mutex<std::collections::HashMap<(usize, String), T>>>;
+
+/// How many operators `pattern` lets in (`None`: invalid or too expensive), memoised.
+pub fn matched_count(inventory: &Inventory, pattern: &str) -> Option<usize> {
+    static CACHE: Memo<Option<usize>> = Memo::new();
+    memo(&CACHE, inventory, pattern, || regex_split(inventory, pattern).map(|(matched, _)| matched.len()))
+}
+
+/// Operator names nearest to `name` (for unknown `skip_ops` entries), memoised.
+fn nearest_operators(inventory: &Inventory, name: &str) -> Vec<String> {
+    static CACHE: Memo<Vec<String>> = Memo::new();
+    memo(&CACHE, inventory, name, || crate::actions::nearest(name, &inventory.operator_names(), 3))
+}
+
 /// Unmatched names closest to the matched ones (sharing a prefix), for "nearby" lists.
 pub fn nearby_unmatched<'i>(matched: &[&str], unmatched: &[&'i str], limit: usize) -> Vec<&'i str> {
     let mut scored: Vec<(usize, &str)> = unmatched
@@ -188,8 +224,8 @@ pub fn inventory_hints(manifest: &Dict, inventory: &Inventory) -> Vec<Finding> {
     let total = inventory.operator_names().len();
     let check_regex = |value: &Value, what: &str, out: &mut Vec<Finding>| {
         let Some(pattern) = value.as_str() else { return };
-        let Some((matched, _)) = regex_split(inventory, pattern) else { return };
-        if matched.len() == total {
+        let Some(matched) = matched_count(inventory, pattern) else { return };
+        if matched == total {
             out.push(Finding::new(
                 value.span.clone(),
                 Severity::Warning,
@@ -197,7 +233,7 @@ pub fn inventory_hints(manifest: &Dict, inventory: &Inventory) -> Vec<Finding> {
                 "regex-matches-all",
                 Origin::Lsp,
             ));
-        } else if matched.is_empty() {
+        } else if matched == 0 {
             out.push(Finding::new(
                 value.span.clone(),
                 Severity::Warning,
@@ -224,8 +260,7 @@ pub fn inventory_hints(manifest: &Dict, inventory: &Inventory) -> Vec<Finding> {
         }
     }
     if let Some(ValueKind::List(items)) = manifest.get("skip_ops").map(|e| &e.value.kind) {
-        let names = inventory.operator_names();
-        let known: std::collections::HashSet<&str> = names.iter().copied().collect();
+        let known: std::collections::HashSet<&str> = inventory.operator_names().into_iter().collect();
         // Nearest names cost a pass over every operator: only for the first few unknown
         // entries, so that a huge skip_ops list cannot stall the server.
         let mut suggestions_left = 20;
@@ -236,7 +271,7 @@ pub fn inventory_hints(manifest: &Dict, inventory: &Inventory) -> Vec<Finding> {
             }
             let nearest = if suggestions_left > 0 {
                 suggestions_left -= 1;
-                crate::actions::nearest(name, &names, 3)
+                nearest_operators(inventory, name)
             } else {
                 Vec::new()
             };
