@@ -141,11 +141,7 @@ pub fn delta(
 /// Per level, how many tests run with `changed` facts minus with `base` facts.
 pub fn per_level_delta(inventory: &Inventory, base: &Summary, changed: &ManifestFacts) -> [i64; 8] {
     let other = summarize(inventory, changed, Some(&base.device));
-    let mut out = [0i64; 8];
-    for i in 0..8 {
-        out[i] = other.levels[i].1 as i64 - base.levels[i].1 as i64;
-    }
-    out
+    std::array::from_fn(|i| other.levels[i].1 as i64 - base.levels[i].1 as i64)
 }
 
 /// Operators of the suite that `re.search(pattern, name)` matches, and the others.

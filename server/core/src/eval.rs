@@ -347,7 +347,6 @@ impl<'a> Evaluator<'a> {
             return;
         }
         let mut failure = None;
-        let text = self.text;
         {
             let Some(mut current) = self.env.get_mut(&root) else { return };
             let last = key_values.len() - 1;
@@ -400,7 +399,6 @@ impl<'a> Evaluator<'a> {
                 }
             }
         }
-        let _ = text;
         if let Some((s, e, m)) = failure {
             self.fail(s, e, m);
         }

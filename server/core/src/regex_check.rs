@@ -47,11 +47,15 @@ pub fn repair_regex(pattern: &str) -> Option<String> {
         };
         let pyregex::CompileError::Re { msg, pos } = error else { return None };
         let pos = pos.unwrap_or(chars.len()).min(chars.len());
-        if msg == "nothing to repeat" || msg == "multiple repeat" {
-            chars.insert(pos, if msg == "nothing to repeat" { '.' } else { '\\' });
-        } else if msg.starts_with("bad escape") {
-            chars.insert(pos, '\\');
-        } else if msg == "unterminated character set" || msg == "unbalanced parenthesis" {
+        if msg == "nothing to repeat" {
+            // A glob-style `*`: repeat any character.
+            chars.insert(pos, '.');
+        } else if msg == "multiple repeat"
+            || msg.starts_with("bad escape")
+            || msg == "unterminated character set"
+            || msg == "unbalanced parenthesis"
+        {
+            // Escape the offending character so it is matched literally.
             chars.insert(pos, '\\');
         } else if msg.starts_with("missing ), unterminated subpattern") {
             chars.push(')');

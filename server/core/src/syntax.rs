@@ -283,7 +283,6 @@ fn tokenizer_error(text: &str) -> Option<TokenizerError> {
                 }
             }
             b'\'' | b'"' => {
-                let raw = string_prefix_is_raw(bytes, i);
                 let triple = bytes.get(i + 1) == Some(&c) && bytes.get(i + 2) == Some(&c);
                 let start_line = line;
                 let mut j = if triple { i + 3 } else { i + 1 };
@@ -299,7 +298,7 @@ fn tokenizer_error(text: &str) -> Option<TokenizerError> {
                                 j += 1;
                             }
                         }
-                        let _ = raw; // a backslash escapes the next char even in raw strings
+                        // A backslash escapes the next character, in raw strings too.
                         j += 2;
                         continue;
                     }
@@ -348,17 +347,6 @@ fn tokenizer_error(text: &str) -> Option<TokenizerError> {
         return err(format!("'{}' was never closed", open as char), oline, true);
     }
     None
-}
-
-fn string_prefix_is_raw(bytes: &[u8], quote: usize) -> bool {
-    let mut k = quote;
-    while k > 0 && bytes[k - 1].is_ascii_alphabetic() {
-        k -= 1;
-        if matches!(bytes[k], b'r' | b'R') {
-            return true;
-        }
-    }
-    false
 }
 
 #[cfg(test)]

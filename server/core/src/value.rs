@@ -201,20 +201,6 @@ impl Value {
         }
     }
 
-    /// A short human description for messages of our own.
-    pub fn describe(&self) -> String {
-        match &self.kind {
-            ValueKind::Unknown(why) => why.clone(),
-            _ => {
-                let repr = self.repr();
-                if repr.chars().count() > 60 {
-                    format!("{}…", repr.chars().take(60).collect::<String>())
-                } else {
-                    repr
-                }
-            }
-        }
-    }
 }
 
 fn join_reprs(items: &[Value]) -> String {
