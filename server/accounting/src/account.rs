@@ -12,12 +12,13 @@
 //! Details are not formatted during the pass: a [`Record`] keeps the facts and
 //! [`Accounting::detail`] formats the text on demand.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use crate::facts::{canonical_dtype, LevelSelection, ManifestFacts, Mode, PyValue};
+use crate::hot::{HotItem, Presence, NO_GROUP};
 use crate::inventory::{
-    rare, ContractMode, DevRule, DtCode, DtypeParam, Inventory, Item, OiParam, OracleOutcome, Rd, Reason,
-    RegexEntry, Str, CUSTOM_DEVICE_PLACEHOLDER,
+    rare, ContractMode, DevRule, DtCode, DtypeParam, Inventory, Item, OracleOutcome, Rd, Reason, RegexEntry, Str,
+    CUSTOM_DEVICE_PLACEHOLDER,
 };
 use crate::pyfmt::{fmt_g, parse_float};
 
@@ -59,7 +60,7 @@ pub struct DtypeLabel {
 }
 
 /// The ingredients of a detail text.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Detail {
     /// Recorded text (CPU contracts, generated preflight, device rules).
     Text(Str),
@@ -68,10 +69,20 @@ pub enum Detail {
     DeviceText(Str),
     NotListed(DtypeLabel),
     DeclaredUnsupported(DtypeLabel),
-    RegexFiltered { label: DtypeLabel, op: Option<Str>, pattern: u32 },
-    UnsupportedValue { label: DtypeLabel, value: u32 },
+    RegexFiltered {
+        label: DtypeLabel,
+        op: Option<Str>,
+        pattern: u32,
+    },
+    UnsupportedValue {
+        label: DtypeLabel,
+        value: u32,
+    },
     /// Missing capabilities: bit i set for `requires[i]` of the node.
-    MissingCapabilities { node: NodeRef, mask: u64 },
+    MissingCapabilities {
+        node: NodeRef,
+        mask: u64,
+    },
     DeviceCount,
     OpExcluded(Str),
     ContainerFormat(Str),
@@ -90,7 +101,7 @@ pub enum Detail {
 }
 
 /// One not-run record, in show-skips order.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Record {
     pub node: NodeRef,
     pub reason: Reason,
@@ -150,10 +161,19 @@ pub struct Accounting<'a> {
     pub included: usize,
     /// Items that execute (no reason at all).
     pub executable: usize,
-    /// Those items, in collection order (for runs narrowed to explicit node ids).
-    pub executable_nodes: Vec<NodeRef>,
-    /// All records, items first (collection order), then pending OpInfo records.
-    pub records: Vec<Record>,
+    /// Number of not-run records ([`Accounting::records`]).
+    pub record_count: usize,
+    /// Records with a reason other than the semantic level, and their
+    /// positions in collection order. Records for the level rule are derived
+    /// on demand from `runnable_*`: at a low level they are most of the
+    /// suite, and writing ~20,000 of them cost more than the rest of the
+    /// accounting.
+    stored_records: Vec<Record>,
+    stored_positions: Vec<u64>,
+    /// Items with no reason (they run where their level is selected).
+    runnable_items: Bits,
+    /// Placeholders with no reason: (item index they come before, kind, level).
+    runnable_placeholders: Vec<(usize, PlaceholderKind, u8)>,
     /// (reason, count) in first-seen order.
     pub reason_counts: Vec<(Reason, usize)>,
     /// Levels 1..=8.
@@ -164,6 +184,8 @@ pub struct Accounting<'a> {
     /// Things the inventory cannot model for this manifest (custom_test_dirs, ...).
     pub not_modelled: Vec<String>,
     facts_repr: FactsForText,
+    /// (semantic_level_gt_requested, semantic_level_out_of_range)
+    level_reasons: (Reason, Reason),
 }
 
 #[derive(Debug, Clone, Default)]
@@ -176,6 +198,50 @@ struct FactsForText {
 }
 
 impl<'a> Accounting<'a> {
+    /// Nodes with no reason, in collection order, with their position and level.
+    fn runnable_nodes(&self) -> Vec<(u64, NodeRef, u8)> {
+        let mut out: Vec<(u64, NodeRef, u8)> = self
+            .runnable_items
+            .iter()
+            .map(|i| (item_position(i), NodeRef::Item(i as u32), self.inventory.hot.items[i].level))
+            .collect();
+        for &(at, kind, level) in &self.runnable_placeholders {
+            let pos = placeholder_position(at);
+            let k = out.partition_point(|(p, _, _)| *p < pos);
+            out.insert(k, (pos, NodeRef::Placeholder(kind), level));
+        }
+        out
+    }
+
+    /// The nodes that execute, in collection order (for runs narrowed to explicit node ids).
+    pub fn executable_nodes(&self) -> Vec<NodeRef> {
+        let mut nodes = self.runnable_nodes();
+        nodes.retain(|(_, _, level)| self.selection.contains(*level));
+        nodes.into_iter().map(|(_, node, _)| node).collect()
+    }
+
+    /// All not-run records, in show-skips order: items in collection order,
+    /// then pending OpInfo records.
+    pub fn records(&self) -> Vec<Record> {
+        let mut out = Vec::with_capacity(self.record_count);
+        let mut level_records =
+            self.runnable_nodes().into_iter().filter(|(_, _, l)| !self.selection.contains(*l)).peekable();
+        for (rec, &pos) in self.stored_records.iter().zip(&self.stored_positions) {
+            while let Some((_, node, level)) = level_records.next_if(|(p, _, _)| *p < pos) {
+                out.push(self.level_record(node, level));
+            }
+            out.push(*rec);
+        }
+        out.extend(level_records.map(|(_, node, level)| self.level_record(node, level)));
+        out
+    }
+
+    fn level_record(&self, node: NodeRef, level: u8) -> Record {
+        let (reason, detail) = level_outcome(self.selection, self.level_reasons, level);
+        let deselected = self.inventory.deselect_reasons.get(reason as usize).copied().unwrap_or(false);
+        Record { node, reason, detail, level, deselected, live_device_dependent: false }
+    }
+
     pub fn reason_name(&self, r: Reason) -> &str {
         self.inventory.reason_name(r)
     }
@@ -248,7 +314,11 @@ impl<'a> Accounting<'a> {
                     Some(op) if !inv.string(*op).is_empty() => format!("op {} ", inv.string(*op)),
                     _ => String::new(),
                 };
-                format!("{op_detail}filtered out by {} regex: {}", label(l), self.facts_repr.patterns[*pattern as usize])
+                format!(
+                    "{op_detail}filtered out by {} regex: {}",
+                    label(l),
+                    self.facts_repr.patterns[*pattern as usize]
+                )
             }
             Detail::UnsupportedValue { label: l, value } => format!(
                 "{} has unsupported manifest filter value {}",
@@ -276,11 +346,17 @@ impl<'a> Accounting<'a> {
             Detail::ContainerFormat(p) => {
                 format!("Container format '{}' not in supported_container_formats", inv.string(*p))
             }
-            Detail::ContainerDecoder(p) => format!("No custom decoder declared for container format '{}'", inv.string(*p)),
+            Detail::ContainerDecoder(p) => {
+                format!("No custom decoder declared for container format '{}'", inv.string(*p))
+            }
             Detail::MaxTensorSize(v) => format!("Max tensor size is limited to {}MB by resource limits.", fmt_g(*v)),
-            Detail::DeviceMemory(v) => format!("Device memory is too small ({}GB) for >2GB tensor stress test.", fmt_g(*v)),
+            Detail::DeviceMemory(v) => {
+                format!("Device memory is too small ({}GB) for >2GB tensor stress test.", fmt_g(*v))
+            }
             Detail::Capability(c) => format!("requires capabilities: {c}"),
-            Detail::GeneratedNoDtypes(n) => format!("No manifest-enabled dtypes selected for generated {}", inv.string(*n)),
+            Detail::GeneratedNoDtypes(n) => {
+                format!("No manifest-enabled dtypes selected for generated {}", inv.string(*n))
+            }
             Detail::GeneratedCpuContract(n) => format!(
                 "cpu_contract_unsupported: no selected dtype is executable under the PyTorch CPU contract for {}",
                 inv.string(*n)
@@ -289,7 +365,9 @@ impl<'a> Accounting<'a> {
                 format!("coverage_strategy_pending: no manifest-enabled shape cases for {}", inv.string(*n))
             }
             Detail::OomNotRecoverable => "OOM recovery not marked as recoverable in manifest".to_string(),
-            Detail::PathShapeEmpty => "no tracked path-shape rows matched this module's runner and selectors".to_string(),
+            Detail::PathShapeEmpty => {
+                "no tracked path-shape rows matched this module's runner and selectors".to_string()
+            }
             Detail::OpinfoEmpty => "No OpInfo tests matched the manifest filters.".to_string(),
             Detail::LevelAbove(l) => {
                 format!("semantic_level={l} exceeds requested level {}", self.facts_repr.max_level)
@@ -307,9 +385,13 @@ impl std::fmt::Debug for Accounting<'_> {
             .field("collected", &self.collected)
             .field("deselected", &self.deselected)
             .field("included", &self.included)
-            .field("records", &self.records.len())
+            .field("records", &self.record_count)
             .finish()
     }
+}
+
+fn placeholder_hot(inv: &Inventory, k: PlaceholderKind) -> &HotItem {
+    &inv.hot.placeholders[k as usize]
 }
 
 fn placeholder(inv: &Inventory, k: PlaceholderKind) -> &Item {
@@ -331,6 +413,15 @@ enum Filter {
     Unsupported(u32),
 }
 
+/// What a capability set decides (step 4 of the chain).
+#[derive(Debug, Clone, Copy)]
+enum Requires {
+    Met,
+    /// Bit i set for a missing `requires[i]`.
+    Missing(u64),
+    DeviceCount,
+}
+
 /// `capabilities.ieee754`: True (default), a regex, a list of regexes, or off.
 enum Ieee754 {
     On,
@@ -350,10 +441,14 @@ struct Ctx<'a, 'f> {
     class_is_cpu: bool,
     class_is_custom: bool,
     selection: LevelSelection,
-    skip_ops: HashSet<&'f str>,
+    /// `skip_ops` names that are strings of the inventory, by canonical id.
+    skip_ops: Bits,
     filters: Vec<Option<Filter>>,
-    skip_memo: Vec<u8>,
     cap_memo: Vec<u8>,
+    /// Outcome of each interned capability set (`HotTable::requires_sets`).
+    requires_memo: Vec<Option<Requires>>,
+    /// Outcome of each generated entry's collection preflight.
+    generated_memo: Vec<Option<Outcome>>,
     /// Regex entries taken out of the inventory cache for this call, by pattern id.
     entries: Vec<Option<(String, RegexEntry)>>,
     patterns: Vec<String>,
@@ -404,7 +499,20 @@ impl<'a, 'f> Ctx<'a, 'f> {
 
     /// `re.search(pattern, text)`, memoised per (pattern, interned string)
     /// across calls in the inventory's cache.
+    #[inline]
     fn search(&mut self, pattern: u32, text: Str) -> bool {
+        if let Some(Some((_, entry))) = self.entries.get(pattern as usize) {
+            if !entry.gave_up && entry.compiled.is_ok() {
+                match entry.memo[text as usize] {
+                    0 => {}
+                    slot => return slot == 2,
+                }
+            }
+        }
+        self.search_uncached(pattern, text)
+    }
+
+    fn search_uncached(&mut self, pattern: u32, text: Str) -> bool {
         let pi = pattern as usize;
         if self.entries.len() <= pi {
             self.entries.resize_with(pi + 1, || None);
@@ -440,7 +548,8 @@ impl<'a, 'f> Ctx<'a, 'f> {
                 let slot = &mut entry.memo[text as usize];
                 if *slot == 0 {
                     let started = std::time::Instant::now();
-                    let outcome = p.search_bounded(&self.inv.strings[text as usize], crate::inventory::REGEX_STEPS_PER_NAME);
+                    let outcome =
+                        p.search_bounded(&self.inv.strings[text as usize], crate::inventory::REGEX_STEPS_PER_NAME);
                     entry.spent += started.elapsed();
                     if outcome.is_none() || entry.spent > crate::inventory::REGEX_TIME_PER_PATTERN {
                         entry.gave_up = true;
@@ -465,10 +574,15 @@ impl<'a, 'f> Ctx<'a, 'f> {
     }
 
     /// `dt in sd` (dtype object) then `dt_str in sd`.
+    #[inline]
     fn filter(&mut self, dt: Str) -> Filter {
-        if let Some(f) = self.filters[dt as usize] {
-            return f;
+        match self.filters[dt as usize] {
+            Some(f) => f,
+            None => self.filter_uncached(dt),
         }
+    }
+
+    fn filter_uncached(&mut self, dt: Str) -> Filter {
         let name = self.inv.string(dt);
         let sd = &self.facts.supported_dtypes;
         let by_obj = sd.iter().rev().find(|(k, _)| match k {
@@ -494,30 +608,34 @@ impl<'a, 'f> Ctx<'a, 'f> {
         f
     }
 
-    /// `dtype_manifest_disposition(dt, dt_str, sd, op_name)`: `None` when allowed.
+    /// Whether `dtype_manifest_disposition(dt, dt_str, sd, op_name)` lets `dt` in for `op`.
+    #[inline]
+    fn allowed(&mut self, dt: Str, op: Option<Str>) -> bool {
+        match self.filter(dt) {
+            Filter::True => true,
+            Filter::Regex(p) => match op {
+                Some(op) if !self.text(op).is_empty() => self.search(p, op),
+                _ => false,
+            },
+            Filter::NotListed | Filter::False | Filter::Unsupported(_) => false,
+        }
+    }
+
+    /// `dtype_manifest_disposition(dt, dt_str, sd, op_name)`: the reason
+    /// `dt` is refused, `None` when allowed.
+    #[inline]
     fn disposition(&mut self, dt: Str, op: Option<Str>, kind: LabelKind) -> Option<(Reason, Detail)> {
+        if self.allowed(dt, op) {
+            return None;
+        }
         let label = DtypeLabel { dt, kind };
         match self.filter(dt) {
             Filter::True => None,
             Filter::NotListed => Some((self.r.not_listed, Detail::NotListed(label))),
             Filter::False => Some((self.r.not_supported, Detail::DeclaredUnsupported(label))),
             Filter::Unsupported(v) => Some((self.r.not_supported, Detail::UnsupportedValue { label, value: v })),
-            Filter::Regex(p) => {
-                let hit = match op {
-                    Some(op) if !self.text(op).is_empty() => self.search(p, op),
-                    _ => false,
-                };
-                if hit {
-                    None
-                } else {
-                    Some((self.r.regex, Detail::RegexFiltered { label, op, pattern: p }))
-                }
-            }
+            Filter::Regex(p) => Some((self.r.regex, Detail::RegexFiltered { label, op, pattern: p })),
         }
-    }
-
-    fn allowed(&mut self, dt: Str, op: Option<Str>) -> bool {
-        self.disposition(dt, op, LabelKind::Plain).is_none()
     }
 
     /// `caps.get(name, False)` truthiness, memoised per interned name.
@@ -529,6 +647,35 @@ impl<'a, 'f> Ctx<'a, 'f> {
         let hit = self.facts.capability(self.inv.string(name)).map(PyValue::truthy).unwrap_or(false);
         self.cap_memo[name as usize] = if hit { 2 } else { 1 };
         hit
+    }
+
+    /// Step 4 for one interned capability set, decided once per accounting.
+    #[inline]
+    fn requires(&mut self, set: u16) -> Requires {
+        match self.requires_memo[set as usize] {
+            Some(r) => r,
+            None => self.requires_uncached(set),
+        }
+    }
+
+    fn requires_uncached(&mut self, set: u16) -> Requires {
+        let inv = self.inv;
+        let caps = &inv.hot.requires_sets[set as usize];
+        let mut mask = 0u64;
+        for (i, &c) in caps.iter().enumerate().take(64) {
+            if c != inv.s.multi_device && !self.cap_declared(c) {
+                mask |= 1 << i;
+            }
+        }
+        let r = if mask != 0 {
+            Requires::Missing(mask)
+        } else if caps.contains(&inv.s.multi_device) && self.device_count < 2.0 {
+            Requires::DeviceCount
+        } else {
+            Requires::Met
+        };
+        self.requires_memo[set as usize] = Some(r);
+        r
     }
 
     fn cap(&self, name: &str) -> Option<&'f PyValue> {
@@ -556,14 +703,10 @@ impl<'a, 'f> Ctx<'a, 'f> {
         }
     }
 
-    fn skip_op(&mut self, op: Str) -> bool {
-        let slot = self.skip_memo[op as usize];
-        if slot != 0 {
-            return slot == 2;
-        }
-        let hit = self.skip_ops.contains(self.inv.string(op));
-        self.skip_memo[op as usize] = if hit { 2 } else { 1 };
-        hit
+    /// `op_name in skip_ops`.
+    #[inline]
+    fn skip_op(&self, op: Str) -> bool {
+        self.inv.canonical_str.get(op as usize).is_some_and(|&c| self.skip_ops.get(c as usize))
     }
 
     fn sparse_ok(&self) -> bool {
@@ -623,8 +766,28 @@ pub fn account<'a>(
     device: &str,
     selection: LevelSelection,
 ) -> Accounting<'a> {
+    account_with(inv, facts, device, selection, Grouping::Groups)
+}
+
+/// Whether items are decided per group (the fast path) or one by one (the
+/// reference the fast path is tested against).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Grouping {
+    Groups,
+    #[cfg_attr(not(test), allow(dead_code))]
+    ItemByItem,
+}
+
+fn account_with<'a>(
+    inv: &'a Inventory,
+    facts: &ManifestFacts,
+    device: &str,
+    selection: LevelSelection,
+    grouping: Grouping,
+) -> Accounting<'a> {
     let resolution = resolve_device(inv, device);
-    let class = inv.devices.iter().position(|d| d.name == resolution.class).unwrap_or(inv.custom_device_class as usize) as u8;
+    let class =
+        inv.devices.iter().position(|d| d.name == resolution.class).unwrap_or(inv.custom_device_class as usize) as u8;
     let rid = |s: &str| inv.reason_id(s);
     let r = Reasons {
         not_listed: rid("dtype_not_listed"),
@@ -666,10 +829,17 @@ pub fn account<'a>(
         class_is_cpu: inv.devices[class as usize].name == "cpu",
         class_is_custom: class == inv.custom_device_class,
         selection,
-        skip_ops: facts.skip_ops.iter().map(String::as_str).collect(),
+        skip_ops: {
+            let mut ids = Bits::new(inv.strings.len());
+            for id in facts.skip_ops.iter().filter_map(|name| inv.lookup(name)) {
+                ids.set(id as usize);
+            }
+            ids
+        },
         filters: vec![None; inv.strings.len()],
-        skip_memo: vec![0; inv.strings.len()],
         cap_memo: vec![0; inv.strings.len()],
+        requires_memo: vec![None; inv.hot.requires_sets.len()],
+        generated_memo: vec![None; inv.generated.len()],
         entries: Vec::new(),
         patterns: Vec::new(),
         pattern_index: HashMap::new(),
@@ -787,86 +957,80 @@ pub fn account<'a>(
     }
 
     // 2. The rule chain, item by item.
-    let mut records = Vec::new();
-    let mut collected = 0usize;
-    let mut deselected = 0usize;
-    let mut executable = 0usize;
-    let mut executable_nodes = Vec::new();
-    let mut levels = [LevelCounts::default(); 8];
-    for (k, l) in levels.iter_mut().enumerate() {
-        l.level = k as u8 + 1;
-    }
     let max_level = selection.max_level();
-    let (mode, _, _) = selection.normalized();
-    let mut visit = |ctx: &mut Ctx, node: NodeRef, item: &Item, records: &mut Vec<Record>| {
-        collected += 1;
-        let outcome = chain(ctx, node, item);
-        let lvl_idx = (item.level.clamp(1, 8) - 1) as usize;
-        levels[lvl_idx].collected += 1;
-        let (reason, detail, live) = match outcome {
-            Some(x) => {
-                levels[lvl_idx].filtered += 1;
-                x
-            }
-            None => {
-                levels[lvl_idx].runnable += 1;
-                if ctx.selection.contains(item.level) {
-                    executable += 1;
-                    executable_nodes.push(node);
-                    return;
-                }
-                if mode == Mode::Cumulative && item.level > max_level {
-                    (ctx.r.level_gt, Detail::LevelAbove(item.level), false)
-                } else {
-                    (ctx.r.level_out, Detail::LevelOutside(item.level), false)
-                }
-            }
-        };
-        let desel = inv.deselect_reasons.get(reason as usize).copied().unwrap_or(false);
-        if desel {
-            deselected += 1;
-        }
-        records.push(Record { node, reason, detail, level: item.level, deselected: desel, live_device_dependent: live });
-    };
-    for (i, it) in inv.items.iter().enumerate() {
-        if !placeholder_at.is_empty() {
-            for &(at, kind) in &placeholder_at {
-                if at == i {
-                    visit(&mut ctx, NodeRef::Placeholder(kind), placeholder(inv, kind), &mut records);
-                }
-            }
-        }
-        // Items of manifest-generated parameter sets exist only where the
-        // manifest generates them.
-        let present = if let Some(oi) = &it.opinfo {
-            match *oi {
-                OiParam::Forward { op, dt, cond, table } => {
-                    let f = inv.forward.get(table as usize);
-                    let sparse_op = f.map(|f| f.sparse).unwrap_or(false);
-                    !ctx.skip_op(op)
-                        && (!sparse_op || ctx.sparse_ok())
-                        && ctx.allowed(dt, Some(op))
-                        && (cond == inv.s.clean || (ctx.is_fc(dt) && f.map(|f| f.ieee_ok).unwrap_or(false) && ctx.ieee754(op)))
-                }
-                OiParam::Backward { op, dt, table } => {
-                    let b = inv.backward.get(table as usize);
-                    let sparse_op = b.map(|b| b.sparse).unwrap_or(false);
-                    !ctx.skip_op(op) && (!sparse_op || ctx.sparse_ok()) && ctx.allowed(dt, Some(op))
-                }
-                OiParam::Errors { op } => !ctx.skip_op(op),
-            }
-        } else if let Some(entry) = it.foreach_entry {
-            match &it.d1 {
-                Some(d1) => ctx.allowed(d1.dt, Some(entry)),
-                None => false,
-            }
-        } else {
-            true
-        };
-        if present {
-            visit(&mut ctx, NodeRef::Item(i as u32), it, &mut records);
+    let mut tally = Tally::new(inv.items.len(), inv.reasons.len());
+    // Items whose operator is in skip_ops are decided one by one.
+    let mut by_item = Bits::new(inv.items.len());
+    for id in ctx.skip_ops.iter() {
+        for &i in inv.hot.items_by_op.get(&(id as Str)).into_iter().flatten() {
+            by_item.set(i as usize);
         }
     }
+    // Each group is decided once where the operator does not matter; its
+    // items that run at a selected level are counted in bulk and not visited.
+    let ieee754_patterns = matches!(ctx.ieee754, Ieee754::Patterns(_));
+    let mut to_visit = Bits::ones(inv.items.len());
+    let mut group_decision = Vec::with_capacity(inv.hot.groups.len());
+    let mut group_outcomes: Vec<(Reason, Detail, bool)> = Vec::new();
+    for (g, info) in inv.hot.groups.iter().enumerate() {
+        let members = inv.hot.members(g);
+        let op_dependent = info.dt.is_some_and(|dt| matches!(ctx.filter(dt), Filter::Regex(_)))
+            || (info.ieee754_by_op && ieee754_patterns);
+        let representative = members.iter().map(|&i| i as usize).find(|&i| !by_item.get(i));
+        let Some(rep) = representative.filter(|_| !op_dependent && grouping == Grouping::Groups) else {
+            group_decision.push(Decision::ByItem);
+            continue;
+        };
+        let hot = &inv.hot.items[rep];
+        let decision = match evaluate(&mut ctx, NodeRef::Item(rep as u32), hot, &inv.items[rep]) {
+            None => Decision::Absent,
+            Some(None) => Decision::Runs,
+            Some(Some(o)) => {
+                group_outcomes.push(o);
+                Decision::Filtered(group_outcomes.len() as u32 - 1)
+            }
+        };
+        group_decision.push(decision);
+        if decision == Decision::Absent || decision == Decision::Runs {
+            let mut n = 0;
+            for &i in members.iter().filter(|&&i| !by_item.get(i as usize)) {
+                to_visit.clear(i as usize);
+                if decision == Decision::Runs {
+                    tally.runnable_items.set(i as usize);
+                }
+                n += 1;
+            }
+            if decision == Decision::Runs {
+                tally.runnable(&ctx, hot.level, item_position(rep), n);
+            }
+        }
+    }
+    // Placeholders come before the item they are collected at.
+    let mut placeholders = placeholder_at.iter().copied().peekable();
+    let mut add_placeholders_before = |ctx: &mut Ctx, tally: &mut Tally, i: usize| {
+        while let Some((at, kind)) = placeholders.next_if(|(at, _)| *at <= i) {
+            let node = NodeRef::Placeholder(kind);
+            let outcome = chain(ctx, node, placeholder_hot(inv, kind), placeholder(inv, kind));
+            tally.add(ctx, at, node, placeholder_hot(inv, kind).level, outcome);
+        }
+    };
+    for i in to_visit.iter() {
+        add_placeholders_before(&mut ctx, &mut tally, i);
+        let (node, hot) = (NodeRef::Item(i as u32), &inv.hot.items[i]);
+        let g = inv.hot.group_of[i];
+        let decision = if g != NO_GROUP && !by_item.get(i) { group_decision[g as usize] } else { Decision::ByItem };
+        match decision {
+            Decision::Absent => {}
+            Decision::Runs => tally.add(&ctx, i, node, hot.level, None),
+            Decision::Filtered(k) => tally.add(&ctx, i, node, hot.level, Some(group_outcomes[k as usize])),
+            Decision::ByItem => {
+                if let Some(outcome) = evaluate(&mut ctx, node, hot, &inv.items[i]) {
+                    tally.add(&ctx, i, node, hot.level, outcome);
+                }
+            }
+        }
+    }
+    add_placeholders_before(&mut ctx, &mut tally, usize::MAX);
 
     // 3. Pending OpInfo records: backward module first (collected first), then forward.
     let opinfo_level = inv.opinfo_level;
@@ -881,9 +1045,7 @@ pub fn account<'a>(
                 Some(_) => None,
             };
             if let Some((reason, detail)) = rec {
-                let lvl_idx = (opinfo_level.clamp(1, 8) - 1) as usize;
-                levels[lvl_idx].filtered += 1;
-                records.push(Record {
+                tally.add_pending(Record {
                     node: NodeRef::Pending { backward: true, cond: inv.s.clean, op: b.op, dt },
                     reason,
                     detail,
@@ -899,10 +1061,8 @@ pub fn account<'a>(
             continue;
         }
         for &(dt, fc, contract) in &f.dtypes {
-            let mut push = |cond: Str, reason: Reason, detail: Detail, records: &mut Vec<Record>| {
-                let lvl_idx = (opinfo_level.clamp(1, 8) - 1) as usize;
-                levels[lvl_idx].filtered += 1;
-                records.push(Record {
+            let mut push = |cond: Str, reason: Reason, detail: Detail| {
+                tally.add_pending(Record {
                     node: NodeRef::Pending { backward: false, cond, op: f.op, dt },
                     reason,
                     detail,
@@ -914,15 +1074,15 @@ pub fn account<'a>(
             match ctx.disposition(dt, Some(f.op), LabelKind::Plain) {
                 None => {
                     if let Some(c) = contract {
-                        push(inv.s.clean, c.reason, Detail::Text(c.detail), &mut records);
+                        push(inv.s.clean, c.reason, Detail::Text(c.detail));
                     }
                 }
                 Some((reason, detail)) if reason != ctx.r.not_listed => {
                     let ieee = fc && f.ieee_ok && ctx.ieee754(f.op);
-                    push(inv.s.clean, reason, detail.clone(), &mut records);
+                    push(inv.s.clean, reason, detail);
                     if ieee {
-                        push(inv.s.has_nan, reason, detail.clone(), &mut records);
-                        push(inv.s.has_inf, reason, detail, &mut records);
+                        push(inv.s.has_nan, reason, detail);
+                        push(inv.s.has_inf, reason, detail);
                     }
                 }
                 Some(_) => {}
@@ -930,24 +1090,22 @@ pub fn account<'a>(
         }
     }
 
-    let mut reason_counts: Vec<(Reason, usize)> = Vec::new();
-    let mut pos: Vec<u32> = vec![u32::MAX; inv.reasons.len()];
-    let mut live = 0;
-    for rec in &records {
-        if rec.live_device_dependent {
-            live += 1;
-        }
-        let slot = &mut pos[rec.reason as usize];
-        if *slot == u32::MAX {
-            *slot = reason_counts.len() as u32;
-            reason_counts.push((rec.reason, 1));
-        } else {
-            reason_counts[*slot as usize].1 += 1;
-        }
-    }
+    // Reasons in the order show-skips first meets them.
+    let mut seen: Vec<(u64, Reason, usize)> = tally
+        .reasons
+        .iter()
+        .enumerate()
+        .filter(|(_, (n, _))| *n > 0)
+        .map(|(r, &(n, first))| (first, r as Reason, n))
+        .collect();
+    seen.sort_unstable();
+    let reason_counts = seen.into_iter().map(|(_, r, n)| (r, n)).collect();
     let mut not_modelled = Vec::new();
     if facts.has_custom_test_dirs {
-        not_modelled.push("custom_test_dirs: user test directories are collected by the real tool but are not in the inventory".into());
+        not_modelled.push(
+            "custom_test_dirs: user test directories are collected by the real tool but are not in the inventory"
+                .into(),
+        );
     }
     if resolution.assumed {
         not_modelled.push(format!(
@@ -972,22 +1130,262 @@ pub fn account<'a>(
         inventory: inv,
         device: resolution,
         selection,
-        collected,
-        deselected,
-        included: collected - deselected,
-        executable,
-        executable_nodes,
-        records,
+        collected: tally.collected,
+        deselected: tally.deselected,
+        included: tally.collected - tally.deselected,
+        executable: tally.executable,
+        record_count: tally.record_count,
+        stored_records: tally.stored_records,
+        stored_positions: tally.stored_positions,
+        runnable_items: tally.runnable_items,
+        runnable_placeholders: tally.runnable_placeholders,
         reason_counts,
-        levels,
+        levels: tally.levels,
         problems,
-        live_device_dependent: live,
+        live_device_dependent: tally.live_device_dependent,
         not_modelled,
         facts_repr,
+        level_reasons: (r.level_gt, r.level_out),
+    }
+}
+
+/// Whether an item exists for this manifest: items of manifest-generated
+/// parameter sets exist only where the manifest generates them.
+fn present(ctx: &mut Ctx, hot: &HotItem) -> bool {
+    let inv = ctx.inv;
+    let (Some(op), dt) = (hot.op, hot.d1.map(|d| d.dt)) else {
+        return matches!(hot.presence, Presence::Always);
+    };
+    match hot.presence {
+        Presence::Always => true,
+        Presence::Never => false,
+        Presence::Errors => !ctx.skip_op(op),
+        Presence::Foreach => dt.is_some_and(|dt| ctx.allowed(dt, Some(op))),
+        Presence::Backward => {
+            let sparse_op = inv.backward.get(hot.table as usize).is_some_and(|b| b.sparse);
+            !ctx.skip_op(op) && (!sparse_op || ctx.sparse_ok()) && dt.is_some_and(|dt| ctx.allowed(dt, Some(op)))
+        }
+        Presence::Forward { clean } => {
+            let Some(dt) = dt else { return false };
+            let f = inv.forward.get(hot.table as usize);
+            let sparse_op = f.is_some_and(|f| f.sparse);
+            !ctx.skip_op(op)
+                && (!sparse_op || ctx.sparse_ok())
+                && ctx.allowed(dt, Some(op))
+                && (clean || (ctx.is_fc(dt) && f.is_some_and(|f| f.ieee_ok) && ctx.ieee754(op)))
+        }
     }
 }
 
 type Outcome = Option<(Reason, Detail, bool)>;
+
+/// How an item is decided. Small on purpose: copying whole outcomes per item
+/// through the stack cost more than deciding them.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Decision {
+    /// Not collected.
+    Absent,
+    /// No reason: runs if its level is selected.
+    Runs,
+    /// Filtered with the group outcome at this index.
+    Filtered(u32),
+    /// Decided on its own.
+    ByItem,
+}
+
+/// A set of item indices.
+#[derive(Clone)]
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(n: usize) -> Bits {
+        Bits(vec![0; n.div_ceil(64)])
+    }
+
+    fn ones(n: usize) -> Bits {
+        let mut words = vec![!0u64; n.div_ceil(64)];
+        if !n.is_multiple_of(64) {
+            if let Some(last) = words.last_mut() {
+                *last = (1u64 << (n % 64)) - 1;
+            }
+        }
+        Bits(words)
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> bool {
+        self.0[i / 64] & (1u64 << (i % 64)) != 0
+    }
+
+    #[inline]
+    fn set(&mut self, i: usize) {
+        self.0[i / 64] |= 1u64 << (i % 64);
+    }
+
+    #[inline]
+    fn clear(&mut self, i: usize) {
+        self.0[i / 64] &= !(1u64 << (i % 64));
+    }
+
+    /// Set indices, ascending.
+    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                if bits == 0 {
+                    return None;
+                }
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                Some(w * 64 + b)
+            })
+        })
+    }
+}
+
+/// Position in collection order of an item, and of a placeholder collected
+/// before item `at`; pending OpInfo records come after all of them.
+fn item_position(i: usize) -> u64 {
+    2 * i as u64 + 1
+}
+
+fn placeholder_position(at: usize) -> u64 {
+    2 * at as u64
+}
+
+const PENDING_POSITION: u64 = 1 << 40;
+
+/// The level rule's reason and detail for a node with no other reason whose
+/// level is not selected.
+fn level_outcome(selection: LevelSelection, (level_gt, level_out): (Reason, Reason), level: u8) -> (Reason, Detail) {
+    let (mode, _, max_level) = selection.normalized();
+    if mode == Mode::Cumulative && level > max_level {
+        (level_gt, Detail::LevelAbove(level))
+    } else {
+        (level_out, Detail::LevelOutside(level))
+    }
+}
+
+/// The counts and records of the accounting.
+struct Tally {
+    stored_records: Vec<Record>,
+    stored_positions: Vec<u64>,
+    runnable_items: Bits,
+    runnable_placeholders: Vec<(usize, PlaceholderKind, u8)>,
+    record_count: usize,
+    collected: usize,
+    deselected: usize,
+    executable: usize,
+    live_device_dependent: usize,
+    levels: [LevelCounts; 8],
+    /// Per reason: number of records and position of the first.
+    reasons: Vec<(usize, u64)>,
+    pending: u64,
+}
+
+impl Tally {
+    fn new(items: usize, reasons: usize) -> Tally {
+        let mut levels = [LevelCounts::default(); 8];
+        for (k, l) in levels.iter_mut().enumerate() {
+            l.level = k as u8 + 1;
+        }
+        Tally {
+            stored_records: Vec::with_capacity(1024),
+            stored_positions: Vec::with_capacity(1024),
+            runnable_items: Bits::new(items),
+            runnable_placeholders: Vec::new(),
+            record_count: 0,
+            collected: 0,
+            deselected: 0,
+            executable: 0,
+            live_device_dependent: 0,
+            levels,
+            reasons: vec![(0, u64::MAX); reasons],
+            pending: 0,
+        }
+    }
+
+    fn note(&mut self, reason: Reason, position: u64, n: usize, deselected: bool) {
+        if let Some(slot) = self.reasons.get_mut(reason as usize) {
+            slot.0 += n;
+            slot.1 = slot.1.min(position);
+        }
+        self.record_count += n;
+        if deselected {
+            self.deselected += n;
+        }
+    }
+
+    /// `n` collected nodes of `level` with no reason; the first at `position`.
+    fn runnable(&mut self, ctx: &Ctx, level: u8, position: u64, n: usize) {
+        let l = &mut self.levels[(level.clamp(1, 8) - 1) as usize];
+        l.collected += n;
+        l.runnable += n;
+        self.collected += n;
+        if ctx.selection.contains(level) {
+            self.executable += n;
+        } else {
+            let (reason, _) = level_outcome(ctx.selection, (ctx.r.level_gt, ctx.r.level_out), level);
+            let desel = ctx.inv.deselect_reasons.get(reason as usize).copied().unwrap_or(false);
+            self.note(reason, position, n, desel);
+        }
+    }
+
+    /// Count one collected node (`at`: the item index it is collected at)
+    /// with the chain's outcome for it.
+    #[inline]
+    fn add(&mut self, ctx: &Ctx, at: usize, node: NodeRef, level: u8, outcome: Outcome) {
+        let position = match node {
+            NodeRef::Placeholder(_) => placeholder_position(at),
+            _ => item_position(at),
+        };
+        let Some((reason, mut detail, live)) = outcome else {
+            match node {
+                NodeRef::Item(i) => self.runnable_items.set(i as usize),
+                NodeRef::Placeholder(kind) => self.runnable_placeholders.push((at, kind, level)),
+                NodeRef::Pending { .. } => {}
+            }
+            self.runnable(ctx, level, position, 1);
+            return;
+        };
+        self.collected += 1;
+        let l = &mut self.levels[(level.clamp(1, 8) - 1) as usize];
+        l.collected += 1;
+        l.filtered += 1;
+        // A group's outcome names the item it was decided on.
+        if let Detail::MissingCapabilities { node: n, .. } = &mut detail {
+            *n = node;
+        }
+        let desel = ctx.inv.deselect_reasons.get(reason as usize).copied().unwrap_or(false);
+        self.store(position, Record { node, reason, detail, level, deselected: desel, live_device_dependent: live });
+    }
+
+    fn store(&mut self, position: u64, record: Record) {
+        if record.live_device_dependent {
+            self.live_device_dependent += 1;
+        }
+        self.note(record.reason, position, 1, record.deselected);
+        self.stored_records.push(record);
+        self.stored_positions.push(position);
+    }
+
+    /// A pending OpInfo record (not a pytest item).
+    fn add_pending(&mut self, record: Record) {
+        self.levels[(record.level.clamp(1, 8) - 1) as usize].filtered += 1;
+        let position = PENDING_POSITION + self.pending;
+        self.pending += 1;
+        self.store(position, record);
+    }
+}
+
+/// Presence, then the rule chain: `None` when the item is not collected.
+fn evaluate(ctx: &mut Ctx, node: NodeRef, hot: &HotItem, item: &Item) -> Option<Outcome> {
+    if present(ctx, hot) {
+        Some(chain(ctx, node, hot, item))
+    } else {
+        None
+    }
+}
 
 fn contract_rd(c: Rd) -> (Reason, Detail, bool) {
     (c.reason, Detail::Text(c.detail), false)
@@ -1013,17 +1411,20 @@ fn dev_outcome(ctx: &Ctx, rd: Rd) -> (Reason, Detail, bool) {
 
 /// The rule chain of `pytest_collection_modifyitems` for one item, without the
 /// semantic-level rule (applied by the caller). `None`: no reason.
-fn chain(ctx: &mut Ctx, node: NodeRef, item: &Item) -> Outcome {
-    let op = item.op;
+/// Reads `hot` for every item and the full `item` only behind its rare flags.
+fn chain(ctx: &mut Ctx, node: NodeRef, hot: &HotItem, item: &Item) -> Outcome {
+    let op = hot.op;
     let mut skip: Outcome = None;
-    let flags = item.rare;
-    let has_dev = flags & rare::DEV != 0;
+    let flags = hot.rare;
+    let has_dev = hot.has_dev(ctx.class);
     // 0. Backend gate / path-shape expectation.
-    if let Some(rd) = if has_dev { dev_fact(ctx, item, DevRule::Gate) } else { None } {
-        skip = Some(dev_outcome(ctx, rd));
+    if has_dev {
+        if let Some(rd) = dev_fact(ctx, item, DevRule::Gate) {
+            skip = Some(dev_outcome(ctx, rd));
+        }
     }
     // 1. dtype / dtype_str / autocast_dtype: runs unconditionally.
-    if let Some(d1) = &item.d1 {
+    if let Some(d1) = &hot.d1 {
         match ctx.disposition(d1.dt, op, label_kind(d1.param)) {
             Some((reason, detail)) => skip = Some((reason, detail, false)),
             None => match d1.mode {
@@ -1040,6 +1441,37 @@ fn chain(ctx: &mut Ctx, node: NodeRef, item: &Item) -> Outcome {
     if skip.is_some() {
         return skip;
     }
+    if flags & (rare::D2 | rare::FIXED) != 0 {
+        if let Some(x) = rare_dtype_gates(ctx, op, flags, item) {
+            return Some(x);
+        }
+    }
+    // 4. Capabilities.
+    if hot.requires != 0 {
+        match ctx.requires(hot.requires) {
+            Requires::Met => {}
+            Requires::Missing(mask) => {
+                return Some((ctx.r.capability, Detail::MissingCapabilities { node, mask }, false))
+            }
+            Requires::DeviceCount => return Some((ctx.r.device_count, Detail::DeviceCount, false)),
+        }
+    }
+    // 5. skip_ops.
+    if let Some(op) = op {
+        if ctx.skip_op(op) {
+            return Some((ctx.r.op_excluded, Detail::OpExcluded(op), false));
+        }
+    }
+    if flags != 0 || has_dev {
+        return rare_tail(ctx, hot, item, has_dev);
+    }
+    None
+}
+
+/// Steps 2-3 of the chain; kept out of line so that the common item never
+/// touches the full `Item`.
+#[inline(never)]
+fn rare_dtype_gates(ctx: &mut Ctx, op: Option<Str>, flags: u16, item: &Item) -> Outcome {
     // 2. src_dtype / dst_dtype.
     for d in if flags & rare::D2 != 0 { &item.d2[..] } else { &[] } {
         if let Some((reason, detail)) = ctx.disposition(d.dt, op, label_kind(d.param)) {
@@ -1059,27 +1491,14 @@ fn chain(ctx: &mut Ctx, node: NodeRef, item: &Item) -> Outcome {
             return Some(contract_rd(c));
         }
     }
-    // 4. Capabilities.
-    if !item.requires.is_empty() {
-        let mut mask = 0u64;
-        for (i, &c) in item.requires.iter().enumerate().take(64) {
-            if c != ctx.inv.s.multi_device && !ctx.cap_declared(c) {
-                mask |= 1 << i;
-            }
-        }
-        if mask != 0 {
-            return Some((ctx.r.capability, Detail::MissingCapabilities { node, mask }, false));
-        }
-        if item.requires.contains(&ctx.inv.s.multi_device) && ctx.device_count < 2.0 {
-            return Some((ctx.r.device_count, Detail::DeviceCount, false));
-        }
-    }
-    // 5. skip_ops.
-    if let Some(op) = op {
-        if ctx.skip_op(op) {
-            return Some((ctx.r.op_excluded, Detail::OpExcluded(op), false));
-        }
-    }
+    None
+}
+
+/// Steps 5b-14 of the chain: facts only a few items have.
+#[inline(never)]
+fn rare_tail(ctx: &mut Ctx, hot: &HotItem, item: &Item, has_dev: bool) -> Outcome {
+    let op = hot.op;
+    let flags = hot.rare;
     // 5b.1 Quantized container formats.
     if let Some(p) = if flags & rare::PACKING != 0 { item.packing } else { None } {
         let name = ctx.text(p);
@@ -1126,8 +1545,18 @@ fn chain(ctx: &mut Ctx, node: NodeRef, item: &Item) -> Outcome {
     }
     // 5b.4 Generated collection preflight.
     if let Some(g) = if flags & rare::GENERATED != 0 { item.generated } else { None } {
-        if let Some(x) = generated_preflight(ctx, g) {
-            return Some(x);
+        let outcome = match ctx.generated_memo.get(g as usize) {
+            Some(Some(memo)) => *memo,
+            _ => {
+                let outcome = generated_preflight(ctx, g);
+                if let Some(slot) = ctx.generated_memo.get_mut(g as usize) {
+                    *slot = Some(outcome);
+                }
+                outcome
+            }
+        };
+        if outcome.is_some() {
+            return outcome;
         }
     }
     // 6-8. Device rules.
@@ -1164,7 +1593,7 @@ fn chain(ctx: &mut Ctx, node: NodeRef, item: &Item) -> Outcome {
     }
     // 13 (semantic level) is applied by the caller; 14. known backend crash
     // comes after it and only for items the level keeps.
-    if has_dev && ctx.selection.contains(item.level) {
+    if has_dev && ctx.selection.contains(hot.level) {
         if let Some(rd) = dev_fact(ctx, item, DevRule::Crash) {
             return Some(dev_outcome(ctx, rd));
         }
@@ -1195,7 +1624,8 @@ fn generated_preflight(ctx: &mut Ctx, g: u32) -> Outcome {
         return Some((rd.reason, Detail::Text(rd.detail), false));
     }
     if gen.oracle_runner {
-        let out = gen.oracle.iter().find(|(c, _)| *c == ctx.class).map(|(_, o)| o.clone()).unwrap_or(OracleOutcome::Runs);
+        let out =
+            gen.oracle.iter().find(|(c, _)| *c == ctx.class).map(|(_, o)| o.clone()).unwrap_or(OracleOutcome::Runs);
         return match out {
             OracleOutcome::Runs | OracleOutcome::Error => None,
             OracleOutcome::Skip(rd) => {
@@ -1211,39 +1641,21 @@ fn generated_preflight(ctx: &mut Ctx, g: u32) -> Outcome {
     if let Some(rd) = gen.late {
         return Some((rd.reason, Detail::Text(rd.detail), false));
     }
-    let base = &ctx.base_items;
     let code = |pos: usize| gen.dt.get(pos).copied().unwrap_or(DtCode::Rejected);
-    let mut contract_items: Vec<usize> = Vec::new();
-    let mut not_recorded: Vec<usize> = Vec::new();
-    for &pos in base {
-        match code(pos) {
-            DtCode::Allowed => {
-                contract_items.push(pos);
-                if !gen.post_contract {
-                    return None;
-                }
-            }
-            DtCode::ProbeOk | DtCode::ProbeFail => not_recorded.push(pos),
-            DtCode::Rejected => {}
-        }
-    }
-    if contract_items.is_empty() && !not_recorded.is_empty() {
-        for &pos in &not_recorded {
-            if code(pos) == DtCode::ProbeOk {
-                contract_items.push(pos);
-                if !gen.post_contract {
-                    return None;
-                }
-            }
-        }
-    }
-    if contract_items.is_empty() {
+    // The contract items: the base items the recorded contract allows, or,
+    // when there are none, those whose probe (not recorded) succeeded.
+    let recorded = ctx.base_items.iter().any(|&pos| code(pos) == DtCode::Allowed);
+    let wanted = if recorded { DtCode::Allowed } else { DtCode::ProbeOk };
+    if !ctx.base_items.iter().any(|&pos| code(pos) == wanted) {
         return Some((ctx.r.contract_unsupported, Detail::GeneratedCpuContract(name), false));
+    }
+    if !gen.post_contract {
+        return None;
     }
     if let Some(shape) = &gen.manual_shape {
         let ieee = if shape.clean_only || shape.clean_family { false } else { ctx.ieee754(shape.base) };
         let mut ok = false;
-        for &pos in &contract_items {
+        for pos in ctx.base_items.iter().copied().filter(|&pos| code(pos) == wanted) {
             let Some(Some(cases)) = shape.cases.get(pos) else { continue };
             if cases[0] == Some(true) || (ieee && (cases[1] == Some(true) || cases[2] == Some(true))) {
                 ok = true;
@@ -1269,5 +1681,79 @@ fn resolve_key_dtype(inv: &Inventory, key: &PyValue, torch_prefix: bool) -> Opti
             resolved.and_then(|c| inv.lookup(c))
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The parity manifests and variations of them: every dtype flipped,
+    /// regex-valued, removed; every capability flipped; skip_ops added;
+    /// ieee754 as a pattern.
+    fn manifests() -> Vec<ManifestFacts> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/parity/skips/cases");
+        let mut bases = Vec::new();
+        let mut entries: Vec<_> = std::fs::read_dir(&dir).expect("parity cases").flatten().collect();
+        entries.sort_by_key(|e| e.file_name());
+        for e in entries {
+            let Ok(text) = std::fs::read_to_string(e.path().join("manifest.json")) else { continue };
+            let json = serde_json::from_str(&text).expect("manifest json");
+            bases.push(ManifestFacts::from_tagged_json(&json).expect("facts"));
+        }
+        let mut out = Vec::new();
+        for base in bases.iter().take(4) {
+            for i in 0..base.supported_dtypes.len() {
+                for v in [PyValue::Bool(false), PyValue::Str("^(add|mul|sum.*)$".into())] {
+                    let mut f = base.clone();
+                    f.supported_dtypes[i].1 = v;
+                    out.push(f);
+                }
+                let mut f = base.clone();
+                f.supported_dtypes.remove(i);
+                out.push(f);
+            }
+            for i in 0..base.capabilities.len() {
+                let mut f = base.clone();
+                let flipped = !f.capabilities[i].1.truthy();
+                f.capabilities[i].1 = PyValue::Bool(flipped);
+                out.push(f);
+            }
+            let mut f = base.clone();
+            f.skip_ops.extend(["add", "aten.add.Tensor", "mul", "torch.nn.functional.conv2d", "sum"].map(String::from));
+            out.push(f);
+            let mut f = base.clone();
+            f.capabilities.push(("ieee754".into(), PyValue::Str("^(add|div|exp)".into())));
+            out.push(f);
+        }
+        out.extend(bases);
+        out
+    }
+
+    #[test]
+    fn groups_decide_like_the_chain_item_by_item() {
+        let inv = Inventory::embedded();
+        let manifests = manifests();
+        assert!(manifests.len() > 40, "only {} manifests", manifests.len());
+        for (k, facts) in manifests.iter().enumerate() {
+            for (device, selection) in [
+                ("cpu", LevelSelection::Cumulative(8)),
+                ("cuda", LevelSelection::Cumulative(2)),
+                ("my_backend", LevelSelection::Range(3, 5)),
+            ] {
+                let fast = account_with(inv, facts, device, selection, Grouping::Groups);
+                let slow = account_with(inv, facts, device, selection, Grouping::ItemByItem);
+                let what = format!("manifest {k}, {device}, {selection:?}");
+                assert_eq!(
+                    (fast.collected, fast.deselected, fast.executable),
+                    (slow.collected, slow.deselected, slow.executable),
+                    "{what}"
+                );
+                assert_eq!(fast.levels, slow.levels, "{what}");
+                assert_eq!(fast.reason_counts, slow.reason_counts, "{what}");
+                assert_eq!(fast.records(), slow.records(), "{what}");
+                assert_eq!(fast.executable_nodes(), slow.executable_nodes(), "{what}");
+            }
+        }
     }
 }

@@ -22,13 +22,13 @@ pub type Str = u32;
 pub type Reason = u16;
 
 /// A reason with its detail text (both interned).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Rd {
     pub reason: Reason,
     pub detail: Str,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum DtypeParam {
     Dtype,
     DtypeStr,
@@ -37,7 +37,7 @@ pub enum DtypeParam {
     Dst,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ContractMode {
     /// No contract check (no surface, or exempt).
     None,
@@ -47,7 +47,7 @@ pub enum ContractMode {
     Fail,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct DtypeCheck {
     pub param: DtypeParam,
     /// The dtype string as torchcts prints it (`torch.float32`, or the raw
@@ -276,6 +276,8 @@ pub struct Inventory {
     pub meta: InventoryMeta,
     pub(crate) strings: Vec<String>,
     pub(crate) string_index: HashMap<String, Str>,
+    /// Per string id: the id `string_index` gives its text (equal texts, one id).
+    pub(crate) canonical_str: Vec<Str>,
     pub(crate) reasons: Vec<String>,
     pub(crate) reason_index: HashMap<String, Reason>,
     pub(crate) items: Vec<Item>,
@@ -300,6 +302,8 @@ pub struct Inventory {
     pub(crate) foreach_pairs: Vec<(Str, Str)>,
     /// Synthetic placeholder items (empty manifest-generated parameter sets).
     pub(crate) placeholders: Placeholders,
+    /// What the rule chain reads for every item, compact.
+    pub(crate) hot: crate::hot::HotTable,
     pub(crate) regex_cache: Mutex<HashMap<String, RegexEntry>>,
     /// Well-known strings.
     pub(crate) s: WellKnown,
@@ -601,6 +605,19 @@ impl Inventory {
             }
         }
         let placeholders = b.placeholders(&items, &function_first, &s, raw.opinfo_default_level, raw.generated_default_level);
+        let canonical_str: Vec<Str> =
+            b.strings.iter().enumerate().map(|(i, t)| b.string_index.get(t).copied().unwrap_or(i as Str)).collect();
+        let canonical = |id: Str| canonical_str.get(id as usize).copied().unwrap_or(id);
+        let hot = crate::hot::build(crate::hot::BuildInput {
+            items: &items,
+            placeholders: &placeholders,
+            device_classes: devices.len(),
+            clean: s.clean,
+            forward: &forward,
+            backward: &backward,
+            fc_by_str: &fc_by_str,
+            canonical: &canonical,
+        })?;
         Ok(Inventory {
             meta: InventoryMeta {
                 format_version: raw.format_version,
@@ -611,6 +628,7 @@ impl Inventory {
             },
             strings: b.strings,
             string_index: b.string_index,
+            canonical_str,
             reasons: b.reasons,
             reason_index: b.reason_index,
             items,
@@ -628,6 +646,7 @@ impl Inventory {
             error_ops,
             foreach_pairs,
             placeholders,
+            hot,
             regex_cache: Mutex::new(HashMap::new()),
             s,
         })

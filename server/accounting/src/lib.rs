@@ -20,6 +20,7 @@
 
 mod account;
 mod facts;
+mod hot;
 mod inventory;
 pub mod pyfmt;
 mod render;

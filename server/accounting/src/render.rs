@@ -17,14 +17,14 @@ pub fn render_show_skips(acc: &Accounting) -> String {
 
 /// Only the block torchcts prints (`NOT-RUN AUDIT`, counts, full list).
 pub fn render_audit(acc: &Accounting, out: &mut String) {
-    out.push_str(&format!("\n  NOT-RUN AUDIT ({} records)\n", acc.records.len()));
+    out.push_str(&format!("\n  NOT-RUN AUDIT ({} records)\n", acc.record_count));
     out.push_str(&format!("  {}\n", "─".repeat(32)));
     for (reason, count) in &acc.reason_counts {
         out.push_str(&format!("    {:<25}: {}\n", acc.reason_name(*reason), count));
     }
     out.push_str("\n  Full not-run list:\n");
     out.push_str(&format!("  {}\n", "─".repeat(19)));
-    for rec in &acc.records {
+    for rec in &acc.records() {
         out.push_str(&format!(
             "  {:<60} {:<25} {}\n",
             acc.printed_id(rec),

@@ -22,7 +22,7 @@ fn counts_are_consistent_at_every_level() {
         assert_eq!(acc.included + acc.deselected, acc.collected);
         assert_eq!(acc.levels.iter().map(|l| l.collected).sum::<usize>(), acc.collected);
         let counted: usize = acc.reason_counts.iter().map(|(_, n)| n).sum();
-        assert_eq!(counted, acc.records.len());
+        assert_eq!(counted, acc.record_count);
         assert!(acc.executable <= acc.included);
     }
 }
@@ -31,7 +31,7 @@ fn counts_are_consistent_at_every_level() {
 fn empty_dtypes_collect_placeholders() {
     let inv = Inventory::embedded();
     let acc = account(inv, &ManifestFacts::default(), "cpu", LevelSelection::Cumulative(8));
-    let ids: Vec<String> = acc.records.iter().map(|r| acc.printed_id(r)).collect();
+    let ids: Vec<String> = acc.records().iter().map(|r| acc.printed_id(r)).collect();
     assert!(ids.iter().any(|i| i == "test_opinfo_forward.py::test_op_forward[clean-dummy-dummy]"));
     assert!(ids.iter().any(|i| i == "test_opinfo_backward.py::test_op_backward[dummy-dummy]"));
     assert!(ids.iter().any(|i| i == "test_foreach_fused.py::test_generated_foreach_or_fused[no-audit]"));
@@ -48,7 +48,7 @@ fn skip_ops_remove_opinfo_nodes_silently() {
     let a = account(inv, &base, "cpu", LevelSelection::Cumulative(8));
     let b = account(inv, &skipped, "cpu", LevelSelection::Cumulative(8));
     assert!(b.collected < a.collected);
-    assert!(!b.records.iter().any(|r| b.printed_id(r).contains("test_op_forward[clean-add-")));
+    assert!(!b.records().iter().any(|r| b.printed_id(r).contains("test_op_forward[clean-add-")));
 }
 
 #[test]

@@ -130,7 +130,7 @@ fn show_skips_parity() {
         let mut extra = Vec::new();
         let mut detail_diffs = Vec::new();
         let mut set_order = 0usize;
-        for rec in &acc.records {
+        for rec in &acc.records() {
             let key = (acc.printed_id(rec), acc.reason_name(rec.reason).to_string());
             match missing_in_got.get_mut(&key) {
                 Some(v) if !v.is_empty() => {
@@ -170,7 +170,7 @@ fn show_skips_parity() {
                 .map(|r| (r[0].as_str().unwrap(), r[1].as_str().unwrap()))
                 .collect();
             let got_order: Vec<(String, String)> =
-                acc.records.iter().map(|r| (acc.printed_id(r), acc.reason_name(r.reason).to_string())).collect();
+                acc.records().iter().map(|r| (acc.printed_id(r), acc.reason_name(r.reason).to_string())).collect();
             if let Some(i) = exp_order.iter().zip(&got_order).position(|(a, b)| a.0 != b.0 || a.1 != b.1) {
                 diffs.push(format!("record order differs at {i}: expected {:?}, got {:?}", exp_order[i], got_order[i]));
             }
@@ -188,7 +188,7 @@ fn show_skips_parity() {
             num("collected"),
             acc.deselected,
             num("deselected"),
-            acc.records.len(),
+            acc.record_count,
             expected["records"].as_array().unwrap().len(),
             if diffs.is_empty() { "OK" } else { "DIFF" },
             elapsed.as_secs_f64() * 1000.0,

@@ -100,7 +100,7 @@ fn summary_of(acc: &Accounting, facts: ManifestFacts) -> Summary {
         included: acc.included,
         collected: acc.collected,
         deselected: acc.deselected,
-        records: acc.records.len(),
+        records: acc.record_count,
         not_modelled: acc.not_modelled.clone(),
         live_device_dependent: acc.live_device_dependent,
         facts,
@@ -295,7 +295,7 @@ pub fn executable_ids(
     selection: LevelSelection,
 ) -> Vec<String> {
     let acc = accounting::account(inventory, facts, device, selection);
-    acc.executable_nodes.iter().map(|n| acc.node_ref_id(*n)).collect()
+    acc.executable_nodes().into_iter().map(|n| acc.node_ref_id(n)).collect()
 }
 
 /// What a run from the cursor covers.

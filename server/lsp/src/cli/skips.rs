@@ -114,7 +114,7 @@ pub fn run(args: &[String]) -> ExitCode {
     let unknown = av::unknown_inputs(manifest);
     if json_format {
         let records: Vec<serde_json::Value> = acc
-            .records
+            .records()
             .iter()
             .map(|r| json!({"node_id": acc.node_id(r), "printed_id": acc.printed_id(r), "reason": acc.reason_name(r.reason), "detail": acc.detail(r), "level": r.level, "deselected": r.deselected, "live_device_dependent": r.live_device_dependent}))
             .collect();

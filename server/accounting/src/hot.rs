@@ -1,0 +1,253 @@
+//! The compact per-item table the rule chain reads for every item.
+//!
+//! An accounting visits all ~20,000 items of the maximal collection. A full
+//! [`Item`] is ~250 bytes (node id, per-device facts, rare gates behind
+//! pointers), so walking the items streamed ~5 MB per accounting and missed
+//! the cache on every `requires` list. The fields every item needs live here
+//! instead, contiguous and small; the full item is read only for the ~2,800
+//! items with rare facts. Capability lists are interned into a few dozen
+//! sets so their outcome is decided once per set, not once per item.
+//!
+//! Items are also grouped by everything the rule chain reads from them except
+//! the operator name: the ~17,000 items without rare facts fall into a few
+//! thousand groups. The operator matters to the outcome only through a regex
+//! dtype filter, a pattern-valued `ieee754` or `skip_ops`; where the manifest
+//! has none of those for a group, the accounting decides the group once.
+
+use std::collections::HashMap;
+
+use crate::inventory::{rare, BackwardOp, DtypeCheck, ForwardOp, Item, OiParam, Placeholders, Str};
+
+/// When an item of the maximal collection exists for a manifest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Presence {
+    /// A fixed pytest item: always collected.
+    Always,
+    /// OpInfo forward parameter; `clean` is the clean condition (NaN/Inf
+    /// conditions also need float/complex, the op's ieee754 flag and the
+    /// manifest's `ieee754`).
+    Forward {
+        clean: bool,
+    },
+    Backward,
+    Errors,
+    /// Generated foreach/fused case.
+    Foreach,
+    /// A generated parameter without a dtype: never produced from a manifest.
+    Never,
+}
+
+/// What the rule chain reads for every item.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct HotItem {
+    pub op: Option<Str>,
+    pub d1: Option<DtypeCheck>,
+    /// Forward/backward OpInfo table index (`u32::MAX` if absent).
+    pub table: u32,
+    /// Bit c set: the item has device facts for device class c.
+    pub dev_classes: u64,
+    /// Index into [`HotTable::requires_sets`]; 0 is the empty set.
+    pub requires: u16,
+    /// [`Item::rare`] without the device bit (that one is per class here).
+    pub rare: u16,
+    pub level: u8,
+    pub presence: Presence,
+}
+
+impl HotItem {
+    pub fn has_dev(&self, class: u8) -> bool {
+        class < 64 && self.dev_classes & (1u64 << class) != 0
+    }
+}
+
+/// [`HotTable::group_of`] for an item decided on its own (it has rare facts).
+pub(crate) const NO_GROUP: u32 = u32::MAX;
+
+/// What makes a group's outcome depend on the operator, given the manifest.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct GroupInfo {
+    /// The dtype the group's items check: a regex filter for it makes the
+    /// outcome depend on the operator name.
+    pub dt: Option<Str>,
+    /// NaN/Inf OpInfo parameters of an ieee754-capable op with a float or
+    /// complex dtype: a pattern-valued `ieee754` is searched in the op name.
+    pub ieee754_by_op: bool,
+}
+
+pub(crate) struct HotTable {
+    pub items: Vec<HotItem>,
+    /// Forward, backward, errors, foreach (the order of `PlaceholderKind`).
+    pub placeholders: [HotItem; 4],
+    /// Distinct `requires` lists; index 0 is empty.
+    pub requires_sets: Vec<Vec<Str>>,
+    /// Per item: its group, or [`NO_GROUP`].
+    pub group_of: Vec<u32>,
+    pub groups: Vec<GroupInfo>,
+    /// Items of group g: `group_members[group_start[g]..group_start[g + 1]]`, in collection order.
+    pub group_members: Vec<u32>,
+    pub group_start: Vec<u32>,
+    /// Item indices per operator (keyed by the first string id of its name), for `skip_ops`.
+    pub items_by_op: HashMap<Str, Vec<u32>>,
+}
+
+/// Everything the rule chain and the presence test read from a common item,
+/// except the operator name.
+#[derive(PartialEq, Eq, Hash)]
+struct Signature {
+    d1: Option<DtypeCheck>,
+    presence: Presence,
+    sparse: bool,
+    ieee_ok: bool,
+    requires: u16,
+    level: u8,
+}
+
+/// Build the table. Fails only on an inventory that breaks the invariants
+/// the extraction script guarantees (OpInfo parameters equal to the item's
+/// op and dtype, fewer than 64 device classes, few capability sets).
+pub(crate) struct BuildInput<'a> {
+    pub items: &'a [Item],
+    pub placeholders: &'a Placeholders,
+    pub device_classes: usize,
+    pub clean: Str,
+    pub forward: &'a [ForwardOp],
+    pub backward: &'a [BackwardOp],
+    /// Per string id: 1 if it names a float/complex dtype.
+    pub fc_by_str: &'a [u8],
+    /// The first string id of a text (ids of equal texts may differ).
+    pub canonical: &'a dyn Fn(Str) -> Str,
+}
+
+pub(crate) fn build(input: BuildInput) -> Result<HotTable, String> {
+    let BuildInput { items, placeholders, device_classes, clean, forward, backward, fc_by_str, canonical } = input;
+    if device_classes > 64 {
+        return Err(format!("inventory has {device_classes} device classes; at most 64 are supported"));
+    }
+    let mut sets: Vec<Vec<Str>> = vec![Vec::new()];
+    let mut set_index: HashMap<Vec<Str>, u16> = HashMap::from([(Vec::new(), 0)]);
+    let mut hot_of = |it: &Item| -> Result<HotItem, String> {
+        let requires = match set_index.get(&it.requires) {
+            Some(&i) => i,
+            None => {
+                let i = u16::try_from(sets.len())
+                    .map_err(|_| "inventory has too many distinct capability sets".to_string())?;
+                sets.push(it.requires.clone());
+                set_index.insert(it.requires.clone(), i);
+                i
+            }
+        };
+        let d1_dt = it.d1.as_ref().map(|d| d.dt);
+        let consistent = |op: Str, dt: Option<Str>| it.op == Some(op) && (dt.is_none() || d1_dt == dt);
+        let (presence, table) = match it.opinfo {
+            Some(OiParam::Forward { op, dt, cond, table }) => {
+                if !consistent(op, Some(dt)) {
+                    return Err(format!("inventory item {}: OpInfo parameters differ from its op/dtype", it.id));
+                }
+                (Presence::Forward { clean: cond == clean }, table)
+            }
+            Some(OiParam::Backward { op, dt, table }) => {
+                if !consistent(op, Some(dt)) {
+                    return Err(format!("inventory item {}: OpInfo parameters differ from its op/dtype", it.id));
+                }
+                (Presence::Backward, table)
+            }
+            Some(OiParam::Errors { op }) => {
+                if !consistent(op, None) {
+                    return Err(format!("inventory item {}: OpInfo parameters differ from its op", it.id));
+                }
+                (Presence::Errors, u32::MAX)
+            }
+            None => match it.foreach_entry {
+                Some(entry) if it.d1.is_some() && it.op == Some(entry) => (Presence::Foreach, u32::MAX),
+                Some(entry) if it.d1.is_some() => {
+                    return Err(format!("inventory item {}: foreach entry {entry} differs from its op", it.id))
+                }
+                Some(_) => (Presence::Never, u32::MAX),
+                None => (Presence::Always, u32::MAX),
+            },
+        };
+        let mut dev_classes = 0u64;
+        for (class, facts) in &it.dev {
+            if !facts.is_empty() && (*class as usize) < 64 {
+                dev_classes |= 1u64 << class;
+            }
+        }
+        Ok(HotItem {
+            op: it.op,
+            d1: it.d1,
+            table,
+            dev_classes,
+            requires,
+            rare: it.rare & !rare::DEV,
+            level: it.level,
+            presence,
+        })
+    };
+    let hot_items = items.iter().map(&mut hot_of).collect::<Result<Vec<_>, _>>()?;
+    let placeholders = [
+        hot_of(&placeholders.forward)?,
+        hot_of(&placeholders.backward)?,
+        hot_of(&placeholders.errors)?,
+        hot_of(&placeholders.foreach)?,
+    ];
+    let mut groups: Vec<GroupInfo> = Vec::new();
+    let mut group_index: HashMap<Signature, u32> = HashMap::new();
+    let mut group_of = Vec::with_capacity(hot_items.len());
+    let mut items_by_op: HashMap<Str, Vec<u32>> = HashMap::new();
+    for (i, hot) in hot_items.iter().enumerate() {
+        if let Some(op) = hot.op {
+            items_by_op.entry(canonical(op)).or_default().push(i as u32);
+        }
+        if hot.rare != 0 || hot.dev_classes != 0 {
+            group_of.push(NO_GROUP);
+            continue;
+        }
+        let (sparse, ieee_ok) = match hot.presence {
+            Presence::Forward { .. } => {
+                forward.get(hot.table as usize).map_or((false, false), |f| (f.sparse, f.ieee_ok))
+            }
+            Presence::Backward => (backward.get(hot.table as usize).is_some_and(|b| b.sparse), false),
+            _ => (false, false),
+        };
+        let dt = hot.d1.map(|d| d.dt);
+        let fc = dt.is_some_and(|dt| fc_by_str.get(dt as usize).copied().unwrap_or(0) == 1);
+        let signature =
+            Signature { d1: hot.d1, presence: hot.presence, sparse, ieee_ok, requires: hot.requires, level: hot.level };
+        let next = groups.len() as u32;
+        let g = *group_index.entry(signature).or_insert(next);
+        if g == next {
+            let ieee754_by_op = hot.presence == Presence::Forward { clean: false } && fc && ieee_ok;
+            groups.push(GroupInfo { dt, ieee754_by_op });
+        }
+        group_of.push(g);
+    }
+    let mut group_start = vec![0u32; groups.len() + 1];
+    for &g in group_of.iter().filter(|&&g| g != NO_GROUP) {
+        group_start[g as usize + 1] += 1;
+    }
+    for g in 0..groups.len() {
+        group_start[g + 1] += group_start[g];
+    }
+    let mut fill = group_start.clone();
+    let mut group_members = vec![0u32; group_start[groups.len()] as usize];
+    for (i, &g) in group_of.iter().enumerate().filter(|(_, &g)| g != NO_GROUP) {
+        group_members[fill[g as usize] as usize] = i as u32;
+        fill[g as usize] += 1;
+    }
+    Ok(HotTable {
+        items: hot_items,
+        placeholders,
+        requires_sets: sets,
+        group_of,
+        groups,
+        group_members,
+        group_start,
+        items_by_op,
+    })
+}
+
+impl HotTable {
+    pub fn members(&self, group: usize) -> &[u32] {
+        &self.group_members[self.group_start[group] as usize..self.group_start[group + 1] as usize]
+    }
+}
