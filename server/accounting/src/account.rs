@@ -977,19 +977,16 @@ fn account_with<'a>(
         let op_dependent = info.dt.is_some_and(|dt| matches!(ctx.filter(dt), Filter::Regex(_)))
             || (info.ieee754_by_op && ieee754_patterns);
         let representative = members.iter().map(|&i| i as usize).find(|&i| !by_item.get(i));
-        let Some(rep) = representative.filter(|_| !op_dependent && grouping == Grouping::Groups) else {
+        let Some(rep) = representative.filter(|_| grouping == Grouping::Groups) else {
             group_decision.push(Decision::ByItem);
             continue;
         };
+        if op_dependent {
+            group_decision.push(Decision::ByVariant);
+            continue;
+        }
         let hot = &inv.hot.items[rep];
-        let decision = match evaluate(&mut ctx, NodeRef::Item(rep as u32), hot, &inv.items[rep]) {
-            None => Decision::Absent,
-            Some(None) => Decision::Runs,
-            Some(Some(o)) => {
-                group_outcomes.push(o);
-                Decision::Filtered(group_outcomes.len() as u32 - 1)
-            }
-        };
+        let decision = decide(evaluate(&mut ctx, NodeRef::Item(rep as u32), hot, &inv.items[rep]), &mut group_outcomes);
         group_decision.push(decision);
         if decision == Decision::Absent || decision == Decision::Runs {
             let mut n = 0;
@@ -1014,16 +1011,39 @@ fn account_with<'a>(
             tally.add(ctx, at, node, placeholder_hot(inv, kind).level, outcome);
         }
     };
+    // Op-dependent groups: one decision per (group, regex hit, ieee754 hit).
+    let mut variant_decision: Vec<[Option<Decision>; 4]> = vec![[None; 4]; inv.hot.groups.len()];
     for i in to_visit.iter() {
         add_placeholders_before(&mut ctx, &mut tally, i);
         let (node, hot) = (NodeRef::Item(i as u32), &inv.hot.items[i]);
-        let g = inv.hot.group_of[i];
-        let decision = if g != NO_GROUP && !by_item.get(i) { group_decision[g as usize] } else { Decision::ByItem };
+        let g = inv.hot.group_of[i] as usize;
+        let mut decision = if g != NO_GROUP as usize && !by_item.get(i) { group_decision[g] } else { Decision::ByItem };
+        if decision == Decision::ByVariant {
+            let info = inv.hot.groups[g];
+            let regex_hit = info.dt.is_some_and(|dt| ctx.allowed(dt, hot.op));
+            let ieee754_hit = info.ieee754_by_op && hot.op.is_some_and(|op| ctx.ieee754(op));
+            let variant = usize::from(regex_hit) | usize::from(ieee754_hit) << 1;
+            decision = match variant_decision[g][variant] {
+                Some(d) => d,
+                None => {
+                    let d = decide(evaluate(&mut ctx, node, hot, &inv.items[i]), &mut group_outcomes);
+                    variant_decision[g][variant] = Some(d);
+                    d
+                }
+            };
+        }
         match decision {
             Decision::Absent => {}
             Decision::Runs => tally.add(&ctx, i, node, hot.level, None),
-            Decision::Filtered(k) => tally.add(&ctx, i, node, hot.level, Some(group_outcomes[k as usize])),
-            Decision::ByItem => {
+            Decision::Filtered(k) => {
+                let (reason, mut detail, live) = group_outcomes[k as usize];
+                // The group's outcome names the operator it was decided on.
+                if let Detail::RegexFiltered { op, .. } = &mut detail {
+                    *op = hot.op;
+                }
+                tally.add(&ctx, i, node, hot.level, Some((reason, detail, live)));
+            }
+            Decision::ByItem | Decision::ByVariant => {
                 if let Some(outcome) = evaluate(&mut ctx, node, hot, &inv.items[i]) {
                     tally.add(&ctx, i, node, hot.level, outcome);
                 }
@@ -1191,6 +1211,21 @@ enum Decision {
     Filtered(u32),
     /// Decided on its own.
     ByItem,
+    /// The group's outcome depends on the operator only through whether the
+    /// dtype regex and the ieee754 patterns match it.
+    ByVariant,
+}
+
+/// The decision for an evaluated item; a filtered outcome is kept in `outcomes`.
+fn decide(evaluated: Option<Outcome>, outcomes: &mut Vec<(Reason, Detail, bool)>) -> Decision {
+    match evaluated {
+        None => Decision::Absent,
+        Some(None) => Decision::Runs,
+        Some(Some(o)) => {
+            outcomes.push(o);
+            Decision::Filtered(outcomes.len() as u32 - 1)
+        }
+    }
 }
 
 /// A set of item indices.
