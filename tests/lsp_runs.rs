@@ -129,3 +129,46 @@ fn cancel_ends_a_hanging_run_and_leaves_nothing_running() {
     }
     client.shutdown();
 }
+
+#[test]
+fn a_skip_ops_entry_runs_its_tests_on_a_scratch_copy_and_leaves_the_manifest_alone() {
+    let text = MANIFEST.replace("    \"semantic_level\": 1,\n", "    \"semantic_level\": 2,\n").replace(
+        "    \"capabilities\": {\"inference\": True},\n",
+        "    \"capabilities\": {\"inference\": True},\n    \"skip_ops\": [\"abs\"],\n",
+    );
+    let dir = workspace("skip");
+    std::fs::write(dir.join("manifest.py"), &text).unwrap();
+    let uri = file_uri(&dir.join("manifest.py"));
+    let mut client = start(&fixture("python_argv"));
+    client.open(&uri, &text, 1);
+    client.diagnostics(&uri, Some(1));
+    // Cursor inside "abs" (line 7: `    "skip_ops": ["abs"],`).
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 7, "character": 19}, "end": {"line": 7, "character": 19}}, "context": {"diagnostics": []}}),
+    );
+    let run = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["title"].as_str().unwrap_or("").contains("skipped operator abs"))
+        .unwrap_or_else(|| panic!("no run action for the skip_ops entry in {actions:#}"))
+        .clone();
+    assert!(run["title"].as_str().unwrap().contains("scratch copy"), "{run:#}");
+    let command = &run["command"];
+    let result = client.request("workspace/executeCommand", json!({"command": command["command"], "arguments": command["arguments"]}));
+    assert_eq!(result["started"], true);
+    client.wait_for(|m| m["method"] == "window/showMessage");
+    let results = dir.join(".torchcts-lsp/results");
+    let scratch = dir.join(".torchcts-lsp/scratch");
+    let cwd = std::fs::read_to_string(results.join("cwd.txt")).unwrap();
+    assert_eq!(Path::new(cwd.trim()), scratch.canonicalize().unwrap(), "the run happens in the scratch folder");
+    let copy = std::fs::read_to_string(scratch.join("manifest.py")).unwrap();
+    assert!(copy.contains(&text), "the scratch copy holds the saved manifest:\n{copy}");
+    assert!(copy.contains("if op != \"abs\"]"), "the scratch copy takes the entry out:\n{copy}");
+    assert_eq!(std::fs::read_to_string(dir.join("manifest.py")).unwrap(), text, "the user's manifest is untouched");
+    let argv = std::fs::read_to_string(results.join("argv.txt")).unwrap();
+    assert!(argv.contains("test_unary_float_op[dtype0-abs]"), "the run names the tests the entry removes:\n{argv}");
+    assert!(!argv.contains("-neg]"), "and only those:\n{argv}");
+    client.shutdown();
+}

@@ -309,6 +309,30 @@ pub struct RunTarget {
     pub device: String,
     /// Key path of the entry results are reported on (empty: `semantic_level` / manifest).
     pub anchor: Vec<String>,
+    /// The tests only run with the manifest changed (a `skip_ops` entry taken out): Python
+    /// appended to a scratch copy of the manifest that the run uses (see [`scratch_manifest`]).
+    /// `None`: the run uses the manifest as saved.
+    pub scratch_change: Option<String>,
+}
+
+/// The text of a scratch copy of a manifest for a run of tests the manifest itself
+/// excludes: the saved text with `change` (Python statements on `manifest`) appended.
+/// The copy lives in another folder, so `original_dir` goes first on `sys.path` (the
+/// manifest may import its neighbours) and relative `custom_test_dirs` are made absolute.
+pub fn scratch_manifest(original_text: &str, original_dir: &str, change: &str) -> String {
+    let dir = serde_json::Value::String(original_dir.to_string()).to_string();
+    // `from __future__` must stay the first statement; such a file gets no path prefix.
+    let prefix = if original_text.contains("from __future__") {
+        String::new()
+    } else {
+        format!("import sys as _torchcts_lsp_sys\n_torchcts_lsp_sys.path.insert(0, {dir})\n")
+    };
+    format!(
+        "{prefix}{original_text}\n\n# torchcts-lsp: scratch copy for a focused run; the manifest itself is unchanged.\n{change}\n\
+         if isinstance(manifest.get(\"custom_test_dirs\"), (list, tuple)):\n    \
+         import os as _torchcts_lsp_os\n    \
+         manifest[\"custom_test_dirs\"] = [_torchcts_lsp_os.path.join({dir}, d) if isinstance(d, str) else d for d in manifest[\"custom_test_dirs\"]]\n"
+    )
 }
 
 /// The tests the entry under the cursor decides, as a set difference of two accountings:
@@ -336,6 +360,7 @@ pub fn run_target(
         level,
         device: device.clone(),
         anchor: vec!["semantic_level".into()],
+        scratch_change: None,
     };
     let Some(target) = target else { return whole };
     let path = target.path_strs();
@@ -356,6 +381,7 @@ pub fn run_target(
                 level,
                 device,
                 anchor: path.iter().map(|s| s.to_string()).collect(),
+                scratch_change: None,
             }
         }
         ["capabilities", cap] => {
@@ -370,6 +396,7 @@ pub fn run_target(
                 level,
                 device,
                 anchor: path.iter().map(|s| s.to_string()).collect(),
+                scratch_change: None,
             }
         }
         ["skip_ops"] => {
@@ -382,12 +409,16 @@ pub fn run_target(
             let Some(name) = name else { return whole };
             let mut without = base.clone();
             without.skip_ops.retain(|s| *s != name);
+            let literal = serde_json::Value::String(name.clone()).to_string();
             RunTarget {
                 label: format!("skipped operator {name}"),
                 node_ids: Some(difference(&without, &base)),
                 level,
                 device,
                 anchor: vec!["skip_ops".into()],
+                scratch_change: Some(format!(
+                    "manifest[\"skip_ops\"] = [op for op in manifest.get(\"skip_ops\", []) if op != {literal}]"
+                )),
             }
         }
         _ => whole,
@@ -459,5 +490,6 @@ pub fn changed_entries_target(
         level: selection.max_level(),
         device,
         anchor: vec!["semantic_level".into()],
+        scratch_change: None,
     })
 }

@@ -148,6 +148,8 @@ impl Backend {
                 ["supported_dtypes", _] => true,
                 // Tests a capability gates only run while it is True in the manifest.
                 ["capabilities", cap] => facts.capability(cap).is_some_and(|v| v.truthy()),
+                // The tests a skip_ops entry removes run on a scratch copy without it.
+                ["skip_ops"] => matches!(t.role, torchcts_core::locate::Role::ListItem(_)),
                 _ => false,
             }
         });
@@ -157,8 +159,13 @@ impl Backend {
             });
             if let Some(target) = target {
                 let n = target.node_ids.as_ref().map(Vec::len).unwrap_or(0);
+                let title = if target.scratch_change.is_some() {
+                    format!("Run affected tests on {device} ({n} tests of {}, on a scratch copy without the entry)", target.label)
+                } else {
+                    format!("Run affected tests on {device} ({n} tests of {})", target.label)
+                };
                 out.push(run_action(
-                    format!("Run affected tests on {device} ({n} tests of {})", target.label),
+                    title,
                     runs::RUN_AFFECTED,
                     serde_json::json!({"uri": uri.as_str(), "position": position}),
                 ));
@@ -206,6 +213,7 @@ impl Backend {
                 level,
                 device: facts.resolve_device(settings.device.as_deref()),
                 anchor: vec!["semantic_level".into()],
+                scratch_change: None,
             }
         };
         self.start_run(uri, target, runs::CommandArgs::default()).await;

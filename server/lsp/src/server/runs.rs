@@ -179,6 +179,7 @@ impl Backend {
                     level: level.clamp(1, 8),
                     device: facts.resolve_device(device.as_deref()),
                     anchor: vec!["semantic_level".into()],
+                    scratch_change: None,
                 })
             }
             RERUN_FAILED => {
@@ -193,6 +194,7 @@ impl Backend {
                     level: av::LevelSelection::from_manifest(&facts).map(|s| s.max_level()).unwrap_or(3),
                     device: facts.resolve_device(device.as_deref()),
                     anchor: previous.anchor.clone(),
+                    scratch_change: None,
                 })
             }
             _ => {
@@ -238,9 +240,20 @@ impl Backend {
                 keyword: None,
             },
         };
+        // Tests the manifest itself excludes run on a scratch copy with the change applied.
+        let run_manifest = match &target.scratch_change {
+            None => manifest_path.clone(),
+            Some(change) => match write_scratch_manifest(&manifest_path, change) {
+                Ok(path) => path,
+                Err(e) => {
+                    self.client.show_message(MessageType::ERROR, format!("torchcts: {e}")).await;
+                    return;
+                }
+            },
+        };
         let request = RunRequest {
             python,
-            manifest_path: manifest_path.clone(),
+            manifest_path: run_manifest,
             device: target.device.clone(),
             selection,
             results_dir,
@@ -437,4 +450,19 @@ pub fn run_findings(analysis: &torchcts_core::Analysis, results: &RunResults) ->
             Finding::new(span.start..key_end, *severity, message.clone(), "run-result", Origin::Lsp)
         })
         .collect()
+}
+
+/// Writes `<manifest folder>/.torchcts-lsp/scratch/manifest.py`: the saved manifest with
+/// `change` applied, for a run of tests the manifest itself excludes. The user's file is
+/// only read.
+fn write_scratch_manifest(manifest_path: &std::path::Path, change: &str) -> Result<PathBuf, String> {
+    let original = std::fs::read_to_string(manifest_path)
+        .map_err(|e| format!("cannot read {} for a scratch copy: {e}", manifest_path.display()))?;
+    let dir = manifest_path.parent().unwrap_or(std::path::Path::new("."));
+    let scratch_dir = dir.join(".torchcts-lsp").join("scratch");
+    std::fs::create_dir_all(&scratch_dir).map_err(|e| format!("cannot create {}: {e}", scratch_dir.display()))?;
+    let text = av::scratch_manifest(&original, &dir.to_string_lossy(), change);
+    let path = scratch_dir.join("manifest.py");
+    std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(path)
 }
