@@ -172,3 +172,35 @@ fn a_skip_ops_entry_runs_its_tests_on_a_scratch_copy_and_leaves_the_manifest_alo
     assert!(!argv.contains("-neg]"), "and only those:\n{argv}");
     client.shutdown();
 }
+
+#[test]
+fn a_second_run_asks_before_replacing_the_running_one() {
+    let dir = workspace("replace");
+    let uri = file_uri(&dir.join("manifest.py"));
+    let mut client = start(&fixture("python_hang"));
+    client.open(&uri, MANIFEST, 1);
+    client.diagnostics(&uri, Some(1));
+    let run_level = json!({"command": "torchcts.runLevel", "arguments": [{"uri": uri, "level": 1}]});
+    assert_eq!(client.request("workspace/executeCommand", run_level.clone())["started"], true);
+    let pids_file = dir.join(".torchcts-lsp/results/pids");
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while !pids_file.exists() {
+        assert!(std::time::Instant::now() < deadline, "the fake run never started");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // Dismissed (the client answers null): the running one stays.
+    assert_eq!(client.request("workspace/executeCommand", run_level.clone())["started"], false);
+    let asked = client.backlog.iter().find(|m| m["method"] == "window/showMessageRequest").cloned();
+    let asked = asked.unwrap_or_else(|| panic!("no question in {:#?}", client.backlog));
+    let titles: Vec<&str> = asked["params"]["actions"].as_array().unwrap().iter().filter_map(|a| a["title"].as_str()).collect();
+    assert_eq!(titles, ["Replace it", "Keep running"]);
+    assert!(client.backlog.iter().all(|m| !(m["method"] == "window/showMessage"
+        && m["params"]["message"].as_str().unwrap_or("").contains("cancelled"))), "the running one was not cancelled");
+    // "Replace it": the running one is cancelled and a new one starts.
+    client.answer("window/showMessageRequest", json!({"title": "Replace it"}));
+    assert_eq!(client.request("workspace/executeCommand", run_level)["started"], true);
+    let message = client.wait_for(|m| m["method"] == "window/showMessage");
+    assert!(message["params"]["message"].as_str().unwrap().contains("cancelled"), "{message:#}");
+    client.request("workspace/executeCommand", json!({"command": "torchcts.cancelRun", "arguments": [{"uri": uri}]}));
+    client.shutdown();
+}

@@ -16,6 +16,8 @@ pub struct LspClient {
     next_id: i64,
     /// Messages received but not yet consumed by a wait.
     pub backlog: Vec<Value>,
+    /// Results to answer server-to-client requests with, by method (default: null).
+    answers: std::collections::HashMap<String, Value>,
 }
 
 pub const TIMEOUT: Duration = Duration::from_secs(20);
@@ -69,13 +71,18 @@ impl LspClient {
                 }
             }
         });
-        LspClient { child, stdin, incoming: rx, next_id: 1, backlog: Vec::new() }
+        LspClient { child, stdin, incoming: rx, next_id: 1, backlog: Vec::new(), answers: Default::default() }
     }
 
     pub fn send(&mut self, message: Value) {
         let body = serde_json::to_string(&message).expect("serialisable");
         write!(self.stdin, "Content-Length: {}\r\n\r\n{}", body.len(), body).expect("server stdin open");
         self.stdin.flush().expect("flush");
+    }
+
+    /// Answer the server's `method` requests with `result` from now on.
+    pub fn answer(&mut self, method: &str, result: Value) {
+        self.answers.insert(method.to_string(), result);
     }
 
     pub fn notify(&mut self, method: &str, params: Value) {
@@ -94,7 +101,7 @@ impl LspClient {
     }
 
     /// Waits for the first message (backlog first) that satisfies `pred`; answers
-    /// server-to-client requests with null on the way.
+    /// server-to-client requests on the way (null unless [`LspClient::answer`] says otherwise).
     pub fn wait_for(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
         if let Some(i) = self.backlog.iter().position(&pred) {
             return self.backlog.remove(i);
@@ -106,7 +113,8 @@ impl LspClient {
                 Ok(msg) => {
                     if msg.get("id").is_some() && msg.get("method").is_some() {
                         let id = msg["id"].clone();
-                        self.send(json!({"jsonrpc": "2.0", "id": id, "result": null}));
+                        let result = msg["method"].as_str().and_then(|m| self.answers.get(m)).cloned().unwrap_or(Value::Null);
+                        self.send(json!({"jsonrpc": "2.0", "id": id, "result": result}));
                     }
                     if pred(&msg) {
                         return msg;

@@ -216,7 +216,7 @@ impl Backend {
                 scratch_change: None,
             }
         };
-        self.start_run(uri, target, runs::CommandArgs::default()).await;
+        self.start_run(uri, target, runs::CommandArgs::default(), runs::WhenRunning::Replace).await;
     }
 
     /// The analysis of the current version of `uri`, for read-only requests.

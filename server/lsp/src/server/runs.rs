@@ -3,8 +3,9 @@
 //! A run starts only from an explicit command (code action, `workspace/executeCommand`) or
 //! from the opt-in on-save setting; never on open. The runner module owns the process; this
 //! file turns its events into LSP work-done progress, a summary message, and diagnostics on
-//! the manifest entry the run was about. One run per manifest: a new request replaces the
-//! running one (the runner's registry cancels it first).
+//! the manifest entry the run was about. One run per manifest: a command while one runs asks
+//! whether to replace it (no answer within a minute keeps it); an on-save run replaces it
+//! (the runner's registry cancels it first).
 
 use super::Backend;
 use crate::runner::{self, RunEvent, RunOutcome, RunRequest, RunStatus, Selection, TestOutcome};
@@ -17,6 +18,17 @@ use torchcts_core::findings::{Finding, Origin, Severity};
 use tower_lsp_server::ls_types::*;
 
 pub const RUN_AFFECTED: &str = "torchcts.runAffectedTests";
+const REPLACE_RUN: &str = "Replace it";
+const KEEP_RUN: &str = "Keep running";
+
+/// What a new run does while one of the same manifest is in progress.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WhenRunning {
+    /// Explicit commands: ask the user.
+    Ask,
+    /// On-save runs: the newest saved state wins.
+    Replace,
+}
 pub const RUN_LEVEL: &str = "torchcts.runLevel";
 pub const CANCEL_RUN: &str = "torchcts.cancelRun";
 pub const SHOW_SKIPS: &str = "torchcts.showSkips";
@@ -156,8 +168,8 @@ impl Backend {
             RUN_AFFECTED | RUN_LEVEL | RERUN_FAILED => {
                 let uri = uri?;
                 let target = self.target_for(command, &uri, &args)?;
-                self.start_run(uri, target, args).await;
-                Some(serde_json::json!({"started": true}))
+                let started = self.start_run(uri, target, args, WhenRunning::Ask).await;
+                Some(serde_json::json!({"started": started}))
             }
             _ => None,
         }
@@ -208,10 +220,12 @@ impl Backend {
         }
     }
 
-    pub(super) async fn start_run(&self, uri: Uri, target: RunTarget, args: CommandArgs) {
+    /// Starts a run; `false` when none started (nothing to run, or the user kept the
+    /// running one).
+    pub(super) async fn start_run(&self, uri: Uri, target: RunTarget, args: CommandArgs, when_running: WhenRunning) -> bool {
         let Some(manifest_path) = uri.to_file_path().map(|p| p.into_owned()) else {
             self.client.show_message(MessageType::ERROR, "torchcts: runs need a manifest saved on disk").await;
-            return;
+            return false;
         };
         if let Some(ids) = &target.node_ids {
             if ids.is_empty() {
@@ -221,8 +235,15 @@ impl Backend {
                         format!("torchcts: {} lets in no test at level {}", target.label, target.level),
                     )
                     .await;
-                return;
+                return false;
             }
+        }
+        if when_running == WhenRunning::Ask
+            && self.runs.current(&manifest_path).is_some()
+            && !self.confirm_replace(&target).await
+        {
+            self.client.log_message(MessageType::INFO, "torchcts: kept the running test run; no new run started").await;
+            return false;
         }
         let settings = self.settings();
         let workspace = self.lock().workspace_root.clone();
@@ -247,7 +268,7 @@ impl Backend {
                 Ok(path) => path,
                 Err(e) => {
                     self.client.show_message(MessageType::ERROR, format!("torchcts: {e}")).await;
-                    return;
+                    return false;
                 }
             },
         };
@@ -339,6 +360,24 @@ impl Backend {
                 publisher.republish(uri).await;
             }
         });
+        true
+    }
+
+    /// Asks whether to replace the run in progress; no answer within a minute keeps it
+    /// (never wait on the client for long).
+    async fn confirm_replace(&self, target: &RunTarget) -> bool {
+        let actions = [REPLACE_RUN, KEEP_RUN]
+            .map(|title| MessageActionItem { title: title.into(), properties: Default::default() })
+            .to_vec();
+        let question = self.client.show_message_request(
+            MessageType::INFO,
+            format!("A TorchCTS run of this manifest is in progress. Replace it with a run of {}?", target.label),
+            Some(actions),
+        );
+        matches!(
+            tokio::time::timeout(Duration::from_secs(60), question).await,
+            Ok(Ok(Some(MessageActionItem { title, .. }))) if title == REPLACE_RUN
+        )
     }
 
     fn anchor_text(&self, uri: &Uri, anchor: &[String]) -> Option<String> {
