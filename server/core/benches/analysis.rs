@@ -43,10 +43,10 @@ fn main() {
     let mut edited = text.clone();
     let mut old = base.tree.clone();
     torchcts_core::syntax::apply_edit(&mut edited, Some(&mut old), at..at + 4, "False");
-    let incremental = time(200, || analyze(&edited, &AnalysisInput { old_tree: Some(&old), dir_exists: None, inventory: None }));
+    let incremental = time(200, || analyze(&edited, &AnalysisInput { old_tree: Some(&old), ..AnalysisInput::default() }));
     let inventory_for_hints = torchcts_core::accounting_view::Inventory::embedded();
     let with_hints = time(100, || {
-        analyze(&edited, &AnalysisInput { old_tree: Some(&old), dir_exists: None, inventory: Some(inventory_for_hints) })
+        analyze(&edited, &AnalysisInput { old_tree: Some(&old), inventory: Some(inventory_for_hints), ..AnalysisInput::default() })
     });
     let hover_at = text.find("\"semantic_level\"").unwrap_or(0) + 2;
     let hover = time(2000, || torchcts_core::hover::hover(&base, hover_at, None));

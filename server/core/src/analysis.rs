@@ -22,6 +22,8 @@ pub struct AnalysisInput<'a> {
     /// The suite inventory, for hints only it can give (regexes that match all or no
     /// operators, unknown operator names).
     pub inventory: Option<&'a crate::accounting_view::Inventory>,
+    /// The file's name as a Python SyntaxError shows it (the base name); `manifest.py` if unset.
+    pub file_name: Option<&'a str>,
 }
 
 pub struct Analysis {
@@ -42,6 +44,7 @@ pub fn analyze(text: &str, input: &AnalysisInput) -> Analysis {
     let mut findings = Vec::new();
 
     let python_error = python_syntax_error(&tree, text);
+    let file_name = input.file_name.unwrap_or("manifest.py");
     if let Some(err) = &python_error {
         let line = err.line.saturating_sub(1);
         let start = line_start(&line_index, text, line);
@@ -51,7 +54,7 @@ pub fn analyze(text: &str, input: &AnalysisInput) -> Analysis {
         findings.push(Finding::new(
             start..end,
             Severity::Error,
-            format!("Failed to parse manifest: {} (manifest.py, line {})", err.message, err.line),
+            format!("Failed to parse manifest: {} ({}, line {})", err.message, file_name, err.line),
             "syntax-error",
             Origin::Torchcts,
         ));
@@ -108,7 +111,7 @@ pub fn analyze(text: &str, input: &AnalysisInput) -> Analysis {
     }
     findings.extend(model.notes.iter().cloned());
 
-    let check = CheckOutcome::from_parts(python_error.as_ref(), model.load_error.as_ref(), &model, validated);
+    let check = CheckOutcome::from_parts(python_error.as_ref(), file_name, model.load_error.as_ref(), &model, validated);
     Analysis { text: text.to_string(), line_index, tree, model, findings, check }
 }
 

@@ -36,12 +36,13 @@ pub enum Stream {
 impl CheckOutcome {
     pub fn from_parts(
         syntax: Option<&PythonSyntaxError>,
+        file_name: &str,
         load: Option<&LoadError>,
         model: &ManifestModel,
         validated: Option<Vec<Finding>>,
     ) -> CheckOutcome {
         if let Some(err) = syntax {
-            return CheckOutcome::ParseFailed { message: format!("{} (manifest.py, line {})", err.message, err.line) };
+            return CheckOutcome::ParseFailed { message: format!("{} ({file_name}, line {})", err.message, err.line) };
         }
         if let Some(err) = load {
             return CheckOutcome::ParseFailed { message: err.message.clone() };

@@ -11,6 +11,7 @@ pub mod actions;
 pub mod analysis;
 pub mod check;
 pub mod completion;
+pub mod cpython_hints;
 pub mod eval;
 pub mod findings;
 pub mod hover;

@@ -148,35 +148,61 @@ pub struct PythonSyntaxError {
 }
 
 /// Estimates CPython's syntax error for a file. Bracket and string errors come from a
-/// small tokenizer that mirrors CPython's (exact for those); other errors use the first
-/// error tree-sitter found, with CPython's generic `invalid syntax`.
+/// small tokenizer that mirrors CPython's (exact for those); parser errors are CPython's
+/// specialised message where its construct comes first (a missing comma, a dict key
+/// without ':', see `cpython_hints`), else `invalid syntax` on the line of the first error
+/// tree-sitter found.
 pub fn python_syntax_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError> {
     let token_error = tokenizer_error(text);
-    let first_tree_error = first_error_line(tree, text);
-    match (token_error, first_tree_error) {
-        (Some(tok), Some(line)) => {
+    let mut parser_error = first_error(tree, text).map(|(line, end)| parser_error(text, line, end));
+    // A header without its ':' fails on a forced token: before the tokenizer reads on.
+    let block_colon = parser_error.as_ref().and_then(|_| crate::cpython_hints::missing_block_colon(text));
+    if let (Some(hint), Some(parser)) = (block_colon, parser_error.as_ref()) {
+        if hint.line <= parser.line {
+            let forced = PythonSyntaxError { message: hint.message.into(), line: hint.line };
+            return match token_error {
+                Some(tok) if tok.error.line <= hint.line => Some(tok.error),
+                _ => Some(forced),
+            };
+        }
+    }
+    match (token_error, parser_error.take()) {
+        (Some(tok), Some(parser)) => {
             // A tokenizer error at EOF ("never closed") loses to an earlier parser error,
             // as in CPython, where the parser consumes tokens as they come.
-            if tok.at_eof && line < tok.error.line {
-                Some(PythonSyntaxError { message: "invalid syntax".into(), line })
+            if tok.at_eof && parser.line < tok.error.line {
+                Some(parser)
             } else {
                 Some(tok.error)
             }
         }
         (Some(tok), None) => Some(tok.error),
-        (None, Some(line)) => Some(PythonSyntaxError { message: "invalid syntax".into(), line }),
-        (None, None) => None,
+        (None, parser) => parser,
     }
 }
 
-fn first_error_line(tree: &Tree, text: &str) -> Option<usize> {
+/// CPython's message for a parse error tree-sitter first sees on `line`, ending at byte
+/// `end`. A hint from no later than that error, or from the next line, is the same mistake
+/// (tree-sitter's recovery often marks the token before it, such as the comma ending the
+/// previous entry); a later one is not CPython's first error.
+fn parser_error(text: &str, line: usize, end: usize) -> PythonSyntaxError {
+    match crate::cpython_hints::first_hint(text) {
+        Some(hint) if hint.offset <= end || hint.line <= line + 1 => {
+            PythonSyntaxError { message: hint.message.into(), line: hint.line }
+        }
+        _ => PythonSyntaxError { message: "invalid syntax".into(), line },
+    }
+}
+
+/// The 1-based line and end byte of the first error tree-sitter found.
+fn first_error(tree: &Tree, text: &str) -> Option<(usize, usize)> {
     if !tree.root_node().has_error() {
         return None;
     }
     let findings = syntax_findings(tree, text, 1);
     let first = findings.first()?;
     let line = text[..first.span.start].matches('\n').count() + 1;
-    Some(line)
+    Some((line, first.span.end))
 }
 
 struct TokenizerError {

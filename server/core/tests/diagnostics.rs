@@ -98,7 +98,7 @@ fn syntax_error_is_located_and_the_rest_still_validated() {
         r#"
 manifest = {
     "manifest_version": 1
-#   ^^^^^^^^^^^^^^^^^^^^^ error: Failed to parse manifest: invalid syntax (manifest.py, line 3)
+#   ^^^^^^^^^^^^^^^^^^^^^ error: Failed to parse manifest: invalid syntax. Perhaps you forgot a comma? (manifest.py, line 3)
     "device_name": "cpu",
     "capabilities": {"warp": True},
 #                    ^^^^^^ error: Unknown capabilities key 'warp'

@@ -23,7 +23,15 @@ pub fn run(args: &[String]) -> ExitCode {
     let base =
         path.canonicalize().ok().and_then(|p| p.parent().map(Path::to_path_buf)).unwrap_or_else(|| PathBuf::from("."));
     let dir_exists = dir_exists_relative_to(&base);
-    let analysis = analyze(&text, &AnalysisInput { old_tree: None, dir_exists: Some(&dir_exists), inventory: Some(torchcts_core::accounting_view::Inventory::embedded()) });
+    let analysis = analyze(
+        &text,
+        &AnalysisInput {
+            inventory: Some(torchcts_core::accounting_view::Inventory::embedded()),
+            dir_exists: Some(&dir_exists),
+            file_name: path.file_name().and_then(|n| n.to_str()),
+            ..AnalysisInput::default()
+        },
+    );
 
     println!("== Diagnostics for {} ({} findings)", path.display(), analysis.findings.len());
     let mut findings: Vec<_> = analysis.findings.iter().collect();

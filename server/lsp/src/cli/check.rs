@@ -59,6 +59,7 @@ pub fn run(args: &[String]) -> ExitCode {
             dir_exists: Some(&dir_exists),
             // The text output is the real tool's; only JSON carries our inventory hints.
             inventory: json_format.then(torchcts_core::accounting_view::Inventory::embedded),
+            file_name: path.file_name().and_then(|n| n.to_str()),
         });
     let code = analysis.check.exit_code();
 

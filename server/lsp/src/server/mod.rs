@@ -404,7 +404,9 @@ fn run_analysis(
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let dir_exists = base_dir.as_deref().map(crate::cli::dir_exists_relative_to);
         let dir_exists_ref: Option<&dyn Fn(&str) -> bool> = dir_exists.as_ref().map(|f| f as &dyn Fn(&str) -> bool);
-        analyze(text, &AnalysisInput { old_tree, dir_exists: dir_exists_ref, inventory })
+        // As Python's SyntaxError shows it; untitled buffers read as manifest.py.
+        let file_name = uri.to_file_path().and_then(|p| p.file_name().and_then(|n| n.to_str()).map(str::to_string));
+        analyze(text, &AnalysisInput { old_tree, dir_exists: dir_exists_ref, inventory, file_name: file_name.as_deref() })
     }));
     match result {
         Ok(a) => Some(a),

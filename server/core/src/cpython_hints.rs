@@ -1,0 +1,459 @@
+//! CPython's specialised syntax error messages for the mistakes manifests see most, from a
+//! token scan: a missing comma between two items (`invalid syntax. Perhaps you forgot a
+//! comma?`), a dict key without its ':' (`':' expected after dictionary key`), and a ':'
+//! with no value (`expression expected after dictionary key and ':'`).
+//!
+//! These mirror the `invalid_expression`, `invalid_kvpair` and
+//! `invalid_double_starred_kvpairs` rules of CPython 3.11's grammar (`Grammar/python.gram`),
+//! which its parser tries, in source order, only after a file failed to parse. Everything
+//! else stays CPython's generic `invalid syntax` (see `syntax::python_syntax_error`).
+
+/// A hint: CPython's message, the 1-based line it reports, and the byte offset the
+/// offending construct starts at (to order it against other errors).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hint {
+    pub message: &'static str,
+    pub line: usize,
+    pub offset: usize,
+}
+
+pub const FORGOT_COMMA: &str = "invalid syntax. Perhaps you forgot a comma?";
+pub const COLON_EXPECTED: &str = "':' expected after dictionary key";
+pub const VALUE_EXPECTED: &str = "expression expected after dictionary key and ':'";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Name,
+    Number,
+    String,
+    Op,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Token<'t> {
+    kind: Kind,
+    text: &'t str,
+    start: usize,
+    line: usize,
+    /// Bracket depth before the token (an opener has the outer depth).
+    depth: usize,
+    /// First token of a logical line.
+    logical_start: bool,
+}
+
+const KEYWORDS: &[&str] = &[
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
+    "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal",
+    "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
+];
+
+fn is_keyword(s: &str) -> bool {
+    KEYWORDS.contains(&s)
+}
+
+impl Token<'_> {
+    fn is(&self, op: &str) -> bool {
+        self.kind == Kind::Op && self.text == op
+    }
+
+    fn is_constant(&self) -> bool {
+        self.kind == Kind::Name && matches!(self.text, "True" | "False" | "None")
+    }
+
+    /// Can end an operand: `x`, `1`, `'s'`, `)`, `]`, `}`, `...`.
+    fn ends_operand(&self) -> bool {
+        match self.kind {
+            Kind::Name => !is_keyword(self.text) || self.is_constant(),
+            Kind::Number | Kind::String => true,
+            Kind::Op => matches!(self.text, ")" | "]" | "}" | "..."),
+        }
+    }
+
+    /// Can start an expression where an operator or a comma was due. `(` and `[` after an
+    /// operand are a call and a subscript, so they do not count.
+    fn starts_expression(&self) -> bool {
+        match self.kind {
+            Kind::Name => !is_keyword(self.text) || self.is_constant() || self.text == "lambda",
+            Kind::Number | Kind::String => true,
+            Kind::Op => matches!(self.text, "{" | "~" | "..."),
+        }
+    }
+
+    /// Part of a `disjunction` when walking back from its last token.
+    fn in_disjunction(&self) -> bool {
+        match self.kind {
+            Kind::Name => !is_keyword(self.text) || matches!(self.text, "True" | "False" | "None" | "and" | "or" | "not" | "in" | "is" | "await"),
+            Kind::Number | Kind::String => true,
+            Kind::Op => matches!(
+                self.text,
+                "." | "+" | "-" | "*" | "/" | "//" | "%" | "**" | "@" | "<<" | ">>" | "&" | "|" | "^" | "~" | "<" | ">"
+                    | "<=" | ">=" | "==" | "!=" | "..."
+            ),
+        }
+    }
+}
+
+pub const EXPECTED_COLON: &str = "expected ':'";
+
+/// A compound statement header without its ':' (`def f(x)`, `if x`, `else`): CPython
+/// demands the ':' right after the header (a forced token), so this error comes before any
+/// tokenizer error on the following lines (such as the block's indentation).
+pub fn missing_block_colon(text: &str) -> Option<Hint> {
+    let tokens = tokenize(text)?;
+    let mut k = 0;
+    while k < tokens.len() {
+        let end = (k + 1..tokens.len()).find(|&j| tokens[j].logical_start).unwrap_or(tokens.len());
+        let header = &tokens[k];
+        let compound = header.kind == Kind::Name
+            && matches!(
+                header.text,
+                "def" | "class" | "if" | "elif" | "else" | "while" | "for" | "with" | "try" | "except" | "finally"
+            );
+        if compound && !tokens[k..end].iter().any(|t| t.depth == 0 && t.is(":")) {
+            let last = &tokens[end - 1];
+            return Some(Hint { message: EXPECTED_COLON, line: last.line, offset: last.start });
+        }
+        k = end;
+    }
+    None
+}
+
+/// The first hint in source order, if any.
+pub fn first_hint(text: &str) -> Option<Hint> {
+    let tokens = tokenize(text)?;
+    let openers = matching_openers(&tokens);
+    let mut frames: Vec<Frame> = Vec::new();
+    let at = |message, t: &Token| Some(Hint { message, line: t.line, offset: t.start });
+    for (k, t) in tokens.iter().enumerate() {
+        let prev = k.checked_sub(1).map(|p| &tokens[p]);
+        let frame = frames.last();
+        // The key of a dict entry after the first: CPython parses one expression and wants
+        // ':' next (`invalid_kvpair`), before any comma hint at that level.
+        let later_key = frame.is_some_and(|f| f.dict && f.elements > 0 && f.element_start.is_some() && !f.element_colon);
+        if later_key && (t.is("=") || prev.is_some_and(|p| p.ends_operand()) && t.starts_expression()) {
+            let start = frame.and_then(|f| f.element_start).unwrap_or(k);
+            return at(COLON_EXPECTED, &tokens[start]);
+        }
+        // A missing comma: an operand directly followed by the start of another, inside brackets.
+        if let Some(prev) = prev.filter(|p| t.depth > 0 && p.ends_operand() && t.starts_expression()) {
+            let concatenated = prev.kind == Kind::String && t.kind == Kind::String;
+            if !concatenated {
+                let a = disjunction_start(&tokens, &openers, k - 1);
+                let first = &tokens[a];
+                // `NAME` in CPython's grammar is a name that is not a keyword.
+                let name = first.kind == Kind::Name && !is_keyword(first.text);
+                let name_string = name && tokens.get(a + 1).is_some_and(|n| n.kind == Kind::String);
+                let soft_keyword = name && matches!(first.text, "match" | "case" | "_");
+                let legacy = a == k - 1 && name && matches!(first.text, "print" | "exec");
+                if !name_string && !soft_keyword && !legacy {
+                    return at(FORGOT_COMMA, first);
+                }
+            }
+        }
+        if t.kind == Kind::Op {
+            match t.text {
+                "(" | "[" | "{" => {
+                    if let Some(f) = frames.last_mut() {
+                        f.element_start.get_or_insert(k);
+                    }
+                    let call = t.text != "{" && prev.is_some_and(|p| p.ends_operand());
+                    frames.push(Frame { brace: t.text == "{", call, ..Frame::default() });
+                    continue;
+                }
+                "," | ")" | "]" | "}" => {
+                    if t.is(",") && prev.is_some_and(|p| p.is(",") || (p.is("(") || p.is("[") || p.is("{"))) {
+                        return at(INVALID, t);
+                    }
+                    if let Some(f) = frames.last_mut() {
+                        if let Some(start) = f.element_start {
+                            let starred = tokens[start].is("**");
+                            if f.brace && f.elements == 0 {
+                                f.dict = f.element_colon || starred;
+                            } else if f.dict && !f.element_colon && !starred {
+                                return at(COLON_EXPECTED, &tokens[start]);
+                            }
+                            f.elements += 1;
+                        }
+                        f.element_start = None;
+                        f.element_colon = false;
+                        f.element_lambda = false;
+                    }
+                    if t.text != "," {
+                        frames.pop();
+                    }
+                    continue;
+                }
+                ":" => {
+                    if let Some(f) = frames.last_mut() {
+                        let value_missing = tokens.get(k + 1).is_some_and(|n| n.is(",") || n.is("}"));
+                        if f.brace && f.element_start.is_some() && !f.element_lambda {
+                            if value_missing {
+                                return at(VALUE_EXPECTED, t);
+                            }
+                            if f.element_colon {
+                                // A second ':' in one entry (often strings joined across a
+                                // missing comma): the parser stops at it.
+                                return at(INVALID, t);
+                            }
+                        }
+                        f.element_colon = true;
+                    }
+                    continue;
+                }
+                "=" => {
+                    if let Some(f) = frames.last().filter(|f| !f.call && f.element_start.is_some()) {
+                        if f.element_colon {
+                            return at(INVALID, t);
+                        }
+                        if let Some(message) = assignment_message(&tokens, &openers, k) {
+                            let a = disjunction_start(&tokens, &openers, k - 1);
+                            return at(message, &tokens[a]);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let Some(f) = frames.last_mut() {
+            f.element_start.get_or_insert(k);
+            if t.kind == Kind::Name && t.text == "lambda" {
+                f.element_lambda = true;
+            }
+        }
+    }
+    None
+}
+
+pub const INVALID: &str = "invalid syntax";
+
+/// An open bracket and the element being read in it.
+#[derive(Default)]
+struct Frame {
+    brace: bool,
+    /// A call or subscript: `name=value` there is an argument.
+    call: bool,
+    /// A `{` whose first element is a `key: value` pair (or `**mapping`).
+    dict: bool,
+    /// Elements closed so far.
+    elements: usize,
+    /// First token of the current element.
+    element_start: Option<usize>,
+    /// The current element has a ':' at this level.
+    element_colon: bool,
+    element_lambda: bool,
+}
+
+/// `invalid_named_expression`: `x = y` where an expression was due (a list, set or dict
+/// element). `k` is the `=`; `None` where CPython says plain `invalid syntax`.
+fn assignment_message(tokens: &[Token], openers: &[Option<usize>], k: usize) -> Option<&'static str> {
+    let last = k.checked_sub(1)?;
+    if !tokens[last].ends_operand() || tokens.get(k + 1).is_some_and(|n| n.is("=")) {
+        return None;
+    }
+    let a = disjunction_start(tokens, openers, last);
+    let target = &tokens[a..=last];
+    let only = |kind: Kind| target.iter().all(|t| t.kind == kind);
+    if target.len() == 1 && target[0].kind == Kind::Name && !is_keyword(target[0].text) {
+        return Some("invalid syntax. Maybe you meant '==' or ':=' instead of '='?");
+    }
+    if only(Kind::String) || (target.len() == 1 && target[0].kind == Kind::Number) {
+        return Some("cannot assign to literal here. Maybe you meant '==' instead of '='?");
+    }
+    // A dotted name: `torch.float32 = ...`.
+    let dotted = target.len() >= 3
+        && target.iter().enumerate().all(|(i, t)| if i % 2 == 0 { t.kind == Kind::Name && !is_keyword(t.text) } else { t.is(".") });
+    if dotted {
+        return Some("cannot assign to attribute here. Maybe you meant '==' instead of '='?");
+    }
+    None
+}
+
+/// Index of the first token of the `disjunction` that ends at `last`.
+fn disjunction_start(tokens: &[Token], openers: &[Option<usize>], last: usize) -> usize {
+    let mut k = last;
+    loop {
+        // A bracket group is one operand (or a call/subscript on the one before).
+        if let Some(open) = openers[k] {
+            k = open;
+        }
+        if k == 0 {
+            return 0;
+        }
+        let before = &tokens[k - 1];
+        if !before.in_disjunction() && !matches!(before.text, ")" | "]" | "}") {
+            return k;
+        }
+        k -= 1;
+    }
+}
+
+/// For each closing bracket, the index of its opener.
+fn matching_openers(tokens: &[Token]) -> Vec<Option<usize>> {
+    let mut out = vec![None; tokens.len()];
+    let mut stack = Vec::new();
+    for (k, t) in tokens.iter().enumerate() {
+        if t.kind != Kind::Op {
+            continue;
+        }
+        match t.text {
+            "(" | "[" | "{" => stack.push(k),
+            ")" | "]" | "}" => out[k] = stack.pop(),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Python tokens without newlines, comments and indentation; `None` where the text does
+/// not tokenize (those errors are the tokenizer's, reported elsewhere).
+fn tokenize(text: &str) -> Option<Vec<Token<'_>>> {
+    let bytes = text.as_bytes();
+    let mut tokens = Vec::new();
+    let mut line = 1;
+    let mut depth: usize = 0;
+    let mut logical_start = true;
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        let start = i;
+        let kind;
+        let continued = |i: usize| i > 0 && (bytes[i - 1] == b'\\' || (bytes[i - 1] == b'\r' && i > 1 && bytes[i - 2] == b'\\'));
+        match c {
+            b'\n' => {
+                line += 1;
+                logical_start |= depth == 0 && !continued(i);
+                i += 1;
+                continue;
+            }
+            b'\r' => {
+                if bytes.get(i + 1) != Some(&b'\n') {
+                    line += 1;
+                    logical_start |= depth == 0 && !continued(i);
+                }
+                i += 1;
+                continue;
+            }
+            b' ' | b'\t' | b'\x0c' | b'\\' => {
+                i += 1;
+                continue;
+            }
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' && bytes[i] != b'\r' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'\'' | b'"' => {
+                i = string_end(bytes, i, &mut line)?;
+                kind = Kind::String;
+            }
+            b'0'..=b'9' => {
+                i = number_end(bytes, i);
+                kind = Kind::Number;
+            }
+            b'.' if bytes.get(i + 1).is_some_and(u8::is_ascii_digit) => {
+                i = number_end(bytes, i);
+                kind = Kind::Number;
+            }
+            _ if c == b'_' || c.is_ascii_alphabetic() || c >= 0x80 => {
+                let rest = &text[i..];
+                let len = rest
+                    .char_indices()
+                    .find(|&(_, ch)| !(ch == '_' || ch.is_alphanumeric()))
+                    .map(|(n, _)| n)
+                    .unwrap_or(rest.len());
+                let len = len.max(rest.chars().next().map(char::len_utf8).unwrap_or(1));
+                // String prefixes: r'', b"", f'', rb'', ...
+                let word = &rest[..len];
+                let prefix = word.len() <= 2 && word.chars().all(|ch| "rRbBuUfF".contains(ch));
+                if prefix && matches!(bytes.get(i + len), Some(b'\'' | b'"')) {
+                    i = string_end(bytes, i + len, &mut line)?;
+                    kind = Kind::String;
+                } else {
+                    i += len;
+                    kind = Kind::Name;
+                }
+            }
+            _ => {
+                let three = text.get(i..i + 3).unwrap_or("");
+                let two = text.get(i..i + 2).unwrap_or("");
+                let len = if matches!(three, "**=" | "//=" | ">>=" | "<<=" | "...") {
+                    3
+                } else if matches!(
+                    two,
+                    "**" | "//" | "==" | "!=" | "<=" | ">=" | "->" | ":=" | "<<" | ">>" | "+=" | "-=" | "*=" | "/="
+                        | "%=" | "@=" | "&=" | "|=" | "^="
+                ) {
+                    2
+                } else {
+                    text[i..].chars().next().map(char::len_utf8).unwrap_or(1)
+                };
+                i += len;
+                kind = Kind::Op;
+            }
+        }
+        let token_text = &text[start..i];
+        if kind == Kind::Op && matches!(token_text, ")" | "]" | "}") {
+            depth = depth.saturating_sub(1);
+        }
+        // Strings may span lines: the token's line is where it starts.
+        let token_line = line - text[start..i].matches('\n').count();
+        tokens.push(Token { kind, text: token_text, start, line: token_line, depth, logical_start });
+        logical_start = false;
+        if kind == Kind::Op && matches!(token_text, "(" | "[" | "{") {
+            depth += 1;
+        }
+    }
+    Some(tokens)
+}
+
+/// End of the string literal whose quote is at `i`; counts the lines it spans.
+fn string_end(bytes: &[u8], i: usize, line: &mut usize) -> Option<usize> {
+    let q = bytes[i];
+    let triple = bytes.get(i + 1) == Some(&q) && bytes.get(i + 2) == Some(&q);
+    let mut j = if triple { i + 3 } else { i + 1 };
+    while j < bytes.len() {
+        match bytes[j] {
+            b'\\' => {
+                if bytes.get(j + 1) == Some(&b'\n') {
+                    *line += 1;
+                }
+                j += 2;
+                continue;
+            }
+            b'\n' => {
+                if !triple {
+                    return None;
+                }
+                *line += 1;
+            }
+            d if d == q => {
+                if !triple {
+                    return Some(j + 1);
+                }
+                if bytes.get(j + 1) == Some(&q) && bytes.get(j + 2) == Some(&q) {
+                    return Some(j + 3);
+                }
+            }
+            _ => {}
+        }
+        j += 1;
+    }
+    None
+}
+
+fn number_end(bytes: &[u8], mut i: usize) -> usize {
+    while i < bytes.len() {
+        let c = bytes[i];
+        let exponent_sign = matches!(c, b'+' | b'-')
+            && i > 0
+            && matches!(bytes[i - 1], b'e' | b'E')
+            && !(bytes.len() > 1 && matches!(bytes.get(i.wrapping_sub(2)), Some(b'x' | b'X')));
+        if c.is_ascii_alphanumeric() || c == b'_' || c == b'.' || exponent_sign {
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    i
+}
