@@ -213,6 +213,30 @@ fn fixes_for(analysis: &Analysis, index: usize, finding: &Finding, out: &mut Vec
                 });
             }
         }
+        // CPython's specialised syntax errors name their repair (a comma, a ':').
+        "syntax-error" => {
+            let fixes = data.and_then(|d| d["fixes"].as_array()).map(Vec::as_slice).unwrap_or_default();
+            for (n, fix) in fixes.iter().enumerate() {
+                let (Some(start), Some(end), Some(text), Some(title)) =
+                    (fix["start"].as_u64(), fix["end"].as_u64(), fix["text"].as_str(), fix["title"].as_str())
+                else {
+                    continue;
+                };
+                let span = start as usize..end as usize;
+                let valid = span.start <= span.end
+                    && span.end <= analysis.text.len()
+                    && analysis.text.is_char_boundary(span.start)
+                    && analysis.text.is_char_boundary(span.end);
+                if valid {
+                    out.push(QuickFix {
+                        title: title.to_string(),
+                        finding: index,
+                        edits: vec![TextEdit { span, new_text: text.to_string() }],
+                        preferred: n == 0,
+                    });
+                }
+            }
+        }
         _ => {}
     }
 }

@@ -51,13 +51,22 @@ pub fn analyze(text: &str, input: &AnalysisInput) -> Analysis {
         // Skip indentation so the squiggle starts at the code.
         let start = start + text[start..].len() - text[start..].trim_start_matches([' ', '\t']).len();
         let end = text[start..].find(['\n', '\r']).map(|i| start + i).unwrap_or(text.len());
-        findings.push(Finding::new(
+        let mut finding = Finding::new(
             start..end,
             Severity::Error,
             format!("Failed to parse manifest: {} ({}, line {})", err.message, file_name, err.line),
             "syntax-error",
             Origin::Torchcts,
-        ));
+        );
+        if !err.fixes.is_empty() {
+            let fixes: Vec<serde_json::Value> = err
+                .fixes
+                .iter()
+                .map(|f| serde_json::json!({"start": f.span.start, "end": f.span.end, "text": f.text, "title": f.title}))
+                .collect();
+            finding = finding.with_data(serde_json::json!({ "fixes": fixes }));
+        }
+        findings.push(finding);
         let python_line = line;
         findings.extend(
             syntax_findings(&tree, text, MAX_SYNTAX_FINDINGS)

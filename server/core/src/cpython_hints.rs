@@ -15,6 +15,22 @@ pub struct Hint {
     pub message: &'static str,
     pub line: usize,
     pub offset: usize,
+    /// Edits that likely repair it, the likeliest first.
+    pub fixes: Vec<SyntaxFix>,
+}
+
+/// Replace `span` (bytes) with `text`: the repair a quick fix offers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyntaxFix {
+    pub span: std::ops::Range<usize>,
+    pub text: &'static str,
+    pub title: &'static str,
+}
+
+impl SyntaxFix {
+    fn insert(at: usize, text: &'static str, title: &'static str) -> Option<SyntaxFix> {
+        Some(SyntaxFix { span: at..at, text, title })
+    }
 }
 
 pub const FORGOT_COMMA: &str = "invalid syntax. Perhaps you forgot a comma?";
@@ -52,6 +68,10 @@ fn is_keyword(s: &str) -> bool {
 }
 
 impl Token<'_> {
+    fn end(&self) -> usize {
+        self.start + self.text.len()
+    }
+
     fn is(&self, op: &str) -> bool {
         self.kind == Kind::Op && self.text == op
     }
@@ -111,7 +131,12 @@ pub fn missing_block_colon(text: &str) -> Option<Hint> {
             );
         if compound && !tokens[k..end].iter().any(|t| t.depth == 0 && t.is(":")) {
             let last = &tokens[end - 1];
-            return Some(Hint { message: EXPECTED_COLON, line: last.line, offset: last.start });
+            let fix = if last.is("=") {
+                Some(SyntaxFix { span: last.start..last.end(), text: ":", title: "Replace '=' with ':'" })
+            } else {
+                SyntaxFix::insert(last.end(), ":", "Insert the missing ':'")
+            };
+            return Some(Hint { message: EXPECTED_COLON, line: last.line, offset: last.start, fixes: fix.into_iter().collect() });
         }
         k = end;
     }
@@ -123,7 +148,10 @@ pub fn first_hint(text: &str) -> Option<Hint> {
     let tokens = tokenize(text)?;
     let openers = matching_openers(&tokens);
     let mut frames: Vec<Frame> = Vec::new();
-    let at = |message, t: &Token| Some(Hint { message, line: t.line, offset: t.start });
+    let at = |message, t: &Token, fix: Option<SyntaxFix>| {
+        Some(Hint { message, line: t.line, offset: t.start, fixes: fix.into_iter().collect() })
+    };
+    let replace_equals = |t: &Token| Some(SyntaxFix { span: t.start..t.end(), text: ":", title: "Replace '=' with ':'" });
     for (k, t) in tokens.iter().enumerate() {
         let prev = k.checked_sub(1).map(|p| &tokens[p]);
         let frame = frames.last();
@@ -132,7 +160,12 @@ pub fn first_hint(text: &str) -> Option<Hint> {
         let later_key = frame.is_some_and(|f| f.dict && f.elements > 0 && f.element_start.is_some() && !f.element_colon);
         if later_key && (t.is("=") || prev.is_some_and(|p| p.ends_operand()) && t.starts_expression()) {
             let start = frame.and_then(|f| f.element_start).unwrap_or(k);
-            return at(COLON_EXPECTED, &tokens[start]);
+            let fix = match prev {
+                _ if t.is("=") => replace_equals(t),
+                Some(p) => SyntaxFix::insert(p.end(), ":", "Insert ':' after the key"),
+                None => None,
+            };
+            return at(COLON_EXPECTED, &tokens[start], fix);
         }
         // A missing comma: an operand directly followed by the start of another, inside brackets.
         if let Some(prev) = prev.filter(|p| t.depth > 0 && p.ends_operand() && t.starts_expression()) {
@@ -146,7 +179,17 @@ pub fn first_hint(text: &str) -> Option<Hint> {
                 let soft_keyword = name && matches!(first.text, "match" | "case" | "_");
                 let legacy = a == k - 1 && name && matches!(first.text, "print" | "exec");
                 if !name_string && !soft_keyword && !legacy {
-                    return at(FORGOT_COMMA, first);
+                    let comma = SyntaxFix::insert(prev.end(), ",", "Insert the missing ','");
+                    // `{"key" value, ...}`: more likely a key that lost its ':'.
+                    let key_value = frame.is_some_and(|f| f.brace && !f.element_colon && f.element_start == Some(k - 1))
+                        && tokens.get(k + 1).is_some_and(|n| n.is(",") || n.is("}"));
+                    if key_value {
+                        let colon = SyntaxFix::insert(prev.end(), ":", "Insert ':' after the key");
+                        let mut hint = at(FORGOT_COMMA, first, colon)?;
+                        hint.fixes.extend(comma);
+                        return Some(hint);
+                    }
+                    return at(FORGOT_COMMA, first, comma);
                 }
             }
         }
@@ -162,7 +205,7 @@ pub fn first_hint(text: &str) -> Option<Hint> {
                 }
                 "," | ")" | "]" | "}" => {
                     if t.is(",") && prev.is_some_and(|p| p.is(",") || (p.is("(") || p.is("[") || p.is("{"))) {
-                        return at(INVALID, t);
+                        return at(INVALID, t, None);
                     }
                     if let Some(f) = frames.last_mut() {
                         if let Some(start) = f.element_start {
@@ -170,7 +213,12 @@ pub fn first_hint(text: &str) -> Option<Hint> {
                             if f.brace && f.elements == 0 {
                                 f.dict = f.element_colon || starred;
                             } else if f.dict && !f.element_colon && !starred {
-                                return at(COLON_EXPECTED, &tokens[start]);
+                                // `"key" "value"`: the strings joined where the ':' went missing.
+                                let joined = k - start >= 2 && tokens[start..k].iter().all(|s| s.kind == Kind::String);
+                                let fix = joined.then(|| tokens[start].end()).and_then(|end| {
+                                    SyntaxFix::insert(end, ":", "Insert ':' after the key")
+                                });
+                                return at(COLON_EXPECTED, &tokens[start], fix);
                             }
                             f.elements += 1;
                         }
@@ -188,12 +236,12 @@ pub fn first_hint(text: &str) -> Option<Hint> {
                         let value_missing = tokens.get(k + 1).is_some_and(|n| n.is(",") || n.is("}"));
                         if f.brace && f.element_start.is_some() && !f.element_lambda {
                             if value_missing {
-                                return at(VALUE_EXPECTED, t);
+                                return at(VALUE_EXPECTED, t, None);
                             }
                             if f.element_colon {
                                 // A second ':' in one entry (often strings joined across a
                                 // missing comma): the parser stops at it.
-                                return at(INVALID, t);
+                                return at(INVALID, t, None);
                             }
                         }
                         f.element_colon = true;
@@ -203,11 +251,12 @@ pub fn first_hint(text: &str) -> Option<Hint> {
                 "=" => {
                     if let Some(f) = frames.last().filter(|f| !f.call && f.element_start.is_some()) {
                         if f.element_colon {
-                            return at(INVALID, t);
+                            return at(INVALID, t, None);
                         }
                         if let Some(message) = assignment_message(&tokens, &openers, k) {
                             let a = disjunction_start(&tokens, &openers, k - 1);
-                            return at(message, &tokens[a]);
+                            let fix = if f.brace { replace_equals(t) } else { None };
+                            return at(message, &tokens[a], fix);
                         }
                     }
                 }

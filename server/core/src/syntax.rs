@@ -145,6 +145,8 @@ pub fn recovered_manifest_pairs<'t>(error: Node<'t>, text: &str) -> Option<(Node
 pub struct PythonSyntaxError {
     pub message: String,
     pub line: usize,
+    /// Likely repairs (the likeliest first), for CPython's specialised messages.
+    pub fixes: Vec<crate::cpython_hints::SyntaxFix>,
 }
 
 /// Estimates CPython's syntax error for a file. Bracket and string errors come from a
@@ -159,7 +161,7 @@ pub fn python_syntax_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError>
     let block_colon = parser_error.as_ref().and_then(|_| crate::cpython_hints::missing_block_colon(text));
     if let (Some(hint), Some(parser)) = (block_colon, parser_error.as_ref()) {
         if hint.line <= parser.line {
-            let forced = PythonSyntaxError { message: hint.message.into(), line: hint.line };
+            let forced = PythonSyntaxError { message: hint.message.into(), line: hint.line, fixes: hint.fixes };
             return match token_error {
                 Some(tok) if tok.error.line <= hint.line => Some(tok.error),
                 _ => Some(forced),
@@ -188,9 +190,9 @@ pub fn python_syntax_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError>
 fn parser_error(text: &str, line: usize, end: usize) -> PythonSyntaxError {
     match crate::cpython_hints::first_hint(text) {
         Some(hint) if hint.offset <= end || hint.line <= line + 1 => {
-            PythonSyntaxError { message: hint.message.into(), line: hint.line }
+            PythonSyntaxError { message: hint.message.into(), line: hint.line, fixes: hint.fixes }
         }
-        _ => PythonSyntaxError { message: "invalid syntax".into(), line },
+        _ => PythonSyntaxError { message: "invalid syntax".into(), line, fixes: Vec::new() },
     }
 }
 
@@ -217,7 +219,7 @@ fn tokenizer_error(text: &str) -> Option<TokenizerError> {
     let mut line = 1usize;
     let mut i = 0;
     let err = |message: String, line: usize, at_eof: bool| {
-        Some(TokenizerError { error: PythonSyntaxError { message, line }, at_eof })
+        Some(TokenizerError { error: PythonSyntaxError { message, line, fixes: Vec::new() }, at_eof })
     };
     // Indentation of logical lines, as CPython's tokenizer tracks it.
     let mut indents: Vec<usize> = vec![0];
@@ -387,7 +389,7 @@ mod tests {
     #[test]
     fn unclosed_bracket_reports_the_opening_line() {
         let e = err("import torch\nmanifest = {\n  'a': 1,\n").unwrap();
-        assert_eq!(e, PythonSyntaxError { message: "'{' was never closed".into(), line: 2 });
+        assert_eq!(e, PythonSyntaxError { message: "'{' was never closed".into(), line: 2, fixes: Vec::new() });
     }
 
     #[test]
@@ -402,7 +404,11 @@ mod tests {
         let e = err("x = 1\ny = 'abc\n").unwrap();
         assert_eq!(
             e,
-            PythonSyntaxError { message: "unterminated string literal (detected at line 2)".into(), line: 2 }
+            PythonSyntaxError {
+                message: "unterminated string literal (detected at line 2)".into(),
+                line: 2,
+                fixes: Vec::new()
+            }
         );
     }
 

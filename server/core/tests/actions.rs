@@ -157,3 +157,109 @@ manifest = {"manifest_version": 1, "device_name": "cpu", "capabilities": {}, "su
         "#]],
     );
 }
+
+#[test]
+fn forgotten_comma_is_inserted() {
+    check(
+        r#"
+manifest = {
+    "manifest_version": 1$0
+    "device_name": "cpu",
+}
+"#,
+        expect![[r#"
+            == Insert the missing ',' (preferred) [fixes: Failed to parse manifest: invalid syntax. Perhaps you forgot a comma? (manifest.py, line 3)]
+
+            manifest = {
+                "manifest_version": 1,
+                "device_name": "cpu",
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn key_and_value_joined_without_colon_get_it_back() {
+    check(
+        r#"
+manifest = {
+    "manifest_version": 1,
+    "device_name" $0"cpu",
+}
+"#,
+        expect![[r#"
+            == Insert ':' after the key (preferred) [fixes: Failed to parse manifest: ':' expected after dictionary key (manifest.py, line 4)]
+
+            manifest = {
+                "manifest_version": 1,
+                "device_name": "cpu",
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn equals_instead_of_colon_in_a_dict_becomes_a_colon() {
+    check(
+        r#"
+import torch
+manifest = {
+    "manifest_version": 1,
+    "supported_dtypes": {torch.float32 $0= True, torch.float16: False},
+}
+"#,
+        expect![[r#"
+            == Replace '=' with ':' (preferred) [fixes: Failed to parse manifest: cannot assign to attribute here. Maybe you meant '==' instead of '='? (manifest.py, line 5)]
+
+            import torch
+            manifest = {
+                "manifest_version": 1,
+                "supported_dtypes": {torch.float32 : True, torch.float16: False},
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn a_header_without_its_colon_gets_it() {
+    check(
+        r#"
+def caps(*names)$0
+    return {name: True for name in names}
+manifest = {"manifest_version": 1, "device_name": "cpu", "capabilities": caps("inference")}
+"#,
+        expect![[r#"
+            == Insert the missing ':' (preferred) [fixes: Failed to parse manifest: expected ':' (manifest.py, line 2)]
+
+            def caps(*names):
+                return {name: True for name in names}
+            manifest = {"manifest_version": 1, "device_name": "cpu", "capabilities": caps("inference")}
+        "#]],
+    );
+}
+
+#[test]
+fn a_first_key_without_colon_offers_the_colon_first_then_the_comma() {
+    check(
+        r#"
+manifest = {
+    "manifest_version": 1,
+    "capabilities": {"inference" $0True, "training": False},
+}
+"#,
+        expect![[r#"
+            == Insert ':' after the key (preferred) [fixes: Failed to parse manifest: invalid syntax. Perhaps you forgot a comma? (manifest.py, line 4)]
+
+            manifest = {
+                "manifest_version": 1,
+                "capabilities": {"inference": True, "training": False},
+            }
+            == Insert the missing ',' [fixes: Failed to parse manifest: invalid syntax. Perhaps you forgot a comma? (manifest.py, line 4)]
+
+            manifest = {
+                "manifest_version": 1,
+                "capabilities": {"inference", True, "training": False},
+            }
+        "#]],
+    );
+}
