@@ -58,6 +58,8 @@ fn main() {
     let summary = torchcts_core::accounting_view::summarize(inventory, &facts, None);
     let counts = torchcts_core::hover::Counts { inventory, summary: &summary };
     let hover_counts = time(200, || torchcts_core::hover::hover(&base, hover_at, Some(&counts)));
+    let inlay = time(20, || torchcts_core::accounting_view::entry_counts(inventory, manifest, &summary));
+    let entries = torchcts_core::accounting_view::entry_counts(inventory, manifest, &summary).len();
     let cap_at = text.find("\"training\"").unwrap_or(0) + 2;
     let hover_cap = time(200, || torchcts_core::hover::hover(&base, cap_at, Some(&counts)));
     let complete_at = text.find("\"capabilities\": {").map(|i| i + "\"capabilities\": {".len()).unwrap_or(0);
@@ -72,6 +74,7 @@ fn main() {
     println!("accounting, all levels (show-skips equivalent):      {accounting:?}");
     println!("hover on semantic_level with per-level counts:       {hover_counts:?}");
     println!("hover on a capability (what flipping it changes):    {hover_cap:?}");
+    println!("inlay hints ({entries} entries, one what-if accounting each): {inlay:?}");
 
     if let Ok(torchcts) = std::env::var("TORCHCTS") {
         let dir = std::env::temp_dir().join("torchcts-lsp-bench");
