@@ -159,7 +159,7 @@ impl LspClient {
         self.wait_for(move |m| {
             m["method"] == "textDocument/publishDiagnostics"
                 && m["params"]["uri"] == uri.as_str()
-                && version.map_or(true, |v| m["params"]["version"] == v)
+                && version.is_none_or(|v| m["params"]["version"] == v)
         })["params"]
             .clone()
     }

@@ -346,7 +346,7 @@ impl Backend {
             let report = outcome
                 .report_markdown
                 .as_ref()
-                .and_then(|p| Uri::from_file_path(p))
+                .and_then(Uri::from_file_path)
                 .map(|u| format!(" Report: {}", u.as_str()))
                 .unwrap_or_default();
             client.show_message(kind, format!("{summary}{report}")).await;
