@@ -171,7 +171,10 @@ pub fn python_syntax_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError>
     match (token_error, parser_error.take()) {
         (Some(tok), Some(parser)) => {
             // A tokenizer error at EOF ("never closed") loses to an earlier parser error,
-            // as in CPython, where the parser consumes tokens as they come.
+            // as in CPython, where the parser consumes tokens as they come. Others win: a
+            // generic `invalid syntax` makes CPython tokenize the rest of the file (any
+            // error there replaces it), and before a specialised message its first pass
+            // has usually read past the construct already.
             if tok.at_eof && parser.line < tok.error.line {
                 Some(parser)
             } else {
@@ -283,6 +286,11 @@ fn tokenizer_error(text: &str) -> Option<TokenizerError> {
                     i += 1;
                 }
                 continue;
+            }
+            // A backslash outside strings continues the line; anything after it but the
+            // line break is an error.
+            b'\\' if !matches!(bytes.get(i + 1), Some(b'\n' | b'\r')) => {
+                return err("unexpected character after line continuation character".into(), line, false);
             }
             b'(' | b'[' | b'{' => stack.push((c, line)),
             b')' | b']' | b'}' => {
@@ -410,6 +418,13 @@ mod tests {
                 fixes: Vec::new()
             }
         );
+    }
+
+    #[test]
+    fn backslash_before_anything_but_a_line_break() {
+        let e = err("x = 1 \\ 2\n").unwrap();
+        assert_eq!((e.message.as_str(), e.line), ("unexpected character after line continuation character", 1));
+        assert_eq!(err("x = 1 \\\n+ 2\n"), None);
     }
 
     #[test]
