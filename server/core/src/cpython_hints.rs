@@ -191,6 +191,9 @@ pub fn first_hint(text: &str) -> Option<Hint> {
                     }
                     return at(FORGOT_COMMA, first, comma);
                 }
+                // Excluded (`name 'string'`, a soft keyword, `print x`): the parse stops
+                // here with CPython's generic message.
+                return at(INVALID, t, None);
             }
         }
         if t.kind == Kind::Op {
@@ -317,7 +320,9 @@ fn assignment_message(tokens: &[Token], openers: &[Option<usize>], k: usize) -> 
     None
 }
 
-/// Index of the first token of the `disjunction` that ends at `last`.
+/// Index of the first token of the `disjunction` that ends at `last`: operands joined by
+/// operators, attribute access, calls and subscripts, and implicitly joined strings. Two
+/// operands side by side end it, which also keeps each walk short.
 fn disjunction_start(tokens: &[Token], openers: &[Option<usize>], last: usize) -> usize {
     let mut k = last;
     loop {
@@ -328,8 +333,18 @@ fn disjunction_start(tokens: &[Token], openers: &[Option<usize>], last: usize) -
         if k == 0 {
             return 0;
         }
-        let before = &tokens[k - 1];
-        if !before.in_disjunction() && !matches!(before.text, ")" | "]" | "}") {
+        let (cur, before) = (&tokens[k], &tokens[k - 1]);
+        let operator = |t: &Token| t.in_disjunction() && !t.ends_operand();
+        let joins = if operator(cur) {
+            // `a + b`, `a . b`, or a unary operator after another operator: `a * -b`.
+            before.ends_operand() || (operator(before) && matches!(cur.text, "-" | "+" | "~" | "not"))
+        } else {
+            // An operand: after an operator, or a call/subscript, or a joined string.
+            operator(before)
+                || ((cur.is("(") || cur.is("[")) && before.ends_operand())
+                || (cur.kind == Kind::String && before.kind == Kind::String)
+        };
+        if !joins {
             return k;
         }
         k -= 1;
@@ -505,4 +520,29 @@ fn number_end(bytes: &[u8], mut i: usize) -> usize {
         }
     }
     i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Messages and lines are CPython 3.11's for the same sources.
+    #[test]
+    fn comma_colon_and_equals_hints() {
+        let hint = |s: &str| first_hint(s).map(|h| (h.message, h.line));
+        assert_eq!(hint("x = {\n 'a': 1\n 'b': 2}\n"), Some((FORGOT_COMMA, 2)));
+        assert_eq!(hint("x = {'a': 1, 'b' True}\n"), Some((COLON_EXPECTED, 1)));
+        assert_eq!(hint("x = {'a' = 1}\n"), Some(("cannot assign to literal here. Maybe you meant '==' instead of '='?", 1)));
+        assert_eq!(hint("x = {'a':}\n"), Some((VALUE_EXPECTED, 1)));
+        // Implicitly joined strings and calls are not missing commas.
+        assert_eq!(hint("x = ['a' 'b', f (1), y [0]]\n"), None);
+        // `print "x"`-like NAME STRING gets no comma hint, as in CPython.
+        assert_eq!(hint("x = [a 'b']\n"), Some((INVALID, 1)));
+    }
+
+    #[test]
+    fn a_large_valid_file_has_no_hint() {
+        let text = format!("x = [{}]\n", "a + b, 'c' 'd', f(1)[2], {'k': v.w}, ".repeat(50_000));
+        assert_eq!(first_hint(&text), None);
+    }
 }
