@@ -234,3 +234,36 @@ fn hover_and_a_quick_fix_applied_through_the_returned_edit() {
     assert!(text.contains("\"device_generator\": True"));
     client.shutdown();
 }
+
+#[test]
+fn a_forgotten_comma_gets_cpythons_message_and_a_fix_that_clears_it() {
+    let mut client = LspClient::spawn();
+    client.initialize(json!({}));
+    let uri = "file:///tmp/torchcts-lsp-test/comma/manifest.py";
+    let text = VALID.replacen(",\n", "\n", 1);
+    client.open(uri, &text, 1);
+    let d = client.diagnostics(uri, Some(1));
+    let diag = find(&d, "Perhaps you forgot a comma?").clone();
+    assert!(diag["message"].as_str().unwrap().contains("(manifest.py, line"), "{diag:#}");
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": diag["range"], "context": {"diagnostics": [diag]}}),
+    );
+    let fix = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["title"] == "Insert the missing ','")
+        .unwrap_or_else(|| panic!("no comma fix in {actions:#}"))
+        .clone();
+    assert_eq!(fix["isPreferred"], true);
+    let edit = fix["edit"]["changes"][uri][0].clone();
+    assert_eq!(edit["newText"], ",");
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"range": edit["range"], "text": ","}]}),
+    );
+    let d = client.diagnostics(uri, Some(2));
+    assert!(messages(&d).iter().all(|m| !m.contains("Failed to parse")), "the fix did not repair the file: {d:#}");
+    client.shutdown();
+}
