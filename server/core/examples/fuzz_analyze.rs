@@ -1,4 +1,5 @@
-//! Robustness probe: random edits of the check corpus through `analyze` (with the inventory);
+//! Robustness probe: random edits of the check corpus through `analyze` (with the inventory)
+//! and the accounting;
 //! prints how many panicked and keeps up to two inputs in /tmp.
 //!
 //!     cargo run --release -p torchcts-core --example fuzz_analyze -- 20000
@@ -26,7 +27,15 @@ fn main() {
                 t.replace_range(at..end, "");
             }
         }
-        let r = std::panic::catch_unwind(|| analyze(&t, &AnalysisInput { inventory: Some(inv), ..AnalysisInput::default() }));
+        let r = std::panic::catch_unwind(|| {
+            let analysis = analyze(&t, &AnalysisInput { inventory: Some(inv), ..AnalysisInput::default() });
+            // And the accounting of whatever the manifest evaluated to.
+            if let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) {
+                let facts = torchcts_core::accounting_view::facts(manifest);
+                let summary = torchcts_core::accounting_view::summarize(inv, &facts, None);
+                std::hint::black_box(summary.records);
+            }
+        });
         if r.is_err() { panics += 1; if panics < 3 { std::fs::write(format!("/tmp/fuzz_panic_{i}.py"), &t).unwrap(); } }
     }
     println!("{n} inputs, {panics} panics");
