@@ -170,7 +170,12 @@ pub struct Accounting<'a> {
     /// accounting.
     stored_records: Vec<Record>,
     stored_positions: Vec<u64>,
-    /// Items with no reason (they run where their level is selected).
+    /// Items decided one by one; the others follow their group's decision.
+    visited: Bits,
+    /// Per item group: its decision in this accounting, and the filtered outcomes.
+    group_decision: Vec<Decision>,
+    group_outcomes: Vec<(Reason, Detail, bool)>,
+    /// Visited items with no reason (they run where their level is selected).
     runnable_items: Bits,
     /// Placeholders with no reason: (item index they come before, kind, level).
     runnable_placeholders: Vec<(usize, PlaceholderKind, u8)>,
@@ -198,41 +203,70 @@ struct FactsForText {
 }
 
 impl<'a> Accounting<'a> {
-    /// Nodes with no reason, in collection order, with their position and level.
-    fn runnable_nodes(&self) -> Vec<(u64, NodeRef, u8)> {
-        let mut out: Vec<(u64, NodeRef, u8)> = self
-            .runnable_items
-            .iter()
-            .map(|i| (item_position(i), NodeRef::Item(i as u32), self.inventory.hot.items[i].level))
-            .collect();
+    /// What is not stored, in collection order: nodes with no reason (`None`,
+    /// they run where their level is selected) and items of filtered groups
+    /// (`Some(record)`), with their positions.
+    fn derived(&self) -> Vec<(u64, NodeRef, u8, Option<Record>)> {
+        let inv = self.inventory;
+        let mut out = Vec::new();
+        for (i, hot) in inv.hot.items.iter().enumerate() {
+            let node = NodeRef::Item(i as u32);
+            let decision = if self.visited.get(i) {
+                if !self.runnable_items.get(i) {
+                    continue;
+                }
+                Decision::Runs
+            } else {
+                self.group_decision[inv.hot.group_of[i] as usize]
+            };
+            match decision {
+                Decision::Runs => out.push((item_position(i), node, hot.level, None)),
+                Decision::Filtered(k) => {
+                    let (reason, mut detail, live) = self.group_outcomes[k as usize];
+                    // The group's outcome names the item it was decided on.
+                    if let Detail::MissingCapabilities { node: n, .. } = &mut detail {
+                        *n = node;
+                    }
+                    let deselected = inv.deselect_reasons.get(reason as usize).copied().unwrap_or(false);
+                    let record =
+                        Record { node, reason, detail, level: hot.level, deselected, live_device_dependent: live };
+                    out.push((item_position(i), node, hot.level, Some(record)));
+                }
+                Decision::Absent | Decision::ByItem | Decision::ByVariant => {}
+            }
+        }
         for &(at, kind, level) in &self.runnable_placeholders {
             let pos = placeholder_position(at);
-            let k = out.partition_point(|(p, _, _)| *p < pos);
-            out.insert(k, (pos, NodeRef::Placeholder(kind), level));
+            let k = out.partition_point(|(p, ..)| *p < pos);
+            out.insert(k, (pos, NodeRef::Placeholder(kind), level, None));
         }
         out
     }
 
     /// The nodes that execute, in collection order (for runs narrowed to explicit node ids).
     pub fn executable_nodes(&self) -> Vec<NodeRef> {
-        let mut nodes = self.runnable_nodes();
-        nodes.retain(|(_, _, level)| self.selection.contains(*level));
-        nodes.into_iter().map(|(_, node, _)| node).collect()
+        let runs = |(_, node, level, record): (u64, NodeRef, u8, Option<Record>)| {
+            (record.is_none() && self.selection.contains(level)).then_some(node)
+        };
+        self.derived().into_iter().filter_map(runs).collect()
     }
 
     /// All not-run records, in show-skips order: items in collection order,
     /// then pending OpInfo records.
     pub fn records(&self) -> Vec<Record> {
         let mut out = Vec::with_capacity(self.record_count);
-        let mut level_records =
-            self.runnable_nodes().into_iter().filter(|(_, _, l)| !self.selection.contains(*l)).peekable();
+        let as_record = |(_, node, level, record): (u64, NodeRef, u8, Option<Record>)| match record {
+            Some(r) => Some(r),
+            None => (!self.selection.contains(level)).then(|| self.level_record(node, level)),
+        };
+        let mut derived = self.derived().into_iter().peekable();
         for (rec, &pos) in self.stored_records.iter().zip(&self.stored_positions) {
-            while let Some((_, node, level)) = level_records.next_if(|(p, _, _)| *p < pos) {
-                out.push(self.level_record(node, level));
+            while let Some(d) = derived.next_if(|(p, ..)| *p < pos) {
+                out.extend(as_record(d));
             }
             out.push(*rec);
         }
-        out.extend(level_records.map(|(_, node, level)| self.level_record(node, level)));
+        out.extend(derived.filter_map(as_record));
         out
     }
 
@@ -966,10 +1000,14 @@ fn account_with<'a>(
             by_item.set(i as usize);
         }
     }
-    // Each group is decided once where the operator does not matter; its
-    // items that run at a selected level are counted in bulk and not visited.
+    // Each group is decided once where the operator does not matter; its items
+    // are counted in bulk and not visited (their records are derived on demand).
     let ieee754_patterns = matches!(ctx.ieee754, Ieee754::Patterns(_));
-    let mut to_visit = Bits::ones(inv.items.len());
+    let skip_ops_used = !facts.skip_ops.is_empty();
+    let mut visited = by_item.clone();
+    for &i in &inv.hot.ungrouped {
+        visited.set(i as usize);
+    }
     let mut group_decision = Vec::with_capacity(inv.hot.groups.len());
     let mut group_outcomes: Vec<(Reason, Detail, bool)> = Vec::new();
     for (g, info) in inv.hot.groups.iter().enumerate() {
@@ -977,29 +1015,24 @@ fn account_with<'a>(
         let op_dependent = info.dt.is_some_and(|dt| matches!(ctx.filter(dt), Filter::Regex(_)))
             || (info.ieee754_by_op && ieee754_patterns);
         let representative = members.iter().map(|&i| i as usize).find(|&i| !by_item.get(i));
-        let Some(rep) = representative.filter(|_| grouping == Grouping::Groups) else {
-            group_decision.push(Decision::ByItem);
+        let Some(rep) = representative.filter(|_| grouping == Grouping::Groups && !op_dependent) else {
+            group_decision.push(if op_dependent { Decision::ByVariant } else { Decision::ByItem });
+            for &i in members {
+                visited.set(i as usize);
+            }
             continue;
         };
-        if op_dependent {
-            group_decision.push(Decision::ByVariant);
-            continue;
-        }
         let hot = &inv.hot.items[rep];
         let decision = decide(evaluate(&mut ctx, NodeRef::Item(rep as u32), hot, &inv.items[rep]), &mut group_outcomes);
         group_decision.push(decision);
-        if decision == Decision::Absent || decision == Decision::Runs {
-            let mut n = 0;
-            for &i in members.iter().filter(|&&i| !by_item.get(i as usize)) {
-                to_visit.clear(i as usize);
-                if decision == Decision::Runs {
-                    tally.runnable_items.set(i as usize);
-                }
-                n += 1;
+        let n =
+            if skip_ops_used { members.iter().filter(|&&i| !by_item.get(i as usize)).count() } else { members.len() };
+        match decision {
+            Decision::Runs => tally.runnable(&ctx, hot.level, item_position(rep), n),
+            Decision::Filtered(k) => {
+                tally.filtered_in_bulk(&ctx, hot.level, group_outcomes[k as usize], item_position(rep), n)
             }
-            if decision == Decision::Runs {
-                tally.runnable(&ctx, hot.level, item_position(rep), n);
-            }
+            Decision::Absent | Decision::ByItem | Decision::ByVariant => {}
         }
     }
     // Placeholders come before the item they are collected at.
@@ -1013,7 +1046,7 @@ fn account_with<'a>(
     };
     // Op-dependent groups: one decision per (group, regex hit, ieee754 hit).
     let mut variant_decision: Vec<[Option<Decision>; 4]> = vec![[None; 4]; inv.hot.groups.len()];
-    for i in to_visit.iter() {
+    for i in visited.iter() {
         add_placeholders_before(&mut ctx, &mut tally, i);
         let (node, hot) = (NodeRef::Item(i as u32), &inv.hot.items[i]);
         let g = inv.hot.group_of[i] as usize;
@@ -1157,6 +1190,9 @@ fn account_with<'a>(
         record_count: tally.record_count,
         stored_records: tally.stored_records,
         stored_positions: tally.stored_positions,
+        visited,
+        group_decision,
+        group_outcomes,
         runnable_items: tally.runnable_items,
         runnable_placeholders: tally.runnable_placeholders,
         reason_counts,
@@ -1237,16 +1273,6 @@ impl Bits {
         Bits(vec![0; n.div_ceil(64)])
     }
 
-    fn ones(n: usize) -> Bits {
-        let mut words = vec![!0u64; n.div_ceil(64)];
-        if !n.is_multiple_of(64) {
-            if let Some(last) = words.last_mut() {
-                *last = (1u64 << (n % 64)) - 1;
-            }
-        }
-        Bits(words)
-    }
-
     #[inline]
     fn get(&self, i: usize) -> bool {
         self.0[i / 64] & (1u64 << (i % 64)) != 0
@@ -1255,11 +1281,6 @@ impl Bits {
     #[inline]
     fn set(&mut self, i: usize) {
         self.0[i / 64] |= 1u64 << (i % 64);
-    }
-
-    #[inline]
-    fn clear(&mut self, i: usize) {
-        self.0[i / 64] &= !(1u64 << (i % 64));
     }
 
     /// Set indices, ascending.
@@ -1364,6 +1385,26 @@ impl Tally {
             let desel = ctx.inv.deselect_reasons.get(reason as usize).copied().unwrap_or(false);
             self.note(reason, position, n, desel);
         }
+    }
+
+    /// `n` collected items of `level` filtered for one reason; the first at `position`.
+    fn filtered_in_bulk(
+        &mut self,
+        ctx: &Ctx,
+        level: u8,
+        (reason, _, live): (Reason, Detail, bool),
+        position: u64,
+        n: usize,
+    ) {
+        let l = &mut self.levels[(level.clamp(1, 8) - 1) as usize];
+        l.collected += n;
+        l.filtered += n;
+        self.collected += n;
+        if live {
+            self.live_device_dependent += n;
+        }
+        let desel = ctx.inv.deselect_reasons.get(reason as usize).copied().unwrap_or(false);
+        self.note(reason, position, n, desel);
     }
 
     /// Count one collected node (`at`: the item index it is collected at)

@@ -86,6 +86,8 @@ pub(crate) struct HotTable {
     /// Items of group g: `group_members[group_start[g]..group_start[g + 1]]`, in collection order.
     pub group_members: Vec<u32>,
     pub group_start: Vec<u32>,
+    /// Items in no group (rare facts), in collection order.
+    pub ungrouped: Vec<u32>,
     /// Item indices per operator (keyed by the first string id of its name), for `skip_ops`.
     pub items_by_op: HashMap<Str, Vec<u32>>,
 }
@@ -234,7 +236,9 @@ pub(crate) fn build(input: BuildInput) -> Result<HotTable, String> {
         group_members[fill[g as usize] as usize] = i as u32;
         fill[g as usize] += 1;
     }
+    let ungrouped = (0..group_of.len()).filter(|&i| group_of[i] == NO_GROUP).map(|i| i as u32).collect();
     Ok(HotTable {
+        ungrouped,
         items: hot_items,
         placeholders,
         requires_sets: sets,
