@@ -215,12 +215,9 @@ pub fn first_hint(text: &str) -> Option<Hint> {
                             let starred = tokens[start].is("**");
                             if f.brace && f.elements == 0 {
                                 f.dict = f.element_colon || starred;
+                                f.first_element = Some((start, k));
                             } else if f.dict && !f.element_colon && !starred {
-                                // `"key" "value"`: the strings joined where the ':' went missing.
-                                let joined = k - start >= 2 && tokens[start..k].iter().all(|s| s.kind == Kind::String);
-                                let fix = joined.then(|| tokens[start].end()).and_then(|end| {
-                                    SyntaxFix::insert(end, ":", "Insert ':' after the key")
-                                });
+                                let fix = joined_key_fix(&tokens, start, k);
                                 return at(COLON_EXPECTED, &tokens[start], fix);
                             }
                             f.elements += 1;
@@ -245,6 +242,12 @@ pub fn first_hint(text: &str) -> Option<Hint> {
                                 // A second ':' in one entry (often strings joined across a
                                 // missing comma): the parser stops at it.
                                 return at(INVALID, t, None);
+                            }
+                            if f.elements > 0 && !f.dict {
+                                // A ':' in what the first element made a set: most likely
+                                // that first entry lost its ':'.
+                                let fix = f.first_element.and_then(|(start, end)| joined_key_fix(&tokens, start, end));
+                                return at(INVALID, t, fix);
                             }
                         }
                         f.element_colon = true;
@@ -293,6 +296,14 @@ struct Frame {
     /// The current element has a ':' at this level.
     element_colon: bool,
     element_lambda: bool,
+    /// Token range of the first element, once closed.
+    first_element: Option<(usize, usize)>,
+}
+
+/// `"key" "value"`: two strings Python joined where a ':' went missing; the fix puts it back.
+fn joined_key_fix(tokens: &[Token], start: usize, end: usize) -> Option<SyntaxFix> {
+    let joined = end - start >= 2 && tokens[start..end].iter().all(|t| t.kind == Kind::String);
+    joined.then(|| tokens[start].end()).and_then(|at| SyntaxFix::insert(at, ":", "Insert ':' after the key"))
 }
 
 /// `invalid_named_expression`: `x = y` where an expression was due (a list, set or dict

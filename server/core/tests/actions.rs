@@ -263,3 +263,31 @@ manifest = {
         "#]],
     );
 }
+
+#[test]
+fn a_first_entry_that_lost_its_colon_gets_it_back() {
+    check(
+        r#"
+manifest = {
+    "manifest_version": 1,
+    "device_name": "cpu",
+    "hardware": {
+        "memory_model" "discrete",
+        "oom_recoverable"$0: True,
+    },
+}
+"#,
+        expect![[r#"
+            == Insert ':' after the key (preferred) [fixes: Failed to parse manifest: invalid syntax (manifest.py, line 7)]
+
+            manifest = {
+                "manifest_version": 1,
+                "device_name": "cpu",
+                "hardware": {
+                    "memory_model": "discrete",
+                    "oom_recoverable": True,
+                },
+            }
+        "#]],
+    );
+}
