@@ -222,11 +222,7 @@ impl<'a> Accounting<'a> {
             match decision {
                 Decision::Runs => out.push((item_position(i), node, hot.level, None)),
                 Decision::Filtered(k) => {
-                    let (reason, mut detail, live) = self.group_outcomes[k as usize];
-                    // The group's outcome names the item it was decided on.
-                    if let Detail::MissingCapabilities { node: n, .. } = &mut detail {
-                        *n = node;
-                    }
+                    let (reason, detail, live) = retarget(inv, self.group_outcomes[k as usize], i);
                     let deselected = inv.deselect_reasons.get(reason as usize).copied().unwrap_or(false);
                     let record =
                         Record { node, reason, detail, level: hot.level, deselected, live_device_dependent: live };
@@ -1004,6 +1000,10 @@ fn account_with<'a>(
     // are counted in bulk and not visited (their records are derived on demand).
     let ieee754_patterns = matches!(ctx.ieee754, Ieee754::Patterns(_));
     let skip_ops_used = !facts.skip_ops.is_empty();
+    let regex_keys = (0..ctx.effective_keys.len()).any(|k| {
+        let dt = ctx.effective_keys[k];
+        matches!(ctx.filter(dt), Filter::Regex(_))
+    });
     let mut visited = by_item.clone();
     for &i in &inv.hot.ungrouped {
         visited.set(i as usize);
@@ -1012,11 +1012,13 @@ fn account_with<'a>(
     let mut group_outcomes: Vec<(Reason, Detail, bool)> = Vec::new();
     for (g, info) in inv.hot.groups.iter().enumerate() {
         let members = inv.hot.members(g);
+        // A generated entry's name is matched by regex-valued dtype keys: one by one.
+        let by_name = info.generated_by_name && regex_keys;
         let op_dependent = info.dt.is_some_and(|dt| matches!(ctx.filter(dt), Filter::Regex(_)))
             || (info.ieee754_by_op && ieee754_patterns);
         let representative = members.iter().map(|&i| i as usize).find(|&i| !by_item.get(i));
-        let Some(rep) = representative.filter(|_| grouping == Grouping::Groups && !op_dependent) else {
-            group_decision.push(if op_dependent { Decision::ByVariant } else { Decision::ByItem });
+        let Some(rep) = representative.filter(|_| grouping == Grouping::Groups && !op_dependent && !by_name) else {
+            group_decision.push(if op_dependent && !by_name { Decision::ByVariant } else { Decision::ByItem });
             for &i in members {
                 visited.set(i as usize);
             }
@@ -1069,12 +1071,7 @@ fn account_with<'a>(
             Decision::Absent => {}
             Decision::Runs => tally.add(&ctx, i, node, hot.level, None),
             Decision::Filtered(k) => {
-                let (reason, mut detail, live) = group_outcomes[k as usize];
-                // The group's outcome names the operator it was decided on.
-                if let Detail::RegexFiltered { op, .. } = &mut detail {
-                    *op = hot.op;
-                }
-                tally.add(&ctx, i, node, hot.level, Some((reason, detail, live)));
+                tally.add(&ctx, i, node, hot.level, Some(retarget(inv, group_outcomes[k as usize], i)));
             }
             Decision::ByItem | Decision::ByVariant => {
                 if let Some(outcome) = evaluate(&mut ctx, node, hot, &inv.items[i]) {
@@ -1252,6 +1249,22 @@ enum Decision {
     ByVariant,
 }
 
+/// A group's outcome for item `i`: its details name the item, its operator and its
+/// generated entry instead of those of the item it was decided on.
+fn retarget(inv: &Inventory, (reason, mut detail, live): (Reason, Detail, bool), i: usize) -> (Reason, Detail, bool) {
+    match &mut detail {
+        Detail::MissingCapabilities { node, .. } => *node = NodeRef::Item(i as u32),
+        Detail::RegexFiltered { op, .. } => *op = inv.hot.items[i].op,
+        Detail::GeneratedNoDtypes(name) | Detail::GeneratedCpuContract(name) | Detail::GeneratedShape(name) => {
+            if let Some(entry) = inv.items[i].generated.and_then(|g| inv.generated.get(g as usize)) {
+                *name = entry.name;
+            }
+        }
+        _ => {}
+    }
+    (reason, detail, live)
+}
+
 /// The decision for an evaluated item; a filtered outcome is kept in `outcomes`.
 fn decide(evaluated: Option<Outcome>, outcomes: &mut Vec<(Reason, Detail, bool)>) -> Decision {
     match evaluated {
@@ -1415,7 +1428,7 @@ impl Tally {
             NodeRef::Placeholder(_) => placeholder_position(at),
             _ => item_position(at),
         };
-        let Some((reason, mut detail, live)) = outcome else {
+        let Some((reason, detail, live)) = outcome else {
             match node {
                 NodeRef::Item(i) => self.runnable_items.set(i as usize),
                 NodeRef::Placeholder(kind) => self.runnable_placeholders.push((at, kind, level)),
@@ -1428,10 +1441,6 @@ impl Tally {
         let l = &mut self.levels[(level.clamp(1, 8) - 1) as usize];
         l.collected += 1;
         l.filtered += 1;
-        // A group's outcome names the item it was decided on.
-        if let Detail::MissingCapabilities { node: n, .. } = &mut detail {
-            *n = node;
-        }
         let desel = ctx.inv.deselect_reasons.get(reason as usize).copied().unwrap_or(false);
         self.store(position, Record { node, reason, detail, level, deselected: desel, live_device_dependent: live });
     }
@@ -1801,6 +1810,14 @@ mod tests {
             let mut f = base.clone();
             f.capabilities.push(("ieee754".into(), PyValue::Str("^(add|div|exp)".into())));
             out.push(f);
+            // Every dtype a regex: generated entries' preflight then hinges on their names.
+            for pattern in ["backward", "^aten::_", "^(add|mul)"] {
+                let mut f = base.clone();
+                for (_, v) in f.supported_dtypes.iter_mut() {
+                    *v = PyValue::Str(pattern.into());
+                }
+                out.push(f);
+            }
         }
         out.extend(bases);
         out

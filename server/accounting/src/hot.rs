@@ -16,7 +16,10 @@
 
 use std::collections::HashMap;
 
-use crate::inventory::{rare, BackwardOp, DtypeCheck, ForwardOp, Item, OiParam, Placeholders, Str};
+use crate::inventory::{
+    rare, BackwardOp, DtCode, DtypeCheck, ForwardOp, Generated, Item, OiParam, OracleOutcome, Placeholders, Rd,
+    ShapeFacts, Str,
+};
 
 /// When an item of the maximal collection exists for a manifest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -72,6 +75,9 @@ pub(crate) struct GroupInfo {
     /// NaN/Inf OpInfo parameters of an ieee754-capable op with a float or
     /// complex dtype: a pattern-valued `ieee754` is searched in the op name.
     pub ieee754_by_op: bool,
+    /// Generated entries whose preflight checks the manifest's dtype keys
+    /// against the entry name: a regex-valued key makes the name matter.
+    pub generated_by_name: bool,
 }
 
 pub(crate) struct HotTable {
@@ -93,7 +99,7 @@ pub(crate) struct HotTable {
 }
 
 /// Everything the rule chain and the presence test read from a common item,
-/// except the operator name.
+/// except the operator name (and a generated entry's name).
 #[derive(PartialEq, Eq, Hash)]
 struct Signature {
     d1: Option<DtypeCheck>,
@@ -102,6 +108,36 @@ struct Signature {
     ieee_ok: bool,
     requires: u16,
     level: u8,
+    /// The rare facts a grouped item may have: a generated entry and manual_rng.
+    rare: u16,
+    rng: u8,
+    generated: Option<u32>,
+}
+
+/// A generated entry's facts without its name.
+#[derive(PartialEq, Eq, Hash)]
+struct GeneratedKey<'a> {
+    oracle_runner: bool,
+    early: Option<Rd>,
+    oracle: &'a [(u8, OracleOutcome)],
+    late: Option<Rd>,
+    post_contract: bool,
+    dt: &'a [DtCode],
+    manual_shape: Option<&'a ShapeFacts>,
+}
+
+impl<'a> GeneratedKey<'a> {
+    fn of(g: &'a Generated) -> GeneratedKey<'a> {
+        GeneratedKey {
+            oracle_runner: g.oracle_runner,
+            early: g.early,
+            oracle: &g.oracle,
+            late: g.late,
+            post_contract: g.post_contract,
+            dt: &g.dt,
+            manual_shape: g.manual_shape.as_ref(),
+        }
+    }
 }
 
 /// Build the table. Fails only on an inventory that breaks the invariants
@@ -114,6 +150,7 @@ pub(crate) struct BuildInput<'a> {
     pub clean: Str,
     pub forward: &'a [ForwardOp],
     pub backward: &'a [BackwardOp],
+    pub generated: &'a [Generated],
     /// Per string id: 1 if it names a float/complex dtype.
     pub fc_by_str: &'a [u8],
     /// The first string id of a text (ids of equal texts may differ).
@@ -121,7 +158,9 @@ pub(crate) struct BuildInput<'a> {
 }
 
 pub(crate) fn build(input: BuildInput) -> Result<HotTable, String> {
-    let BuildInput { items, placeholders, device_classes, clean, forward, backward, fc_by_str, canonical } = input;
+    let BuildInput { items, placeholders, device_classes, clean, forward, backward, generated, fc_by_str, canonical } =
+        input;
+    let mut generated_keys: HashMap<GeneratedKey, u32> = HashMap::new();
     if device_classes > 64 {
         return Err(format!("inventory has {device_classes} device classes; at most 64 are supported"));
     }
@@ -200,10 +239,21 @@ pub(crate) fn build(input: BuildInput) -> Result<HotTable, String> {
         if let Some(op) = hot.op {
             items_by_op.entry(canonical(op)).or_default().push(i as u32);
         }
-        if hot.rare != 0 || hot.dev_classes != 0 {
+        // Generated entries group by their facts without the name; other rare facts
+        // and device facts keep an item on its own.
+        let groupable_rare = rare::GENERATED | rare::RNG;
+        let entry = items[i].generated.and_then(|g| generated.get(g as usize));
+        if hot.rare & !groupable_rare != 0
+            || hot.dev_classes != 0
+            || (hot.rare & rare::GENERATED != 0) != entry.is_some()
+        {
             group_of.push(NO_GROUP);
             continue;
         }
+        let generated_key = entry.map(|e| {
+            let next = generated_keys.len() as u32;
+            *generated_keys.entry(GeneratedKey::of(e)).or_insert(next)
+        });
         let (sparse, ieee_ok) = match hot.presence {
             Presence::Forward { .. } => {
                 forward.get(hot.table as usize).map_or((false, false), |f| (f.sparse, f.ieee_ok))
@@ -213,13 +263,23 @@ pub(crate) fn build(input: BuildInput) -> Result<HotTable, String> {
         };
         let dt = hot.d1.map(|d| d.dt);
         let fc = dt.is_some_and(|dt| fc_by_str.get(dt as usize).copied().unwrap_or(0) == 1);
-        let signature =
-            Signature { d1: hot.d1, presence: hot.presence, sparse, ieee_ok, requires: hot.requires, level: hot.level };
+        let signature = Signature {
+            d1: hot.d1,
+            presence: hot.presence,
+            sparse,
+            ieee_ok,
+            requires: hot.requires,
+            level: hot.level,
+            rare: hot.rare,
+            rng: items[i].rng,
+            generated: generated_key,
+        };
         let next = groups.len() as u32;
         let g = *group_index.entry(signature).or_insert(next);
         if g == next {
             let ieee754_by_op = hot.presence == Presence::Forward { clean: false } && fc && ieee_ok;
-            groups.push(GroupInfo { dt, ieee754_by_op });
+            let generated_by_name = entry.is_some_and(|e| !e.oracle_runner);
+            groups.push(GroupInfo { dt, ieee754_by_op, generated_by_name });
         }
         group_of.push(g);
     }

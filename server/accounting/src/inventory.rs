@@ -171,7 +171,7 @@ impl Item {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum DtCode {
     /// Recorded CPU contract allows.
     Allowed,
@@ -183,7 +183,7 @@ pub enum DtCode {
     Rejected,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum OracleOutcome {
     Runs,
     Skip(Rd),
@@ -204,7 +204,7 @@ pub struct Generated {
     pub manual_shape: Option<ShapeFacts>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ShapeFacts {
     pub base: Str,
     pub clean_only: bool,
@@ -615,6 +615,7 @@ impl Inventory {
             clean: s.clean,
             forward: &forward,
             backward: &backward,
+            generated: &generated,
             fc_by_str: &fc_by_str,
             canonical: &canonical,
         })?;
