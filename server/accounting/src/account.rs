@@ -1012,13 +1012,14 @@ fn account_with<'a>(
     let mut group_outcomes: Vec<(Reason, Detail, bool)> = Vec::new();
     for (g, info) in inv.hot.groups.iter().enumerate() {
         let members = inv.hot.members(g);
-        // A generated entry's name is matched by regex-valued dtype keys: one by one.
+        // A generated entry's name is matched by regex-valued dtype keys.
         let by_name = info.generated_by_name && regex_keys;
-        let op_dependent = info.dt.is_some_and(|dt| matches!(ctx.filter(dt), Filter::Regex(_)))
+        let op_dependent = by_name
+            || info.dt.is_some_and(|dt| matches!(ctx.filter(dt), Filter::Regex(_)))
             || (info.ieee754_by_op && ieee754_patterns);
         let representative = members.iter().map(|&i| i as usize).find(|&i| !by_item.get(i));
-        let Some(rep) = representative.filter(|_| grouping == Grouping::Groups && !op_dependent && !by_name) else {
-            group_decision.push(if op_dependent && !by_name { Decision::ByVariant } else { Decision::ByItem });
+        let Some(rep) = representative.filter(|_| grouping == Grouping::Groups && !op_dependent) else {
+            group_decision.push(if op_dependent { Decision::ByVariant } else { Decision::ByItem });
             for &i in members {
                 visited.set(i as usize);
             }
@@ -1046,8 +1047,8 @@ fn account_with<'a>(
             tally.add(ctx, at, node, placeholder_hot(inv, kind).level, outcome);
         }
     };
-    // Op-dependent groups: one decision per (group, regex hit, ieee754 hit).
-    let mut variant_decision: Vec<[Option<Decision>; 4]> = vec![[None; 4]; inv.hot.groups.len()];
+    // Op-dependent groups: one decision per (group, regex hit, ieee754 hit, name hit).
+    let mut variant_decision: Vec<[Option<Decision>; 8]> = vec![[None; 8]; inv.hot.groups.len()];
     for i in visited.iter() {
         add_placeholders_before(&mut ctx, &mut tally, i);
         let (node, hot) = (NodeRef::Item(i as u32), &inv.hot.items[i]);
@@ -1057,7 +1058,15 @@ fn account_with<'a>(
             let info = inv.hot.groups[g];
             let regex_hit = info.dt.is_some_and(|dt| ctx.allowed(dt, hot.op));
             let ieee754_hit = info.ieee754_by_op && hot.op.is_some_and(|op| ctx.ieee754(op));
-            let variant = usize::from(regex_hit) | usize::from(ieee754_hit) << 1;
+            // The generated preflight asks whether any dtype key lets the entry's name in.
+            let name_hit = info.generated_by_name && regex_keys && {
+                let name = inv.items[i].generated.and_then(|g| inv.generated.get(g as usize)).map(|e| e.name);
+                (0..ctx.effective_keys.len()).any(|k| {
+                    let dt = ctx.effective_keys[k];
+                    ctx.allowed(dt, name)
+                })
+            };
+            let variant = usize::from(regex_hit) | usize::from(ieee754_hit) << 1 | usize::from(name_hit) << 2;
             decision = match variant_decision[g][variant] {
                 Some(d) => d,
                 None => {
@@ -1244,8 +1253,9 @@ enum Decision {
     Filtered(u32),
     /// Decided on its own.
     ByItem,
-    /// The group's outcome depends on the operator only through whether the
-    /// dtype regex and the ieee754 patterns match it.
+    /// The group's outcome depends on the operator (or generated entry name)
+    /// only through whether the dtype regex, the ieee754 patterns and any dtype
+    /// key match it.
     ByVariant,
 }
 
