@@ -21,6 +21,16 @@ fn find<'a>(diags: &'a Value, needle: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no diagnostic containing {needle:?} in {diags:#}"))
 }
 
+/// The code action titled `title` the server offers for `diag`.
+fn code_action(client: &mut LspClient, uri: &str, diag: &Value, title: &str) -> Value {
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": diag["range"], "context": {"diagnostics": [diag]}}),
+    );
+    let found = actions.as_array().unwrap().iter().find(|a| a["title"] == title).cloned();
+    found.unwrap_or_else(|| panic!("no action {title:?} in {actions:#}"))
+}
+
 #[test]
 fn open_publishes_versioned_diagnostics_and_close_clears_them() {
     let mut client = LspClient::spawn();
@@ -204,17 +214,7 @@ fn hover_and_a_quick_fix_applied_through_the_returned_edit() {
     );
     assert!(hover["contents"]["value"].as_str().unwrap().contains("capabilities.generator"), "{hover:#}");
 
-    let actions = client.request(
-        "textDocument/codeAction",
-        json!({"textDocument": {"uri": uri}, "range": diag["range"], "context": {"diagnostics": [diag]}}),
-    );
-    let fix = actions
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| a["title"] == "Replace with 'device_generator'")
-        .unwrap_or_else(|| panic!("no rename fix in {actions:#}"))
-        .clone();
+    let fix = code_action(&mut client, uri, &diag, "Replace with 'device_generator'");
     assert_eq!(fix["kind"], "quickfix");
     assert!(fix["diagnostics"][0]["message"].as_str().unwrap().contains("generator"));
     // Apply the returned edit as an editor would, and send it as an incremental change.
@@ -245,17 +245,7 @@ fn a_forgotten_comma_gets_cpythons_message_and_a_fix_that_clears_it() {
     let d = client.diagnostics(uri, Some(1));
     let diag = find(&d, "Perhaps you forgot a comma?").clone();
     assert!(diag["message"].as_str().unwrap().contains("(manifest.py, line"), "{diag:#}");
-    let actions = client.request(
-        "textDocument/codeAction",
-        json!({"textDocument": {"uri": uri}, "range": diag["range"], "context": {"diagnostics": [diag]}}),
-    );
-    let fix = actions
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| a["title"] == "Insert the missing ','")
-        .unwrap_or_else(|| panic!("no comma fix in {actions:#}"))
-        .clone();
+    let fix = code_action(&mut client, uri, &diag, "Insert the missing ','");
     assert_eq!(fix["isPreferred"], true);
     let edit = fix["edit"]["changes"][uri][0].clone();
     assert_eq!(edit["newText"], ",");

@@ -132,6 +132,25 @@ impl Backend {
         self.publisher().refresh(uri).await;
     }
 
+    /// Applies the inventory setting, decodes the embedded inventory off the request path,
+    /// then refreshes open documents with counts and inventory hints.
+    async fn load_inventory_and_refresh(&self) {
+        self.apply_inventory_setting().await;
+        let publisher = self.publisher();
+        tokio::spawn(async move {
+            let _ = tokio::task::spawn_blocking(Inventory::embedded).await;
+            INVENTORY_READY.store(true, std::sync::atomic::Ordering::Release);
+            let custom = publisher.lock().inventory.is_some();
+            if !custom {
+                publisher.report_inventory(false).await;
+            }
+            let uris = publisher.lock().documents.uris();
+            for uri in uris {
+                publisher.refresh(uri).await;
+            }
+        });
+    }
+
     /// "Run affected tests on DEVICE" for the entry at `offset`, and the whole level.
     fn run_actions(&self, uri: &Uri, analysis: &Analysis, offset: usize) -> Vec<CodeActionOrCommand> {
         let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) else { return Vec::new() };
@@ -492,22 +511,7 @@ impl LanguageServer for Backend {
                 ),
             )
             .await;
-        // Decode the embedded inventory off the request path, then refresh open documents
-        // with counts and inventory hints.
-        self.apply_inventory_setting().await;
-        let publisher = self.publisher();
-        tokio::spawn(async move {
-            let _ = tokio::task::spawn_blocking(Inventory::embedded).await;
-            INVENTORY_READY.store(true, std::sync::atomic::Ordering::Release);
-            let custom = publisher.lock().inventory.is_some();
-            if !custom {
-                publisher.report_inventory(false).await;
-            }
-            let uris = publisher.lock().documents.uris();
-            for uri in uris {
-                publisher.refresh(uri).await;
-            }
-        });
+        self.load_inventory_and_refresh().await;
     }
 
     async fn shutdown(&self) -> Result<()> {
@@ -545,22 +549,7 @@ impl LanguageServer for Backend {
         let reload = old.inventory_path != new.inventory_path;
         self.lock().settings = new;
         if reload {
-            // Decode the embedded inventory off the request path, then refresh open documents
-        // with counts and inventory hints.
-        self.apply_inventory_setting().await;
-        let publisher = self.publisher();
-        tokio::spawn(async move {
-            let _ = tokio::task::spawn_blocking(Inventory::embedded).await;
-            INVENTORY_READY.store(true, std::sync::atomic::Ordering::Release);
-            let custom = publisher.lock().inventory.is_some();
-            if !custom {
-                publisher.report_inventory(false).await;
-            }
-            let uris = publisher.lock().documents.uris();
-            for uri in uris {
-                publisher.refresh(uri).await;
-            }
-        });
+            self.load_inventory_and_refresh().await;
         }
     }
 
