@@ -102,12 +102,34 @@ impl Token<'_> {
     /// Part of a `disjunction` when walking back from its last token.
     fn in_disjunction(&self) -> bool {
         match self.kind {
-            Kind::Name => !is_keyword(self.text) || matches!(self.text, "True" | "False" | "None" | "and" | "or" | "not" | "in" | "is" | "await"),
+            Kind::Name => {
+                !is_keyword(self.text)
+                    || matches!(self.text, "True" | "False" | "None" | "and" | "or" | "not" | "in" | "is" | "await")
+            }
             Kind::Number | Kind::String => true,
             Kind::Op => matches!(
                 self.text,
-                "." | "+" | "-" | "*" | "/" | "//" | "%" | "**" | "@" | "<<" | ">>" | "&" | "|" | "^" | "~" | "<" | ">"
-                    | "<=" | ">=" | "==" | "!=" | "..."
+                "." | "+"
+                    | "-"
+                    | "*"
+                    | "/"
+                    | "//"
+                    | "%"
+                    | "**"
+                    | "@"
+                    | "<<"
+                    | ">>"
+                    | "&"
+                    | "|"
+                    | "^"
+                    | "~"
+                    | "<"
+                    | ">"
+                    | "<="
+                    | ">="
+                    | "=="
+                    | "!="
+                    | "..."
             ),
         }
     }
@@ -118,8 +140,7 @@ pub const EXPECTED_COLON: &str = "expected ':'";
 /// A compound statement header without its ':' (`def f(x)`, `if x`, `else`): CPython
 /// demands the ':' right after the header (a forced token), so this error comes before any
 /// tokenizer error on the following lines (such as the block's indentation).
-pub fn missing_block_colon(text: &str) -> Option<Hint> {
-    let tokens = tokenize(text)?;
+fn missing_block_colon(tokens: &[Token]) -> Option<Hint> {
     let mut k = 0;
     while k < tokens.len() {
         let end = (k + 1..tokens.len()).find(|&j| tokens[j].logical_start).unwrap_or(tokens.len());
@@ -136,28 +157,49 @@ pub fn missing_block_colon(text: &str) -> Option<Hint> {
             } else {
                 SyntaxFix::insert(last.end(), ":", "Insert the missing ':'")
             };
-            return Some(Hint { message: EXPECTED_COLON, line: last.line, offset: last.start, fixes: fix.into_iter().collect() });
+            return Some(Hint {
+                message: EXPECTED_COLON,
+                line: last.line,
+                offset: last.start,
+                fixes: fix.into_iter().collect(),
+            });
         }
         k = end;
     }
     None
 }
 
+/// What one scan of a file that does not parse finds; nothing where the text does not
+/// tokenize (those errors are the tokenizer's, reported elsewhere).
+#[derive(Debug, Default)]
+pub struct Hints {
+    /// The first specialised parser message in source order.
+    pub first: Option<Hint>,
+    /// The first compound statement header without its ':'.
+    pub block_colon: Option<Hint>,
+}
+
+pub fn hints(text: &str) -> Hints {
+    let Some(tokens) = tokenize(text) else { return Hints::default() };
+    Hints { first: first_hint(&tokens), block_colon: missing_block_colon(&tokens) }
+}
+
 /// The first hint in source order, if any.
-pub fn first_hint(text: &str) -> Option<Hint> {
-    let tokens = tokenize(text)?;
-    let openers = matching_openers(&tokens);
+fn first_hint(tokens: &[Token]) -> Option<Hint> {
+    let openers = matching_openers(tokens);
     let mut frames: Vec<Frame> = Vec::new();
     let at = |message, t: &Token, fix: Option<SyntaxFix>| {
         Some(Hint { message, line: t.line, offset: t.start, fixes: fix.into_iter().collect() })
     };
-    let replace_equals = |t: &Token| Some(SyntaxFix { span: t.start..t.end(), text: ":", title: "Replace '=' with ':'" });
+    let replace_equals =
+        |t: &Token| Some(SyntaxFix { span: t.start..t.end(), text: ":", title: "Replace '=' with ':'" });
     for (k, t) in tokens.iter().enumerate() {
         let prev = k.checked_sub(1).map(|p| &tokens[p]);
         let frame = frames.last();
         // The key of a dict entry after the first: CPython parses one expression and wants
         // ':' next (`invalid_kvpair`), before any comma hint at that level.
-        let later_key = frame.is_some_and(|f| f.dict && f.elements > 0 && f.element_start.is_some() && !f.element_colon);
+        let later_key =
+            frame.is_some_and(|f| f.dict && f.elements > 0 && f.element_start.is_some() && !f.element_colon);
         if later_key && (t.is("=") || prev.is_some_and(|p| p.ends_operand()) && t.starts_expression()) {
             let start = frame.and_then(|f| f.element_start).unwrap_or(k);
             let fix = match prev {
@@ -171,7 +213,7 @@ pub fn first_hint(text: &str) -> Option<Hint> {
         if let Some(prev) = prev.filter(|p| t.depth > 0 && p.ends_operand() && t.starts_expression()) {
             let concatenated = prev.kind == Kind::String && t.kind == Kind::String;
             if !concatenated {
-                let a = disjunction_start(&tokens, &openers, k - 1);
+                let a = disjunction_start(tokens, &openers, k - 1);
                 let first = &tokens[a];
                 // `NAME` in CPython's grammar is a name that is not a keyword.
                 let name = first.kind == Kind::Name && !is_keyword(first.text);
@@ -181,7 +223,8 @@ pub fn first_hint(text: &str) -> Option<Hint> {
                 if !name_string && !soft_keyword && !legacy {
                     let comma = SyntaxFix::insert(prev.end(), ",", "Insert the missing ','");
                     // `{"key" value, ...}`: more likely a key that lost its ':'.
-                    let key_value = frame.is_some_and(|f| f.brace && !f.element_colon && f.element_start == Some(k - 1))
+                    let key_value = frame
+                        .is_some_and(|f| f.brace && !f.element_colon && f.element_start == Some(k - 1))
                         && tokens.get(k + 1).is_some_and(|n| n.is(",") || n.is("}"));
                     if key_value {
                         let colon = SyntaxFix::insert(prev.end(), ":", "Insert ':' after the key");
@@ -217,7 +260,7 @@ pub fn first_hint(text: &str) -> Option<Hint> {
                                 f.dict = f.element_colon || starred;
                                 f.first_element = Some((start, k));
                             } else if f.dict && !f.element_colon && !starred {
-                                let fix = joined_key_fix(&tokens, start, k);
+                                let fix = joined_key_fix(tokens, start, k);
                                 return at(COLON_EXPECTED, &tokens[start], fix);
                             }
                             f.elements += 1;
@@ -246,7 +289,7 @@ pub fn first_hint(text: &str) -> Option<Hint> {
                             if f.elements > 0 && !f.dict {
                                 // A ':' in what the first element made a set: most likely
                                 // that first entry lost its ':'.
-                                let fix = f.first_element.and_then(|(start, end)| joined_key_fix(&tokens, start, end));
+                                let fix = f.first_element.and_then(|(start, end)| joined_key_fix(tokens, start, end));
                                 return at(INVALID, t, fix);
                             }
                         }
@@ -259,8 +302,8 @@ pub fn first_hint(text: &str) -> Option<Hint> {
                         if f.element_colon {
                             return at(INVALID, t, None);
                         }
-                        if let Some(message) = assignment_message(&tokens, &openers, k) {
-                            let a = disjunction_start(&tokens, &openers, k - 1);
+                        if let Some(message) = assignment_message(tokens, &openers, k) {
+                            let a = disjunction_start(tokens, &openers, k - 1);
                             let fix = if f.brace { replace_equals(t) } else { None };
                             return at(message, &tokens[a], fix);
                         }
@@ -324,7 +367,13 @@ fn assignment_message(tokens: &[Token], openers: &[Option<usize>], k: usize) -> 
     }
     // A dotted name: `torch.float32 = ...`.
     let dotted = target.len() >= 3
-        && target.iter().enumerate().all(|(i, t)| if i % 2 == 0 { t.kind == Kind::Name && !is_keyword(t.text) } else { t.is(".") });
+        && target.iter().enumerate().all(|(i, t)| {
+            if i % 2 == 0 {
+                t.kind == Kind::Name && !is_keyword(t.text)
+            } else {
+                t.is(".")
+            }
+        });
     if dotted {
         return Some("cannot assign to attribute here. Maybe you meant '==' instead of '='?");
     }
@@ -392,7 +441,8 @@ fn tokenize(text: &str) -> Option<Vec<Token<'_>>> {
         let c = bytes[i];
         let start = i;
         let kind;
-        let continued = |i: usize| i > 0 && (bytes[i - 1] == b'\\' || (bytes[i - 1] == b'\r' && i > 1 && bytes[i - 2] == b'\\'));
+        let continued =
+            |i: usize| i > 0 && (bytes[i - 1] == b'\\' || (bytes[i - 1] == b'\r' && i > 1 && bytes[i - 2] == b'\\'));
         match c {
             b'\n' => {
                 line += 1;
@@ -456,8 +506,24 @@ fn tokenize(text: &str) -> Option<Vec<Token<'_>>> {
                     3
                 } else if matches!(
                     two,
-                    "**" | "//" | "==" | "!=" | "<=" | ">=" | "->" | ":=" | "<<" | ">>" | "+=" | "-=" | "*=" | "/="
-                        | "%=" | "@=" | "&=" | "|=" | "^="
+                    "**" | "//"
+                        | "=="
+                        | "!="
+                        | "<="
+                        | ">="
+                        | "->"
+                        | ":="
+                        | "<<"
+                        | ">>"
+                        | "+="
+                        | "-="
+                        | "*="
+                        | "/="
+                        | "%="
+                        | "@="
+                        | "&="
+                        | "|="
+                        | "^="
                 ) {
                     2
                 } else {
@@ -540,10 +606,13 @@ mod tests {
     // Messages and lines are CPython 3.11's for the same sources.
     #[test]
     fn comma_colon_and_equals_hints() {
-        let hint = |s: &str| first_hint(s).map(|h| (h.message, h.line));
+        let hint = |s: &str| hints(s).first.map(|h| (h.message, h.line));
         assert_eq!(hint("x = {\n 'a': 1\n 'b': 2}\n"), Some((FORGOT_COMMA, 2)));
         assert_eq!(hint("x = {'a': 1, 'b' True}\n"), Some((COLON_EXPECTED, 1)));
-        assert_eq!(hint("x = {'a' = 1}\n"), Some(("cannot assign to literal here. Maybe you meant '==' instead of '='?", 1)));
+        assert_eq!(
+            hint("x = {'a' = 1}\n"),
+            Some(("cannot assign to literal here. Maybe you meant '==' instead of '='?", 1))
+        );
         assert_eq!(hint("x = {'a':}\n"), Some((VALUE_EXPECTED, 1)));
         // Implicitly joined strings and calls are not missing commas.
         assert_eq!(hint("x = ['a' 'b', f (1), y [0]]\n"), None);
@@ -554,6 +623,6 @@ mod tests {
     #[test]
     fn a_large_valid_file_has_no_hint() {
         let text = format!("x = [{}]\n", "a + b, 'c' 'd', f(1)[2], {'k': v.w}, ".repeat(50_000));
-        assert_eq!(first_hint(&text), None);
+        assert_eq!(hints(&text).first, None);
     }
 }

@@ -156,10 +156,12 @@ pub struct PythonSyntaxError {
 /// tree-sitter found.
 pub fn python_syntax_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError> {
     let token_error = tokenizer_error(text);
-    let mut parser_error = first_error(tree, text).map(|(line, end)| parser_error(text, line, end));
+    let first = first_error(tree, text);
+    // Only a file that does not parse is scanned for CPython's specialised messages.
+    let hints = if first.is_some() { crate::cpython_hints::hints(text) } else { Default::default() };
+    let mut parser_error = first.map(|(line, end)| parser_error(hints.first, line, end));
     // A header without its ':' fails on a forced token: before the tokenizer reads on.
-    let block_colon = parser_error.as_ref().and_then(|_| crate::cpython_hints::missing_block_colon(text));
-    if let (Some(hint), Some(parser)) = (block_colon, parser_error.as_ref()) {
+    if let (Some(hint), Some(parser)) = (hints.block_colon, parser_error.as_ref()) {
         if hint.line <= parser.line {
             let forced = PythonSyntaxError { message: hint.message.into(), line: hint.line, fixes: hint.fixes };
             return match token_error {
@@ -190,8 +192,8 @@ pub fn python_syntax_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError>
 /// `end`. A hint from no later than that error, or from the next line, is the same mistake
 /// (tree-sitter's recovery often marks the token before it, such as the comma ending the
 /// previous entry); a later one is not CPython's first error.
-fn parser_error(text: &str, line: usize, end: usize) -> PythonSyntaxError {
-    match crate::cpython_hints::first_hint(text) {
+fn parser_error(first_hint: Option<crate::cpython_hints::Hint>, line: usize, end: usize) -> PythonSyntaxError {
+    match first_hint {
         Some(hint) if hint.offset <= end || hint.line <= line + 1 => {
             PythonSyntaxError { message: hint.message.into(), line: hint.line, fixes: hint.fixes }
         }
