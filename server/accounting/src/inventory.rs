@@ -10,13 +10,12 @@
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::Path;
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 
 use serde::Deserialize;
 use serde_json::Value;
 
 /// Bytes of the inventory committed with the repository.
-static EMBEDDED: &[u8] = include_bytes!("../../../tools/inventory/out/inventory-torchcts-0.4.1-torch-2.12.1.json.gz");
 
 pub type Str = u32;
 pub type Reason = u16;
@@ -440,11 +439,10 @@ const DEVICE_ORDER: &[&str] = &["cpu", "cuda", "mps", "xpu", "meta", "xla", "hpu
 pub const CUSTOM_DEVICE_PLACEHOLDER: &str = "my_backend";
 
 impl Inventory {
-    /// The inventory embedded in the binary (torchcts 0.4.1, torch 2.12.1),
-    /// decompressed and indexed on first use.
+    /// The embedded inventory of the newest torch release torchcts 0.4.1 supports,
+    /// decompressed and indexed on first use (other releases: [`Inventory::for_torch`]).
     pub fn embedded() -> &'static Inventory {
-        static INV: OnceLock<Inventory> = OnceLock::new();
-        INV.get_or_init(|| Inventory::from_bytes(EMBEDDED).expect("embedded inventory is valid"))
+        Inventory::for_torch(crate::versions::newest_torch_release()).expect("the base release is embedded")
     }
 
     /// Load an inventory file (`.json` or gzip-compressed `.json.gz`).

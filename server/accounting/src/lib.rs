@@ -19,11 +19,13 @@
 //! The crate is pure: no IO besides [`Inventory::from_path`], no LSP or async types.
 
 mod account;
+pub mod diff;
 mod facts;
 mod hot;
 mod inventory;
 pub mod pyfmt;
 mod render;
+pub mod versions;
 
 pub use account::{
     account, resolve_device, Accounting, AccountingProblem, Detail, DeviceResolution, DtypeLabel, LabelKind,
@@ -31,4 +33,5 @@ pub use account::{
 };
 pub use facts::{canonical_dtype, tagged_to_py, LevelSelection, ManifestFacts, PyValue};
 pub use inventory::{Inventory, InventoryMeta, Reason, CUSTOM_DEVICE_PLACEHOLDER};
+pub use versions::{choose_for_environment, embedded_torch_releases, newest_torch_release, InventoryChoice};
 pub use render::{collected_line, render_audit, render_show_skips, summary_line};

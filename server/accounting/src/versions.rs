@@ -1,0 +1,242 @@
+//! The embedded inventories, one per torch release torchcts supports, and the choice among
+//! them for the torch a user has.
+//!
+//! The binary embeds the newest release's inventory in full (`inventory-base.json.gz`) and
+//! every other release as a line delta against it (`inventory-deltas.json.gz`), both written
+//! by `tools/inventory/pack_versions.py`. A release is rebuilt and decoded on first use and
+//! kept for the life of the process. Releases whose extraction is identical are aliases of
+//! one decoded inventory.
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::sync::{Mutex, OnceLock};
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::Inventory;
+
+static BASE: &[u8] = include_bytes!("../../../tools/inventory/out/inventory-base.json.gz");
+static DELTAS: &[u8] = include_bytes!("../../../tools/inventory/out/inventory-deltas.json.gz");
+
+/// The torchcts release every embedded inventory was extracted from.
+pub const EMBEDDED_TORCHCTS: &str = "0.4.1";
+
+#[derive(Deserialize)]
+struct DeltaFile {
+    format: String,
+    torchcts_version: String,
+    base: String,
+    versions: HashMap<String, Delta>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Delta {
+    /// Same suite facts as another release.
+    Alias(String),
+    /// `[start, count]` copies base lines; a string is a line of its own.
+    Lines(Vec<Value>),
+}
+
+struct Catalogue {
+    base: String,
+    deltas: HashMap<String, Delta>,
+    /// Newest first.
+    releases: Vec<String>,
+}
+
+fn gunzip(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len() * 12);
+    flate2::read::GzDecoder::new(bytes).read_to_end(&mut out).expect("embedded inventory data is gzip");
+    out
+}
+
+fn catalogue() -> &'static Catalogue {
+    static CATALOGUE: OnceLock<Catalogue> = OnceLock::new();
+    CATALOGUE.get_or_init(|| {
+        let file: DeltaFile = serde_json::from_slice(&gunzip(DELTAS)).expect("embedded inventory deltas are valid");
+        assert_eq!(file.format, "torchcts-lsp-inventory-deltas");
+        assert_eq!(file.torchcts_version, EMBEDDED_TORCHCTS);
+        let mut releases: Vec<String> = file.versions.keys().cloned().chain([file.base.clone()]).collect();
+        releases.sort_by_key(|v| std::cmp::Reverse(release_key(v)));
+        Catalogue { base: file.base, deltas: file.versions, releases }
+    })
+}
+
+/// `2.9.1+cu128` -> `(2, 9, 1)`; anything unparsable sorts first.
+fn release_key(version: &str) -> (u32, u32, u32) {
+    let mut parts = release(version).split('.').map(|p| p.parse::<u32>().unwrap_or(0));
+    (parts.next().unwrap_or(0), parts.next().unwrap_or(0), parts.next().unwrap_or(0))
+}
+
+/// The release part of a version string: `2.9.1+cu128` -> `2.9.1`, `2.10.0a0` stays as is.
+pub fn release(version: &str) -> &str {
+    version.split('+').next().unwrap_or(version).trim()
+}
+
+/// The torch releases the embedded inventories cover, newest first.
+pub fn embedded_torch_releases() -> Vec<&'static str> {
+    catalogue().releases.iter().map(String::as_str).collect()
+}
+
+/// The newest torch release with an embedded inventory.
+pub fn newest_torch_release() -> &'static str {
+    &catalogue().base
+}
+
+impl Inventory {
+    /// The embedded inventory for a torch release (`2.9.1`, local suffixes like `+cu128`
+    /// ignored), decoded on first use; `None` for a release torchcts 0.4.1 does not support.
+    pub fn for_torch(version: &str) -> Option<&'static Inventory> {
+        let cat = catalogue();
+        let mut wanted = release(version).to_string();
+        // An alias chain is short (written by the packer); the bound only guards bad data.
+        for _ in 0..cat.releases.len() {
+            match cat.deltas.get(&wanted) {
+                Some(Delta::Alias(other)) => wanted = other.clone(),
+                _ => break,
+            }
+        }
+        if wanted != cat.base && !cat.deltas.contains_key(&wanted) {
+            return None;
+        }
+        static DECODED: OnceLock<Mutex<HashMap<String, &'static Inventory>>> = OnceLock::new();
+        let decoded = DECODED.get_or_init(Default::default);
+        if let Some(inv) = decoded.lock().unwrap_or_else(|e| e.into_inner()).get(&wanted) {
+            return Some(inv);
+        }
+        // Decoded outside the lock: two first uses may both decode, one result is kept.
+        let inventory = decode_release(cat, &wanted);
+        let leaked: &'static Inventory = Box::leak(Box::new(inventory));
+        let mut map = decoded.lock().unwrap_or_else(|e| e.into_inner());
+        Some(*map.entry(wanted).or_insert(leaked))
+    }
+}
+
+fn decode_release(cat: &Catalogue, wanted: &str) -> Inventory {
+    let base = gunzip(BASE);
+    if wanted == cat.base {
+        return Inventory::from_bytes(&base).expect("embedded base inventory is valid");
+    }
+    let Some(Delta::Lines(ops)) = cat.deltas.get(wanted) else {
+        unreachable!("aliases are resolved before decoding")
+    };
+    let base_text = std::str::from_utf8(&base).expect("embedded inventory is UTF-8");
+    let base_lines: Vec<&str> = base_text.lines().collect();
+    let mut text = String::with_capacity(base_text.len());
+    for op in ops {
+        match op {
+            Value::String(line) => {
+                text.push_str(line);
+                text.push('\n');
+            }
+            Value::Array(range) => {
+                let start = range.first().and_then(Value::as_u64).unwrap_or(0) as usize;
+                let count = range.get(1).and_then(Value::as_u64).unwrap_or(0) as usize;
+                for line in base_lines.iter().skip(start).take(count) {
+                    text.push_str(line);
+                    text.push('\n');
+                }
+            }
+            _ => {}
+        }
+    }
+    Inventory::from_bytes(text.as_bytes()).expect("embedded inventory delta rebuilds a valid inventory")
+}
+
+/// Which embedded inventory answers for an environment, and what to tell the user about it.
+#[derive(Clone)]
+pub struct InventoryChoice {
+    pub inventory: &'static Inventory,
+    /// The torch release the counts are for.
+    pub torch: String,
+    /// Said once to the user when the environment's versions are not the ones the counts
+    /// are for (no environment, torch outside the range, another torchcts).
+    pub note: Option<String>,
+}
+
+impl InventoryChoice {
+    /// "torchcts 0.4.1 with torch 2.9.1": what the counts are for.
+    pub fn label(&self) -> String {
+        format!("torchcts {} with torch {}", self.inventory.meta.torchcts_version, self.torch)
+    }
+}
+
+/// Chooses the embedded inventory for the torch and torchcts versions found in the user's
+/// environment (`None`: not found). Never fails: the newest inventory is the fallback.
+pub fn choose_for_environment(torch: Option<&str>, torchcts: Option<&str>) -> InventoryChoice {
+    let newest = newest_torch_release();
+    let fallback = |note: String| InventoryChoice {
+        inventory: Inventory::for_torch(newest).expect("the base release is embedded"),
+        torch: newest.to_string(),
+        note: Some(note),
+    };
+    let releases = embedded_torch_releases();
+    let oldest = releases.last().copied().unwrap_or(newest);
+    let Some(torch) = torch else {
+        return fallback(format!(
+            "no Python environment with torch was found; counts are for torch {newest} (the newest torchcts {EMBEDDED_TORCHCTS} supports)"
+        ));
+    };
+    if let Some(tc) = torchcts {
+        if release(tc) != EMBEDDED_TORCHCTS {
+            return fallback(format!(
+                "the environment has torchcts {tc}, the counts are for torchcts {EMBEDDED_TORCHCTS} with torch {newest}"
+            ));
+        }
+    }
+    match Inventory::for_torch(torch) {
+        Some(inventory) => {
+            let note = torchcts.is_none().then(|| {
+                format!("torchcts is not installed in the environment; counts are for torchcts {EMBEDDED_TORCHCTS} with torch {}", release(torch))
+            });
+            InventoryChoice { inventory, torch: release(torch).to_string(), note }
+        }
+        None => fallback(format!(
+            "torch {torch} is outside the range torchcts {EMBEDDED_TORCHCTS} supports ({oldest} to {newest}); counts are for torch {newest}"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_embedded_release_decodes_and_names_its_torch() {
+        let releases = embedded_torch_releases();
+        assert_eq!(releases.first().copied(), Some(newest_torch_release()));
+        for r in releases {
+            let inv = Inventory::for_torch(r).unwrap_or_else(|| panic!("{r} is listed but not embedded"));
+            assert!(inv.item_count() > 10_000, "{r}: {} items", inv.item_count());
+            assert_eq!(inv.meta.torchcts_version, EMBEDDED_TORCHCTS);
+        }
+    }
+
+    #[test]
+    fn local_build_suffixes_select_the_release() {
+        let newest = newest_torch_release();
+        let with_suffix = format!("{newest}+cu130");
+        let a = Inventory::for_torch(&with_suffix).expect("suffix ignored") as *const Inventory;
+        let b = Inventory::for_torch(newest).unwrap() as *const Inventory;
+        assert_eq!(a, b, "one decoded inventory per release");
+    }
+
+    #[test]
+    fn unsupported_environments_fall_back_to_the_newest_with_a_note() {
+        let newest = newest_torch_release();
+        let no_env = choose_for_environment(None, None);
+        assert_eq!(no_env.torch, newest);
+        assert!(no_env.note.unwrap().contains("no Python environment"));
+        let old = choose_for_environment(Some("2.6.0"), Some("0.4.1"));
+        assert_eq!(old.torch, newest);
+        assert!(old.note.unwrap().contains("outside the range"));
+        let other_cts = choose_for_environment(Some(newest), Some("0.5.0"));
+        assert!(other_cts.note.unwrap().contains("torchcts 0.5.0"));
+        let exact = choose_for_environment(Some(&format!("{newest}+cpu")), Some("0.4.1"));
+        assert_eq!(exact.torch, newest);
+        assert!(exact.note.is_none());
+        assert_eq!(exact.label(), format!("torchcts 0.4.1 with torch {newest}"));
+    }
+}

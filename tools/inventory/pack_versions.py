@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Pack the per-torch-version inventories into what the binary embeds.
+
+    python3 tools/inventory/pack_versions.py FULL.json.gz [FULL.json.gz ...] \
+        [--out-dir tools/inventory/out]
+
+Each input is a full inventory written by `extract_inventory.py` (one per torch release;
+extract them with `--strings-from` the newest one so shared strings keep their indices).
+The newest torch version becomes the *base*, written in full as line-JSON (one array
+element per line: strings, items, generated entries, OpInfo rows). Every other version is
+stored as a line delta against the base: a list whose elements are either `[start, count]`
+(copy that many base lines) or a string (a line of its own). A version whose extraction
+equals another one (provenance lines aside) is stored as an alias of it.
+
+Outputs (gzip -9, mtime 0):
+* `inventory-base.json.gz`   - the base inventory (valid inventory JSON on its own)
+* `inventory-deltas.json.gz` - `{"format": "torchcts-lsp-inventory-deltas", "base": V,
+  "torchcts_version": ..., "versions": {V: {"alias": W} | {"lines": [...]}}}`
+
+`accounting::Inventory::for_torch(V)` rebuilds a version from these two files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import gzip
+import json
+import os
+import sys
+
+# Lines that differ between any two extractions and say nothing about the suite.
+PROVENANCE_KEYS = ("torch_version", "python_version", "extracted_at", "extraction_seconds")
+ARRAY_KEYS = ("strings", "items", "generated")
+
+
+def dumps(value) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def array_lines(name: str, values: list) -> list[str]:
+    """`"name":[` then one element per line, each followed by `,` but the last, then `]`."""
+    out = [dumps(name) + ":["]
+    out += [dumps(v) + ("," if i + 1 < len(values) else "") for i, v in enumerate(values)]
+    out.append("]")
+    return out
+
+
+def inventory_lines(inv: dict) -> list[str]:
+    """The inventory as line-JSON: every top-level key on its own line(s)."""
+    blocks = []
+    for key, value in inv.items():
+        if key in ARRAY_KEYS:
+            blocks.append(array_lines(key, value))
+        elif key == "opinfo":
+            inner = []
+            subkeys = list(value)
+            for j, sub in enumerate(subkeys):
+                lines = array_lines(sub, value[sub])
+                if j + 1 < len(subkeys):
+                    lines[-1] += ","
+                inner += lines
+            blocks.append(['"opinfo":{', *inner, "}"])
+        else:
+            blocks.append([dumps(key) + ":" + dumps(value)])
+    lines = ["{"]
+    for i, block in enumerate(blocks):
+        if i + 1 < len(blocks):
+            block[-1] += ","
+        lines += block
+    lines.append("}")
+    return lines
+
+
+def suite_facts(inv: dict) -> dict:
+    return {k: v for k, v in inv.items() if k not in PROVENANCE_KEYS}
+
+
+def line_delta(base: list[str], version: list[str]) -> list:
+    matcher = difflib.SequenceMatcher(None, base, version, autojunk=False)
+    ops: list = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            ops.append([i1, i2 - i1])
+        elif tag in ("replace", "insert"):
+            ops.extend(version[j1:j2])
+    return ops
+
+
+def apply_delta(base: list[str], ops: list) -> list[str]:
+    out: list[str] = []
+    for op in ops:
+        if isinstance(op, list):
+            out.extend(base[op[0] : op[0] + op[1]])
+        else:
+            out.append(op)
+    return out
+
+
+def version_key(v: str) -> tuple:
+    return tuple(int(p) for p in v.split("+")[0].split("."))
+
+
+def write_gz(path: str, text: str) -> int:
+    with open(path, "wb") as f:
+        f.write(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
+    return os.path.getsize(path)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("inventories", nargs="+")
+    ap.add_argument("--out-dir", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "out"))
+    args = ap.parse_args()
+
+    invs = {}
+    for path in args.inventories:
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            inv = json.load(f)
+        release = inv["torch_version"].split("+")[0]
+        invs[release] = inv
+    torchcts = {inv["torchcts_version"] for inv in invs.values()}
+    if len(torchcts) != 1:
+        raise SystemExit(f"inventories of several torchcts versions: {sorted(torchcts)}")
+
+    order = sorted(invs, key=version_key, reverse=True)
+    base_version = order[0]
+    base_lines = inventory_lines(invs[base_version])
+    versions: dict = {}
+    for release in order[1:]:
+        twin = next((w for w in order if w != release and (w == base_version or w in versions and "lines" in versions[w])
+                     and suite_facts(invs[w]) == suite_facts(invs[release])), None)
+        if twin is not None:
+            versions[release] = {"alias": twin}
+            print(f"{release}: same suite facts as {twin}", file=sys.stderr)
+            continue
+        lines = inventory_lines(invs[release])
+        ops = line_delta(base_lines, lines)
+        assert apply_delta(base_lines, ops) == lines
+        literal = sum(1 for op in ops if isinstance(op, str))
+        versions[release] = {"lines": ops}
+        print(f"{release}: {literal} of {len(lines)} lines differ from {base_version}", file=sys.stderr)
+
+    os.makedirs(args.out_dir, exist_ok=True)
+    base_size = write_gz(os.path.join(args.out_dir, "inventory-base.json.gz"), "\n".join(base_lines) + "\n")
+    deltas = {
+        "format": "torchcts-lsp-inventory-deltas",
+        "format_version": 1,
+        "torchcts_version": torchcts.pop(),
+        "base": base_version,
+        "versions": versions,
+    }
+    delta_size = write_gz(os.path.join(args.out_dir, "inventory-deltas.json.gz"), json.dumps(deltas, ensure_ascii=False))
+    print(f"base {base_version}: {base_size} bytes; deltas for {len(versions)} versions: {delta_size} bytes",
+          file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
