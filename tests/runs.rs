@@ -1,5 +1,4 @@
-//! Tests of the runner (`server/lsp/src/runner/`), which this file compiles as its own child
-//! module: the crate is a binary, so there is no library to link against.
+//! Tests of the runner crate (`server/runner/`).
 //!
 //! - Fake pythons (`tests/fixtures/runs/python_*`, POSIX sh) stand in for `python -m torchcts
 //!   run`: passing, failing, segfaulting, hanging with a child (both ignoring SIGTERM),
@@ -11,9 +10,6 @@
 //! - Real runs of torchcts on `--device cpu` with the Python in `TORCHCTS_PYTHON` (a venv with
 //!   torch 2.12.1 and torchcts 0.4.1). Without it they print "SKIPPED: ..." and pass, unless
 //!   `TORCHCTS_REQUIRE_REAL_RUNS=1`. They run one at a time.
-
-#[path = "../server/lsp/src/runner/mod.rs"]
-mod runner;
 
 use runner::{
     command_line, decode_artifact, start, tests_from_payload, LevelSelection, OutputParser, RunControl, RunEvent,

@@ -1,8 +1,7 @@
-//! The `torchcts-lsp` library: the language server, the CLI commands and the test runner.
+//! The `torchcts-lsp` library: the language server and the CLI commands (test runs live in the `runner` crate).
 //! The binary (`main.rs`) and the Python package call [`run_main`].
 
 pub mod cli;
-pub mod runner;
 pub mod server;
 
 use std::process::ExitCode;

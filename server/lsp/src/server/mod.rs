@@ -53,7 +53,7 @@ pub struct Backend {
     /// Serialises publishing so that an older analysis never lands after a newer one.
     publish_lock: Arc<tokio::sync::Mutex<()>>,
     /// At most one test run per manifest.
-    runs: crate::runner::RunRegistry,
+    runs: runner::RunRegistry,
 }
 
 #[derive(Default)]
@@ -80,7 +80,7 @@ impl Backend {
             client,
             state: Arc::new(Mutex::new(State::default())),
             publish_lock: Arc::new(tokio::sync::Mutex::new(())),
-            runs: crate::runner::RunRegistry::new(),
+            runs: runner::RunRegistry::new(),
         }
     }
 
@@ -282,7 +282,7 @@ impl Publisher {
             )
             .await;
         let workspace = self.lock().workspace_root.clone();
-        let python = crate::runner::find_python(settings.python.as_deref().map(std::path::Path::new), workspace.as_deref());
+        let python = runner::find_python(settings.python.as_deref().map(std::path::Path::new), workspace.as_deref());
         if let Some((torchcts, torch)) = crate::cli::inventory::installed_versions(&python) {
             let inv_torch = inv.meta.torch_version.split('+').next().unwrap_or("");
             if torchcts != inv.meta.torchcts_version || torch != inv_torch {

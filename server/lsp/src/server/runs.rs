@@ -8,7 +8,7 @@
 //! (the runner's registry cancels it first).
 
 use super::Backend;
-use crate::runner::{self, RunEvent, RunOutcome, RunRequest, RunStatus, Selection, TestOutcome};
+use runner::{self, RunEvent, RunOutcome, RunRequest, RunStatus, Selection, TestOutcome};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;

@@ -1,8 +1,9 @@
 //! Runs the real `torchcts run` for a manifest: a child process of the user's Python, in the
 //! manifest's folder, narrowed to a selection, streamed as events, cancellable, with a time
-//! limit, and surviving a backend that segfaults or hangs.
+//! limit, and surviving a backend that segfaults or hangs. A library crate used by the
+//! language server and by `tests/runs.rs`.
 //!
-//! What this module owns: building the command line (no shell, ever), finding the Python,
+//! What this crate owns: building the command line (no shell, ever), finding the Python,
 //! spawning and supervising the process group, parsing pytest's per-test lines into progress,
 //! reading torchcts's result artifacts into per-test outcomes, and a per-manifest registry
 //! that guarantees at most one run per manifest. It knows nothing of LSP: the glue turns
@@ -19,13 +20,6 @@
 //!   (a process that leaves the group with `setsid` is the one exception, see `process.rs`).
 //! - The caller never blocks: everything is async, buffers are bounded, IO errors become
 //!   outcomes, never panics.
-//!
-//! This module is self-contained (only `super::`/`self::` paths, std, tokio, serde_json and
-//! libc) because `tests/runs.rs` compiles it directly with `#[path]`: a binary crate has no
-//! library to link an integration test against.
-
-// The glue calls a subset of this API today; the rest is exercised by tests/runs.rs.
-#![allow(dead_code)] // parts of the API are used only by tests
 
 mod command;
 mod output;
@@ -36,19 +30,11 @@ mod results;
 use std::path::PathBuf;
 use std::time::Duration;
 
-#[allow(unused_imports)]
-pub use command::{command_line, find_python};
-#[allow(unused_imports)]
+pub use command::{command_line, find_python, find_python_with};
+pub use output::OutputParser;
 pub use process::{start, RunControl, RunHandle};
-#[allow(unused_imports)]
 pub use registry::RunRegistry;
-
-// For tests/runs.rs, which compiles this module as its own child.
-#[cfg(test)]
-#[allow(unused_imports)]
-pub(crate) use {
-    command::find_python_with, output::OutputParser, results::decode_artifact, results::tests_from_payload,
-};
+pub use results::{decode_artifact, tests_from_payload};
 
 /// Everything one run needs. `python` is used as given (see [`find_python`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
