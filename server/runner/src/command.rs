@@ -23,15 +23,27 @@ use std::path::{Path, PathBuf};
 
 use super::{LevelSelection, RunRequest, Selection};
 
+/// Set by the Python package `torchcts_lsp` to the interpreter that runs the server
+/// (`sys.executable`): the user installed the package into that environment.
+pub const PACKAGE_PYTHON_ENV: &str = "TORCHCTS_LSP_PYTHON";
+
 /// The interpreter for runs: the `setting` if given; else `$VIRTUAL_ENV/bin/python`; else
-/// `<workspace>/.venv/bin/python`; else `python3` (looked up on PATH when the run starts).
+/// `<workspace>/.venv/bin/python`; else the Python package's interpreter
+/// (`$TORCHCTS_LSP_PYTHON`); else `python3` (looked up on PATH when the run starts).
 /// The two venv candidates are used only if the file exists.
 pub fn find_python(setting: Option<&Path>, workspace: Option<&Path>) -> PathBuf {
-    find_python_with(setting, workspace, std::env::var_os("VIRTUAL_ENV").as_deref())
+    let package_python = std::env::var_os(PACKAGE_PYTHON_ENV);
+    find_python_with(setting, workspace, std::env::var_os("VIRTUAL_ENV").as_deref(), package_python.as_deref())
 }
 
-/// [`find_python`] with `$VIRTUAL_ENV` passed in (tests must not mutate the environment).
-pub fn find_python_with(setting: Option<&Path>, workspace: Option<&Path>, virtual_env: Option<&OsStr>) -> PathBuf {
+/// [`find_python`] with `$VIRTUAL_ENV` and `$TORCHCTS_LSP_PYTHON` passed in (tests must not
+/// mutate the environment).
+pub fn find_python_with(
+    setting: Option<&Path>,
+    workspace: Option<&Path>,
+    virtual_env: Option<&OsStr>,
+    package_python: Option<&OsStr>,
+) -> PathBuf {
     if let Some(setting) = setting.filter(|s| !s.as_os_str().is_empty()) {
         return setting.to_path_buf();
     }
@@ -46,6 +58,9 @@ pub fn find_python_with(setting: Option<&Path>, workspace: Option<&Path>, virtua
         if candidate.is_file() {
             return candidate;
         }
+    }
+    if let Some(python) = package_python.filter(|p| !p.is_empty()) {
+        return PathBuf::from(python);
     }
     PathBuf::from("python3")
 }
@@ -238,12 +253,17 @@ mod tests {
         std::fs::write(venv.join("bin/python"), "").unwrap();
         std::fs::write(ws.join(".venv/bin/python"), "").unwrap();
         let setting = Path::new("/opt/py/bin/python3.12");
-        assert_eq!(find_python_with(Some(setting), Some(&ws), Some(venv.as_os_str())), setting);
-        assert_eq!(find_python_with(None, Some(&ws), Some(venv.as_os_str())), venv.join("bin/python"));
-        assert_eq!(find_python_with(None, Some(&ws), None), ws.join(".venv/bin/python"));
-        assert_eq!(find_python_with(None, Some(&ws), Some(OsStr::new("/nonexistent"))), ws.join(".venv/bin/python"));
-        assert_eq!(find_python_with(None, Some(&dir), None), PathBuf::from("python3"));
-        assert_eq!(find_python_with(None, None, None), PathBuf::from("python3"));
+        assert_eq!(find_python_with(Some(setting), Some(&ws), Some(venv.as_os_str()), None), setting);
+        assert_eq!(find_python_with(None, Some(&ws), Some(venv.as_os_str()), Some(OsStr::new("/pkg/bin/python"))), venv.join("bin/python"));
+        assert_eq!(find_python_with(None, Some(&ws), None, None), ws.join(".venv/bin/python"));
+        assert_eq!(find_python_with(None, Some(&ws), Some(OsStr::new("/nonexistent")), None), ws.join(".venv/bin/python"));
+        assert_eq!(find_python_with(None, Some(&dir), None, None), PathBuf::from("python3"));
+        assert_eq!(find_python_with(None, None, None, None), PathBuf::from("python3"));
+        // The Python package's interpreter comes after the two venvs, before `python3`.
+        let package = OsStr::new("/pkg/bin/python");
+        assert_eq!(find_python_with(None, Some(&dir), None, Some(package)), PathBuf::from("/pkg/bin/python"));
+        assert_eq!(find_python_with(None, Some(&ws), None, Some(package)), ws.join(".venv/bin/python"));
+        assert_eq!(find_python_with(Some(setting), None, None, Some(package)), setting);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
