@@ -367,8 +367,7 @@ impl<'a> Evaluator<'a> {
                             d.insert(key, value);
                             break;
                         }
-                        let pos = d.entries.iter().position(|e| py_eq(&e.key, &key) == Some(true));
-                        match pos {
+                        match d.position(&key) {
                             Some(p) => current = &mut d.entries[p].value,
                             None if d.open => break,
                             None => {
@@ -492,8 +491,7 @@ impl<'a> Evaluator<'a> {
         for key in &key_values {
             match &mut current.kind {
                 ValueKind::Dict(d) => {
-                    let pos = d.entries.iter().position(|e| py_eq(&e.key, key) == Some(true));
-                    match pos {
+                    match d.position(key) {
                         Some(p) => current = &mut d.entries[p].value,
                         None => return false,
                     }
@@ -515,14 +513,14 @@ impl<'a> Evaluator<'a> {
                 true
             }
             (ValueKind::Dict(d), "setdefault") if !args.is_empty() => {
-                if !d.entries.iter().any(|e| py_eq(&e.key, &args[0]) == Some(true)) {
+                if d.position(&args[0]).is_none() {
                     let value = args.get(1).cloned().unwrap_or_else(|| Value::new(ValueKind::None, call_span));
                     d.insert(args[0].clone(), value);
                 }
                 true
             }
             (ValueKind::Dict(d), "pop") if !args.is_empty() => {
-                d.entries.retain(|e| py_eq(&e.key, &args[0]) != Some(true));
+                d.remove(&args[0]);
                 true
             }
             (ValueKind::List(items), "append") if args.len() == 1 => {

@@ -430,6 +430,8 @@ fn validate_tolerance_overrides(out: &mut Out, manifest: &Dict) {
         return;
     };
     let mut normalized: Vec<NormalizedOverride> = Vec::new();
+    // Position in `normalized` by (category, dtype): a lookup per entry, not a scan.
+    let mut position_of: std::collections::HashMap<(String, String), usize> = std::collections::HashMap::new();
     for entry in &dict.entries {
         let key = &entry.key;
         let (category, dtype_key): (Value, Value) = match &key.kind {
@@ -483,11 +485,12 @@ fn validate_tolerance_overrides(out: &mut Out, manifest: &Dict) {
         };
         let category = category.py_str();
         // A repeated (category, dtype) keeps its first position and takes the last value.
-        if let Some(existing) = normalized.iter_mut().find(|n| n.category == category && n.canonical_dtype == canonical)
-        {
+        if let Some(&p) = position_of.get(&(category.clone(), canonical.clone())) {
+            let existing = &mut normalized[p];
             existing.value = &entry.value;
             existing.key_span = key.span.clone();
         } else {
+            position_of.insert((category.clone(), canonical.clone()), normalized.len());
             normalized.push(NormalizedOverride {
                 category,
                 canonical_dtype: canonical,

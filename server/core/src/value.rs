@@ -43,12 +43,28 @@ pub enum ValueKind {
 
 /// A dict with Python's semantics: insertion order, and a repeated key keeps its first
 /// position but takes the last value.
+///
+/// `entries` may be read freely; add or remove keys only through [`Dict::insert`] and
+/// [`Dict::remove`], which keep a hash index so that a literal with N entries costs O(N),
+/// not O(N²) (the index is rebuilt whenever the number of entries changed behind its back).
 #[derive(Clone, Debug, Default)]
 pub struct Dict {
     pub entries: Vec<Entry>,
     /// True when keys we cannot see may be present (a `**splat` of an unknown value).
     pub open: bool,
+    /// Entry positions by [`key_hash`]; only kept once the dict is large enough to need it.
+    pub(crate) index: Option<KeyIndex>,
 }
+
+/// Positions of the entries by the hash of their key; `covered` is how many entries it holds.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct KeyIndex {
+    by_hash: std::collections::HashMap<u64, Vec<usize>>,
+    covered: usize,
+}
+
+/// Below this many entries a linear scan is as fast as hashing and saves the index's memory.
+const INDEX_FROM: usize = 16;
 
 #[derive(Clone, Debug)]
 pub struct Entry {
@@ -65,9 +81,43 @@ pub struct Overridden {
 }
 
 impl Dict {
+    /// The position of the entry whose key Python's `==` says equals `key`.
+    pub fn position(&mut self, key: &Value) -> Option<usize> {
+        if self.entries.len() < INDEX_FROM {
+            return self.entries.iter().position(|e| py_eq(&e.key, key) == Some(true));
+        }
+        let hash = key_hash(key)?;
+        self.update_index();
+        let candidates = self.index.as_ref()?.by_hash.get(&hash)?;
+        candidates.iter().copied().find(|&p| py_eq(&self.entries[p].key, key) == Some(true))
+    }
+
+    /// Brings the index up to date with `entries` (extended after pushes, rebuilt otherwise).
+    fn update_index(&mut self) {
+        let index = self.index.get_or_insert_with(KeyIndex::default);
+        if index.covered > self.entries.len() {
+            *index = KeyIndex::default();
+        }
+        for (p, entry) in self.entries.iter().enumerate().skip(index.covered) {
+            if let Some(hash) = key_hash(&entry.key) {
+                index.by_hash.entry(hash).or_default().push(p);
+            }
+        }
+        index.covered = self.entries.len();
+    }
+
+    /// Removes the entry for `key` like Python's `del d[key]`; false when there is none.
+    pub fn remove(&mut self, key: &Value) -> bool {
+        let Some(p) = self.position(key) else { return false };
+        self.entries.remove(p);
+        // Positions after `p` moved: rebuild on next use.
+        self.index = None;
+        true
+    }
+
     /// Inserts like Python's `d[key] = value`.
     pub fn insert(&mut self, key: Value, value: Value) {
-        if let Some(existing) = self.entries.iter_mut().find(|e| py_eq(&e.key, &key) == Some(true)) {
+        if let Some(existing) = self.position(&key).map(|p| &mut self.entries[p]) {
             existing
                 .overridden
                 .push(Overridden { key_span: existing.key.span.clone(), value_span: existing.value.span.clone() });
@@ -207,6 +257,40 @@ impl Value {
 
 fn join_reprs(items: &[Value]) -> String {
     items.iter().map(Value::repr).collect::<Vec<_>>().join(", ")
+}
+
+/// A hash consistent with [`py_eq`]: values it calls equal hash alike (numbers by their
+/// `f64`, as `py_eq` compares them). `None` for a value `py_eq` never calls equal to anything.
+pub fn key_hash(v: &Value) -> Option<u64> {
+    use std::hash::{Hash, Hasher};
+    fn feed(v: &Value, h: &mut std::collections::hash_map::DefaultHasher) -> Option<()> {
+        match &v.kind {
+            ValueKind::Unknown(_) | ValueKind::Dict(_) => return None,
+            ValueKind::None => 0u8.hash(h),
+            ValueKind::Bool(_) | ValueKind::Int(_) | ValueKind::Float(_) => {
+                let x = v.as_number()?;
+                // 0.0 and -0.0 are equal; NaN equals nothing but hashing it is harmless.
+                let x = if x == 0.0 { 0.0 } else { x };
+                (1u8, x.to_bits()).hash(h)
+            }
+            ValueKind::Str(s) => (2u8, s).hash(h),
+            ValueKind::Bytes(b) => (3u8, b).hash(h),
+            ValueKind::Dtype { canonical, .. } => (4u8, canonical).hash(h),
+            ValueKind::Module(m) => (5u8, m).hash(h),
+            ValueKind::List(items) | ValueKind::Tuple(items) => {
+                // `py_eq` calls a list equal to a list, a tuple to a tuple: one tag for both
+                // is still consistent.
+                (6u8, items.len()).hash(h);
+                for item in items {
+                    feed(item, h)?;
+                }
+            }
+        }
+        Some(())
+    }
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    feed(v, &mut h)?;
+    Some(h.finish())
 }
 
 /// Python `==` between two values; `None` when either side is unknown.
