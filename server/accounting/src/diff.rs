@@ -1,0 +1,378 @@
+//! The difference of two accountings of the same inventory: per semantic level, the tests
+//! that start running and the tests that stop running, each grouped by the manifest entry
+//! that decides them ([`Cause`]) and by reason, plus the per-level, per-reason change of the
+//! not-run records (what two show-skips outputs would differ by).
+//!
+//! A test "runs" when it is collected, in the selected levels and has no reason not to run
+//! (show-skips' executable items). A test that stops running is attributed to the record the
+//! new accounting gives it (what now filters it); a test that starts running to the record
+//! the old accounting gave it (what used to filter it). A node one side does not collect at
+//! all (a manifest-generated parameter that only exists for enabled dtypes) is attributed to
+//! its dtype, with the reason [`NOT_COLLECTED`].
+
+use std::collections::HashMap;
+
+use crate::account::{Accounting, Detail, LabelKind, NodeRef, Record};
+use crate::inventory::{Inventory, OiParam, Reason};
+
+/// The reason given to a node that one side does not collect at all.
+pub const NOT_COLLECTED: &str = "not_collected";
+
+/// The manifest entry (or suite rule) a change of a test's outcome comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Cause {
+    /// A `supported_dtypes` entry (its value, regex or absence), by canonical dtype name.
+    Dtype(String),
+    /// One or more `capabilities` (joined by ", " when a test lacks several).
+    Capability(String),
+    /// A `skip_ops` entry.
+    SkipOp(String),
+    /// `semantic_level` (or the requested level selection).
+    SemanticLevel,
+    /// `device_count`.
+    DeviceCount,
+    /// A `hardware` key (`device_memory_gb`, `oom_recoverable`).
+    Hardware(String),
+    /// A `resource_limits` key (`max_tensor_size_mb`).
+    ResourceLimit(String),
+    /// A `supported_container_formats` entry.
+    ContainerFormat(String),
+    /// A `custom_container_decoders` entry.
+    ContainerDecoder(String),
+    /// A manifest-generated parameter set (empty, or narrowed by the enabled dtypes).
+    GeneratedSet,
+    /// No manifest entry: a rule of the suite or of the device (the reason's name).
+    Suite(String),
+}
+
+impl Cause {
+    /// Short human label ("float16 entry", "capability training", "skip_ops index_reduce").
+    pub fn label(&self) -> String {
+        match self {
+            Cause::Dtype(dt) => format!("{} entry", dt.strip_prefix("torch.").unwrap_or(dt)),
+            Cause::Capability(c) => format!("capability {c}"),
+            Cause::SkipOp(op) => format!("skip_ops {op}"),
+            Cause::SemanticLevel => "semantic_level".to_string(),
+            Cause::DeviceCount => "device_count".to_string(),
+            Cause::Hardware(k) => format!("hardware.{k}"),
+            Cause::ResourceLimit(k) => format!("resource_limits.{k}"),
+            Cause::ContainerFormat(f) => format!("supported_container_formats {f}"),
+            Cause::ContainerDecoder(f) => format!("custom_container_decoders {f}"),
+            Cause::GeneratedSet => "generated parameter sets".to_string(),
+            Cause::Suite(reason) => format!("suite rule {reason}"),
+        }
+    }
+
+    /// The manifest key this cause lives under (`None` for suite rules and generated sets).
+    pub fn manifest_key(&self) -> Option<&'static str> {
+        Some(match self {
+            Cause::Dtype(_) => "supported_dtypes",
+            Cause::Capability(_) => "capabilities",
+            Cause::SkipOp(_) => "skip_ops",
+            Cause::SemanticLevel => "semantic_level",
+            Cause::DeviceCount => "device_count",
+            Cause::Hardware(_) => "hardware",
+            Cause::ResourceLimit(_) => "resource_limits",
+            Cause::ContainerFormat(_) => "supported_container_formats",
+            Cause::ContainerDecoder(_) => "custom_container_decoders",
+            Cause::GeneratedSet | Cause::Suite(_) => return None,
+        })
+    }
+}
+
+/// Tests that changed the same way for the same cause and reason, in collection order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Group {
+    pub cause: Cause,
+    /// The reason of the record on the side where the test does not run.
+    pub reason: String,
+    /// Full node ids.
+    pub nodes: Vec<String>,
+}
+
+/// The changes at one semantic level.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct LevelDiff {
+    pub level: u8,
+    /// Tests that run with the new manifest and did not with the old one, largest group first.
+    pub started: Vec<Group>,
+    /// Tests that ran with the old manifest and do not with the new one, largest group first.
+    pub stopped: Vec<Group>,
+    /// Not-run records of this level, per reason: new count minus old count (non-zero only).
+    pub reason_deltas: Vec<(String, i64)>,
+}
+
+impl LevelDiff {
+    pub fn started_count(&self) -> usize {
+        self.started.iter().map(|g| g.nodes.len()).sum()
+    }
+    pub fn stopped_count(&self) -> usize {
+        self.stopped.iter().map(|g| g.nodes.len()).sum()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.started.is_empty() && self.stopped.is_empty() && self.reason_deltas.is_empty()
+    }
+}
+
+/// The difference `new - old` of two accountings.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct AccountingDiff {
+    /// Levels 1..=8 in order (empty ones included).
+    pub levels: Vec<LevelDiff>,
+    /// Not-run records per reason over all levels: new minus old (non-zero only), in the
+    /// order the reasons are first seen (old accounting first).
+    pub reason_deltas: Vec<(String, i64)>,
+    /// Tests that run (show-skips' executable items) with each manifest.
+    pub old_running: usize,
+    pub new_running: usize,
+    /// Why no difference could be computed (the accountings use different inventories).
+    pub problem: Option<String>,
+}
+
+impl AccountingDiff {
+    pub fn started_count(&self) -> usize {
+        self.levels.iter().map(LevelDiff::started_count).sum()
+    }
+    pub fn stopped_count(&self) -> usize {
+        self.levels.iter().map(LevelDiff::stopped_count).sum()
+    }
+
+    /// Per cause over all levels: (started, stopped), causes in order of their first group.
+    pub fn by_cause(&self) -> Vec<(Cause, usize, usize)> {
+        let mut out: Vec<(Cause, usize, usize)> = Vec::new();
+        let mut add = |cause: &Cause, started: usize, stopped: usize| match out.iter_mut().find(|c| &c.0 == cause) {
+            Some(c) => {
+                c.1 += started;
+                c.2 += stopped;
+            }
+            None => out.push((cause.clone(), started, stopped)),
+        };
+        for level in &self.levels {
+            for g in &level.stopped {
+                add(&g.cause, 0, g.nodes.len());
+            }
+            for g in &level.started {
+                add(&g.cause, g.nodes.len(), 0);
+            }
+        }
+        out
+    }
+}
+
+/// A node's identity, the same in both accountings of one inventory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Key {
+    Item(u32),
+    Placeholder(u8),
+    Pending(bool, u32, u32, u32),
+}
+
+fn key(node: NodeRef) -> Key {
+    match node {
+        NodeRef::Item(i) => Key::Item(i),
+        NodeRef::Placeholder(k) => Key::Placeholder(k as u8),
+        NodeRef::Pending { backward, cond, op, dt } => Key::Pending(backward, cond, op, dt),
+    }
+}
+
+#[derive(Clone, Copy)]
+enum State {
+    Runs(u8),
+    NotRun(Record),
+}
+
+/// Every node an accounting knows, with its state, in show-skips order (records) followed by
+/// the running nodes in collection order.
+fn states(acc: &Accounting) -> (Vec<(Key, NodeRef)>, HashMap<Key, State>) {
+    let records = acc.records();
+    let running = acc.executable_nodes();
+    let mut order = Vec::with_capacity(records.len() + running.len());
+    let mut map = HashMap::with_capacity(records.len() + running.len());
+    for node in running {
+        let k = key(node);
+        order.push((k, node));
+        map.insert(k, State::Runs(node_level(acc.inventory, node)));
+    }
+    for rec in records {
+        let k = key(rec.node);
+        order.push((k, rec.node));
+        map.insert(k, State::NotRun(rec));
+    }
+    (order, map)
+}
+
+fn node_level(inv: &Inventory, node: NodeRef) -> u8 {
+    match node {
+        NodeRef::Item(i) => inv.items.get(i as usize).map_or(0, |it| it.level),
+        NodeRef::Placeholder(k) => inv.hot.placeholders[k as usize].level,
+        NodeRef::Pending { .. } => inv.opinfo_level,
+    }
+}
+
+/// What decides a record: the manifest entry its rule reads.
+fn cause_of(acc: &Accounting, rec: &Record) -> Cause {
+    let inv = acc.inventory;
+    let dtype = |l: &crate::account::DtypeLabel| match l.kind {
+        LabelKind::Gradcheck => Cause::Dtype("torch.float64".to_string()),
+        _ => Cause::Dtype(inv.string(l.dt).to_string()),
+    };
+    match &rec.detail {
+        Detail::NotListed(l) | Detail::DeclaredUnsupported(l) => dtype(l),
+        Detail::RegexFiltered { label, .. } | Detail::UnsupportedValue { label, .. } => dtype(label),
+        Detail::MissingCapabilities { .. } => {
+            let text = acc.detail(rec);
+            let mut names: Vec<&str> = text.trim_start_matches("requires capabilities: ").split(", ").collect();
+            // torchcts joins them in Python set order; a stable label needs one order.
+            names.sort_unstable();
+            Cause::Capability(names.join(", "))
+        }
+        Detail::Capability(c) => Cause::Capability(c.to_string()),
+        Detail::OpExcluded(op) => Cause::SkipOp(inv.string(*op).to_string()),
+        Detail::LevelAbove(_) | Detail::LevelOutside(_) => Cause::SemanticLevel,
+        Detail::DeviceCount => Cause::DeviceCount,
+        Detail::MaxTensorSize(_) => Cause::ResourceLimit("max_tensor_size_mb".to_string()),
+        Detail::DeviceMemory(_) => Cause::Hardware("device_memory_gb".to_string()),
+        Detail::OomNotRecoverable => Cause::Hardware("oom_recoverable".to_string()),
+        Detail::ContainerFormat(p) => Cause::ContainerFormat(inv.string(*p).to_string()),
+        Detail::ContainerDecoder(p) => Cause::ContainerDecoder(inv.string(*p).to_string()),
+        Detail::GeneratedNoDtypes(_)
+        | Detail::GeneratedCpuContract(_)
+        | Detail::GeneratedShape(_)
+        | Detail::OpinfoEmpty
+        | Detail::PathShapeEmpty => Cause::GeneratedSet,
+        Detail::Text(_) | Detail::DeviceText(_) => Cause::Suite(acc.reason_name(rec.reason).to_string()),
+    }
+}
+
+/// What decides that a node is not collected at all: the dtype it is generated for.
+fn cause_of_absence(inv: &Inventory, node: NodeRef) -> Cause {
+    let item = match node {
+        NodeRef::Item(i) => inv.items.get(i as usize),
+        NodeRef::Pending { dt, .. } => return Cause::Dtype(inv.string(dt).to_string()),
+        NodeRef::Placeholder(_) => None,
+    };
+    let dt = item.and_then(|it| match &it.opinfo {
+        Some(OiParam::Forward { dt, .. }) | Some(OiParam::Backward { dt, .. }) => Some(*dt),
+        _ => it.d1.map(|d| d.dt),
+    });
+    match dt {
+        Some(dt) if inv.string(dt).starts_with("torch.") => Cause::Dtype(inv.string(dt).to_string()),
+        _ => Cause::GeneratedSet,
+    }
+}
+
+/// Adds `node` to the group (cause, reason) of `groups[level]`.
+fn push(groups: &mut [Vec<Group>; 8], level: u8, cause: Cause, reason: &str, node: String) {
+    let at = &mut groups[(level.clamp(1, 8) - 1) as usize];
+    match at.iter_mut().find(|g| g.cause == cause && g.reason == reason) {
+        Some(g) => g.nodes.push(node),
+        None => at.push(Group { cause, reason: reason.to_string(), nodes: vec![node] }),
+    }
+}
+
+/// Per (level, reason) record counts, and the reasons in first-seen order.
+fn record_counts(map: &HashMap<Key, State>, order: &[(Key, NodeRef)]) -> Vec<((u8, Reason), i64)> {
+    let mut counts: Vec<((u8, Reason), i64)> = Vec::new();
+    let mut index: HashMap<(u8, Reason), usize> = HashMap::new();
+    for (k, _) in order {
+        if let Some(State::NotRun(rec)) = map.get(k) {
+            let slot = *index.entry((rec.level, rec.reason)).or_insert_with(|| {
+                counts.push(((rec.level, rec.reason), 0));
+                counts.len() - 1
+            });
+            counts[slot].1 += 1;
+        }
+    }
+    counts
+}
+
+/// The difference `new - old`. Both accountings must come from the same inventory.
+pub fn diff(old: &Accounting, new: &Accounting) -> AccountingDiff {
+    if !std::ptr::eq(old.inventory, new.inventory) {
+        return AccountingDiff {
+            problem: Some("the two accountings use different inventories".to_string()),
+            ..AccountingDiff::default()
+        };
+    }
+    let inv = new.inventory;
+    let (old_order, old_map) = states(old);
+    let (new_order, new_map) = states(new);
+    let mut started: [Vec<Group>; 8] = Default::default();
+    let mut stopped: [Vec<Group>; 8] = Default::default();
+    for &(k, node) in &old_order {
+        let Some(State::Runs(level)) = old_map.get(&k) else { continue };
+        match new_map.get(&k) {
+            Some(State::Runs(_)) => {}
+            Some(State::NotRun(rec)) => {
+                push(&mut stopped, *level, cause_of(new, rec), new.reason_name(rec.reason), new.node_ref_id(node))
+            }
+            None => push(&mut stopped, *level, cause_of_absence(inv, node), NOT_COLLECTED, new.node_ref_id(node)),
+        }
+    }
+    for &(k, node) in &new_order {
+        let Some(State::Runs(level)) = new_map.get(&k) else { continue };
+        match old_map.get(&k) {
+            Some(State::Runs(_)) => {}
+            Some(State::NotRun(rec)) => {
+                push(&mut started, *level, cause_of(old, rec), old.reason_name(rec.reason), new.node_ref_id(node))
+            }
+            None => push(&mut started, *level, cause_of_absence(inv, node), NOT_COLLECTED, new.node_ref_id(node)),
+        }
+    }
+    // Records per (level, reason): new minus old, reasons in first-seen order (old first).
+    let mut deltas: Vec<((u8, Reason), i64)> = record_counts(&old_map, &old_order);
+    for d in deltas.iter_mut() {
+        d.1 = -d.1;
+    }
+    for (key, n) in record_counts(&new_map, &new_order) {
+        match deltas.iter_mut().find(|d| d.0 == key) {
+            Some(d) => d.1 += n,
+            None => deltas.push((key, n)),
+        }
+    }
+    let mut total: Vec<(String, i64)> = Vec::new();
+    for ((_, reason), n) in &deltas {
+        let name = new.reason_name(*reason);
+        match total.iter_mut().find(|t| t.0 == name) {
+            Some(t) => t.1 += n,
+            None => total.push((name.to_string(), *n)),
+        }
+    }
+    total.retain(|t| t.1 != 0);
+    let by_size = |mut groups: Vec<Group>| {
+        groups.sort_by(|a, b| b.nodes.len().cmp(&a.nodes.len()).then_with(|| a.cause.cmp(&b.cause)));
+        groups
+    };
+    let mut started = started.into_iter();
+    let mut stopped = stopped.into_iter();
+    let levels = (1..=8u8)
+        .map(|level| LevelDiff {
+            level,
+            started: by_size(started.next().unwrap_or_default()),
+            stopped: by_size(stopped.next().unwrap_or_default()),
+            reason_deltas: deltas
+                .iter()
+                .filter(|((l, _), n)| *l == level && *n != 0)
+                .map(|((_, r), n)| (new.reason_name(*r).to_string(), *n))
+                .collect(),
+        })
+        .collect();
+    AccountingDiff {
+        levels,
+        reason_deltas: total,
+        old_running: old.executable,
+        new_running: new.executable,
+        problem: None,
+    }
+}
+
+/// The semantic level of every collected item of the suite, by the node id show-skips prints
+/// (`nodeid.split('/')[-1]`); ids printed twice keep the first level. For checking a diff
+/// against real show-skips outputs, whose lists carry no levels.
+pub fn levels_by_printed_id(inv: &Inventory) -> HashMap<&str, u8> {
+    let mut out = HashMap::with_capacity(inv.items.len());
+    for item in &inv.items {
+        out.entry(item.printed_id()).or_insert(item.level);
+    }
+    out
+}
