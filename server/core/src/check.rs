@@ -121,3 +121,42 @@ impl CheckOutcome {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Shapes where the emulation once differed from the real check-manifest (found by the
+    //! differential test, tests/check_differential.rs); the expected lines are torchcts 0.4.1's.
+
+    use crate::{analyze, AnalysisInput};
+
+    fn check_lines(text: &str) -> (i32, Vec<String>) {
+        let analysis = analyze(text, &AnalysisInput::default());
+        (analysis.check.exit_code(), analysis.check.lines().into_iter().map(|(_, line)| line).collect())
+    }
+
+    fn parse_failure(text: &str) -> String {
+        let (code, lines) = check_lines(text);
+        assert_eq!(code, 1, "{lines:?}");
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        lines[0].strip_prefix("Failed to parse manifest: ").unwrap_or(&lines[0]).to_string()
+    }
+
+    #[test]
+    fn decoders_without_any_capabilities_dict_warn() {
+        let text = "manifest = {\n    'manifest_version': 1,\n    'device_name': 'x',\n    \
+                    'supported_container_formats': {'nf4': True},\n    \
+                    'custom_container_decoders': {'nf4': 'm:f'},\n}\n";
+        assert_eq!(
+            check_lines(text),
+            (
+                1,
+                vec![
+                    "Warning: custom_container_decoders is set but capabilities.custom_quantized_decode is false"
+                        .to_string(),
+                    "Error: Missing required key 'capabilities'".to_string(),
+                ]
+            )
+        );
+        let _ = parse_failure;
+    }
+}

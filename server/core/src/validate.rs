@@ -655,7 +655,13 @@ fn validate_quantized_sections(out: &mut Out, manifest: &Dict) {
         }
     }
 
-    if let Section::Known(caps_value) = section(manifest, "capabilities") {
+    // `manifest.get("capabilities", {})`: no capabilities at all reads as an empty dict.
+    let no_caps = Value::new(ValueKind::Dict(Dict::default()), decoders.map(|d| d.span.clone()).unwrap_or(0..0));
+    let caps_section = match section(manifest, "capabilities") {
+        Section::Missing => Section::Known(&no_caps),
+        other => other,
+    };
+    if let Section::Known(caps_value) = caps_section {
         if let ValueKind::Dict(caps) = &caps_value.kind {
             let cqd = caps.get("custom_quantized_decode");
             let cqd_truthy = match cqd {
