@@ -815,6 +815,86 @@ fn account_with<'a>(
     selection: LevelSelection,
     grouping: Grouping,
 ) -> Accounting<'a> {
+    let (mut ctx, resolution) = new_context(inv, facts, device, selection);
+    let r = ctx.r;
+    let placeholder_at = empty_parameter_sets(&mut ctx);
+    let max_level = selection.max_level();
+    let mut tally = Tally::new(inv.items.len(), inv.reasons.len());
+    let mut pass = decide_groups(&mut ctx, &mut tally, grouping);
+    walk_items(&mut ctx, &mut tally, &mut pass, &placeholder_at);
+    pending_opinfo_records(&mut ctx, &mut tally);
+    let GroupPass { visited, group_decision, group_outcomes, .. } = pass;
+
+    // Reasons in the order show-skips first meets them.
+    let mut seen: Vec<(u64, Reason, usize)> = tally
+        .reasons
+        .iter()
+        .enumerate()
+        .filter(|(_, (n, _))| *n > 0)
+        .map(|(r, &(n, first))| (first, r as Reason, n))
+        .collect();
+    seen.sort_unstable();
+    let reason_counts = seen.into_iter().map(|(_, r, n)| (r, n)).collect();
+    let mut not_modelled = Vec::new();
+    if facts.has_custom_test_dirs {
+        not_modelled.push(
+            "custom_test_dirs: user test directories are collected by the real tool but are not in the inventory"
+                .into(),
+        );
+    }
+    if resolution.assumed {
+        not_modelled.push(format!(
+            "device {:?} has no recorded facts; device rules assume the behaviour of {:?}",
+            resolution.device, resolution.class
+        ));
+    }
+    let facts_repr = FactsForText {
+        device_count: match &facts.device_count {
+            None => "1".to_string(),
+            Some(v) => v.str_(),
+        },
+        max_level,
+        label: selection.label(),
+        patterns: std::mem::take(&mut ctx.patterns),
+        values: std::mem::take(&mut ctx.values),
+    };
+    ctx.return_regex_entries();
+    let problems = std::mem::take(&mut ctx.problems);
+    drop(ctx);
+    Accounting {
+        inventory: inv,
+        device: resolution,
+        selection,
+        collected: tally.collected,
+        deselected: tally.deselected,
+        included: tally.collected - tally.deselected,
+        executable: tally.executable,
+        record_count: tally.record_count,
+        stored_records: tally.stored_records,
+        stored_positions: tally.stored_positions,
+        visited,
+        group_decision,
+        group_outcomes,
+        runnable_items: tally.runnable_items,
+        runnable_placeholders: tally.runnable_placeholders,
+        reason_counts,
+        levels: tally.levels,
+        problems,
+        live_device_dependent: tally.live_device_dependent,
+        not_modelled,
+        facts_repr,
+        level_reasons: (r.level_gt, r.level_out),
+    }
+}
+
+/// The per-call context: device class, reason ids, `skip_ops`, the dtype keys and the
+/// `ieee754` capability, resolved once for the rule chain.
+fn new_context<'a, 'f>(
+    inv: &'a Inventory,
+    facts: &'f ManifestFacts,
+    device: &str,
+    selection: LevelSelection,
+) -> (Ctx<'a, 'f>, DeviceResolution) {
     let resolution = resolve_device(inv, device);
     let class =
         inv.devices.iter().position(|d| d.name == resolution.class).unwrap_or(inv.custom_device_class as usize) as u8;
@@ -914,8 +994,14 @@ fn account_with<'a>(
         Some(_) => Ieee754::Off,
     };
 
-    // 1. Manifest-generated parameter sets: which ones become empty (and get
-    // pytest's placeholder item), decided from the tables, not the items.
+    (ctx, resolution)
+}
+
+/// Phase 1. Manifest-generated parameter sets: which ones become empty (and get pytest's
+/// placeholder item), decided from the tables, not the items. Returns (item index before
+/// which the placeholder is collected, kind), at most four.
+fn empty_parameter_sets(ctx: &mut Ctx) -> Vec<(usize, PlaceholderKind)> {
+    let inv = ctx.inv;
     let mut any_fwd = false;
     for f in &inv.forward {
         if any_fwd {
@@ -986,9 +1072,25 @@ fn account_with<'a>(
         add_placeholder(inv.s.foreach_fn, PlaceholderKind::Foreach);
     }
 
-    // 2. The rule chain, item by item.
-    let max_level = selection.max_level();
-    let mut tally = Tally::new(inv.items.len(), inv.reasons.len());
+    placeholder_at
+}
+
+/// What phase 2 decided per item group before visiting items.
+struct GroupPass {
+    /// Items decided one by one because their operator is in `skip_ops`.
+    by_item: Bits,
+    /// Items the walk visits: by-item, ungrouped and op-dependent group members.
+    visited: Bits,
+    group_decision: Vec<Decision>,
+    group_outcomes: Vec<(Reason, Detail, bool)>,
+    /// Whether some dtype key is a regex (generated entry names are then matched).
+    regex_keys: bool,
+}
+
+/// Phase 2a. Each group is decided once where the operator does not matter; its items are
+/// counted in bulk and not visited (their records are derived on demand).
+fn decide_groups(ctx: &mut Ctx, tally: &mut Tally, grouping: Grouping) -> GroupPass {
+    let (inv, facts) = (ctx.inv, ctx.facts);
     // Items whose operator is in skip_ops are decided one by one.
     let mut by_item = Bits::new(inv.items.len());
     for id in ctx.skip_ops.iter() {
@@ -996,8 +1098,6 @@ fn account_with<'a>(
             by_item.set(i as usize);
         }
     }
-    // Each group is decided once where the operator does not matter; its items
-    // are counted in bulk and not visited (their records are derived on demand).
     let ieee754_patterns = matches!(ctx.ieee754, Ieee754::Patterns(_));
     let skip_ops_used = !facts.skip_ops.is_empty();
     let regex_keys = (0..ctx.effective_keys.len()).any(|k| {
@@ -1026,19 +1126,28 @@ fn account_with<'a>(
             continue;
         };
         let hot = &inv.hot.items[rep];
-        let decision = decide(evaluate(&mut ctx, NodeRef::Item(rep as u32), hot, &inv.items[rep]), &mut group_outcomes);
+        let decision = decide(evaluate(ctx, NodeRef::Item(rep as u32), hot, &inv.items[rep]), &mut group_outcomes);
         group_decision.push(decision);
         let n =
             if skip_ops_used { members.iter().filter(|&&i| !by_item.get(i as usize)).count() } else { members.len() };
         match decision {
-            Decision::Runs => tally.runnable(&ctx, hot.level, item_position(rep), n),
+            Decision::Runs => tally.runnable(ctx, hot.level, item_position(rep), n),
             Decision::Filtered(k) => {
-                tally.filtered_in_bulk(&ctx, hot.level, group_outcomes[k as usize], item_position(rep), n)
+                tally.filtered_in_bulk(ctx, hot.level, group_outcomes[k as usize], item_position(rep), n)
             }
             Decision::Absent | Decision::ByItem | Decision::ByVariant => {}
         }
     }
-    // Placeholders come before the item they are collected at.
+    GroupPass { by_item, visited, group_decision, group_outcomes, regex_keys }
+}
+
+/// Phase 2b. The rule chain over the visited items in collection order, placeholders
+/// before the item they are collected at; op-dependent groups get one decision per
+/// (group, regex hit, ieee754 hit, name hit).
+fn walk_items(ctx: &mut Ctx, tally: &mut Tally, pass: &mut GroupPass, placeholder_at: &[(usize, PlaceholderKind)]) {
+    let inv = ctx.inv;
+    let GroupPass { by_item, visited, group_decision, group_outcomes, regex_keys } = pass;
+    let regex_keys = *regex_keys;
     let mut placeholders = placeholder_at.iter().copied().peekable();
     let mut add_placeholders_before = |ctx: &mut Ctx, tally: &mut Tally, i: usize| {
         while let Some((at, kind)) = placeholders.next_if(|(at, _)| *at <= i) {
@@ -1047,10 +1156,9 @@ fn account_with<'a>(
             tally.add(ctx, at, node, placeholder_hot(inv, kind).level, outcome);
         }
     };
-    // Op-dependent groups: one decision per (group, regex hit, ieee754 hit, name hit).
     let mut variant_decision: Vec<[Option<Decision>; 8]> = vec![[None; 8]; inv.hot.groups.len()];
     for i in visited.iter() {
-        add_placeholders_before(&mut ctx, &mut tally, i);
+        add_placeholders_before(ctx, tally, i);
         let (node, hot) = (NodeRef::Item(i as u32), &inv.hot.items[i]);
         let g = inv.hot.group_of[i] as usize;
         let mut decision = if g != NO_GROUP as usize && !by_item.get(i) { group_decision[g] } else { Decision::ByItem };
@@ -1070,7 +1178,7 @@ fn account_with<'a>(
             decision = match variant_decision[g][variant] {
                 Some(d) => d,
                 None => {
-                    let d = decide(evaluate(&mut ctx, node, hot, &inv.items[i]), &mut group_outcomes);
+                    let d = decide(evaluate(ctx, node, hot, &inv.items[i]), group_outcomes);
                     variant_decision[g][variant] = Some(d);
                     d
                 }
@@ -1078,20 +1186,24 @@ fn account_with<'a>(
         }
         match decision {
             Decision::Absent => {}
-            Decision::Runs => tally.add(&ctx, i, node, hot.level, None),
+            Decision::Runs => tally.add(ctx, i, node, hot.level, None),
             Decision::Filtered(k) => {
-                tally.add(&ctx, i, node, hot.level, Some(retarget(inv, group_outcomes[k as usize], i)));
+                tally.add(ctx, i, node, hot.level, Some(retarget(inv, group_outcomes[k as usize], i)));
             }
             Decision::ByItem | Decision::ByVariant => {
-                if let Some(outcome) = evaluate(&mut ctx, node, hot, &inv.items[i]) {
-                    tally.add(&ctx, i, node, hot.level, outcome);
+                if let Some(outcome) = evaluate(ctx, node, hot, &inv.items[i]) {
+                    tally.add(ctx, i, node, hot.level, outcome);
                 }
             }
         }
     }
-    add_placeholders_before(&mut ctx, &mut tally, usize::MAX);
+    add_placeholders_before(ctx, tally, usize::MAX);
 
-    // 3. Pending OpInfo records: backward module first (collected first), then forward.
+}
+
+/// Phase 3. Pending OpInfo records: backward module first (collected first), then forward.
+fn pending_opinfo_records(ctx: &mut Ctx, tally: &mut Tally) {
+    let inv = ctx.inv;
     let opinfo_level = inv.opinfo_level;
     for b in &inv.backward {
         if b.jiterator || !b.eligible || ctx.skip_op(b.op) || (b.sparse && !ctx.sparse_ok()) {
@@ -1149,66 +1261,6 @@ fn account_with<'a>(
         }
     }
 
-    // Reasons in the order show-skips first meets them.
-    let mut seen: Vec<(u64, Reason, usize)> = tally
-        .reasons
-        .iter()
-        .enumerate()
-        .filter(|(_, (n, _))| *n > 0)
-        .map(|(r, &(n, first))| (first, r as Reason, n))
-        .collect();
-    seen.sort_unstable();
-    let reason_counts = seen.into_iter().map(|(_, r, n)| (r, n)).collect();
-    let mut not_modelled = Vec::new();
-    if facts.has_custom_test_dirs {
-        not_modelled.push(
-            "custom_test_dirs: user test directories are collected by the real tool but are not in the inventory"
-                .into(),
-        );
-    }
-    if resolution.assumed {
-        not_modelled.push(format!(
-            "device {:?} has no recorded facts; device rules assume the behaviour of {:?}",
-            resolution.device, resolution.class
-        ));
-    }
-    let facts_repr = FactsForText {
-        device_count: match &facts.device_count {
-            None => "1".to_string(),
-            Some(v) => v.str_(),
-        },
-        max_level,
-        label: selection.label(),
-        patterns: std::mem::take(&mut ctx.patterns),
-        values: std::mem::take(&mut ctx.values),
-    };
-    ctx.return_regex_entries();
-    let problems = std::mem::take(&mut ctx.problems);
-    drop(ctx);
-    Accounting {
-        inventory: inv,
-        device: resolution,
-        selection,
-        collected: tally.collected,
-        deselected: tally.deselected,
-        included: tally.collected - tally.deselected,
-        executable: tally.executable,
-        record_count: tally.record_count,
-        stored_records: tally.stored_records,
-        stored_positions: tally.stored_positions,
-        visited,
-        group_decision,
-        group_outcomes,
-        runnable_items: tally.runnable_items,
-        runnable_placeholders: tally.runnable_placeholders,
-        reason_counts,
-        levels: tally.levels,
-        problems,
-        live_device_dependent: tally.live_device_dependent,
-        not_modelled,
-        facts_repr,
-        level_reasons: (r.level_gt, r.level_out),
-    }
 }
 
 /// Whether an item exists for this manifest: items of manifest-generated
