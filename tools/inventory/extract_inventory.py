@@ -97,9 +97,13 @@ manifest = {{
 class Strings:
     """Interning table: long, repeated strings (details, ops, files) become indices."""
 
-    def __init__(self):
+    def __init__(self, seed=()):
+        # Seeding with another inventory's table keeps the indices of shared strings
+        # stable across torch versions, so per-version deltas stay small.
         self.index = {}
         self.items = []
+        for text in seed:
+            self(text)
 
     def __call__(self, s):
         if s is None:
@@ -170,6 +174,21 @@ def _contract_result(reason_detail):
     if not reason:
         return None
     return [reason, detail]
+
+
+class _LedgerNode:
+    """What `match_known_segfault` reads of an item: its node id."""
+
+    def __init__(self, nodeid):
+        self.nodeid = nodeid
+
+
+def ledger_nodeid(nodeid):
+    """The node id as torchcts' ledger sees it in a real run: `torchcts/<package path>`."""
+    from torchcts.core.known_segfaults import canonicalize_nodeid
+
+    canonical = canonicalize_nodeid(nodeid)
+    return canonical if canonical.startswith("torchcts/") else "torchcts/" + canonical
 
 
 def compute_item_facts(C, items, S, torch, all_dtypes):
@@ -245,7 +264,15 @@ def compute_item_facts(C, items, S, torch, all_dtypes):
                     try:
                         from torchcts.core.known_segfaults import match_known_segfault
 
-                        m = match_known_segfault(item, ks_active[dev], metadata=C._extract_result_metadata(item))
+                        # The ledger's `nodeid_glob` constraints name package paths
+                        # (`torchcts/generated/...`). A real run's node ids contain
+                        # `/torchcts/` (rootdir above the package), ours are relative to
+                        # the package, so torchcts' canonicalisation would miss them.
+                        m = match_known_segfault(
+                            _LedgerNode(ledger_nodeid(item.nodeid)),
+                            ks_active[dev],
+                            metadata=C._extract_result_metadata(item),
+                        )
                     except Exception as exc:
                         m = None
                         log(f"known segfault match failed for {item.nodeid}: {exc}")
@@ -576,12 +603,21 @@ def device_table(torch):
     return out
 
 
+def seed_strings(path):
+    """The strings table of an existing inventory (`--strings-from`), or nothing."""
+    if not path:
+        return []
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        return json.load(f)["strings"]
+
+
 def build_inventory(items, args, version):
     import torch
     C = sys.modules.get("torchcts.conftest")
     if C is None:
         import torchcts.conftest as C  # noqa: N813
-    S = Strings()
+    S = Strings(seed_strings(args.strings_from))
     all_dtypes = dtype_list(torch)
     from torchcts.core.opinfo_adapter import dtype_to_str
 
@@ -635,9 +671,12 @@ def main():
     ap.add_argument("--path", action="append", help="collect these test files instead (debugging only)")
     ap.add_argument("--only", help="keep only items whose node id matches this regex (debugging only)")
     ap.add_argument("--no-tables", action="store_true", help="skip the OpInfo tables (debugging only)")
+    ap.add_argument("--strings-from", help="seed the strings table from this inventory (stable indices across versions)")
     ap.add_argument("--pytest-arg", action="append", default=[], help="extra pytest argument (debugging only)")
     args = ap.parse_args()
     args.out = os.path.abspath(args.out)  # the run changes into a scratch folder
+    if args.strings_from:
+        args.strings_from = os.path.abspath(args.strings_from)
 
     import torch
     import pytest
@@ -667,9 +706,10 @@ def main():
         paths = [p for p in paths if os.path.basename(p) in args.suite]
     pytest_args = ["--collect-only", "-qq", "--device", "cpu", "--level", "8",
                    *args.pytest_arg, *paths]
-    if args.path or (args.suite and len(paths) == 1):
-        pkg = os.path.dirname(cli.__file__)
-        pytest_args[:0] = ["--rootdir", pkg, "--confcutdir", os.path.dirname(pkg)]
+    # Node ids relative to the package wherever the environment lives (pytest would
+    # otherwise root them at the common ancestor of the scratch folder and the venv).
+    pkg = os.path.dirname(cli.__file__)
+    pytest_args[:0] = ["--rootdir", pkg, "--confcutdir", os.path.dirname(pkg)]
     log(f"pytest {' '.join(pytest_args)}")
     import io
     import contextlib

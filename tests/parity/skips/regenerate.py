@@ -148,6 +148,8 @@ def versions(python: str) -> dict:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--torchcts-python", required=True, help="Python of an environment with torchcts installed")
+    ap.add_argument("--python-for", action="append", default=[], metavar="TORCH=PYTHON",
+                    help="Python of an environment with that torch release, for cases with a `torch` field")
     ap.add_argument("--case", action="append", help="only these cases")
     ap.add_argument("--parse-only", action="store_true", help="re-parse committed output.txt.gz, run nothing")
     args = ap.parse_args()
@@ -156,14 +158,20 @@ def main() -> int:
         cases = json.load(f)["cases"]
     if args.case:
         cases = [c for c in cases if c["name"] in args.case]
-    python = args.torchcts_python
-    pkg = torchcts_package_dir(python)
-    vers = versions(python)
-    exe = os.path.join(os.path.dirname(python), "torchcts")
-    base_cmd = [exe] if os.path.exists(exe) else [python, "-m", "torchcts"]
+    pythons = dict(item.split("=", 1) for item in args.python_for)
 
     for n, case in enumerate(cases, 1):
         name = case["name"]
+        # A case with a `torch` field was produced with that torch release (the parity
+        # tests pass `--torch` to select its inventory).
+        python = pythons.get(case["torch"]) if case.get("torch") else args.torchcts_python
+        if python is None:
+            print(f"[{n}/{len(cases)}] {name}: needs --python-for {case['torch']}=PY, skipped", file=sys.stderr)
+            continue
+        pkg = torchcts_package_dir(python)
+        vers = versions(python)
+        exe = os.path.join(os.path.dirname(python), "torchcts")
+        base_cmd = [exe] if os.path.exists(exe) else [python, "-m", "torchcts"]
         cdir = os.path.join(CASES_DIR, name)
         os.makedirs(cdir, exist_ok=True)
         if case.get("template"):
@@ -210,6 +218,7 @@ def main() -> int:
             "description": case.get("description", ""),
             "template": case.get("template"),
             "args": case["args"],
+            "torch": case.get("torch"),
             "tool": vers,
             "wall_seconds": wall if wall is not None else old.get("wall_seconds"),
             "collected": parsed["collected"],
