@@ -19,6 +19,7 @@ pub mod key_docs;
 pub mod line_index;
 pub mod locate;
 pub mod regex_check;
+pub mod runnable;
 pub mod review_diff;
 pub mod schema;
 pub mod symbols;

@@ -22,6 +22,7 @@
 //!   outcomes, never panics.
 
 mod command;
+pub mod environment;
 mod output;
 mod process;
 mod registry;

@@ -1,14 +1,66 @@
-//! Conversions between core data (byte offsets, findings) and LSP types.
-//!
-//! Positions go through the core's `LineIndex`, the one place that counts columns; this
-//! module only wraps its results in LSP types.
+//! Every conversion between the core's data (byte offsets, findings, fixes, items) and LSP
+//! types, both ways. The only module that converts positions: handlers convert in, call the
+//! core, convert out through here.
 
+use crate::server::session::Snapshot;
+use torchcts_core::actions::QuickFix;
+use torchcts_core::completion::{CompletionItem as CoreItem, ItemKind};
+use torchcts_core::hover::HoverResult;
 use torchcts_core::symbols::{Symbol, SymbolKind as CoreSymbolKind};
 use torchcts_core::{Analysis, Finding, LineCol, LineIndex, Origin, PositionEncoding, Severity};
 use tower_lsp_server::ls_types::{
-    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DocumentSymbol, Location, NumberOrString, Position,
-    PositionEncodingKind, Range, SymbolKind, Uri,
+    CodeAction, CodeActionKind, CodeActionOrCommand, Command, CompletionItem, CompletionItemKind, CompletionTextEdit,
+    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DocumentSymbol, Documentation, FoldingRange,
+    FoldingRangeKind, Hover, HoverContents, InitializeParams, InlayHint, InlayHintLabel, Location, MarkupContent,
+    MarkupKind, NumberOrString, Position, PositionEncodingKind, Range, SymbolKind, TextEdit, Uri, WorkspaceEdit,
 };
+
+/// Positions of one version of a document in the negotiated encoding.
+pub struct Positions<'a> {
+    index: &'a LineIndex,
+    text: &'a str,
+    encoding: PositionEncoding,
+}
+
+impl Snapshot {
+    pub fn positions(&self) -> Positions<'_> {
+        Positions { index: &self.analysis.line_index, text: &self.analysis.text, encoding: self.encoding }
+    }
+}
+
+impl Positions<'_> {
+    pub fn new<'a>(index: &'a LineIndex, text: &'a str, encoding: PositionEncoding) -> Positions<'a> {
+        Positions { index, text, encoding }
+    }
+
+    pub fn position(&self, offset: usize) -> Position {
+        let lc = self.index.position(self.text, offset, self.encoding);
+        Position { line: lc.line, character: lc.col }
+    }
+
+    pub fn range(&self, span: &std::ops::Range<usize>) -> Range {
+        Range { start: self.position(span.start), end: self.position(span.end.max(span.start)) }
+    }
+
+    /// The byte offset of an LSP position (clamped into the text).
+    pub fn offset(&self, position: Position) -> usize {
+        self.index.offset(self.text, LineCol { line: position.line, col: position.character }, self.encoding)
+    }
+
+    /// The zero-based line holding byte `offset`.
+    pub fn line(&self, offset: usize) -> u32 {
+        self.index.line_of(offset) as u32
+    }
+}
+
+/// UTF-8 when the client offers it (no conversion at all), else LSP's default UTF-16.
+pub fn negotiate_encoding(params: &InitializeParams) -> PositionEncoding {
+    let offered = params.capabilities.general.as_ref().and_then(|g| g.position_encodings.as_ref());
+    match offered {
+        Some(list) if list.contains(&PositionEncodingKind::UTF8) => PositionEncoding::Utf8,
+        _ => PositionEncoding::Utf16,
+    }
+}
 
 pub fn encoding_kind(encoding: PositionEncoding) -> PositionEncodingKind {
     match encoding {
@@ -18,34 +70,17 @@ pub fn encoding_kind(encoding: PositionEncoding) -> PositionEncodingKind {
     }
 }
 
-pub fn position(index: &LineIndex, text: &str, offset: usize, encoding: PositionEncoding) -> Position {
-    let lc = index.position(text, offset, encoding);
-    Position { line: lc.line, character: lc.col }
-}
-
-pub fn range(index: &LineIndex, text: &str, span: &std::ops::Range<usize>, encoding: PositionEncoding) -> Range {
-    Range {
-        start: position(index, text, span.start, encoding),
-        end: position(index, text, span.end.max(span.start), encoding),
-    }
-}
-
-pub fn offset(index: &LineIndex, text: &str, pos: Position, encoding: PositionEncoding) -> usize {
-    index.offset(text, LineCol { line: pos.line, col: pos.character }, encoding)
-}
-
-pub fn diagnostic(analysis: &Analysis, finding: &Finding, uri: &Uri, encoding: PositionEncoding) -> Diagnostic {
-    let (index, text) = (&analysis.line_index, analysis.text.as_str());
+pub fn diagnostic(positions: &Positions, finding: &Finding, uri: &Uri) -> Diagnostic {
     let related: Vec<DiagnosticRelatedInformation> = finding
         .related
         .iter()
         .map(|(span, message)| DiagnosticRelatedInformation {
-            location: Location { uri: uri.clone(), range: range(index, text, span, encoding) },
+            location: Location { uri: uri.clone(), range: positions.range(span) },
             message: message.clone(),
         })
         .collect();
     Diagnostic {
-        range: range(index, text, &finding.span, encoding),
+        range: positions.range(&finding.span),
         severity: Some(match finding.severity {
             Severity::Error => DiagnosticSeverity::ERROR,
             Severity::Warning => DiagnosticSeverity::WARNING,
@@ -68,8 +103,7 @@ pub fn diagnostic(analysis: &Analysis, finding: &Finding, uri: &Uri, encoding: P
 }
 
 #[allow(deprecated)] // `deprecated` is a required field of DocumentSymbol.
-pub fn symbol(analysis: &Analysis, s: &Symbol, encoding: PositionEncoding) -> DocumentSymbol {
-    let (index, text) = (&analysis.line_index, analysis.text.as_str());
+pub fn symbol(positions: &Positions, s: &Symbol) -> DocumentSymbol {
     DocumentSymbol {
         name: s.name.clone(),
         detail: Some(s.detail.clone()),
@@ -80,8 +114,92 @@ pub fn symbol(analysis: &Analysis, s: &Symbol, encoding: PositionEncoding) -> Do
         },
         tags: None,
         deprecated: None,
-        range: range(index, text, &s.span, encoding),
-        selection_range: range(index, text, &s.selection, encoding),
-        children: Some(s.children.iter().map(|c| symbol(analysis, c, encoding)).collect()),
+        range: positions.range(&s.span),
+        selection_range: positions.range(&s.selection),
+        children: Some(s.children.iter().map(|c| symbol(positions, c)).collect()),
     }
+}
+
+/// A folded region, or `None` for one that does not span lines.
+pub fn folding_range(positions: &Positions, span: &std::ops::Range<usize>) -> Option<FoldingRange> {
+    let (start_line, end_line) = (positions.line(span.start), positions.line(span.end.saturating_sub(1)));
+    (end_line > start_line).then(|| FoldingRange {
+        start_line,
+        end_line,
+        kind: Some(FoldingRangeKind::Region),
+        ..Default::default()
+    })
+}
+
+pub fn hover(positions: &Positions, h: HoverResult) -> Hover {
+    Hover {
+        contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: h.markdown }),
+        range: Some(positions.range(&h.span)),
+    }
+}
+
+pub fn inlay_hint(positions: &Positions, offset: usize, label: String) -> InlayHint {
+    InlayHint {
+        position: positions.position(offset),
+        label: InlayHintLabel::String(label),
+        kind: None,
+        text_edits: None,
+        tooltip: None,
+        padding_left: Some(true),
+        padding_right: None,
+        data: None,
+    }
+}
+
+pub fn completion_item(positions: &Positions, item: CoreItem) -> CompletionItem {
+    CompletionItem {
+        label: item.label,
+        kind: Some(match item.kind {
+            ItemKind::Key => CompletionItemKind::PROPERTY,
+            ItemKind::Value => CompletionItemKind::VALUE,
+            ItemKind::Dtype => CompletionItemKind::ENUM_MEMBER,
+            ItemKind::Operator => CompletionItemKind::FUNCTION,
+        }),
+        detail: item.detail,
+        documentation: item
+            .documentation
+            .map(|d| Documentation::MarkupContent(MarkupContent { kind: MarkupKind::Markdown, value: d })),
+        sort_text: Some(item.sort),
+        filter_text: None,
+        text_edit: Some(CompletionTextEdit::Edit(TextEdit {
+            range: positions.range(&item.replace),
+            new_text: item.insert_text,
+        })),
+        ..Default::default()
+    }
+}
+
+/// A quick fix as a code action with its edits and the diagnostic it fixes.
+pub fn quick_fix(positions: &Positions, analysis: &Analysis, fix: QuickFix, uri: &Uri) -> CodeActionOrCommand {
+    let edits: Vec<TextEdit> = fix
+        .edits
+        .iter()
+        .map(|e| TextEdit { range: positions.range(&e.span), new_text: e.new_text.clone() })
+        .collect();
+    CodeActionOrCommand::CodeAction(CodeAction {
+        title: fix.title,
+        kind: Some(CodeActionKind::QUICKFIX),
+        diagnostics: Some(vec![diagnostic(positions, &analysis.findings[fix.finding], uri)]),
+        edit: Some(WorkspaceEdit {
+            changes: Some(std::iter::once((uri.clone(), edits)).collect()),
+            ..Default::default()
+        }),
+        is_preferred: Some(fix.preferred),
+        ..Default::default()
+    })
+}
+
+/// A code action that runs one of the server's commands (`source.torchcts.run`).
+pub fn run_action(title: String, command: &str, argument: serde_json::Value) -> CodeActionOrCommand {
+    CodeActionOrCommand::CodeAction(CodeAction {
+        title: title.clone(),
+        kind: Some(CodeActionKind::new("source.torchcts.run")),
+        command: Some(Command { title, command: command.into(), arguments: Some(vec![argument]) }),
+        ..Default::default()
+    })
 }

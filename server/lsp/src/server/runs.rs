@@ -7,7 +7,7 @@
 //! whether to replace it (no answer within a minute keeps it); an on-save run replaces it
 //! (the runner's registry cancels it first).
 
-use super::Backend;
+use super::session::Session;
 use runner::{self, RunEvent, RunOutcome, RunRequest, RunStatus, Selection, TestOutcome};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -35,87 +35,6 @@ pub const SHOW_SKIPS: &str = "torchcts.showSkips";
 pub const RERUN_FAILED: &str = "torchcts.rerunFailed";
 pub const COMMANDS: &[&str] = &[RUN_AFFECTED, RUN_LEVEL, CANCEL_RUN, SHOW_SKIPS, RERUN_FAILED];
 
-/// Settings under `torchcts.*` (initializationOptions or workspace/didChangeConfiguration).
-#[derive(Clone, Debug)]
-pub struct Settings {
-    pub python: Option<String>,
-    pub device: Option<String>,
-    /// `off` (default) | `affected` | `level`.
-    pub on_save: String,
-    pub timeout_seconds: u64,
-    pub inlay_hints: bool,
-    /// Another inventory file (from `torchcts-lsp inventory`); the embedded one otherwise.
-    pub inventory_path: Option<String>,
-}
-
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings {
-            python: None,
-            device: None,
-            on_save: "off".into(),
-            timeout_seconds: 1800,
-            inlay_hints: true,
-            inventory_path: None,
-        }
-    }
-}
-
-impl Settings {
-    /// Reads each setting on its own, so one value of an unexpected shape cannot reset the
-    /// others. Accepts `{torchcts: {...}}` or `{...}`, flat keys (`python`, `inlayHints`,
-    /// `timeoutSeconds`) and the nested VS Code shapes (`python.interpreter`,
-    /// `inlayHints.enabled`, `run.timeoutSeconds`, `inventory.path`).
-    pub fn from_json(value: &serde_json::Value) -> Settings {
-        let v = value.get("torchcts").unwrap_or(value);
-        let text = |paths: &[&str]| -> Option<String> {
-            paths.iter().find_map(|p| v.pointer(p).and_then(|x| x.as_str())).filter(|s| !s.is_empty()).map(str::to_string)
-        };
-        let default = Settings::default();
-        Settings {
-            python: text(&["/python", "/python/interpreter"]),
-            device: text(&["/device"]),
-            on_save: text(&["/onSave"]).unwrap_or(default.on_save),
-            timeout_seconds: ["/timeoutSeconds", "/run/timeoutSeconds"]
-                .iter()
-                .find_map(|p| v.pointer(p).and_then(|x| x.as_u64()))
-                .unwrap_or(default.timeout_seconds),
-            inlay_hints: ["/inlayHints", "/inlayHints/enabled"]
-                .iter()
-                .find_map(|p| v.pointer(p).and_then(|x| x.as_bool()))
-                .unwrap_or(default.inlay_hints),
-            inventory_path: text(&["/inventoryPath", "/inventory/path"]),
-        }
-    }
-}
-
-#[cfg(test)]
-mod settings_tests {
-    use super::Settings;
-    use serde_json::json;
-
-    #[test]
-    fn vscode_nested_shape_keeps_every_setting() {
-        let s = Settings::from_json(&json!({"torchcts": {
-            "python": {"interpreter": "/venv/bin/python"}, "device": "cuda", "onSave": "level",
-            "inlayHints": {"enabled": false}, "defaultLevel": 2}}));
-        assert_eq!(s.python.as_deref(), Some("/venv/bin/python"));
-        assert_eq!(s.device.as_deref(), Some("cuda"));
-        assert_eq!(s.on_save, "level");
-        assert!(!s.inlay_hints);
-        assert_eq!(s.timeout_seconds, 1800);
-    }
-
-    #[test]
-    fn flat_shape_and_empty_strings() {
-        let s = Settings::from_json(&json!({"python": "python3.11", "device": "", "timeoutSeconds": 60, "inlayHints": true}));
-        assert_eq!(s.python.as_deref(), Some("python3.11"));
-        assert_eq!(s.device, None);
-        assert_eq!(s.timeout_seconds, 60);
-        assert_eq!(s.on_save, "off");
-    }
-}
-
 /// Arguments of the run commands (one JSON object, as the editor integrations send).
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default)]
@@ -139,90 +58,10 @@ pub struct RunResults {
     pub failed: Vec<String>,
 }
 
-impl Backend {
-    pub(super) async fn execute(&self, command: &str, args: CommandArgs) -> Option<serde_json::Value> {
-        let uri: Option<Uri> = args.uri.as_deref().and_then(|u| u.parse().ok());
-        match command {
-            CANCEL_RUN => {
-                let path = uri.as_ref().and_then(|u| u.to_file_path()).map(|p| p.into_owned());
-                let cancelled = path.and_then(|p| self.runs.cancel(&p)).is_some();
-                Some(serde_json::json!({"cancelled": cancelled}))
-            }
-            SHOW_SKIPS => {
-                let uri = uri?;
-                let (analysis, _) = self.analysis_of(&uri)?;
-                let manifest = analysis.model.manifest.as_ref()?.as_dict()?;
-                let facts = av::facts(manifest);
-                let selection = match args.level {
-                    Some(n) => av::LevelSelection::Cumulative(n.clamp(1, 8)),
-                    None => av::LevelSelection::from_manifest(&facts).unwrap_or(av::LevelSelection::Cumulative(3)),
-                };
-                let device = facts.resolve_device(args.device.as_deref().or(self.settings().device.as_deref()));
-                let acc = accounting::account(self.inventory(), &facts, &device, selection);
-                let text = accounting::render_show_skips(&acc);
-                Some(serde_json::Value::String(format!(
-                    "# show-skips on `{device}` ({})\n\n```\n{text}```\n",
-                    selection.label()
-                )))
-            }
-            RUN_AFFECTED | RUN_LEVEL | RERUN_FAILED => {
-                let uri = uri?;
-                let target = self.target_for(command, &uri, &args)?;
-                let started = self.start_run(uri, target, args, WhenRunning::Ask).await;
-                Some(serde_json::json!({"started": started}))
-            }
-            _ => None,
-        }
-    }
-
-    fn target_for(&self, command: &str, uri: &Uri, args: &CommandArgs) -> Option<RunTarget> {
-        let (analysis, encoding) = self.analysis_of(uri)?;
-        let manifest = analysis.model.manifest.as_ref()?.as_dict()?;
-        let device = args.device.clone().or(self.settings().device);
-        match command {
-            RUN_LEVEL => {
-                let level = args.level.unwrap_or_else(|| {
-                    av::LevelSelection::from_manifest(&av::facts(manifest)).map(|s| s.max_level()).unwrap_or(3)
-                });
-                let facts = av::facts(manifest);
-                Some(RunTarget {
-                    label: format!("level {level}"),
-                    node_ids: None,
-                    level: level.clamp(1, 8),
-                    device: facts.resolve_device(device.as_deref()),
-                    anchor: vec!["semantic_level".into()],
-                    scratch_change: None,
-                })
-            }
-            RERUN_FAILED => {
-                let previous = self.lock().documents.get(uri).and_then(|d| d.run_results.clone())?;
-                if previous.failed.is_empty() {
-                    return None;
-                }
-                let facts = av::facts(manifest);
-                Some(RunTarget {
-                    label: format!("{} failed tests", previous.failed.len()),
-                    node_ids: Some(previous.failed.clone()),
-                    level: av::LevelSelection::from_manifest(&facts).map(|s| s.max_level()).unwrap_or(3),
-                    device: facts.resolve_device(device.as_deref()),
-                    anchor: previous.anchor.clone(),
-                    scratch_change: None,
-                })
-            }
-            _ => {
-                let offset = args
-                    .position
-                    .map(|p| super::convert::offset(&analysis.line_index, &analysis.text, p, encoding))
-                    .unwrap_or(0);
-                let located = torchcts_core::locate::locate(&analysis.tree, &analysis.text, offset);
-                Some(av::run_target(self.inventory(), manifest, located.as_ref(), device.as_deref()))
-            }
-        }
-    }
-
+impl Session {
     /// Starts a run; `false` when none started (nothing to run, or the user kept the
     /// running one).
-    pub(super) async fn start_run(&self, uri: Uri, target: RunTarget, args: CommandArgs, when_running: WhenRunning) -> bool {
+    pub async fn start_run(&self, uri: Uri, target: RunTarget, args: CommandArgs, when_running: WhenRunning) -> bool {
         let Some(manifest_path) = uri.to_file_path().map(|p| p.into_owned()) else {
             self.client.show_message(MessageType::ERROR, "torchcts: runs need a manifest saved on disk").await;
             return false;
@@ -288,8 +127,7 @@ impl Backend {
                 .await;
         }
         let client = self.client.clone();
-        let state = self.state.clone();
-        let publisher = self.publisher();
+        let session = self.clone();
         let title = match &target.node_ids {
             Some(ids) => format!("TorchCTS: {} ({} tests) on {}", target.label, ids.len(), target.device),
             None => format!("TorchCTS: level {} on {}", target.level, target.device),
@@ -351,13 +189,10 @@ impl Backend {
                 .unwrap_or_default();
             client.show_message(kind, format!("{summary}{report}")).await;
             if !matches!(outcome.status, RunStatus::Cancelled) {
-                {
-                    let mut st = state.lock().unwrap_or_else(|p| p.into_inner());
-                    if let Some(doc) = st.documents.get_mut(&uri) {
-                        doc.run_results = Some(results);
-                    }
+                if let Some(doc) = session.lock().documents.get_mut(&uri) {
+                    doc.run_results = Some(results);
                 }
-                publisher.republish(uri).await;
+                session.refresh(uri).await;
             }
         });
         true
@@ -381,8 +216,8 @@ impl Backend {
     }
 
     fn anchor_text(&self, uri: &Uri, anchor: &[String]) -> Option<String> {
-        let (analysis, _) = self.analysis_of(uri)?;
-        anchor_span(&analysis, anchor).map(|s| analysis.text[s].to_string())
+        let snapshot = self.snapshot(uri)?;
+        anchor_span(&snapshot.analysis, anchor).map(|s| snapshot.analysis.text[s].to_string())
     }
 }
 

@@ -1,6 +1,6 @@
 //! Open documents: text, version and the last syntax tree, with LSP edits applied in order.
 
-use super::convert;
+use crate::server::convert;
 use std::collections::HashMap;
 use torchcts_core::{LineIndex, PositionEncoding};
 use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
@@ -18,7 +18,7 @@ pub struct Document {
     /// Inlay hints (offset, label) for the facts they were computed from.
     pub inlay_cache: Option<(torchcts_core::accounting_view::ManifestFacts, Vec<(usize, String)>)>,
     /// Results of the last run, shown as diagnostics on the entry it was about.
-    pub run_results: Option<super::runs::RunResults>,
+    pub run_results: Option<crate::server::runs::RunResults>,
     /// Facts at the last on-save run, to find the entries changed since.
     pub last_run_facts: Option<torchcts_core::accounting_view::ManifestFacts>,
 }
@@ -79,8 +79,9 @@ impl DocumentStore {
                 }
                 Some(range) => {
                     let index = LineIndex::new(&doc.text);
-                    let start = convert::offset(&index, &doc.text, range.start, encoding);
-                    let end = convert::offset(&index, &doc.text, range.end, encoding).max(start);
+                    let positions = convert::Positions::new(&index, &doc.text, encoding);
+                    let (start, end) = (positions.offset(range.start), positions.offset(range.end));
+                    let end = end.max(start);
                     torchcts_core::syntax::apply_edit(&mut doc.text, doc.tree.as_mut(), start..end, &change.text);
                 }
             }

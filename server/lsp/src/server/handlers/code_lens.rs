@@ -1,0 +1,33 @@
+//! `textDocument/codeLens`: "▶ Run level N on DEVICE (M tests)" above `semantic_level`.
+
+use crate::server::runs::RUN_LEVEL;
+use crate::server::session::Session;
+use torchcts_core::accounting_view as av;
+use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::ls_types::{CodeLens, CodeLensParams, Command};
+
+pub async fn code_lens(session: &Session, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+    let uri = params.text_document.uri;
+    let Some(snapshot) = session.snapshot(&uri) else { return Ok(None) };
+    let analysis = &snapshot.analysis;
+    let summary = session.lock().documents.get(&uri).and_then(|d| d.summary.clone());
+    let (Some(manifest), Some(summary)) = (analysis.model.manifest.as_ref().and_then(|m| m.as_dict()), summary) else {
+        return Ok(None);
+    };
+    let level = av::selected_level(&summary);
+    let span = manifest
+        .get("semantic_level")
+        .map(|e| e.key.span.clone())
+        .or(analysis.model.name_span.clone())
+        .unwrap_or(0..0);
+    let run = av::runnable_up_to(&summary, level);
+    Ok(Some(vec![CodeLens {
+        range: snapshot.positions().range(&span),
+        command: Some(Command {
+            title: format!("▶ Run level {level} on {} ({run} tests)", summary.device),
+            command: RUN_LEVEL.into(),
+            arguments: Some(vec![serde_json::json!({"uri": uri.as_str(), "level": level})]),
+        }),
+        data: None,
+    }]))
+}

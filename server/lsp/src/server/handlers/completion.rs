@@ -1,0 +1,29 @@
+//! `textDocument/completion`: keys, values, dtypes and operator names at the cursor.
+
+use crate::server::convert;
+use crate::server::session::{guarded, Session};
+use torchcts_core::accounting_view::Inventory;
+use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::ls_types::{CompletionParams, CompletionResponse};
+
+/// Operator names for completion, from the inventory.
+struct InventoryOperators(&'static Inventory);
+
+impl torchcts_core::completion::OperatorSource for InventoryOperators {
+    fn operator_names(&self) -> Vec<String> {
+        self.0.operator_names().into_iter().map(str::to_string).collect()
+    }
+}
+
+pub async fn completion(session: &Session, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+    let uri = params.text_document_position.text_document.uri;
+    let Some(snapshot) = session.snapshot(&uri) else { return Ok(None) };
+    let positions = snapshot.positions();
+    let offset = positions.offset(params.text_document_position.position);
+    let items = guarded("completion", || {
+        torchcts_core::completion::complete(&snapshot.analysis, offset, Some(&InventoryOperators(session.inventory())))
+    })
+    .unwrap_or_default();
+    let items = items.into_iter().map(|item| convert::completion_item(&positions, item)).collect();
+    Ok(Some(CompletionResponse::Array(items)))
+}

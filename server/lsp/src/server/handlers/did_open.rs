@@ -1,0 +1,10 @@
+//! `textDocument/didOpen`: store the text, analyse, publish.
+
+use crate::server::session::Session;
+use tower_lsp_server::ls_types::DidOpenTextDocumentParams;
+
+pub async fn did_open(session: &Session, params: DidOpenTextDocumentParams) {
+    let doc = params.text_document;
+    session.lock().documents.open(doc.uri.clone(), doc.text, doc.version);
+    session.refresh(doc.uri).await;
+}

@@ -1,0 +1,92 @@
+//! `workspace/executeCommand`: the run commands (`torchcts.runAffectedTests`,
+//! `torchcts.runLevel`, `torchcts.rerunFailed`), `torchcts.cancelRun` and
+//! `torchcts.showSkips`. An unknown command is an error (InvalidParams), not `null`.
+
+use crate::server::runs::{CommandArgs, WhenRunning, CANCEL_RUN, RERUN_FAILED, RUN_AFFECTED, RUN_LEVEL, SHOW_SKIPS};
+use crate::server::session::Session;
+use torchcts_core::accounting_view::{self as av, RunTarget};
+use tower_lsp_server::jsonrpc::{Error, Result};
+use tower_lsp_server::ls_types::{ExecuteCommandParams, Uri};
+
+pub async fn execute_command(session: &Session, params: ExecuteCommandParams) -> Result<Option<serde_json::Value>> {
+    let args: CommandArgs =
+        params.arguments.first().and_then(|a| serde_json::from_value(a.clone()).ok()).unwrap_or_default();
+    let uri: Option<Uri> = args.uri.as_deref().and_then(|u| u.parse().ok());
+    Ok(match params.command.as_str() {
+        CANCEL_RUN => {
+            let path = uri.as_ref().and_then(|u| u.to_file_path()).map(|p| p.into_owned());
+            let cancelled = path.and_then(|p| session.runs.cancel(&p)).is_some();
+            Some(serde_json::json!({"cancelled": cancelled}))
+        }
+        SHOW_SKIPS => uri.and_then(|uri| show_skips(session, &uri, &args)),
+        command @ (RUN_AFFECTED | RUN_LEVEL | RERUN_FAILED) => match uri {
+            Some(uri) => match target_for(session, command, &uri, &args) {
+                Some(target) => {
+                    let started = session.start_run(uri, target, args, WhenRunning::Ask).await;
+                    Some(serde_json::json!({"started": started}))
+                }
+                None => None,
+            },
+            None => None,
+        },
+        unknown => return Err(Error::invalid_params(format!("unknown command `{unknown}`"))),
+    })
+}
+
+/// What `torchcts show-skips` would print for the manifest, as Markdown.
+fn show_skips(session: &Session, uri: &Uri, args: &CommandArgs) -> Option<serde_json::Value> {
+    let snapshot = session.snapshot(uri)?;
+    let manifest = snapshot.analysis.model.manifest.as_ref()?.as_dict()?;
+    let facts = av::facts(manifest);
+    let selection = match args.level {
+        Some(n) => av::LevelSelection::Cumulative(n.clamp(1, 8)),
+        None => av::LevelSelection::from_manifest(&facts).unwrap_or(av::LevelSelection::Cumulative(3)),
+    };
+    let device = facts.resolve_device(args.device.as_deref().or(session.settings().device.as_deref()));
+    let acc = accounting::account(session.inventory(), &facts, &device, selection);
+    let text = accounting::render_show_skips(&acc);
+    Some(serde_json::Value::String(format!("# show-skips on `{device}` ({})\n\n```\n{text}```\n", selection.label())))
+}
+
+/// The tests a run command is about.
+fn target_for(session: &Session, command: &str, uri: &Uri, args: &CommandArgs) -> Option<RunTarget> {
+    let snapshot = session.snapshot(uri)?;
+    let analysis = &snapshot.analysis;
+    let manifest = analysis.model.manifest.as_ref()?.as_dict()?;
+    let device = args.device.clone().or(session.settings().device);
+    let facts = av::facts(manifest);
+    match command {
+        RUN_LEVEL => {
+            let level = args
+                .level
+                .unwrap_or_else(|| av::LevelSelection::from_manifest(&facts).map(|s| s.max_level()).unwrap_or(3));
+            Some(RunTarget {
+                label: format!("level {level}"),
+                node_ids: None,
+                level: level.clamp(1, 8),
+                device: facts.resolve_device(device.as_deref()),
+                anchor: vec!["semantic_level".into()],
+                scratch_change: None,
+            })
+        }
+        RERUN_FAILED => {
+            let previous = session.lock().documents.get(uri).and_then(|d| d.run_results.clone())?;
+            if previous.failed.is_empty() {
+                return None;
+            }
+            Some(RunTarget {
+                label: format!("{} failed tests", previous.failed.len()),
+                node_ids: Some(previous.failed.clone()),
+                level: av::LevelSelection::from_manifest(&facts).map(|s| s.max_level()).unwrap_or(3),
+                device: facts.resolve_device(device.as_deref()),
+                anchor: previous.anchor.clone(),
+                scratch_change: None,
+            })
+        }
+        _ => {
+            let offset = args.position.map(|p| snapshot.positions().offset(p)).unwrap_or(0);
+            let located = torchcts_core::locate::locate(&analysis.tree, &analysis.text, offset);
+            Some(av::run_target(session.inventory(), manifest, located.as_ref(), device.as_deref()))
+        }
+    }
+}

@@ -1,0 +1,22 @@
+//! `textDocument/hover`: what a key, value or dtype means, with counts from the inventory.
+
+use crate::server::convert;
+use crate::server::session::{guarded, Session};
+use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::ls_types::{Hover, HoverParams};
+
+pub async fn hover(session: &Session, params: HoverParams) -> Result<Option<Hover>> {
+    let uri = params.text_document_position_params.text_document.uri;
+    let Some(snapshot) = session.snapshot(&uri) else { return Ok(None) };
+    let positions = snapshot.positions();
+    let offset = positions.offset(params.text_document_position_params.position);
+    let summary = session.lock().documents.get(&uri).and_then(|d| d.summary.clone());
+    let result = guarded("hover", || {
+        let counts = summary
+            .as_deref()
+            .map(|summary| torchcts_core::hover::Counts { inventory: session.inventory(), summary });
+        torchcts_core::hover::hover(&snapshot.analysis, offset, counts.as_ref())
+    })
+    .flatten();
+    Ok(result.map(|h| convert::hover(&positions, h)))
+}

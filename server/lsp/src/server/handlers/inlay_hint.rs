@@ -1,0 +1,35 @@
+//! `textDocument/inlayHint`: per entry, how many tests it lets in, gates or removes;
+//! cached per document for the facts they were computed from.
+
+use crate::server::convert;
+use crate::server::session::{guarded, Session};
+use torchcts_core::accounting_view as av;
+use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::ls_types::{InlayHint, InlayHintParams};
+
+pub async fn inlay_hint(session: &Session, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+    if !session.settings().inlay_hints {
+        return Ok(None);
+    }
+    let uri = params.text_document.uri;
+    let Some(snapshot) = session.snapshot(&uri) else { return Ok(None) };
+    let analysis = &snapshot.analysis;
+    let summary = session.lock().documents.get(&uri).and_then(|d| d.summary.clone());
+    let (Some(manifest), Some(summary)) = (analysis.model.manifest.as_ref().and_then(|m| m.as_dict()), summary) else {
+        return Ok(None);
+    };
+    let cached = session.lock().documents.get(&uri).and_then(|d| d.inlay_cache.clone()).filter(|c| c.0 == summary.facts);
+    let hints = match cached {
+        Some(c) => c.1,
+        None => {
+            let computed =
+                guarded("inlayHint", || av::entry_counts(session.inventory(), manifest, &summary)).unwrap_or_default();
+            if let Some(doc) = session.lock().documents.get_mut(&uri) {
+                doc.inlay_cache = Some((summary.facts.clone(), computed.clone()));
+            }
+            computed
+        }
+    };
+    let positions = snapshot.positions();
+    Ok(Some(hints.into_iter().map(|(offset, label)| convert::inlay_hint(&positions, offset, label)).collect()))
+}

@@ -1,0 +1,92 @@
+//! From the current text of a document to its published diagnostics: analyse, add the
+//! results of the last test run, recompute the accounting when its facts changed, send
+//! `torchcts/status`, publish.
+//!
+//! Ordering: diagnostics are published under the publish lock and only if their version is
+//! still the document's current one, so a burst of edits ends with diagnostics for the last
+//! version only.
+
+use super::analysis::{guarded, run_analysis};
+use super::Session;
+use crate::server::{convert, runs};
+use std::sync::Arc;
+use torchcts_core::accounting_view::{self as av, Summary};
+use tower_lsp_server::ls_types::{Diagnostic, MessageType, Uri};
+
+/// `torchcts/status`: the manifest's run/filtered counts at its level, for status bars.
+enum StatusNotification {}
+
+impl tower_lsp_server::ls_types::notification::Notification for StatusNotification {
+    type Params = serde_json::Value;
+    const METHOD: &'static str = "torchcts/status";
+}
+
+impl Session {
+    /// Analyses the current text of `uri` and publishes diagnostics if still current.
+    pub async fn refresh(&self, uri: Uri) {
+        let snapshot = {
+            let mut state = self.lock();
+            let encoding = state.encoding;
+            let Some(doc) = state.documents.get_mut(&uri) else { return };
+            (doc.text.clone(), doc.version, doc.tree.take(), encoding)
+        };
+        let (text, version, old_tree, encoding) = snapshot;
+        let inventory = self.inventory_if_ready();
+        let Some(analysis) = run_analysis(&uri, &text, old_tree.as_ref(), inventory) else {
+            self.client
+                .log_message(MessageType::ERROR, format!("analysis of {} failed; see stderr", uri.as_str()))
+                .await;
+            return;
+        };
+        let positions = convert::Positions::new(&analysis.line_index, &analysis.text, encoding);
+        let mut diagnostics: Vec<Diagnostic> =
+            analysis.findings.iter().map(|f| convert::diagnostic(&positions, f, &uri)).collect();
+        let run_results = self.lock().documents.get(&uri).and_then(|d| d.run_results.clone());
+        if let Some(results) = &run_results {
+            diagnostics.extend(
+                runs::run_findings(&analysis, results).iter().map(|f| convert::diagnostic(&positions, f, &uri)),
+            );
+        }
+        // Accounting is recomputed only when the facts it depends on changed.
+        let facts = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()).map(av::facts);
+        let previous = self.lock().documents.get(&uri).and_then(|d| d.summary.clone());
+        let summary: Option<Arc<Summary>> = match (&facts, &previous, inventory) {
+            (Some(f), Some(p), _) if p.facts == *f => Some(p.clone()),
+            (Some(f), _, Some(inv)) => guarded("accounting", || av::summarize(inv, f, None)).map(Arc::new),
+            _ => None,
+        };
+        let changed = match (&summary, &previous) {
+            (Some(a), Some(b)) => !Arc::ptr_eq(a, b),
+            (Some(_), None) => true,
+            _ => false,
+        };
+        {
+            let mut state = self.lock();
+            if let Some(doc) = state.documents.get_mut(&uri) {
+                if doc.version == version && doc.text == text {
+                    doc.tree = Some(analysis.tree.clone());
+                    doc.analysis = Some((version, Arc::new(analysis)));
+                    doc.summary = summary.clone();
+                }
+            }
+        }
+        if changed {
+            if let Some(s) = &summary {
+                let level = av::selected_level(s);
+                let params = serde_json::json!({
+                    "uri": uri.as_str(),
+                    "level": level,
+                    "device": s.device,
+                    "run": av::runnable_up_to(s, level),
+                    "filtered": av::filtered_up_to(s, level),
+                });
+                self.client.send_notification::<StatusNotification>(params).await;
+            }
+        }
+        let _guard = self.publish_lock.lock().await;
+        let current = self.lock().documents.get(&uri).map(|d| d.version);
+        if current == Some(version) {
+            self.client.publish_diagnostics(uri, diagnostics, Some(version)).await;
+        }
+    }
+}

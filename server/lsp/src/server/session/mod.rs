@@ -1,0 +1,108 @@
+//! The server's state and the one handle every handler gets: open documents, settings,
+//! the negotiated position encoding, the inventory in use, the run registry and the caches
+//! (each document's last analysis, accounting summary and inlay hints).
+//!
+//! Locking: `state` is a std mutex held only for short synchronous sections, never across
+//! an `.await`; a poisoned lock is taken over (a panic must not take the server down).
+
+mod analysis;
+mod diagnostics;
+pub mod documents;
+mod inventory;
+pub mod settings;
+
+pub use analysis::guarded;
+use documents::DocumentStore;
+pub use settings::{OnSave, Settings};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use torchcts_core::accounting_view::Inventory;
+use torchcts_core::{Analysis, PositionEncoding};
+use tower_lsp_server::ls_types::Uri;
+use tower_lsp_server::Client;
+
+#[derive(Default)]
+pub struct State {
+    pub documents: DocumentStore,
+    pub encoding: PositionEncoding,
+    pub settings: Settings,
+    pub workspace_root: Option<PathBuf>,
+    /// A user-chosen inventory (leaked: loaded once per setting change); the embedded one otherwise.
+    pub inventory: Option<&'static Inventory>,
+}
+
+/// Cheap to clone into tasks (a finished run republishes, the inventory loader refreshes).
+#[derive(Clone)]
+pub struct Session {
+    pub client: Client,
+    state: Arc<Mutex<State>>,
+    /// Serialises publishing so that an older analysis never lands after a newer one.
+    publish_lock: Arc<tokio::sync::Mutex<()>>,
+    /// At most one test run per manifest.
+    pub runs: Arc<runner::RunRegistry>,
+    /// Set once the embedded inventory is decoded. Until then diagnostics are published
+    /// without the inventory's hints, so the first diagnostics do not wait for it.
+    inventory_ready: Arc<AtomicBool>,
+}
+
+/// One version of a document as read-only requests see it.
+pub struct Snapshot {
+    pub analysis: Arc<Analysis>,
+    pub encoding: PositionEncoding,
+}
+
+impl Session {
+    pub fn new(client: Client) -> Session {
+        Session {
+            client,
+            state: Arc::new(Mutex::new(State::default())),
+            publish_lock: Arc::new(tokio::sync::Mutex::new(())),
+            runs: Arc::new(runner::RunRegistry::new()),
+            inventory_ready: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    pub fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    pub fn settings(&self) -> Settings {
+        self.lock().settings.clone()
+    }
+
+    /// The inventory in use, decoding the embedded one if needed.
+    pub fn inventory(&self) -> &'static Inventory {
+        self.lock().inventory.unwrap_or_else(Inventory::embedded)
+    }
+
+    /// The inventory if it is already loaded (never waits for the embedded one).
+    pub fn inventory_if_ready(&self) -> Option<&'static Inventory> {
+        let custom = self.lock().inventory;
+        custom.or_else(|| self.inventory_ready.load(Ordering::Acquire).then(Inventory::embedded))
+    }
+
+    /// The analysis of the current version of `uri`, for read-only requests: the cached
+    /// one when it is current, else a fresh one of the current text.
+    pub fn snapshot(&self, uri: &Uri) -> Option<Snapshot> {
+        let state = self.lock();
+        let encoding = state.encoding;
+        let doc = state.documents.get(uri)?;
+        if let Some((version, analysis)) = &doc.analysis {
+            if *version == doc.version {
+                return Some(Snapshot { analysis: analysis.clone(), encoding });
+            }
+        }
+        let text = doc.text.clone();
+        drop(state);
+        let analysis = Arc::new(analysis::run_analysis(uri, &text, None, Some(self.inventory()))?);
+        Some(Snapshot { analysis, encoding })
+    }
+
+    /// Clears the diagnostics of a closed document (under the publish lock, so an analysis
+    /// finishing late cannot publish after it).
+    pub async fn clear_diagnostics(&self, uri: Uri) {
+        let _guard = self.publish_lock.lock().await;
+        self.client.publish_diagnostics(uri, Vec::new(), None).await;
+    }
+}

@@ -1,0 +1,112 @@
+//! Settings under `torchcts.*` (initializationOptions or workspace/didChangeConfiguration),
+//! read into types once so handlers never compare strings.
+
+/// When a save starts a test run (opt-in: never by default, never on open).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum OnSave {
+    #[default]
+    Off,
+    /// The tests of the entries changed since the previous save.
+    Affected,
+    /// The manifest's whole level.
+    Level,
+}
+
+impl OnSave {
+    /// `off` | `affected` | `level`; anything else is `off`, so a typo never starts Python.
+    fn parse(value: &str) -> OnSave {
+        match value {
+            "affected" => OnSave::Affected,
+            "level" => OnSave::Level,
+            _ => OnSave::Off,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub python: Option<String>,
+    pub device: Option<String>,
+    pub on_save: OnSave,
+    pub timeout_seconds: u64,
+    pub inlay_hints: bool,
+    /// Another inventory file (from `torchcts-lsp inventory`); the embedded one otherwise.
+    pub inventory_path: Option<String>,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            python: None,
+            device: None,
+            on_save: OnSave::Off,
+            timeout_seconds: 1800,
+            inlay_hints: true,
+            inventory_path: None,
+        }
+    }
+}
+
+impl Settings {
+    /// Reads each setting on its own, so one value of an unexpected shape cannot reset the
+    /// others. Accepts `{torchcts: {...}}` or `{...}`, flat keys (`python`, `inlayHints`,
+    /// `timeoutSeconds`) and the nested VS Code shapes (`python.interpreter`,
+    /// `inlayHints.enabled`, `run.timeoutSeconds`, `inventory.path`).
+    pub fn from_json(value: &serde_json::Value) -> Settings {
+        let v = value.get("torchcts").unwrap_or(value);
+        let text = |paths: &[&str]| -> Option<String> {
+            paths.iter().find_map(|p| v.pointer(p).and_then(|x| x.as_str())).filter(|s| !s.is_empty()).map(str::to_string)
+        };
+        let default = Settings::default();
+        Settings {
+            python: text(&["/python", "/python/interpreter"]),
+            device: text(&["/device"]),
+            on_save: text(&["/onSave"]).map(|s| OnSave::parse(&s)).unwrap_or(default.on_save),
+            timeout_seconds: ["/timeoutSeconds", "/run/timeoutSeconds"]
+                .iter()
+                .find_map(|p| v.pointer(p).and_then(|x| x.as_u64()))
+                .unwrap_or(default.timeout_seconds),
+            inlay_hints: ["/inlayHints", "/inlayHints/enabled"]
+                .iter()
+                .find_map(|p| v.pointer(p).and_then(|x| x.as_bool()))
+                .unwrap_or(default.inlay_hints),
+            inventory_path: text(&["/inventoryPath", "/inventory/path"]),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{OnSave, Settings};
+    use serde_json::json;
+
+    #[test]
+    fn vscode_nested_shape_keeps_every_setting() {
+        let s = Settings::from_json(&json!({"torchcts": {
+            "python": {"interpreter": "/venv/bin/python"}, "device": "cuda", "onSave": "level",
+            "inlayHints": {"enabled": false}, "defaultLevel": 2}}));
+        assert_eq!(s.python.as_deref(), Some("/venv/bin/python"));
+        assert_eq!(s.device.as_deref(), Some("cuda"));
+        assert_eq!(s.on_save, OnSave::Level);
+        assert!(!s.inlay_hints);
+        assert_eq!(s.timeout_seconds, 1800);
+    }
+
+    #[test]
+    fn flat_shape_and_empty_strings() {
+        let s = Settings::from_json(&json!({"python": "python3.11", "device": "", "timeoutSeconds": 60, "inlayHints": true}));
+        assert_eq!(s.python.as_deref(), Some("python3.11"));
+        assert_eq!(s.device, None);
+        assert_eq!(s.timeout_seconds, 60);
+        assert_eq!(s.on_save, OnSave::Off);
+    }
+
+    #[test]
+    fn on_save_values() {
+        let on_save = |v: &str| Settings::from_json(&json!({"onSave": v})).on_save;
+        assert_eq!(on_save("affected"), OnSave::Affected);
+        assert_eq!(on_save("level"), OnSave::Level);
+        assert_eq!(on_save("off"), OnSave::Off);
+        assert_eq!(on_save("sometimes"), OnSave::Off);
+    }
+}
