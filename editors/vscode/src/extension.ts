@@ -9,6 +9,7 @@ import {
   State,
   TransportKind,
 } from "vscode-languageclient/node";
+import { onInterpreterChange, selectedInterpreter } from "./python";
 import { findServer } from "./server";
 import { ManifestStatus, isManifestStatus, statusText, statusTooltip } from "./status";
 
@@ -78,11 +79,14 @@ function settings() {
   };
 }
 
-/** The settings as the server receives them (initializationOptions and configuration). */
-function serverSettings() {
+/**
+ * The settings as the server receives them (initializationOptions and configuration).
+ * `selectedPython`: the Python extension's interpreter, the default when the setting is empty.
+ */
+function serverSettings(selectedPython: string | undefined) {
   const s = settings();
   return {
-    python: { interpreter: s.pythonInterpreter },
+    python: { interpreter: s.pythonInterpreter || selectedPython || "" },
     device: s.device,
     defaultLevel: s.defaultLevel,
     onSave: s.onSave,
@@ -98,6 +102,8 @@ function documentSelector(): { scheme: string; pattern: string }[] {
 class Controller implements vscode.Disposable {
   client: LanguageClient | undefined;
   serverPath: string | undefined;
+  /** The interpreter selected in the Python extension when the server last started. */
+  selectedPython: string | undefined;
   readonly statusBar: vscode.StatusBarItem;
   private readonly output: vscode.OutputChannel;
   private readonly traceOutput: vscode.OutputChannel;
@@ -136,6 +142,15 @@ class Controller implements vscode.Disposable {
         }
       }),
     );
+    // Another interpreter may mean another environment's torchcts-lsp and another default
+    // Python for runs.
+    void onInterpreterChange(() => {
+      if (this.client === undefined && this.failed === undefined) return;
+      this.output.appendLine("The selected Python interpreter changed: restarting the server.");
+      void this.restart();
+    }).then((d) => {
+      if (d !== undefined) this.disposables.push(d);
+    });
   }
 
   private matches(doc: vscode.TextDocument): boolean {
@@ -173,10 +188,14 @@ class Controller implements vscode.Disposable {
   private async doStart(): Promise<void> {
     this.failed = undefined;
     const s = settings();
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    this.selectedPython = await selectedInterpreter(folder);
+    if (this.selectedPython !== undefined) this.output.appendLine(`Python extension's interpreter: ${this.selectedPython}`);
     const lookup = findServer({
       setting: s.serverPath,
       extensionPath: this.context.extensionPath,
-      workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+      workspaceFolder: folder?.fsPath,
+      pythonInterpreter: this.selectedPython,
     });
     if (!lookup.ok) {
       this.fail(lookup.message);
@@ -199,7 +218,7 @@ class Controller implements vscode.Disposable {
       diagnosticCollectionName: SECTION,
       outputChannel: this.output,
       traceOutputChannel: this.traceOutput,
-      initializationOptions: serverSettings(),
+      initializationOptions: serverSettings(this.selectedPython),
       synchronize: { configurationSection: SECTION },
       middleware: {
         provideInlayHints: (document, range, token, next) =>
@@ -210,7 +229,7 @@ class Controller implements vscode.Disposable {
           configuration: async (params, token, next) => {
             const result = await next(params, token);
             if (!Array.isArray(result)) return result;
-            return params.items.map((item, i) => (item.section === SECTION ? serverSettings() : result[i]));
+            return params.items.map((item, i) => (item.section === SECTION ? serverSettings(this.selectedPython) : result[i]));
           },
         },
       },
@@ -303,7 +322,7 @@ class Controller implements vscode.Disposable {
 
   private runOptions() {
     const s = settings();
-    return { device: s.device || undefined, python: s.pythonInterpreter || undefined };
+    return { device: s.device || undefined, python: s.pythonInterpreter || this.selectedPython || undefined };
   }
 
   private async runAffectedTests() {

@@ -1,5 +1,6 @@
-// Finding the torchcts-lsp binary: the setting, then the binary bundled with the
-// extension, then PATH. Kept free of the `vscode` module so that it is easy to test.
+// Finding the torchcts-lsp binary: the setting, then the selected Python environment's
+// (`pip install torchcts-lsp` puts it beside the interpreter), then the binary bundled with
+// the extension, then PATH. Kept free of the `vscode` module so that it is easy to test.
 
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -8,7 +9,7 @@ import * as path from "node:path";
 export const SERVER_NAME = process.platform === "win32" ? "torchcts-lsp.exe" : "torchcts-lsp";
 
 export type ServerLookup =
-  | { ok: true; path: string; source: "setting" | "bundled" | "PATH" }
+  | { ok: true; path: string; source: "setting" | "Python environment" | "bundled" | "PATH" }
   | { ok: false; message: string; tried: string[] };
 
 function isExecutableFile(p: string): boolean {
@@ -40,14 +41,29 @@ export function searchPath(name: string, envPath: string | undefined): string | 
 }
 
 /**
+ * Where an interpreter's environment keeps its console scripts: beside the interpreter
+ * (`<venv>/bin/python`, `<venv>\Scripts\python.exe`), or in `Scripts\` under a Windows
+ * base or conda interpreter.
+ */
+export function environmentServerCandidates(interpreter: string): string[] {
+  const dir = path.dirname(interpreter);
+  const candidates = [path.join(dir, SERVER_NAME)];
+  if (process.platform === "win32") candidates.push(path.join(dir, "Scripts", SERVER_NAME));
+  return candidates;
+}
+
+/**
  * Lookup order: `torchcts.server.path` (an error if set but unusable; no fallback, so a
- * typo never silently runs another binary), `<extension>/server/torchcts-lsp`, `PATH`.
+ * typo never silently runs another binary), the `torchcts-lsp` of the Python environment
+ * selected in the Python extension (`pythonInterpreter`), `<extension>/server/torchcts-lsp`,
+ * `PATH`.
  */
 export function findServer(opts: {
   setting: string | undefined;
   extensionPath: string;
   workspaceFolder?: string;
   envPath?: string;
+  pythonInterpreter?: string;
 }): ServerLookup {
   const tried: string[] = [];
   const setting = (opts.setting ?? "").trim();
@@ -60,6 +76,13 @@ export function findServer(opts: {
       message: `torchcts.server.path is set to "${setting}", but ${p} is not an executable file. Fix the setting, or clear it to use the bundled server or torchcts-lsp from PATH.`,
     };
   }
+  const interpreter = (opts.pythonInterpreter ?? "").trim();
+  if (interpreter !== "") {
+    for (const candidate of environmentServerCandidates(interpreter)) {
+      tried.push(candidate);
+      if (isExecutableFile(candidate)) return { ok: true, path: candidate, source: "Python environment" };
+    }
+  }
   const bundled = path.join(opts.extensionPath, "server", SERVER_NAME);
   tried.push(bundled);
   if (isExecutableFile(bundled)) return { ok: true, path: bundled, source: "bundled" };
@@ -71,7 +94,8 @@ export function findServer(opts: {
     tried,
     message:
       `TorchCTS: cannot find the language server ${SERVER_NAME}. Looked at: the setting torchcts.server.path (empty), ` +
-      `${bundled} (bundled), and PATH. Build it with \`cargo build --release -p torchcts-lsp\` and set torchcts.server.path, ` +
-      `or put it on PATH.`,
+      (interpreter !== "" ? `the selected Python environment (${environmentServerCandidates(interpreter)[0]}), ` : "") +
+      `${bundled} (bundled), and PATH. Install it into your Python environment with \`pip install torchcts-lsp\`, ` +
+      `or build it with \`cargo build --release -p torchcts-lsp\` and set torchcts.server.path, or put it on PATH.`,
   };
 }

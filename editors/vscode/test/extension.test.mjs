@@ -214,6 +214,56 @@ test("lookup order: the bundled server wins over PATH", async () => {
   }
 });
 
+/** A stand-in for ms-python.python's API whose selected interpreter is `python`. */
+function fakePythonExtension(python) {
+  const exports = {
+    environments: {
+      getActiveEnvironmentPath: () => ({ id: python, path: python }),
+      resolveEnvironment: async () => ({ executable: { uri: { fsPath: python } } }),
+      onDidChangeActiveEnvironmentPath: () => ({ dispose() {} }),
+    },
+  };
+  return { id: "ms-python.python", isActive: false, exports: undefined, activate: async () => exports };
+}
+
+test("lookup order: the selected Python environment's torchcts-lsp wins over the bundled one; its interpreter is the runs' default", async () => {
+  serverMustExist();
+  const extPath = path.join(tmp, "ext");
+  fs.mkdirSync(path.join(extPath, "server"));
+  fs.writeFileSync(path.join(extPath, "server", "torchcts-lsp"), "#!/bin/sh\nexit 3\n", { mode: 0o755 });
+  const venvBin = path.join(tmp, "venv", "bin");
+  fs.mkdirSync(venvBin, { recursive: true });
+  fs.writeFileSync(path.join(venvBin, "python"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+  fs.symlinkSync(server, path.join(venvBin, "torchcts-lsp"));
+  const python = path.join(venvBin, "python");
+  current = createMock({ workspaceFolder: tmp, config: {}, extensions: { "ms-python.python": fakePythonExtension(python) } });
+  current.openDocument(path.join(tmp, "backend", "manifest.py"));
+  ext = loadExtension();
+  const api = ext.activate(current.makeContext(extPath));
+  await api.ready;
+  assert.equal(api.serverPath(), path.join(venvBin, "torchcts-lsp"));
+  assert.equal(api.client()?.isRunning(), true);
+  assert.equal(api.client()?.clientOptions.initializationOptions.python.interpreter, python);
+});
+
+test("lookup order: an environment without torchcts-lsp falls through to the bundled server", async () => {
+  serverMustExist();
+  const extPath = path.join(tmp, "ext");
+  fs.mkdirSync(path.join(extPath, "server"));
+  fs.symlinkSync(server, path.join(extPath, "server", "torchcts-lsp"));
+  const venvBin = path.join(tmp, "venv", "bin");
+  fs.mkdirSync(venvBin, { recursive: true });
+  const python = path.join(venvBin, "python");
+  fs.writeFileSync(python, "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+  current = createMock({ workspaceFolder: tmp, config: {}, extensions: { "ms-python.python": fakePythonExtension(python) } });
+  current.openDocument(path.join(tmp, "backend", "manifest.py"));
+  ext = loadExtension();
+  const api = ext.activate(current.makeContext(extPath));
+  await api.ready;
+  assert.equal(api.serverPath(), path.join(extPath, "server", "torchcts-lsp"));
+  assert.equal(api.client()?.isRunning(), true);
+});
+
 test("lookup order: PATH when nothing is bundled", async () => {
   serverMustExist();
   const binDir = path.join(tmp, "bin");

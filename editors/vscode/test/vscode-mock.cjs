@@ -715,7 +715,8 @@ function createMock(opts = {}) {
     languages,
     commands,
     env,
-    extensions: { getExtension: () => undefined, all: [], onDidChange: new EventEmitter().event },
+    // opts.extensions: { id: extension } for getExtension (e.g. a fake ms-python.python).
+    extensions: { getExtension: (id) => (opts.extensions || {})[id], all: [], onDidChange: new EventEmitter().event },
     l10n: { t: (s) => s },
     notebooks: strictNamespace("notebooks", {}),
   };
