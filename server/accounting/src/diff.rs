@@ -13,6 +13,7 @@
 use std::collections::HashMap;
 
 use crate::account::{Accounting, Detail, LabelKind, NodeRef, Record};
+use crate::facts::{ManifestFacts, PyValue};
 use crate::inventory::{Inventory, OiParam, Reason};
 
 /// The reason given to a node that one side does not collect at all.
@@ -244,21 +245,40 @@ fn cause_of(acc: &Accounting, rec: &Record) -> Cause {
     }
 }
 
-/// What decides that a node is not collected at all: the dtype it is generated for.
-fn cause_of_absence(inv: &Inventory, node: NodeRef) -> Cause {
+/// What decides that a node is not collected at all on the side whose facts are `facts`:
+/// its operator listed in `skip_ops` (generated sets leave those out), else its dtype when
+/// that side does not enable it plainly, else the generated set itself.
+fn cause_of_absence(inv: &Inventory, node: NodeRef, facts: &ManifestFacts) -> Cause {
     let item = match node {
         NodeRef::Item(i) => inv.items.get(i as usize),
         NodeRef::Pending { dt, .. } => return Cause::Dtype(inv.string(dt).to_string()),
         NodeRef::Placeholder(_) => None,
     };
-    let dt = item.and_then(|it| match &it.opinfo {
-        Some(OiParam::Forward { dt, .. }) | Some(OiParam::Backward { dt, .. }) => Some(*dt),
-        _ => it.d1.map(|d| d.dt),
-    });
-    match dt {
-        Some(dt) if inv.string(dt).starts_with("torch.") => Cause::Dtype(inv.string(dt).to_string()),
+    let Some(item) = item else { return Cause::GeneratedSet };
+    let (op, dt) = match &item.opinfo {
+        Some(OiParam::Forward { op, dt, .. }) | Some(OiParam::Backward { op, dt, .. }) => (Some(*op), Some(*dt)),
+        Some(OiParam::Errors { op }) => (Some(*op), None),
+        None => (item.op, item.d1.map(|d| d.dt)),
+    };
+    if let Some(op) = op.map(|op| inv.string(op)) {
+        if facts.skip_ops.iter().any(|s| s == op) {
+            return Cause::SkipOp(op.to_string());
+        }
+    }
+    match dt.map(|dt| inv.string(dt)) {
+        Some(dt) if dt.starts_with("torch.") && !plainly_enabled(facts, dt) => Cause::Dtype(dt.to_string()),
         _ => Cause::GeneratedSet,
     }
+}
+
+/// `supported_dtypes[dt] is True` (last key wins; a `torch.X` key or its string spelling).
+fn plainly_enabled(facts: &ManifestFacts, dt: &str) -> bool {
+    facts
+        .supported_dtypes
+        .iter()
+        .rev()
+        .find(|(k, _)| matches!(k, PyValue::Dtype(d) | PyValue::Str(d) if d == dt))
+        .is_some_and(|(_, v)| v.is_true())
 }
 
 /// Adds `node` to the group (cause, reason) of `groups[level]`.
@@ -286,8 +306,9 @@ fn record_counts(map: &HashMap<Key, State>, order: &[(Key, NodeRef)]) -> Vec<((u
     counts
 }
 
-/// The difference `new - old`. Both accountings must come from the same inventory.
-pub fn diff(old: &Accounting, new: &Accounting) -> AccountingDiff {
+/// The difference `new - old` of the accountings of `old_facts` and `new_facts`. Both
+/// accountings must come from the same inventory.
+pub fn diff(old: &Accounting, old_facts: &ManifestFacts, new: &Accounting, new_facts: &ManifestFacts) -> AccountingDiff {
     if !std::ptr::eq(old.inventory, new.inventory) {
         return AccountingDiff {
             problem: Some("the two accountings use different inventories".to_string()),
@@ -306,7 +327,7 @@ pub fn diff(old: &Accounting, new: &Accounting) -> AccountingDiff {
             Some(State::NotRun(rec)) => {
                 push(&mut stopped, *level, cause_of(new, rec), new.reason_name(rec.reason), new.node_ref_id(node))
             }
-            None => push(&mut stopped, *level, cause_of_absence(inv, node), NOT_COLLECTED, new.node_ref_id(node)),
+            None => push(&mut stopped, *level, cause_of_absence(inv, node, new_facts), NOT_COLLECTED, new.node_ref_id(node)),
         }
     }
     for &(k, node) in &new_order {
@@ -316,7 +337,7 @@ pub fn diff(old: &Accounting, new: &Accounting) -> AccountingDiff {
             Some(State::NotRun(rec)) => {
                 push(&mut started, *level, cause_of(old, rec), old.reason_name(rec.reason), new.node_ref_id(node))
             }
-            None => push(&mut started, *level, cause_of_absence(inv, node), NOT_COLLECTED, new.node_ref_id(node)),
+            None => push(&mut started, *level, cause_of_absence(inv, node, old_facts), NOT_COLLECTED, new.node_ref_id(node)),
         }
     }
     // Records per (level, reason): new minus old, reasons in first-seen order (old first).

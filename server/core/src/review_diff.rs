@@ -81,7 +81,7 @@ pub fn review(inventory: &Inventory, old: &ManifestFacts, new: &ManifestFacts, o
 
 /// Compares two accountings already made (the editor keeps the committed one).
 pub fn review_of(old_acc: &av::Accounting, old: &ManifestFacts, new_acc: &av::Accounting, new: &ManifestFacts) -> Review {
-    let diff = accounting::diff::diff(old_acc, new_acc);
+    let diff = accounting::diff::diff(old_acc, old, new_acc, new);
     let mut changes: Vec<CauseChange> = diff
         .by_cause()
         .into_iter()

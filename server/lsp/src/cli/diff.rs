@@ -1,0 +1,166 @@
+//! `torchcts-lsp diff OLD NEW` (or `diff --against REV [FILE]`): which tests a manifest change
+//! makes start and stop running, per level, grouped by the manifest entry that causes them and
+//! by reason. Both versions are evaluated statically and accounted from the inventory
+//! (`torchcts_core::review_diff`); `--against` reads the committed version with `git show`.
+
+use super::output::{errln, out, outln};
+use super::{read_manifest, AccountingArgs};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use torchcts_core::review_diff::{self, ReviewOptions};
+
+const DIFF_HELP: &str = "\
+Output (--format):
+  text      a summary line, tests that run before -> after, then per level the groups
+            (manifest entry [reason]: count) with their first --show node ids, and the
+            change of the not-run records per reason.
+  markdown  a pull-request comment: the summary line in bold, a table per level, the node
+            ids of each group in a collapsed <details> list (docs/review-diff.md has a
+            GitHub Actions step that posts it).
+  json      everything, every node id: {device, old_selection, new_selection, summary,
+            old_running, new_running, started, stopped, changes: [{cause, label, started,
+            stopped}], levels: [{level, started, stopped, groups: [{change, cause, label,
+            reason, count, nodes}], reason_deltas}], reason_deltas}.
+
+A test that stops running is attributed to what filters it in NEW (a dtype entry, a
+capability, a skip_ops entry, semantic_level, a hardware or resource limit); a test that
+starts running to what filtered it in OLD. A test that one version does not generate at all
+has the reason `not_collected` and its dtype as cause.
+
+Levels: --level/--level-exact/--level-range apply to both versions; without them each
+version counts its own semantic_level (so a change of semantic_level shows).
+Device: --device, else NEW's device_name (auto: cpu), for both versions.
+
+Exit code: 0; 1 with --fail-on-removed when a test stops running; 2 for a usage error, a
+manifest that cannot be read or evaluated, or a git error.";
+
+/// `--format` of `diff`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiffFormat {
+    /// for people
+    Text,
+    /// everything, for programs
+    Json,
+    /// a pull-request comment
+    Markdown,
+}
+
+#[derive(clap::Args, Debug)]
+#[command(
+    about = "Which tests a manifest change makes start and stop running, per level and manifest entry",
+    after_help = DIFF_HELP
+)]
+pub struct DiffArgs {
+    /// OLD and NEW manifests; with --against, only the manifest [default: ./manifest.py]
+    #[arg(value_name = "FILE", num_args = 0..=2)]
+    pub files: Vec<PathBuf>,
+    /// Compare the manifest with its committed version at REV (HEAD, main, ...), read with `git show`
+    #[arg(long, value_name = "REV")]
+    pub against: Option<String>,
+    #[command(flatten)]
+    pub accounting: AccountingArgs,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+    pub format: DiffFormat,
+    /// Exit with 1 when a test stops running (a CI gate)
+    #[arg(long)]
+    pub fail_on_removed: bool,
+    /// Node ids listed per group in text and markdown (json lists all)
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub show: usize,
+}
+
+/// The text of `file` as committed at `rev`, read with `git show REV:path` (git as a
+/// subprocess, no shell), the path taken relative to the repository root.
+pub fn committed_text(file: &Path, rev: &str) -> Result<String, String> {
+    let absolute =
+        if file.is_absolute() { file.to_path_buf() } else { std::env::current_dir().unwrap_or_default().join(file) };
+    let dir = absolute.parent().map(Path::to_path_buf).unwrap_or_default();
+    let name = absolute.file_name().and_then(|n| n.to_str()).ok_or_else(|| format!("{} is not a file name", file.display()))?;
+    let git = |args: &[&str]| -> Result<Vec<u8>, String> {
+        let output = std::process::Command::new("git")
+            .arg("-C")
+            .arg(&dir)
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .map_err(|e| format!("cannot run git: {e}"))?;
+        if output.status.success() {
+            Ok(output.stdout)
+        } else {
+            Err(String::from_utf8_lossy(&output.stderr).trim().to_string())
+        }
+    };
+    let prefix = String::from_utf8(git(&["rev-parse", "--show-prefix"])?).map_err(|e| e.to_string())?;
+    let spec = format!("{rev}:{}{name}", prefix.trim_end_matches(['\n', '\r']));
+    let bytes = git(&["show", &spec])?;
+    String::from_utf8(bytes).map_err(|e| format!("{spec} is not valid UTF-8 (byte {})", e.utf8_error().valid_up_to()))
+}
+
+fn usage_error(message: impl std::fmt::Display) -> ExitCode {
+    errln!("torchcts-lsp diff: {message}");
+    ExitCode::from(2)
+}
+
+pub fn run(args: &DiffArgs) -> ExitCode {
+    // (name, text) of both versions.
+    let (old, new_path) = match (&args.against, args.files.as_slice()) {
+        (Some(rev), [] | [_]) => {
+            let path = args.files.first().cloned().unwrap_or_else(|| PathBuf::from("manifest.py"));
+            match committed_text(&path, rev) {
+                Ok(text) => ((format!("{rev}:{}", path.display()), text), path),
+                Err(e) => return usage_error(format!("cannot read {} at {rev}: {e}", path.display())),
+            }
+        }
+        (Some(_), _) => return usage_error("with --against, give one manifest (the working version)"),
+        (None, [old, new]) => match read_manifest(old) {
+            Ok(text) => ((old.display().to_string(), text), new.clone()),
+            Err(e) => return usage_error(e),
+        },
+        (None, _) => return usage_error("give OLD and NEW manifests, or --against REV [FILE]"),
+    };
+    let new = match read_manifest(&new_path) {
+        Ok(text) => (new_path.display().to_string(), text),
+        Err(e) => return usage_error(e),
+    };
+    let inventory = match args.accounting.load_inventory() {
+        Ok(inventory) => inventory,
+        Err(e) => return usage_error(e),
+    };
+    let sides = review_diff::side(&old.1)
+        .map_err(|e| format!("{}: {e}", old.0))
+        .and_then(|o| review_diff::side(&new.1).map(|n| (o, n)).map_err(|e| format!("{}: {e}", new.0)));
+    let (old_side, new_side) = match sides {
+        Ok(s) => s,
+        Err(e) => return usage_error(e),
+    };
+    let options = ReviewOptions { device: args.accounting.device.clone(), selection: args.accounting.levels.selection() };
+    let review = match review_diff::review(&inventory, &old_side.facts, &new_side.facts, &options) {
+        Ok(r) => r,
+        Err(e) => return usage_error(e),
+    };
+    if let Some(problem) = &review.diff.problem {
+        return usage_error(problem);
+    }
+    match args.format {
+        DiffFormat::Json => {
+            let mut report = review_diff::to_json(&review);
+            report["old"] = serde_json::json!({"file": old.0, "not_static": old_side.not_static});
+            report["new"] = serde_json::json!({"file": new.0, "not_static": new_side.not_static});
+            outln!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+        }
+        DiffFormat::Markdown => out!("{}", review_diff::render_markdown(&review, &old.0, &new.0, args.show)),
+        DiffFormat::Text => {
+            out!("{}", review_diff::render_text(&review, &old.0, &new.0, args.show));
+            for (name, side) in [(&old.0, &old_side), (&new.0, &new_side)] {
+                for n in &side.not_static {
+                    errln!("Note: {name}: {n}; counted as far as it is known");
+                }
+            }
+        }
+    }
+    if args.fail_on_removed && review.diff.stopped_count() > 0 {
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
+}
