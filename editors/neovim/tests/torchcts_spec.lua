@@ -354,6 +354,45 @@ if mode ~= "native" then
   end)
 end
 
+-- 5b. Where the plugin finds the server without `cmd`: $TORCHCTS_LSP, $VIRTUAL_ENV/bin, the
+-- workspace's .venv/bin, then PATH (what `pip install torchcts-lsp` provides).
+if mode == "setup" then
+  check("server lookup: $VIRTUAL_ENV/bin, then the workspace's .venv/bin, before PATH", function()
+    local function fake_server(dir)
+      vim.fn.mkdir(dir, "p")
+      vim.fn.writefile({ "#!/bin/sh", "exit 0" }, dir .. "/torchcts-lsp")
+      vim.fn.setfperm(dir .. "/torchcts-lsp", "rwxr-xr-x")
+      return dir .. "/torchcts-lsp"
+    end
+    local venv_exe = fake_server(tmp .. "/activated/bin")
+    local ws_exe = fake_server(tmp .. "/.venv/bin")
+    local path_exe = fake_server(tmp .. "/path-bin")
+    local saved = { cmd = torchcts.config.cmd, venv = vim.env.VIRTUAL_ENV, lsp = vim.env.TORCHCTS_LSP, path = vim.env.PATH }
+    local cwd = vim.fn.getcwd()
+    local ok, err = pcall(function()
+      -- The plugin also looks in ./.venv: make the current directory one without it.
+      vim.cmd("cd " .. vim.fn.fnameescape(tmp .. "/backend"))
+      torchcts.config.cmd = nil
+      vim.env.TORCHCTS_LSP = nil
+      vim.env.PATH = tmp .. "/path-bin:" .. (saved.path or "")
+      vim.env.VIRTUAL_ENV = tmp .. "/activated"
+      assert_eq((torchcts.server_cmd(tmp) or {})[1], venv_exe, "with $VIRTUAL_ENV")
+      vim.env.VIRTUAL_ENV = nil
+      assert_eq((torchcts.server_cmd(tmp) or {})[1], ws_exe, "with a workspace .venv")
+      assert_eq((torchcts.server_cmd(tmp .. "/backend") or {})[1], vim.fn.exepath("torchcts-lsp"), "otherwise PATH")
+      assert_eq(vim.fn.exepath("torchcts-lsp"), path_exe, "PATH lookup")
+    end)
+    vim.cmd("cd " .. vim.fn.fnameescape(cwd))
+    torchcts.config.cmd = saved.cmd
+    vim.env.VIRTUAL_ENV = saved.venv
+    vim.env.TORCHCTS_LSP = saved.lsp
+    vim.env.PATH = saved.path
+    if not ok then
+      error(err, 0)
+    end
+  end)
+end
+
 -- 6. Shutdown: shutdown request, exit notification, process exits by itself with code 0.
 check("shutdown: the server exits cleanly", function()
   if has("nvim-0.11") then

@@ -3,7 +3,7 @@
 -- and on Neovim 0.8+ (vim.lsp.start).
 --
 --   require("torchcts").setup({
---     cmd = { "/path/to/torchcts-lsp" },   -- default: $TORCHCTS_LSP, then torchcts-lsp on PATH
+--     cmd = { "/path/to/torchcts-lsp" },   -- default: $TORCHCTS_LSP, $VIRTUAL_ENV/bin, .venv/bin, PATH
 --     patterns = { "manifest.py" },         -- autocmd patterns of manifest files
 --     settings = { device = "cuda", defaultLevel = 2, onSave = "off",
 --                  python = { interpreter = "python3" }, inlayHints = { enabled = true } },
@@ -23,7 +23,8 @@ M.server_commands = {
 }
 
 local defaults = {
-  -- The server command (a list). nil: $TORCHCTS_LSP, then `torchcts-lsp` on PATH.
+  -- The server command (a list). nil: $TORCHCTS_LSP, then the `torchcts-lsp` that
+  -- `pip install torchcts-lsp` put in $VIRTUAL_ENV/bin or the workspace's .venv/bin, then PATH.
   cmd = nil,
   -- Autocmd patterns of the files to attach to (file names or globs, as in :h autocmd-pattern).
   patterns = { "manifest.py" },
@@ -97,9 +98,30 @@ local function get_clients(bufnr)
   return result
 end
 
---- The server command: config.cmd, then $TORCHCTS_LSP, then torchcts-lsp on PATH.
+--- The torchcts-lsp of a Python environment (`pip install torchcts-lsp`): $VIRTUAL_ENV's,
+--- then a `.venv` in `root` (the workspace root) or in the current directory.
+function M.venv_server(root)
+  local dirs = {}
+  if vim.env.VIRTUAL_ENV ~= nil and vim.env.VIRTUAL_ENV ~= "" then
+    table.insert(dirs, vim.env.VIRTUAL_ENV)
+  end
+  if root ~= nil and root ~= "" then
+    table.insert(dirs, root .. "/.venv")
+  end
+  table.insert(dirs, vim.fn.getcwd() .. "/.venv")
+  for _, dir in ipairs(dirs) do
+    local exe = dir .. "/bin/torchcts-lsp"
+    if vim.fn.executable(exe) == 1 then
+      return exe
+    end
+  end
+  return nil
+end
+
+--- The server command: config.cmd, then $TORCHCTS_LSP, then a Python environment's
+--- torchcts-lsp (M.venv_server(root)), then torchcts-lsp on PATH.
 --- Returns cmd (a list) or nil and a message saying what was tried.
-function M.server_cmd()
+function M.server_cmd(root)
   local cmd = M.config.cmd
   if type(cmd) == "string" then
     cmd = { cmd }
@@ -120,12 +142,17 @@ function M.server_cmd()
     end
     return { env }
   end
+  local venv_exe = M.venv_server(root)
+  if venv_exe ~= nil then
+    return { venv_exe }
+  end
   if vim.fn.executable("torchcts-lsp") == 1 then
     return { vim.fn.exepath("torchcts-lsp") }
   end
   return nil,
     "cannot find the language server torchcts-lsp: set setup{ cmd = { '/path/to/torchcts-lsp' } }, "
-      .. "or $TORCHCTS_LSP, or put torchcts-lsp on PATH (build: cargo build --release -p torchcts-lsp)"
+      .. "or $TORCHCTS_LSP, or `pip install torchcts-lsp` into $VIRTUAL_ENV or the workspace's .venv, "
+      .. "or put torchcts-lsp on PATH (build: cargo build --release -p torchcts-lsp)"
 end
 
 local function exists(p)
@@ -213,12 +240,12 @@ function M.attach(bufnr)
   if fname == "" or vim.bo[bufnr].buftype ~= "" then
     return nil
   end
-  local cmd, err = M.server_cmd()
+  local root = M.root_dir(fname)
+  local cmd, err = M.server_cmd(root)
   if cmd == nil then
     notify(err, vim.log.levels.ERROR)
     return nil
   end
-  local root = M.root_dir(fname)
   local config = make_config(cmd, root)
 
   if vim.lsp.start ~= nil and not M.config._force_legacy then
