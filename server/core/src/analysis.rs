@@ -38,7 +38,12 @@ pub struct Analysis {
 }
 
 pub fn analyze(text: &str, input: &AnalysisInput) -> Analysis {
-    let tree = parse(text, input.old_tree);
+    analyze_parsed(text, parse(text, input.old_tree), input)
+}
+
+/// [`analyze`] of a text whose tree the caller already parsed (the language server parses
+/// its rope's chunks itself); `input.old_tree` is not used.
+pub fn analyze_parsed(text: &str, tree: Tree, input: &AnalysisInput) -> Analysis {
     let line_index = LineIndex::new(text);
     let model = evaluate(&tree, text);
     let mut findings = Vec::new();
@@ -54,7 +59,11 @@ pub fn analyze(text: &str, input: &AnalysisInput) -> Analysis {
         let mut finding = Finding::new(
             start..end,
             Severity::Error,
-            format!("Failed to parse manifest: {} ({}, line {})", err.message, file_name, err.line),
+            // Line 0: raised before any line is read (a NUL byte), so CPython names none.
+            match err.line {
+                0 => format!("Failed to parse manifest: {}", err.message),
+                line => format!("Failed to parse manifest: {} ({}, line {})", err.message, file_name, line),
+            },
             "syntax-error",
             Origin::Torchcts,
         );

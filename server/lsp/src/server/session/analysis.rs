@@ -3,7 +3,10 @@
 
 use std::path::PathBuf;
 use torchcts_core::accounting_view::Inventory;
-use torchcts_core::{analyze, Analysis, AnalysisInput};
+use ropey::Rope;
+use torchcts_core::analysis::analyze_parsed;
+use torchcts_core::{Analysis, AnalysisInput};
+use tree_sitter::Tree;
 use tower_lsp_server::ls_types::Uri;
 
 /// Runs a read-only feature; a panic becomes `None` and a log line.
@@ -17,25 +20,44 @@ pub fn guarded<T>(what: &str, f: impl FnOnce() -> T) -> Option<T> {
     }
 }
 
-/// The analysis of `text` as the document `uri`: `custom_test_dirs` are checked relative
+/// Parses the rope chunk by chunk (no copy of the text for the parser), reusing `old_tree`
+/// (edited to match) where it can.
+fn parse_rope(rope: &Rope, old_tree: Option<&Tree>) -> Option<Tree> {
+    let mut parser = tree_sitter::Parser::new();
+    parser.set_language(&tree_sitter_python::LANGUAGE.into()).ok()?;
+    let mut read = |byte: usize, _: tree_sitter::Point| -> &[u8] {
+        match rope.get_chunk_at_byte(byte) {
+            Some((chunk, chunk_start, _, _)) => &chunk.as_bytes()[byte - chunk_start..],
+            None => &[],
+        }
+    };
+    parser.parse_with_options(&mut read, old_tree, None)
+}
+
+/// The analysis of the rope's text as the document `uri`: `custom_test_dirs` are checked relative
 /// to its folder, and Python's SyntaxError names its file (untitled buffers read as
 /// manifest.py).
 pub fn run_analysis(
     uri: &Uri,
-    text: &str,
-    old_tree: Option<&tree_sitter::Tree>,
+    rope: &Rope,
+    old_tree: Option<&Tree>,
     inventory: Option<&Inventory>,
 ) -> Option<Analysis> {
     let path = uri.to_file_path();
     let base_dir: Option<PathBuf> = path.as_ref().and_then(|p| p.parent().map(|d| d.to_path_buf()));
     let file_name = path.as_ref().and_then(|p| p.file_name().and_then(|n| n.to_str()).map(str::to_string));
     let analysis = guarded("analysis", || {
+        let tree = parse_rope(rope, old_tree)?;
+        // The core reads the text as one `&str`.
+        let text = rope.to_string();
         let dir_exists = base_dir.as_deref().map(runner::environment::dir_exists_relative_to);
         let dir_exists_ref: Option<&dyn Fn(&str) -> bool> = dir_exists.as_ref().map(|f| f as &dyn Fn(&str) -> bool);
-        analyze(text, &AnalysisInput { old_tree, dir_exists: dir_exists_ref, inventory, file_name: file_name.as_deref() })
-    });
+        let input = AnalysisInput { old_tree: None, dir_exists: dir_exists_ref, inventory, file_name: file_name.as_deref() };
+        Some(analyze_parsed(&text, tree, &input))
+    })
+    .flatten();
     if analysis.is_none() {
-        eprintln!("torchcts-lsp: analysis panicked for {}", uri.as_str());
+        eprintln!("torchcts-lsp: analysis failed for {}", uri.as_str());
     }
     analysis
 }

@@ -30,15 +30,15 @@ impl Session {
             let Some(doc) = state.documents.get_mut(&uri) else { return };
             (doc.text.clone(), doc.version, doc.tree.take(), encoding)
         };
-        let (text, version, old_tree, encoding) = snapshot;
+        let (rope, version, old_tree, encoding) = snapshot;
         let inventory = self.inventory_if_ready();
-        let Some(analysis) = run_analysis(&uri, &text, old_tree.as_ref(), inventory) else {
+        let Some(analysis) = run_analysis(&uri, &rope, old_tree.as_ref(), inventory) else {
             self.client
                 .log_message(MessageType::ERROR, format!("analysis of {} failed; see stderr", uri.as_str()))
                 .await;
             return;
         };
-        let positions = convert::Positions::new(&analysis.line_index, &analysis.text, encoding);
+        let positions = convert::Positions::new(&rope, encoding);
         let mut diagnostics: Vec<Diagnostic> =
             analysis.findings.iter().map(|f| convert::diagnostic(&positions, f, &uri)).collect();
         let run_results = self.lock().documents.get(&uri).and_then(|d| d.run_results.clone());
@@ -63,9 +63,9 @@ impl Session {
         {
             let mut state = self.lock();
             if let Some(doc) = state.documents.get_mut(&uri) {
-                if doc.version == version && doc.text == text {
+                if doc.version == version && doc.text == rope {
                     doc.tree = Some(analysis.tree.clone());
-                    doc.analysis = Some((version, Arc::new(analysis)));
+                    doc.analysis = Some((version, Arc::new(analysis), rope.clone()));
                     doc.summary = summary.clone();
                 }
             }

@@ -1,26 +1,31 @@
-//! Open documents: text, version and the last syntax tree, with LSP edits applied in order.
+//! Open documents: the text in a rope, the version and the last syntax tree, with LSP
+//! edits applied in order. An edit costs O(log n) in the rope and in the tree's edit,
+//! whatever the file's size.
 
-use crate::server::convert;
+use crate::server::convert::Positions;
+use ropey::Rope;
 use std::collections::HashMap;
-use torchcts_core::{LineIndex, PositionEncoding};
+use std::sync::Arc;
+use torchcts_core::accounting_view::{ManifestFacts, Summary};
+use torchcts_core::{Analysis, PositionEncoding};
 use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
-use tree_sitter::Tree;
+use tree_sitter::{InputEdit, Tree};
 
 pub struct Document {
-    pub text: String,
+    pub text: Rope,
     pub version: i32,
     /// The tree of the previous analysis, edited along with the text for incremental parsing.
     pub tree: Option<Tree>,
-    /// The analysis of `version`, for read-only requests (hover, actions).
-    pub analysis: Option<(i32, std::sync::Arc<torchcts_core::Analysis>)>,
+    /// The analysis of `version` and the rope it was made from, for read-only requests.
+    pub analysis: Option<(i32, Arc<Analysis>, Rope)>,
     /// The accounting of the last analysed facts (recomputed only when they change).
-    pub summary: Option<std::sync::Arc<torchcts_core::accounting_view::Summary>>,
+    pub summary: Option<Arc<Summary>>,
     /// Inlay hints (offset, label) for the facts they were computed from.
-    pub inlay_cache: Option<(torchcts_core::accounting_view::ManifestFacts, Vec<(usize, String)>)>,
+    pub inlay_cache: Option<(ManifestFacts, Vec<(usize, String)>)>,
     /// Results of the last run, shown as diagnostics on the entry it was about.
     pub run_results: Option<crate::server::runs::RunResults>,
     /// Facts at the last on-save run, to find the entries changed since.
-    pub last_run_facts: Option<torchcts_core::accounting_view::ManifestFacts>,
+    pub last_run_facts: Option<ManifestFacts>,
 }
 
 #[derive(Default)]
@@ -29,12 +34,12 @@ pub struct DocumentStore {
 }
 
 impl DocumentStore {
-    pub fn open(&mut self, uri: Uri, text: String, version: i32) {
+    pub fn open(&mut self, uri: Uri, text: &str, version: i32) {
         // A client may reopen a file (even at version 0): start afresh.
         self.docs.insert(
             uri,
             Document {
-                text,
+                text: Rope::from_str(text),
                 version,
                 tree: None,
                 analysis: None,
@@ -74,19 +79,39 @@ impl DocumentStore {
         for change in changes {
             match change.range {
                 None => {
-                    doc.text = change.text;
+                    doc.text = Rope::from_str(&change.text);
                     doc.tree = None;
                 }
-                Some(range) => {
-                    let index = LineIndex::new(&doc.text);
-                    let positions = convert::Positions::new(&index, &doc.text, encoding);
-                    let (start, end) = (positions.offset(range.start), positions.offset(range.end));
-                    let end = end.max(start);
-                    torchcts_core::syntax::apply_edit(&mut doc.text, doc.tree.as_mut(), start..end, &change.text);
-                }
+                Some(range) => doc.replace(range, &change.text, encoding),
             }
         }
         doc.version = version;
         true
+    }
+}
+
+impl Document {
+    /// Replaces an LSP range of the text and edits the tree to match, so the next parse can
+    /// reuse it.
+    fn replace(&mut self, range: tower_lsp_server::ls_types::Range, new_text: &str, encoding: PositionEncoding) {
+        let before = Positions::new(&self.text, encoding);
+        let start = before.offset(range.start);
+        let end = before.offset(range.end).max(start);
+        let (start_position, old_end_position) = (before.point(start), before.point(end));
+        let (start_char, end_char) = (self.text.byte_to_char(start), self.text.byte_to_char(end));
+        self.text.remove(start_char..end_char);
+        self.text.insert(start_char, new_text);
+        let new_end = start + new_text.len();
+        if let Some(tree) = self.tree.as_mut() {
+            let after = Positions::new(&self.text, encoding);
+            tree.edit(&InputEdit {
+                start_byte: start,
+                old_end_byte: end,
+                new_end_byte: new_end,
+                start_position,
+                old_end_position,
+                new_end_position: after.point(new_end),
+            });
+        }
     }
 }

@@ -13,6 +13,7 @@ pub mod settings;
 
 pub use analysis::guarded;
 use documents::DocumentStore;
+use ropey::Rope;
 pub use settings::{OnSave, Settings};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -46,9 +47,11 @@ pub struct Session {
     inventory_ready: Arc<AtomicBool>,
 }
 
-/// One version of a document as read-only requests see it.
+/// One version of a document as read-only requests see it: its analysis and the rope it
+/// was made from (positions are counted in the rope).
 pub struct Snapshot {
     pub analysis: Arc<Analysis>,
+    pub rope: Rope,
     pub encoding: PositionEncoding,
 }
 
@@ -88,15 +91,16 @@ impl Session {
         let state = self.lock();
         let encoding = state.encoding;
         let doc = state.documents.get(uri)?;
-        if let Some((version, analysis)) = &doc.analysis {
+        if let Some((version, analysis, rope)) = &doc.analysis {
             if *version == doc.version {
-                return Some(Snapshot { analysis: analysis.clone(), encoding });
+                return Some(Snapshot { analysis: analysis.clone(), rope: rope.clone(), encoding });
             }
         }
-        let text = doc.text.clone();
+        // A rope clone shares its chunks: O(1), whatever the size of the text.
+        let rope = doc.text.clone();
         drop(state);
-        let analysis = Arc::new(analysis::run_analysis(uri, &text, None, Some(self.inventory()))?);
-        Some(Snapshot { analysis, encoding })
+        let analysis = Arc::new(analysis::run_analysis(uri, &rope, None, Some(self.inventory()))?);
+        Some(Snapshot { analysis, rope, encoding })
     }
 
     /// Clears the diagnostics of a closed document (under the publish lock, so an analysis
