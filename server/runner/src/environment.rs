@@ -2,7 +2,7 @@
 //! running any Python: used by the language server to check `custom_test_dirs` and to warn
 //! when the inventory's versions differ from the installed ones.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Whether a `custom_test_dirs` entry names an existing folder, relative to `base` (the
 /// manifest's folder) unless absolute.
@@ -15,29 +15,149 @@ pub fn dir_exists_relative_to(base: &Path) -> impl Fn(&str) -> bool + '_ {
 }
 
 /// Versions of torchcts and torch installed in a Python environment, read from the
-/// `*.dist-info` folders of its site-packages.
+/// `*.dist-info` folders of its site-packages (both must be there).
 pub fn installed_versions(python: &Path) -> Option<(String, String)> {
-    // <venv>/bin/python -> <venv>/lib/python3.*/site-packages
-    let venv = python.parent()?.parent()?;
-    let lib = std::fs::read_dir(venv.join("lib")).ok()?;
-    for entry in lib.flatten() {
-        let site = entry.path().join("site-packages");
-        let Ok(dir) = std::fs::read_dir(&site) else { continue };
-        let mut torchcts = None;
-        let mut torch = None;
-        for e in dir.flatten() {
-            let name = e.file_name().to_string_lossy().to_string();
-            if let Some(rest) = name.strip_suffix(".dist-info") {
-                if let Some(v) = rest.strip_prefix("torchcts-") {
-                    torchcts = Some(v.to_string());
-                } else if let Some(v) = rest.strip_prefix("torch-") {
-                    torch = Some(v.split('+').next().unwrap_or(v).to_string());
-                }
+    let env = PythonEnvironment::of_python(python);
+    Some((env.torchcts?, env.torch?))
+}
+
+/// What the file system says about the environment of one interpreter.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PythonEnvironment {
+    /// The interpreter the environment was found from (resolved on PATH if a bare name).
+    pub python: PathBuf,
+    /// The site-packages folder that holds torch (or the first one found).
+    pub site_packages: Option<PathBuf>,
+    /// `Version:` of torch's METADATA (`2.9.1`; a local suffix such as `+cu128` is kept).
+    pub torch: Option<String>,
+    pub torchcts: Option<String>,
+}
+
+impl PythonEnvironment {
+    /// Reads the environment of `python` (a path, or a bare name looked up on PATH): the
+    /// folder above its `bin/` is the environment's root (`lib/python3.*/site-packages`,
+    /// `lib64/...` or `Lib/site-packages`); a symlinked interpreter's real root is tried too.
+    pub fn of_python(python: &Path) -> PythonEnvironment {
+        let python = resolve_on_path(python);
+        let mut env = PythonEnvironment { python: python.clone(), ..Default::default() };
+        for site in site_packages_of(&python) {
+            let torch = dist_version(&site, "torch");
+            if torch.is_some() || env.site_packages.is_none() {
+                env.torchcts = dist_version(&site, "torchcts");
+                env.torch = torch;
+                env.site_packages = Some(site);
+            }
+            if env.torch.is_some() {
+                break;
             }
         }
-        if let (Some(a), Some(b)) = (torchcts, torch) {
-            return Some((a, b));
+        env
+    }
+}
+
+fn resolve_on_path(python: &Path) -> PathBuf {
+    if python.is_absolute() || python.components().count() > 1 {
+        return python.to_path_buf();
+    }
+    std::env::var_os("PATH")
+        .and_then(|paths| std::env::split_paths(&paths).map(|dir| dir.join(python)).find(|p| p.is_file()))
+        .unwrap_or_else(|| python.to_path_buf())
+}
+
+fn site_packages_of(python: &Path) -> Vec<PathBuf> {
+    let mut roots: Vec<PathBuf> = python.parent().and_then(Path::parent).map(Path::to_path_buf).into_iter().collect();
+    if let Some(real_root) = std::fs::canonicalize(python).ok().and_then(|r| r.parent()?.parent().map(Path::to_path_buf)) {
+        if !roots.contains(&real_root) {
+            roots.push(real_root);
         }
     }
+    let mut sites = Vec::new();
+    for root in roots {
+        for lib in ["lib", "lib64"] {
+            let Ok(entries) = std::fs::read_dir(root.join(lib)) else { continue };
+            let mut found: Vec<PathBuf> = entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("python")))
+                .map(|p| p.join("site-packages"))
+                .filter(|p| p.is_dir())
+                .collect();
+            found.sort();
+            sites.extend(found);
+        }
+        let windows = root.join("Lib").join("site-packages");
+        if windows.is_dir() {
+            sites.push(windows);
+        }
+    }
+    sites
+}
+
+/// `Version:` of `<name>-<version>.dist-info/METADATA` in a site-packages folder.
+fn dist_version(site: &Path, name: &str) -> Option<String> {
+    let prefix = format!("{name}-");
+    for entry in std::fs::read_dir(site).ok()?.filter_map(Result::ok) {
+        let file_name = entry.file_name();
+        let Some(rest) = file_name.to_str().and_then(|d| d.strip_prefix(&prefix)) else { continue };
+        // `torch-2.9.1.dist-info`, not `torchcts-0.4.1.dist-info` or `torch_geometric-...`.
+        if !rest.ends_with(".dist-info") || !rest.starts_with(|c: char| c.is_ascii_digit()) {
+            continue;
+        }
+        let metadata = std::fs::read_to_string(entry.path().join("METADATA")).unwrap_or_default();
+        let from_metadata = metadata
+            .lines()
+            .take_while(|l| !l.is_empty())
+            .find_map(|l| l.strip_prefix("Version:").map(|v| v.trim().to_string()));
+        return from_metadata.or_else(|| Some(rest.trim_end_matches(".dist-info").to_string()));
+    }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fake_env(dir: &Path, torch: Option<&str>, torchcts: Option<&str>) -> PathBuf {
+        let site = dir.join("lib/python3.11/site-packages");
+        std::fs::create_dir_all(dir.join("bin")).unwrap();
+        std::fs::create_dir_all(&site).unwrap();
+        std::fs::write(dir.join("bin/python"), "").unwrap();
+        for (name, version) in [("torch", torch), ("torchcts", torchcts)] {
+            if let Some(v) = version {
+                let info = site.join(format!("{name}-{v}.dist-info"));
+                std::fs::create_dir_all(&info).unwrap();
+                std::fs::write(info.join("METADATA"), format!("Metadata-Version: 2.1\nName: {name}\nVersion: {v}\n\nbody"))
+                    .unwrap();
+            }
+        }
+        // A look-alike that must not be taken for torch.
+        std::fs::create_dir_all(site.join("torch_geometric-9.9.9.dist-info")).unwrap();
+        dir.join("bin/python")
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("torchcts-lsp-env-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn reads_torch_and_torchcts_versions_from_dist_info() {
+        let dir = scratch("both");
+        let python = fake_env(&dir, Some("2.9.1"), Some("0.4.1"));
+        let env = PythonEnvironment::of_python(&python);
+        assert_eq!(env.torch.as_deref(), Some("2.9.1"));
+        assert_eq!(env.torchcts.as_deref(), Some("0.4.1"));
+        assert_eq!(installed_versions(&python), Some(("0.4.1".into(), "2.9.1".into())));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn an_environment_without_torch_has_no_versions() {
+        let dir = scratch("none");
+        let python = fake_env(&dir, None, Some("0.4.1"));
+        let env = PythonEnvironment::of_python(&python);
+        assert_eq!((env.torch, env.torchcts.as_deref()), (None, Some("0.4.1")));
+        assert_eq!(installed_versions(&python), None);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
