@@ -1,0 +1,71 @@
+//! Which embedded inventory answers for the user's environment: the torch and torchcts
+//! versions of the environment runs use (`runner::find_python`: the `python` setting,
+//! `$VIRTUAL_ENV`, a workspace `.venv`, the Python package's interpreter, `python3`), read
+//! from its dist-info folders without running Python (`runner::environment`).
+
+use std::path::Path;
+
+use accounting::{choose_for_environment, InventoryChoice};
+use runner::environment::PythonEnvironment;
+
+/// The environment the server and CLI assume.
+pub fn detect(python_setting: Option<&Path>, workspace: Option<&Path>) -> PythonEnvironment {
+    PythonEnvironment::of_python(&runner::find_python(python_setting, workspace))
+}
+
+/// The embedded inventory for an environment, with a note when its versions are not the
+/// ones the counts are for.
+pub fn inventory_choice(env: &PythonEnvironment) -> InventoryChoice {
+    let mut choice = choose_for_environment(env.torch.as_deref(), env.torchcts.as_deref());
+    if env.torch.is_none() {
+        choice.note = Some(format!(
+            "no torch found in the environment of {}; counts are for torch {}",
+            env.python.display(),
+            choice.torch
+        ));
+    }
+    choice
+}
+
+/// The inventory for an explicit `--torch VERSION`; the error names the supported releases.
+pub fn inventory_for_torch_option(version: &str) -> Result<InventoryChoice, String> {
+    match accounting::Inventory::for_torch(version) {
+        Some(inventory) => {
+            Ok(InventoryChoice { inventory, torch: accounting::versions::release(version).to_string(), note: None })
+        }
+        None => Err(format!(
+            "no inventory for torch {version}: torchcts {} supports torch {}",
+            accounting::versions::EMBEDDED_TORCHCTS,
+            accounting::embedded_torch_releases().into_iter().rev().collect::<Vec<_>>().join(", ")
+        )),
+    }
+}
+
+/// The inventory for a CLI command: `--torch` if given, else the detected environment's.
+pub fn inventory_for_cli(torch_option: Option<&str>, manifest: &Path) -> Result<InventoryChoice, String> {
+    match torch_option {
+        Some(version) => inventory_for_torch_option(version),
+        None => Ok(inventory_choice(&detect(None, manifest.parent()))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_environment_without_torch_gets_the_newest_inventory_and_a_note() {
+        let env = PythonEnvironment { python: "/nowhere/bin/python".into(), ..Default::default() };
+        let choice = inventory_choice(&env);
+        assert_eq!(choice.torch, accounting::newest_torch_release());
+        assert!(choice.note.unwrap().contains("no torch found in the environment of /nowhere/bin/python"));
+    }
+
+    #[test]
+    fn an_unknown_torch_option_lists_the_supported_releases() {
+        let err = inventory_for_torch_option("1.13.0").err().expect("1.13 is not supported");
+        assert!(err.contains(accounting::newest_torch_release()), "{err}");
+        let newest = format!("{}+cu130", accounting::newest_torch_release());
+        assert_eq!(inventory_for_torch_option(&newest).unwrap().torch, accounting::newest_torch_release());
+    }
+}
