@@ -6,45 +6,27 @@ pub mod server;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "\
-torchcts-lsp: language server and checks for TorchCTS manifest.py files
-
-Usage:
-  torchcts-lsp [--stdio]                     serve LSP over stdin/stdout
-  torchcts-lsp check FILE [--format text|json]
-                                             what `torchcts check-manifest --manifest FILE` prints,
-                                             with the same exit code (json: findings with ranges)
-  torchcts-lsp analyze FILE                  every diagnostic (torchcts's and ours) with positions,
-                                             then the check-manifest output
-  torchcts-lsp skips FILE [--level N | --level-exact N | --level-range A:B] [--device D]
-                    [--format text|json] [--inventory PATH]
-                                             what `torchcts show-skips` reports, from the inventory
-  torchcts-lsp inventory --python PY [--out FILE]
-                                             re-extract the suite inventory from your environment
-                                             (runs PY; cached by torchcts/torch version)
-  torchcts-lsp --version | --help
-";
-
 /// Runs the server or a CLI command for `args` (without the program name) and returns the
 /// process exit code.
 pub fn run_main(args: Vec<String>) -> ExitCode {
-    match args.first().map(String::as_str) {
-        None | Some("--stdio") => server::serve_stdio(),
-        Some("check") => cli::check::run(&args[1..]),
-        Some("analyze") => cli::analyze::run(&args[1..]),
-        Some("skips") => cli::skips::run(&args[1..]),
-        Some("inventory") => cli::inventory::run(&args[1..]),
-        Some("--version") | Some("-V") => {
-            println!("torchcts-lsp {}", env!("CARGO_PKG_VERSION"));
-            ExitCode::SUCCESS
+    use clap::Parser;
+    use cli::{Cli, Command};
+    let cli = match Cli::try_parse_from(std::iter::once("torchcts-lsp".to_string()).chain(args)) {
+        Ok(cli) => cli,
+        Err(e) => {
+            // --help and --version end here too (exit 0, on stdout); usage errors exit 2.
+            let _ = e.print();
+            return ExitCode::from(e.exit_code() as u8);
         }
-        Some("--help") | Some("-h") | Some("help") => {
-            print!("{USAGE}");
-            ExitCode::SUCCESS
-        }
-        Some(other) => {
-            eprintln!("torchcts-lsp: unknown command or option `{other}`\n\n{USAGE}");
-            ExitCode::from(2)
-        }
-    }
+    };
+    let code = match &cli.command {
+        None => return server::serve_stdio(),
+        Some(Command::Check(args)) => cli::check::run(args),
+        Some(Command::Analyze(args)) => cli::analyze::run(args),
+        Some(Command::Skips(args)) => cli::skips::run(args),
+        Some(Command::Inventory(args)) => cli::inventory::run(args),
+        Some(Command::Diff(args)) => cli::diff::run(args),
+    };
+    cli::output::flush_stdout();
+    code
 }

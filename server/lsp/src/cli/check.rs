@@ -1,116 +1,167 @@
-//! `torchcts-lsp check FILE [--format text|json]`.
+//! `torchcts-lsp check [FILE] [--format text|json|github]`.
 //!
 //! Text output is exactly `torchcts check-manifest --manifest FILE` without its banner
 //! (same lines, streams and exit code). JSON adds every finding, ours included, with
-//! 1-based line and column ranges (columns in Unicode code points) for CI annotations.
+//! 1-based line and column ranges (columns in Unicode code points), sorted by position;
+//! `github` prints the same findings as GitHub Actions annotations.
 
-use super::{dir_exists_relative_to, read_manifest};
-use serde_json::json;
-use std::io::Write;
+use super::analyze_file;
+use super::output::{errln, outln};
+use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use torchcts_core::check::Stream;
-use torchcts_core::{analyze, AnalysisInput, PositionEncoding};
+use torchcts_core::check::{CheckOutcome, Stream};
+use torchcts_core::{Analysis, Finding, PositionEncoding, Severity};
 
-pub fn run(args: &[String]) -> ExitCode {
-    let mut file: Option<PathBuf> = None;
-    let mut json_format = false;
-    let mut i = 0;
-    while i < args.len() {
-        match args[i].as_str() {
-            "--format" => {
-                match args.get(i + 1).map(String::as_str) {
-                    Some("json") => json_format = true,
-                    Some("text") => json_format = false,
-                    other => {
-                        eprintln!("torchcts-lsp check: --format takes `text` or `json`, got {:?}", other.unwrap_or(""));
-                        return ExitCode::from(2);
-                    }
-                }
-                i += 1;
-            }
-            "--format=json" => json_format = true,
-            "--format=text" => json_format = false,
-            "--manifest" => {
-                file = args.get(i + 1).map(PathBuf::from);
-                i += 1;
-            }
-            other if other.starts_with('-') => {
-                eprintln!("torchcts-lsp check: unknown option `{other}`");
-                return ExitCode::from(2);
-            }
-            other => file = Some(PathBuf::from(other)),
-        }
-        i += 1;
-    }
+const CHECK_HELP: &str = "\
+Output (--format):
+  text    What `torchcts check-manifest --manifest FILE` prints, without its banner:
+          `Warning: ...` and `Error: ...` on stderr, `Manifest is valid!` on stdout.
+          Lines starting with `Note:` (stderr) are ours: values that cannot be known
+          without running Python (check-manifest would run them).
+  json    {file, exit_code, check_manifest_output: [{stream, text}], findings}: every
+          finding, check-manifest's (origin `torchcts`) and ours (origin `lsp`: duplicate
+          keys, stale names, inventory hints), with severity, message, code and a 1-based
+          range (columns in Unicode code points), sorted by position.
+  github  One GitHub Actions annotation per finding, the same findings and ranges as json:
+          ::error file=F,line=L,col=C,endLine=L2,endColumn=C2,title=CODE::message
+          (warnings as ::warning, information as ::notice).
+
+Exit code: check-manifest's in every format (0 valid, 1 errors or an unreadable file);
+2 for a usage error.";
+
+#[derive(clap::Args, Debug)]
+#[command(
+    about = "What `torchcts check-manifest --manifest FILE` prints, with its exit code",
+    after_help = CHECK_HELP
+)]
+pub struct CheckArgs {
+    /// The manifest [default: ./manifest.py, as check-manifest]
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+    /// The manifest, in check-manifest's spelling (the same as FILE)
+    #[arg(long, value_name = "FILE", conflicts_with = "file")]
+    pub manifest: Option<PathBuf>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    pub format: CheckFormat,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckFormat {
+    /// check-manifest's lines, on its streams
+    Text,
+    /// the check-manifest lines and every finding with its range
+    Json,
+    /// GitHub Actions annotations, one per finding
+    Github,
+}
+
+pub fn run(args: &CheckArgs) -> ExitCode {
     // Like the real command, default to ./manifest.py.
-    let path = file.unwrap_or_else(|| PathBuf::from("manifest.py"));
-    let text = match read_manifest(&path) {
-        Ok(t) => t,
+    let path = args.file.clone().or_else(|| args.manifest.clone()).unwrap_or_else(|| PathBuf::from("manifest.py"));
+    // The text output is the real tool's; only the others carry our inventory hints.
+    let inventory = (args.format != CheckFormat::Text).then(torchcts_core::accounting_view::Inventory::embedded);
+    let analysis = match analyze_file(&path, inventory) {
+        Ok(analysis) => analysis,
         Err(message) => {
-            eprintln!("{message}");
+            if args.format == CheckFormat::Github {
+                outln!("::error file={}::{}", annotation_property(&path.display().to_string()), annotation_data(&message));
+            }
+            errln!("{message}");
             return ExitCode::from(1);
         }
     };
-    let base = absolute_parent(&path);
-    let dir_exists = dir_exists_relative_to(&base);
-    let analysis = analyze(&text, &AnalysisInput {
-            old_tree: None,
-            dir_exists: Some(&dir_exists),
-            // The text output is the real tool's; only JSON carries our inventory hints.
-            inventory: json_format.then(torchcts_core::accounting_view::Inventory::embedded),
-            file_name: path.file_name().and_then(|n| n.to_str()),
-        });
     let code = analysis.check.exit_code();
-
-    if json_format {
-        let findings: Vec<serde_json::Value> = analysis
-            .findings
-            .iter()
-            .map(|f| {
-                let start = analysis.line_index.position(&text, f.span.start, PositionEncoding::Utf32);
-                let end = analysis.line_index.position(&text, f.span.end, PositionEncoding::Utf32);
-                let mut v = serde_json::to_value(f).unwrap_or_default();
-                v["range"] = json!({
-                    "start": {"line": start.line + 1, "column": start.col + 1},
-                    "end": {"line": end.line + 1, "column": end.col + 1},
-                });
-                v
-            })
-            .collect();
-        let lines: Vec<serde_json::Value> =
-            analysis.check.lines().into_iter().map(|(stream, line)| json!({"stream": stream, "text": line})).collect();
-        let report = json!({
-            "file": path.display().to_string(),
-            "exit_code": code,
-            "check_manifest_output": lines,
-            "findings": findings,
-        });
-        println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
-    } else {
-        let stdout = std::io::stdout();
-        let stderr = std::io::stderr();
-        for (stream, line) in analysis.check.lines() {
-            let _ = match stream {
-                Stream::Stdout => writeln!(stdout.lock(), "{line}"),
-                Stream::Stderr => writeln!(stderr.lock(), "{line}"),
-            };
-        }
-        if matches!(analysis.check, torchcts_core::check::CheckOutcome::Validated { .. }) {
-            for note in analysis.findings.iter().filter(|f| f.code == "not-evaluated") {
-                let pos = analysis.line_index.position(&text, note.span.start, PositionEncoding::Utf32);
-                let _ = writeln!(stderr.lock(), "Note: line {}: {}", pos.line + 1, note.message);
-            }
-        }
+    match args.format {
+        CheckFormat::Json => outln!("{}", serde_json::to_string_pretty(&report_json(&path, &analysis)).unwrap_or_default()),
+        CheckFormat::Github => print_annotations(&path, &analysis),
+        CheckFormat::Text => print_text(&analysis),
     }
     ExitCode::from(code as u8)
 }
 
-fn absolute_parent(path: &Path) -> PathBuf {
-    let absolute = if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        std::env::current_dir().map(|d| d.join(path)).unwrap_or_else(|_| path.to_path_buf())
+fn print_text(analysis: &Analysis) {
+    for (stream, line) in analysis.check.lines() {
+        match stream {
+            Stream::Stdout => outln!("{line}"),
+            Stream::Stderr => errln!("{line}"),
+        }
+    }
+    if matches!(analysis.check, CheckOutcome::Validated { .. }) {
+        for note in analysis.findings.iter().filter(|f| f.code == "not-evaluated") {
+            let pos = analysis.line_index.position(&analysis.text, note.span.start, PositionEncoding::Utf32);
+            errln!("Note: line {}: {}", pos.line + 1, note.message);
+        }
+    }
+}
+
+/// `check --format json`: the check-manifest lines and every finding; `analyze --format
+/// json` embeds the same object.
+pub(super) fn report_json(path: &Path, analysis: &Analysis) -> Value {
+    let findings: Vec<Value> = sorted_findings(analysis)
+        .into_iter()
+        .map(|f| {
+            let ((start_line, start_col), (end_line, end_col)) = one_based_range(analysis, f);
+            let mut v = serde_json::to_value(f).unwrap_or_default();
+            v["range"] = json!({
+                "start": {"line": start_line, "column": start_col},
+                "end": {"line": end_line, "column": end_col},
+            });
+            v
+        })
+        .collect();
+    let lines: Vec<Value> =
+        analysis.check.lines().into_iter().map(|(stream, line)| json!({"stream": stream, "text": line})).collect();
+    json!({
+        "file": path.display().to_string(),
+        "exit_code": analysis.check.exit_code(),
+        "check_manifest_output": lines,
+        "findings": findings,
+    })
+}
+
+/// Findings by start position (the core lists them rule by rule); at the same start, in
+/// the core's order.
+pub(super) fn sorted_findings(analysis: &Analysis) -> Vec<&Finding> {
+    let mut findings: Vec<&Finding> = analysis.findings.iter().collect();
+    findings.sort_by_key(|f| f.span.start);
+    findings
+}
+
+/// `((line, column), (line, column))`, 1-based, columns in code points; the end is exclusive.
+fn one_based_range(analysis: &Analysis, finding: &Finding) -> ((u32, u32), (u32, u32)) {
+    let at = |offset| {
+        let p = analysis.line_index.position(&analysis.text, offset, PositionEncoding::Utf32);
+        (p.line + 1, p.col + 1)
     };
-    absolute.parent().map(Path::to_path_buf).unwrap_or_default()
+    (at(finding.span.start), at(finding.span.end))
+}
+
+/// GitHub Actions workflow commands, one per finding.
+fn print_annotations(path: &Path, analysis: &Analysis) {
+    let file = annotation_property(&path.display().to_string());
+    for f in sorted_findings(analysis) {
+        let ((line, col), (end_line, end_col)) = one_based_range(analysis, f);
+        let command = match f.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Information | Severity::Hint => "notice",
+        };
+        outln!(
+            "::{command} file={file},line={line},col={col},endLine={end_line},endColumn={end_col},title={}::{}",
+            annotation_property(f.code),
+            annotation_data(&f.message)
+        );
+    }
+}
+
+/// Escapes a workflow command's message (GitHub's `escapeData`).
+fn annotation_data(text: &str) -> String {
+    text.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
+/// Escapes a workflow command's property value (GitHub's `escapeProperty`).
+fn annotation_property(text: &str) -> String {
+    annotation_data(text).replace(':', "%3A").replace(',', "%2C")
 }

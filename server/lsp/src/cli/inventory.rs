@@ -7,6 +7,7 @@
 //! `inventory-torchcts-<v>-torch-<v>.json.gz`; point the server's `torchcts.inventory.path`
 //! setting or `skips --inventory` at it.
 
+use super::output::{errln, outln};
 use std::path::PathBuf;
 use std::process::{Command, ExitCode, Stdio};
 
@@ -20,25 +21,35 @@ pub fn cache_dir() -> PathBuf {
     home.join(".cache").join("torchcts-lsp")
 }
 
-pub fn run(args: &[String]) -> ExitCode {
-    let mut python: Option<String> = None;
-    let mut out: Option<PathBuf> = None;
-    let mut i = 0;
-    while i < args.len() {
-        match args[i].as_str() {
-            "--python" => python = args.get(i + 1).cloned(),
-            "--out" => out = args.get(i + 1).map(PathBuf::from),
-            other => {
-                eprintln!("torchcts-lsp inventory: unknown argument `{other}`");
-                return ExitCode::from(2);
-            }
-        }
-        i += 2;
-    }
-    let Some(python) = python else {
-        eprintln!("usage: torchcts-lsp inventory --python PATH_TO_PYTHON [--out FILE.json.gz]");
-        return ExitCode::from(2);
-    };
+const INVENTORY_HELP: &str = "\
+Output: the path of the written inventory (stdout); the extraction's progress on stderr.
+The inventory lists every test the suite collects with the facts show-skips decides on;
+the embedded one is torchcts 0.4.1 + torch 2.12.1. Use another with `skips --inventory
+PATH`, `analyze --inventory PATH` or the server's `torchcts.inventory.path` setting.
+
+Exit code: 0; 1 if PY cannot import torch and torchcts or the extraction fails; 2 for a
+usage error.";
+
+#[derive(clap::Args, Debug)]
+#[command(
+    about = "Re-extract the suite inventory from your torchcts/torch environment (runs PY)",
+    long_about = "Re-extract the suite inventory from your own torchcts/torch environment: runs\n\
+        PY on the extraction script shipped in this binary (it collects the whole suite:\n\
+        15-25 minutes on 2 cores). Cached by version.",
+    after_help = INVENTORY_HELP
+)]
+pub struct InventoryArgs {
+    /// Python interpreter with torch and torchcts installed
+    #[arg(long, value_name = "PY")]
+    pub python: String,
+    /// Where to write it [default: the cache folder, inventory-torchcts-<v>-torch-<v>.json.gz]
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+pub fn run(args: &InventoryArgs) -> ExitCode {
+    let python = args.python.clone();
+    let out = args.out.clone();
     let versions = Command::new(&python)
         .args(["-c", "import torch, torchcts; print(getattr(torchcts, '__version__', '?')); print(torch.__version__.split('+')[0])"])
         .stdin(Stdio::null())
@@ -50,11 +61,11 @@ pub fn run(args: &[String]) -> ExitCode {
             (lines.next().unwrap_or("?").to_string(), lines.next().unwrap_or("?").to_string())
         }
         Ok(o) => {
-            eprintln!("torchcts-lsp inventory: {python} cannot import torch and torchcts:\n{}", String::from_utf8_lossy(&o.stderr));
+            errln!("torchcts-lsp inventory: {python} cannot import torch and torchcts:\n{}", String::from_utf8_lossy(&o.stderr));
             return ExitCode::from(1);
         }
         Err(e) => {
-            eprintln!("torchcts-lsp inventory: cannot run {python}: {e}");
+            errln!("torchcts-lsp inventory: cannot run {python}: {e}");
             return ExitCode::from(1);
         }
     };
@@ -64,23 +75,23 @@ pub fn run(args: &[String]) -> ExitCode {
     }
     let script = std::env::temp_dir().join(format!("torchcts-lsp-extract-{}.py", std::process::id()));
     if let Err(e) = std::fs::write(&script, EXTRACT_SCRIPT) {
-        eprintln!("torchcts-lsp inventory: cannot write the extraction script: {e}");
+        errln!("torchcts-lsp inventory: cannot write the extraction script: {e}");
         return ExitCode::from(1);
     }
-    eprintln!("Extracting the inventory of torchcts {torchcts_version} + torch {torch_version} (this collects the whole suite: 15-25 minutes on 2 cores)...");
+    errln!("Extracting the inventory of torchcts {torchcts_version} + torch {torch_version} (this collects the whole suite: 15-25 minutes on 2 cores)...");
     let status = Command::new(&python).arg(&script).arg("--out").arg(&out).stdin(Stdio::null()).status();
     let _ = std::fs::remove_file(&script);
     match status {
         Ok(s) if s.success() => {
-            println!("{}", out.display());
+            outln!("{}", out.display());
             ExitCode::SUCCESS
         }
         Ok(s) => {
-            eprintln!("torchcts-lsp inventory: extraction failed ({s})");
+            errln!("torchcts-lsp inventory: extraction failed ({s})");
             ExitCode::from(1)
         }
         Err(e) => {
-            eprintln!("torchcts-lsp inventory: cannot run {python}: {e}");
+            errln!("torchcts-lsp inventory: cannot run {python}: {e}");
             ExitCode::from(1)
         }
     }

@@ -1,14 +1,152 @@
-//! Command-line entry points: thin wrappers that read files, call the core and print.
+//! Command-line entry points: the argument grammar (clap derive; `--help` on each command
+//! explains its output) and thin wrappers that read files, call the core and print.
 
 pub mod analyze;
 pub mod check;
+pub mod diff;
 pub mod inventory;
+pub mod output;
 pub mod skips;
 
-use std::path::Path;
+use clap::{Parser, Subcommand};
+use std::path::{Path, PathBuf};
+use torchcts_core::accounting_view::{Inventory, LevelSelection};
+use torchcts_core::{analyze, Analysis, AnalysisInput};
 
-/// Reads a manifest for a command, with a clear message instead of a panic.
+/// The whole command line. Without a command, the language server runs on stdio.
+#[derive(Parser, Debug)]
+#[command(
+    name = "torchcts-lsp",
+    version,
+    about = "Language server and checks for TorchCTS manifest.py files",
+    long_about = "Language server and checks for TorchCTS manifest.py files.\n\n\
+        Without a command (or with --stdio) it serves the Language Server Protocol on\n\
+        stdin/stdout, as editors start it. The commands answer from the command line what\n\
+        `torchcts check-manifest` and `torchcts show-skips` answer, without running Python.",
+    after_help = "Exit codes: a command's own (check-manifest's for check and analyze), 1 for a\n\
+        file that cannot be read, 2 for a usage error. `torchcts-lsp help COMMAND` (or\n\
+        COMMAND --help) explains a command's output.",
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    /// Serve LSP over stdin/stdout (the default without a command; editors pass it).
+    #[arg(long)]
+    pub stdio: bool,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    Check(check::CheckArgs),
+    Analyze(analyze::AnalyzeArgs),
+    Skips(skips::SkipsArgs),
+    Inventory(inventory::InventoryArgs),
+    Diff(diff::DiffArgs),
+}
+
+/// `--format` of the commands that report the accounting (`skips`, `analyze`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReportFormat {
+    /// for people
+    Text,
+    /// everything, for programs
+    Json,
+}
+
+/// What the accounting is asked for, as `torchcts show-skips` takes it: shared by `skips`
+/// and `analyze`.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct AccountingArgs {
+    #[command(flatten)]
+    pub levels: LevelArgs,
+    /// Device to count for, like `show-skips --device` [default: the manifest's device_name; cpu for auto]
+    #[arg(long, value_name = "D")]
+    pub device: Option<String>,
+    /// Another inventory (written by `torchcts-lsp inventory`) instead of the embedded one
+    #[arg(long, value_name = "PATH")]
+    pub inventory: Option<PathBuf>,
+}
+
+impl AccountingArgs {
+    /// The embedded inventory, or the one `--inventory` names; `Err` says why it cannot load.
+    pub fn load_inventory(&self) -> Result<SelectedInventory, String> {
+        match &self.inventory {
+            None => Ok(SelectedInventory::Embedded(Inventory::embedded())),
+            Some(p) => Inventory::from_path(p)
+                .map(|inventory| SelectedInventory::Loaded(Box::new(inventory)))
+                .map_err(|e| format!("cannot load inventory {}: {e}", p.display())),
+        }
+    }
+}
+
+/// The inventory a command counts with.
+pub enum SelectedInventory {
+    Embedded(&'static Inventory),
+    Loaded(Box<Inventory>),
+}
+
+impl std::ops::Deref for SelectedInventory {
+    type Target = Inventory;
+    fn deref(&self) -> &Inventory {
+        match self {
+            SelectedInventory::Embedded(inventory) => inventory,
+            SelectedInventory::Loaded(inventory) => inventory,
+        }
+    }
+}
+
+/// The level flags of `torchcts show-skips` (at most one).
+#[derive(clap::Args, Debug, Clone, Default)]
+#[group(multiple = false)]
+pub struct LevelArgs {
+    /// Levels 1..=N, like `torchcts run --level N` [default: the manifest's semantic_level, else 3]
+    #[arg(long, value_name = "N", value_parser = parse_level)]
+    pub level: Option<LevelSelection>,
+    /// Level N only
+    #[arg(long, value_name = "N", value_parser = parse_level_exact)]
+    pub level_exact: Option<LevelSelection>,
+    /// Levels A..=B
+    #[arg(long, value_name = "A:B", value_parser = parse_level_range)]
+    pub level_range: Option<LevelSelection>,
+}
+
+impl LevelArgs {
+    /// The selection the flags ask for, if any.
+    pub fn selection(&self) -> Option<LevelSelection> {
+        self.level.or(self.level_exact).or(self.level_range)
+    }
+}
+
+// The checks and their messages are torchcts' own (`LevelSelection::from_cli`).
+fn parse_level(text: &str) -> Result<LevelSelection, String> {
+    let n = parse_level_number(text, "--level")?;
+    LevelSelection::from_cli(Some(n), None, None, &Default::default())
+}
+
+fn parse_level_exact(text: &str) -> Result<LevelSelection, String> {
+    let n = parse_level_number(text, "--level-exact")?;
+    LevelSelection::from_cli(None, Some(n), None, &Default::default())
+}
+
+fn parse_level_range(text: &str) -> Result<LevelSelection, String> {
+    LevelSelection::from_cli(None, None, Some(text), &Default::default())
+}
+
+fn parse_level_number(text: &str, flag: &str) -> Result<i64, String> {
+    text.trim().parse().map_err(|_| format!("{flag} must be an integer from 1 to 8"))
+}
+
+/// Reads a manifest for a command, with a clear message instead of a panic. The messages
+/// are check-manifest's where it has one (`Manifest file not found`, `Failed to parse
+/// manifest: ...`).
 pub fn read_manifest(path: &Path) -> Result<String, String> {
+    if path.is_dir() {
+        let inside = path.join("manifest.py");
+        let hint = if inside.is_file() { format!(" (did you mean {}?)", inside.display()) } else { String::new() };
+        return Err(format!("Failed to parse manifest: {} is a directory, not a manifest file{hint}", path.display()));
+    }
     match std::fs::read(path) {
         Ok(bytes) => String::from_utf8(bytes).map_err(|e| {
             format!(
@@ -17,8 +155,38 @@ pub fn read_manifest(path: &Path) -> Result<String, String> {
                 e.utf8_error().valid_up_to()
             )
         }),
-        Err(_) => Err(format!("Manifest file not found: {}", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(format!("Manifest file not found: {}", path.display()))
+        }
+        Err(e) => Err(format!("Failed to parse manifest: cannot read {}: {e}", path.display())),
     }
+}
+
+/// Reads and analyzes a manifest as check-manifest would load it: `custom_test_dirs`
+/// relative to the manifest's folder, syntax errors under the file's own name.
+pub fn analyze_file(path: &Path, inventory: Option<&Inventory>) -> Result<Analysis, String> {
+    let text = read_manifest(path)?;
+    let base = absolute_parent(path);
+    let dir_exists = dir_exists_relative_to(&base);
+    Ok(analyze(
+        &text,
+        &AnalysisInput {
+            old_tree: None,
+            dir_exists: Some(&dir_exists),
+            inventory,
+            file_name: path.file_name().and_then(|n| n.to_str()),
+        },
+    ))
+}
+
+/// The folder of `path` made absolute (`os.path.dirname(os.path.abspath(path))`).
+fn absolute_parent(path: &Path) -> PathBuf {
+    let absolute = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir().map(|d| d.join(path)).unwrap_or_else(|_| path.to_path_buf())
+    };
+    absolute.parent().map(Path::to_path_buf).unwrap_or_default()
 }
 
 /// `custom_test_dirs` existence, relative to the manifest's folder like torchcts.
@@ -28,12 +196,4 @@ pub fn dir_exists_relative_to(base: &Path) -> impl Fn(&str) -> bool + '_ {
         let full = if p.is_absolute() { p.to_path_buf() } else { base.join(p) };
         full.is_dir()
     }
-}
-
-/// Writes to stdout, ignoring a closed pipe (`| head`) instead of panicking like `print!`.
-pub fn print_stdout(text: &str) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes());
-    let _ = out.flush();
 }

@@ -1,0 +1,57 @@
+//! Printing for the CLI commands. `println!` panics when the reader has gone
+//! (`torchcts-lsp analyze FILE | head -1`: EPIPE); these write until the stream fails, then
+//! drop the rest silently, so the command still ends with its own exit code.
+//!
+//! The process keeps Rust's default of ignoring SIGPIPE (a write returns EPIPE instead of
+//! killing the process): `run_main` also runs inside a Python process through the Python
+//! package, where changing the signal disposition would reach beyond this command.
+
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+static STDERR_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Writes to stdout unless an earlier write failed (closed pipe, full disk).
+pub fn write_stdout(args: std::fmt::Arguments) {
+    write_unless_closed(&mut std::io::stdout().lock(), &STDOUT_CLOSED, args);
+}
+
+/// Writes to stderr unless an earlier write failed.
+pub fn write_stderr(args: std::fmt::Arguments) {
+    write_unless_closed(&mut std::io::stderr().lock(), &STDERR_CLOSED, args);
+}
+
+/// Flushes stdout at the end of a command (a failure there is the same closed pipe).
+pub fn flush_stdout() {
+    if !STDOUT_CLOSED.load(Ordering::Relaxed) && std::io::stdout().lock().flush().is_err() {
+        STDOUT_CLOSED.store(true, Ordering::Relaxed);
+    }
+}
+
+fn write_unless_closed(stream: &mut impl Write, closed: &AtomicBool, args: std::fmt::Arguments) {
+    if closed.load(Ordering::Relaxed) {
+        return;
+    }
+    if stream.write_fmt(args).is_err() {
+        closed.store(true, Ordering::Relaxed);
+    }
+}
+
+/// `println!` that survives a closed stdout.
+macro_rules! outln {
+    () => { $crate::cli::output::write_stdout(format_args!("\n")) };
+    ($($arg:tt)*) => { $crate::cli::output::write_stdout(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
+/// `print!` that survives a closed stdout.
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::cli::output::write_stdout(format_args!($($arg)*)) };
+}
+
+/// `eprintln!` that survives a closed stderr.
+macro_rules! errln {
+    ($($arg:tt)*) => { $crate::cli::output::write_stderr(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
+pub(crate) use {errln, out, outln};
