@@ -1,0 +1,264 @@
+//! Black-box tests of the command line (`torchcts-lsp check | analyze | skips | inventory`):
+//! exit codes, usage errors, `--help`, output order and formats, a closed stdout, a
+//! directory given as the manifest. Each runs the built binary as a user would.
+
+use serde_json::Value;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A manifest of the check corpus: `combined_everything` has errors (exit 1) and 38
+/// findings the core lists out of line order; `real_privateuse1` is valid with warnings.
+fn corpus(case: &str) -> String {
+    root().join("tests/parity/check/cases").join(case).join("manifest.py").to_string_lossy().into_owned()
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_torchcts-lsp")).args(args).stdin(Stdio::null()).output().expect("run torchcts-lsp")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn json(o: &Output) -> Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}{}", stdout(o), stderr(o)))
+}
+
+#[test]
+fn version_and_help() {
+    let o = run(&["--version"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), format!("torchcts-lsp {}\n", env!("CARGO_PKG_VERSION")));
+
+    let o = run(&["--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    for command in ["check", "analyze", "skips", "inventory", "--stdio"] {
+        assert!(stdout(&o).contains(command), "--help does not name {command}:\n{}", stdout(&o));
+    }
+}
+
+#[test]
+fn help_of_each_command_explains_its_output() {
+    let cases: &[(&[&str], &[&str])] = &[
+        (&["check", "--help"], &["Manifest is valid!", "findings", "github", "Exit code"]),
+        (&["help", "check"], &["Manifest is valid!", "findings", "github", "Exit code"]),
+        (&["skips", "--help"], &["filtered", "requested <= N", "records", "deselected", "--level-range", "Exit code"]),
+        (&["analyze", "--help"], &["filtered", "requested <= N", "records", "deselected", "--device", "--format", "Exit code"]),
+        (&["inventory", "--help"], &["--python", "--out", "Exit code"]),
+    ];
+    for (args, words) in cases {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        for word in *words {
+            assert!(stdout(&o).contains(word), "{args:?} does not explain `{word}`:\n{}", stdout(&o));
+        }
+    }
+}
+
+#[test]
+fn unknown_options_and_values_are_usage_errors() {
+    let manifest = corpus("real_privateuse1");
+    let m = manifest.as_str();
+    let cases: &[&[&str]] = &[
+        &["--bogus"],
+        &["frobnicate"],
+        &["check", m, "--bogus"],
+        &["check", m, "--format", "yaml"],
+        &["check", m, "--format"],
+        &["check", m, "other.py"],
+        &["analyze", m, "--bogus"],
+        &["analyze", m, "--format", "yaml"],
+        &["analyze", m, "--level", "9"],
+        &["analyze"],
+        &["skips", m, "--bogus"],
+        &["skips", m, "--format", "yaml"],
+        &["skips", m, "--level", "0"],
+        &["skips", m, "--level", "two"],
+        &["skips", m, "--level-range", "5:2"],
+        &["skips", m, "--level", "2", "--level-exact", "3"],
+        &["skips", m, "--device"],
+        &["inventory", "--bogus"],
+        &["inventory"],
+        &["--stdio", "check", m],
+    ];
+    for args in cases {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?} exited {:?}: {}{}", o.status.code(), stdout(&o), stderr(&o));
+        assert!(stdout(&o).is_empty(), "{args:?} printed on stdout: {}", stdout(&o));
+        assert!(stderr(&o).contains("error"), "{args:?} did not say what is wrong: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn analyze_exits_with_check_manifests_exit_code() {
+    for case in ["combined_everything", "real_privateuse1", "syntax_constants_splat_assign"] {
+        let check = run(&["check", &corpus(case)]);
+        let analyze = run(&["analyze", &corpus(case)]);
+        assert_eq!(analyze.status.code(), check.status.code(), "{case}: {}", stderr(&analyze));
+        let line = format!("would print (exit code {})", check.status.code().unwrap());
+        assert!(stdout(&analyze).contains(&line), "{case}: analyze does not say `{line}`");
+    }
+    assert_eq!(run(&["check", &corpus("combined_everything")]).status.code(), Some(1));
+    assert_eq!(run(&["check", &corpus("real_privateuse1")]).status.code(), Some(0));
+}
+
+#[test]
+fn analyze_takes_the_accounting_options_of_skips() {
+    let m = corpus("template_smoke");
+    let default = stdout(&run(&["analyze", &m]));
+    assert!(default.contains("<- semantic_level"), "{default}");
+
+    let o = run(&["analyze", &m, "--level", "5", "--device", "mps"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("== Accounting on `mps`") && text.contains("requested <= 5"), "{text}");
+    assert!(text.lines().any(|l| l.trim_start().starts_with("5 ") && l.ends_with("<- requested")), "{text}");
+
+    // The JSON accounting is the one `skips` reports for the same flags.
+    for flags in [&["--level-exact", "4", "--device", "cpu"][..], &["--level-range", "2:5", "--device", "mps"][..]] {
+        let analyze = json(&run(&[&["analyze", m.as_str(), "--format", "json"][..], flags].concat()));
+        let skips = json(&run(&[&["skips", m.as_str(), "--format", "json"][..], flags].concat()));
+        let acc = &analyze["accounting"];
+        for field in ["selection", "collected", "deselected", "included", "executable", "levels", "device"] {
+            assert_eq!(acc[field], skips[field], "{flags:?}: {field}");
+        }
+        assert_eq!(acc["records"], skips["records"].as_array().unwrap().len(), "{flags:?}: records");
+        assert!(analyze["findings"].is_array() && analyze["exit_code"] == 0, "{flags:?}: {analyze}");
+    }
+}
+
+/// `(line, column)` of each finding's start, in output order.
+fn starts(report: &Value) -> Vec<(u64, u64)> {
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["range"]["start"]["line"].as_u64().unwrap(), f["range"]["start"]["column"].as_u64().unwrap()))
+        .collect()
+}
+
+#[test]
+fn check_json_lists_findings_by_position() {
+    for case in ["combined_everything", "dtypes_regex_errors", "syntax_constants_splat_assign"] {
+        let o = run(&["check", "--format", "json", &corpus(case)]);
+        let report = json(&o);
+        let starts = starts(&report);
+        assert!(starts.len() > 3, "{case}: {starts:?}");
+        let mut sorted = starts.clone();
+        sorted.sort();
+        assert_eq!(starts, sorted, "{case}: findings out of position order");
+        assert_eq!(o.status.code(), Some(report["exit_code"].as_i64().unwrap() as i32), "{case}");
+    }
+}
+
+#[test]
+fn check_github_prints_one_annotation_per_finding() {
+    for case in ["combined_everything", "real_privateuse1", "syntax_constants_splat_assign"] {
+        let report = json(&run(&["check", "--format", "json", &corpus(case)]));
+        let o = run(&["check", "--format", "github", &corpus(case)]);
+        assert_eq!(o.status.code(), run(&["check", &corpus(case)]).status.code(), "{case}: check-manifest's exit code");
+        let findings = report["findings"].as_array().unwrap();
+        let lines: Vec<&str> = std::str::from_utf8(&o.stdout).unwrap().lines().collect();
+        assert_eq!(lines.len(), findings.len(), "{case}: {lines:?}");
+        for (line, finding) in lines.iter().zip(findings) {
+            let command = match finding["severity"].as_str().unwrap() {
+                "error" => "error",
+                "warning" => "warning",
+                _ => "notice",
+            };
+            let r = &finding["range"];
+            let file = corpus(case).replace(':', "%3A").replace(',', "%2C");
+            let expected_start = format!(
+                "::{command} file={file},line={},col={},endLine={},endColumn={},title=",
+                r["start"]["line"], r["start"]["column"], r["end"]["line"], r["end"]["column"]
+            );
+            assert!(line.starts_with(&expected_start), "{case}: {line}\nexpected it to start with {expected_start}");
+            let message = line.split_once("::").unwrap().1.split_once("::").unwrap().1;
+            let unescaped = message.replace("%0A", "\n").replace("%0D", "\r").replace("%25", "%");
+            assert_eq!(unescaped, finding["message"].as_str().unwrap(), "{case}");
+        }
+    }
+    let o = run(&["check", "--format", "github", "/nonexistent/manifest.py"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).starts_with("::error file=/nonexistent/manifest.py::Manifest file not found"), "{}", stdout(&o));
+}
+
+#[test]
+fn a_directory_is_named_as_a_directory() {
+    let dir = root().join("tests/parity/check/cases/real_privateuse1");
+    let dir = dir.to_string_lossy();
+    for command in ["check", "analyze", "skips"] {
+        let o = run(&[command, &dir]);
+        assert_eq!(o.status.code(), Some(1), "{command}");
+        let err = stderr(&o);
+        assert!(err.contains("is a directory, not a manifest file"), "{command}: {err}");
+        assert!(err.contains("did you mean") && err.contains("manifest.py"), "{command}: {err}");
+        assert!(!err.contains("not found"), "{command}: {err}");
+    }
+    let o = run(&["check", "/nonexistent/manifest.py"]);
+    assert_eq!((o.status.code(), stderr(&o)), (Some(1), "Manifest file not found: /nonexistent/manifest.py\n".into()));
+}
+
+/// Spawns a command whose stdout pipe the reader closes after `keep_lines` lines.
+fn run_with_stdout_closed_after(args: &[&str], keep_lines: usize) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn torchcts-lsp");
+    let mut reader = BufReader::new(child.stdout.take().unwrap());
+    for _ in 0..keep_lines {
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+    }
+    drop(reader); // `| head -N` exits: the next write gets EPIPE
+    child.wait_with_output().expect("wait torchcts-lsp")
+}
+
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    let m = corpus("combined_everything");
+    let smoke = corpus("template_complete");
+    // The reader leaves before the first write (the command first reads and analyzes),
+    // or after one line of an output far larger than a pipe's buffer.
+    let cases: &[(&[&str], usize, i32)] = &[
+        (&["analyze", &m], 0, 1),
+        (&["analyze", &m], 1, 1),
+        (&["analyze", &m, "--format", "json"], 0, 1),
+        (&["check", "--format", "json", &m], 0, 1),
+        (&["check", "--format", "github", &m], 0, 1),
+        (&["skips", &smoke, "--device", "cpu", "--level", "8"], 1, 0),
+        (&["skips", &smoke, "--device", "cpu", "--level", "8", "--format", "json"], 1, 0),
+        (&["--help"], 0, 0),
+    ];
+    for (args, keep, code) in cases {
+        let o = run_with_stdout_closed_after(args, *keep);
+        let err = stderr(&o);
+        assert!(!err.contains("panicked") && !err.contains("Broken pipe") && !err.contains("backtrace"), "{args:?}: {err}");
+        assert_eq!(o.status.code(), Some(*code), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_closed_stderr_keeps_the_exit_code() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
+        .args(["check", &corpus("combined_everything")])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn torchcts-lsp");
+    drop(child.stderr.take());
+    assert_eq!(child.wait().unwrap().code(), Some(1), "check-manifest's exit code, not a panic (101)");
+}
