@@ -131,7 +131,7 @@ fn analyze_takes_the_accounting_options_of_skips() {
         for field in ["selection", "collected", "deselected", "included", "executable", "levels", "device"] {
             assert_eq!(acc[field], skips[field], "{flags:?}: {field}");
         }
-        assert_eq!(acc["records"], skips["records"].as_array().unwrap().len(), "{flags:?}: records");
+        assert_eq!(acc["record_count"], skips["records"].as_array().unwrap().len(), "{flags:?}: records");
         assert!(analyze["findings"].is_array() && analyze["exit_code"] == 0, "{flags:?}: {analyze}");
     }
 }

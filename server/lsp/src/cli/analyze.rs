@@ -22,7 +22,7 @@ Output (--format):
         level; the selected level is marked; then show-skips' totals at the selection.
   json  {file, exit_code, check_manifest_output, findings} as `check --format json`, plus
         accounting: {inventory, device, selection, collected, deselected, included,
-        executable, records, levels: [{level, collected, run, filtered, run_cumulative}],
+        executable, record_count, levels: [{level, collected, run, filtered, run_cumulative}],
         not_modelled, not_static} (null when the manifest does not evaluate).
 
 ",
@@ -163,7 +163,7 @@ fn accounting_json(inventory: &Inventory, acc: &accounting::Accounting, manifest
         "deselected": acc.deselected,
         "included": acc.included,
         "executable": acc.executable,
-        "records": acc.record_count,
+        "record_count": acc.record_count,
         "levels": levels_json(acc),
         "not_modelled": acc.not_modelled,
         "not_static": av::unknown_inputs(manifest),

@@ -165,3 +165,14 @@ fn annotation_data(text: &str) -> String {
 fn annotation_property(text: &str) -> String {
     annotation_data(text).replace(':', "%3A").replace(',', "%2C")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{annotation_data, annotation_property};
+
+    #[test]
+    fn annotations_escape_what_ends_a_workflow_command() {
+        assert_eq!(annotation_data("50% of\r\nit: a, b"), "50%25 of%0D%0Ait: a, b");
+        assert_eq!(annotation_property("dir,a/b:c%.py"), "dir%2Ca/b%3Ac%25.py");
+    }
+}
