@@ -42,6 +42,95 @@ pub fn quick_fixes(analysis: &Analysis, range: Span) -> Vec<QuickFix> {
         seen.push(key);
         true
     });
+    keep_fixes_that_leave_a_better_file(analysis, &mut out);
+    out
+}
+
+/// Drops every fix whose edited text still has its target finding or has an error the text
+/// did not have (a rename onto a key with its own requirement, a syntax repair CPython would
+/// still reject, a stub that a later entry overrides). The edited text is analysed again,
+/// without the inventory, beside the original analysed the same way; fixes of findings
+/// only the inventory gives (unknown operators) are plain string replacements and kept.
+fn keep_fixes_that_leave_a_better_file(analysis: &Analysis, fixes: &mut Vec<QuickFix>) {
+    let checked = |fix: &QuickFix| analysis.findings[fix.finding].code != "unknown-operator";
+    if !fixes.iter().any(checked) {
+        return;
+    }
+    let input = crate::analysis::AnalysisInput::default();
+    let before = crate::analysis::analyze(&analysis.text, &input);
+    fixes.retain(|fix| {
+        if !checked(fix) {
+            return true;
+        }
+        // The target as the plain analysis words it (a syntax error names the file).
+        let target = &analysis.findings[fix.finding];
+        let Some(target) = before.findings.iter().find(|f| f.code == target.code && f.span == target.span) else {
+            return true;
+        };
+        let after = crate::analysis::analyze(&apply_edits(&analysis.text, &fix.edits), &input);
+        let value = pair_of_key(analysis, &target.span).and_then(|p| p.child_by_field_name("value"));
+        let value_span = value.map(|v| shifted(v.start_byte()..v.end_byte(), &fix.edits));
+        leaves_a_better_file(&before.findings, &after.findings, target, fix, value_span)
+    });
+}
+
+/// `span` of the text before `edits`, in the text after them (edits inside it widen it).
+fn shifted(span: Span, edits: &[TextEdit]) -> Span {
+    let delta = |upto: usize| -> isize {
+        edits.iter().filter(|e| e.span.end <= upto).map(|e| e.new_text.len() as isize - e.span.len() as isize).sum()
+    };
+    let start = (span.start as isize + delta(span.start)).max(0) as usize;
+    let end = (span.end as isize + delta(span.end)).max(start as isize) as usize;
+    start..end
+}
+
+/// The target is gone (one fewer finding with its code and message) and no error was
+/// added. Errors the fix only reveals are not held against it: after a syntax repair, any
+/// but a syntax error at or before the repair (the file is now evaluated); after a fix on a
+/// key, errors nested inside that entry's value (a misspelt section is now validated). An
+/// error on the value as a whole means the fix landed on a key whose requirement the value
+/// does not meet (`device` -> `device_count` with a string), except for a dtype key written
+/// another way, which keeps its meaning.
+fn leaves_a_better_file(
+    before: &[Finding],
+    after: &[Finding],
+    target: &Finding,
+    fix: &QuickFix,
+    value_span: Option<Span>,
+) -> bool {
+    use crate::findings::Severity;
+    let same = |f: &&Finding, code: &str, message: &str| f.code == code && without_line_numbers(&f.message) == message;
+    let count = |findings: &[Finding], code: &str, message: &str| findings.iter().filter(|f| same(f, code, message)).count();
+    let target_message = without_line_numbers(&target.message);
+    if count(after, target.code, &target_message) >= count(before, target.code, &target_message) {
+        return false;
+    }
+    let edit_end = fix.edits.iter().map(|e| e.span.start + e.new_text.len()).max().unwrap_or(0);
+    after.iter().filter(|f| f.severity == Severity::Error).all(|f| {
+        let message = without_line_numbers(&f.message);
+        if count(after, f.code, &message) <= count(before, f.code, &message) {
+            return true;
+        }
+        if target.code == "syntax-error" {
+            return f.code != "syntax-error" || f.span.start > edit_end;
+        }
+        value_span.as_ref().is_some_and(|v| {
+            let inside = v.start <= f.span.start && f.span.end <= v.end;
+            inside && (f.span != *v || target.code == "dtype-key-ignored")
+        })
+    })
+}
+
+/// A fix that adds or removes lines moves the line numbers in syntax error messages.
+fn without_line_numbers(message: &str) -> String {
+    let mut out = String::new();
+    let mut rest = message;
+    while let Some(i) = rest.find("line ") {
+        out.push_str(&rest[..i + 5]);
+        rest = rest[i + 5..].trim_start_matches(|c: char| c.is_ascii_digit());
+        out.push('N');
+    }
+    out.push_str(rest);
     out
 }
 
@@ -74,11 +163,17 @@ fn fixes_for(analysis: &Analysis, index: usize, finding: &Finding, out: &mut Vec
                 }
             }
             if names.is_empty() {
-                if let Some(edit) = remove_entry(analysis, &finding.span) {
+                // Every write of the key, or an earlier one takes over the finding.
+                let mut keys = vec![finding.span.clone()];
+                keys.extend(earlier_writes_of_key(analysis, &finding.span));
+                let edits: Option<Vec<TextEdit>> = keys.iter().map(|k| remove_entry(analysis, k)).collect();
+                if let Some(mut edits) = edits {
+                    edits.sort_by_key(|e| e.span.start);
+                    edits.dedup();
                     out.push(QuickFix {
                         title: format!("Remove the '{name}' entry"),
                         finding: index,
-                        edits: vec![edit],
+                        edits,
                         preferred: false,
                     });
                 }
@@ -97,10 +192,16 @@ fn fixes_for(analysis: &Analysis, index: usize, finding: &Finding, out: &mut Vec
             };
             let replacement =
                 if analysis.model.imports_torch { format!("torch.{attr}") } else { format!("\"{canonical}\"") };
+            // The same string key written more than once: rewrite every write, or the earlier
+            // one takes over the finding.
+            let mut spans = vec![finding.span.clone()];
+            spans.extend(earlier_writes_of_key(analysis, &finding.span));
+            spans.sort_by_key(|s| s.start);
+            spans.dedup();
             out.push(QuickFix {
                 title: format!("Write the key as {replacement}"),
                 finding: index,
-                edits: vec![TextEdit { span: finding.span.clone(), new_text: replacement }],
+                edits: spans.into_iter().map(|span| TextEdit { span, new_text: replacement.clone() }).collect(),
                 preferred: true,
             });
         }
@@ -146,14 +247,11 @@ fn fixes_for(analysis: &Analysis, index: usize, finding: &Finding, out: &mut Vec
             if !(literal.starts_with(['"', '\'', 'r', 'R'])) {
                 return;
             }
-            let quote = if fixed.contains('"') { '\'' } else { '"' };
-            if fixed.contains(quote) || fixed.ends_with('\\') {
-                return;
-            }
+            let new_literal = regex_literal(&fixed);
             out.push(QuickFix {
-                title: format!("Change the regex to r{quote}{fixed}{quote}"),
+                title: format!("Change the regex to {new_literal}"),
                 finding: index,
-                edits: vec![TextEdit { span: finding.span.clone(), new_text: format!("r{quote}{fixed}{quote}") }],
+                edits: vec![TextEdit { span: finding.span.clone(), new_text: new_literal }],
                 preferred: true,
             });
         }
@@ -180,18 +278,13 @@ fn fixes_for(analysis: &Analysis, index: usize, finding: &Finding, out: &mut Vec
                     });
                 }
             }
-            // Or declare a decoder: a stub entry (and its format) to fill in.
-            let has_formats = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()).is_some_and(|d| d.contains("supported_container_formats"));
-            let stub = if has_formats {
-                "\"custom_container_decoders\": {\"nf4\": \"my_backend.decoders:decode_nf4\"}"
-            } else {
-                "\"supported_container_formats\": {\"nf4\": True}, \"custom_container_decoders\": {\"nf4\": \"my_backend.decoders:decode_nf4\"}"
-            };
-            if let Some(edit) = insert_top_level_raw(analysis, stub) {
+            // Or declare a decoder: a stub entry (and its format) to fill in, inside the
+            // existing sections when there are some (a later key would override a new one).
+            if let Some(edits) = decoder_stub(analysis) {
                 out.push(QuickFix {
                     title: "Add a custom_container_decoders entry stub (nf4)".into(),
                     finding: index,
-                    edits: vec![edit],
+                    edits,
                     preferred: false,
                 });
             }
@@ -249,11 +342,16 @@ fn rename_fixes<'n>(
     names: impl Iterator<Item = &'n str>,
     out: &mut Vec<QuickFix>,
 ) {
+    // Every write of the key, or an earlier one takes over the finding.
+    let mut keys = vec![finding.span.clone()];
+    keys.extend(earlier_writes_of_key(analysis, &finding.span));
+    keys.sort_by_key(|k| k.start);
+    keys.dedup();
     for (i, name) in names.enumerate() {
         out.push(QuickFix {
             title: format!("Replace with '{name}'"),
             finding: index,
-            edits: vec![replace_string_literal(analysis, &finding.span, name)],
+            edits: keys.iter().map(|k| replace_string_literal(analysis, k, name)).collect(),
             preferred: i == 0,
         });
     }
@@ -378,6 +476,89 @@ fn insert_top_level_entry(analysis: &Analysis, key: &str, value: &str) -> Option
         Some(first) => Some(TextEdit { span: first.start_byte()..first.start_byte(), new_text: format!("{entry} ") }),
         None => Some(TextEdit { span: open..open, new_text: entry.trim_end_matches(',').to_string() }),
     }
+}
+
+/// A Python literal whose value is exactly `pattern`: raw when it can be (the way regexes
+/// are written), else with escapes (a line break, a quote of each kind, a final backslash).
+fn regex_literal(pattern: &str) -> String {
+    let quote = if pattern.contains('"') { '\'' } else { '"' };
+    let raw_ok = !pattern.contains(quote)
+        && !pattern.ends_with('\\')
+        && pattern.chars().all(|c| !c.is_control());
+    if raw_ok {
+        format!("r{quote}{pattern}{quote}")
+    } else {
+        crate::value::str_repr(pattern)
+    }
+}
+
+/// Key spans of the earlier writes of the manifest entry whose (winning) key is at `key_span`.
+fn earlier_writes_of_key(analysis: &Analysis, key_span: &Span) -> Vec<Span> {
+    fn search(dict: &crate::value::Dict, key_span: &Span, out: &mut Vec<Span>) {
+        for entry in &dict.entries {
+            if entry.key.span == *key_span {
+                out.extend(entry.overridden.iter().map(|o| o.key_span.clone()));
+                return;
+            }
+            if let Some(inner) = entry.value.as_dict() {
+                search(inner, key_span, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) {
+        search(manifest, key_span, &mut out);
+    }
+    out
+}
+
+/// Edits that declare an `nf4` decoder stub and enable its format: inside the manifest's
+/// `custom_container_decoders` / `supported_container_formats` dicts when they are written
+/// as literals, else as new top-level entries.
+fn decoder_stub(analysis: &Analysis) -> Option<Vec<TextEdit>> {
+    let manifest = analysis.model.manifest.as_ref()?.as_dict()?;
+    let mut edits = Vec::new();
+    let mut top_level = Vec::new();
+    let sections = [
+        ("supported_container_formats", "\"nf4\"", "True"),
+        ("custom_container_decoders", "\"nf4\"", "\"my_backend.decoders:decode_nf4\""),
+    ];
+    for (section, key, value) in sections {
+        match manifest.get(section) {
+            Some(entry) => {
+                let dict = entry.value.as_dict()?;
+                if section == "supported_container_formats" && dict.get("nf4").is_some_and(|e| e.value.truthy() == Some(true)) {
+                    continue;
+                }
+                if dict.contains("nf4") {
+                    // An `nf4` entry that is off or invalid: leave it to its own finding.
+                    return None;
+                }
+                edits.push(insert_entry(analysis, entry.value.span.start, &format!("{key}: {value}"))?);
+            }
+            None => top_level.push(format!("\"{section}\": {{{key}: {value}}}")),
+        }
+    }
+    if !top_level.is_empty() {
+        edits.push(insert_top_level_raw(analysis, &top_level.join(", "))?);
+    }
+    Some(edits)
+}
+
+/// Inserts raw entry text as the first entry of the dict literal starting at `dict_start`.
+fn insert_entry(analysis: &Analysis, dict_start: usize, entry: &str) -> Option<TextEdit> {
+    let node = analysis.tree.root_node().descendant_for_byte_range(dict_start, dict_start + 1)?;
+    let dict_node = if node.kind() == "dictionary" { node } else { node.parent()? };
+    if dict_node.kind() != "dictionary" || dict_node.start_byte() != dict_start {
+        return None;
+    }
+    let open = dict_start + 1;
+    let mut cursor = dict_node.walk();
+    let first = dict_node.named_children(&mut cursor).find(|c| c.kind() != "comment");
+    Some(match first {
+        Some(first) => TextEdit { span: first.start_byte()..first.start_byte(), new_text: format!("{entry}, ") },
+        None => TextEdit { span: open..open, new_text: entry.to_string() },
+    })
 }
 
 /// Applies edits (non-overlapping) to a text; for tests and for previews.

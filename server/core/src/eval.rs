@@ -733,24 +733,22 @@ impl<'a> Evaluator<'a> {
 
     /// Reports a NameError for the first undefined name used inside `node`.
     fn scan_names(&mut self, node: Node) {
-        let mut stack = vec![node];
+        // Each node with its parent: `Node::parent` walks down from the root, so calling it
+        // per identifier would cost O(depth²) on a long chain like `a.b.b.b...`.
+        let mut stack = vec![(node, node.parent())];
         let mut local: HashSet<String> = HashSet::new();
         // Comprehension and lambda variables are local to them.
         collect_local_bindings(node, self.text, &mut local);
-        while let Some(n) = stack.pop() {
+        while let Some((n, parent)) = stack.pop() {
             if n.kind() == "identifier" {
-                let parent_kind = n.parent().map(|p| p.kind()).unwrap_or("");
-                let is_attr_name = n
-                    .parent()
+                let parent_kind = parent.map(|p| p.kind()).unwrap_or("");
+                let is_attr_name = parent
                     .filter(|p| p.kind() == "attribute")
                     .and_then(|p| p.child_by_field_name("attribute"))
                     .map(|a| a.id() == n.id())
                     .unwrap_or(false);
                 let is_kwarg_name = parent_kind == "keyword_argument"
-                    && n.parent()
-                        .and_then(|p| p.child_by_field_name("name"))
-                        .map(|a| a.id() == n.id())
-                        .unwrap_or(false);
+                    && parent.and_then(|p| p.child_by_field_name("name")).map(|a| a.id() == n.id()).unwrap_or(false);
                 let name = self.t(n);
                 if !is_attr_name && !is_kwarg_name && !local.contains(name) {
                     let _ = self.name(n);
@@ -763,7 +761,7 @@ impl<'a> Evaluator<'a> {
             let mut cursor = n.walk();
             let children: Vec<Node> = n.named_children(&mut cursor).collect();
             for child in children.into_iter().rev() {
-                stack.push(child);
+                stack.push((child, Some(n)));
             }
         }
     }

@@ -54,6 +54,25 @@ pub fn key_text(node: Node, text: &str) -> String {
     node_text(node, text).to_string()
 }
 
+/// `node` and its ancestors up to `root`, innermost first. Found by one walk down from the
+/// root: `Node::parent` itself walks down from the root on every call, which made climbing
+/// a long chain (`a.b.b.b...`, `1+1+1...`) cost O(depth²).
+pub fn ancestors<'t>(root: Node<'t>, node: Node<'t>) -> Vec<Node<'t>> {
+    let mut lineage = vec![root];
+    let mut current = root;
+    while current.id() != node.id() {
+        match current.child_with_descendant(node) {
+            Some(next) if next.id() != current.id() => {
+                lineage.push(next);
+                current = next;
+            }
+            _ => break,
+        }
+    }
+    lineage.reverse();
+    lineage
+}
+
 pub fn locate(tree: &Tree, text: &str, offset: usize) -> Option<Target> {
     let root = tree.root_node();
     // Prefer the node ending at the cursor when the cursor sits right after a token.
@@ -71,9 +90,9 @@ pub fn locate(tree: &Tree, text: &str, offset: usize) -> Option<Target> {
     let mut span: Option<Span> = None;
     let mut key_span = None;
     let mut value_span = None;
-    let mut current = node;
-    loop {
-        let parent = current.parent();
+    let lineage = ancestors(root, node);
+    for (depth, &current) in lineage.iter().enumerate() {
+        let parent = lineage.get(depth + 1).copied();
         match current.kind() {
             "pair" => {
                 let key = current.child_by_field_name("key")?;
@@ -140,7 +159,7 @@ pub fn locate(tree: &Tree, text: &str, offset: usize) -> Option<Target> {
                         span = Some(current.start_byte()..current.end_byte());
                     }
                     if matches!(p.kind(), "list" | "tuple") && role.is_none() {
-                        let grand = p.parent();
+                        let grand = lineage.get(depth + 2);
                         if grand.is_some_and(|g| g.kind() == "pair") {
                             let mut cursor = p.walk();
                             let index = p
@@ -155,7 +174,9 @@ pub fn locate(tree: &Tree, text: &str, offset: usize) -> Option<Target> {
                 }
             }
         }
-        current = parent?;
+        if parent.is_none() {
+            return None;
+        }
     }
     path.reverse();
     if path.is_empty() {

@@ -1,0 +1,182 @@
+//! Scaling benchmark: each pathological construct at sizes N, 2N, 4N and 8N, timed through
+//! the paths a keystroke takes (analysis with the inventory hints, the accounting) and the
+//! cursor features (hover, quick fixes, completion at the construct's far end).
+//!
+//!     cargo bench -p torchcts-core --bench scaling            # the table in docs/performance.md
+//!     SCALING_CASES=dict_int,chain_attr cargo bench -p torchcts-core --bench scaling
+//!
+//! For every size it prints the median time of the whole path and the peak heap growth
+//! (a counting allocator), then the slope: time(8N) / time(N) is about 8 when the cost is
+//! linear and about 64 when it is quadratic.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+use torchcts_core::accounting_view::{self as av, Inventory};
+use torchcts_core::{analyze, AnalysisInput};
+
+/// Counts live heap bytes and their high-water mark.
+struct Counting;
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+        PEAK.fetch_max(live, Ordering::Relaxed);
+        System.alloc(layout)
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        System.dealloc(ptr, layout)
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if new_size > layout.size() {
+            let live = LIVE.fetch_add(new_size - layout.size(), Ordering::Relaxed) + new_size - layout.size();
+            PEAK.fetch_max(live, Ordering::Relaxed);
+        } else {
+            LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+        }
+        System.realloc(ptr, layout, new_size)
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+const BASE: &str = include_str!("../../../examples/manifest.py");
+
+/// One pathological construct: the text at size `n` and where the cursor goes.
+struct Case {
+    name: &'static str,
+    what: &'static str,
+    n: usize,
+    text: fn(usize) -> String,
+}
+
+fn with_tail(tail: String) -> String {
+    format!("{BASE}\n{tail}\n")
+}
+
+fn cases() -> Vec<Case> {
+    vec![
+        Case {
+            name: "dict_int",
+            what: "`X = {0: 0, 1: 1, ...}` beside the manifest",
+            n: 6_250,
+            text: |n| with_tail(format!("X = {{{}}}", (0..n).map(|i| format!("{i}: {i}")).collect::<Vec<_>>().join(", "))),
+        },
+        Case {
+            name: "dict_manifest_keys",
+            what: "N unknown top-level keys in the manifest",
+            n: 2_500,
+            text: |n| {
+                let keys: String = (0..n).map(|i| format!("    \"key_{i}\": {i},\n")).collect();
+                BASE.replace("    \"manifest_version\": 1,\n", &format!("    \"manifest_version\": 1,\n{keys}"))
+            },
+        },
+        Case {
+            name: "tolerance_overrides",
+            what: "N `tolerance_overrides` entries",
+            n: 6_250,
+            text: |n| {
+                let entries: String =
+                    (0..n).map(|i| format!("        \"op{i}:torch.float16\": {{\"rtol\": 1e-2, \"atol\": 1e-2}},\n")).collect();
+                BASE.replace("    \"tolerance_overrides\": {\n", &format!("    \"tolerance_overrides\": {{\n{entries}"))
+            },
+        },
+        Case {
+            name: "skip_ops",
+            what: "N unknown operator names in `skip_ops`",
+            n: 2_500,
+            text: |n| {
+                let ops = (0..n).map(|i| format!("\"op{i}\"")).collect::<Vec<_>>().join(", ");
+                BASE.replace("[\"_nested_tensor_from_mask\"]", &format!("[{ops}]"))
+            },
+        },
+        Case {
+            name: "regex_alternatives",
+            what: "a dtype regex `^(op0|op1|...)$` with N alternatives",
+            n: 5_000,
+            text: |n| {
+                let alts = (0..n).map(|i| format!("op{i}")).collect::<Vec<_>>().join("|");
+                BASE.replace("r\"^(add|mul|matmul|mm|bmm)$\"", &format!("r\"^({alts})$\""))
+            },
+        },
+        Case { name: "chain_attr", what: "`x = a.b.b...` (N links)", n: 2_500, text: |n| with_tail(format!("x = a{}", ".b".repeat(n))) },
+        Case {
+            name: "chain_plus",
+            what: "`x = 1+1+...` (N links)",
+            n: 2_500,
+            text: |n| with_tail(format!("x = {}", vec!["1"; n].join("+"))),
+        },
+        Case { name: "chain_subscript", what: "`x = a[0][0]...` (N links)", n: 2_500, text: |n| with_tail(format!("x = a{}", "[0]".repeat(n))) },
+        Case { name: "chain_call", what: "`x = f()()...` (N links)", n: 2_500, text: |n| with_tail(format!("x = f{}", "()".repeat(n))) },
+    ]
+}
+
+/// Everything a keystroke and the cursor features do with one text.
+fn whole_path(text: &str, inventory: &Inventory) -> usize {
+    let analysis = analyze(text, &AnalysisInput { inventory: Some(inventory), ..AnalysisInput::default() });
+    let mut work = analysis.findings.len();
+    if let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) {
+        let facts = av::facts(manifest);
+        let summary = av::summarize(inventory, &facts, None);
+        work += summary.records;
+        let counts = torchcts_core::hover::Counts { inventory, summary: &summary };
+        // The construct's far end (the last byte before the trailing newline) and its middle.
+        for at in [text.trim_end().len().saturating_sub(1), text.len() / 2] {
+            work += torchcts_core::hover::hover(&analysis, at, Some(&counts)).map_or(0, |h| h.markdown.len());
+            work += torchcts_core::actions::quick_fixes(&analysis, at..at).len();
+            work += torchcts_core::completion::complete(&analysis, at, None).len();
+        }
+    }
+    work
+}
+
+fn measure(text: &str, inventory: &Inventory, runs: usize) -> (Duration, usize) {
+    let mut samples = Vec::new();
+    let mut peak = 0;
+    for _ in 0..runs {
+        let before = LIVE.load(Ordering::Relaxed);
+        PEAK.store(before, Ordering::Relaxed);
+        let start = Instant::now();
+        std::hint::black_box(whole_path(text, inventory));
+        samples.push(start.elapsed());
+        peak = peak.max(PEAK.load(Ordering::Relaxed) - before);
+    }
+    samples.sort();
+    (samples[samples.len() / 2], peak)
+}
+
+fn main() {
+    let wanted: Option<Vec<String>> =
+        std::env::var("SCALING_CASES").ok().map(|s| s.split(',').map(str::to_string).collect());
+    let inventory = Inventory::embedded();
+    println!("| construct | N | 2N | 4N | 8N | time 8N / N | peak heap at 8N |");
+    println!("|---|---|---|---|---|---|---|");
+    for case in cases() {
+        if wanted.as_ref().is_some_and(|w| !w.iter().any(|c| c == case.name)) {
+            continue;
+        }
+        let mut times = Vec::new();
+        let mut peak = 0;
+        for factor in [1, 2, 4, 8] {
+            let text = (case.text)(case.n * factor);
+            let runs = if factor >= 4 { 3 } else { 5 };
+            let (time, bytes) = measure(&text, inventory, runs);
+            times.push(time);
+            peak = bytes;
+        }
+        let cells: Vec<String> = times.iter().map(|t| format!("{:.1} ms", t.as_secs_f64() * 1e3)).collect();
+        println!(
+            "| {} ({}; N = {}) | {} | {:.1} | {:.1} MB |",
+            case.name,
+            case.what,
+            case.n,
+            cells.join(" | "),
+            times[3].as_secs_f64() / times[0].as_secs_f64().max(1e-9),
+            peak as f64 / 1e6
+        );
+    }
+}
