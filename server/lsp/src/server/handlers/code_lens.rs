@@ -21,7 +21,8 @@ pub async fn code_lens(session: &Session, params: CodeLensParams) -> Result<Opti
         .or(analysis.model.name_span.clone())
         .unwrap_or(0..0);
     let run = av::runnable_up_to(&summary, level);
-    Ok(Some(vec![CodeLens {
+    let mut lenses = crate::server::review_lens::code_lenses(&uri, analysis, &snapshot.positions(), session.inventory());
+    lenses.insert(0, CodeLens {
         range: snapshot.positions().range(&span),
         command: Some(Command {
             title: format!("▶ Run level {level} on {} ({run} tests)", summary.device),
@@ -29,5 +30,6 @@ pub async fn code_lens(session: &Session, params: CodeLensParams) -> Result<Opti
             arguments: Some(vec![serde_json::json!({"uri": uri.as_str(), "level": level})]),
         }),
         data: None,
-    }]))
+    });
+    Ok(Some(lenses))
 }

@@ -18,5 +18,14 @@ pub async fn hover(session: &Session, params: HoverParams) -> Result<Option<Hove
         torchcts_core::hover::hover(&snapshot.analysis, offset, counts.as_ref())
     })
     .flatten();
+    let review = crate::server::review_lens::hover_markdown(&uri, &snapshot.analysis, offset, session.inventory());
+    let result = match (result, review) {
+        (Some(mut h), Some(r)) => {
+            h.markdown = format!("{}\n\n---\n\n{r}", h.markdown);
+            Some(h)
+        }
+        (None, Some(r)) => Some(torchcts_core::hover::HoverResult { markdown: r, span: offset..offset }),
+        (h, None) => h,
+    };
     Ok(result.map(|h| convert::hover(&positions, h)))
 }

@@ -47,6 +47,8 @@ impl Session {
                 runs::run_findings(&analysis, results).iter().map(|f| convert::diagnostic(&positions, f, &uri)),
             );
         }
+        let review = crate::server::review_lens::findings(&uri, &analysis, inventory);
+        diagnostics.extend(review.iter().map(|f| convert::diagnostic(&positions, f, &uri)));
         // Accounting is recomputed only when the facts it depends on changed.
         let facts = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()).map(av::facts);
         let previous = self.lock().documents.get(&uri).and_then(|d| d.summary.clone());
