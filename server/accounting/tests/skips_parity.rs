@@ -59,7 +59,6 @@ fn detail_equal(reason: &str, expected: &str, got: &str) -> bool {
 fn show_skips_parity() {
     let dir = corpus_dir();
     let cases: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("cases.json")).unwrap()).unwrap();
-    let inv = Inventory::embedded();
     let mut failures = Vec::new();
     let mut summary = Vec::new();
     let mut compared = 0;
@@ -78,6 +77,11 @@ fn show_skips_parity() {
         let args: Vec<String> = case["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_string()).collect();
         let device = facts.resolve_device(arg(&args, "--device"));
         let sel = selection(&args, &facts);
+        // A case produced with another torch release is accounted with that release's inventory.
+        let inv = match case["torch"].as_str() {
+            Some(torch) => Inventory::for_torch(torch).unwrap_or_else(|| panic!("{name}: no inventory for torch {torch}")),
+            None => Inventory::embedded(),
+        };
         let t = std::time::Instant::now();
         let acc = account(inv, &facts, &device, sel);
         let elapsed = t.elapsed();

@@ -4,7 +4,7 @@
 
 use super::output::{errln, outln};
 use super::skips::{accounting_terms, device_json, inventory_json, levels_json};
-use super::{analyze_file, AccountingArgs, ReportFormat};
+use super::{analyze_file, AccountingArgs, ReportFormat, SelectedInventory};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -50,7 +50,7 @@ pub struct AnalyzeArgs {
 
 pub fn run(args: &AnalyzeArgs) -> ExitCode {
     let path = &args.file;
-    let inventory = match args.accounting.load_inventory() {
+    let inventory = match args.accounting.load_inventory(path) {
         Ok(inventory) => inventory,
         Err(message) => {
             errln!("torchcts-lsp analyze: {message}");
@@ -121,15 +121,17 @@ fn print_diagnostics(path: &Path, analysis: &Analysis) {
 }
 
 /// The per-level accounting `torchcts show-skips` would report.
-fn print_accounting(inventory: &Inventory, acc: &accounting::Accounting, manifest: &Dict, level_flag: bool) {
+fn print_accounting(inventory: &SelectedInventory, acc: &accounting::Accounting, manifest: &Dict, level_flag: bool) {
     outln!();
     outln!(
-        "== Accounting on `{}` (inventory: torchcts {} + torch {}; {}), like `torchcts show-skips`",
+        "== Accounting on `{}` (counts for {}; {}), like `torchcts show-skips`",
         acc.device.device,
-        inventory.meta.torchcts_version,
-        inventory.meta.torch_version,
+        inventory.label(),
         acc.selection.label()
     );
+    if let Some(note) = inventory.note() {
+        outln!("note: {note}");
+    }
     outln!("{:>5} {:>9} {:>9} {:>15}", "level", "run", "filtered", "run up to here");
     let selected = usize::from(acc.selection.max_level());
     let mark = if level_flag { "  <- requested" } else { "  <- semantic_level" };
@@ -154,7 +156,7 @@ fn print_accounting(inventory: &Inventory, acc: &accounting::Accounting, manifes
     }
 }
 
-fn accounting_json(inventory: &Inventory, acc: &accounting::Accounting, manifest: &Dict) -> Value {
+fn accounting_json(inventory: &SelectedInventory, acc: &accounting::Accounting, manifest: &Dict) -> Value {
     json!({
         "inventory": inventory_json(inventory),
         "device": device_json(acc),

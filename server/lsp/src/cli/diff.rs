@@ -123,7 +123,7 @@ pub fn run(args: &DiffArgs) -> ExitCode {
         Ok(text) => (new_path.display().to_string(), text),
         Err(e) => return usage_error(e),
     };
-    let inventory = match args.accounting.load_inventory() {
+    let inventory = match args.accounting.load_inventory(&new_path) {
         Ok(inventory) => inventory,
         Err(e) => return usage_error(e),
     };

@@ -65,33 +65,81 @@ pub struct AccountingArgs {
     #[arg(long, value_name = "D")]
     pub device: Option<String>,
     /// Another inventory (written by `torchcts-lsp inventory`) instead of the embedded one
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", conflicts_with = "torch")]
     pub inventory: Option<PathBuf>,
+    /// Count for this torch release (one embedded inventory per release torchcts 0.4.1
+    /// supports, 2.7.0 to 2.12.1) [default: the torch installed in $VIRTUAL_ENV, a .venv
+    /// beside the manifest or python3's environment, read from its dist-info; else the newest]
+    #[arg(long, value_name = "VERSION", value_parser = parse_torch_release)]
+    pub torch: Option<String>,
 }
 
 impl AccountingArgs {
-    /// The embedded inventory, or the one `--inventory` names; `Err` says why it cannot load.
-    pub fn load_inventory(&self) -> Result<SelectedInventory, String> {
-        match &self.inventory {
-            None => Ok(SelectedInventory::Embedded(Inventory::embedded())),
-            Some(p) => Inventory::from_path(p)
+    /// The inventory to count `manifest` with: `--inventory`, `--torch`, else the embedded
+    /// one for the environment's torch. `Err` says why it cannot load.
+    pub fn load_inventory(&self, manifest: &Path) -> Result<SelectedInventory, String> {
+        if let Some(p) = &self.inventory {
+            return Inventory::from_path(p)
                 .map(|inventory| SelectedInventory::Loaded(Box::new(inventory)))
-                .map_err(|e| format!("cannot load inventory {}: {e}", p.display())),
+                .map_err(|e| format!("cannot load inventory {}: {e}", p.display()));
         }
+        let choice = match &self.torch {
+            Some(version) => crate::torch_env::inventory_for_torch_option(version)?,
+            None => {
+                let folder = manifest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+                crate::torch_env::inventory_choice(&crate::torch_env::detect(None, Some(folder)))
+            }
+        };
+        Ok(SelectedInventory::Embedded(choice))
+    }
+}
+
+/// `--torch`: a release with an embedded inventory (a local suffix like `+cu128` is allowed).
+fn parse_torch_release(value: &str) -> Result<String, String> {
+    let releases = accounting::embedded_torch_releases();
+    if releases.contains(&accounting::versions::release(value)) {
+        Ok(value.to_string())
+    } else {
+        let oldest_first: Vec<&str> = releases.into_iter().rev().collect();
+        Err(format!("torchcts 0.4.1 supports torch {}", oldest_first.join(", ")))
     }
 }
 
 /// The inventory a command counts with.
 pub enum SelectedInventory {
-    Embedded(&'static Inventory),
+    /// Embedded, chosen for a torch release.
+    Embedded(accounting::InventoryChoice),
     Loaded(Box<Inventory>),
+}
+
+impl SelectedInventory {
+    /// The torch release the counts are for.
+    pub fn torch(&self) -> String {
+        match self {
+            SelectedInventory::Embedded(choice) => choice.torch.clone(),
+            SelectedInventory::Loaded(inventory) => inventory.meta.torch_version.clone(),
+        }
+    }
+
+    /// "torchcts 0.4.1 with torch 2.9.1".
+    pub fn label(&self) -> String {
+        format!("torchcts {} with torch {}", self.meta.torchcts_version, self.torch())
+    }
+
+    /// Why the counts may not be for the user's environment (said once, on stderr).
+    pub fn note(&self) -> Option<&str> {
+        match self {
+            SelectedInventory::Embedded(choice) => choice.note.as_deref(),
+            SelectedInventory::Loaded(_) => None,
+        }
+    }
 }
 
 impl std::ops::Deref for SelectedInventory {
     type Target = Inventory;
     fn deref(&self) -> &Inventory {
         match self {
-            SelectedInventory::Embedded(inventory) => inventory,
+            SelectedInventory::Embedded(choice) => choice.inventory,
             SelectedInventory::Loaded(inventory) => inventory,
         }
     }

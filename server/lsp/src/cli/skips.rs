@@ -3,11 +3,11 @@
 //! Python, from the embedded inventory (or another one).
 
 use super::output::{errln, out, outln};
-use super::{read_manifest, AccountingArgs, ReportFormat};
+use super::{read_manifest, AccountingArgs, ReportFormat, SelectedInventory};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use torchcts_core::accounting_view::{self as av, Inventory, LevelSelection};
+use torchcts_core::accounting_view::{self as av, LevelSelection};
 use torchcts_core::{analyze, AnalysisInput};
 
 /// The words of the accounting, shared by `skips --help` and `analyze --help` (a macro:
@@ -82,7 +82,7 @@ pub fn run(args: &SkipsArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let inventory = match args.accounting.load_inventory() {
+    let inventory = match args.accounting.load_inventory(&path) {
         Ok(inventory) => inventory,
         Err(message) => {
             errln!("torchcts-lsp skips: {message}");
@@ -111,11 +111,8 @@ pub fn run(args: &SkipsArgs) -> ExitCode {
     let acc = accounting::account(&inventory, &facts, &device, selection);
     let unknown = av::unknown_inputs(manifest);
     if args.format == ReportFormat::Json {
-        let records: Vec<Value> = acc
-            .records()
-            .iter()
-            .map(|r| json!({"node_id": acc.node_id(r), "printed_id": acc.printed_id(r), "reason": acc.reason_name(r.reason), "detail": acc.detail(r), "level": r.level, "deselected": r.deselected, "live_device_dependent": r.live_device_dependent}))
-            .collect();
+        // Long regexes and values are listed once (`patterns`, `values`), not per record.
+        let accounting::RecordsJson { records, patterns, values } = accounting::records_json(&acc);
         let reason_counts: Vec<Value> =
             acc.reason_counts.iter().map(|(r, n)| json!({"reason": acc.reason_name(*r), "count": n})).collect();
         let report = json!({
@@ -130,6 +127,8 @@ pub fn run(args: &SkipsArgs) -> ExitCode {
             "reason_counts": reason_counts,
             "levels": levels_json(&acc),
             "records": records,
+            "patterns": patterns,
+            "values": values,
             "not_modelled": acc.not_modelled,
             "live_device_dependent": acc.live_device_dependent,
             "not_static": unknown,
@@ -138,6 +137,7 @@ pub fn run(args: &SkipsArgs) -> ExitCode {
         outln!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
     } else {
         out!("{}", accounting::render_show_skips(&acc));
+        errln!("Note: counts for {}{}", inventory.label(), inventory.note().map(|n| format!(" ({n})")).unwrap_or_default());
         for n in acc.not_modelled.iter().chain(unknown.iter()) {
             errln!("Note: {n}");
         }
@@ -158,8 +158,14 @@ pub fn run(args: &SkipsArgs) -> ExitCode {
 }
 
 /// Which inventory the counts come from.
-pub(super) fn inventory_json(inventory: &Inventory) -> Value {
-    json!({"torchcts": inventory.meta.torchcts_version, "torch": inventory.meta.torch_version, "extracted_at": inventory.meta.extracted_at})
+pub(super) fn inventory_json(inventory: &SelectedInventory) -> Value {
+    json!({
+        "torchcts": inventory.meta.torchcts_version,
+        "torch": inventory.torch(),
+        "extracted_with_torch": inventory.meta.torch_version,
+        "extracted_at": inventory.meta.extracted_at,
+        "note": inventory.note(),
+    })
 }
 
 /// The device counted for, and whether its facts are assumed.
