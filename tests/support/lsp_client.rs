@@ -28,7 +28,17 @@ impl LspClient {
     }
 
     pub fn spawn_with_args(args: &[&str]) -> LspClient {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
+        Self::spawn_with(args, &[])
+    }
+
+    /// Spawns the server without the named environment variables (`VIRTUAL_ENV`, ...), so a
+    /// test sees what a user without them would.
+    pub fn spawn_with(args: &[&str], env_removed: &[&str]) -> LspClient {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"));
+        for var in env_removed {
+            command.env_remove(var);
+        }
+        let mut child = command
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -15,7 +15,17 @@ pub async fn hover(session: &Session, params: HoverParams) -> Result<Option<Hove
         let counts = summary
             .as_deref()
             .map(|summary| torchcts_core::hover::Counts { inventory: session.inventory(), summary });
-        torchcts_core::hover::hover(&snapshot.analysis, offset, counts.as_ref())
+        let with_counts = torchcts_core::hover::hover(&snapshot.analysis, offset, counts.as_ref());
+        // Where the inventory added counts, say which versions they are for.
+        let used_counts = counts.is_some()
+            && with_counts.as_ref().map(|h| &h.markdown)
+                != torchcts_core::hover::hover(&snapshot.analysis, offset, None).as_ref().map(|h| &h.markdown);
+        with_counts.map(|mut h| {
+            if used_counts {
+                h.markdown.push_str(&format!("\n\n*Counts for {}.*", session.counts_for()));
+            }
+            h
+        })
     })
     .flatten();
     let review = crate::server::review_lens::hover_markdown(&uri, &snapshot.analysis, offset, session.inventory());

@@ -81,6 +81,7 @@ impl Session {
                     "device": s.device,
                     "run": av::runnable_up_to(s, level),
                     "filtered": av::filtered_up_to(s, level),
+                    "countsFor": self.counts_for(),
                 });
                 self.client.send_notification::<StatusNotification>(params).await;
             }

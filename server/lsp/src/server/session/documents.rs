@@ -55,6 +55,13 @@ impl DocumentStore {
         self.docs.remove(uri);
     }
 
+    /// Drops every cached accounting summary (the inventory changed).
+    pub fn forget_summaries(&mut self) {
+        for doc in self.docs.values_mut() {
+            doc.summary = None;
+        }
+    }
+
     pub fn uris(&self) -> Vec<Uri> {
         self.docs.keys().cloned().collect()
     }

@@ -4,24 +4,39 @@
 //! Python runs).
 
 use super::Session;
+use std::path::Path;
 use std::sync::atomic::Ordering;
 use torchcts_core::accounting_view::Inventory;
 use tower_lsp_server::ls_types::MessageType;
 
 impl Session {
-    /// Applies the inventory setting, decodes the embedded inventory off the request path,
-    /// then refreshes open documents with counts and inventory hints.
+    /// Applies the inventory setting, then off the request path finds the environment's
+    /// torch (dist-info, no Python) and decodes its embedded inventory, then refreshes open
+    /// documents with counts and inventory hints.
     pub async fn load_inventory_and_refresh(&self) {
         self.apply_inventory_setting().await;
         let session = self.clone();
         tokio::spawn(async move {
-            let _ = tokio::task::spawn_blocking(Inventory::embedded).await;
+            let settings = session.settings();
+            let workspace = session.lock().workspace_root.clone();
+            let chosen = tokio::task::spawn_blocking(move || {
+                let env = crate::torch_env::detect(settings.python.as_deref().map(Path::new), workspace.as_deref());
+                crate::torch_env::inventory_choice(&env)
+            })
+            .await;
+            let Ok(choice) = chosen else { return };
+            let uris = {
+                let mut state = session.lock();
+                state.embedded = Some(choice);
+                // Counts cached per document were made from the previous inventory.
+                state.documents.forget_summaries();
+                state.documents.uris()
+            };
             session.inventory_ready.store(true, Ordering::Release);
             let custom = session.lock().inventory.is_some();
             if !custom {
                 session.report_inventory(false).await;
             }
-            let uris = session.lock().documents.uris();
             for uri in uris {
                 session.refresh(uri).await;
             }
@@ -53,8 +68,7 @@ impl Session {
         }
     }
 
-    /// Says which inventory is used, and warns when the user's environment has other
-    /// torchcts/torch versions.
+    /// Says which inventory is used, and (once) when it is not for the environment's versions.
     async fn report_inventory(&self, custom: bool) {
         let settings = self.settings();
         let inv = self.inventory();
@@ -65,30 +79,28 @@ impl Session {
         self.client
             .log_message(
                 MessageType::INFO,
-                format!(
-                    "torchcts-lsp inventory: torchcts {} + torch {} ({origin}, extracted {})",
-                    inv.meta.torchcts_version, inv.meta.torch_version, inv.meta.extracted_at
-                ),
+                format!("torchcts-lsp counts for {} ({origin}, extracted {})", self.counts_for(), inv.meta.extracted_at),
             )
             .await;
-        let workspace = self.lock().workspace_root.clone();
-        let python = runner::find_python(settings.python.as_deref().map(std::path::Path::new), workspace.as_deref());
-        if let Some((torchcts, torch)) = runner::environment::installed_versions(&python) {
-            let inv_torch = inv.meta.torch_version.split('+').next().unwrap_or("");
-            if torchcts != inv.meta.torchcts_version || torch != inv_torch {
-                self.client
-                    .show_message(
-                        MessageType::WARNING,
-                        format!(
-                            "torchcts-lsp counts with an inventory of torchcts {} + torch {}, but {} has torchcts {torchcts} + torch {torch}. Run `torchcts-lsp inventory --python {}` and set torchcts.inventory.path to the file it prints.",
-                            inv.meta.torchcts_version,
-                            inv_torch,
-                            python.display(),
-                            python.display()
-                        ),
-                    )
-                    .await;
-            }
+        if custom {
+            return;
+        }
+        let note = self.lock().embedded.as_ref().and_then(|c| c.note.clone());
+        let repeated = {
+            let mut state = self.lock();
+            let repeated = state.last_inventory_note == note;
+            state.last_inventory_note = note.clone();
+            repeated
+        };
+        if let Some(note) = note.filter(|_| !repeated) {
+            self.client
+                .show_message(
+                    MessageType::WARNING,
+                    format!(
+                        "torchcts-lsp: {note}. Set torchcts.python to the interpreter of your torch environment, or run `torchcts-lsp inventory --python PY` and set torchcts.inventory.path to the file it prints."
+                    ),
+                )
+                .await;
         }
     }
 }

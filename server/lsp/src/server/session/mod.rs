@@ -31,6 +31,10 @@ pub struct State {
     pub workspace_root: Option<PathBuf>,
     /// A user-chosen inventory (leaked: loaded once per setting change); the embedded one otherwise.
     pub inventory: Option<&'static Inventory>,
+    /// The embedded inventory for the environment's torch, once detected and decoded.
+    pub embedded: Option<accounting::InventoryChoice>,
+    /// The last note said about the environment's versions (said once, not per reload).
+    pub last_inventory_note: Option<String>,
 }
 
 /// Cheap to clone into tasks (a finished run republishes, the inventory loader refreshes).
@@ -76,13 +80,29 @@ impl Session {
 
     /// The inventory in use, decoding the embedded one if needed.
     pub fn inventory(&self) -> &'static Inventory {
-        self.lock().inventory.unwrap_or_else(Inventory::embedded)
+        let state = self.lock();
+        state.inventory.or(state.embedded.as_ref().map(|c| c.inventory)).unwrap_or_else(Inventory::embedded)
+    }
+
+    /// "torchcts 0.4.1 with torch 2.9.1": what the counts are for.
+    pub fn counts_for(&self) -> String {
+        let state = self.lock();
+        match (state.inventory, &state.embedded) {
+            (Some(custom), _) => {
+                format!("torchcts {} with torch {}", custom.meta.torchcts_version, custom.meta.torch_version)
+            }
+            (None, Some(choice)) => choice.label(),
+            (None, None) => {
+                format!("torchcts {} with torch {}", accounting::versions::EMBEDDED_TORCHCTS, accounting::newest_torch_release())
+            }
+        }
     }
 
     /// The inventory if it is already loaded (never waits for the embedded one).
     pub fn inventory_if_ready(&self) -> Option<&'static Inventory> {
-        let custom = self.lock().inventory;
-        custom.or_else(|| self.inventory_ready.load(Ordering::Acquire).then(Inventory::embedded))
+        let state = self.lock();
+        let embedded = state.embedded.as_ref().map(|c| c.inventory);
+        state.inventory.or_else(|| self.inventory_ready.load(Ordering::Acquire).then_some(embedded).flatten())
     }
 
     /// The analysis of the current version of `uri`, for read-only requests: the cached

@@ -1,0 +1,100 @@
+//! The server counts with the embedded inventory of the torch the workspace's `.venv` has,
+//! found from its dist-info folders without running Python, and names those versions in
+//! `torchcts/status` and in hovers with counts; a torch outside torchcts' range is said
+//! once, as a warning, and the newest inventory is used.
+
+mod support;
+
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use support::lsp_client::{file_uri, LspClient};
+
+const MANIFEST: &str = "import torch\n\nmanifest = {\n    \"manifest_version\": 1,\n    \"device_name\": \"cpu\",\n    \"supported_dtypes\": {torch.float32: True},\n    \"semantic_level\": 2,\n    \"capabilities\": {\"inference\": True},\n}\n";
+
+/// A workspace with `manifest.py` and a `.venv` whose site-packages has torch `torch` and
+/// torchcts 0.4.1 (dist-info folders only; nothing can run).
+fn workspace(name: &str, torch: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("torchcts-lsp-torchenv-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let site = dir.join(".venv/lib/python3.11/site-packages");
+    std::fs::create_dir_all(dir.join(".venv/bin")).unwrap();
+    std::fs::write(dir.join(".venv/bin/python"), "").unwrap();
+    for (package, version) in [("torch", torch), ("torchcts", "0.4.1")] {
+        let info = site.join(format!("{package}-{version}.dist-info"));
+        std::fs::create_dir_all(&info).unwrap();
+        std::fs::write(info.join("METADATA"), format!("Metadata-Version: 2.1\nName: {package}\nVersion: {version}\n")).unwrap();
+    }
+    std::fs::write(dir.join("manifest.py"), MANIFEST).unwrap();
+    dir
+}
+
+fn start(dir: &Path) -> (LspClient, String) {
+    let mut client = LspClient::spawn_with(&[], &["VIRTUAL_ENV", "TORCHCTS_LSP_PYTHON"]);
+    let root = file_uri(dir);
+    client.request("initialize", json!({"processId": null, "rootUri": root, "capabilities": {}}));
+    client.notify("initialized", json!({}));
+    let uri = file_uri(&dir.join("manifest.py"));
+    client.open(&uri, MANIFEST, 1);
+    (client, uri)
+}
+
+fn status(client: &mut LspClient) -> Value {
+    client.wait_for(|m| m["method"] == "torchcts/status")["params"].clone()
+}
+
+#[test]
+fn a_workspace_venv_selects_its_torch_release() {
+    // The oldest embedded release: a different inventory from the default whenever several
+    // are embedded.
+    let oldest = *accounting::embedded_torch_releases().last().unwrap();
+    let dir = workspace("oldest", oldest);
+    let (mut client, uri) = start(&dir);
+    let status = status(&mut client);
+    assert_eq!(status["countsFor"], format!("torchcts 0.4.1 with torch {oldest}"), "{status}");
+    let expected_run = {
+        let inv = accounting::Inventory::for_torch(oldest).unwrap();
+        let analysis = torchcts_core::analyze(MANIFEST, &torchcts_core::AnalysisInput::default());
+        let facts = torchcts_core::accounting_view::facts(analysis.model.manifest.as_ref().unwrap().as_dict().unwrap());
+        let summary = torchcts_core::accounting_view::summarize(inv, &facts, None);
+        torchcts_core::accounting_view::runnable_up_to(&summary, 2)
+    };
+    assert_eq!(status["run"], expected_run, "counts from the {oldest} inventory");
+    let line = MANIFEST.lines().position(|l| l.contains("semantic_level")).unwrap();
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": 6}}),
+    );
+    let markdown = hover["contents"]["value"].as_str().unwrap_or_default().to_string();
+    assert!(markdown.contains(&format!("Counts for torchcts 0.4.1 with torch {oldest}.")), "{markdown}");
+    // In range: no warning.
+    let warnings: Vec<Value> = client
+        .drain_for(std::time::Duration::from_millis(300))
+        .into_iter()
+        .filter(|m| m["method"] == "window/showMessage")
+        .collect();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_torch_outside_the_range_is_said_once_and_the_newest_is_used() {
+    let dir = workspace("old", "2.6.0");
+    let (mut client, _uri) = start(&dir);
+    let newest = accounting::newest_torch_release();
+    let status = status(&mut client);
+    assert_eq!(status["countsFor"], format!("torchcts 0.4.1 with torch {newest}"));
+    let warning = client.wait_for(|m| m["method"] == "window/showMessage");
+    let text = warning["params"]["message"].as_str().unwrap();
+    assert!(text.contains("torch 2.6.0 is outside the range"), "{text}");
+    // A configuration change that reloads the inventory does not repeat it.
+    client.notify("workspace/didChangeConfiguration", json!({"settings": {"torchcts": {"python": dir.join(".venv/bin/python")}}}));
+    let more: Vec<Value> = client
+        .drain_for(std::time::Duration::from_millis(1500))
+        .into_iter()
+        .filter(|m| m["method"] == "window/showMessage")
+        .collect();
+    assert!(more.is_empty(), "said twice: {more:?}");
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}
