@@ -44,6 +44,8 @@ pub fn analyze(text: &str, input: &AnalysisInput) -> Analysis {
 /// [`analyze`] of a text whose tree the caller already parsed (the language server parses
 /// its rope's chunks itself); `input.old_tree` is not used.
 pub fn analyze_parsed(text: &str, tree: Tree, input: &AnalysisInput) -> Analysis {
+    // A caller's parser sees a lone CR as a space; CPython (and `parse`) as a line break.
+    let tree = if crate::syntax::has_lone_cr(text) { parse(text, None) } else { tree };
     let line_index = LineIndex::new(text);
     let model = evaluate(&tree, text);
     let mut findings = Vec::new();

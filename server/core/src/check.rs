@@ -42,7 +42,13 @@ impl CheckOutcome {
         validated: Option<Vec<Finding>>,
     ) -> CheckOutcome {
         if let Some(err) = syntax {
-            return CheckOutcome::ParseFailed { message: format!("{} ({file_name}, line {})", err.message, err.line) };
+            // Line 0: an error CPython raises before reading any line (a NUL byte).
+            let message = if err.line == 0 {
+                err.message.clone()
+            } else {
+                format!("{} ({file_name}, line {})", err.message, err.line)
+            };
+            return CheckOutcome::ParseFailed { message };
         }
         if let Some(err) = load {
             return CheckOutcome::ParseFailed { message: err.message.clone() };

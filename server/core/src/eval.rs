@@ -664,6 +664,13 @@ impl<'a> Evaluator<'a> {
                     ("+", ValueKind::Int(_) | ValueKind::Float(_)) => Value::new(v.kind, s),
                     ("+", ValueKind::Bool(b)) => Value::new(ValueKind::Int(*b as i128), s),
                     ("~", ValueKind::Int(i)) => Value::new(ValueKind::Int(!i), s),
+                    ("~", ValueKind::Bool(b)) => Value::new(ValueKind::Int(!(*b as i128)), s),
+                    (op @ ("-" | "+" | "~"), kind) if !matches!(kind, ValueKind::Unknown(_)) => {
+                        let type_name = if matches!(kind, ValueKind::Dtype { .. }) { "torch.dtype" } else { v.type_name() };
+                        let message = format!("bad operand type for unary {op}: '{type_name}'");
+                        self.fail(s.clone(), "TypeError", message);
+                        Value::unknown("raises TypeError", s)
+                    }
                     _ => Value::unknown(format!("`{}` is not evaluated statically", self.t(node)), s),
                 }
             }
@@ -1169,7 +1176,7 @@ fn decode_escapes(body: &str, is_bytes: bool) -> Option<String> {
                     return None;
                 }
                 let name: String = chars.by_ref().take_while(|&c| c != '}').collect();
-                out.push(named_char(&name)?);
+                out.push(crate::syntax::unicode_character_named(&name)?);
             }
             other => {
                 // Unknown escapes keep the backslash (a DeprecationWarning in 3.11).
@@ -1179,20 +1186,6 @@ fn decode_escapes(body: &str, is_bytes: bool) -> Option<String> {
         }
     }
     Some(out)
-}
-
-fn named_char(name: &str) -> Option<char> {
-    Some(match name.to_ascii_uppercase().as_str() {
-        "SPACE" => ' ',
-        "NULL" => '\0',
-        "LINE FEED" => '\n',
-        "CHARACTER TABULATION" => '\t',
-        "HYPHEN-MINUS" => '-',
-        "LOW LINE" => '_',
-        "FULL STOP" => '.',
-        "DIGIT ZERO" => '0',
-        _ => return None,
-    })
 }
 
 fn parse_int(literal: &str, s: Span) -> Value {

@@ -14,7 +14,32 @@ pub fn parse(text: &str, old: Option<&Tree>) -> Tree {
     parser
         .set_language(&tree_sitter_python::LANGUAGE.into())
         .expect("the bundled grammar's ABI is supported by the bundled tree-sitter");
+    // CPython reads a file with universal newlines: a lone CR is a line break. tree-sitter
+    // only knows `\n`, so it reads a copy where each lone CR is one (same length, so every
+    // byte offset stays the same).
+    let normalized;
+    let text = if has_lone_cr(text) {
+        normalized = lone_cr_as_lf(text);
+        normalized.as_str()
+    } else {
+        text
+    };
     parser.parse(text, old).expect("parse only fails on cancellation or timeout, neither of which we set")
+}
+
+/// Whether `text` has a CR that is not part of a CRLF (CPython reads it as a line break).
+pub fn has_lone_cr(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().any(|(i, &b)| b == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
+}
+
+fn lone_cr_as_lf(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        out.push(if c == '\r' && bytes.get(i + 1) != Some(&b'\n') { '\n' } else { c });
+    }
+    out
 }
 
 /// Replaces `range` of `text` with `new_text` and edits `tree` to match, so the next parse
@@ -155,8 +180,25 @@ pub struct PythonSyntaxError {
 /// without ':', see `cpython_hints`), else `invalid syntax` on the line of the first error
 /// tree-sitter found.
 pub fn python_syntax_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError> {
-    let token_error = tokenizer_error(text);
+    // compile() refuses a NUL before reading anything; its error has no line (line 0).
+    if text.contains('\0') {
+        return Some(PythonSyntaxError {
+            message: "source code string cannot contain null bytes".into(),
+            line: 0,
+            fixes: Vec::new(),
+        });
+    }
+    let mut atom = None;
+    let token_error = tokenizer_error(text, &mut atom);
     let first = first_error(tree, text);
+    // An atom error (a bad escape, a huge int) is raised as the parser builds that atom:
+    // it wins over any parser error further on, and over a tokenizer error met after it.
+    if let Some(atom) = atom {
+        if first.is_none_or(|(_, _, start)| start >= atom.offset) {
+            return Some(atom.error);
+        }
+    }
+    let first = first.map(|(line, end, _)| (line, end));
     // Only a file that does not parse is scanned for CPython's specialised messages.
     let hints = if first.is_some() { crate::cpython_hints::hints(text) } else { Default::default() };
     let mut parser_error = first.map(|(line, end)| parser_error(hints.first, line, end));
@@ -201,15 +243,19 @@ fn parser_error(first_hint: Option<crate::cpython_hints::Hint>, line: usize, end
     }
 }
 
-/// The 1-based line and end byte of the first error tree-sitter found.
-fn first_error(tree: &Tree, text: &str) -> Option<(usize, usize)> {
+/// The 1-based line, end byte and start byte of the first error tree-sitter found.
+fn first_error(tree: &Tree, text: &str) -> Option<(usize, usize, usize)> {
     if !tree.root_node().has_error() {
         return None;
     }
     let findings = syntax_findings(tree, text, 1);
     let first = findings.first()?;
-    let line = text[..first.span.start].matches('\n').count() + 1;
-    Some((line, first.span.end))
+    // Universal newlines: a lone CR ends a line too.
+    let before = &text.as_bytes()[..first.span.start];
+    let lone_crs = before.windows(2).filter(|w| w[0] == b'\r' && w[1] != b'\n').count()
+        + usize::from(before.last() == Some(&b'\r') && text.as_bytes().get(first.span.start) != Some(&b'\n'));
+    let line = before.iter().filter(|&&b| b == b'\n').count() + lone_crs + 1;
+    Some((line, first.span.end, first.span.start))
 }
 
 struct TokenizerError {
@@ -217,9 +263,74 @@ struct TokenizerError {
     at_eof: bool,
 }
 
-/// Brackets and string literals, as CPython's tokenizer checks them.
-fn tokenizer_error(text: &str) -> Option<TokenizerError> {
+/// An error CPython raises while its parser builds an atom (a string with a bad escape, an
+/// int literal with too many digits), before it reads any further: `offset` is where the
+/// atom starts.
+struct AtomError {
+    error: PythonSyntaxError,
+    offset: usize,
+}
+
+/// CPython's tokenizer refuses to open more brackets than this (`MAXLEVEL`).
+const MAX_BRACKET_DEPTH: usize = 200;
+
+/// A string prefix CPython accepts (any case).
+fn is_string_prefix(prefix: &[u8]) -> bool {
+    let lower = prefix.to_ascii_lowercase();
+    matches!(lower.as_slice(), b"" | b"r" | b"u" | b"b" | b"f" | b"br" | b"rb" | b"fr" | b"rf")
+}
+
+fn is_identifier_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
+}
+
+/// Whether a string token starts at `i`: a quote, or a string prefix right before one.
+fn starts_string(bytes: &[u8], i: usize) -> bool {
+    let mut j = i;
+    while j < bytes.len() && bytes[j].is_ascii_alphabetic() && j - i < 2 {
+        j += 1;
+    }
+    matches!(bytes.get(j), Some(b'\'' | b'"')) && is_string_prefix(&bytes[i..j])
+}
+
+/// The escape error of the string literal whose opening quote is at `quote` (the body is
+/// `body`), if CPython raises one when it builds the string.
+fn literal_escape_error(text: &str, quote: usize, body: &str) -> Option<String> {
     let bytes = text.as_bytes();
+    let mut k = quote;
+    while k > 0 && bytes[k - 1].is_ascii_alphabetic() && quote - k < 2 {
+        k -= 1;
+    }
+    if k > 0 && is_identifier_byte(bytes[k - 1]) || !is_string_prefix(&bytes[k..quote]) {
+        return None;
+    }
+    let prefix = bytes[k..quote].to_ascii_lowercase();
+    if prefix.contains(&b'r') {
+        return None;
+    }
+    // Python reads the file with universal newlines.
+    let body = body.replace("\r\n", "\n").replace('\r', "\n");
+    if prefix.contains(&b'b') {
+        bytes_escape_error(&body)
+    } else {
+        str_escape_error(&body, prefix.contains(&b'f'))
+    }
+}
+
+/// Brackets and string literals, as CPython's tokenizer checks them. An atom error met
+/// before the tokenizer error (or with none) goes to `atom`: a string's is known when the
+/// token after its group of adjacent strings has been read, on that token's line.
+fn tokenizer_error(text: &str, atom: &mut Option<AtomError>) -> Option<TokenizerError> {
+    let bytes = text.as_bytes();
+    // A string's escape error (message, start), waiting for the token after its group.
+    let mut pending: Option<(String, usize)> = None;
+    let resolve = |pending: &mut Option<(String, usize)>, atom: &mut Option<AtomError>, line: usize| {
+        if let Some((message, offset)) = pending.take() {
+            if atom.is_none() {
+                *atom = Some(AtomError { error: PythonSyntaxError { message, line, fixes: Vec::new() }, offset });
+            }
+        }
+    };
     let mut stack: Vec<(u8, usize)> = Vec::new();
     let mut line = 1usize;
     let mut i = 0;
@@ -263,11 +374,36 @@ fn tokenizer_error(text: &str) -> Option<TokenizerError> {
         }
         at_line_start = false;
         let c = bytes[i];
+        // The first token after a string group: the group's escape error is raised once this
+        // token has been read without a tokenizer error of its own.
+        let resolve_here = pending.is_some()
+            && !matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'#' | b'\x0c' | b'\\')
+            && !starts_string(bytes, i);
+        let token_line = line;
         if !matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'#' | b'\x0c') {
             last_significant = c;
         }
+        if c.is_ascii_digit() && (i == 0 || !(is_identifier_byte(bytes[i - 1]) || bytes[i - 1] == b'.')) {
+            let number = match number_token(bytes, i) {
+                Ok(number) => number,
+                Err(message) => return err(message, line, false),
+            };
+            if resolve_here {
+                resolve(&mut pending, atom, token_line);
+            }
+            if number.decimal_int_digits > MAX_INT_DIGITS && atom.is_none() {
+                let message = int_digits_error(number.decimal_int_digits);
+                *atom = Some(AtomError { error: PythonSyntaxError { message, line, fixes: Vec::new() }, offset: i });
+            }
+            last_significant = bytes[number.end - 1];
+            i = number.end;
+            continue;
+        }
         match c {
             b'\n' => {
+                if stack.is_empty() && last_significant != b'\\' {
+                    resolve(&mut pending, atom, line);
+                }
                 line += 1;
                 at_line_start = true;
                 if stack.is_empty() && last_significant != b'\\' && last_significant != b':' {
@@ -276,6 +412,9 @@ fn tokenizer_error(text: &str) -> Option<TokenizerError> {
             }
             b'\r' => {
                 if bytes.get(i + 1) != Some(&b'\n') {
+                    if stack.is_empty() && last_significant != b'\\' {
+                        resolve(&mut pending, atom, line);
+                    }
                     line += 1;
                     at_line_start = true;
                     if stack.is_empty() && last_significant != b'\\' && last_significant != b':' {
@@ -294,7 +433,12 @@ fn tokenizer_error(text: &str) -> Option<TokenizerError> {
             b'\\' if !matches!(bytes.get(i + 1), Some(b'\n' | b'\r')) => {
                 return err("unexpected character after line continuation character".into(), line, false);
             }
-            b'(' | b'[' | b'{' => stack.push((c, line)),
+            b'(' | b'[' | b'{' => {
+                if stack.len() >= MAX_BRACKET_DEPTH {
+                    return err("too many nested parentheses".into(), line, false);
+                }
+                stack.push((c, line));
+            }
             b')' | b']' | b'}' => {
                 let open = match c {
                     b')' => b'(',
@@ -374,17 +518,327 @@ fn tokenizer_error(text: &str) -> Option<TokenizerError> {
                     };
                     return err(message, start_line, false);
                 }
+                if atom.is_none() && pending.is_none() {
+                    let q = if triple { 3 } else { 1 };
+                    if let Some(message) = literal_escape_error(text, i, &text[i + q..j - q]) {
+                        pending = Some((message, i));
+                    }
+                }
                 i = j;
                 continue;
             }
             _ => {}
+        }
+        if resolve_here {
+            resolve(&mut pending, atom, token_line);
         }
         i += 1;
     }
     if let Some(&(open, oline)) = stack.first() {
         return err(format!("'{}' was never closed", open as char), oline, true);
     }
+    resolve(&mut pending, atom, line);
     None
+}
+
+/// CPython's error for the escapes of a non-raw `str` literal's body (between the quotes),
+/// as `decode_unicode_with_escapes` raises it: the body is first rewritten with each
+/// non-ASCII character as `\UXXXXXXXX` (and a backslash before one as `\u005c`), so the
+/// positions count in that rewritten text. `is_f`: an f-string, whose literal parts (between
+/// replacement fields) are decoded one by one.
+pub fn str_escape_error(body: &str, is_f: bool) -> Option<String> {
+    if !body.contains('\\') {
+        return None;
+    }
+    let chunks = if is_f { fstring_literal_chunks(body) } else { vec![body] };
+    chunks.into_iter().find_map(|chunk| unicode_escape_error(&cpython_escape_buffer(chunk)))
+}
+
+fn cpython_escape_buffer(body: &str) -> String {
+    let mut out = String::with_capacity(body.len());
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            out.push('\\');
+            match chars.peek() {
+                None => {
+                    out.push_str("u005c");
+                    break;
+                }
+                Some(&next) if !next.is_ascii() => out.push_str("u005c"),
+                Some(_) => {
+                    let next = chars.next().unwrap_or('\\');
+                    out.push(next);
+                }
+            }
+        } else if c.is_ascii() {
+            out.push(c);
+        } else {
+            out.push_str(&format!("\\U{:08x}", c as u32));
+        }
+    }
+    out
+}
+
+/// The literal parts of an f-string body: text up to a `{`/`}` (a doubled brace keeps one
+/// in the part before it), skipping replacement fields.
+fn fstring_literal_chunks(body: &str) -> Vec<&str> {
+    let bytes = body.as_bytes();
+    let mut chunks = Vec::new();
+    let (mut start, mut i) = (0, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if bytes.get(i + 1) == Some(&b'N') && bytes.get(i + 2) == Some(&b'{') => {
+                i = body[i..].find('}').map(|k| i + k + 1).unwrap_or(bytes.len());
+            }
+            b'\\' => i += 2,
+            b'{' | b'}' if bytes.get(i + 1) == Some(&bytes[i]) => {
+                chunks.push(&body[start..i + 1]);
+                i += 2;
+                start = i;
+            }
+            b'{' => {
+                chunks.push(&body[start..i]);
+                let mut depth = 0usize;
+                while i < bytes.len() {
+                    match bytes[i] {
+                        b'{' | b'[' | b'(' => depth += 1,
+                        b'}' | b']' | b')' => {
+                            depth = depth.saturating_sub(1);
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                i += 1;
+                start = i.min(bytes.len());
+            }
+            _ => i += 1,
+        }
+    }
+    if start < bytes.len() {
+        chunks.push(&body[start..]);
+    }
+    chunks
+}
+
+/// The `unicodeescape` codec's first error in an ASCII buffer, as CPython words it.
+fn unicode_escape_error(buffer: &str) -> Option<String> {
+    let b = buffer.as_bytes();
+    let n = b.len();
+    let mut i = 0;
+    let fail = |start: usize, end: usize, message: &str| {
+        Some(format!(
+            "(unicode error) 'unicodeescape' codec can't decode bytes in position {start}-{}: {message}",
+            end.saturating_sub(1)
+        ))
+    };
+    while i < n {
+        if b[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        i += 1;
+        if i >= n {
+            return fail(start, n, "\\ at end of string");
+        }
+        let c = b[i];
+        i += 1;
+        let (count, message) = match c {
+            b'x' => (2, "truncated \\xXX escape"),
+            b'u' => (4, "truncated \\uXXXX escape"),
+            b'U' => (8, "truncated \\UXXXXXXXX escape"),
+            b'N' => {
+                let message = "malformed \\N character escape";
+                if i >= n || b[i] != b'{' {
+                    return fail(start, i, message);
+                }
+                i += 1;
+                let name_start = i;
+                while i < n && b[i] != b'}' {
+                    i += 1;
+                }
+                if i >= n || i == name_start {
+                    return fail(start, i, message);
+                }
+                let name = &buffer[name_start..i];
+                i += 1;
+                if !unicode_name_exists(name) {
+                    return fail(start, i, "unknown Unicode character name");
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        let mut value: u32 = 0;
+        for _ in 0..count {
+            match b.get(i).and_then(|d| (*d as char).to_digit(16)) {
+                Some(d) => {
+                    value = value.wrapping_mul(16).wrapping_add(d);
+                    i += 1;
+                }
+                None => return fail(start, i, message),
+            }
+        }
+        if value > 0x10FFFF {
+            return fail(start, i, "illegal Unicode character");
+        }
+    }
+    None
+}
+
+/// Whether `\N{name}` names a character (names and aliases, any case, as CPython's
+/// `unicodedata` lookup accepts them).
+fn unicode_name_exists(name: &str) -> bool {
+    unicode_character_named(name).is_some()
+}
+
+/// The character `\N{name}` stands for, as CPython 3.11's `unicodedata` lookup finds it:
+/// names and aliases in any case, but not the loose forms (`EMDASH`, `em_dash`) that
+/// `unicode_names2` also accepts.
+pub fn unicode_character_named(name: &str) -> Option<char> {
+    let c = unicode_names2::character(name)?;
+    let upper = name.to_ascii_uppercase();
+    let official = unicode_names2::name(c).map(|n| n.to_string()).unwrap_or_default();
+    let squeeze = |s: &str| s.chars().filter(|&c| c != ' ' && c != '-').collect::<String>();
+    // Same letters as the official name but written differently: a loose match, not an alias.
+    let loose = upper != official && squeeze(&upper) == squeeze(&official);
+    (!loose && !name.contains('_')).then_some(c)
+}
+
+/// CPython's error for the escapes of a non-raw bytes literal's body.
+pub fn bytes_escape_error(body: &str) -> Option<String> {
+    let b = body.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        if b.get(i + 1) == Some(&b'x') {
+            let hex = |k: usize| b.get(k).is_some_and(|d| d.is_ascii_hexdigit());
+            if !(hex(i + 2) && hex(i + 3)) {
+                return Some(format!("(value error) invalid \\x escape at position {i}"));
+            }
+        }
+        i += 2;
+    }
+    None
+}
+
+struct NumberToken {
+    end: usize,
+    /// The digits of a decimal int literal (0 for floats, complex and other radixes).
+    decimal_int_digits: usize,
+}
+
+/// A number token starting at `i` (a digit), or CPython's tokenizer error for it.
+fn number_token(b: &[u8], i: usize) -> Result<NumberToken, String> {
+    let at = |k: usize| b.get(k).copied().unwrap_or(0);
+    // Digits of `is_digit` with single underscores between them; `Err` on a stray `_`.
+    let digits = |mut k: usize, is_digit: &dyn Fn(u8) -> bool, kind: &str| -> Result<usize, String> {
+        loop {
+            while is_digit(at(k)) {
+                k += 1;
+            }
+            if at(k) != b'_' {
+                return Ok(k);
+            }
+            if !is_digit(at(k + 1)) {
+                return Err(format!("invalid {kind} literal"));
+            }
+            k += 1;
+        }
+    };
+    let radix = if at(i) == b'0' { at(i + 1).to_ascii_lowercase() } else { 0 };
+    if matches!(radix, b'x' | b'o' | b'b') {
+        let (kind, is_digit): (&str, &dyn Fn(u8) -> bool) = match radix {
+            b'x' => ("hexadecimal", &|d: u8| d.is_ascii_hexdigit()),
+            b'o' => ("octal", &|d: u8| (b'0'..=b'7').contains(&d)),
+            _ => ("binary", &|d: u8| d == b'0' || d == b'1'),
+        };
+        let mut k = i + 2;
+        if at(k) == b'_' {
+            k += 1;
+        }
+        if !is_digit(at(k)) {
+            if at(k).is_ascii_digit() {
+                return Err(format!("invalid digit '{}' in {kind} literal", at(k) as char));
+            }
+            return Err(format!("invalid {kind} literal"));
+        }
+        let end = digits(k, is_digit, kind)?;
+        if at(end).is_ascii_digit() {
+            return Err(format!("invalid digit '{}' in {kind} literal", at(end) as char));
+        }
+        end_of_number(b, end, kind)?;
+        return Ok(NumberToken { end, decimal_int_digits: 0 });
+    }
+    let is_dec = |d: u8| d.is_ascii_digit();
+    let int_end = digits(i, &is_dec, "decimal")?;
+    let mut end = int_end;
+    let mut is_float = false;
+    if at(end) == b'.' {
+        is_float = true;
+        end += 1;
+        if at(end).is_ascii_digit() {
+            end = digits(end, &is_dec, "decimal")?;
+        }
+    }
+    if matches!(at(end), b'e' | b'E') {
+        let e = end;
+        let mut k = end + 1;
+        if matches!(at(k), b'+' | b'-') {
+            k += 1;
+            if !at(k).is_ascii_digit() {
+                return Err("invalid decimal literal".into());
+            }
+        } else if !at(k).is_ascii_digit() {
+            // `1else`: the `e` starts the next token.
+            end_of_number(b, e, "decimal")?;
+            return Ok(NumberToken { end: e, decimal_int_digits: 0 });
+        }
+        is_float = true;
+        end = digits(k, &is_dec, "decimal")?;
+    }
+    if matches!(at(end), b'j' | b'J') {
+        end += 1;
+        end_of_number(b, end, "imaginary")?;
+        return Ok(NumberToken { end, decimal_int_digits: 0 });
+    }
+    if !is_float && at(i) == b'0' && b[i..int_end].iter().any(|&d| d != b'0' && d != b'_') {
+        return Err("leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers"
+            .into());
+    }
+    end_of_number(b, end, "decimal")?;
+    let decimal_int_digits = if is_float { 0 } else { b[i..int_end].iter().filter(|d| d.is_ascii_digit()).count() };
+    Ok(NumberToken { end, decimal_int_digits })
+}
+
+/// `verify_end_of_number`: a number followed by a name character is an error, except
+/// before the keywords that may follow a number in valid code (`1if x else 2`).
+fn end_of_number(b: &[u8], end: usize, kind: &str) -> Result<(), String> {
+    let rest = &b[end.min(b.len())..];
+    let keyword = ["and", "else", "for", "if", "in", "is", "or", "not"].iter().any(|k| rest.starts_with(k.as_bytes()));
+    match rest.first() {
+        Some(&c) if !keyword && is_identifier_byte(c) => Err(format!("invalid {kind} literal")),
+        _ => Ok(()),
+    }
+}
+
+/// CPython refuses decimal int literals longer than this (`sys.int_info.default_max_str_digits`).
+const MAX_INT_DIGITS: usize = 4300;
+
+fn int_digits_error(digits: usize) -> String {
+    format!(
+        "Exceeds the limit ({MAX_INT_DIGITS} digits) for integer string conversion: value has {digits} digits; \
+         use sys.set_int_max_str_digits() to increase the limit - Consider hexadecimal for huge integer literals \
+         to avoid decimal conversion limits."
+    )
 }
 
 #[cfg(test)]

@@ -1,0 +1,711 @@
+//! Differential test: `torchcts-lsp check` against the real `torchcts check-manifest` on
+//! random edits of the parity corpus (`tests/parity/check/cases/*/manifest.py`).
+//!
+//! Each mutant is one to three random edits of a corpus manifest: characters deleted or
+//! inserted, lines dropped or duplicated, typos in keys, capability and dtype names replaced,
+//! values swapped or replaced, random regexes, added keys, and now and then a shape CPython
+//! refuses to load (a NUL byte, deep brackets, a huge int, bad string escapes, CR line
+//! endings). The real tool (`differential_oracle.py`, one Python process for all files) and
+//! the core's `analyze` must print the same lines (banner excluded, as in `parity_check`)
+//! with the same exit code.
+//!
+//! - `TORCHCTS_PYTHON`: a Python with torchcts 0.4.1 (torch 2.12.1). Without it the test
+//!   prints "SKIPPED: ..." and passes, unless `TORCHCTS_REQUIRE_REAL_RUNS=1` (CI).
+//! - `CHECK_DIFF_SEED=<n>` or `random`: another sample (the default seed is fixed for CI).
+//! - `CHECK_DIFF_CASES=<n>`: how many mutants (default 1,200); `CHECK_DIFF_SHOW=<n>`: how
+//!   many differing cases the report shows in full (default 12).
+//!
+//! On failure the mutants stay on disk and the report names the folder, the seed, and the
+//! first differing cases in full.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use torchcts_core::check::CheckOutcome;
+use torchcts_core::{analyze, AnalysisInput};
+
+const DEFAULT_SEED: u64 = 20_261_201;
+const DEFAULT_CASES: usize = 1_200;
+
+/// Corpus cases whose real outcome depends on running Python (as in `parity_check`): their
+/// mutants may be answered with "needs Python" instead of a claim.
+const NEEDS_PYTHON: &[&str] = &["parse_import_error", "syntax_comprehension_and_functions", "system_exit_in_manifest"];
+
+/// splitmix64: small, fast, and the same sequence everywhere for a seed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
+    }
+    fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+const CAPABILITIES: &[&str] = &[
+    "inference", "training", "serialization", "rng", "device_generator", "rng_distributions",
+    "double_backward", "gradcheck", "gradient_checkpointing", "autocast", "fused_optimizer",
+    "dataloader", "module_hooks", "channels_last", "sparse", "nested", "named_tensor", "foreach",
+    "fp8", "quantized_container_plumbing", "native_quantization", "custom_quantized_decode",
+    "compile", "pinned_memory", "streams", "events", "deterministic", "guard_alloc", "device_api",
+    "multi_device", "ieee754", "generator", "quantized", "Inference", "trainng",
+];
+const TOP_LEVEL_KEYS: &[&str] = &[
+    "manifest_version", "device_name", "backend_import", "supported_dtypes", "device_count",
+    "ieee754_seed", "max_samples", "max_samples_ieee754", "semantic_level", "hardware",
+    "resource_limits", "capabilities", "skip_ops", "tolerance_overrides",
+    "supported_container_formats", "custom_container_decoders", "custom_test_dirs",
+    "show_traceback", "manifest_versoin", "devices", "extra",
+];
+const NESTED_KEYS: &[&str] = &[
+    "memory_model", "device_memory_gb", "system_memory_gb", "oom_recoverable",
+    "max_device_memory_mb", "max_system_memory_mb", "max_tensor_size_mb", "cleanup_threshold_pct",
+    "int2_ternary", "int4_symmetric", "int4_asymmetric", "uint4", "nf4", "fp4_e2m1", "fp4_bnb", "af4",
+    "matmul:float32", "conv/float16", "default:float8_e4m3fn", "linalg:torch.float64", "bogus:float32",
+];
+const DTYPES: &[&str] = &[
+    "float32", "float16", "bfloat16", "float64", "half", "float", "double", "int", "int8", "int16",
+    "int32", "int64", "uint8", "bool", "complex64", "complex128", "float8_e4m3fn", "float8_e5m2",
+    "qint8", "quint8", "float33", "notadtype", "Float32", "cfloat", "long", "short", "uint16",
+];
+/// Values put in place of others. Set literals are left out: they are not evaluated
+/// statically (a note says so instead of a claim).
+const VALUES: &[&str] = &[
+    "True", "False", "None", "0", "1", "2", "-1", "8", "9", "1.5", "1e16", "float('nan')", "\"auto\"",
+    "\"discrete\"", "\"unified\"", "\"\"", "\"x\"", "[]", "{}", "()", "[1, \"a\"]", "[\"aten::add\"]",
+    "(1e-3, 1e-5)", "{\"rtol\": 1e-3, \"atol\": 1e-5}", "{\"rtol\": \"x\"}", "[16, 24]", "\"mod:func\"",
+    "\"mod\"", "torch.float32", "torch.half", "\"float32\"", "50", "101", "100.0", "b\"x\"",
+    "\"yes\"", "[\"extra_tests\", \"missing\"]", "\"4\"", "4.0", "1.0", "\"1\"", "-\"x\"", "+torch.float32", "~1.5", "~True",
+];
+/// Pieces of random regexes: valid ones, errors, and FutureWarning shapes.
+const REGEX_PARTS: &[&str] = &[
+    "a", "b", ".", "*", "+", "?", "|", "(", ")", "[", "]", "[a-z]", "[z-a]", "{2}", "{2,1}", "\\d",
+    "\\\\", "\\", "^", "$", "(?i)", "(?P<n>", "(?P=n)", "(?<=a)", "(?#c)", "[[", "--", "&&", "~~",
+    "||", "\\b", "float", "16", "32", "bfloat", "{99999999999}", "(?x)", "\\x4", "\\u00e9", "\\N{EM DASH}",
+    "(?", "[^", "\\1", "a{,3}",
+];
+const INSERT_CHARS: &[char] = &[
+    '{', '}', '[', ']', '(', ')', '\'', '"', ',', ':', '#', '\\', ' ', ' ', '\n', '\t', '.', '=', '*',
+    '+', '-', '_', '0', '1', '9', 'a', 'x', 'T', 'N', 'é', ';', '@', '!', 'r', 'b', 'f', 'u',
+];
+
+fn char_starts(text: &str) -> Vec<usize> {
+    text.char_indices().map(|(i, _)| i).collect()
+}
+
+/// The spans of `"..."` and `'...'` literal contents on one line (a rough scan: good enough
+/// to aim edits at keys and values).
+fn string_contents(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let q = bytes[i];
+        if q == b'"' || q == b'\'' {
+            let start = i + 1;
+            let mut j = start;
+            while j < bytes.len() && bytes[j] != q && bytes[j] != b'\n' {
+                if bytes[j] == b'\\' {
+                    j += 1;
+                }
+                j += 1;
+            }
+            if j < bytes.len() && bytes[j] == q {
+                out.push(start..j);
+                i = j + 1;
+                continue;
+            }
+        } else if q == b'#' {
+            while i < bytes.len() && bytes[i] != b'\n' {
+                i += 1;
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The value after `key: ` up to the line's last `,` (one-line values only).
+fn value_spans(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        if let Some(colon) = line.find(": ") {
+            let body = line.trim_end_matches(['\n', '\r']);
+            if let Some(comma) = body.rfind(',') {
+                let start = colon + 2;
+                if comma > start && !line[..colon].contains('#') {
+                    out.push(offset + start..offset + comma);
+                }
+            }
+        }
+        offset += line.len();
+    }
+    out
+}
+
+fn word_spans(text: &str, words: &[&str]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    for w in words {
+        for (i, _) in text.match_indices(w) {
+            let before = text[..i].chars().next_back();
+            let after = text[i + w.len()..].chars().next();
+            let is_word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+            if !is_word(before) && !is_word(after) {
+                out.push(i..i + w.len());
+            }
+        }
+    }
+    out.sort_by_key(|r| r.start);
+    out
+}
+
+fn line_spans(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        out.push(offset..offset + line.len());
+        offset += line.len();
+    }
+    out
+}
+
+fn random_regex(rng: &mut Rng) -> String {
+    let n = 1 + rng.below(5);
+    (0..n).map(|_| *rng.pick(REGEX_PARTS)).collect::<Vec<_>>().join("")
+}
+
+fn splice(text: &mut String, range: std::ops::Range<usize>, with: &str) {
+    text.replace_range(range, with);
+}
+
+/// Applies one random edit; returns what it did, for the report.
+fn mutate(text: &mut String, rng: &mut Rng) -> String {
+    let kind = rng.below(100);
+    match kind {
+        0..=11 => {
+            let starts = char_starts(text);
+            if starts.is_empty() {
+                return "nothing to delete".into();
+            }
+            let i = rng.below(starts.len());
+            let n = 1 + rng.below(3);
+            let end = starts.get(i + n).copied().unwrap_or(text.len());
+            let gone = text[starts[i]..end].to_string();
+            splice(text, starts[i]..end, "");
+            format!("deleted {gone:?} at byte {}", starts[i])
+        }
+        12..=23 => {
+            let mut starts = char_starts(text);
+            starts.push(text.len());
+            let at = *rng.pick(&starts);
+            let c = *rng.pick(INSERT_CHARS);
+            text.insert(at, c);
+            format!("inserted {c:?} at byte {at}")
+        }
+        24..=31 => {
+            let lines = line_spans(text);
+            if lines.is_empty() {
+                return "no line to drop".into();
+            }
+            let l = rng.below(lines.len());
+            splice(text, lines[l].clone(), "");
+            format!("dropped line {}", l + 1)
+        }
+        32..=38 => {
+            let lines = line_spans(text);
+            if lines.is_empty() {
+                return "no line to duplicate".into();
+            }
+            let l = rng.below(lines.len());
+            let mut copy = text[lines[l].clone()].to_string();
+            if !copy.ends_with('\n') {
+                copy.insert(0, '\n');
+            }
+            text.insert_str(lines[l].end, &copy);
+            format!("duplicated line {}", l + 1)
+        }
+        39..=50 => {
+            // A typo inside a string literal (mostly keys).
+            let spans: Vec<_> = string_contents(text).into_iter().filter(|r| !r.is_empty()).collect();
+            if spans.is_empty() {
+                return "no string for a typo".into();
+            }
+            let span = rng.pick(&spans).clone();
+            let inner = text[span.clone()].to_string();
+            let chars: Vec<char> = inner.chars().collect();
+            let i = rng.below(chars.len());
+            let mut new: Vec<char> = chars.clone();
+            match rng.below(4) {
+                0 => {
+                    new.remove(i);
+                }
+                1 => new.insert(i, *rng.pick(&['a', 'e', '_', 's', 'x', ' ', '.', '1'])),
+                2 => new[i] = *rng.pick(&['a', 'o', 'i', '_', 'Z', '-', '2']),
+                _ => {
+                    if i + 1 < new.len() {
+                        new.swap(i, i + 1);
+                    }
+                }
+            }
+            let new: String = new.into_iter().collect();
+            splice(text, span, &new);
+            format!("typo {inner:?} -> {new:?}")
+        }
+        51..=61 => {
+            // A capability, dtype or key name replaced by another (or a near miss).
+            let pools: [&[&str]; 4] = [CAPABILITIES, DTYPES, TOP_LEVEL_KEYS, NESTED_KEYS];
+            let pool = *rng.pick(&pools);
+            let spans = word_spans(text, pool);
+            if spans.is_empty() {
+                return "no name to replace".into();
+            }
+            let span = rng.pick(&spans).clone();
+            let old = text[span.clone()].to_string();
+            let new = *rng.pick(pool);
+            splice(text, span, new);
+            format!("renamed {old} -> {new}")
+        }
+        62..=69 => {
+            let spans = value_spans(text);
+            if spans.len() < 2 {
+                return "fewer than two values to swap".into();
+            }
+            let a = rng.below(spans.len());
+            let b = rng.below(spans.len());
+            let (a, b) = (spans[a.min(b)].clone(), spans[a.max(b)].clone());
+            if a == b {
+                return "swapped a value with itself".into();
+            }
+            let (va, vb) = (text[a.clone()].to_string(), text[b.clone()].to_string());
+            splice(text, b, &va);
+            splice(text, a, &vb);
+            format!("swapped values {va:?} and {vb:?}")
+        }
+        70..=77 => {
+            let spans = value_spans(text);
+            if spans.is_empty() {
+                return "no value to replace".into();
+            }
+            let span = rng.pick(&spans).clone();
+            let old = text[span.clone()].to_string();
+            let new = *rng.pick(VALUES);
+            splice(text, span, new);
+            format!("value {old:?} -> {new}")
+        }
+        78..=85 => {
+            // A random regex in place of a string's contents (regex values, dtype keys, ieee754).
+            let spans = string_contents(text);
+            if spans.is_empty() {
+                return "no string for a regex".into();
+            }
+            let span = rng.pick(&spans).clone();
+            let regex = random_regex(rng);
+            // Mostly raw strings, as users write regexes; sometimes not, for escape errors.
+            let raw = rng.chance(70) && span.start > 0 && !text[..span.start - 1].ends_with(['r', 'b', 'f', 'u']);
+            let old = text[span.clone()].to_string();
+            let quote = &text[span.start - 1..span.start];
+            let escaped = regex.replace(quote, &format!("\\{quote}"));
+            if raw {
+                // `r"...\"` would swallow the quote: keep a trailing backslash even.
+                let body = if escaped.ends_with('\\') && !escaped.ends_with("\\\\") { format!("{escaped}\\") } else { escaped };
+                splice(text, span.start - 1..span.start - 1, "r");
+                splice(text, span.start + 1..span.end + 1, &body);
+            } else {
+                splice(text, span, &escaped);
+            }
+            format!("regex {old:?} -> {}{regex:?}", if raw { "r" } else { "" })
+        }
+        86..=93 => {
+            // A key added at the start of a dict that opens at a line end.
+            let opens: Vec<usize> = text.match_indices("{\n").map(|(i, _)| i + 2).collect();
+            if opens.is_empty() {
+                return "no dict to add a key to".into();
+            }
+            let at = *rng.pick(&opens);
+            let pools: [&[&str]; 3] = [TOP_LEVEL_KEYS, CAPABILITIES, NESTED_KEYS];
+            let pool = *rng.pick(&pools);
+            let key = *rng.pick(pool);
+            let value = *rng.pick(VALUES);
+            let line = format!("    \"{key}\": {value},\n");
+            text.insert_str(at, &line);
+            format!("added {:?}", line.trim())
+        }
+        _ => special(text, rng),
+    }
+}
+
+/// Rare shapes that CPython refuses (or reads differently) before any validation.
+fn special(text: &mut String, rng: &mut Rng) -> String {
+    let values = value_spans(text);
+    match rng.below(8) {
+        0 => {
+            let mut starts = char_starts(text);
+            starts.push(text.len());
+            let at = *rng.pick(&starts);
+            text.insert(at, '\0');
+            format!("NUL byte at byte {at}")
+        }
+        1 if !values.is_empty() => {
+            let depth = 190 + rng.below(30);
+            let span = rng.pick(&values).clone();
+            let nested = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+            splice(text, span, &nested);
+            format!("value nested {depth} brackets deep")
+        }
+        2 if !values.is_empty() => {
+            // Over CPython's limit: ints beyond i128 but within it are not evaluated statically
+            // (a note says so), so they are not part of the sample.
+            let digits = 4301 + rng.below(20);
+            let span = rng.pick(&values).clone();
+            let number: String = std::iter::once('7').chain(std::iter::repeat_n('3', digits - 1)).collect();
+            splice(text, span, &number);
+            format!("value an int of {digits} digits")
+        }
+        3 => {
+            *text = text.replace("\r\n", "\n").replace('\n', "\r");
+            "CR line endings".into()
+        }
+        4 => {
+            let spans = string_contents(text);
+            if spans.is_empty() {
+                return "no string for an escape".into();
+            }
+            let span = rng.pick(&spans).clone();
+            let escape = *rng.pick(&[
+                "\\u12", "\\x4", "\\N{NOT A NAME}", "\\N{EM DASH}", "\\U0011ffff", "\\U00000041", "\\x41",
+                "\\u00e9", "\\N", "\\N{", "\\q", "\\777", "\\0",
+            ]);
+            let at = span.start + rng.below(span.len() + 1);
+            let at = (at..=span.end).find(|&i| text.is_char_boundary(i)).unwrap_or(span.end);
+            text.insert_str(at, escape);
+            format!("escape {escape:?} in a string at byte {at}")
+        }
+        5 => {
+            let lines = line_spans(text);
+            if lines.is_empty() {
+                return "no line to indent".into();
+            }
+            let l = rng.below(lines.len());
+            let indent = *rng.pick(&["  ", "\t", " ", "        "]);
+            text.insert_str(lines[l].start, indent);
+            format!("indented line {} by {indent:?}", l + 1)
+        }
+        6 => {
+            let lines = line_spans(text);
+            if lines.is_empty() {
+                return "no line to dedent".into();
+            }
+            let l = rng.below(lines.len());
+            let line = &text[lines[l].clone()];
+            let trimmed = line.len() - line.trim_start_matches([' ', '\t']).len();
+            splice(text, lines[l].start..lines[l].start + trimmed, "");
+            format!("dedented line {}", l + 1)
+        }
+        _ => {
+            let cut = rng.below(text.len() + 1);
+            let cut = (cut..=text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(text.len());
+            text.truncate(cut);
+            format!("truncated at byte {cut}")
+        }
+    }
+}
+
+struct Mutant {
+    from: String,
+    edits: Vec<String>,
+    path: PathBuf,
+    text: String,
+}
+
+fn copy_subdirs(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).expect("read case dir").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            let target = to.join(entry.file_name());
+            std::fs::create_dir_all(&target).expect("create case subdir");
+            copy_subdirs(&path, &target);
+        }
+    }
+}
+
+fn corpus() -> Vec<(String, PathBuf, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/parity/check/cases");
+    let mut out: Vec<(String, PathBuf, String)> = std::fs::read_dir(&root)
+        .expect("the parity corpus is committed")
+        .flatten()
+        .filter(|e| e.path().join("manifest.py").is_file())
+        .map(|e| {
+            let dir = e.path();
+            let text = std::fs::read_to_string(dir.join("manifest.py")).expect("read manifest");
+            (e.file_name().to_string_lossy().into_owned(), dir, text)
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    assert!(out.len() >= 100, "the corpus has only {} cases", out.len());
+    out
+}
+
+fn make_mutants(seed: u64, count: usize, dir: &Path) -> Vec<Mutant> {
+    let cases = corpus();
+    let mut rng = Rng(seed);
+    (0..count)
+        .map(|i| {
+            let (name, case_dir, original) = &cases[rng.below(cases.len())];
+            let mut text = original.clone();
+            let n = match rng.below(10) {
+                0..=5 => 1,
+                6..=8 => 2,
+                _ => 3,
+            };
+            let edits: Vec<String> = (0..n).map(|_| mutate(&mut text, &mut rng)).collect();
+            let folder = dir.join(format!("{i:05}"));
+            std::fs::create_dir_all(&folder).expect("create mutant folder");
+            copy_subdirs(case_dir, &folder);
+            let path = folder.join("manifest.py");
+            std::fs::write(&path, &text).expect("write mutant");
+            Mutant { from: name.clone(), edits, path, text }
+        })
+        .collect()
+}
+
+/// What the real tool said about one file.
+struct Real {
+    exit_code: i64,
+    lines: Vec<String>,
+    timeout: bool,
+}
+
+fn run_oracle(python: &Path, mutants: &[Mutant], dir: &Path) -> Vec<Real> {
+    let list = dir.join("paths.txt");
+    let mut paths = String::new();
+    for m in mutants {
+        paths.push_str(&m.path.to_string_lossy());
+        paths.push('\n');
+    }
+    std::fs::write(&list, paths).expect("write path list");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/parity/check/differential_oracle.py");
+    let output = Command::new(python)
+        .arg(script)
+        .stdin(std::fs::File::open(&list).expect("open path list"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env_remove("PYTHONWARNINGS")
+        .env_remove("PYTHONPATH")
+        .env_remove("PYTHONSTARTUP")
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .env("PYTHONIOENCODING", "utf-8")
+        .current_dir(dir)
+        .output()
+        .expect("run the oracle");
+    assert!(
+        output.status.success(),
+        "the oracle failed: {}\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let results: Vec<Real> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).expect("oracle line is JSON");
+            Real {
+                exit_code: v["exit_code"].as_i64().unwrap_or(-1),
+                lines: v["lines"].as_array().unwrap().iter().map(|l| l.as_str().unwrap().to_string()).collect(),
+                timeout: v["timeout"].as_bool().unwrap_or(false),
+            }
+        })
+        .collect();
+    assert_eq!(results.len(), mutants.len(), "the oracle answered {} of {} files", results.len(), mutants.len());
+    results
+}
+
+/// What we say, and what we could not evaluate (the reasons of our information notes).
+struct Ours {
+    exit_code: i64,
+    lines: Vec<String>,
+    /// `manifest` itself is not known statically: we print a note instead of a claim.
+    not_static: bool,
+    unevaluated: Vec<String>,
+}
+
+impl Ours {
+    fn same_as(&self, real: &Real) -> bool {
+        !self.not_static && self.exit_code == real.exit_code && self.lines == real.lines
+    }
+
+    /// Differences that only running Python can settle: whether a module we do not know
+    /// can be imported (the answer depends on the user's environment, not on torchcts).
+    fn only_python_knows(&self) -> bool {
+        let environment = |why: &String| why.contains("can be imported is only known");
+        self.unevaluated.iter().any(environment)
+    }
+}
+
+fn ours(mutant: &Mutant) -> Ours {
+    let base = mutant.path.parent().unwrap().to_path_buf();
+    let dir_exists = move |entry: &str| {
+        let p = Path::new(entry);
+        if p.is_absolute() { p.is_dir() } else { base.join(p).is_dir() }
+    };
+    let analysis = analyze(&mutant.text, &AnalysisInput {
+        old_tree: None,
+        dir_exists: Some(&dir_exists),
+        inventory: None,
+        file_name: Some("manifest.py"),
+    });
+    let mut unevaluated: Vec<String> =
+        analysis.findings.iter().filter(|f| f.code == "not-evaluated").map(|f| f.message.clone()).collect();
+    if let CheckOutcome::NotStatic { reason } = &analysis.check {
+        unevaluated.push(reason.clone());
+    }
+    // A crash prints a traceback; the real tool's last line is what the oracle keeps.
+    let lines = analysis
+        .check
+        .lines()
+        .into_iter()
+        .map(|(_, line)| line)
+        .filter(|l| !l.starts_with("Traceback") && !l.starts_with(' '))
+        .collect();
+    Ours {
+        exit_code: analysis.check.exit_code() as i64,
+        lines,
+        not_static: matches!(analysis.check, CheckOutcome::NotStatic { .. }),
+        unevaluated,
+    }
+}
+
+fn python() -> Option<PathBuf> {
+    match std::env::var_os("TORCHCTS_PYTHON").filter(|v| !v.is_empty()) {
+        Some(python) => Some(PathBuf::from(python)),
+        None => {
+            assert!(
+                std::env::var("TORCHCTS_REQUIRE_REAL_RUNS").as_deref() != Ok("1"),
+                "TORCHCTS_REQUIRE_REAL_RUNS=1 but TORCHCTS_PYTHON is not set"
+            );
+            println!("SKIPPED: check-manifest differential test not run (set TORCHCTS_PYTHON)");
+            None
+        }
+    }
+}
+
+fn seed() -> u64 {
+    match std::env::var("CHECK_DIFF_SEED").as_deref() {
+        Ok("random") => std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(DEFAULT_SEED),
+        Ok(n) => n.parse().expect("CHECK_DIFF_SEED is a number or `random`"),
+        Err(_) => DEFAULT_SEED,
+    }
+}
+
+/// A short name for a difference, to group the report: the first differing line's shape,
+/// or what we could not evaluate.
+fn class_of(real: &Real, ours: &Ours) -> String {
+    if let Some(why) = ours.unevaluated.first() {
+        return format!("not evaluated by us: {}", why.chars().take(70).collect::<String>());
+    }
+    let first_real = real.lines.iter().find(|l| !ours.lines.contains(l));
+    let first_ours = ours.lines.iter().find(|l| !real.lines.contains(l));
+    let shape = |l: Option<&String>| -> String {
+        l.map(|l| l.split(['\'', '(', '[', '"']).next().unwrap_or("").chars().take(60).collect())
+            .unwrap_or_else(|| "-".into())
+    };
+    format!("real {:?} / ours {:?}", shape(first_real), shape(first_ours))
+}
+
+#[test]
+fn check_matches_real_check_manifest_under_random_edits() {
+    let Some(python) = python() else { return };
+    let seed = seed();
+    let count = std::env::var("CHECK_DIFF_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(DEFAULT_CASES);
+    let dir = std::env::temp_dir().join(format!("torchcts-check-diff-{}-{seed}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create the mutants folder");
+    let mutants = make_mutants(seed, count, &dir);
+    let real = run_oracle(&python, &mutants, &dir);
+
+    let mut classes: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let (mut compared, mut unclaimed, mut timeouts) = (0, 0, 0);
+    for (i, (m, r)) in mutants.iter().zip(&real).enumerate() {
+        if r.timeout {
+            timeouts += 1;
+            continue;
+        }
+        let o = ours(m);
+        if o.same_as(r) {
+            compared += 1;
+            continue;
+        }
+        if !o.unevaluated.is_empty() && (NEEDS_PYTHON.contains(&m.from.as_str()) || o.only_python_knows()) {
+            unclaimed += 1;
+            continue;
+        }
+        compared += 1;
+        classes.entry(class_of(r, &o)).or_default().push(i);
+    }
+    let differing: usize = classes.values().map(Vec::len).sum();
+    println!(
+        "check differential (seed {seed}): {} mutants, {compared} compared, {unclaimed} need Python \
+         (an unknown import, or mutants of {NEEDS_PYTHON:?}), {timeouts} timed out in Python, {differing} differ",
+        mutants.len()
+    );
+    if differing == 0 {
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(compared >= 1000 || count < 1000, "only {compared} mutants compared");
+        return;
+    }
+    let mut report = String::new();
+    for (class, cases) in &classes {
+        report.push_str(&format!("{:4} x {class}\n", cases.len()));
+    }
+    // CHECK_DIFF_SHOW=<n>: how many cases in full (default 12, at most 2 per class).
+    let show: usize = std::env::var("CHECK_DIFF_SHOW").ok().and_then(|n| n.parse().ok()).unwrap_or(12);
+    let per_class = if show > 12 { usize::MAX } else { 2 };
+    let mut shown = 0;
+    'outer: for cases in classes.values() {
+        for &i in cases.iter().take(per_class) {
+            let (m, r) = (&mutants[i], &real[i]);
+            let o = ours(m);
+            report.push_str(&format!(
+                "\n--- {} (from {}; {})\n  real: exit {} {:?}\n  ours: {}\n",
+                m.path.display(),
+                m.from,
+                m.edits.join("; "),
+                r.exit_code,
+                r.lines,
+                if o.unevaluated.is_empty() {
+                    format!("exit {} {:?}", o.exit_code, o.lines)
+                } else {
+                    format!("exit {} {:?}, not evaluated: {:?}", o.exit_code, o.lines, o.unevaluated)
+                }
+            ));
+            shown += 1;
+            if shown >= show {
+                break 'outer;
+            }
+        }
+    }
+    let _ = std::io::stdout().flush();
+    panic!(
+        "{differing} of {compared} mutants differ from the real check-manifest (seed {seed}; rerun with \
+         CHECK_DIFF_SEED={seed}; mutants kept in {}):\n{report}",
+        dir.display()
+    );
+}
