@@ -189,13 +189,31 @@ pub fn python_syntax_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError>
         });
     }
     let mut atom = None;
-    let token_error = tokenizer_error(text, &mut atom);
+    let mut indent = None;
+    let token_error = tokenizer_error(text, &mut atom, &mut indent);
     let first = first_error(tree, text);
-    // An atom error (a bad escape, a huge int) is raised as the parser builds that atom:
-    // it wins over any parser error further on, and over a tokenizer error met after it.
+    // An unexpected INDENT token stops the parser there, and CPython says so without
+    // reading further: only tokenizer errors before that line come first.
+    if let Some((line, offset)) = indent {
+        let parser_first = first.is_none_or(|(first_line, _, _)| first_line >= line)
+            && atom.as_ref().is_none_or(|a: &AtomError| a.offset > offset);
+        if parser_first {
+            return match token_error {
+                Some(tok) if !tok.at_eof && tok.error.line < line => Some(tok.error),
+                _ => Some(PythonSyntaxError { message: "unexpected indent".into(), line, fixes: Vec::new() }),
+            };
+        }
+    }
+    // An atom error (a bad escape, a huge int) is raised as the parser builds that atom,
+    // before any parser error further on. Like any parser error it is then replaced by a
+    // tokenizer error anywhere in the file (CPython tokenizes the rest), except an unclosed
+    // bracket opened on a later line.
     if let Some(atom) = atom {
         if first.is_none_or(|(_, _, start)| start >= atom.offset) {
-            return Some(atom.error);
+            return match token_error {
+                Some(tok) if !(tok.at_eof && atom.error.line <= tok.error.line) => Some(tok.error),
+                _ => Some(atom.error),
+            };
         }
     }
     let first = first.map(|(line, end, _)| (line, end));
@@ -226,7 +244,8 @@ pub fn python_syntax_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError>
             }
         }
         (Some(tok), None) => Some(tok.error),
-        (None, parser) => parser,
+        (None, Some(parser)) => Some(parser),
+        (None, None) => compile_error(tree, text),
     }
 }
 
@@ -250,12 +269,44 @@ fn first_error(tree: &Tree, text: &str) -> Option<(usize, usize, usize)> {
     }
     let findings = syntax_findings(tree, text, 1);
     let first = findings.first()?;
-    // Universal newlines: a lone CR ends a line too.
-    let before = &text.as_bytes()[..first.span.start];
+    Some((line_at(text, first.span.start), first.span.end, first.span.start))
+}
+
+/// The 1-based line of byte `offset`, with universal newlines (a lone CR ends a line too).
+fn line_at(text: &str, offset: usize) -> usize {
+    let before = &text.as_bytes()[..offset];
     let lone_crs = before.windows(2).filter(|w| w[0] == b'\r' && w[1] != b'\n').count()
-        + usize::from(before.last() == Some(&b'\r') && text.as_bytes().get(first.span.start) != Some(&b'\n'));
-    let line = before.iter().filter(|&&b| b == b'\n').count() + lone_crs + 1;
-    Some((line, first.span.end, first.span.start))
+        + usize::from(before.last() == Some(&b'\r') && text.as_bytes().get(offset) != Some(&b'\n'));
+    before.iter().filter(|&&b| b == b'\n').count() + lone_crs + 1
+}
+
+/// The compiler's error for a file that parses: a keyword argument given twice in one
+/// call (`dict(a=1, a=2)`), on the line of the repeat.
+fn compile_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError> {
+    let mut cursor = tree.walk();
+    let mut stack = vec![tree.root_node()];
+    while let Some(node) = stack.pop() {
+        if node.kind() == "argument_list" {
+            let mut seen = std::collections::HashSet::new();
+            for arg in node.named_children(&mut cursor) {
+                let Some(name) = arg.child_by_field_name("name").filter(|_| arg.kind() == "keyword_argument") else {
+                    continue;
+                };
+                let name = node_text(name, text);
+                if !seen.insert(name) {
+                    return Some(PythonSyntaxError {
+                        message: format!("keyword argument repeated: {name}"),
+                        line: line_at(text, arg.start_byte()),
+                        fixes: Vec::new(),
+                    });
+                }
+            }
+        }
+        // Children in reverse so that the first repeat in source order is found first.
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        stack.extend(children.into_iter().rev());
+    }
+    None
 }
 
 struct TokenizerError {
@@ -319,8 +370,13 @@ fn literal_escape_error(text: &str, quote: usize, body: &str) -> Option<String> 
 
 /// Brackets and string literals, as CPython's tokenizer checks them. An atom error met
 /// before the tokenizer error (or with none) goes to `atom`: a string's is known when the
-/// token after its group of adjacent strings has been read, on that token's line.
-fn tokenizer_error(text: &str, atom: &mut Option<AtomError>) -> Option<TokenizerError> {
+/// token after its group of adjacent strings has been read, on that token's line. The first
+/// unexpected indentation (line, offset) goes to `unexpected_indent`.
+fn tokenizer_error(
+    text: &str,
+    atom: &mut Option<AtomError>,
+    unexpected_indent: &mut Option<(usize, usize)>,
+) -> Option<TokenizerError> {
     let bytes = text.as_bytes();
     // A string's escape error (message, start), waiting for the token after its group.
     let mut pending: Option<(String, usize)> = None;
@@ -359,7 +415,11 @@ fn tokenizer_error(text: &str, atom: &mut Option<AtomError>) -> Option<Tokenizer
                     }
                     indents.push(col);
                 } else if col > top {
-                    return err("unexpected indent".into(), line, false);
+                    // Not a tokenizer error: an INDENT token the parser does not expect.
+                    if unexpected_indent.is_none() {
+                        *unexpected_indent = Some((line, j));
+                    }
+                    indents.push(col);
                 } else if col < top {
                     while indents.last().is_some_and(|&t| t > col) {
                         indents.pop();
@@ -534,7 +594,8 @@ fn tokenizer_error(text: &str, atom: &mut Option<AtomError>) -> Option<Tokenizer
         }
         i += 1;
     }
-    if let Some(&(open, oline)) = stack.first() {
+    // CPython names the innermost bracket still open.
+    if let Some(&(open, oline)) = stack.last() {
         return err(format!("'{}' was never closed", open as char), oline, true);
     }
     resolve(&mut pending, atom, line);
