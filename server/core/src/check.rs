@@ -165,4 +165,81 @@ mod tests {
         );
         let _ = parse_failure;
     }
+
+    #[test]
+    fn two_hundred_nested_brackets_load_and_one_more_does_not() {
+        let nested = |depth: usize| format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+        let text = format!(
+            "manifest = {{'manifest_version': {}, 'device_name': 'x', 'capabilities': {{}}}}\n",
+            nested(199)
+        );
+        let (code, lines) = check_lines(&text);
+        assert_eq!(code, 0);
+        assert_eq!(lines[0], format!("Warning: Unexpected manifest_version {}; expected 1", nested(199)));
+        let text = format!("x = {}\nmanifest = {{}}\n", nested(201));
+        assert_eq!(parse_failure(&text), "too many nested parentheses (manifest.py, line 1)");
+    }
+
+    #[test]
+    fn deep_expressions_do_not_exhaust_the_stack() {
+        // Run in a test thread (2 MiB of stack, like the server's workers), in debug builds too.
+        for piece in ["1 + ", "-", "not ", "(", "{'a': ", "f(", "x.y["] {
+            let text = format!("manifest = {}1\n", piece.repeat(300));
+            let _ = check_lines(&text);
+        }
+    }
+
+    #[test]
+    fn loads_cpython_refuses() {
+        assert_eq!(parse_failure("manifest = {}\0\n"), "source code string cannot contain null bytes");
+        let digits = "7".repeat(4301);
+        assert_eq!(
+            parse_failure(&format!("manifest = {{\n  'a': {digits},\n}}\n")),
+            "Exceeds the limit (4300 digits) for integer string conversion: value has 4301 digits; use \
+             sys.set_int_max_str_digits() to increase the limit - Consider hexadecimal for huge integer literals to \
+             avoid decimal conversion limits. (manifest.py, line 2)"
+        );
+        // Escapes: positions count each non-ASCII character as its 10-byte `\UXXXXXXXX`.
+        assert_eq!(
+            parse_failure("manifest = {'é\\u12': 1}\n"),
+            "(unicode error) 'unicodeescape' codec can't decode bytes in position 10-13: truncated \\uXXXX escape \
+             (manifest.py, line 1)"
+        );
+        assert_eq!(
+            parse_failure("manifest = {\n 'a': 'x\\N{NOT A NAME}',\n}\n"),
+            "(unicode error) 'unicodeescape' codec can't decode bytes in position 1-14: unknown Unicode character \
+             name (manifest.py, line 2)"
+        );
+        // The error is raised once the token after the string is read: here on line 3.
+        assert_eq!(
+            parse_failure("x = ('a'\n'\\x4'\n)\nmanifest = {}\n"),
+            "(unicode error) 'unicodeescape' codec can't decode bytes in position 0-2: truncated \\xXX escape \
+             (manifest.py, line 3)"
+        );
+        assert_eq!(
+            parse_failure("x = b'\\x4'\n"),
+            "(value error) invalid \\x escape at position 0 (manifest.py, line 1)"
+        );
+        assert_eq!(parse_failure("x = 12abc\n"), "invalid decimal literal (manifest.py, line 1)");
+        assert_eq!(parse_failure("x = -'a'\n"), "bad operand type for unary -: 'str'");
+        assert_eq!(
+            parse_failure("manifest = dict(a=1,\n  a=2)\n"),
+            "keyword argument repeated: a (manifest.py, line 2)"
+        );
+    }
+
+    #[test]
+    fn valid_named_escapes_and_raw_strings_load() {
+        let text = "manifest = {'manifest_version': 1, 'device_name': '\\N{EM DASH}\\N{em dash}', \
+                    'capabilities': {}, r'\\u12': 1}\n";
+        let (code, lines) = check_lines(text);
+        assert_eq!((code, lines), (1, vec!["Error: Unknown top-level manifest key '\\u12'".to_string()]));
+    }
+
+    #[test]
+    fn lone_carriage_returns_are_line_breaks() {
+        let text = "# c\rmanifest = {\r 'manifest_version': 1, 'device_name': 'x', 'capabilities': {}}\r";
+        assert_eq!(check_lines(text), (0, vec!["Manifest is valid!".to_string()]));
+        assert_eq!(parse_failure("x = 1\ry = (\r"), "'(' was never closed (manifest.py, line 2)");
+    }
 }

@@ -20,8 +20,9 @@ use crate::value::{py_eq, Dict, Span, Value, ValueKind};
 use std::collections::{HashMap, HashSet};
 use tree_sitter::{Node, Tree};
 
-/// Expressions nested deeper than this are not evaluated (keeps recursion bounded).
-const MAX_DEPTH: usize = 128;
+/// Expressions nested deeper than this are not evaluated (keeps recursion bounded); above
+/// the 200 brackets CPython accepts.
+const MAX_DEPTH: usize = 256;
 
 /// What evaluating the module tells about `manifest`.
 #[derive(Clone, Debug, Default)]
