@@ -17,6 +17,7 @@ mod handlers;
 mod review_lens;
 mod runs;
 mod session;
+mod transport;
 
 use handlers::*;
 use session::Session;
@@ -25,6 +26,12 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{LanguageServer, LspService, Server};
 
+/// Requests served at once; a slow one (a large document) must not hold up the others.
+const CONCURRENT_REQUESTS: usize = 64;
+/// Bytes buffered in each in-memory pipe between the stdio guard and the server.
+const PIPE_BYTES: usize = 1 << 16;
+
+/// Serves LSP on stdin/stdout until the input ends, `exit`, or the client process dies.
 pub fn serve_stdio() -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
         Ok(rt) => rt,
@@ -33,11 +40,17 @@ pub fn serve_stdio() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    runtime.block_on(async {
+    let code = runtime.block_on(async {
         let (service, socket) = LspService::new(Backend::new);
-        Server::new(tokio::io::stdin(), tokio::io::stdout(), socket).serve(service).await;
+        let (to_server, server_input) = tokio::io::duplex(PIPE_BYTES);
+        let (server_output, from_server) = tokio::io::duplex(PIPE_BYTES);
+        let server =
+            Server::new(server_input, server_output, socket).concurrency_level(CONCURRENT_REQUESTS).serve(service);
+        transport::guard(tokio::io::stdin(), tokio::io::stdout(), to_server, from_server, server).await
     });
-    ExitCode::SUCCESS
+    // Neither a blocked read of stdin nor an analysis still running may delay the exit.
+    runtime.shutdown_background();
+    code
 }
 
 /// The router: one line per LSP method.
