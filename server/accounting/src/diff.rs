@@ -160,46 +160,94 @@ impl AccountingDiff {
     }
 }
 
-/// A node's identity, the same in both accountings of one inventory.
+/// A node that is not an item (a placeholder or a pending OpInfo record), the same in both
+/// accountings of one inventory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum Key {
-    Item(u32),
+enum OtherKey {
     Placeholder(u8),
     Pending(bool, u32, u32, u32),
 }
 
-fn key(node: NodeRef) -> Key {
+fn other_key(node: NodeRef) -> Option<OtherKey> {
     match node {
-        NodeRef::Item(i) => Key::Item(i),
-        NodeRef::Placeholder(k) => Key::Placeholder(k as u8),
-        NodeRef::Pending { backward, cond, op, dt } => Key::Pending(backward, cond, op, dt),
+        NodeRef::Item(_) => None,
+        NodeRef::Placeholder(k) => Some(OtherKey::Placeholder(k as u8)),
+        NodeRef::Pending { backward, cond, op, dt } => Some(OtherKey::Pending(backward, cond, op, dt)),
     }
 }
 
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 enum State {
     Runs(u8),
     NotRun(Record),
 }
 
-/// Every node an accounting knows, with its state, in show-skips order (records) followed by
-/// the running nodes in collection order.
-fn states(acc: &Accounting) -> (Vec<(Key, NodeRef)>, HashMap<Key, State>) {
-    let records = acc.records();
-    let running = acc.executable_nodes();
-    let mut order = Vec::with_capacity(records.len() + running.len());
-    let mut map = HashMap::with_capacity(records.len() + running.len());
-    for node in running {
-        let k = key(node);
-        order.push((k, node));
-        map.insert(k, State::Runs(node_level(acc.inventory, node)));
+/// Every node one accounting knows, with its state: items by index (dense: the diff of two
+/// accountings is a walk over two arrays), the few other nodes by key, and the record counts
+/// per (level, reason) in show-skips order. The editor prepares the committed side once.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    items: Vec<Option<State>>,
+    others: Vec<(NodeRef, State)>,
+    other_index: HashMap<OtherKey, usize>,
+    record_counts: Vec<((u8, Reason), i64)>,
+    running: usize,
+}
+
+/// Prepares one side of a diff.
+pub fn prepare(acc: &Accounting) -> Prepared {
+    let inv = acc.inventory;
+    let mut p = Prepared {
+        items: vec![None; inv.items.len()],
+        others: Vec::new(),
+        other_index: HashMap::new(),
+        record_counts: Vec::new(),
+        running: acc.executable,
+    };
+    let put = |p: &mut Prepared, node: NodeRef, state: State| match (node, other_key(node)) {
+        (NodeRef::Item(i), _) => {
+            if let Some(slot) = p.items.get_mut(i as usize) {
+                *slot = Some(state);
+            }
+        }
+        (_, Some(k)) => {
+            p.other_index.insert(k, p.others.len());
+            p.others.push((node, state));
+        }
+        (_, None) => {}
+    };
+    for node in acc.executable_nodes() {
+        put(&mut p, node, State::Runs(node_level(inv, node)));
     }
-    for rec in records {
-        let k = key(rec.node);
-        order.push((k, rec.node));
-        map.insert(k, State::NotRun(rec));
+    let mut slots: HashMap<(u8, Reason), usize> = HashMap::new();
+    for rec in acc.records() {
+        let slot = *slots.entry((rec.level, rec.reason)).or_insert_with(|| {
+            p.record_counts.push(((rec.level, rec.reason), 0));
+            p.record_counts.len() - 1
+        });
+        p.record_counts[slot].1 += 1;
+        put(&mut p, rec.node, State::NotRun(rec));
     }
-    (order, map)
+    p
+}
+
+impl Prepared {
+    fn other(&self, node: NodeRef) -> Option<&State> {
+        other_key(node).and_then(|k| self.other_index.get(&k)).map(|&i| &self.others[i].1)
+    }
+
+    /// (node, state here) for every node, items in collection order first.
+    fn nodes(&self) -> impl Iterator<Item = (NodeRef, &State)> {
+        let items = self.items.iter().enumerate().filter_map(|(i, s)| s.as_ref().map(|s| (NodeRef::Item(i as u32), s)));
+        items.chain(self.others.iter().map(|(n, s)| (*n, s)))
+    }
+
+    fn state(&self, node: NodeRef) -> Option<&State> {
+        match node {
+            NodeRef::Item(i) => self.items.get(i as usize).and_then(Option::as_ref),
+            other => self.other(other),
+        }
+    }
 }
 
 fn node_level(inv: &Inventory, node: NodeRef) -> u8 {
@@ -290,39 +338,33 @@ fn push(groups: &mut [Vec<Group>; 8], level: u8, cause: Cause, reason: &str, nod
     }
 }
 
-/// Per (level, reason) record counts, and the reasons in first-seen order.
-fn record_counts(map: &HashMap<Key, State>, order: &[(Key, NodeRef)]) -> Vec<((u8, Reason), i64)> {
-    let mut counts: Vec<((u8, Reason), i64)> = Vec::new();
-    let mut index: HashMap<(u8, Reason), usize> = HashMap::new();
-    for (k, _) in order {
-        if let Some(State::NotRun(rec)) = map.get(k) {
-            let slot = *index.entry((rec.level, rec.reason)).or_insert_with(|| {
-                counts.push(((rec.level, rec.reason), 0));
-                counts.len() - 1
-            });
-            counts[slot].1 += 1;
-        }
-    }
-    counts
-}
-
 /// The difference `new - old` of the accountings of `old_facts` and `new_facts`. Both
 /// accountings must come from the same inventory.
 pub fn diff(old: &Accounting, old_facts: &ManifestFacts, new: &Accounting, new_facts: &ManifestFacts) -> AccountingDiff {
-    if !std::ptr::eq(old.inventory, new.inventory) {
+    diff_prepared(old, &prepare(old), old_facts, new, &prepare(new), new_facts)
+}
+
+/// [`diff`] with both sides already prepared ([`prepare`] of the same accountings).
+pub fn diff_prepared(
+    old: &Accounting,
+    old_p: &Prepared,
+    old_facts: &ManifestFacts,
+    new: &Accounting,
+    new_p: &Prepared,
+    new_facts: &ManifestFacts,
+) -> AccountingDiff {
+    if !std::ptr::eq(old.inventory, new.inventory) || old_p.items.len() != new_p.items.len() {
         return AccountingDiff {
             problem: Some("the two accountings use different inventories".to_string()),
             ..AccountingDiff::default()
         };
     }
     let inv = new.inventory;
-    let (old_order, old_map) = states(old);
-    let (new_order, new_map) = states(new);
     let mut started: [Vec<Group>; 8] = Default::default();
     let mut stopped: [Vec<Group>; 8] = Default::default();
-    for &(k, node) in &old_order {
-        let Some(State::Runs(level)) = old_map.get(&k) else { continue };
-        match new_map.get(&k) {
+    for (node, state) in old_p.nodes() {
+        let State::Runs(level) = state else { continue };
+        match new_p.state(node) {
             Some(State::Runs(_)) => {}
             Some(State::NotRun(rec)) => {
                 push(&mut stopped, *level, cause_of(new, rec), new.reason_name(rec.reason), new.node_ref_id(node))
@@ -330,9 +372,9 @@ pub fn diff(old: &Accounting, old_facts: &ManifestFacts, new: &Accounting, new_f
             None => push(&mut stopped, *level, cause_of_absence(inv, node, new_facts), NOT_COLLECTED, new.node_ref_id(node)),
         }
     }
-    for &(k, node) in &new_order {
-        let Some(State::Runs(level)) = new_map.get(&k) else { continue };
-        match old_map.get(&k) {
+    for (node, state) in new_p.nodes() {
+        let State::Runs(level) = state else { continue };
+        match old_p.state(node) {
             Some(State::Runs(_)) => {}
             Some(State::NotRun(rec)) => {
                 push(&mut started, *level, cause_of(old, rec), old.reason_name(rec.reason), new.node_ref_id(node))
@@ -341,14 +383,11 @@ pub fn diff(old: &Accounting, old_facts: &ManifestFacts, new: &Accounting, new_f
         }
     }
     // Records per (level, reason): new minus old, reasons in first-seen order (old first).
-    let mut deltas: Vec<((u8, Reason), i64)> = record_counts(&old_map, &old_order);
-    for d in deltas.iter_mut() {
-        d.1 = -d.1;
-    }
-    for (key, n) in record_counts(&new_map, &new_order) {
-        match deltas.iter_mut().find(|d| d.0 == key) {
+    let mut deltas: Vec<((u8, Reason), i64)> = old_p.record_counts.iter().map(|(k, n)| (*k, -n)).collect();
+    for (key, n) in &new_p.record_counts {
+        match deltas.iter_mut().find(|d| d.0 == *key) {
             Some(d) => d.1 += n,
-            None => deltas.push((key, n)),
+            None => deltas.push((*key, *n)),
         }
     }
     let mut total: Vec<(String, i64)> = Vec::new();
@@ -381,8 +420,8 @@ pub fn diff(old: &Accounting, old_facts: &ManifestFacts, new: &Accounting, new_f
     AccountingDiff {
         levels,
         reason_deltas: total,
-        old_running: old.executable,
-        new_running: new.executable,
+        old_running: old_p.running,
+        new_running: new_p.running,
         problem: None,
     }
 }

@@ -81,7 +81,19 @@ pub fn review(inventory: &Inventory, old: &ManifestFacts, new: &ManifestFacts, o
 
 /// Compares two accountings already made (the editor keeps the committed one).
 pub fn review_of(old_acc: &av::Accounting, old: &ManifestFacts, new_acc: &av::Accounting, new: &ManifestFacts) -> Review {
-    let diff = accounting::diff::diff(old_acc, old, new_acc, new);
+    review_prepared(old_acc, &accounting::diff::prepare(old_acc), old, new_acc, new)
+}
+
+/// [`review_of`] with the old side prepared once ([`accounting::diff::prepare`] of `old_acc`).
+pub fn review_prepared(
+    old_acc: &av::Accounting,
+    old_prepared: &accounting::diff::Prepared,
+    old: &ManifestFacts,
+    new_acc: &av::Accounting,
+    new: &ManifestFacts,
+) -> Review {
+    let new_prepared = accounting::diff::prepare(new_acc);
+    let diff = accounting::diff::diff_prepared(old_acc, old_prepared, old, new_acc, &new_prepared, new);
     let mut changes: Vec<CauseChange> = diff
         .by_cause()
         .into_iter()

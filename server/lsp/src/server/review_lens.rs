@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::SystemTime;
 use torchcts_core::accounting_view::{self as av, Accounting, Inventory, LevelSelection, ManifestFacts};
+use accounting::diff::Prepared;
 use torchcts_core::review_diff::{self, Review};
 use torchcts_core::value::Dict;
 use torchcts_core::{Analysis, Finding};
@@ -32,8 +33,8 @@ struct Committed {
     head: Option<HeadKey>,
     /// `None`: not in a repository, not committed, or no manifest dict at HEAD.
     facts: Option<ManifestFacts>,
-    /// The committed accounting for (inventory, device, selection).
-    accounting: Option<(usize, String, LevelSelection, Accounting<'static>)>,
+    /// The committed accounting for (inventory, device, selection), prepared for diffs.
+    accounting: Option<(usize, String, LevelSelection, Arc<(Accounting<'static>, Prepared)>)>,
     /// The review of the last current facts (with the inventory it was counted with).
     review: Option<(usize, ManifestFacts, Arc<Review>)>,
 }
@@ -139,19 +140,21 @@ fn review(uri: &Uri, manifest: &Dict, inventory: &'static Inventory) -> Option<(
         .as_ref()
         .filter(|(i, d, s, _)| *i == inv && *d == device && *s == old_selection)
         .map(|c| c.3.clone());
-    let old_acc = match cached {
-        Some(acc) => acc,
+    let old_side = match cached {
+        Some(side) => side,
         None => {
-            let acc = crate::server::session::guarded("review accounting", || {
-                accounting::account(inventory, &old, &device, old_selection)
+            let side = crate::server::session::guarded("review accounting", || {
+                let acc = accounting::account(inventory, &old, &device, old_selection);
+                let prepared = accounting::diff::prepare(&acc);
+                Arc::new((acc, prepared))
             })?;
-            committed.accounting = Some((inv, device.clone(), old_selection, acc.clone()));
-            acc
+            committed.accounting = Some((inv, device.clone(), old_selection, side.clone()));
+            side
         }
     };
     let result = crate::server::session::guarded("review", || {
         let new_acc = accounting::account(inventory, &facts, &device, new_selection);
-        review_diff::review_of(&old_acc, &old, &new_acc, &facts)
+        review_diff::review_prepared(&old_side.0, &old_side.1, &old, &new_acc, &facts)
     })?;
     let result = Arc::new(result);
     committed.review = Some((inv, facts, result.clone()));
