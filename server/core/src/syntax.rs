@@ -572,7 +572,11 @@ fn tokenizer_error(
                 }
                 if !closed {
                     let message = if triple {
-                        format!("unterminated triple-quoted string literal (detected at line {line})")
+                        // At EOF CPython's line is the last line read: a final LF or CR
+                        // does not start another (a final CRLF does).
+                        let final_break = text.ends_with('\r') || text.ends_with('\n') && !text.ends_with("\r\n");
+                        let detected = if final_break { line - 1 } else { line };
+                        format!("unterminated triple-quoted string literal (detected at line {detected})")
                     } else {
                         format!("unterminated string literal (detected at line {line})")
                     };
@@ -942,6 +946,17 @@ mod tests {
         let e = err("x = 1 \\ 2\n").unwrap();
         assert_eq!((e.message.as_str(), e.line), ("unexpected character after line continuation character", 1));
         assert_eq!(err("x = 1 \\\n+ 2\n"), None);
+    }
+
+    #[test]
+    fn unterminated_triple_quote_at_eof_names_the_last_line_read() {
+        let detected = |text: &str| err(text).unwrap().message;
+        let says = |n: usize| format!("unterminated triple-quoted string literal (detected at line {n})");
+        assert_eq!(detected("x = '''abc\n"), says(1));
+        assert_eq!(detected("x = '''abc"), says(1));
+        assert_eq!(detected("x = '''abc\n\n"), says(2));
+        assert_eq!(detected("x = '''abc\r"), says(1));
+        assert_eq!(detected("x = 1\r\ny = '''abc\r\nd\r\n"), says(4));
     }
 
     #[test]
