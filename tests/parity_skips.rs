@@ -55,6 +55,11 @@ fn skips_cli_matches_real_show_skips() {
         if let Some(torch) = expected["torch"].as_str().or(expected["tool"]["torch"].as_str()) {
             args.extend(["--torch".to_string(), torch.to_string()]);
         }
+        // How the real run named its tests (null: pytest rooted them at the package).
+        match expected["node_prefix"].as_str() {
+            Some(prefix) => args.extend(["--node-prefix".to_string(), prefix.to_string()]),
+            None => args.push("--rooted-at-package".to_string()),
+        }
         let output = Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
             .arg("skips")
             .arg(&manifest)

@@ -151,6 +151,8 @@ pub struct AccountingProblem {
 #[derive(Clone)]
 pub struct Accounting<'a> {
     pub inventory: &'a Inventory,
+    /// How the real run names tests (quoted node ids in details get its prefix).
+    pub layout: crate::facts::RunLayout,
     pub device: DeviceResolution,
     pub selection: LevelSelection,
     /// pytest items collected (`M` in `K/M tests collected`).
@@ -315,6 +317,19 @@ impl<'a> Accounting<'a> {
 
     /// The detail text, as torchcts writes it.
     pub fn detail(&self, rec: &Record) -> String {
+        let text = self.detail_text(rec);
+        // Details that quote the node id (backend gates) quote it as the run roots it.
+        let prefix = &self.layout.node_prefix;
+        if !prefix.is_empty() && matches!(rec.detail, Detail::Text(_) | Detail::DeviceText(_)) {
+            let id = self.node_id(rec);
+            if text.starts_with(&id) {
+                return format!("{prefix}{text}");
+            }
+        }
+        text
+    }
+
+    fn detail_text(&self, rec: &Record) -> String {
         let inv = self.inventory;
         let label = |l: &DtypeLabel| -> String {
             let dt = inv.string(l.dt);
@@ -863,6 +878,7 @@ fn account_with<'a>(
     drop(ctx);
     Accounting {
         inventory: inv,
+        layout: facts.layout.clone(),
         device: resolution,
         selection,
         collected: tally.collected,
@@ -1740,7 +1756,7 @@ fn rare_tail(ctx: &mut Ctx, hot: &HotItem, item: &Item, has_dev: bool) -> Outcom
     }
     // 13 (semantic level) is applied by the caller; 14. known backend crash
     // comes after it and only for items the level keeps.
-    if has_dev && ctx.selection.contains(hot.level) {
+    if has_dev && !ctx.facts.layout.rooted_at_package && ctx.selection.contains(hot.level) {
         if let Some(rd) = dev_fact(ctx, item, DevRule::Crash) {
             return Some(dev_outcome(ctx, rd));
         }

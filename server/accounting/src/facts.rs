@@ -159,6 +159,49 @@ pub struct ManifestFacts {
     pub semantic_level: Option<PyValue>,
     /// `custom_test_dirs` is non-empty: user tests the inventory cannot know.
     pub has_custom_test_dirs: bool,
+    /// How a real run names its tests (not a manifest key: where the run happens). pytest
+    /// roots node ids at the common folder of the working directory and the torchcts
+    /// package; when that is `/`, at the package itself. [`RunLayout::default`] is the usual
+    /// layout (a venv and a manifest under one home or project folder).
+    pub layout: RunLayout,
+}
+
+/// Where pytest roots the node ids of a real run, which decides two things show-skips
+/// prints: whether torchcts' known-segfault ledger can match (its `nodeid_glob`
+/// constraints name `torchcts/...` paths, which only ids rooted above the package contain)
+/// and the path in details that quote a node id (`tv/lib/python3.11/site-packages/torchcts/stress/...`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct RunLayout {
+    /// pytest roots node ids at the package: ids are package-relative, the ledger never fires.
+    pub rooted_at_package: bool,
+    /// The path from pytest's root folder to the package, ending in `/` (empty: unknown).
+    pub node_prefix: String,
+}
+
+impl RunLayout {
+    /// pytest's choice for a run of show-skips in `working_dir` with torchcts installed in
+    /// `package_dir` (both absolute): the common folder of the two, or the package when that
+    /// is the file-system root. (An ini file in the package's parents, which would move the
+    /// root, is not looked for.)
+    pub fn for_paths(working_dir: &std::path::Path, package_dir: &std::path::Path) -> RunLayout {
+        let common: std::path::PathBuf = working_dir
+            .components()
+            .zip(package_dir.components())
+            .take_while(|(a, b)| a == b)
+            .map(|(a, _)| a)
+            .collect();
+        let at_root = common.parent().is_none();
+        if at_root {
+            return RunLayout { rooted_at_package: true, node_prefix: String::new() };
+        }
+        let relative = package_dir.strip_prefix(&common).unwrap_or(package_dir);
+        let mut node_prefix: String =
+            relative.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/");
+        if !node_prefix.is_empty() {
+            node_prefix.push('/');
+        }
+        RunLayout { rooted_at_package: false, node_prefix }
+    }
 }
 
 fn get<'a>(pairs: &'a [(String, PyValue)], key: &str) -> Option<&'a PyValue> {
@@ -458,5 +501,18 @@ mod tests {
         assert!(!PyValue::List(vec![]).truthy());
         assert!(!PyValue::Int(0).truthy());
         assert!(PyValue::Other("object()".into()).truthy());
+    }
+
+    #[test]
+    fn run_layout_follows_pytests_rootdir_rule() {
+        use std::path::Path;
+        let under_tmp = RunLayout::for_paths(Path::new("/tmp/proj"), Path::new("/tmp/tv/lib/python3.11/site-packages/torchcts"));
+        assert_eq!(under_tmp, RunLayout { rooted_at_package: false, node_prefix: "tv/lib/python3.11/site-packages/torchcts/".into() });
+        let venv_inside = RunLayout::for_paths(Path::new("/home/u/p"), Path::new("/home/u/p/.venv/lib/python3.12/site-packages/torchcts"));
+        assert_eq!(venv_inside.node_prefix, ".venv/lib/python3.12/site-packages/torchcts/");
+        // Only `/` in common: pytest roots at the package and the ledger cannot match.
+        let apart = RunLayout::for_paths(Path::new("/tmp/proj"), Path::new("/work/tv/venv/lib/python3.11/site-packages/torchcts"));
+        assert!(apart.rooted_at_package);
+        assert!(!RunLayout::default().rooted_at_package);
     }
 }

@@ -31,7 +31,7 @@ pub use account::{
     account, resolve_device, Accounting, AccountingProblem, Detail, DeviceResolution, DtypeLabel, LabelKind,
     LevelCounts, NodeRef, PlaceholderKind, Record,
 };
-pub use facts::{canonical_dtype, tagged_to_py, LevelSelection, ManifestFacts, PyValue};
+pub use facts::{canonical_dtype, tagged_to_py, LevelSelection, ManifestFacts, PyValue, RunLayout};
 pub use inventory::{Inventory, InventoryMeta, Reason, CUSTOM_DEVICE_PLACEHOLDER};
 pub use versions::{choose_for_environment, embedded_torch_releases, newest_torch_release, InventoryChoice};
 pub use render::{collected_line, records_json, render_audit, render_show_skips, summary_line, RecordsJson};

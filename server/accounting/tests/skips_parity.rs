@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::io::Read;
 use std::path::PathBuf;
 
-use accounting::{account, render_show_skips, Inventory, LevelSelection, ManifestFacts};
+use accounting::{account, render_show_skips, Inventory, LevelSelection, ManifestFacts, RunLayout};
 use serde_json::Value;
 
 fn corpus_dir() -> PathBuf {
@@ -73,7 +73,12 @@ fn show_skips_parity() {
         flate2::read::GzDecoder::new(&expected_gz[..]).read_to_string(&mut expected_text).unwrap();
         let expected: Value = serde_json::from_str(&expected_text).unwrap();
         let manifest: Value = serde_json::from_str(&std::fs::read_to_string(cdir.join("manifest.json")).unwrap()).unwrap();
-        let facts = ManifestFacts::from_tagged_json(&manifest).unwrap();
+        let mut facts = ManifestFacts::from_tagged_json(&manifest).unwrap();
+        // How the real run named its tests (null: rooted at the package).
+        facts.layout = match expected["node_prefix"].as_str() {
+            Some(prefix) => RunLayout { rooted_at_package: false, node_prefix: prefix.to_string() },
+            None => RunLayout { rooted_at_package: true, node_prefix: String::new() },
+        };
         let args: Vec<String> = case["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_string()).collect();
         let device = facts.resolve_device(arg(&args, "--device"));
         let sel = selection(&args, &facts);

@@ -135,6 +135,15 @@ def torchcts_package_dir(python: str) -> str:
     ).strip()
 
 
+def pytest_node_prefix(work: str, pkg: str):
+    """pytest roots node ids at the common folder of the working directory and the package,
+    or at the package when that is `/` (torchcts' known-segfault ledger then never matches)."""
+    common = os.path.commonpath([os.path.realpath(work), os.path.realpath(pkg)])
+    if common == os.path.dirname(common):
+        return None
+    return os.path.relpath(os.path.realpath(pkg), common).replace(os.sep, "/") + "/"
+
+
 def versions(python: str) -> dict:
     code = (
         "import json, platform, torch\n"
@@ -180,12 +189,14 @@ def main() -> int:
             src = os.path.join(cdir, "manifest.py")
         out_gz = os.path.join(cdir, "output.txt.gz")
         t0 = time.time()
+        node_prefix = None
         if args.parse_only:
             with gzip.open(out_gz, "rt", encoding="utf-8") as f:
                 stdout = f.read()
             wall = None
         else:
             work = tempfile.mkdtemp(prefix=f"skips-{name}-")
+            node_prefix = pytest_node_prefix(work, pkg)
             shutil.copy(src, os.path.join(work, "manifest.py"))
             cmd = ["nice", "-n", "19", *base_cmd, "show-skips", *case["args"]]
             print(f"[{n}/{len(cases)}] {name}: {' '.join(cmd[3:])} ...", file=sys.stderr, flush=True)
@@ -219,6 +230,8 @@ def main() -> int:
             "template": case.get("template"),
             "args": case["args"],
             "torch": case.get("torch"),
+            # The path pytest prefixed node ids with (null: rooted at the package).
+            "node_prefix": node_prefix if not args.parse_only else old.get("node_prefix"),
             "tool": vers,
             "wall_seconds": wall if wall is not None else old.get("wall_seconds"),
             "collected": parsed["collected"],

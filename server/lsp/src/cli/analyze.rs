@@ -65,7 +65,7 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
         }
     };
     let manifest = analysis.model.manifest.as_ref().and_then(|m| m.as_dict());
-    let accounting = manifest.map(|manifest| account(&inventory, manifest, &args.accounting));
+    let accounting = manifest.map(|manifest| account(&inventory, manifest, &args.accounting, path));
     match args.format {
         ReportFormat::Text => {
             print_diagnostics(path, &analysis);
@@ -87,8 +87,9 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
 
 /// The accounting for the flags; without level flags, the manifest's `semantic_level`
 /// (level 3 when it is invalid: the check-manifest part reports that).
-fn account<'i>(inventory: &'i Inventory, manifest: &Dict, flags: &AccountingArgs) -> accounting::Accounting<'i> {
-    let facts = av::facts(manifest);
+fn account<'i>(inventory: &'i Inventory, manifest: &Dict, flags: &AccountingArgs, path: &Path) -> accounting::Accounting<'i> {
+    let mut facts = av::facts(manifest);
+    facts.layout = flags.run_layout(path);
     let device = facts.resolve_device(flags.device.as_deref());
     let selection = flags
         .levels

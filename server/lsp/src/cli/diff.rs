@@ -130,10 +130,14 @@ pub fn run(args: &DiffArgs) -> ExitCode {
     let sides = review_diff::side(&old.1)
         .map_err(|e| format!("{}: {e}", old.0))
         .and_then(|o| review_diff::side(&new.1).map(|n| (o, n)).map_err(|e| format!("{}: {e}", new.0)));
-    let (old_side, new_side) = match sides {
+    let (mut old_side, mut new_side) = match sides {
         Ok(s) => s,
         Err(e) => return usage_error(e),
     };
+    // Both sides are counted as a run in the working version's folder would name tests.
+    let layout = args.accounting.run_layout(&new_path);
+    old_side.facts.layout = layout.clone();
+    new_side.facts.layout = layout;
     let options = ReviewOptions { device: args.accounting.device.clone(), selection: args.accounting.levels.selection() };
     let review = match review_diff::review(&inventory, &old_side.facts, &new_side.facts, &options) {
         Ok(r) => r,

@@ -72,9 +72,38 @@ pub struct AccountingArgs {
     /// beside the manifest or python3's environment, read from its dist-info; else the newest]
     #[arg(long, value_name = "VERSION", value_parser = parse_torch_release)]
     pub torch: Option<String>,
+    /// How a real run names tests: the path from pytest's root folder to the torchcts
+    /// package (`.venv/lib/python3.11/site-packages/torchcts/`), quoted in some details
+    /// [default: from the environment's site-packages and the manifest's folder]
+    #[arg(long, value_name = "PREFIX")]
+    pub node_prefix: Option<String>,
+    /// The real run roots node ids at the torchcts package (the venv and the manifest share
+    /// no folder but `/`): torchcts' known-segfault ledger then never matches
+    #[arg(long, conflicts_with = "node_prefix")]
+    pub rooted_at_package: bool,
 }
 
 impl AccountingArgs {
+    /// How `torchcts show-skips` run in the manifest's folder would name tests: the flags,
+    /// else pytest's rule applied to the folder and the environment's torchcts package.
+    pub fn run_layout(&self, manifest: &Path) -> accounting::RunLayout {
+        if self.rooted_at_package {
+            return accounting::RunLayout { rooted_at_package: true, node_prefix: String::new() };
+        }
+        if let Some(prefix) = &self.node_prefix {
+            return accounting::RunLayout { rooted_at_package: false, node_prefix: prefix.clone() };
+        }
+        let folder = std::path::absolute(manifest)
+            .ok()
+            .and_then(|m| m.parent().map(Path::to_path_buf))
+            .unwrap_or_else(|| PathBuf::from("."));
+        let env = crate::torch_env::detect(None, Some(&folder));
+        match env.site_packages {
+            Some(site) => accounting::RunLayout::for_paths(&folder, &site.join("torchcts")),
+            None => accounting::RunLayout::default(),
+        }
+    }
+
     /// The inventory to count `manifest` with: `--inventory`, `--torch`, else the embedded
     /// one for the environment's torch. `Err` says why it cannot load.
     pub fn load_inventory(&self, manifest: &Path) -> Result<SelectedInventory, String> {

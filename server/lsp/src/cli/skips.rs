@@ -96,7 +96,8 @@ pub fn run(args: &SkipsArgs) -> ExitCode {
         }
         return ExitCode::from(1);
     };
-    let facts = av::facts(manifest);
+    let mut facts = av::facts(manifest);
+    facts.layout = args.accounting.run_layout(&path);
     let selection = match args.accounting.levels.selection() {
         Some(s) => s,
         None => match LevelSelection::from_manifest(&facts) {

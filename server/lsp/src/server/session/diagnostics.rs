@@ -7,7 +7,10 @@
 //! version only.
 
 use super::analysis::{guarded, run_analysis};
-use super::Session;
+use super::{Cancel, Session};
+use ropey::Rope;
+use torchcts_core::PositionEncoding;
+use tree_sitter::Tree;
 use crate::server::{convert, runs};
 use std::sync::Arc;
 use torchcts_core::accounting_view::{self as av, Summary};
@@ -23,21 +26,54 @@ impl tower_lsp_server::ls_types::notification::Notification for StatusNotificati
 
 impl Session {
     /// Analyses the current text of `uri` and publishes diagnostics if still current.
+    ///
+    /// At most one analysis per document runs at a time, on the blocking pool: a refresh
+    /// asked for meanwhile (the next keystroke) only marks the document, and the running one
+    /// goes round again with the latest text when it is done, so a burst of edits to a large
+    /// file costs two analyses, not one per edit, and never holds up other documents.
     pub async fn refresh(&self, uri: Uri) {
-        let snapshot = {
-            let mut state = self.lock();
-            let encoding = state.encoding;
-            let Some(doc) = state.documents.get_mut(&uri) else { return };
-            (doc.text.clone(), doc.version, doc.tree.take(), encoding)
-        };
+        loop {
+            let snapshot = {
+                let mut state = self.lock();
+                let encoding = state.encoding;
+                let Some(doc) = state.documents.get_mut(&uri) else { return };
+                if doc.analysing {
+                    doc.analyse_again = true;
+                    return;
+                }
+                doc.analysing = true;
+                (doc.text.clone(), doc.version, doc.tree.take(), encoding)
+            };
+            let session = self.clone();
+            let analysed_uri = uri.clone();
+            let published = tokio::task::spawn_blocking(move || session.analyse(&analysed_uri, snapshot)).await;
+            let again = match self.lock().documents.get_mut(&uri) {
+                Some(doc) => {
+                    doc.analysing = false;
+                    std::mem::take(&mut doc.analyse_again)
+                }
+                None => false,
+            };
+            match published {
+                Ok(Some(published)) => self.publish(&uri, published).await,
+                _ => {
+                    let failed = format!("analysis of {} failed; see stderr", uri.as_str());
+                    self.client.log_message(MessageType::ERROR, failed).await;
+                }
+            }
+            if !again {
+                return;
+            }
+        }
+    }
+
+    /// Analysis, run findings, review findings and the accounting of one version (on a
+    /// blocking thread); the document's caches are updated if it is still that version.
+    fn analyse(&self, uri: &Uri, snapshot: (Rope, i32, Option<Tree>, PositionEncoding)) -> Option<Published> {
         let (rope, version, old_tree, encoding) = snapshot;
         let inventory = self.inventory_if_ready();
-        let Some(analysis) = run_analysis(&uri, &rope, old_tree.as_ref(), inventory) else {
-            self.client
-                .log_message(MessageType::ERROR, format!("analysis of {} failed; see stderr", uri.as_str()))
-                .await;
-            return;
-        };
+        let analysis = run_analysis(uri, &rope, old_tree.as_ref(), inventory, &Cancel::default())?;
+        let uri = uri.clone();
         let positions = convert::Positions::new(&rope, encoding);
         let mut diagnostics: Vec<Diagnostic> =
             analysis.findings.iter().map(|f| convert::diagnostic(&positions, f, &uri)).collect();
@@ -50,7 +86,12 @@ impl Session {
         let review = crate::server::review_lens::findings(&uri, &analysis, inventory);
         diagnostics.extend(review.iter().map(|f| convert::diagnostic(&positions, f, &uri)));
         // Accounting is recomputed only when the facts it depends on changed.
-        let facts = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()).map(av::facts);
+        let layout = self.run_layout(&uri);
+        let facts = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()).map(|m| {
+            let mut facts = av::facts(m);
+            facts.layout = layout;
+            facts
+        });
         let previous = self.lock().documents.get(&uri).and_then(|d| d.summary.clone());
         let summary: Option<Arc<Summary>> = match (&facts, &previous, inventory) {
             (Some(f), Some(p), _) if p.facts == *f => Some(p.clone()),
@@ -72,6 +113,7 @@ impl Session {
                 }
             }
         }
+        let mut status = None;
         if changed {
             if let Some(s) = &summary {
                 let level = av::selected_level(s);
@@ -83,13 +125,30 @@ impl Session {
                     "filtered": av::filtered_up_to(s, level),
                     "countsFor": self.counts_for(),
                 });
-                self.client.send_notification::<StatusNotification>(params).await;
+                status = Some(params);
             }
         }
+        Some(Published { version, diagnostics, status })
+    }
+
+    /// Sends the status (when the counts changed) and the diagnostics, if their version is
+    /// still the document's.
+    async fn publish(&self, uri: &Uri, published: Published) {
+        if let Some(params) = published.status {
+            self.client.send_notification::<StatusNotification>(params).await;
+        }
         let _guard = self.publish_lock.lock().await;
-        let current = self.lock().documents.get(&uri).map(|d| d.version);
-        if current == Some(version) {
-            self.client.publish_diagnostics(uri, diagnostics, Some(version)).await;
+        let current = self.lock().documents.get(uri).map(|d| d.version);
+        if current == Some(published.version) {
+            self.client.publish_diagnostics(uri.clone(), published.diagnostics, Some(published.version)).await;
         }
     }
+}
+
+/// What one analysis publishes.
+struct Published {
+    version: i32,
+    diagnostics: Vec<Diagnostic>,
+    /// `torchcts/status` parameters when the counts changed.
+    status: Option<serde_json::Value>,
 }

@@ -21,13 +21,14 @@ impl Session {
             let workspace = session.lock().workspace_root.clone();
             let chosen = tokio::task::spawn_blocking(move || {
                 let env = crate::torch_env::detect(settings.python.as_deref().map(Path::new), workspace.as_deref());
-                crate::torch_env::inventory_choice(&env)
+                (crate::torch_env::inventory_choice(&env), env.site_packages)
             })
             .await;
-            let Ok(choice) = chosen else { return };
+            let Ok((choice, site_packages)) = chosen else { return };
             let uris = {
                 let mut state = session.lock();
                 state.embedded = Some(choice);
+                state.site_packages = site_packages;
                 // Counts cached per document were made from the previous inventory.
                 state.documents.forget_summaries();
                 state.documents.uris()

@@ -35,6 +35,8 @@ pub struct State {
     pub embedded: Option<accounting::InventoryChoice>,
     /// The last note said about the environment's versions (said once, not per reload).
     pub last_inventory_note: Option<String>,
+    /// The environment's site-packages, where a real run's torchcts lives.
+    pub site_packages: Option<PathBuf>,
 }
 
 /// Cheap to clone into tasks (a finished run republishes, the inventory loader refreshes).
@@ -49,6 +51,26 @@ pub struct Session {
     /// Set once the embedded inventory is decoded. Until then diagnostics are published
     /// without the inventory's hints, so the first diagnostics do not wait for it.
     inventory_ready: Arc<AtomicBool>,
+}
+
+/// Set once the request that started some work is cancelled (`$/cancelRequest`, which
+/// drops the request's future): long work checks it and stops (parsing stops at once).
+#[derive(Clone, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// Flips its [`Cancel`] when the future holding it is dropped before the work is done.
+struct CancelOnDrop(Cancel);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0 .0.store(true, Ordering::Relaxed);
+    }
 }
 
 /// One version of a document as read-only requests see it: its analysis and the rope it
@@ -84,6 +106,17 @@ impl Session {
         state.inventory.or(state.embedded.as_ref().map(|c| c.inventory)).unwrap_or_else(Inventory::embedded)
     }
 
+    /// How a real run of this manifest (in its folder, with the environment's torchcts)
+    /// names tests: decides the known-segfault ledger and node ids quoted in details.
+    pub fn run_layout(&self, uri: &Uri) -> accounting::RunLayout {
+        let site = self.lock().site_packages.clone();
+        let folder = uri.to_file_path().and_then(|p| p.parent().map(|f| f.to_path_buf()));
+        match (site, folder) {
+            (Some(site), Some(folder)) => accounting::RunLayout::for_paths(&folder, &site.join("torchcts")),
+            _ => accounting::RunLayout::default(),
+        }
+    }
+
     /// "torchcts 0.4.1 with torch 2.9.1": what the counts are for.
     pub fn counts_for(&self) -> String {
         let state = self.lock();
@@ -105,9 +138,23 @@ impl Session {
         state.inventory.or_else(|| self.inventory_ready.load(Ordering::Acquire).then_some(embedded).flatten())
     }
 
+    /// Runs a request's work on the blocking pool, so the async workers keep reading and
+    /// answering (a hover on one document never waits behind the analysis of another), and
+    /// a `$/cancelRequest` is seen while the work runs: the request then answers -32800 at
+    /// once and `work` sees its [`Cancel`] set. A panic in `work` becomes `None`.
+    pub async fn off_thread<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Session, &Cancel) -> Option<T> + Send + 'static,
+    ) -> Option<T> {
+        let cancel = Cancel::default();
+        let _cancel_on_drop = CancelOnDrop(cancel.clone());
+        let session = self.clone();
+        tokio::task::spawn_blocking(move || work(&session, &cancel)).await.ok().flatten()
+    }
+
     /// The analysis of the current version of `uri`, for read-only requests: the cached
-    /// one when it is current, else a fresh one of the current text.
-    pub fn snapshot(&self, uri: &Uri) -> Option<Snapshot> {
+    /// one when it is current, else a fresh one of the current text (`None` if cancelled).
+    pub fn snapshot(&self, uri: &Uri, cancel: &Cancel) -> Option<Snapshot> {
         let state = self.lock();
         let encoding = state.encoding;
         let doc = state.documents.get(uri)?;
@@ -119,7 +166,7 @@ impl Session {
         // A rope clone shares its chunks: O(1), whatever the size of the text.
         let rope = doc.text.clone();
         drop(state);
-        let analysis = Arc::new(analysis::run_analysis(uri, &rope, None, Some(self.inventory()))?);
+        let analysis = Arc::new(analysis::run_analysis(uri, &rope, None, Some(self.inventory()), cancel)?);
         Some(Snapshot { analysis, rope, encoding })
     }
 
