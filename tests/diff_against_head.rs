@@ -102,7 +102,10 @@ fn against_head_reads_the_committed_version() {
     // The pull-request comment.
     let md = diff(&repo.dir, &["--against", "HEAD", "backend/manifest.py", "--format", "markdown", "--show", "2"]);
     let md = stdout(&md);
-    assert!(md.starts_with("### torchcts manifest review: `backend/manifest.py` vs `HEAD:backend/manifest.py`"), "{md}");
+    assert!(
+        md.starts_with("### torchcts manifest review: `backend/manifest.py` vs `HEAD:backend/manifest.py`"),
+        "{md}"
+    );
     assert!(md.contains("**float16 entry: -") && md.contains("<details><summary>"), "{md}");
     assert!(md.contains("| stop | float16 entry | `dtype_not_supported` |"), "{md}");
 }

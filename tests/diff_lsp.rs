@@ -59,7 +59,11 @@ fn review_lenses(client: &mut LspClient, uri: &str) -> Vec<Value> {
 }
 
 fn has_note(diags: &Value) -> bool {
-    diags["diagnostics"].as_array().unwrap().iter().any(|d| d["message"].as_str().unwrap().contains("switched off since HEAD"))
+    diags["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|d| d["message"].as_str().unwrap().contains("switched off since HEAD"))
 }
 
 #[test]
@@ -105,7 +109,10 @@ fn lens_hover_and_note_against_head_and_gone_once_committed() {
     assert_eq!(note["severity"], 3, "information: {note}");
     assert_eq!(note["range"]["start"]["line"], line);
     assert!(
-        note["message"].as_str().unwrap().starts_with(&format!("`torch.float16` is switched off since HEAD: {stopped} tests stop running")),
+        note["message"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("`torch.float16` is switched off since HEAD: {stopped} tests stop running")),
         "{note}"
     );
 
@@ -171,7 +178,8 @@ fn no_lens_outside_a_repository() {
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
     };
-    let titles: Vec<&str> = lenses.as_array().unwrap().iter().map(|l| l["command"]["title"].as_str().unwrap()).collect();
+    let titles: Vec<&str> =
+        lenses.as_array().unwrap().iter().map(|l| l["command"]["title"].as_str().unwrap()).collect();
     assert!(titles.iter().any(|t| t.starts_with("▶ Run level")), "{titles:?}");
     assert!(titles.iter().all(|t| !t.starts_with("vs HEAD")), "{titles:?}");
     client.shutdown();

@@ -185,8 +185,7 @@ fn compare(name: &str, old: (&Path, &Path), new: (&Path, &Path), args: &[&str]) 
     if summed != our_deltas {
         problems.push(format!("{name}: per-level record changes {summed:?} do not add up to {our_deltas:?}"));
     }
-    let (old_running, new_running): (usize, usize) =
-        (old_real.running.values().sum(), new_real.running.values().sum());
+    let (old_running, new_running): (usize, usize) = (old_real.running.values().sum(), new_real.running.values().sum());
     for (field, real) in [("old_running", old_running), ("new_running", new_running)] {
         if ours[field].as_u64() != Some(real as u64) {
             problems.push(format!("{name}: {field} real {real} vs ours {}", ours[field]));
@@ -213,23 +212,36 @@ fn diff_equals_the_difference_of_real_show_skips_outputs() {
         vec!["--device", "cpu", "--level", "2"],
     )];
     let diff_dir = root().join("tests/parity/diff");
-    let cases: Value =
-        serde_json::from_str(&std::fs::read_to_string(diff_dir.join("cases.json")).expect("the diff corpus is committed"))
-            .unwrap();
+    let cases: Value = serde_json::from_str(
+        &std::fs::read_to_string(diff_dir.join("cases.json")).expect("the diff corpus is committed"),
+    )
+    .unwrap();
     let base = diff_dir.join("cases/base");
     for case in cases["cases"].as_array().unwrap() {
         let name = case["name"].as_str().unwrap();
         let dir = diff_dir.join("cases").join(name);
-        assert!(dir.join("expected.json.gz").exists(), "{name}: no expected.json.gz (run tests/parity/diff/regenerate.py)");
+        assert!(
+            dir.join("expected.json.gz").exists(),
+            "{name}: no expected.json.gz (run tests/parity/diff/regenerate.py)"
+        );
         if name == "base" {
             continue;
         }
         // The case's own arguments, as for the base (cpu; --level 4 unless the levels come
         // from each manifest).
-        let args: Vec<&str> =
-            case["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect::<Vec<_>>();
-        pairs.push((format!("base -> {name}"), (base.clone(), base.join("manifest.py")), (dir.clone(), dir.join("manifest.py")), args.clone()));
-        pairs.push((format!("{name} -> base"), (dir.clone(), dir.join("manifest.py")), (base.clone(), base.join("manifest.py")), args));
+        let args: Vec<&str> = case["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect::<Vec<_>>();
+        pairs.push((
+            format!("base -> {name}"),
+            (base.clone(), base.join("manifest.py")),
+            (dir.clone(), dir.join("manifest.py")),
+            args.clone(),
+        ));
+        pairs.push((
+            format!("{name} -> base"),
+            (dir.clone(), dir.join("manifest.py")),
+            (base.clone(), base.join("manifest.py")),
+            args,
+        ));
     }
     assert!(pairs.len() >= 11, "only {} pairs", pairs.len());
     let mut failures = Vec::new();

@@ -340,7 +340,12 @@ fn push(groups: &mut [Vec<Group>; 8], level: u8, cause: Cause, reason: &str, nod
 
 /// The difference `new - old` of the accountings of `old_facts` and `new_facts`. Both
 /// accountings must come from the same inventory.
-pub fn diff(old: &Accounting, old_facts: &ManifestFacts, new: &Accounting, new_facts: &ManifestFacts) -> AccountingDiff {
+pub fn diff(
+    old: &Accounting,
+    old_facts: &ManifestFacts,
+    new: &Accounting,
+    new_facts: &ManifestFacts,
+) -> AccountingDiff {
     diff_prepared(old, &prepare(old), old_facts, new, &prepare(new), new_facts)
 }
 
@@ -369,7 +374,9 @@ pub fn diff_prepared(
             Some(State::NotRun(rec)) => {
                 push(&mut stopped, *level, cause_of(new, rec), new.reason_name(rec.reason), new.node_ref_id(node))
             }
-            None => push(&mut stopped, *level, cause_of_absence(inv, node, new_facts), NOT_COLLECTED, new.node_ref_id(node)),
+            None => {
+                push(&mut stopped, *level, cause_of_absence(inv, node, new_facts), NOT_COLLECTED, new.node_ref_id(node))
+            }
         }
     }
     for (node, state) in new_p.nodes() {
@@ -379,7 +386,9 @@ pub fn diff_prepared(
             Some(State::NotRun(rec)) => {
                 push(&mut started, *level, cause_of(old, rec), old.reason_name(rec.reason), new.node_ref_id(node))
             }
-            None => push(&mut started, *level, cause_of_absence(inv, node, old_facts), NOT_COLLECTED, new.node_ref_id(node)),
+            None => {
+                push(&mut started, *level, cause_of_absence(inv, node, old_facts), NOT_COLLECTED, new.node_ref_id(node))
+            }
         }
     }
     // Records per (level, reason): new minus old, reasons in first-seen order (old first).

@@ -70,7 +70,12 @@ fn selection_of(facts: &ManifestFacts, chosen: Option<LevelSelection>) -> Result
 }
 
 /// Accounts both sides and compares them.
-pub fn review(inventory: &Inventory, old: &ManifestFacts, new: &ManifestFacts, options: &ReviewOptions) -> Result<Review, String> {
+pub fn review(
+    inventory: &Inventory,
+    old: &ManifestFacts,
+    new: &ManifestFacts,
+    options: &ReviewOptions,
+) -> Result<Review, String> {
     let device = new.resolve_device(options.device.as_deref());
     let old_selection = selection_of(old, options.selection).map_err(|e| format!("old manifest: {e}"))?;
     let new_selection = selection_of(new, options.selection).map_err(|e| format!("new manifest: {e}"))?;
@@ -80,7 +85,12 @@ pub fn review(inventory: &Inventory, old: &ManifestFacts, new: &ManifestFacts, o
 }
 
 /// Compares two accountings already made (the editor keeps the committed one).
-pub fn review_of(old_acc: &av::Accounting, old: &ManifestFacts, new_acc: &av::Accounting, new: &ManifestFacts) -> Review {
+pub fn review_of(
+    old_acc: &av::Accounting,
+    old: &ManifestFacts,
+    new_acc: &av::Accounting,
+    new: &ManifestFacts,
+) -> Review {
     review_prepared(old_acc, &accounting::diff::prepare(old_acc), old, new_acc, new)
 }
 
@@ -263,7 +273,8 @@ pub fn render_markdown(review: &Review, old_name: &str, new_name: &str, shown: u
             level.level,
             signed_counts(level.started_count(), level.stopped_count())
         ));
-        let rows = level.stopped.iter().map(|g| ("stop", "−", g)).chain(level.started.iter().map(|g| ("start", "+", g)));
+        let rows =
+            level.stopped.iter().map(|g| ("stop", "−", g)).chain(level.started.iter().map(|g| ("start", "+", g)));
         for (what, sign, g) in rows.clone() {
             out.push_str(&format!(
                 "| {what} | {} | `{}` | {sign}{} |\n",
@@ -284,13 +295,18 @@ pub fn render_markdown(review: &Review, old_name: &str, new_name: &str, shown: u
                 out.push_str(&format!("- `{}`\n", printed(id)));
             }
             if g.nodes.len() > shown {
-                out.push_str(&format!("- … {} more (`torchcts-lsp diff --format json` lists all)\n", g.nodes.len() - shown));
+                out.push_str(&format!(
+                    "- … {} more (`torchcts-lsp diff --format json` lists all)\n",
+                    g.nodes.len() - shown
+                ));
             }
             out.push_str("\n</details>\n");
         }
     }
     if !d.reason_deltas.is_empty() {
-        out.push_str("\n<details><summary>Not-run records per reason (new − old)</summary>\n\n| reason | change |\n|---|---:|\n");
+        out.push_str(
+            "\n<details><summary>Not-run records per reason (new − old)</summary>\n\n| reason | change |\n|---|---:|\n",
+        );
         for (r, n) in &d.reason_deltas {
             out.push_str(&format!("| `{r}` | {n:+} |\n"));
         }
@@ -547,7 +563,11 @@ manifest = {
         let findings = switched_off_findings(&review, &side(BASE).unwrap().facts, &manifest, "HEAD");
         assert_eq!(findings.len(), 1, "{findings:?}");
         assert_eq!(findings[0].severity, Severity::Information);
-        assert!(findings[0].message.starts_with("`torch.float16` is switched off since HEAD: "), "{}", findings[0].message);
+        assert!(
+            findings[0].message.starts_with("`torch.float16` is switched off since HEAD: "),
+            "{}",
+            findings[0].message
+        );
     }
 
     #[test]
@@ -583,7 +603,10 @@ manifest = {
         let at = new.find(r#""capabilities""#).unwrap();
         assert!(effects.iter().any(|e| !e.exact && e.span.start == at), "{effects:?}");
         let findings = switched_off_findings(&review, &side(BASE).unwrap().facts, &manifest, "HEAD");
-        assert!(findings.iter().any(|f| f.message.starts_with("capability `training` is switched off")), "{findings:?}");
+        assert!(
+            findings.iter().any(|f| f.message.starts_with("capability `training` is switched off")),
+            "{findings:?}"
+        );
     }
 
     #[test]

@@ -76,7 +76,10 @@ pub fn committed_text(file: &Path, rev: &str) -> Result<String, String> {
     let absolute =
         if file.is_absolute() { file.to_path_buf() } else { std::env::current_dir().unwrap_or_default().join(file) };
     let dir = absolute.parent().map(Path::to_path_buf).unwrap_or_default();
-    let name = absolute.file_name().and_then(|n| n.to_str()).ok_or_else(|| format!("{} is not a file name", file.display()))?;
+    let name = absolute
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or_else(|| format!("{} is not a file name", file.display()))?;
     let git = |args: &[&str]| -> Result<Vec<u8>, String> {
         let output = std::process::Command::new("git")
             .arg("-C")
@@ -138,7 +141,8 @@ pub fn run(args: &DiffArgs) -> ExitCode {
     let layout = args.accounting.run_layout(&new_path);
     old_side.facts.layout = layout.clone();
     new_side.facts.layout = layout;
-    let options = ReviewOptions { device: args.accounting.device.clone(), selection: args.accounting.levels.selection() };
+    let options =
+        ReviewOptions { device: args.accounting.device.clone(), selection: args.accounting.levels.selection() };
     let review = match review_diff::review(&inventory, &old_side.facts, &new_side.facts, &options) {
         Ok(r) => r,
         Err(e) => return usage_error(e),

@@ -9,12 +9,12 @@
 //! current facts change.
 
 use crate::server::convert::Positions;
+use accounting::diff::Prepared;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::SystemTime;
 use torchcts_core::accounting_view::{self as av, Accounting, Inventory, LevelSelection, ManifestFacts};
-use accounting::diff::Prepared;
 use torchcts_core::review_diff::{self, Review};
 use torchcts_core::value::Dict;
 use torchcts_core::{Analysis, Finding};
@@ -175,7 +175,12 @@ pub fn findings(uri: &Uri, analysis: &Analysis, inventory: Option<&'static Inven
 }
 
 /// A lens on each entry whose change since HEAD makes tests start or stop running.
-pub fn code_lenses(uri: &Uri, analysis: &Analysis, positions: &Positions, inventory: &'static Inventory) -> Vec<CodeLens> {
+pub fn code_lenses(
+    uri: &Uri,
+    analysis: &Analysis,
+    positions: &Positions,
+    inventory: &'static Inventory,
+) -> Vec<CodeLens> {
     let Some(manifest) = manifest_of(analysis) else { return Vec::new() };
     let Some((review, _)) = review(uri, manifest, inventory) else { return Vec::new() };
     review_diff::entry_effects(&review, manifest)
