@@ -9,6 +9,12 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 use support::lsp_client::{file_uri, LspClient};
 
+/// The message a finished run shows (other messages, such as what the server says about
+/// the fake Python's environment, are not about the run).
+fn run_summary(m: &Value) -> bool {
+    m["method"] == "window/showMessage" && m["params"]["message"].as_str().is_some_and(|t| t.starts_with("TorchCTS run"))
+}
+
 const MANIFEST: &str = "import torch\nmanifest = {\n    \"manifest_version\": 1,\n    \"device_name\": \"cpu\",\n    \"semantic_level\": 1,\n    \"supported_dtypes\": {torch.float32: True},\n    \"capabilities\": {\"inference\": True},\n}\n";
 
 fn fixture(name: &str) -> String {
@@ -66,7 +72,7 @@ fn a_run_from_a_code_action_reports_progress_and_lands_on_the_entry() {
     let command = &run["command"];
     let result = client.request("workspace/executeCommand", json!({"command": command["command"], "arguments": command["arguments"]}));
     assert_eq!(result["started"], true);
-    let message = client.wait_for(|m| m["method"] == "window/showMessage");
+    let message = client.wait_for(run_summary);
     let text = message["params"]["message"].as_str().unwrap();
     assert!(text.contains("1 passed, 1 failed"), "{text}");
     let diags = client.wait_for(|m| {
@@ -111,7 +117,7 @@ fn cancel_ends_a_hanging_run_and_leaves_nothing_running() {
     let pids: Vec<i32> = std::fs::read_to_string(&pids_file).unwrap().split_whitespace().filter_map(|p| p.parse().ok()).collect();
     let cancelled = client.request("workspace/executeCommand", json!({"command": "torchcts.cancelRun", "arguments": [{"uri": uri}]}));
     assert_eq!(cancelled["cancelled"], true);
-    let message = client.wait_for(|m| m["method"] == "window/showMessage");
+    let message = client.wait_for(run_summary);
     assert!(message["params"]["message"].as_str().unwrap().contains("cancelled"), "{message:#}");
     // The server still answers, and the fake's processes are gone (reaping may lag a bit).
     client.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": 4, "character": 6}}));
@@ -158,7 +164,7 @@ fn a_skip_ops_entry_runs_its_tests_on_a_scratch_copy_and_leaves_the_manifest_alo
     let command = &run["command"];
     let result = client.request("workspace/executeCommand", json!({"command": command["command"], "arguments": command["arguments"]}));
     assert_eq!(result["started"], true);
-    client.wait_for(|m| m["method"] == "window/showMessage");
+    client.wait_for(run_summary);
     let results = dir.join(".torchcts-lsp/results");
     let scratch = dir.join(".torchcts-lsp/scratch");
     let cwd = std::fs::read_to_string(results.join("cwd.txt")).unwrap();
@@ -199,7 +205,7 @@ fn a_second_run_asks_before_replacing_the_running_one() {
     // "Replace it": the running one is cancelled and a new one starts.
     client.answer("window/showMessageRequest", json!({"title": "Replace it"}));
     assert_eq!(client.request("workspace/executeCommand", run_level)["started"], true);
-    let message = client.wait_for(|m| m["method"] == "window/showMessage");
+    let message = client.wait_for(run_summary);
     assert!(message["params"]["message"].as_str().unwrap().contains("cancelled"), "{message:#}");
     client.request("workspace/executeCommand", json!({"command": "torchcts.cancelRun", "arguments": [{"uri": uri}]}));
     client.shutdown();

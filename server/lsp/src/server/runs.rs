@@ -216,7 +216,7 @@ impl Session {
     }
 
     fn anchor_text(&self, uri: &Uri, anchor: &[String]) -> Option<String> {
-        let snapshot = self.snapshot(uri)?;
+        let snapshot = self.snapshot(uri, &super::session::Cancel::default())?;
         anchor_span(&snapshot.analysis, anchor).map(|s| snapshot.analysis.text[s].to_string())
     }
 }

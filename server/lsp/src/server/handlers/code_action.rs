@@ -3,14 +3,21 @@
 
 use crate::server::convert;
 use crate::server::runs::{RUN_AFFECTED, RUN_LEVEL};
-use crate::server::session::{guarded, Session, Snapshot};
+use crate::server::session::{guarded, Cancel, Session, Snapshot};
 use torchcts_core::accounting_view as av;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{CodeActionOrCommand, CodeActionParams, CodeActionResponse, Uri};
 
 pub async fn code_action(session: &Session, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+    Ok(session.off_thread(move |session, cancel| code_action_now(session, params, cancel)).await)
+}
+
+fn code_action_now(session: &Session, params: CodeActionParams, cancel: &Cancel) -> Option<CodeActionResponse> {
     let uri = params.text_document.uri;
-    let Some(snapshot) = session.snapshot(&uri) else { return Ok(None) };
+    let snapshot = session.snapshot(&uri, cancel)?;
+    if cancel.is_cancelled() {
+        return None;
+    }
     let positions = snapshot.positions();
     let (start, end) = (positions.offset(params.range.start), positions.offset(params.range.end));
     let fixes = guarded("codeAction", || torchcts_core::actions::quick_fixes(&snapshot.analysis, start..end))
@@ -18,7 +25,7 @@ pub async fn code_action(session: &Session, params: CodeActionParams) -> Result<
     let mut actions: Vec<CodeActionOrCommand> =
         fixes.into_iter().map(|fix| convert::quick_fix(&positions, &snapshot.analysis, fix, &uri)).collect();
     actions.extend(run_actions(session, &uri, &snapshot, start));
-    Ok(Some(actions))
+    Some(actions)
 }
 
 /// "Run affected tests on DEVICE" for the entry at `offset`, and the whole level.

@@ -1,18 +1,22 @@
 //! `textDocument/codeLens`: "▶ Run level N on DEVICE (M tests)" above `semantic_level`.
 
 use crate::server::runs::RUN_LEVEL;
-use crate::server::session::Session;
+use crate::server::session::{Cancel, Session};
 use torchcts_core::accounting_view as av;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{CodeLens, CodeLensParams, Command};
 
 pub async fn code_lens(session: &Session, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+    Ok(session.off_thread(move |session, cancel| code_lens_now(session, params, cancel)).await)
+}
+
+fn code_lens_now(session: &Session, params: CodeLensParams, cancel: &Cancel) -> Option<Vec<CodeLens>> {
     let uri = params.text_document.uri;
-    let Some(snapshot) = session.snapshot(&uri) else { return Ok(None) };
+    let snapshot = session.snapshot(&uri, cancel)?;
     let analysis = &snapshot.analysis;
     let summary = session.lock().documents.get(&uri).and_then(|d| d.summary.clone());
     let (Some(manifest), Some(summary)) = (analysis.model.manifest.as_ref().and_then(|m| m.as_dict()), summary) else {
-        return Ok(None);
+        return None;
     };
     let level = av::selected_level(&summary);
     let span = manifest
@@ -31,5 +35,5 @@ pub async fn code_lens(session: &Session, params: CodeLensParams) -> Result<Opti
         }),
         data: None,
     });
-    Ok(Some(lenses))
+    Some(lenses)
 }

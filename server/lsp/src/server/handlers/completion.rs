@@ -1,7 +1,7 @@
 //! `textDocument/completion`: keys, values, dtypes and operator names at the cursor.
 
 use crate::server::convert;
-use crate::server::session::{guarded, Session};
+use crate::server::session::{guarded, Cancel, Session};
 use torchcts_core::accounting_view::Inventory;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{CompletionParams, CompletionResponse};
@@ -16,8 +16,15 @@ impl torchcts_core::completion::OperatorSource for InventoryOperators {
 }
 
 pub async fn completion(session: &Session, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+    Ok(session.off_thread(move |session, cancel| completion_now(session, params, cancel)).await)
+}
+
+fn completion_now(session: &Session, params: CompletionParams, cancel: &Cancel) -> Option<CompletionResponse> {
     let uri = params.text_document_position.text_document.uri;
-    let Some(snapshot) = session.snapshot(&uri) else { return Ok(None) };
+    let snapshot = session.snapshot(&uri, cancel)?;
+    if cancel.is_cancelled() {
+        return None;
+    }
     let positions = snapshot.positions();
     let offset = positions.offset(params.text_document_position.position);
     let items = guarded("completion", || {
@@ -25,5 +32,5 @@ pub async fn completion(session: &Session, params: CompletionParams) -> Result<O
     })
     .unwrap_or_default();
     let items = items.into_iter().map(|item| convert::completion_item(&positions, item)).collect();
-    Ok(Some(CompletionResponse::Array(items)))
+    Some(CompletionResponse::Array(items))
 }

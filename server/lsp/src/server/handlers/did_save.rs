@@ -2,7 +2,7 @@
 //! disk), then the opt-in on-save run: never on open, never when the file has errors.
 
 use crate::server::runs::{CommandArgs, WhenRunning};
-use crate::server::session::{OnSave, Session};
+use crate::server::session::{Cancel, OnSave, Session};
 use torchcts_core::accounting_view::{self as av, RunTarget};
 use tower_lsp_server::ls_types::{DidSaveTextDocumentParams, MessageType, Uri};
 
@@ -18,7 +18,7 @@ async fn run_on_save(session: &Session, uri: Uri) {
     if settings.on_save == OnSave::Off {
         return;
     }
-    let Some(snapshot) = session.snapshot(&uri) else { return };
+    let Some(snapshot) = session.snapshot(&uri, &Cancel::default()) else { return };
     let analysis = &snapshot.analysis;
     if analysis.findings.iter().any(|f| f.severity == torchcts_core::Severity::Error) {
         session.client.log_message(MessageType::INFO, "torchcts: on-save run skipped: the manifest has errors").await;

@@ -3,7 +3,7 @@
 //! `torchcts.showSkips`. An unknown command is an error (InvalidParams), not `null`.
 
 use crate::server::runs::{CommandArgs, WhenRunning, CANCEL_RUN, RERUN_FAILED, RUN_AFFECTED, RUN_LEVEL, SHOW_SKIPS};
-use crate::server::session::Session;
+use crate::server::session::{Cancel, Session};
 use torchcts_core::accounting_view::{self as av, RunTarget};
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{ExecuteCommandParams, Uri};
@@ -35,7 +35,7 @@ pub async fn execute_command(session: &Session, params: ExecuteCommandParams) ->
 
 /// What `torchcts show-skips` would print for the manifest, as Markdown.
 fn show_skips(session: &Session, uri: &Uri, args: &CommandArgs) -> Option<serde_json::Value> {
-    let snapshot = session.snapshot(uri)?;
+    let snapshot = session.snapshot(uri, &Cancel::default())?;
     let manifest = snapshot.analysis.model.manifest.as_ref()?.as_dict()?;
     let facts = av::facts(manifest);
     let selection = match args.level {
@@ -50,7 +50,7 @@ fn show_skips(session: &Session, uri: &Uri, args: &CommandArgs) -> Option<serde_
 
 /// The tests a run command is about.
 fn target_for(session: &Session, command: &str, uri: &Uri, args: &CommandArgs) -> Option<RunTarget> {
-    let snapshot = session.snapshot(uri)?;
+    let snapshot = session.snapshot(uri, &Cancel::default())?;
     let analysis = &snapshot.analysis;
     let manifest = analysis.model.manifest.as_ref()?.as_dict()?;
     let device = args.device.clone().or(session.settings().device);

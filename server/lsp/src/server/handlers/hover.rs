@@ -1,13 +1,20 @@
 //! `textDocument/hover`: what a key, value or dtype means, with counts from the inventory.
 
 use crate::server::convert;
-use crate::server::session::{guarded, Session};
+use crate::server::session::{guarded, Cancel, Session};
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{Hover, HoverParams};
 
 pub async fn hover(session: &Session, params: HoverParams) -> Result<Option<Hover>> {
+    Ok(session.off_thread(move |session, cancel| hover_now(session, params, cancel)).await)
+}
+
+fn hover_now(session: &Session, params: HoverParams, cancel: &Cancel) -> Option<Hover> {
     let uri = params.text_document_position_params.text_document.uri;
-    let Some(snapshot) = session.snapshot(&uri) else { return Ok(None) };
+    let snapshot = session.snapshot(&uri, cancel)?;
+    if cancel.is_cancelled() {
+        return None;
+    }
     let positions = snapshot.positions();
     let offset = positions.offset(params.text_document_position_params.position);
     let summary = session.lock().documents.get(&uri).and_then(|d| d.summary.clone());
@@ -37,5 +44,5 @@ pub async fn hover(session: &Session, params: HoverParams) -> Result<Option<Hove
         (None, Some(r)) => Some(torchcts_core::hover::HoverResult { markdown: r, span: offset..offset }),
         (h, None) => h,
     };
-    Ok(result.map(|h| convert::hover(&positions, h)))
+    result.map(|h| convert::hover(&positions, h))
 }

@@ -2,21 +2,28 @@
 //! cached per document for the facts they were computed from.
 
 use crate::server::convert;
-use crate::server::session::{guarded, Session};
+use crate::server::session::{guarded, Cancel, Session};
 use torchcts_core::accounting_view as av;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{InlayHint, InlayHintParams};
 
 pub async fn inlay_hint(session: &Session, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+    Ok(session.off_thread(move |session, cancel| inlay_hint_now(session, params, cancel)).await)
+}
+
+fn inlay_hint_now(session: &Session, params: InlayHintParams, cancel: &Cancel) -> Option<Vec<InlayHint>> {
     if !session.settings().inlay_hints {
-        return Ok(None);
+        return None;
     }
     let uri = params.text_document.uri;
-    let Some(snapshot) = session.snapshot(&uri) else { return Ok(None) };
+    let snapshot = session.snapshot(&uri, cancel)?;
+    if cancel.is_cancelled() {
+        return None;
+    }
     let analysis = &snapshot.analysis;
     let summary = session.lock().documents.get(&uri).and_then(|d| d.summary.clone());
     let (Some(manifest), Some(summary)) = (analysis.model.manifest.as_ref().and_then(|m| m.as_dict()), summary) else {
-        return Ok(None);
+        return None;
     };
     let cached = session.lock().documents.get(&uri).and_then(|d| d.inlay_cache.clone()).filter(|c| c.0 == summary.facts);
     let hints = match cached {
@@ -31,5 +38,5 @@ pub async fn inlay_hint(session: &Session, params: InlayHintParams) -> Result<Op
         }
     };
     let positions = snapshot.positions();
-    Ok(Some(hints.into_iter().map(|(offset, label)| convert::inlay_hint(&positions, offset, label)).collect()))
+    Some(hints.into_iter().map(|(offset, label)| convert::inlay_hint(&positions, offset, label)).collect())
 }

@@ -7,6 +7,8 @@ use ropey::Rope;
 use torchcts_core::analysis::analyze_parsed;
 use torchcts_core::{Analysis, AnalysisInput};
 use tree_sitter::Tree;
+
+use super::Cancel;
 use tower_lsp_server::ls_types::Uri;
 
 /// Runs a read-only feature; a panic becomes `None` and a log line.
@@ -22,7 +24,8 @@ pub fn guarded<T>(what: &str, f: impl FnOnce() -> T) -> Option<T> {
 
 /// Parses the rope chunk by chunk (no copy of the text for the parser), reusing `old_tree`
 /// (edited to match) where it can.
-fn parse_rope(rope: &Rope, old_tree: Option<&Tree>) -> Option<Tree> {
+/// Stops (`None`) once `cancel` is set.
+fn parse_rope(rope: &Rope, old_tree: Option<&Tree>, cancel: &Cancel) -> Option<Tree> {
     let mut parser = tree_sitter::Parser::new();
     parser.set_language(&tree_sitter_python::LANGUAGE.into()).ok()?;
     let mut read = |byte: usize, _: tree_sitter::Point| -> &[u8] {
@@ -31,7 +34,8 @@ fn parse_rope(rope: &Rope, old_tree: Option<&Tree>) -> Option<Tree> {
             None => &[],
         }
     };
-    parser.parse_with_options(&mut read, old_tree, None)
+    let mut stop = |_: &tree_sitter::ParseState| cancel.is_cancelled();
+    parser.parse_with_options(&mut read, old_tree, Some(tree_sitter::ParseOptions::new().progress_callback(&mut stop)))
 }
 
 /// The analysis of the rope's text as the document `uri`: `custom_test_dirs` are checked relative
@@ -42,12 +46,16 @@ pub fn run_analysis(
     rope: &Rope,
     old_tree: Option<&Tree>,
     inventory: Option<&Inventory>,
+    cancel: &Cancel,
 ) -> Option<Analysis> {
     let path = uri.to_file_path();
     let base_dir: Option<PathBuf> = path.as_ref().and_then(|p| p.parent().map(|d| d.to_path_buf()));
     let file_name = path.as_ref().and_then(|p| p.file_name().and_then(|n| n.to_str()).map(str::to_string));
     let analysis = guarded("analysis", || {
-        let tree = parse_rope(rope, old_tree)?;
+        let tree = parse_rope(rope, old_tree, cancel)?;
+        if cancel.is_cancelled() {
+            return None;
+        }
         // The core reads the text as one `&str`.
         let text = rope.to_string();
         let dir_exists = base_dir.as_deref().map(runner::environment::dir_exists_relative_to);
@@ -56,7 +64,7 @@ pub fn run_analysis(
         Some(analyze_parsed(&text, tree, &input))
     })
     .flatten();
-    if analysis.is_none() {
+    if analysis.is_none() && !cancel.is_cancelled() {
         eprintln!("torchcts-lsp: analysis failed for {}", uri.as_str());
     }
     analysis

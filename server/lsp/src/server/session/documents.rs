@@ -26,6 +26,10 @@ pub struct Document {
     pub run_results: Option<crate::server::runs::RunResults>,
     /// Facts at the last on-save run, to find the entries changed since.
     pub last_run_facts: Option<ManifestFacts>,
+    /// An analysis of this document is running (at most one at a time).
+    pub analysing: bool,
+    /// The text or what the analysis reads changed while it ran: analyse again after it.
+    pub analyse_again: bool,
 }
 
 #[derive(Default)]
@@ -47,6 +51,8 @@ impl DocumentStore {
                 inlay_cache: None,
                 run_results: None,
                 last_run_facts: None,
+                analysing: false,
+                analyse_again: false,
             },
         );
     }
