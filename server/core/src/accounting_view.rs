@@ -76,6 +76,9 @@ pub struct Summary {
     pub records: usize,
     pub not_modelled: Vec<String>,
     pub live_device_dependent: usize,
+    /// Tests torchcts' known-segfault ledger records as `known_backend_crash` (not run),
+    /// as show-skips prints their ids.
+    pub known_crashes: Vec<String>,
     /// The facts this summary was computed from (the cache key).
     pub facts: ManifestFacts,
 }
@@ -103,8 +106,23 @@ fn summary_of(acc: &Accounting, facts: ManifestFacts) -> Summary {
         records: acc.record_count,
         not_modelled: acc.not_modelled.clone(),
         live_device_dependent: acc.live_device_dependent,
+        known_crashes: known_crashes(acc),
         facts,
     }
+}
+
+/// The `known_backend_crash` records (only mps with a torch the ledger covers has any; the
+/// records are listed only then).
+fn known_crashes(acc: &Accounting) -> Vec<String> {
+    let any = acc.reason_counts.iter().any(|(r, n)| *n > 0 && acc.reason_name(*r) == "known_backend_crash");
+    if !any {
+        return Vec::new();
+    }
+    acc.records()
+        .iter()
+        .filter(|r| acc.reason_name(r.reason) == "known_backend_crash")
+        .map(|r| acc.printed_id(r).to_string())
+        .collect()
 }
 
 /// Runnable tests at levels `1..=level` (what `--level level` runs).

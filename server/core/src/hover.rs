@@ -81,8 +81,10 @@ fn count_section(c: &Counts, manifest: &Dict, target: &Target) -> String {
                 "\nshow-skips: {}/{} tests collected ({} deselected), {} not-run records.\n",
                 summary.included, summary.collected, summary.deselected, summary.records
             ));
+            out.push_str(&known_crashes(summary));
             out.push_str(&caveats(summary));
         }
+        ["device_name"] => out.push_str(&known_crashes(summary)),
         ["supported_dtypes", _] => {
             let Some(index) = entry_index(manifest, "supported_dtypes", target) else { return out };
             let Some(entry) =
@@ -178,6 +180,25 @@ fn count_section(c: &Counts, manifest: &Dict, target: &Target) -> String {
             }
         }
         _ => {}
+    }
+    out
+}
+
+/// The tests torchcts' known-segfault ledger keeps from running on this device and torch.
+fn known_crashes(summary: &Summary) -> String {
+    if summary.known_crashes.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "\n**{} known backend crashes** on `{}`: torchcts' known-segfault ledger records them as `known_backend_crash` without running them:\n\n",
+        summary.known_crashes.len(),
+        summary.device
+    );
+    for id in summary.known_crashes.iter().take(20) {
+        out.push_str(&format!("- `{id}`\n"));
+    }
+    if summary.known_crashes.len() > 20 {
+        out.push_str(&format!("- … and {} more\n", summary.known_crashes.len() - 20));
     }
     out
 }

@@ -245,3 +245,33 @@ fn skip_ops_entry_shows_the_tests_it_removes() {
         `not_an_op` is not an operator of the suite: this entry removes nothing.
     "#]]);
 }
+
+/// The MPS excerpt of configure-backend.txt: on torch 2.12.x torchcts' known-segfault ledger
+/// records 6 tests at level 4 as `known_backend_crash` (the real show-skips lists these 6).
+#[test]
+fn device_name_lists_the_known_backend_crashes_of_the_ledger() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/parity/skips/cases/mps_excerpt_l2/manifest.py"))
+        .expect("the MPS excerpt is in the corpus");
+    let at = text.find("\"device_name\"").unwrap() + 1;
+    let f = parse_fixture(&format!("{}$0{}", &text[..at], &text[at..]));
+    let analysis = analyze(&f.text, &AnalysisInput::default());
+    let inventory = Inventory::for_torch("2.12.1").expect("2.12.1 is embedded");
+    let manifest = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()).expect("manifest dict");
+    let summary = summarize(inventory, &facts(manifest), None);
+    let markdown = hover(&analysis, f.cursor.unwrap(), Some(&Counts { inventory, summary: &summary })).unwrap().markdown;
+    assert!(markdown.contains("**6 known backend crashes** on `mps`"), "{markdown}");
+    for id in [
+        "test_backward.py::test_internal_dispatcher_surface[grid2_cpu_fallback_default]",
+        "test_backward.py::test_internal_dispatcher_surface[grid2_cpu_fallback_out]",
+        "test_backward.py::test_internal_dispatcher_surface[grid2_cpu_fallback_backward]",
+        "test_functional_variants.py::test_generated_functional_variant[_grid_sampler_2d_cpu_fallback[L3]]",
+        "test_out_variants.py::test_generated_out_variant[_grid_sampler_2d_cpu_fallback.out[L3]]",
+        "test_out_variants.py::test_generated_out_variant[range.out_[L2]]",
+    ] {
+        assert!(markdown.contains(&format!("- `{id}`")), "{id} missing:\n{markdown}");
+    }
+    // Rooted at the package (venv and manifest share only `/`), the ledger cannot match.
+    let mut rooted = facts(manifest);
+    rooted.layout.rooted_at_package = true;
+    assert!(summarize(inventory, &rooted, None).known_crashes.is_empty());
+}
