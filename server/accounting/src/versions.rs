@@ -21,6 +21,8 @@ static DELTAS: &[u8] = include_bytes!("../../../tools/inventory/out/inventory-de
 
 /// The torchcts release every embedded inventory was extracted from.
 pub const EMBEDDED_TORCHCTS: &str = "0.4.1";
+/// The torch releases torchcts 0.4.1 supports (its documentation).
+pub const SUPPORTED_TORCH: (&str, &str) = ("2.7.0", "2.12.1");
 
 #[derive(Deserialize)]
 struct DeltaFile {
@@ -173,7 +175,6 @@ pub fn choose_for_environment(torch: Option<&str>, torchcts: Option<&str>) -> In
         note: Some(note),
     };
     let releases = embedded_torch_releases();
-    let oldest = releases.last().copied().unwrap_or(newest);
     let Some(torch) = torch else {
         return fallback(format!(
             "no Python environment with torch was found; counts are for torch {newest} (the newest torchcts {EMBEDDED_TORCHCTS} supports)"
@@ -193,9 +194,30 @@ pub fn choose_for_environment(torch: Option<&str>, torchcts: Option<&str>) -> In
             });
             InventoryChoice { inventory, torch: release(torch).to_string(), note }
         }
-        None => fallback(format!(
-            "torch {torch} is outside the range torchcts {EMBEDDED_TORCHCTS} supports ({oldest} to {newest}); counts are for torch {newest}"
-        )),
+        None => {
+            let (min, max) = SUPPORTED_TORCH;
+            let key = release_key(torch);
+            if key < release_key(min) || key > release_key(max) {
+                return fallback(format!(
+                    "torch {torch} is outside the range torchcts {EMBEDDED_TORCHCTS} supports ({min} to {max}); counts are for torch {newest}"
+                ));
+            }
+            // Supported but not extracted: the nearest extracted release, said so.
+            let distance = |r: &str| {
+                let (a, b) = (release_key(r), key);
+                let flat = |(x, y, z): (u32, u32, u32)| i64::from(x) * 1_000_000 + i64::from(y) * 1_000 + i64::from(z);
+                (flat(a) - flat(b)).abs()
+            };
+            let nearest = releases.iter().copied().min_by_key(|r| distance(r)).unwrap_or(newest);
+            InventoryChoice {
+                inventory: Inventory::for_torch(nearest).expect("listed releases are embedded"),
+                torch: nearest.to_string(),
+                note: Some(format!(
+                    "no inventory of torch {torch} is embedded (only {}); counts are for torch {nearest}, the nearest: they may differ slightly",
+                    releases.iter().rev().copied().collect::<Vec<_>>().join(", ")
+                )),
+            }
+        }
     }
 }
 
@@ -229,6 +251,11 @@ mod tests {
         let no_env = choose_for_environment(None, None);
         assert_eq!(no_env.torch, newest);
         assert!(no_env.note.unwrap().contains("no Python environment"));
+        let within = choose_for_environment(Some("2.7.0"), Some("0.4.1"));
+        if Inventory::for_torch("2.7.0").is_none() {
+            assert!(within.note.unwrap().contains("no inventory of torch 2.7.0 is embedded"));
+            assert_eq!(within.torch, *embedded_torch_releases().last().unwrap(), "the nearest is the oldest");
+        }
         let old = choose_for_environment(Some("2.6.0"), Some("0.4.1"));
         assert_eq!(old.torch, newest);
         assert!(old.note.unwrap().contains("outside the range"));
