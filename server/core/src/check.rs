@@ -169,10 +169,8 @@ mod tests {
     #[test]
     fn two_hundred_nested_brackets_load_and_one_more_does_not() {
         let nested = |depth: usize| format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
-        let text = format!(
-            "manifest = {{'manifest_version': {}, 'device_name': 'x', 'capabilities': {{}}}}\n",
-            nested(199)
-        );
+        let text =
+            format!("manifest = {{'manifest_version': {}, 'device_name': 'x', 'capabilities': {{}}}}\n", nested(199));
         let (code, lines) = check_lines(&text);
         assert_eq!(code, 0);
         assert_eq!(lines[0], format!("Warning: Unexpected manifest_version {}; expected 1", nested(199)));

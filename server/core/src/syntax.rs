@@ -217,6 +217,15 @@ pub fn python_syntax_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError>
         }
     }
     let first = first.map(|(line, end, _)| (line, end));
+    // Brackets left open at EOF, and the text before EOF is how a valid file can start:
+    // CPython's parser reads to EOF without an error of its own (tree-sitter marks the
+    // open bracket instead).
+    if let Some(tok) = token_error.as_ref().filter(|t| t.at_eof && first.is_some()) {
+        let completes = |tail: &str| !parse(&format!("{text}\n{tail}{}\n", tok.closers), None).root_node().has_error();
+        if completes("") || completes("0") {
+            return token_error.map(|t| t.error);
+        }
+    }
     // Only a file that does not parse is scanned for CPython's specialised messages.
     let hints = if first.is_some() { crate::cpython_hints::hints(text) } else { Default::default() };
     let mut parser_error = first.map(|(line, end)| parser_error(hints.first, line, end));
@@ -312,6 +321,8 @@ fn compile_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError> {
 struct TokenizerError {
     error: PythonSyntaxError,
     at_eof: bool,
+    /// For brackets still open at EOF: the closing brackets, innermost first.
+    closers: String,
 }
 
 /// An error CPython raises while its parser builds an atom (a string with a bad escape, an
@@ -391,7 +402,11 @@ fn tokenizer_error(
     let mut line = 1usize;
     let mut i = 0;
     let err = |message: String, line: usize, at_eof: bool| {
-        Some(TokenizerError { error: PythonSyntaxError { message, line, fixes: Vec::new() }, at_eof })
+        Some(TokenizerError {
+            error: PythonSyntaxError { message, line, fixes: Vec::new() },
+            at_eof,
+            closers: String::new(),
+        })
     };
     // Indentation of logical lines, as CPython's tokenizer tracks it.
     let mut indents: Vec<usize> = vec![0];
@@ -600,7 +615,21 @@ fn tokenizer_error(
     }
     // CPython names the innermost bracket still open.
     if let Some(&(open, oline)) = stack.last() {
-        return err(format!("'{}' was never closed", open as char), oline, true);
+        let closers = stack
+            .iter()
+            .rev()
+            .map(|&(o, _)| match o {
+                b'(' => ')',
+                b'[' => ']',
+                _ => '}',
+            })
+            .collect();
+        let error = PythonSyntaxError {
+            message: format!("'{}' was never closed", open as char),
+            line: oline,
+            fixes: Vec::new(),
+        };
+        return Some(TokenizerError { error, at_eof: true, closers });
     }
     resolve(&mut pending, atom, line);
     None
@@ -876,8 +905,9 @@ fn number_token(b: &[u8], i: usize) -> Result<NumberToken, String> {
         return Ok(NumberToken { end, decimal_int_digits: 0 });
     }
     if !is_float && at(i) == b'0' && b[i..int_end].iter().any(|&d| d != b'0' && d != b'_') {
-        return Err("leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers"
-            .into());
+        return Err(
+            "leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers".into()
+        );
     }
     end_of_number(b, end, "decimal")?;
     let decimal_int_digits = if is_float { 0 } else { b[i..int_end].iter().filter(|d| d.is_ascii_digit()).count() };
