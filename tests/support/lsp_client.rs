@@ -90,6 +90,32 @@ impl LspClient {
         self.stdin.flush().expect("flush");
     }
 
+    /// Writes `bytes` as they are (malformed frames included).
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).expect("server stdin open");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// Sends a request and returns the whole response (result or error).
+    pub fn request_response(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        self.wait_for(|m| m.get("id") == Some(&json!(id)) && m.get("method").is_none())
+    }
+
+    /// Waits for the server to exit by itself (panics after [`TIMEOUT`]).
+    pub fn wait_exit(&mut self) -> std::process::ExitStatus {
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "the server did not exit");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Answer the server's `method` requests with `result` from now on.
     pub fn answer(&mut self, method: &str, result: Value) {
         self.answers.insert(method.to_string(), result);
@@ -123,7 +149,8 @@ impl LspClient {
                 Ok(msg) => {
                     if msg.get("id").is_some() && msg.get("method").is_some() {
                         let id = msg["id"].clone();
-                        let result = msg["method"].as_str().and_then(|m| self.answers.get(m)).cloned().unwrap_or(Value::Null);
+                        let result =
+                            msg["method"].as_str().and_then(|m| self.answers.get(m)).cloned().unwrap_or(Value::Null);
                         self.send(json!({"jsonrpc": "2.0", "id": id, "result": result}));
                     }
                     if pred(&msg) {
@@ -131,7 +158,9 @@ impl LspClient {
                     }
                     self.backlog.push(msg);
                 }
-                Err(RecvTimeoutError::Timeout) => panic!("timed out waiting for a message; backlog: {:#?}", self.backlog),
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("timed out waiting for a message; backlog: {:#?}", self.backlog)
+                }
                 Err(RecvTimeoutError::Disconnected) => panic!("server closed its stdout; backlog: {:#?}", self.backlog),
             }
         }
@@ -148,10 +177,8 @@ impl LspClient {
     }
 
     pub fn initialize(&mut self, capabilities: Value) -> Value {
-        let result = self.request(
-            "initialize",
-            json!({"processId": null, "rootUri": null, "capabilities": capabilities}),
-        );
+        let result =
+            self.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": capabilities}));
         self.notify("initialized", json!({}));
         result
     }
@@ -178,15 +205,8 @@ impl LspClient {
     pub fn shutdown(mut self) {
         self.request("shutdown", Value::Null);
         self.notify("exit", Value::Null);
-        let deadline = Instant::now() + TIMEOUT;
-        loop {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                assert!(status.success(), "server exited with {status}");
-                return;
-            }
-            assert!(Instant::now() < deadline, "server did not exit after shutdown/exit");
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        let status = self.wait_exit();
+        assert!(status.success(), "server exited with {status}");
     }
 }
 

@@ -227,11 +227,14 @@ enum Frame {
 struct FrameReader<R> {
     input: R,
     buf: Vec<u8>,
+    /// After a broken header: skip to the next `Content-Length` at or after this index
+    /// before reading on (done on the next call, so the broken one is answered at once).
+    resync_from: Option<usize>,
 }
 
 impl<R: AsyncRead + Unpin> FrameReader<R> {
     fn new(input: R) -> Self {
-        FrameReader { input, buf: Vec::new() }
+        FrameReader { input, buf: Vec::new(), resync_from: None }
     }
 
     /// Reads more input; false at its end (or on a read error, which ends it too).
@@ -248,13 +251,16 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
 
     /// The next frame, or `None` at the end of the input.
     async fn next(&mut self) -> Option<Frame> {
+        if let Some(from) = self.resync_from.take() {
+            self.resync(from).await?;
+        }
         loop {
             // Blank lines between frames are tolerated silently.
             let blank = self.buf.iter().take_while(|b| matches!(b, b'\r' | b'\n')).count();
             self.buf.drain(..blank);
             let Some((header_len, block_len)) = header_end(&self.buf) else {
                 if self.buf.len() > MAX_HEADER_BYTES {
-                    self.resync(1).await?;
+                    self.resync_from = Some(1);
                     return Some(Frame::BrokenHeader("Parse error: a header without its blank line"));
                 }
                 if !self.fill().await {
@@ -278,14 +284,14 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
                         Some(start) => drop(self.buf.drain(..start)),
                         None => {
                             self.buf.drain(..block_len);
-                            self.resync(0).await?;
+                            self.resync_from = Some(0);
                         }
                     }
                     return Some(Frame::BrokenHeader(why));
                 }
                 Header::NotAHeader => {
                     // Garbage before a header: the next `Content-Length` may sit inside it.
-                    self.resync(1).await?;
+                    self.resync_from = Some(1);
                     return Some(Frame::BrokenHeader("Parse error: not an LSP header"));
                 }
             }
