@@ -99,16 +99,27 @@ fn leaves_a_better_file(
     value_span: Option<Span>,
 ) -> bool {
     use crate::findings::Severity;
-    let same = |f: &&Finding, code: &str, message: &str| f.code == code && without_line_numbers(&f.message) == message;
-    let count = |findings: &[Finding], code: &str, message: &str| findings.iter().filter(|f| same(f, code, message)).count();
+    use std::collections::HashMap;
+    // Findings counted by (code, message) once: a lookup per finding, not a scan.
+    let tally = |findings: &[Finding]| {
+        let mut counts: HashMap<(&str, String), usize> = HashMap::new();
+        for f in findings {
+            *counts.entry((f.code, without_line_numbers(&f.message))).or_insert(0) += 1;
+        }
+        counts
+    };
+    let (was, now) = (tally(before), tally(after));
+    let count = |counts: &HashMap<(&str, String), usize>, code: &'static str, message: String| {
+        counts.get(&(code, message)).copied().unwrap_or(0)
+    };
     let target_message = without_line_numbers(&target.message);
-    if count(after, target.code, &target_message) >= count(before, target.code, &target_message) {
+    if count(&now, target.code, target_message.clone()) >= count(&was, target.code, target_message) {
         return false;
     }
     let edit_end = fix.edits.iter().map(|e| e.span.start + e.new_text.len()).max().unwrap_or(0);
     after.iter().filter(|f| f.severity == Severity::Error).all(|f| {
         let message = without_line_numbers(&f.message);
-        if count(after, f.code, &message) <= count(before, f.code, &message) {
+        if count(&now, f.code, message.clone()) <= count(&was, f.code, message) {
             return true;
         }
         if target.code == "syntax-error" {
