@@ -266,11 +266,6 @@ fn absolute_parent(path: &Path) -> PathBuf {
     absolute.parent().map(Path::to_path_buf).unwrap_or_default()
 }
 
-/// `custom_test_dirs` existence, relative to the manifest's folder like torchcts.
-pub fn dir_exists_relative_to(base: &Path) -> impl Fn(&str) -> bool + '_ {
-    move |entry: &str| {
-        let p = Path::new(entry);
-        let full = if p.is_absolute() { p.to_path_buf() } else { base.join(p) };
-        full.is_dir()
-    }
-}
+/// `custom_test_dirs` existence, relative to the manifest's folder like torchcts (shared
+/// with the server).
+pub use runner::environment::dir_exists_relative_to;

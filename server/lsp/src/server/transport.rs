@@ -289,7 +289,7 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
                     }
                     return Some(Frame::BrokenHeader(why));
                 }
-                Header::NotAHeader => {
+                Header::Garbage => {
                     // Garbage before a header: the next `Content-Length` may sit inside it.
                     self.resync_from = Some(1);
                     return Some(Frame::BrokenHeader("Parse error: not an LSP header"));
@@ -335,7 +335,7 @@ enum Header {
     Length(usize),
     Missing(&'static str),
     /// The first line is not `name: value`: the bytes are not a header at all.
-    NotAHeader,
+    Garbage,
 }
 
 fn content_length(header: &[u8]) -> Header {
@@ -346,12 +346,12 @@ fn content_length(header: &[u8]) -> Header {
             continue;
         }
         let Some(colon) = line.iter().position(|&b| b == b':') else {
-            return if i == 0 { Header::NotAHeader } else { Header::Missing("Parse error: a malformed header line") };
+            return if i == 0 { Header::Garbage } else { Header::Missing("Parse error: a malformed header line") };
         };
         let name = &line[..colon];
         let is_token = !name.is_empty() && name.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'-');
         if !is_token {
-            return if i == 0 { Header::NotAHeader } else { Header::Missing("Parse error: a malformed header line") };
+            return if i == 0 { Header::Garbage } else { Header::Missing("Parse error: a malformed header line") };
         }
         if name.eq_ignore_ascii_case(CONTENT_LENGTH) {
             length = match std::str::from_utf8(&line[colon + 1..]).ok().and_then(|v| v.trim().parse().ok()) {
