@@ -1805,6 +1805,10 @@ fn generated_preflight(ctx: &mut Ctx, g: u32) -> Outcome {
         return Some((rd.reason, Detail::Text(rd.detail), false));
     }
     let code = |pos: usize| gen.dt.get(pos).copied().unwrap_or(DtCode::Rejected);
+    // torchcts' preflight catches an exception raised for any base item and skips nothing.
+    if ctx.base_items.iter().any(|&pos| code(pos) == DtCode::Error) {
+        return None;
+    }
     // The contract items: the base items the recorded contract allows, or,
     // when there are none, those whose probe (not recorded) succeeded.
     let recorded = ctx.base_items.iter().any(|&pos| code(pos) == DtCode::Allowed);

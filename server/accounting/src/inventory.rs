@@ -180,6 +180,9 @@ pub enum DtCode {
     ProbeFail,
     /// Recorded, not allowed.
     Rejected,
+    /// torchcts raised while deciding (the op is missing from this torch): its collection
+    /// preflight catches the exception and skips nothing.
+    Error,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -965,6 +968,7 @@ impl Builder {
                 "A" => DtCode::Allowed,
                 "N+" => DtCode::ProbeOk,
                 "N-" => DtCode::ProbeFail,
+                "E" => DtCode::Error,
                 _ => DtCode::Rejected,
             })
             .collect();
