@@ -25,7 +25,7 @@ pub fn guarded<T>(what: &str, f: impl FnOnce() -> T) -> Option<T> {
 /// Parses the rope chunk by chunk (no copy of the text for the parser), reusing `old_tree`
 /// (edited to match) where it can.
 /// Stops (`None`) once `cancel` is set.
-fn parse_rope(rope: &Rope, old_tree: Option<&Tree>, cancel: &Cancel) -> Option<Tree> {
+pub(super) fn parse_rope(rope: &Rope, old_tree: Option<&Tree>, cancel: &Cancel) -> Option<Tree> {
     let mut parser = tree_sitter::Parser::new();
     parser.set_language(&tree_sitter_python::LANGUAGE.into()).ok()?;
     let mut read = |byte: usize, _: tree_sitter::Point| -> &[u8] {

@@ -128,3 +128,54 @@ impl Document {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::DocumentStore;
+    use crate::server::session::analysis::parse_rope;
+    use crate::server::session::Cancel;
+    use torchcts_core::{LineCol, LineIndex, PositionEncoding};
+    use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent, Uri};
+
+    /// 2,000 random incremental edits (UTF-16 ranges, multi-byte text, every line break)
+    /// give the text a `String` reference gets, and a tree that re-parses like a fresh one.
+    #[test]
+    fn random_edits_match_a_reference_and_a_fresh_parse() {
+        let mut reference = include_str!("../../../../../examples/manifest.py").to_string();
+        let uri: Uri = "file:///tmp/edits/manifest.py".parse().unwrap();
+        let mut store = DocumentStore::default();
+        store.open(uri.clone(), &reference, 0);
+        let inserts = ["", "x", "é", "😀", "\n", "\r\n", "\r", "\"a\": 1,\n", "]", "{"];
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for version in 1..=2000 {
+            let index = LineIndex::new(&reference);
+            let position = |offset: usize| {
+                let lc = index.position(&reference, offset, PositionEncoding::Utf16);
+                Position { line: lc.line, character: lc.col }
+            };
+            let start = next(reference.len() + 1);
+            let end = (start + next(6)).min(reference.len());
+            let (start_pos, end_pos) = (position(start), position(end));
+            let text = inserts[next(inserts.len())].to_string();
+            let offset = |p: Position| index.offset(&reference, LineCol { line: p.line, col: p.character }, PositionEncoding::Utf16);
+            let (a, b) = (offset(start_pos), offset(end_pos).max(offset(start_pos)));
+            reference.replace_range(a..b, &text);
+            let change = TextDocumentContentChangeEvent { range: Some(Range { start: start_pos, end: end_pos }), range_length: None, text };
+            assert!(store.change(&uri, version, vec![change], PositionEncoding::Utf16));
+            let doc = store.get_mut(&uri).unwrap();
+            assert_eq!(doc.text.to_string(), reference, "after edit {version}");
+            if version % 50 == 0 {
+                let incremental = parse_rope(&doc.text, doc.tree.as_ref(), &Cancel::default()).unwrap();
+                let fresh = parse_rope(&doc.text, None, &Cancel::default()).unwrap();
+                assert_eq!(incremental.root_node().to_sexp(), fresh.root_node().to_sexp(), "after edit {version}");
+                doc.tree = Some(incremental);
+            }
+        }
+    }
+}
