@@ -441,6 +441,75 @@ const DEVICE_ORDER: &[&str] = &["cpu", "cuda", "mps", "xpu", "meta", "xla", "hpu
 /// The device name the extraction used for "a name torch rejects".
 pub const CUSTOM_DEVICE_PLACEHOLDER: &str = "my_backend";
 
+/// Device classes in the extraction's order, then any other recorded name.
+fn device_classes(raw: &HashMap<String, RawDevice>) -> Vec<DeviceInfo> {
+    let info = |name: &str, d: &RawDevice| DeviceInfo { name: name.to_string(), torch_type: d.torch_type.clone(), module: d.module };
+    let known = DEVICE_ORDER.iter().filter_map(|name| raw.get(*name).map(|d| info(name, d)));
+    let others = raw.iter().filter(|(name, _)| !DEVICE_ORDER.contains(&name.as_str())).map(|(name, d)| info(name, d));
+    known.chain(others).collect()
+}
+
+/// Points each OpInfo item at its row of the forward/backward table (`u32::MAX`: none).
+fn link_opinfo_tables(items: &mut [Item], forward: &[ForwardOp], backward: &[BackwardOp]) {
+    let forward_by_op: HashMap<Str, usize> = forward.iter().enumerate().map(|(i, f)| (f.op, i)).collect();
+    let backward_by_op: HashMap<Str, usize> = backward.iter().enumerate().map(|(i, f)| (f.op, i)).collect();
+    for it in items.iter_mut() {
+        match &mut it.opinfo {
+            Some(OiParam::Forward { op, table, .. }) => {
+                *table = forward_by_op.get(op).map(|&i| i as u32).unwrap_or(u32::MAX)
+            }
+            Some(OiParam::Backward { op, table, .. }) => {
+                *table = backward_by_op.get(op).map(|&i| i as u32).unwrap_or(u32::MAX)
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Builder {
+    /// The OpInfo forward and backward tables the OpInfo modules build their parameters from.
+    fn opinfo_tables(&mut self, opinfo: &RawOpinfo) -> Result<(Vec<ForwardOp>, Vec<BackwardOp>), String> {
+        let mut forward = Vec::new();
+        for f in &opinfo.forward {
+            let dts = f["dts"].as_array().ok_or("forward dts")?;
+            forward.push(ForwardOp {
+                op: sidx(&f["op"])?,
+                jiterator: f["jit"].as_bool().unwrap_or(false),
+                sparse: f["sparse"].as_bool().unwrap_or(false),
+                ieee_ok: f["ieee"].as_bool().unwrap_or(false),
+                dtypes: dts
+                    .iter()
+                    .map(|d| {
+                        let dt = self.intern(d[0].as_str().unwrap_or_default());
+                        let fc = d[1].as_bool().unwrap_or(false);
+                        let c = if d.get(2).is_some() { Some(self.rd(&d[2])?) } else { None };
+                        Ok((dt, fc, c))
+                    })
+                    .collect::<Result<_, String>>()?,
+            });
+        }
+        let mut backward = Vec::new();
+        for f in &opinfo.backward {
+            let dts = f["dts"].as_array().ok_or("backward dts")?;
+            backward.push(BackwardOp {
+                op: sidx(&f["op"])?,
+                jiterator: f["jit"].as_bool().unwrap_or(false),
+                eligible: f["ok"].as_bool().unwrap_or(false),
+                sparse: f["sparse"].as_bool().unwrap_or(false),
+                dtypes: dts
+                    .iter()
+                    .map(|d| {
+                        let dt = self.intern(d[0].as_str().unwrap_or_default());
+                        let c = if d.get(1).is_some() { Some(self.rd(&d[1])?) } else { None };
+                        Ok((dt, c))
+                    })
+                    .collect::<Result<_, String>>()?,
+            });
+        }
+        Ok((forward, backward))
+    }
+}
+
 impl Inventory {
     /// The embedded inventory of the newest torch release torchcts 0.4.1 supports,
     /// decompressed and indexed on first use (other releases: [`Inventory::for_torch`]).
@@ -475,17 +544,7 @@ impl Inventory {
         for (i, s) in raw.strings.iter().enumerate() {
             b.string_index.entry(s.clone()).or_insert(i as Str);
         }
-        let mut devices: Vec<DeviceInfo> = Vec::new();
-        for name in DEVICE_ORDER {
-            if let Some(d) = raw.devices.get(*name) {
-                devices.push(DeviceInfo { name: name.to_string(), torch_type: d.torch_type.clone(), module: d.module });
-            }
-        }
-        for (name, d) in &raw.devices {
-            if !DEVICE_ORDER.contains(&name.as_str()) {
-                devices.push(DeviceInfo { name: name.clone(), torch_type: d.torch_type.clone(), module: d.module });
-            }
-        }
+        let devices = device_classes(&raw.devices);
         let dev_class: HashMap<String, u8> = devices.iter().enumerate().map(|(i, d)| (d.name.clone(), i as u8)).collect();
         let custom_device_class = *dev_class.get(CUSTOM_DEVICE_PLACEHOLDER).ok_or("inventory lacks the custom device class")?;
 
@@ -504,43 +563,7 @@ impl Inventory {
         for it in &raw.items {
             items.push(b.item(it, &dev_class)?);
         }
-        let mut forward = Vec::new();
-        for f in &raw.opinfo.forward {
-            let dts = f["dts"].as_array().ok_or("forward dts")?;
-            forward.push(ForwardOp {
-                op: sidx(&f["op"])?,
-                jiterator: f["jit"].as_bool().unwrap_or(false),
-                sparse: f["sparse"].as_bool().unwrap_or(false),
-                ieee_ok: f["ieee"].as_bool().unwrap_or(false),
-                dtypes: dts
-                    .iter()
-                    .map(|d| {
-                        let dt = b.intern(d[0].as_str().unwrap_or_default());
-                        let fc = d[1].as_bool().unwrap_or(false);
-                        let c = if d.get(2).is_some() { Some(b.rd(&d[2])?) } else { None };
-                        Ok((dt, fc, c))
-                    })
-                    .collect::<Result<_, String>>()?,
-            });
-        }
-        let mut backward = Vec::new();
-        for f in &raw.opinfo.backward {
-            let dts = f["dts"].as_array().ok_or("backward dts")?;
-            backward.push(BackwardOp {
-                op: sidx(&f["op"])?,
-                jiterator: f["jit"].as_bool().unwrap_or(false),
-                eligible: f["ok"].as_bool().unwrap_or(false),
-                sparse: f["sparse"].as_bool().unwrap_or(false),
-                dtypes: dts
-                    .iter()
-                    .map(|d| {
-                        let dt = b.intern(d[0].as_str().unwrap_or_default());
-                        let c = if d.get(1).is_some() { Some(b.rd(&d[1])?) } else { None };
-                        Ok((dt, c))
-                    })
-                    .collect::<Result<_, String>>()?,
-            });
-        }
+        let (forward, backward) = b.opinfo_tables(&raw.opinfo)?;
         let mut deselect = HashMap::new();
         for key in ["manifest_declined", "structured_deselect", "dtype_manifest", "dtype_contract"] {
             for r in raw.reason_sets.get(key).into_iter().flatten() {
@@ -572,19 +595,7 @@ impl Inventory {
         for (i, it) in items.iter().enumerate() {
             function_first.entry(it.function).or_insert(i);
         }
-        let forward_by_op: HashMap<Str, usize> = forward.iter().enumerate().map(|(i, f)| (f.op, i)).collect();
-        let backward_by_op: HashMap<Str, usize> = backward.iter().enumerate().map(|(i, f)| (f.op, i)).collect();
-        for it in items.iter_mut() {
-            match &mut it.opinfo {
-                Some(OiParam::Forward { op, table, .. }) => {
-                    *table = forward_by_op.get(op).map(|&i| i as u32).unwrap_or(u32::MAX)
-                }
-                Some(OiParam::Backward { op, table, .. }) => {
-                    *table = backward_by_op.get(op).map(|&i| i as u32).unwrap_or(u32::MAX)
-                }
-                _ => {}
-            }
-        }
+        link_opinfo_tables(&mut items, &forward, &backward);
         let error_ops = items
             .iter()
             .filter_map(|it| match it.opinfo {
