@@ -129,9 +129,7 @@ fn a_slow_document_does_not_hold_up_requests_on_another() {
     let edit = json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
         "textDocument": {"uri": slow, "version": 2},
         "contentChanges": [{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "# edited\n"}]}});
-    let hover = |id: i64, uri: &str| {
-        json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/hover", "params": {"textDocument": {"uri": uri}, "position": {"line": 2, "character": 6}}})
-    };
+    let hover = |id: i64, uri: &str| json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/hover", "params": {"textDocument": {"uri": uri}, "position": {"line": 2, "character": 6}}});
     let mut bytes = frame(&edit.to_string());
     bytes.extend(frame(&hover(902, slow).to_string()));
     bytes.extend(frame(&hover(901, quick).to_string()));

@@ -12,13 +12,20 @@ use support::lsp_client::{file_uri, LspClient};
 /// The message a finished run shows (other messages, such as what the server says about
 /// the fake Python's environment, are not about the run).
 fn run_summary(m: &Value) -> bool {
-    m["method"] == "window/showMessage" && m["params"]["message"].as_str().is_some_and(|t| t.starts_with("TorchCTS run"))
+    m["method"] == "window/showMessage"
+        && m["params"]["message"].as_str().is_some_and(|t| t.starts_with("TorchCTS run"))
 }
 
 const MANIFEST: &str = "import torch\nmanifest = {\n    \"manifest_version\": 1,\n    \"device_name\": \"cpu\",\n    \"semantic_level\": 1,\n    \"supported_dtypes\": {torch.float32: True},\n    \"capabilities\": {\"inference\": True},\n}\n";
 
 fn fixture(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/runs").join(name).canonicalize().unwrap().display().to_string()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/runs")
+        .join(name)
+        .canonicalize()
+        .unwrap()
+        .display()
+        .to_string()
 }
 
 fn workspace(name: &str) -> PathBuf {
@@ -70,7 +77,8 @@ fn a_run_from_a_code_action_reports_progress_and_lands_on_the_entry() {
         .clone();
     assert!(run["title"].as_str().unwrap().contains("torch.float32"), "{run:#}");
     let command = &run["command"];
-    let result = client.request("workspace/executeCommand", json!({"command": command["command"], "arguments": command["arguments"]}));
+    let result = client
+        .request("workspace/executeCommand", json!({"command": command["command"], "arguments": command["arguments"]}));
     assert_eq!(result["started"], true);
     let message = client.wait_for(run_summary);
     let text = message["params"]["message"].as_str().unwrap();
@@ -79,7 +87,8 @@ fn a_run_from_a_code_action_reports_progress_and_lands_on_the_entry() {
         m["method"] == "textDocument/publishDiagnostics"
             && m["params"]["diagnostics"].as_array().is_some_and(|d| d.iter().any(|x| x["code"] == "run-result"))
     });
-    let d = diags["params"]["diagnostics"].as_array().unwrap().iter().find(|x| x["code"] == "run-result").unwrap().clone();
+    let d =
+        diags["params"]["diagnostics"].as_array().unwrap().iter().find(|x| x["code"] == "run-result").unwrap().clone();
     assert_eq!(d["range"]["start"], json!({"line": 5, "character": 25}), "on the float32 entry: {d:#}");
     assert!(d["message"].as_str().unwrap().contains("1 of"), "{d:#}");
     assert!(d["message"].as_str().unwrap().contains("values differ"), "{d:#}");
@@ -105,7 +114,10 @@ fn cancel_ends_a_hanging_run_and_leaves_nothing_running() {
     let mut client = start(&fixture("python_hang"));
     client.open(&uri, MANIFEST, 1);
     client.diagnostics(&uri, Some(1));
-    let started = client.request("workspace/executeCommand", json!({"command": "torchcts.runLevel", "arguments": [{"uri": uri, "level": 1}]}));
+    let started = client.request(
+        "workspace/executeCommand",
+        json!({"command": "torchcts.runLevel", "arguments": [{"uri": uri, "level": 1}]}),
+    );
     assert_eq!(started["started"], true);
     // Wait until the fake test has started (it writes its pids), then cancel.
     let pids_file = dir.join(".torchcts-lsp/results/pids");
@@ -114,13 +126,16 @@ fn cancel_ends_a_hanging_run_and_leaves_nothing_running() {
         assert!(std::time::Instant::now() < deadline, "the fake run never started");
         std::thread::sleep(Duration::from_millis(50));
     }
-    let pids: Vec<i32> = std::fs::read_to_string(&pids_file).unwrap().split_whitespace().filter_map(|p| p.parse().ok()).collect();
-    let cancelled = client.request("workspace/executeCommand", json!({"command": "torchcts.cancelRun", "arguments": [{"uri": uri}]}));
+    let pids: Vec<i32> =
+        std::fs::read_to_string(&pids_file).unwrap().split_whitespace().filter_map(|p| p.parse().ok()).collect();
+    let cancelled = client
+        .request("workspace/executeCommand", json!({"command": "torchcts.cancelRun", "arguments": [{"uri": uri}]}));
     assert_eq!(cancelled["cancelled"], true);
     let message = client.wait_for(run_summary);
     assert!(message["params"]["message"].as_str().unwrap().contains("cancelled"), "{message:#}");
     // The server still answers, and the fake's processes are gone (reaping may lag a bit).
-    client.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": 4, "character": 6}}));
+    client
+        .request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": 4, "character": 6}}));
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     for pid in pids {
         loop {
@@ -162,7 +177,8 @@ fn a_skip_ops_entry_runs_its_tests_on_a_scratch_copy_and_leaves_the_manifest_alo
         .clone();
     assert!(run["title"].as_str().unwrap().contains("scratch copy"), "{run:#}");
     let command = &run["command"];
-    let result = client.request("workspace/executeCommand", json!({"command": command["command"], "arguments": command["arguments"]}));
+    let result = client
+        .request("workspace/executeCommand", json!({"command": command["command"], "arguments": command["arguments"]}));
     assert_eq!(result["started"], true);
     client.wait_for(run_summary);
     let results = dir.join(".torchcts-lsp/results");
@@ -198,10 +214,14 @@ fn a_second_run_asks_before_replacing_the_running_one() {
     assert_eq!(client.request("workspace/executeCommand", run_level.clone())["started"], false);
     let asked = client.backlog.iter().find(|m| m["method"] == "window/showMessageRequest").cloned();
     let asked = asked.unwrap_or_else(|| panic!("no question in {:#?}", client.backlog));
-    let titles: Vec<&str> = asked["params"]["actions"].as_array().unwrap().iter().filter_map(|a| a["title"].as_str()).collect();
+    let titles: Vec<&str> =
+        asked["params"]["actions"].as_array().unwrap().iter().filter_map(|a| a["title"].as_str()).collect();
     assert_eq!(titles, ["Replace it", "Keep running"]);
-    assert!(client.backlog.iter().all(|m| !(m["method"] == "window/showMessage"
-        && m["params"]["message"].as_str().unwrap_or("").contains("cancelled"))), "the running one was not cancelled");
+    assert!(
+        client.backlog.iter().all(|m| !(m["method"] == "window/showMessage"
+            && m["params"]["message"].as_str().unwrap_or("").contains("cancelled"))),
+        "the running one was not cancelled"
+    );
     // "Replace it": the running one is cancelled and a new one starts.
     client.answer("window/showMessageRequest", json!({"title": "Replace it"}));
     assert_eq!(client.request("workspace/executeCommand", run_level)["started"], true);

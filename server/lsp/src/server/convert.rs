@@ -3,11 +3,11 @@
 //! core, convert out through here.
 
 use crate::server::session::Snapshot;
+use ropey::Rope;
 use torchcts_core::actions::QuickFix;
 use torchcts_core::completion::{CompletionItem as CoreItem, ItemKind};
 use torchcts_core::hover::HoverResult;
 use torchcts_core::symbols::{Symbol, SymbolKind as CoreSymbolKind};
-use ropey::Rope;
 use torchcts_core::{Analysis, Finding, Origin, PositionEncoding, Severity};
 use tower_lsp_server::ls_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, Command, CompletionItem, CompletionItemKind, CompletionTextEdit,
@@ -226,11 +226,8 @@ pub fn completion_item(positions: &Positions, item: CoreItem) -> CompletionItem 
 
 /// A quick fix as a code action with its edits and the diagnostic it fixes.
 pub fn quick_fix(positions: &Positions, analysis: &Analysis, fix: QuickFix, uri: &Uri) -> CodeActionOrCommand {
-    let edits: Vec<TextEdit> = fix
-        .edits
-        .iter()
-        .map(|e| TextEdit { range: positions.range(&e.span), new_text: e.new_text.clone() })
-        .collect();
+    let edits: Vec<TextEdit> =
+        fix.edits.iter().map(|e| TextEdit { range: positions.range(&e.span), new_text: e.new_text.clone() }).collect();
     CodeActionOrCommand::CodeAction(CodeAction {
         title: fix.title,
         kind: Some(CodeActionKind::QUICKFIX),
@@ -292,12 +289,20 @@ mod tests {
                 for offset in 0..=text.len() + 2 {
                     let expected = index.position(&text, offset, encoding);
                     let got = positions.position(offset);
-                    assert_eq!((got.line, got.character), (expected.line, expected.col), "{text:?} {offset} {encoding:?}");
+                    assert_eq!(
+                        (got.line, got.character),
+                        (expected.line, expected.col),
+                        "{text:?} {offset} {encoding:?}"
+                    );
                 }
                 for line in 0..index.line_count() as u32 + 2 {
                     for character in 0..12 {
                         let expected = index.offset(&text, LineCol { line, col: character }, encoding);
-                        assert_eq!(positions.offset(Position { line, character }), expected, "{text:?} {line}:{character} {encoding:?}");
+                        assert_eq!(
+                            positions.offset(Position { line, character }),
+                            expected,
+                            "{text:?} {line}:{character} {encoding:?}"
+                        );
                     }
                 }
             }

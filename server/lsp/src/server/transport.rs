@@ -39,7 +39,13 @@ const METHOD_NOT_FOUND: i64 = -32601;
 
 /// Serves `server` (a tower-lsp-server `Server::serve` future reading `to_server`'s peer and
 /// writing `from_server`'s peer) to a client on `input`/`output`; returns the exit code.
-pub async fn guard<I, O, S, F>(input: I, output: O, to_server: S, from_server: F, server: impl std::future::Future<Output = ()>) -> ExitCode
+pub async fn guard<I, O, S, F>(
+    input: I,
+    output: O,
+    to_server: S,
+    from_server: F,
+    server: impl std::future::Future<Output = ()>,
+) -> ExitCode
 where
     I: AsyncRead + Unpin + Send + 'static,
     O: AsyncWrite + Unpin + Send + 'static,
@@ -142,8 +148,8 @@ async fn watch_parent(pid: i32, exit: mpsc::UnboundedSender<u8>) {
     loop {
         tokio::time::sleep(PARENT_POLL).await;
         // SAFETY: signal 0 only checks that the process exists; nothing is sent.
-        let alive = unsafe { libc::kill(pid, 0) } == 0
-            || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM);
+        let alive =
+            unsafe { libc::kill(pid, 0) } == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM);
         if !alive {
             eprintln!("torchcts-lsp: the client process {pid} is gone; exiting");
             let _ = exit.send(1);
@@ -184,7 +190,9 @@ fn check_message(body: &[u8]) -> Verdict {
         None => None,
         Some(id @ (Value::String(_) | Value::Null)) => Some(id.clone()),
         Some(id @ Value::Number(n)) if n.is_i64() => Some(id.clone()),
-        Some(_) => return answer(Value::Null, INVALID_REQUEST, "Invalid Request: `id` must be an integer, a string or null"),
+        Some(_) => {
+            return answer(Value::Null, INVALID_REQUEST, "Invalid Request: `id` must be an integer, a string or null")
+        }
     };
     let answer_id = id.clone().unwrap_or(Value::Null);
     if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
@@ -427,8 +435,14 @@ mod tests {
             verdict("{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"x\"}"),
             Verdict::Answer(Value::Null, INVALID_REQUEST, _)
         ));
-        assert!(matches!(verdict("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"$/x\"}"), Verdict::Answer(_, METHOD_NOT_FOUND, _)));
-        assert_eq!(verdict("{\"jsonrpc\":\"2.0\",\"method\":\"$/cancelRequest\",\"params\":{\"id\":1}}"), Verdict::Forward(Kind::Other));
+        assert!(matches!(
+            verdict("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"$/x\"}"),
+            Verdict::Answer(_, METHOD_NOT_FOUND, _)
+        ));
+        assert_eq!(
+            verdict("{\"jsonrpc\":\"2.0\",\"method\":\"$/cancelRequest\",\"params\":{\"id\":1}}"),
+            Verdict::Forward(Kind::Other)
+        );
         assert_eq!(verdict("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":null}"), Verdict::Forward(Kind::Other));
         assert_eq!(
             verdict("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"processId\":42}}"),

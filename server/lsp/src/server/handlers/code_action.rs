@@ -46,7 +46,10 @@ fn run_actions(session: &Session, uri: &Uri, snapshot: &Snapshot, offset: usize)
         if let Some(target) = target {
             let n = target.node_ids.as_ref().map(Vec::len).unwrap_or(0);
             let title = if target.scratch_change.is_some() {
-                format!("Run affected tests on {device} ({n} tests of {}, on a scratch copy without the entry)", target.label)
+                format!(
+                    "Run affected tests on {device} ({n} tests of {}, on a scratch copy without the entry)",
+                    target.label
+                )
             } else {
                 format!("Run affected tests on {device} ({n} tests of {})", target.label)
             };

@@ -19,21 +19,22 @@ fn code_lens_now(session: &Session, params: CodeLensParams, cancel: &Cancel) -> 
         return None;
     };
     let level = av::selected_level(&summary);
-    let span = manifest
-        .get("semantic_level")
-        .map(|e| e.key.span.clone())
-        .or(analysis.model.name_span.clone())
-        .unwrap_or(0..0);
+    let span =
+        manifest.get("semantic_level").map(|e| e.key.span.clone()).or(analysis.model.name_span.clone()).unwrap_or(0..0);
     let run = av::runnable_up_to(&summary, level);
-    let mut lenses = crate::server::review_lens::code_lenses(&uri, analysis, &snapshot.positions(), session.inventory());
-    lenses.insert(0, CodeLens {
-        range: snapshot.positions().range(&span),
-        command: Some(Command {
-            title: format!("▶ Run level {level} on {} ({run} tests)", summary.device),
-            command: RUN_LEVEL.into(),
-            arguments: Some(vec![serde_json::json!({"uri": uri.as_str(), "level": level})]),
-        }),
-        data: None,
-    });
+    let mut lenses =
+        crate::server::review_lens::code_lenses(&uri, analysis, &snapshot.positions(), session.inventory());
+    lenses.insert(
+        0,
+        CodeLens {
+            range: snapshot.positions().range(&span),
+            command: Some(Command {
+                title: format!("▶ Run level {level} on {} ({run} tests)", summary.device),
+                command: RUN_LEVEL.into(),
+                arguments: Some(vec![serde_json::json!({"uri": uri.as_str(), "level": level})]),
+            }),
+            data: None,
+        },
+    );
     Some(lenses)
 }

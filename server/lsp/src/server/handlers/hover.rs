@@ -19,9 +19,8 @@ fn hover_now(session: &Session, params: HoverParams, cancel: &Cancel) -> Option<
     let offset = positions.offset(params.text_document_position_params.position);
     let summary = session.lock().documents.get(&uri).and_then(|d| d.summary.clone());
     let result = guarded("hover", || {
-        let counts = summary
-            .as_deref()
-            .map(|summary| torchcts_core::hover::Counts { inventory: session.inventory(), summary });
+        let counts =
+            summary.as_deref().map(|summary| torchcts_core::hover::Counts { inventory: session.inventory(), summary });
         let with_counts = torchcts_core::hover::hover(&snapshot.analysis, offset, counts.as_ref());
         // Where the inventory added counts, say which versions they are for.
         let used_counts = counts.is_some()

@@ -16,8 +16,12 @@ pub async fn initialize(session: &Session, params: InitializeParams) -> Result<I
             state.settings = Settings::from_json(options);
         }
         #[allow(deprecated)] // root_uri is still what many clients send
-        let root =
-            params.workspace_folders.as_ref().and_then(|f| f.first()).map(|f| f.uri.clone()).or(params.root_uri.clone());
+        let root = params
+            .workspace_folders
+            .as_ref()
+            .and_then(|f| f.first())
+            .map(|f| f.uri.clone())
+            .or(params.root_uri.clone());
         state.workspace_root = root.and_then(|u| u.to_file_path().map(|p| p.into_owned()));
     }
     Ok(InitializeResult {

@@ -25,7 +25,8 @@ fn inlay_hint_now(session: &Session, params: InlayHintParams, cancel: &Cancel) -
     let (Some(manifest), Some(summary)) = (analysis.model.manifest.as_ref().and_then(|m| m.as_dict()), summary) else {
         return None;
     };
-    let cached = session.lock().documents.get(&uri).and_then(|d| d.inlay_cache.clone()).filter(|c| c.0 == summary.facts);
+    let cached =
+        session.lock().documents.get(&uri).and_then(|d| d.inlay_cache.clone()).filter(|c| c.0 == summary.facts);
     let hints = match cached {
         Some(c) => c.1,
         None => {

@@ -1,9 +1,9 @@
 //! Runs the core on a snapshot of a document, outside any lock; a panic in the core
 //! becomes `None` and a line on stderr, never a dead server.
 
+use ropey::Rope;
 use std::path::PathBuf;
 use torchcts_core::accounting_view::Inventory;
-use ropey::Rope;
 use torchcts_core::analysis::analyze_parsed;
 use torchcts_core::{Analysis, AnalysisInput};
 use tree_sitter::Tree;
@@ -60,7 +60,8 @@ pub fn run_analysis(
         let text = rope.to_string();
         let dir_exists = base_dir.as_deref().map(runner::environment::dir_exists_relative_to);
         let dir_exists_ref: Option<&dyn Fn(&str) -> bool> = dir_exists.as_ref().map(|f| f as &dyn Fn(&str) -> bool);
-        let input = AnalysisInput { old_tree: None, dir_exists: dir_exists_ref, inventory, file_name: file_name.as_deref() };
+        let input =
+            AnalysisInput { old_tree: None, dir_exists: dir_exists_ref, inventory, file_name: file_name.as_deref() };
         Some(analyze_parsed(&text, tree, &input))
     })
     .flatten();

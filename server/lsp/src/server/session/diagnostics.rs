@@ -8,13 +8,13 @@
 
 use super::analysis::{guarded, run_analysis};
 use super::{Cancel, Session};
-use ropey::Rope;
-use torchcts_core::PositionEncoding;
-use tree_sitter::Tree;
 use crate::server::{convert, runs};
+use ropey::Rope;
 use std::sync::Arc;
 use torchcts_core::accounting_view::{self as av, Summary};
+use torchcts_core::PositionEncoding;
 use tower_lsp_server::ls_types::{Diagnostic, MessageType, Uri};
+use tree_sitter::Tree;
 
 /// `torchcts/status`: the manifest's run/filtered counts at its level, for status bars.
 enum StatusNotification {}

@@ -163,10 +163,16 @@ mod tests {
             let end = (start + next(6)).min(reference.len());
             let (start_pos, end_pos) = (position(start), position(end));
             let text = inserts[next(inserts.len())].to_string();
-            let offset = |p: Position| index.offset(&reference, LineCol { line: p.line, col: p.character }, PositionEncoding::Utf16);
+            let offset = |p: Position| {
+                index.offset(&reference, LineCol { line: p.line, col: p.character }, PositionEncoding::Utf16)
+            };
             let (a, b) = (offset(start_pos), offset(end_pos).max(offset(start_pos)));
             reference.replace_range(a..b, &text);
-            let change = TextDocumentContentChangeEvent { range: Some(Range { start: start_pos, end: end_pos }), range_length: None, text };
+            let change = TextDocumentContentChangeEvent {
+                range: Some(Range { start: start_pos, end: end_pos }),
+                range_length: None,
+                text,
+            };
             assert!(store.change(&uri, version, vec![change], PositionEncoding::Utf16));
             let doc = store.get_mut(&uri).unwrap();
             assert_eq!(doc.text.to_string(), reference, "after edit {version}");

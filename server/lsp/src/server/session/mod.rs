@@ -126,7 +126,11 @@ impl Session {
             }
             (None, Some(choice)) => choice.label(),
             (None, None) => {
-                format!("torchcts {} with torch {}", accounting::versions::EMBEDDED_TORCHCTS, accounting::newest_torch_release())
+                format!(
+                    "torchcts {} with torch {}",
+                    accounting::versions::EMBEDDED_TORCHCTS,
+                    accounting::newest_torch_release()
+                )
             }
         }
     }

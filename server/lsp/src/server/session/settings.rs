@@ -55,7 +55,11 @@ impl Settings {
     pub fn from_json(value: &serde_json::Value) -> Settings {
         let v = value.get("torchcts").unwrap_or(value);
         let text = |paths: &[&str]| -> Option<String> {
-            paths.iter().find_map(|p| v.pointer(p).and_then(|x| x.as_str())).filter(|s| !s.is_empty()).map(str::to_string)
+            paths
+                .iter()
+                .find_map(|p| v.pointer(p).and_then(|x| x.as_str()))
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
         };
         let default = Settings::default();
         Settings {
@@ -94,7 +98,9 @@ mod tests {
 
     #[test]
     fn flat_shape_and_empty_strings() {
-        let s = Settings::from_json(&json!({"python": "python3.11", "device": "", "timeoutSeconds": 60, "inlayHints": true}));
+        let s = Settings::from_json(
+            &json!({"python": "python3.11", "device": "", "timeoutSeconds": 60, "inlayHints": true}),
+        );
         assert_eq!(s.python.as_deref(), Some("python3.11"));
         assert_eq!(s.device, None);
         assert_eq!(s.timeout_seconds, 60);
