@@ -268,6 +268,15 @@ fn first_hint(tokens: &[Token]) -> Option<Hint> {
                                 f.dict = f.element_colon || starred;
                                 f.first_element = Some((start, k));
                             } else if f.dict && !f.element_colon && !starred {
+                                // `invalid_kvpair` needs a key expression: `; }` or `*}` has
+                                // none, and the parse stops there with the generic message.
+                                let key = &tokens[start];
+                                let starts_key = key.starts_expression()
+                                    || key.kind == Kind::Op && matches!(key.text, "(" | "[" | "-" | "+")
+                                    || key.kind == Kind::Name && matches!(key.text, "not" | "await");
+                                if !starts_key {
+                                    return at(INVALID, key, None);
+                                }
                                 let fix = joined_key_fix(tokens, start, k);
                                 return at(COLON_EXPECTED, &tokens[start], fix);
                             }
