@@ -98,7 +98,7 @@ fn print_text(analysis: &Analysis) {
 
 /// `check --format json`: the check-manifest lines and every finding; `analyze --format
 /// json` embeds the same object.
-pub(super) fn report_json(path: &Path, analysis: &Analysis) -> Value {
+pub fn report_json(path: &Path, analysis: &Analysis) -> Value {
     let findings: Vec<Value> = sorted_findings(analysis)
         .into_iter()
         .map(|f| {

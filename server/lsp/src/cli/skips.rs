@@ -5,7 +5,7 @@
 use super::output::{errln, out, outln};
 use super::{read_manifest, AccountingArgs, ReportFormat, SelectedInventory};
 use serde_json::{json, Value};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use torchcts_core::accounting_view::{self as av, LevelSelection};
 use torchcts_core::{analyze, AnalysisInput};
@@ -112,29 +112,7 @@ pub fn run(args: &SkipsArgs) -> ExitCode {
     let acc = accounting::account(&inventory, &facts, &device, selection);
     let unknown = av::unknown_inputs(manifest);
     if args.format == ReportFormat::Json {
-        // Long regexes and values are listed once (`patterns`, `values`), not per record.
-        let accounting::RecordsJson { records, patterns, values } = accounting::records_json(&acc);
-        let reason_counts: Vec<Value> =
-            acc.reason_counts.iter().map(|(r, n)| json!({"reason": acc.reason_name(*r), "count": n})).collect();
-        let report = json!({
-            "file": path.display().to_string(),
-            "inventory": inventory_json(&inventory),
-            "device": device_json(&acc),
-            "selection": selection.label(),
-            "collected": acc.collected,
-            "deselected": acc.deselected,
-            "included": acc.included,
-            "executable": acc.executable,
-            "reason_counts": reason_counts,
-            "levels": levels_json(&acc),
-            "records": records,
-            "patterns": patterns,
-            "values": values,
-            "not_modelled": acc.not_modelled,
-            "live_device_dependent": acc.live_device_dependent,
-            "not_static": unknown,
-            "problems": acc.problems.iter().map(|p| p.message.clone()).collect::<Vec<_>>(),
-        });
+        let report = report_json(&path, &inventory, &acc, selection, &unknown);
         outln!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
     } else {
         out!("{}", accounting::render_show_skips(&acc));
@@ -156,6 +134,40 @@ pub fn run(args: &SkipsArgs) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// `skips --format json`: counts per level and reason, every record, notes. The Python
+/// package returns the same object (`torchcts_lsp::api::skips_report`).
+pub fn report_json(
+    path: &Path,
+    inventory: &SelectedInventory,
+    acc: &accounting::Accounting,
+    selection: LevelSelection,
+    unknown: &[String],
+) -> Value {
+    // Long regexes and values are listed once (`patterns`, `values`), not per record.
+    let accounting::RecordsJson { records, patterns, values } = accounting::records_json(acc);
+    let reason_counts: Vec<Value> =
+        acc.reason_counts.iter().map(|(r, n)| json!({"reason": acc.reason_name(*r), "count": n})).collect();
+    json!({
+        "file": path.display().to_string(),
+        "inventory": inventory_json(inventory),
+        "device": device_json(acc),
+        "selection": selection.label(),
+        "collected": acc.collected,
+        "deselected": acc.deselected,
+        "included": acc.included,
+        "executable": acc.executable,
+        "reason_counts": reason_counts,
+        "levels": levels_json(acc),
+        "records": records,
+        "patterns": patterns,
+        "values": values,
+        "not_modelled": acc.not_modelled,
+        "live_device_dependent": acc.live_device_dependent,
+        "not_static": unknown,
+        "problems": acc.problems.iter().map(|p| p.message.clone()).collect::<Vec<_>>(),
+    })
 }
 
 /// Which inventory the counts come from.
