@@ -1,8 +1,10 @@
 //! The `torchcts-lsp` library: the language server and the CLI commands (test runs live in the `runner` crate).
 //! The binary (`main.rs`) and the Python package call [`run_main`].
 
+pub mod api;
 pub mod cli;
 pub mod server;
+pub mod torch_env;
 
 use std::process::ExitCode;
 
