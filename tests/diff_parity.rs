@@ -243,7 +243,7 @@ fn diff_equals_the_difference_of_real_show_skips_outputs() {
             args,
         ));
     }
-    assert!(pairs.len() >= 9, "only {} pairs", pairs.len());
+    assert!(pairs.len() >= 11, "only {} pairs", pairs.len());
     let mut failures = Vec::new();
     let mut summary = Vec::new();
     for (name, old, new, args) in &pairs {
