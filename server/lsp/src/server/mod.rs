@@ -33,7 +33,14 @@ const PIPE_BYTES: usize = 1 << 16;
 
 /// Serves LSP on stdin/stdout until the input ends, `exit`, or the client process dies.
 pub fn serve_stdio() -> ExitCode {
-    let runtime = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
+    let built = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        // The evaluator recurses up to 256 levels of nesting; a debug build needs ~6 KB of
+        // stack per level, more than the 2 MiB default of tokio's threads.
+        .thread_stack_size(16 * 1024 * 1024)
+        .enable_all()
+        .build();
+    let runtime = match built {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("torchcts-lsp: cannot start the async runtime: {e}");
