@@ -1,6 +1,6 @@
 //! What the user's disk and Python environment hold, read from the file system without
-//! running any Python: used by the language server to check `custom_test_dirs` and to warn
-//! when the inventory's versions differ from the installed ones.
+//! running any Python: used by the language server to check `custom_test_dirs`, and by the
+//! server and CLI to choose the embedded inventory for the installed torch (`torch_env`).
 
 use std::path::{Path, PathBuf};
 
@@ -12,13 +12,6 @@ pub fn dir_exists_relative_to(base: &Path) -> impl Fn(&str) -> bool + '_ {
         let full = if p.is_absolute() { p.to_path_buf() } else { base.join(p) };
         full.is_dir()
     }
-}
-
-/// Versions of torchcts and torch installed in a Python environment, read from the
-/// `*.dist-info` folders of its site-packages (both must be there).
-pub fn installed_versions(python: &Path) -> Option<(String, String)> {
-    let env = PythonEnvironment::of_python(python);
-    Some((env.torchcts?, env.torch?))
 }
 
 /// What the file system says about the environment of one interpreter.
@@ -147,7 +140,6 @@ mod tests {
         let env = PythonEnvironment::of_python(&python);
         assert_eq!(env.torch.as_deref(), Some("2.9.1"));
         assert_eq!(env.torchcts.as_deref(), Some("0.4.1"));
-        assert_eq!(installed_versions(&python), Some(("0.4.1".into(), "2.9.1".into())));
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -157,7 +149,6 @@ mod tests {
         let python = fake_env(&dir, None, Some("0.4.1"));
         let env = PythonEnvironment::of_python(&python);
         assert_eq!((env.torch, env.torchcts.as_deref()), (None, Some("0.4.1")));
-        assert_eq!(installed_versions(&python), None);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

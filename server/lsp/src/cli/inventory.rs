@@ -96,31 +96,3 @@ pub fn run(args: &InventoryArgs) -> ExitCode {
         }
     }
 }
-
-/// Versions of torchcts and torch installed in a Python environment, read from the
-/// `*.dist-info` folders of its site-packages — without running any Python.
-pub fn installed_versions(python: &std::path::Path) -> Option<(String, String)> {
-    // <venv>/bin/python -> <venv>/lib/python3.*/site-packages
-    let venv = python.parent()?.parent()?;
-    let lib = std::fs::read_dir(venv.join("lib")).ok()?;
-    for entry in lib.flatten() {
-        let site = entry.path().join("site-packages");
-        let Ok(dir) = std::fs::read_dir(&site) else { continue };
-        let mut torchcts = None;
-        let mut torch = None;
-        for e in dir.flatten() {
-            let name = e.file_name().to_string_lossy().to_string();
-            if let Some(rest) = name.strip_suffix(".dist-info") {
-                if let Some(v) = rest.strip_prefix("torchcts-") {
-                    torchcts = Some(v.to_string());
-                } else if let Some(v) = rest.strip_prefix("torch-") {
-                    torch = Some(v.split('+').next().unwrap_or(v).to_string());
-                }
-            }
-        }
-        if let (Some(a), Some(b)) = (torchcts, torch) {
-            return Some((a, b));
-        }
-    }
-    None
-}
