@@ -11,6 +11,8 @@ use crate::value::{float_repr, Dict, Span, Value, ValueKind};
 pub struct HoverResult {
     pub markdown: String,
     pub span: Span,
+    /// The markdown carries counts from the inventory (the glue then names its versions).
+    pub counted: bool,
 }
 
 /// The accounting a hover can use: the inventory and the current manifest's summary.
@@ -43,13 +45,15 @@ pub fn hover(analysis: &Analysis, offset: usize, counts: Option<&Counts>) -> Opt
         }
         _ => return None,
     };
+    let mut counted = false;
     if let (Some(c), Some(manifest)) = (counts, manifest) {
         let section = count_section(c, manifest, &target);
         if !section.is_empty() {
             markdown = format!("{}\n{}", markdown.trim_end(), section);
+            counted = true;
         }
     }
-    Some(HoverResult { markdown, span: target.span.clone() })
+    Some(HoverResult { markdown, span: target.span.clone(), counted })
 }
 
 fn signed(n: i64) -> String {

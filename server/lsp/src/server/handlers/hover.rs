@@ -21,13 +21,9 @@ fn hover_now(session: &Session, params: HoverParams, cancel: &Cancel) -> Option<
     let result = guarded("hover", || {
         let counts =
             summary.as_deref().map(|summary| torchcts_core::hover::Counts { inventory: session.inventory(), summary });
-        let with_counts = torchcts_core::hover::hover(&snapshot.analysis, offset, counts.as_ref());
-        // Where the inventory added counts, say which versions they are for.
-        let used_counts = counts.is_some()
-            && with_counts.as_ref().map(|h| &h.markdown)
-                != torchcts_core::hover::hover(&snapshot.analysis, offset, None).as_ref().map(|h| &h.markdown);
-        with_counts.map(|mut h| {
-            if used_counts {
+        torchcts_core::hover::hover(&snapshot.analysis, offset, counts.as_ref()).map(|mut h| {
+            // Where the inventory added counts, say which versions they are for.
+            if h.counted {
                 h.markdown.push_str(&format!("\n\n*Counts for {}.*", session.counts_for()));
             }
             h
@@ -40,7 +36,7 @@ fn hover_now(session: &Session, params: HoverParams, cancel: &Cancel) -> Option<
             h.markdown = format!("{}\n\n---\n\n{r}", h.markdown);
             Some(h)
         }
-        (None, Some(r)) => Some(torchcts_core::hover::HoverResult { markdown: r, span: offset..offset }),
+        (None, Some(r)) => Some(torchcts_core::hover::HoverResult { markdown: r, span: offset..offset, counted: false }),
         (h, None) => h,
     };
     result.map(|h| convert::hover(&positions, h))
