@@ -81,6 +81,10 @@ pub struct AccountingArgs {
     /// no folder but `/`): torchcts' known-segfault ledger then never matches
     #[arg(long, conflicts_with = "node_prefix")]
     pub rooted_at_package: bool,
+    /// The environment found for the manifest, read once for both the inventory and the
+    /// run layout.
+    #[arg(skip)]
+    pub environment: std::sync::OnceLock<runner::environment::PythonEnvironment>,
 }
 
 impl AccountingArgs {
@@ -93,15 +97,15 @@ impl AccountingArgs {
         if let Some(prefix) = &self.node_prefix {
             return accounting::RunLayout { rooted_at_package: false, node_prefix: prefix.clone() };
         }
-        let folder = std::path::absolute(manifest)
-            .ok()
-            .and_then(|m| m.parent().map(Path::to_path_buf))
-            .unwrap_or_else(|| PathBuf::from("."));
-        let env = crate::torch_env::detect(None, Some(&folder));
-        match env.site_packages {
-            Some(site) => accounting::RunLayout::for_paths(&folder, &site.join("torchcts")),
+        match &self.environment(manifest).site_packages {
+            Some(site) => accounting::RunLayout::for_paths(&manifest_folder(manifest), &site.join("torchcts")),
             None => accounting::RunLayout::default(),
         }
+    }
+
+    /// The environment of the manifest's folder (`$VIRTUAL_ENV`, its `.venv`, `python3`).
+    fn environment(&self, manifest: &Path) -> &runner::environment::PythonEnvironment {
+        self.environment.get_or_init(|| crate::torch_env::detect(None, Some(&manifest_folder(manifest))))
     }
 
     /// The inventory to count `manifest` with: `--inventory`, `--torch`, else the embedded
@@ -114,13 +118,15 @@ impl AccountingArgs {
         }
         let choice = match &self.torch {
             Some(version) => crate::torch_env::inventory_for_torch_option(version)?,
-            None => {
-                let folder = manifest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-                crate::torch_env::inventory_choice(&crate::torch_env::detect(None, Some(folder)))
-            }
+            None => crate::torch_env::inventory_choice(self.environment(manifest)),
         };
         Ok(SelectedInventory::Embedded(choice))
     }
+}
+
+/// The manifest's folder, absolute (show-skips runs there).
+fn manifest_folder(manifest: &Path) -> PathBuf {
+    std::path::absolute(manifest).ok().and_then(|m| m.parent().map(Path::to_path_buf)).unwrap_or_else(|| PathBuf::from("."))
 }
 
 /// `--torch`: a release with an embedded inventory (a local suffix like `+cu128` is allowed).
