@@ -1,0 +1,392 @@
+//! Expressions: literals, names, attributes, subscripts, calls, dict literals and the
+//! operators, evaluated to a [`Value`] or to `Unknown` with a reason.
+
+use super::builtins::PYTHON_BUILTINS;
+use super::literals::{decode_string_literal, parse_float, parse_int};
+use super::operators::binary;
+use super::{first_named, span, Evaluator};
+use crate::schema::schema;
+use crate::value::{py_eq, Dict, Value, ValueKind};
+use tree_sitter::Node;
+
+/// Expressions nested deeper than this are not evaluated (keeps recursion bounded); above
+/// the 200 brackets CPython accepts.
+const MAX_DEPTH: usize = 256;
+impl Evaluator<'_> {
+    pub(super) fn expr(&mut self, node: Node) -> Value {
+        if self.depth >= MAX_DEPTH {
+            return Value::unknown("expression nested too deeply to evaluate", span(node));
+        }
+        self.depth += 1;
+        let value = self.expr_inner(node);
+        self.depth -= 1;
+        value
+    }
+
+    fn expr_inner(&mut self, node: Node) -> Value {
+        let s = span(node);
+        match node.kind() {
+            "string" => self.string(node),
+            "concatenated_string" => {
+                let mut cursor = node.walk();
+                let parts: Vec<Node> = node.named_children(&mut cursor).filter(|n| n.kind() == "string").collect();
+                let mut out = String::new();
+                let mut bytes: Option<Vec<u8>> = None;
+                for part in parts {
+                    match self.string(part).kind {
+                        ValueKind::Str(p) => out.push_str(&p),
+                        ValueKind::Bytes(b) => bytes.get_or_insert_with(Vec::new).extend(b),
+                        ValueKind::Unknown(why) => return Value::unknown(why, s),
+                        _ => {}
+                    }
+                }
+                match bytes {
+                    Some(b) if out.is_empty() => Value::new(ValueKind::Bytes(b), s),
+                    Some(_) => Value::unknown("cannot mix bytes and str literals", s),
+                    None => Value::new(ValueKind::Str(out), s),
+                }
+            }
+            "integer" => parse_int(self.t(node), s),
+            "float" => parse_float(self.t(node), s),
+            "true" => Value::new(ValueKind::Bool(true), s),
+            "false" => Value::new(ValueKind::Bool(false), s),
+            "none" => Value::new(ValueKind::None, s),
+            "identifier" => self.name(node),
+            "parenthesized_expression" => match first_named(node) {
+                Some(inner) => {
+                    let mut v = self.expr(inner);
+                    v.span = s;
+                    v
+                }
+                None => Value::new(ValueKind::Tuple(vec![]), s),
+            },
+            "list" | "tuple" | "expression_list" => {
+                let mut items = Vec::new();
+                let mut cursor = node.walk();
+                let children: Vec<Node> = node.named_children(&mut cursor).collect();
+                for child in children {
+                    match child.kind() {
+                        "comment" => {}
+                        "list_splat" => {
+                            let Some(inner) = first_named(child) else { continue };
+                            let v = self.expr(inner);
+                            match v.kind {
+                                ValueKind::List(more) | ValueKind::Tuple(more) => items.extend(more),
+                                _ => return Value::unknown("`*` unpacking of a value not known statically", s),
+                            }
+                        }
+                        _ => items.push(self.expr(child)),
+                    }
+                }
+                if node.kind() == "list" {
+                    Value::new(ValueKind::List(items), s)
+                } else {
+                    Value::new(ValueKind::Tuple(items), s)
+                }
+            }
+            "dictionary" => self.dictionary(node),
+            "attribute" => self.attribute(node),
+            "subscript" => self.subscript(node),
+            "unary_operator" => {
+                let (Some(op), Some(arg)) =
+                    (node.child_by_field_name("operator"), node.child_by_field_name("argument"))
+                else {
+                    return Value::unknown("incomplete expression", s);
+                };
+                let v = self.expr(arg);
+                match (self.t(op), &v.kind) {
+                    ("-", ValueKind::Int(i)) => Value::new(ValueKind::Int(-i), s),
+                    ("-", ValueKind::Float(f)) => Value::new(ValueKind::Float(-f), s),
+                    ("-", ValueKind::Bool(b)) => Value::new(ValueKind::Int(-(*b as i128)), s),
+                    ("+", ValueKind::Int(_) | ValueKind::Float(_)) => Value::new(v.kind, s),
+                    ("+", ValueKind::Bool(b)) => Value::new(ValueKind::Int(*b as i128), s),
+                    ("~", ValueKind::Int(i)) => Value::new(ValueKind::Int(!i), s),
+                    ("~", ValueKind::Bool(b)) => Value::new(ValueKind::Int(!(*b as i128)), s),
+                    (op @ ("-" | "+" | "~"), kind) if !matches!(kind, ValueKind::Unknown(_)) => {
+                        let type_name = if matches!(kind, ValueKind::Dtype { .. }) { "torch.dtype" } else { v.type_name() };
+                        let message = format!("bad operand type for unary {op}: '{type_name}'");
+                        self.fail(s.clone(), "TypeError", message);
+                        Value::unknown("raises TypeError", s)
+                    }
+                    _ => Value::unknown(format!("`{}` is not evaluated statically", self.t(node)), s),
+                }
+            }
+            "not_operator" => {
+                let v = node.child_by_field_name("argument").map(|a| self.expr(a));
+                match v.and_then(|v| v.truthy()) {
+                    Some(b) => Value::new(ValueKind::Bool(!b), s),
+                    None => Value::unknown("`not` of a value not known statically", s),
+                }
+            }
+            "boolean_operator" => {
+                let (Some(l), Some(r), Some(op)) = (
+                    node.child_by_field_name("left"),
+                    node.child_by_field_name("right"),
+                    node.child_by_field_name("operator"),
+                ) else {
+                    return Value::unknown("incomplete expression", s);
+                };
+                let left = self.expr(l);
+                let is_and = self.t(op) == "and";
+                match left.truthy() {
+                    Some(t) if t == is_and => self.expr(r),
+                    Some(_) => left,
+                    None => Value::unknown("boolean expression of a value not known statically", s),
+                }
+            }
+            "conditional_expression" => {
+                let mut cursor = node.walk();
+                let parts: Vec<Node> = node.named_children(&mut cursor).collect();
+                if parts.len() != 3 {
+                    return Value::unknown("incomplete conditional expression", s);
+                }
+                match self.expr(parts[1]).truthy() {
+                    Some(true) => self.expr(parts[0]),
+                    Some(false) => self.expr(parts[2]),
+                    None => Value::unknown("conditional expression whose condition is not known statically", s),
+                }
+            }
+            "binary_operator" => {
+                let (Some(l), Some(r), Some(op)) = (
+                    node.child_by_field_name("left"),
+                    node.child_by_field_name("right"),
+                    node.child_by_field_name("operator"),
+                ) else {
+                    return Value::unknown("incomplete expression", s);
+                };
+                let left = self.expr(l);
+                let right = self.expr(r);
+                let op = self.t(op).to_string();
+                match binary(&op, &left, &right, s.clone()) {
+                    Ok(v) => v,
+                    Err((exception, message)) => {
+                        self.fail(s.clone(), exception, message);
+                        Value::unknown("raises", s)
+                    }
+                }
+            }
+            "call" => self.call(node),
+            "ERROR" => Value::unknown("syntax error", s),
+            kind => {
+                // Still look inside for names that do not exist (NameError at load time).
+                self.scan_names(node);
+                Value::unknown(format!("{} expressions are not evaluated statically", kind.replace('_', " ")), s)
+            }
+        }
+    }
+
+    pub(super) fn name(&mut self, node: Node) -> Value {
+        let name = self.t(node);
+        let s = span(node);
+        if let Some(v) = self.env.get(name) {
+            let mut v = v.clone();
+            v.span = s;
+            return v;
+        }
+        if self.bound_before.contains(name) {
+            return Value::unknown(format!("`{name}` is assigned in code that is not evaluated statically"), s);
+        }
+        if PYTHON_BUILTINS.contains(&name) {
+            return Value::unknown(format!("`{name}` is a Python builtin"), s);
+        }
+        self.fail(s.clone(), "NameError", format!("name '{name}' is not defined"));
+        Value::unknown(format!("`{name}` is not defined"), s)
+    }
+
+    fn attribute(&mut self, node: Node) -> Value {
+        let s = span(node);
+        let (Some(object), Some(attr)) = (node.child_by_field_name("object"), node.child_by_field_name("attribute"))
+        else {
+            return Value::unknown("incomplete attribute", s);
+        };
+        let base = self.expr(object);
+        let attr = self.t(attr);
+        match &base.kind {
+            ValueKind::Module(m) if m == "torch" => match schema().dtype_by_attr(attr) {
+                Some(d) => Value::new(ValueKind::Dtype { attr: d.attr.clone(), canonical: d.canonical.clone() }, s),
+                None if schema().torch_attributes.iter().any(|a| a == attr) => {
+                    Value::unknown(format!("`torch.{attr}` is not a dtype"), s)
+                }
+                None => {
+                    self.fail(s.clone(), "AttributeError", format!("module 'torch' has no attribute '{attr}'"));
+                    Value::unknown(format!("torch {} has no attribute `{attr}`", schema().torch_version), s)
+                }
+            },
+            ValueKind::Module(m) => Value::unknown(format!("`{m}.{attr}` is not evaluated statically"), s),
+            ValueKind::Unknown(_) => Value::unknown(format!("`{}` is not known statically", self.t(node)), s),
+            _ => Value::unknown(format!("attribute `{attr}` is not evaluated statically"), s),
+        }
+    }
+
+    fn subscript(&mut self, node: Node) -> Value {
+        let s = span(node);
+        let (Some(obj), Some(index)) = (node.child_by_field_name("value"), node.child_by_field_name("subscript"))
+        else {
+            return Value::unknown("incomplete subscript", s);
+        };
+        let base = self.expr(obj);
+        let key = self.expr(index);
+        match (&base.kind, &key.kind) {
+            (ValueKind::Dict(d), _) if !key.is_unknown() => {
+                match d.entries.iter().find(|e| py_eq(&e.key, &key) == Some(true)) {
+                    Some(e) => e.value.clone(),
+                    None if d.open => Value::unknown("key of a dict that is not fully known", s),
+                    None => {
+                        self.fail(key.span.clone(), "KeyError", key.repr());
+                        Value::unknown("missing key", s)
+                    }
+                }
+            }
+            (ValueKind::List(items) | ValueKind::Tuple(items), ValueKind::Int(i)) => {
+                let len = items.len() as i128;
+                let real = if *i < 0 { i + len } else { *i };
+                if real >= 0 && real < len {
+                    items[real as usize].clone()
+                } else {
+                    Value::unknown("index out of range", s)
+                }
+            }
+            _ => Value::unknown(format!("`{}` is not evaluated statically", self.t(node)), s),
+        }
+    }
+
+    fn call(&mut self, node: Node) -> Value {
+        let s = span(node);
+        let function = node.child_by_field_name("function");
+        let fname = function.map(|f| self.t(f)).unwrap_or("");
+        // Evaluate arguments for NameErrors whatever the callee.
+        self.scan_names(node);
+        if self.model.load_error.is_some() {
+            return Value::unknown("call", s);
+        }
+        if let Some(v) = self.builtin_call(node, fname) {
+            return v;
+        }
+        if fname == "dict" && !self.env.contains_key("dict") {
+            if let Some(args) = node.child_by_field_name("arguments") {
+                let mut d = Dict::default();
+                let mut cursor = args.walk();
+                let children: Vec<Node> = args.named_children(&mut cursor).collect();
+                for child in children {
+                    match child.kind() {
+                        "keyword_argument" => {
+                            let (Some(k), Some(v)) =
+                                (child.child_by_field_name("name"), child.child_by_field_name("value"))
+                            else {
+                                continue;
+                            };
+                            let key = Value::new(ValueKind::Str(self.t(k).to_string()), span(k));
+                            let value = self.expr(v);
+                            d.insert(key, value);
+                        }
+                        "comment" => {}
+                        _ => {
+                            let v = self.expr(child);
+                            match v.kind {
+                                ValueKind::Dict(other) if d.entries.is_empty() => d = other,
+                                _ => return Value::unknown("`dict(...)` of a value not known statically", s),
+                            }
+                        }
+                    }
+                }
+                return Value::new(ValueKind::Dict(d), s);
+            }
+        }
+        Value::unknown(
+            format!("the call `{}(...)` is not evaluated statically", fname.chars().take(40).collect::<String>()),
+            s,
+        )
+    }
+    /// Adds one `pair` or `**splat` of a dict literal to `d`; false when loading would raise.
+    pub(super) fn dict_entry(&mut self, child: Node, d: &mut Dict) -> bool {
+        match child.kind() {
+            "pair" => {
+                let (Some(k), Some(v)) = (child.child_by_field_name("key"), child.child_by_field_name("value")) else {
+                    return true;
+                };
+                let key = self.expr(k);
+                // A pair that swallowed a syntax error may have the wrong value.
+                let value = if child.has_error() {
+                    d.open = true;
+                    Value::unknown("syntax error in this entry", span(v))
+                } else {
+                    self.expr(v)
+                };
+                if self.model.load_error.is_some() {
+                    return false;
+                }
+                if let Err(t) = key.hashable() {
+                    self.fail(key.span.clone(), "TypeError", format!("unhashable type: '{t}'"));
+                    return false;
+                }
+                if key.is_unknown() {
+                    if let ValueKind::Unknown(why) = &key.kind {
+                        let why = why.clone();
+                        self.note(key.span.clone(), format!("This key is not known statically: {why}"));
+                    }
+                    d.open = true;
+                    return true;
+                }
+                if let ValueKind::Unknown(why) = &value.kind {
+                    if !why.contains("not defined") && !why.starts_with("syntax error") {
+                        self.note(value.span.clone(), format!("Not evaluated statically: {why}"));
+                    }
+                }
+                d.insert(key, value);
+            }
+            "dictionary_splat" => {
+                let Some(inner) = first_named(child) else { return true };
+                let v = self.expr(inner);
+                match v.kind {
+                    ValueKind::Dict(other) => {
+                        for e in other.entries {
+                            d.insert(e.key, e.value);
+                        }
+                        d.open |= other.open;
+                    }
+                    ValueKind::Unknown(why) => {
+                        self.note(span(child), format!("Keys from this `**` are not known statically: {why}"));
+                        d.open = true;
+                    }
+                    _ => {
+                        self.fail(span(inner), "TypeError", format!("'{}' object is not a mapping", v.type_name()));
+                        return false;
+                    }
+                }
+            }
+            "comment" => {}
+            _ => {
+                // A `{a, b}` set or a malformed entry inside an ERROR.
+            }
+        }
+        true
+    }
+
+    fn dictionary(&mut self, node: Node) -> Value {
+        let s = span(node);
+        let mut d = Dict::default();
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.named_children(&mut cursor).collect();
+        for child in children {
+            if !self.dict_entry(child, &mut d) {
+                return Value::unknown("load error", s);
+            }
+        }
+        // Entries lost in a syntax error may hold any key.
+        if node.has_error() {
+            d.open = true;
+        }
+        Value::new(ValueKind::Dict(d), s)
+    }
+
+    pub(super) fn string(&mut self, node: Node) -> Value {
+        let s = span(node);
+        let mut cursor = node.walk();
+        let has_interpolation = node.named_children(&mut cursor).any(|c| c.kind() == "interpolation");
+        if has_interpolation {
+            self.scan_names(node);
+            return Value::unknown("f-strings with replacement fields are not evaluated statically", s);
+        }
+        decode_string_literal(self.t(node), s)
+    }
+}

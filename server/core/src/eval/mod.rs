@@ -1,0 +1,131 @@
+//! Static evaluation of a manifest module with Python's meaning, without running it.
+//!
+//! Module-level statements run top to bottom in an environment of known names: imports of
+//! `torch` (and aliases), constants, the `manifest = {...}` literal (also annotated), and
+//! later `manifest["key"] = value`, `.update(...)`, `.append(...)` and `del` statements.
+//! Expressions cover literals of every kind, raw and concatenated strings, `+` and friends
+//! on known operands, `torch.<dtype>` attributes, `**splat` of a known dict and subscripts of
+//! known containers.
+//!
+//! Anything else is [`ValueKind::Unknown`](crate::value::ValueKind::Unknown) with a reason, which becomes an information
+//! note; it is never guessed. Where the module would certainly raise when executed (a name
+//! that is never defined, an unhashable dict key, a missing key in a subscript), the
+//! failure is recorded as a [`LoadError`], which is what `check-manifest` reports as
+//! `Failed to parse manifest: ...`.
+
+mod builtins;
+mod expressions;
+mod literals;
+mod load_error;
+mod names;
+mod operators;
+mod statements;
+#[cfg(test)]
+mod tests;
+
+pub use literals::decode_string_literal;
+pub use load_error::LoadError;
+
+use crate::findings::{Finding, Origin, Severity};
+use crate::syntax::node_text;
+use crate::value::{Span, Value};
+use names::collect_bound_names;
+use std::collections::{HashMap, HashSet};
+use tree_sitter::{Node, Tree};
+
+/// What evaluating the module tells about `manifest`.
+#[derive(Clone, Debug, Default)]
+pub struct ManifestModel {
+    /// The value bound to `manifest` when the module finishes, if it is ever bound.
+    pub manifest: Option<Value>,
+    /// The `manifest` name in the assignment that bound it (for module-level findings).
+    pub name_span: Option<Span>,
+    /// The first exception executing the module would certainly raise.
+    pub load_error: Option<LoadError>,
+    /// Notes on what could not be evaluated, and hints found while evaluating.
+    pub notes: Vec<Finding>,
+    /// Whether `torch` is imported at module level (the real loader needs it for dtypes).
+    pub imports_torch: bool,
+}
+
+/// Runs the module statically, top to bottom, and says what `manifest` ends up holding.
+pub fn evaluate(tree: &Tree, text: &str) -> ManifestModel {
+    let mut ev = Evaluator {
+        text,
+        env: HashMap::new(),
+        model: ManifestModel::default(),
+        bound_before: HashSet::new(),
+        depth: 0,
+    };
+    let root = tree.root_node();
+    // Error recovery may wrap intact statements in an ERROR node; evaluate them anyway.
+    let mut statements = Vec::new();
+    let mut pending = vec![root];
+    while let Some(node) = pending.pop() {
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.named_children(&mut cursor).collect();
+        for child in children.into_iter().rev() {
+            if crate::syntax::recovered_manifest_pairs(child, text).is_some() {
+                statements.push(child);
+            } else if child.kind() == "ERROR" {
+                pending.push(child);
+            } else {
+                statements.push(child);
+            }
+        }
+        // Keep source order: ERROR contents are expanded where they stand.
+        statements.sort_by_key(|n| n.start_byte());
+    }
+    for statement in statements {
+        if ev.model.load_error.is_some() {
+            break;
+        }
+        ev.statement(statement);
+        collect_bound_names(statement, text, &mut ev.bound_before);
+    }
+    if let Some(value) = ev.env.get("manifest") {
+        ev.model.manifest = Some(value.clone());
+    }
+    ev.model
+}
+
+struct Evaluator<'a> {
+    text: &'a str,
+    env: HashMap<String, Value>,
+    model: ManifestModel,
+    /// Names bound anywhere (including in blocks we do not evaluate) by earlier statements.
+    bound_before: HashSet<String>,
+    depth: usize,
+}
+
+fn span(node: Node) -> Span {
+    node.start_byte()..node.end_byte()
+}
+
+impl<'a> Evaluator<'a> {
+    fn t(&self, node: Node) -> &'a str {
+        node_text(node, self.text)
+    }
+
+    fn note(&mut self, span: Span, message: String) {
+        // One note per place is enough; repeated evaluation of the same constant would
+        // otherwise duplicate it.
+        if self.model.notes.iter().any(|n| n.span == span && n.message == message) {
+            return;
+        }
+        self.model.notes.push(Finding::new(span, Severity::Information, message, "not-evaluated", Origin::Lsp));
+    }
+
+}
+
+fn first_named(node: Node) -> Option<Node> {
+    let mut cursor = node.walk();
+    let found = node.named_children(&mut cursor).find(|c| c.kind() != "comment");
+    found
+}
+
+fn first_line_span(node: Node, text: &str) -> Span {
+    let start = node.start_byte();
+    let end = text[start..node.end_byte()].find(['\n', '\r']).map(|i| start + i).unwrap_or(node.end_byte());
+    start..end
+}

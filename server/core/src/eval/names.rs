@@ -1,0 +1,149 @@
+//! The free-name scan: which names a statement binds, and the first name an expression
+//! uses that is never defined (a `NameError` when the module runs).
+
+use super::Evaluator;
+use crate::syntax::node_text;
+use std::collections::HashSet;
+use tree_sitter::Node;
+
+impl Evaluator<'_> {
+    /// Reports a NameError for the first undefined name used inside `node`.
+    pub(super) fn scan_names(&mut self, node: Node) {
+        // Each node with its parent: `Node::parent` walks down from the root, so calling it
+        // per identifier would cost O(depth²) on a long chain like `a.b.b.b...`.
+        let mut stack = vec![(node, node.parent())];
+        let mut local: HashSet<String> = HashSet::new();
+        // Comprehension and lambda variables are local to them.
+        collect_local_bindings(node, self.text, &mut local);
+        while let Some((n, parent)) = stack.pop() {
+            if n.kind() == "identifier" {
+                let parent_kind = parent.map(|p| p.kind()).unwrap_or("");
+                let is_attr_name = parent
+                    .filter(|p| p.kind() == "attribute")
+                    .and_then(|p| p.child_by_field_name("attribute"))
+                    .map(|a| a.id() == n.id())
+                    .unwrap_or(false);
+                let is_kwarg_name = parent_kind == "keyword_argument"
+                    && parent.and_then(|p| p.child_by_field_name("name")).map(|a| a.id() == n.id()).unwrap_or(false);
+                let name = self.t(n);
+                if !is_attr_name && !is_kwarg_name && !local.contains(name) {
+                    let _ = self.name(n);
+                    if self.model.load_error.is_some() {
+                        return;
+                    }
+                }
+                continue;
+            }
+            let mut cursor = n.walk();
+            let children: Vec<Node> = n.named_children(&mut cursor).collect();
+            for child in children.into_iter().rev() {
+                stack.push((child, Some(n)));
+            }
+        }
+    }
+
+}
+
+/// Whether the identifier `name` appears anywhere inside `node`.
+pub(super) fn mentions_name(node: Node, text: &str, name: &str) -> bool {
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "identifier" && node_text(n, text) == name {
+            return true;
+        }
+        let mut cursor = n.walk();
+        stack.extend(n.named_children(&mut cursor));
+    }
+    false
+}
+
+/// Names a statement binds at module scope (assignments, imports, loops, defs, ...),
+/// including inside blocks, but not inside function or class bodies.
+pub(super) fn collect_bound_names(node: Node, text: &str, out: &mut HashSet<String>) {
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "function_definition" | "class_definition" => {
+                if let Some(name) = n.child_by_field_name("name") {
+                    out.insert(node_text(name, text).to_string());
+                }
+                continue;
+            }
+            "assignment" | "augmented_assignment" | "for_statement" | "for_in_clause" => {
+                if let Some(left) = n.child_by_field_name("left") {
+                    collect_target_names(left, text, out);
+                }
+            }
+            "named_expression" => {
+                if let Some(name) = n.child_by_field_name("name") {
+                    out.insert(node_text(name, text).to_string());
+                }
+            }
+            "as_pattern" | "with_item" | "except_clause" => {
+                if let Some(alias) = n.child_by_field_name("alias") {
+                    collect_target_names(alias, text, out);
+                }
+                let mut cursor = n.walk();
+                for c in n.named_children(&mut cursor) {
+                    if c.kind() == "as_pattern_target" {
+                        collect_target_names(c, text, out);
+                    }
+                }
+            }
+            "import_statement" | "import_from_statement" => {
+                let mut cursor = n.walk();
+                for c in n.children_by_field_name("name", &mut cursor) {
+                    let bound = match c.kind() {
+                        "aliased_import" => c.child_by_field_name("alias").map(|a| node_text(a, text).to_string()),
+                        _ => node_text(c, text).split('.').next().map(str::to_string),
+                    };
+                    if let Some(b) = bound {
+                        out.insert(b);
+                    }
+                }
+            }
+            "lambda"
+            | "list_comprehension"
+            | "dictionary_comprehension"
+            | "set_comprehension"
+            | "generator_expression" => continue,
+            _ => {}
+        }
+        let mut cursor = n.walk();
+        stack.extend(n.named_children(&mut cursor));
+    }
+}
+
+fn collect_target_names(target: Node, text: &str, out: &mut HashSet<String>) {
+    let mut stack = vec![target];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "identifier" => {
+                out.insert(node_text(n, text).to_string());
+            }
+            "subscript" | "attribute" => {}
+            _ => {
+                let mut cursor = n.walk();
+                stack.extend(n.named_children(&mut cursor));
+            }
+        }
+    }
+}
+
+/// Names bound by comprehensions and lambdas inside an expression.
+fn collect_local_bindings(node: Node, text: &str, out: &mut HashSet<String>) {
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "for_in_clause" => {
+                if let Some(left) = n.child_by_field_name("left") {
+                    collect_target_names(left, text, out);
+                }
+            }
+            "lambda_parameters" | "parameters" => collect_target_names(n, text, out),
+            _ => {}
+        }
+        let mut cursor = n.walk();
+        stack.extend(n.named_children(&mut cursor));
+    }
+}

@@ -1,0 +1,95 @@
+//! Python's binary operators on known operands, with the exceptions they raise.
+
+use crate::value::{Span, Value, ValueKind};
+
+/// Python binary operators on known operands; unknown otherwise.
+pub(super) fn binary(op: &str, left: &Value, right: &Value, s: Span) -> Result<Value, (&'static str, String)> {
+    use ValueKind::*;
+    let zero_division = |float: bool| -> Result<Value, (&'static str, String)> {
+        let message = match (op, float) {
+            ("/", false) => "division by zero",
+            ("/", true) => "float division by zero",
+            ("%", true) => "float modulo",
+            ("//", true) => "float floor division by zero",
+            _ => "integer division or modulo by zero",
+        };
+        Err(("ZeroDivisionError", message.to_string()))
+    };
+    if matches!(op, "/" | "//" | "%") && right.as_number() == Some(0.0) && left.as_number().is_some() {
+        let float = matches!(left.kind, Float(_)) || matches!(right.kind, Float(_));
+        return zero_division(float);
+    }
+    Ok(binary_value(op, left, right, s))
+}
+
+fn binary_value(op: &str, left: &Value, right: &Value, s: Span) -> Value {
+    use ValueKind::*;
+    let unknown = || Value::unknown(format!("`{op}` on these operands is not evaluated statically"), s.clone());
+    let int_of = |v: &Value| match v.kind {
+        Int(i) => Some(i),
+        Bool(b) => Some(b as i128),
+        _ => Option::None,
+    };
+    match (&left.kind, &right.kind) {
+        (Str(a), Str(b)) if op == "+" => Value::new(Str(format!("{a}{b}")), s),
+        (Bytes(a), Bytes(b)) if op == "+" => Value::new(Bytes([a.clone(), b.clone()].concat()), s),
+        (List(a), List(b)) if op == "+" => Value::new(List([a.clone(), b.clone()].concat()), s),
+        (Tuple(a), Tuple(b)) if op == "+" => Value::new(Tuple([a.clone(), b.clone()].concat()), s),
+        (Dict(a), Dict(b)) if op == "|" => {
+            let mut d = a.clone();
+            for e in b.entries.clone() {
+                d.insert(e.key, e.value);
+            }
+            d.open |= b.open;
+            Value::new(Dict(d), s)
+        }
+        (Str(a), _) | (_, Str(a)) if op == "*" => {
+            let n = int_of(right).or_else(|| int_of(left));
+            match n {
+                Some(n) if n <= 10_000 => Value::new(Str(a.repeat(n.max(0) as usize)), s),
+                _ => unknown(),
+            }
+        }
+        (List(a), _) if op == "*" => match int_of(right) {
+            Some(n) if n <= 10_000 && a.len() * (n.max(0) as usize) <= 100_000 => {
+                Value::new(List(a.iter().cloned().cycle().take(a.len() * n.max(0) as usize).collect()), s)
+            }
+            _ => unknown(),
+        },
+        _ => {
+            if let (Some(a), Some(b)) = (int_of(left), int_of(right)) {
+                let r = match op {
+                    "+" => a.checked_add(b),
+                    "-" => a.checked_sub(b),
+                    "*" => a.checked_mul(b),
+                    "//" if b != 0 => Some(a.div_euclid(b) - if (a.rem_euclid(b) != 0) && (b < 0) { 1 } else { 0 }),
+                    "%" if b != 0 => Some(((a % b) + b) % b),
+                    "**" if (0..=126).contains(&b) => a.checked_pow(b as u32),
+                    "<<" if (0..=126).contains(&b) => a.checked_shl(b as u32),
+                    ">>" if b >= 0 => Some(a >> b.min(127)),
+                    "|" => Some(a | b),
+                    "&" => Some(a & b),
+                    "^" => Some(a ^ b),
+                    "/" if b != 0 => return Value::new(Float(a as f64 / b as f64), s),
+                    _ => Option::None,
+                };
+                return match r {
+                    Some(r) => Value::new(Int(r), s),
+                    Option::None => unknown(),
+                };
+            }
+            if let (Some(a), Some(b)) = (left.as_number(), right.as_number()) {
+                let r = match op {
+                    "+" => a + b,
+                    "-" => a - b,
+                    "*" => a * b,
+                    "/" if b != 0.0 => a / b,
+                    "**" => a.powf(b),
+                    _ => return unknown(),
+                };
+                return Value::new(Float(r), s);
+            }
+            unknown()
+        }
+    }
+}

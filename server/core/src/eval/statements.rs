@@ -1,0 +1,466 @@
+//! The interpreter's statements: assignments (also to `manifest[...]`), imports, the
+//! `.update(...)`-style mutations of known containers, `del`, and blocks left unevaluated.
+
+use super::builtins::STDLIB_MODULES;
+use super::names::{collect_bound_names, mentions_name};
+use super::operators::binary;
+use super::{first_line_span, span, Evaluator};
+use crate::schema::schema;
+use crate::value::{py_eq, Dict, Span, Value, ValueKind};
+use std::collections::HashSet;
+use tree_sitter::Node;
+
+impl Evaluator<'_> {
+    pub(super) fn statement(&mut self, node: Node) {
+        match node.kind() {
+            "expression_statement" => {
+                let mut cursor = node.walk();
+                let children: Vec<Node> = node.named_children(&mut cursor).collect();
+                for child in children {
+                    match child.kind() {
+                        "assignment" => self.assignment(child),
+                        "augmented_assignment" => self.augmented_assignment(child),
+                        "call" => self.call_statement(child),
+                        _ => {
+                            // A bare expression: evaluate for its errors (NameError) only.
+                            let _ = self.expr(child);
+                        }
+                    }
+                }
+            }
+            "import_statement" => self.import(node),
+            "import_from_statement" => self.import_from(node),
+            "delete_statement" => self.delete(node),
+            "comment" | "pass_statement" | "future_import_statement" => {}
+            "ERROR" => {
+                // `manifest = {` with entries, broken by the text being typed.
+                if let Some((name, pairs)) = crate::syntax::recovered_manifest_pairs(node, self.text) {
+                    let mut d = Dict { open: true, ..Dict::default() };
+                    for pair in pairs {
+                        self.dict_entry(pair, &mut d);
+                    }
+                    self.model.name_span = Some(span(name));
+                    let end = node.end_byte();
+                    self.env.insert("manifest".into(), Value::new(ValueKind::Dict(d), name.start_byte()..end));
+                }
+            }
+            "if_statement" | "for_statement" | "while_statement" | "try_statement" | "with_statement"
+            | "match_statement" => {
+                // Blocks are not evaluated: whatever they bind becomes unknown.
+                let mut names = HashSet::new();
+                collect_bound_names(node, self.text, &mut names);
+                let touches_manifest = mentions_name(node, self.text, "manifest");
+                for name in names {
+                    self.env.insert(
+                        name.clone(),
+                        Value::unknown(format!("`{name}` is assigned inside a block"), span(node)),
+                    );
+                }
+                if touches_manifest {
+                    if let Some(m) = self.env.get_mut("manifest") {
+                        if let ValueKind::Dict(d) = &mut m.kind {
+                            d.open = true;
+                        }
+                    }
+                    self.note(
+                        first_line_span(node, self.text),
+                        format!(
+                            "`manifest` is used inside this `{}` block, which is not evaluated statically; findings assume the block does not change it",
+                            node.kind().trim_end_matches("_statement")
+                        ),
+                    );
+                }
+            }
+            "function_definition" | "class_definition" | "decorated_definition" => {
+                let mut names = HashSet::new();
+                collect_bound_names(node, self.text, &mut names);
+                for name in names {
+                    self.env
+                        .insert(name.clone(), Value::unknown(format!("`{name}` is a function or class"), span(node)));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn import(&mut self, node: Node) {
+        let mut cursor = node.walk();
+        let names: Vec<Node> = node.children_by_field_name("name", &mut cursor).collect();
+        for name in names {
+            match name.kind() {
+                "dotted_name" => {
+                    let full = self.t(name);
+                    let first = full.split('.').next().unwrap_or(full).to_string();
+                    if first == "torch" {
+                        self.model.imports_torch = true;
+                    } else if !STDLIB_MODULES.contains(&first.as_str()) {
+                        self.note(
+                            span(name),
+                            format!("whether `{full}` can be imported is only known when Python loads the manifest (check-manifest fails if it cannot)"),
+                        );
+                    }
+                    self.env.insert(first.clone(), Value::new(ValueKind::Module(first), span(name)));
+                }
+                "aliased_import" => {
+                    let module = name.child_by_field_name("name").map(|n| self.t(n)).unwrap_or("");
+                    if let Some(alias) = name.child_by_field_name("alias") {
+                        if module == "torch" {
+                            self.model.imports_torch = true;
+                        }
+                        let value = if module == "torch" {
+                            Value::new(ValueKind::Module("torch".into()), span(name))
+                        } else {
+                            Value::new(ValueKind::Module(module.to_string()), span(name))
+                        };
+                        self.env.insert(self.t(alias).to_string(), value);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn import_from(&mut self, node: Node) {
+        let module = node.child_by_field_name("module_name").map(|n| self.t(n)).unwrap_or("");
+        let mut cursor = node.walk();
+        let names: Vec<Node> = node.children_by_field_name("name", &mut cursor).collect();
+        if names.is_empty() {
+            // `from x import *`: any later name might come from it.
+            self.note(span(node), format!("names imported with `from {module} import *` are not known statically"));
+        }
+        for name in names {
+            let (imported, bound) = match name.kind() {
+                "aliased_import" => (
+                    name.child_by_field_name("name").map(|n| self.t(n)).unwrap_or(""),
+                    name.child_by_field_name("alias").map(|n| self.t(n)).unwrap_or(""),
+                ),
+                _ => (self.t(name), self.t(name)),
+            };
+            let value = if module == "torch" {
+                match schema().dtype_by_attr(imported) {
+                    Some(d) => Value::new(
+                        ValueKind::Dtype { attr: d.attr.clone(), canonical: d.canonical.clone() },
+                        span(name),
+                    ),
+                    None => Value::unknown(format!("`{imported}` from torch is not a dtype"), span(name)),
+                }
+            } else {
+                Value::unknown(format!("`{bound}` is imported from `{module}`"), span(name))
+            };
+            self.env.insert(bound.to_string(), value);
+        }
+    }
+
+    fn assignment(&mut self, node: Node) {
+        let Some(left) = node.child_by_field_name("left") else { return };
+        let Some(right) = node.child_by_field_name("right") else {
+            return; // `x: int` binds nothing
+        };
+        // Chained `a = b = value`: the right side is itself an assignment.
+        let value = if right.kind() == "assignment" {
+            self.assignment(right);
+            match right.child_by_field_name("left") {
+                Some(inner) if inner.kind() == "identifier" => self
+                    .env
+                    .get(self.t(inner))
+                    .cloned()
+                    .unwrap_or_else(|| Value::unknown("chained assignment", span(right))),
+                _ => Value::unknown("chained assignment", span(right)),
+            }
+        } else {
+            self.expr(right)
+        };
+        if self.model.load_error.is_some() {
+            return;
+        }
+        self.bind(left, value);
+    }
+
+    fn bind(&mut self, target: Node, value: Value) {
+        match target.kind() {
+            "identifier" => {
+                let name = self.t(target).to_string();
+                if name == "manifest" {
+                    self.model.name_span = Some(span(target));
+                }
+                self.env.insert(name, value);
+            }
+            "pattern_list" | "tuple_pattern" | "list_pattern" => {
+                let mut cursor = target.walk();
+                let targets: Vec<Node> = target.named_children(&mut cursor).collect();
+                let items = match &value.kind {
+                    ValueKind::Tuple(items) | ValueKind::List(items) if items.len() == targets.len() => {
+                        Some(items.clone())
+                    }
+                    _ => None,
+                };
+                for (i, t) in targets.iter().enumerate() {
+                    let v = match &items {
+                        Some(items) => items[i].clone(),
+                        None => Value::unknown("unpacked from a value not known statically", span(*t)),
+                    };
+                    self.bind(*t, v);
+                }
+            }
+            "subscript" => self.subscript_assign(target, value),
+            _ => {}
+        }
+    }
+
+    /// `manifest["a"]["b"] = value`: walks the chain of subscripts from the root name.
+    fn subscript_assign(&mut self, target: Node, value: Value) {
+        let mut keys = Vec::new();
+        let mut node = target;
+        while node.kind() == "subscript" {
+            let Some(index) = node.child_by_field_name("subscript") else { return };
+            keys.push(index);
+            let Some(inner) = node.child_by_field_name("value") else { return };
+            node = inner;
+        }
+        if node.kind() != "identifier" {
+            return;
+        }
+        let root = self.t(node).to_string();
+        keys.reverse();
+        let mut key_values = Vec::new();
+        for k in &keys {
+            let kv = self.expr(*k);
+            if self.model.load_error.is_some() {
+                return;
+            }
+            key_values.push(kv);
+        }
+        if !self.env.contains_key(&root) {
+            if !self.bound_before.contains(&root) {
+                self.fail(span(node), "NameError", format!("name '{root}' is not defined"));
+            }
+            return;
+        }
+        let mut failure = None;
+        {
+            let Some(mut current) = self.env.get_mut(&root) else { return };
+            let last = key_values.len() - 1;
+            for (i, key) in key_values.into_iter().enumerate() {
+                if key.is_unknown() {
+                    if let ValueKind::Dict(d) = &mut current.kind {
+                        d.open = true;
+                    }
+                    break;
+                }
+                match &mut current.kind {
+                    ValueKind::Dict(d) => {
+                        if i == last {
+                            if let Err(t) = key.hashable() {
+                                failure = Some((key.span.clone(), "TypeError", format!("unhashable type: '{t}'")));
+                                break;
+                            }
+                            d.insert(key, value);
+                            break;
+                        }
+                        match d.position(&key) {
+                            Some(p) => current = &mut d.entries[p].value,
+                            None if d.open => break,
+                            None => {
+                                failure = Some((key.span.clone(), "KeyError", key.repr()));
+                                break;
+                            }
+                        }
+                    }
+                    ValueKind::List(items) => {
+                        let idx = match key.kind {
+                            ValueKind::Int(i) => i,
+                            _ => break,
+                        };
+                        let len = items.len() as i128;
+                        let real = if idx < 0 { idx + len } else { idx };
+                        if real < 0 || real >= len {
+                            failure =
+                                Some((key.span.clone(), "IndexError", "list assignment index out of range".into()));
+                            break;
+                        }
+                        if i == last {
+                            items[real as usize] = value;
+                            break;
+                        }
+                        current = &mut items[real as usize];
+                    }
+                    _ => break,
+                }
+            }
+        }
+        if let Some((s, e, m)) = failure {
+            self.fail(s, e, m);
+        }
+    }
+
+    fn augmented_assignment(&mut self, node: Node) {
+        let (Some(left), Some(right), Some(op)) =
+            (node.child_by_field_name("left"), node.child_by_field_name("right"), node.child_by_field_name("operator"))
+        else {
+            return;
+        };
+        let current = self.expr(left);
+        let rhs = self.expr(right);
+        if self.model.load_error.is_some() {
+            return;
+        }
+        let op = self.t(op).trim_end_matches('=').to_string();
+        let result = match binary(&op, &current, &rhs, span(node)) {
+            Ok(v) => v,
+            Err((exception, message)) => {
+                self.fail(span(node), exception, message);
+                return;
+            }
+        };
+        self.bind(left, result);
+    }
+
+    /// Calls as statements: the mutations of `manifest` we understand.
+    fn call_statement(&mut self, call: Node) {
+        let Some(function) = call.child_by_field_name("function") else { return };
+        let args = call.child_by_field_name("arguments");
+        if function.kind() == "attribute" {
+            let object = function.child_by_field_name("object");
+            let method = function.child_by_field_name("attribute").map(|n| self.t(n)).unwrap_or("");
+            if let (Some(object), Some(args)) = (object, args) {
+                let mut cursor = args.walk();
+                let arg_nodes: Vec<Node> = args.named_children(&mut cursor).collect();
+                let arg_values: Vec<Value> =
+                    arg_nodes.iter().filter(|n| n.kind() != "comment").map(|n| self.expr(*n)).collect();
+                if self.model.load_error.is_some() {
+                    return;
+                }
+                if self.mutate(object, method, arg_values, span(call)) {
+                    return;
+                }
+            }
+        }
+        // Any other call: evaluate it for NameErrors; a call that may change `manifest`
+        // makes it uncertain.
+        let _ = self.expr(call);
+        if self.model.load_error.is_some() {
+            return;
+        }
+        if !mentions_name(call, self.text, "manifest") {
+            let callee = self.t(function).to_string();
+            if !matches!(callee.as_str(), "print" | "warnings.warn") {
+                self.note(
+                    span(call),
+                    format!("`{callee}(...)` runs when torchcts loads the manifest; its effects are not evaluated statically"),
+                );
+            }
+        }
+        if mentions_name(call, self.text, "manifest") {
+            if let Some(m) = self.env.get_mut("manifest") {
+                if let ValueKind::Dict(d) = &mut m.kind {
+                    d.open = true;
+                }
+            }
+            self.note(span(call), "this call may change `manifest`; it is not evaluated statically".to_string());
+        }
+    }
+
+    /// Applies `obj.method(args)` to a known container; false when not understood.
+    fn mutate(&mut self, object: Node, method: &str, args: Vec<Value>, call_span: Span) -> bool {
+        // Resolve the object as an lvalue path from a root name.
+        let mut keys = Vec::new();
+        let mut node = object;
+        while node.kind() == "subscript" {
+            let Some(index) = node.child_by_field_name("subscript") else { return false };
+            keys.push(index);
+            let Some(inner) = node.child_by_field_name("value") else { return false };
+            node = inner;
+        }
+        if node.kind() != "identifier" {
+            return false;
+        }
+        keys.reverse();
+        let key_values: Vec<Value> = keys.iter().map(|k| self.expr(*k)).collect();
+        let root = self.t(node).to_string();
+        let Some(mut current) = self.env.get_mut(&root) else { return false };
+        for key in &key_values {
+            match &mut current.kind {
+                ValueKind::Dict(d) => {
+                    match d.position(key) {
+                        Some(p) => current = &mut d.entries[p].value,
+                        None => return false,
+                    }
+                }
+                _ => return false,
+            }
+        }
+        match (&mut current.kind, method) {
+            (ValueKind::Dict(d), "update") if args.len() == 1 => {
+                match &args[0].kind {
+                    ValueKind::Dict(other) => {
+                        for e in other.entries.clone() {
+                            d.insert(e.key, e.value);
+                        }
+                        d.open |= other.open;
+                    }
+                    _ => d.open = true,
+                }
+                true
+            }
+            (ValueKind::Dict(d), "setdefault") if !args.is_empty() => {
+                if d.position(&args[0]).is_none() {
+                    let value = args.get(1).cloned().unwrap_or_else(|| Value::new(ValueKind::None, call_span));
+                    d.insert(args[0].clone(), value);
+                }
+                true
+            }
+            (ValueKind::Dict(d), "pop") if !args.is_empty() => {
+                d.remove(&args[0]);
+                true
+            }
+            (ValueKind::List(items), "append") if args.len() == 1 => {
+                items.push(args[0].clone());
+                true
+            }
+            (ValueKind::List(items), "extend") if args.len() == 1 => match &args[0].kind {
+                ValueKind::List(more) | ValueKind::Tuple(more) => {
+                    items.extend(more.iter().cloned());
+                    true
+                }
+                _ => {
+                    let s = current.span.clone();
+                    *current = Value::unknown("extended with a value not known statically", s);
+                    true
+                }
+            },
+            (ValueKind::List(items), "insert") if args.len() == 2 => {
+                if let ValueKind::Int(i) = args[0].kind {
+                    let len = items.len() as i128;
+                    let at = if i < 0 { (i + len).max(0) } else { i.min(len) } as usize;
+                    items.insert(at, args[1].clone());
+                    return true;
+                }
+                false
+            }
+            (ValueKind::List(items), "remove") if args.len() == 1 => {
+                if let Some(p) = items.iter().position(|v| py_eq(v, &args[0]) == Some(true)) {
+                    items.remove(p);
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn delete(&mut self, node: Node) {
+        let mut cursor = node.walk();
+        let targets: Vec<Node> = node.named_children(&mut cursor).collect();
+        for target in targets {
+            if target.kind() == "subscript" {
+                if let (Some(obj), Some(key)) =
+                    (target.child_by_field_name("value"), target.child_by_field_name("subscript"))
+                {
+                    let key = self.expr(key);
+                    let _ = self.mutate(obj, "pop", vec![key], span(target));
+                }
+            } else if target.kind() == "identifier" {
+                self.env.remove(self.t(target));
+            }
+        }
+    }
+}

@@ -1,0 +1,75 @@
+use super::*;
+use crate::value::Dict;
+use crate::syntax::parse;
+
+fn eval(text: &str) -> ManifestModel {
+    evaluate(&parse(text, None), text)
+}
+
+fn manifest(text: &str) -> Dict {
+    eval(text).manifest.and_then(|v| v.as_dict().cloned()).expect("manifest dict")
+}
+
+#[test]
+fn literals_strings_and_dtypes() {
+    let d = manifest(concat!(
+        "import torch\n",
+        "A = r'^(add|mul)$'\n",
+        "manifest = {'s': 'a' 'b' + \"c\", 'r': A, 'd': {torch.half: True, 'float32': 1.5e-5}, 'n': None, 'i': 0x10, 't': (1,)}\n",
+    ));
+    assert_eq!(d.get("s").unwrap().value.repr(), "'abc'");
+    assert_eq!(d.get("r").unwrap().value.repr(), "'^(add|mul)$'");
+    assert_eq!(d.get("d").unwrap().value.repr(), "{torch.float16: True, 'float32': 1.5e-05}");
+    assert_eq!(d.get("i").unwrap().value.repr(), "16");
+    assert_eq!(d.get("t").unwrap().value.repr(), "(1,)");
+}
+
+#[test]
+fn duplicate_keys_keep_first_position_and_last_value() {
+    let d = manifest("manifest = {'a': 1, 'b': 2, 'a': 3, 1: 'x', True: 'y'}\n");
+    let reprs: Vec<String> = d.entries.iter().map(|e| format!("{}={}", e.key.repr(), e.value.repr())).collect();
+    assert_eq!(reprs, vec!["'a'=3", "'b'=2", "1='y'"]);
+    assert_eq!(d.get("a").unwrap().overridden.len(), 1);
+}
+
+#[test]
+fn splat_and_later_assignments() {
+    let d = manifest(concat!(
+        "BASE = {'device_name': 'cpu', 'skip_ops': ['a']}\n",
+        "manifest = {**BASE, 'manifest_version': 1}\n",
+        "manifest['semantic_level'] = 4\n",
+        "manifest['skip_ops'].append('b')\n",
+        "manifest.update({'device_name': 'cuda'})\n",
+    ));
+    assert_eq!(d.get("device_name").unwrap().value.repr(), "'cuda'");
+    assert_eq!(d.get("semantic_level").unwrap().value.repr(), "4");
+    assert_eq!(d.get("skip_ops").unwrap().value.repr(), "['a', 'b']");
+}
+
+#[test]
+fn undefined_name_is_a_load_error() {
+    let m = eval("import torch\nmanifest = {'a': torch.float32, 'b': undefined_thing}\n");
+    assert_eq!(m.load_error.unwrap().message, "name 'undefined_thing' is not defined");
+}
+
+#[test]
+fn calls_are_unknown_not_guessed() {
+    let m = eval("import os\nmanifest = {'device_name': os.environ.get('DEV', 'cpu')}\n");
+    assert!(m.load_error.is_none());
+    let d = m.manifest.unwrap();
+    assert!(d.as_dict().unwrap().get("device_name").unwrap().value.is_unknown());
+    assert!(!m.notes.is_empty());
+}
+
+#[test]
+fn unhashable_key_is_a_type_error() {
+    let m = eval("manifest = {['a']: 1}\n");
+    assert_eq!(m.load_error.unwrap().message, "unhashable type: 'list'");
+}
+
+#[test]
+fn deep_nesting_does_not_overflow() {
+    let text = format!("manifest = {}1{}\n", "[".repeat(5000), "]".repeat(5000));
+    let m = eval(&text);
+    assert!(m.manifest.is_some());
+}
