@@ -14,7 +14,8 @@
 //! pattern-valued `ieee754` or `skip_ops`; where the manifest has none of those
 //! for a group, the accounting decides the group once and counts it in bulk.
 
-use std::collections::HashMap;
+// foldhash: loading hashes every item and string; SipHash was a third of the load time.
+use foldhash::{HashMap, HashMapExt};
 
 use crate::inventory::{
     rare, BackwardOp, DtCode, DtypeCheck, ForwardOp, Generated, Item, OiParam, OracleOutcome, Placeholders, Rd,
@@ -165,7 +166,8 @@ pub(crate) fn build(input: BuildInput) -> Result<HotTable, String> {
         return Err(format!("inventory has {device_classes} device classes; at most 64 are supported"));
     }
     let mut sets: Vec<Vec<Str>> = vec![Vec::new()];
-    let mut set_index: HashMap<Vec<Str>, u16> = HashMap::from([(Vec::new(), 0)]);
+    let mut set_index: HashMap<Vec<Str>, u16> = HashMap::new();
+    set_index.insert(Vec::new(), 0);
     let mut hot_of = |it: &Item| -> Result<HotItem, String> {
         let requires = match set_index.get(&it.requires) {
             Some(&i) => i,

@@ -23,6 +23,7 @@ pub mod diff;
 mod facts;
 mod hot;
 mod inventory;
+mod load;
 pub mod pyfmt;
 mod render;
 pub mod versions;

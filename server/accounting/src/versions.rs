@@ -1,68 +1,40 @@
 //! The embedded inventories, one per torch release torchcts supports, and the choice among
 //! them for the torch a user has.
 //!
-//! The binary embeds the newest release's inventory in full (`inventory-base.json.gz`) and
-//! every other release as a line delta against it (`inventory-deltas.json.gz`), both written
-//! by `tools/inventory/pack_versions.py`. A release is rebuilt and decoded on first use and
-//! kept for the life of the process. Releases whose extraction is identical are aliases of
-//! one decoded inventory.
+//! `tools/inventory/pack_versions.py` commits the newest release's inventory in full
+//! (`inventory-base.json.gz`) and every other release as a line delta against it
+//! (`inventory-deltas.json.gz`). The build (`build.rs`) packs them into one binary archive
+//! (`inventory_pack`) where releases share their equal rows; a release is loaded from it on
+//! first use and kept for the life of the process. Releases whose extraction is identical
+//! are aliases of one loaded inventory.
 
 use std::collections::HashMap;
-use std::io::Read;
 use std::sync::{Mutex, OnceLock};
 
-use serde::Deserialize;
-use serde_json::Value;
+use inventory_pack::Archive;
 
 use crate::Inventory;
 
-static BASE: &[u8] = include_bytes!("../../../tools/inventory/out/inventory-base.json.gz");
-static DELTAS: &[u8] = include_bytes!("../../../tools/inventory/out/inventory-deltas.json.gz");
+static ARCHIVE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/inventory.pack"));
 
 /// The torchcts release every embedded inventory was extracted from.
 pub const EMBEDDED_TORCHCTS: &str = "0.4.1";
 /// The torch releases torchcts 0.4.1 supports (its documentation).
 pub const SUPPORTED_TORCH: (&str, &str) = ("2.7.0", "2.12.1");
 
-#[derive(Deserialize)]
-struct DeltaFile {
-    format: String,
-    torchcts_version: String,
-    base: String,
-    versions: HashMap<String, Delta>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum Delta {
-    /// Same suite facts as another release.
-    Alias(String),
-    /// `[start, count]` copies base lines; a string is a line of its own.
-    Lines(Vec<Value>),
-}
-
 struct Catalogue {
-    base: String,
-    deltas: HashMap<String, Delta>,
+    archive: Archive<'static>,
     /// Newest first.
-    releases: Vec<String>,
-}
-
-fn gunzip(bytes: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(bytes.len() * 12);
-    flate2::read::GzDecoder::new(bytes).read_to_end(&mut out).expect("embedded inventory data is gzip");
-    out
+    releases: Vec<&'static str>,
 }
 
 fn catalogue() -> &'static Catalogue {
     static CATALOGUE: OnceLock<Catalogue> = OnceLock::new();
     CATALOGUE.get_or_init(|| {
-        let file: DeltaFile = serde_json::from_slice(&gunzip(DELTAS)).expect("embedded inventory deltas are valid");
-        assert_eq!(file.format, "torchcts-lsp-inventory-deltas");
-        assert_eq!(file.torchcts_version, EMBEDDED_TORCHCTS);
-        let mut releases: Vec<String> = file.versions.keys().cloned().chain([file.base.clone()]).collect();
+        let archive = Archive::read(ARCHIVE).expect("the build writes a valid inventory archive");
+        let mut releases: Vec<&'static str> = archive.releases().iter().map(|r| r.name).collect();
         releases.sort_by_key(|v| std::cmp::Reverse(release_key(v)));
-        Catalogue { base: file.base, deltas: file.versions, releases }
+        Catalogue { archive, releases }
     })
 }
 
@@ -79,72 +51,38 @@ pub fn release(version: &str) -> &str {
 
 /// The torch releases the embedded inventories cover, newest first.
 pub fn embedded_torch_releases() -> Vec<&'static str> {
-    catalogue().releases.iter().map(String::as_str).collect()
+    catalogue().releases.clone()
 }
 
 /// The newest torch release with an embedded inventory.
 pub fn newest_torch_release() -> &'static str {
-    &catalogue().base
+    catalogue().archive.releases().first().map_or("", |r| r.name)
 }
 
 impl Inventory {
     /// The embedded inventory for a torch release (`2.9.1`, local suffixes like `+cu128`
     /// ignored), decoded on first use; `None` for a release torchcts 0.4.1 does not support.
     pub fn for_torch(version: &str) -> Option<&'static Inventory> {
-        let cat = catalogue();
-        let mut wanted = release(version).to_string();
+        let archive = &catalogue().archive;
+        let mut wanted = archive.release(release(version))?;
         // An alias chain is short (written by the packer); the bound only guards bad data.
-        for _ in 0..cat.releases.len() {
-            match cat.deltas.get(&wanted) {
-                Some(Delta::Alias(other)) => wanted = other.clone(),
-                _ => break,
+        for _ in 0..archive.releases().len() {
+            match wanted.alias_of {
+                Some(other) => wanted = archive.release(other)?,
+                None => break,
             }
         }
-        if wanted != cat.base && !cat.deltas.contains_key(&wanted) {
-            return None;
-        }
-        static DECODED: OnceLock<Mutex<HashMap<String, &'static Inventory>>> = OnceLock::new();
-        let decoded = DECODED.get_or_init(Default::default);
-        if let Some(inv) = decoded.lock().unwrap_or_else(|e| e.into_inner()).get(&wanted) {
+        static LOADED: OnceLock<Mutex<HashMap<&'static str, &'static Inventory>>> = OnceLock::new();
+        let loaded = LOADED.get_or_init(Default::default);
+        if let Some(inv) = loaded.lock().unwrap_or_else(|e| e.into_inner()).get(wanted.name) {
             return Some(inv);
         }
-        // Decoded outside the lock: two first uses may both decode, one result is kept.
-        let inventory = decode_release(cat, &wanted);
+        // Loaded outside the lock: two first uses may both load, one result is kept.
+        let inventory = crate::load::load(wanted).expect("the build writes loadable releases");
         let leaked: &'static Inventory = Box::leak(Box::new(inventory));
-        let mut map = decoded.lock().unwrap_or_else(|e| e.into_inner());
-        Some(*map.entry(wanted).or_insert(leaked))
+        let mut map = loaded.lock().unwrap_or_else(|e| e.into_inner());
+        Some(*map.entry(wanted.name).or_insert(leaked))
     }
-}
-
-fn decode_release(cat: &Catalogue, wanted: &str) -> Inventory {
-    let base = gunzip(BASE);
-    if wanted == cat.base {
-        return Inventory::from_bytes(&base).expect("embedded base inventory is valid");
-    }
-    let Some(Delta::Lines(ops)) = cat.deltas.get(wanted) else {
-        unreachable!("aliases are resolved before decoding")
-    };
-    let base_text = std::str::from_utf8(&base).expect("embedded inventory is UTF-8");
-    let base_lines: Vec<&str> = base_text.lines().collect();
-    let mut text = String::with_capacity(base_text.len());
-    for op in ops {
-        match op {
-            Value::String(line) => {
-                text.push_str(line);
-                text.push('\n');
-            }
-            Value::Array(range) => {
-                let start = range.first().and_then(Value::as_u64).unwrap_or(0) as usize;
-                let count = range.get(1).and_then(Value::as_u64).unwrap_or(0) as usize;
-                for line in base_lines.iter().skip(start).take(count) {
-                    text.push_str(line);
-                    text.push('\n');
-                }
-            }
-            _ => {}
-        }
-    }
-    Inventory::from_bytes(text.as_bytes()).expect("embedded inventory delta rebuilds a valid inventory")
 }
 
 /// Which embedded inventory answers for an environment, and what to tell the user about it.
@@ -233,6 +171,31 @@ mod tests {
             let inv = Inventory::for_torch(r).unwrap_or_else(|| panic!("{r} is listed but not embedded"));
             assert!(inv.item_count() > 10_000, "{r}: {} items", inv.item_count());
             assert_eq!(inv.meta.torchcts_version, EMBEDDED_TORCHCTS);
+        }
+    }
+
+    /// The committed base inventory loaded from its JSON (packed alone, as `--inventory`
+    /// files are) and the embedded release (packed with the others, strings shared) give
+    /// the same items and the same show-skips output.
+    #[test]
+    fn embedded_base_release_equals_its_json() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/inventory/out");
+        let from_json = Inventory::from_path(dir.join("inventory-base.json.gz")).expect("base JSON loads");
+        let embedded = Inventory::for_torch(newest_torch_release()).unwrap();
+        assert_eq!(from_json.meta, embedded.meta);
+        assert_eq!(from_json.item_count(), embedded.item_count());
+        assert!(from_json.items.iter().zip(&embedded.items).all(|(a, b)| a.id == b.id && a.level == b.level));
+        assert_eq!(from_json.operator_names(), embedded.operator_names());
+        let text = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/parity/skips/cases/regex_dtypes/manifest.json"),
+        )
+        .expect("corpus manifest");
+        let facts = crate::ManifestFacts::from_tagged_json(&serde_json::from_str(&text).unwrap()).unwrap();
+        for device in ["cpu", "mps"] {
+            let show = |inv: &Inventory| {
+                crate::render_show_skips(&crate::account(inv, &facts, device, crate::LevelSelection::Cumulative(8)))
+            };
+            assert_eq!(show(&from_json), show(embedded), "{device}");
         }
     }
 

@@ -1,4 +1,4 @@
-//! Which inventory the counts come from: the embedded one (decoded off the request path
+//! Which inventory the counts come from: the embedded one (loaded off the request path
 //! after `initialized`) or the file the settings name; and a warning when the user's
 //! environment has other torchcts/torch versions (read from its dist-info folders; no
 //! Python runs).
@@ -11,7 +11,7 @@ use tower_lsp_server::ls_types::MessageType;
 
 impl Session {
     /// Applies the inventory setting, then off the request path finds the environment's
-    /// torch (dist-info, no Python) and decodes its embedded inventory, then refreshes open
+    /// torch (dist-info, no Python) and loads its embedded inventory, then refreshes open
     /// documents with counts and inventory hints.
     pub async fn load_inventory_and_refresh(&self) {
         self.apply_inventory_setting().await;
@@ -62,8 +62,8 @@ impl Session {
         if let Some(p) = problem {
             self.client.show_message(MessageType::WARNING, p).await;
         }
-        // The embedded inventory is reported by the task that decodes it (after initialize);
-        // reporting it here would decode it on the request path.
+        // The embedded inventory is reported by the task that loads it (after initialize);
+        // reporting it here would load it on the request path.
         if loaded.is_some() || self.inventory_ready.load(Ordering::Acquire) {
             self.report_inventory(loaded.is_some()).await;
         }
