@@ -14,6 +14,7 @@
 //! `Failed to parse manifest: ...`.
 
 mod builtins;
+mod compile_nesting;
 mod expressions;
 mod literals;
 mod load_error;
@@ -57,6 +58,11 @@ pub fn evaluate(tree: &Tree, text: &str) -> ManifestModel {
         bound_before: HashSet::new(),
         depth: 0,
     };
+    // CPython compiles the whole module before running any of it.
+    if let Some(node) = compile_nesting::too_deeply_nested(tree, text) {
+        ev.fail(span(node), "RecursionError", compile_nesting::MESSAGE.to_string());
+        return ev.model;
+    }
     let root = tree.root_node();
     // Error recovery may wrap intact statements in an ERROR node; evaluate them anyway.
     let mut statements = Vec::new();

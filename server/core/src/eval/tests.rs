@@ -69,7 +69,29 @@ fn unhashable_key_is_a_type_error() {
 
 #[test]
 fn deep_nesting_does_not_overflow() {
-    let text = format!("manifest = {}1{}\n", "[".repeat(5000), "]".repeat(5000));
-    let m = eval(&text);
-    assert!(m.manifest.is_some());
+    // Deeper than the evaluator goes, shallow enough for CPython's compiler.
+    let text = format!("manifest = {}1{}\n", "[".repeat(2000), "]".repeat(2000));
+    assert!(eval(&text).manifest.is_some());
+    // Too deep for CPython's compiler (its tokenizer refuses 200 brackets already, which
+    // the syntax layer reports): walked without recursion, recorded as the load error.
+    let text = format!("manifest = {}1{}\n", "[".repeat(50_000), "]".repeat(50_000));
+    assert_eq!(eval(&text).load_error.expect("load error").exception, "RecursionError");
+}
+
+#[test]
+fn a_chain_too_deep_to_compile_is_the_load_error() {
+    // Real check-manifest: `Failed to parse manifest: maximum recursion depth exceeded
+    // during compilation`, before any name is looked up (2,975 links; see compile_nesting).
+    let text = format!("manifest = {{}}\nx = undefined{}\n", ".b".repeat(2975));
+    let error = eval(&text).load_error.expect("load error");
+    assert_eq!((error.exception, error.message.as_str()), ("RecursionError", compile_nesting::MESSAGE));
+}
+
+#[test]
+fn an_undefined_name_deep_in_a_chain_is_still_a_name_error() {
+    // Deeper than the evaluator goes (256), shallower than CPython's compile limit: the
+    // module compiles and fails on the name, as real check-manifest says for 2,000 links.
+    let text = format!("manifest = {{}}\nx = undefined{}\n", ".b".repeat(2000));
+    // On the test thread's 2 MB stack: the evaluator grows its stack as it goes deeper.
+    assert_eq!(eval(&text).load_error.expect("load error").message, "name 'undefined' is not defined");
 }
