@@ -2,7 +2,10 @@
 """Pack the per-torch-version inventories into what the binary embeds.
 
     python3 tools/inventory/pack_versions.py FULL.json.gz [FULL.json.gz ...] \
-        [--out-dir tools/inventory/out]
+        [--out-dir tools/inventory/out] [--keep-packed]
+
+`--keep-packed` also takes every release already packed in the out dir (rebuilt from its
+base and deltas), so adding a release needs only that release's new extraction.
 
 Each input is a full inventory written by `extract_inventory.py` (one per torch release;
 extract them with `--strings-from` the newest one so shared strings keep their indices).
@@ -107,13 +110,39 @@ def write_gz(path: str, text: str) -> int:
     return os.path.getsize(path)
 
 
+def packed_inventories(out_dir: str) -> dict:
+    """Every release already packed in `out_dir`, rebuilt in full from its base and deltas."""
+    base_path = os.path.join(out_dir, "inventory-base.json.gz")
+    deltas_path = os.path.join(out_dir, "inventory-deltas.json.gz")
+    if not os.path.exists(base_path):
+        return {}
+    with gzip.open(base_path, "rt", encoding="utf-8") as f:
+        base_lines = f.read().rstrip("\n").split("\n")
+    base = json.loads("\n".join(base_lines))
+    out = {base["torch_version"].split("+")[0]: base}
+    if os.path.exists(deltas_path):
+        with gzip.open(deltas_path, "rt", encoding="utf-8") as f:
+            deltas = json.load(f)
+        aliases = {}
+        for release, stored in deltas["versions"].items():
+            if "alias" in stored:
+                aliases[release] = stored["alias"]
+            else:
+                out[release] = json.loads("\n".join(apply_delta(base_lines, stored["lines"])))
+        for release, twin in aliases.items():
+            out[release] = dict(out[twin], torch_version=release)
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("inventories", nargs="+")
+    ap.add_argument("inventories", nargs="*")
     ap.add_argument("--out-dir", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "out"))
+    ap.add_argument("--keep-packed", action="store_true",
+                    help="also pack the releases already in the out dir (new extractions replace them)")
     args = ap.parse_args()
 
-    invs = {}
+    invs = packed_inventories(args.out_dir) if args.keep_packed else {}
     for path in args.inventories:
         with gzip.open(path, "rt", encoding="utf-8") as f:
             inv = json.load(f)
