@@ -200,12 +200,14 @@ fn compare(name: &str, old: (&Path, &Path), new: (&Path, &Path), args: &[&str]) 
     (problems, summary)
 }
 
+/// A pair: its name, the old and new (case dir, manifest), and the diff's arguments.
+type Pair<'a> = (String, (PathBuf, PathBuf), (PathBuf, PathBuf), Vec<&'a str>);
+
 #[test]
 fn diff_equals_the_difference_of_real_show_skips_outputs() {
     let skips = root().join("tests/parity/skips/cases");
     let template = |t: &str| root().join(format!("tests/parity/check/cases/template_{t}/manifest.py"));
-    // (name, old case dir + manifest, new case dir + manifest, diff arguments)
-    let mut pairs: Vec<(String, (PathBuf, PathBuf), (PathBuf, PathBuf), Vec<&str>)> = vec![(
+    let mut pairs: Vec<Pair> = vec![(
         "smoke_cpu_l2 -> minimal_cpu_default".to_string(),
         (skips.join("smoke_cpu_l2"), template("smoke")),
         (skips.join("minimal_cpu_default"), template("minimal")),

@@ -174,9 +174,7 @@ pub fn locate(tree: &Tree, text: &str, offset: usize) -> Option<Target> {
                 }
             }
         }
-        if parent.is_none() {
-            return None;
-        }
+        parent?;
     }
     path.reverse();
     if path.is_empty() {

@@ -27,6 +27,9 @@ const AGAINST: &str = "HEAD";
 /// each file, and HEAD's content. A commit, checkout or reset changes one of them.
 type HeadKey = (String, Vec<(PathBuf, Option<SystemTime>, u64)>);
 
+/// The committed accounting with what diffs need of it, shared with running reviews.
+type PreparedAccounting = Arc<(Accounting<'static>, Prepared)>;
+
 /// The committed version of one document and the caches built on it.
 #[derive(Default)]
 struct Committed {
@@ -34,7 +37,7 @@ struct Committed {
     /// `None`: not in a repository, not committed, or no manifest dict at HEAD.
     facts: Option<ManifestFacts>,
     /// The committed accounting for (inventory, device, selection), prepared for diffs.
-    accounting: Option<(usize, String, LevelSelection, Arc<(Accounting<'static>, Prepared)>)>,
+    accounting: Option<(usize, String, LevelSelection, PreparedAccounting)>,
     /// The review of the last current facts (with the inventory it was counted with).
     review: Option<(usize, ManifestFacts, Arc<Review>)>,
 }
