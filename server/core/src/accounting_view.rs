@@ -6,9 +6,9 @@
 //! a tolerance does not cost an accounting.
 
 use crate::findings::{Finding, Origin, Severity};
+use crate::fix_data::FixData;
 use crate::value::{Dict, Value, ValueKind};
 pub use accounting::{Accounting, Inventory, LevelSelection, ManifestFacts, PyValue};
-use serde_json::json;
 
 /// Converts a core value to the engine's Python value.
 pub fn to_py(value: &Value) -> PyValue {
@@ -298,7 +298,7 @@ pub fn inventory_hints(manifest: &Dict, inventory: &Inventory) -> Vec<Finding> {
                     "unknown-operator",
                     Origin::Lsp,
                 )
-                .with_data(json!({"name": name, "replacements": nearest})),
+                .with_data(FixData::Replacements { name: name.to_string(), replacements: nearest }),
             );
         }
     }

@@ -2,6 +2,7 @@
 
 use crate::analysis::Analysis;
 use crate::findings::Finding;
+use crate::fix_data::{FixData, KeySection, SyntaxRepair};
 use crate::schema::schema;
 use crate::syntax::node_text;
 use crate::validate::STALE_CAPABILITIES;
@@ -29,7 +30,7 @@ pub fn quick_fixes(analysis: &Analysis, range: Span) -> Vec<QuickFix> {
     for (index, finding) in analysis.findings.iter().enumerate() {
         let overlaps = finding.span.start <= range.end && range.start <= finding.span.end;
         if overlaps {
-            fixes_for(analysis, index, finding, &mut out);
+            out.extend(fixes_for(analysis, index, finding));
         }
     }
     // Two findings on one key (unknown and stale) can offer the same edit: offer it once.
@@ -145,227 +146,210 @@ fn without_line_numbers(message: &str) -> String {
     out
 }
 
-fn fixes_for(analysis: &Analysis, index: usize, finding: &Finding, out: &mut Vec<QuickFix>) {
-    let data = finding.data.as_ref();
-    let s = schema();
-    match finding.code {
-        "unknown-key" => {
-            let (Some(section), Some(name)) =
-                (data.and_then(|d| d["section"].as_str()), data.and_then(|d| d["name"].as_str()))
-            else {
-                return;
-            };
-            let candidates: Vec<&str> = match section {
-                "" => s.top_level_keys.iter().map(String::as_str).collect(),
-                "capabilities" => s.capabilities.iter().map(String::as_str).collect(),
-                "hardware" => s.hardware_keys.iter().map(String::as_str).collect(),
-                "resource_limits" => s.resource_limit_keys.iter().map(String::as_str).collect(),
-                _ => s.container_formats.iter().map(String::as_str).collect(),
-            };
-            let mut names: Vec<String> = Vec::new();
-            if section == "capabilities" {
-                if let Some((_, replacements)) = STALE_CAPABILITIES.iter().find(|(old, _)| *old == name) {
-                    names.extend(replacements.iter().map(|r| r.to_string()));
-                }
-            }
-            for n in nearest(name, &candidates, 3) {
-                if !names.contains(&n) {
-                    names.push(n);
-                }
-            }
-            if names.is_empty() {
-                // Every write of the key, or an earlier one takes over the finding.
-                let mut keys = vec![finding.span.clone()];
-                keys.extend(earlier_writes_of_key(analysis, &finding.span));
-                let edits: Option<Vec<TextEdit>> = keys.iter().map(|k| remove_entry(analysis, k)).collect();
-                if let Some(mut edits) = edits {
-                    edits.sort_by_key(|e| e.span.start);
-                    edits.dedup();
-                    out.push(QuickFix {
-                        title: format!("Remove the '{name}' entry"),
-                        finding: index,
-                        edits,
-                        preferred: false,
-                    });
-                }
-            }
-            rename_fixes(analysis, index, finding, names.iter().map(String::as_str), out);
-        }
-        "unknown-operator" | "stale-capability" => {
-            let names = data.and_then(|d| d["replacements"].as_array()).into_iter().flatten().filter_map(|r| r.as_str());
-            rename_fixes(analysis, index, finding, names, out);
-        }
-        "dtype-key-ignored" => {
-            let (Some(attr), Some(canonical)) =
-                (data.and_then(|d| d["attr"].as_str()), data.and_then(|d| d["canonical"].as_str()))
-            else {
-                return;
-            };
-            let replacement =
-                if analysis.model.imports_torch { format!("torch.{attr}") } else { format!("\"{canonical}\"") };
-            // The same string key written more than once: rewrite every write, or the earlier
-            // one takes over the finding.
-            let mut spans = vec![finding.span.clone()];
-            spans.extend(earlier_writes_of_key(analysis, &finding.span));
-            spans.sort_by_key(|s| s.start);
-            spans.dedup();
-            out.push(QuickFix {
-                title: format!("Write the key as {replacement}"),
-                finding: index,
-                edits: spans.into_iter().map(|span| TextEdit { span, new_text: replacement.clone() }).collect(),
-                preferred: true,
-            });
-        }
-        "invalid-dtype-key" => {
-            let Some(name) = data.and_then(|d| d["name"].as_str()) else { return };
-            let attrs: Vec<&str> = s.dtypes.iter().map(|d| d.attr.as_str()).collect();
-            let bare = name.trim().trim_start_matches("torch.");
-            for (i, attr) in nearest(bare, &attrs, 3).into_iter().enumerate() {
-                let replacement = if analysis.model.imports_torch {
-                    format!("torch.{attr}")
-                } else {
-                    format!("\"{}\"", s.dtype_by_attr(&attr).map(|d| d.canonical.as_str()).unwrap_or(""))
-                };
-                out.push(QuickFix {
-                    title: format!("Replace with {replacement}"),
-                    finding: index,
-                    edits: vec![TextEdit { span: finding.span.clone(), new_text: replacement }],
-                    preferred: i == 0,
-                });
-            }
-        }
-        "tolerance-category" => {
-            let Some(category) = data.and_then(|d| d["category"].as_str()) else { return };
-            let categories: Vec<&str> = s.tolerance_categories.iter().map(String::as_str).collect();
-            let key_text = &analysis.text[finding.span.clone()];
-            for (i, c) in nearest(category, &categories, 3).into_iter().enumerate() {
-                if let Some(pos) = key_text.find(category) {
-                    let start = finding.span.start + pos;
-                    out.push(QuickFix {
-                        title: format!("Replace with '{c}'"),
-                        finding: index,
-                        edits: vec![TextEdit { span: start..start + category.len(), new_text: c }],
-                        preferred: i == 0,
-                    });
-                }
-            }
-        }
-        "invalid-regex" => {
-            let Some(pattern) = data.and_then(|d| d["pattern"].as_str()) else { return };
-            let Some(fixed) = crate::regex_check::repair_regex(pattern) else { return };
-            let literal = &analysis.text[finding.span.clone()];
-            // Only a plain string literal is rewritten (not a constant or an expression).
-            if !(literal.starts_with(['"', '\'', 'r', 'R'])) {
-                return;
-            }
-            let new_literal = regex_literal(&fixed);
-            out.push(QuickFix {
-                title: format!("Change the regex to {new_literal}"),
-                finding: index,
-                edits: vec![TextEdit { span: finding.span.clone(), new_text: new_literal }],
-                preferred: true,
-            });
-        }
-        "decoder-unused" => {}
-        "enum-value" => {
-            for (i, m) in s.memory_models.iter().enumerate() {
-                out.push(QuickFix {
-                    title: format!("Set to '{m}'"),
-                    finding: index,
-                    edits: vec![TextEdit { span: finding.span.clone(), new_text: format!("\"{m}\"") }],
-                    preferred: i == 0,
-                });
-            }
-        }
-        "decoder-required" => {
-            // The finding sits on the key; replace the value of that pair.
-            if let Some(pair) = pair_of_key(analysis, &finding.span) {
-                if let Some(value) = pair.child_by_field_name("value") {
-                    out.push(QuickFix {
-                        title: "Set custom_quantized_decode to False".into(),
-                        finding: index,
-                        edits: vec![TextEdit { span: value.start_byte()..value.end_byte(), new_text: "False".into() }],
-                        preferred: true,
-                    });
-                }
-            }
-            // Or declare a decoder: a stub entry (and its format) to fill in, inside the
-            // existing sections when there are some (a later key would override a new one).
-            if let Some(edits) = decoder_stub(analysis) {
-                out.push(QuickFix {
-                    title: "Add a custom_container_decoders entry stub (nf4)".into(),
-                    finding: index,
-                    edits,
-                    preferred: false,
-                });
-            }
-        }
-        "missing-key" => {
-            let Some(key) = data.and_then(|d| d["key"].as_str()) else { return };
-            let value = match key {
-                "manifest_version" => "1",
-                "device_name" => "\"cpu\"",
-                "capabilities" => "{}",
-                _ => "None",
-            };
-            if let Some(edit) = insert_top_level_entry(analysis, key, value) {
-                out.push(QuickFix {
-                    title: format!("Add \"{key}\": {value}"),
-                    finding: index,
-                    edits: vec![edit],
-                    preferred: true,
-                });
-            }
-        }
-        // CPython's specialised syntax errors name their repair (a comma, a ':').
-        "syntax-error" => {
-            let fixes = data.and_then(|d| d["fixes"].as_array()).map(Vec::as_slice).unwrap_or_default();
-            for (n, fix) in fixes.iter().enumerate() {
-                let (Some(start), Some(end), Some(text), Some(title)) =
-                    (fix["start"].as_u64(), fix["end"].as_u64(), fix["text"].as_str(), fix["title"].as_str())
-                else {
-                    continue;
-                };
-                let span = start as usize..end as usize;
-                let valid = span.start <= span.end
-                    && span.end <= analysis.text.len()
-                    && analysis.text.is_char_boundary(span.start)
-                    && analysis.text.is_char_boundary(span.end);
-                if valid {
-                    out.push(QuickFix {
-                        title: title.to_string(),
-                        finding: index,
-                        edits: vec![TextEdit { span, new_text: text.to_string() }],
-                        preferred: n == 0,
-                    });
-                }
-            }
-        }
-        _ => {}
+/// The fixes of one finding: by the facts its rule attached, else by its code.
+fn fixes_for(analysis: &Analysis, index: usize, finding: &Finding) -> Vec<QuickFix> {
+    let target = Target { analysis, index, finding };
+    match &finding.data {
+        Some(FixData::UnknownKey { section, name }) => unknown_key_fixes(&target, *section, name),
+        Some(FixData::Replacements { replacements, .. }) => rename_fixes(&target, replacements),
+        Some(FixData::DtypeKeyIgnored { canonical, attr }) => dtype_key_fixes(&target, canonical, attr),
+        Some(FixData::InvalidDtypeKey { name }) => dtype_name_fixes(&target, name),
+        Some(FixData::Category { category }) => tolerance_category_fixes(&target, category),
+        Some(FixData::InvalidRegex { pattern }) => regex_fixes(&target, pattern),
+        Some(FixData::MissingKey { key }) => missing_key_fixes(&target, key),
+        Some(FixData::SyntaxRepairs { fixes }) => syntax_error_fixes(&target, fixes),
+        Some(FixData::CheckCrash { .. }) => Vec::new(),
+        // Rules whose fixes need nothing beyond the finding's place.
+        None => match finding.code {
+            "enum-value" => memory_model_fixes(&target),
+            "decoder-required" => decoder_required_fixes(&target),
+            _ => Vec::new(),
+        },
     }
 }
 
-/// "Replace with 'name'" for each candidate, the first preferred.
-fn rename_fixes<'n>(
-    analysis: &Analysis,
+/// The finding a fix is for, and the analysis its edits apply to.
+struct Target<'a> {
+    analysis: &'a Analysis,
     index: usize,
-    finding: &Finding,
-    names: impl Iterator<Item = &'n str>,
-    out: &mut Vec<QuickFix>,
-) {
-    // Every write of the key, or an earlier one takes over the finding.
-    let mut keys = vec![finding.span.clone()];
-    keys.extend(earlier_writes_of_key(analysis, &finding.span));
-    keys.sort_by_key(|k| k.start);
-    keys.dedup();
-    for (i, name) in names.enumerate() {
-        out.push(QuickFix {
-            title: format!("Replace with '{name}'"),
-            finding: index,
-            edits: keys.iter().map(|k| replace_string_literal(analysis, k, name)).collect(),
-            preferred: i == 0,
-        });
+    finding: &'a Finding,
+}
+
+impl Target<'_> {
+    fn fix(&self, title: String, edits: Vec<TextEdit>, preferred: bool) -> QuickFix {
+        QuickFix { title, finding: self.index, edits, preferred }
     }
+
+    /// Replaces the finding's whole span with `new_text`.
+    fn replace_finding(&self, title: String, new_text: String, preferred: bool) -> QuickFix {
+        self.fix(title, vec![TextEdit { span: self.finding.span.clone(), new_text }], preferred)
+    }
+
+    /// The finding's key and the earlier writes of the same key, by position: a fix edits
+    /// every write, or an earlier one takes over the finding.
+    fn key_writes(&self) -> Vec<Span> {
+        let mut keys = vec![self.finding.span.clone()];
+        keys.extend(earlier_writes_of_key(self.analysis, &self.finding.span));
+        keys.sort_by_key(|k| k.start);
+        keys.dedup();
+        keys
+    }
+}
+
+/// The nearest names its section knows (a stale capability's replacements first), else
+/// removing the entry.
+fn unknown_key_fixes(target: &Target, section: KeySection, name: &str) -> Vec<QuickFix> {
+    let s = schema();
+    let known = match section {
+        KeySection::TopLevel => &s.top_level_keys,
+        KeySection::Capabilities => &s.capabilities,
+        KeySection::Hardware => &s.hardware_keys,
+        KeySection::ResourceLimits => &s.resource_limit_keys,
+        KeySection::SupportedContainerFormats | KeySection::CustomContainerDecoders => &s.container_formats,
+    };
+    let candidates: Vec<&str> = known.iter().map(String::as_str).collect();
+    let mut names: Vec<String> = Vec::new();
+    if section == KeySection::Capabilities {
+        if let Some((_, replacements)) = STALE_CAPABILITIES.iter().find(|(old, _)| *old == name) {
+            names.extend(replacements.iter().map(|r| r.to_string()));
+        }
+    }
+    for n in nearest(name, &candidates, 3) {
+        if !names.contains(&n) {
+            names.push(n);
+        }
+    }
+    if names.is_empty() {
+        return remove_entry_fix(target, name).into_iter().collect();
+    }
+    rename_fixes(target, &names)
+}
+
+/// "Remove the 'name' entry": every write of the key.
+fn remove_entry_fix(target: &Target, name: &str) -> Option<QuickFix> {
+    let edits: Option<Vec<TextEdit>> = target.key_writes().iter().map(|k| remove_entry(target.analysis, k)).collect();
+    let mut edits = edits?;
+    edits.sort_by_key(|e| e.span.start);
+    edits.dedup();
+    Some(target.fix(format!("Remove the '{name}' entry"), edits, false))
+}
+
+/// "Replace with 'name'" for each candidate, the first preferred.
+fn rename_fixes(target: &Target, names: &[String]) -> Vec<QuickFix> {
+    let keys = target.key_writes();
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let edits = keys.iter().map(|k| replace_string_literal(target.analysis, k, name)).collect();
+            target.fix(format!("Replace with '{name}'"), edits, i == 0)
+        })
+        .collect()
+}
+
+/// A dtype key that test selection ignores, written as selection matches it: `torch.ATTR`
+/// when the file imports torch, else the canonical string.
+fn dtype_key_fixes(target: &Target, canonical: &str, attr: &str) -> Vec<QuickFix> {
+    let replacement =
+        if target.analysis.model.imports_torch { format!("torch.{attr}") } else { format!("\"{canonical}\"") };
+    let edits = target.key_writes().into_iter().map(|span| TextEdit { span, new_text: replacement.clone() }).collect();
+    vec![target.fix(format!("Write the key as {replacement}"), edits, true)]
+}
+
+/// An invalid dtype key replaced with the nearest dtypes, written the same two ways.
+fn dtype_name_fixes(target: &Target, name: &str) -> Vec<QuickFix> {
+    let s = schema();
+    let attrs: Vec<&str> = s.dtypes.iter().map(|d| d.attr.as_str()).collect();
+    let bare = name.trim().trim_start_matches("torch.");
+    nearest(bare, &attrs, 3)
+        .into_iter()
+        .enumerate()
+        .map(|(i, attr)| {
+            let replacement = if target.analysis.model.imports_torch {
+                format!("torch.{attr}")
+            } else {
+                format!("\"{}\"", s.dtype_by_attr(&attr).map(|d| d.canonical.as_str()).unwrap_or(""))
+            };
+            target.replace_finding(format!("Replace with {replacement}"), replacement, i == 0)
+        })
+        .collect()
+}
+
+/// The nearest tolerance categories, replacing the category inside the key.
+fn tolerance_category_fixes(target: &Target, category: &str) -> Vec<QuickFix> {
+    let categories: Vec<&str> = schema().tolerance_categories.iter().map(String::as_str).collect();
+    let key = &target.finding.span;
+    let Some(pos) = target.analysis.text[key.clone()].find(category) else { return Vec::new() };
+    let start = key.start + pos;
+    nearest(category, &categories, 3)
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let title = format!("Replace with '{c}'");
+            target.fix(title, vec![TextEdit { span: start..start + category.len(), new_text: c }], i == 0)
+        })
+        .collect()
+}
+
+/// The repaired pattern, when the finding is on a plain string literal (not a constant or
+/// an expression, which would need rewriting elsewhere).
+fn regex_fixes(target: &Target, pattern: &str) -> Vec<QuickFix> {
+    let literal = &target.analysis.text[target.finding.span.clone()];
+    if !literal.starts_with(['"', '\'', 'r', 'R']) {
+        return Vec::new();
+    }
+    let Some(fixed) = crate::regex_check::repair_regex(pattern) else { return Vec::new() };
+    let new_literal = regex_literal(&fixed);
+    vec![target.replace_finding(format!("Change the regex to {new_literal}"), new_literal, true)]
+}
+
+/// The required key inserted as the manifest's first entry, with a value that passes.
+fn missing_key_fixes(target: &Target, key: &str) -> Vec<QuickFix> {
+    let value = match key {
+        "manifest_version" => "1",
+        "device_name" => "\"cpu\"",
+        "capabilities" => "{}",
+        _ => "None",
+    };
+    let edit = insert_top_level_entry(target.analysis, key, value);
+    edit.map(|edit| target.fix(format!("Add \"{key}\": {value}"), vec![edit], true)).into_iter().collect()
+}
+
+/// The repairs CPython's specialised syntax errors name (a comma, a ':'), likeliest first;
+/// one whose span does not fit the text is dropped, as applying it would panic.
+fn syntax_error_fixes(target: &Target, repairs: &[SyntaxRepair]) -> Vec<QuickFix> {
+    let text = &target.analysis.text;
+    let fits = |r: &SyntaxRepair| {
+        r.start <= r.end && r.end <= text.len() && text.is_char_boundary(r.start) && text.is_char_boundary(r.end)
+    };
+    repairs
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| fits(r))
+        .map(|(n, r)| target.fix(r.title.clone(), vec![TextEdit { span: r.start..r.end, new_text: r.text.clone() }], n == 0))
+        .collect()
+}
+
+/// Each memory model the schema knows, the first preferred.
+fn memory_model_fixes(target: &Target) -> Vec<QuickFix> {
+    let models = schema().memory_models.iter().enumerate();
+    models.map(|(i, m)| target.replace_finding(format!("Set to '{m}'"), format!("\"{m}\""), i == 0)).collect()
+}
+
+/// `custom_quantized_decode` turned off (the finding sits on its key), or a decoder
+/// declared: a stub entry (and its format) to fill in, inside the existing sections when
+/// there are some (a later key would override a new one).
+fn decoder_required_fixes(target: &Target) -> Vec<QuickFix> {
+    let mut out = Vec::new();
+    let value = pair_of_key(target.analysis, &target.finding.span).and_then(|pair| pair.child_by_field_name("value"));
+    if let Some(value) = value {
+        let edit = TextEdit { span: value.start_byte()..value.end_byte(), new_text: "False".into() };
+        out.push(target.fix("Set custom_quantized_decode to False".into(), vec![edit], true));
+    }
+    if let Some(edits) = decoder_stub(target.analysis) {
+        out.push(target.fix("Add a custom_container_decoders entry stub (nf4)".into(), edits, false));
+    }
+    out
 }
 
 /// Up to `limit` names within a small edit distance of `name`, closest first.

@@ -3,6 +3,7 @@
 use crate::check::CheckOutcome;
 use crate::eval::{evaluate, ManifestModel};
 use crate::findings::{Finding, Origin, Severity};
+use crate::fix_data::{FixData, SyntaxRepair};
 use crate::line_index::LineIndex;
 use crate::syntax::{parse, python_syntax_error, syntax_findings};
 use crate::validate::{lsp_hints, validate_manifest, ValidationContext};
@@ -70,12 +71,17 @@ pub fn analyze_parsed(text: &str, tree: Tree, input: &AnalysisInput) -> Analysis
             Origin::Torchcts,
         );
         if !err.fixes.is_empty() {
-            let fixes: Vec<serde_json::Value> = err
+            let fixes = err
                 .fixes
                 .iter()
-                .map(|f| serde_json::json!({"start": f.span.start, "end": f.span.end, "text": f.text, "title": f.title}))
+                .map(|f| SyntaxRepair {
+                    start: f.span.start,
+                    end: f.span.end,
+                    text: f.text.to_string(),
+                    title: f.title.to_string(),
+                })
                 .collect();
-            finding = finding.with_data(serde_json::json!({ "fixes": fixes }));
+            finding = finding.with_data(FixData::SyntaxRepairs { fixes });
         }
         findings.push(finding);
         let python_line = line;

@@ -8,6 +8,7 @@
 
 use crate::eval::{LoadError, ManifestModel};
 use crate::findings::{Finding, Severity};
+use crate::fix_data::FixData;
 use crate::syntax::PythonSyntaxError;
 use crate::value::ValueKind;
 
@@ -59,7 +60,10 @@ impl CheckOutcome {
                 let crash = findings
                     .iter()
                     .find(|f| f.code == "check-crash")
-                    .and_then(|f| f.data.as_ref().and_then(|d| d["exception_line"].as_str()).map(str::to_string));
+                    .and_then(|f| match &f.data {
+                        Some(FixData::CheckCrash { exception_line }) => Some(exception_line.clone()),
+                        _ => None,
+                    });
                 match crash {
                     Some(exception_line) => CheckOutcome::Crashed { exception_line },
                     None => CheckOutcome::Validated { findings },

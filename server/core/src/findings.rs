@@ -5,6 +5,7 @@
 //! whether it is one of ours (hints beyond the real tool, notes on what could not be
 //! evaluated).
 
+use crate::fix_data::FixData;
 use crate::value::Span;
 use serde::Serialize;
 
@@ -40,7 +41,7 @@ pub struct Finding {
     pub related: Vec<(Span, String)>,
     /// Rule-specific facts for quick fixes (e.g. the unknown name and its section).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub data: Option<serde_json::Value>,
+    pub data: Option<FixData>,
 }
 
 impl Finding {
@@ -59,7 +60,7 @@ impl Finding {
         self
     }
 
-    pub fn with_data(mut self, data: serde_json::Value) -> Finding {
+    pub fn with_data(mut self, data: FixData) -> Finding {
         self.data = Some(data);
         self
     }

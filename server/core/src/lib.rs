@@ -14,6 +14,7 @@ pub mod completion;
 pub mod cpython_hints;
 pub mod eval;
 pub mod findings;
+pub mod fix_data;
 pub mod hover;
 pub mod key_docs;
 pub mod line_index;

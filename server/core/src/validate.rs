@@ -11,10 +11,10 @@
 //! Python's own regex warnings.
 
 use crate::findings::{Finding, Origin, Severity};
+use crate::fix_data::{FixData, KeySection};
 use crate::regex_check::{check_regex, RegexVerdict};
 use crate::schema::{python_strip, schema};
 use crate::value::{py_eq, Dict, Span, Value, ValueKind};
-use serde_json::json;
 
 /// What the validator needs from the outside world.
 pub struct ValidationContext<'a> {
@@ -40,7 +40,7 @@ impl Out {
                 "check-crash",
                 Origin::Torchcts,
             )
-            .with_data(json!({"exception_line": line})),
+            .with_data(FixData::CheckCrash { exception_line: line }),
         );
     }
 
@@ -65,7 +65,7 @@ pub fn validate_manifest(manifest: &Dict, manifest_span: Span, ctx: &ValidationC
         for key in &s.required_top_level_keys {
             if !manifest.contains(key) {
                 out.error(manifest_span.clone(), format!("Missing required key '{key}'"), "missing-key").data =
-                    Some(json!({"key": key}));
+                    Some(FixData::MissingKey { key: key.clone() });
             }
         }
     }
@@ -78,21 +78,20 @@ pub fn validate_manifest(manifest: &Dict, manifest_span: Span, ctx: &ValidationC
                 format!("Unknown top-level manifest key '{}'", entry.key.py_str()),
                 "unknown-key",
             )
-            .data = Some(json!({"section": "", "name": entry.key.py_str()}));
+            .data = Some(FixData::UnknownKey { section: KeySection::TopLevel, name: entry.key.py_str() });
         }
     }
 
     match manifest.get("manifest_version") {
         Some(e) if e.value.is_unknown() => {}
-        Some(e) => {
-            if py_eq(&e.value, &Value::new(ValueKind::Int(1), 0..0)) != Some(true) {
-                out.warning(
-                    e.value.span.clone(),
-                    format!("Unexpected manifest_version {}; expected 1", e.value.repr()),
-                    "manifest-version",
-                );
-            }
+        Some(e) if py_eq(&e.value, &Value::new(ValueKind::Int(1), 0..0)) != Some(true) => {
+            out.warning(
+                e.value.span.clone(),
+                format!("Unexpected manifest_version {}; expected 1", e.value.repr()),
+                "manifest-version",
+            );
         }
+        Some(_) => {}
         None if !manifest.open => {
             out.warning(
                 manifest_span.clone(),
@@ -152,7 +151,7 @@ pub fn validate_manifest(manifest: &Dict, manifest_span: Span, ctx: &ValidationC
     }
 
     match section(manifest, "capabilities") {
-        Section::Known(caps) => validate_bool_map(&mut out, "capabilities", caps, Some(&s.capabilities), true),
+        Section::Known(caps) => validate_bool_map(&mut out, KeySection::Capabilities, caps, Some(&s.capabilities), true),
         Section::Missing | Section::Unknown => {}
     }
 
@@ -198,11 +197,12 @@ fn section<'d>(dict: &'d Dict, key: &str) -> Section<'d> {
 
 fn validate_bool_map(
     out: &mut Out,
-    section_name: &str,
+    section: KeySection,
     mapping: &Value,
     known_keys: Option<&[String]>,
     allow_ieee754_patterns: bool,
 ) {
+    let section_name = section.name();
     let ValueKind::Dict(dict) = &mapping.kind else {
         out.error(mapping.span.clone(), format!("'{section_name}' must be a dictionary"), "type");
         return;
@@ -214,7 +214,7 @@ fn validate_bool_map(
             let is_known = matches!(&key.kind, ValueKind::Str(k) if known.contains(k));
             if !is_known {
                 out.error(key.span.clone(), format!("Unknown {section_name} key '{}'", key.py_str()), "unknown-key")
-                    .data = Some(json!({"section": section_name, "name": key.py_str()}));
+                    .data = Some(FixData::UnknownKey { section, name: key.py_str() });
                 continue;
             }
         }
@@ -254,7 +254,7 @@ fn regex_finding(out: &mut Out, at: &Value, pattern: &str, message: impl Fn(&str
     match check_regex(pattern) {
         RegexVerdict::Valid { .. } => {}
         RegexVerdict::Invalid { message: exc, .. } => {
-            out.error(at.span.clone(), message(&exc), "invalid-regex").data = Some(json!({"pattern": pattern}));
+            out.error(at.span.clone(), message(&exc), "invalid-regex").data = Some(FixData::InvalidRegex { pattern: pattern.to_string() });
         }
         RegexVerdict::Crash { exception, message: text } => {
             // torchcts only catches re.error: this one stops check-manifest with a traceback.
@@ -272,7 +272,7 @@ fn validate_supported_dtypes(out: &mut Out, value: &Value) {
         let key = &entry.key;
         if dtype_from_manifest_key(key).is_none() {
             out.error(key.span.clone(), format!("Invalid supported_dtypes key {}", key.repr()), "invalid-dtype-key")
-                .data = Some(json!({"name": key.py_str()}));
+                .data = Some(FixData::InvalidDtypeKey { name: key.py_str() });
         }
         let v = &entry.value;
         match &v.kind {
@@ -328,7 +328,7 @@ fn validate_hardware(out: &mut Out, manifest: &Dict) {
                 format!("Unknown hardware key '{}'", entry.key.py_str()),
                 "unknown-key",
             )
-            .data = Some(json!({"section": "hardware", "name": entry.key.py_str()}));
+            .data = Some(FixData::UnknownKey { section: KeySection::Hardware, name: entry.key.py_str() });
         }
     }
     if let Some(v) = known_value(hw, "memory_model") {
@@ -391,7 +391,7 @@ fn validate_resource_limits(out: &mut Out, manifest: &Dict) {
         let known = matches!(&entry.key.kind, ValueKind::Str(k) if s.resource_limit_keys.contains(k));
         if !known {
             out.error(entry.key.span.clone(), format!("Unknown resource_limits key '{key}'"), "unknown-key").data =
-                Some(json!({"section": "resource_limits", "name": key}));
+                Some(FixData::UnknownKey { section: KeySection::ResourceLimits, name: key.clone() });
             continue;
         }
         let v = &entry.value;
@@ -508,7 +508,7 @@ fn validate_tolerance_overrides(out: &mut Out, manifest: &Dict) {
                 format!("Invalid tolerance_overrides category '{category}'"),
                 "tolerance-category",
             )
-            .data = Some(json!({"category": category}));
+            .data = Some(FixData::Category { category: category.clone() });
         }
         let value = n.value;
         match &value.kind {
@@ -597,7 +597,7 @@ fn validate_quantized_sections(out: &mut Out, manifest: &Dict) {
             out.error(formats.span.clone(), "'supported_container_formats' must be a dictionary".into(), "type");
             return;
         }
-        validate_bool_map(out, "supported_container_formats", formats, Some(&s.container_formats), false);
+        validate_bool_map(out, KeySection::SupportedContainerFormats, formats, Some(&s.container_formats), false);
     }
     let formats_dict = formats.and_then(Value::as_dict);
 
@@ -623,7 +623,7 @@ fn validate_quantized_sections(out: &mut Out, manifest: &Dict) {
                     format!("Unknown custom_container_decoders key '{fmt}'"),
                     "unknown-key",
                 )
-                .data = Some(json!({"section": "custom_container_decoders", "name": fmt}));
+                .data = Some(FixData::UnknownKey { section: KeySection::CustomContainerDecoders, name: fmt.clone() });
                 continue;
             }
             // `formats.get(fmt, False)` truthiness.
@@ -770,7 +770,10 @@ pub fn lsp_hints(manifest: &Dict, line_of: &dyn Fn(usize) -> usize) -> Vec<Findi
                         "stale-capability",
                         Origin::Lsp,
                     )
-                    .with_data(json!({"name": name, "replacements": replacements})),
+                    .with_data(FixData::Replacements {
+                        name: name.to_string(),
+                        replacements: replacements.iter().map(|r| r.to_string()).collect(),
+                    }),
                 );
             }
         }
@@ -809,7 +812,7 @@ pub fn lsp_hints(manifest: &Dict, line_of: &dyn Fn(usize) -> usize) -> Vec<Findi
                                 "dtype-key-ignored",
                                 Origin::Lsp,
                             )
-                            .with_data(json!({"canonical": d.canonical, "attr": attr})),
+                            .with_data(FixData::DtypeKeyIgnored { canonical: d.canonical.clone(), attr: attr.to_string() }),
                         );
                     }
                 }

@@ -147,7 +147,8 @@ pub fn diagnostic(positions: &Positions, finding: &Finding, uri: &Uri) -> Diagno
         ),
         message: finding.message.clone(),
         related_information: (!related.is_empty()).then_some(related),
-        data: finding.data.clone(),
+        // The same object as in the CLI's JSON (`Finding`'s serde form).
+        data: finding.data.as_ref().and_then(|data| serde_json::to_value(data).ok()),
         ..Default::default()
     }
 }
