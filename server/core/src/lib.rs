@@ -17,6 +17,7 @@ pub mod findings;
 pub mod fix_data;
 pub mod hover;
 pub mod key_docs;
+pub mod lex;
 pub mod line_index;
 pub mod locate;
 pub mod regex_check;

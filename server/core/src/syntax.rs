@@ -6,6 +6,7 @@
 //! CPython would report, for `check` parity (`Failed to parse manifest: ...`).
 
 use crate::findings::{Finding, Origin, Severity};
+use crate::lex::{lex, Token, TokenKind};
 use tree_sitter::{InputEdit, Node, Parser, Point, Tree};
 
 /// Parses Python source. Never fails: tree-sitter always returns a tree for UTF-8 input.
@@ -333,62 +334,33 @@ struct AtomError {
     offset: usize,
 }
 
-/// CPython's tokenizer refuses to open more brackets than this (`MAXLEVEL`).
-const MAX_BRACKET_DEPTH: usize = 200;
-
-/// A string prefix CPython accepts (any case).
-fn is_string_prefix(prefix: &[u8]) -> bool {
-    let lower = prefix.to_ascii_lowercase();
-    matches!(lower.as_slice(), b"" | b"r" | b"u" | b"b" | b"f" | b"br" | b"rb" | b"fr" | b"rf")
-}
-
-fn is_identifier_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
-}
-
-/// Whether a string token starts at `i`: a quote, or a string prefix right before one.
-fn starts_string(bytes: &[u8], i: usize) -> bool {
-    let mut j = i;
-    while j < bytes.len() && bytes[j].is_ascii_alphabetic() && j - i < 2 {
-        j += 1;
-    }
-    matches!(bytes.get(j), Some(b'\'' | b'"')) && is_string_prefix(&bytes[i..j])
-}
-
-/// The escape error of the string literal whose opening quote is at `quote` (the body is
-/// `body`), if CPython raises one when it builds the string.
-fn literal_escape_error(text: &str, quote: usize, body: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut k = quote;
-    while k > 0 && bytes[k - 1].is_ascii_alphabetic() && quote - k < 2 {
-        k -= 1;
-    }
-    if k > 0 && is_identifier_byte(bytes[k - 1]) || !is_string_prefix(&bytes[k..quote]) {
-        return None;
-    }
-    let prefix = bytes[k..quote].to_ascii_lowercase();
-    if prefix.contains(&b'r') {
+/// The escape error of a string literal (`token`), if CPython raises one when it builds
+/// the string.
+fn literal_escape_error(text: &str, token: &Token) -> Option<String> {
+    let (quote, body) = (token.quote_offset()?, token.string_body()?);
+    let prefix = text[token.span.start..quote].to_ascii_lowercase();
+    if prefix.contains('r') {
         return None;
     }
     // Python reads the file with universal newlines.
-    let body = body.replace("\r\n", "\n").replace('\r', "\n");
-    if prefix.contains(&b'b') {
+    let body = text[body].replace("\r\n", "\n").replace('\r', "\n");
+    if prefix.contains('b') {
         bytes_escape_error(&body)
     } else {
-        str_escape_error(&body, prefix.contains(&b'f'))
+        str_escape_error(&body, prefix.contains('f'))
     }
 }
 
-/// Brackets and string literals, as CPython's tokenizer checks them. An atom error met
-/// before the tokenizer error (or with none) goes to `atom`: a string's is known when the
-/// token after its group of adjacent strings has been read, on that token's line. The first
-/// unexpected indentation (line, offset) goes to `unexpected_indent`.
+/// The first error of CPython's tokenizer (brackets, strings, numbers, line continuations,
+/// indentation), from [`lex`]. An atom error met before the tokenizer error (or with none)
+/// goes to `atom`: a string's is known when the token after its group of adjacent strings
+/// has been read, on that token's line. The first unexpected indentation (line, offset)
+/// goes to `unexpected_indent`.
 fn tokenizer_error(
     text: &str,
     atom: &mut Option<AtomError>,
     unexpected_indent: &mut Option<(usize, usize)>,
 ) -> Option<TokenizerError> {
-    let bytes = text.as_bytes();
     // A string's escape error (message, start), waiting for the token after its group.
     let mut pending: Option<(String, usize)> = None;
     let resolve = |pending: &mut Option<(String, usize)>, atom: &mut Option<AtomError>, line: usize| {
@@ -398,9 +370,6 @@ fn tokenizer_error(
             }
         }
     };
-    let mut stack: Vec<(u8, usize)> = Vec::new();
-    let mut line = 1usize;
-    let mut i = 0;
     let err = |message: String, line: usize, at_eof: bool| {
         Some(TokenizerError {
             error: PythonSyntaxError { message, line, fixes: Vec::new() },
@@ -408,231 +377,93 @@ fn tokenizer_error(
             closers: String::new(),
         })
     };
-    // Indentation of logical lines, as CPython's tokenizer tracks it.
-    let mut indents: Vec<usize> = vec![0];
-    let mut at_line_start = true;
-    let mut last_significant: u8 = b'\n';
-    while i < bytes.len() {
-        if at_line_start && stack.is_empty() && last_significant != b'\\' {
-            at_line_start = false;
-            let mut col = 0;
-            let mut j = i;
-            while j < bytes.len() && matches!(bytes[j], b' ' | b'\t' | b'\x0c') {
-                col = if bytes[j] == b'\t' { (col / 8 + 1) * 8 } else { col + 1 };
-                j += 1;
-            }
-            let blank = j >= bytes.len() || matches!(bytes[j], b'#' | b'\n' | b'\r');
-            if !blank {
-                let top = *indents.last().unwrap_or(&0);
-                if last_significant == b':' {
-                    if col <= top {
-                        return err("expected an indented block".into(), line, false);
-                    }
-                    indents.push(col);
-                } else if col > top {
-                    // Not a tokenizer error: an INDENT token the parser does not expect.
-                    if unexpected_indent.is_none() {
-                        *unexpected_indent = Some((line, j));
-                    }
-                    indents.push(col);
-                } else if col < top {
-                    while indents.last().is_some_and(|&t| t > col) {
-                        indents.pop();
-                    }
-                    if indents.last() != Some(&col) {
-                        return err("unindent does not match any outer indentation level".into(), line, false);
-                    }
-                }
-            }
-            i = j;
-            continue;
-        }
-        at_line_start = false;
-        let c = bytes[i];
-        // The first token after a string group: the group's escape error is raised once this
-        // token has been read without a tokenizer error of its own.
-        let resolve_here = pending.is_some()
-            && !matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'#' | b'\x0c' | b'\\')
-            && !starts_string(bytes, i);
-        let token_line = line;
-        if !matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'#' | b'\x0c') {
-            last_significant = c;
-        }
-        if c.is_ascii_digit() && (i == 0 || !(is_identifier_byte(bytes[i - 1]) || bytes[i - 1] == b'.')) {
-            let number = match number_token(bytes, i) {
-                Ok(number) => number,
-                Err(message) => return err(message, line, false),
-            };
-            if resolve_here {
-                resolve(&mut pending, atom, token_line);
-            }
-            if number.decimal_int_digits > MAX_INT_DIGITS && atom.is_none() {
-                let message = int_digits_error(number.decimal_int_digits);
-                *atom = Some(AtomError { error: PythonSyntaxError { message, line, fixes: Vec::new() }, offset: i });
-            }
-            last_significant = bytes[number.end - 1];
-            i = number.end;
-            continue;
-        }
-        match c {
-            b'\n' => {
-                if stack.is_empty() && last_significant != b'\\' {
-                    resolve(&mut pending, atom, line);
-                }
-                line += 1;
-                at_line_start = true;
-                if stack.is_empty() && last_significant != b'\\' && last_significant != b':' {
-                    last_significant = b'\n';
-                }
-            }
-            b'\r' => {
-                if bytes.get(i + 1) != Some(&b'\n') {
-                    if stack.is_empty() && last_significant != b'\\' {
-                        resolve(&mut pending, atom, line);
-                    }
-                    line += 1;
-                    at_line_start = true;
-                    if stack.is_empty() && last_significant != b'\\' && last_significant != b':' {
-                        last_significant = b'\n';
-                    }
-                }
-            }
-            b'#' => {
-                while i < bytes.len() && bytes[i] != b'\n' && bytes[i] != b'\r' {
-                    i += 1;
-                }
+    let mut tokens = lex(text);
+    // The last token the parser read was ':', so the next logical line must be indented.
+    let mut after_colon = false;
+    let mut logical_line_start = true;
+    let mut eof_error = None;
+    for token in tokens.by_ref() {
+        match token.kind {
+            TokenKind::Comment | TokenKind::Nl | TokenKind::Continuation if token.error.is_none() => continue,
+            TokenKind::Newline => {
+                resolve(&mut pending, atom, token.line);
+                logical_line_start = true;
                 continue;
             }
-            // A backslash outside strings continues the line; anything after it but the
-            // line break is an error.
-            b'\\' if !matches!(bytes.get(i + 1), Some(b'\n' | b'\r')) => {
-                return err("unexpected character after line continuation character".into(), line, false);
-            }
-            b'(' | b'[' | b'{' => {
-                if stack.len() >= MAX_BRACKET_DEPTH {
-                    return err("too many nested parentheses".into(), line, false);
+            TokenKind::EndOfFile => {
+                eof_error = token.error;
+                if eof_error.is_none() {
+                    resolve(&mut pending, atom, token.line);
                 }
-                stack.push((c, line));
-            }
-            b')' | b']' | b'}' => {
-                let open = match c {
-                    b')' => b'(',
-                    b']' => b'[',
-                    _ => b'{',
-                };
-                match stack.pop() {
-                    None => return err(format!("unmatched '{}'", c as char), line, false),
-                    Some((o, oline)) if o != open => {
-                        let message = if oline != line {
-                            format!(
-                                "closing parenthesis '{}' does not match opening parenthesis '{}' on line {}",
-                                c as char, o as char, oline
-                            )
-                        } else {
-                            format!(
-                                "closing parenthesis '{}' does not match opening parenthesis '{}'",
-                                c as char, o as char
-                            )
-                        };
-                        return err(message, line, false);
-                    }
-                    Some(_) => {}
-                }
-            }
-            b'\'' | b'"' => {
-                let triple = bytes.get(i + 1) == Some(&c) && bytes.get(i + 2) == Some(&c);
-                let start_line = line;
-                let mut j = if triple { i + 3 } else { i + 1 };
-                let mut closed = false;
-                while j < bytes.len() {
-                    let d = bytes[j];
-                    if d == b'\\' {
-                        if let Some(&next) = bytes.get(j + 1) {
-                            if next == b'\n' || (next == b'\r' && bytes.get(j + 2) != Some(&b'\n')) {
-                                line += 1;
-                            } else if next == b'\r' {
-                                line += 1;
-                                j += 1;
-                            }
-                        }
-                        // A backslash escapes the next character, in raw strings too.
-                        j += 2;
-                        continue;
-                    }
-                    if d == b'\n' || d == b'\r' {
-                        if !triple {
-                            return err(
-                                format!("unterminated string literal (detected at line {start_line})"),
-                                start_line,
-                                false,
-                            );
-                        }
-                        if d == b'\n' || bytes.get(j + 1) != Some(&b'\n') {
-                            line += 1;
-                        }
-                    }
-                    if d == c {
-                        if !triple {
-                            closed = true;
-                            j += 1;
-                            break;
-                        }
-                        if bytes.get(j + 1) == Some(&c) && bytes.get(j + 2) == Some(&c) {
-                            closed = true;
-                            j += 3;
-                            break;
-                        }
-                    }
-                    j += 1;
-                }
-                if !closed {
-                    let message = if triple {
-                        // At EOF CPython's line is the last line read: a final LF or CR
-                        // does not start another (a final CRLF does).
-                        let final_break = text.ends_with('\r') || text.ends_with('\n') && !text.ends_with("\r\n");
-                        let detected = if final_break { line - 1 } else { line };
-                        format!("unterminated triple-quoted string literal (detected at line {detected})")
-                    } else {
-                        format!("unterminated string literal (detected at line {line})")
-                    };
-                    return err(message, start_line, false);
-                }
-                if atom.is_none() && pending.is_none() {
-                    let q = if triple { 3 } else { 1 };
-                    if let Some(message) = literal_escape_error(text, i, &text[i + q..j - q]) {
-                        pending = Some((message, i));
-                    }
-                }
-                i = j;
-                continue;
+                break;
             }
             _ => {}
         }
-        if resolve_here {
-            resolve(&mut pending, atom, token_line);
+        if std::mem::take(&mut logical_line_start) {
+            if after_colon && token.kind != TokenKind::Indent {
+                return err("expected an indented block".into(), token.line, false);
+            }
+            if token.kind == TokenKind::Indent && !after_colon && unexpected_indent.is_none() {
+                // Not a tokenizer error: an INDENT token the parser does not expect.
+                *unexpected_indent = Some((token.line, token.span.end));
+            }
         }
-        i += 1;
+        if let Some(error) = token.error {
+            return err(error.message, error.line, false);
+        }
+        if !token.is_significant() {
+            continue;
+        }
+        // The first token after a string group: the group's escape error is raised once this
+        // token has been read without a tokenizer error of its own.
+        if !matches!(token.kind, TokenKind::String(_)) {
+            resolve(&mut pending, atom, token.line);
+        }
+        match token.kind {
+            TokenKind::Number => {
+                let digits = decimal_int_digits(token.text(text));
+                if digits > MAX_INT_DIGITS && atom.is_none() {
+                    let message = int_digits_error(digits);
+                    let error = PythonSyntaxError { message, line: token.line, fixes: Vec::new() };
+                    *atom = Some(AtomError { error, offset: token.span.start });
+                }
+            }
+            TokenKind::String(_) if atom.is_none() && pending.is_none() => {
+                if let Some(message) = literal_escape_error(text, &token) {
+                    pending = Some((message, token.quote_offset().unwrap_or(token.span.start)));
+                }
+            }
+            _ => {}
+        }
+        after_colon = token.is_op(text, ":");
     }
-    // CPython names the innermost bracket still open.
-    if let Some(&(open, oline)) = stack.last() {
-        let closers = stack
-            .iter()
-            .rev()
-            .map(|&(o, _)| match o {
-                b'(' => ')',
-                b'[' => ']',
-                _ => '}',
-            })
-            .collect();
-        let error = PythonSyntaxError {
-            message: format!("'{}' was never closed", open as char),
-            line: oline,
-            fixes: Vec::new(),
-        };
-        return Some(TokenizerError { error, at_eof: true, closers });
+    let error = eof_error?;
+    // CPython names the innermost bracket still open; the closers of all of them, innermost
+    // first, let the caller try completing the file.
+    let closers = tokens
+        .open_brackets()
+        .iter()
+        .rev()
+        .map(|&(open, _)| match open {
+            b'(' => ')',
+            b'[' => ']',
+            _ => '}',
+        })
+        .collect();
+    Some(TokenizerError {
+        error: PythonSyntaxError { message: error.message, line: error.line, fixes: Vec::new() },
+        at_eof: true,
+        closers,
+    })
+}
+
+/// The digits of a decimal int literal (0 for floats, complex numbers and other radixes).
+fn decimal_int_digits(number: &str) -> usize {
+    if number.bytes().all(|b| b.is_ascii_digit() || b == b'_') {
+        number.bytes().filter(u8::is_ascii_digit).count()
+    } else {
+        0
     }
-    resolve(&mut pending, atom, line);
-    None
 }
 
 /// CPython's error for the escapes of a non-raw `str` literal's body (between the quotes),
@@ -822,107 +653,6 @@ pub fn bytes_escape_error(body: &str) -> Option<String> {
         i += 2;
     }
     None
-}
-
-struct NumberToken {
-    end: usize,
-    /// The digits of a decimal int literal (0 for floats, complex and other radixes).
-    decimal_int_digits: usize,
-}
-
-/// A number token starting at `i` (a digit), or CPython's tokenizer error for it.
-fn number_token(b: &[u8], i: usize) -> Result<NumberToken, String> {
-    let at = |k: usize| b.get(k).copied().unwrap_or(0);
-    // Digits of `is_digit` with single underscores between them; `Err` on a stray `_`.
-    let digits = |mut k: usize, is_digit: &dyn Fn(u8) -> bool, kind: &str| -> Result<usize, String> {
-        loop {
-            while is_digit(at(k)) {
-                k += 1;
-            }
-            if at(k) != b'_' {
-                return Ok(k);
-            }
-            if !is_digit(at(k + 1)) {
-                return Err(format!("invalid {kind} literal"));
-            }
-            k += 1;
-        }
-    };
-    let radix = if at(i) == b'0' { at(i + 1).to_ascii_lowercase() } else { 0 };
-    if matches!(radix, b'x' | b'o' | b'b') {
-        let (kind, is_digit): (&str, &dyn Fn(u8) -> bool) = match radix {
-            b'x' => ("hexadecimal", &|d: u8| d.is_ascii_hexdigit()),
-            b'o' => ("octal", &|d: u8| (b'0'..=b'7').contains(&d)),
-            _ => ("binary", &|d: u8| d == b'0' || d == b'1'),
-        };
-        let mut k = i + 2;
-        if at(k) == b'_' {
-            k += 1;
-        }
-        if !is_digit(at(k)) {
-            if at(k).is_ascii_digit() {
-                return Err(format!("invalid digit '{}' in {kind} literal", at(k) as char));
-            }
-            return Err(format!("invalid {kind} literal"));
-        }
-        let end = digits(k, is_digit, kind)?;
-        if at(end).is_ascii_digit() {
-            return Err(format!("invalid digit '{}' in {kind} literal", at(end) as char));
-        }
-        end_of_number(b, end, kind)?;
-        return Ok(NumberToken { end, decimal_int_digits: 0 });
-    }
-    let is_dec = |d: u8| d.is_ascii_digit();
-    let int_end = digits(i, &is_dec, "decimal")?;
-    let mut end = int_end;
-    let mut is_float = false;
-    if at(end) == b'.' {
-        is_float = true;
-        end += 1;
-        if at(end).is_ascii_digit() {
-            end = digits(end, &is_dec, "decimal")?;
-        }
-    }
-    if matches!(at(end), b'e' | b'E') {
-        let e = end;
-        let mut k = end + 1;
-        if matches!(at(k), b'+' | b'-') {
-            k += 1;
-            if !at(k).is_ascii_digit() {
-                return Err("invalid decimal literal".into());
-            }
-        } else if !at(k).is_ascii_digit() {
-            // `1else`: the `e` starts the next token.
-            end_of_number(b, e, "decimal")?;
-            return Ok(NumberToken { end: e, decimal_int_digits: 0 });
-        }
-        is_float = true;
-        end = digits(k, &is_dec, "decimal")?;
-    }
-    if matches!(at(end), b'j' | b'J') {
-        end += 1;
-        end_of_number(b, end, "imaginary")?;
-        return Ok(NumberToken { end, decimal_int_digits: 0 });
-    }
-    if !is_float && at(i) == b'0' && b[i..int_end].iter().any(|&d| d != b'0' && d != b'_') {
-        return Err(
-            "leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers".into()
-        );
-    }
-    end_of_number(b, end, "decimal")?;
-    let decimal_int_digits = if is_float { 0 } else { b[i..int_end].iter().filter(|d| d.is_ascii_digit()).count() };
-    Ok(NumberToken { end, decimal_int_digits })
-}
-
-/// `verify_end_of_number`: a number followed by a name character is an error, except
-/// before the keywords that may follow a number in valid code (`1if x else 2`).
-fn end_of_number(b: &[u8], end: usize, kind: &str) -> Result<(), String> {
-    let rest = &b[end.min(b.len())..];
-    let keyword = ["and", "else", "for", "if", "in", "is", "or", "not"].iter().any(|k| rest.starts_with(k.as_bytes()));
-    match rest.first() {
-        Some(&c) if !keyword && is_identifier_byte(c) => Err(format!("invalid {kind} literal")),
-        _ => Ok(()),
-    }
 }
 
 /// CPython refuses decimal int literals longer than this (`sys.int_info.default_max_str_digits`).
