@@ -8,6 +8,8 @@
 //! which its parser tries, in source order, only after a file failed to parse. Everything
 //! else stays CPython's generic `invalid syntax` (see `syntax::python_syntax_error`).
 
+use crate::lex::{lex, TokenKind};
+
 /// A hint: CPython's message, the 1-based line it reports, and the byte offset the
 /// offending construct starts at (to order it against other errors).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -445,175 +447,30 @@ fn matching_openers(tokens: &[Token]) -> Vec<Option<usize>> {
     out
 }
 
-/// Python tokens without newlines, comments and indentation; `None` where the text does
-/// not tokenize (those errors are the tokenizer's, reported elsewhere).
+/// The tokens CPython's parser reads (no comments, line breaks or indentation), from
+/// [`lex`]; `None` where a string does not terminate (that error is the tokenizer's,
+/// reported elsewhere).
 fn tokenize(text: &str) -> Option<Vec<Token<'_>>> {
-    let bytes = text.as_bytes();
     let mut tokens = Vec::new();
-    let mut line = 1;
-    let mut depth: usize = 0;
     let mut logical_start = true;
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        let start = i;
-        let kind;
-        let continued =
-            |i: usize| i > 0 && (bytes[i - 1] == b'\\' || (bytes[i - 1] == b'\r' && i > 1 && bytes[i - 2] == b'\\'));
-        match c {
-            b'\n' => {
-                line += 1;
-                logical_start |= depth == 0 && !continued(i);
-                i += 1;
+    for token in lex(text) {
+        let kind = match token.kind {
+            TokenKind::Name => Kind::Name,
+            TokenKind::Number => Kind::Number,
+            TokenKind::String(string) if !string.terminated => return None,
+            TokenKind::String(_) => Kind::String,
+            TokenKind::Op => Kind::Op,
+            TokenKind::Newline => {
+                logical_start = true;
                 continue;
             }
-            b'\r' => {
-                if bytes.get(i + 1) != Some(&b'\n') {
-                    line += 1;
-                    logical_start |= depth == 0 && !continued(i);
-                }
-                i += 1;
-                continue;
-            }
-            b' ' | b'\t' | b'\x0c' | b'\\' => {
-                i += 1;
-                continue;
-            }
-            b'#' => {
-                while i < bytes.len() && bytes[i] != b'\n' && bytes[i] != b'\r' {
-                    i += 1;
-                }
-                continue;
-            }
-            b'\'' | b'"' => {
-                i = string_end(bytes, i, &mut line)?;
-                kind = Kind::String;
-            }
-            b'0'..=b'9' => {
-                i = number_end(bytes, i);
-                kind = Kind::Number;
-            }
-            b'.' if bytes.get(i + 1).is_some_and(u8::is_ascii_digit) => {
-                i = number_end(bytes, i);
-                kind = Kind::Number;
-            }
-            _ if c == b'_' || c.is_ascii_alphabetic() || c >= 0x80 => {
-                let rest = &text[i..];
-                let len = rest
-                    .char_indices()
-                    .find(|&(_, ch)| !(ch == '_' || ch.is_alphanumeric()))
-                    .map(|(n, _)| n)
-                    .unwrap_or(rest.len());
-                let len = len.max(rest.chars().next().map(char::len_utf8).unwrap_or(1));
-                // String prefixes: r'', b"", f'', rb'', ...
-                let word = &rest[..len];
-                let prefix = word.len() <= 2 && word.chars().all(|ch| "rRbBuUfF".contains(ch));
-                if prefix && matches!(bytes.get(i + len), Some(b'\'' | b'"')) {
-                    i = string_end(bytes, i + len, &mut line)?;
-                    kind = Kind::String;
-                } else {
-                    i += len;
-                    kind = Kind::Name;
-                }
-            }
-            _ => {
-                let three = text.get(i..i + 3).unwrap_or("");
-                let two = text.get(i..i + 2).unwrap_or("");
-                let len = if matches!(three, "**=" | "//=" | ">>=" | "<<=" | "...") {
-                    3
-                } else if matches!(
-                    two,
-                    "**" | "//"
-                        | "=="
-                        | "!="
-                        | "<="
-                        | ">="
-                        | "->"
-                        | ":="
-                        | "<<"
-                        | ">>"
-                        | "+="
-                        | "-="
-                        | "*="
-                        | "/="
-                        | "%="
-                        | "@="
-                        | "&="
-                        | "|="
-                        | "^="
-                ) {
-                    2
-                } else {
-                    text[i..].chars().next().map(char::len_utf8).unwrap_or(1)
-                };
-                i += len;
-                kind = Kind::Op;
-            }
-        }
-        let token_text = &text[start..i];
-        if kind == Kind::Op && matches!(token_text, ")" | "]" | "}") {
-            depth = depth.saturating_sub(1);
-        }
-        // Strings may span lines: the token's line is where it starts.
-        let token_line = line - text[start..i].matches('\n').count();
-        tokens.push(Token { kind, text: token_text, start, line: token_line, depth, logical_start });
+            _ => continue,
+        };
+        let (start, line, depth) = (token.span.start, token.line, token.depth);
+        tokens.push(Token { kind, text: token.text(text), start, line, depth, logical_start });
         logical_start = false;
-        if kind == Kind::Op && matches!(token_text, "(" | "[" | "{") {
-            depth += 1;
-        }
     }
     Some(tokens)
-}
-
-/// End of the string literal whose quote is at `i`; counts the lines it spans.
-fn string_end(bytes: &[u8], i: usize, line: &mut usize) -> Option<usize> {
-    let q = bytes[i];
-    let triple = bytes.get(i + 1) == Some(&q) && bytes.get(i + 2) == Some(&q);
-    let mut j = if triple { i + 3 } else { i + 1 };
-    while j < bytes.len() {
-        match bytes[j] {
-            b'\\' => {
-                if bytes.get(j + 1) == Some(&b'\n') {
-                    *line += 1;
-                }
-                j += 2;
-                continue;
-            }
-            b'\n' => {
-                if !triple {
-                    return None;
-                }
-                *line += 1;
-            }
-            d if d == q => {
-                if !triple {
-                    return Some(j + 1);
-                }
-                if bytes.get(j + 1) == Some(&q) && bytes.get(j + 2) == Some(&q) {
-                    return Some(j + 3);
-                }
-            }
-            _ => {}
-        }
-        j += 1;
-    }
-    None
-}
-
-fn number_end(bytes: &[u8], mut i: usize) -> usize {
-    while i < bytes.len() {
-        let c = bytes[i];
-        let exponent_sign = matches!(c, b'+' | b'-')
-            && i > 0
-            && matches!(bytes[i - 1], b'e' | b'E')
-            && !(bytes.len() > 1 && matches!(bytes.get(i.wrapping_sub(2)), Some(b'x' | b'X')));
-        if c.is_ascii_alphanumeric() || c == b'_' || c == b'.' || exponent_sign {
-            i += 1;
-        } else {
-            break;
-        }
-    }
-    i
 }
 
 #[cfg(test)]
@@ -635,6 +492,15 @@ mod tests {
         assert_eq!(hint("x = ['a' 'b', f (1), y [0]]\n"), None);
         // `print "x"`-like NAME STRING gets no comma hint, as in CPython.
         assert_eq!(hint("x = [a 'b']\n"), Some((INVALID, 1)));
+    }
+
+    #[test]
+    fn tokens_and_lines_are_cpythons() {
+        let hint = |s: &str| hints(s).first.map(|h| (h.message, h.line));
+        // A lone CR in a triple-quoted string is a line break (universal newlines).
+        assert_eq!(hint("x = '''a\rb'''\ny = {\n 'a': 1\n 'b': 2}\n"), Some((FORGOT_COMMA, 4)));
+        // `1if` is a number and a keyword, not one token.
+        assert_eq!(hint("x = [1if y else 2]\ny = (1 2)\n"), Some((FORGOT_COMMA, 2)));
     }
 
     #[test]
