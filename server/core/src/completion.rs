@@ -1,13 +1,14 @@
 //! Completion, context-aware and tolerant of half-typed text.
 //!
-//! The context comes from a small scanner that walks the source from the `manifest = `
-//! (or `manifest["key"] = `) assignment before the cursor up to the cursor, tracking open
+//! The context comes from the tokens ([`crate::lex`]) from the `manifest = ` (or
+//! `manifest["key"] = `) assignment before the cursor up to the cursor, tracking open
 //! brackets, the current key of each dict, and whether the cursor is at a key, a value or a
 //! list item, and inside a string. This works where the syntax tree is broken by the very
 //! text being typed.
 
 use crate::analysis::Analysis;
 use crate::key_docs;
+use crate::lex::{lex, Token, TokenKind};
 use crate::schema::schema;
 use crate::value::Span;
 
@@ -62,123 +63,112 @@ struct Frame {
     keys: Vec<String>,
 }
 
-/// Finds where the manifest expression starts before `offset`, with the key path of a
-/// `manifest["a"]["b"] = ` target.
-fn assignment_start(text: &str, offset: usize) -> Option<(usize, Vec<String>)> {
-    let before = &text[..offset];
-    let mut line_start = before.len();
-    loop {
-        let start = before[..line_start].rfind('\n').map(|i| i + 1).unwrap_or(0);
-        let line = &text[start..];
-        if let Some(rest) = line.strip_prefix("manifest") {
-            let rest_trim = rest.trim_start();
-            if rest_trim.starts_with('=') && !rest_trim.starts_with("==") || rest_trim.starts_with(':') {
-                let eq = rest.find('=')?;
-                return Some((start + "manifest".len() + eq + 1, Vec::new()));
-            }
-            if rest_trim.starts_with('[') {
-                // manifest["a"]["b"] = ...
-                let eq = rest.find("] =").or_else(|| rest.find("]="))?;
-                let subs = &rest[..eq + 1];
-                let keys: Vec<String> = subs
-                    .split('[')
-                    .filter_map(|p| p.strip_suffix(']').map(|k| k.trim().trim_matches(['"', '\'']).to_string()))
-                    .filter(|k| !k.is_empty())
-                    .collect();
-                let after = rest[eq..].find('=')? + eq;
-                return Some((start + "manifest".len() + after + 1, keys));
-            }
-        }
-        if start == 0 {
-            return None;
-        }
-        line_start = start - 1;
-    }
+/// Whether `offset` starts a line.
+fn at_line_start(text: &str, offset: usize) -> bool {
+    offset == 0 || matches!(text.as_bytes().get(offset - 1), Some(b'\n' | b'\r'))
 }
 
+/// The last assignment to `manifest` at the start of a line among `tokens`: the index of
+/// the token its value starts at, with the key path of a `manifest["a"]["b"] = ` target.
+/// Only statements count (depth 0), so each target's scan stays within its own statement.
+fn assignment_start(text: &str, tokens: &[Token]) -> Option<(usize, Vec<String>)> {
+    let mut targets = tokens.iter().enumerate().rev().filter(|(_, t)| {
+        t.kind == TokenKind::Name && t.depth == 0 && t.text(text) == "manifest" && at_line_start(text, t.span.start)
+    });
+    targets.find_map(|(k, _)| assigned_value(text, tokens, k))
+}
+
+/// For `manifest` at token `k`: where the value of `manifest = `, `manifest: T = ` or
+/// `manifest["a"]["b"] = ` starts, and the keys of the subscripts.
+fn assigned_value(text: &str, tokens: &[Token], k: usize) -> Option<(usize, Vec<String>)> {
+    let next = tokens.get(k + 1)?;
+    if next.is_op(text, "=") {
+        return Some((k + 2, Vec::new()));
+    }
+    if next.is_op(text, ":") {
+        let mut statement = tokens[k + 2..].iter().take_while(|t| t.kind != TokenKind::Newline);
+        let eq = statement.position(|t| t.is_op(text, "="))?;
+        return Some((k + 2 + eq + 1, Vec::new()));
+    }
+    let mut keys = Vec::new();
+    let mut j = k + 1;
+    while tokens.get(j).is_some_and(|t| t.is_op(text, "[")) {
+        let open = &tokens[j];
+        let close = j + tokens[j..].iter().position(|t| t.is_op(text, "]") && t.depth == open.depth)?;
+        let key = text[open.span.end..tokens[close].span.start].trim().trim_matches(['"', '\'']);
+        if !key.is_empty() {
+            keys.push(key.to_string());
+        }
+        j = close + 1;
+    }
+    (j > k + 1 && tokens.get(j)?.is_op(text, "=")).then_some((j + 1, keys))
+}
+
+/// Where the cursor is in the manifest: from the tokens of the last `manifest = ` (or
+/// `manifest["key"] = `) before it up to it, the open brackets, the current key of each
+/// dict, and whether the cursor is at a key, a value or a list item, and inside a string.
 pub fn context(text: &str, offset: usize) -> Option<Context> {
     let offset = offset.min(text.len());
     if !text.is_char_boundary(offset) {
         return None;
     }
-    let (start, prefix_path) = assignment_start(text, offset)?;
-    let bytes = text.as_bytes();
+    let tokens: Vec<Token> = lex(text).take_while(|t| t.span.start < offset).collect();
+    let (start, prefix_path) = assignment_start(text, &tokens)?;
     let mut stack: Vec<Frame> = Vec::new();
     let mut quote_char: Option<char> = None;
-    let mut i = start;
     let mut last_token: Option<String> = None;
-    while i < offset {
-        let c = bytes[i];
-        match c {
-            b'#' => {
-                while i < offset && bytes[i] != b'\n' {
-                    i += 1;
-                }
-                continue;
+    // A dotted word (`torch.float16`) is several tokens side by side.
+    let mut word: Option<std::ops::Range<usize>> = None;
+    for token in &tokens[start..] {
+        let in_word = matches!(token.kind, TokenKind::Name | TokenKind::Number)
+            || token.is_op(text, ".")
+            || token.is_op(text, "...");
+        if !in_word {
+            word = None;
+        }
+        match token.kind {
+            _ if in_word => {
+                let word_start =
+                    word.as_ref().filter(|w| w.end == token.span.start).map_or(token.span.start, |w| w.start);
+                let end = token.span.end.min(offset);
+                last_token = Some(text[word_start..end].to_string());
+                word = Some(word_start..token.span.end);
             }
-            b'"' | b'\'' => {
-                let q = c;
-                if quote_char.is_none() && stack.last().is_some_and(|f| f.is_dict && !f.at_value) {
-                    quote_char = Some(q as char);
+            TokenKind::String(string) => {
+                let (Some(quote_at), Some(body)) = (token.quote_offset(), token.string_body()) else { continue };
+                if quote_at >= offset {
+                    // The cursor is in the prefix.
+                    break;
                 }
-                let triple = bytes.get(i + 1) == Some(&q) && bytes.get(i + 2) == Some(&q);
-                let qlen = if triple { 3 } else { 1 };
-                let content_start = i + qlen;
-                let mut j = content_start;
-                let mut closed = None;
-                while j < text.len() {
-                    if bytes[j] == b'\\' {
-                        j += 2;
-                        continue;
-                    }
-                    if !triple && bytes[j] == b'\n' {
-                        break;
-                    }
-                    if bytes[j] == q && (!triple || (bytes.get(j + 1) == Some(&q) && bytes.get(j + 2) == Some(&q))) {
-                        closed = Some(j);
-                        break;
-                    }
-                    j += 1;
+                let innermost_is_key = stack.last().is_some_and(|f| f.is_dict && !f.at_value);
+                if quote_char.is_none() && innermost_is_key {
+                    quote_char = Some(string.quote as char);
                 }
-                match closed {
-                    Some(end) if end < offset => {
-                        last_token = Some(text[content_start..end].to_string());
-                        if let Some(f) = stack.last_mut() {
-                            if f.is_dict && !f.at_value {
-                                f.key = last_token.clone();
-                            }
-                        }
-                        i = end + qlen;
-                        continue;
-                    }
-                    _ => {
-                        // The cursor is inside this string.
-                        return Some(finish(
-                            text,
-                            offset,
-                            &prefix_path,
-                            &stack,
-                            Some((q as char, content_start)),
-                            quote_char,
-                        ));
-                    }
+                let content_end = if string.terminated { body.end } else { token.span.end };
+                if offset <= content_end {
+                    let in_string = Some((string.quote as char, body.start));
+                    return Some(finish(text, offset, &prefix_path, &stack, in_string, quote_char));
+                }
+                last_token = Some(text[body].to_string());
+                if let Some(f) = stack.last_mut().filter(|f| f.is_dict && !f.at_value) {
+                    f.key = last_token.clone();
                 }
             }
-            b'{' | b'[' | b'(' => {
-                stack.push(Frame { is_dict: c == b'{', key: None, at_value: false, keys: Vec::new() });
-                last_token = None;
-            }
-            b'}' | b']' | b')' => {
-                stack.pop();
-                if stack.is_empty() && prefix_path.is_empty() {
-                    // The manifest literal closed before the cursor.
-                    return None;
+            TokenKind::Op => match token.text(text) {
+                open @ ("{" | "[" | "(") => {
+                    stack.push(Frame { is_dict: open == "{", key: None, at_value: false, keys: Vec::new() });
+                    last_token = None;
                 }
-                last_token = None;
-            }
-            b':' => {
-                if let Some(f) = stack.last_mut() {
-                    if f.is_dict && !f.at_value {
+                "}" | "]" | ")" => {
+                    stack.pop();
+                    if stack.is_empty() && prefix_path.is_empty() {
+                        // The manifest literal closed before the cursor.
+                        return None;
+                    }
+                    last_token = None;
+                }
+                ":" => {
+                    if let Some(f) = stack.last_mut().filter(|f| f.is_dict && !f.at_value) {
                         if f.key.is_none() {
                             f.key = last_token.clone();
                         }
@@ -188,27 +178,17 @@ pub fn context(text: &str, offset: usize) -> Option<Context> {
                         f.at_value = true;
                     }
                 }
-            }
-            b',' => {
-                if let Some(f) = stack.last_mut() {
-                    if f.is_dict {
+                "," => {
+                    if let Some(f) = stack.last_mut().filter(|f| f.is_dict) {
                         f.at_value = false;
                         f.key = None;
                     }
+                    last_token = None;
                 }
-                last_token = None;
-            }
-            c if c.is_ascii_alphanumeric() || c == b'_' || c == b'.' => {
-                let s = i;
-                while i < offset && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'.') {
-                    i += 1;
-                }
-                last_token = Some(text[s..i].to_string());
-                continue;
-            }
+                _ => {}
+            },
             _ => {}
         }
-        i += 1;
     }
     Some(finish(text, offset, &prefix_path, &stack, None, quote_char))
 }

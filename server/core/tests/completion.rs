@@ -5,7 +5,7 @@ mod fixture;
 
 use expect_test::{expect, Expect};
 use fixture::parse_fixture;
-use torchcts_core::completion::{complete, OperatorSource};
+use torchcts_core::completion::{complete, context, OperatorSource, Position};
 use torchcts_core::{analyze, AnalysisInput};
 
 struct Ops;
@@ -164,6 +164,34 @@ fn later_subscript_assignment_and_nothing_outside_the_manifest() {
         (4 items)
     "#]]);
     check("import $0\n", expect![[r#"
+        (0 items)
+    "#]]);
+}
+
+// Python's tokens decide where the cursor is, as CPython reads the file.
+#[test]
+fn a_lone_cr_ends_a_comment_as_python_reads_it() {
+    // The old scanner ran the comment on to the cursor and offered `"device_name": ` there.
+    let text = "manifest = {  # the keys\r    \"device_n";
+    let ctx = context(text, text.len()).expect("in the manifest");
+    assert_eq!((ctx.position, ctx.in_string), (Position::Key, Some(('"', text.len() - "device_n".len()))));
+}
+
+#[test]
+fn a_string_left_open_ends_at_its_line() {
+    check("manifest = {\n    \"device_name\": \"cpu,\n    \"$0\n", expect![[r#"
+        "cpu" -> "cpu
+        "cuda" -> "cuda
+        "mps" -> "mps
+        "xpu" -> "xpu
+        "auto" -> "auto
+        (5 items)
+    "#]]);
+}
+
+#[test]
+fn nothing_inside_a_docstring() {
+    check("manifest = {\"capabilities\": {}}\n\"\"\"\nmanifest = {\"hardware\": {\"$0\n\"\"\"\n", expect![[r#"
         (0 items)
     "#]]);
 }
