@@ -239,226 +239,57 @@ pub trait OperatorSource {
     fn operator_names(&self) -> Vec<String>;
 }
 
+/// The items for the cursor at `offset`, by where it is (see [`context`]).
 pub fn complete(analysis: &Analysis, offset: usize, operators: Option<&dyn OperatorSource>) -> Vec<CompletionItem> {
     let text = analysis.text.as_str();
     let Some(ctx) = context(text, offset) else { return Vec::new() };
-    let s = schema();
     let replace = match ctx.in_string {
         Some((_, content_start)) => content_start..offset,
         None => ctx.word_start..offset,
     };
-    let mut items = Vec::new();
-    let key_item = |name: &str, detail: Option<&str>, doc: Option<&str>, sort: usize| -> CompletionItem {
-        let insert_text = match ctx.in_string {
-            Some(_) => name.to_string(),
-            None => format!("{q}{name}{q}: ", q = ctx.quote),
-        };
-        CompletionItem {
-            label: name.to_string(),
-            detail: detail.map(str::to_string),
-            documentation: doc.map(str::to_string),
-            insert_text,
-            replace: replace.clone(),
-            kind: ItemKind::Key,
-            sort: format!("{sort:03}"),
-        }
-    };
-    let value_item = |label: &str, insert: &str, doc: Option<String>, sort: usize| CompletionItem {
-        label: label.to_string(),
-        detail: None,
-        documentation: doc,
-        insert_text: insert.to_string(),
-        replace: replace.clone(),
-        kind: ItemKind::Value,
-        sort: format!("{sort:03}"),
-    };
     let path: Vec<&str> = ctx.path.iter().map(String::as_str).collect();
-    let fresh = |name: &str| !ctx.existing_keys.iter().any(|k| k == name);
+    if is_regex_string(&ctx, &path) {
+        let word = regex_word_start(text, replace.start, offset);
+        return regex_operators(operators, word..offset);
+    }
+    let items = Items { ctx: &ctx, replace };
     match (&ctx.position, path.as_slice()) {
-        (Position::Key, []) => {
-            for (i, (key, shape, doc)) in key_docs::TOP_LEVEL.iter().enumerate() {
-                if fresh(key) {
-                    let required = s.required_top_level_keys.iter().any(|r| r == key);
-                    items.push(key_item(key, Some(shape), Some(doc), if required { i } else { 100 + i }));
-                }
-            }
-        }
-        (Position::Key, ["capabilities"]) => {
-            for (i, (cap, doc)) in key_docs::CAPABILITIES.iter().enumerate() {
-                if fresh(cap) {
-                    items.push(key_item(
-                        cap,
-                        Some(if *cap == "ieee754" { "bool | regex | list[regex]" } else { "bool" }),
-                        Some(doc),
-                        i,
-                    ));
-                }
-            }
-        }
-        (Position::Key, ["hardware"]) => {
-            for (i, (k, doc)) in key_docs::HARDWARE.iter().enumerate() {
-                if fresh(k) {
-                    items.push(key_item(k, None, Some(doc), i));
-                }
-            }
-        }
-        (Position::Key, ["resource_limits"]) => {
-            for (i, (k, doc)) in key_docs::RESOURCE_LIMITS.iter().enumerate() {
-                if fresh(k) {
-                    items.push(key_item(k, None, Some(doc), i));
-                }
-            }
-        }
-        (Position::Key, ["supported_container_formats" | "custom_container_decoders"]) => {
-            for (i, f) in s.container_formats.iter().enumerate() {
-                if fresh(f) {
-                    items.push(key_item(f, Some("container format"), None, i));
-                }
-            }
-        }
-        (Position::Key, ["supported_dtypes"]) => {
-            // Dtype keys: `torch.float16`, or the exact canonical string inside a string.
-            let mut seen = Vec::new();
-            for d in &s.dtypes {
-                if seen.contains(&d.canonical) {
-                    continue;
-                }
-                seen.push(d.canonical.clone());
-                let attr = d.canonical.trim_start_matches("torch.");
-                let present = ctx.existing_keys.iter().any(|k| k == &d.canonical);
-                if present {
-                    continue;
-                }
-                let (label, insert) = match ctx.in_string {
-                    Some(_) => (d.canonical.clone(), d.canonical.clone()),
-                    None => (format!("torch.{attr}"), format!("torch.{attr}: ")),
-                };
-                let common = ["float32", "float16", "bfloat16", "float64", "int64", "int32", "bool"];
-                let sort = common.iter().position(|c| *c == attr).unwrap_or(50 + seen.len());
-                items.push(CompletionItem {
-                    label,
-                    detail: Some("dtype".into()),
-                    documentation: None,
-                    insert_text: insert,
-                    replace: replace.clone(),
-                    kind: ItemKind::Dtype,
-                    sort: format!("{sort:03}"),
-                });
-            }
-        }
-        (Position::Key, ["tolerance_overrides"]) => {
-            for (i, t) in s.tolerance_defaults.iter().enumerate() {
-                let key = format!("{}:{}", t.category, t.dtype);
-                if !fresh(&key) {
-                    continue;
-                }
-                let doc = format!(
-                    "Default golden rtol/atol {}/{}, usable {}/{}",
-                    crate::value::float_repr(t.golden[0]),
-                    crate::value::float_repr(t.golden[1]),
-                    crate::value::float_repr(t.usable[0]),
-                    crate::value::float_repr(t.usable[1])
-                );
-                let mut item = key_item(&key, Some("tolerance category:dtype"), Some(&doc), i);
-                if ctx.in_string.is_none() {
-                    item.insert_text = format!("{q}{key}{q}: {{\"rtol\": , \"atol\": }}", q = ctx.quote);
-                }
-                items.push(item);
-            }
-        }
-        (Position::Value(key), ["capabilities"]) => {
-            items.push(value_item("True", "True", None, 0));
-            items.push(value_item("False", "False", None, 1));
-            if key == "ieee754" {
-                items.push(value_item("r\"^(...)$\"", "r\"^()$\"", Some("A regex of operator names".into()), 2));
-            }
-        }
-        (Position::Value(key), ["hardware"]) => match key.as_str() {
-            "memory_model" => {
-                for (i, m) in s.memory_models.iter().enumerate() {
-                    items.push(string_value(&ctx, m, i, &replace));
-                }
-            }
-            "device_memory_gb" | "system_memory_gb" => items.push(string_value(&ctx, "auto", 0, &replace)),
-            "oom_recoverable" => {
-                items.push(value_item("True", "True", None, 0));
-                items.push(value_item("False", "False", None, 1));
-            }
-            _ => {}
-        },
-        (Position::Value(_), ["supported_dtypes" | "supported_container_formats"]) => {
-            items.push(value_item("True", "True", None, 0));
-            items.push(value_item("False", "False", None, 1));
-        }
-        (Position::Value(key), []) => match key.as_str() {
-            "semantic_level" => {
-                for level in s.semantic_levels.min..=s.semantic_levels.max {
-                    items.push(value_item(
-                        &level.to_string(),
-                        &level.to_string(),
-                        s.level_description(level).map(str::to_string),
-                        level as usize,
-                    ));
-                }
-            }
-            "device_name" => {
-                for (i, d) in ["cpu", "cuda", "mps", "xpu", "auto"].iter().enumerate() {
-                    items.push(string_value(&ctx, d, i, &replace));
-                }
-            }
-            "manifest_version" => items.push(value_item("1", "1", None, 0)),
-            "show_traceback" => {
-                items.push(value_item("True", "True", None, 0));
-                items.push(value_item("False", "False", None, 1));
-            }
-            "backend_import" => items.push(value_item("None", "None", None, 0)),
-            _ => {}
-        },
-        (Position::ListItem(key), []) if key == "skip_ops" => {
-            if let Some(ops) = operators {
-                for (i, op) in ops.operator_names().iter().enumerate() {
-                    items.push(CompletionItem {
-                        label: op.clone(),
-                        detail: Some("operator".into()),
-                        documentation: None,
-                        insert_text: match ctx.in_string {
-                            Some(_) => op.clone(),
-                            None => format!("{q}{op}{q}", q = ctx.quote),
-                        },
-                        replace: replace.clone(),
-                        kind: ItemKind::Operator,
-                        sort: format!("{i:05}"),
-                    });
-                }
-            }
-        }
-        _ => {}
+        (Position::Key, []) => items.top_level_keys(),
+        (Position::Key, ["capabilities"]) => items.capability_keys(),
+        (Position::Key, ["hardware"]) => items.documented_keys(key_docs::HARDWARE),
+        (Position::Key, ["resource_limits"]) => items.documented_keys(key_docs::RESOURCE_LIMITS),
+        (Position::Key, ["supported_container_formats" | "custom_container_decoders"]) => items.container_formats(),
+        (Position::Key, ["supported_dtypes"]) => items.dtype_keys(),
+        (Position::Key, ["tolerance_overrides"]) => items.tolerance_keys(),
+        (Position::Value(key), ["capabilities"]) => items.capability_values(key),
+        (Position::Value(key), ["hardware"]) => items.hardware_values(key),
+        (Position::Value(_), ["supported_dtypes" | "supported_container_formats"]) => items.booleans(),
+        (Position::Value(key), []) => items.top_level_values(key),
+        (Position::ListItem(key), []) if key == "skip_ops" => items.skip_ops(operators),
+        _ => Vec::new(),
     }
-    // Inside a regex string value: operator names too.
-    if let (Some(_), Position::Value(_), ["supported_dtypes"] | ["capabilities"]) =
-        (&ctx.in_string, &ctx.position, path.as_slice())
-    {
-        let is_regex_slot =
-            path == ["supported_dtypes"] || matches!(&ctx.position, Position::Value(k) if k == "ieee754");
-        if is_regex_slot {
-            items.clear();
-            if let Some(ops) = operators {
-                let word = regex_word_start(text, replace.start, offset);
-                for (i, op) in ops.operator_names().iter().enumerate() {
-                    items.push(CompletionItem {
-                        label: op.clone(),
-                        detail: Some("operator".into()),
-                        documentation: None,
-                        insert_text: op.replace('.', "\\."),
-                        replace: word..offset,
-                        kind: ItemKind::Operator,
-                        sort: format!("{i:05}"),
-                    });
-                }
-            }
-        }
-    }
-    items
+}
+
+/// Inside a regex string value (a dtype's operator regex, `ieee754`): operator names only.
+fn is_regex_string(ctx: &Context, path: &[&str]) -> bool {
+    let Position::Value(key) = &ctx.position else { return false };
+    ctx.in_string.is_some() && (path == ["supported_dtypes"] || path == ["capabilities"] && key == "ieee754")
+}
+
+/// Operator names escaped for a regex, replacing the name being typed (`word`).
+fn regex_operators(operators: Option<&dyn OperatorSource>, word: Span) -> Vec<CompletionItem> {
+    let Some(ops) = operators else { return Vec::new() };
+    let names = ops.operator_names();
+    let item = |(i, op): (usize, &String)| CompletionItem {
+        label: op.clone(),
+        detail: Some("operator".into()),
+        documentation: None,
+        insert_text: op.replace('.', "\\."),
+        replace: word.clone(),
+        kind: ItemKind::Operator,
+        sort: format!("{i:05}"),
+    };
+    names.iter().enumerate().map(item).collect()
 }
 
 /// Start of the operator name being typed inside a regex (after `|`, `(`, `^`).
@@ -469,17 +300,196 @@ fn regex_word_start(text: &str, content_start: usize, offset: usize) -> usize {
         .unwrap_or(content_start)
 }
 
-fn string_value(ctx: &Context, value: &str, sort: usize, replace: &Span) -> CompletionItem {
-    CompletionItem {
-        label: format!("\"{value}\""),
-        detail: None,
-        documentation: None,
-        insert_text: match ctx.in_string {
-            Some(_) => value.to_string(),
-            None => format!("{q}{value}{q}", q = ctx.quote),
-        },
-        replace: replace.clone(),
-        kind: ItemKind::Value,
-        sort: format!("{sort:03}"),
+/// The items of one context; each replaces `replace`, quoted as the file quotes keys
+/// unless the cursor is already inside a string.
+struct Items<'c> {
+    ctx: &'c Context,
+    replace: Span,
+}
+
+impl Items<'_> {
+    fn item(&self, label: &str, insert_text: String, kind: ItemKind, sort: String) -> CompletionItem {
+        CompletionItem {
+            label: label.to_string(),
+            detail: None,
+            documentation: None,
+            insert_text,
+            replace: self.replace.clone(),
+            kind,
+            sort,
+        }
+    }
+
+    /// `text` as written at the cursor: as is inside a string, else quoted.
+    fn quoted(&self, text: &str) -> String {
+        match self.ctx.in_string {
+            Some(_) => text.to_string(),
+            None => format!("{q}{text}{q}", q = self.ctx.quote),
+        }
+    }
+
+    /// Not yet a key of the innermost dict.
+    fn fresh(&self, key: &str) -> bool {
+        !self.ctx.existing_keys.iter().any(|k| k == key)
+    }
+
+    fn key(&self, name: &str, detail: Option<&str>, doc: Option<&str>, sort: usize) -> CompletionItem {
+        let insert_text = match self.ctx.in_string {
+            Some(_) => name.to_string(),
+            None => format!("{}: ", self.quoted(name)),
+        };
+        let mut item = self.item(name, insert_text, ItemKind::Key, format!("{sort:03}"));
+        item.detail = detail.map(str::to_string);
+        item.documentation = doc.map(str::to_string);
+        item
+    }
+
+    fn value(&self, label: &str, doc: Option<String>, sort: usize) -> CompletionItem {
+        let mut item = self.item(label, label.to_string(), ItemKind::Value, format!("{sort:03}"));
+        item.documentation = doc;
+        item
+    }
+
+    fn string_value(&self, value: &str, sort: usize) -> CompletionItem {
+        self.item(&format!("\"{value}\""), self.quoted(value), ItemKind::Value, format!("{sort:03}"))
+    }
+
+    fn booleans(&self) -> Vec<CompletionItem> {
+        vec![self.value("True", None, 0), self.value("False", None, 1)]
+    }
+
+    /// Top-level keys, the required ones first.
+    fn top_level_keys(&self) -> Vec<CompletionItem> {
+        let required = &schema().required_top_level_keys;
+        let keys = key_docs::TOP_LEVEL.iter().enumerate().filter(|(_, (key, _, _))| self.fresh(key));
+        keys.map(|(i, (key, shape, doc))| {
+            let sort = if required.iter().any(|r| r == key) { i } else { 100 + i };
+            self.key(key, Some(shape), Some(doc), sort)
+        })
+        .collect()
+    }
+
+    fn capability_keys(&self) -> Vec<CompletionItem> {
+        let caps = key_docs::CAPABILITIES.iter().enumerate().filter(|(_, (cap, _))| self.fresh(cap));
+        caps.map(|(i, (cap, doc))| {
+            let detail = if *cap == "ieee754" { "bool | regex | list[regex]" } else { "bool" };
+            self.key(cap, Some(detail), Some(doc), i)
+        })
+        .collect()
+    }
+
+    /// Keys of a section documented in `key_docs` (`hardware`, `resource_limits`).
+    fn documented_keys(&self, docs: &[(&str, &str)]) -> Vec<CompletionItem> {
+        let keys = docs.iter().enumerate().filter(|(_, (key, _))| self.fresh(key));
+        keys.map(|(i, (key, doc))| self.key(key, None, Some(doc), i)).collect()
+    }
+
+    fn container_formats(&self) -> Vec<CompletionItem> {
+        let formats = schema().container_formats.iter().enumerate().filter(|(_, f)| self.fresh(f));
+        formats.map(|(i, f)| self.key(f, Some("container format"), None, i)).collect()
+    }
+
+    /// Dtype keys: `torch.float16`, or the exact canonical string inside a string; the
+    /// common dtypes first.
+    fn dtype_keys(&self) -> Vec<CompletionItem> {
+        let common = ["float32", "float16", "bfloat16", "float64", "int64", "int32", "bool"];
+        let mut seen = Vec::new();
+        let mut items = Vec::new();
+        for d in &schema().dtypes {
+            if seen.contains(&d.canonical) {
+                continue;
+            }
+            seen.push(d.canonical.clone());
+            if !self.fresh(&d.canonical) {
+                continue;
+            }
+            let attr = d.canonical.trim_start_matches("torch.");
+            let (label, insert) = match self.ctx.in_string {
+                Some(_) => (d.canonical.clone(), d.canonical.clone()),
+                None => (format!("torch.{attr}"), format!("torch.{attr}: ")),
+            };
+            let sort = common.iter().position(|c| *c == attr).unwrap_or(50 + seen.len());
+            let mut item = self.item(&label, insert, ItemKind::Dtype, format!("{sort:03}"));
+            item.detail = Some("dtype".into());
+            items.push(item);
+        }
+        items
+    }
+
+    /// `category:dtype` keys with their default tolerances; outside a string the item
+    /// inserts the `rtol`/`atol` dict too.
+    fn tolerance_keys(&self) -> Vec<CompletionItem> {
+        let mut items = Vec::new();
+        for (i, t) in schema().tolerance_defaults.iter().enumerate() {
+            let key = format!("{}:{}", t.category, t.dtype);
+            if !self.fresh(&key) {
+                continue;
+            }
+            let repr = crate::value::float_repr;
+            let doc = format!(
+                "Default golden rtol/atol {}/{}, usable {}/{}",
+                repr(t.golden[0]),
+                repr(t.golden[1]),
+                repr(t.usable[0]),
+                repr(t.usable[1])
+            );
+            let mut item = self.key(&key, Some("tolerance category:dtype"), Some(&doc), i);
+            if self.ctx.in_string.is_none() {
+                item.insert_text = format!("{}: {{\"rtol\": , \"atol\": }}", self.quoted(&key));
+            }
+            items.push(item);
+        }
+        items
+    }
+
+    fn capability_values(&self, key: &str) -> Vec<CompletionItem> {
+        let mut items = self.booleans();
+        if key == "ieee754" {
+            let mut regex = self.value("r\"^(...)$\"", Some("A regex of operator names".into()), 2);
+            regex.insert_text = "r\"^()$\"".into();
+            items.push(regex);
+        }
+        items
+    }
+
+    fn hardware_values(&self, key: &str) -> Vec<CompletionItem> {
+        match key {
+            "memory_model" => schema().memory_models.iter().enumerate().map(|(i, m)| self.string_value(m, i)).collect(),
+            "device_memory_gb" | "system_memory_gb" => vec![self.string_value("auto", 0)],
+            "oom_recoverable" => self.booleans(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn top_level_values(&self, key: &str) -> Vec<CompletionItem> {
+        let s = schema();
+        match key {
+            "semantic_level" => (s.semantic_levels.min..=s.semantic_levels.max)
+                .map(|level| {
+                    let doc = s.level_description(level).map(str::to_string);
+                    self.value(&level.to_string(), doc, level as usize)
+                })
+                .collect(),
+            "device_name" => {
+                let devices = ["cpu", "cuda", "mps", "xpu", "auto"];
+                devices.iter().enumerate().map(|(i, d)| self.string_value(d, i)).collect()
+            }
+            "manifest_version" => vec![self.value("1", None, 0)],
+            "show_traceback" => self.booleans(),
+            "backend_import" => vec![self.value("None", None, 0)],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Operator names from the inventory, as `skip_ops` items.
+    fn skip_ops(&self, operators: Option<&dyn OperatorSource>) -> Vec<CompletionItem> {
+        let Some(ops) = operators else { return Vec::new() };
+        let names = ops.operator_names();
+        let item = |(i, op): (usize, &String)| {
+            let mut item = self.item(op, self.quoted(op), ItemKind::Operator, format!("{i:05}"));
+            item.detail = Some("operator".into());
+            item
+        };
+        names.iter().enumerate().map(item).collect()
     }
 }
