@@ -54,6 +54,16 @@ pub fn embedded_torch_releases() -> Vec<&'static str> {
     catalogue().releases.clone()
 }
 
+/// Why `--torch VERSION` has no inventory: which releases are embedded, and the range
+/// torchcts supports (a supported release may simply not be extracted yet).
+pub fn no_inventory_message(version: &str) -> String {
+    let (min, max) = SUPPORTED_TORCH;
+    format!(
+        "no inventory of torch {version} is embedded (embedded: {}; torchcts {EMBEDDED_TORCHCTS} supports torch {min} to {max})",
+        embedded_torch_releases().into_iter().rev().collect::<Vec<_>>().join(", ")
+    )
+}
+
 /// The newest torch release with an embedded inventory.
 pub fn newest_torch_release() -> &'static str {
     catalogue().archive.releases().first().map_or("", |r| r.name)

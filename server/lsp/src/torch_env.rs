@@ -33,11 +33,7 @@ pub fn inventory_for_torch_option(version: &str) -> Result<InventoryChoice, Stri
         Some(inventory) => {
             Ok(InventoryChoice { inventory, torch: accounting::versions::release(version).to_string(), note: None })
         }
-        None => Err(format!(
-            "no inventory for torch {version}: torchcts {} supports torch {}",
-            accounting::versions::EMBEDDED_TORCHCTS,
-            accounting::embedded_torch_releases().into_iter().rev().collect::<Vec<_>>().join(", ")
-        )),
+        None => Err(accounting::versions::no_inventory_message(version)),
     }
 }
 

@@ -135,8 +135,7 @@ fn parse_torch_release(value: &str) -> Result<String, String> {
     if releases.contains(&accounting::versions::release(value)) {
         Ok(value.to_string())
     } else {
-        let oldest_first: Vec<&str> = releases.into_iter().rev().collect();
-        Err(format!("torchcts 0.4.1 supports torch {}", oldest_first.join(", ")))
+        Err(accounting::versions::no_inventory_message(value))
     }
 }
 
