@@ -493,7 +493,10 @@ struct Ctx<'a, 'f> {
     /// Outcome of each interned capability set (`HotTable::requires_sets`).
     requires_memo: Vec<Option<Requires>>,
     /// Outcome of each generated entry's collection preflight.
-    generated_memo: Vec<Option<Outcome>>,
+    /// (0: not yet; k: `generated_outcomes[k - 1]`): zeroed memory costs nothing to set up,
+    /// and a context is set up per accounting and per what-if question.
+    generated_memo: Vec<u32>,
+    generated_outcomes: Vec<Outcome>,
     /// Regex entries taken out of the inventory cache for this call, by pattern id.
     entries: Vec<Option<(String, RegexEntry)>>,
     patterns: Vec<String>,
@@ -628,22 +631,12 @@ impl<'a, 'f> Ctx<'a, 'f> {
     }
 
     fn filter_uncached(&mut self, dt: Str) -> Filter {
-        let name = self.inv.string(dt);
-        let sd = &self.facts.supported_dtypes;
-        let by_obj = sd.iter().rev().find(|(k, _)| match k {
-            PyValue::Dtype(d) => canonical_dtype(d).unwrap_or(d.as_str()) == name,
-            _ => false,
-        });
-        let by_str = || sd.iter().rev().find(|(k, _)| matches!(k, PyValue::Str(s) if s == name));
-        let f = match by_obj.or_else(by_str) {
+        let f = match dtype_entry(self.facts, self.inv.string(dt)) {
             None => Filter::NotListed,
-            Some((_, PyValue::Bool(true))) => Filter::True,
-            Some((_, PyValue::Bool(false))) => Filter::False,
-            Some((_, PyValue::Str(p))) => {
-                let p = p.clone();
-                Filter::Regex(self.pattern_id(&p))
-            }
-            Some((_, other)) => {
+            Some(PyValue::Bool(true)) => Filter::True,
+            Some(PyValue::Bool(false)) => Filter::False,
+            Some(PyValue::Str(p)) => Filter::Regex(self.pattern_id(p)),
+            Some(other) => {
                 let i = self.values.len() as u32;
                 self.values.push(other.repr());
                 Filter::Unsupported(i)
@@ -763,6 +756,18 @@ impl<'a, 'f> Ctx<'a, 'f> {
     }
 }
 
+/// The `supported_dtypes` value that decides the dtype named `name`: `dt in sd` (a dtype
+/// object key) first, then `dt_str in sd` (a string key); the last duplicate wins.
+pub(crate) fn dtype_entry<'f>(facts: &'f ManifestFacts, name: &str) -> Option<&'f PyValue> {
+    let sd = &facts.supported_dtypes;
+    let by_obj = sd.iter().rev().find(|(k, _)| match k {
+        PyValue::Dtype(d) => canonical_dtype(d).unwrap_or(d.as_str()) == name,
+        _ => false,
+    });
+    let by_str = || sd.iter().rev().find(|(k, _)| matches!(k, PyValue::Str(s) if s == name));
+    by_obj.or_else(by_str).map(|(_, v)| v)
+}
+
 fn first_numeric(v: Option<&PyValue>, default: Option<f64>) -> Option<f64> {
     let v = match v {
         Some(PyValue::List(xs)) | Some(PyValue::Tuple(xs)) => match xs.first() {
@@ -832,12 +837,8 @@ fn account_with<'a>(
 ) -> Accounting<'a> {
     let (mut ctx, resolution) = new_context(inv, facts, device, selection);
     let r = ctx.r;
-    let placeholder_at = empty_parameter_sets(&mut ctx);
     let max_level = selection.max_level();
-    let mut tally = Tally::new(inv.items.len(), inv.reasons.len());
-    let mut pass = decide_groups(&mut ctx, &mut tally, grouping);
-    walk_items(&mut ctx, &mut tally, &mut pass, &placeholder_at);
-    pending_opinfo_records(&mut ctx, &mut tally);
+    let (tally, pass) = run_phases(&mut ctx, grouping, None);
     let GroupPass { visited, group_decision, group_outcomes, .. } = pass;
 
     // Reasons in the order show-skips first meets them.
@@ -903,6 +904,41 @@ fn account_with<'a>(
     }
 }
 
+/// The phases of an accounting over the whole suite, or over `scope` only.
+fn run_phases(ctx: &mut Ctx, grouping: Grouping, scope: Option<&Scope>) -> (Tally, GroupPass) {
+    let placeholder_at = empty_parameter_sets(ctx);
+    let mut tally = Tally::new(ctx.inv.items.len(), ctx.inv.reasons.len());
+    let mut pass = decide_groups(ctx, &mut tally, grouping, scope);
+    walk_items(ctx, &mut tally, &mut pass, &placeholder_at);
+    pending_opinfo_records(ctx, &mut tally, scope);
+    (tally, pass)
+}
+
+/// Part of the suite: the item groups, ungrouped items and dtypes of pending OpInfo
+/// records a what-if question touches (`what_if.rs`). Placeholders are always in it.
+pub(crate) struct Scope {
+    /// Selected groups, by index.
+    pub groups: Bits,
+    /// Selected ungrouped items and every member of the selected groups.
+    pub items: Bits,
+    /// Pending OpInfo records of these dtypes (canonical string ids).
+    pub pending_dtypes: Vec<Str>,
+}
+
+/// Per-level counts of the nodes in `scope` alone, as [`account`] counts them.
+pub(crate) fn scoped_levels(
+    inv: &Inventory,
+    facts: &ManifestFacts,
+    device: &str,
+    selection: LevelSelection,
+    scope: &Scope,
+) -> [LevelCounts; 8] {
+    let (mut ctx, _) = new_context(inv, facts, device, selection);
+    let (tally, _) = run_phases(&mut ctx, Grouping::Groups, Some(scope));
+    ctx.return_regex_entries();
+    tally.levels
+}
+
 /// The per-call context: device class, reason ids, `skip_ops`, the dtype keys and the
 /// `ieee754` capability, resolved once for the rule chain.
 fn new_context<'a, 'f>(
@@ -965,7 +1001,8 @@ fn new_context<'a, 'f>(
         filters: vec![None; inv.strings.len()],
         cap_memo: vec![0; inv.strings.len()],
         requires_memo: vec![None; inv.hot.requires_sets.len()],
-        generated_memo: vec![None; inv.generated.len()],
+        generated_memo: vec![0; inv.generated.len()],
+        generated_outcomes: Vec::new(),
         entries: Vec::new(),
         patterns: Vec::new(),
         pattern_index: HashMap::new(),
@@ -1105,13 +1142,16 @@ struct GroupPass {
 
 /// Phase 2a. Each group is decided once where the operator does not matter; its items are
 /// counted in bulk and not visited (their records are derived on demand).
-fn decide_groups(ctx: &mut Ctx, tally: &mut Tally, grouping: Grouping) -> GroupPass {
+fn decide_groups(ctx: &mut Ctx, tally: &mut Tally, grouping: Grouping, scope: Option<&Scope>) -> GroupPass {
     let (inv, facts) = (ctx.inv, ctx.facts);
+    let in_scope = |i: usize| scope.is_none_or(|s| s.items.get(i));
     // Items whose operator is in skip_ops are decided one by one.
     let mut by_item = Bits::new(inv.items.len());
     for id in ctx.skip_ops.iter() {
         for &i in inv.hot.items_by_op.get(&(id as Str)).into_iter().flatten() {
-            by_item.set(i as usize);
+            if in_scope(i as usize) {
+                by_item.set(i as usize);
+            }
         }
     }
     let ieee754_patterns = matches!(ctx.ieee754, Ieee754::Patterns(_));
@@ -1121,12 +1161,16 @@ fn decide_groups(ctx: &mut Ctx, tally: &mut Tally, grouping: Grouping) -> GroupP
         matches!(ctx.filter(dt), Filter::Regex(_))
     });
     let mut visited = by_item.clone();
-    for &i in &inv.hot.ungrouped {
+    for &i in inv.hot.ungrouped.iter().filter(|&&i| in_scope(i as usize)) {
         visited.set(i as usize);
     }
     let mut group_decision = Vec::with_capacity(inv.hot.groups.len());
     let mut group_outcomes: Vec<(Reason, Detail, bool)> = Vec::new();
     for (g, info) in inv.hot.groups.iter().enumerate() {
+        if scope.is_some_and(|s| !s.groups.get(g)) {
+            group_decision.push(Decision::Absent);
+            continue;
+        }
         let members = inv.hot.members(g);
         // A generated entry's name is matched by regex-valued dtype keys.
         let by_name = info.generated_by_name && regex_keys;
@@ -1172,7 +1216,9 @@ fn walk_items(ctx: &mut Ctx, tally: &mut Tally, pass: &mut GroupPass, placeholde
             tally.add(ctx, at, node, placeholder_hot(inv, kind).level, outcome);
         }
     };
-    let mut variant_decision: Vec<[Option<Decision>; 8]> = vec![[None; 8]; inv.hot.groups.len()];
+    // Per group: 0, or k for `variant_decision[k - 1]` (few groups are op-dependent).
+    let mut variant_slot: Vec<u32> = vec![0; inv.hot.groups.len()];
+    let mut variant_decision: Vec<[Option<Decision>; 8]> = Vec::new();
     for i in visited.iter() {
         add_placeholders_before(ctx, tally, i);
         let (node, hot) = (NodeRef::Item(i as u32), &inv.hot.items[i]);
@@ -1191,11 +1237,16 @@ fn walk_items(ctx: &mut Ctx, tally: &mut Tally, pass: &mut GroupPass, placeholde
                 })
             };
             let variant = usize::from(regex_hit) | usize::from(ieee754_hit) << 1 | usize::from(name_hit) << 2;
-            decision = match variant_decision[g][variant] {
+            if variant_slot[g] == 0 {
+                variant_decision.push([None; 8]);
+                variant_slot[g] = variant_decision.len() as u32;
+            }
+            let k = variant_slot[g] as usize - 1;
+            decision = match variant_decision[k][variant] {
                 Some(d) => d,
                 None => {
                     let d = decide(evaluate(ctx, node, hot, &inv.items[i]), group_outcomes);
-                    variant_decision[g][variant] = Some(d);
+                    variant_decision[k][variant] = Some(d);
                     d
                 }
             };
@@ -1218,14 +1269,20 @@ fn walk_items(ctx: &mut Ctx, tally: &mut Tally, pass: &mut GroupPass, placeholde
 }
 
 /// Phase 3. Pending OpInfo records: backward module first (collected first), then forward.
-fn pending_opinfo_records(ctx: &mut Ctx, tally: &mut Tally) {
+fn pending_opinfo_records(ctx: &mut Ctx, tally: &mut Tally, scope: Option<&Scope>) {
     let inv = ctx.inv;
     let opinfo_level = inv.opinfo_level;
+    if scope.is_some_and(|s| s.pending_dtypes.is_empty()) {
+        return;
+    }
+    let in_scope = |dt: Str| {
+        scope.is_none_or(|s| s.pending_dtypes.contains(&inv.canonical_str.get(dt as usize).copied().unwrap_or(dt)))
+    };
     for b in &inv.backward {
         if b.jiterator || !b.eligible || ctx.skip_op(b.op) || (b.sparse && !ctx.sparse_ok()) {
             continue;
         }
-        for &(dt, contract) in &b.dtypes {
+        for &(dt, contract) in b.dtypes.iter().filter(|(dt, _)| in_scope(*dt)) {
             let rec = match ctx.disposition(dt, Some(b.op), LabelKind::Plain) {
                 None => contract.map(|c| (c.reason, Detail::Text(c.detail))),
                 Some((reason, detail)) if reason != ctx.r.not_listed => Some((reason, detail)),
@@ -1247,7 +1304,7 @@ fn pending_opinfo_records(ctx: &mut Ctx, tally: &mut Tally) {
         if f.jiterator || ctx.skip_op(f.op) || (f.sparse && !ctx.sparse_ok()) {
             continue;
         }
-        for &(dt, fc, contract) in &f.dtypes {
+        for &(dt, fc, contract) in f.dtypes.iter().filter(|(dt, ..)| in_scope(*dt)) {
             let mut push = |cond: Str, reason: Reason, detail: Detail| {
                 tally.add_pending(Record {
                     node: NodeRef::Pending { backward: false, cond, op: f.op, dt },
@@ -1355,22 +1412,22 @@ fn decide(evaluated: Option<Outcome>, outcomes: &mut Vec<(Reason, Detail, bool)>
     }
 }
 
-/// A set of item indices.
+/// A set of indices.
 #[derive(Clone)]
-struct Bits(Vec<u64>);
+pub(crate) struct Bits(Vec<u64>);
 
 impl Bits {
-    fn new(n: usize) -> Bits {
+    pub fn new(n: usize) -> Bits {
         Bits(vec![0; n.div_ceil(64)])
     }
 
     #[inline]
-    fn get(&self, i: usize) -> bool {
+    pub fn get(&self, i: usize) -> bool {
         self.0[i / 64] & (1u64 << (i % 64)) != 0
     }
 
     #[inline]
-    fn set(&mut self, i: usize) {
+    pub fn set(&mut self, i: usize) {
         self.0[i / 64] |= 1u64 << (i % 64);
     }
 
@@ -1709,11 +1766,12 @@ fn rare_tail(ctx: &mut Ctx, hot: &HotItem, item: &Item, has_dev: bool) -> Outcom
     // 5b.4 Generated collection preflight.
     if let Some(g) = if flags & rare::GENERATED != 0 { item.generated } else { None } {
         let outcome = match ctx.generated_memo.get(g as usize) {
-            Some(Some(memo)) => *memo,
+            Some(&k) if k > 0 => ctx.generated_outcomes[k as usize - 1],
             _ => {
                 let outcome = generated_preflight(ctx, g);
+                ctx.generated_outcomes.push(outcome);
                 if let Some(slot) = ctx.generated_memo.get_mut(g as usize) {
-                    *slot = Some(outcome);
+                    *slot = ctx.generated_outcomes.len() as u32;
                 }
                 outcome
             }

@@ -125,19 +125,53 @@ fn known_crashes(acc: &Accounting) -> Vec<String> {
         .collect()
 }
 
+/// Per level 1..8: (collected, runnable, filtered), as in [`Summary::levels`].
+pub type Levels = [(usize, usize, usize); 8];
+
 /// Runnable tests at levels `1..=level` (what `--level level` runs).
 pub fn runnable_up_to(summary: &Summary, level: usize) -> usize {
-    summary.levels.iter().take(level.min(8)).map(|l| l.1).sum()
+    runnable_in(&summary.levels, level)
 }
 
 /// Filtered (not run for a reason other than the level) at levels `1..=level`.
 pub fn filtered_up_to(summary: &Summary, level: usize) -> usize {
-    summary.levels.iter().take(level.min(8)).map(|l| l.2).sum()
+    filtered_in(&summary.levels, level)
+}
+
+fn runnable_in(levels: &Levels, level: usize) -> usize {
+    levels.iter().take(level.min(8)).map(|l| l.1).sum()
+}
+
+fn filtered_in(levels: &Levels, level: usize) -> usize {
+    levels.iter().take(level.min(8)).map(|l| l.2).sum()
 }
 
 /// The selection's level bound for cumulative counts.
 pub fn selected_level(summary: &Summary) -> usize {
     summary.selection.max_level() as usize
+}
+
+/// Per-level counts with `changed` facts, what [`summarize`] would give for them: on the
+/// base's device and selection only the item groups the change touches are decided again
+/// (`accounting::what_if_levels`); elsewhere a whole accounting.
+pub fn what_if(
+    inventory: &Inventory,
+    base: &Summary,
+    changed: &ManifestFacts,
+    device_override: Option<&str>,
+) -> Levels {
+    let device = changed.resolve_device(device_override);
+    let selection = LevelSelection::from_manifest(changed).unwrap_or(LevelSelection::Cumulative(3));
+    if device != base.device || selection != base.selection {
+        return summarize(inventory, changed, device_override).levels;
+    }
+    let levels = std::array::from_fn(|i| {
+        let (collected, runnable, filtered) = base.levels[i];
+        accounting::LevelCounts { level: i as u8 + 1, collected, runnable, filtered }
+    });
+    let baseline = accounting::Baseline { facts: &base.facts, device: &base.device, selection, levels };
+    let counts = accounting::what_if_levels(inventory, &baseline, changed);
+    std::array::from_fn(|i| (counts[i].collected, counts[i].runnable, counts[i].filtered))
 }
 
 /// Run/filtered counts at the selected level after changing the facts: `(run, filtered)`
@@ -148,18 +182,18 @@ pub fn delta(
     changed: &ManifestFacts,
     device_override: Option<&str>,
 ) -> (i64, i64) {
-    let other = summarize(inventory, changed, device_override);
+    let other = what_if(inventory, base, changed, device_override);
     let level = selected_level(base);
     (
-        runnable_up_to(&other, level) as i64 - runnable_up_to(base, level) as i64,
-        filtered_up_to(&other, level) as i64 - filtered_up_to(base, level) as i64,
+        runnable_in(&other, level) as i64 - runnable_up_to(base, level) as i64,
+        filtered_in(&other, level) as i64 - filtered_up_to(base, level) as i64,
     )
 }
 
 /// Per level, how many tests run with `changed` facts minus with `base` facts.
 pub fn per_level_delta(inventory: &Inventory, base: &Summary, changed: &ManifestFacts) -> [i64; 8] {
-    let other = summarize(inventory, changed, Some(&base.device));
-    std::array::from_fn(|i| other.levels[i].1 as i64 - base.levels[i].1 as i64)
+    let other = what_if(inventory, base, changed, Some(&base.device));
+    std::array::from_fn(|i| other[i].1 as i64 - base.levels[i].1 as i64)
 }
 
 /// Operators of the suite that `re.search(pattern, name)` matches, and the others.
@@ -445,11 +479,12 @@ pub fn run_target(
 
 /// Inlay hints: after each capability and dtype entry, how many tests it includes at the
 /// manifest's level; after `semantic_level`, the run/filtered totals. `(offset, label)`.
+/// One what-if per entry, each deciding only the groups the entry touches.
 pub fn entry_counts(inventory: &Inventory, manifest: &Dict, summary: &Summary) -> Vec<(usize, String)> {
     let base = &summary.facts;
     let level = selected_level(summary);
     let mut out = Vec::new();
-    let run = |facts: &ManifestFacts| runnable_up_to(&summarize(inventory, facts, Some(&summary.device)), level) as i64;
+    let run = |facts: &ManifestFacts| runnable_in(&what_if(inventory, summary, facts, Some(&summary.device)), level) as i64;
     let base_run = runnable_up_to(summary, level) as i64;
     if let Some(e) = manifest.get("semantic_level") {
         out.push((e.value.span.end, format!("{} run · {} filtered", base_run, filtered_up_to(summary, level))));
