@@ -144,9 +144,7 @@ impl<'a> GeneratedKey<'a> {
     }
 }
 
-/// Build the table. Fails only on an inventory that breaks the invariants
-/// the extraction script guarantees (OpInfo parameters equal to the item's
-/// op and dtype, fewer than 64 device classes, few capability sets).
+/// What [`build`] reads from the loaded inventory.
 pub(crate) struct BuildInput<'a> {
     pub items: &'a [Item],
     pub placeholders: &'a Placeholders,
@@ -161,93 +159,142 @@ pub(crate) struct BuildInput<'a> {
     pub canonical: &'a dyn Fn(Str) -> Str,
 }
 
+/// Build the table. Fails only on an inventory that breaks the invariants
+/// the extraction script guarantees (OpInfo parameters equal to the item's
+/// op and dtype, fewer than 64 device classes, few capability sets).
 pub(crate) fn build(input: BuildInput) -> Result<HotTable, String> {
-    let BuildInput { items, placeholders, device_classes, clean, forward, backward, generated, fc_by_str, canonical } =
-        input;
-    let mut generated_keys: HashMap<GeneratedKey, u32> = HashMap::new();
-    if device_classes > 64 {
-        return Err(format!("inventory has {device_classes} device classes; at most 64 are supported"));
+    if input.device_classes > 64 {
+        return Err(format!("inventory has {} device classes; at most 64 are supported", input.device_classes));
     }
-    let mut sets: Vec<Vec<Str>> = vec![Vec::new()];
-    let mut set_index: HashMap<Vec<Str>, u16> = HashMap::new();
-    set_index.insert(Vec::new(), 0);
-    let mut hot_of = |it: &Item| -> Result<HotItem, String> {
-        let requires = match set_index.get(&it.requires) {
-            Some(&i) => i,
-            None => {
-                let i = u16::try_from(sets.len())
-                    .map_err(|_| "inventory has too many distinct capability sets".to_string())?;
-                sets.push(it.requires.clone());
-                set_index.insert(it.requires.clone(), i);
-                i
-            }
-        };
-        let d1_dt = it.d1.as_ref().map(|d| d.dt);
-        let consistent = |op: Str, dt: Option<Str>| it.op == Some(op) && (dt.is_none() || d1_dt == dt);
-        let (presence, table) = match it.opinfo {
-            Some(OiParam::Forward { op, dt, cond, table }) => {
-                if !consistent(op, Some(dt)) {
-                    return Err(format!("inventory item {}: OpInfo parameters differ from its op/dtype", it.id));
-                }
-                (Presence::Forward { clean: cond == clean }, table)
-            }
-            Some(OiParam::Backward { op, dt, table }) => {
-                if !consistent(op, Some(dt)) {
-                    return Err(format!("inventory item {}: OpInfo parameters differ from its op/dtype", it.id));
-                }
-                (Presence::Backward, table)
-            }
-            Some(OiParam::Errors { op }) => {
-                if !consistent(op, None) {
-                    return Err(format!("inventory item {}: OpInfo parameters differ from its op", it.id));
-                }
-                (Presence::Errors, u32::MAX)
-            }
-            None => match it.foreach_entry {
-                Some(entry) if it.d1.is_some() && it.op == Some(entry) => (Presence::Foreach, u32::MAX),
-                Some(entry) if it.d1.is_some() => {
-                    return Err(format!("inventory item {}: foreach entry {entry} differs from its op", it.id))
-                }
-                Some(_) => (Presence::Never, u32::MAX),
-                None => (Presence::Always, u32::MAX),
-            },
-        };
-        let mut dev_classes = 0u64;
-        for (class, facts) in &it.dev {
-            if !facts.is_empty() && (*class as usize) < 64 {
-                dev_classes |= 1u64 << class;
-            }
-        }
-        Ok(HotItem {
-            op: it.op,
-            d1: it.d1,
-            table,
-            dev_classes,
-            requires,
-            rare: it.rare & !rare::DEV,
-            level: it.level,
-            presence,
-        })
-    };
-    let hot_items = items.iter().map(&mut hot_of).collect::<Result<Vec<_>, _>>()?;
+    let mut sets = CapabilitySets::new();
+    let items = input.items.iter().map(|it| hot_item(it, input.clean, &mut sets)).collect::<Result<Vec<_>, _>>()?;
+    let p = input.placeholders;
     let placeholders = [
-        hot_of(&placeholders.forward)?,
-        hot_of(&placeholders.backward)?,
-        hot_of(&placeholders.errors)?,
-        hot_of(&placeholders.foreach)?,
+        hot_item(&p.forward, input.clean, &mut sets)?,
+        hot_item(&p.backward, input.clean, &mut sets)?,
+        hot_item(&p.errors, input.clean, &mut sets)?,
+        hot_item(&p.foreach, input.clean, &mut sets)?,
     ];
+    let Grouping { groups, group_of, items_by_op } = group_items(&input, &items);
+    let (group_start, group_members, ungrouped) = members_by_group(&group_of, groups.len());
+    Ok(HotTable {
+        ungrouped,
+        items,
+        placeholders,
+        requires_sets: sets.sets,
+        group_of,
+        groups,
+        group_members,
+        group_start,
+        items_by_op,
+        dependents: std::sync::OnceLock::new(),
+    })
+}
+
+/// The distinct `requires` lists, interned in the order they are met; index 0 is empty.
+struct CapabilitySets {
+    sets: Vec<Vec<Str>>,
+    index: HashMap<Vec<Str>, u16>,
+}
+
+impl CapabilitySets {
+    fn new() -> CapabilitySets {
+        let mut index = HashMap::new();
+        index.insert(Vec::new(), 0);
+        CapabilitySets { sets: vec![Vec::new()], index }
+    }
+
+    fn intern(&mut self, requires: &[Str]) -> Result<u16, String> {
+        if let Some(&i) = self.index.get(requires) {
+            return Ok(i);
+        }
+        let i = u16::try_from(self.sets.len()).map_err(|_| "inventory has too many distinct capability sets".to_string())?;
+        self.sets.push(requires.to_vec());
+        self.index.insert(requires.to_vec(), i);
+        Ok(i)
+    }
+}
+
+/// Phase 1: an item's row of the table.
+fn hot_item(it: &Item, clean: Str, sets: &mut CapabilitySets) -> Result<HotItem, String> {
+    let requires = sets.intern(&it.requires)?;
+    let (presence, table) = presence(it, clean)?;
+    let mut dev_classes = 0u64;
+    for (class, facts) in &it.dev {
+        if !facts.is_empty() && (*class as usize) < 64 {
+            dev_classes |= 1u64 << class;
+        }
+    }
+    Ok(HotItem {
+        op: it.op,
+        d1: it.d1,
+        table,
+        dev_classes,
+        requires,
+        rare: it.rare & !rare::DEV,
+        level: it.level,
+        presence,
+    })
+}
+
+/// When the item exists, and its forward/backward OpInfo table index (`u32::MAX` if none),
+/// checking that its OpInfo parameters agree with its op and dtype.
+fn presence(it: &Item, clean: Str) -> Result<(Presence, u32), String> {
+    let d1_dt = it.d1.as_ref().map(|d| d.dt);
+    let consistent = |op: Str, dt: Option<Str>| it.op == Some(op) && (dt.is_none() || d1_dt == dt);
+    Ok(match it.opinfo {
+        Some(OiParam::Forward { op, dt, cond, table }) => {
+            if !consistent(op, Some(dt)) {
+                return Err(format!("inventory item {}: OpInfo parameters differ from its op/dtype", it.id));
+            }
+            (Presence::Forward { clean: cond == clean }, table)
+        }
+        Some(OiParam::Backward { op, dt, table }) => {
+            if !consistent(op, Some(dt)) {
+                return Err(format!("inventory item {}: OpInfo parameters differ from its op/dtype", it.id));
+            }
+            (Presence::Backward, table)
+        }
+        Some(OiParam::Errors { op }) => {
+            if !consistent(op, None) {
+                return Err(format!("inventory item {}: OpInfo parameters differ from its op", it.id));
+            }
+            (Presence::Errors, u32::MAX)
+        }
+        None => match it.foreach_entry {
+            Some(entry) if it.d1.is_some() && it.op == Some(entry) => (Presence::Foreach, u32::MAX),
+            Some(entry) if it.d1.is_some() => {
+                return Err(format!("inventory item {}: foreach entry {entry} differs from its op", it.id))
+            }
+            Some(_) => (Presence::Never, u32::MAX),
+            None => (Presence::Always, u32::MAX),
+        },
+    })
+}
+
+/// What phase 2 finds: the groups, each item's group, and items per operator.
+struct Grouping {
+    groups: Vec<GroupInfo>,
+    group_of: Vec<u32>,
+    items_by_op: HashMap<Str, Vec<u32>>,
+}
+
+/// Phase 2: items with equal [`Signature`]s share a group; items with other rare facts or
+/// device facts stay on their own ([`NO_GROUP`]).
+fn group_items(input: &BuildInput, hot_items: &[HotItem]) -> Grouping {
+    let mut generated_keys: HashMap<GeneratedKey, u32> = HashMap::new();
     let mut groups: Vec<GroupInfo> = Vec::new();
     let mut group_index: HashMap<Signature, u32> = HashMap::new();
     let mut group_of = Vec::with_capacity(hot_items.len());
     let mut items_by_op: HashMap<Str, Vec<u32>> = HashMap::new();
     for (i, hot) in hot_items.iter().enumerate() {
         if let Some(op) = hot.op {
-            items_by_op.entry(canonical(op)).or_default().push(i as u32);
+            items_by_op.entry((input.canonical)(op)).or_default().push(i as u32);
         }
         // Generated entries group by their facts without the name; other rare facts
         // and device facts keep an item on its own.
         let groupable_rare = rare::GENERATED | rare::RNG;
-        let entry = items[i].generated.and_then(|g| generated.get(g as usize));
+        let entry = input.items[i].generated.and_then(|g| input.generated.get(g as usize));
         if hot.rare & !groupable_rare != 0
             || hot.dev_classes != 0
             || (hot.rare & rare::GENERATED != 0) != entry.is_some()
@@ -259,61 +306,71 @@ pub(crate) fn build(input: BuildInput) -> Result<HotTable, String> {
             let next = generated_keys.len() as u32;
             *generated_keys.entry(GeneratedKey::of(e)).or_insert(next)
         });
-        let (sparse, ieee_ok) = match hot.presence {
-            Presence::Forward { .. } => {
-                forward.get(hot.table as usize).map_or((false, false), |f| (f.sparse, f.ieee_ok))
-            }
-            Presence::Backward => (backward.get(hot.table as usize).is_some_and(|b| b.sparse), false),
-            _ => (false, false),
-        };
-        let dt = hot.d1.map(|d| d.dt);
-        let fc = dt.is_some_and(|dt| fc_by_str.get(dt as usize).copied().unwrap_or(0) == 1);
-        let signature = Signature {
-            d1: hot.d1,
-            presence: hot.presence,
-            sparse,
-            ieee_ok,
-            requires: hot.requires,
-            level: hot.level,
-            rare: hot.rare,
-            rng: items[i].rng,
-            generated: generated_key,
-        };
+        let (signature, info) = signature(input, hot, input.items[i].rng, entry, generated_key);
         let next = groups.len() as u32;
         let g = *group_index.entry(signature).or_insert(next);
         if g == next {
-            let ieee754_by_op = hot.presence == Presence::Forward { clean: false } && fc && ieee_ok;
-            let generated_by_name = entry.is_some_and(|e| !e.oracle_runner);
-            groups.push(GroupInfo { dt, ieee754_by_op, generated_by_name });
+            groups.push(info);
         }
         group_of.push(g);
     }
-    let mut group_start = vec![0u32; groups.len() + 1];
+    Grouping { groups, group_of, items_by_op }
+}
+
+/// A groupable item's signature, and what makes its group's outcome depend on the operator.
+fn signature(
+    input: &BuildInput,
+    hot: &HotItem,
+    rng: u8,
+    entry: Option<&Generated>,
+    generated: Option<u32>,
+) -> (Signature, GroupInfo) {
+    let (sparse, ieee_ok) = match hot.presence {
+        Presence::Forward { .. } => {
+            input.forward.get(hot.table as usize).map_or((false, false), |f| (f.sparse, f.ieee_ok))
+        }
+        Presence::Backward => (input.backward.get(hot.table as usize).is_some_and(|b| b.sparse), false),
+        _ => (false, false),
+    };
+    let dt = hot.d1.map(|d| d.dt);
+    let fc = dt.is_some_and(|dt| input.fc_by_str.get(dt as usize).copied().unwrap_or(0) == 1);
+    let signature = Signature {
+        d1: hot.d1,
+        presence: hot.presence,
+        sparse,
+        ieee_ok,
+        requires: hot.requires,
+        level: hot.level,
+        rare: hot.rare,
+        rng,
+        generated,
+    };
+    let info = GroupInfo {
+        dt,
+        ieee754_by_op: hot.presence == Presence::Forward { clean: false } && fc && ieee_ok,
+        generated_by_name: entry.is_some_and(|e| !e.oracle_runner),
+    };
+    (signature, info)
+}
+
+/// Phase 3: the members of each group, contiguous and in collection order, and the
+/// items in no group: (group_start, group_members, ungrouped).
+fn members_by_group(group_of: &[u32], groups: usize) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+    let mut group_start = vec![0u32; groups + 1];
     for &g in group_of.iter().filter(|&&g| g != NO_GROUP) {
         group_start[g as usize + 1] += 1;
     }
-    for g in 0..groups.len() {
+    for g in 0..groups {
         group_start[g + 1] += group_start[g];
     }
     let mut fill = group_start.clone();
-    let mut group_members = vec![0u32; group_start[groups.len()] as usize];
+    let mut group_members = vec![0u32; group_start[groups] as usize];
     for (i, &g) in group_of.iter().enumerate().filter(|(_, &g)| g != NO_GROUP) {
         group_members[fill[g as usize] as usize] = i as u32;
         fill[g as usize] += 1;
     }
     let ungrouped = (0..group_of.len()).filter(|&i| group_of[i] == NO_GROUP).map(|i| i as u32).collect();
-    Ok(HotTable {
-        ungrouped,
-        items: hot_items,
-        placeholders,
-        requires_sets: sets,
-        group_of,
-        groups,
-        group_members,
-        group_start,
-        items_by_op,
-        dependents: std::sync::OnceLock::new(),
-    })
+    (group_start, group_members, ungrouped)
 }
 
 impl HotTable {
