@@ -2,10 +2,13 @@
 //! emulation), typed so that a rule and the fix that reads it cannot disagree on a name.
 //!
 //! The serde form is what the CLI's JSON and the LSP diagnostic `data` carry: a plain
-//! object with the variant's fields and no tag (`{"section": "hardware", "name": "x"}`),
-//! as before the payloads were typed. Reading it back tries the variants in declaration
-//! order and ignores unknown fields, so a variant whose fields include another's comes
-//! first (`UnknownKey` and `Replacements` before `InvalidDtypeKey`).
+//! object with the variant's fields and no tag (`{"name": "x", "section": "hardware"}`),
+//! as before the payloads were typed. Fields are declared in alphabetical order, the order
+//! a `serde_json::Value` prints them in, so that the CLI's reports, which write the data
+//! directly, print what they printed through a `Value`. Reading it back tries the
+//! variants in declaration order and ignores unknown fields, so a variant whose fields
+//! include another's comes first (`UnknownKey` and `Replacements` before
+//! `InvalidDtypeKey`).
 
 use serde::{Deserialize, Serialize};
 
@@ -13,11 +16,11 @@ use serde::{Deserialize, Serialize};
 #[serde(untagged)]
 pub enum FixData {
     /// `unknown-key`: a key its section does not know.
-    UnknownKey { section: KeySection, name: String },
+    UnknownKey { name: String, section: KeySection },
     /// `stale-capability`, `unknown-operator`: the names to offer instead, closest first.
     Replacements { name: String, replacements: Vec<String> },
     /// `dtype-key-ignored`: the dtype a key means, as test selection matches it.
-    DtypeKeyIgnored { canonical: String, attr: String },
+    DtypeKeyIgnored { attr: String, canonical: String },
     /// `syntax-error`: CPython's hint names its repair (a comma, a ':'), likeliest first.
     SyntaxRepairs { fixes: Vec<SyntaxRepair> },
     /// `check-crash`: the exception line check-manifest ends with.
@@ -63,8 +66,8 @@ impl KeySection {
 /// Replace the bytes `start..end` with `text`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SyntaxRepair {
-    pub start: usize,
     pub end: usize,
+    pub start: usize,
     pub text: String,
     pub title: String,
 }
@@ -118,6 +121,8 @@ mod tests {
         for (data, expected) in every_variant() {
             let value = serde_json::to_value(&data).unwrap();
             assert_eq!(value, expected, "{data:?}");
+            // Written directly, as the CLI's reports do, the keys come in the same order.
+            assert_eq!(serde_json::to_string(&data).unwrap(), expected.to_string(), "{data:?}");
             assert_eq!(serde_json::from_value::<FixData>(value).unwrap(), data);
         }
     }

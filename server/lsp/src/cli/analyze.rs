@@ -74,15 +74,24 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
             }
         }
         ReportFormat::Json => {
-            let mut report = super::check::report_json(path, &analysis);
-            report["accounting"] = match accounting.as_ref().zip(manifest) {
+            let accounting = match accounting.as_ref().zip(manifest) {
                 Some((acc, manifest)) => accounting_json(&inventory, acc, manifest),
                 None => Value::Null,
             };
+            let report = AnalyzeReport { accounting, check: super::check::report(path, &analysis) };
             outln!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
         }
     }
     ExitCode::from(analysis.check.exit_code() as u8)
+}
+
+/// `analyze --format json`: `check --format json`'s object with `accounting` added (first:
+/// keys in alphabetical order, as the reports print them).
+#[derive(serde::Serialize)]
+struct AnalyzeReport<'a> {
+    accounting: Value,
+    #[serde(flatten)]
+    check: super::check::CheckReport<'a>,
 }
 
 /// The accounting for the flags; without level flags, the manifest's `semantic_level`
