@@ -161,8 +161,8 @@ pub fn choose_for_environment(torch: Option<&str>, torchcts: Option<&str>) -> In
                 inventory: Inventory::for_torch(nearest).expect("listed releases are embedded"),
                 torch: nearest.to_string(),
                 note: Some(format!(
-                    "no inventory of torch {torch} is embedded (only {}); counts are for torch {nearest}, the nearest: they may differ slightly",
-                    releases.iter().rev().copied().collect::<Vec<_>>().join(", ")
+                    "{}; counts are for torch {nearest}, the nearest: they may differ slightly",
+                    no_inventory_message(torch)
                 )),
             }
         }
@@ -224,11 +224,12 @@ mod tests {
         let no_env = choose_for_environment(None, None);
         assert_eq!(no_env.torch, newest);
         assert!(no_env.note.unwrap().contains("no Python environment"));
-        let within = choose_for_environment(Some("2.7.0"), Some("0.4.1"));
-        if Inventory::for_torch("2.7.0").is_none() {
-            assert!(within.note.unwrap().contains("no inventory of torch 2.7.0 is embedded"));
-            assert_eq!(within.torch, *embedded_torch_releases().last().unwrap(), "the nearest is the oldest");
-        }
+        // 2.10.5 is no torch release: inside the range, never extracted, nearest 2.10.0.
+        let within = choose_for_environment(Some("2.10.5"), Some("0.4.1"));
+        let note = within.note.unwrap();
+        assert!(note.contains("no inventory of torch 2.10.5 is embedded (embedded: "), "{note}");
+        assert!(note.contains("counts are for torch 2.10.0, the nearest"), "{note}");
+        assert_eq!(within.torch, "2.10.0");
         let old = choose_for_environment(Some("2.6.0"), Some("0.4.1"));
         assert_eq!(old.torch, newest);
         assert!(old.note.unwrap().contains("outside the range"));
