@@ -1,7 +1,8 @@
 //! Black-box tests of the protocol over stdio (issue 11): malformed messages are answered
 //! and the server keeps serving, `$/` requests get -32601, `exit` without `shutdown` exits
-//! 1, a cancelled request answers -32800, the server exits when its client process dies,
-//! an unknown command is an error, and a slow document does not hold up another.
+//! 1, a cancelled request answers -32800 and stops its work, a newer edit stops the stale
+//! analysis, the server exits when its client process dies, an unknown command is an error,
+//! and a slow document does not hold up another.
 
 mod support;
 
@@ -112,6 +113,109 @@ fn a_cancelled_request_answers_request_cancelled() {
     client.send_raw(&bytes);
     let answer = client.wait_for(|m| m["id"] == 900);
     assert_eq!(error_code(&answer), Some(-32800), "{answer:#}");
+    client.shutdown();
+}
+
+/// CPU time (user + system, in clock ticks) the server process has used so far.
+fn cpu_ticks(client: &LspClient) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{}/stat", client.pid())).expect("/proc/PID/stat is readable");
+    // Fields after the command name (which may hold spaces) start at its closing ')'.
+    let fields: Vec<&str> = stat[stat.rfind(')').expect("a stat line") + 2..].split(' ').collect();
+    // utime and stime: fields 14 and 15 of the line, 12 and 13 after the name.
+    fields[11].parse::<u64>().expect("utime") + fields[12].parse::<u64>().expect("stime")
+}
+
+/// Waits until the server has used no CPU for half a second (its background work, such as
+/// a cancelled request still running, is over) and returns its CPU time then.
+fn cpu_ticks_once_idle(client: &LspClient) -> u64 {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let mut last = cpu_ticks(client);
+    let mut quiet_polls = 0;
+    while quiet_polls < 10 && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        let now = cpu_ticks(client);
+        quiet_polls = if now == last { quiet_polls + 1 } else { 0 };
+        last = now;
+    }
+    last
+}
+
+/// A started server with a large document open and analysed.
+fn with_large_document(uri: &str) -> LspClient {
+    let mut client = started();
+    client.open(uri, &large_manifest(20_000), 1);
+    client.diagnostics(uri, Some(1));
+    client
+}
+
+fn code_action_request(id: i64, uri: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/codeAction", "params": {
+        "textDocument": {"uri": uri},
+        "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 8}},
+        "context": {"diagnostics": []}}})
+}
+
+/// The work stops, not only the answer: what a cancelled code action costs the server (CPU
+/// time until it is idle again) is a small part of what the same request costs when it runs
+/// to the end. The quick fixes of the manifest's missing keys are each checked on the edited
+/// text, a whole analysis of the large file per fix. Without cooperative cancellation the
+/// cancelled request costs as much as the full one. The bound is a ratio of CPU times, with
+/// a factor of 4 to spare.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_cancelled_code_action_stops_its_work() {
+    let uri = "file:///tmp/protocol-cancel-action/manifest.py";
+    let mut client = with_large_document(uri);
+    // The inventory loads in the background and then analyses the document again.
+    let before_full = cpu_ticks_once_idle(&client);
+    client.send(code_action_request(910, uri));
+    let answer = client.wait_for(|m| m["id"] == 910);
+    let fixes = answer["result"].as_array().map_or(0, |a| a.iter().filter(|a| a["kind"] == "quickfix").count());
+    assert!(fixes > 0, "the request has fixes to check: {answer:#}");
+    let full = cpu_ticks_once_idle(&client) - before_full;
+
+    let before_cancelled = cpu_ticks(&client);
+    let mut bytes = frame(&code_action_request(911, uri).to_string());
+    bytes.extend(frame(&json!({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 911}}).to_string()));
+    client.send_raw(&bytes);
+    let answer = client.wait_for(|m| m["id"] == 911);
+    assert_eq!(error_code(&answer), Some(-32800), "{answer:#}");
+    let cancelled = cpu_ticks_once_idle(&client) - before_cancelled;
+    assert!(
+        cancelled * 4 < full,
+        "the cancelled request went on working: {cancelled} ticks against {full} for the whole request"
+    );
+    client.shutdown();
+}
+
+/// A newer edit cancels the analysis of the text it replaces: an edit of a large document
+/// at once followed by one that replaces it with a small text costs the server a small part
+/// of what the same edit alone costs (its analysis). Without the cancellation the edited
+/// large text is analysed to the end first.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_newer_edit_stops_the_stale_analysis() {
+    let uri = "file:///tmp/protocol-cancel-edit/manifest.py";
+    let mut client = with_large_document(uri);
+    let comment = |version: i64| {
+        json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+        "textDocument": {"uri": uri, "version": version},
+        "contentChanges": [{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "# edited\n"}]}})
+    };
+    let before_full = cpu_ticks_once_idle(&client);
+    client.send(comment(2));
+    client.diagnostics(uri, Some(2));
+    let full = cpu_ticks_once_idle(&client) - before_full;
+
+    let before_replaced = cpu_ticks(&client);
+    let replace = json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+        "textDocument": {"uri": uri, "version": 4}, "contentChanges": [{"text": SMALL}]}});
+    let mut bytes = frame(&comment(3).to_string());
+    bytes.extend(frame(&replace.to_string()));
+    client.send_raw(&bytes);
+    client.diagnostics(uri, Some(4));
+    let stale = cpu_ticks_once_idle(&client) - before_replaced;
+    assert!(stale * 4 < full, "the stale analysis went on: {stale} ticks against {full} for the edit alone");
     client.shutdown();
 }
 

@@ -104,6 +104,11 @@ impl LspClient {
         self.wait_for(|m| m.get("id") == Some(&json!(id)) && m.get("method").is_none())
     }
 
+    /// The server's process id (to read what it costs from `/proc`).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Waits for the server to exit by itself (panics after [`TIMEOUT`]).
     pub fn wait_exit(&mut self) -> std::process::ExitStatus {
         let deadline = Instant::now() + TIMEOUT;

@@ -481,6 +481,16 @@ pub fn run_target(
 /// manifest's level; after `semantic_level`, the run/filtered totals. `(offset, label)`.
 /// One what-if per entry, each deciding only the groups the entry touches.
 pub fn entry_counts(inventory: &Inventory, manifest: &Dict, summary: &Summary) -> Vec<(usize, String)> {
+    crate::cancel::uncancelled(|cancel| entry_counts_until(inventory, manifest, summary, cancel))
+}
+
+/// [`entry_counts`], given up once `cancel` is set (checked before each what-if).
+pub fn entry_counts_until(
+    inventory: &Inventory,
+    manifest: &Dict,
+    summary: &Summary,
+    cancel: &crate::cancel::Cancel,
+) -> crate::cancel::Cancellable<Vec<(usize, String)>> {
     let base = &summary.facts;
     let level = selected_level(summary);
     let mut out = Vec::new();
@@ -495,6 +505,7 @@ pub fn entry_counts(inventory: &Inventory, manifest: &Dict, summary: &Summary) -
             if !entry.value.truthy().unwrap_or(false) || name == "ieee754" {
                 continue;
             }
+            cancel.check()?;
             let mut off = base.clone();
             off.capabilities.retain(|(k, _)| k != name);
             off.capabilities.push((name.to_string(), PyValue::Bool(false)));
@@ -507,13 +518,14 @@ pub fn entry_counts(inventory: &Inventory, manifest: &Dict, summary: &Summary) -
             if i >= base.supported_dtypes.len() {
                 break;
             }
+            cancel.check()?;
             let mut without = base.clone();
             without.supported_dtypes.remove(i);
             let included = base_run - run(&without);
             out.push((entry.value.span.end, format!("{included} tests")));
         }
     }
-    out
+    Ok(out)
 }
 
 /// For on-save runs in `affected` mode: the tests of the dtype entries and capabilities whose

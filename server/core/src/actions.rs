@@ -1,15 +1,17 @@
 //! Quick fixes for findings, as minimal text edits that keep the user's formatting.
 
 use crate::analysis::Analysis;
+use crate::cancel::{uncancelled, Cancel, Cancellable, CHECK_EVERY};
 use crate::findings::Finding;
 use crate::fix_data::{FixData, KeySection, SyntaxRepair};
 use crate::schema::schema;
 use crate::syntax::node_text;
 use crate::validate::STALE_CAPABILITIES;
 use crate::value::Span;
+use std::collections::HashSet;
 use tree_sitter::Node;
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TextEdit {
     pub span: Span,
     pub new_text: String,
@@ -26,124 +28,27 @@ pub struct QuickFix {
 
 /// Fixes for the findings that overlap `range`.
 pub fn quick_fixes(analysis: &Analysis, range: Span) -> Vec<QuickFix> {
+    uncancelled(|cancel| quick_fixes_until(analysis, range, cancel))
+}
+
+/// [`quick_fixes`], given up once `cancel` is set (checked per batch of findings and inside
+/// the check that each fix leaves a better file).
+pub fn quick_fixes_until(analysis: &Analysis, range: Span, cancel: &Cancel) -> Cancellable<Vec<QuickFix>> {
     let mut out = Vec::new();
     for (index, finding) in analysis.findings.iter().enumerate() {
+        if index.is_multiple_of(CHECK_EVERY) {
+            cancel.check()?;
+        }
         let overlaps = finding.span.start <= range.end && range.start <= finding.span.end;
         if overlaps {
             out.extend(fixes_for(analysis, index, finding));
         }
     }
     // Two findings on one key (unknown and stale) can offer the same edit: offer it once.
-    let mut seen: Vec<(String, Vec<TextEdit>)> = Vec::new();
-    out.retain(|fix| {
-        let key = (fix.title.clone(), fix.edits.clone());
-        if seen.contains(&key) {
-            return false;
-        }
-        seen.push(key);
-        true
-    });
-    keep_fixes_that_leave_a_better_file(analysis, &mut out);
-    out
-}
-
-/// Drops every fix whose edited text still has its target finding or has an error the text
-/// did not have (a rename onto a key with its own requirement, a syntax repair CPython would
-/// still reject, a stub that a later entry overrides). The edited text is analysed again,
-/// without the inventory, beside the original analysed the same way; fixes of findings
-/// only the inventory gives (unknown operators) are plain string replacements and kept.
-fn keep_fixes_that_leave_a_better_file(analysis: &Analysis, fixes: &mut Vec<QuickFix>) {
-    let checked = |fix: &QuickFix| analysis.findings[fix.finding].code != "unknown-operator";
-    if !fixes.iter().any(checked) {
-        return;
-    }
-    let input = crate::analysis::AnalysisInput::default();
-    let before = crate::analysis::analyze(&analysis.text, &input);
-    fixes.retain(|fix| {
-        if !checked(fix) {
-            return true;
-        }
-        // The target as the plain analysis words it (a syntax error names the file).
-        let target = &analysis.findings[fix.finding];
-        let Some(target) = before.findings.iter().find(|f| f.code == target.code && f.span == target.span) else {
-            return true;
-        };
-        let after = crate::analysis::analyze(&apply_edits(&analysis.text, &fix.edits), &input);
-        let value = pair_of_key(analysis, &target.span).and_then(|p| p.child_by_field_name("value"));
-        let value_span = value.map(|v| shifted(v.start_byte()..v.end_byte(), &fix.edits));
-        leaves_a_better_file(&before.findings, &after.findings, target, fix, value_span)
-    });
-}
-
-/// `span` of the text before `edits`, in the text after them (edits inside it widen it).
-fn shifted(span: Span, edits: &[TextEdit]) -> Span {
-    let delta = |upto: usize| -> isize {
-        edits.iter().filter(|e| e.span.end <= upto).map(|e| e.new_text.len() as isize - e.span.len() as isize).sum()
-    };
-    let start = (span.start as isize + delta(span.start)).max(0) as usize;
-    let end = (span.end as isize + delta(span.end)).max(start as isize) as usize;
-    start..end
-}
-
-/// The target is gone (one fewer finding with its code and message) and no error was
-/// added. Errors the fix only reveals are not held against it: after a syntax repair, any
-/// but a syntax error at or before the repair (the file is now evaluated); after a fix on a
-/// key, errors nested inside that entry's value (a misspelt section is now validated). An
-/// error on the value as a whole means the fix landed on a key whose requirement the value
-/// does not meet (`device` -> `device_count` with a string), except for a dtype key written
-/// another way, which keeps its meaning.
-fn leaves_a_better_file(
-    before: &[Finding],
-    after: &[Finding],
-    target: &Finding,
-    fix: &QuickFix,
-    value_span: Option<Span>,
-) -> bool {
-    use crate::findings::Severity;
-    use std::collections::HashMap;
-    // Findings counted by (code, message) once: a lookup per finding, not a scan.
-    let tally = |findings: &[Finding]| {
-        let mut counts: HashMap<(&str, String), usize> = HashMap::new();
-        for f in findings {
-            *counts.entry((f.code, without_line_numbers(&f.message))).or_insert(0) += 1;
-        }
-        counts
-    };
-    let (was, now) = (tally(before), tally(after));
-    let count = |counts: &HashMap<(&str, String), usize>, code: &'static str, message: String| {
-        counts.get(&(code, message)).copied().unwrap_or(0)
-    };
-    let target_message = without_line_numbers(&target.message);
-    if count(&now, target.code, target_message.clone()) >= count(&was, target.code, target_message) {
-        return false;
-    }
-    let edit_end = fix.edits.iter().map(|e| e.span.start + e.new_text.len()).max().unwrap_or(0);
-    after.iter().filter(|f| f.severity == Severity::Error).all(|f| {
-        let message = without_line_numbers(&f.message);
-        if count(&now, f.code, message.clone()) <= count(&was, f.code, message) {
-            return true;
-        }
-        if target.code == "syntax-error" {
-            return f.code != "syntax-error" || f.span.start > edit_end;
-        }
-        value_span.as_ref().is_some_and(|v| {
-            let inside = v.start <= f.span.start && f.span.end <= v.end;
-            inside && (f.span != *v || target.code == "dtype-key-ignored")
-        })
-    })
-}
-
-/// A fix that adds or removes lines moves the line numbers in syntax error messages.
-fn without_line_numbers(message: &str) -> String {
-    let mut out = String::new();
-    let mut rest = message;
-    while let Some(i) = rest.find("line ") {
-        out.push_str(&rest[..i + 5]);
-        rest = rest[i + 5..].trim_start_matches(|c: char| c.is_ascii_digit());
-        out.push('N');
-    }
-    out.push_str(rest);
-    out
+    let mut seen: HashSet<(String, Vec<TextEdit>)> = HashSet::new();
+    out.retain(|fix| seen.insert((fix.title.clone(), fix.edits.clone())));
+    crate::fix_check::keep_fixes_that_leave_a_better_file(analysis, &mut out, cancel)?;
+    Ok(out)
 }
 
 /// The fixes of one finding: by the facts its rule attached, else by its code.
@@ -396,7 +301,7 @@ fn replace_string_literal(analysis: &Analysis, span: &Span, new_content: &str) -
     }
 }
 
-fn pair_of_key<'t>(analysis: &'t Analysis, key_span: &Span) -> Option<Node<'t>> {
+pub(crate) fn pair_of_key<'t>(analysis: &'t Analysis, key_span: &Span) -> Option<Node<'t>> {
     let node = analysis.tree.root_node().named_descendant_for_byte_range(key_span.start, key_span.end)?;
     let mut n = node;
     for _ in 0..4 {

@@ -1,7 +1,8 @@
 //! One immutable analysis of one version of a manifest: the snapshot every feature reads.
 
+use crate::cancel::{uncancelled, Cancel, Cancellable};
 use crate::check::CheckOutcome;
-use crate::eval::{evaluate, ManifestModel};
+use crate::eval::{evaluate_until, ManifestModel};
 use crate::findings::{Finding, Origin, Severity};
 use crate::fix_data::{FixData, SyntaxRepair};
 use crate::line_index::LineIndex;
@@ -29,6 +30,8 @@ pub struct AnalysisInput<'a> {
 
 pub struct Analysis {
     pub text: String,
+    /// The file's name as a Python SyntaxError shows it (`manifest.py` unless given).
+    pub file_name: String,
     pub line_index: LineIndex,
     pub tree: Tree,
     pub model: ManifestModel,
@@ -39,19 +42,22 @@ pub struct Analysis {
 }
 
 pub fn analyze(text: &str, input: &AnalysisInput) -> Analysis {
-    analyze_parsed(text, parse(text, input.old_tree), input)
+    let tree = parse(text, input.old_tree);
+    uncancelled(|cancel| analyze_parsed(text, tree, input, cancel))
 }
 
 /// [`analyze`] of a text whose tree the caller already parsed (the language server parses
-/// its rope's chunks itself); `input.old_tree` is not used.
-pub fn analyze_parsed(text: &str, tree: Tree, input: &AnalysisInput) -> Analysis {
+/// its rope's chunks itself); `input.old_tree` is not used. Given up once `cancel` is set
+/// (checked between phases and inside the long ones).
+pub fn analyze_parsed(text: &str, tree: Tree, input: &AnalysisInput, cancel: &Cancel) -> Cancellable<Analysis> {
     // A caller's parser sees a lone CR as a space; CPython (and `parse`) as a line break.
     let tree = if crate::syntax::has_lone_cr(text) { parse(text, None) } else { tree };
+    let model = evaluate_until(&tree, text, cancel)?;
     let line_index = LineIndex::new(text);
-    let model = evaluate(&tree, text);
     let mut findings = Vec::new();
 
     let python_error = python_syntax_error(&tree, text);
+    cancel.check()?;
     let file_name = input.file_name.unwrap_or("manifest.py");
     if let Some(err) = &python_error {
         let line = err.line.saturating_sub(1);
@@ -108,10 +114,13 @@ pub fn analyze_parsed(text: &str, tree: Tree, input: &AnalysisInput) -> Analysis
             let ctx = ValidationContext { dir_exists: input.dir_exists };
             let result = validate_manifest(dict, module_span.clone(), &ctx);
             findings.extend(result.iter().cloned());
+            cancel.check()?;
             let line_of = |offset: usize| line_index.line_of(offset);
             findings.extend(lsp_hints(dict, &line_of));
+            cancel.check()?;
             if let Some(inventory) = input.inventory {
                 findings.extend(crate::accounting_view::inventory_hints(dict, inventory));
+                cancel.check()?;
             }
             validated = Some(result);
         }
@@ -138,7 +147,7 @@ pub fn analyze_parsed(text: &str, tree: Tree, input: &AnalysisInput) -> Analysis
     findings.extend(model.notes.iter().cloned());
 
     let check = CheckOutcome::from_parts(python_error.as_ref(), file_name, model.load_error.as_ref(), &model, validated);
-    Analysis { text: text.to_string(), line_index, tree, model, findings, check }
+    Ok(Analysis { text: text.to_string(), file_name: file_name.to_string(), line_index, tree, model, findings, check })
 }
 
 fn line_start(index: &LineIndex, text: &str, line: usize) -> usize {

@@ -8,12 +8,14 @@
 
 pub mod accounting_view;
 pub mod actions;
+pub mod cancel;
 pub mod analysis;
 pub mod check;
 pub mod completion;
 pub mod cpython_hints;
 pub mod eval;
 pub mod findings;
+mod fix_check;
 pub mod fix_data;
 pub mod hover;
 pub mod key_docs;
@@ -30,5 +32,6 @@ pub mod validate;
 pub mod value;
 
 pub use analysis::{analyze, Analysis, AnalysisInput};
+pub use cancel::{Cancel, Cancellable, Cancelled};
 pub use findings::{Finding, Origin, Severity};
 pub use line_index::{LineCol, LineIndex, PositionEncoding};

@@ -5,6 +5,7 @@
 //! reaches it long before the 200 nested brackets the tokenizer allows, so `check-manifest`
 //! reports `Failed to parse manifest: maximum recursion depth exceeded during compilation`.
 
+use crate::cancel::{Cancel, Cancellable, CHECK_EVERY};
 use tree_sitter::{Node, Tree};
 
 /// The deepest nesting that still compiles when torchcts loads a manifest: measured with the
@@ -19,16 +20,21 @@ pub(super) const MESSAGE: &str = "maximum recursion depth exceeded during compil
 
 /// The first node (in source order) whose nesting exceeds [`COMPILE_NESTING_LIMIT`].
 /// Iterative and linear in the size of the tree.
-pub(super) fn too_deeply_nested<'t>(tree: &'t Tree, text: &str) -> Option<Node<'t>> {
+pub(super) fn too_deeply_nested<'t>(tree: &'t Tree, text: &str, cancel: &Cancel) -> Cancellable<Option<Node<'t>>> {
     let mut cursor = tree.walk();
     // For each ancestor of the cursor's node: its node and its nesting depth.
     let mut ancestors: Vec<(Node<'t>, usize)> = Vec::new();
+    let mut visited = 0usize;
     loop {
+        visited += 1;
+        if visited.is_multiple_of(CHECK_EVERY) {
+            cancel.check()?;
+        }
         let node = cursor.node();
         let parent = ancestors.last().copied();
         let depth = parent.map_or(0, |(_, d)| d) + weight(node, parent.map(|(p, _)| p), cursor.field_name(), text);
         if depth > COMPILE_NESTING_LIMIT {
-            return Some(node);
+            return Ok(Some(node));
         }
         if cursor.goto_first_child() {
             ancestors.push((node, depth));
@@ -39,7 +45,7 @@ pub(super) fn too_deeply_nested<'t>(tree: &'t Tree, text: &str) -> Option<Node<'
                 break;
             }
             if !cursor.goto_parent() {
-                return None;
+                return Ok(None);
             }
             ancestors.pop();
         }
@@ -80,7 +86,8 @@ mod tests {
     use crate::syntax::parse;
 
     fn nested(text: &str) -> bool {
-        too_deeply_nested(&parse(text, None), text).is_some()
+        let tree = parse(text, None);
+        crate::cancel::uncancelled(|cancel| Ok(too_deeply_nested(&tree, text, cancel)?.is_some()))
     }
 
     fn chain(links: usize, link: &str) -> String {

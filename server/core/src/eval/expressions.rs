@@ -67,7 +67,10 @@ impl Evaluator<'_> {
                 let mut items = Vec::new();
                 let mut cursor = node.walk();
                 let children: Vec<Node> = node.named_children(&mut cursor).collect();
-                for child in children {
+                for (index, child) in children.into_iter().enumerate() {
+                    if self.given_up(index) {
+                        return Value::unknown("cancelled", s);
+                    }
                     match child.kind() {
                         "comment" => {}
                         "list_splat" => {
@@ -370,7 +373,10 @@ impl Evaluator<'_> {
         let mut d = Dict::default();
         let mut cursor = node.walk();
         let children: Vec<Node> = node.named_children(&mut cursor).collect();
-        for child in children {
+        for (index, child) in children.into_iter().enumerate() {
+            if self.given_up(index) {
+                return Value::unknown("cancelled", s);
+            }
             if !self.dict_entry(child, &mut d) {
                 return Value::unknown("load error", s);
             }

@@ -27,6 +27,7 @@ mod tests;
 pub use literals::decode_string_literal;
 pub use load_error::LoadError;
 
+use crate::cancel::{uncancelled, Cancel, Cancellable, CHECK_EVERY};
 use crate::findings::{Finding, Origin, Severity};
 use crate::syntax::node_text;
 use crate::value::{Span, Value};
@@ -51,17 +52,24 @@ pub struct ManifestModel {
 
 /// Runs the module statically, top to bottom, and says what `manifest` ends up holding.
 pub fn evaluate(tree: &Tree, text: &str) -> ManifestModel {
+    uncancelled(|cancel| evaluate_until(tree, text, cancel))
+}
+
+/// [`evaluate`], given up once `cancel` is set (checked per statement and per
+/// [`CHECK_EVERY`] entries of a literal).
+pub fn evaluate_until(tree: &Tree, text: &str, cancel: &Cancel) -> Cancellable<ManifestModel> {
     let mut ev = Evaluator {
         text,
         env: HashMap::new(),
         model: ManifestModel::default(),
         bound_before: HashSet::new(),
         depth: 0,
+        cancel,
     };
     // CPython compiles the whole module before running any of it.
-    if let Some(node) = compile_nesting::too_deeply_nested(tree, text) {
+    if let Some(node) = compile_nesting::too_deeply_nested(tree, text, cancel)? {
         ev.fail(span(node), "RecursionError", compile_nesting::MESSAGE.to_string());
-        return ev.model;
+        return Ok(ev.model);
     }
     let root = tree.root_node();
     // Error recovery may wrap intact statements in an ERROR node; evaluate them anyway.
@@ -86,13 +94,17 @@ pub fn evaluate(tree: &Tree, text: &str) -> ManifestModel {
         if ev.model.load_error.is_some() {
             break;
         }
+        cancel.check()?;
         ev.statement(statement);
+        cancel.check()?;
         collect_bound_names(statement, text, &mut ev.bound_before);
     }
+    // A literal given up half-way is not a value.
+    cancel.check()?;
     if let Some(value) = ev.env.get("manifest") {
         ev.model.manifest = Some(value.clone());
     }
-    ev.model
+    Ok(ev.model)
 }
 
 struct Evaluator<'a> {
@@ -102,6 +114,7 @@ struct Evaluator<'a> {
     /// Names bound anywhere (including in blocks we do not evaluate) by earlier statements.
     bound_before: HashSet<String>,
     depth: usize,
+    cancel: &'a Cancel,
 }
 
 fn span(node: Node) -> Span {
@@ -109,6 +122,12 @@ fn span(node: Node) -> Span {
 }
 
 impl<'a> Evaluator<'a> {
+    /// Whether to stop the `index`th item of a long literal: the caller gave up (checked
+    /// every [`CHECK_EVERY`] items; what is left half-evaluated is thrown away).
+    fn given_up(&self, index: usize) -> bool {
+        index.is_multiple_of(CHECK_EVERY) && self.cancel.is_cancelled()
+    }
+
     fn t(&self, node: Node) -> &'a str {
         node_text(node, self.text)
     }

@@ -36,7 +36,10 @@ impl Evaluator<'_> {
                 // `manifest = {` with entries, broken by the text being typed.
                 if let Some((name, pairs)) = crate::syntax::recovered_manifest_pairs(node, self.text) {
                     let mut d = Dict { open: true, ..Dict::default() };
-                    for pair in pairs {
+                    for (index, pair) in pairs.into_iter().enumerate() {
+                        if self.given_up(index) {
+                            return;
+                        }
                         self.dict_entry(pair, &mut d);
                     }
                     self.model.name_span = Some(span(name));

@@ -20,8 +20,10 @@ fn code_action_now(session: &Session, params: CodeActionParams, cancel: &Cancel)
     }
     let positions = snapshot.positions();
     let (start, end) = (positions.offset(params.range.start), positions.offset(params.range.end));
-    let fixes = guarded("codeAction", || torchcts_core::actions::quick_fixes(&snapshot.analysis, start..end))
-        .unwrap_or_default();
+    let fixes =
+        guarded("codeAction", || torchcts_core::actions::quick_fixes_until(&snapshot.analysis, start..end, cancel))
+            .unwrap_or(Ok(Vec::new()))
+            .ok()?;
     let mut actions: Vec<CodeActionOrCommand> =
         fixes.into_iter().map(|fix| convert::quick_fix(&positions, &snapshot.analysis, fix, &uri)).collect();
     actions.extend(run_actions(session, &uri, &snapshot, start));

@@ -31,7 +31,9 @@ fn inlay_hint_now(session: &Session, params: InlayHintParams, cancel: &Cancel) -
         Some(c) => c.1,
         None => {
             let computed =
-                guarded("inlayHint", || av::entry_counts(session.inventory(), manifest, &summary)).unwrap_or_default();
+                guarded("inlayHint", || av::entry_counts_until(session.inventory(), manifest, &summary, cancel))
+                    .unwrap_or(Ok(Vec::new()))
+                    .ok()?;
             if let Some(doc) = session.lock().documents.get_mut(&uri) {
                 doc.inlay_cache = Some((summary.facts.clone(), computed.clone()));
             }

@@ -5,7 +5,7 @@ use ropey::Rope;
 use std::path::PathBuf;
 use torchcts_core::accounting_view::Inventory;
 use torchcts_core::analysis::analyze_parsed;
-use torchcts_core::{Analysis, AnalysisInput};
+use torchcts_core::{Analysis, AnalysisInput, Cancellable, Cancelled};
 use tree_sitter::Tree;
 
 use super::Cancel;
@@ -40,33 +40,33 @@ pub(super) fn parse_rope(rope: &Rope, old_tree: Option<&Tree>, cancel: &Cancel) 
 
 /// The analysis of the rope's text as the document `uri`: `custom_test_dirs` are checked relative
 /// to its folder, and Python's SyntaxError names its file (untitled buffers read as
-/// manifest.py).
+/// manifest.py). `Err` once `cancel` is set; `Ok(None)` if the core panicked.
 pub fn run_analysis(
     uri: &Uri,
     rope: &Rope,
     old_tree: Option<&Tree>,
     inventory: Option<&Inventory>,
     cancel: &Cancel,
-) -> Option<Analysis> {
+) -> Cancellable<Option<Analysis>> {
     let path = uri.to_file_path();
     let base_dir: Option<PathBuf> = path.as_ref().and_then(|p| p.parent().map(|d| d.to_path_buf()));
     let file_name = path.as_ref().and_then(|p| p.file_name().and_then(|n| n.to_str()).map(str::to_string));
     let analysis = guarded("analysis", || {
-        let tree = parse_rope(rope, old_tree, cancel)?;
-        if cancel.is_cancelled() {
-            return None;
-        }
+        let tree = parse_rope(rope, old_tree, cancel).ok_or(Cancelled)?;
         // The core reads the text as one `&str`.
         let text = rope.to_string();
         let dir_exists = base_dir.as_deref().map(runner::environment::dir_exists_relative_to);
         let dir_exists_ref: Option<&dyn Fn(&str) -> bool> = dir_exists.as_ref().map(|f| f as &dyn Fn(&str) -> bool);
         let input =
             AnalysisInput { old_tree: None, dir_exists: dir_exists_ref, inventory, file_name: file_name.as_deref() };
-        Some(analyze_parsed(&text, tree, &input))
-    })
-    .flatten();
-    if analysis.is_none() && !cancel.is_cancelled() {
-        eprintln!("torchcts-lsp: analysis failed for {}", uri.as_str());
+        analyze_parsed(&text, tree, &input, cancel)
+    });
+    match analysis {
+        Some(Ok(analysis)) => Ok(Some(analysis)),
+        Some(Err(Cancelled)) => Err(Cancelled),
+        None => {
+            eprintln!("torchcts-lsp: analysis failed for {}", uri.as_str());
+            Ok(None)
+        }
     }
-    analysis
 }

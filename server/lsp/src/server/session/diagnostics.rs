@@ -12,7 +12,7 @@ use crate::server::{convert, runs};
 use ropey::Rope;
 use std::sync::Arc;
 use torchcts_core::accounting_view::{self as av, Summary};
-use torchcts_core::PositionEncoding;
+use torchcts_core::{Cancellable, Cancelled, PositionEncoding};
 use tower_lsp_server::ls_types::{Diagnostic, MessageType, Uri};
 use tree_sitter::Tree;
 
@@ -28,34 +28,39 @@ impl Session {
     /// Analyses the current text of `uri` and publishes diagnostics if still current.
     ///
     /// At most one analysis per document runs at a time, on the blocking pool: a refresh
-    /// asked for meanwhile (the next keystroke) only marks the document, and the running one
-    /// goes round again with the latest text when it is done, so a burst of edits to a large
-    /// file costs two analyses, not one per edit, and never holds up other documents.
+    /// asked for meanwhile (the next keystroke) cancels it and marks the document, and the
+    /// running one stops at its next checkpoint and goes round again with the latest text,
+    /// so a burst of edits to a large file costs about one analysis, not one per edit, and
+    /// never holds up other documents.
     pub async fn refresh(&self, uri: Uri) {
         loop {
             let snapshot = {
                 let mut state = self.lock();
                 let encoding = state.encoding;
                 let Some(doc) = state.documents.get_mut(&uri) else { return };
-                if doc.analysing {
+                if let Some(running) = &doc.analysing {
+                    running.cancel();
                     doc.analyse_again = true;
                     return;
                 }
-                doc.analysing = true;
-                (doc.text.clone(), doc.version, doc.tree.take(), encoding)
+                let cancel = Cancel::default();
+                doc.analysing = Some(cancel.clone());
+                (doc.text.clone(), doc.version, doc.tree.take(), encoding, cancel)
             };
             let session = self.clone();
             let analysed_uri = uri.clone();
             let published = tokio::task::spawn_blocking(move || session.analyse(&analysed_uri, snapshot)).await;
             let again = match self.lock().documents.get_mut(&uri) {
                 Some(doc) => {
-                    doc.analysing = false;
+                    doc.analysing = None;
                     std::mem::take(&mut doc.analyse_again)
                 }
                 None => false,
             };
             match published {
-                Ok(Some(published)) => self.publish(&uri, published).await,
+                Ok(Ok(Some(published))) => self.publish(&uri, published).await,
+                // Cancelled by the refresh that asked to go round again.
+                Ok(Err(Cancelled)) => {}
                 _ => {
                     let failed = format!("analysis of {} failed; see stderr", uri.as_str());
                     self.client.log_message(MessageType::ERROR, failed).await;
@@ -69,10 +74,12 @@ impl Session {
 
     /// Analysis, run findings, review findings and the accounting of one version (on a
     /// blocking thread); the document's caches are updated if it is still that version.
-    fn analyse(&self, uri: &Uri, snapshot: (Rope, i32, Option<Tree>, PositionEncoding)) -> Option<Published> {
-        let (rope, version, old_tree, encoding) = snapshot;
+    /// `Ok(None)` if the core panicked.
+    fn analyse(&self, uri: &Uri, snapshot: AnalysisJob) -> Cancellable<Option<Published>> {
+        let (rope, version, old_tree, encoding, cancel) = snapshot;
         let inventory = self.inventory_if_ready();
-        let analysis = run_analysis(uri, &rope, old_tree.as_ref(), inventory, &Cancel::default())?;
+        let Some(analysis) = run_analysis(uri, &rope, old_tree.as_ref(), inventory, &cancel)? else { return Ok(None) };
+        cancel.check()?;
         let uri = uri.clone();
         let positions = convert::Positions::new(&rope, encoding);
         let mut diagnostics: Vec<Diagnostic> =
@@ -128,7 +135,7 @@ impl Session {
                 status = Some(params);
             }
         }
-        Some(Published { version, diagnostics, status })
+        Ok(Some(Published { version, diagnostics, status }))
     }
 
     /// Sends the status (when the counts changed) and the diagnostics, if their version is
@@ -144,6 +151,10 @@ impl Session {
         }
     }
 }
+
+/// What one analysis reads: the text, its version, the previous tree (edited to match), the
+/// position encoding and the analysis's cancellation.
+type AnalysisJob = (Rope, i32, Option<Tree>, PositionEncoding, Cancel);
 
 /// What one analysis publishes.
 struct Published {

@@ -26,8 +26,9 @@ pub struct Document {
     pub run_results: Option<crate::server::runs::RunResults>,
     /// Facts at the last on-save run, to find the entries changed since.
     pub last_run_facts: Option<ManifestFacts>,
-    /// An analysis of this document is running (at most one at a time).
-    pub analysing: bool,
+    /// The running analysis of this document (at most one at a time), cancelled when a
+    /// newer refresh makes its result stale.
+    pub analysing: Option<super::Cancel>,
     /// The text or what the analysis reads changed while it ran: analyse again after it.
     pub analyse_again: bool,
 }
@@ -51,7 +52,7 @@ impl DocumentStore {
                 inlay_cache: None,
                 run_results: None,
                 last_run_facts: None,
-                analysing: false,
+                analysing: None,
                 analyse_again: false,
             },
         );

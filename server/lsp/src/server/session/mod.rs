@@ -54,22 +54,16 @@ pub struct Session {
 }
 
 /// Set once the request that started some work is cancelled (`$/cancelRequest`, which
-/// drops the request's future): long work checks it and stops (parsing stops at once).
-#[derive(Clone, Default)]
-pub struct Cancel(Arc<AtomicBool>);
-
-impl Cancel {
-    pub fn is_cancelled(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
-    }
-}
+/// drops the request's future) or its document's text changed: parsing stops at once, the
+/// core at its next checkpoint.
+pub use torchcts_core::Cancel;
 
 /// Flips its [`Cancel`] when the future holding it is dropped before the work is done.
 struct CancelOnDrop(Cancel);
 
 impl Drop for CancelOnDrop {
     fn drop(&mut self) {
-        self.0 .0.store(true, Ordering::Relaxed);
+        self.0.cancel();
     }
 }
 
@@ -170,7 +164,7 @@ impl Session {
         // A rope clone shares its chunks: O(1), whatever the size of the text.
         let rope = doc.text.clone();
         drop(state);
-        let analysis = Arc::new(analysis::run_analysis(uri, &rope, None, Some(self.inventory()), cancel)?);
+        let analysis = Arc::new(analysis::run_analysis(uri, &rope, None, Some(self.inventory()), cancel).ok()??);
         Some(Snapshot { analysis, rope, encoding })
     }
 
