@@ -287,8 +287,8 @@ impl<'a> Accounting<'a> {
     pub fn node_ref_id(&self, node: NodeRef) -> String {
         let inv = self.inventory;
         match node {
-            NodeRef::Item(i) => inv.items[i as usize].id.clone(),
-            NodeRef::Placeholder(k) => placeholder(inv, k).id.clone(),
+            NodeRef::Item(i) => inv.items[i as usize].id.to_string(),
+            NodeRef::Placeholder(k) => placeholder(inv, k).id.to_string(),
             NodeRef::Pending { backward: true, op, dt, .. } => format!(
                 "torchcts/opinfo/test_opinfo_backward.py::test_op_backward[manifest-declined-{}-{}]",
                 inv.string(op),

@@ -113,9 +113,10 @@ pub struct Item {
     pub opinfo: Option<OiParam>,
     /// Foreach/fused case generated from the manifest: the entry name.
     pub foreach_entry: Option<Str>,
-    pub requires: Vec<Str>,
-    pub d2: Vec<DtypeCheck>,
-    pub fixed: Vec<FixedGate>,
+    // Boxed slices, not Vecs: ~20,000 items stay resident, and most lists are empty.
+    pub requires: Box<[Str]>,
+    pub d2: Box<[DtypeCheck]>,
+    pub fixed: Box<[FixedGate]>,
     pub packing: Option<Str>,
     pub decoder: bool,
     pub large: bool,
@@ -126,12 +127,12 @@ pub struct Item {
     /// `test_gradcheck*`: float64 contract result on the item's surfaces.
     pub gradcheck: Option<Option<Rd>>,
     /// Device-dependent facts, per device class index.
-    pub dev: Vec<(u8, Vec<DevFact>)>,
+    pub dev: Box<[(u8, Box<[DevFact]>)]>,
     /// Test function (node id up to `[`), interned.
     pub function: Str,
-    pub id: String,
+    pub id: Box<str>,
     /// Byte offset where the printed id (`nodeid.split('/')[-1]`) starts.
-    pub printed_from: usize,
+    pub printed_from: u32,
 }
 
 impl Item {
@@ -158,10 +159,10 @@ impl Item {
     }
 
     pub fn printed_id(&self) -> &str {
-        &self.id[self.printed_from..]
+        &self.id[self.printed_from as usize..]
     }
     pub(crate) fn dev_facts(&self, class: u8) -> &[DevFact] {
-        self.dev.iter().find(|(c, _)| *c == class).map(|(_, f)| f.as_slice()).unwrap_or(&[])
+        self.dev.iter().find(|(c, _)| *c == class).map(|(_, f)| &f[..]).unwrap_or(&[])
     }
 }
 

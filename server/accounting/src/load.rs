@@ -131,29 +131,29 @@ fn read_dtype_check(r: &mut RowReader) -> DtypeCheck {
 
 fn read_item(r: &mut RowReader, strings: &[String]) -> Item {
     let function = r.var32();
-    let id = [strings.get(function as usize).map_or("", String::as_str), r.str()].concat();
+    let id: Box<str> = [strings.get(function as usize).map_or("", String::as_str), r.str()].concat().into();
     let level = r.u8();
     let flags = r.var32();
     let has = |bit: u32| flags & bit != 0;
     let op = if has(ibit::OP) { Some(r.var32()) } else { None };
     let d1 = if has(ibit::D1) { Some(read_dtype_check(r)) } else { None };
-    let d2 = if has(ibit::D2) { (0..r.var()).map(|_| read_dtype_check(r)).collect() } else { Vec::new() };
+    let d2 = if has(ibit::D2) { (0..r.var()).map(|_| read_dtype_check(r)).collect() } else { Box::default() };
     let fixed = if has(ibit::FIXED) {
         (0..r.var()).map(|_| FixedGate { surface: r.var32(), dt: r.var32(), contract: rd(r) }).collect()
     } else {
-        Vec::new()
+        Box::default()
     };
-    let requires = if has(ibit::REQUIRES) { (0..r.var()).map(|_| r.var32()).collect() } else { Vec::new() };
+    let requires = if has(ibit::REQUIRES) { (0..r.var()).map(|_| r.var32()).collect() } else { Box::default() };
     let packing = if has(ibit::PACKING) { Some(r.var32()) } else { None };
     let rng = if has(ibit::RNG) { r.u8() } else { 0 };
     let generated = if has(ibit::GENERATED) { Some(r.var32()) } else { None };
     let foreach_entry = if has(ibit::FOREACH) { Some(r.var32()) } else { None };
     let gradcheck = if has(ibit::GRADCHECK) { Some(rd(r)) } else { None };
     let opinfo = if has(ibit::OPINFO) { Some(read_opinfo_param(r)) } else { None };
-    let dev = if has(ibit::DEV) { read_device_facts(r) } else { Vec::new() };
+    let dev = if has(ibit::DEV) { read_device_facts(r) } else { Box::default() };
     Item {
         rare: 0,
-        printed_from: id.rfind('/').map_or(0, |i| i + 1),
+        printed_from: id.rfind('/').map_or(0, |i| i + 1) as u32,
         op,
         level,
         d1,
@@ -188,7 +188,7 @@ fn read_opinfo_param(r: &mut RowReader) -> OiParam {
     }
 }
 
-fn read_device_facts(r: &mut RowReader) -> Vec<(u8, Vec<DevFact>)> {
+fn read_device_facts(r: &mut RowReader) -> Box<[(u8, Box<[DevFact]>)]> {
     (0..r.var())
         .map(|_| {
             let class = r.u8();
@@ -498,17 +498,17 @@ fn placeholders(
 ) -> Placeholders {
     let make = |function: Str, suffix: &str, default_level: u8, d1: Option<DtypeCheck>, op: Option<Str>, dummy: bool| {
         let template = first.get(&function).map(|&i| &items[i]);
-        let id = format!("{}[{suffix}]", strings[function as usize]);
+        let id: Box<str> = format!("{}[{suffix}]", strings[function as usize]).into();
         let inherits_level = |t: &Item| t.generated.is_none() && t.foreach_entry.is_none();
         Item {
             rare: 0,
-            printed_from: id.rfind('/').map_or(0, |i| i + 1),
+            printed_from: id.rfind('/').map_or(0, |i| i + 1) as u32,
             id,
             op,
             level: template.filter(|t| inherits_level(t)).map_or(default_level, |t| t.level),
             d1,
-            d2: Vec::new(),
-            fixed: Vec::new(),
+            d2: Box::default(),
+            fixed: Box::default(),
             requires: template.map(|t| t.requires.clone()).unwrap_or_default(),
             packing: None,
             decoder: false,
@@ -521,7 +521,7 @@ fn placeholders(
             path_shape_empty: false,
             opinfo_dummy: dummy,
             opinfo: None,
-            dev: Vec::new(),
+            dev: Box::default(),
             function,
         }
         .with_rare_flags()

@@ -49,6 +49,12 @@ pub fn release(version: &str) -> &str {
     version.split('+').next().unwrap_or(version).trim()
 }
 
+/// The embedded archive's bytes: read once per release at load, not after (a long-lived
+/// process may hand their pages back to the OS).
+pub fn embedded_archive() -> &'static [u8] {
+    ARCHIVE
+}
+
 /// The torch releases the embedded inventories cover, newest first.
 pub fn embedded_torch_releases() -> Vec<&'static str> {
     catalogue().releases.clone()
