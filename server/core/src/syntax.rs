@@ -272,14 +272,23 @@ fn parser_error(first_hint: Option<crate::cpython_hints::Hint>, line: usize, end
     }
 }
 
-/// The 1-based line, end byte and start byte of the first error tree-sitter found.
+/// The 1-based line, end byte and start byte of the first parse error: the first error
+/// tree-sitter found, or an earlier character Python has no token for.
 fn first_error(tree: &Tree, text: &str) -> Option<(usize, usize, usize)> {
-    if !tree.root_node().has_error() {
-        return None;
-    }
-    let findings = syntax_findings(tree, text, 1);
-    let first = findings.first()?;
-    Some((line_at(text, first.span.start), first.span.end, first.span.start))
+    let findings = if tree.root_node().has_error() { syntax_findings(tree, text, 1) } else { Vec::new() };
+    let tree_sitter = findings.first().map(|f| f.span.clone());
+    let stray = stray_character(text).filter(|s| tree_sitter.as_ref().is_none_or(|t| s.start < t.start));
+    let span = stray.or(tree_sitter)?;
+    Some((line_at(text, span.start), span.end, span.start))
+}
+
+/// The first `!`, `?`, `$` or backquote outside strings and comments: CPython's tokenizer
+/// passes it to the parser as an operator no rule accepts, while tree-sitter skips it.
+fn stray_character(text: &str) -> Option<std::ops::Range<usize>> {
+    lex(text)
+        .take_while(|t| t.error.is_none())
+        .find(|t| t.kind == TokenKind::Op && matches!(t.text(text), "!" | "?" | "$" | "`"))
+        .map(|t| t.span)
 }
 
 /// The 1-based line of byte `offset`, with universal newlines (a lone CR ends a line too).
@@ -717,6 +726,13 @@ mod tests {
         assert_eq!(detected("x = '''abc\n\n"), says(2));
         assert_eq!(detected("x = '''abc\r"), says(1));
         assert_eq!(detected("x = 1\r\ny = '''abc\r\nd\r\n"), says(4));
+    }
+
+    #[test]
+    fn a_character_python_has_no_token_for_is_invalid_syntax() {
+        let e = err("x = [1,\n  !2]\n").unwrap();
+        assert_eq!((e.message.as_str(), e.line), ("invalid syntax", 2));
+        assert_eq!(err("x = 1 != 2  # !?$\ns = '!'\n"), None);
     }
 
     #[test]
