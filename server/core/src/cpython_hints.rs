@@ -14,7 +14,7 @@ use crate::lex::{lex, TokenKind};
 /// offending construct starts at (to order it against other errors).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hint {
-    pub message: &'static str,
+    pub message: std::borrow::Cow<'static, str>,
     pub line: usize,
     pub offset: usize,
     /// Edits that likely repair it, the likeliest first.
@@ -40,7 +40,7 @@ pub const COLON_EXPECTED: &str = "':' expected after dictionary key";
 pub const VALUE_EXPECTED: &str = "expression expected after dictionary key and ':'";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
+pub(crate) enum Kind {
     Name,
     Number,
     String,
@@ -48,13 +48,13 @@ enum Kind {
 }
 
 #[derive(Clone, Copy, Debug)]
-struct Token<'t> {
-    kind: Kind,
-    text: &'t str,
+pub(crate) struct Token<'t> {
+    pub(crate) kind: Kind,
+    pub(crate) text: &'t str,
     start: usize,
     line: usize,
     /// Bracket depth before the token (an opener has the outer depth).
-    depth: usize,
+    pub(crate) depth: usize,
     /// First token of a logical line.
     logical_start: bool,
 }
@@ -65,7 +65,7 @@ const KEYWORDS: &[&str] = &[
     "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
 ];
 
-fn is_keyword(s: &str) -> bool {
+pub(crate) fn is_keyword(s: &str) -> bool {
     KEYWORDS.contains(&s)
 }
 
@@ -74,7 +74,7 @@ impl Token<'_> {
         self.start + self.text.len()
     }
 
-    fn is(&self, op: &str) -> bool {
+    pub(crate) fn is(&self, op: &str) -> bool {
         self.kind == Kind::Op && self.text == op
     }
 
@@ -160,7 +160,7 @@ fn missing_block_colon(tokens: &[Token]) -> Option<Hint> {
                 SyntaxFix::insert(last.end(), ":", "Insert the missing ':'")
             };
             return Some(Hint {
-                message: EXPECTED_COLON,
+                message: EXPECTED_COLON.into(),
                 line: last.line,
                 offset: last.start,
                 fixes: fix.into_iter().collect(),
@@ -189,14 +189,36 @@ pub fn hints(text: &str) -> Hints {
 /// The first hint in source order, if any.
 fn first_hint(tokens: &[Token]) -> Option<Hint> {
     let openers = matching_openers(tokens);
+    let targets = crate::cpython_targets::Targets::new(tokens, &openers);
     let mut frames: Vec<Frame> = Vec::new();
-    let at = |message, t: &Token, fix: Option<SyntaxFix>| {
-        Some(Hint { message, line: t.line, offset: t.start, fixes: fix.into_iter().collect() })
+    let at = |message: &'static str, t: &Token, fix: Option<SyntaxFix>| {
+        Some(Hint { message: message.into(), line: t.line, offset: t.start, fixes: fix.into_iter().collect() })
     };
+    let target_hint = |error: crate::cpython_targets::TargetError, fix: Option<SyntaxFix>| {
+        let t = &tokens[error.at];
+        Hint { message: error.message.into(), line: t.line, offset: t.start, fixes: fix.into_iter().collect() }
+    };
+    // The statement the token is in, whether its first '=' was looked at, and a bad
+    // assignment target found there with the token CPython's parser has read to when it
+    // raises the error (a hint found before that token comes first).
+    let mut statement_start = 0;
+    let mut statement_checked = false;
+    let mut pending: Option<(Hint, usize)> = None;
     let replace_equals =
         |t: &Token| Some(SyntaxFix { span: t.start..t.end(), text: ":", title: "Replace '=' with ':'" });
     for (k, t) in tokens.iter().enumerate() {
         let prev = k.checked_sub(1).map(|p| &tokens[p]);
+        if pending.as_ref().is_some_and(|&(_, read_to)| read_to <= k) {
+            return pending.map(|(hint, _)| hint);
+        }
+        let separator = |p: &Token| p.is(";") && p.depth == 0;
+        if t.logical_start || prev.is_some_and(separator) {
+            (statement_start, statement_checked) = (k, false);
+        }
+        if t.is("=") && t.depth == 0 && !std::mem::replace(&mut statement_checked, true) {
+            let end = (k + 1..tokens.len()).find(|&j| tokens[j].logical_start || separator(&tokens[j])).unwrap_or(tokens.len());
+            pending = targets.statement_error(statement_start, end).map(|(error, read_to)| (target_hint(error, None), read_to));
+        }
         let frame = frames.last();
         // The key of a dict entry after the first: CPython parses one expression and wants
         // ':' next (`invalid_kvpair`), before any comma hint at that level.
@@ -321,10 +343,10 @@ fn first_hint(tokens: &[Token]) -> Option<Hint> {
                         if f.element_colon {
                             return at(INVALID, t, None);
                         }
-                        if let Some(message) = assignment_message(tokens, &openers, k) {
-                            let a = disjunction_start(tokens, &openers, k - 1);
+                        let start = f.element_start.unwrap_or(k);
+                        if let Some(error) = targets.element_error(start, k, tokens.len()) {
                             let fix = if f.brace { replace_equals(t) } else { None };
-                            return at(message, &tokens[a], fix);
+                            return Some(target_hint(error, fix));
                         }
                     }
                 }
@@ -338,7 +360,7 @@ fn first_hint(tokens: &[Token]) -> Option<Hint> {
             }
         }
     }
-    None
+    pending.map(|(hint, _)| hint)
 }
 
 pub const INVALID: &str = "invalid syntax";
@@ -366,37 +388,6 @@ struct Frame {
 fn joined_key_fix(tokens: &[Token], start: usize, end: usize) -> Option<SyntaxFix> {
     let joined = end - start >= 2 && tokens[start..end].iter().all(|t| t.kind == Kind::String);
     joined.then(|| tokens[start].end()).and_then(|at| SyntaxFix::insert(at, ":", "Insert ':' after the key"))
-}
-
-/// `invalid_named_expression`: `x = y` where an expression was due (a list, set or dict
-/// element). `k` is the `=`; `None` where CPython says plain `invalid syntax`.
-fn assignment_message(tokens: &[Token], openers: &[Option<usize>], k: usize) -> Option<&'static str> {
-    let last = k.checked_sub(1)?;
-    if !tokens[last].ends_operand() || tokens.get(k + 1).is_some_and(|n| n.is("=")) {
-        return None;
-    }
-    let a = disjunction_start(tokens, openers, last);
-    let target = &tokens[a..=last];
-    let only = |kind: Kind| target.iter().all(|t| t.kind == kind);
-    if target.len() == 1 && target[0].kind == Kind::Name && !is_keyword(target[0].text) {
-        return Some("invalid syntax. Maybe you meant '==' or ':=' instead of '='?");
-    }
-    if only(Kind::String) || (target.len() == 1 && target[0].kind == Kind::Number) {
-        return Some("cannot assign to literal here. Maybe you meant '==' instead of '='?");
-    }
-    // A dotted name: `torch.float32 = ...`.
-    let dotted = target.len() >= 3
-        && target.iter().enumerate().all(|(i, t)| {
-            if i % 2 == 0 {
-                t.kind == Kind::Name && !is_keyword(t.text)
-            } else {
-                t.is(".")
-            }
-        });
-    if dotted {
-        return Some("cannot assign to attribute here. Maybe you meant '==' instead of '='?");
-    }
-    None
 }
 
 /// Index of the first token of the `disjunction` that ends at `last`: operands joined by
@@ -480,27 +471,27 @@ mod tests {
     // Messages and lines are CPython 3.11's for the same sources.
     #[test]
     fn comma_colon_and_equals_hints() {
-        let hint = |s: &str| hints(s).first.map(|h| (h.message, h.line));
-        assert_eq!(hint("x = {\n 'a': 1\n 'b': 2}\n"), Some((FORGOT_COMMA, 2)));
-        assert_eq!(hint("x = {'a': 1, 'b' True}\n"), Some((COLON_EXPECTED, 1)));
+        let hint = |s: &str| hints(s).first.map(|h| (h.message.into_owned(), h.line));
+        assert_eq!(hint("x = {\n 'a': 1\n 'b': 2}\n"), Some((FORGOT_COMMA.to_string(), 2)));
+        assert_eq!(hint("x = {'a': 1, 'b' True}\n"), Some((COLON_EXPECTED.to_string(), 1)));
         assert_eq!(
             hint("x = {'a' = 1}\n"),
-            Some(("cannot assign to literal here. Maybe you meant '==' instead of '='?", 1))
+            Some(("cannot assign to literal here. Maybe you meant '==' instead of '='?".to_string(), 1))
         );
-        assert_eq!(hint("x = {'a':}\n"), Some((VALUE_EXPECTED, 1)));
+        assert_eq!(hint("x = {'a':}\n"), Some((VALUE_EXPECTED.to_string(), 1)));
         // Implicitly joined strings and calls are not missing commas.
         assert_eq!(hint("x = ['a' 'b', f (1), y [0]]\n"), None);
         // `print "x"`-like NAME STRING gets no comma hint, as in CPython.
-        assert_eq!(hint("x = [a 'b']\n"), Some((INVALID, 1)));
+        assert_eq!(hint("x = [a 'b']\n"), Some((INVALID.to_string(), 1)));
     }
 
     #[test]
     fn tokens_and_lines_are_cpythons() {
-        let hint = |s: &str| hints(s).first.map(|h| (h.message, h.line));
+        let hint = |s: &str| hints(s).first.map(|h| (h.message.into_owned(), h.line));
         // A lone CR in a triple-quoted string is a line break (universal newlines).
-        assert_eq!(hint("x = '''a\rb'''\ny = {\n 'a': 1\n 'b': 2}\n"), Some((FORGOT_COMMA, 4)));
+        assert_eq!(hint("x = '''a\rb'''\ny = {\n 'a': 1\n 'b': 2}\n"), Some((FORGOT_COMMA.to_string(), 4)));
         // `1if` is a number and a keyword, not one token.
-        assert_eq!(hint("x = [1if y else 2]\ny = (1 2)\n"), Some((FORGOT_COMMA, 2)));
+        assert_eq!(hint("x = [1if y else 2]\ny = (1 2)\n"), Some((FORGOT_COMMA.to_string(), 2)));
     }
 
     #[test]

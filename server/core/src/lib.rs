@@ -13,6 +13,7 @@ pub mod analysis;
 pub mod check;
 pub mod completion;
 pub mod cpython_hints;
+mod cpython_targets;
 pub mod eval;
 pub mod findings;
 mod fix_check;
