@@ -32,24 +32,6 @@ const DEFAULT_CASES: usize = 1_200;
 /// mutants may be answered with "needs Python" instead of a claim.
 const NEEDS_PYTHON: &[&str] = &["parse_import_error", "syntax_comprehension_and_functions", "system_exit_in_manifest"];
 
-/// Differences seen and not fixed yet (real line prefix, our line prefix): CPython's second
-/// parser pass reaching an atom error past the first error, its `invalid_*` message for
-/// starred targets, and a comma hint taken from a later line. They are counted and listed
-/// on every run, never silently passed.
-const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
-    ("Failed to parse manifest: Exceeds the limit", "Failed to parse manifest: invalid syntax ("),
-    ("Failed to parse manifest: can't use starred expression here", "Failed to parse manifest: invalid syntax ("),
-    (
-        "Failed to parse manifest: invalid syntax (",
-        "Failed to parse manifest: invalid syntax. Perhaps you forgot a comma?",
-    ),
-];
-
-fn known_difference(real: &Real, ours: &Ours) -> bool {
-    let (Some(r), Some(o)) = (real.lines.first(), ours.lines.first()) else { return false };
-    real.lines.len() == 1 && KNOWN_DIFFERENCES.iter().any(|(kr, ko)| r.starts_with(kr) && o.starts_with(ko))
-}
-
 /// splitmix64: small, fast, and the same sequence everywhere for a seed.
 struct Rng(u64);
 
@@ -875,7 +857,6 @@ fn check_matches_real_check_manifest_under_random_edits() {
 
     let mut classes: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     let (mut compared, mut unclaimed, mut timeouts) = (0, 0, 0);
-    let mut known: Vec<usize> = Vec::new();
     for (i, (m, r)) in mutants.iter().zip(&real).enumerate() {
         if r.timeout {
             timeouts += 1;
@@ -891,28 +872,13 @@ fn check_matches_real_check_manifest_under_random_edits() {
             continue;
         }
         compared += 1;
-        if known_difference(r, &o) {
-            known.push(i);
-            continue;
-        }
         classes.entry(class_of(r, &o)).or_default().push(i);
     }
     let differing: usize = classes.values().map(Vec::len).sum();
-    for &i in &known {
-        let (m, r) = (&mutants[i], &real[i]);
-        println!(
-            "known difference (KNOWN_DIFFERENCES), {} ({}): real {:?}, ours {:?}",
-            m.from,
-            m.edits.join("; "),
-            r.lines,
-            ours(m).lines
-        );
-    }
     println!(
         "check differential (seed {seed}): {} mutants, {compared} compared, {unclaimed} need Python \
-         (an unknown import, or mutants of {NEEDS_PYTHON:?}), {timeouts} timed out in Python, {differing} differ, {} known differences",
-        mutants.len(),
-        known.len()
+         (an unknown import, or mutants of {NEEDS_PYTHON:?}), {timeouts} timed out in Python, {differing} differ",
+        mutants.len()
     );
     if differing == 0 {
         let _ = std::fs::remove_dir_all(&dir);

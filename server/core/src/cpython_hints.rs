@@ -19,6 +19,9 @@ pub struct Hint {
     pub offset: usize,
     /// Edits that likely repair it, the likeliest first.
     pub fixes: Vec<SyntaxFix>,
+    /// Read by CPython's second pass wherever tree-sitter saw the first error: the value of
+    /// an assignment whose target is bad (and that target's own message).
+    pub reached: bool,
 }
 
 /// Replace `span` (bytes) with `text`: the repair a quick fix offers.
@@ -51,12 +54,12 @@ pub(crate) enum Kind {
 pub(crate) struct Token<'t> {
     pub(crate) kind: Kind,
     pub(crate) text: &'t str,
-    start: usize,
-    line: usize,
+    pub(crate) start: usize,
+    pub(crate) line: usize,
     /// Bracket depth before the token (an opener has the outer depth).
     pub(crate) depth: usize,
     /// First token of a logical line.
-    logical_start: bool,
+    pub(crate) logical_start: bool,
 }
 
 const KEYWORDS: &[&str] = &[
@@ -70,7 +73,7 @@ pub(crate) fn is_keyword(s: &str) -> bool {
 }
 
 impl Token<'_> {
-    fn end(&self) -> usize {
+    pub(crate) fn end(&self) -> usize {
         self.start + self.text.len()
     }
 
@@ -83,7 +86,7 @@ impl Token<'_> {
     }
 
     /// Can end an operand: `x`, `1`, `'s'`, `)`, `]`, `}`, `...`.
-    fn ends_operand(&self) -> bool {
+    pub(crate) fn ends_operand(&self) -> bool {
         match self.kind {
             Kind::Name => !is_keyword(self.text) || self.is_constant(),
             Kind::Number | Kind::String => true,
@@ -93,7 +96,7 @@ impl Token<'_> {
 
     /// Can start an expression where an operator or a comma was due. `(` and `[` after an
     /// operand are a call and a subscript, so they do not count.
-    fn starts_expression(&self) -> bool {
+    pub(crate) fn starts_expression(&self) -> bool {
         match self.kind {
             Kind::Name => !is_keyword(self.text) || self.is_constant() || self.text == "lambda",
             Kind::Number | Kind::String => true,
@@ -164,6 +167,7 @@ fn missing_block_colon(tokens: &[Token]) -> Option<Hint> {
                 line: last.line,
                 offset: last.start,
                 fixes: fix.into_iter().collect(),
+                reached: false,
             });
         }
         k = end;
@@ -179,24 +183,38 @@ pub struct Hints {
     pub first: Option<Hint>,
     /// The first compound statement header without its ':'.
     pub block_colon: Option<Hint>,
+    /// Where each logical line starts (byte offsets): CPython's parser stops at the first
+    /// statement that fails, so a hint in a later one is never reached.
+    pub statement_starts: Vec<usize>,
 }
 
 pub fn hints(text: &str) -> Hints {
     let Some(tokens) = tokenize(text) else { return Hints::default() };
-    Hints { first: first_hint(&tokens), block_colon: missing_block_colon(&tokens) }
+    let statement_starts = tokens.iter().filter(|t| t.logical_start).map(|t| t.start).collect();
+    Hints { first: first_hint(&tokens), block_colon: missing_block_colon(&tokens), statement_starts }
 }
 
 /// The first hint in source order, if any.
 fn first_hint(tokens: &[Token]) -> Option<Hint> {
+    let in_value = std::cell::Cell::new(false);
+    let hint = first_hint_scan(tokens, &in_value)?;
+    Some(Hint { reached: hint.reached || in_value.get(), ..hint })
+}
+
+/// [`first_hint`]; `in_value` tells whether the scan stopped in the value of an assignment
+/// whose target is bad.
+fn first_hint_scan(tokens: &[Token], in_value: &std::cell::Cell<bool>) -> Option<Hint> {
     let openers = matching_openers(tokens);
     let targets = crate::cpython_targets::Targets::new(tokens, &openers);
     let mut frames: Vec<Frame> = Vec::new();
     let at = |message: &'static str, t: &Token, fix: Option<SyntaxFix>| {
-        Some(Hint { message: message.into(), line: t.line, offset: t.start, fixes: fix.into_iter().collect() })
+        let fixes = fix.into_iter().collect();
+        Some(Hint { message: message.into(), line: t.line, offset: t.start, fixes, reached: false })
     };
     let target_hint = |error: crate::cpython_targets::TargetError, fix: Option<SyntaxFix>| {
         let t = &tokens[error.at];
-        Hint { message: error.message.into(), line: t.line, offset: t.start, fixes: fix.into_iter().collect() }
+        let fixes = fix.into_iter().collect();
+        Hint { message: error.message.into(), line: t.line, offset: t.start, fixes, reached: false }
     };
     // The statement the token is in, whether its first '=' was looked at, and a bad
     // assignment target found there with the token CPython's parser has read to when it
@@ -209,8 +227,9 @@ fn first_hint(tokens: &[Token]) -> Option<Hint> {
     for (k, t) in tokens.iter().enumerate() {
         let prev = k.checked_sub(1).map(|p| &tokens[p]);
         if pending.as_ref().is_some_and(|&(_, read_to)| read_to <= k) {
-            return pending.map(|(hint, _)| hint);
+            return pending.map(|(hint, _)| Hint { reached: true, ..hint });
         }
+        in_value.set(pending.is_some());
         let separator = |p: &Token| p.is(";") && p.depth == 0;
         if t.logical_start || prev.is_some_and(separator) {
             (statement_start, statement_checked) = (k, false);
@@ -278,12 +297,19 @@ fn first_hint(tokens: &[Token]) -> Option<Hint> {
                         f.element_start.get_or_insert(k);
                     }
                     let call = t.text != "{" && prev.is_some_and(|p| p.ends_operand());
-                    frames.push(Frame { brace: t.text == "{", call, ..Frame::default() });
+                    let group = t.text == "(" && !call;
+                    frames.push(Frame { brace: t.text == "{", call, group, ..Frame::default() });
                     continue;
                 }
                 "," | ")" | "]" | "}" => {
                     if t.is(",") && prev.is_some_and(|p| p.is(",") || (p.is("(") || p.is("[") || p.is("{"))) {
                         return at(INVALID, t, None);
+                    }
+                    // `invalid_group`: `(*x)`.
+                    if let Some(star) = frame.filter(|f| t.is(")") && f.group && f.elements == 0).and_then(|f| f.element_start) {
+                        if tokens[star].is("*") {
+                            return at(STARRED_GROUP, &tokens[star], None);
+                        }
                     }
                     if let Some(f) = frames.last_mut() {
                         if let Some(start) = f.element_start {
@@ -317,10 +343,21 @@ fn first_hint(tokens: &[Token]) -> Option<Hint> {
                 }
                 ":" => {
                     if let Some(f) = frames.last_mut() {
+                        // No key before it (`{:`, `, :`): the parse stops at the ':'.
+                        if f.brace && f.element_start.is_none() {
+                            return at(INVALID, t, None);
+                        }
                         let value_missing = tokens.get(k + 1).is_some_and(|n| n.is(",") || n.is("}"));
                         if f.brace && f.element_start.is_some() && !f.element_lambda {
                             if value_missing {
                                 return at(VALUE_EXPECTED, t, None);
+                            }
+                            // A set's `*x` cannot be a key; a value cannot be starred.
+                            if f.element_start.is_some_and(|s| tokens[s].is("*")) && !f.element_colon {
+                                return at(INVALID, t, None);
+                            }
+                            if let Some(star) = tokens.get(k + 1).filter(|n| n.is("*") && !f.element_colon) {
+                                return at(STARRED_VALUE, star, None);
                             }
                             if f.element_colon {
                                 // A second ':' in one entry (often strings joined across a
@@ -360,10 +397,92 @@ fn first_hint(tokens: &[Token]) -> Option<Hint> {
             }
         }
     }
-    pending.map(|(hint, _)| hint)
+    pending.map(|(hint, _)| Hint { reached: true, ..hint })
 }
 
 pub const INVALID: &str = "invalid syntax";
+/// The first operand directly followed by another on a statement's own level (`port
+/// torch`): CPython's parser stops there (its comma hint is for brackets only), wherever
+/// tree-sitter's recovery puts the error.
+pub fn statement_juxtaposition(text: &str) -> Option<std::ops::Range<usize>> {
+    let tokens = tokenize(text)?;
+    let mut statement_start = 0;
+    for (k, t) in tokens.iter().enumerate() {
+        if t.logical_start {
+            statement_start = k;
+            continue;
+        }
+        let Some(prev) = k.checked_sub(1).map(|p| &tokens[p]) else { continue };
+        let soft_keyword = k - 1 == statement_start && matches!(prev.text, "match" | "case");
+        let strings = prev.kind == Kind::String && t.kind == Kind::String;
+        if t.depth == 0 && prev.ends_operand() && t.starts_expression() && !strings && !soft_keyword {
+            return Some(t.start..t.end());
+        }
+    }
+    None
+}
+
+const STARRED_GROUP: &str = "cannot use starred expression here";
+const STARRED_VALUE: &str = "cannot use a starred expression in a dictionary value";
+
+/// The first token where CPython's parser fails and tree-sitter does not: a `*x` dict key
+/// (at its ':'), a starred dict value, a parenthesized lone `*x`.
+pub fn missed_starred(text: &str) -> Option<std::ops::Range<usize>> {
+    let tokens = tokenize(text)?;
+    // Per open bracket: '{', '(' not a call, the current element's first token, its ':'
+    // seen, and whether a comma came.
+    let mut frames: Vec<(bool, bool, Option<usize>, bool, bool)> = Vec::new();
+    for (k, t) in tokens.iter().enumerate() {
+        let span = |t: &Token| t.start..t.end();
+        if t.kind == Kind::Op {
+            match t.text {
+                "(" | "[" | "{" => {
+                    if let Some(f) = frames.last_mut() {
+                        f.2.get_or_insert(k);
+                    }
+                    let call = t.text != "{" && k.checked_sub(1).is_some_and(|p| tokens[p].ends_operand());
+                    frames.push((t.text == "{", t.text == "(" && !call, None, false, false));
+                    continue;
+                }
+                ")" | "]" | "}" => {
+                    if let Some((_, true, Some(star), _, false)) = frames.pop() {
+                        if t.is(")") && tokens[star].is("*") {
+                            return Some(span(&tokens[star]));
+                        }
+                    }
+                    continue;
+                }
+                "," => {
+                    if let Some(f) = frames.last_mut() {
+                        (f.2, f.3, f.4) = (None, false, true);
+                    }
+                    continue;
+                }
+                ":" => {
+                    if let Some(f) = frames.last_mut().filter(|f| f.0 && !f.3) {
+                        if f.2.is_some_and(|s| tokens[s].is("*")) {
+                            return Some(span(t));
+                        }
+                        if let Some(star) = tokens.get(k + 1).filter(|n| n.is("*")) {
+                            return Some(span(star));
+                        }
+                        f.3 = true;
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        if let Some(f) = frames.last_mut() {
+            if t.kind == Kind::Name && t.text == "lambda" {
+                // A lambda's ':' is not a dict's.
+                f.3 = true;
+            }
+            f.2.get_or_insert(k);
+        }
+    }
+    None
+}
 
 /// An open bracket and the element being read in it.
 #[derive(Default)]
@@ -371,6 +490,8 @@ struct Frame {
     brace: bool,
     /// A call or subscript: `name=value` there is an argument.
     call: bool,
+    /// A `(` that is not a call: a parenthesized expression or a tuple.
+    group: bool,
     /// A `{` whose first element is a `key: value` pair (or `**mapping`).
     dict: bool,
     /// Elements closed so far.
@@ -422,7 +543,7 @@ fn disjunction_start(tokens: &[Token], openers: &[Option<usize>], last: usize) -
 }
 
 /// For each closing bracket, the index of its opener.
-fn matching_openers(tokens: &[Token]) -> Vec<Option<usize>> {
+pub(crate) fn matching_openers(tokens: &[Token]) -> Vec<Option<usize>> {
     let mut out = vec![None; tokens.len()];
     let mut stack = Vec::new();
     for (k, t) in tokens.iter().enumerate() {
@@ -441,7 +562,7 @@ fn matching_openers(tokens: &[Token]) -> Vec<Option<usize>> {
 /// The tokens CPython's parser reads (no comments, line breaks or indentation), from
 /// [`lex`]; `None` where a string does not terminate (that error is the tokenizer's,
 /// reported elsewhere).
-fn tokenize(text: &str) -> Option<Vec<Token<'_>>> {
+pub(crate) fn tokenize(text: &str) -> Option<Vec<Token<'_>>> {
     let mut tokens = Vec::new();
     let mut logical_start = true;
     for token in lex(text) {

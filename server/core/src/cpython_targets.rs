@@ -435,6 +435,91 @@ impl<'a, 't> Targets<'a, 't> {
     }
 }
 
+/// Stars that CPython's grammar reads as a starred expression on a statement's own level
+/// (`x = *a`, `*a`, `x += *a`, `for x in *a:`, `*a = 1`), which tree-sitter may refuse.
+pub(crate) struct StatementStars {
+    /// The text with those `*` replaced: CPython parses it the same way.
+    pub(crate) replaced: String,
+    /// The compiler's error for the first lone one (not in a tuple): message and line.
+    pub(crate) error: Option<(&'static str, usize)>,
+}
+
+const TARGET_STAR: &str = "starred assignment target must be in a list or tuple";
+
+pub(crate) fn statement_stars(text: &str) -> Option<StatementStars> {
+    let tokens = crate::cpython_hints::tokenize(text)?;
+    let openers = crate::cpython_hints::matching_openers(&tokens);
+    let targets = Targets::new(&tokens, &openers);
+    let mut blank = Vec::new();
+    let mut error = None;
+    let mut statement_start = 0;
+    for (k, t) in tokens.iter().enumerate() {
+        let prev = k.checked_sub(1).map(|p| &tokens[p]);
+        let starts = t.logical_start || prev.is_some_and(|p| p.is(";") && p.depth == 0);
+        if starts {
+            statement_start = k;
+        }
+        if !t.is("*") || t.depth != 0 {
+            continue;
+        }
+        let for_statement = tokens[statement_start].kind == Kind::Name && tokens[statement_start].text == "for";
+        let assigned = |p: &Token| {
+            p.depth == 0 && p.kind == Kind::Op && p.text.ends_with('=') && !matches!(p.text, "==" | "<=" | ">=" | "!=" | ":=")
+        };
+        let iterable = |p: &Token| for_statement && p.kind == Kind::Name && p.text == "in";
+        if !(starts || prev.is_some_and(|p| assigned(p) || iterable(p))) {
+            continue;
+        }
+        let end = (k + 1..tokens.len())
+            .find(|&j| tokens[j].logical_start || tokens[j].is(";") && tokens[j].depth == 0)
+            .unwrap_or(tokens.len());
+        let r = targets.reader(end);
+        let Some(operand) = r.bitwise_or(k + 1, 0) else { continue };
+        let message = match r.tok(operand.end) {
+            None => Some("can't use starred expression here"),
+            Some(n) if n.is(":") && for_statement => Some("can't use starred expression here"),
+            Some(n) if n.is("=") => Some(TARGET_STAR),
+            Some(n) if n.is(",") => None,
+            Some(_) => continue,
+        };
+        // A unary '+' reads the same and keeps the offsets; a target's star goes (but not at
+        // a line's start, which would indent it: tree-sitter reads `*a = 1` there).
+        let target = message == Some(TARGET_STAR);
+        if !(target && starts) {
+            blank.push((t.start, if target { b' ' } else { b'+' }));
+        }
+        if error.is_none() {
+            error = message.map(|m| (m, t.line));
+        }
+    }
+    if blank.is_empty() && error.is_none() {
+        return None;
+    }
+    let mut bytes = text.as_bytes().to_vec();
+    for (at, with) in blank {
+        bytes[at] = with;
+    }
+    Some(StatementStars { replaced: String::from_utf8(bytes).ok()?, error })
+}
+
+/// The bytes of the expression CPython's second pass reads after the first operand that
+/// another directly follows, at or after byte `from` on that logical line:
+/// `invalid_expression`'s `disjunction expression_without_invalid` (the comma hint, or
+/// nothing on a statement's own level). An atom error in it (a huge int) is raised there.
+pub(crate) fn juxtaposed_expression(text: &str, from: usize) -> Option<std::ops::Range<usize>> {
+    let tokens = crate::cpython_hints::tokenize(text)?;
+    let openers = crate::cpython_hints::matching_openers(&tokens);
+    let targets = Targets::new(&tokens, &openers);
+    let first = tokens.iter().position(|t| t.end() > from)?;
+    let end = (first + 1..tokens.len()).find(|&j| tokens[j].logical_start).unwrap_or(tokens.len());
+    let k = (first.max(1)..end).find(|&k| {
+        let (prev, t) = (&tokens[k - 1], &tokens[k]);
+        !t.logical_start && prev.ends_operand() && t.starts_expression() && !(prev.kind == Kind::String && t.kind == Kind::String)
+    })?;
+    let e = targets.reader(end).expression(k, 0)?;
+    Some(tokens[k].start..tokens[e.end - 1].end())
+}
+
 #[cfg(test)]
 mod tests {
     use crate::cpython_hints::{hints, INVALID};

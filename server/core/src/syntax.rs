@@ -189,6 +189,20 @@ pub fn python_syntax_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError>
             fixes: Vec::new(),
         });
     }
+    // `x = *a` parses in CPython (its compiler refuses it); tree-sitter may not parse it.
+    // With those stars replaced, the text parses in CPython as it does with them.
+    if let Some(stars) = crate::cpython_targets::statement_stars(text) {
+        let replaced = &stars.replaced;
+        return parse_or_compile_error(&parse(replaced, None), replaced).or_else(|| {
+            let (message, line) = stars.error?;
+            Some(PythonSyntaxError { message: message.into(), line, fixes: Vec::new() })
+        });
+    }
+    parse_or_compile_error(tree, text)
+}
+
+/// [`python_syntax_error`] for a text without a NUL byte or a statement's starred expression.
+fn parse_or_compile_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError> {
     let mut atom = None;
     let mut indent = None;
     let token_error = tokenizer_error(text, &mut atom, &mut indent);
@@ -210,7 +224,12 @@ pub fn python_syntax_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError>
     // tokenizer error anywhere in the file (CPython tokenizes the rest), except an unclosed
     // bracket opened on a later line.
     if let Some(atom) = atom {
-        if first.is_none_or(|(_, _, start)| start >= atom.offset) {
+        // CPython's second pass also reads the expression after two operands side by side
+        // at the first error (`manifest {...}`), atoms included.
+        let reread = |start: usize| {
+            crate::cpython_targets::juxtaposed_expression(text, start).is_some_and(|e| e.contains(&atom.offset))
+        };
+        if first.is_none_or(|(_, _, start)| start >= atom.offset || reread(start)) {
             return match token_error {
                 Some(tok) if !(tok.at_eof && atom.error.line <= tok.error.line) => Some(tok.error),
                 _ => Some(atom.error),
@@ -229,7 +248,7 @@ pub fn python_syntax_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError>
     }
     // Only a file that does not parse is scanned for CPython's specialised messages.
     let hints = if first.is_some() { crate::cpython_hints::hints(text) } else { Default::default() };
-    let mut parser_error = first.map(|(line, end)| parser_error(hints.first, line, end));
+    let mut parser_error = first.map(|(line, end)| parser_error(hints.first, &hints.statement_starts, line, end));
     // A header without its ':' fails on a forced token: before the tokenizer reads on.
     if let (Some(hint), Some(parser)) = (hints.block_colon, parser_error.as_ref()) {
         if hint.line <= parser.line {
@@ -262,10 +281,17 @@ pub fn python_syntax_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError>
 /// CPython's message for a parse error tree-sitter first sees on `line`, ending at byte
 /// `end`. A hint from no later than that error, or from the next line, is the same mistake
 /// (tree-sitter's recovery often marks the token before it, such as the comma ending the
-/// previous entry); a later one is not CPython's first error.
-fn parser_error(first_hint: Option<crate::cpython_hints::Hint>, line: usize, end: usize) -> PythonSyntaxError {
+/// previous entry), unless a statement starts between them; a later one is not CPython's
+/// first error.
+fn parser_error(
+    first_hint: Option<crate::cpython_hints::Hint>,
+    statement_starts: &[usize],
+    line: usize,
+    end: usize,
+) -> PythonSyntaxError {
+    let later_statement = |offset: usize| statement_starts.iter().any(|&s| end < s && s <= offset);
     match first_hint {
-        Some(hint) if hint.offset <= end || hint.line <= line + 1 => {
+        Some(hint) if (hint.reached || hint.offset <= end || hint.line <= line + 1) && !later_statement(hint.offset) => {
             PythonSyntaxError { message: hint.message.into(), line: hint.line, fixes: hint.fixes }
         }
         _ => PythonSyntaxError { message: "invalid syntax".into(), line, fixes: Vec::new() },
@@ -273,12 +299,19 @@ fn parser_error(first_hint: Option<crate::cpython_hints::Hint>, line: usize, end
 }
 
 /// The 1-based line, end byte and start byte of the first parse error: the first error
-/// tree-sitter found, or an earlier character Python has no token for.
+/// tree-sitter found, or an earlier one it accepts (a character Python has no token for, a
+/// misplaced starred expression).
 fn first_error(tree: &Tree, text: &str) -> Option<(usize, usize, usize)> {
     let findings = if tree.root_node().has_error() { syntax_findings(tree, text, 1) } else { Vec::new() };
     let tree_sitter = findings.first().map(|f| f.span.clone());
-    let stray = stray_character(text).filter(|s| tree_sitter.as_ref().is_none_or(|t| s.start < t.start));
-    let span = stray.or(tree_sitter)?;
+    let missed = [
+        stray_character(text),
+        crate::cpython_hints::missed_starred(text),
+        crate::cpython_hints::statement_juxtaposition(text),
+    ]
+    .into_iter()
+    .flatten();
+    let span = missed.chain(tree_sitter).min_by_key(|s| s.start)?;
     Some((line_at(text, span.start), span.end, span.start))
 }
 
@@ -733,6 +766,45 @@ mod tests {
         let e = err("x = [1,\n  !2]\n").unwrap();
         assert_eq!((e.message.as_str(), e.line), ("invalid syntax", 2));
         assert_eq!(err("x = 1 != 2  # !?$\ns = '!'\n"), None);
+    }
+
+    #[test]
+    fn starred_expressions_cpython_parses() {
+        let said = |text: &str| err(text).map(|e| (e.message, e.line));
+        let says = |message: &str, line| Some((message.to_string(), line));
+        // The compiler's errors, once the whole file parses.
+        assert_eq!(said("x = 1\nmanifest = *{\n  1: 2,\n}\n"), says("can't use starred expression here", 2));
+        assert_eq!(said("*a\n"), says("can't use starred expression here", 1));
+        assert_eq!(said("x = *a = 1\n"), says("starred assignment target must be in a list or tuple", 1));
+        // A parse error anywhere comes first.
+        assert_eq!(said("x = *a\ny = 1 2\n"), says("invalid syntax", 2));
+        // The parser's own messages, where tree-sitter reads the star without complaint.
+        assert_eq!(said("x = (*a)\n"), says("cannot use starred expression here", 1));
+        assert_eq!(said("x = {1: *a}\n"), says("cannot use a starred expression in a dictionary value", 1));
+        assert_eq!(said("x = {\n  *a: 1}\n"), says("invalid syntax", 2));
+        assert_eq!(said("x = *a, 1\ny = [*a]\n"), None);
+    }
+
+    #[test]
+    fn the_second_pass_stops_at_the_first_failing_statement() {
+        let said = |text: &str| err(text).map(|e| (e.message, e.line));
+        let text = "mport torch\n\nmanifest = {\n    'a': 1\n    'b': 2,\n}\n";
+        assert_eq!(said(text), Some(("invalid syntax".to_string(), 1)));
+        let text = "manifest = {\n  'a': 1,\n  'b': 2, :\n  'c': 3,\n}\n";
+        assert_eq!(said(text), Some(("invalid syntax".to_string(), 3)));
+        // The value of an assignment to a bad target is read: its comma hint comes first.
+        let text = "# a\nman-ifest = {\n  'a': 1,\n  'b': 'x' 5,\n}\n";
+        assert_eq!(said(text), Some(("invalid syntax. Perhaps you forgot a comma?".to_string(), 4)));
+    }
+
+    #[test]
+    fn an_atom_error_in_the_expression_the_second_pass_rereads() {
+        let digits = "7".repeat(MAX_INT_DIGITS + 1);
+        let e = err(&format!("manifest {{\n  'a': 1,\n  'b': {digits},\n}}\n")).unwrap();
+        assert_eq!((e.message, e.line), (int_digits_error(MAX_INT_DIGITS + 1), 3));
+        // Not past an error the second pass stops at.
+        let e = err(&format!("manifest = {{\n  'a': 1 +,\n  'b': {digits},\n}}\n")).unwrap();
+        assert_eq!((e.message.as_str(), e.line), ("invalid syntax", 2));
     }
 
     #[test]
