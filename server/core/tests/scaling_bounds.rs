@@ -1,4 +1,5 @@
-//! Each pathological construct of issue 11 (a dict literal with many entries, many
+//! Each pathological construct of issue 11 (a dict literal with many entries, known or not
+//! evaluated, many
 //! `tolerance_overrides` or `skip_ops` entries, a regex with many alternatives, long chains
 //! `a.b.b...`, `1+1+...`, `a[0][0]...`, `f()()...`) costs about linearly in its size on the
 //! whole path a keystroke and the cursor features take (analysis with the inventory hints,
@@ -89,6 +90,11 @@ fn assert_linear(name: &str) {
 #[test]
 fn dict_literal_with_many_int_keys() {
     assert_linear("dict_int");
+}
+
+#[test]
+fn dict_literal_with_many_unevaluated_values() {
+    assert_linear("dict_unevaluated");
 }
 
 #[test]

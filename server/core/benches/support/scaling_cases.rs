@@ -25,6 +25,14 @@ fn cases() -> Vec<Case> {
             text: |n| with_tail(format!("X = {{{}}}", (0..n).map(|i| format!("{i}: {i}")).collect::<Vec<_>>().join(", "))),
         },
         Case {
+            name: "dict_unevaluated",
+            what: "`X = {0: open, 1: open, ...}`: N values not evaluated, one note each",
+            n: 12_500,
+            text: |n| {
+                with_tail(format!("X = {{{}}}", (0..n).map(|i| format!("{i}: open")).collect::<Vec<_>>().join(", ")))
+            },
+        },
+        Case {
             name: "dict_manifest_keys",
             what: "N unknown top-level keys in the manifest",
             n: 2_500,

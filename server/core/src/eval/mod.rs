@@ -65,6 +65,7 @@ pub fn evaluate_until(tree: &Tree, text: &str, cancel: &Cancel) -> Cancellable<M
         bound_before: HashSet::new(),
         depth: 0,
         cancel,
+        noted: HashSet::new(),
     };
     // CPython compiles the whole module before running any of it.
     if let Some(node) = compile_nesting::too_deeply_nested(tree, text, cancel)? {
@@ -115,6 +116,8 @@ struct Evaluator<'a> {
     bound_before: HashSet<String>,
     depth: usize,
     cancel: &'a Cancel,
+    /// The (place, message) of every note so far.
+    noted: HashSet<(Span, String)>,
 }
 
 fn span(node: Node) -> Span {
@@ -135,7 +138,8 @@ impl<'a> Evaluator<'a> {
     fn note(&mut self, span: Span, message: String) {
         // One note per place is enough; repeated evaluation of the same constant would
         // otherwise duplicate it.
-        if self.model.notes.iter().any(|n| n.span == span && n.message == message) {
+        // A set, not a scan of the notes: a literal with N unevaluated values has N notes.
+        if !self.noted.insert((span.clone(), message.clone())) {
             return;
         }
         self.model.notes.push(Finding::new(span, Severity::Information, message, "not-evaluated", Origin::Lsp));
