@@ -79,7 +79,7 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
                 None => Value::Null,
             };
             let report = AnalyzeReport { accounting, check: super::check::report(path, &analysis) };
-            outln!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+            super::output::write_json_stdout(&report);
         }
     }
     ExitCode::from(analysis.check.exit_code() as u8)

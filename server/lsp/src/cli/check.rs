@@ -76,7 +76,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     };
     let code = analysis.check.exit_code();
     match args.format {
-        CheckFormat::Json => outln!("{}", serde_json::to_string_pretty(&report(&path, &analysis)).unwrap_or_default()),
+        CheckFormat::Json => super::output::write_json_stdout(&report(&path, &analysis)),
         CheckFormat::Github => print_annotations(&path, &analysis),
         CheckFormat::Text => print_text(&analysis),
     }

@@ -3,7 +3,7 @@
 //! by reason. Both versions are evaluated statically and accounted from the inventory
 //! (`torchcts_core::review_diff`); `--against` reads the committed version with `git show`.
 
-use super::output::{errln, out, outln};
+use super::output::{errln, out};
 use super::{read_manifest, AccountingArgs};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -155,7 +155,7 @@ pub fn run(args: &DiffArgs) -> ExitCode {
             let mut report = review_diff::to_json(&review);
             report["old"] = serde_json::json!({"file": old.0, "not_static": old_side.not_static});
             report["new"] = serde_json::json!({"file": new.0, "not_static": new_side.not_static});
-            outln!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+            super::output::write_json_stdout(&report);
         }
         DiffFormat::Markdown => out!("{}", review_diff::render_markdown(&review, &old.0, &new.0, args.show)),
         DiffFormat::Text => {

@@ -22,6 +22,19 @@ pub fn write_stderr(args: std::fmt::Arguments) {
     write_unless_closed(&mut std::io::stderr().lock(), &STDERR_CLOSED, args);
 }
 
+/// Writes `value` to stdout as pretty JSON and a line break, streamed through a buffer:
+/// a large report (50k findings: some 23 MB) is never held as one string.
+pub fn write_json_stdout(value: &impl serde::Serialize) {
+    if STDOUT_CLOSED.load(Ordering::Relaxed) {
+        return;
+    }
+    let mut writer = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
+    let written = serde_json::to_writer_pretty(&mut writer, value).is_ok() && writer.write_all(b"\n").is_ok();
+    if !written || writer.flush().is_err() {
+        STDOUT_CLOSED.store(true, Ordering::Relaxed);
+    }
+}
+
 /// Flushes stdout at the end of a command (a failure there is the same closed pipe).
 pub fn flush_stdout() {
     if !STDOUT_CLOSED.load(Ordering::Relaxed) && std::io::stdout().lock().flush().is_err() {

@@ -2,7 +2,7 @@
 //! [--format text|json] [--inventory PATH]`: what `torchcts show-skips` reports, without
 //! Python, from the embedded inventory (or another one).
 
-use super::output::{errln, out, outln};
+use super::output::{errln, out};
 use super::{read_manifest, AccountingArgs, ReportFormat, SelectedInventory};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -113,7 +113,7 @@ pub fn run(args: &SkipsArgs) -> ExitCode {
     let unknown = av::unknown_inputs(manifest);
     if args.format == ReportFormat::Json {
         let report = report_json(&path, &inventory, &acc, selection, &unknown);
-        outln!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+        super::output::write_json_stdout(&report);
     } else {
         out!("{}", accounting::render_show_skips(&acc));
         errln!("Note: counts for {}{}", inventory.label(), inventory.note().map(|n| format!(" ({n})")).unwrap_or_default());
