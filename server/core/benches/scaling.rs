@@ -7,7 +7,8 @@
 //!
 //! For every size it prints the median time of the whole path and the peak heap growth
 //! (a counting allocator), then the slope: time(8N) / time(N) is about 8 when the cost is
-//! linear and about 64 when it is quadratic.
+//! linear and about 64 when it is quadratic. A second table splits the path at 8N into its
+//! steps (each the median of 3 runs).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -90,4 +91,64 @@ fn main() {
             peak as f64 / 1e6
         );
     }
+    println!();
+    println!("| construct at 8N | analyze | accounting | hover | quick fixes | completion |");
+    println!("|---|---|---|---|---|---|");
+    for case in cases() {
+        if wanted.as_ref().is_some_and(|w| !w.iter().any(|c| c == case.name)) {
+            continue;
+        }
+        let text = (case.text)(case.n * 8);
+        let cells: Vec<String> =
+            steps(&text, inventory).iter().map(|t| format!("{:.1} ms", t.as_secs_f64() * 1e3)).collect();
+        println!("| {} | {} |", case.name, cells.join(" | "));
+    }
+}
+
+/// The steps of [`whole_path`] timed one by one (median of 3): analysis with the inventory
+/// hints, accounting, then hover, quick fixes and completion at both cursor places together
+/// (quick fixes also on the middle finding).
+fn steps(text: &str, inventory: &Inventory) -> [Duration; 5] {
+    use torchcts_core::accounting_view as av;
+    use torchcts_core::{analyze, AnalysisInput};
+    let median = |f: &mut dyn FnMut()| {
+        let mut samples: Vec<Duration> = (0..3)
+            .map(|_| {
+                let start = Instant::now();
+                f();
+                start.elapsed()
+            })
+            .collect();
+        samples.sort();
+        samples[1]
+    };
+    let input = AnalysisInput { inventory: Some(inventory), ..AnalysisInput::default() };
+    let analyze_time = median(&mut || drop(std::hint::black_box(analyze(text, &input))));
+    let analysis = analyze(text, &input);
+    let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) else {
+        return [analyze_time, Duration::ZERO, Duration::ZERO, Duration::ZERO, Duration::ZERO];
+    };
+    let facts = av::facts(manifest);
+    let accounting = median(&mut || drop(std::hint::black_box(av::summarize(inventory, &facts, None))));
+    let summary = av::summarize(inventory, &facts, None);
+    let counts = torchcts_core::hover::Counts { inventory, summary: &summary };
+    let places = [text.trim_end().len().saturating_sub(1), text.len() / 2];
+    let hover = median(&mut || {
+        for at in places {
+            std::hint::black_box(torchcts_core::hover::hover(&analysis, at, Some(&counts)));
+        }
+    });
+    // Quick fixes also on the middle finding (an unknown key has fixes to check).
+    let middle_finding = analysis.findings.get(analysis.findings.len() / 2).map(|f| f.span.clone());
+    let fixes = median(&mut || {
+        for range in places.iter().map(|&at| at..at).chain(middle_finding.clone()) {
+            std::hint::black_box(torchcts_core::actions::quick_fixes(&analysis, range));
+        }
+    });
+    let completion = median(&mut || {
+        for at in places {
+            std::hint::black_box(torchcts_core::completion::complete(&analysis, at, None));
+        }
+    });
+    [analyze_time, accounting, hover, fixes, completion]
 }
