@@ -76,7 +76,12 @@ def inventory_lines(inv: dict) -> list[str]:
 
 
 def suite_facts(inv: dict) -> dict:
-    return {k: v for k, v in inv.items() if k not in PROVENANCE_KEYS}
+    """What decides the accounting. An item's `req` comes from a Python set, so its order
+    changes with the extracting process's hash seed (as the real tool's messages do):
+    compared as a set, so that two releases differing only in that order are aliases."""
+    facts = {k: v for k, v in inv.items() if k not in PROVENANCE_KEYS}
+    facts["items"] = [dict(item, req=sorted(item["req"])) if "req" in item else item for item in facts.get("items", [])]
+    return facts
 
 
 def line_delta(base: list[str], version: list[str]) -> list:
