@@ -242,7 +242,8 @@ fn parse_or_compile_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError> 
     // open bracket instead).
     if let Some(tok) = token_error.as_ref().filter(|t| t.at_eof && first.is_some()) {
         let completes = |tail: &str| !parse(&format!("{text}\n{tail}{}\n", tok.closers), None).root_node().has_error();
-        if completes("") || completes("0") {
+        // Nothing, a value, or a dict key's ':' and value (`{"a": 1, "b"`).
+        if completes("") || completes("0") || completes(":0") {
             return token_error.map(|t| t.error);
         }
     }
@@ -805,6 +806,12 @@ mod tests {
         // Not past an error the second pass stops at.
         let e = err(&format!("manifest = {{\n  'a': 1 +,\n  'b': {digits},\n}}\n")).unwrap();
         assert_eq!((e.message.as_str(), e.line), ("invalid syntax", 2));
+    }
+
+    #[test]
+    fn a_dict_cut_after_a_key_is_a_bracket_never_closed() {
+        let e = err("x = 1\nmanifest = {\n  'a': 1,\n  'b'").unwrap();
+        assert_eq!((e.message.as_str(), e.line), ("'{' was never closed", 2));
     }
 
     #[test]
