@@ -53,7 +53,8 @@ pub struct Dict {
     /// True when keys we cannot see may be present (a `**splat` of an unknown value).
     pub open: bool,
     /// Entry positions by [`key_hash`]; only kept once the dict is large enough to need it.
-    pub(crate) index: Option<KeyIndex>,
+    /// Boxed: every value is as large as its largest kind, and most dicts have no index.
+    pub(crate) index: Option<Box<KeyIndex>>,
 }
 
 /// Positions of the entries by the hash of their key; `covered` is how many entries it holds.
@@ -94,9 +95,9 @@ impl Dict {
 
     /// Brings the index up to date with `entries` (extended after pushes, rebuilt otherwise).
     fn update_index(&mut self) {
-        let index = self.index.get_or_insert_with(KeyIndex::default);
+        let index = self.index.get_or_insert_with(Box::default);
         if index.covered > self.entries.len() {
-            *index = KeyIndex::default();
+            **index = KeyIndex::default();
         }
         for (p, entry) in self.entries.iter().enumerate().skip(index.covered) {
             if let Some(hash) = key_hash(&entry.key) {

@@ -373,6 +373,8 @@ impl Evaluator<'_> {
         let mut d = Dict::default();
         let mut cursor = node.walk();
         let children: Vec<Node> = node.named_children(&mut cursor).collect();
+        // Sized to the literal: growth by doubling left most small dicts at twice their size.
+        d.entries.reserve_exact(children.len());
         for (index, child) in children.into_iter().enumerate() {
             if self.given_up(index) {
                 return Value::unknown("cancelled", s);
@@ -381,6 +383,7 @@ impl Evaluator<'_> {
                 return Value::unknown("load error", s);
             }
         }
+        d.entries.shrink_to_fit();
         // Entries lost in a syntax error may hold any key.
         if node.has_error() {
             d.open = true;
