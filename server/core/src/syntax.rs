@@ -166,6 +166,18 @@ pub fn recovered_manifest_pairs<'t>(error: Node<'t>, text: &str) -> Option<(Node
     Some((name, pairs))
 }
 
+/// An INDENT token at the start of a logical line that does not follow a block header.
+#[derive(Clone, Copy)]
+struct UnexpectedIndent {
+    line: usize,
+    offset: usize,
+    /// The logical line before ends with an operator or a keyword that needs an operand
+    /// (`x =`, `1 +`, `a.`, `not`): its last line. CPython fails at its NEWLINE and never
+    /// reads the INDENT.
+    incomplete_line: Option<usize>,
+    newline_offset: usize,
+}
+
 /// What CPython would say for a file that does not compile: its message and 1-based line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PythonSyntaxError {
@@ -209,7 +221,18 @@ fn parse_or_compile_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError> 
     let first = first_error(tree, text);
     // An unexpected INDENT token stops the parser there, and CPython says so without
     // reading further: only tokenizer errors before that line come first.
-    if let Some((line, offset)) = indent {
+    if let Some(UnexpectedIndent { incomplete_line: Some(line), newline_offset, .. }) = indent {
+        // The line before ends where an operand must follow: CPython's parser fails at its
+        // NEWLINE (a generic error, then any tokenizer error in the file wins).
+        let parser_first = first.is_none_or(|(first_line, _, _)| first_line >= line)
+            && atom.as_ref().is_none_or(|a: &AtomError| a.offset > newline_offset);
+        if parser_first {
+            return match token_error {
+                Some(tok) if !tok.at_eof => Some(tok.error),
+                _ => Some(PythonSyntaxError { message: "invalid syntax".into(), line, fixes: Vec::new() }),
+            };
+        }
+    } else if let Some(UnexpectedIndent { line, offset, .. }) = indent {
         let parser_first = first.is_none_or(|(first_line, _, _)| first_line >= line)
             && atom.as_ref().is_none_or(|a: &AtomError| a.offset > offset);
         if parser_first {
@@ -402,7 +425,7 @@ fn literal_escape_error(text: &str, token: &Token) -> Option<String> {
 fn tokenizer_error(
     text: &str,
     atom: &mut Option<AtomError>,
-    unexpected_indent: &mut Option<(usize, usize)>,
+    unexpected_indent: &mut Option<UnexpectedIndent>,
 ) -> Option<TokenizerError> {
     // A string's escape error (message, start), waiting for the token after its group.
     let mut pending: Option<(String, usize)> = None;
@@ -425,12 +448,20 @@ fn tokenizer_error(
     let mut after_colon = false;
     let mut logical_line_start = true;
     let mut eof_error = None;
+    // The last significant token, and the NEWLINE that ended the previous logical line.
+    let mut last_significant: Option<Token> = None;
+    let mut previous_line_end: Option<(Token, Token)> = None;
+    // A compound statement's header fails on its forced ':' instead (`cpython_hints`).
+    let mut line_is_header = false;
+    let mut previous_line_is_header = false;
     for token in tokens.by_ref() {
         match token.kind {
             TokenKind::Comment | TokenKind::Nl | TokenKind::Continuation if token.error.is_none() => continue,
             TokenKind::Newline => {
                 resolve(&mut pending, atom, token.line);
                 logical_line_start = true;
+                previous_line_end = last_significant.take().map(|last| (last, token.clone()));
+                previous_line_is_header = std::mem::take(&mut line_is_header);
                 continue;
             }
             TokenKind::EndOfFile => {
@@ -448,7 +479,15 @@ fn tokenizer_error(
             }
             if token.kind == TokenKind::Indent && !after_colon && unexpected_indent.is_none() {
                 // Not a tokenizer error: an INDENT token the parser does not expect.
-                *unexpected_indent = Some((token.line, token.span.end));
+                let incomplete = previous_line_end
+                    .as_ref()
+                    .filter(|(last, _)| !previous_line_is_header && needs_operand(last, text));
+                *unexpected_indent = Some(UnexpectedIndent {
+                    line: token.line,
+                    offset: token.span.end,
+                    incomplete_line: incomplete.map(|(_, newline)| newline.line),
+                    newline_offset: incomplete.map_or(0, |(_, newline)| newline.span.start),
+                });
             }
         }
         if let Some(error) = token.error {
@@ -457,6 +496,15 @@ fn tokenizer_error(
         if !token.is_significant() {
             continue;
         }
+        if last_significant.is_none() {
+            line_is_header = token.kind == TokenKind::Name
+                && matches!(
+                    token.text(text),
+                    "def" | "class" | "if" | "elif" | "else" | "for" | "while" | "with" | "try" | "except" | "finally"
+                        | "async" | "match" | "case"
+                );
+        }
+        last_significant = Some(token.clone());
         // The first token after a string group: the group's escape error is raised once this
         // token has been read without a tokenizer error of its own.
         if !matches!(token.kind, TokenKind::String(_)) {
@@ -709,6 +757,27 @@ fn int_digits_error(digits: usize) -> String {
     )
 }
 
+/// A logical line that ends with `last` is unfinished for CPython's parser: an operator
+/// needs its right operand (`x =`, `1 +`, `a.`, `~`), or a keyword its expression.
+fn needs_operand(last: &Token, text: &str) -> bool {
+    let word = last.text(text);
+    match last.kind {
+        TokenKind::Op => {
+            let complete = matches!(word, ")" | "]" | "}" | "," | ";" | ":" | "..." | "!" | "?" | "$" | "`");
+            // `from m import *` ends with a complete statement.
+            let import_star = word == "*"
+                && text[..last.span.start].rsplit('\n').next().is_some_and(|l| l.trim_start().starts_with("from "));
+            !(complete || import_star)
+        }
+        TokenKind::Name => matches!(
+            word,
+            "and" | "or" | "not" | "in" | "is" | "if" | "else" | "lambda" | "import" | "from" | "assert" | "del"
+                | "with" | "for" | "while" | "elif" | "await" | "class" | "def" | "global" | "nonlocal"
+        ),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -722,6 +791,32 @@ mod tests {
     fn unclosed_bracket_reports_the_opening_line() {
         let e = err("import torch\nmanifest = {\n  'a': 1,\n").unwrap();
         assert_eq!(e, PythonSyntaxError { message: "'{' was never closed".into(), line: 2, fixes: Vec::new() });
+    }
+
+    #[test]
+    fn an_indent_after_an_unfinished_line_is_not_read() {
+        // CPython fails at the unfinished line's NEWLINE; a tokenizer error anywhere wins.
+        let cases: &[(&str, &str, usize)] = &[
+            ("manifest = \n    \"a\": 1,\n}\n", "unmatched '}'", 3),
+            ("x = 1 +\n    2\n", "invalid syntax", 1),
+            ("import torch\nx = 1 and\n   y\n", "invalid syntax", 2),
+            ("x.\n    y\n", "invalid syntax", 1),
+            ("x = [1,\n2]\nmanifest =\n  {}\n", "invalid syntax", 3),
+            ("x = 1 if\n  y\n", "invalid syntax", 1),
+            ("x = 1 + # c\n  2\n", "invalid syntax", 1),
+            // Complete lines: the INDENT is read and is the error.
+            ("x = 1\n    y = 2\n", "unexpected indent", 2),
+            ("x = 1,\n  2\n", "unexpected indent", 2),
+            ("from os import *\n  x\n", "unexpected indent", 2),
+            ("x = 1.\n  y\n", "unexpected indent", 2),
+            ("x = ...\n  y\n", "unexpected indent", 2),
+            // A header fails on its forced ':' first.
+            ("def f(x) =\n    1\n", "expected ':'", 1),
+        ];
+        for (text, message, line) in cases {
+            let e = err(text).unwrap();
+            assert_eq!((e.message.as_str(), e.line), (*message, *line), "{text:?}");
+        }
     }
 
     #[test]
