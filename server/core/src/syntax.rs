@@ -454,6 +454,7 @@ fn tokenizer_error(
     // A compound statement's header fails on its forced ':' instead (`cpython_hints`).
     let mut line_is_header = false;
     let mut previous_line_is_header = false;
+    let mut previous_was_line_indent = false;
     for token in tokens.by_ref() {
         match token.kind {
             TokenKind::Comment | TokenKind::Nl | TokenKind::Continuation if token.error.is_none() => continue,
@@ -491,8 +492,14 @@ fn tokenizer_error(
             }
         }
         if let Some(error) = token.error {
+            // A backslash that starts the line is met while the indentation is measured,
+            // before any INDENT token.
+            if token.kind == TokenKind::Continuation && previous_was_line_indent {
+                *unexpected_indent = None;
+            }
             return err(error.message, error.line, false);
         }
+        previous_was_line_indent = token.kind == TokenKind::Indent && unexpected_indent.is_some_and(|i| i.line == token.line);
         if !token.is_significant() {
             continue;
         }
@@ -810,6 +817,9 @@ mod tests {
             ("from os import *\n  x\n", "unexpected indent", 2),
             ("x = 1.\n  y\n", "unexpected indent", 2),
             ("x = ...\n  y\n", "unexpected indent", 2),
+            ("x = 1\n    }\n", "unexpected indent", 2),
+            // A backslash that starts the line fails while the indentation is measured.
+            ("import torch\n   \\ manifest = {}\n", "unexpected character after line continuation character", 2),
             // A header fails on its forced ':' first.
             ("def f(x) =\n    1\n", "expected ':'", 1),
         ];
