@@ -404,8 +404,7 @@ pub const INVALID: &str = "invalid syntax";
 /// The first operand directly followed by another on a statement's own level (`port
 /// torch`): CPython's parser stops there (its comma hint is for brackets only), wherever
 /// tree-sitter's recovery puts the error.
-pub fn statement_juxtaposition(text: &str) -> Option<std::ops::Range<usize>> {
-    let tokens = tokenize(text)?;
+pub(crate) fn statement_juxtaposition(tokens: &[Token]) -> Option<std::ops::Range<usize>> {
     let mut statement_start = 0;
     for (k, t) in tokens.iter().enumerate() {
         if t.logical_start {
@@ -427,8 +426,7 @@ const STARRED_VALUE: &str = "cannot use a starred expression in a dictionary val
 
 /// The first token where CPython's parser fails and tree-sitter does not: a `*x` dict key
 /// (at its ':'), a starred dict value, a parenthesized lone `*x`.
-pub fn missed_starred(text: &str) -> Option<std::ops::Range<usize>> {
-    let tokens = tokenize(text)?;
+pub(crate) fn missed_starred(tokens: &[Token]) -> Option<std::ops::Range<usize>> {
     // Per open bracket: '{', '(' not a call, the current element's first token, its ':'
     // seen, and whether a comma came.
     let mut frames: Vec<(bool, bool, Option<usize>, bool, bool)> = Vec::new();

@@ -446,10 +446,9 @@ pub(crate) struct StatementStars {
 
 const TARGET_STAR: &str = "starred assignment target must be in a list or tuple";
 
-pub(crate) fn statement_stars(text: &str) -> Option<StatementStars> {
-    let tokens = crate::cpython_hints::tokenize(text)?;
-    let openers = crate::cpython_hints::matching_openers(&tokens);
-    let targets = Targets::new(&tokens, &openers);
+pub(crate) fn statement_stars(text: &str, tokens: &[Token]) -> Option<StatementStars> {
+    let openers = crate::cpython_hints::matching_openers(tokens);
+    let targets = Targets::new(tokens, &openers);
     let mut blank = Vec::new();
     let mut error = None;
     let mut statement_start = 0;

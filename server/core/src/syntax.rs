@@ -203,22 +203,31 @@ pub fn python_syntax_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError>
     }
     // `x = *a` parses in CPython (its compiler refuses it); tree-sitter may not parse it.
     // With those stars replaced, the text parses in CPython as it does with them.
-    if let Some(stars) = crate::cpython_targets::statement_stars(text) {
+    // Tokenized once for the checks every file gets (this runs on every keystroke);
+    // `None` where a string does not terminate.
+    let tokens = crate::cpython_hints::tokenize(text);
+    if let Some(stars) = tokens.as_deref().and_then(|tokens| crate::cpython_targets::statement_stars(text, tokens)) {
         let replaced = &stars.replaced;
-        return parse_or_compile_error(&parse(replaced, None), replaced).or_else(|| {
+        let replaced_tokens = crate::cpython_hints::tokenize(replaced);
+        return parse_or_compile_error(&parse(replaced, None), replaced, replaced_tokens.as_deref()).or_else(|| {
             let (message, line) = stars.error?;
             Some(PythonSyntaxError { message: message.into(), line, fixes: Vec::new() })
         });
     }
-    parse_or_compile_error(tree, text)
+    parse_or_compile_error(tree, text, tokens.as_deref())
 }
 
-/// [`python_syntax_error`] for a text without a NUL byte or a statement's starred expression.
-fn parse_or_compile_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError> {
+/// [`python_syntax_error`] for a text without a NUL byte or a statement's starred expression;
+/// `tokens` are its parser tokens (`cpython_hints::tokenize`).
+fn parse_or_compile_error(
+    tree: &Tree,
+    text: &str,
+    tokens: Option<&[crate::cpython_hints::Token]>,
+) -> Option<PythonSyntaxError> {
     let mut atom = None;
     let mut indent = None;
     let token_error = tokenizer_error(text, &mut atom, &mut indent);
-    let first = first_error(tree, text);
+    let first = first_error(tree, text, tokens);
     // An unexpected INDENT token stops the parser there, and CPython says so without
     // reading further: only tokenizer errors before that line come first.
     if let Some(UnexpectedIndent { incomplete_line: Some(line), newline_offset, .. }) = indent {
@@ -325,13 +334,17 @@ fn parser_error(
 /// The 1-based line, end byte and start byte of the first parse error: the first error
 /// tree-sitter found, or an earlier one it accepts (a character Python has no token for, a
 /// misplaced starred expression).
-fn first_error(tree: &Tree, text: &str) -> Option<(usize, usize, usize)> {
+fn first_error(
+    tree: &Tree,
+    text: &str,
+    tokens: Option<&[crate::cpython_hints::Token]>,
+) -> Option<(usize, usize, usize)> {
     let findings = if tree.root_node().has_error() { syntax_findings(tree, text, 1) } else { Vec::new() };
     let tree_sitter = findings.first().map(|f| f.span.clone());
     let missed = [
         stray_character(text),
-        crate::cpython_hints::missed_starred(text),
-        crate::cpython_hints::statement_juxtaposition(text),
+        tokens.and_then(crate::cpython_hints::missed_starred),
+        tokens.and_then(crate::cpython_hints::statement_juxtaposition),
     ]
     .into_iter()
     .flatten();
