@@ -49,8 +49,9 @@ pub fn release(version: &str) -> &str {
     version.split('+').next().unwrap_or(version).trim()
 }
 
-/// The embedded archive's bytes: read once per release at load, not after (a long-lived
-/// process may hand their pages back to the OS).
+/// The embedded archive's bytes. Loading a release reads its rows; afterwards only the
+/// release names are read, so a long-lived process may hand the pages back to the OS (a
+/// later read faults them in again).
 pub fn embedded_archive() -> &'static [u8] {
     ARCHIVE
 }
