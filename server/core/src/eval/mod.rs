@@ -102,9 +102,8 @@ pub fn evaluate_until(tree: &Tree, text: &str, cancel: &Cancel) -> Cancellable<M
     }
     // A literal given up half-way is not a value.
     cancel.check()?;
-    if let Some(value) = ev.env.get("manifest") {
-        ev.model.manifest = Some(value.clone());
-    }
+    // Taken, not cloned: the environment ends here, and a large manifest is the largest value.
+    ev.model.manifest = ev.env.remove("manifest");
     Ok(ev.model)
 }
 
