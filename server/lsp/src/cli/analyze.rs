@@ -82,7 +82,10 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
             super::output::write_json_stdout(&report);
         }
     }
-    ExitCode::from(analysis.check.exit_code() as u8)
+    let code = analysis.check.exit_code();
+    drop(accounting);
+    super::check::left_to_the_exit(analysis);
+    ExitCode::from(code as u8)
 }
 
 /// `analyze --format json`: `check --format json`'s object with `accounting` added (first:

@@ -80,7 +80,14 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         CheckFormat::Github => print_annotations(&path, &analysis),
         CheckFormat::Text => print_text(&analysis),
     }
+    left_to_the_exit(analysis);
     ExitCode::from(code as u8)
+}
+
+/// The command ends after this: freeing an analysis value by value is left to the process's
+/// exit (for a 50,000-entry literal it took about 0.4 s, a tenth of the whole command).
+pub(super) fn left_to_the_exit(analysis: Analysis) {
+    std::mem::forget(analysis);
 }
 
 fn print_text(analysis: &Analysis) {
