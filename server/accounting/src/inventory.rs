@@ -269,6 +269,13 @@ pub(crate) struct RegexEntry {
 pub(crate) const REGEX_STEPS_PER_NAME: u64 = 200_000;
 pub(crate) const REGEX_TIME_PER_PATTERN: std::time::Duration = std::time::Duration::from_millis(250);
 
+/// The operator names of the suite, in first-use order, and per canonical string id whether
+/// it names one.
+pub(crate) struct Operators {
+    ids: Box<[Str]>,
+    by_text: Box<[bool]>,
+}
+
 /// The loaded, indexed inventory.
 pub struct Inventory {
     pub meta: InventoryMeta,
@@ -303,6 +310,8 @@ pub struct Inventory {
     /// What the rule chain reads for every item, compact.
     pub(crate) hot: crate::hot::HotTable,
     pub(crate) regex_cache: Mutex<std::collections::HashMap<String, RegexEntry>>,
+    /// The suite's operator names, found on first use: the diagnostics ask on every keystroke.
+    pub(crate) operators: std::sync::OnceLock<Operators>,
     /// Well-known strings.
     pub(crate) s: WellKnown,
 }
@@ -376,21 +385,34 @@ impl Inventory {
     /// Distinct operator names the suite uses (OpInfo ops, dispatcher surfaces,
     /// generated entries), for completion and regex hints.
     pub fn operator_names(&self) -> Vec<&str> {
-        let mut seen = std::collections::HashSet::new();
-        let mut out = Vec::new();
-        for it in &self.items {
-            if let Some(op) = it.op {
-                if seen.insert(op) {
-                    out.push(self.string(op));
+        self.operators().ids.iter().map(|&op| self.string(op)).collect()
+    }
+
+    /// How many names [`Inventory::operator_names`] gives.
+    pub fn operator_count(&self) -> usize {
+        self.operators().ids.len()
+    }
+
+    /// Whether `name` is one of [`Inventory::operator_names`].
+    pub fn is_operator(&self, name: &str) -> bool {
+        // `lookup` gives the canonical id of a text.
+        self.lookup(name).is_some_and(|s| self.operators().by_text.get(s as usize) == Some(&true))
+    }
+
+    fn operators(&self) -> &Operators {
+        self.operators.get_or_init(|| {
+            let mut seen = std::collections::HashSet::new();
+            let ops = self.items.iter().filter_map(|it| it.op).chain(self.forward.iter().map(|f| f.op));
+            let ids: Box<[Str]> = ops.filter(|&op| seen.insert(op)).collect();
+            let mut by_text = vec![false; self.strings.len()].into_boxed_slice();
+            for &op in &ids {
+                let canonical = self.canonical_str.get(op as usize).copied().unwrap_or(op);
+                if let Some(slot) = by_text.get_mut(canonical as usize) {
+                    *slot = true;
                 }
             }
-        }
-        for f in &self.forward {
-            if seen.insert(f.op) {
-                out.push(self.string(f.op));
-            }
-        }
-        out
+            Operators { ids, by_text }
+        })
     }
 
     /// Device names with recorded device-dependent facts, with

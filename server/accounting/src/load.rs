@@ -404,6 +404,7 @@ fn index(t: Tables) -> Result<Inventory, String> {
         placeholders,
         hot,
         regex_cache: Mutex::new(std::collections::HashMap::new()),
+        operators: Default::default(),
         s,
     })
 }

@@ -269,7 +269,7 @@ pub fn nearby_unmatched<'i>(matched: &[&str], unmatched: &[&'i str], limit: usiz
 /// none, and a `skip_ops` name that is no operator of the suite.
 pub fn inventory_hints(manifest: &Dict, inventory: &Inventory) -> Vec<Finding> {
     let mut out = Vec::new();
-    let total = inventory.operator_names().len();
+    let total = inventory.operator_count();
     let check_regex = |value: &Value, what: &str, out: &mut Vec<Finding>| {
         let Some(pattern) = value.as_str() else { return };
         let Some(matched) = matched_count(inventory, pattern) else { return };
@@ -308,13 +308,12 @@ pub fn inventory_hints(manifest: &Dict, inventory: &Inventory) -> Vec<Finding> {
         }
     }
     if let Some(ValueKind::List(items)) = manifest.get("skip_ops").map(|e| &e.value.kind) {
-        let known: std::collections::HashSet<&str> = inventory.operator_names().into_iter().collect();
         // Nearest names cost a pass over every operator: only for the first few unknown
         // entries, so that a huge skip_ops list cannot stall the server.
         let mut suggestions_left = 20;
         for item in items {
             let Some(name) = item.as_str() else { continue };
-            if known.contains(name) {
+            if inventory.is_operator(name) {
                 continue;
             }
             let nearest = if suggestions_left > 0 {

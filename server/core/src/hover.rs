@@ -96,7 +96,7 @@ fn count_section(c: &Counts, manifest: &Dict, target: &Target) -> String {
             else {
                 return out;
             };
-            let total = c.inventory.operator_names().len();
+            let total = c.inventory.operator_count();
             match &entry.value.kind {
                 ValueKind::Str(pattern) => {
                     if let Some((matched, unmatched)) = av::regex_split(c.inventory, pattern) {
@@ -172,7 +172,7 @@ fn count_section(c: &Counts, manifest: &Dict, target: &Target) -> String {
                     without.skip_ops.remove(p);
                 }
                 let (run, _) = av::delta(c.inventory, summary, &without, Some(&summary.device));
-                let known = c.inventory.operator_names().iter().any(|o| *o == name);
+                let known = c.inventory.is_operator(&name);
                 if known {
                     out.push_str(&format!(
                         "\nSkipping `{name}` removes **{run}** tests at level {level} on `{}`.\n",
