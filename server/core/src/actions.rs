@@ -1,5 +1,6 @@
 //! Quick fixes for findings, as minimal text edits that keep the user's formatting.
 
+use crate::fields::{Field, FieldChild};
 use crate::analysis::Analysis;
 use crate::cancel::{uncancelled, Cancel, Cancellable, CHECK_EVERY};
 use crate::findings::Finding;
@@ -246,7 +247,7 @@ fn memory_model_fixes(target: &Target) -> Vec<QuickFix> {
 /// there are some (a later key would override a new one).
 fn decoder_required_fixes(target: &Target) -> Vec<QuickFix> {
     let mut out = Vec::new();
-    let value = pair_of_key(target.analysis, &target.finding.span).and_then(|pair| pair.child_by_field_name("value"));
+    let value = pair_of_key(target.analysis, &target.finding.span).and_then(|pair| pair.field(Field::Value));
     if let Some(value) = value {
         let edit = TextEdit { span: value.start_byte()..value.end_byte(), new_text: "False".into() };
         out.push(target.fix("Set custom_quantized_decode to False".into(), vec![edit], true));
@@ -361,7 +362,7 @@ fn insert_top_level_entry(analysis: &Analysis, key: &str, value: &str) -> Option
     let mut cursor = dict_node.walk();
     let first = dict_node.named_children(&mut cursor).find(|c| c.kind() != "comment");
     let quote = first
-        .and_then(|f| f.child_by_field_name("key"))
+        .and_then(|f| f.field(Field::Key))
         .map(|k| node_text(k, text))
         .filter(|k| k.starts_with('\''))
         .map(|_| "'")

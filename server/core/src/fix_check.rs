@@ -8,6 +8,7 @@
 //! parsed incrementally from the current tree when that tree has no syntax error, and the
 //! findings are compared by (code, message) counts, a lookup per finding.
 
+use crate::fields::{Field, FieldChild};
 use crate::actions::{pair_of_key, QuickFix, TextEdit};
 use crate::analysis::{analyze_parsed, Analysis, AnalysisInput};
 use crate::cancel::{Cancel, Cancellable};
@@ -47,7 +48,7 @@ pub(crate) fn keep_fixes_that_leave_a_better_file(
             let target = &analysis.findings[fix.finding];
             let (text, tree) = edited(analysis, &fix.edits);
             let after = analyze_parsed(&text, tree, &input, cancel)?;
-            let value = pair_of_key(analysis, &target.span).and_then(|p| p.child_by_field_name("value"));
+            let value = pair_of_key(analysis, &target.span).and_then(|p| p.field(Field::Value));
             let value_span = value.map(|v| shifted(v.start_byte()..v.end_byte(), &fix.edits));
             if !leaves_a_better_file(&was, &after.findings, target, &fix, value_span) {
                 continue;

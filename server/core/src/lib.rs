@@ -16,6 +16,7 @@ pub mod cpython_hints;
 mod cpython_targets;
 pub mod eval;
 pub mod findings;
+mod fields;
 mod fix_check;
 pub mod fix_data;
 pub mod hover;

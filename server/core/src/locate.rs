@@ -5,6 +5,7 @@
 //! recognised as the right-hand side of `manifest = {...}` (also annotated) or of a later
 //! `manifest["key"] = ...`.
 
+use crate::fields::{Field, FieldChild};
 use crate::eval::decode_string_literal;
 use crate::syntax::node_text;
 use crate::value::{Span, ValueKind};
@@ -95,8 +96,8 @@ pub fn locate(tree: &Tree, text: &str, offset: usize) -> Option<Target> {
         let parent = lineage.get(depth + 1).copied();
         match current.kind() {
             "pair" => {
-                let key = current.child_by_field_name("key")?;
-                let value = current.child_by_field_name("value");
+                let key = current.field(Field::Key)?;
+                let value = current.field(Field::Value);
                 if role.is_none() {
                     // The cursor is on the pair itself (e.g. on the colon): treat as key.
                     role = Some(Role::Key);
@@ -109,7 +110,7 @@ pub fn locate(tree: &Tree, text: &str, offset: usize) -> Option<Target> {
                 path.push(Segment { text: key_text(key, text), span: key.start_byte()..key.end_byte() });
             }
             "assignment" => {
-                let left = current.child_by_field_name("left")?;
+                let left = current.field(Field::Left)?;
                 if left.kind() == "identifier" && node_text(left, text) == "manifest" {
                     if role.is_none() && left.start_byte() <= offset && offset <= left.end_byte() {
                         return Some(Target {
@@ -126,13 +127,13 @@ pub fn locate(tree: &Tree, text: &str, offset: usize) -> Option<Target> {
                 let mut keys = Vec::new();
                 let mut target = left;
                 while target.kind() == "subscript" {
-                    let index = target.child_by_field_name("subscript")?;
+                    let index = target.field(Field::Subscript)?;
                     keys.push(Segment { text: key_text(index, text), span: index.start_byte()..index.end_byte() });
-                    target = target.child_by_field_name("value")?;
+                    target = target.field(Field::Value)?;
                 }
                 if target.kind() == "identifier" && node_text(target, text) == "manifest" && !keys.is_empty() {
                     if role.is_none() {
-                        let right = current.child_by_field_name("right");
+                        let right = current.field(Field::Right);
                         let in_right = right.is_some_and(|r| r.start_byte() <= offset);
                         if !in_right {
                             let last = keys.first()?.clone();
@@ -143,7 +144,7 @@ pub fn locate(tree: &Tree, text: &str, offset: usize) -> Option<Target> {
                             span = right.map(|r| r.start_byte()..r.end_byte());
                         }
                         key_span = Some(keys.first()?.span.clone());
-                        value_span = current.child_by_field_name("right").map(|r| r.start_byte()..r.end_byte());
+                        value_span = current.field(Field::Right).map(|r| r.start_byte()..r.end_byte());
                     }
                     path.extend(keys);
                     break;
@@ -154,7 +155,7 @@ pub fn locate(tree: &Tree, text: &str, offset: usize) -> Option<Target> {
             _ => {
                 if let Some(p) = parent {
                     if p.kind() == "pair" && role.is_none() {
-                        let is_key = p.child_by_field_name("key").is_some_and(|k| k.id() == current.id());
+                        let is_key = p.field(Field::Key).is_some_and(|k| k.id() == current.id());
                         role = Some(if is_key { Role::Key } else { Role::Value });
                         span = Some(current.start_byte()..current.end_byte());
                     }

@@ -1,5 +1,6 @@
 //! Document outline (sections and entries of the manifest) and folding ranges.
 
+use crate::fields::{Field, FieldChild};
 use crate::locate::key_text;
 use crate::syntax::node_text;
 use crate::value::Span;
@@ -29,8 +30,8 @@ pub fn document_symbols(tree: &Tree, text: &str) -> Vec<Symbol> {
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
         if node.kind() == "assignment" {
-            let left = node.child_by_field_name("left");
-            let right = node.child_by_field_name("right");
+            let left = node.field(Field::Left);
+            let right = node.field(Field::Right);
             if let (Some(left), Some(right)) = (left, right) {
                 if left.kind() == "identifier" && node_text(left, text) == "manifest" {
                     out.push(Symbol {
@@ -86,8 +87,8 @@ fn entries(dict: Node, text: &str, depth: usize) -> Vec<Symbol> {
 }
 
 fn pair_symbol(pair: Node, text: &str, depth: usize) -> Option<Symbol> {
-    let key = pair.child_by_field_name("key")?;
-    let value = pair.child_by_field_name("value");
+    let key = pair.field(Field::Key)?;
+    let value = pair.field(Field::Value);
     Some(Symbol {
         name: key_text(key, text),
         detail: if pair.has_error() { "incomplete".into() } else { value.map(|v| describe(v, text)).unwrap_or_default() },

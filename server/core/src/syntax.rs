@@ -5,6 +5,7 @@
 //! ([`syntax_findings`]), and [`python_syntax_error`] estimates the message and line
 //! CPython would report, for `check` parity (`Failed to parse manifest: ...`).
 
+use crate::fields::{Field, FieldChild};
 use crate::findings::{Finding, Origin, Severity};
 use crate::lex::{lex, Token, TokenKind};
 use tree_sitter::{InputEdit, Node, Parser, Point, Tree};
@@ -355,6 +356,10 @@ fn first_error(
 /// The first `!`, `?`, `$` or backquote outside strings and comments: CPython's tokenizer
 /// passes it to the parser as an operator no rule accepts, while tree-sitter skips it.
 fn stray_character(text: &str) -> Option<std::ops::Range<usize>> {
+    // Most files have none of these bytes: no need to tokenize them again.
+    if !text.bytes().any(|b| matches!(b, b'!' | b'?' | b'$' | b'`')) {
+        return None;
+    }
     lex(text)
         .take_while(|t| t.error.is_none())
         .find(|t| t.kind == TokenKind::Op && matches!(t.text(text), "!" | "?" | "$" | "`"))
@@ -378,7 +383,7 @@ fn compile_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError> {
         if node.kind() == "argument_list" {
             let mut seen = std::collections::HashSet::new();
             for arg in node.named_children(&mut cursor) {
-                let Some(name) = arg.child_by_field_name("name").filter(|_| arg.kind() == "keyword_argument") else {
+                let Some(name) = arg.field(Field::Name).filter(|_| arg.kind() == "keyword_argument") else {
                     continue;
                 };
                 let name = node_text(name, text);

@@ -1,6 +1,7 @@
 //! Python builtins: the calls evaluated on known arguments, and the names that exist
 //! without being defined (builtins and the standard-library modules safe to import).
 
+use crate::fields::{Field, FieldChild};
 use super::{span, Evaluator};
 use crate::value::{Value, ValueKind};
 use tree_sitter::Node;
@@ -16,7 +17,7 @@ impl Evaluator<'_> {
             return None;
         }
         let s = span(node);
-        let args = node.child_by_field_name("arguments")?;
+        let args = node.field(Field::Arguments)?;
         let mut cursor = args.walk();
         let arg_nodes: Vec<Node> = args.named_children(&mut cursor).filter(|n| n.kind() != "comment").collect();
         if arg_nodes.iter().any(|a| a.kind() == "keyword_argument" || a.kind().ends_with("splat"))

@@ -1,6 +1,7 @@
 //! Expressions: literals, names, attributes, subscripts, calls, dict literals and the
 //! operators, evaluated to a [`Value`] or to `Unknown` with a reason.
 
+use crate::fields::{Field, FieldChild};
 use super::builtins::PYTHON_BUILTINS;
 use super::literals::{decode_string_literal, parse_float, parse_int};
 use super::operators::binary;
@@ -95,7 +96,7 @@ impl Evaluator<'_> {
             "subscript" => self.subscript(node),
             "unary_operator" => {
                 let (Some(op), Some(arg)) =
-                    (node.child_by_field_name("operator"), node.child_by_field_name("argument"))
+                    (node.field(Field::Operator), node.field(Field::Argument))
                 else {
                     return Value::unknown("incomplete expression", s);
                 };
@@ -118,7 +119,7 @@ impl Evaluator<'_> {
                 }
             }
             "not_operator" => {
-                let v = node.child_by_field_name("argument").map(|a| self.expr(a));
+                let v = node.field(Field::Argument).map(|a| self.expr(a));
                 match v.and_then(|v| v.truthy()) {
                     Some(b) => Value::new(ValueKind::Bool(!b), s),
                     None => Value::unknown("`not` of a value not known statically", s),
@@ -126,9 +127,9 @@ impl Evaluator<'_> {
             }
             "boolean_operator" => {
                 let (Some(l), Some(r), Some(op)) = (
-                    node.child_by_field_name("left"),
-                    node.child_by_field_name("right"),
-                    node.child_by_field_name("operator"),
+                    node.field(Field::Left),
+                    node.field(Field::Right),
+                    node.field(Field::Operator),
                 ) else {
                     return Value::unknown("incomplete expression", s);
                 };
@@ -154,9 +155,9 @@ impl Evaluator<'_> {
             }
             "binary_operator" => {
                 let (Some(l), Some(r), Some(op)) = (
-                    node.child_by_field_name("left"),
-                    node.child_by_field_name("right"),
-                    node.child_by_field_name("operator"),
+                    node.field(Field::Left),
+                    node.field(Field::Right),
+                    node.field(Field::Operator),
                 ) else {
                     return Value::unknown("incomplete expression", s);
                 };
@@ -201,7 +202,7 @@ impl Evaluator<'_> {
 
     fn attribute(&mut self, node: Node) -> Value {
         let s = span(node);
-        let (Some(object), Some(attr)) = (node.child_by_field_name("object"), node.child_by_field_name("attribute"))
+        let (Some(object), Some(attr)) = (node.field(Field::Object), node.field(Field::Attribute))
         else {
             return Value::unknown("incomplete attribute", s);
         };
@@ -226,7 +227,7 @@ impl Evaluator<'_> {
 
     fn subscript(&mut self, node: Node) -> Value {
         let s = span(node);
-        let (Some(obj), Some(index)) = (node.child_by_field_name("value"), node.child_by_field_name("subscript"))
+        let (Some(obj), Some(index)) = (node.field(Field::Value), node.field(Field::Subscript))
         else {
             return Value::unknown("incomplete subscript", s);
         };
@@ -258,7 +259,7 @@ impl Evaluator<'_> {
 
     fn call(&mut self, node: Node) -> Value {
         let s = span(node);
-        let function = node.child_by_field_name("function");
+        let function = node.field(Field::Function);
         let fname = function.map(|f| self.t(f)).unwrap_or("");
         // Evaluate arguments for NameErrors whatever the callee.
         self.scan_names(node);
@@ -269,7 +270,7 @@ impl Evaluator<'_> {
             return v;
         }
         if fname == "dict" && !self.env.contains_key("dict") {
-            if let Some(args) = node.child_by_field_name("arguments") {
+            if let Some(args) = node.field(Field::Arguments) {
                 let mut d = Dict::default();
                 let mut cursor = args.walk();
                 let children: Vec<Node> = args.named_children(&mut cursor).collect();
@@ -277,7 +278,7 @@ impl Evaluator<'_> {
                     match child.kind() {
                         "keyword_argument" => {
                             let (Some(k), Some(v)) =
-                                (child.child_by_field_name("name"), child.child_by_field_name("value"))
+                                (child.field(Field::Name), child.field(Field::Value))
                             else {
                                 continue;
                             };

@@ -1,6 +1,7 @@
 //! The free-name scan: which names a statement binds, and the first name an expression
 //! uses that is never defined (a `NameError` when the module runs).
 
+use crate::fields::{Field, FieldChild};
 use super::Evaluator;
 use crate::syntax::node_text;
 use std::collections::HashSet;
@@ -20,11 +21,11 @@ impl Evaluator<'_> {
                 let parent_kind = parent.map(|p| p.kind()).unwrap_or("");
                 let is_attr_name = parent
                     .filter(|p| p.kind() == "attribute")
-                    .and_then(|p| p.child_by_field_name("attribute"))
+                    .and_then(|p| p.field(Field::Attribute))
                     .map(|a| a.id() == n.id())
                     .unwrap_or(false);
                 let is_kwarg_name = parent_kind == "keyword_argument"
-                    && parent.and_then(|p| p.child_by_field_name("name")).map(|a| a.id() == n.id()).unwrap_or(false);
+                    && parent.and_then(|p| p.field(Field::Name)).map(|a| a.id() == n.id()).unwrap_or(false);
                 let name = self.t(n);
                 if !is_attr_name && !is_kwarg_name && !local.contains(name) {
                     let _ = self.name(n);
@@ -60,27 +61,30 @@ pub(super) fn mentions_name(node: Node, text: &str, name: &str) -> bool {
 /// Names a statement binds at module scope (assignments, imports, loops, defs, ...),
 /// including inside blocks, but not inside function or class bodies.
 pub(super) fn collect_bound_names(node: Node, text: &str, out: &mut HashSet<String>) {
+    // Without `:=` no expression binds a name, so the literals that make up most of a
+    // manifest need not be walked (this runs on every keystroke).
+    let walrus = text[node.byte_range()].contains(":=");
     let mut stack = vec![node];
     while let Some(n) = stack.pop() {
         match n.kind() {
             "function_definition" | "class_definition" => {
-                if let Some(name) = n.child_by_field_name("name") {
+                if let Some(name) = n.field(Field::Name) {
                     out.insert(node_text(name, text).to_string());
                 }
                 continue;
             }
             "assignment" | "augmented_assignment" | "for_statement" | "for_in_clause" => {
-                if let Some(left) = n.child_by_field_name("left") {
+                if let Some(left) = n.field(Field::Left) {
                     collect_target_names(left, text, out);
                 }
             }
             "named_expression" => {
-                if let Some(name) = n.child_by_field_name("name") {
+                if let Some(name) = n.field(Field::Name) {
                     out.insert(node_text(name, text).to_string());
                 }
             }
             "as_pattern" | "with_item" | "except_clause" => {
-                if let Some(alias) = n.child_by_field_name("alias") {
+                if let Some(alias) = n.field(Field::Alias) {
                     collect_target_names(alias, text, out);
                 }
                 let mut cursor = n.walk();
@@ -94,7 +98,7 @@ pub(super) fn collect_bound_names(node: Node, text: &str, out: &mut HashSet<Stri
                 let mut cursor = n.walk();
                 for c in n.children_by_field_name("name", &mut cursor) {
                     let bound = match c.kind() {
-                        "aliased_import" => c.child_by_field_name("alias").map(|a| node_text(a, text).to_string()),
+                        "aliased_import" => c.field(Field::Alias).map(|a| node_text(a, text).to_string()),
                         _ => node_text(c, text).split('.').next().map(str::to_string),
                     };
                     if let Some(b) = bound {
@@ -109,10 +113,33 @@ pub(super) fn collect_bound_names(node: Node, text: &str, out: &mut HashSet<Stri
             | "generator_expression" => continue,
             _ => {}
         }
+        if !walrus && !n.has_error() && BINDS_NOTHING_WITHOUT_WALRUS.contains(&n.kind()) {
+            continue;
+        }
         let mut cursor = n.walk();
         stack.extend(n.named_children(&mut cursor));
     }
 }
+
+/// Expressions that hold no statement, `as` target or pattern: without `:=` nothing in
+/// them binds a name. (Tuples and parentheses are not here: `with (a as b, c as d):`.)
+const BINDS_NOTHING_WITHOUT_WALRUS: [&str; 15] = [
+    "dictionary",
+    "pair",
+    "list",
+    "set",
+    "string",
+    "concatenated_string",
+    "call",
+    "argument_list",
+    "binary_operator",
+    "boolean_operator",
+    "comparison_operator",
+    "unary_operator",
+    "not_operator",
+    "subscript",
+    "attribute",
+];
 
 fn collect_target_names(target: Node, text: &str, out: &mut HashSet<String>) {
     let mut stack = vec![target];
@@ -136,7 +163,7 @@ fn collect_local_bindings(node: Node, text: &str, out: &mut HashSet<String>) {
     while let Some(n) = stack.pop() {
         match n.kind() {
             "for_in_clause" => {
-                if let Some(left) = n.child_by_field_name("left") {
+                if let Some(left) = n.field(Field::Left) {
                     collect_target_names(left, text, out);
                 }
             }

@@ -1,6 +1,7 @@
 //! The interpreter's statements: assignments (also to `manifest[...]`), imports, the
 //! `.update(...)`-style mutations of known containers, `del`, and blocks left unevaluated.
 
+use crate::fields::{Field, FieldChild};
 use super::builtins::STDLIB_MODULES;
 use super::names::{collect_bound_names, mentions_name};
 use super::operators::binary;
@@ -105,8 +106,8 @@ impl Evaluator<'_> {
                     self.env.insert(first.clone(), Value::new(ValueKind::Module(first), span(name)));
                 }
                 "aliased_import" => {
-                    let module = name.child_by_field_name("name").map(|n| self.t(n)).unwrap_or("");
-                    if let Some(alias) = name.child_by_field_name("alias") {
+                    let module = name.field(Field::Name).map(|n| self.t(n)).unwrap_or("");
+                    if let Some(alias) = name.field(Field::Alias) {
                         if module == "torch" {
                             self.model.imports_torch = true;
                         }
@@ -124,7 +125,7 @@ impl Evaluator<'_> {
     }
 
     fn import_from(&mut self, node: Node) {
-        let module = node.child_by_field_name("module_name").map(|n| self.t(n)).unwrap_or("");
+        let module = node.field(Field::ModuleName).map(|n| self.t(n)).unwrap_or("");
         let mut cursor = node.walk();
         let names: Vec<Node> = node.children_by_field_name("name", &mut cursor).collect();
         if names.is_empty() {
@@ -134,8 +135,8 @@ impl Evaluator<'_> {
         for name in names {
             let (imported, bound) = match name.kind() {
                 "aliased_import" => (
-                    name.child_by_field_name("name").map(|n| self.t(n)).unwrap_or(""),
-                    name.child_by_field_name("alias").map(|n| self.t(n)).unwrap_or(""),
+                    name.field(Field::Name).map(|n| self.t(n)).unwrap_or(""),
+                    name.field(Field::Alias).map(|n| self.t(n)).unwrap_or(""),
                 ),
                 _ => (self.t(name), self.t(name)),
             };
@@ -155,14 +156,14 @@ impl Evaluator<'_> {
     }
 
     fn assignment(&mut self, node: Node) {
-        let Some(left) = node.child_by_field_name("left") else { return };
-        let Some(right) = node.child_by_field_name("right") else {
+        let Some(left) = node.field(Field::Left) else { return };
+        let Some(right) = node.field(Field::Right) else {
             return; // `x: int` binds nothing
         };
         // Chained `a = b = value`: the right side is itself an assignment.
         let value = if right.kind() == "assignment" {
             self.assignment(right);
-            match right.child_by_field_name("left") {
+            match right.field(Field::Left) {
                 Some(inner) if inner.kind() == "identifier" => self
                     .env
                     .get(self.t(inner))
@@ -215,9 +216,9 @@ impl Evaluator<'_> {
         let mut keys = Vec::new();
         let mut node = target;
         while node.kind() == "subscript" {
-            let Some(index) = node.child_by_field_name("subscript") else { return };
+            let Some(index) = node.field(Field::Subscript) else { return };
             keys.push(index);
-            let Some(inner) = node.child_by_field_name("value") else { return };
+            let Some(inner) = node.field(Field::Value) else { return };
             node = inner;
         }
         if node.kind() != "identifier" {
@@ -298,7 +299,7 @@ impl Evaluator<'_> {
 
     fn augmented_assignment(&mut self, node: Node) {
         let (Some(left), Some(right), Some(op)) =
-            (node.child_by_field_name("left"), node.child_by_field_name("right"), node.child_by_field_name("operator"))
+            (node.field(Field::Left), node.field(Field::Right), node.field(Field::Operator))
         else {
             return;
         };
@@ -320,11 +321,11 @@ impl Evaluator<'_> {
 
     /// Calls as statements: the mutations of `manifest` we understand.
     fn call_statement(&mut self, call: Node) {
-        let Some(function) = call.child_by_field_name("function") else { return };
-        let args = call.child_by_field_name("arguments");
+        let Some(function) = call.field(Field::Function) else { return };
+        let args = call.field(Field::Arguments);
         if function.kind() == "attribute" {
-            let object = function.child_by_field_name("object");
-            let method = function.child_by_field_name("attribute").map(|n| self.t(n)).unwrap_or("");
+            let object = function.field(Field::Object);
+            let method = function.field(Field::Attribute).map(|n| self.t(n)).unwrap_or("");
             if let (Some(object), Some(args)) = (object, args) {
                 let mut cursor = args.walk();
                 let arg_nodes: Vec<Node> = args.named_children(&mut cursor).collect();
@@ -369,9 +370,9 @@ impl Evaluator<'_> {
         let mut keys = Vec::new();
         let mut node = object;
         while node.kind() == "subscript" {
-            let Some(index) = node.child_by_field_name("subscript") else { return false };
+            let Some(index) = node.field(Field::Subscript) else { return false };
             keys.push(index);
-            let Some(inner) = node.child_by_field_name("value") else { return false };
+            let Some(inner) = node.field(Field::Value) else { return false };
             node = inner;
         }
         if node.kind() != "identifier" {
@@ -456,7 +457,7 @@ impl Evaluator<'_> {
         for target in targets {
             if target.kind() == "subscript" {
                 if let (Some(obj), Some(key)) =
-                    (target.child_by_field_name("value"), target.child_by_field_name("subscript"))
+                    (target.field(Field::Value), target.field(Field::Subscript))
                 {
                     let key = self.expr(key);
                     let _ = self.mutate(obj, "pop", vec![key], span(target));
