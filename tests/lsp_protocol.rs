@@ -257,3 +257,57 @@ fn the_server_exits_when_its_client_process_dies() {
     parent.wait().expect("reap it, so that it no longer exists");
     assert_eq!(client.wait_exit().code(), Some(1));
 }
+
+/// Stdin and stdout that are not pipes (here sockets) are served through tokio's blocking
+/// stdio instead of the event loop (`server/stdio.rs`), with the same answers.
+#[test]
+fn a_client_on_sockets_instead_of_pipes_is_served() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::os::unix::net::UnixStream;
+    let (mut to_server, server_input) = UnixStream::pair().expect("socket pair");
+    let (server_output, from_server) = UnixStream::pair().expect("socket pair");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
+        .stdin(std::os::fd::OwnedFd::from(server_input))
+        .stdout(std::os::fd::OwnedFd::from(server_output))
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("server starts");
+    from_server.set_read_timeout(Some(std::time::Duration::from_secs(30))).expect("timeout");
+    let mut from_server = BufReader::new(from_server);
+    let mut send = |message: Value| to_server.write_all(&frame(&message.to_string())).expect("send");
+    let mut answer_to = |id: i64| -> Value {
+        loop {
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                assert!(from_server.read_line(&mut line).expect("read") > 0, "server closed its output");
+                if let Some(n) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    length = n.trim().parse().expect("length");
+                }
+                if line == "\r\n" {
+                    break;
+                }
+            }
+            let mut body = vec![0; length];
+            from_server.read_exact(&mut body).expect("body");
+            let message: Value = serde_json::from_slice(&body).expect("json");
+            if message["id"] == id && message.get("method").is_none() {
+                return message;
+            }
+        }
+    };
+    let uri = "file:///tmp/protocol-sockets/manifest.py";
+    send(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}));
+    assert!(answer_to(1)["result"]["capabilities"].is_object());
+    send(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+        "uri": uri, "languageId": "python", "version": 1, "text": SMALL}}}));
+    send(json!({"jsonrpc": "2.0", "id": 2, "method": "textDocument/documentSymbol", "params": {
+        "textDocument": {"uri": uri}}}));
+    let symbols = answer_to(2);
+    assert_eq!(symbols["result"][0]["name"], "manifest", "{symbols:#}");
+    send(json!({"jsonrpc": "2.0", "id": 3, "method": "shutdown"}));
+    assert!(answer_to(3).get("error").is_none());
+    send(json!({"jsonrpc": "2.0", "method": "exit"}));
+    assert_eq!(child.wait().expect("server exits").code(), Some(0));
+}

@@ -17,6 +17,7 @@ mod handlers;
 mod review_lens;
 mod runs;
 mod session;
+mod stdio;
 mod transport;
 
 use handlers::*;
@@ -53,7 +54,7 @@ pub fn serve_stdio() -> ExitCode {
         let (server_output, from_server) = tokio::io::duplex(PIPE_BYTES);
         let server =
             Server::new(server_input, server_output, socket).concurrency_level(CONCURRENT_REQUESTS).serve(service);
-        transport::guard(tokio::io::stdin(), tokio::io::stdout(), to_server, from_server, server).await
+        transport::guard(stdio::input(), stdio::output(), to_server, from_server, server).await
     });
     // Neither a blocked read of stdin nor an analysis still running may delay the exit.
     runtime.shutdown_background();
