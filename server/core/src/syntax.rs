@@ -377,9 +377,19 @@ fn line_at(text: &str, offset: usize) -> usize {
 /// The compiler's error for a file that parses: a keyword argument given twice in one
 /// call (`dict(a=1, a=2)`), on the line of the repeat.
 fn compile_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError> {
+    // Only a subtree with a '(' can hold an argument list: the others (a large literal) are
+    // skipped whole, found by binary search over the positions of the '('s.
+    let parens: Vec<usize> = text.bytes().enumerate().filter(|&(_, b)| b == b'(').map(|(i, _)| i).collect();
+    let has_paren = |node: Node| {
+        let first = parens.partition_point(|&p| p < node.start_byte());
+        parens.get(first).is_some_and(|&p| p < node.end_byte())
+    };
     let mut cursor = tree.walk();
     let mut stack = vec![tree.root_node()];
     while let Some(node) = stack.pop() {
+        if !has_paren(node) {
+            continue;
+        }
         if node.kind() == "argument_list" {
             let mut seen = std::collections::HashSet::new();
             for arg in node.named_children(&mut cursor) {
