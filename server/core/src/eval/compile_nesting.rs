@@ -20,7 +20,8 @@ pub(super) const COMPILE_NESTING_LIMIT: usize = 2976;
 pub(super) const MESSAGE: &str = "maximum recursion depth exceeded during compilation";
 
 /// The first node (in source order) whose nesting exceeds [`COMPILE_NESTING_LIMIT`].
-/// Iterative and linear in the size of the tree.
+/// Iterative and linear in the size of the tree; a subtree too small to reach the limit is
+/// not walked.
 pub(super) fn too_deeply_nested<'t>(tree: &'t Tree, text: &str, cancel: &Cancel) -> Cancellable<Option<Node<'t>>> {
     // Each level is a node of its own: a tree with fewer nodes than the limit (every file
     // typed by hand) cannot nest that deep, and the count is stored in the tree.
@@ -42,7 +43,10 @@ pub(super) fn too_deeply_nested<'t>(tree: &'t Tree, text: &str, cancel: &Cancel)
         if depth > COMPILE_NESTING_LIMIT {
             return Ok(Some(node));
         }
-        if cursor.goto_first_child() {
+        // Each node below adds at most one level: a subtree with too few nodes to reach the
+        // limit (an entry of a large literal) is not walked.
+        let may_reach_limit = depth + node.descendant_count() > COMPILE_NESTING_LIMIT;
+        if may_reach_limit && cursor.goto_first_child() {
             ancestors.push((node, depth));
             continue;
         }
