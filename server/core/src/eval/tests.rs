@@ -95,3 +95,20 @@ fn an_undefined_name_deep_in_a_chain_is_still_a_name_error() {
     // On the test thread's 2 MB stack: the evaluator grows its stack as it goes deeper.
     assert_eq!(eval(&text).load_error.expect("load error").message, "name 'undefined' is not defined");
 }
+
+/// The bound-name scan skips literals and strings without a `:=`; a walrus inside one
+/// still binds its name for the statements after a block that is not evaluated.
+#[test]
+fn a_walrus_inside_a_literal_or_an_f_string_binds_its_name() {
+    for text in [
+        "if True:\n    x = {1: (y := 2)}\nmanifest = {'a': y}\n",
+        "if True:\n    x = [{'k': f\"{(y := 1)}\"}]\nmanifest = {'a': y}\n",
+    ] {
+        let model = eval(text);
+        assert!(model.load_error.is_none(), "{text}: {:?}", model.load_error);
+        let d = model.manifest.and_then(|v| v.as_dict().cloned()).expect("manifest dict");
+        assert!(d.get("a").unwrap().value.is_unknown(), "{text}");
+    }
+    // Without the walrus the name is undefined.
+    assert!(eval("if True:\n    x = {1: (2, 2)}\nmanifest = {'a': y}\n").load_error.is_some());
+}
