@@ -497,12 +497,13 @@ struct Ctx<'a, 'f> {
     /// and a context is set up per accounting and per what-if question.
     generated_memo: Vec<u32>,
     generated_outcomes: Vec<Outcome>,
-    /// Regex entries taken out of the inventory cache for this call, by pattern id.
+    /// Regex entries taken out of the inventory cache for this call, by pattern id. The
+    /// cache is locked only to take and to give back: accountings on one inventory (the
+    /// keystroke's, a hover's what-if, the inlay hints') run side by side.
     entries: Vec<Option<(String, RegexEntry)>>,
     patterns: Vec<String>,
     pattern_index: HashMap<String, u32>,
     values: Vec<String>,
-    regex: std::sync::MutexGuard<'a, HashMap<String, RegexEntry>>,
     problems: Vec<AccountingProblem>,
     device_count: f64,
     r: Reasons,
@@ -567,7 +568,8 @@ impl<'a, 'f> Ctx<'a, 'f> {
         }
         if self.entries[pi].is_none() {
             let key = self.patterns[pi].clone();
-            let entry = match self.regex.remove(&key) {
+            let cached = self.inv.regex_cache.lock().unwrap_or_else(|e| e.into_inner()).remove(&key);
+            let entry = match cached {
                 Some(e) => e,
                 None => {
                     let compiled = pyregex::compile(&key).map(|(p, _)| p).map_err(|(e, _)| e.python_text(&key));
@@ -616,8 +618,9 @@ impl<'a, 'f> Ctx<'a, 'f> {
 
     /// Give the regex entries used by this call back to the inventory cache.
     fn return_regex_entries(&mut self) {
+        let mut cache = self.inv.regex_cache.lock().unwrap_or_else(|e| e.into_inner());
         for (key, entry) in self.entries.drain(..).flatten() {
-            self.regex.insert(key, entry);
+            cache.insert(key, entry);
         }
     }
 
@@ -1007,7 +1010,6 @@ fn new_context<'a, 'f>(
         patterns: Vec::new(),
         pattern_index: HashMap::new(),
         values: Vec::new(),
-        regex: inv.regex_cache.lock().unwrap_or_else(|e| e.into_inner()),
         problems,
         device_count,
         r,

@@ -91,3 +91,58 @@ fn incremental_what_if_equals_a_whole_accounting() {
     // The comparison means something only if most changes change the counts.
     assert!(differing * 2 > compared, "{differing} of {compared} changes changed the counts");
 }
+
+/// The inlay hints (`entry_counts`, its questions answered on two threads where there are
+/// two cores) against whole accountings of the manifest without each entry's effect: each
+/// dtype entry removed, each declared capability set to False, in the order of the entries.
+#[test]
+fn inlay_hints_equal_whole_accountings_of_each_entry_removed() {
+    let inventory = Inventory::embedded();
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(root().join("tests/parity/skips/cases"))
+        .expect("skips corpus")
+        .flatten()
+        .map(|e| e.path().join("manifest.py"))
+        .filter(|p| p.is_file())
+        .collect();
+    paths.sort();
+    paths.push(root().join("examples/manifest.py"));
+    let mut compared = 0;
+    for path in paths {
+        let text = std::fs::read_to_string(&path).expect("manifest text");
+        let analysis = analyze(&text, &AnalysisInput::default());
+        let manifest = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()).expect("a manifest dict");
+        let facts = av::facts(manifest);
+        let summary = av::summarize(inventory, &facts, None);
+        let level = av::selected_level(&summary);
+        let base_run = av::runnable_up_to(&summary, level) as i64;
+        let tests = |changed: &ManifestFacts| {
+            let whole = av::summarize(inventory, changed, Some(&summary.device));
+            format!("{} tests", base_run - av::runnable_up_to(&whole, level) as i64)
+        };
+        let mut expected = Vec::new();
+        if let Some(e) = manifest.get("semantic_level") {
+            expected.push((e.value.span.end, format!("{base_run} run · {} filtered", av::filtered_up_to(&summary, level))));
+        }
+        if let Some(caps) = manifest.get("capabilities").and_then(|e| e.value.as_dict()) {
+            for entry in &caps.entries {
+                let Some(name) = entry.key.as_str() else { continue };
+                if entry.value.truthy() == Some(true) && name != "ieee754" {
+                    let mut off = facts.clone();
+                    off.capabilities.retain(|(k, _)| k != name);
+                    off.capabilities.push((name.to_string(), PyValue::Bool(false)));
+                    expected.push((entry.value.span.end, tests(&off)));
+                }
+            }
+        }
+        if let Some(dtypes) = manifest.get("supported_dtypes").and_then(|e| e.value.as_dict()) {
+            for (i, entry) in dtypes.entries.iter().enumerate().take(facts.supported_dtypes.len()) {
+                let mut without = facts.clone();
+                without.supported_dtypes.remove(i);
+                expected.push((entry.value.span.end, tests(&without)));
+            }
+        }
+        assert_eq!(av::entry_counts(inventory, manifest, &summary), expected, "{}", path.display());
+        compared += expected.len();
+    }
+    assert!(compared > 100, "only {compared} hints compared");
+}
