@@ -92,9 +92,9 @@ fn incremental_what_if_equals_a_whole_accounting() {
     assert!(differing * 2 > compared, "{differing} of {compared} changes changed the counts");
 }
 
-/// The inlay hints (`entry_counts`, its questions answered on two threads where there are
-/// two cores) against whole accountings of the manifest without each entry's effect: each
-/// dtype entry removed, each declared capability set to False, in the order of the entries.
+/// The inlay hints (`entry_counts`, incremental what-ifs) against whole accountings of the
+/// manifest without each entry's effect: each dtype entry removed, each declared capability
+/// set to False, in the order of the entries.
 #[test]
 fn inlay_hints_equal_whole_accountings_of_each_entry_removed() {
     let inventory = Inventory::embedded();
