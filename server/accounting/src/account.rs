@@ -287,8 +287,8 @@ impl<'a> Accounting<'a> {
     pub fn node_ref_id(&self, node: NodeRef) -> String {
         let inv = self.inventory;
         match node {
-            NodeRef::Item(i) => inv.items[i as usize].id.to_string(),
-            NodeRef::Placeholder(k) => placeholder(inv, k).id.to_string(),
+            NodeRef::Item(i) => inv.item_id(&inv.items[i as usize]).to_string(),
+            NodeRef::Placeholder(k) => inv.item_id(placeholder(inv, k)).to_string(),
             NodeRef::Pending { backward: true, op, dt, .. } => format!(
                 "torchcts/opinfo/test_opinfo_backward.py::test_op_backward[manifest-declined-{}-{}]",
                 inv.string(op),
@@ -306,7 +306,7 @@ impl<'a> Accounting<'a> {
     /// The node id as show-skips prints it (`nodeid.split('/')[-1]`).
     pub fn printed_id(&self, rec: &Record) -> String {
         if let NodeRef::Item(i) = rec.node {
-            return self.inventory.items[i as usize].printed_id().to_string();
+            return self.inventory.printed_id(&self.inventory.items[i as usize]).to_string();
         }
         let id = self.node_id(rec);
         match id.rfind('/') {

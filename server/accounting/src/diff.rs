@@ -441,7 +441,7 @@ pub fn diff_prepared(
 pub fn levels_by_printed_id(inv: &Inventory) -> HashMap<&str, u8> {
     let mut out = HashMap::with_capacity(inv.items.len());
     for item in &inv.items {
-        out.entry(item.printed_id()).or_insert(item.level);
+        out.entry(inv.printed_id(item)).or_insert(item.level);
     }
     out
 }

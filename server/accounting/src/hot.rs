@@ -104,7 +104,7 @@ pub(crate) struct HotTable {
 
 /// Everything the rule chain and the presence test read from a common item,
 /// except the operator name (and a generated entry's name).
-#[derive(PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct Signature {
     d1: Option<DtypeCheck>,
     presence: Presence,
@@ -147,6 +147,8 @@ impl<'a> GeneratedKey<'a> {
 /// What [`build`] reads from the loaded inventory.
 pub(crate) struct BuildInput<'a> {
     pub items: &'a [Item],
+    /// The items' node ids ([`Item::id`]), for messages.
+    pub ids: &'a str,
     pub placeholders: &'a Placeholders,
     pub device_classes: usize,
     pub clean: Str,
@@ -170,14 +172,14 @@ pub(crate) fn build(input: BuildInput) -> Result<HotTable, String> {
     // Sized up front: collecting through `Result` grows by doubling, up to 1.6x the table.
     let mut items = Vec::with_capacity(input.items.len());
     for it in input.items {
-        items.push(hot_item(it, input.clean, &mut sets)?);
+        items.push(hot_item(it, &input, &mut sets)?);
     }
     let p = input.placeholders;
     let placeholders = [
-        hot_item(&p.forward, input.clean, &mut sets)?,
-        hot_item(&p.backward, input.clean, &mut sets)?,
-        hot_item(&p.errors, input.clean, &mut sets)?,
-        hot_item(&p.foreach, input.clean, &mut sets)?,
+        hot_item(&p.forward, &input, &mut sets)?,
+        hot_item(&p.backward, &input, &mut sets)?,
+        hot_item(&p.errors, &input, &mut sets)?,
+        hot_item(&p.foreach, &input, &mut sets)?,
     ];
     let Grouping { groups, group_of, items_by_op } = group_items(&input, &items);
     let (group_start, group_members, ungrouped) = members_by_group(&group_of, groups.len());
@@ -220,9 +222,9 @@ impl CapabilitySets {
 }
 
 /// Phase 1: an item's row of the table.
-fn hot_item(it: &Item, clean: Str, sets: &mut CapabilitySets) -> Result<HotItem, String> {
+fn hot_item(it: &Item, input: &BuildInput, sets: &mut CapabilitySets) -> Result<HotItem, String> {
     let requires = sets.intern(&it.requires)?;
-    let (presence, table) = presence(it, clean)?;
+    let (presence, table) = presence(it, input.clean).map_err(|problem| format!("inventory item {}: {problem}", it.id_in(input.ids)))?;
     let mut dev_classes = 0u64;
     for (class, facts) in &it.dev {
         if !facts.is_empty() && (*class as usize) < 64 {
@@ -249,26 +251,26 @@ fn presence(it: &Item, clean: Str) -> Result<(Presence, u32), String> {
     Ok(match it.opinfo {
         Some(OiParam::Forward { op, dt, cond, table }) => {
             if !consistent(op, Some(dt)) {
-                return Err(format!("inventory item {}: OpInfo parameters differ from its op/dtype", it.id));
+                return Err("OpInfo parameters differ from its op/dtype".into());
             }
             (Presence::Forward { clean: cond == clean }, table)
         }
         Some(OiParam::Backward { op, dt, table }) => {
             if !consistent(op, Some(dt)) {
-                return Err(format!("inventory item {}: OpInfo parameters differ from its op/dtype", it.id));
+                return Err("OpInfo parameters differ from its op/dtype".into());
             }
             (Presence::Backward, table)
         }
         Some(OiParam::Errors { op }) => {
             if !consistent(op, None) {
-                return Err(format!("inventory item {}: OpInfo parameters differ from its op", it.id));
+                return Err("OpInfo parameters differ from its op".into());
             }
             (Presence::Errors, u32::MAX)
         }
         None => match it.foreach_entry {
             Some(entry) if it.d1.is_some() && it.op == Some(entry) => (Presence::Foreach, u32::MAX),
             Some(entry) if it.d1.is_some() => {
-                return Err(format!("inventory item {}: foreach entry {entry} differs from its op", it.id))
+                return Err(format!("foreach entry {entry} differs from its op"))
             }
             Some(_) => (Presence::Never, u32::MAX),
             None => (Presence::Always, u32::MAX),
@@ -291,9 +293,21 @@ fn group_items(input: &BuildInput, hot_items: &[HotItem]) -> Grouping {
     let mut group_index: HashMap<Signature, u32> = HashMap::new();
     let mut group_of = Vec::with_capacity(hot_items.len());
     let mut items_by_op: HashMap<Str, Vec<u32>> = HashMap::new();
+    // Items of one operator come in runs (its dtypes, conditions): each run is added to
+    // `items_by_op` at once, and an item with the signature of the one before joins its
+    // group without a lookup.
+    let mut op_run: (Option<Str>, Vec<u32>) = (None, Vec::new());
+    let mut previous: Option<(Signature, u32)> = None;
     for (i, hot) in hot_items.iter().enumerate() {
-        if let Some(op) = hot.op {
-            items_by_op.entry((input.canonical)(op)).or_default().push(i as u32);
+        let op = hot.op.map(input.canonical);
+        if op != op_run.0 {
+            if let Some(run_op) = op_run.0 {
+                items_by_op.entry(run_op).or_default().extend_from_slice(&op_run.1);
+            }
+            op_run = (op, Vec::new());
+        }
+        if op.is_some() {
+            op_run.1.push(i as u32);
         }
         // Generated entries group by their facts without the name; other rare facts
         // and device facts keep an item on its own.
@@ -311,12 +325,22 @@ fn group_items(input: &BuildInput, hot_items: &[HotItem]) -> Grouping {
             *generated_keys.entry(GeneratedKey::of(e)).or_insert(next)
         });
         let (signature, info) = signature(input, hot, input.items[i].rng, entry, generated_key);
-        let next = groups.len() as u32;
-        let g = *group_index.entry(signature).or_insert(next);
-        if g == next {
-            groups.push(info);
-        }
+        let g = match previous.take() {
+            Some((same, g)) if same == signature => g,
+            _ => {
+                let next = groups.len() as u32;
+                let g = *group_index.entry(signature).or_insert(next);
+                if g == next {
+                    groups.push(info);
+                }
+                g
+            }
+        };
+        previous = Some((signature, g));
         group_of.push(g);
+    }
+    if let Some(run_op) = op_run.0 {
+        items_by_op.entry(run_op).or_default().extend_from_slice(&op_run.1);
     }
     Grouping { groups, group_of, items_by_op }
 }

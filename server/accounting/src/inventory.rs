@@ -130,8 +130,10 @@ pub struct Item {
     pub dev: Box<[(u8, Box<[DevFact]>)]>,
     /// Test function (node id up to `[`), interned.
     pub function: Str,
-    pub id: Box<str>,
-    /// Byte offset where the printed id (`nodeid.split('/')[-1]`) starts.
+    /// The node id: a span of [`Inventory::ids`] (one buffer for all ~20,000 ids, not a
+    /// string each), start and end.
+    pub(crate) id: (u32, u32),
+    /// Byte offset in the node id where the printed id (`nodeid.split('/')[-1]`) starts.
     pub printed_from: u32,
 }
 
@@ -158,8 +160,21 @@ impl Item {
         self
     }
 
-    pub fn printed_id(&self) -> &str {
-        &self.id[self.printed_from as usize..]
+    /// The node id, from the buffer of all ids (`Inventory::ids`).
+    pub(crate) fn id_in<'a>(&self, ids: &'a str) -> &'a str {
+        ids.get(self.id.0 as usize..self.id.1 as usize).unwrap_or_default()
+    }
+
+    /// Appends `parts` (the node id) to the buffer of all ids and points the item at it.
+    pub(crate) fn with_id(mut self, ids: &mut String, parts: &[&str]) -> Item {
+        let start = ids.len();
+        for part in parts {
+            ids.push_str(part);
+        }
+        let id = &ids[start..];
+        self.printed_from = id.rfind('/').map_or(0, |i| i + 1) as u32;
+        self.id = (start as u32, ids.len() as u32);
+        self
     }
     pub(crate) fn dev_facts(&self, class: u8) -> &[DevFact] {
         self.dev.iter().find(|(c, _)| *c == class).map(|(_, f)| &f[..]).unwrap_or(&[])
@@ -281,6 +296,8 @@ pub struct Inventory {
     pub meta: InventoryMeta,
     pub(crate) strings: Vec<String>,
     pub(crate) string_index: HashMap<String, Str>,
+    /// Every item's and placeholder's node id, one after the other ([`Item::id`]).
+    pub(crate) ids: String,
     /// Per string id: the id `string_index` gives its text (equal texts, one id).
     pub(crate) canonical_str: Vec<Str>,
     pub(crate) reasons: Vec<String>,
@@ -364,6 +381,16 @@ impl Inventory {
     /// Number of pytest items in the maximal collection.
     pub fn item_count(&self) -> usize {
         self.items.len()
+    }
+
+    /// An item's node id.
+    pub fn item_id(&self, item: &Item) -> &str {
+        item.id_in(&self.ids)
+    }
+
+    /// An item's node id as show-skips prints it (`nodeid.split('/')[-1]`).
+    pub fn printed_id(&self, item: &Item) -> &str {
+        self.item_id(item).get(item.printed_from as usize..).unwrap_or_default()
     }
 
     pub fn string(&self, s: Str) -> &str {

@@ -28,6 +28,8 @@ struct Tables {
     reasons: Vec<String>,
     deselect: Vec<Reason>,
     strings: Vec<String>,
+    /// Every node id, one after the other ([`Item::id`]).
+    ids: String,
     generated: Vec<Generated>,
     items: Vec<Item>,
     forward: Vec<ForwardOp>,
@@ -66,9 +68,12 @@ fn read_tables(release: &Release) -> Result<Tables, String> {
     }
     tables.generated.reserve(release.len(Section::Generated));
     each(Section::Generated, &mut |r| tables.generated.push(read_generated(r)));
-    tables.items.reserve(release.len(Section::Items));
-    let strings = &tables.strings;
-    each(Section::Items, &mut |r| tables.items.push(read_item(r, strings)));
+    let items = release.len(Section::Items);
+    tables.items.reserve(items);
+    // Node ids average some 70 bytes: one buffer of about the right size.
+    tables.ids.reserve(items * 80);
+    let (strings, ids) = (&tables.strings, &mut tables.ids);
+    each(Section::Items, &mut |r| tables.items.push(read_item(r, strings, ids)));
     each(Section::Forward, &mut |r| tables.forward.push(read_forward(r)));
     each(Section::Backward, &mut |r| tables.backward.push(read_backward(r)));
     if truncated || bad_string {
@@ -101,6 +106,7 @@ fn read_header(r: &mut RowReader) -> Tables {
         reasons,
         deselect,
         strings: Vec::new(),
+        ids: String::new(),
         generated: Vec::new(),
         items: Vec::new(),
         forward: Vec::new(),
@@ -129,9 +135,9 @@ fn read_dtype_check(r: &mut RowReader) -> DtypeCheck {
     DtypeCheck { param, dt, mode, contract: rd(r) }
 }
 
-fn read_item(r: &mut RowReader, strings: &[String]) -> Item {
+fn read_item(r: &mut RowReader, strings: &[String], ids: &mut String) -> Item {
     let function = r.var32();
-    let id: Box<str> = [strings.get(function as usize).map_or("", String::as_str), r.str()].concat().into();
+    let id = [strings.get(function as usize).map_or("", String::as_str), r.str()];
     let level = r.u8();
     let flags = r.var32();
     let has = |bit: u32| flags & bit != 0;
@@ -153,7 +159,7 @@ fn read_item(r: &mut RowReader, strings: &[String]) -> Item {
     let dev = if has(ibit::DEV) { read_device_facts(r) } else { Box::default() };
     Item {
         rare: 0,
-        printed_from: id.rfind('/').map_or(0, |i| i + 1) as u32,
+        printed_from: 0,
         op,
         level,
         d1,
@@ -173,8 +179,9 @@ fn read_item(r: &mut RowReader, strings: &[String]) -> Item {
         opinfo,
         dev,
         function,
-        id,
+        id: (0, 0),
     }
+    .with_id(ids, &id)
     .with_rare_flags()
 }
 
@@ -363,14 +370,16 @@ fn index(t: Tables) -> Result<Inventory, String> {
     let deselect_reasons = deselecting(&t.deselect, names.reasons.len());
     let (dtype_pos, fc_by_str) = dtype_tables(&mut names, &t.dtypes);
     let mut items = t.items;
+    let mut ids = t.ids;
     link_opinfo_tables(&mut items, &t.forward, &t.backward);
     let by_function = FunctionIndex::of(&items);
     let placeholders =
-        placeholders(&items, &by_function.first, &names.strings, &s, t.opinfo_level, t.generated_level);
+        placeholders(&items, &by_function.first, &names.strings, &mut ids, &s, t.opinfo_level, t.generated_level);
     let canonical_str = canonical_ids(&names);
     let canonical = |id: Str| canonical_str.get(id as usize).copied().unwrap_or(id);
     let hot = crate::hot::build(crate::hot::BuildInput {
         items: &items,
+        ids: &ids,
         placeholders: &placeholders,
         device_classes: t.devices.len(),
         clean: s.clean,
@@ -384,6 +393,7 @@ fn index(t: Tables) -> Result<Inventory, String> {
         meta: t.meta,
         strings: names.strings,
         string_index: names.string_index,
+        ids,
         canonical_str,
         reasons: names.reasons,
         reason_index: names.reason_index,
@@ -493,18 +503,18 @@ fn placeholders(
     items: &[Item],
     first: &HashMap<Str, usize>,
     strings: &[String],
+    ids: &mut String,
     s: &WellKnown,
     opinfo_level: u8,
     generated_level: u8,
 ) -> Placeholders {
-    let make = |function: Str, suffix: &str, default_level: u8, d1: Option<DtypeCheck>, op: Option<Str>, dummy: bool| {
+    let mut make = |function: Str, suffix: &str, default_level: u8, d1: Option<DtypeCheck>, op: Option<Str>, dummy: bool| {
         let template = first.get(&function).map(|&i| &items[i]);
-        let id: Box<str> = format!("{}[{suffix}]", strings[function as usize]).into();
         let inherits_level = |t: &Item| t.generated.is_none() && t.foreach_entry.is_none();
         Item {
             rare: 0,
-            printed_from: id.rfind('/').map_or(0, |i| i + 1) as u32,
-            id,
+            printed_from: 0,
+            id: (0, 0),
             op,
             level: template.filter(|t| inherits_level(t)).map_or(default_level, |t| t.level),
             d1,
@@ -525,6 +535,7 @@ fn placeholders(
             dev: Box::default(),
             function,
         }
+        .with_id(ids, &[&strings[function as usize], "[", suffix, "]"])
         .with_rare_flags()
     };
     let dummy_check = |param| DtypeCheck { param, dt: s.dummy, mode: ContractMode::Set, contract: None };

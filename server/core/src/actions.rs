@@ -261,26 +261,42 @@ fn decoder_required_fixes(target: &Target) -> Vec<QuickFix> {
 /// Up to `limit` names within a small edit distance of `name`, closest first.
 pub fn nearest(name: &str, candidates: &[&str], limit: usize) -> Vec<String> {
     let max = (name.chars().count() / 3).max(2);
+    let lower = name.to_lowercase();
+    let lower_len = lowercase_len(name);
     let mut scored: Vec<(usize, &str)> = candidates
         .iter()
-        .map(|c| (levenshtein(&name.to_lowercase(), &c.to_lowercase()), *c))
-        .filter(|(d, c)| *d <= max || (name.len() >= 4 && c.contains(name)))
+        .filter_map(|c| {
+            let contains = name.len() >= 4 && c.contains(name);
+            // The distance is at least the difference in length: most of the ~3,000
+            // operator names are ruled out without computing it.
+            if !contains && lower_len.abs_diff(lowercase_len(c)) > max {
+                return None;
+            }
+            let d = levenshtein(&lower, &c.to_lowercase());
+            (d <= max || contains).then_some((d, *c))
+        })
         .collect();
     scored.sort();
     scored.into_iter().take(limit).map(|(_, c)| c.to_string()).collect()
+}
+
+/// Characters in `text.to_lowercase()` (which lowers char by char, so counts add up).
+fn lowercase_len(text: &str) -> usize {
+    text.chars().map(|c| c.to_lowercase().count()).sum()
 }
 
 pub fn levenshtein(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
     for i in 1..=a.len() {
-        let mut cur = vec![i; b.len() + 1];
+        cur[0] = i;
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
             cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
         }
-        prev = cur;
+        std::mem::swap(&mut prev, &mut cur);
     }
     prev[b.len()]
 }

@@ -35,3 +35,26 @@ fn skip_ops_names_that_are_no_operator_get_the_nearest_names() {
     assert!(found[0].starts_with("unknown-operator: 'matmull' is not an operator of the TorchCTS suite"), "{found:#?}");
     assert!(found[0].contains("nearest: matmul"), "{found:#?}");
 }
+
+#[test]
+fn nearest_names_skip_only_candidates_too_far_by_length() {
+    // `nearest` rules out a candidate by its length before computing the distance: the
+    // answer must be the one scoring every candidate gives.
+    use torchcts_core::actions::{levenshtein, nearest};
+    let names = Inventory::embedded().operator_names();
+    let scored_in_full = |name: &str| {
+        let max = (name.chars().count() / 3).max(2);
+        let mut scored: Vec<(usize, &str)> = names
+            .iter()
+            .map(|c| (levenshtein(&name.to_lowercase(), &c.to_lowercase()), *c))
+            .filter(|(d, c)| *d <= max || (name.len() >= 4 && c.contains(name)))
+            .collect();
+        scored.sort();
+        scored.into_iter().take(3).map(|(_, c)| c.to_string()).collect::<Vec<_>>()
+    };
+    for name in ["matmull", "MatMul", "_nested_tensor_from_mask", "nested", "softmax", "ad", "lin", "İstanbul_add", "x"] {
+        let near = nearest(name, &names, 3);
+        assert_eq!(near, scored_in_full(name), "{name}");
+    }
+    assert_eq!(nearest("matmull", &names, 3)[0], "matmul");
+}
