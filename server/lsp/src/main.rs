@@ -3,5 +3,11 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    torchcts_lsp::run_main(std::env::args().skip(1).collect())
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    // The server runs without arguments or with `--stdio`; anything else is a command
+    // (or its help), which builds its tables once and exits.
+    if args.first().is_some_and(|first| first != "--stdio") {
+        torchcts_lsp::cli::heap::prefer_huge_pages();
+    }
+    torchcts_lsp::run_main(args)
 }

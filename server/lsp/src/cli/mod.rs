@@ -4,6 +4,7 @@
 pub mod analyze;
 pub mod check;
 pub mod diff;
+pub mod heap;
 pub mod inventory;
 pub mod output;
 pub mod skips;
