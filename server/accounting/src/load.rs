@@ -70,8 +70,8 @@ fn read_tables(release: &Release) -> Result<Tables, String> {
     each(Section::Generated, &mut |r| tables.generated.push(read_generated(r)));
     let items = release.len(Section::Items);
     tables.items.reserve(items);
-    // Node ids average some 70 bytes: one buffer of about the right size.
-    tables.ids.reserve(items * 80);
+    // Node ids average 84 bytes: one buffer large enough (regrowing would copy it).
+    tables.ids.reserve(items * 96);
     let (strings, ids) = (&tables.strings, &mut tables.ids);
     each(Section::Items, &mut |r| tables.items.push(read_item(r, strings, ids)));
     each(Section::Forward, &mut |r| tables.forward.push(read_forward(r)));
