@@ -13,6 +13,10 @@
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 const UP_FRONT: usize = 64 << 20;
 
+/// The size of a transparent huge page on x86-64 (and on arm64 with 4 KiB pages).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+const HUGE_PAGE: usize = 2 << 20;
+
 /// Makes glibc serve this process's allocations from one heap grown by [`UP_FRONT`] at
 /// once, and asks the kernel for huge pages there. Call first thing in `main`, before any
 /// other thread exists.
@@ -36,10 +40,17 @@ pub fn prefer_huge_pages() {
         libc::free(block);
         start
     };
-    // SAFETY: sbrk(0) only reads where the heap ends; sysconf has no preconditions.
-    let (end, page) = unsafe { (libc::sbrk(0) as usize, libc::sysconf(libc::_SC_PAGESIZE)) };
-    let page = usize::try_from(page).unwrap_or(4096).max(1);
-    let start = start.div_ceil(page) * page;
+    // Only whole 2 MiB spans can be huge pages: one block, never freed and never written
+    // past malloc's header, holds the heap up to the first boundary, so that the blocks
+    // served next lie beyond it.
+    let boundary = start.next_multiple_of(HUGE_PAGE);
+    if boundary - start > 4096 {
+        // SAFETY: a plain allocation, kept for the life of the process.
+        std::hint::black_box(unsafe { libc::malloc(boundary - start - 64) });
+    }
+    // SAFETY: sbrk(0) only reads where the heap ends.
+    let end = unsafe { libc::sbrk(0) } as usize;
+    let start = boundary;
     if start != 0 && end > start && end - start <= 2 * UP_FRONT {
         // SAFETY: [start, end) is page-aligned and inside this process's heap; the advice
         // changes how its pages are backed, never what they hold.
