@@ -229,6 +229,10 @@ fn parse_or_compile_error(
     let mut indent = None;
     let token_error = tokenizer_error(text, &mut atom, &mut indent);
     let first = first_error(tree, text, tokens);
+    // Arguments out of order parse in tree-sitter; in CPython they are a parser error, the
+    // first one where they come before the first error tree-sitter (or a check) found.
+    let first_start = first.map(|(_, _, start)| start);
+    let arguments = argument_order_error(tree, text).filter(|(at, _)| first_start.is_none_or(|start| *at < start));
     // An unexpected INDENT token stops the parser there, and CPython says so without
     // reading further: only tokenizer errors before that line come first.
     if let Some(UnexpectedIndent { incomplete_line: Some(line), newline_offset, .. }) = indent {
@@ -273,7 +277,7 @@ fn parse_or_compile_error(
     // Brackets left open at EOF, and the text before EOF is how a valid file can start:
     // CPython's parser reads to EOF without an error of its own (tree-sitter marks the
     // open bracket instead).
-    if let Some(tok) = token_error.as_ref().filter(|t| t.at_eof && first.is_some()) {
+    if let Some(tok) = token_error.as_ref().filter(|t| t.at_eof && first.is_some() && arguments.is_none()) {
         let completes = |tail: &str| !parse(&format!("{text}\n{tail}{}\n", tok.closers), None).root_node().has_error();
         // Nothing, a value, or a dict key's ':' and value (`{"a": 1, "b"`).
         if completes("") || completes("0") || completes(":0") {
@@ -283,6 +287,9 @@ fn parse_or_compile_error(
     // Only a file that does not parse is scanned for CPython's specialised messages.
     let hints = if first.is_some() { crate::cpython_hints::hints(text) } else { Default::default() };
     let mut parser_error = first.map(|(line, end)| parser_error(hints.first, &hints.statement_starts, line, end));
+    if let Some((_, error)) = arguments {
+        parser_error = Some(error);
+    }
     // A header without its ':' fails on a forced token: before the tokenizer reads on.
     if let (Some(hint), Some(parser)) = (hints.block_colon, parser_error.as_ref()) {
         if hint.line <= parser.line {
@@ -374,9 +381,8 @@ fn line_at(text: &str, offset: usize) -> usize {
     before.iter().filter(|&&b| b == b'\n').count() + lone_crs + 1
 }
 
-/// The compiler's error for a file that parses: a keyword argument given twice in one
-/// call (`dict(a=1, a=2)`), on the line of the repeat.
-fn compile_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError> {
+/// Every call's argument list, outer before inner, in source order.
+fn argument_lists<'t>(tree: &'t Tree, text: &str) -> Vec<Node<'t>> {
     // Only a subtree with a '(' can hold an argument list: the others (a large literal) are
     // skipped whole, found by binary search over the positions of the '('s.
     let parens: Vec<usize> = text.bytes().enumerate().filter(|&(_, b)| b == b'(').map(|(i, _)| i).collect();
@@ -384,6 +390,7 @@ fn compile_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError> {
         let first = parens.partition_point(|&p| p < node.start_byte());
         parens.get(first).is_some_and(|&p| p < node.end_byte())
     };
+    let mut lists = Vec::new();
     let mut cursor = tree.walk();
     let mut stack = vec![tree.root_node()];
     while let Some(node) = stack.pop() {
@@ -391,26 +398,80 @@ fn compile_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError> {
             continue;
         }
         if node.kind() == "argument_list" {
-            let mut seen = std::collections::HashSet::new();
-            for arg in node.named_children(&mut cursor) {
-                let Some(name) = arg.field(Field::Name).filter(|_| arg.kind() == "keyword_argument") else {
-                    continue;
-                };
-                let name = node_text(name, text);
-                if !seen.insert(name) {
-                    return Some(PythonSyntaxError {
-                        message: format!("keyword argument repeated: {name}"),
-                        line: line_at(text, arg.start_byte()),
-                        fixes: Vec::new(),
-                    });
-                }
-            }
+            lists.push(node);
         }
-        // Children in reverse so that the first repeat in source order is found first.
+        // Children in reverse so that they are visited in source order.
         let children: Vec<Node> = node.children(&mut cursor).collect();
         stack.extend(children.into_iter().rev());
     }
+    lists
+}
+
+/// The compiler's error for a file that parses: a keyword argument given twice in one
+/// call (`dict(a=1, a=2)`), on the line of the repeat.
+fn compile_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError> {
+    let mut cursor = tree.walk();
+    for list in argument_lists(tree, text) {
+        let mut seen = std::collections::HashSet::new();
+        for arg in list.named_children(&mut cursor) {
+            let Some(name) = arg.field(Field::Name).filter(|_| arg.kind() == "keyword_argument") else {
+                continue;
+            };
+            let name = node_text(name, text);
+            if !seen.insert(name) {
+                return Some(PythonSyntaxError {
+                    message: format!("keyword argument repeated: {name}"),
+                    line: line_at(text, arg.start_byte()),
+                    fixes: Vec::new(),
+                });
+            }
+        }
+    }
     None
+}
+
+/// CPython's parser error for call arguments out of order, which tree-sitter accepts
+/// (`f(a=1, 2)`, `f(**k, 2)`, `f(**k, *a)`), with the byte it is reported at: the call's
+/// closing ')' (its parser has read the whole call), or the `*` of an iterable unpacking
+/// after `**`. Of several, the one reported first: an inner call closes before its outer
+/// one. Checked against CPython 3.11.7 (`syntax.rs` tests).
+fn argument_order_error(tree: &Tree, text: &str) -> Option<(usize, PythonSyntaxError)> {
+    let mut cursor = tree.walk();
+    let mut found: Option<(usize, PythonSyntaxError)> = None;
+    for list in argument_lists(tree, text).into_iter().filter(|list| !list.has_error()) {
+        let (mut keyword, mut unpacking) = (false, false);
+        let mut error = None;
+        for arg in list.named_children(&mut cursor) {
+            let message = match arg.kind() {
+                "comment" => continue,
+                "keyword_argument" => {
+                    keyword = true;
+                    continue;
+                }
+                "dictionary_splat" => {
+                    unpacking = true;
+                    continue;
+                }
+                "list_splat" if unpacking => {
+                    error = Some((arg.start_byte(), "iterable argument unpacking follows keyword argument unpacking"));
+                    break;
+                }
+                "list_splat" => continue,
+                _ if unpacking => "positional argument follows keyword argument unpacking",
+                _ if keyword => "positional argument follows keyword argument",
+                _ => continue,
+            };
+            error = Some((list.end_byte().saturating_sub(1), message));
+            break;
+        }
+        if let Some((offset, message)) = error {
+            if found.as_ref().is_none_or(|(at, _)| offset < *at) {
+                let error = PythonSyntaxError { message: message.into(), line: line_at(text, offset), fixes: Vec::new() };
+                found = Some((offset, error));
+            }
+        }
+    }
+    found
 }
 
 struct TokenizerError {
@@ -855,6 +916,42 @@ mod tests {
             let e = err(text).unwrap();
             assert_eq!((e.message.as_str(), e.line), (*message, *line), "{text:?}");
         }
+    }
+
+    #[test]
+    fn arguments_out_of_order_are_a_parser_error_at_the_calls_closing_paren() {
+        // Each (text, message, line) as CPython 3.11.7's compile() gives it.
+        let positional = "positional argument follows keyword argument";
+        let unpacking = "positional argument follows keyword argument unpacking";
+        let cases: &[(&str, &str, usize)] = &[
+            ("f(a=1, 2)\n", positional, 1),
+            ("f(a=1,\n  2)\n", positional, 2),
+            ("f(\n a=1,\n 2,\n)\n", positional, 4),
+            ("x = 1\nf(**k, 2)\n", unpacking, 2),
+            ("f(**k, a=1, 2)\n", unpacking, 1),
+            ("f(a=1, **k, 2)\n", unpacking, 1),
+            ("f(**k,\n *a)\n", "iterable argument unpacking follows keyword argument unpacking", 2),
+            ("f(*a, b=1, 2)\n", positional, 1),
+            ("f(a=1, *b, 2)\n", positional, 1),
+            ("x = f(a=1, 2,\n 3)\n", positional, 2),
+            // The inner call closes first.
+            ("f(a=1, g(b=2,\n c))\n", positional, 2),
+            // A parser error: before a compile error on an earlier line, and before a stray
+            // character later on.
+            ("g(a=1, a=2)\nf(a=1, 2)\n", positional, 2),
+            ("f(a=1, 2)\n$\n", positional, 1),
+            // A tokenizer error anywhere wins.
+            ("f(a=1, 2)\nx = 'abc\n", "unterminated string literal (detected at line 2)", 2),
+            // ... but one at EOF loses to it.
+            ("f(a=1, 2)\nx = (\n", positional, 1),
+            ("x = (\nf(a=1, 2)\n", "'(' was never closed", 1),
+        ];
+        for (text, message, line) in cases {
+            let e = err(text).unwrap();
+            assert_eq!((e.message.as_str(), e.line), (*message, *line), "{text:?}");
+        }
+        // Keyword arguments after `*a`, and `*a` after keywords, are fine.
+        assert_eq!(err("f(a=1, *b)\nf(*a, b=1)\n"), None);
     }
 
     #[test]
