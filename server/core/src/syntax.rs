@@ -883,6 +883,14 @@ mod tests {
     }
 
     // Messages and lines below are what CPython 3.11 reports for the same sources.
+    /// Each text's (message, line), as CPython 3.11.7's compile() gives them.
+    fn assert_errors(cases: &[(&str, &str, usize)]) {
+        for (text, message, line) in cases {
+            let e = err(text).unwrap();
+            assert_eq!((e.message.as_str(), e.line), (*message, *line), "{text:?}");
+        }
+    }
+
     #[test]
     fn unclosed_bracket_reports_the_opening_line() {
         let e = err("import torch\nmanifest = {\n  'a': 1,\n").unwrap();
@@ -912,10 +920,7 @@ mod tests {
             // A header fails on its forced ':' first.
             ("def f(x) =\n    1\n", "expected ':'", 1),
         ];
-        for (text, message, line) in cases {
-            let e = err(text).unwrap();
-            assert_eq!((e.message.as_str(), e.line), (*message, *line), "{text:?}");
-        }
+        assert_errors(cases);
     }
 
     #[test]
@@ -946,10 +951,7 @@ mod tests {
             ("f(a=1, 2)\nx = (\n", positional, 1),
             ("x = (\nf(a=1, 2)\n", "'(' was never closed", 1),
         ];
-        for (text, message, line) in cases {
-            let e = err(text).unwrap();
-            assert_eq!((e.message.as_str(), e.line), (*message, *line), "{text:?}");
-        }
+        assert_errors(cases);
         // Keyword arguments after `*a`, and `*a` after keywords, are fine.
         assert_eq!(err("f(a=1, *b)\nf(*a, b=1)\n"), None);
     }
