@@ -489,6 +489,13 @@ struct AtomError {
     offset: usize,
 }
 
+/// Whether `token` is a bytes literal (raw or not) with a character outside ASCII, which
+/// CPython refuses when it builds the literal.
+fn non_ascii_bytes(text: &str, token: &Token) -> bool {
+    let (Some(quote), Some(body)) = (token.quote_offset(), token.string_body()) else { return false };
+    text[token.span.start..quote].to_ascii_lowercase().contains('b') && !text[body].is_ascii()
+}
+
 /// The escape error of a string literal (`token`), if CPython raises one when it builds
 /// the string.
 fn literal_escape_error(text: &str, token: &Token) -> Option<String> {
@@ -616,7 +623,12 @@ fn tokenizer_error(
                 }
             }
             TokenKind::String(_) if atom.is_none() && pending.is_none() => {
-                if let Some(message) = literal_escape_error(text, &token) {
+                if non_ascii_bytes(text, &token) {
+                    // Raised at the string itself, before its escapes are read.
+                    let message = "bytes can only contain ASCII literal characters".to_string();
+                    let error = PythonSyntaxError { message, line: token.line, fixes: Vec::new() };
+                    *atom = Some(AtomError { error, offset: token.span.start });
+                } else if let Some(message) = literal_escape_error(text, &token) {
                     pending = Some((message, token.quote_offset().unwrap_or(token.span.start)));
                 }
             }
@@ -954,6 +966,25 @@ mod tests {
         assert_errors(cases);
         // Keyword arguments after `*a`, and `*a` after keywords, are fine.
         assert_eq!(err("f(a=1, *b)\nf(*a, b=1)\n"), None);
+    }
+
+    #[test]
+    fn a_bytes_literal_outside_ascii_is_refused_at_the_literal() {
+        let message = "bytes can only contain ASCII literal characters";
+        assert_errors(&[
+            ("x = b\"\u{e9}\"\n", message, 1),
+            ("x = rb\"\u{e9}\"\n", message, 1),
+            ("x = b\"\"\"a\n\u{e9}\"\"\"\n", message, 1),
+            ("x = (b\"a\"\n b\"\u{e9}\")\n", message, 2),
+            ("x = b\"\u{e9}\" b\"\\x1\"\n", message, 1),
+            ("x = b\"\u{e9}\"\nf(a=1, 2)\n", message, 1),
+            // An atom error: a tokenizer error wins, but not one at EOF.
+            ("x = b\"\u{e9}\"\ny = (\n", message, 1),
+            ("x = b\"\u{e9}\"\ny = \"abc\n", "unterminated string literal (detected at line 2)", 2),
+            // An earlier string of the group with a bad escape comes first.
+            ("x = b\"\\x1\" b\"\u{e9}\"\n", "(value error) invalid \\x escape at position 0", 1),
+        ]);
+        assert_eq!(err("x = b\"a\"\ny = \"\u{e9}\"\n"), None);
     }
 
     #[test]
