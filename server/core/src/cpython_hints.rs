@@ -425,13 +425,19 @@ const STARRED_GROUP: &str = "cannot use starred expression here";
 const STARRED_VALUE: &str = "cannot use a starred expression in a dictionary value";
 
 /// The first token where CPython's parser fails and tree-sitter does not: a `*x` dict key
-/// (at its ':'), a starred dict value, a parenthesized lone `*x`.
+/// (at its ':'), a starred dict value, a parenthesized lone `*x`, a `*` that ends a logical
+/// line (tree-sitter reads `*` NEWLINE `manifest = {}` as the target `*manifest`).
 pub(crate) fn missed_starred(tokens: &[Token]) -> Option<std::ops::Range<usize>> {
     // Per open bracket: '{', '(' not a call, the current element's first token, its ':'
     // seen, and whether a comma came.
     let mut frames: Vec<(bool, bool, Option<usize>, bool, bool)> = Vec::new();
     for (k, t) in tokens.iter().enumerate() {
         let span = |t: &Token| t.start..t.end();
+        let ends_line = tokens.get(k + 1).is_none_or(|n| n.logical_start);
+        let import_star = k.checked_sub(1).is_some_and(|p| tokens[p].kind == Kind::Name && tokens[p].text == "import");
+        if t.is("*") && t.depth == 0 && ends_line && !import_star {
+            return Some(span(t));
+        }
         if t.kind == Kind::Op {
             match t.text {
                 "(" | "[" | "{" => {

@@ -969,6 +969,18 @@ mod tests {
     }
 
     #[test]
+    fn a_star_that_ends_a_line_is_invalid_syntax_there() {
+        assert_errors(&[
+            ("import torch\n*\nmanifest = {}\n", "invalid syntax", 2),
+            ("*\n", "invalid syntax", 1),
+            ("x = 1\n*\n", "invalid syntax", 2),
+            ("*\nx = 1\n", "invalid syntax", 1),
+            ("x = *\n", "invalid syntax", 1),
+        ]);
+        assert_eq!(err("from os import *\nx = [*a]\n"), None);
+    }
+
+    #[test]
     fn a_bytes_literal_outside_ascii_is_refused_at_the_literal() {
         let message = "bytes can only contain ASCII literal characters";
         assert_errors(&[
