@@ -251,6 +251,11 @@ impl Evaluator<'_> {
                     }
                     break;
                 }
+                let type_name = current.type_name();
+                let scalar = matches!(
+                    current.kind,
+                    ValueKind::None | ValueKind::Bool(_) | ValueKind::Int(_) | ValueKind::Float(_)
+                );
                 match &mut current.kind {
                     ValueKind::Dict(d) => {
                         if i == last {
@@ -287,6 +292,24 @@ impl Evaluator<'_> {
                             break;
                         }
                         current = &mut items[real as usize];
+                    }
+                    // No `__setitem__`, whatever the key; the scalars have no `__getitem__`
+                    // either (what a str, bytes or tuple index reads is left unknown).
+                    ValueKind::None
+                    | ValueKind::Bool(_)
+                    | ValueKind::Int(_)
+                    | ValueKind::Float(_)
+                    | ValueKind::Str(_)
+                    | ValueKind::Bytes(_)
+                    | ValueKind::Tuple(_) => {
+                        let what = match i == last {
+                            true => "does not support item assignment",
+                            false if scalar => "is not subscriptable",
+                            false => break,
+                        };
+                        let message = format!("'{type_name}' object {what}");
+                        failure = Some((key.span.clone(), "TypeError", message));
+                        break;
                     }
                     _ => break,
                 }

@@ -112,3 +112,25 @@ fn a_walrus_inside_a_literal_or_an_f_string_binds_its_name() {
     // Without the walrus the name is undefined.
     assert!(eval("if True:\n    x = {1: (2, 2)}\nmanifest = {'a': y}\n").load_error.is_some());
 }
+
+/// `manifest[a][b] = v` where `manifest[a]` is no container: CPython 3.11's TypeErrors.
+#[test]
+fn item_assignment_into_a_scalar_is_a_type_error() {
+    let cases = [
+        ("1", "'int' object does not support item assignment", "'int' object is not subscriptable"),
+        ("1.5", "'float' object does not support item assignment", "'float' object is not subscriptable"),
+        ("True", "'bool' object does not support item assignment", "'bool' object is not subscriptable"),
+        ("None", "'NoneType' object does not support item assignment", "'NoneType' object is not subscriptable"),
+        ("'s'", "'str' object does not support item assignment", ""),
+        ("(1,)", "'tuple' object does not support item assignment", ""),
+    ];
+    for (value, assigning, reading) in cases {
+        let text = format!("manifest = {{'a': {value}}}\nmanifest['a']['b'] = 1\n");
+        let error = eval(&text).load_error.expect("a load error");
+        assert_eq!((error.exception, error.message.as_str()), ("TypeError", assigning), "{value}");
+        let text = format!("manifest = {{'a': {value}}}\nmanifest['a']['b']['c'] = 1\n");
+        let error = eval(&text).load_error.map(|e| e.message);
+        // What a str or tuple index reads is not modelled: no error then.
+        assert_eq!(error.as_deref().unwrap_or(""), reading, "{value}");
+    }
+}
