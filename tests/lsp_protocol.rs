@@ -311,3 +311,33 @@ fn a_client_on_sockets_instead_of_pipes_is_served() {
     send(json!({"jsonrpc": "2.0", "method": "exit"}));
     assert_eq!(child.wait().expect("server exits").code(), Some(0));
 }
+
+/// A document over the live-analysis limit (1 MiB) gets one warning that says so, and no
+/// analysis on request either; brought back under the limit, it is analysed again.
+#[test]
+fn a_document_over_the_live_limit_gets_one_finding_that_says_so() {
+    let mut client = started();
+    let uri = "file:///tmp/protocol-large/manifest.py";
+    let huge = format!("{SMALL}# {}\n", "x".repeat(1 << 20));
+    client.open(uri, &huge, 1);
+    let diagnostics = client.diagnostics(uri, Some(1));
+    let all = diagnostics["diagnostics"].as_array().expect("diagnostics").clone();
+    assert_eq!(all.len(), 1, "{diagnostics:#}");
+    assert_eq!(all[0]["code"], "file-too-large", "{diagnostics:#}");
+    assert!(all[0]["message"].as_str().is_some_and(|m| m.contains("1.0 MiB") && m.contains("torchcts-lsp check")));
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 6}}),
+    );
+    assert_eq!(hover, Value::Null);
+    // A bad value under the limit is reported again.
+    let small = SMALL.replace("\"cpu\"", "42");
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": small}]}),
+    );
+    let diagnostics = client.diagnostics(uri, Some(2));
+    let codes: Vec<&Value> = diagnostics["diagnostics"].as_array().expect("diagnostics").iter().map(|d| &d["code"]).collect();
+    assert!(!codes.is_empty() && !codes.contains(&&json!("file-too-large")), "{diagnostics:#}");
+    client.shutdown();
+}

@@ -23,6 +23,13 @@ use tree_sitter::Tree;
 /// never holds up requests on others.
 const INLINE_ANALYSIS_BYTES: usize = 32 * 1024;
 
+/// The largest document analysed as it is typed. A manifest is a few KB; past this size the
+/// analysis of the costliest literal (`tolerance_overrides` entries that are all errors:
+/// ~5 KB of memory and ~50 µs an entry, most of it tree-sitter's tree) would pass ~100 MB
+/// and a second per keystroke, so the document gets one finding that says so instead
+/// (the CLI's `check` still analyses any file, as check-manifest does).
+pub(crate) const LIVE_ANALYSIS_MAX_BYTES: usize = 1 << 20;
+
 /// `torchcts/status`: the manifest's run/filtered counts at its level, for status bars.
 enum StatusNotification {}
 
@@ -92,6 +99,11 @@ impl Session {
     /// `Ok(None)` if the core panicked.
     fn analyse(&self, uri: &Uri, snapshot: AnalysisJob) -> Cancellable<Option<Published>> {
         let (rope, version, old_tree, encoding, cancel) = snapshot;
+        if rope.len_bytes() > LIVE_ANALYSIS_MAX_BYTES {
+            let positions = convert::Positions::new(&rope, encoding);
+            let diagnostics = vec![convert::diagnostic(&positions, &too_large(rope.len_bytes()), uri)];
+            return Ok(Some(Published { version, diagnostics, status: None }));
+        }
         let inventory = self.inventory_if_ready();
         let Some(analysis) = run_analysis(uri, &rope, old_tree.as_ref(), inventory, &cancel)? else { return Ok(None) };
         cancel.check()?;
@@ -177,4 +189,16 @@ struct Published {
     diagnostics: Vec<Diagnostic>,
     /// `torchcts/status` parameters when the counts changed.
     status: Option<serde_json::Value>,
+}
+
+/// The one finding of a document over [`LIVE_ANALYSIS_MAX_BYTES`].
+fn too_large(bytes: usize) -> torchcts_core::findings::Finding {
+    use torchcts_core::findings::{Finding, Origin, Severity};
+    let mib = |n: usize| n as f64 / f64::from(1 << 20);
+    let message = format!(
+        "This file is {:.1} MiB: torchcts-lsp analyses files up to {:.0} MiB as you type. Run `torchcts-lsp check` (or `torchcts check-manifest`) on it for its findings.",
+        mib(bytes),
+        mib(LIVE_ANALYSIS_MAX_BYTES)
+    );
+    Finding::new(0..0, Severity::Warning, message, "file-too-large", Origin::Lsp)
 }

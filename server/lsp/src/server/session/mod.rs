@@ -164,6 +164,10 @@ impl Session {
         // A rope clone shares its chunks: O(1), whatever the size of the text.
         let rope = doc.text.clone();
         drop(state);
+        // Not analysed on request either: the document has its "too large" finding.
+        if rope.len_bytes() > diagnostics::LIVE_ANALYSIS_MAX_BYTES {
+            return None;
+        }
         let analysis = Arc::new(analysis::run_analysis(uri, &rope, None, Some(self.inventory()), cancel).ok()??);
         Some(Snapshot { analysis, rope, encoding })
     }
