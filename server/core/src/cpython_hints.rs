@@ -433,10 +433,12 @@ pub(crate) fn missed_starred(tokens: &[Token]) -> Option<std::ops::Range<usize>>
     let mut frames: Vec<(bool, bool, Option<usize>, bool, bool)> = Vec::new();
     for (k, t) in tokens.iter().enumerate() {
         let span = |t: &Token| t.start..t.end();
-        let ends_line = tokens.get(k + 1).is_none_or(|n| n.logical_start);
-        let import_star = k.checked_sub(1).is_some_and(|p| tokens[p].kind == Kind::Name && tokens[p].text == "import");
-        if t.is("*") && t.depth == 0 && ends_line && !import_star {
-            return Some(span(t));
+        if t.is("*") && t.depth == 0 {
+            let ends_line = tokens.get(k + 1).is_none_or(|n| n.logical_start);
+            let import_star = k.checked_sub(1).is_some_and(|p| tokens[p].kind == Kind::Name && tokens[p].text == "import");
+            if ends_line && !import_star {
+                return Some(span(t));
+            }
         }
         if t.kind == Kind::Op {
             match t.text {

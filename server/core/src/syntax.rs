@@ -232,7 +232,8 @@ fn parse_or_compile_error(
     // Arguments out of order parse in tree-sitter; in CPython they are a parser error, the
     // first one where they come before the first error tree-sitter (or a check) found.
     let first_start = first.map(|(_, _, start)| start);
-    let arguments = argument_order_error(tree, text).filter(|(at, _)| first_start.is_none_or(|start| *at < start));
+    let calls = argument_lists(tree, text);
+    let arguments = argument_order_error(&calls, text).filter(|(at, _)| first_start.is_none_or(|start| *at < start));
     // An unexpected INDENT token stops the parser there, and CPython says so without
     // reading further: only tokenizer errors before that line come first.
     if let Some(UnexpectedIndent { incomplete_line: Some(line), newline_offset, .. }) = indent {
@@ -315,7 +316,7 @@ fn parse_or_compile_error(
         }
         (Some(tok), None) => Some(tok.error),
         (None, Some(parser)) => Some(parser),
-        (None, None) => compile_error(tree, text),
+        (None, None) => compile_error(&calls, text),
     }
 }
 
@@ -409,9 +410,9 @@ fn argument_lists<'t>(tree: &'t Tree, text: &str) -> Vec<Node<'t>> {
 
 /// The compiler's error for a file that parses: a keyword argument given twice in one
 /// call (`dict(a=1, a=2)`), on the line of the repeat.
-fn compile_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError> {
-    let mut cursor = tree.walk();
-    for list in argument_lists(tree, text) {
+fn compile_error(calls: &[Node], text: &str) -> Option<PythonSyntaxError> {
+    for list in calls {
+        let mut cursor = list.walk();
         let mut seen = std::collections::HashSet::new();
         for arg in list.named_children(&mut cursor) {
             let Some(name) = arg.field(Field::Name).filter(|_| arg.kind() == "keyword_argument") else {
@@ -435,10 +436,10 @@ fn compile_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError> {
 /// closing ')' (its parser has read the whole call), or the `*` of an iterable unpacking
 /// after `**`. Of several, the one reported first: an inner call closes before its outer
 /// one. Checked against CPython 3.11.7 (`syntax.rs` tests).
-fn argument_order_error(tree: &Tree, text: &str) -> Option<(usize, PythonSyntaxError)> {
-    let mut cursor = tree.walk();
+fn argument_order_error(calls: &[Node], text: &str) -> Option<(usize, PythonSyntaxError)> {
     let mut found: Option<(usize, PythonSyntaxError)> = None;
-    for list in argument_lists(tree, text).into_iter().filter(|list| !list.has_error()) {
+    for list in calls.iter().filter(|list| !list.has_error()) {
+        let mut cursor = list.walk();
         let (mut keyword, mut unpacking) = (false, false);
         let mut error = None;
         for arg in list.named_children(&mut cursor) {

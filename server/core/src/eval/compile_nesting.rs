@@ -23,11 +23,6 @@ pub(super) const MESSAGE: &str = "maximum recursion depth exceeded during compil
 /// Iterative and linear in the size of the tree; a subtree too small to reach the limit is
 /// not walked.
 pub(super) fn too_deeply_nested<'t>(tree: &'t Tree, text: &str, cancel: &Cancel) -> Cancellable<Option<Node<'t>>> {
-    // Each level is a node of its own: a tree with fewer nodes than the limit (every file
-    // typed by hand) cannot nest that deep, and the count is stored in the tree.
-    if tree.root_node().descendant_count() <= COMPILE_NESTING_LIMIT {
-        return Ok(None);
-    }
     let mut cursor = tree.walk();
     // For each ancestor of the cursor's node: its node and its nesting depth.
     let mut ancestors: Vec<(Node<'t>, usize)> = Vec::new();

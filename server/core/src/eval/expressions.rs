@@ -308,7 +308,7 @@ impl Evaluator<'_> {
     pub(super) fn dict_entry(&mut self, child: Node, d: &mut Dict) -> bool {
         match child.kind() {
             "pair" => {
-                let (Some(k), Some(v)) = pair_key_value(child) else {
+                let (Some(k), Some(v)) = (child.field(Field::Key), child.field(Field::Value)) else {
                     return true;
                 };
                 let key = self.expr(k);
@@ -402,24 +402,4 @@ impl Evaluator<'_> {
         }
         decode_string_literal(self.t(node), s)
     }
-}
-
-/// A pair's `key` and `value` in one pass over its children: `child_by_field_name` looks the
-/// field's name up and walks the children once per field, a large literal's main cost.
-fn pair_key_value(pair: Node) -> (Option<Node>, Option<Node>) {
-    let (mut key, mut value) = (None, None);
-    let mut cursor = pair.walk();
-    if cursor.goto_first_child() {
-        loop {
-            match cursor.field_name() {
-                Some("key") => key = key.or(Some(cursor.node())),
-                Some("value") => value = value.or(Some(cursor.node())),
-                _ => {}
-            }
-            if !cursor.goto_next_sibling() {
-                break;
-            }
-        }
-    }
-    (key, value)
 }
