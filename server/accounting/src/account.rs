@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use crate::facts::{canonical_dtype, LevelSelection, ManifestFacts, Mode, PyValue};
 use crate::hot::{HotItem, Presence, NO_GROUP};
 use crate::inventory::{
-    rare, ContractMode, DevRule, DtCode, DtypeParam, Inventory, Item, OracleOutcome, Rd, Reason, RegexEntry, Str,
+    rare, ContractMode, DevRule, DtCode, DtypeParam, Generated, Inventory, Item, OracleOutcome, Rd, Reason, RegexEntry, Str,
     CUSTOM_DEVICE_PLACEHOLDER,
 };
 use crate::pyfmt::{fmt_g, parse_float};
@@ -474,7 +474,7 @@ enum Ieee754 {
     Patterns(Vec<u32>),
 }
 
-struct Ctx<'a, 'f> {
+pub(crate) struct Ctx<'a, 'f> {
     ieee754: Ieee754,
     /// `manifest_effective_dtype_items` candidates: dtypes the keys resolve to.
     effective_keys: Vec<Str>,
@@ -909,8 +909,11 @@ fn account_with<'a>(
 
 /// The phases of an accounting over the whole suite, or over `scope` only.
 fn run_phases(ctx: &mut Ctx, grouping: Grouping, scope: Option<&Scope>) -> (Tally, GroupPass) {
+    run_phases_into(ctx, Tally::new(ctx.inv.items.len(), ctx.inv.reasons.len()), grouping, scope)
+}
+
+fn run_phases_into(ctx: &mut Ctx, mut tally: Tally, grouping: Grouping, scope: Option<&Scope>) -> (Tally, GroupPass) {
     let placeholder_at = empty_parameter_sets(ctx);
-    let mut tally = Tally::new(ctx.inv.items.len(), ctx.inv.reasons.len());
     let mut pass = decide_groups(ctx, &mut tally, grouping, scope);
     walk_items(ctx, &mut tally, &mut pass, &placeholder_at);
     pending_opinfo_records(ctx, &mut tally, scope);
@@ -928,18 +931,31 @@ pub(crate) struct Scope {
     pub pending_dtypes: Vec<Str>,
 }
 
-/// Per-level counts of the nodes in `scope` alone, as [`account`] counts them.
-pub(crate) fn scoped_levels(
+/// Run `f` with the rule chain's context for `facts`.
+pub(crate) fn with_context<R>(
     inv: &Inventory,
     facts: &ManifestFacts,
     device: &str,
     selection: LevelSelection,
-    scope: &Scope,
-) -> [LevelCounts; 8] {
+    f: impl FnOnce(&mut Ctx) -> R,
+) -> R {
     let (mut ctx, _) = new_context(inv, facts, device, selection);
-    let (tally, _) = run_phases(&mut ctx, Grouping::Groups, Some(scope));
+    let out = f(&mut ctx);
     ctx.return_regex_entries();
-    tally.levels
+    out
+}
+
+/// Per-level counts of the nodes in `scope` alone, as [`account`] counts them.
+pub(crate) fn scoped_levels(ctx: &mut Ctx, scope: &Scope) -> [LevelCounts; 8] {
+    run_phases(ctx, Grouping::Groups, Some(scope)).0.levels
+}
+
+/// The whole accounting's per-level counts, and the same counts per unit.
+pub(crate) fn unit_counts(ctx: &mut Ctx) -> ([LevelCounts; 8], UnitCounts) {
+    let mut tally = Tally::new(ctx.inv.items.len(), ctx.inv.reasons.len());
+    tally.units = Some(UnitCounts::new(ctx.inv));
+    let (tally, _) = run_phases_into(ctx, tally, Grouping::Groups, None);
+    (tally.levels, tally.units.unwrap_or_else(|| UnitCounts::new(ctx.inv)))
 }
 
 /// The per-call context: device class, reason ids, `skip_ops`, the dtype keys and the
@@ -1199,6 +1215,9 @@ fn decide_groups(ctx: &mut Ctx, tally: &mut Tally, grouping: Grouping, scope: Op
             }
             Decision::Absent | Decision::ByItem | Decision::ByVariant => {}
         }
+        if let (Some(units), Decision::Runs | Decision::Filtered(_)) = (&mut tally.units, decision) {
+            units.group(g, decision != Decision::Runs, n);
+        }
     }
     GroupPass { by_item, visited, group_decision, group_outcomes, regex_keys }
 }
@@ -1291,7 +1310,7 @@ fn pending_opinfo_records(ctx: &mut Ctx, tally: &mut Tally, scope: Option<&Scope
                 Some(_) => None,
             };
             if let Some((reason, detail)) = rec {
-                tally.add_pending(Record {
+                tally.add_pending(inv, Record {
                     node: NodeRef::Pending { backward: true, cond: inv.s.clean, op: b.op, dt },
                     reason,
                     detail,
@@ -1308,7 +1327,7 @@ fn pending_opinfo_records(ctx: &mut Ctx, tally: &mut Tally, scope: Option<&Scope
         }
         for &(dt, fc, contract) in f.dtypes.iter().filter(|(dt, ..)| in_scope(*dt)) {
             let mut push = |cond: Str, reason: Reason, detail: Detail| {
-                tally.add_pending(Record {
+                tally.add_pending(inv, Record {
                     node: NodeRef::Pending { backward: false, cond, op: f.op, dt },
                     reason,
                     detail,
@@ -1434,7 +1453,7 @@ impl Bits {
     }
 
     /// Set indices, ascending.
-    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         self.0.iter().enumerate().flat_map(|(w, &word)| {
             let mut bits = word;
             std::iter::from_fn(move || {
@@ -1487,6 +1506,87 @@ struct Tally {
     /// Per reason: number of records and position of the first.
     reasons: Vec<(usize, u64)>,
     pending: u64,
+    /// Per-unit counts, kept only for a what-if session's base ([`unit_counts`]).
+    units: Option<UnitCounts>,
+}
+
+/// The counts of one accounting per unit the what-if questions re-decide (item group,
+/// ungrouped item, placeholder, pending OpInfo dtype): a question subtracts the units it
+/// re-decides from the base counts without deciding them again.
+pub(crate) struct UnitCounts {
+    /// Per group: (runnable, filtered) members, all of the group's level.
+    groups: Vec<[u32; 2]>,
+    /// Per ungrouped item: 0 not collected, 1 runnable, 2 filtered.
+    items: Vec<u8>,
+    placeholders: [LevelCounts; 8],
+    /// Pending OpInfo records per canonical dtype (filtered at the OpInfo level).
+    pending: HashMap<Str, u32>,
+}
+
+impl UnitCounts {
+    fn new(inv: &Inventory) -> UnitCounts {
+        UnitCounts {
+            groups: vec![[0; 2]; inv.hot.groups.len()],
+            items: vec![0; inv.items.len()],
+            placeholders: Default::default(),
+            pending: HashMap::new(),
+        }
+    }
+
+    /// Per-level counts of the units in `scope`, as [`scoped_levels`] counts them.
+    pub(crate) fn levels_in(&self, inv: &Inventory, scope: &Scope) -> [LevelCounts; 8] {
+        let mut levels = self.placeholders;
+        let mut count = |level: u8, runnable: u32, filtered: u32| {
+            let l = &mut levels[(level.clamp(1, 8) - 1) as usize];
+            l.collected += (runnable + filtered) as usize;
+            l.runnable += runnable as usize;
+            l.filtered += filtered as usize;
+        };
+        for g in scope.groups.iter() {
+            let [runnable, filtered] = self.groups[g];
+            if let Some(&first) = inv.hot.members(g).first() {
+                count(inv.hot.items[first as usize].level, runnable, filtered);
+            }
+        }
+        for i in scope.items.iter().filter(|&i| inv.hot.group_of[i] == NO_GROUP) {
+            match self.items[i] {
+                1 => count(inv.hot.items[i].level, 1, 0),
+                2 => count(inv.hot.items[i].level, 0, 1),
+                _ => {}
+            }
+        }
+        for dt in &scope.pending_dtypes {
+            let n = self.pending.get(dt).copied().unwrap_or(0) as usize;
+            levels[(inv.opinfo_level.clamp(1, 8) - 1) as usize].filtered += n;
+        }
+        levels
+    }
+
+    fn group(&mut self, g: usize, filtered: bool, n: usize) {
+        self.groups[g][usize::from(filtered)] += n as u32;
+    }
+
+    fn node(&mut self, inv: &Inventory, node: NodeRef, level: u8, filtered: bool) {
+        match node {
+            NodeRef::Item(i) => match inv.hot.group_of[i as usize] {
+                NO_GROUP => self.items[i as usize] = 1 + u8::from(filtered),
+                g => self.group(g as usize, filtered, 1),
+            },
+            NodeRef::Placeholder(_) => {
+                let l = &mut self.placeholders[(level.clamp(1, 8) - 1) as usize];
+                l.collected += 1;
+                if filtered {
+                    l.filtered += 1;
+                } else {
+                    l.runnable += 1;
+                }
+            }
+            NodeRef::Pending { dt, .. } => {
+                let dt = inv.canonical_str.get(dt as usize).copied().unwrap_or(dt);
+                *self.pending.entry(dt).or_default() += 1;
+            }
+        }
+    }
 }
 
 impl Tally {
@@ -1508,6 +1608,7 @@ impl Tally {
             levels,
             reasons: vec![(0, u64::MAX); reasons],
             pending: 0,
+            units: None,
         }
     }
 
@@ -1565,6 +1666,9 @@ impl Tally {
             NodeRef::Placeholder(_) => placeholder_position(at),
             _ => item_position(at),
         };
+        if let Some(units) = &mut self.units {
+            units.node(ctx.inv, node, level, outcome.is_some());
+        }
         let Some((reason, detail, live)) = outcome else {
             match node {
                 NodeRef::Item(i) => self.runnable_items.set(i as usize),
@@ -1592,7 +1696,10 @@ impl Tally {
     }
 
     /// A pending OpInfo record (not a pytest item).
-    fn add_pending(&mut self, record: Record) {
+    fn add_pending(&mut self, inv: &Inventory, record: Record) {
+        if let Some(units) = &mut self.units {
+            units.node(inv, record.node, record.level, true);
+        }
         self.levels[(record.level.clamp(1, 8) - 1) as usize].filtered += 1;
         let position = PENDING_POSITION + self.pending;
         self.pending += 1;
@@ -1843,6 +1950,39 @@ fn generated_preflight(ctx: &mut Ctx, g: u32) -> Outcome {
             return Some((ctx.r.gen_no_dtypes, Detail::GeneratedNoDtypes(name), false));
         }
     }
+    preflight_after_keys(ctx, gen)
+}
+
+impl Ctx<'_, '_> {
+    /// Whether the generated preflight filters entry `g`, where that does not hang on the
+    /// entry's name: then it is the same for every entry with equal facts but the name
+    /// (`hot::GeneratedKey`). `None` when a regex-valued dtype key decides it by name.
+    pub(crate) fn generated_filters_by_facts(&mut self, g: u32) -> Option<bool> {
+        let inv = self.inv;
+        let gen = &inv.generated[g as usize];
+        if !gen.oracle_runner {
+            let mut by_name = false;
+            let mut any = false;
+            for k in 0..self.effective_keys.len() {
+                match self.filter(self.effective_keys[k]) {
+                    Filter::True => any = true,
+                    Filter::Regex(_) => by_name = true,
+                    Filter::NotListed | Filter::False | Filter::Unsupported(_) => {}
+                }
+            }
+            match (any, by_name) {
+                (true, _) => {}
+                (false, true) => return None,
+                (false, false) => return Some(true),
+            }
+        }
+        Some(preflight_after_keys(self, gen).is_some())
+    }
+}
+
+/// The generated preflight after (a), the check of the dtype keys against the name.
+fn preflight_after_keys(ctx: &mut Ctx, gen: &Generated) -> Outcome {
+    let name = gen.name;
     if let Some(rd) = gen.early {
         return Some((rd.reason, Detail::Text(rd.detail), false));
     }

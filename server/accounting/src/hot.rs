@@ -120,7 +120,7 @@ struct Signature {
 
 /// A generated entry's facts without its name.
 #[derive(PartialEq, Eq, Hash)]
-struct GeneratedKey<'a> {
+pub(crate) struct GeneratedKey<'a> {
     oracle_runner: bool,
     early: Option<Rd>,
     oracle: &'a [(u8, OracleOutcome)],
@@ -131,7 +131,7 @@ struct GeneratedKey<'a> {
 }
 
 impl<'a> GeneratedKey<'a> {
-    fn of(g: &'a Generated) -> GeneratedKey<'a> {
+    pub(crate) fn of(g: &'a Generated) -> GeneratedKey<'a> {
         GeneratedKey {
             oracle_runner: g.oracle_runner,
             early: g.early,

@@ -3,19 +3,27 @@
 //!
 //! A change to `supported_dtypes` or `capabilities` only changes the decisions of the
 //! item groups and ungrouped items whose rule chain reads the entries that differ (and of
-//! the placeholders and pending OpInfo records of those dtypes). Those units are decided
-//! twice, with the base facts and with the changed ones, and the difference is applied to
-//! the base counts; the rest of the suite is not visited. Any other difference (skip_ops,
-//! hardware, the level, ...), or a capability the presence rules read for many items
-//! (`sparse`, `ieee754`), falls back to a whole accounting. The result equals
-//! [`crate::account`]'s counts for the changed facts (`server/core/tests/what_if.rs` holds
-//! it to that on every entry of the corpus manifests).
+//! the placeholders and pending OpInfo records of those dtypes). Every generated entry's
+//! collection preflight reads all the dtype keys, but its outcome is the same for all
+//! entries with equal facts but the name (unless a regex-valued key matches names), so a
+//! dtype change touches only the entries of the classes whose preflight outcome changes.
+//! Those units are decided with the changed facts and the difference to their base counts
+//! is applied to the base counts; the rest of the suite is not visited. The base counts of
+//! the units come from deciding them again with the base facts ([`what_if_levels`], one
+//! question) or from one whole accounting kept per unit ([`WhatIfs`], many questions on one
+//! manifest: the inlay hints). Any other difference (skip_ops, hardware, the level, ...),
+//! or a capability the presence rules read for many items (`sparse`, `ieee754`), falls
+//! back to a whole accounting. The result equals [`crate::account`]'s counts for the
+//! changed facts (`server/core/tests/what_if.rs` holds it to that on every entry of the
+//! corpus manifests).
 
 use foldhash::HashMap;
 
-use crate::account::{account, dtype_entry, scoped_levels, Bits, LevelCounts, Scope};
+use crate::account::{
+    account, dtype_entry, scoped_levels, unit_counts, with_context, Bits, Ctx, LevelCounts, Scope, UnitCounts,
+};
 use crate::facts::{canonical_dtype, LevelSelection, ManifestFacts, PyValue};
-use crate::hot::NO_GROUP;
+use crate::hot::{GeneratedKey, NO_GROUP};
 use crate::inventory::{rare, Inventory, Str};
 
 /// The accounting a what-if question starts from: `levels` must be
@@ -29,13 +37,71 @@ pub struct Baseline<'f> {
 
 /// Per-level counts for `changed` facts on the baseline's device and selection.
 pub fn what_if_levels(inv: &Inventory, base: &Baseline, changed: &ManifestFacts) -> [LevelCounts; 8] {
-    let Some(scope) = change_scope(inv, base.facts, changed) else {
-        return account(inv, changed, base.device, base.selection).levels;
+    let whole = || account(inv, changed, base.device, base.selection).levels;
+    let Some(question) = Question::of(inv, base.facts, changed) else {
+        return whole();
     };
-    let before = scoped_levels(inv, base.facts, base.device, base.selection, &scope);
-    let after = scoped_levels(inv, changed, base.device, base.selection, &scope);
+    let counts = with_context(inv, base.facts, base.device, base.selection, |before| {
+        with_context(inv, changed, base.device, base.selection, |after| {
+            let entry = |class: usize| dependents(inv).class_entry[class];
+            let (scope, units) = question.scope(inv, |c| before.generated_filters_by_facts(entry(c)), after);
+            // Two passes over more than half of the suite cost more than one whole accounting.
+            if units * 2 > inv.hot.groups.len() + inv.hot.ungrouped.len() {
+                return None;
+            }
+            Some(applied(&base.levels, &scoped_levels(before, &scope), &scoped_levels(after, &scope)))
+        })
+    });
+    counts.unwrap_or_else(whole)
+}
+
+/// Many what-if questions on one manifest (the inlay hints ask one per entry): the base
+/// accounting is kept per unit, so a question decides only its own units, once.
+pub struct WhatIfs<'i, 'f> {
+    inv: &'i Inventory,
+    facts: &'f ManifestFacts,
+    device: &'f str,
+    selection: LevelSelection,
+    levels: [LevelCounts; 8],
+    units: UnitCounts,
+    /// Per generated-entry class: whether the base preflight filters it (`None`: by name).
+    class_filters: Vec<Option<bool>>,
+}
+
+impl<'i, 'f> WhatIfs<'i, 'f> {
+    /// One whole accounting of `facts`, kept per unit.
+    pub fn new(inv: &'i Inventory, facts: &'f ManifestFacts, device: &'f str, selection: LevelSelection) -> Self {
+        let deps = dependents(inv);
+        let (levels, units, class_filters) = with_context(inv, facts, device, selection, |ctx| {
+            let (levels, units) = unit_counts(ctx);
+            let class_filters = deps.class_entry.iter().map(|&g| ctx.generated_filters_by_facts(g)).collect();
+            (levels, units, class_filters)
+        });
+        WhatIfs { inv, facts, device, selection, levels, units, class_filters }
+    }
+
+    /// The base manifest's per-level counts.
+    pub fn levels(&self) -> [LevelCounts; 8] {
+        self.levels
+    }
+
+    /// Per-level counts for `changed` facts on the base's device and selection.
+    pub fn what_if(&self, changed: &ManifestFacts) -> [LevelCounts; 8] {
+        let inv = self.inv;
+        let Some(question) = Question::of(inv, self.facts, changed) else {
+            return account(inv, changed, self.device, self.selection).levels;
+        };
+        with_context(inv, changed, self.device, self.selection, |after| {
+            let (scope, _) = question.scope(inv, |c| self.class_filters[c], after);
+            applied(&self.levels, &self.units.levels_in(inv, &scope), &scoped_levels(after, &scope))
+        })
+    }
+}
+
+/// `base` with the counts of the re-decided units replaced: `before` by `after`.
+fn applied(base: &[LevelCounts; 8], before: &[LevelCounts; 8], after: &[LevelCounts; 8]) -> [LevelCounts; 8] {
     std::array::from_fn(|l| {
-        let (b, x, y) = (base.levels[l], before[l], after[l]);
+        let (b, x, y) = (base[l], before[l], after[l]);
         LevelCounts {
             level: b.level,
             collected: b.collected + y.collected - x.collected,
@@ -60,8 +126,15 @@ pub(crate) struct Dependents {
     by_requires: Vec<Units>,
     /// Units that read the `rng` and `device_generator` capabilities.
     rng: Units,
-    /// Units of generated entries: their preflight reads every dtype key.
-    generated: Units,
+    /// Units of generated entries, per class of entries with equal facts but the name
+    /// (`hot::GeneratedKey`): their preflight reads every dtype key.
+    generated_by_class: Vec<Units>,
+    /// Per class: one of its generated entries (index into `Inventory::generated`).
+    class_entry: Vec<u32>,
+}
+
+fn dependents(inv: &Inventory) -> &Dependents {
+    inv.hot.dependents.get_or_init(|| Dependents::of(inv))
 }
 
 impl Dependents {
@@ -72,8 +145,10 @@ impl Dependents {
             by_dtype: HashMap::default(),
             by_requires: (0..hot.requires_sets.len()).map(|_| Units::default()).collect(),
             rng: Units::default(),
-            generated: Units::default(),
+            generated_by_class: Vec::new(),
+            class_entry: Vec::new(),
         };
+        let mut classes: HashMap<GeneratedKey, usize> = HashMap::default();
         // A group's members share everything the chain reads but the operator: one
         // member speaks for the group.
         let groups = (0..hot.groups.len()).filter_map(|g| hot.members(g).first().map(|&i| (g as u32, i)));
@@ -106,112 +181,147 @@ impl Dependents {
             if h.rare & rare::RNG != 0 {
                 add(&mut deps.rng);
             }
-            if h.rare & rare::GENERATED != 0 {
-                add(&mut deps.generated);
+            let generated = if h.rare & rare::GENERATED != 0 { item.generated } else { None };
+            if let Some((g, entry)) = generated.and_then(|g| inv.generated.get(g as usize).map(|e| (g, e))) {
+                let next = classes.len();
+                let class = *classes.entry(GeneratedKey::of(entry)).or_insert(next);
+                if class == next {
+                    deps.generated_by_class.push(Units::default());
+                    deps.class_entry.push(g);
+                }
+                add(&mut deps.generated_by_class[class]);
             }
         }
         deps
     }
 }
 
-/// The units whose decisions can differ between `base` and `changed`, or `None` when the
-/// difference is one a whole accounting must answer.
-fn change_scope(inv: &Inventory, base: &ManifestFacts, changed: &ManifestFacts) -> Option<Scope> {
-    // Exhaustive on purpose: a new field must be considered here.
-    let ManifestFacts {
-        supported_dtypes,
-        capabilities,
-        skip_ops,
-        device_count,
-        device_name,
-        hardware,
-        resource_limits,
-        supported_container_formats,
-        custom_container_decoders,
-        semantic_level,
-        has_custom_test_dirs,
-        layout,
-    } = base;
-    let rest_equal = *skip_ops == changed.skip_ops
-        && *device_count == changed.device_count
-        && *device_name == changed.device_name
-        && *hardware == changed.hardware
-        && *resource_limits == changed.resource_limits
-        && *supported_container_formats == changed.supported_container_formats
-        && *custom_container_decoders == changed.custom_container_decoders
-        && *semantic_level == changed.semantic_level
-        && *has_custom_test_dirs == changed.has_custom_test_dirs
-        && *layout == changed.layout;
-    if !rest_equal {
-        return None;
-    }
-    let hot = &inv.hot;
-    let deps = hot.dependents.get_or_init(|| Dependents::of(inv));
-    let mut touched: Vec<&Units> = Vec::new();
+/// What a what-if question changes, before the generated entries are looked at.
+struct Question<'d> {
+    deps: &'d Dependents,
+    touched: Vec<&'d Units>,
+    pending_dtypes: Vec<Str>,
+    dtypes_differ: bool,
+}
 
-    let mut changed_caps: Vec<Str> = Vec::new();
-    for name in outside_common_ends(capabilities, &changed.capabilities).map(|(k, _)| k.as_str()) {
-        if base.capability(name) == changed.capability(name) {
-            continue;
+impl<'d> Question<'d> {
+    /// The units whose decisions can differ between `base` and `changed`, or `None` when
+    /// the difference is one a whole accounting must answer.
+    fn of(inv: &'d Inventory, base: &ManifestFacts, changed: &ManifestFacts) -> Option<Question<'d>> {
+        // Exhaustive on purpose: a new field must be considered here.
+        let ManifestFacts {
+            supported_dtypes,
+            capabilities,
+            skip_ops,
+            device_count,
+            device_name,
+            hardware,
+            resource_limits,
+            supported_container_formats,
+            custom_container_decoders,
+            semantic_level,
+            has_custom_test_dirs,
+            layout,
+        } = base;
+        let rest_equal = *skip_ops == changed.skip_ops
+            && *device_count == changed.device_count
+            && *device_name == changed.device_name
+            && *hardware == changed.hardware
+            && *resource_limits == changed.resource_limits
+            && *supported_container_formats == changed.supported_container_formats
+            && *custom_container_decoders == changed.custom_container_decoders
+            && *semantic_level == changed.semantic_level
+            && *has_custom_test_dirs == changed.has_custom_test_dirs
+            && *layout == changed.layout;
+        if !rest_equal {
+            return None;
         }
-        match name {
-            // Read by the presence rules of many items: not worth tracking.
-            "sparse" | "ieee754" => return None,
-            "rng" | "device_generator" => touched.push(&deps.rng),
-            _ => {}
-        }
-        changed_caps.extend(inv.lookup(name));
-    }
-    if !changed_caps.is_empty() {
-        let canonical = |s: &Str| inv.canonical_str.get(*s as usize).copied().unwrap_or(*s);
-        for (set, caps) in hot.requires_sets.iter().enumerate() {
-            if caps.iter().any(|c| changed_caps.contains(&canonical(c))) {
-                touched.push(&deps.by_requires[set]);
-            }
-        }
-    }
+        let hot = &inv.hot;
+        let deps = dependents(inv);
+        let mut touched: Vec<&Units> = Vec::new();
 
-    let mut pending_dtypes: Vec<Str> = Vec::new();
-    for key in outside_common_ends(supported_dtypes, &changed.supported_dtypes).map(|(k, _)| k) {
-        let name = match key {
-            PyValue::Dtype(d) => canonical_dtype(d).unwrap_or(d),
-            PyValue::Str(s) => s.as_str(),
-            _ => continue,
-        };
-        if dtype_entry(base, name) == dtype_entry(changed, name) {
-            continue;
-        }
-        if let Some(dt) = inv.lookup(name).filter(|dt| !pending_dtypes.contains(dt)) {
-            pending_dtypes.push(dt);
-            touched.extend(deps.by_dtype.get(&dt));
-        }
-    }
-    if *supported_dtypes != changed.supported_dtypes {
-        touched.push(&deps.generated);
-    }
-
-    // Two passes over more than half of the suite cost more than one whole accounting.
-    let units: usize = touched.iter().map(|u| u.groups.len() + u.items.len()).sum();
-    if units * 2 > hot.groups.len() + hot.ungrouped.len() {
-        return None;
-    }
-    let mut scope =
-        Scope { groups: Bits::new(hot.groups.len()), items: Bits::new(inv.items.len()), pending_dtypes };
-    for units in touched {
-        for &g in &units.groups {
-            if scope.groups.get(g as usize) {
+        let mut changed_caps: Vec<Str> = Vec::new();
+        for name in outside_common_ends(capabilities, &changed.capabilities).map(|(k, _)| k.as_str()) {
+            if base.capability(name) == changed.capability(name) {
                 continue;
             }
-            scope.groups.set(g as usize);
-            for &i in hot.members(g as usize) {
-                scope.items.set(i as usize);
+            match name {
+                // Read by the presence rules of many items: not worth tracking.
+                "sparse" | "ieee754" => return None,
+                "rng" | "device_generator" => touched.push(&deps.rng),
+                _ => {}
+            }
+            changed_caps.extend(inv.lookup(name));
+        }
+        if !changed_caps.is_empty() {
+            let canonical = |s: &Str| inv.canonical_str.get(*s as usize).copied().unwrap_or(*s);
+            for (set, caps) in hot.requires_sets.iter().enumerate() {
+                if caps.iter().any(|c| changed_caps.contains(&canonical(c))) {
+                    touched.push(&deps.by_requires[set]);
+                }
             }
         }
-        for &i in &units.items {
-            scope.items.set(i as usize);
+
+        let mut pending_dtypes: Vec<Str> = Vec::new();
+        for key in outside_common_ends(supported_dtypes, &changed.supported_dtypes).map(|(k, _)| k) {
+            let name = match key {
+                PyValue::Dtype(d) => canonical_dtype(d).unwrap_or(d),
+                PyValue::Str(s) => s.as_str(),
+                _ => continue,
+            };
+            if dtype_entry(base, name) == dtype_entry(changed, name) {
+                continue;
+            }
+            if let Some(dt) = inv.lookup(name).filter(|dt| !pending_dtypes.contains(dt)) {
+                pending_dtypes.push(dt);
+                touched.extend(deps.by_dtype.get(&dt));
+            }
         }
+        Some(Question { deps, touched, pending_dtypes, dtypes_differ: *supported_dtypes != changed.supported_dtypes })
     }
-    Some(scope)
+
+    /// The scope of the question, and how many units it holds. `base_filters` tells
+    /// whether the base preflight filters the entries of a generated class; `after` is
+    /// the context of the changed facts.
+    fn scope(
+        self,
+        inv: &Inventory,
+        mut base_filters: impl FnMut(usize) -> Option<bool>,
+        after: &mut Ctx,
+    ) -> (Scope, usize) {
+        let Question { deps, mut touched, pending_dtypes, dtypes_differ } = self;
+        if dtypes_differ {
+            for (class, units) in deps.generated_by_class.iter().enumerate() {
+                let before = base_filters(class);
+                if before.is_none() || before != after.generated_filters_by_facts(deps.class_entry[class]) {
+                    touched.push(units);
+                }
+            }
+        }
+        let hot = &inv.hot;
+        let mut scope =
+            Scope { groups: Bits::new(hot.groups.len()), items: Bits::new(inv.items.len()), pending_dtypes };
+        let mut count = 0;
+        for units in touched {
+            for &g in &units.groups {
+                if scope.groups.get(g as usize) {
+                    continue;
+                }
+                count += 1;
+                scope.groups.set(g as usize);
+                for &i in hot.members(g as usize) {
+                    scope.items.set(i as usize);
+                }
+            }
+            for &i in &units.items {
+                if !scope.items.get(i as usize) {
+                    count += 1;
+                    scope.items.set(i as usize);
+                }
+            }
+        }
+        (scope, count)
+    }
 }
 
 /// The entries of two lists outside their common prefix and suffix: a key none of them

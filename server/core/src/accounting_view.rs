@@ -174,6 +174,32 @@ pub fn what_if(
     std::array::from_fn(|i| (counts[i].collected, counts[i].runnable, counts[i].filtered))
 }
 
+/// Many what-if questions on one summary's manifest (the inlay hints ask one per entry):
+/// the base accounting is kept per unit (`accounting::WhatIfs`), so each question decides
+/// only the units it touches.
+pub struct Questions<'a> {
+    inventory: &'a Inventory,
+    summary: &'a Summary,
+    base: accounting::WhatIfs<'a, 'a>,
+}
+
+impl<'a> Questions<'a> {
+    pub fn new(inventory: &'a Inventory, summary: &'a Summary) -> Questions<'a> {
+        let base = accounting::WhatIfs::new(inventory, &summary.facts, &summary.device, summary.selection);
+        Questions { inventory, summary, base }
+    }
+
+    /// [`what_if`] on the summary's device.
+    pub fn what_if(&self, changed: &ManifestFacts) -> Levels {
+        let selection = LevelSelection::from_manifest(changed).unwrap_or(LevelSelection::Cumulative(3));
+        if selection != self.summary.selection {
+            return what_if(self.inventory, self.summary, changed, Some(&self.summary.device));
+        }
+        let counts = self.base.what_if(changed);
+        std::array::from_fn(|i| (counts[i].collected, counts[i].runnable, counts[i].filtered))
+    }
+}
+
 /// Run/filtered counts at the selected level after changing the facts: `(run, filtered)`
 /// differences, new minus old.
 pub fn delta(
@@ -493,7 +519,8 @@ pub fn entry_counts_until(
     let base = &summary.facts;
     let level = selected_level(summary);
     let mut out = Vec::new();
-    let run = |facts: &ManifestFacts| runnable_in(&what_if(inventory, summary, facts, Some(&summary.device)), level) as i64;
+    let questions = Questions::new(inventory, summary);
+    let run = |facts: &ManifestFacts| runnable_in(&questions.what_if(facts), level) as i64;
     let base_run = runnable_up_to(summary, level) as i64;
     if let Some(e) = manifest.get("semantic_level") {
         out.push((e.value.span.end, format!("{} run · {} filtered", base_run, filtered_up_to(summary, level))));

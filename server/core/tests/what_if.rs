@@ -1,5 +1,6 @@
 //! The incremental what-if (`accounting_view::what_if`: only the item groups an entry
-//! touches are decided again) against a whole accounting of the changed facts, for every
+//! touches are decided again; `accounting_view::Questions`: the same with the base
+//! accounting kept per unit) against a whole accounting of the changed facts, for every
 //! entry of every manifest of the skips parity corpus and the example, on several devices.
 //! The whole accounting is the oracle; any group the incremental path misses shows here.
 
@@ -79,10 +80,13 @@ fn incremental_what_if_equals_a_whole_accounting() {
     for (name, facts) in &corpus {
         for device in [None, Some("cuda"), Some("mps"), Some("my_backend")] {
             let summary = av::summarize(inventory, facts, device);
+            let questions = av::Questions::new(inventory, &summary);
             for (what, changed) in variations(facts) {
                 let incremental = av::what_if(inventory, &summary, &changed, Some(&summary.device));
                 let whole = av::summarize(inventory, &changed, Some(&summary.device)).levels;
                 assert_eq!(incremental, whole, "{name}, device {}: {what}", summary.device);
+                let kept_per_unit = questions.what_if(&changed);
+                assert_eq!(kept_per_unit, whole, "{name}, device {}, base kept per unit: {what}", summary.device);
                 compared += 1;
                 differing += usize::from(whole != summary.levels);
             }
