@@ -480,6 +480,8 @@ pub(crate) struct Ctx<'a, 'f> {
     effective_keys: Vec<Str>,
     /// `sample_manifest_dtype_items`: inventory dtype positions, sorted by key text.
     base_items: Vec<usize>,
+    /// `base_items` as a set (positions under 64).
+    base_mask: u64,
     inv: &'a Inventory,
     facts: &'f ManifestFacts,
     class: u8,
@@ -922,13 +924,13 @@ fn run_phases_into(ctx: &mut Ctx, mut tally: Tally, grouping: Grouping, scope: O
 
 /// Part of the suite: the item groups, ungrouped items and dtypes of pending OpInfo
 /// records a what-if question touches (`what_if.rs`). Placeholders are always in it.
-pub(crate) struct Scope {
+pub(crate) struct Scope<'d> {
     /// Selected groups, by index.
     pub groups: Bits,
     /// Selected ungrouped items and every member of the selected groups.
     pub items: Bits,
-    /// Pending OpInfo records of these dtypes (canonical string ids).
-    pub pending_dtypes: Vec<Str>,
+    /// Per dtype (canonical string id) whose pending OpInfo records are in scope: those records.
+    pub pending: Vec<(Str, &'d [PendingRef])>,
 }
 
 /// Run `f` with the rule chain's context for `facts`.
@@ -1032,6 +1034,7 @@ fn new_context<'a, 'f>(
         ieee754: Ieee754::Off,
         effective_keys: Vec::new(),
         base_items: Vec::new(),
+        base_mask: 0,
     };
     ctx.effective_keys = facts.supported_dtypes.iter().filter_map(|(k, _)| resolve_key_dtype(inv, k, true)).collect();
     let mut base: Vec<(String, usize)> = Vec::new();
@@ -1054,6 +1057,7 @@ fn new_context<'a, 'f>(
     }
     base.sort_by(|a, b| a.0.cmp(&b.0));
     ctx.base_items = base.into_iter().map(|(_, p)| p).collect();
+    ctx.base_mask = ctx.base_items.iter().filter(|&&p| p < 64).fold(0, |m, &p| m | 1 << p);
     ctx.ieee754 = match facts.capability("ieee754") {
         None | Some(PyValue::Bool(true)) => Ieee754::On,
         Some(PyValue::Str(p)) => Ieee754::Patterns(vec![ctx.pattern_id(p)]),
@@ -1290,71 +1294,113 @@ fn walk_items(ctx: &mut Ctx, tally: &mut Tally, pass: &mut GroupPass, placeholde
 }
 
 /// Phase 3. Pending OpInfo records: backward module first (collected first), then forward.
+/// A scope names its records (`Scope::pending`), so a what-if question does not walk the tables.
 fn pending_opinfo_records(ctx: &mut Ctx, tally: &mut Tally, scope: Option<&Scope>) {
     let inv = ctx.inv;
-    let opinfo_level = inv.opinfo_level;
-    if scope.is_some_and(|s| s.pending_dtypes.is_empty()) {
+    if let Some(scope) = scope {
+        for &(dt, records) in &scope.pending {
+            // A dtype no key names is refused as not listed, which records nothing.
+            if ctx.filter(dt) == Filter::NotListed {
+                continue;
+            }
+            for &record in records {
+                match record {
+                    PendingRef::Backward { op, dtype } => backward_record(ctx, tally, op as usize, dtype as usize),
+                    PendingRef::Forward { op, dtype } => forward_records(ctx, tally, op as usize, dtype as usize),
+                }
+            }
+        }
         return;
     }
-    let in_scope = |dt: Str| {
-        scope.is_none_or(|s| s.pending_dtypes.contains(&inv.canonical_str.get(dt as usize).copied().unwrap_or(dt)))
-    };
-    for b in &inv.backward {
-        if b.jiterator || !b.eligible || ctx.skip_op(b.op) || (b.sparse && !ctx.sparse_ok()) {
-            continue;
-        }
-        for &(dt, contract) in b.dtypes.iter().filter(|(dt, _)| in_scope(*dt)) {
-            let rec = match ctx.disposition(dt, Some(b.op), LabelKind::Plain) {
-                None => contract.map(|c| (c.reason, Detail::Text(c.detail))),
-                Some((reason, detail)) if reason != ctx.r.not_listed => Some((reason, detail)),
-                Some(_) => None,
-            };
-            if let Some((reason, detail)) = rec {
-                tally.add_pending(inv, Record {
-                    node: NodeRef::Pending { backward: true, cond: inv.s.clean, op: b.op, dt },
-                    reason,
-                    detail,
-                    level: opinfo_level,
-                    deselected: false,
-                    live_device_dependent: false,
-                });
-            }
+    for op in 0..inv.backward.len() {
+        for dtype in 0..inv.backward[op].dtypes.len() {
+            backward_record(ctx, tally, op, dtype);
         }
     }
-    for f in &inv.forward {
-        if f.jiterator || ctx.skip_op(f.op) || (f.sparse && !ctx.sparse_ok()) {
-            continue;
-        }
-        for &(dt, fc, contract) in f.dtypes.iter().filter(|(dt, ..)| in_scope(*dt)) {
-            let mut push = |cond: Str, reason: Reason, detail: Detail| {
-                tally.add_pending(inv, Record {
-                    node: NodeRef::Pending { backward: false, cond, op: f.op, dt },
-                    reason,
-                    detail,
-                    level: opinfo_level,
-                    deselected: false,
-                    live_device_dependent: false,
-                });
-            };
-            match ctx.disposition(dt, Some(f.op), LabelKind::Plain) {
-                None => {
-                    if let Some(c) = contract {
-                        push(inv.s.clean, c.reason, Detail::Text(c.detail));
-                    }
-                }
-                Some((reason, detail)) if reason != ctx.r.not_listed => {
-                    let ieee = fc && f.ieee_ok && ctx.ieee754(f.op);
-                    push(inv.s.clean, reason, detail);
-                    if ieee {
-                        push(inv.s.has_nan, reason, detail);
-                        push(inv.s.has_inf, reason, detail);
-                    }
-                }
-                Some(_) => {}
-            }
+    for op in 0..inv.forward.len() {
+        for dtype in 0..inv.forward[op].dtypes.len() {
+            forward_records(ctx, tally, op, dtype);
         }
     }
+}
 
+/// One OpInfo record of the pending phase: a dtype of an operator's table.
+#[derive(Clone, Copy)]
+pub(crate) enum PendingRef {
+    Backward { op: u32, dtype: u32 },
+    Forward { op: u32, dtype: u32 },
+}
+
+impl PendingRef {
+    /// Every record of the pending phase, with its dtype (not canonical).
+    pub(crate) fn all(inv: &Inventory) -> impl Iterator<Item = (Str, PendingRef)> + '_ {
+        let backward = inv.backward.iter().enumerate().flat_map(|(op, b)| {
+            b.dtypes.iter().enumerate().map(move |(k, &(dt, _))| (dt, PendingRef::Backward { op: op as u32, dtype: k as u32 }))
+        });
+        let forward = inv.forward.iter().enumerate().flat_map(|(op, f)| {
+            f.dtypes.iter().enumerate().map(move |(k, &(dt, ..))| (dt, PendingRef::Forward { op: op as u32, dtype: k as u32 }))
+        });
+        backward.chain(forward)
+    }
+}
+
+fn backward_record(ctx: &mut Ctx, tally: &mut Tally, op: usize, dtype: usize) {
+    let inv = ctx.inv;
+    let b = &inv.backward[op];
+    if b.jiterator || !b.eligible || ctx.skip_op(b.op) || (b.sparse && !ctx.sparse_ok()) {
+        return;
+    }
+    let (dt, contract) = b.dtypes[dtype];
+    let rec = match ctx.disposition(dt, Some(b.op), LabelKind::Plain) {
+        None => contract.map(|c| (c.reason, Detail::Text(c.detail))),
+        Some((reason, detail)) if reason != ctx.r.not_listed => Some((reason, detail)),
+        Some(_) => None,
+    };
+    if let Some((reason, detail)) = rec {
+        tally.add_pending(inv, Record {
+            node: NodeRef::Pending { backward: true, cond: inv.s.clean, op: b.op, dt },
+            reason,
+            detail,
+            level: inv.opinfo_level,
+            deselected: false,
+            live_device_dependent: false,
+        });
+    }
+}
+
+fn forward_records(ctx: &mut Ctx, tally: &mut Tally, op: usize, dtype: usize) {
+    let inv = ctx.inv;
+    let f = &inv.forward[op];
+    if f.jiterator || ctx.skip_op(f.op) || (f.sparse && !ctx.sparse_ok()) {
+        return;
+    }
+    let (dt, fc, contract) = f.dtypes[dtype];
+    let mut push = |cond: Str, reason: Reason, detail: Detail| {
+        tally.add_pending(inv, Record {
+            node: NodeRef::Pending { backward: false, cond, op: f.op, dt },
+            reason,
+            detail,
+            level: inv.opinfo_level,
+            deselected: false,
+            live_device_dependent: false,
+        });
+    };
+    match ctx.disposition(dt, Some(f.op), LabelKind::Plain) {
+        None => {
+            if let Some(c) = contract {
+                push(inv.s.clean, c.reason, Detail::Text(c.detail));
+            }
+        }
+        Some((reason, detail)) if reason != ctx.r.not_listed => {
+            let ieee = fc && f.ieee_ok && ctx.ieee754(f.op);
+            push(inv.s.clean, reason, detail);
+            if ieee {
+                push(inv.s.has_nan, reason, detail);
+                push(inv.s.has_inf, reason, detail);
+            }
+        }
+        Some(_) => {}
+    }
 }
 
 /// Whether an item exists for this manifest: items of manifest-generated
@@ -1555,7 +1601,7 @@ impl UnitCounts {
                 _ => {}
             }
         }
-        for dt in &scope.pending_dtypes {
+        for (dt, _) in &scope.pending {
             let n = self.pending.get(dt).copied().unwrap_or(0) as usize;
             levels[(inv.opinfo_level.clamp(1, 8) - 1) as usize].filtered += n;
         }
@@ -1957,26 +2003,101 @@ impl Ctx<'_, '_> {
     /// Whether the generated preflight filters entry `g`, where that does not hang on the
     /// entry's name: then it is the same for every entry with equal facts but the name
     /// (`hot::GeneratedKey`). `None` when a regex-valued dtype key decides it by name.
-    pub(crate) fn generated_filters_by_facts(&mut self, g: u32) -> Option<bool> {
+    /// With `masks` (the entry's [`PreflightMasks`]) the base-item checks are bit operations.
+    pub(crate) fn generated_filters_by_facts(&mut self, g: u32, masks: Option<&PreflightMasks>) -> Option<bool> {
         let inv = self.inv;
         let gen = &inv.generated[g as usize];
         if !gen.oracle_runner {
-            let mut by_name = false;
-            let mut any = false;
-            for k in 0..self.effective_keys.len() {
-                match self.filter(self.effective_keys[k]) {
-                    Filter::True => any = true,
-                    Filter::Regex(_) => by_name = true,
-                    Filter::NotListed | Filter::False | Filter::Unsupported(_) => {}
-                }
-            }
-            match (any, by_name) {
-                (true, _) => {}
-                (false, true) => return None,
-                (false, false) => return Some(true),
+            match self.keys_allow_every_name() {
+                Some(true) => {}
+                Some(false) => return Some(true),
+                None => return None,
             }
         }
-        Some(preflight_after_keys(self, gen).is_some())
+        let Some(m) = masks.filter(|_| gen.early.is_none() && !gen.oracle_runner) else {
+            return Some(preflight_after_keys(self, gen).is_some());
+        };
+        let base = self.base_mask;
+        if base == 0 || gen.late.is_some() {
+            return Some(true);
+        }
+        if m.error & base != 0 {
+            return Some(false);
+        }
+        let wanted = base & (if m.allowed & base != 0 { m.allowed } else { m.probe_ok });
+        if wanted == 0 {
+            return Some(true);
+        }
+        if !gen.post_contract {
+            return Some(false);
+        }
+        let Some(shape) = &m.shape else { return Some(false) };
+        let ieee = shape.ieee_applies && self.ieee754(shape.base);
+        Some(wanted & (shape.clean | if ieee { shape.ieee } else { 0 }) == 0)
+    }
+
+    /// The preflight's (a) for every name at once: `Some(true)` when a dtype key lets any
+    /// name in, `Some(false)` when none can, `None` when regex-valued keys decide by name.
+    fn keys_allow_every_name(&mut self) -> Option<bool> {
+        let mut by_name = false;
+        for k in 0..self.effective_keys.len() {
+            match self.filter(self.effective_keys[k]) {
+                Filter::True => return Some(true),
+                Filter::Regex(_) => by_name = true,
+                Filter::NotListed | Filter::False | Filter::Unsupported(_) => {}
+            }
+        }
+        if by_name {
+            None
+        } else {
+            Some(false)
+        }
+    }
+}
+
+/// A generated entry's per-dtype preflight facts as masks over the inventory's dtype
+/// positions: what-if questions ask the preflight of every class of entries, and with the
+/// base items as a mask that is a few bit operations instead of a walk per class.
+pub(crate) struct PreflightMasks {
+    allowed: u64,
+    probe_ok: u64,
+    error: u64,
+    shape: Option<ShapeMasks>,
+}
+
+struct ShapeMasks {
+    /// Positions whose clean case runs on CPU.
+    clean: u64,
+    /// Positions whose NaN or Inf case runs on CPU.
+    ieee: u64,
+    base: Str,
+    /// The NaN/Inf cases count (the entry is not clean-only).
+    ieee_applies: bool,
+}
+
+impl PreflightMasks {
+    /// `None` when the inventory has more dtypes than a mask holds.
+    pub(crate) fn of(inv: &Inventory, gen: &Generated) -> Option<PreflightMasks> {
+        if inv.dtype_pos.len() > 64 {
+            return None;
+        }
+        let mask = |keep: &dyn Fn(usize) -> bool| (0..inv.dtype_pos.len()).filter(|&p| keep(p)).fold(0u64, |m, p| m | 1 << p);
+        let code = |pos: usize| gen.dt.get(pos).copied().unwrap_or(DtCode::Rejected);
+        let shape = gen.manual_shape.as_ref().map(|shape| {
+            let case = |pos: usize, k: usize| shape.cases.get(pos).is_some_and(|c| c.is_some_and(|c| c[k] == Some(true)));
+            ShapeMasks {
+                clean: mask(&|p| case(p, 0)),
+                ieee: mask(&|p| case(p, 1) || case(p, 2)),
+                base: shape.base,
+                ieee_applies: !(shape.clean_only || shape.clean_family),
+            }
+        });
+        Some(PreflightMasks {
+            allowed: mask(&|p| code(p) == DtCode::Allowed),
+            probe_ok: mask(&|p| code(p) == DtCode::ProbeOk),
+            error: mask(&|p| code(p) == DtCode::Error),
+            shape,
+        })
     }
 }
 
@@ -2103,6 +2224,29 @@ mod tests {
         }
         out.extend(bases);
         out
+    }
+
+    /// The preflight by facts and masks (what-if questions) against the preflight itself.
+    #[test]
+    fn generated_preflight_by_masks_equals_the_preflight() {
+        let inv = Inventory::embedded();
+        let (mut compared, mut filtered) = (0, 0);
+        for facts in manifests() {
+            for device in ["cpu", "cuda"] {
+                let (mut ctx, _) = new_context(inv, &facts, device, LevelSelection::Cumulative(8));
+                for (g, gen) in inv.generated.iter().enumerate() {
+                    let masks = PreflightMasks::of(inv, gen);
+                    assert!(masks.is_some(), "the inventory's dtypes fit a mask");
+                    let Some(by_masks) = ctx.generated_filters_by_facts(g as u32, masks.as_ref()) else { continue };
+                    let real = generated_preflight(&mut ctx, g as u32).is_some();
+                    assert_eq!(by_masks, real, "{}: {facts:?} on {device}", inv.string(gen.name));
+                    compared += 1;
+                    filtered += usize::from(real);
+                }
+                ctx.return_regex_entries();
+            }
+        }
+        assert!(filtered > 1000 && compared - filtered > 1000, "{filtered} filtered of {compared}");
     }
 
     #[test]

@@ -20,7 +20,8 @@
 use foldhash::HashMap;
 
 use crate::account::{
-    account, dtype_entry, scoped_levels, unit_counts, with_context, Bits, Ctx, LevelCounts, Scope, UnitCounts,
+    account, dtype_entry, scoped_levels, unit_counts, with_context, Bits, Ctx, LevelCounts, PendingRef, PreflightMasks, Scope,
+    UnitCounts,
 };
 use crate::facts::{canonical_dtype, LevelSelection, ManifestFacts, PyValue};
 use crate::hot::{GeneratedKey, NO_GROUP};
@@ -43,8 +44,9 @@ pub fn what_if_levels(inv: &Inventory, base: &Baseline, changed: &ManifestFacts)
     };
     let counts = with_context(inv, base.facts, base.device, base.selection, |before| {
         with_context(inv, changed, base.device, base.selection, |after| {
-            let entry = |class: usize| dependents(inv).class_entry[class];
-            let (scope, units) = question.scope(inv, |c| before.generated_filters_by_facts(entry(c)), after);
+            let deps = dependents(inv);
+            let class = |c: usize| (deps.class_entry[c], deps.class_masks[c].as_ref());
+            let (scope, units) = question.scope(inv, |c| before.generated_filters_by_facts(class(c).0, class(c).1), after);
             // Two passes over more than half of the suite cost more than one whole accounting.
             if units * 2 > inv.hot.groups.len() + inv.hot.ungrouped.len() {
                 return None;
@@ -74,7 +76,9 @@ impl<'i, 'f> WhatIfs<'i, 'f> {
         let deps = dependents(inv);
         let (levels, units, class_filters) = with_context(inv, facts, device, selection, |ctx| {
             let (levels, units) = unit_counts(ctx);
-            let class_filters = deps.class_entry.iter().map(|&g| ctx.generated_filters_by_facts(g)).collect();
+            let class_filters = (deps.class_entry.iter().zip(&deps.class_masks))
+                .map(|(&g, masks)| ctx.generated_filters_by_facts(g, masks.as_ref()))
+                .collect();
             (levels, units, class_filters)
         });
         WhatIfs { inv, facts, device, selection, levels, units, class_filters }
@@ -131,6 +135,10 @@ pub(crate) struct Dependents {
     generated_by_class: Vec<Units>,
     /// Per class: one of its generated entries (index into `Inventory::generated`).
     class_entry: Vec<u32>,
+    /// Per class: its preflight facts as masks.
+    class_masks: Vec<Option<PreflightMasks>>,
+    /// Per dtype (canonical string id): its pending OpInfo records.
+    pending_by_dtype: HashMap<Str, Vec<PendingRef>>,
 }
 
 fn dependents(inv: &Inventory) -> &Dependents {
@@ -147,7 +155,12 @@ impl Dependents {
             rng: Units::default(),
             generated_by_class: Vec::new(),
             class_entry: Vec::new(),
+            class_masks: Vec::new(),
+            pending_by_dtype: HashMap::default(),
         };
+        for (dt, record) in PendingRef::all(inv) {
+            deps.pending_by_dtype.entry(canonical(dt)).or_default().push(record);
+        }
         let mut classes: HashMap<GeneratedKey, usize> = HashMap::default();
         // A group's members share everything the chain reads but the operator: one
         // member speaks for the group.
@@ -188,6 +201,7 @@ impl Dependents {
                 if class == next {
                     deps.generated_by_class.push(Units::default());
                     deps.class_entry.push(g);
+                    deps.class_masks.push(PreflightMasks::of(inv, entry));
                 }
                 add(&mut deps.generated_by_class[class]);
             }
@@ -288,19 +302,24 @@ impl<'d> Question<'d> {
         inv: &Inventory,
         mut base_filters: impl FnMut(usize) -> Option<bool>,
         after: &mut Ctx,
-    ) -> (Scope, usize) {
+    ) -> (Scope<'d>, usize) {
         let Question { deps, mut touched, pending_dtypes, dtypes_differ } = self;
         if dtypes_differ {
             for (class, units) in deps.generated_by_class.iter().enumerate() {
                 let before = base_filters(class);
-                if before.is_none() || before != after.generated_filters_by_facts(deps.class_entry[class]) {
+                let entry = (deps.class_entry[class], deps.class_masks[class].as_ref());
+                if before.is_none() || before != after.generated_filters_by_facts(entry.0, entry.1) {
                     touched.push(units);
                 }
             }
         }
         let hot = &inv.hot;
-        let mut scope =
-            Scope { groups: Bits::new(hot.groups.len()), items: Bits::new(inv.items.len()), pending_dtypes };
+        if std::env::var("WI_STATS").is_ok() { eprintln!("classes {} touched lists {} units {}", deps.generated_by_class.len(), touched.len(), touched.iter().map(|u| u.groups.len()+u.items.len()).sum::<usize>()); }
+        let pending = pending_dtypes
+            .iter()
+            .map(|&dt| (dt, deps.pending_by_dtype.get(&dt).map(Vec::as_slice).unwrap_or_default()))
+            .collect();
+        let mut scope = Scope { groups: Bits::new(hot.groups.len()), items: Bits::new(inv.items.len()), pending };
         let mut count = 0;
         for units in touched {
             for &g in &units.groups {
