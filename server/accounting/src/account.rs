@@ -18,7 +18,7 @@ use crate::facts::{canonical_dtype, LevelSelection, ManifestFacts, Mode, PyValue
 use crate::hot::{HotItem, Presence, NO_GROUP};
 use crate::inventory::{
     rare, ContractMode, DevRule, DtCode, DtypeParam, Generated, Inventory, Item, OracleOutcome, Rd, Reason, RegexEntry, Str,
-    CUSTOM_DEVICE_PLACEHOLDER,
+    CUSTOM_DEVICE_PLACEHOLDER, NO_DTYPE_SLOT,
 };
 use crate::pyfmt::{fmt_g, parse_float};
 
@@ -490,6 +490,7 @@ pub(crate) struct Ctx<'a, 'f> {
     selection: LevelSelection,
     /// `skip_ops` names that are strings of the inventory, by canonical id.
     skip_ops: Bits,
+    /// Per inventory dtype position ([`Inventory::dtype_slot`]).
     filters: Vec<Option<Filter>>,
     cap_memo: Vec<u8>,
     /// Outcome of each interned capability set (`HotTable::requires_sets`).
@@ -512,7 +513,7 @@ pub(crate) struct Ctx<'a, 'f> {
 }
 
 #[derive(Clone, Copy)]
-struct Reasons {
+pub(crate) struct Reasons {
     not_listed: Reason,
     not_supported: Reason,
     regex: Reason,
@@ -531,6 +532,32 @@ struct Reasons {
     level_gt: Reason,
     level_out: Reason,
     backend_not_available: Option<Reason>,
+}
+
+impl Reasons {
+    fn of(inv: &Inventory) -> Reasons {
+        let rid = |s: &str| inv.reason_id(s);
+        Reasons {
+            not_listed: rid("dtype_not_listed"),
+            not_supported: rid("dtype_not_supported"),
+            regex: rid("dtype_regex_filtered"),
+            contract_unsupported: rid("cpu_contract_unsupported"),
+            capability: rid("capability_not_declared"),
+            device_count: rid("device_count"),
+            op_excluded: rid("op_excluded"),
+            container: rid("container_format_not_supported"),
+            decoder: rid("custom_container_decoder_not_declared"),
+            resource: rid("resource_limit"),
+            gen_no_dtypes: rid("generated_no_manifest_enabled_dtypes"),
+            strategy_pending: rid("coverage_strategy_pending"),
+            oom: rid("oom_not_recoverable"),
+            path_shape: rid("path_shape_no_selected_cases"),
+            opinfo_empty: rid("opinfo_no_selected_cases"),
+            level_gt: rid("semantic_level_gt_requested"),
+            level_out: rid("semantic_level_out_of_range"),
+            backend_not_available: inv.reason_index.get("backend_not_available").copied(),
+        }
+    }
 }
 
 impl<'a, 'f> Ctx<'a, 'f> {
@@ -629,9 +656,10 @@ impl<'a, 'f> Ctx<'a, 'f> {
     /// `dt in sd` (dtype object) then `dt_str in sd`.
     #[inline]
     fn filter(&mut self, dt: Str) -> Filter {
-        match self.filters[dt as usize] {
-            Some(f) => f,
-            None => self.filter_uncached(dt),
+        let slot = self.inv.dtype_slot.get(dt as usize).copied().unwrap_or(NO_DTYPE_SLOT);
+        match self.filters.get(slot as usize) {
+            Some(Some(f)) => *f,
+            _ => self.filter_uncached(dt),
         }
     }
 
@@ -647,7 +675,10 @@ impl<'a, 'f> Ctx<'a, 'f> {
                 Filter::Unsupported(i)
             }
         };
-        self.filters[dt as usize] = Some(f);
+        let slot = self.inv.dtype_slot.get(dt as usize).copied().unwrap_or(NO_DTYPE_SLOT);
+        if let Some(memo) = self.filters.get_mut(slot as usize) {
+            *memo = Some(f);
+        }
         f
     }
 
@@ -840,7 +871,7 @@ fn account_with<'a>(
     selection: LevelSelection,
     grouping: Grouping,
 ) -> Accounting<'a> {
-    let (mut ctx, resolution) = new_context(inv, facts, device, selection);
+    let (mut ctx, resolution) = new_context(inv, facts, device, selection, None);
     let r = ctx.r;
     let max_level = selection.max_level();
     let (tally, pass) = run_phases(&mut ctx, grouping, None);
@@ -933,15 +964,17 @@ pub(crate) struct Scope<'d> {
     pub pending: Vec<(Str, &'d [PendingRef])>,
 }
 
-/// Run `f` with the rule chain's context for `facts`.
+/// Run `f` with the rule chain's context for `facts`; `keys`, when given, are
+/// [`DtypeKeys::of`] these facts.
 pub(crate) fn with_context<R>(
     inv: &Inventory,
     facts: &ManifestFacts,
     device: &str,
     selection: LevelSelection,
+    keys: Option<&DtypeKeys>,
     f: impl FnOnce(&mut Ctx) -> R,
 ) -> R {
-    let (mut ctx, _) = new_context(inv, facts, device, selection);
+    let (mut ctx, _) = new_context(inv, facts, device, selection, keys);
     let out = f(&mut ctx);
     ctx.return_regex_entries();
     out
@@ -967,31 +1000,12 @@ fn new_context<'a, 'f>(
     facts: &'f ManifestFacts,
     device: &str,
     selection: LevelSelection,
+    keys: Option<&DtypeKeys>,
 ) -> (Ctx<'a, 'f>, DeviceResolution) {
     let resolution = resolve_device(inv, device);
     let class =
         inv.devices.iter().position(|d| d.name == resolution.class).unwrap_or(inv.custom_device_class as usize) as u8;
-    let rid = |s: &str| inv.reason_id(s);
-    let r = Reasons {
-        not_listed: rid("dtype_not_listed"),
-        not_supported: rid("dtype_not_supported"),
-        regex: rid("dtype_regex_filtered"),
-        contract_unsupported: rid("cpu_contract_unsupported"),
-        capability: rid("capability_not_declared"),
-        device_count: rid("device_count"),
-        op_excluded: rid("op_excluded"),
-        container: rid("container_format_not_supported"),
-        decoder: rid("custom_container_decoder_not_declared"),
-        resource: rid("resource_limit"),
-        gen_no_dtypes: rid("generated_no_manifest_enabled_dtypes"),
-        strategy_pending: rid("coverage_strategy_pending"),
-        oom: rid("oom_not_recoverable"),
-        path_shape: rid("path_shape_no_selected_cases"),
-        opinfo_empty: rid("opinfo_no_selected_cases"),
-        level_gt: rid("semantic_level_gt_requested"),
-        level_out: rid("semantic_level_out_of_range"),
-        backend_not_available: inv.reason_index.get("backend_not_available").copied(),
-    };
+    let r = *inv.chain_reasons.get_or_init(|| Reasons::of(inv));
     let mut problems = Vec::new();
     let device_count = match &facts.device_count {
         None => 1.0,
@@ -1019,7 +1033,7 @@ fn new_context<'a, 'f>(
             }
             ids
         },
-        filters: vec![None; inv.strings.len()],
+        filters: vec![None; inv.dtype_pos.len()],
         cap_memo: vec![0; inv.strings.len()],
         requires_memo: vec![None; inv.hot.requires_sets.len()],
         generated_memo: vec![0; inv.generated.len()],
@@ -1036,28 +1050,11 @@ fn new_context<'a, 'f>(
         base_items: Vec::new(),
         base_mask: 0,
     };
-    ctx.effective_keys = facts.supported_dtypes.iter().filter_map(|(k, _)| resolve_key_dtype(inv, k, true)).collect();
-    let mut base: Vec<(String, usize)> = Vec::new();
-    for (k, v) in &facts.supported_dtypes {
-        if !v.truthy() {
-            continue;
-        }
-        let (text, dt) = match k {
-            PyValue::Dtype(d) => {
-                let c = canonical_dtype(d).unwrap_or(d.as_str()).to_string();
-                let dt = inv.lookup(&c);
-                (c, dt)
-            }
-            PyValue::Str(s) => (s.clone(), resolve_key_dtype(inv, k, false)),
-            _ => continue,
-        };
-        if let Some(pos) = dt.and_then(|d| inv.dtype_pos.get(&d).copied()) {
-            base.push((text, pos));
-        }
-    }
-    base.sort_by(|a, b| a.0.cmp(&b.0));
-    ctx.base_items = base.into_iter().map(|(_, p)| p).collect();
-    ctx.base_mask = ctx.base_items.iter().filter(|&&p| p < 64).fold(0, |m, &p| m | 1 << p);
+    let keys = match keys {
+        Some(keys) => keys.clone(),
+        None => DtypeKeys::of(inv, facts),
+    };
+    (ctx.effective_keys, ctx.base_items, ctx.base_mask) = (keys.effective, keys.base_items, keys.base_mask);
     ctx.ieee754 = match facts.capability("ieee754") {
         None | Some(PyValue::Bool(true)) => Ieee754::On,
         Some(PyValue::Str(p)) => Ieee754::Patterns(vec![ctx.pattern_id(p)]),
@@ -1070,6 +1067,45 @@ fn new_context<'a, 'f>(
     };
 
     (ctx, resolution)
+}
+
+/// What the generated preflight reads of `supported_dtypes`: the same for every context of
+/// equal dtype entries (a what-if question on a capability reuses its base's).
+#[derive(Clone)]
+pub(crate) struct DtypeKeys {
+    /// Keys that resolve to a dtype (`str_to_dtype`, with the `torch.` prefix tried).
+    effective: Vec<Str>,
+    /// `sample_manifest_dtype_items`: inventory dtype positions, sorted by key text.
+    base_items: Vec<usize>,
+    /// `base_items` as a set (positions under 64).
+    base_mask: u64,
+}
+
+impl DtypeKeys {
+    pub(crate) fn of(inv: &Inventory, facts: &ManifestFacts) -> DtypeKeys {
+        let effective = facts.supported_dtypes.iter().filter_map(|(k, _)| resolve_key_dtype(inv, k, true)).collect();
+        let mut base: Vec<(&str, usize)> = Vec::new();
+        for (k, v) in &facts.supported_dtypes {
+            if !v.truthy() {
+                continue;
+            }
+            let (text, dt) = match k {
+                PyValue::Dtype(d) => {
+                    let c = canonical_dtype(d).unwrap_or(d.as_str());
+                    (c, inv.lookup(c))
+                }
+                PyValue::Str(s) => (s.as_str(), resolve_key_dtype(inv, k, false)),
+                _ => continue,
+            };
+            if let Some(pos) = dt.and_then(|d| inv.dtype_pos.get(&d).copied()) {
+                base.push((text, pos));
+            }
+        }
+        base.sort_by(|a, b| a.0.cmp(b.0));
+        let base_items: Vec<usize> = base.into_iter().map(|(_, p)| p).collect();
+        let base_mask = base_items.iter().filter(|&&p| p < 64).fold(0, |m, &p| m | 1 << p);
+        DtypeKeys { effective, base_items, base_mask }
+    }
 }
 
 /// Phase 1. Manifest-generated parameter sets: which ones become empty (and get pytest's
@@ -2233,7 +2269,7 @@ mod tests {
         let (mut compared, mut filtered) = (0, 0);
         for facts in manifests() {
             for device in ["cpu", "cuda"] {
-                let (mut ctx, _) = new_context(inv, &facts, device, LevelSelection::Cumulative(8));
+                let (mut ctx, _) = new_context(inv, &facts, device, LevelSelection::Cumulative(8), None);
                 for (g, gen) in inv.generated.iter().enumerate() {
                     let masks = PreflightMasks::of(inv, gen);
                     assert!(masks.is_some(), "the inventory's dtypes fit a mask");

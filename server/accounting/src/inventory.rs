@@ -310,6 +310,11 @@ pub struct Inventory {
     pub(crate) dtypes: Vec<DtypeInfo>,
     /// dtype string index -> position in `dtypes`.
     pub(crate) dtype_pos: HashMap<Str, usize>,
+    /// Per string id: the position of the inventory dtype whose name it is, so that
+    /// per-dtype memos are as small as the dtype table.
+    pub(crate) dtype_slot: Vec<u8>,
+    /// The reason ids the rule chain records, looked up once.
+    pub(crate) chain_reasons: std::sync::OnceLock<crate::account::Reasons>,
     /// Per interned string: 1 if it names a float/complex inventory dtype.
     pub(crate) fc_by_str: Vec<u8>,
     pub(crate) devices: Vec<DeviceInfo>,
@@ -347,6 +352,9 @@ pub(crate) struct WellKnown {
     pub err_fn: Str,
     pub foreach_fn: Str,
 }
+
+/// [`Inventory::dtype_slot`] of a string that names no inventory dtype.
+pub(crate) const NO_DTYPE_SLOT: u8 = u8::MAX;
 
 impl Inventory {
     /// The embedded inventory of the newest torch release torchcts 0.4.1 supports,

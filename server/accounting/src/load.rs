@@ -376,6 +376,7 @@ fn index(t: Tables) -> Result<Inventory, String> {
     let placeholders =
         placeholders(&items, &by_function.first, &names.strings, &mut ids, &s, t.opinfo_level, t.generated_level);
     let canonical_str = canonical_ids(&names);
+    let dtype_slot = dtype_slots(&dtype_pos, &canonical_str);
     let canonical = |id: Str| canonical_str.get(id as usize).copied().unwrap_or(id);
     let hot = crate::hot::build(crate::hot::BuildInput {
         items: &items,
@@ -403,6 +404,7 @@ fn index(t: Tables) -> Result<Inventory, String> {
         backward: t.backward,
         dtypes: t.dtypes,
         fc_by_str,
+        dtype_slot,
         dtype_pos,
         devices: t.devices,
         custom_device_class,
@@ -415,8 +417,24 @@ fn index(t: Tables) -> Result<Inventory, String> {
         hot,
         regex_cache: Mutex::new(std::collections::HashMap::new()),
         operators: Default::default(),
+        chain_reasons: Default::default(),
         s,
     })
+}
+
+/// Per string id: the position of the inventory dtype it names (by text), or
+/// [`crate::inventory::NO_DTYPE_SLOT`].
+fn dtype_slots(dtype_pos: &HashMap<Str, usize>, canonical_str: &[Str]) -> Vec<u8> {
+    let mut by_canonical: HashMap<Str, usize> = HashMap::default();
+    for (&st, &pos) in dtype_pos {
+        by_canonical.insert(canonical_str.get(st as usize).copied().unwrap_or(st), pos);
+    }
+    (0..canonical_str.len())
+        .map(|s| {
+            let pos = by_canonical.get(&canonical_str[s]).copied();
+            pos.filter(|&p| p < crate::inventory::NO_DTYPE_SLOT as usize).map_or(crate::inventory::NO_DTYPE_SLOT, |p| p as u8)
+        })
+        .collect()
 }
 
 /// Per reason id: whether it deselects.

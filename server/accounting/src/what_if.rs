@@ -20,7 +20,7 @@
 use foldhash::HashMap;
 
 use crate::account::{
-    account, dtype_entry, scoped_levels, unit_counts, with_context, Bits, Ctx, LevelCounts, PendingRef, PreflightMasks, Scope,
+    account, dtype_entry, scoped_levels, unit_counts, with_context, Bits, Ctx, DtypeKeys, LevelCounts, PendingRef, PreflightMasks, Scope,
     UnitCounts,
 };
 use crate::facts::{canonical_dtype, LevelSelection, ManifestFacts, PyValue};
@@ -42,8 +42,8 @@ pub fn what_if_levels(inv: &Inventory, base: &Baseline, changed: &ManifestFacts)
     let Some(question) = Question::of(inv, base.facts, changed) else {
         return whole();
     };
-    let counts = with_context(inv, base.facts, base.device, base.selection, |before| {
-        with_context(inv, changed, base.device, base.selection, |after| {
+    let counts = with_context(inv, base.facts, base.device, base.selection, None, |before| {
+        with_context(inv, changed, base.device, base.selection, None, |after| {
             let deps = dependents(inv);
             let class = |c: usize| (deps.class_entry[c], deps.class_masks[c].as_ref());
             let (scope, units) = question.scope(inv, |c| before.generated_filters_by_facts(class(c).0, class(c).1), after);
@@ -66,6 +66,7 @@ pub struct WhatIfs<'i, 'f> {
     selection: LevelSelection,
     levels: [LevelCounts; 8],
     units: UnitCounts,
+    keys: DtypeKeys,
     /// Per generated-entry class: whether the base preflight filters it (`None`: by name).
     class_filters: Vec<Option<bool>>,
 }
@@ -74,14 +75,15 @@ impl<'i, 'f> WhatIfs<'i, 'f> {
     /// One whole accounting of `facts`, kept per unit.
     pub fn new(inv: &'i Inventory, facts: &'f ManifestFacts, device: &'f str, selection: LevelSelection) -> Self {
         let deps = dependents(inv);
-        let (levels, units, class_filters) = with_context(inv, facts, device, selection, |ctx| {
+        let keys = DtypeKeys::of(inv, facts);
+        let (levels, units, class_filters) = with_context(inv, facts, device, selection, Some(&keys), |ctx| {
             let (levels, units) = unit_counts(ctx);
             let class_filters = (deps.class_entry.iter().zip(&deps.class_masks))
                 .map(|(&g, masks)| ctx.generated_filters_by_facts(g, masks.as_ref()))
                 .collect();
             (levels, units, class_filters)
         });
-        WhatIfs { inv, facts, device, selection, levels, units, class_filters }
+        WhatIfs { inv, facts, device, selection, levels, units, keys, class_filters }
     }
 
     /// The base manifest's per-level counts.
@@ -95,7 +97,8 @@ impl<'i, 'f> WhatIfs<'i, 'f> {
         let Some(question) = Question::of(inv, self.facts, changed) else {
             return account(inv, changed, self.device, self.selection).levels;
         };
-        with_context(inv, changed, self.device, self.selection, |after| {
+        let keys = (changed.supported_dtypes == self.facts.supported_dtypes).then_some(&self.keys);
+        with_context(inv, changed, self.device, self.selection, keys, |after| {
             let (scope, _) = question.scope(inv, |c| self.class_filters[c], after);
             applied(&self.levels, &self.units.levels_in(inv, &scope), &scoped_levels(after, &scope))
         })
@@ -255,10 +258,7 @@ impl<'d> Question<'d> {
         let mut touched: Vec<&Units> = Vec::new();
 
         let mut changed_caps: Vec<Str> = Vec::new();
-        for name in outside_common_ends(capabilities, &changed.capabilities).map(|(k, _)| k.as_str()) {
-            if base.capability(name) == changed.capability(name) {
-                continue;
-            }
+        for name in changed_capabilities(capabilities, &changed.capabilities) {
             match name {
                 // Read by the presence rules of many items: not worth tracking.
                 "sparse" | "ieee754" => return None,
@@ -341,6 +341,38 @@ impl<'d> Question<'d> {
         }
         (scope, count)
     }
+}
+
+/// The capability names whose (last-wins) values differ between two lists.
+fn changed_capabilities<'x>(a: &'x [(String, PyValue)], b: &'x [(String, PyValue)]) -> Vec<&'x str> {
+    let mut names: Vec<&str> = outside_common_ends(a, b).map(|(k, _)| k.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    if names.len() <= 8 {
+        names.retain(|name| last_value(a, name) != last_value(b, name));
+        return names;
+    }
+    // An entry moved to the end (set again) puts every entry outside the common ends:
+    // compare the two lists as sorted maps instead of looking each name up in both.
+    let as_map = |pairs: &'x [(String, PyValue)]| {
+        let mut map: Vec<(&'x str, usize, &'x PyValue)> =
+            pairs.iter().enumerate().map(|(i, (k, v))| (k.as_str(), usize::MAX - i, v)).collect();
+        map.sort_unstable_by(|x, y| (x.0, x.1).cmp(&(y.0, y.1)));
+        map.dedup_by(|later, first| later.0 == first.0);
+        map
+    };
+    let (a, b) = (as_map(a), as_map(b));
+    names.retain(|name| {
+        let value = |map: &[(&str, usize, &'x PyValue)]| {
+            map.binary_search_by(|e| e.0.cmp(name)).ok().map(|at| map[at].2)
+        };
+        value(&a) != value(&b)
+    });
+    names
+}
+
+fn last_value<'x>(pairs: &'x [(String, PyValue)], name: &str) -> Option<&'x PyValue> {
+    pairs.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v)
 }
 
 /// The entries of two lists outside their common prefix and suffix: a key none of them
