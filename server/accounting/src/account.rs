@@ -268,6 +268,13 @@ impl<'a> Accounting<'a> {
         out
     }
 
+    /// The records of one reason among those decided item by item, in show-skips order:
+    /// all of that reason's records for a reason only device facts give (items with device
+    /// facts are in no group), without building every record as [`Accounting::records`] does.
+    pub fn device_fact_records(&self, reason: &str) -> Vec<Record> {
+        self.stored_records.iter().filter(|r| self.reason_name(r.reason) == reason).copied().collect()
+    }
+
     fn level_record(&self, node: NodeRef, level: u8) -> Record {
         let (reason, detail) = level_outcome(self.selection, self.level_reasons, level);
         let deselected = self.inventory.deselect_reasons.get(reason as usize).copied().unwrap_or(false);
@@ -482,6 +489,8 @@ pub(crate) struct Ctx<'a, 'f> {
     base_items: Vec<usize>,
     /// `base_items` as a set (positions under 64).
     base_mask: u64,
+    /// [`Ctx::keys_allow_every_name`], once known.
+    keys_allow: Option<Option<bool>>,
     inv: &'a Inventory,
     facts: &'f ManifestFacts,
     class: u8,
@@ -852,7 +861,33 @@ pub fn account<'a>(
     device: &str,
     selection: LevelSelection,
 ) -> Accounting<'a> {
-    account_with(inv, facts, device, selection, Grouping::Groups)
+    account_with(inv, facts, device, selection, Grouping::Groups, false).0
+}
+
+/// [`account`], with its counts also kept per unit for what-if questions on the same
+/// manifest ([`crate::WhatIfs::from_kept`]): a little more work per accounting, and none
+/// of it again when the editor then asks its questions.
+pub fn account_keeping_units<'a>(
+    inv: &'a Inventory,
+    facts: &ManifestFacts,
+    device: &str,
+    selection: LevelSelection,
+) -> (Accounting<'a>, KeptCounts) {
+    let (accounting, kept) = account_with(inv, facts, device, selection, Grouping::Groups, true);
+    let kept = kept.unwrap_or_else(|| KeptCounts {
+        levels: accounting.levels,
+        units: UnitCounts::new(inv),
+        keys: DtypeKeys::of(inv, facts),
+    });
+    (accounting, kept)
+}
+
+/// An accounting's counts kept per unit ([`account_keeping_units`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeptCounts {
+    pub(crate) levels: [LevelCounts; 8],
+    pub(crate) units: UnitCounts,
+    pub(crate) keys: DtypeKeys,
 }
 
 /// Whether items are decided per group (the fast path) or one by one (the
@@ -870,11 +905,21 @@ fn account_with<'a>(
     device: &str,
     selection: LevelSelection,
     grouping: Grouping,
-) -> Accounting<'a> {
+    keep_units: bool,
+) -> (Accounting<'a>, Option<KeptCounts>) {
     let (mut ctx, resolution) = new_context(inv, facts, device, selection, None);
     let r = ctx.r;
     let max_level = selection.max_level();
-    let (tally, pass) = run_phases(&mut ctx, grouping, None);
+    let mut tally = Tally::new(inv.items.len(), inv.reasons.len());
+    if keep_units {
+        tally.units = Some(UnitCounts::new(inv));
+    }
+    let (mut tally, pass) = run_phases_into(&mut ctx, tally, grouping, None);
+    let kept = tally.units.take().map(|units| KeptCounts {
+        levels: tally.levels,
+        units,
+        keys: DtypeKeys { effective: ctx.effective_keys.clone(), base_items: ctx.base_items.clone(), base_mask: ctx.base_mask },
+    });
     let GroupPass { visited, group_decision, group_outcomes, .. } = pass;
 
     // Reasons in the order show-skips first meets them.
@@ -913,7 +958,7 @@ fn account_with<'a>(
     ctx.return_regex_entries();
     let problems = std::mem::take(&mut ctx.problems);
     drop(ctx);
-    Accounting {
+    let accounting = Accounting {
         inventory: inv,
         layout: facts.layout.clone(),
         device: resolution,
@@ -937,7 +982,8 @@ fn account_with<'a>(
         not_modelled,
         facts_repr,
         level_reasons: (r.level_gt, r.level_out),
-    }
+    };
+    (accounting, kept)
 }
 
 /// The phases of an accounting over the whole suite, or over `scope` only.
@@ -985,13 +1031,6 @@ pub(crate) fn scoped_levels(ctx: &mut Ctx, scope: &Scope) -> [LevelCounts; 8] {
     run_phases(ctx, Grouping::Groups, Some(scope)).0.levels
 }
 
-/// The whole accounting's per-level counts, and the same counts per unit.
-pub(crate) fn unit_counts(ctx: &mut Ctx) -> ([LevelCounts; 8], UnitCounts) {
-    let mut tally = Tally::new(ctx.inv.items.len(), ctx.inv.reasons.len());
-    tally.units = Some(UnitCounts::new(ctx.inv));
-    let (tally, _) = run_phases_into(ctx, tally, Grouping::Groups, None);
-    (tally.levels, tally.units.unwrap_or_else(|| UnitCounts::new(ctx.inv)))
-}
 
 /// The per-call context: device class, reason ids, `skip_ops`, the dtype keys and the
 /// `ieee754` capability, resolved once for the rule chain.
@@ -1049,6 +1088,7 @@ fn new_context<'a, 'f>(
         effective_keys: Vec::new(),
         base_items: Vec::new(),
         base_mask: 0,
+        keys_allow: None,
     };
     let keys = match keys {
         Some(keys) => keys.clone(),
@@ -1071,7 +1111,7 @@ fn new_context<'a, 'f>(
 
 /// What the generated preflight reads of `supported_dtypes`: the same for every context of
 /// equal dtype entries (a what-if question on a capability reuses its base's).
-#[derive(Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct DtypeKeys {
     /// Keys that resolve to a dtype (`str_to_dtype`, with the `torch.` prefix tried).
     effective: Vec<Str>,
@@ -1595,6 +1635,7 @@ struct Tally {
 /// The counts of one accounting per unit the what-if questions re-decide (item group,
 /// ungrouped item, placeholder, pending OpInfo dtype): a question subtracts the units it
 /// re-decides from the base counts without deciding them again.
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct UnitCounts {
     /// Per group: (runnable, filtered) members, all of the group's level.
     groups: Vec<[u32; 2]>,
@@ -2075,6 +2116,15 @@ impl Ctx<'_, '_> {
     /// The preflight's (a) for every name at once: `Some(true)` when a dtype key lets any
     /// name in, `Some(false)` when none can, `None` when regex-valued keys decide by name.
     fn keys_allow_every_name(&mut self) -> Option<bool> {
+        if let Some(known) = self.keys_allow {
+            return known;
+        }
+        let known = self.keys_allow_every_name_uncached();
+        self.keys_allow = Some(known);
+        known
+    }
+
+    fn keys_allow_every_name_uncached(&mut self) -> Option<bool> {
         let mut by_name = false;
         for k in 0..self.effective_keys.len() {
             match self.filter(self.effective_keys[k]) {
@@ -2285,6 +2335,23 @@ mod tests {
         assert!(filtered > 1000 && compared - filtered > 1000, "{filtered} filtered of {compared}");
     }
 
+    /// Known backend crashes come from device facts only, so the stored records hold them all.
+    #[test]
+    fn device_fact_records_are_all_the_crash_records() {
+        let inv = Inventory::embedded();
+        let mut crashes = 0;
+        for facts in manifests().iter().take(12) {
+            for device in ["cuda", "mps", "xpu", "cpu"] {
+                let acc = account(inv, facts, device, LevelSelection::Cumulative(8));
+                let all: Vec<Record> =
+                    acc.records().into_iter().filter(|r| acc.reason_name(r.reason) == "known_backend_crash").collect();
+                assert_eq!(acc.device_fact_records("known_backend_crash"), all, "{device}");
+                crashes += all.len();
+            }
+        }
+        assert!(crashes > 0, "no known_backend_crash record in the corpus manifests");
+    }
+
     #[test]
     fn groups_decide_like_the_chain_item_by_item() {
         let inv = Inventory::embedded();
@@ -2296,8 +2363,8 @@ mod tests {
                 ("cuda", LevelSelection::Cumulative(2)),
                 ("my_backend", LevelSelection::Range(3, 5)),
             ] {
-                let fast = account_with(inv, facts, device, selection, Grouping::Groups);
-                let slow = account_with(inv, facts, device, selection, Grouping::ItemByItem);
+                let fast = account_with(inv, facts, device, selection, Grouping::Groups, false).0;
+                let slow = account_with(inv, facts, device, selection, Grouping::ItemByItem, false).0;
                 let what = format!("manifest {k}, {device}, {selection:?}");
                 assert_eq!(
                     (fast.collected, fast.deselected, fast.executable),

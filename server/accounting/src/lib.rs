@@ -30,8 +30,8 @@ pub mod versions;
 mod what_if;
 
 pub use account::{
-    account, resolve_device, Accounting, AccountingProblem, Detail, DeviceResolution, DtypeLabel, LabelKind,
-    LevelCounts, NodeRef, PlaceholderKind, Record,
+    account, account_keeping_units, resolve_device, Accounting, AccountingProblem, Detail, DeviceResolution, DtypeLabel, LabelKind,
+    KeptCounts, LevelCounts, NodeRef, PlaceholderKind, Record,
 };
 pub use facts::{canonical_dtype, tagged_to_py, LevelSelection, ManifestFacts, PyValue, RunLayout};
 pub use inventory::{Inventory, InventoryMeta, Reason, CUSTOM_DEVICE_PLACEHOLDER};

@@ -20,8 +20,8 @@
 use foldhash::HashMap;
 
 use crate::account::{
-    account, dtype_entry, scoped_levels, unit_counts, with_context, Bits, Ctx, DtypeKeys, LevelCounts, PendingRef, PreflightMasks, Scope,
-    UnitCounts,
+    account, account_keeping_units, dtype_entry, scoped_levels, with_context, Bits, Ctx, KeptCounts, LevelCounts,
+    PendingRef, PreflightMasks, Scope,
 };
 use crate::facts::{canonical_dtype, LevelSelection, ManifestFacts, PyValue};
 use crate::hot::{GeneratedKey, NO_GROUP};
@@ -64,31 +64,55 @@ pub struct WhatIfs<'i, 'f> {
     facts: &'f ManifestFacts,
     device: &'f str,
     selection: LevelSelection,
-    levels: [LevelCounts; 8],
-    units: UnitCounts,
-    keys: DtypeKeys,
-    /// Per generated-entry class: whether the base preflight filters it (`None`: by name).
-    class_filters: Vec<Option<bool>>,
+    kept: std::borrow::Cow<'f, KeptCounts>,
+    /// Per generated-entry class: whether the base preflight filters it (`None`: by
+    /// name); found on the first question that changes a dtype.
+    class_filters: std::sync::OnceLock<Vec<Option<bool>>>,
 }
 
 impl<'i, 'f> WhatIfs<'i, 'f> {
     /// One whole accounting of `facts`, kept per unit.
     pub fn new(inv: &'i Inventory, facts: &'f ManifestFacts, device: &'f str, selection: LevelSelection) -> Self {
-        let deps = dependents(inv);
-        let keys = DtypeKeys::of(inv, facts);
-        let (levels, units, class_filters) = with_context(inv, facts, device, selection, Some(&keys), |ctx| {
-            let (levels, units) = unit_counts(ctx);
-            let class_filters = (deps.class_entry.iter().zip(&deps.class_masks))
-                .map(|(&g, masks)| ctx.generated_filters_by_facts(g, masks.as_ref()))
-                .collect();
-            (levels, units, class_filters)
-        });
-        WhatIfs { inv, facts, device, selection, levels, units, keys, class_filters }
+        let (_, kept) = account_keeping_units(inv, facts, device, selection);
+        Self::with_kept(inv, facts, device, selection, std::borrow::Cow::Owned(kept))
+    }
+
+    /// On the counts an accounting of the same facts, device and selection kept
+    /// ([`crate::account_keeping_units`]): no accounting of the base at all.
+    pub fn from_kept(
+        inv: &'i Inventory,
+        facts: &'f ManifestFacts,
+        device: &'f str,
+        selection: LevelSelection,
+        kept: &'f KeptCounts,
+    ) -> Self {
+        Self::with_kept(inv, facts, device, selection, std::borrow::Cow::Borrowed(kept))
+    }
+
+    fn with_kept(
+        inv: &'i Inventory,
+        facts: &'f ManifestFacts,
+        device: &'f str,
+        selection: LevelSelection,
+        kept: std::borrow::Cow<'f, KeptCounts>,
+    ) -> Self {
+        WhatIfs { inv, facts, device, selection, kept, class_filters: std::sync::OnceLock::new() }
     }
 
     /// The base manifest's per-level counts.
     pub fn levels(&self) -> [LevelCounts; 8] {
-        self.levels
+        self.kept.levels
+    }
+
+    fn class_filters(&self) -> &[Option<bool>] {
+        self.class_filters.get_or_init(|| {
+            let (inv, deps) = (self.inv, dependents(self.inv));
+            with_context(inv, self.facts, self.device, self.selection, Some(&self.kept.keys), |ctx| {
+                (deps.class_entry.iter().zip(&deps.class_masks))
+                    .map(|(&g, masks)| ctx.generated_filters_by_facts(g, masks.as_ref()))
+                    .collect()
+            })
+        })
     }
 
     /// Per-level counts for `changed` facts on the base's device and selection.
@@ -97,10 +121,12 @@ impl<'i, 'f> WhatIfs<'i, 'f> {
         let Some(question) = Question::of(inv, self.facts, changed) else {
             return account(inv, changed, self.device, self.selection).levels;
         };
-        let keys = (changed.supported_dtypes == self.facts.supported_dtypes).then_some(&self.keys);
+        let same_dtypes = changed.supported_dtypes == self.facts.supported_dtypes;
+        let class_filters = if same_dtypes { &[][..] } else { self.class_filters() };
+        let keys = same_dtypes.then_some(&self.kept.keys);
         with_context(inv, changed, self.device, self.selection, keys, |after| {
-            let (scope, _) = question.scope(inv, |c| self.class_filters[c], after);
-            applied(&self.levels, &self.units.levels_in(inv, &scope), &scoped_levels(after, &scope))
+            let (scope, _) = question.scope(inv, |c| class_filters[c], after);
+            applied(&self.kept.levels, &self.kept.units.levels_in(inv, &scope), &scoped_levels(after, &scope))
         })
     }
 }

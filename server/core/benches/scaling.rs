@@ -45,6 +45,7 @@ unsafe impl GlobalAlloc for Counting {
 static ALLOCATOR: Counting = Counting;
 
 include!("support/scaling_cases.rs");
+include!("support/timing.rs");
 
 fn measure(text: &str, inventory: &Inventory, runs: usize) -> (Duration, usize) {
     let mut samples = Vec::new();
@@ -111,17 +112,7 @@ fn main() {
 fn steps(text: &str, inventory: &Inventory) -> [Duration; 5] {
     use torchcts_core::accounting_view as av;
     use torchcts_core::{analyze, AnalysisInput};
-    let median = |f: &mut dyn FnMut()| {
-        let mut samples: Vec<Duration> = (0..3)
-            .map(|_| {
-                let start = Instant::now();
-                f();
-                start.elapsed()
-            })
-            .collect();
-        samples.sort();
-        samples[1]
-    };
+    let median = |f: &mut dyn FnMut()| sorted_timings(3, f)[1];
     let input = AnalysisInput { inventory: Some(inventory), ..AnalysisInput::default() };
     let analyze_time = median(&mut || drop(std::hint::black_box(analyze(text, &input))));
     let analysis = analyze(text, &input);

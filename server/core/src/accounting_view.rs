@@ -81,16 +81,19 @@ pub struct Summary {
     pub known_crashes: Vec<String>,
     /// The facts this summary was computed from (the cache key).
     pub facts: ManifestFacts,
+    /// The accounting's counts kept per unit, for the what-if questions of the inlay
+    /// hints and hovers ([`Questions`]).
+    pub kept: std::sync::Arc<accounting::KeptCounts>,
 }
 
 pub fn summarize(inventory: &Inventory, facts: &ManifestFacts, device_override: Option<&str>) -> Summary {
     let device = facts.resolve_device(device_override);
     let selection = LevelSelection::from_manifest(facts).unwrap_or(LevelSelection::Cumulative(3));
-    let acc = accounting::account(inventory, facts, &device, selection);
-    summary_of(&acc, facts.clone())
+    let (acc, kept) = accounting::account_keeping_units(inventory, facts, &device, selection);
+    summary_of(&acc, facts.clone(), kept)
 }
 
-fn summary_of(acc: &Accounting, facts: ManifestFacts) -> Summary {
+fn summary_of(acc: &Accounting, facts: ManifestFacts, kept: accounting::KeptCounts) -> Summary {
     let mut levels = [(0, 0, 0); 8];
     for (i, l) in acc.levels.iter().enumerate() {
         levels[i] = (l.collected, l.runnable, l.filtered);
@@ -108,6 +111,7 @@ fn summary_of(acc: &Accounting, facts: ManifestFacts) -> Summary {
         live_device_dependent: acc.live_device_dependent,
         known_crashes: known_crashes(acc),
         facts,
+        kept: std::sync::Arc::new(kept),
     }
 }
 
@@ -118,11 +122,7 @@ fn known_crashes(acc: &Accounting) -> Vec<String> {
     if !any {
         return Vec::new();
     }
-    acc.records()
-        .iter()
-        .filter(|r| acc.reason_name(r.reason) == "known_backend_crash")
-        .map(|r| acc.printed_id(r).to_string())
-        .collect()
+    acc.device_fact_records("known_backend_crash").iter().map(|r| acc.printed_id(r).to_string()).collect()
 }
 
 /// Per level 1..8: (collected, runnable, filtered), as in [`Summary::levels`].
@@ -185,7 +185,8 @@ pub struct Questions<'a> {
 
 impl<'a> Questions<'a> {
     pub fn new(inventory: &'a Inventory, summary: &'a Summary) -> Questions<'a> {
-        let base = accounting::WhatIfs::new(inventory, &summary.facts, &summary.device, summary.selection);
+        let base =
+            accounting::WhatIfs::from_kept(inventory, &summary.facts, &summary.device, summary.selection, &summary.kept);
         Questions { inventory, summary, base }
     }
 
@@ -521,6 +522,7 @@ pub fn entry_counts_until(
     let mut out = Vec::new();
     let questions = Questions::new(inventory, summary);
     let run = |facts: &ManifestFacts| runnable_in(&questions.what_if(facts), level) as i64;
+    let mut changed = base.clone();
     let base_run = runnable_up_to(summary, level) as i64;
     if let Some(e) = manifest.get("semantic_level") {
         out.push((e.value.span.end, format!("{} run · {} filtered", base_run, filtered_up_to(summary, level))));
@@ -532,10 +534,23 @@ pub fn entry_counts_until(
                 continue;
             }
             cancel.check()?;
-            let mut off = base.clone();
-            off.capabilities.retain(|(k, _)| k != name);
-            off.capabilities.push((name.to_string(), PyValue::Bool(false)));
-            let gated = base_run - run(&off);
+            // One copy of the facts, changed in place and restored: set False where the
+            // capability is (a dict keeps its place), appended where it is not.
+            let at: Vec<usize> = (0..changed.capabilities.len()).filter(|&k| changed.capabilities[k].0 == name).collect();
+            let saved: Vec<PyValue> = at.iter().map(|&k| changed.capabilities[k].1.clone()).collect();
+            for &k in &at {
+                changed.capabilities[k].1 = PyValue::Bool(false);
+            }
+            if at.is_empty() {
+                changed.capabilities.push((name.to_string(), PyValue::Bool(false)));
+            }
+            let gated = base_run - run(&changed);
+            if at.is_empty() {
+                changed.capabilities.pop();
+            }
+            for (&k, value) in at.iter().zip(saved) {
+                changed.capabilities[k].1 = value;
+            }
             out.push((entry.value.span.end, format!("{gated} tests")));
         }
     }
@@ -545,9 +560,9 @@ pub fn entry_counts_until(
                 break;
             }
             cancel.check()?;
-            let mut without = base.clone();
-            without.supported_dtypes.remove(i);
-            let included = base_run - run(&without);
+            let removed = changed.supported_dtypes.remove(i);
+            let included = base_run - run(&changed);
+            changed.supported_dtypes.insert(i, removed);
             out.push((entry.value.span.end, format!("{included} tests")));
         }
     }
