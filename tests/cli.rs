@@ -208,6 +208,42 @@ fn a_directory_is_named_as_a_directory() {
     assert_eq!((o.status.code(), stderr(&o)), (Some(1), "Manifest file not found: /nonexistent/manifest.py\n".into()));
 }
 
+#[test]
+fn a_file_over_the_size_limit_is_refused_with_the_literal_that_makes_it_large() {
+    let dir = std::env::temp_dir().join(format!("torchcts-lsp-cli-large-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("manifest.py");
+    // 13,000 entries of 45 bytes: 572 KiB, over the 512 KiB limit.
+    let entries: String = (0..13_000).map(|i| format!("        'op{i:05}:float32': {{'rtol': 0.1, 'atol': 0.1}},\n")).collect();
+    let text = format!("manifest = {{\n    \"manifest_version\": 1,\n    \"tolerance_overrides\": {{\n{entries}    }},\n}}\n");
+    std::fs::write(&path, &text).expect("write");
+    let file = path.to_string_lossy();
+    for command in ["check", "analyze", "skips"] {
+        let o = run(&[command, &file]);
+        assert_eq!(o.status.code(), Some(1), "{command}");
+        let err = stderr(&o);
+        assert!(err.contains("analyses manifests up to 512 KiB"), "{command}: {err}");
+        assert!(err.contains("`\"tolerance_overrides\": ...` at line 3"), "{command}: {err}");
+        assert!(err.contains("about 13,001 entries") && err.contains("TORCHCTS_LSP_MAX_BYTES=0"), "{command}: {err}");
+        assert_eq!(stdout(&o), "", "{command}");
+    }
+    // Lifted, the file is checked as check-manifest checks it (every key is an error).
+    let with_limit = |limit: &str| {
+        Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
+            .args(["check", &file])
+            .env("TORCHCTS_LSP_MAX_BYTES", limit)
+            .output()
+            .expect("run")
+    };
+    let lifted = with_limit("0");
+    assert_eq!(lifted.status.code(), Some(1));
+    assert!(stderr(&lifted).ends_with("category 'op12999'\n"), "{}", stdout(&lifted));
+    let bad = with_limit("lots");
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(stderr(&bad).contains("is not a number of bytes"), "{}", stderr(&bad));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// Spawns a command whose stdout pipe the reader closes after `keep_lines` lines.
 fn run_with_stdout_closed_after(args: &[&str], keep_lines: usize) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))

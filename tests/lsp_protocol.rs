@@ -24,8 +24,9 @@ fn wait_error(client: &mut LspClient, code: i64) -> Value {
     client.wait_for(|m| m.get("method").is_none() && error_code(m) == Some(code))["id"].clone()
 }
 
-/// A manifest followed by a dict of `n` entries: slow enough to analyse that a request on
-/// it is still working when the next message arrives.
+/// A manifest followed by a dict of `n` entries (~25 bytes each): slow enough to analyse
+/// that a request on it is still working when the next message arrives; 20,000 stay under
+/// the 512 KiB analysis limit.
 fn large_manifest(n: usize) -> String {
     let mut text = String::from(SMALL);
     text.push_str("table = {\n");
@@ -99,7 +100,7 @@ fn an_unknown_command_is_an_error() {
 fn a_cancelled_request_answers_request_cancelled() {
     let mut client = started();
     let uri = "file:///tmp/protocol-cancel/manifest.py";
-    let text = large_manifest(40_000);
+    let text = large_manifest(20_000);
     // didOpen, a hover that needs its own analysis of the large text, and its cancel, in one
     // write: the cancel arrives while the hover works.
     let mut bytes = Vec::new();
@@ -225,7 +226,7 @@ fn a_slow_document_does_not_hold_up_requests_on_another() {
     let (slow, quick) = ("file:///tmp/protocol-slow/a/manifest.py", "file:///tmp/protocol-slow/b/manifest.py");
     client.open(quick, SMALL, 1);
     client.diagnostics(quick, Some(1));
-    client.open(slow, &large_manifest(40_000), 1);
+    client.open(slow, &large_manifest(20_000), 1);
     client.diagnostics(slow, Some(1));
     // An edit of the slow document, a hover on it (which needs the new text analysed), then
     // a hover on the quick one, in one write. Served one after the other (as when analyses ran
@@ -318,13 +319,17 @@ fn a_client_on_sockets_instead_of_pipes_is_served() {
 fn a_document_over_the_live_limit_gets_one_finding_that_says_so() {
     let mut client = started();
     let uri = "file:///tmp/protocol-large/manifest.py";
-    let huge = format!("{SMALL}# {}\n", "x".repeat(1 << 20));
+    let huge = format!("{SMALL}X = [{}]\n", "1, ".repeat(200_000));
     client.open(uri, &huge, 1);
     let diagnostics = client.diagnostics(uri, Some(1));
     let all = diagnostics["diagnostics"].as_array().expect("diagnostics").clone();
     assert_eq!(all.len(), 1, "{diagnostics:#}");
     assert_eq!(all[0]["code"], "file-too-large", "{diagnostics:#}");
-    assert!(all[0]["message"].as_str().is_some_and(|m| m.contains("1.0 MiB") && m.contains("torchcts-lsp check")));
+    // 200,000 times `1, ` (3 bytes) and the brackets: the list is 586 KiB of the file.
+    let message = all[0]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("analyses manifests up to 512 KiB"), "{message}");
+    assert!(message.contains("`X = ...` at line 5 (586 KiB, about 200,001 entries)"), "{message}");
+    assert!(message.contains("torchcts-lsp check"), "{message}");
     let hover = client.request(
         "textDocument/hover",
         json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 6}}),

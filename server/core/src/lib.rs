@@ -28,6 +28,7 @@ pub mod regex_check;
 pub mod runnable;
 pub mod review_diff;
 pub mod schema;
+pub mod size_limit;
 pub mod symbols;
 pub mod syntax;
 pub mod validate;

@@ -25,8 +25,11 @@ use torchcts_core::{analyze, Analysis, AnalysisInput};
         stdin/stdout, as editors start it. The commands answer from the command line what\n\
         `torchcts check-manifest` and `torchcts show-skips` answer, without running Python.",
     after_help = "Exit codes: a command's own (check-manifest's for check and analyze), 1 for a\n\
-        file that cannot be read, 2 for a usage error. `torchcts-lsp help COMMAND` (or\n\
-        COMMAND --help) explains a command's output.",
+        file that cannot be read or is over the size limit, 2 for a usage error.\n\
+        `torchcts-lsp help COMMAND` (or COMMAND --help) explains a command's output.\n\n\
+        Manifests over 512 KiB are not analysed (a manifest is a few KB; such a file would cost\n\
+        over a second and 100 MB): the message names the literal that makes the file large.\n\
+        TORCHCTS_LSP_MAX_BYTES=N sets the limit in bytes, 0 for none.",
     args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
@@ -221,7 +224,24 @@ fn parse_level_number(text: &str, flag: &str) -> Result<i64, String> {
     text.trim().parse().map_err(|_| format!("{flag} must be an integer from 1 to 8"))
 }
 
-/// Reads a manifest for a command, with a clear message instead of a panic. The messages
+/// The environment variable that sets the largest manifest the commands analyse, in bytes
+/// (0: no limit); by default [`torchcts_core::size_limit::ANALYSIS_MAX_BYTES`].
+pub const MAX_BYTES_VARIABLE: &str = "TORCHCTS_LSP_MAX_BYTES";
+
+fn max_manifest_bytes() -> Result<usize, String> {
+    match std::env::var(MAX_BYTES_VARIABLE) {
+        Err(_) => Ok(torchcts_core::size_limit::ANALYSIS_MAX_BYTES),
+        Ok(text) => match text.trim().parse::<usize>() {
+            Ok(0) => Ok(usize::MAX),
+            Ok(n) => Ok(n),
+            Err(_) => Err(format!("{MAX_BYTES_VARIABLE}={text:?} is not a number of bytes (0 for no limit)")),
+        },
+    }
+}
+
+/// Reads a manifest for a command, with a clear message instead of a panic. A file over
+/// the size limit ([`MAX_BYTES_VARIABLE`]) is refused with a message that names the
+/// literal that makes it large. The messages
 /// are check-manifest's where it has one (`Manifest file not found`, `Failed to parse
 /// manifest: ...`).
 pub fn read_manifest(path: &Path) -> Result<String, String> {
@@ -229,6 +249,17 @@ pub fn read_manifest(path: &Path) -> Result<String, String> {
         let inside = path.join("manifest.py");
         let hint = if inside.is_file() { format!(" (did you mean {}?)", inside.display()) } else { String::new() };
         return Err(format!("Failed to parse manifest: {} is a directory, not a manifest file{hint}", path.display()));
+    }
+    let limit = max_manifest_bytes()?;
+    if let Some(size) = std::fs::metadata(path).ok().map(|m| m.len() as usize).filter(|&n| n > limit) {
+        // Reading a file far over the limit only to name its largest literal is not worth it.
+        let text = (size <= 64 << 20).then(|| std::fs::read(path).ok()).flatten();
+        let text = text.as_deref().map(String::from_utf8_lossy);
+        let message = torchcts_core::size_limit::too_large_message(size, limit, text.as_deref());
+        return Err(format!(
+            "{}: not analysed. {message} Set {MAX_BYTES_VARIABLE}=0 to analyse it anyway, or run `torchcts check-manifest` on it.",
+            path.display()
+        ));
     }
     match std::fs::read(path) {
         Ok(bytes) => String::from_utf8(bytes).map_err(|e| {

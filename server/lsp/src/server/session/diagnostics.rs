@@ -23,12 +23,9 @@ use tree_sitter::Tree;
 /// never holds up requests on others.
 const INLINE_ANALYSIS_BYTES: usize = 32 * 1024;
 
-/// The largest document analysed as it is typed. A manifest is a few KB; past this size the
-/// analysis of the costliest literal (`tolerance_overrides` entries that are all errors:
-/// ~5 KB of memory and ~50 µs an entry, most of it tree-sitter's tree) would pass ~100 MB
-/// and a second per keystroke, so the document gets one finding that says so instead
-/// (the CLI's `check` still analyses any file, as check-manifest does).
-pub(crate) const LIVE_ANALYSIS_MAX_BYTES: usize = 1 << 20;
+/// The largest document analysed as it is typed: the core's limit (`size_limit`), which
+/// the CLI applies too. A larger one gets one finding that says so instead.
+pub(crate) const LIVE_ANALYSIS_MAX_BYTES: usize = torchcts_core::size_limit::ANALYSIS_MAX_BYTES;
 
 /// `torchcts/status`: the manifest's run/filtered counts at its level, for status bars.
 enum StatusNotification {}
@@ -101,7 +98,7 @@ impl Session {
         let (rope, version, old_tree, encoding, cancel) = snapshot;
         if rope.len_bytes() > LIVE_ANALYSIS_MAX_BYTES {
             let positions = convert::Positions::new(&rope, encoding);
-            let diagnostics = vec![convert::diagnostic(&positions, &too_large(rope.len_bytes()), uri)];
+            let diagnostics = vec![convert::diagnostic(&positions, &too_large(&rope), uri)];
             return Ok(Some(Published { version, diagnostics, status: None }));
         }
         let inventory = self.inventory_if_ready();
@@ -191,14 +188,15 @@ struct Published {
     status: Option<serde_json::Value>,
 }
 
-/// The one finding of a document over [`LIVE_ANALYSIS_MAX_BYTES`].
-fn too_large(bytes: usize) -> torchcts_core::findings::Finding {
+/// The one finding of a document over [`LIVE_ANALYSIS_MAX_BYTES`]: its size, the limit
+/// and the literal that makes it large (a scan of the lexer, skipped past 16 MiB).
+fn too_large(rope: &ropey::Rope) -> torchcts_core::findings::Finding {
     use torchcts_core::findings::{Finding, Origin, Severity};
-    let mib = |n: usize| n as f64 / f64::from(1 << 20);
+    let bytes = rope.len_bytes();
+    let text = (bytes <= 16 << 20).then(|| rope.to_string());
     let message = format!(
-        "This file is {:.1} MiB: torchcts-lsp analyses files up to {:.0} MiB as you type. Run `torchcts-lsp check` (or `torchcts check-manifest`) on it for its findings.",
-        mib(bytes),
-        mib(LIVE_ANALYSIS_MAX_BYTES)
+        "{} Run `torchcts-lsp check` (TORCHCTS_LSP_MAX_BYTES=0 lifts the limit) or `torchcts check-manifest` on it for its findings.",
+        torchcts_core::size_limit::too_large_message(bytes, LIVE_ANALYSIS_MAX_BYTES, text.as_deref())
     );
     Finding::new(0..0, Severity::Warning, message, "file-too-large", Origin::Lsp)
 }
