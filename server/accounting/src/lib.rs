@@ -37,4 +37,4 @@ pub use facts::{canonical_dtype, tagged_to_py, LevelSelection, ManifestFacts, Py
 pub use inventory::{Inventory, InventoryMeta, Reason, CUSTOM_DEVICE_PLACEHOLDER};
 pub use versions::{choose_for_environment, embedded_torch_releases, newest_torch_release, InventoryChoice};
 pub use what_if::{what_if_levels, Baseline, WhatIfs};
-pub use render::{collected_line, records_json, render_audit, render_show_skips, summary_line, RecordsJson};
+pub use render::{collected_line, records_json, render_audit, render_show_skips, summary_line, write_show_skips, RecordsJson};

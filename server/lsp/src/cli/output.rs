@@ -35,6 +35,24 @@ pub fn write_json_stdout(value: &impl serde::Serialize) {
     }
 }
 
+/// Runs `write` on stdout through a buffer, as text is made: a show-skips report can be far
+/// larger than what it reports (a regex printed in each of thousands of records).
+pub fn write_text_stdout(write: impl FnOnce(&mut dyn std::fmt::Write) -> std::fmt::Result) {
+    if STDOUT_CLOSED.load(Ordering::Relaxed) {
+        return;
+    }
+    struct Stream<W: Write>(W);
+    impl<W: Write> std::fmt::Write for Stream<W> {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            self.0.write_all(s.as_bytes()).map_err(|_| std::fmt::Error)
+        }
+    }
+    let mut stream = Stream(std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock()));
+    if write(&mut stream).is_err() || stream.0.flush().is_err() {
+        STDOUT_CLOSED.store(true, Ordering::Relaxed);
+    }
+}
+
 /// Flushes stdout at the end of a command (a failure there is the same closed pipe).
 pub fn flush_stdout() {
     if !STDOUT_CLOSED.load(Ordering::Relaxed) && std::io::stdout().lock().flush().is_err() {

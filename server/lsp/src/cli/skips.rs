@@ -2,7 +2,7 @@
 //! [--format text|json] [--inventory PATH]`: what `torchcts show-skips` reports, without
 //! Python, from the embedded inventory (or another one).
 
-use super::output::{errln, out};
+use super::output::errln;
 use super::{read_manifest, AccountingArgs, ReportFormat, SelectedInventory};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -115,7 +115,7 @@ pub fn run(args: &SkipsArgs) -> ExitCode {
         let report = report_json(&path, &inventory, &acc, selection, &unknown);
         super::output::write_json_stdout(&report);
     } else {
-        out!("{}", accounting::render_show_skips(&acc));
+        super::output::write_text_stdout(|out| accounting::write_show_skips(&acc, out));
         errln!("Note: counts for {}{}", inventory.label(), inventory.note().map(|n| format!(" ({n})")).unwrap_or_default());
         for n in acc.not_modelled.iter().chain(unknown.iter()) {
             errln!("Note: {n}");
