@@ -88,6 +88,28 @@ fn exit_without_shutdown_exits_with_1() {
     assert_eq!(client.wait_exit().code(), Some(1));
 }
 
+/// show-skips prints a regex-valued dtype entry in every record it filters: with a 60 KB
+/// regex (thousands of records) the report is hundreds of MB, so the editor gets its first
+/// 8 MiB and a line that says where the rest is.
+#[test]
+fn show_skips_in_the_editor_is_cut_at_8_mib() {
+    let mut client = started();
+    let uri = "file:///tmp/protocol-show-skips/manifest.py";
+    let alternatives: Vec<String> = (0..10_000).map(|i| format!("op{i}")).collect();
+    let text = format!(
+        "manifest = {{\n    \"manifest_version\": 1,\n    \"device_name\": \"cpu\",\n    \"supported_dtypes\": {{\"torch.float32\": \"^({})$\"}},\n}}\n",
+        alternatives.join("|")
+    );
+    client.open(uri, &text, 1);
+    client.diagnostics(uri, Some(1));
+    let report = client.request("workspace/executeCommand", json!({"command": "torchcts.showSkips", "arguments": [{"uri": uri}]}));
+    let report = report.as_str().expect("a Markdown report");
+    assert!(report.len() < (8 << 20) + 4096, "{} bytes", report.len());
+    assert!(report.contains("NOT-RUN AUDIT") && report.contains("dtype_regex_filtered"), "{}", &report[..2000]);
+    assert!(report.contains("... cut at 8 MiB: `torchcts-lsp skips FILE` prints all of it."), "{}", &report[report.len() - 500..]);
+    client.shutdown();
+}
+
 #[test]
 fn an_unknown_command_is_an_error() {
     let mut client = started();

@@ -44,8 +44,35 @@ fn show_skips(session: &Session, uri: &Uri, args: &CommandArgs) -> Option<serde_
     };
     let device = facts.resolve_device(args.device.as_deref().or(session.settings().device.as_deref()));
     let acc = accounting::account(session.inventory(), &facts, &device, selection);
-    let text = accounting::render_show_skips(&acc);
+    // A regex-valued entry is printed in every record it filters: the text can be far
+    // larger than the accounting, so the editor gets at most SHOW_SKIPS_MAX_BYTES of it.
+    let mut text = Capped { text: String::new(), cap: SHOW_SKIPS_MAX_BYTES };
+    if accounting::write_show_skips(&acc, &mut text).is_err() {
+        text.text.push_str(&format!(
+            "\n... cut at {} MiB: `torchcts-lsp skips FILE` prints all of it.\n",
+            SHOW_SKIPS_MAX_BYTES >> 20
+        ));
+    }
+    let text = text.text;
     Some(serde_json::Value::String(format!("# show-skips on `{device}` ({})\n\n```\n{text}```\n", selection.label())))
+}
+
+const SHOW_SKIPS_MAX_BYTES: usize = 8 << 20;
+
+/// A string that refuses to grow past `cap` bytes.
+struct Capped {
+    text: String,
+    cap: usize,
+}
+
+impl std::fmt::Write for Capped {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        if self.text.len() + s.len() > self.cap {
+            return Err(std::fmt::Error);
+        }
+        self.text.push_str(s);
+        Ok(())
+    }
 }
 
 /// The tests a run command is about.
