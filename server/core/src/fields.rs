@@ -34,6 +34,7 @@ fields! {
     Operator = "operator",
     Right = "right",
     Subscript = "subscript",
+    Type = "type",
     Value = "value",
 }
 

@@ -184,6 +184,22 @@ impl Value {
     }
 
     /// Python's `type(x).__name__`.
+    /// An instance of a builtin type (no `__setattr__` of its own, not callable).
+    pub fn is_builtin_instance(&self) -> bool {
+        matches!(
+            self.kind,
+            ValueKind::None
+                | ValueKind::Bool(_)
+                | ValueKind::Int(_)
+                | ValueKind::Float(_)
+                | ValueKind::Str(_)
+                | ValueKind::Bytes(_)
+                | ValueKind::List(_)
+                | ValueKind::Tuple(_)
+                | ValueKind::Dict(_)
+        )
+    }
+
     pub fn type_name(&self) -> &'static str {
         match &self.kind {
             ValueKind::None => "NoneType",

@@ -13,6 +13,23 @@ use tree_sitter::Node;
 /// Expressions nested deeper than this are not evaluated (an information note says so);
 /// above the 200 brackets CPython accepts.
 const MAX_DEPTH: usize = 256;
+
+/// Callees whose value the evaluator knows: literals, and names (bound to one, or to a
+/// builtin value, which `name` answers as unknown).
+const CALLEE_KINDS: &[&str] = &[
+    "identifier",
+    "tuple",
+    "list",
+    "dictionary",
+    "string",
+    "concatenated_string",
+    "integer",
+    "float",
+    "true",
+    "false",
+    "none",
+    "parenthesized_expression",
+];
 impl Evaluator<'_> {
     pub(super) fn expr(&mut self, node: Node) -> Value {
         if self.depth >= MAX_DEPTH {
@@ -265,6 +282,18 @@ impl Evaluator<'_> {
         self.scan_names(node);
         if self.model.load_error.is_some() {
             return Value::unknown("call", s);
+        }
+        // The callee is evaluated before the call: a literal (or a name bound to one) is
+        // not callable.
+        if let Some(callee) = function.filter(|f| CALLEE_KINDS.contains(&f.kind())) {
+            let value = self.expr(callee);
+            if self.model.load_error.is_some() {
+                return Value::unknown("call", s);
+            }
+            if value.is_builtin_instance() {
+                self.fail(s.clone(), "TypeError", format!("'{}' object is not callable", value.type_name()));
+                return Value::unknown("call", s);
+            }
         }
         if let Some(v) = self.builtin_call(node, fname) {
             return v;

@@ -158,7 +158,9 @@ impl Evaluator<'_> {
     fn assignment(&mut self, node: Node) {
         let Some(left) = node.field(Field::Left) else { return };
         let Some(right) = node.field(Field::Right) else {
-            return; // `x: int` binds nothing
+            // `x: int` binds nothing, but a module's annotations are evaluated.
+            self.annotation(node);
+            return;
         };
         // Chained `a = b = value`: the right side is itself an assignment.
         let value = if right.kind() == "assignment" {
@@ -178,6 +180,19 @@ impl Evaluator<'_> {
             return;
         }
         self.bind(left, value);
+        // `x: T = value` stores x, then evaluates T (NameError for a name never imported).
+        if self.model.load_error.is_none() {
+            self.annotation(node);
+        }
+    }
+
+    /// A module-level annotation is evaluated (into `__annotations__`) unless
+    /// `from __future__ import annotations` keeps it as text.
+    fn annotation(&mut self, node: Node) {
+        let Some(annotation) = node.field(Field::Type) else { return };
+        if !self.text.contains("__future__") {
+            self.scan_names(annotation);
+        }
     }
 
     fn bind(&mut self, target: Node, value: Value) {
@@ -207,6 +222,18 @@ impl Evaluator<'_> {
                 }
             }
             "subscript" => self.subscript_assign(target, value),
+            // `x.attr = value`: x is evaluated; the builtin types take no new attributes.
+            "attribute" => {
+                let (Some(object), Some(attr)) = (target.field(Field::Object), target.field(Field::Attribute)) else {
+                    return;
+                };
+                let owner = self.expr(object);
+                if self.model.load_error.is_some() || !owner.is_builtin_instance() {
+                    return;
+                }
+                let message = format!("'{}' object has no attribute '{}'", owner.type_name(), self.t(attr));
+                self.fail(span(target), "AttributeError", message);
+            }
             _ => {}
         }
     }

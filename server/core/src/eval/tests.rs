@@ -134,3 +134,38 @@ fn item_assignment_into_a_scalar_is_a_type_error() {
         assert_eq!(error.as_deref().unwrap_or(""), reading, "{value}");
     }
 }
+
+/// The messages CPython 3.11.7 gives for each (`exec` of the same text, `str(error)`).
+#[test]
+fn assigning_an_attribute_evaluates_its_object() {
+    let load_error = |text: &str| eval(text).load_error.map(|e| e.message);
+    assert_eq!(load_error("manife.st = {'a': 1}\n").as_deref(), Some("name 'manife' is not defined"));
+    assert_eq!(load_error("x = 1\nx.y = 2\nmanifest = {}\n").as_deref(), Some("'int' object has no attribute 'y'"));
+    assert_eq!(load_error("None.y = 2\n").as_deref(), Some("'NoneType' object has no attribute 'y'"));
+    assert_eq!(load_error("{'a': 1}.b = 2\n").as_deref(), Some("'dict' object has no attribute 'b'"));
+    // A module takes new attributes.
+    assert_eq!(load_error("import os\nos.flag = 1\nmanifest = {}\n"), None);
+}
+
+#[test]
+fn a_module_level_annotation_is_evaluated() {
+    let load_error = |text: &str| eval(text).load_error.map(|e| e.message);
+    assert_eq!(load_error("manifest: dict[str, Any] = {}\n").as_deref(), Some("name 'Any' is not defined"));
+    assert_eq!(load_error("m: Any\nmanifest = {}\n").as_deref(), Some("name 'Any' is not defined"));
+    // The value first: its NameError wins.
+    assert_eq!(load_error("x: Any = undefined_v\n").as_deref(), Some("name 'undefined_v' is not defined"));
+    assert_eq!(load_error("from typing import Any\nmanifest: dict[str, Any] = {}\n"), None);
+    assert_eq!(load_error("from __future__ import annotations\nmanifest: dict[str, Any] = {}\n"), None);
+}
+
+#[test]
+fn calling_a_literal_is_a_type_error() {
+    let load_error = |text: &str| eval(text).load_error.map(|e| e.message);
+    assert_eq!(
+        load_error("manifest = [\n    ('a', 1)    ('b', 2),\n]\n").as_deref(),
+        Some("'tuple' object is not callable")
+    );
+    assert_eq!(load_error("x = [1]\nmanifest = x()\n").as_deref(), Some("'list' object is not callable"));
+    assert_eq!(load_error("manifest = True()\n").as_deref(), Some("'bool' object is not callable"));
+    assert_eq!(load_error("manifest = dict(a=1)\n"), None);
+}
