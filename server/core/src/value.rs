@@ -184,6 +184,23 @@ impl Value {
     }
 
     /// Python's `type(x).__name__`.
+    /// The type name when this is a dict or list without attribute `attr` (the public
+    /// attributes of CPython 3.11's `dir(dict)` / `dir(list)`; dunder names are assumed to
+    /// exist).
+    pub fn lacks_attribute(&self, attr: &str) -> Option<&'static str> {
+        const DICT: &[&str] =
+            &["clear", "copy", "fromkeys", "get", "items", "keys", "pop", "popitem", "setdefault", "update", "values"];
+        const LIST: &[&str] =
+            &["append", "clear", "copy", "count", "extend", "index", "insert", "pop", "remove", "reverse", "sort"];
+        let known = match self.kind {
+            ValueKind::Dict(_) => DICT,
+            ValueKind::List(_) => LIST,
+            _ => return None,
+        };
+        let dunder = attr.len() > 4 && attr.starts_with("__") && attr.ends_with("__");
+        (!dunder && !known.contains(&attr)).then(|| self.type_name())
+    }
+
     /// An instance of a builtin type (no `__setattr__` of its own, not callable).
     pub fn is_builtin_instance(&self) -> bool {
         matches!(

@@ -238,6 +238,11 @@ impl Evaluator<'_> {
             },
             ValueKind::Module(m) => Value::unknown(format!("`{m}.{attr}` is not evaluated statically"), s),
             ValueKind::Unknown(_) => Value::unknown(format!("`{}` is not known statically", self.t(node)), s),
+            _ if base.lacks_attribute(attr).is_some() => {
+                let type_name = base.type_name();
+                self.fail(s.clone(), "AttributeError", format!("'{type_name}' object has no attribute '{attr}'"));
+                Value::unknown(format!("`{type_name}` has no attribute `{attr}`"), s)
+            }
             _ => Value::unknown(format!("attribute `{attr}` is not evaluated statically"), s),
         }
     }

@@ -374,6 +374,10 @@ impl Evaluator<'_> {
         let Some(function) = call.field(Field::Function) else { return };
         let args = call.field(Field::Arguments);
         if function.kind() == "attribute" {
+            // The method is looked up before the arguments are evaluated.
+            if self.missing_method(function) {
+                return;
+            }
             let object = function.field(Field::Object);
             let method = function.field(Field::Attribute).map(|n| self.t(n)).unwrap_or("");
             if let (Some(object), Some(args)) = (object, args) {
@@ -501,6 +505,23 @@ impl Evaluator<'_> {
         }
     }
 
+    /// `name.method` where `name` holds a dict or list without that attribute: fails
+    /// (AttributeError) without copying the value.
+    fn missing_method(&mut self, function: Node) -> bool {
+        let (Some(object), Some(attr)) = (function.field(Field::Object), function.field(Field::Attribute)) else {
+            return false;
+        };
+        if object.kind() != "identifier" {
+            return false;
+        }
+        let attr = self.t(attr);
+        let Some(type_name) = self.env.get(self.t(object)).and_then(|v| v.lacks_attribute(attr)) else {
+            return false;
+        };
+        self.fail(span(function), "AttributeError", format!("'{type_name}' object has no attribute '{attr}'"));
+        true
+    }
+
     fn delete(&mut self, node: Node) {
         let mut cursor = node.walk();
         let targets: Vec<Node> = node.named_children(&mut cursor).collect();
@@ -509,11 +530,23 @@ impl Evaluator<'_> {
                 if let (Some(obj), Some(key)) =
                     (target.field(Field::Value), target.field(Field::Subscript))
                 {
+                    // The object first: `del mafest[...]` is a NameError.
+                    if obj.kind() == "identifier" && !self.env.contains_key(self.t(obj)) {
+                        let _ = self.name(obj);
+                    }
+                    if self.model.load_error.is_some() {
+                        return;
+                    }
                     let key = self.expr(key);
                     let _ = self.mutate(obj, "pop", vec![key], span(target));
                 }
             } else if target.kind() == "identifier" {
-                self.env.remove(self.t(target));
+                if self.env.remove(self.t(target)).is_none() {
+                    let _ = self.name(target);
+                }
+            }
+            if self.model.load_error.is_some() {
+                return;
             }
         }
     }

@@ -169,3 +169,16 @@ fn calling_a_literal_is_a_type_error() {
     assert_eq!(load_error("manifest = True()\n").as_deref(), Some("'bool' object is not callable"));
     assert_eq!(load_error("manifest = dict(a=1)\n"), None);
 }
+
+#[test]
+fn a_method_a_dict_or_list_lacks_and_del_of_an_undefined_name_fail() {
+    let load_error = |text: &str| eval(text).load_error.map(|e| e.message);
+    assert_eq!(
+        load_error("manifest = {}\nmanifest.setdefau0lt('a', undefined)\n").as_deref(),
+        Some("'dict' object has no attribute 'setdefau0lt'")
+    );
+    assert_eq!(load_error("x = [1].appendd\nmanifest = {}\n").as_deref(), Some("'list' object has no attribute 'appendd'"));
+    assert_eq!(load_error("manifest = {}\ndel mafest['max_samples']\n").as_deref(), Some("name 'mafest' is not defined"));
+    assert_eq!(load_error("del nothing\nmanifest = {}\n").as_deref(), Some("name 'nothing' is not defined"));
+    assert_eq!(load_error("manifest = {'a': 1}\nmanifest.setdefault('b', 2)\ndel manifest['a']\n"), None);
+}
