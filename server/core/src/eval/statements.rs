@@ -540,10 +540,8 @@ impl Evaluator<'_> {
                     let key = self.expr(key);
                     let _ = self.mutate(obj, "pop", vec![key], span(target));
                 }
-            } else if target.kind() == "identifier" {
-                if self.env.remove(self.t(target)).is_none() {
-                    let _ = self.name(target);
-                }
+            } else if target.kind() == "identifier" && self.env.remove(self.t(target)).is_none() {
+                let _ = self.name(target);
             }
             if self.model.load_error.is_some() {
                 return;
