@@ -41,6 +41,8 @@ impl SyntaxFix {
 pub const FORGOT_COMMA: &str = "invalid syntax. Perhaps you forgot a comma?";
 pub const COLON_EXPECTED: &str = "':' expected after dictionary key";
 pub const VALUE_EXPECTED: &str = "expression expected after dictionary key and ':'";
+/// `invalid_kwarg`: `f(a.b=1)`, `f(+x=1)`.
+pub const ASSIGNMENT_IN_ARGUMENT: &str = "expression cannot contain assignment, perhaps you meant \"==\"?";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {
@@ -290,6 +292,21 @@ fn first_hint_scan(tokens: &[Token], in_value: &std::cell::Cell<bool>) -> Option
                 return at(INVALID, t, None);
             }
         }
+        // `invalid_kwarg`: an argument `expression=value` whose expression is not a name.
+        if let Some(start) = frame.filter(|f| t.is("=") && f.call_paren && !f.element_lambda).and_then(|f| f.element_start) {
+            let first = &tokens[start];
+            if k == start + 1 && first.kind == Kind::Name {
+                match first.text {
+                    "True" => return at("cannot assign to True", first, None),
+                    "False" => return at("cannot assign to False", first, None),
+                    "None" => return at("cannot assign to None", first, None),
+                    _ => {}
+                }
+            } else if !tokens[start..k].iter().any(|u| u.kind == Kind::Op && matches!(u.text, "!" | "?" | "$" | "`")) {
+                // (A character Python has no token for is no expression: the generic error.)
+                return at(ASSIGNMENT_IN_ARGUMENT, first, None);
+            }
+        }
         if t.kind == Kind::Op {
             match t.text {
                 "(" | "[" | "{" => {
@@ -298,7 +315,8 @@ fn first_hint_scan(tokens: &[Token], in_value: &std::cell::Cell<bool>) -> Option
                     }
                     let call = t.text != "{" && prev.is_some_and(|p| p.ends_operand());
                     let group = t.text == "(" && !call;
-                    frames.push(Frame { brace: t.text == "{", call, group, ..Frame::default() });
+                    let call_paren = call && t.text == "(";
+                    frames.push(Frame { brace: t.text == "{", call, call_paren, group, ..Frame::default() });
                     continue;
                 }
                 "," | ")" | "]" | "}" => {
@@ -496,6 +514,8 @@ struct Frame {
     brace: bool,
     /// A call or subscript: `name=value` there is an argument.
     call: bool,
+    /// A call's `(`.
+    call_paren: bool,
     /// A `(` that is not a call: a parenthesized expression or a tuple.
     group: bool,
     /// A `{` whose first element is a `key: value` pair (or `**mapping`).

@@ -937,6 +937,25 @@ mod tests {
     }
 
     #[test]
+    fn an_argument_assigned_to_an_expression_is_invalid_kwarg() {
+        // CPython 3.11.7's messages and lines for the same texts.
+        let expression = "expression cannot contain assignment, perhaps you meant \"==\"?";
+        let cases: &[(&str, &str, usize)] = &[
+            ("manifest = dict(\n    manifest_version=1,+\n    device_name=\"auto\",\n)\n", expression, 2),
+            ("import torch\n\nmanifest = dict(\n-  anifest_version=1,\n    device_name=\"auto\",\n)\n", expression, 4),
+            ("f(x=1, y.z=2)\n", expression, 1),
+            ("f(lambda x=1: x)\ng(a.b=2)\n", expression, 2),
+            ("manifest = dict(a=1, b.c=2, d)\n", expression, 1),
+            ("x = f((a)=1)\n", expression, 1),
+            ("x = f(a[0]=1)\n", expression, 1),
+            ("f(True=1)\n", "cannot assign to True", 1),
+        ];
+        assert_errors(cases);
+        assert_eq!(err("f(lambda x=1: x)\nmanifest = dict(a=1)\n"), None);
+        assert_errors(&[("manifest = dict(\n    a=1,\n !   b=2,\n)\n", "invalid syntax", 3)]);
+    }
+
+    #[test]
     fn arguments_out_of_order_are_a_parser_error_at_the_calls_closing_paren() {
         // Each (text, message, line) as CPython 3.11.7's compile() gives it.
         let positional = "positional argument follows keyword argument";
