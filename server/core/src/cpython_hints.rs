@@ -342,7 +342,9 @@ fn first_hint_scan(tokens: &[Token], in_value: &std::cell::Cell<bool>) -> Option
                                 let starts_key = key.starts_expression()
                                     || key.kind == Kind::Op && matches!(key.text, "(" | "[" | "-" | "+")
                                     || key.kind == Kind::Name && matches!(key.text, "not" | "await");
-                                if !starts_key {
+                                // A unary operator alone (`+}`) starts no expression either.
+                                let operand_missing = k == start + 1 && !key.starts_expression();
+                                if !starts_key || operand_missing {
                                     return at(INVALID, key, None);
                                 }
                                 let fix = joined_key_fix(tokens, start, k);

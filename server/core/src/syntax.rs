@@ -956,6 +956,18 @@ mod tests {
     }
 
     #[test]
+    fn a_dict_key_that_is_a_unary_operator_alone_is_generic_invalid_syntax() {
+        // CPython 3.11.7: a unary operator with no operand is no key expression.
+        let cases: &[(&str, &str, usize)] = &[
+            ("x = {\"a\": 1,\n    +}\n", "invalid syntax", 2),
+            ("x = {\"a\": 1, -}\n", "invalid syntax", 1),
+            ("x = {\"a\": 1, not}\n", "invalid syntax", 1),
+            ("x = {\"a\": 1, + 1}\n", "':' expected after dictionary key", 1),
+        ];
+        assert_errors(cases);
+    }
+
+    #[test]
     fn arguments_out_of_order_are_a_parser_error_at_the_calls_closing_paren() {
         // Each (text, message, line) as CPython 3.11.7's compile() gives it.
         let positional = "positional argument follows keyword argument";

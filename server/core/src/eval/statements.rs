@@ -206,13 +206,32 @@ impl Evaluator<'_> {
             }
             "pattern_list" | "tuple_pattern" | "list_pattern" => {
                 let mut cursor = target.walk();
-                let targets: Vec<Node> = target.named_children(&mut cursor).collect();
-                let items = match &value.kind {
-                    ValueKind::Tuple(items) | ValueKind::List(items) if items.len() == targets.len() => {
-                        Some(items.clone())
-                    }
+                let targets: Vec<Node> = target.named_children(&mut cursor).filter(|t| t.kind() != "comment").collect();
+                let starred = targets.iter().any(|t| t.kind() == "list_splat_pattern");
+                // What iterating the value gives (a dict its keys), where it is known.
+                let iterated: Option<Vec<Value>> = match &value.kind {
+                    ValueKind::Tuple(items) | ValueKind::List(items) => Some(items.clone()),
+                    ValueKind::Dict(d) if !d.open => Some(d.entries.iter().map(|e| e.key.clone()).collect()),
                     _ => None,
                 };
+                let message = match (&value.kind, &iterated) {
+                    (ValueKind::None | ValueKind::Bool(_) | ValueKind::Int(_) | ValueKind::Float(_), _) => {
+                        Some(("TypeError", format!("cannot unpack non-iterable {} object", value.type_name())))
+                    }
+                    (_, Some(items)) if !starred && items.len() > targets.len() => {
+                        Some(("ValueError", format!("too many values to unpack (expected {})", targets.len())))
+                    }
+                    (_, Some(items)) if !starred && items.len() < targets.len() => Some((
+                        "ValueError",
+                        format!("not enough values to unpack (expected {}, got {})", targets.len(), items.len()),
+                    )),
+                    _ => None,
+                };
+                if let Some((error, message)) = message {
+                    self.fail(span(target), error, message);
+                    return;
+                }
+                let items = iterated.filter(|items| !starred && items.len() == targets.len());
                 for (i, t) in targets.iter().enumerate() {
                     let v = match &items {
                         Some(items) => items[i].clone(),

@@ -182,3 +182,20 @@ fn a_method_a_dict_or_list_lacks_and_del_of_an_undefined_name_fail() {
     assert_eq!(load_error("del nothing\nmanifest = {}\n").as_deref(), Some("name 'nothing' is not defined"));
     assert_eq!(load_error("manifest = {'a': 1}\nmanifest.setdefault('b', 2)\ndel manifest['a']\n"), None);
 }
+
+#[test]
+fn unpacking_a_value_of_another_length_fails_as_cpython_does() {
+    let load_error = |text: &str| eval(text).load_error.map(|e| e.message);
+    assert_eq!(
+        load_error("manifest ,= {'a': 1, 'b': 2}\n").as_deref(),
+        Some("too many values to unpack (expected 1)")
+    );
+    assert_eq!(load_error("a, b = [1]\nmanifest = {}\n").as_deref(), Some("not enough values to unpack (expected 2, got 1)"));
+    assert_eq!(load_error("a, = {}\nmanifest = {}\n").as_deref(), Some("not enough values to unpack (expected 1, got 0)"));
+    assert_eq!(load_error("[a] = (1, 2)\nmanifest = {}\n").as_deref(), Some("too many values to unpack (expected 1)"));
+    assert_eq!(load_error("a, b = None\nmanifest = {}\n").as_deref(), Some("cannot unpack non-iterable NoneType object"));
+    assert_eq!(load_error("a, *b = 1\nmanifest = {}\n").as_deref(), Some("cannot unpack non-iterable int object"));
+    let m = eval("manifest, = [{'device_name': 'cpu'}]\na, *b = [1, 2, 3]\n");
+    assert!(m.load_error.is_none());
+    assert_eq!(m.manifest.unwrap().as_dict().unwrap().get("device_name").unwrap().value.repr(), "'cpu'");
+}
