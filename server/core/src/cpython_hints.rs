@@ -245,11 +245,11 @@ fn first_hint_scan(tokens: &[Token], in_value: &std::cell::Cell<bool>) -> Option
         // ':' next (`invalid_kvpair`), before any comma hint at that level.
         let later_key =
             frame.is_some_and(|f| f.dict && f.elements > 0 && f.element_start.is_some() && !f.element_colon);
-        // The key expression can also end where an attribute has no name (`torch.+x`) or at
-        // a character Python has no token for (`torch.bf!loat16`): not ':' either.
+        // The key expression can also end where an attribute has no name (`torch.+x`), at a
+        // character Python has no token for (`torch.bf!loat16`) or at a ';': not ':' either.
         let next = tokens.get(k + 1);
         let key_ends_badly = t.is(".") && !next.is_some_and(|n| n.kind == Kind::Name)
-            || t.kind == Kind::Op && matches!(t.text, "!" | "?" | "$");
+            || t.kind == Kind::Op && matches!(t.text, "!" | "?" | "$" | ";");
         let after_operand = prev.is_some_and(|p| p.ends_operand());
         if later_key && (t.is("=") || after_operand && (t.starts_expression() || key_ends_badly)) {
             let start = frame.and_then(|f| f.element_start).unwrap_or(k);

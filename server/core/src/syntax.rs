@@ -956,13 +956,18 @@ mod tests {
     }
 
     #[test]
-    fn a_dict_key_that_is_a_unary_operator_alone_is_generic_invalid_syntax() {
+    fn a_dict_key_that_is_a_unary_operator_alone_or_ends_at_a_semicolon() {
         // CPython 3.11.7: a unary operator with no operand is no key expression.
         let cases: &[(&str, &str, usize)] = &[
             ("x = {\"a\": 1,\n    +}\n", "invalid syntax", 2),
             ("x = {\"a\": 1, -}\n", "invalid syntax", 1),
             ("x = {\"a\": 1, not}\n", "invalid syntax", 1),
             ("x = {\"a\": 1, + 1}\n", "':' expected after dictionary key", 1),
+            // A ';' ends a later key expression too; in the first entry it is generic.
+            ("x = {\"a\": 1, \"b\";: 1}\n", "':' expected after dictionary key", 1),
+            ("x = {\"a\": 1,\n  b.c;d: False}\n", "':' expected after dictionary key", 2),
+            ("x = {\"a\";: 1}\n", "invalid syntax", 1),
+            ("x = [1, 2;]\n", "invalid syntax", 1),
         ];
         assert_errors(cases);
     }
