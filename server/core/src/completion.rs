@@ -243,6 +243,10 @@ pub trait OperatorSource {
 pub fn complete(analysis: &Analysis, offset: usize, operators: Option<&dyn OperatorSource>) -> Vec<CompletionItem> {
     let text = analysis.text.as_str();
     let Some(ctx) = context(text, offset) else { return Vec::new() };
+    // Between the opening quotes of `"""...`: not inside the string yet, and no word.
+    if ctx.in_string.is_some_and(|(_, content_start)| offset < content_start) {
+        return Vec::new();
+    }
     let replace = match ctx.in_string {
         Some((_, content_start)) => content_start..offset,
         None => ctx.word_start..offset,
@@ -293,8 +297,10 @@ fn regex_operators(operators: Option<&dyn OperatorSource>, word: Span) -> Vec<Co
 }
 
 /// Start of the operator name being typed inside a regex (after `|`, `(`, `^`).
+/// A cursor inside the opening quotes (before the content) has no word: it starts there.
 fn regex_word_start(text: &str, content_start: usize, offset: usize) -> usize {
-    text[content_start..offset]
+    let Some(before) = text.get(content_start..offset) else { return offset };
+    before
         .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '\\'))
         .map(|i| content_start + i + 1)
         .unwrap_or(content_start)

@@ -195,3 +195,15 @@ fn nothing_inside_a_docstring() {
         (0 items)
     "#]]);
 }
+
+/// Found by the fuzzer: the cursor between the opening quotes of a triple-quoted regex
+/// (its content starts after them) made an inverted range and a panic.
+#[test]
+fn nothing_between_the_opening_quotes_of_a_triple_quoted_string() {
+    check("import torch\nmanifest = {\"supported_dtypes\": {torch.float16: \"$0\"\"^(add|\n  mul\"\"\"}}\n", expect![[r#"
+        (0 items)
+    "#]]);
+    check("manifest = {\"capabilities\": {\"\"$0\"inf\"\"\": True}}\n", expect![[r#"
+        (0 items)
+    "#]]);
+}
