@@ -8,10 +8,19 @@ pub fn decode_string_literal(literal: &str, s: Span) -> Value {
     let prefix = literal[..prefix_len].to_ascii_lowercase();
     let body_with_quotes = &literal[prefix_len..];
     let quote_len = if body_with_quotes.starts_with("'''") || body_with_quotes.starts_with("\"\"\"") { 3 } else { 1 };
-    if body_with_quotes.len() < 2 * quote_len {
+    // A literal tree-sitter closed with other quotes than it opened (its error recovery)
+    // is not one Python reads.
+    let quote = body_with_quotes.get(..quote_len).filter(|q| q.starts_with(['\'', '"']));
+    let end = body_with_quotes.len().saturating_sub(quote_len);
+    let body = match quote {
+        Some(q) if body_with_quotes.len() >= 2 * quote_len && body_with_quotes.ends_with(q) => {
+            body_with_quotes.get(quote_len..end)
+        }
+        _ => None,
+    };
+    let Some(body) = body else {
         return Value::unknown("unterminated string", s);
-    }
-    let body = &body_with_quotes[quote_len..body_with_quotes.len() - quote_len];
+    };
     let raw = prefix.contains('r');
     let is_bytes = prefix.contains('b');
     let is_f = prefix.contains('f');

@@ -199,3 +199,13 @@ fn unpacking_a_value_of_another_length_fails_as_cpython_does() {
     assert!(m.load_error.is_none());
     assert_eq!(m.manifest.unwrap().as_dict().unwrap().get("device_name").unwrap().value.repr(), "'cpu'");
 }
+
+/// Found by the fuzzer: tree-sitter's recovery closed a `"""` string at a lone `"` after a
+/// multi-byte character, and the body was cut inside that character.
+#[test]
+fn a_string_closed_with_other_quotes_than_it_opened_is_unknown_not_a_panic() {
+    let text = "manifest = {\n    \"\"\"\"backend_import\": b\"x\",\n    \"max_samples\": None,\n    \"ow_tracebac\u{1F600}k\": 1,}\n";
+    let _ = eval(text);
+    // CPython: an unterminated triple-quoted string, check-manifest's exit code 1.
+    assert_eq!(crate::analyze(text, &crate::AnalysisInput::default()).check.exit_code(), 1);
+}
