@@ -483,12 +483,8 @@ enum Ieee754 {
 
 pub(crate) struct Ctx<'a, 'f> {
     ieee754: Ieee754,
-    /// `manifest_effective_dtype_items` candidates: dtypes the keys resolve to.
-    effective_keys: Vec<Str>,
-    /// `sample_manifest_dtype_items`: inventory dtype positions, sorted by key text.
-    base_items: Vec<usize>,
-    /// `base_items` as a set (positions under 64).
-    base_mask: u64,
+    /// What the dtype keys resolve to.
+    keys: DtypeKeys,
     /// [`Ctx::keys_allow_every_name`], once known.
     keys_allow: Option<Option<bool>>,
     inv: &'a Inventory,
@@ -918,7 +914,7 @@ fn account_with<'a>(
     let kept = tally.units.take().map(|units| KeptCounts {
         levels: tally.levels,
         units,
-        keys: DtypeKeys { effective: ctx.effective_keys.clone(), base_items: ctx.base_items.clone(), base_mask: ctx.base_mask },
+        keys: ctx.keys.clone(),
     });
     let GroupPass { visited, group_decision, group_outcomes, .. } = pass;
 
@@ -1085,16 +1081,12 @@ fn new_context<'a, 'f>(
         device_count,
         r,
         ieee754: Ieee754::Off,
-        effective_keys: Vec::new(),
-        base_items: Vec::new(),
-        base_mask: 0,
+        keys: match keys {
+            Some(keys) => keys.clone(),
+            None => DtypeKeys::of(inv, facts),
+        },
         keys_allow: None,
     };
-    let keys = match keys {
-        Some(keys) => keys.clone(),
-        None => DtypeKeys::of(inv, facts),
-    };
-    (ctx.effective_keys, ctx.base_items, ctx.base_mask) = (keys.effective, keys.base_items, keys.base_mask);
     ctx.ieee754 = match facts.capability("ieee754") {
         None | Some(PyValue::Bool(true)) => Ieee754::On,
         Some(PyValue::Str(p)) => Ieee754::Patterns(vec![ctx.pattern_id(p)]),
@@ -1113,7 +1105,8 @@ fn new_context<'a, 'f>(
 /// equal dtype entries (a what-if question on a capability reuses its base's).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct DtypeKeys {
-    /// Keys that resolve to a dtype (`str_to_dtype`, with the `torch.` prefix tried).
+    /// `manifest_effective_dtype_items` candidates: the dtypes the keys resolve to
+    /// (`str_to_dtype`, with the `torch.` prefix tried).
     effective: Vec<Str>,
     /// `sample_manifest_dtype_items`: inventory dtype positions, sorted by key text.
     base_items: Vec<usize>,
@@ -1254,8 +1247,8 @@ fn decide_groups(ctx: &mut Ctx, tally: &mut Tally, grouping: Grouping, scope: Op
     }
     let ieee754_patterns = matches!(ctx.ieee754, Ieee754::Patterns(_));
     let skip_ops_used = !facts.skip_ops.is_empty();
-    let regex_keys = (0..ctx.effective_keys.len()).any(|k| {
-        let dt = ctx.effective_keys[k];
+    let regex_keys = (0..ctx.keys.effective.len()).any(|k| {
+        let dt = ctx.keys.effective[k];
         matches!(ctx.filter(dt), Filter::Regex(_))
     });
     let mut visited = by_item.clone();
@@ -1332,8 +1325,8 @@ fn walk_items(ctx: &mut Ctx, tally: &mut Tally, pass: &mut GroupPass, placeholde
             // The generated preflight asks whether any dtype key lets the entry's name in.
             let name_hit = info.generated_by_name && regex_keys && {
                 let name = inv.items[i].generated.and_then(|g| inv.generated.get(g as usize)).map(|e| e.name);
-                (0..ctx.effective_keys.len()).any(|k| {
-                    let dt = ctx.effective_keys[k];
+                (0..ctx.keys.effective.len()).any(|k| {
+                    let dt = ctx.keys.effective[k];
                     ctx.allowed(dt, name)
                 })
             };
@@ -1590,6 +1583,11 @@ impl Bits {
     }
 }
 
+/// The index of a semantic level (1 to 8) in per-level arrays.
+fn level_index(level: u8) -> usize {
+    (level.clamp(1, 8) - 1) as usize
+}
+
 /// Position in collection order of an item, and of a placeholder collected
 /// before item `at`; pending OpInfo records come after all of them.
 fn item_position(i: usize) -> u64 {
@@ -1628,7 +1626,7 @@ struct Tally {
     /// Per reason: number of records and position of the first.
     reasons: Vec<(usize, u64)>,
     pending: u64,
-    /// Per-unit counts, kept only for a what-if session's base ([`unit_counts`]).
+    /// Per-unit counts, kept only when asked ([`account_keeping_units`]).
     units: Option<UnitCounts>,
 }
 
@@ -1660,7 +1658,7 @@ impl UnitCounts {
     pub(crate) fn levels_in(&self, inv: &Inventory, scope: &Scope) -> [LevelCounts; 8] {
         let mut levels = self.placeholders;
         let mut count = |level: u8, runnable: u32, filtered: u32| {
-            let l = &mut levels[(level.clamp(1, 8) - 1) as usize];
+            let l = &mut levels[level_index(level)];
             l.collected += (runnable + filtered) as usize;
             l.runnable += runnable as usize;
             l.filtered += filtered as usize;
@@ -1680,7 +1678,7 @@ impl UnitCounts {
         }
         for (dt, _) in &scope.pending {
             let n = self.pending.get(dt).copied().unwrap_or(0) as usize;
-            levels[(inv.opinfo_level.clamp(1, 8) - 1) as usize].filtered += n;
+            levels[level_index(inv.opinfo_level)].filtered += n;
         }
         levels
     }
@@ -1696,7 +1694,7 @@ impl UnitCounts {
                 g => self.group(g as usize, filtered, 1),
             },
             NodeRef::Placeholder(_) => {
-                let l = &mut self.placeholders[(level.clamp(1, 8) - 1) as usize];
+                let l = &mut self.placeholders[level_index(level)];
                 l.collected += 1;
                 if filtered {
                     l.filtered += 1;
@@ -1748,7 +1746,7 @@ impl Tally {
 
     /// `n` collected nodes of `level` with no reason; the first at `position`.
     fn runnable(&mut self, ctx: &Ctx, level: u8, position: u64, n: usize) {
-        let l = &mut self.levels[(level.clamp(1, 8) - 1) as usize];
+        let l = &mut self.levels[level_index(level)];
         l.collected += n;
         l.runnable += n;
         self.collected += n;
@@ -1770,7 +1768,7 @@ impl Tally {
         position: u64,
         n: usize,
     ) {
-        let l = &mut self.levels[(level.clamp(1, 8) - 1) as usize];
+        let l = &mut self.levels[level_index(level)];
         l.collected += n;
         l.filtered += n;
         self.collected += n;
@@ -1802,7 +1800,7 @@ impl Tally {
             return;
         };
         self.collected += 1;
-        let l = &mut self.levels[(level.clamp(1, 8) - 1) as usize];
+        let l = &mut self.levels[level_index(level)];
         l.collected += 1;
         l.filtered += 1;
         let desel = ctx.inv.deselect_reasons.get(reason as usize).copied().unwrap_or(false);
@@ -1823,7 +1821,7 @@ impl Tally {
         if let Some(units) = &mut self.units {
             units.node(inv, record.node, record.level, true);
         }
-        self.levels[(record.level.clamp(1, 8) - 1) as usize].filtered += 1;
+        self.levels[level_index(record.level)].filtered += 1;
         let position = PENDING_POSITION + self.pending;
         self.pending += 1;
         self.store(position, record);
@@ -2062,8 +2060,8 @@ fn generated_preflight(ctx: &mut Ctx, g: u32) -> Outcome {
     // (a) non-oracle runners: some manifest key must be an allowed dtype for the entry.
     if !gen.oracle_runner {
         let mut any = false;
-        for k in 0..ctx.effective_keys.len() {
-            let dt = ctx.effective_keys[k];
+        for k in 0..ctx.keys.effective.len() {
+            let dt = ctx.keys.effective[k];
             if ctx.allowed(dt, Some(name)) {
                 any = true;
                 break;
@@ -2094,7 +2092,7 @@ impl Ctx<'_, '_> {
         let Some(m) = masks.filter(|_| gen.early.is_none() && !gen.oracle_runner) else {
             return Some(preflight_after_keys(self, gen).is_some());
         };
-        let base = self.base_mask;
+        let base = self.keys.base_mask;
         if base == 0 || gen.late.is_some() {
             return Some(true);
         }
@@ -2126,8 +2124,8 @@ impl Ctx<'_, '_> {
 
     fn keys_allow_every_name_uncached(&mut self) -> Option<bool> {
         let mut by_name = false;
-        for k in 0..self.effective_keys.len() {
-            match self.filter(self.effective_keys[k]) {
+        for k in 0..self.keys.effective.len() {
+            match self.filter(self.keys.effective[k]) {
                 Filter::True => return Some(true),
                 Filter::Regex(_) => by_name = true,
                 Filter::NotListed | Filter::False | Filter::Unsupported(_) => {}
@@ -2205,7 +2203,7 @@ fn preflight_after_keys(ctx: &mut Ctx, gen: &Generated) -> Outcome {
         };
     }
     // (d) base items: truthy values with a resolvable key, sorted by key text.
-    if ctx.base_items.is_empty() {
+    if ctx.keys.base_items.is_empty() {
         return Some((ctx.r.gen_no_dtypes, Detail::GeneratedNoDtypes(name), false));
     }
     if let Some(rd) = gen.late {
@@ -2213,14 +2211,14 @@ fn preflight_after_keys(ctx: &mut Ctx, gen: &Generated) -> Outcome {
     }
     let code = |pos: usize| gen.dt.get(pos).copied().unwrap_or(DtCode::Rejected);
     // torchcts' preflight catches an exception raised for any base item and skips nothing.
-    if ctx.base_items.iter().any(|&pos| code(pos) == DtCode::Error) {
+    if ctx.keys.base_items.iter().any(|&pos| code(pos) == DtCode::Error) {
         return None;
     }
     // The contract items: the base items the recorded contract allows, or,
     // when there are none, those whose probe (not recorded) succeeded.
-    let recorded = ctx.base_items.iter().any(|&pos| code(pos) == DtCode::Allowed);
+    let recorded = ctx.keys.base_items.iter().any(|&pos| code(pos) == DtCode::Allowed);
     let wanted = if recorded { DtCode::Allowed } else { DtCode::ProbeOk };
-    if !ctx.base_items.iter().any(|&pos| code(pos) == wanted) {
+    if !ctx.keys.base_items.iter().any(|&pos| code(pos) == wanted) {
         return Some((ctx.r.contract_unsupported, Detail::GeneratedCpuContract(name), false));
     }
     if !gen.post_contract {
@@ -2229,7 +2227,7 @@ fn preflight_after_keys(ctx: &mut Ctx, gen: &Generated) -> Outcome {
     if let Some(shape) = &gen.manual_shape {
         let ieee = if shape.clean_only || shape.clean_family { false } else { ctx.ieee754(shape.base) };
         let mut ok = false;
-        for pos in ctx.base_items.iter().copied().filter(|&pos| code(pos) == wanted) {
+        for pos in ctx.keys.base_items.iter().copied().filter(|&pos| code(pos) == wanted) {
             let Some(Some(cases)) = shape.cases.get(pos) else { continue };
             if cases[0] == Some(true) || (ieee && (cases[1] == Some(true) || cases[2] == Some(true))) {
                 ok = true;

@@ -204,25 +204,26 @@ impl RunLayout {
     }
 }
 
-fn get<'a>(pairs: &'a [(String, PyValue)], key: &str) -> Option<&'a PyValue> {
+/// The value of `key` in a dict's entries, the last one winning as in a dict display.
+pub(crate) fn last_value<'a>(pairs: &'a [(String, PyValue)], key: &str) -> Option<&'a PyValue> {
     pairs.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v)
 }
 
 impl ManifestFacts {
     pub fn capability(&self, name: &str) -> Option<&PyValue> {
-        get(&self.capabilities, name)
+        last_value(&self.capabilities, name)
     }
     pub fn hardware_value(&self, name: &str) -> Option<&PyValue> {
-        get(&self.hardware, name)
+        last_value(&self.hardware, name)
     }
     pub fn resource_limit(&self, name: &str) -> Option<&PyValue> {
-        get(&self.resource_limits, name)
+        last_value(&self.resource_limits, name)
     }
     pub fn container_format(&self, name: &str) -> Option<&PyValue> {
-        get(&self.supported_container_formats, name)
+        last_value(&self.supported_container_formats, name)
     }
     pub fn container_decoder(&self, name: &str) -> Option<&PyValue> {
-        get(&self.custom_container_decoders, name)
+        last_value(&self.custom_container_decoders, name)
     }
 
     /// Build from the tagged JSON rendering of a manifest dict written by

@@ -20,10 +20,10 @@
 use foldhash::HashMap;
 
 use crate::account::{
-    account, account_keeping_units, dtype_entry, scoped_levels, with_context, Bits, Ctx, KeptCounts, LevelCounts,
+    account, dtype_entry, scoped_levels, with_context, Bits, Ctx, KeptCounts, LevelCounts,
     PendingRef, PreflightMasks, Scope,
 };
-use crate::facts::{canonical_dtype, LevelSelection, ManifestFacts, PyValue};
+use crate::facts::{canonical_dtype, last_value, LevelSelection, ManifestFacts, PyValue};
 use crate::hot::{GeneratedKey, NO_GROUP};
 use crate::inventory::{rare, Inventory, Str};
 
@@ -44,9 +44,8 @@ pub fn what_if_levels(inv: &Inventory, base: &Baseline, changed: &ManifestFacts)
     };
     let counts = with_context(inv, base.facts, base.device, base.selection, None, |before| {
         with_context(inv, changed, base.device, base.selection, None, |after| {
-            let deps = dependents(inv);
-            let class = |c: usize| (deps.class_entry[c], deps.class_masks[c].as_ref());
-            let (scope, units) = question.scope(inv, |c| before.generated_filters_by_facts(class(c).0, class(c).1), after);
+            let classes = &dependents(inv).generated_classes;
+            let (scope, units) = question.scope(inv, |k| classes[k].filters(before), after);
             // Two passes over more than half of the suite cost more than one whole accounting.
             if units * 2 > inv.hot.groups.len() + inv.hot.ungrouped.len() {
                 return None;
@@ -64,19 +63,13 @@ pub struct WhatIfs<'i, 'f> {
     facts: &'f ManifestFacts,
     device: &'f str,
     selection: LevelSelection,
-    kept: std::borrow::Cow<'f, KeptCounts>,
+    kept: &'f KeptCounts,
     /// Per generated-entry class: whether the base preflight filters it (`None`: by
     /// name); found on the first question that changes a dtype.
     class_filters: std::sync::OnceLock<Vec<Option<bool>>>,
 }
 
 impl<'i, 'f> WhatIfs<'i, 'f> {
-    /// One whole accounting of `facts`, kept per unit.
-    pub fn new(inv: &'i Inventory, facts: &'f ManifestFacts, device: &'f str, selection: LevelSelection) -> Self {
-        let (_, kept) = account_keeping_units(inv, facts, device, selection);
-        Self::with_kept(inv, facts, device, selection, std::borrow::Cow::Owned(kept))
-    }
-
     /// On the counts an accounting of the same facts, device and selection kept
     /// ([`crate::account_keeping_units`]): no accounting of the base at all.
     pub fn from_kept(
@@ -86,31 +79,14 @@ impl<'i, 'f> WhatIfs<'i, 'f> {
         selection: LevelSelection,
         kept: &'f KeptCounts,
     ) -> Self {
-        Self::with_kept(inv, facts, device, selection, std::borrow::Cow::Borrowed(kept))
-    }
-
-    fn with_kept(
-        inv: &'i Inventory,
-        facts: &'f ManifestFacts,
-        device: &'f str,
-        selection: LevelSelection,
-        kept: std::borrow::Cow<'f, KeptCounts>,
-    ) -> Self {
         WhatIfs { inv, facts, device, selection, kept, class_filters: std::sync::OnceLock::new() }
-    }
-
-    /// The base manifest's per-level counts.
-    pub fn levels(&self) -> [LevelCounts; 8] {
-        self.kept.levels
     }
 
     fn class_filters(&self) -> &[Option<bool>] {
         self.class_filters.get_or_init(|| {
             let (inv, deps) = (self.inv, dependents(self.inv));
             with_context(inv, self.facts, self.device, self.selection, Some(&self.kept.keys), |ctx| {
-                (deps.class_entry.iter().zip(&deps.class_masks))
-                    .map(|(&g, masks)| ctx.generated_filters_by_facts(g, masks.as_ref()))
-                    .collect()
+                deps.generated_classes.iter().map(|class| class.filters(ctx)).collect()
             })
         })
     }
@@ -159,15 +135,26 @@ pub(crate) struct Dependents {
     by_requires: Vec<Units>,
     /// Units that read the `rng` and `device_generator` capabilities.
     rng: Units,
-    /// Units of generated entries, per class of entries with equal facts but the name
-    /// (`hot::GeneratedKey`): their preflight reads every dtype key.
-    generated_by_class: Vec<Units>,
-    /// Per class: one of its generated entries (index into `Inventory::generated`).
-    class_entry: Vec<u32>,
-    /// Per class: its preflight facts as masks.
-    class_masks: Vec<Option<PreflightMasks>>,
+    /// Generated entries by class of equal facts but the name (`hot::GeneratedKey`): their
+    /// preflight reads every dtype key.
+    generated_classes: Vec<GeneratedClass>,
     /// Per dtype (canonical string id): its pending OpInfo records.
     pending_by_dtype: HashMap<Str, Vec<PendingRef>>,
+}
+
+/// The units of one class of generated entries and what decides its preflight.
+struct GeneratedClass {
+    units: Units,
+    /// One of its entries (index into `Inventory::generated`).
+    entry: u32,
+    masks: Option<PreflightMasks>,
+}
+
+impl GeneratedClass {
+    /// Whether the preflight filters the class's entries under `ctx`'s facts (`None`: by name).
+    fn filters(&self, ctx: &mut Ctx) -> Option<bool> {
+        ctx.generated_filters_by_facts(self.entry, self.masks.as_ref())
+    }
 }
 
 fn dependents(inv: &Inventory) -> &Dependents {
@@ -182,9 +169,7 @@ impl Dependents {
             by_dtype: HashMap::default(),
             by_requires: (0..hot.requires_sets.len()).map(|_| Units::default()).collect(),
             rng: Units::default(),
-            generated_by_class: Vec::new(),
-            class_entry: Vec::new(),
-            class_masks: Vec::new(),
+            generated_classes: Vec::new(),
             pending_by_dtype: HashMap::default(),
         };
         for (dt, record) in PendingRef::all(inv) {
@@ -228,11 +213,10 @@ impl Dependents {
                 let next = classes.len();
                 let class = *classes.entry(GeneratedKey::of(entry)).or_insert(next);
                 if class == next {
-                    deps.generated_by_class.push(Units::default());
-                    deps.class_entry.push(g);
-                    deps.class_masks.push(PreflightMasks::of(inv, entry));
+                    let masks = PreflightMasks::of(inv, entry);
+                    deps.generated_classes.push(GeneratedClass { units: Units::default(), entry: g, masks });
                 }
-                add(&mut deps.generated_by_class[class]);
+                add(&mut deps.generated_classes[class].units);
             }
         }
         deps
@@ -331,16 +315,14 @@ impl<'d> Question<'d> {
     ) -> (Scope<'d>, usize) {
         let Question { deps, mut touched, pending_dtypes, dtypes_differ } = self;
         if dtypes_differ {
-            for (class, units) in deps.generated_by_class.iter().enumerate() {
-                let before = base_filters(class);
-                let entry = (deps.class_entry[class], deps.class_masks[class].as_ref());
-                if before.is_none() || before != after.generated_filters_by_facts(entry.0, entry.1) {
-                    touched.push(units);
+            for (k, class) in deps.generated_classes.iter().enumerate() {
+                let before = base_filters(k);
+                if before.is_none() || before != class.filters(after) {
+                    touched.push(&class.units);
                 }
             }
         }
         let hot = &inv.hot;
-        if std::env::var("WI_STATS").is_ok() { eprintln!("classes {} touched lists {} units {}", deps.generated_by_class.len(), touched.len(), touched.iter().map(|u| u.groups.len()+u.items.len()).sum::<usize>()); }
         let pending = pending_dtypes
             .iter()
             .map(|&dt| (dt, deps.pending_by_dtype.get(&dt).map(Vec::as_slice).unwrap_or_default()))
@@ -397,9 +379,6 @@ fn changed_capabilities<'x>(a: &'x [(String, PyValue)], b: &'x [(String, PyValue
     names
 }
 
-fn last_value<'x>(pairs: &'x [(String, PyValue)], name: &str) -> Option<&'x PyValue> {
-    pairs.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v)
-}
 
 /// The entries of two lists outside their common prefix and suffix: a key none of them
 /// has keeps its (last-wins) value.

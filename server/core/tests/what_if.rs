@@ -12,10 +12,9 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// (name, facts) of every corpus manifest and the example.
-fn corpus() -> Vec<(String, ManifestFacts)> {
-    let cases = root().join("tests/parity/skips/cases");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&cases)
+/// Every manifest of the skips corpus, then the example.
+fn corpus_paths() -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(root().join("tests/parity/skips/cases"))
         .expect("skips corpus")
         .flatten()
         .map(|e| e.path().join("manifest.py"))
@@ -24,6 +23,11 @@ fn corpus() -> Vec<(String, ManifestFacts)> {
     paths.sort();
     paths.push(root().join("examples/manifest.py"));
     paths
+}
+
+/// (name, facts) of every corpus manifest and the example.
+fn corpus() -> Vec<(String, ManifestFacts)> {
+    corpus_paths()
         .into_iter()
         .map(|path| {
             let text = std::fs::read_to_string(&path).expect("manifest text");
@@ -102,16 +106,8 @@ fn incremental_what_if_equals_a_whole_accounting() {
 #[test]
 fn inlay_hints_equal_whole_accountings_of_each_entry_removed() {
     let inventory = Inventory::embedded();
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(root().join("tests/parity/skips/cases"))
-        .expect("skips corpus")
-        .flatten()
-        .map(|e| e.path().join("manifest.py"))
-        .filter(|p| p.is_file())
-        .collect();
-    paths.sort();
-    paths.push(root().join("examples/manifest.py"));
     let mut compared = 0;
-    for path in paths {
+    for path in corpus_paths() {
         let text = std::fs::read_to_string(&path).expect("manifest text");
         let analysis = analyze(&text, &AnalysisInput::default());
         let manifest = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()).expect("a manifest dict");
