@@ -14,10 +14,8 @@ use tree_sitter::Node;
 /// above the 200 brackets CPython accepts.
 const MAX_DEPTH: usize = 256;
 
-/// Callees whose value the evaluator knows: literals, and names (bound to one, or to a
-/// builtin value, which `name` answers as unknown).
-const CALLEE_KINDS: &[&str] = &[
-    "identifier",
+/// Literal callees: their value is known.
+const LITERAL_CALLEES: &[&str] = &[
     "tuple",
     "list",
     "dictionary",
@@ -289,16 +287,19 @@ impl Evaluator<'_> {
             return Value::unknown("call", s);
         }
         // The callee is evaluated before the call: a literal (or a name bound to one) is
-        // not callable.
-        if let Some(callee) = function.filter(|f| CALLEE_KINDS.contains(&f.kind())) {
-            let value = self.expr(callee);
-            if self.model.load_error.is_some() {
-                return Value::unknown("call", s);
+        // not callable. A name is looked at, not copied (its NameError came from the scan).
+        let not_callable = match function {
+            Some(f) if f.kind() == "identifier" => {
+                self.env.get(self.t(f)).filter(|v| v.is_builtin_instance()).map(Value::type_name)
             }
-            if value.is_builtin_instance() {
-                self.fail(s.clone(), "TypeError", format!("'{}' object is not callable", value.type_name()));
-                return Value::unknown("call", s);
+            Some(f) if LITERAL_CALLEES.contains(&f.kind()) => {
+                Some(self.expr(f)).filter(Value::is_builtin_instance).map(|v| v.type_name())
             }
+            _ => None,
+        };
+        if let Some(type_name) = not_callable {
+            self.fail(s.clone(), "TypeError", format!("'{type_name}' object is not callable"));
+            return Value::unknown("call", s);
         }
         if let Some(v) = self.builtin_call(node, fname) {
             return v;

@@ -66,6 +66,7 @@ pub fn evaluate_until(tree: &Tree, text: &str, cancel: &Cancel) -> Cancellable<M
         depth: 0,
         cancel,
         noted: HashSet::new(),
+        future_annotations: false,
     };
     // CPython compiles the whole module before running any of it.
     if let Some(node) = compile_nesting::too_deeply_nested(tree, text, cancel)? {
@@ -117,6 +118,8 @@ struct Evaluator<'a> {
     cancel: &'a Cancel,
     /// The (place, message) of every note so far.
     noted: HashSet<(Span, String)>,
+    /// `from __future__ import annotations` was evaluated: annotations stay text.
+    future_annotations: bool,
 }
 
 fn span(node: Node) -> Span {

@@ -32,7 +32,16 @@ impl Evaluator<'_> {
             "import_statement" => self.import(node),
             "import_from_statement" => self.import_from(node),
             "delete_statement" => self.delete(node),
-            "comment" | "pass_statement" | "future_import_statement" => {}
+            // Only `annotations` changes what evaluation sees (annotations stay text).
+            "future_import_statement" => {
+                let mut cursor = node.walk();
+                let names: Vec<Node> = node.children_by_field_name("name", &mut cursor).collect();
+                for name in names {
+                    let imported = if name.kind() == "aliased_import" { name.field(Field::Name) } else { Some(name) };
+                    self.future_annotations |= imported.is_some_and(|n| self.t(n) == "annotations");
+                }
+            }
+            "comment" | "pass_statement" => {}
             "ERROR" => {
                 // `manifest = {` with entries, broken by the text being typed.
                 if let Some((name, pairs)) = crate::syntax::recovered_manifest_pairs(node, self.text) {
@@ -190,7 +199,7 @@ impl Evaluator<'_> {
     /// `from __future__ import annotations` keeps it as text.
     fn annotation(&mut self, node: Node) {
         let Some(annotation) = node.field(Field::Type) else { return };
-        if !self.text.contains("__future__") {
+        if !self.future_annotations {
             self.scan_names(annotation);
         }
     }

@@ -156,6 +156,7 @@ fn a_module_level_annotation_is_evaluated() {
     assert_eq!(load_error("x: Any = undefined_v\n").as_deref(), Some("name 'undefined_v' is not defined"));
     assert_eq!(load_error("from typing import Any\nmanifest: dict[str, Any] = {}\n"), None);
     assert_eq!(load_error("from __future__ import annotations\nmanifest: dict[str, Any] = {}\n"), None);
+    assert_eq!(load_error("from __future__ import division, annotations as a\nmanifest: dict[str, Any] = {}\n"), None);
 }
 
 #[test]
