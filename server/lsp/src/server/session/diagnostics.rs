@@ -189,11 +189,12 @@ struct Published {
 }
 
 /// The one finding of a document over [`LIVE_ANALYSIS_MAX_BYTES`]: its size, the limit
-/// and the literal that makes it large (a scan of the lexer, skipped past 16 MiB).
+/// and the literal that makes it large. That scan of the lexer runs on every edit of such a
+/// document, so only up to 2 MiB (~30 ms; the largest analysis costs ~10x that).
 fn too_large(rope: &ropey::Rope) -> torchcts_core::findings::Finding {
     use torchcts_core::findings::{Finding, Origin, Severity};
     let bytes = rope.len_bytes();
-    let text = (bytes <= 16 << 20).then(|| rope.to_string());
+    let text = (bytes <= 2 << 20).then(|| rope.to_string());
     let message = format!(
         "{} Run `torchcts-lsp check` (TORCHCTS_LSP_MAX_BYTES=0 lifts the limit) or `torchcts check-manifest` on it for its findings.",
         torchcts_core::size_limit::too_large_message(bytes, LIVE_ANALYSIS_MAX_BYTES, text.as_deref())
