@@ -631,7 +631,9 @@ fn copy_subdirs(from: &Path, to: &Path) {
 /// `parity_check` holds them to) and the oracle's in-process call, so their mutants would
 /// compare two different limits. They are not mutated.
 fn at_the_compile_nesting_limit(case: &str) -> bool {
-    case.starts_with("parse_compile_depth_") || case == "parse_deep_chain_name_error" || case == "compile_depth_unary_not_compiles"
+    case.starts_with("parse_compile_depth_")
+        || case == "parse_deep_chain_name_error"
+        || case == "compile_depth_unary_not_compiles"
 }
 
 fn corpus() -> Vec<(String, PathBuf, String)> {

@@ -52,7 +52,10 @@ fn help_of_each_command_explains_its_output() {
         (&["check", "--help"], &["Manifest is valid!", "findings", "github", "Exit code"]),
         (&["help", "check"], &["Manifest is valid!", "findings", "github", "Exit code"]),
         (&["skips", "--help"], &["filtered", "requested <= N", "records", "deselected", "--level-range", "Exit code"]),
-        (&["analyze", "--help"], &["filtered", "requested <= N", "records", "deselected", "--device", "--format", "Exit code"]),
+        (
+            &["analyze", "--help"],
+            &["filtered", "requested <= N", "records", "deselected", "--device", "--format", "Exit code"],
+        ),
         (&["inventory", "--help"], &["--python", "--out", "Exit code"]),
     ];
     for (args, words) in cases {
@@ -214,8 +217,10 @@ fn a_file_over_the_size_limit_is_refused_with_the_literal_that_makes_it_large() 
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join("manifest.py");
     // 13,000 entries of 45 bytes: 572 KiB, over the 512 KiB limit.
-    let entries: String = (0..13_000).map(|i| format!("        'op{i:05}:float32': {{'rtol': 0.1, 'atol': 0.1}},\n")).collect();
-    let text = format!("manifest = {{\n    \"manifest_version\": 1,\n    \"tolerance_overrides\": {{\n{entries}    }},\n}}\n");
+    let entries: String =
+        (0..13_000).map(|i| format!("        'op{i:05}:float32': {{'rtol': 0.1, 'atol': 0.1}},\n")).collect();
+    let text =
+        format!("manifest = {{\n    \"manifest_version\": 1,\n    \"tolerance_overrides\": {{\n{entries}    }},\n}}\n");
     std::fs::write(&path, &text).expect("write");
     let file = path.to_string_lossy();
     for command in ["check", "analyze", "skips"] {
@@ -281,7 +286,10 @@ fn a_closed_stdout_ends_quietly() {
     for (args, keep, code) in cases {
         let o = run_with_stdout_closed_after(args, *keep);
         let err = stderr(&o);
-        assert!(!err.contains("panicked") && !err.contains("Broken pipe") && !err.contains("backtrace"), "{args:?}: {err}");
+        assert!(
+            !err.contains("panicked") && !err.contains("Broken pipe") && !err.contains("backtrace"),
+            "{args:?}: {err}"
+        );
         assert_eq!(o.status.code(), Some(*code), "{args:?}: {err}");
     }
 }

@@ -102,11 +102,16 @@ fn show_skips_in_the_editor_is_cut_at_8_mib() {
     );
     client.open(uri, &text, 1);
     client.diagnostics(uri, Some(1));
-    let report = client.request("workspace/executeCommand", json!({"command": "torchcts.showSkips", "arguments": [{"uri": uri}]}));
+    let report = client
+        .request("workspace/executeCommand", json!({"command": "torchcts.showSkips", "arguments": [{"uri": uri}]}));
     let report = report.as_str().expect("a Markdown report");
     assert!(report.len() < (8 << 20) + 4096, "{} bytes", report.len());
     assert!(report.contains("NOT-RUN AUDIT") && report.contains("dtype_regex_filtered"), "{}", &report[..2000]);
-    assert!(report.contains("... cut at 8 MiB: `torchcts-lsp skips FILE` prints all of it."), "{}", &report[report.len() - 500..]);
+    assert!(
+        report.contains("... cut at 8 MiB: `torchcts-lsp skips FILE` prints all of it."),
+        "{}",
+        &report[report.len() - 500..]
+    );
     client.shutdown();
 }
 
@@ -352,10 +357,8 @@ fn a_document_over_the_live_limit_gets_one_finding_that_says_so() {
     assert!(message.contains("analyses manifests up to 512 KiB"), "{message}");
     assert!(message.contains("`X = ...` at line 5 (586 KiB, about 200,001 entries)"), "{message}");
     assert!(message.contains("torchcts-lsp check"), "{message}");
-    let hover = client.request(
-        "textDocument/hover",
-        json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 6}}),
-    );
+    let hover = client
+        .request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 6}}));
     assert_eq!(hover, Value::Null);
     // A bad value under the limit is reported again.
     let small = SMALL.replace("\"cpu\"", "42");
@@ -364,7 +367,8 @@ fn a_document_over_the_live_limit_gets_one_finding_that_says_so() {
         json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": small}]}),
     );
     let diagnostics = client.diagnostics(uri, Some(2));
-    let codes: Vec<&Value> = diagnostics["diagnostics"].as_array().expect("diagnostics").iter().map(|d| &d["code"]).collect();
+    let codes: Vec<&Value> =
+        diagnostics["diagnostics"].as_array().expect("diagnostics").iter().map(|d| &d["code"]).collect();
     assert!(!codes.is_empty() && !codes.contains(&&json!("file-too-large")), "{diagnostics:#}");
     client.shutdown();
 }

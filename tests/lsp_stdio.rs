@@ -48,7 +48,9 @@ fn open_publishes_versioned_diagnostics_and_close_clears_them() {
     client.notify("textDocument/didClose", json!({"textDocument": {"uri": uri}}));
     // (A second publish of version 7 may come first, once the inventory is loaded.)
     client.wait_for(|m| {
-        m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri && m["params"]["diagnostics"] == json!([])
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == uri
+            && m["params"]["diagnostics"] == json!([])
     });
     client.backlog.clear();
     let after = client.drain_for(Duration::from_millis(300));
@@ -95,7 +97,11 @@ fn a_burst_of_edits_ends_with_diagnostics_for_the_last_version_only() {
     assert!(before.windows(2).all(|w| w[0] < w[1]), "versions published out of order: {before:?}");
     assert!(before.iter().all(|&v| v < last));
     // Only the last version may be published again (e.g. once the inventory is loaded).
-    assert!(versions(&later).iter().all(|&v| v == last), "older diagnostics published after the last version: {:?}", versions(&later));
+    assert!(
+        versions(&later).iter().all(|&v| v == last),
+        "older diagnostics published after the last version: {:?}",
+        versions(&later)
+    );
     client.shutdown();
 }
 
@@ -103,7 +109,8 @@ fn a_burst_of_edits_ends_with_diagnostics_for_the_last_version_only() {
 fn utf16_and_utf8_columns_after_non_ascii_text() {
     // '😀' is 2 UTF-16 code units and 4 UTF-8 bytes; 'é' is 1 and 2.
     let text = "manifest = {\"manifest_version\": 1, \"device_name\": \"😀é\", \"capabilities\": {\"x\": True}}\n";
-    let key_char_utf16 = "manifest = {\"manifest_version\": 1, \"device_name\": \"😀é\", \"capabilities\": {".encode_utf16().count();
+    let key_char_utf16 =
+        "manifest = {\"manifest_version\": 1, \"device_name\": \"😀é\", \"capabilities\": {".encode_utf16().count();
     let key_byte = text.find("\"x\"").unwrap();
 
     let mut client = LspClient::spawn();
@@ -184,17 +191,27 @@ fn bad_input_never_kills_the_server() {
     );
     client.diagnostics(uri, Some(3));
     let deep = format!("manifest = {}{}\n", "[".repeat(20000), "]".repeat(20000));
-    client.notify("textDocument/didChange", json!({"textDocument": {"uri": uri, "version": 4}, "contentChanges": [{"text": deep}]}));
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 4}, "contentChanges": [{"text": deep}]}),
+    );
     client.diagnostics(uri, Some(4));
     let regex = "import torch\nmanifest = {\"manifest_version\": 1, \"device_name\": \"cpu\", \"capabilities\": {}, \"supported_dtypes\": {torch.float32: \"(a*)*b\" * 50}}\n";
-    client.notify("textDocument/didChange", json!({"textDocument": {"uri": uri, "version": 5}, "contentChanges": [{"text": regex}]}));
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 5}, "contentChanges": [{"text": regex}]}),
+    );
     client.diagnostics(uri, Some(5));
     // Catastrophic backtracking on operator names: the accounting gives the pattern up
     // instead of stalling, and hover still answers.
     let catastrophic = regex.replace("\"(a*)*b\" * 50", "\"(.*.*)*=x\"");
-    client.notify("textDocument/didChange", json!({"textDocument": {"uri": uri, "version": 6}, "contentChanges": [{"text": catastrophic}]}));
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 6}, "contentChanges": [{"text": catastrophic}]}),
+    );
     client.diagnostics(uri, Some(6));
-    client.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 2}}));
+    client
+        .request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 2}}));
     client.shutdown();
 }
 
@@ -208,10 +225,8 @@ fn hover_and_a_quick_fix_applied_through_the_returned_edit() {
     let d = client.diagnostics(uri, Some(1));
     let diag = find(&d, "Unknown capabilities key 'generator'").clone();
 
-    let hover = client.request(
-        "textDocument/hover",
-        json!({"textDocument": {"uri": uri}, "position": {"line": 4, "character": 25}}),
-    );
+    let hover = client
+        .request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": 4, "character": 25}}));
     assert!(hover["contents"]["value"].as_str().unwrap().contains("capabilities.generator"), "{hover:#}");
 
     let fix = code_action(&mut client, uri, &diag, "Replace with 'device_generator'");
@@ -222,7 +237,10 @@ fn hover_and_a_quick_fix_applied_through_the_returned_edit() {
     assert_eq!(edits.len(), 1);
     let edit = &edits[0];
     let line = edit["range"]["start"]["line"].as_u64().unwrap() as usize;
-    let (start, end) = (edit["range"]["start"]["character"].as_u64().unwrap() as usize, edit["range"]["end"]["character"].as_u64().unwrap() as usize);
+    let (start, end) = (
+        edit["range"]["start"]["character"].as_u64().unwrap() as usize,
+        edit["range"]["end"]["character"].as_u64().unwrap() as usize,
+    );
     let line_offset: usize = text.lines().take(line).map(|l| l.len() + 1).sum();
     text.replace_range(line_offset + start..line_offset + end, edit["newText"].as_str().unwrap());
     client.notify(

@@ -22,7 +22,8 @@ fn workspace(name: &str, torch: &str) -> PathBuf {
     for (package, version) in [("torch", torch), ("torchcts", "0.4.1")] {
         let info = site.join(format!("{package}-{version}.dist-info"));
         std::fs::create_dir_all(&info).unwrap();
-        std::fs::write(info.join("METADATA"), format!("Metadata-Version: 2.1\nName: {package}\nVersion: {version}\n")).unwrap();
+        std::fs::write(info.join("METADATA"), format!("Metadata-Version: 2.1\nName: {package}\nVersion: {version}\n"))
+            .unwrap();
     }
     std::fs::write(dir.join("manifest.py"), MANIFEST).unwrap();
     dir
@@ -88,7 +89,10 @@ fn a_torch_outside_the_range_is_said_once_and_the_newest_is_used() {
     let text = warning["params"]["message"].as_str().unwrap();
     assert!(text.contains("torch 2.6.0 is outside the range"), "{text}");
     // A configuration change that reloads the inventory does not repeat it.
-    client.notify("workspace/didChangeConfiguration", json!({"settings": {"torchcts": {"python": dir.join(".venv/bin/python")}}}));
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"torchcts": {"python": dir.join(".venv/bin/python")}}}),
+    );
     let more: Vec<Value> = client
         .drain_for(std::time::Duration::from_millis(1500))
         .into_iter()

@@ -140,7 +140,13 @@ fn cli_json_reports_python_regex_warnings() {
             .unwrap()
             .iter()
             .filter(|f| f["code"] == "regex-warning")
-            .map(|f| f["message"].as_str().unwrap().trim_start_matches("Python warns when compiling this regex: ").to_string())
+            .map(|f| {
+                f["message"]
+                    .as_str()
+                    .unwrap()
+                    .trim_start_matches("Python warns when compiling this regex: ")
+                    .to_string()
+            })
             .collect();
         // Python prints a warning once per call site and text; compare the distinct texts.
         ours.sort();

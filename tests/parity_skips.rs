@@ -4,8 +4,8 @@
 //! by torchcts 0.4.1 + torch 2.12.1 (tests/parity/skips/regenerate.py).
 
 use serde_json::Value;
-use std::io::Read;
 use std::collections::BTreeMap;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -49,7 +49,8 @@ fn skips_cli_matches_real_show_skips() {
         let name = case.file_name().unwrap().to_string_lossy().to_string();
         let expected = read_expected(case);
         let manifest = manifest_of(case, &expected);
-        let mut args: Vec<String> = expected["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_string()).collect();
+        let mut args: Vec<String> =
+            expected["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_string()).collect();
         // The inventory of the torch release the real output was produced with (never the
         // one the test machine's environment happens to have).
         if let Some(torch) = expected["torch"].as_str().or(expected["tool"]["torch"].as_str()) {
@@ -108,7 +109,10 @@ fn skips_cli_matches_real_show_skips() {
         if !differing.is_empty() {
             problems.push(format!("records differ (+expected/-ours), first: {differing:?}"));
         }
-        summary.push(format!("{name}: {}/{} collected ({} deselected)", ours["included"], ours["collected"], ours["deselected"]));
+        summary.push(format!(
+            "{name}: {}/{} collected ({} deselected)",
+            ours["included"], ours["collected"], ours["deselected"]
+        ));
         if !problems.is_empty() {
             failures.push(format!("{name}: {}", problems.join("; ")));
         }

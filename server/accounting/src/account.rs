@@ -17,8 +17,8 @@ use std::collections::HashMap;
 use crate::facts::{canonical_dtype, LevelSelection, ManifestFacts, Mode, PyValue};
 use crate::hot::{HotItem, Presence, NO_GROUP};
 use crate::inventory::{
-    rare, ContractMode, DevRule, DtCode, DtypeParam, Generated, Inventory, Item, OracleOutcome, Rd, Reason, RegexEntry, Str,
-    CUSTOM_DEVICE_PLACEHOLDER, NO_DTYPE_SLOT,
+    rare, ContractMode, DevRule, DtCode, DtypeParam, Generated, Inventory, Item, OracleOutcome, Rd, Reason, RegexEntry,
+    Str, CUSTOM_DEVICE_PLACEHOLDER, NO_DTYPE_SLOT,
 };
 use crate::pyfmt::{fmt_g, parse_float};
 
@@ -911,11 +911,7 @@ fn account_with<'a>(
         tally.units = Some(UnitCounts::new(inv));
     }
     let (mut tally, pass) = run_phases_into(&mut ctx, tally, grouping, None);
-    let kept = tally.units.take().map(|units| KeptCounts {
-        levels: tally.levels,
-        units,
-        keys: ctx.keys.clone(),
-    });
+    let kept = tally.units.take().map(|units| KeptCounts { levels: tally.levels, units, keys: ctx.keys.clone() });
     let GroupPass { visited, group_decision, group_outcomes, .. } = pass;
 
     // Reasons in the order show-skips first meets them.
@@ -1026,7 +1022,6 @@ pub(crate) fn with_context<R>(
 pub(crate) fn scoped_levels(ctx: &mut Ctx, scope: &Scope) -> [LevelCounts; 8] {
     run_phases(ctx, Grouping::Groups, Some(scope)).0.levels
 }
-
 
 /// The per-call context: device class, reason ids, `skip_ops`, the dtype keys and the
 /// `ieee754` capability, resolved once for the rule chain.
@@ -1359,7 +1354,6 @@ fn walk_items(ctx: &mut Ctx, tally: &mut Tally, pass: &mut GroupPass, placeholde
         }
     }
     add_placeholders_before(ctx, tally, usize::MAX);
-
 }
 
 /// Phase 3. Pending OpInfo records: backward module first (collected first), then forward.
@@ -1404,10 +1398,16 @@ impl PendingRef {
     /// Every record of the pending phase, with its dtype (not canonical).
     pub(crate) fn all(inv: &Inventory) -> impl Iterator<Item = (Str, PendingRef)> + '_ {
         let backward = inv.backward.iter().enumerate().flat_map(|(op, b)| {
-            b.dtypes.iter().enumerate().map(move |(k, &(dt, _))| (dt, PendingRef::Backward { op: op as u32, dtype: k as u32 }))
+            b.dtypes
+                .iter()
+                .enumerate()
+                .map(move |(k, &(dt, _))| (dt, PendingRef::Backward { op: op as u32, dtype: k as u32 }))
         });
         let forward = inv.forward.iter().enumerate().flat_map(|(op, f)| {
-            f.dtypes.iter().enumerate().map(move |(k, &(dt, ..))| (dt, PendingRef::Forward { op: op as u32, dtype: k as u32 }))
+            f.dtypes
+                .iter()
+                .enumerate()
+                .map(move |(k, &(dt, ..))| (dt, PendingRef::Forward { op: op as u32, dtype: k as u32 }))
         });
         backward.chain(forward)
     }
@@ -1426,14 +1426,17 @@ fn backward_record(ctx: &mut Ctx, tally: &mut Tally, op: usize, dtype: usize) {
         Some(_) => None,
     };
     if let Some((reason, detail)) = rec {
-        tally.add_pending(inv, Record {
-            node: NodeRef::Pending { backward: true, cond: inv.s.clean, op: b.op, dt },
-            reason,
-            detail,
-            level: inv.opinfo_level,
-            deselected: false,
-            live_device_dependent: false,
-        });
+        tally.add_pending(
+            inv,
+            Record {
+                node: NodeRef::Pending { backward: true, cond: inv.s.clean, op: b.op, dt },
+                reason,
+                detail,
+                level: inv.opinfo_level,
+                deselected: false,
+                live_device_dependent: false,
+            },
+        );
     }
 }
 
@@ -1445,14 +1448,17 @@ fn forward_records(ctx: &mut Ctx, tally: &mut Tally, op: usize, dtype: usize) {
     }
     let (dt, fc, contract) = f.dtypes[dtype];
     let mut push = |cond: Str, reason: Reason, detail: Detail| {
-        tally.add_pending(inv, Record {
-            node: NodeRef::Pending { backward: false, cond, op: f.op, dt },
-            reason,
-            detail,
-            level: inv.opinfo_level,
-            deselected: false,
-            live_device_dependent: false,
-        });
+        tally.add_pending(
+            inv,
+            Record {
+                node: NodeRef::Pending { backward: false, cond, op: f.op, dt },
+                reason,
+                detail,
+                level: inv.opinfo_level,
+                deselected: false,
+                live_device_dependent: false,
+            },
+        );
     };
     match ctx.disposition(dt, Some(f.op), LabelKind::Plain) {
         None => {
@@ -2165,10 +2171,12 @@ impl PreflightMasks {
         if inv.dtype_pos.len() > 64 {
             return None;
         }
-        let mask = |keep: &dyn Fn(usize) -> bool| (0..inv.dtype_pos.len()).filter(|&p| keep(p)).fold(0u64, |m, p| m | 1 << p);
+        let mask =
+            |keep: &dyn Fn(usize) -> bool| (0..inv.dtype_pos.len()).filter(|&p| keep(p)).fold(0u64, |m, p| m | 1 << p);
         let code = |pos: usize| gen.dt.get(pos).copied().unwrap_or(DtCode::Rejected);
         let shape = gen.manual_shape.as_ref().map(|shape| {
-            let case = |pos: usize, k: usize| shape.cases.get(pos).is_some_and(|c| c.is_some_and(|c| c[k] == Some(true)));
+            let case =
+                |pos: usize, k: usize| shape.cases.get(pos).is_some_and(|c| c.is_some_and(|c| c[k] == Some(true)));
             ShapeMasks {
                 clean: mask(&|p| case(p, 0)),
                 ieee: mask(&|p| case(p, 1) || case(p, 2)),

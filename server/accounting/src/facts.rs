@@ -87,11 +87,9 @@ impl PyValue {
     /// `d.get(key)` on a `Dict` value with a string key (last duplicate wins).
     pub fn dict_get(&self, key: &str) -> Option<&PyValue> {
         match self {
-            PyValue::Dict(items) => items
-                .iter()
-                .rev()
-                .find(|(k, _)| matches!(k, PyValue::Str(s) if s == key))
-                .map(|(_, v)| v),
+            PyValue::Dict(items) => {
+                items.iter().rev().find(|(k, _)| matches!(k, PyValue::Str(s) if s == key)).map(|(_, v)| v)
+            }
             _ => None,
         }
     }
@@ -242,10 +240,9 @@ impl ManifestFacts {
         };
         let str_pairs = |v: &PyValue| -> Vec<(String, PyValue)> {
             match v {
-                PyValue::Dict(items) => items
-                    .iter()
-                    .filter_map(|(k, x)| k.as_str().map(|s| (s.to_string(), x.clone())))
-                    .collect(),
+                PyValue::Dict(items) => {
+                    items.iter().filter_map(|(k, x)| k.as_str().map(|s| (s.to_string(), x.clone()))).collect()
+                }
                 _ => Vec::new(),
             }
         };
@@ -381,7 +378,13 @@ impl LevelSelection {
         if let Some(text) = level_range {
             let field = "--level-range";
             let text = text.trim();
-            let sep = if text.contains(':') { Some(':') } else if text.contains('-') { Some('-') } else { None };
+            let sep = if text.contains(':') {
+                Some(':')
+            } else if text.contains('-') {
+                Some('-')
+            } else {
+                None
+            };
             let parse = |t: &str| -> Result<i64, String> {
                 t.trim().parse::<i64>().map_err(|_| format!("{field} must be formatted as MIN:MAX with integer levels"))
             };
@@ -507,12 +510,22 @@ mod tests {
     #[test]
     fn run_layout_follows_pytests_rootdir_rule() {
         use std::path::Path;
-        let under_tmp = RunLayout::for_paths(Path::new("/tmp/proj"), Path::new("/tmp/tv/lib/python3.11/site-packages/torchcts"));
-        assert_eq!(under_tmp, RunLayout { rooted_at_package: false, node_prefix: "tv/lib/python3.11/site-packages/torchcts/".into() });
-        let venv_inside = RunLayout::for_paths(Path::new("/home/u/p"), Path::new("/home/u/p/.venv/lib/python3.12/site-packages/torchcts"));
+        let under_tmp =
+            RunLayout::for_paths(Path::new("/tmp/proj"), Path::new("/tmp/tv/lib/python3.11/site-packages/torchcts"));
+        assert_eq!(
+            under_tmp,
+            RunLayout { rooted_at_package: false, node_prefix: "tv/lib/python3.11/site-packages/torchcts/".into() }
+        );
+        let venv_inside = RunLayout::for_paths(
+            Path::new("/home/u/p"),
+            Path::new("/home/u/p/.venv/lib/python3.12/site-packages/torchcts"),
+        );
         assert_eq!(venv_inside.node_prefix, ".venv/lib/python3.12/site-packages/torchcts/");
         // Only `/` in common: pytest roots at the package and the ledger cannot match.
-        let apart = RunLayout::for_paths(Path::new("/tmp/proj"), Path::new("/work/tv/venv/lib/python3.11/site-packages/torchcts"));
+        let apart = RunLayout::for_paths(
+            Path::new("/tmp/proj"),
+            Path::new("/work/tv/venv/lib/python3.11/site-packages/torchcts"),
+        );
         assert!(apart.rooted_at_package);
         assert!(!RunLayout::default().rooted_at_package);
     }

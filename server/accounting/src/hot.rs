@@ -214,7 +214,8 @@ impl CapabilitySets {
         if let Some(&i) = self.index.get(requires) {
             return Ok(i);
         }
-        let i = u16::try_from(self.sets.len()).map_err(|_| "inventory has too many distinct capability sets".to_string())?;
+        let i = u16::try_from(self.sets.len())
+            .map_err(|_| "inventory has too many distinct capability sets".to_string())?;
         self.sets.push(requires.to_vec());
         self.index.insert(requires.to_vec(), i);
         Ok(i)
@@ -224,7 +225,8 @@ impl CapabilitySets {
 /// Phase 1: an item's row of the table.
 fn hot_item(it: &Item, input: &BuildInput, sets: &mut CapabilitySets) -> Result<HotItem, String> {
     let requires = sets.intern(&it.requires)?;
-    let (presence, table) = presence(it, input.clean).map_err(|problem| format!("inventory item {}: {problem}", it.id_in(input.ids)))?;
+    let (presence, table) =
+        presence(it, input.clean).map_err(|problem| format!("inventory item {}: {problem}", it.id_in(input.ids)))?;
     let mut dev_classes = 0u64;
     for (class, facts) in &it.dev {
         if !facts.is_empty() && (*class as usize) < 64 {
@@ -269,9 +271,7 @@ fn presence(it: &Item, clean: Str) -> Result<(Presence, u32), String> {
         }
         None => match it.foreach_entry {
             Some(entry) if it.d1.is_some() && it.op == Some(entry) => (Presence::Foreach, u32::MAX),
-            Some(entry) if it.d1.is_some() => {
-                return Err(format!("foreach entry {entry} differs from its op"))
-            }
+            Some(entry) if it.d1.is_some() => return Err(format!("foreach entry {entry} differs from its op")),
             Some(_) => (Presence::Never, u32::MAX),
             None => (Presence::Always, u32::MAX),
         },

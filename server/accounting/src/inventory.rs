@@ -11,7 +11,6 @@ use std::io::Read;
 use std::path::Path;
 use std::sync::Mutex;
 
-
 pub type Str = u32;
 pub type Reason = u16;
 
@@ -77,10 +76,21 @@ pub struct DevFact {
 #[derive(Debug, Clone)]
 pub enum OiParam {
     /// `table`: index into the forward table (`u32::MAX` if absent).
-    Forward { op: Str, dt: Str, cond: Str, table: u32 },
+    Forward {
+        op: Str,
+        dt: Str,
+        cond: Str,
+        table: u32,
+    },
     /// `table`: index into the backward table (`u32::MAX` if absent).
-    Backward { op: Str, dt: Str, table: u32 },
-    Errors { op: Str },
+    Backward {
+        op: Str,
+        dt: Str,
+        table: u32,
+    },
+    Errors {
+        op: Str,
+    },
 }
 
 /// Bits of [`Item::rare`]: which of the rarely present facts an item has, so
@@ -505,4 +515,3 @@ impl Inventory {
             .collect())
     }
 }
-

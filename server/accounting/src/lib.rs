@@ -30,11 +30,13 @@ pub mod versions;
 mod what_if;
 
 pub use account::{
-    account, account_keeping_units, resolve_device, Accounting, AccountingProblem, Detail, DeviceResolution, DtypeLabel, LabelKind,
-    KeptCounts, LevelCounts, NodeRef, PlaceholderKind, Record,
+    account, account_keeping_units, resolve_device, Accounting, AccountingProblem, Detail, DeviceResolution,
+    DtypeLabel, KeptCounts, LabelKind, LevelCounts, NodeRef, PlaceholderKind, Record,
 };
 pub use facts::{canonical_dtype, tagged_to_py, LevelSelection, ManifestFacts, PyValue, RunLayout};
 pub use inventory::{Inventory, InventoryMeta, Reason, CUSTOM_DEVICE_PLACEHOLDER};
+pub use render::{
+    collected_line, records_json, render_audit, render_show_skips, summary_line, write_show_skips, RecordsJson,
+};
 pub use versions::{choose_for_environment, embedded_torch_releases, newest_torch_release, InventoryChoice};
 pub use what_if::{what_if_levels, Baseline, WhatIfs};
-pub use render::{collected_line, records_json, render_audit, render_show_skips, summary_line, write_show_skips, RecordsJson};

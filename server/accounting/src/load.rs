@@ -14,8 +14,8 @@ use inventory_pack::{Release, Section};
 
 use crate::inventory::{
     BackwardOp, ContractMode, DevFact, DevRule, DeviceInfo, DtCode, DtypeCheck, DtypeInfo, DtypeParam, FixedGate,
-    ForwardOp, Generated, Inventory, InventoryMeta, Item, OiParam, OracleOutcome, Placeholders, Rd, Reason,
-    ShapeFacts, Str, WellKnown, CUSTOM_DEVICE_PLACEHOLDER, ENGINE_REASONS,
+    ForwardOp, Generated, Inventory, InventoryMeta, Item, OiParam, OracleOutcome, Placeholders, Rd, Reason, ShapeFacts,
+    Str, WellKnown, CUSTOM_DEVICE_PLACEHOLDER, ENGINE_REASONS,
 };
 
 /// What a release's rows hold, before indexing.
@@ -432,7 +432,8 @@ fn dtype_slots(dtype_pos: &HashMap<Str, usize>, canonical_str: &[Str]) -> Vec<u8
     (0..canonical_str.len())
         .map(|s| {
             let pos = by_canonical.get(&canonical_str[s]).copied();
-            pos.filter(|&p| p < crate::inventory::NO_DTYPE_SLOT as usize).map_or(crate::inventory::NO_DTYPE_SLOT, |p| p as u8)
+            pos.filter(|&p| p < crate::inventory::NO_DTYPE_SLOT as usize)
+                .map_or(crate::inventory::NO_DTYPE_SLOT, |p| p as u8)
         })
         .collect()
 }
@@ -451,7 +452,8 @@ fn deselecting(deselect: &[Reason], reason_count: usize) -> Vec<bool> {
 /// The string id of each inventory dtype -> its position; per string id, 1 if it names a
 /// float or complex dtype.
 fn dtype_tables(names: &mut Interner, dtypes: &[DtypeInfo]) -> (HashMap<Str, usize>, Vec<u8>) {
-    let dtype_pos: HashMap<Str, usize> = dtypes.iter().enumerate().map(|(pos, d)| (names.string(&d.name), pos)).collect();
+    let dtype_pos: HashMap<Str, usize> =
+        dtypes.iter().enumerate().map(|(pos, d)| (names.string(&d.name), pos)).collect();
     let mut fc_by_str = vec![0u8; names.strings.len() + 16];
     for (&st, &pos) in &dtype_pos {
         if dtypes[pos].float_or_complex {
@@ -463,7 +465,12 @@ fn dtype_tables(names: &mut Interner, dtypes: &[DtypeInfo]) -> (HashMap<Str, usi
 
 /// Per string id: the id its text is interned under (equal texts, one id).
 fn canonical_ids(names: &Interner) -> Vec<Str> {
-    names.strings.iter().enumerate().map(|(i, text)| names.string_index.get(text).copied().unwrap_or(i as Str)).collect()
+    names
+        .strings
+        .iter()
+        .enumerate()
+        .map(|(i, text)| names.string_index.get(text).copied().unwrap_or(i as Str))
+        .collect()
 }
 
 /// What the manifest-generated parameter sets need from the items.
@@ -505,9 +512,7 @@ fn link_opinfo_tables(items: &mut [Item], forward: &[ForwardOp], backward: &[Bac
     let backward_by_op: HashMap<Str, usize> = backward.iter().enumerate().map(|(i, f)| (f.op, i)).collect();
     for it in items.iter_mut() {
         match &mut it.opinfo {
-            Some(OiParam::Forward { op, table, .. }) => {
-                *table = forward_by_op.get(op).map_or(u32::MAX, |&i| i as u32)
-            }
+            Some(OiParam::Forward { op, table, .. }) => *table = forward_by_op.get(op).map_or(u32::MAX, |&i| i as u32),
             Some(OiParam::Backward { op, table, .. }) => {
                 *table = backward_by_op.get(op).map_or(u32::MAX, |&i| i as u32)
             }
@@ -526,41 +531,56 @@ fn placeholders(
     opinfo_level: u8,
     generated_level: u8,
 ) -> Placeholders {
-    let mut make = |function: Str, suffix: &str, default_level: u8, d1: Option<DtypeCheck>, op: Option<Str>, dummy: bool| {
-        let template = first.get(&function).map(|&i| &items[i]);
-        let inherits_level = |t: &Item| t.generated.is_none() && t.foreach_entry.is_none();
-        Item {
-            rare: 0,
-            printed_from: 0,
-            id: (0, 0),
-            op,
-            level: template.filter(|t| inherits_level(t)).map_or(default_level, |t| t.level),
-            d1,
-            d2: Box::default(),
-            fixed: Box::default(),
-            requires: template.map(|t| t.requires.clone()).unwrap_or_default(),
-            packing: None,
-            decoder: false,
-            large: false,
-            rng: 0,
-            generated: None,
-            foreach_entry: None,
-            oom: false,
-            gradcheck: None,
-            path_shape_empty: false,
-            opinfo_dummy: dummy,
-            opinfo: None,
-            dev: Box::default(),
-            function,
-        }
-        .with_id(ids, &[&strings[function as usize], "[", suffix, "]"])
-        .with_rare_flags()
-    };
+    let mut make =
+        |function: Str, suffix: &str, default_level: u8, d1: Option<DtypeCheck>, op: Option<Str>, dummy: bool| {
+            let template = first.get(&function).map(|&i| &items[i]);
+            let inherits_level = |t: &Item| t.generated.is_none() && t.foreach_entry.is_none();
+            Item {
+                rare: 0,
+                printed_from: 0,
+                id: (0, 0),
+                op,
+                level: template.filter(|t| inherits_level(t)).map_or(default_level, |t| t.level),
+                d1,
+                d2: Box::default(),
+                fixed: Box::default(),
+                requires: template.map(|t| t.requires.clone()).unwrap_or_default(),
+                packing: None,
+                decoder: false,
+                large: false,
+                rng: 0,
+                generated: None,
+                foreach_entry: None,
+                oom: false,
+                gradcheck: None,
+                path_shape_empty: false,
+                opinfo_dummy: dummy,
+                opinfo: None,
+                dev: Box::default(),
+                function,
+            }
+            .with_id(ids, &[&strings[function as usize], "[", suffix, "]"])
+            .with_rare_flags()
+        };
     let dummy_check = |param| DtypeCheck { param, dt: s.dummy, mode: ContractMode::Set, contract: None };
     let no_dtype = DtypeCheck { param: DtypeParam::Dtype, dt: s.none_str, mode: ContractMode::None, contract: None };
     Placeholders {
-        forward: make(s.fwd_fn, "clean-dummy-dummy", opinfo_level, Some(dummy_check(DtypeParam::DtypeStr)), Some(s.dummy), true),
-        backward: make(s.bwd_fn, "dummy-dummy", opinfo_level, Some(dummy_check(DtypeParam::DtypeStr)), Some(s.dummy), true),
+        forward: make(
+            s.fwd_fn,
+            "clean-dummy-dummy",
+            opinfo_level,
+            Some(dummy_check(DtypeParam::DtypeStr)),
+            Some(s.dummy),
+            true,
+        ),
+        backward: make(
+            s.bwd_fn,
+            "dummy-dummy",
+            opinfo_level,
+            Some(dummy_check(DtypeParam::DtypeStr)),
+            Some(s.dummy),
+            true,
+        ),
         errors: make(s.err_fn, "dummy", opinfo_level, None, Some(s.dummy), true),
         foreach: make(s.foreach_fn, "no-audit", generated_level, Some(no_dtype), None, false),
     }

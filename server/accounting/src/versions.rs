@@ -201,10 +201,15 @@ mod tests {
         let embedded = Inventory::for_torch(newest_torch_release()).unwrap();
         assert_eq!(from_json.meta, embedded.meta);
         assert_eq!(from_json.item_count(), embedded.item_count());
-        assert!(from_json.items.iter().zip(&embedded.items).all(|(a, b)| from_json.item_id(a) == embedded.item_id(b) && a.level == b.level));
+        assert!(from_json
+            .items
+            .iter()
+            .zip(&embedded.items)
+            .all(|(a, b)| from_json.item_id(a) == embedded.item_id(b) && a.level == b.level));
         assert_eq!(from_json.operator_names(), embedded.operator_names());
         let text = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/parity/skips/cases/regex_dtypes/manifest.json"),
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../tests/parity/skips/cases/regex_dtypes/manifest.json"),
         )
         .expect("corpus manifest");
         let facts = crate::ManifestFacts::from_tagged_json(&serde_json::from_str(&text).unwrap()).unwrap();

@@ -20,8 +20,8 @@
 use foldhash::HashMap;
 
 use crate::account::{
-    account, dtype_entry, scoped_levels, with_context, Bits, Ctx, KeptCounts, LevelCounts,
-    PendingRef, PreflightMasks, Scope,
+    account, dtype_entry, scoped_levels, with_context, Bits, Ctx, KeptCounts, LevelCounts, PendingRef, PreflightMasks,
+    Scope,
 };
 use crate::facts::{canonical_dtype, last_value, LevelSelection, ManifestFacts, PyValue};
 use crate::hot::{GeneratedKey, NO_GROUP};
@@ -371,14 +371,12 @@ fn changed_capabilities<'x>(a: &'x [(String, PyValue)], b: &'x [(String, PyValue
     };
     let (a, b) = (as_map(a), as_map(b));
     names.retain(|name| {
-        let value = |map: &[(&str, usize, &'x PyValue)]| {
-            map.binary_search_by(|e| e.0.cmp(name)).ok().map(|at| map[at].2)
-        };
+        let value =
+            |map: &[(&str, usize, &'x PyValue)]| map.binary_search_by(|e| e.0.cmp(name)).ok().map(|at| map[at].2);
         value(&a) != value(&b)
     });
     names
 }
-
 
 /// The entries of two lists outside their common prefix and suffix: a key none of them
 /// has keeps its (last-wins) value.

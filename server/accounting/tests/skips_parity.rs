@@ -72,19 +72,23 @@ fn show_skips_parity() {
         let mut expected_text = String::new();
         flate2::read::GzDecoder::new(&expected_gz[..]).read_to_string(&mut expected_text).unwrap();
         let expected: Value = serde_json::from_str(&expected_text).unwrap();
-        let manifest: Value = serde_json::from_str(&std::fs::read_to_string(cdir.join("manifest.json")).unwrap()).unwrap();
+        let manifest: Value =
+            serde_json::from_str(&std::fs::read_to_string(cdir.join("manifest.json")).unwrap()).unwrap();
         let mut facts = ManifestFacts::from_tagged_json(&manifest).unwrap();
         // How the real run named its tests (null: rooted at the package).
         facts.layout = match expected["node_prefix"].as_str() {
             Some(prefix) => RunLayout { rooted_at_package: false, node_prefix: prefix.to_string() },
             None => RunLayout { rooted_at_package: true, node_prefix: String::new() },
         };
-        let args: Vec<String> = case["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_string()).collect();
+        let args: Vec<String> =
+            case["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_string()).collect();
         let device = facts.resolve_device(arg(&args, "--device"));
         let sel = selection(&args, &facts);
         // A case produced with another torch release is accounted with that release's inventory.
         let inv = match case["torch"].as_str() {
-            Some(torch) => Inventory::for_torch(torch).unwrap_or_else(|| panic!("{name}: no inventory for torch {torch}")),
+            Some(torch) => {
+                Inventory::for_torch(torch).unwrap_or_else(|| panic!("{name}: no inventory for torch {torch}"))
+            }
             None => Inventory::embedded(),
         };
         let t = std::time::Instant::now();
@@ -162,13 +166,21 @@ fn show_skips_parity() {
             .flat_map(|((n, r), v)| v.into_iter().map(move |d| format!("{n} {r} {d}")))
             .collect();
         if !missing.is_empty() {
-            diffs.push(format!("{} expected records missing, e.g. {:?}", missing.len(), &missing[..missing.len().min(8)]));
+            diffs.push(format!(
+                "{} expected records missing, e.g. {:?}",
+                missing.len(),
+                &missing[..missing.len().min(8)]
+            ));
         }
         if !extra.is_empty() {
             diffs.push(format!("{} unexpected records, e.g. {:?}", extra.len(), &extra[..extra.len().min(8)]));
         }
         if !detail_diffs.is_empty() {
-            diffs.push(format!("{} detail differences, e.g. {:?}", detail_diffs.len(), &detail_diffs[..detail_diffs.len().min(5)]));
+            diffs.push(format!(
+                "{} detail differences, e.g. {:?}",
+                detail_diffs.len(),
+                &detail_diffs[..detail_diffs.len().min(5)]
+            ));
         }
         // Record order: the printed list in the same order.
         if diffs.is_empty() {

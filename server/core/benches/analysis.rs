@@ -25,7 +25,8 @@ fn time<T>(iterations: usize, mut f: impl FnMut() -> T) -> Duration {
 }
 
 fn manifest_200_lines() -> String {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/parity/check/cases/template_complete/manifest.py");
+    let root =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/parity/check/cases/template_complete/manifest.py");
     let mut text = std::fs::read_to_string(root).expect("template_complete is committed");
     // Pad to ~200 lines with realistic entries: a long skip_ops list.
     let ops: String = (0..65).map(|i| format!("    \"_op_{i}\",\n")).collect();
@@ -43,10 +44,14 @@ fn main() {
     let mut edited = text.clone();
     let mut old = base.tree.clone();
     torchcts_core::syntax::apply_edit(&mut edited, Some(&mut old), at..at + 4, "False");
-    let incremental = time(200, || analyze(&edited, &AnalysisInput { old_tree: Some(&old), ..AnalysisInput::default() }));
+    let incremental =
+        time(200, || analyze(&edited, &AnalysisInput { old_tree: Some(&old), ..AnalysisInput::default() }));
     let inventory_for_hints = torchcts_core::accounting_view::Inventory::embedded();
     let with_hints = time(100, || {
-        analyze(&edited, &AnalysisInput { old_tree: Some(&old), inventory: Some(inventory_for_hints), ..AnalysisInput::default() })
+        analyze(
+            &edited,
+            &AnalysisInput { old_tree: Some(&old), inventory: Some(inventory_for_hints), ..AnalysisInput::default() },
+        )
     });
     let hover_at = text.find("\"semantic_level\"").unwrap_or(0) + 2;
     let hover = time(2000, || torchcts_core::hover::hover(&base, hover_at, None));
@@ -82,10 +87,17 @@ fn main() {
         let file = dir.join("manifest.py");
         std::fs::write(&file, &text).expect("write bench manifest");
         let real = time(5, || {
-            std::process::Command::new(&torchcts).args(["check-manifest", "--manifest"]).arg(&file).output().expect("run torchcts")
+            std::process::Command::new(&torchcts)
+                .args(["check-manifest", "--manifest"])
+                .arg(&file)
+                .output()
+                .expect("run torchcts")
         });
         println!("real `torchcts check-manifest` on the same file:      {real:?}");
-        println!("ratio real/ours (full analysis):                      {:.0}x", real.as_secs_f64() / full.as_secs_f64());
+        println!(
+            "ratio real/ours (full analysis):                      {:.0}x",
+            real.as_secs_f64() / full.as_secs_f64()
+        );
     } else {
         println!("(set TORCHCTS=/path/to/torchcts to time the real check-manifest beside it)");
     }

@@ -40,7 +40,8 @@ fn main() {
         let facts = av::facts(manifest);
         let summary = av::summarize(inventory, &facts, None);
         let entries = av::entry_counts(inventory, manifest, &summary).len();
-        let hints = best_and_median(300, || drop(std::hint::black_box(av::entry_counts(inventory, manifest, &summary))));
+        let hints =
+            best_and_median(300, || drop(std::hint::black_box(av::entry_counts(inventory, manifest, &summary))));
         let whole = best_and_median(300, || drop(std::hint::black_box(av::summarize(inventory, &facts, None))));
         println!(
             "{:<60} {entries:>7} {:>10.2?} / {:>9.2?} {:>10.2?} / {:>9.2?}",

@@ -22,8 +22,9 @@ fn main() {
     texts.sort();
     assert!(!texts.is_empty(), "the check corpus");
     let pieces = [
-        "(", ")", "[", "]", "{", "}", ",", ":", "=", "\"", "'", "\\", "\n", " ", "é", "😀", "#", "lambda", "if", "def", "**",
-        ".", "0x", "1e", "r'", "'''", "\t", "\r", "not", "torch.", "\\n", "\"\"\"", "+", "()", "[0]", ".b", "f'{", "\\N{",
+        "(", ")", "[", "]", "{", "}", ",", ":", "=", "\"", "'", "\\", "\n", " ", "é", "😀", "#", "lambda", "if", "def",
+        "**", ".", "0x", "1e", "r'", "'''", "\t", "\r", "not", "torch.", "\\n", "\"\"\"", "+", "()", "[0]", ".b",
+        "f'{", "\\N{",
     ];
     let args: Vec<String> = std::env::args().skip(1).collect();
     let budget = args.first().map(String::as_str).unwrap_or("20000");

@@ -6,8 +6,22 @@ fn main() {
     let mut depth = 0;
     loop {
         let n = cursor.node();
-        println!("{}{} {:?} {}", "  ".repeat(depth), if n.is_missing() {"MISSING "} else {""}, n.kind(), n.start_position());
-        if cursor.goto_first_child() { depth += 1; continue; }
-        while !cursor.goto_next_sibling() { if !cursor.goto_parent() { return; } depth -= 1; }
+        println!(
+            "{}{} {:?} {}",
+            "  ".repeat(depth),
+            if n.is_missing() { "MISSING " } else { "" },
+            n.kind(),
+            n.start_position()
+        );
+        if cursor.goto_first_child() {
+            depth += 1;
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                return;
+            }
+            depth -= 1;
+        }
     }
 }

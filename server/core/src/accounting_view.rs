@@ -185,8 +185,13 @@ pub struct Questions<'a> {
 
 impl<'a> Questions<'a> {
     pub fn new(inventory: &'a Inventory, summary: &'a Summary) -> Questions<'a> {
-        let base =
-            accounting::WhatIfs::from_kept(inventory, &summary.facts, &summary.device, summary.selection, &summary.kept);
+        let base = accounting::WhatIfs::from_kept(
+            inventory,
+            &summary.facts,
+            &summary.device,
+            summary.selection,
+            &summary.kept,
+        );
         Questions { inventory, summary, base }
     }
 
@@ -536,7 +541,8 @@ pub fn entry_counts_until(
             cancel.check()?;
             // One copy of the facts, changed in place and restored: set False where the
             // capability is (a dict keeps its place), appended where it is not.
-            let at: Vec<usize> = (0..changed.capabilities.len()).filter(|&k| changed.capabilities[k].0 == name).collect();
+            let at: Vec<usize> =
+                (0..changed.capabilities.len()).filter(|&k| changed.capabilities[k].0 == name).collect();
             let saved: Vec<PyValue> = at.iter().map(|&k| changed.capabilities[k].1.clone()).collect();
             for &k in &at {
                 changed.capabilities[k].1 = PyValue::Bool(false);

@@ -1,8 +1,8 @@
 //! Quick fixes for findings, as minimal text edits that keep the user's formatting.
 
-use crate::fields::{Field, FieldChild};
 use crate::analysis::Analysis;
 use crate::cancel::{uncancelled, Cancel, Cancellable, CHECK_EVERY};
+use crate::fields::{Field, FieldChild};
 use crate::findings::Finding;
 use crate::fix_data::{FixData, KeySection, SyntaxRepair};
 use crate::schema::schema;
@@ -232,7 +232,9 @@ fn syntax_error_fixes(target: &Target, repairs: &[SyntaxRepair]) -> Vec<QuickFix
         .iter()
         .enumerate()
         .filter(|(_, r)| fits(r))
-        .map(|(n, r)| target.fix(r.title.clone(), vec![TextEdit { span: r.start..r.end, new_text: r.text.clone() }], n == 0))
+        .map(|(n, r)| {
+            target.fix(r.title.clone(), vec![TextEdit { span: r.start..r.end, new_text: r.text.clone() }], n == 0)
+        })
         .collect()
 }
 
@@ -421,9 +423,7 @@ fn insert_top_level_entry(analysis: &Analysis, key: &str, value: &str) -> Option
 /// are written), else with escapes (a line break, a quote of each kind, a final backslash).
 fn regex_literal(pattern: &str) -> String {
     let quote = if pattern.contains('"') { '\'' } else { '"' };
-    let raw_ok = !pattern.contains(quote)
-        && !pattern.ends_with('\\')
-        && pattern.chars().all(|c| !c.is_control());
+    let raw_ok = !pattern.contains(quote) && !pattern.ends_with('\\') && pattern.chars().all(|c| !c.is_control());
     if raw_ok {
         format!("r{quote}{pattern}{quote}")
     } else {
@@ -466,7 +466,9 @@ fn decoder_stub(analysis: &Analysis) -> Option<Vec<TextEdit>> {
         match manifest.get(section) {
             Some(entry) => {
                 let dict = entry.value.as_dict()?;
-                if section == "supported_container_formats" && dict.get("nf4").is_some_and(|e| e.value.truthy() == Some(true)) {
+                if section == "supported_container_formats"
+                    && dict.get("nf4").is_some_and(|e| e.value.truthy() == Some(true))
+                {
                     continue;
                 }
                 if dict.contains("nf4") {

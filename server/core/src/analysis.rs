@@ -146,7 +146,8 @@ pub fn analyze_parsed(text: &str, tree: Tree, input: &AnalysisInput, cancel: &Ca
     }
     findings.extend(model.notes.iter().cloned());
 
-    let check = CheckOutcome::from_parts(python_error.as_ref(), file_name, model.load_error.as_ref(), &model, validated);
+    let check =
+        CheckOutcome::from_parts(python_error.as_ref(), file_name, model.load_error.as_ref(), &model, validated);
     Ok(Analysis { text: text.to_string(), file_name: file_name.to_string(), line_index, tree, model, findings, check })
 }
 

@@ -57,13 +57,10 @@ impl CheckOutcome {
         match model.manifest.as_ref().map(|v| &v.kind) {
             Some(ValueKind::Dict(_)) => {
                 let findings = validated.unwrap_or_default();
-                let crash = findings
-                    .iter()
-                    .find(|f| f.code == "check-crash")
-                    .and_then(|f| match &f.data {
-                        Some(FixData::CheckCrash { exception_line }) => Some(exception_line.clone()),
-                        _ => None,
-                    });
+                let crash = findings.iter().find(|f| f.code == "check-crash").and_then(|f| match &f.data {
+                    Some(FixData::CheckCrash { exception_line }) => Some(exception_line.clone()),
+                    _ => None,
+                });
                 match crash {
                     Some(exception_line) => CheckOutcome::Crashed { exception_line },
                     None => CheckOutcome::Validated { findings },

@@ -237,8 +237,12 @@ fn first_hint_scan(tokens: &[Token], in_value: &std::cell::Cell<bool>) -> Option
             (statement_start, statement_checked) = (k, false);
         }
         if t.is("=") && t.depth == 0 && !std::mem::replace(&mut statement_checked, true) {
-            let end = (k + 1..tokens.len()).find(|&j| tokens[j].logical_start || separator(&tokens[j])).unwrap_or(tokens.len());
-            pending = targets.statement_error(statement_start, end).map(|(error, read_to)| (target_hint(error, None), read_to));
+            let end = (k + 1..tokens.len())
+                .find(|&j| tokens[j].logical_start || separator(&tokens[j]))
+                .unwrap_or(tokens.len());
+            pending = targets
+                .statement_error(statement_start, end)
+                .map(|(error, read_to)| (target_hint(error, None), read_to));
         }
         let frame = frames.last();
         // The key of a dict entry after the first: CPython parses one expression and wants
@@ -293,7 +297,9 @@ fn first_hint_scan(tokens: &[Token], in_value: &std::cell::Cell<bool>) -> Option
             }
         }
         // `invalid_kwarg`: an argument `expression=value` whose expression is not a name.
-        if let Some(start) = frame.filter(|f| t.is("=") && f.call_paren && !f.element_lambda).and_then(|f| f.element_start) {
+        if let Some(start) =
+            frame.filter(|f| t.is("=") && f.call_paren && !f.element_lambda).and_then(|f| f.element_start)
+        {
             let first = &tokens[start];
             if k == start + 1 && first.kind == Kind::Name {
                 match first.text {
@@ -324,7 +330,9 @@ fn first_hint_scan(tokens: &[Token], in_value: &std::cell::Cell<bool>) -> Option
                         return at(INVALID, t, None);
                     }
                     // `invalid_group`: `(*x)`.
-                    if let Some(star) = frame.filter(|f| t.is(")") && f.group && f.elements == 0).and_then(|f| f.element_start) {
+                    if let Some(star) =
+                        frame.filter(|f| t.is(")") && f.group && f.elements == 0).and_then(|f| f.element_start)
+                    {
                         if tokens[star].is("*") {
                             return at(STARRED_GROUP, &tokens[star], None);
                         }
@@ -455,7 +463,8 @@ pub(crate) fn missed_starred(tokens: &[Token]) -> Option<std::ops::Range<usize>>
         let span = |t: &Token| t.start..t.end();
         if t.is("*") && t.depth == 0 {
             let ends_line = tokens.get(k + 1).is_none_or(|n| n.logical_start);
-            let import_star = k.checked_sub(1).is_some_and(|p| tokens[p].kind == Kind::Name && tokens[p].text == "import");
+            let import_star =
+                k.checked_sub(1).is_some_and(|p| tokens[p].kind == Kind::Name && tokens[p].text == "import");
             if ends_line && !import_star {
                 return Some(span(t));
             }

@@ -96,7 +96,12 @@ impl<'t> Reader<'_, 't> {
                     f_string |= prefix.contains(['f', 'F']);
                     end += 1;
                 }
-                Some(Expr { end, name: if f_string { "f-string expression" } else { "literal" }, at: i, elements: None })
+                Some(Expr {
+                    end,
+                    name: if f_string { "f-string expression" } else { "literal" },
+                    at: i,
+                    elements: None,
+                })
             }
             Kind::Op if t.text == "..." => simple("ellipsis"),
             Kind::Op if matches!(t.text, "(" | "[" | "{") => self.display(i, nesting),
@@ -385,7 +390,9 @@ impl<'a, 't> Targets<'a, 't> {
         let own_level = |k: usize| self.tokens[k].depth == depth;
         // An annotation or augmented assignment is another rule's.
         let other_rule = (start..limit).find(|&k| {
-            own_level(k) && self.tokens[k].kind == Kind::Op && (self.tokens[k].text.ends_with('=') || self.tokens[k].is(":"))
+            own_level(k)
+                && self.tokens[k].kind == Kind::Op
+                && (self.tokens[k].text.ends_with('=') || self.tokens[k].is(":"))
         });
         let eq = other_rule.filter(|&k| self.tokens[k].is("="))?;
         if first.is("@") {
@@ -463,7 +470,10 @@ pub(crate) fn statement_stars(text: &str, tokens: &[Token]) -> Option<StatementS
         }
         let for_statement = tokens[statement_start].kind == Kind::Name && tokens[statement_start].text == "for";
         let assigned = |p: &Token| {
-            p.depth == 0 && p.kind == Kind::Op && p.text.ends_with('=') && !matches!(p.text, "==" | "<=" | ">=" | "!=" | ":=")
+            p.depth == 0
+                && p.kind == Kind::Op
+                && p.text.ends_with('=')
+                && !matches!(p.text, "==" | "<=" | ">=" | "!=" | ":=")
         };
         let iterable = |p: &Token| for_statement && p.kind == Kind::Name && p.text == "in";
         if !(starts || prev.is_some_and(|p| assigned(p) || iterable(p))) {
@@ -513,7 +523,10 @@ pub(crate) fn juxtaposed_expression(text: &str, from: usize) -> Option<std::ops:
     let end = (first + 1..tokens.len()).find(|&j| tokens[j].logical_start).unwrap_or(tokens.len());
     let k = (first.max(1)..end).find(|&k| {
         let (prev, t) = (&tokens[k - 1], &tokens[k]);
-        !t.logical_start && prev.ends_operand() && t.starts_expression() && !(prev.kind == Kind::String && t.kind == Kind::String)
+        !t.logical_start
+            && prev.ends_operand()
+            && t.starts_expression()
+            && !(prev.kind == Kind::String && t.kind == Kind::String)
     })?;
     let e = targets.reader(end).expression(k, 0)?;
     Some(tokens[k].start..tokens[e.end - 1].end())

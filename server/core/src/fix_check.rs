@@ -8,10 +8,10 @@
 //! parsed incrementally from the current tree when that tree has no syntax error, and the
 //! findings are compared by (code, message) counts, a lookup per finding.
 
-use crate::fields::{Field, FieldChild};
 use crate::actions::{pair_of_key, QuickFix, TextEdit};
 use crate::analysis::{analyze_parsed, Analysis, AnalysisInput};
 use crate::cancel::{Cancel, Cancellable};
+use crate::fields::{Field, FieldChild};
 use crate::findings::{Finding, Severity};
 use crate::syntax::{apply_edit, parse};
 use crate::value::Span;

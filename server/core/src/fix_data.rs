@@ -82,10 +82,7 @@ mod tests {
     fn every_variant() -> Vec<(FixData, serde_json::Value)> {
         let s = |t: &str| t.to_string();
         vec![
-            (
-                FixData::UnknownKey { section: KeySection::TopLevel, name: s("x") },
-                json!({"section": "", "name": "x"}),
-            ),
+            (FixData::UnknownKey { section: KeySection::TopLevel, name: s("x") }, json!({"section": "", "name": "x"})),
             (
                 FixData::UnknownKey { section: KeySection::CustomContainerDecoders, name: s("nf5") },
                 json!({"section": "custom_container_decoders", "name": "nf5"}),

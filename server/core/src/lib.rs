@@ -8,15 +8,15 @@
 
 pub mod accounting_view;
 pub mod actions;
-pub mod cancel;
 pub mod analysis;
+pub mod cancel;
 pub mod check;
 pub mod completion;
 pub mod cpython_hints;
 mod cpython_targets;
 pub mod eval;
-pub mod findings;
 mod fields;
+pub mod findings;
 mod fix_check;
 pub mod fix_data;
 pub mod hover;
@@ -25,8 +25,8 @@ pub mod lex;
 pub mod line_index;
 pub mod locate;
 pub mod regex_check;
-pub mod runnable;
 pub mod review_diff;
+pub mod runnable;
 pub mod schema;
 pub mod size_limit;
 pub mod symbols;

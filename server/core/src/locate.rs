@@ -5,8 +5,8 @@
 //! recognised as the right-hand side of `manifest = {...}` (also annotated) or of a later
 //! `manifest["key"] = ...`.
 
-use crate::fields::{Field, FieldChild};
 use crate::eval::decode_string_literal;
+use crate::fields::{Field, FieldChild};
 use crate::syntax::node_text;
 use crate::value::{Span, ValueKind};
 use tree_sitter::{Node, Tree};

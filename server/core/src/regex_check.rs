@@ -23,10 +23,9 @@ pub fn check_regex(pattern: &str) -> RegexVerdict {
     match pyregex::compile(pattern) {
         Ok((_, warnings)) => RegexVerdict::Valid { warnings: format_warnings(&warnings) },
         Err((error, warnings)) => match &error {
-            pyregex::CompileError::Re { .. } => RegexVerdict::Invalid {
-                message: error.python_text(pattern),
-                warnings: format_warnings(&warnings),
-            },
+            pyregex::CompileError::Re { .. } => {
+                RegexVerdict::Invalid { message: error.python_text(pattern), warnings: format_warnings(&warnings) }
+            }
             pyregex::CompileError::Other { kind, msg } => {
                 RegexVerdict::Crash { exception: kind.clone(), message: msg.clone() }
             }

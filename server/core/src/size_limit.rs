@@ -149,7 +149,8 @@ mod tests {
 
     #[test]
     fn the_value_that_holds_most_of_the_manifest_is_named() {
-        let entries: String = (0..3000).map(|i| format!("        'op{i}:float32': {{'rtol': 0.1, 'atol': 0.1}},\n")).collect();
+        let entries: String =
+            (0..3000).map(|i| format!("        'op{i}:float32': {{'rtol': 0.1, 'atol': 0.1}},\n")).collect();
         let text = format!(
             "manifest = {{\n    \"backend\": \"x\",\n    \"tolerance_overrides\": {{\n{entries}    }},\n    \"skip_ops\": [],\n}}\n"
         );
@@ -163,7 +164,10 @@ mod tests {
 
     #[test]
     fn a_top_level_literal_is_named_by_its_statement() {
-        let text = format!("import torch\nX = {{{}}}\nmanifest = {{}}\n", (0..500).map(|i| format!("{i}: {i}, ")).collect::<String>());
+        let text = format!(
+            "import torch\nX = {{{}}}\nmanifest = {{}}\n",
+            (0..500).map(|i| format!("{i}: {i}, ")).collect::<String>()
+        );
         let c = largest_construct(&text).expect("a construct");
         assert_eq!((c.label.as_str(), c.line, c.entries), ("X =", 2, 501));
     }

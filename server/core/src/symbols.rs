@@ -91,7 +91,11 @@ fn pair_symbol(pair: Node, text: &str, depth: usize) -> Option<Symbol> {
     let value = pair.field(Field::Value);
     Some(Symbol {
         name: key_text(key, text),
-        detail: if pair.has_error() { "incomplete".into() } else { value.map(|v| describe(v, text)).unwrap_or_default() },
+        detail: if pair.has_error() {
+            "incomplete".into()
+        } else {
+            value.map(|v| describe(v, text)).unwrap_or_default()
+        },
         kind: if value.is_some_and(|v| v.kind() == "dictionary") { SymbolKind::Section } else { SymbolKind::Entry },
         span: pair.start_byte()..pair.end_byte(),
         selection: key.start_byte()..key.end_byte(),
@@ -129,8 +133,7 @@ pub fn folding_ranges(tree: &Tree, text: &str) -> Vec<Span> {
     while let Some(node) = stack.pop() {
         let foldable = matches!(node.kind(), "dictionary" | "list" | "tuple" | "parenthesized_expression")
             || crate::syntax::recovered_manifest_pairs(node, text).is_some();
-        if foldable && text[node.start_byte()..node.end_byte()].contains('\n')
-        {
+        if foldable && text[node.start_byte()..node.end_byte()].contains('\n') {
             out.push(node.start_byte()..node.end_byte());
         }
         let mut cursor = node.walk();

@@ -333,7 +333,9 @@ fn parser_error(
 ) -> PythonSyntaxError {
     let later_statement = |offset: usize| statement_starts.iter().any(|&s| end < s && s <= offset);
     match first_hint {
-        Some(hint) if (hint.reached || hint.offset <= end || hint.line <= line + 1) && !later_statement(hint.offset) => {
+        Some(hint)
+            if (hint.reached || hint.offset <= end || hint.line <= line + 1) && !later_statement(hint.offset) =>
+        {
             PythonSyntaxError { message: hint.message.into(), line: hint.line, fixes: hint.fixes }
         }
         _ => PythonSyntaxError { message: "invalid syntax".into(), line, fixes: Vec::new() },
@@ -467,7 +469,8 @@ fn argument_order_error(calls: &[Node], text: &str) -> Option<(usize, PythonSynt
         }
         if let Some((offset, message)) = error {
             if found.as_ref().is_none_or(|(at, _)| offset < *at) {
-                let error = PythonSyntaxError { message: message.into(), line: line_at(text, offset), fixes: Vec::new() };
+                let error =
+                    PythonSyntaxError { message: message.into(), line: line_at(text, offset), fixes: Vec::new() };
                 found = Some((offset, error));
             }
         }
@@ -596,7 +599,8 @@ fn tokenizer_error(
             }
             return err(error.message, error.line, false);
         }
-        previous_was_line_indent = token.kind == TokenKind::Indent && unexpected_indent.is_some_and(|i| i.line == token.line);
+        previous_was_line_indent =
+            token.kind == TokenKind::Indent && unexpected_indent.is_some_and(|i| i.line == token.line);
         if !token.is_significant() {
             continue;
         }
@@ -604,8 +608,20 @@ fn tokenizer_error(
             line_is_header = token.kind == TokenKind::Name
                 && matches!(
                     token.text(text),
-                    "def" | "class" | "if" | "elif" | "else" | "for" | "while" | "with" | "try" | "except" | "finally"
-                        | "async" | "match" | "case"
+                    "def"
+                        | "class"
+                        | "if"
+                        | "elif"
+                        | "else"
+                        | "for"
+                        | "while"
+                        | "with"
+                        | "try"
+                        | "except"
+                        | "finally"
+                        | "async"
+                        | "match"
+                        | "case"
                 );
         }
         last_significant = Some(token.clone());
@@ -880,8 +896,27 @@ fn needs_operand(last: &Token, text: &str) -> bool {
         }
         TokenKind::Name => matches!(
             word,
-            "and" | "or" | "not" | "in" | "is" | "if" | "else" | "lambda" | "import" | "from" | "assert" | "del"
-                | "with" | "for" | "while" | "elif" | "await" | "class" | "def" | "global" | "nonlocal"
+            "and"
+                | "or"
+                | "not"
+                | "in"
+                | "is"
+                | "if"
+                | "else"
+                | "lambda"
+                | "import"
+                | "from"
+                | "assert"
+                | "del"
+                | "with"
+                | "for"
+                | "while"
+                | "elif"
+                | "await"
+                | "class"
+                | "def"
+                | "global"
+                | "nonlocal"
         ),
         _ => false,
     }

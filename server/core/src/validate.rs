@@ -151,7 +151,9 @@ pub fn validate_manifest(manifest: &Dict, manifest_span: Span, ctx: &ValidationC
     }
 
     match section(manifest, "capabilities") {
-        Section::Known(caps) => validate_bool_map(&mut out, KeySection::Capabilities, caps, Some(&s.capabilities), true),
+        Section::Known(caps) => {
+            validate_bool_map(&mut out, KeySection::Capabilities, caps, Some(&s.capabilities), true)
+        }
         Section::Missing | Section::Unknown => {}
     }
 
@@ -254,7 +256,8 @@ fn regex_finding(out: &mut Out, at: &Value, pattern: &str, message: impl Fn(&str
     match check_regex(pattern) {
         RegexVerdict::Valid { .. } => {}
         RegexVerdict::Invalid { message: exc, .. } => {
-            out.error(at.span.clone(), message(&exc), "invalid-regex").data = Some(FixData::InvalidRegex { pattern: pattern.to_string() });
+            out.error(at.span.clone(), message(&exc), "invalid-regex").data =
+                Some(FixData::InvalidRegex { pattern: pattern.to_string() });
         }
         RegexVerdict::Crash { exception, message: text } => {
             // torchcts only catches re.error: this one stops check-manifest with a traceback.
@@ -879,10 +882,14 @@ fn wide_tolerances(overrides: &Dict, out: &mut Vec<Finding>) {
         let Some((category, dtype_key)) = key.split_once(':').or_else(|| key.split_once('/')) else { continue };
         let category = python_strip(category);
         let Some(dtype) = s.dtype_from_string_key(dtype_key) else { continue };
-        let default = s.tolerance_default(category, &dtype.canonical).or_else(|| s.tolerance_default("default", &dtype.canonical));
+        let default = s
+            .tolerance_default(category, &dtype.canonical)
+            .or_else(|| s.tolerance_default("default", &dtype.canonical));
         let values: Vec<(&str, &Value)> = match &entry.value.kind {
             ValueKind::Dict(d) => ["rtol", "atol"].iter().filter_map(|k| d.get(k).map(|e| (*k, &e.value))).collect(),
-            ValueKind::List(items) | ValueKind::Tuple(items) if items.len() == 2 => vec![("rtol", &items[0]), ("atol", &items[1])],
+            ValueKind::List(items) | ValueKind::Tuple(items) if items.len() == 2 => {
+                vec![("rtol", &items[0]), ("atol", &items[1])]
+            }
             _ => continue,
         };
         for (name, v) in values {
@@ -891,13 +898,20 @@ fn wide_tolerances(overrides: &Dict, out: &mut Vec<Finding>) {
             let too_wide = x >= 1.0 || usable.is_some_and(|u| u > 0.0 && x > u * WIDE_TOLERANCE_FACTOR);
             if too_wide {
                 let reference = match usable {
-                    Some(u) => format!("TorchCTS's default usable {name} for {category}:{} is {}", dtype.canonical, crate::value::float_repr(u)),
+                    Some(u) => format!(
+                        "TorchCTS's default usable {name} for {category}:{} is {}",
+                        dtype.canonical,
+                        crate::value::float_repr(u)
+                    ),
                     None => format!("TorchCTS has no default {name} for {category}:{}", dtype.canonical),
                 };
                 out.push(Finding::new(
                     v.span.clone(),
                     Severity::Warning,
-                    format!("{name}={} is a very wide tolerance ({reference}); an override must not accept arbitrary drift", v.repr()),
+                    format!(
+                        "{name}={} is a very wide tolerance ({reference}); an override must not accept arbitrary drift",
+                        v.repr()
+                    ),
                     "wide-tolerance",
                     Origin::Lsp,
                 ));

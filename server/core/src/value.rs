@@ -286,7 +286,6 @@ impl Value {
             _ => self.repr(),
         }
     }
-
 }
 
 fn join_reprs(items: &[Value]) -> String {

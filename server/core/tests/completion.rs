@@ -40,7 +40,9 @@ fn check(fixture: &str, expected: Expect) {
 
 #[test]
 fn top_level_keys_in_an_empty_dict_required_first() {
-    check("manifest = {\n    $0\n}\n", expect![[r#"
+    check(
+        "manifest = {\n    $0\n}\n",
+        expect![[r#"
         manifest_version -> "manifest_version":
         device_name -> "device_name":
         capabilities -> "capabilities":
@@ -48,7 +50,8 @@ fn top_level_keys_in_an_empty_dict_required_first() {
         supported_dtypes -> "supported_dtypes":
         device_count -> "device_count":
         (18 items)
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
@@ -69,7 +72,9 @@ fn keys_already_present_are_not_offered() {
 
 #[test]
 fn capability_keys_inside_a_half_typed_string() {
-    check("manifest = {\"capabilities\": {\"inference\": True, \"tra$0", expect![[r#"
+    check(
+        "manifest = {\"capabilities\": {\"inference\": True, \"tra$0",
+        expect![[r#"
         training -> manifest = {"capabilities": {"inference": True, "training
         serialization -> manifest = {"capabilities": {"inference": True, "serialization
         rng -> manifest = {"capabilities": {"inference": True, "rng
@@ -77,12 +82,15 @@ fn capability_keys_inside_a_half_typed_string() {
         rng_distributions -> manifest = {"capabilities": {"inference": True, "rng_distributions
         double_backward -> manifest = {"capabilities": {"inference": True, "double_backward
         (30 items)
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
 fn dtype_keys_as_torch_attributes_or_canonical_strings() {
-    check("import torch\nmanifest = {\"supported_dtypes\": {torch.float32: True, $0}}\n", expect![[r#"
+    check(
+        "import torch\nmanifest = {\"supported_dtypes\": {torch.float32: True, $0}}\n",
+        expect![[r#"
         torch.float16 -> manifest = {"supported_dtypes": {torch.float32: True, torch.float16: }}
         torch.bfloat16 -> manifest = {"supported_dtypes": {torch.float32: True, torch.bfloat16: }}
         torch.float64 -> manifest = {"supported_dtypes": {torch.float32: True, torch.float64: }}
@@ -90,8 +98,11 @@ fn dtype_keys_as_torch_attributes_or_canonical_strings() {
         torch.int32 -> manifest = {"supported_dtypes": {torch.float32: True, torch.int32: }}
         torch.bool -> manifest = {"supported_dtypes": {torch.float32: True, torch.bool: }}
         (45 items)
-    "#]]);
-    check("manifest = {\"supported_dtypes\": {\"$0\"}}\n", expect![[r#"
+    "#]],
+    );
+    check(
+        "manifest = {\"supported_dtypes\": {\"$0\"}}\n",
+        expect![[r#"
         torch.float32 -> manifest = {"supported_dtypes": {"torch.float32"}}
         torch.float16 -> manifest = {"supported_dtypes": {"torch.float16"}}
         torch.bfloat16 -> manifest = {"supported_dtypes": {"torch.bfloat16"}}
@@ -99,17 +110,23 @@ fn dtype_keys_as_torch_attributes_or_canonical_strings() {
         torch.int64 -> manifest = {"supported_dtypes": {"torch.int64"}}
         torch.int32 -> manifest = {"supported_dtypes": {"torch.int32"}}
         (46 items)
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
 fn closed_value_sets() {
-    check("manifest = {\"hardware\": {\"memory_model\": $0}}\n", expect![[r#"
+    check(
+        "manifest = {\"hardware\": {\"memory_model\": $0}}\n",
+        expect![[r#"
         "discrete" -> manifest = {"hardware": {"memory_model": "discrete"}}
         "unified" -> manifest = {"hardware": {"memory_model": "unified"}}
         (2 items)
-    "#]]);
-    check("manifest = {\"semantic_level\": $0}\n", expect![[r#"
+    "#]],
+    );
+    check(
+        "manifest = {\"semantic_level\": $0}\n",
+        expect![[r#"
         1 -> manifest = {"semantic_level": 1}
         2 -> manifest = {"semantic_level": 2}
         3 -> manifest = {"semantic_level": 3}
@@ -117,17 +134,23 @@ fn closed_value_sets() {
         5 -> manifest = {"semantic_level": 5}
         6 -> manifest = {"semantic_level": 6}
         (8 items)
-    "#]]);
-    check("manifest = {\"capabilities\": {\"rng\": $0}}\n", expect![[r#"
+    "#]],
+    );
+    check(
+        "manifest = {\"capabilities\": {\"rng\": $0}}\n",
+        expect![[r#"
         True -> manifest = {"capabilities": {"rng": True}}
         False -> manifest = {"capabilities": {"rng": False}}
         (2 items)
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
 fn tolerance_categories_with_dtypes() {
-    check("manifest = {\"tolerance_overrides\": {\"matmul:$0\"}}\n", expect![[r#"
+    check(
+        "manifest = {\"tolerance_overrides\": {\"matmul:$0\"}}\n",
+        expect![[r#"
         exact:torch.float64 -> manifest = {"tolerance_overrides": {"exact:torch.float64"}}
         exact:torch.float32 -> manifest = {"tolerance_overrides": {"exact:torch.float32"}}
         exact:torch.float16 -> manifest = {"tolerance_overrides": {"exact:torch.float16"}}
@@ -135,37 +158,50 @@ fn tolerance_categories_with_dtypes() {
         elementwise:torch.float64 -> manifest = {"tolerance_overrides": {"elementwise:torch.float64"}}
         elementwise:torch.float32 -> manifest = {"tolerance_overrides": {"elementwise:torch.float32"}}
         (104 items)
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
 fn operator_names_in_skip_ops_and_regexes() {
-    check("manifest = {\"skip_ops\": [\"ad$0\"]}\n", expect![[r#"
+    check(
+        "manifest = {\"skip_ops\": [\"ad$0\"]}\n",
+        expect![[r#"
         add -> manifest = {"skip_ops": ["add"]}
         linalg.svd -> manifest = {"skip_ops": ["linalg.svd"]}
         matmul -> manifest = {"skip_ops": ["matmul"]}
         (3 items)
-    "#]]);
-    check("import torch\nmanifest = {\"supported_dtypes\": {torch.float16: r\"^(add|lin$0\"}}\n", expect![[r#"
+    "#]],
+    );
+    check(
+        "import torch\nmanifest = {\"supported_dtypes\": {torch.float16: r\"^(add|lin$0\"}}\n",
+        expect![[r#"
         add -> manifest = {"supported_dtypes": {torch.float16: r"^(add|add"}}
         linalg.svd -> manifest = {"supported_dtypes": {torch.float16: r"^(add|linalg\.svd"}}
         matmul -> manifest = {"supported_dtypes": {torch.float16: r"^(add|matmul"}}
         (3 items)
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
 fn later_subscript_assignment_and_nothing_outside_the_manifest() {
-    check("manifest = {}\nmanifest[\"hardware\"] = {\"$0\"}\n", expect![[r#"
+    check(
+        "manifest = {}\nmanifest[\"hardware\"] = {\"$0\"}\n",
+        expect![[r#"
         memory_model -> manifest["hardware"] = {"memory_model"}
         device_memory_gb -> manifest["hardware"] = {"device_memory_gb"}
         system_memory_gb -> manifest["hardware"] = {"system_memory_gb"}
         oom_recoverable -> manifest["hardware"] = {"oom_recoverable"}
         (4 items)
-    "#]]);
-    check("import $0\n", expect![[r#"
+    "#]],
+    );
+    check(
+        "import $0\n",
+        expect![[r#"
         (0 items)
-    "#]]);
+    "#]],
+    );
 }
 
 // Python's tokens decide where the cursor is, as CPython reads the file.
@@ -179,31 +215,43 @@ fn a_lone_cr_ends_a_comment_as_python_reads_it() {
 
 #[test]
 fn a_string_left_open_ends_at_its_line() {
-    check("manifest = {\n    \"device_name\": \"cpu,\n    \"$0\n", expect![[r#"
+    check(
+        "manifest = {\n    \"device_name\": \"cpu,\n    \"$0\n",
+        expect![[r#"
         "cpu" -> "cpu
         "cuda" -> "cuda
         "mps" -> "mps
         "xpu" -> "xpu
         "auto" -> "auto
         (5 items)
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
 fn nothing_inside_a_docstring() {
-    check("manifest = {\"capabilities\": {}}\n\"\"\"\nmanifest = {\"hardware\": {\"$0\n\"\"\"\n", expect![[r#"
+    check(
+        "manifest = {\"capabilities\": {}}\n\"\"\"\nmanifest = {\"hardware\": {\"$0\n\"\"\"\n",
+        expect![[r#"
         (0 items)
-    "#]]);
+    "#]],
+    );
 }
 
 /// Found by the fuzzer: the cursor between the opening quotes of a triple-quoted regex
 /// (its content starts after them) made an inverted range and a panic.
 #[test]
 fn nothing_between_the_opening_quotes_of_a_triple_quoted_string() {
-    check("import torch\nmanifest = {\"supported_dtypes\": {torch.float16: \"$0\"\"^(add|\n  mul\"\"\"}}\n", expect![[r#"
+    check(
+        "import torch\nmanifest = {\"supported_dtypes\": {torch.float16: \"$0\"\"^(add|\n  mul\"\"\"}}\n",
+        expect![[r#"
         (0 items)
-    "#]]);
-    check("manifest = {\"capabilities\": {\"\"$0\"inf\"\"\": True}}\n", expect![[r#"
+    "#]],
+    );
+    check(
+        "manifest = {\"capabilities\": {\"\"$0\"inf\"\"\": True}}\n",
+        expect![[r#"
         (0 items)
-    "#]]);
+    "#]],
+    );
 }

@@ -115,7 +115,8 @@ fn mutate(text: &str, rng: &mut Rng) -> String {
                 .collect();
             if !anchors.is_empty() {
                 let i = anchors[rng.below(anchors.len())];
-                let indent: String = lines.get(i + 1).map(|l| l.chars().take_while(|c| *c == ' ').collect()).unwrap_or_default();
+                let indent: String =
+                    lines.get(i + 1).map(|l| l.chars().take_while(|c| *c == ' ').collect()).unwrap_or_default();
                 let snippet = SNIPPETS[rng.below(SNIPPETS.len())];
                 let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
                 out.insert(i + 1, format!("{indent}{snippet}\n"));
@@ -216,7 +217,8 @@ fn invalid_because(text: &str, fix: &QuickFix, inventory: &Inventory) -> Option<
         if *n <= errors_before.get(error).copied().unwrap_or(0) {
             continue;
         }
-        let findings = after.findings.iter().filter(|f| f.code == error.0 && without_line_numbers(&f.message) == error.1);
+        let findings =
+            after.findings.iter().filter(|f| f.code == error.0 && without_line_numbers(&f.message) == error.1);
         let revealed = findings.clone().all(|f| {
             if target.code == "syntax-error" {
                 // A repaired file is evaluated; only a syntax error at or before the repair
@@ -235,7 +237,10 @@ fn invalid_because(text: &str, fix: &QuickFix, inventory: &Inventory) -> Option<
 }
 
 /// The value span of the dict entry whose key is at `key_span`.
-fn value_of_pair_at(analysis: &torchcts_core::Analysis, key_span: &std::ops::Range<usize>) -> Option<std::ops::Range<usize>> {
+fn value_of_pair_at(
+    analysis: &torchcts_core::Analysis,
+    key_span: &std::ops::Range<usize>,
+) -> Option<std::ops::Range<usize>> {
     let mut node = analysis.tree.root_node().named_descendant_for_byte_range(key_span.start, key_span.end)?;
     for _ in 0..4 {
         if node.kind() == "pair" {
@@ -267,7 +272,8 @@ fn every_offered_fix_applies_removes_its_target_and_adds_no_error() {
                 applied += 1;
                 *fixed_codes.entry(finding.code).or_insert(0) += 1;
                 if let Some(why) = invalid_because(&text, &fix, inventory) {
-                    failures.push(format!("mutant {m} of {name}: \"{}\" for \"{}\": {why}", fix.title, finding.message));
+                    failures
+                        .push(format!("mutant {m} of {name}: \"{}\" for \"{}\": {why}", fix.title, finding.message));
                     if failures.len() <= 3 {
                         eprintln!("--- mutant {m} of {name}:\n{text}\n---");
                     }
@@ -277,7 +283,10 @@ fn every_offered_fix_applies_removes_its_target_and_adds_no_error() {
     }
     let mut codes: Vec<_> = fixed_codes.into_iter().collect();
     codes.sort();
-    eprintln!("{MUTANTS} mutated manifests, {applied} fixes applied, {} invalid; by finding code: {codes:?}", failures.len());
+    eprintln!(
+        "{MUTANTS} mutated manifests, {applied} fixes applied, {} invalid; by finding code: {codes:?}",
+        failures.len()
+    );
     assert!(applied >= 500, "only {applied} fixes were offered: the mutations no longer exercise the fixes");
     assert!(failures.is_empty(), "{} invalid fixes:\n{}", failures.len(), failures.join("\n"));
 }
@@ -305,7 +314,8 @@ const HEAD: &str = "import torch\nmanifest = {\n    \"manifest_version\": 1,\n  
 #[test]
 fn regex_fix_of_a_string_with_line_breaks_stays_one_valid_literal() {
     let text = std::fs::read_to_string(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/parity/check/cases/dtypes_regex_multiline/manifest.py"),
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/parity/check/cases/dtypes_regex_multiline/manifest.py"),
     )
     .unwrap();
     let analysis = analyze(&text, &AnalysisInput::default());
@@ -317,7 +327,8 @@ fn regex_fix_of_a_string_with_line_breaks_stays_one_valid_literal() {
             let after = codes(&fixed);
             assert!(!after.contains(&"syntax-error"), "{} broke the file:\n{fixed}", fix.title);
             assert!(
-                after.iter().filter(|c| **c == "invalid-regex").count() < analysis.findings.iter().filter(|f| f.code == "invalid-regex").count(),
+                after.iter().filter(|c| **c == "invalid-regex").count()
+                    < analysis.findings.iter().filter(|f| f.code == "invalid-regex").count(),
                 "{} left its regex invalid:\n{fixed}",
                 fix.title
             );
@@ -333,7 +344,10 @@ fn decoder_stub_edits_an_existing_empty_decoders_entry() {
     );
     let fixes = fixed_texts(&text, "decoder-required");
     let (_, stubbed) = fixes.iter().find(|(title, _)| title.contains("stub")).expect("a stub fix");
-    assert!(stubbed.contains("\"custom_container_decoders\": {\"nf4\": \"my_backend.decoders:decode_nf4\"}"), "{stubbed}");
+    assert!(
+        stubbed.contains("\"custom_container_decoders\": {\"nf4\": \"my_backend.decoders:decode_nf4\"}"),
+        "{stubbed}"
+    );
     assert_eq!(stubbed.matches("custom_container_decoders").count(), 1, "{stubbed}");
     assert!(!codes(stubbed).contains(&"decoder-required"), "{stubbed}");
 }

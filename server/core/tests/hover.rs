@@ -87,18 +87,23 @@ fn capability_key_shows_its_documentation() {
 
 #[test]
 fn string_dtype_key_warns_that_selection_ignores_it() {
-    check(&with_cursor("\"float32\""), expect![[r#"
+    check(
+        &with_cursor("\"float32\""),
+        expect![[r#"
         [160] "float32"
         **torch.float32** in `supported_dtypes`
 
         ⚠ check-manifest accepts this key, but test selection only matches the dtype object or its exact canonical string, so this entry has no effect on what runs.
 
-        `True`: every operator · `False`: declared unsupported · regex string: operators whose name `re.search` matches."#]]);
+        `True`: every operator · `False`: declared unsupported · regex string: operators whose name `re.search` matches."#]],
+    );
 }
 
 #[test]
 fn tolerance_override_shows_defaults_beside_the_override() {
-    check(&with_cursor("\"matmul:torch.float16\""), expect![[r#"
+    check(
+        &with_cursor("\"matmul:torch.float16\""),
+        expect![[r#"
         [310] "matmul:torch.float16"
         **matmul:torch.float16** tolerance override
 
@@ -107,17 +112,23 @@ fn tolerance_override_shows_defaults_beside_the_override() {
         | default golden | 0.01 | 0.01 |
         | default usable | 0.05 | 0.05 |
         | **override** | 0.01 | 0.01 |
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
 fn hardware_key_and_the_manifest_name() {
-    check(&with_cursor("\"memory_model\""), expect![[r#"
+    check(
+        &with_cursor("\"memory_model\""),
+        expect![[r#"
         [254] "memory_model"
         **hardware.memory_model**
 
-        `"discrete"` or `"unified"` (device memory shared with the host, as on MPS)."#]]);
-    check(&with_cursor("manifest ="), expect![[r#"
+        `"discrete"` or `"unified"` (device memory shared with the host, as on MPS)."#]],
+    );
+    check(
+        &with_cursor("manifest ="),
+        expect![[r#"
         [13] manifest
         **TorchCTS manifest** (torchcts 0.4.1, torch 2.12.1)
 
@@ -133,7 +144,8 @@ fn hardware_key_and_the_manifest_name() {
         | **6** | Specialized backend integration such as compiler, device API, allocator, quantization-adjacent, and low-level implementation surfaces. |
         | **7** | Heavy integration and workload coverage that validates realistic model or multi-device behavior. |
         | **8** | Release-depth stress and adversarial coverage intended for exhaustive validation passes. |
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
@@ -159,7 +171,9 @@ fn counted(needle: &str) -> String {
 
 #[test]
 fn semantic_level_table_with_run_and_filtered_counts() {
-    check_counts(&counted("\"semantic_level\""), expect![[r#"
+    check_counts(
+        &counted("\"semantic_level\""),
+        expect![[r#"
         **semantic_level**: `int 1..8`
 
         Default test depth: tests up to this semantic level run (`--level` overrides it; default 3 when absent). It does not declare a backend feature.
@@ -189,12 +203,15 @@ fn semantic_level_table_with_run_and_filtered_counts() {
         | 8 | 19 | 11 | 4715 |
 
         show-skips: 2461/6739 tests collected (4278 deselected), 5887 not-run records.
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
 fn dtype_regex_entry_shows_matched_operators_and_what_it_changes() {
-    check_counts(&counted("torch.float16"), expect![[r#"
+    check_counts(
+        &counted("torch.float16"),
+        expect![[r#"
         **torch.float16** in `supported_dtypes`
 
         `True`: every operator · `False`: declared unsupported · regex string: operators whose name `re.search` matches.
@@ -206,12 +223,15 @@ fn dtype_regex_entry_shows_matched_operators_and_what_it_changes() {
         Nearby, not matched: `add_`, `addr`, `mul_`, `abs`, `addmm`, `addmv`
 
         At level 2 on `cpu`, this entry accounts for **4 run** and **1607 filtered** tests (the difference with the entry removed).
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
 fn capability_shows_what_flipping_it_changes_per_level() {
-    check_counts(&counted("\"training\""), expect![[r#"
+    check_counts(
+        &counted("\"training\""),
+        expect![[r#"
         **capabilities.training**
 
         Training workflows: backward passes and optimizer steps.
@@ -225,40 +245,51 @@ fn capability_shows_what_flipping_it_changes_per_level() {
         | 4 | +9 |
 
         At level 2: +431 tests.
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
 fn skip_ops_entry_shows_the_tests_it_removes() {
-    check_counts(&counted("\"add\", "), expect![[r#"
+    check_counts(
+        &counted("\"add\", "),
+        expect![[r#"
         **skip_ops**: `list[str]`
 
         Operator names the backend explicitly does not claim. Matching is exact: OpInfo tests of these operators are not generated, other tests of them are deselected (`op_excluded`).
 
         Skipping `add` removes **8** tests at level 2 on `cpu`.
-    "#]]);
-    check_counts(&counted("\"not_an_op\""), expect![[r#"
+    "#]],
+    );
+    check_counts(
+        &counted("\"not_an_op\""),
+        expect![[r#"
         **skip_ops**: `list[str]`
 
         Operator names the backend explicitly does not claim. Matching is exact: OpInfo tests of these operators are not generated, other tests of them are deselected (`op_excluded`).
 
         `not_an_op` is not an operator of the suite: this entry removes nothing.
-    "#]]);
+    "#]],
+    );
 }
 
 /// The MPS excerpt of configure-backend.txt: on torch 2.12.x torchcts' known-segfault ledger
 /// records 6 tests at level 4 as `known_backend_crash` (the real show-skips lists these 6).
 #[test]
 fn device_name_lists_the_known_backend_crashes_of_the_ledger() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/parity/skips/cases/mps_excerpt_l2/manifest.py"))
-        .expect("the MPS excerpt is in the corpus");
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/parity/skips/cases/mps_excerpt_l2/manifest.py"
+    ))
+    .expect("the MPS excerpt is in the corpus");
     let at = text.find("\"device_name\"").unwrap() + 1;
     let f = parse_fixture(&format!("{}$0{}", &text[..at], &text[at..]));
     let analysis = analyze(&f.text, &AnalysisInput::default());
     let inventory = Inventory::for_torch("2.12.1").expect("2.12.1 is embedded");
     let manifest = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()).expect("manifest dict");
     let summary = summarize(inventory, &facts(manifest), None);
-    let markdown = hover(&analysis, f.cursor.unwrap(), Some(&Counts { inventory, summary: &summary })).unwrap().markdown;
+    let markdown =
+        hover(&analysis, f.cursor.unwrap(), Some(&Counts { inventory, summary: &summary })).unwrap().markdown;
     assert!(markdown.contains("**6 known backend crashes** on `mps`"), "{markdown}");
     for id in [
         "test_backward.py::test_internal_dispatcher_surface[grid2_cpu_fallback_default]",

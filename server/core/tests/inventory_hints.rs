@@ -22,7 +22,10 @@ manifest = {"manifest_version": 1, "device_name": "cpu", "capabilities": {},
 "#;
     let found = hints(text);
     assert_eq!(found.len(), 2, "{found:#?}");
-    assert!(found[0].starts_with("regex-matches-all: This torch.bfloat16 regex lets in every operator of the suite"), "{found:#?}");
+    assert!(
+        found[0].starts_with("regex-matches-all: This torch.bfloat16 regex lets in every operator of the suite"),
+        "{found:#?}"
+    );
     assert_eq!(found[1], "regex-matches-none: This torch.float16 regex matches no operator of the suite");
 }
 
@@ -52,7 +55,8 @@ fn nearest_names_skip_only_candidates_too_far_by_length() {
         scored.sort();
         scored.into_iter().take(3).map(|(_, c)| c.to_string()).collect::<Vec<_>>()
     };
-    for name in ["matmull", "MatMul", "_nested_tensor_from_mask", "nested", "softmax", "ad", "lin", "İstanbul_add", "x"] {
+    for name in ["matmull", "MatMul", "_nested_tensor_from_mask", "nested", "softmax", "ad", "lin", "İstanbul_add", "x"]
+    {
         let near = nearest(name, &names, 3);
         assert_eq!(near, scored_in_full(name), "{name}");
     }

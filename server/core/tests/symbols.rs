@@ -27,7 +27,8 @@ fn outline_of_sections_and_entries_even_when_half_typed() {
             rng (Entry): False
           skip_ops (Entry): 2 items
           memory_model (Entry): incomplete
-    "#]].assert_eq(&out);
+    "#]]
+    .assert_eq(&out);
     let folds: Vec<(usize, usize)> = folding_ranges(&tree, text)
         .iter()
         .map(|s| (text[..s.start].matches('\n').count(), text[..s.end].matches('\n').count()))

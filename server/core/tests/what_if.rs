@@ -121,7 +121,8 @@ fn inlay_hints_equal_whole_accountings_of_each_entry_removed() {
         };
         let mut expected = Vec::new();
         if let Some(e) = manifest.get("semantic_level") {
-            expected.push((e.value.span.end, format!("{base_run} run · {} filtered", av::filtered_up_to(&summary, level))));
+            expected
+                .push((e.value.span.end, format!("{base_run} run · {} filtered", av::filtered_up_to(&summary, level))));
         }
         if let Some(caps) = manifest.get("capabilities").and_then(|e| e.value.as_dict()) {
             for entry in &caps.entries {

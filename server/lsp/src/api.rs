@@ -5,10 +5,10 @@
 //! Pure functions of their inputs plus the file system reads a path asks for; nothing here
 //! prints, exits or touches the process environment.
 
+use crate::cli::{AccountingArgs, LevelArgs};
 use serde_json::{json, Value};
 use std::fmt;
 use std::path::{Path, PathBuf};
-use crate::cli::{AccountingArgs, LevelArgs};
 use torchcts_core::accounting_view::{self as av, Inventory, LevelSelection};
 use torchcts_core::{analyze, AnalysisInput};
 
@@ -84,7 +84,10 @@ pub fn check_report(source: Source) -> Result<Value, ApiError> {
         Source::Text(text) => {
             let cwd = std::env::current_dir().unwrap_or_default();
             let dir_exists = crate::cli::dir_exists_relative_to(&cwd);
-            let analysis = analyze(text, &AnalysisInput { old_tree: None, dir_exists: Some(&dir_exists), inventory, file_name: None });
+            let analysis = analyze(
+                text,
+                &AnalysisInput { old_tree: None, dir_exists: Some(&dir_exists), inventory, file_name: None },
+            );
             Ok(crate::cli::check::report_json(Path::new(TEXT_NAME), &analysis))
         }
     }
@@ -160,16 +163,23 @@ pub fn skips_report(source: Source, options: &SkipsOptions) -> Result<Value, Api
         ..AccountingArgs::default()
     };
     let inventory = args.load_inventory(path).map_err(ApiError::Invalid)?;
-    let analysis = analyze(&loaded.text, &AnalysisInput { file_name: loaded.file_name.as_deref(), ..AnalysisInput::default() });
+    let analysis =
+        analyze(&loaded.text, &AnalysisInput { file_name: loaded.file_name.as_deref(), ..AnalysisInput::default() });
     let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) else {
         let lines: Vec<String> = analysis.check.lines().into_iter().map(|(_, line)| line).collect();
-        return Err(ApiError::Invalid(format!("{}: the manifest does not evaluate: {}", loaded.display, lines.join("\n"))));
+        return Err(ApiError::Invalid(format!(
+            "{}: the manifest does not evaluate: {}",
+            loaded.display,
+            lines.join("\n")
+        )));
     };
     let mut facts = av::facts(manifest);
     facts.layout = args.run_layout(path);
     let selection = match requested {
         Some(s) => s,
-        None => LevelSelection::from_manifest(&facts).map_err(|e| ApiError::Invalid(format!("{}: {e}", loaded.display)))?,
+        None => {
+            LevelSelection::from_manifest(&facts).map_err(|e| ApiError::Invalid(format!("{}: {e}", loaded.display)))?
+        }
     };
     let device = facts.resolve_device(options.device.as_deref());
     let acc = accounting::account(&inventory, &facts, &device, selection);
@@ -183,11 +193,21 @@ mod tests {
 
     #[test]
     fn levels_are_checked_as_torchcts_checks_them() {
-        let opts = |level, level_exact, level_range: Option<&str>| LevelOptions { level, level_exact, level_range: level_range.map(str::to_string) };
+        let opts = |level, level_exact, level_range: Option<&str>| LevelOptions {
+            level,
+            level_exact,
+            level_range: level_range.map(str::to_string),
+        };
         assert_eq!(level_selection(&opts(None, None, None)), Ok(None));
         assert_eq!(level_selection(&opts(Some(2), None, None)), Ok(Some(LevelSelection::Cumulative(2))));
         assert_eq!(level_selection(&opts(None, None, Some("2:4"))), Ok(Some(LevelSelection::Range(2, 4))));
-        for bad in [opts(Some(9), None, None), opts(None, Some(0), None), opts(None, None, Some("4:2")), opts(Some(1), Some(1), None), opts(None, None, Some("two"))] {
+        for bad in [
+            opts(Some(9), None, None),
+            opts(None, Some(0), None),
+            opts(None, None, Some("4:2")),
+            opts(Some(1), Some(1), None),
+            opts(None, None, Some("two")),
+        ] {
             assert!(matches!(level_selection(&bad), Err(ApiError::Invalid(_))), "{bad:?}");
         }
     }

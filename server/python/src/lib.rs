@@ -100,11 +100,15 @@ fn level_arg(name: &str, value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<i6
     match value {
         None => Ok(None),
         Some(v) if v.is_none() => Ok(None),
-        Some(v) if v.is_instance_of::<PyBool>() => Err(PyValueError::new_err(format!("{name} must be an integer from 1 to 8, got a bool"))),
-        Some(v) => v
-            .extract::<i64>()
-            .map(Some)
-            .map_err(|_| PyValueError::new_err(format!("{name} must be an integer from 1 to 8, got {}", v.repr().map(|r| r.to_string()).unwrap_or_default()))),
+        Some(v) if v.is_instance_of::<PyBool>() => {
+            Err(PyValueError::new_err(format!("{name} must be an integer from 1 to 8, got a bool")))
+        }
+        Some(v) => v.extract::<i64>().map(Some).map_err(|_| {
+            PyValueError::new_err(format!(
+                "{name} must be an integer from 1 to 8, got {}",
+                v.repr().map(|r| r.to_string()).unwrap_or_default()
+            ))
+        }),
     }
 }
 

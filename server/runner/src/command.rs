@@ -254,9 +254,15 @@ mod tests {
         std::fs::write(ws.join(".venv/bin/python"), "").unwrap();
         let setting = Path::new("/opt/py/bin/python3.12");
         assert_eq!(find_python_with(Some(setting), Some(&ws), Some(venv.as_os_str()), None), setting);
-        assert_eq!(find_python_with(None, Some(&ws), Some(venv.as_os_str()), Some(OsStr::new("/pkg/bin/python"))), venv.join("bin/python"));
+        assert_eq!(
+            find_python_with(None, Some(&ws), Some(venv.as_os_str()), Some(OsStr::new("/pkg/bin/python"))),
+            venv.join("bin/python")
+        );
         assert_eq!(find_python_with(None, Some(&ws), None, None), ws.join(".venv/bin/python"));
-        assert_eq!(find_python_with(None, Some(&ws), Some(OsStr::new("/nonexistent")), None), ws.join(".venv/bin/python"));
+        assert_eq!(
+            find_python_with(None, Some(&ws), Some(OsStr::new("/nonexistent")), None),
+            ws.join(".venv/bin/python")
+        );
         assert_eq!(find_python_with(None, Some(&dir), None, None), PathBuf::from("python3"));
         assert_eq!(find_python_with(None, None, None, None), PathBuf::from("python3"));
         // The Python package's interpreter comes after the two venvs, before `python3`.

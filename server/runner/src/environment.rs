@@ -59,7 +59,9 @@ fn resolve_on_path(python: &Path) -> PathBuf {
 
 fn site_packages_of(python: &Path) -> Vec<PathBuf> {
     let mut roots: Vec<PathBuf> = python.parent().and_then(Path::parent).map(Path::to_path_buf).into_iter().collect();
-    if let Some(real_root) = std::fs::canonicalize(python).ok().and_then(|r| r.parent()?.parent().map(Path::to_path_buf)) {
+    if let Some(real_root) =
+        std::fs::canonicalize(python).ok().and_then(|r| r.parent()?.parent().map(Path::to_path_buf))
+    {
         if !roots.contains(&real_root) {
             roots.push(real_root);
         }
@@ -118,8 +120,11 @@ mod tests {
             if let Some(v) = version {
                 let info = site.join(format!("{name}-{v}.dist-info"));
                 std::fs::create_dir_all(&info).unwrap();
-                std::fs::write(info.join("METADATA"), format!("Metadata-Version: 2.1\nName: {name}\nVersion: {v}\n\nbody"))
-                    .unwrap();
+                std::fs::write(
+                    info.join("METADATA"),
+                    format!("Metadata-Version: 2.1\nName: {name}\nVersion: {v}\n\nbody"),
+                )
+                .unwrap();
             }
         }
         // A look-alike that must not be taken for torch.

@@ -157,7 +157,8 @@ impl<'a> Archive<'a> {
                         let mut runs = Vec::with_capacity(n.min(1 << 16));
                         for _ in 0..n {
                             let (start, len) = (r.var32(), r.var32());
-                            let fits = (start as usize).checked_add(len as usize).is_some_and(|end| end <= pools[s].len());
+                            let fits =
+                                (start as usize).checked_add(len as usize).is_some_and(|end| end <= pools[s].len());
                             if fits {
                                 runs.push((start, len));
                             } else {
@@ -204,6 +205,8 @@ impl<'a> Release<'a> {
     /// The rows of a section, in order.
     pub fn rows(&self, section: Section) -> impl Iterator<Item = &'a [u8]> + '_ {
         let pool = self.pools[section as usize];
-        self.runs[section as usize].iter().flat_map(move |&(start, n)| (start..start + n).map(move |i| pool.row(i as usize)))
+        self.runs[section as usize]
+            .iter()
+            .flat_map(move |&(start, n)| (start..start + n).map(move |i| pool.row(i as usize)))
     }
 }

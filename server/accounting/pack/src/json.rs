@@ -148,7 +148,11 @@ pub struct Names {
 }
 
 /// The id of `s` in `strings`, appended where absent (`index`: text -> first id).
-pub fn intern<S: std::hash::BuildHasher>(strings: &mut Vec<String>, index: &mut HashMap<String, u32, S>, s: &str) -> u32 {
+pub fn intern<S: std::hash::BuildHasher>(
+    strings: &mut Vec<String>,
+    index: &mut HashMap<String, u32, S>,
+    s: &str,
+) -> u32 {
     if let Some(&i) = index.get(s) {
         return i;
     }
@@ -304,7 +308,8 @@ impl<'n> Packer<'n> {
     }
 
     fn dtype_check(&mut self, w: &mut RowWriter, v: &RawDtypeCheck) -> Result<(), String> {
-        let param = code::PARAMS.iter().position(|p| *p == v.p).ok_or_else(|| format!("unknown dtype param {:?}", v.p))?;
+        let param =
+            code::PARAMS.iter().position(|p| *p == v.p).ok_or_else(|| format!("unknown dtype param {:?}", v.p))?;
         let dt = self.intern(v.dt.as_deref().unwrap_or("None"));
         let mode = code::MODES.iter().position(|m| Some(*m) == v.mode.as_deref()).unwrap_or(0);
         let contract = v.c.as_ref().map(|c| self.raw_rd(c)).transpose()?;

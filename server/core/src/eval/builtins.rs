@@ -1,8 +1,8 @@
 //! Python builtins: the calls evaluated on known arguments, and the names that exist
 //! without being defined (builtins and the standard-library modules safe to import).
 
-use crate::fields::{Field, FieldChild};
 use super::{span, Evaluator};
+use crate::fields::{Field, FieldChild};
 use crate::value::{Value, ValueKind};
 use tree_sitter::Node;
 
@@ -106,7 +106,6 @@ impl Evaluator<'_> {
         };
         Some(Value::new(kind, s))
     }
-
 }
 
 /// Standard-library modules a manifest may import without risk of ImportError.

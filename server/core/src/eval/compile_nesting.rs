@@ -5,8 +5,8 @@
 //! reaches it long before the 200 nested brackets the tokenizer allows, so `check-manifest`
 //! reports `Failed to parse manifest: maximum recursion depth exceeded during compilation`.
 
-use crate::fields::{Field, FieldChild};
 use crate::cancel::{Cancel, Cancellable, CHECK_EVERY};
+use crate::fields::{Field, FieldChild};
 use tree_sitter::{Node, Tree};
 
 /// The deepest nesting that still compiles when torchcts loads a manifest: measured with the
@@ -65,12 +65,39 @@ fn weight(node: Node, parent: Option<Node>, field: Option<&str>, text: &str) -> 
         return 0;
     }
     match node.kind() {
-        "module" | "block" | "comment" | "ERROR" | "assignment" | "augmented_assignment" | "parenthesized_expression"
-        | "argument_list" | "pair" | "keyword_argument" | "dictionary_splat" | "type" | "decorator"
-        | "decorated_definition" | "parameters" | "lambda_parameters" | "default_parameter" | "typed_parameter"
-        | "typed_default_parameter" | "for_in_clause" | "if_clause" | "else_clause" | "except_clause"
-        | "finally_clause" | "with_clause" | "with_item" | "string_start" | "string_content" | "string_end"
-        | "escape_sequence" | "escape_interpolation" | "format_specifier" | "line_continuation" => 0,
+        "module"
+        | "block"
+        | "comment"
+        | "ERROR"
+        | "assignment"
+        | "augmented_assignment"
+        | "parenthesized_expression"
+        | "argument_list"
+        | "pair"
+        | "keyword_argument"
+        | "dictionary_splat"
+        | "type"
+        | "decorator"
+        | "decorated_definition"
+        | "parameters"
+        | "lambda_parameters"
+        | "default_parameter"
+        | "typed_parameter"
+        | "typed_default_parameter"
+        | "for_in_clause"
+        | "if_clause"
+        | "else_clause"
+        | "except_clause"
+        | "finally_clause"
+        | "with_clause"
+        | "with_item"
+        | "string_start"
+        | "string_content"
+        | "string_end"
+        | "escape_sequence"
+        | "escape_interpolation"
+        | "format_specifier"
+        | "line_continuation" => 0,
         // `a or b or c` is one BoolOp with three values in CPython; tree-sitter nests it.
         "boolean_operator" => {
             let same_op_left = field == Some("left")

@@ -1,11 +1,11 @@
 //! Expressions: literals, names, attributes, subscripts, calls, dict literals and the
 //! operators, evaluated to a [`Value`] or to `Unknown` with a reason.
 
-use crate::fields::{Field, FieldChild};
 use super::builtins::PYTHON_BUILTINS;
 use super::literals::{decode_string_literal, parse_float, parse_int};
 use super::operators::binary;
 use super::{first_named, span, Evaluator};
+use crate::fields::{Field, FieldChild};
 use crate::schema::schema;
 use crate::value::{py_eq, Dict, Value, ValueKind};
 use tree_sitter::Node;
@@ -110,9 +110,7 @@ impl Evaluator<'_> {
             "attribute" => self.attribute(node),
             "subscript" => self.subscript(node),
             "unary_operator" => {
-                let (Some(op), Some(arg)) =
-                    (node.field(Field::Operator), node.field(Field::Argument))
-                else {
+                let (Some(op), Some(arg)) = (node.field(Field::Operator), node.field(Field::Argument)) else {
                     return Value::unknown("incomplete expression", s);
                 };
                 let v = self.expr(arg);
@@ -125,7 +123,8 @@ impl Evaluator<'_> {
                     ("~", ValueKind::Int(i)) => Value::new(ValueKind::Int(!i), s),
                     ("~", ValueKind::Bool(b)) => Value::new(ValueKind::Int(!(*b as i128)), s),
                     (op @ ("-" | "+" | "~"), kind) if !matches!(kind, ValueKind::Unknown(_)) => {
-                        let type_name = if matches!(kind, ValueKind::Dtype { .. }) { "torch.dtype" } else { v.type_name() };
+                        let type_name =
+                            if matches!(kind, ValueKind::Dtype { .. }) { "torch.dtype" } else { v.type_name() };
                         let message = format!("bad operand type for unary {op}: '{type_name}'");
                         self.fail(s.clone(), "TypeError", message);
                         Value::unknown("raises TypeError", s)
@@ -141,11 +140,9 @@ impl Evaluator<'_> {
                 }
             }
             "boolean_operator" => {
-                let (Some(l), Some(r), Some(op)) = (
-                    node.field(Field::Left),
-                    node.field(Field::Right),
-                    node.field(Field::Operator),
-                ) else {
+                let (Some(l), Some(r), Some(op)) =
+                    (node.field(Field::Left), node.field(Field::Right), node.field(Field::Operator))
+                else {
                     return Value::unknown("incomplete expression", s);
                 };
                 let left = self.expr(l);
@@ -169,11 +166,9 @@ impl Evaluator<'_> {
                 }
             }
             "binary_operator" => {
-                let (Some(l), Some(r), Some(op)) = (
-                    node.field(Field::Left),
-                    node.field(Field::Right),
-                    node.field(Field::Operator),
-                ) else {
+                let (Some(l), Some(r), Some(op)) =
+                    (node.field(Field::Left), node.field(Field::Right), node.field(Field::Operator))
+                else {
                     return Value::unknown("incomplete expression", s);
                 };
                 let left = self.expr(l);
@@ -217,8 +212,7 @@ impl Evaluator<'_> {
 
     fn attribute(&mut self, node: Node) -> Value {
         let s = span(node);
-        let (Some(object), Some(attr)) = (node.field(Field::Object), node.field(Field::Attribute))
-        else {
+        let (Some(object), Some(attr)) = (node.field(Field::Object), node.field(Field::Attribute)) else {
             return Value::unknown("incomplete attribute", s);
         };
         let base = self.expr(object);
@@ -247,8 +241,7 @@ impl Evaluator<'_> {
 
     fn subscript(&mut self, node: Node) -> Value {
         let s = span(node);
-        let (Some(obj), Some(index)) = (node.field(Field::Value), node.field(Field::Subscript))
-        else {
+        let (Some(obj), Some(index)) = (node.field(Field::Value), node.field(Field::Subscript)) else {
             return Value::unknown("incomplete subscript", s);
         };
         let base = self.expr(obj);
@@ -312,9 +305,7 @@ impl Evaluator<'_> {
                 for child in children {
                     match child.kind() {
                         "keyword_argument" => {
-                            let (Some(k), Some(v)) =
-                                (child.field(Field::Name), child.field(Field::Value))
-                            else {
+                            let (Some(k), Some(v)) = (child.field(Field::Name), child.field(Field::Value)) else {
                                 continue;
                             };
                             let key = Value::new(ValueKind::Str(self.t(k).to_string()), span(k));

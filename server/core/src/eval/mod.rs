@@ -146,7 +146,6 @@ impl<'a> Evaluator<'a> {
         }
         self.model.notes.push(Finding::new(span, Severity::Information, message, "not-evaluated", Origin::Lsp));
     }
-
 }
 
 fn first_named(node: Node) -> Option<Node> {

@@ -1,8 +1,8 @@
 //! The free-name scan: which names a statement binds, and the first name an expression
 //! uses that is never defined (a `NameError` when the module runs).
 
-use crate::fields::{Field, FieldChild};
 use super::Evaluator;
+use crate::fields::{Field, FieldChild};
 use crate::syntax::node_text;
 use std::collections::HashSet;
 use tree_sitter::Node;
@@ -42,7 +42,6 @@ impl Evaluator<'_> {
             }
         }
     }
-
 }
 
 /// Whether the identifier `name` appears anywhere inside `node`.

@@ -1,11 +1,11 @@
 //! The interpreter's statements: assignments (also to `manifest[...]`), imports, the
 //! `.update(...)`-style mutations of known containers, `del`, and blocks left unevaluated.
 
-use crate::fields::{Field, FieldChild};
 use super::builtins::STDLIB_MODULES;
 use super::names::{collect_bound_names, mentions_name};
 use super::operators::binary;
 use super::{first_line_span, span, Evaluator};
+use crate::fields::{Field, FieldChild};
 use crate::schema::schema;
 use crate::value::{py_eq, Dict, Span, Value, ValueKind};
 use std::collections::HashSet;
@@ -466,12 +466,10 @@ impl Evaluator<'_> {
         let Some(mut current) = self.env.get_mut(&root) else { return false };
         for key in &key_values {
             match &mut current.kind {
-                ValueKind::Dict(d) => {
-                    match d.position(key) {
-                        Some(p) => current = &mut d.entries[p].value,
-                        None => return false,
-                    }
-                }
+                ValueKind::Dict(d) => match d.position(key) {
+                    Some(p) => current = &mut d.entries[p].value,
+                    None => return false,
+                },
                 _ => return false,
             }
         }
@@ -555,9 +553,7 @@ impl Evaluator<'_> {
         let targets: Vec<Node> = node.named_children(&mut cursor).collect();
         for target in targets {
             if target.kind() == "subscript" {
-                if let (Some(obj), Some(key)) =
-                    (target.field(Field::Value), target.field(Field::Subscript))
-                {
+                if let (Some(obj), Some(key)) = (target.field(Field::Value), target.field(Field::Subscript)) {
                     // The object first: `del mafest[...]` is a NameError.
                     if obj.kind() == "identifier" && !self.env.contains_key(self.t(obj)) {
                         let _ = self.name(obj);

@@ -1,6 +1,6 @@
 use super::*;
-use crate::value::Dict;
 use crate::syntax::parse;
+use crate::value::Dict;
 
 fn eval(text: &str) -> ManifestModel {
     evaluate(&parse(text, None), text)
@@ -178,8 +178,14 @@ fn a_method_a_dict_or_list_lacks_and_del_of_an_undefined_name_fail() {
         load_error("manifest = {}\nmanifest.setdefau0lt('a', undefined)\n").as_deref(),
         Some("'dict' object has no attribute 'setdefau0lt'")
     );
-    assert_eq!(load_error("x = [1].appendd\nmanifest = {}\n").as_deref(), Some("'list' object has no attribute 'appendd'"));
-    assert_eq!(load_error("manifest = {}\ndel mafest['max_samples']\n").as_deref(), Some("name 'mafest' is not defined"));
+    assert_eq!(
+        load_error("x = [1].appendd\nmanifest = {}\n").as_deref(),
+        Some("'list' object has no attribute 'appendd'")
+    );
+    assert_eq!(
+        load_error("manifest = {}\ndel mafest['max_samples']\n").as_deref(),
+        Some("name 'mafest' is not defined")
+    );
     assert_eq!(load_error("del nothing\nmanifest = {}\n").as_deref(), Some("name 'nothing' is not defined"));
     assert_eq!(load_error("manifest = {'a': 1}\nmanifest.setdefault('b', 2)\ndel manifest['a']\n"), None);
 }
@@ -187,14 +193,20 @@ fn a_method_a_dict_or_list_lacks_and_del_of_an_undefined_name_fail() {
 #[test]
 fn unpacking_a_value_of_another_length_fails_as_cpython_does() {
     let load_error = |text: &str| eval(text).load_error.map(|e| e.message);
+    assert_eq!(load_error("manifest ,= {'a': 1, 'b': 2}\n").as_deref(), Some("too many values to unpack (expected 1)"));
     assert_eq!(
-        load_error("manifest ,= {'a': 1, 'b': 2}\n").as_deref(),
-        Some("too many values to unpack (expected 1)")
+        load_error("a, b = [1]\nmanifest = {}\n").as_deref(),
+        Some("not enough values to unpack (expected 2, got 1)")
     );
-    assert_eq!(load_error("a, b = [1]\nmanifest = {}\n").as_deref(), Some("not enough values to unpack (expected 2, got 1)"));
-    assert_eq!(load_error("a, = {}\nmanifest = {}\n").as_deref(), Some("not enough values to unpack (expected 1, got 0)"));
+    assert_eq!(
+        load_error("a, = {}\nmanifest = {}\n").as_deref(),
+        Some("not enough values to unpack (expected 1, got 0)")
+    );
     assert_eq!(load_error("[a] = (1, 2)\nmanifest = {}\n").as_deref(), Some("too many values to unpack (expected 1)"));
-    assert_eq!(load_error("a, b = None\nmanifest = {}\n").as_deref(), Some("cannot unpack non-iterable NoneType object"));
+    assert_eq!(
+        load_error("a, b = None\nmanifest = {}\n").as_deref(),
+        Some("cannot unpack non-iterable NoneType object")
+    );
     assert_eq!(load_error("a, *b = 1\nmanifest = {}\n").as_deref(), Some("cannot unpack non-iterable int object"));
     let m = eval("manifest, = [{'device_name': 'cpu'}]\na, *b = [1, 2, 3]\n");
     assert!(m.load_error.is_none());

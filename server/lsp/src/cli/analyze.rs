@@ -99,7 +99,12 @@ struct AnalyzeReport<'a> {
 
 /// The accounting for the flags; without level flags, the manifest's `semantic_level`
 /// (level 3 when it is invalid: the check-manifest part reports that).
-fn account<'i>(inventory: &'i Inventory, manifest: &Dict, flags: &AccountingArgs, path: &Path) -> accounting::Accounting<'i> {
+fn account<'i>(
+    inventory: &'i Inventory,
+    manifest: &Dict,
+    flags: &AccountingArgs,
+    path: &Path,
+) -> accounting::Accounting<'i> {
     let mut facts = av::facts(manifest);
     facts.layout = flags.run_layout(path);
     let device = facts.resolve_device(flags.device.as_deref());
@@ -162,7 +167,10 @@ fn print_accounting(inventory: &SelectedInventory, acc: &accounting::Accounting,
         acc.record_count
     );
     if acc.device.assumed {
-        outln!("note: `{}` is not a device the inventory recorded; counted as a PrivateUse1 backend", acc.device.device);
+        outln!(
+            "note: `{}` is not a device the inventory recorded; counted as a PrivateUse1 backend",
+            acc.device.device
+        );
     }
     for n in acc.not_modelled.iter().chain(av::unknown_inputs(manifest).iter()) {
         outln!("note: {n}");

@@ -68,7 +68,11 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         Ok(analysis) => analysis,
         Err(message) => {
             if args.format == CheckFormat::Github {
-                outln!("::error file={}::{}", annotation_property(&path.display().to_string()), annotation_data(&message));
+                outln!(
+                    "::error file={}::{}",
+                    annotation_property(&path.display().to_string()),
+                    annotation_data(&message)
+                );
             }
             errln!("{message}");
             return ExitCode::from(1);

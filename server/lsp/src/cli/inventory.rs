@@ -61,7 +61,10 @@ pub fn run(args: &InventoryArgs) -> ExitCode {
             (lines.next().unwrap_or("?").to_string(), lines.next().unwrap_or("?").to_string())
         }
         Ok(o) => {
-            errln!("torchcts-lsp inventory: {python} cannot import torch and torchcts:\n{}", String::from_utf8_lossy(&o.stderr));
+            errln!(
+                "torchcts-lsp inventory: {python} cannot import torch and torchcts:\n{}",
+                String::from_utf8_lossy(&o.stderr)
+            );
             return ExitCode::from(1);
         }
         Err(e) => {
@@ -69,7 +72,9 @@ pub fn run(args: &InventoryArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let out = out.unwrap_or_else(|| cache_dir().join(format!("inventory-torchcts-{torchcts_version}-torch-{torch_version}.json.gz")));
+    let out = out.unwrap_or_else(|| {
+        cache_dir().join(format!("inventory-torchcts-{torchcts_version}-torch-{torch_version}.json.gz"))
+    });
     if let Some(parent) = out.parent() {
         let _ = std::fs::create_dir_all(parent);
     }

@@ -130,7 +130,10 @@ impl AccountingArgs {
 
 /// The manifest's folder, absolute (show-skips runs there).
 fn manifest_folder(manifest: &Path) -> PathBuf {
-    std::path::absolute(manifest).ok().and_then(|m| m.parent().map(Path::to_path_buf)).unwrap_or_else(|| PathBuf::from("."))
+    std::path::absolute(manifest)
+        .ok()
+        .and_then(|m| m.parent().map(Path::to_path_buf))
+        .unwrap_or_else(|| PathBuf::from("."))
 }
 
 /// `--torch`: a release with an embedded inventory (a local suffix like `+cu128` is allowed).

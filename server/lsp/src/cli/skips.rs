@@ -116,7 +116,11 @@ pub fn run(args: &SkipsArgs) -> ExitCode {
         super::output::write_json_stdout(&report);
     } else {
         super::output::write_text_stdout(|out| accounting::write_show_skips(&acc, out));
-        errln!("Note: counts for {}{}", inventory.label(), inventory.note().map(|n| format!(" ({n})")).unwrap_or_default());
+        errln!(
+            "Note: counts for {}{}",
+            inventory.label(),
+            inventory.note().map(|n| format!(" ({n})")).unwrap_or_default()
+        );
         for n in acc.not_modelled.iter().chain(unknown.iter()) {
             errln!("Note: {n}");
         }

@@ -36,7 +36,9 @@ fn hover_now(session: &Session, params: HoverParams, cancel: &Cancel) -> Option<
             h.markdown = format!("{}\n\n---\n\n{r}", h.markdown);
             Some(h)
         }
-        (None, Some(r)) => Some(torchcts_core::hover::HoverResult { markdown: r, span: offset..offset, counted: false }),
+        (None, Some(r)) => {
+            Some(torchcts_core::hover::HoverResult { markdown: r, span: offset..offset, counted: false })
+        }
         (h, None) => h,
     };
     result.map(|h| convert::hover(&positions, h))

@@ -82,7 +82,11 @@ impl Session {
         self.client
             .log_message(
                 MessageType::INFO,
-                format!("torchcts-lsp counts for {} ({origin}, extracted {})", self.counts_for(), inv.meta.extracted_at),
+                format!(
+                    "torchcts-lsp counts for {} ({origin}, extracted {})",
+                    self.counts_for(),
+                    inv.meta.extracted_at
+                ),
             )
             .await;
         if custom {
