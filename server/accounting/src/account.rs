@@ -610,7 +610,7 @@ impl<'a, 'f> Ctx<'a, 'f> {
                     RegexEntry {
                         compiled,
                         memo: vec![0; self.inv.strings.len()],
-                        spent: std::time::Duration::ZERO,
+                        steps_left: crate::inventory::REGEX_STEPS_PER_PATTERN,
                         gave_up: false,
                     }
                 }
@@ -631,11 +631,11 @@ impl<'a, 'f> Ctx<'a, 'f> {
             Ok(p) => {
                 let slot = &mut entry.memo[text as usize];
                 if *slot == 0 {
-                    let started = std::time::Instant::now();
-                    let outcome =
-                        p.search_bounded(&self.inv.strings[text as usize], crate::inventory::REGEX_STEPS_PER_NAME);
-                    entry.spent += started.elapsed();
-                    if outcome.is_none() || entry.spent > crate::inventory::REGEX_TIME_PER_PATTERN {
+                    let mut steps = entry.steps_left.min(crate::inventory::REGEX_STEPS_PER_NAME);
+                    let before = steps;
+                    let outcome = p.search_within(&self.inv.strings[text as usize], &mut steps);
+                    entry.steps_left -= before - steps;
+                    if outcome.is_none() {
                         entry.gave_up = true;
                         let message = format!(
                             "the regex {key:?} backtracks too much to evaluate on operator names (Python's re.search would take very long too); counted as matching nothing"

@@ -34,7 +34,7 @@ pub use account::{
     DtypeLabel, KeptCounts, LabelKind, LevelCounts, NodeRef, PlaceholderKind, Record,
 };
 pub use facts::{canonical_dtype, tagged_to_py, LevelSelection, ManifestFacts, PyValue, RunLayout};
-pub use inventory::{Inventory, InventoryMeta, Reason, CUSTOM_DEVICE_PLACEHOLDER};
+pub use inventory::{Inventory, InventoryMeta, Reason, CUSTOM_DEVICE_PLACEHOLDER, REGEX_STEPS_PER_PATTERN};
 pub use render::{
     collected_line, records_json, render_audit, render_show_skips, summary_line, write_show_skips, RecordsJson,
 };

@@ -233,16 +233,18 @@ pub fn regex_split<'i>(inventory: &'i Inventory, pattern: &str) -> Option<(Vec<&
     let (compiled, _) = pyregex::compile(pattern).ok()?;
     let mut matched = Vec::new();
     let mut unmatched = Vec::new();
-    let started = std::time::Instant::now();
+    // A catastrophically backtracking pattern gives no answer rather than a stall; the bound
+    // is in matcher steps, so the answer does not depend on how busy the machine is.
+    let mut budget = accounting::REGEX_STEPS_PER_PATTERN;
     for name in inventory.operator_names() {
-        // A catastrophically backtracking pattern gives no answer rather than a stall.
-        match compiled.search_bounded(name, 200_000) {
+        let mut steps = budget.min(200_000);
+        let before = steps;
+        let outcome = compiled.search_within(name, &mut steps);
+        budget -= before - steps;
+        match outcome {
             Some(true) => matched.push(name),
             Some(false) => unmatched.push(name),
             None => return None,
-        }
-        if started.elapsed() > std::time::Duration::from_millis(250) {
-            return None;
         }
     }
     Some((matched, unmatched))

@@ -965,12 +965,25 @@ pub(crate) enum Found {
 
 /// `SRE(search)` plus the group-span check of `pattern_new_match`.
 pub(crate) fn search(prog: &Program, text: &[u32], steps: u64) -> Res<Found> {
+    let mut budget = steps;
+    search_within(prog, text, &mut budget)
+}
+
+/// `search` drawing its matcher steps from `budget`, which keeps what is left: a caller
+/// bounds the work of many searches by steps, never by the clock.
+pub(crate) fn search_within(prog: &Program, text: &[u32], budget: &mut u64) -> Res<Found> {
     let n = text.len();
     let min_len = prog.min_len;
     if min_len > 0 && (n as u64) < min_len {
         return Ok(Found::No);
     }
-    let mut m = Matcher::new(prog, text, steps);
+    let mut m = Matcher::new(prog, text, *budget);
+    let found = search_from_each_start(&mut m, prog, n, min_len);
+    *budget = m.steps_left;
+    found
+}
+
+fn search_from_each_start(m: &mut Matcher<'_>, prog: &Program, n: usize, min_len: u64) -> Res<Found> {
     let anchored = prog.code.len() >= 2
         && prog.code[0] == op::AT
         && (prog.code[1] == At::Beginning as u32 || prog.code[1] == At::BeginningString as u32);

@@ -232,6 +232,17 @@ impl Pattern {
         }
     }
 
+    /// `search_bounded` with the steps drawn from `budget` (what is left stays in it), so
+    /// that many searches share one bound; `None` once it runs out.
+    pub fn search_within(&self, text: &str, budget: &mut u64) -> Option<bool> {
+        let t: Vec<u32> = text.chars().map(|c| c as u32).collect();
+        match engine::search_within(&self.prog, &t, budget) {
+            Ok(engine::Found::No) => Some(false),
+            Ok(engine::Found::Yes | engine::Found::WrongSpan) => Some(true),
+            Err(engine::Exhausted) => None,
+        }
+    }
+
     /// The pattern source.
     pub fn as_str(&self) -> &str {
         &self.source
