@@ -195,18 +195,39 @@ fn check_github_prints_one_annotation_per_finding() {
     assert!(stdout(&o).starts_with("::error file=/nonexistent/manifest.py::Manifest file not found"), "{}", stdout(&o));
 }
 
+/// A folder given as the manifest: `check` prints what check-manifest prints (recorded from
+/// torchcts 0.4.1: importlib finds no loader for a name without `.py`, and fails with
+/// IsADirectoryError on the absolute path of a `*.py` folder); `analyze` and `skips` add a hint.
 #[test]
-fn a_directory_is_named_as_a_directory() {
+fn a_directory_reads_as_check_manifest_says_it_with_our_hint_only_in_analyze() {
     let dir = root().join("tests/parity/check/cases/real_privateuse1");
     let dir = dir.to_string_lossy();
-    for command in ["check", "analyze", "skips"] {
+    let no_loader = "Failed to parse manifest: 'NoneType' object has no attribute 'loader'\n";
+    let o = run(&["check", &dir]);
+    assert_eq!((o.status.code(), stderr(&o)), (Some(1), no_loader.to_string()));
+    for command in ["analyze", "skips"] {
         let o = run(&[command, &dir]);
         assert_eq!(o.status.code(), Some(1), "{command}");
         let err = stderr(&o);
-        assert!(err.contains("is a directory, not a manifest file"), "{command}: {err}");
-        assert!(err.contains("did you mean") && err.contains("manifest.py"), "{command}: {err}");
-        assert!(!err.contains("not found"), "{command}: {err}");
+        assert!(err.starts_with(no_loader), "{command}: {err}");
+        assert!(err.contains("is a directory; did you mean") && err.contains("manifest.py"), "{command}: {err}");
     }
+    let tmp = std::env::temp_dir().join(format!("torchcts-cli-dir-{}", std::process::id()));
+    let py_dir = tmp.join("sub/x.py");
+    std::fs::create_dir_all(&py_dir).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
+        .args(["check", "sub/../sub/x.py"])
+        .current_dir(&tmp)
+        .output()
+        .unwrap();
+    let expected = format!("Failed to parse manifest: [Errno 21] Is a directory: '{}'\n", py_dir.display());
+    assert_eq!((o.status.code(), stderr(&o)), (Some(1), expected));
+    // A file importlib does not take as source.
+    let txt = tmp.join("manifest.txt");
+    std::fs::write(&txt, "manifest = {}\n").unwrap();
+    let o = run(&["check", &txt.to_string_lossy()]);
+    assert_eq!((o.status.code(), stderr(&o)), (Some(1), no_loader.to_string()));
+    std::fs::remove_dir_all(&tmp).ok();
     let o = run(&["check", "/nonexistent/manifest.py"]);
     assert_eq!((o.status.code(), stderr(&o)), (Some(1), "Manifest file not found: /nonexistent/manifest.py\n".into()));
 }
@@ -305,4 +326,113 @@ fn a_closed_stderr_keeps_the_exit_code() {
         .expect("spawn torchcts-lsp");
     drop(child.stderr.take());
     assert_eq!(child.wait().unwrap().code(), Some(1), "check-manifest's exit code, not a panic (101)");
+}
+
+/// Issue 22, item 2: the tests that need the real torchcts show as ignored, not as passed.
+#[test]
+fn tests_that_need_the_real_tool_are_ignored_not_passed() {
+    for file in ["tests/runs.rs", "tests/check_differential.rs"] {
+        let text = std::fs::read_to_string(root().join(file)).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let needs_real = line.contains("real_python() else") || line.contains("let Some(python) = python() else");
+            if needs_real {
+                let head = lines[..i].iter().rev().find(|l| l.contains("fn ")).unwrap();
+                let at = lines.iter().position(|l| l == head).unwrap();
+                assert!(
+                    lines[at.saturating_sub(3)..at].iter().any(|l| l.contains("#[ignore = \"needs TORCHCTS_PYTHON")),
+                    "{file}: `{}` needs the real torchcts but is not #[ignore]d",
+                    head.trim()
+                );
+            }
+        }
+    }
+}
+
+/// Issue 22, item 3: `diff` says which inventory its counts are for, in every format.
+#[test]
+fn diff_names_its_inventory() {
+    let old = corpus("template_smoke");
+    let new = corpus("real_privateuse1");
+    let text = run(&["diff", &old, &new]);
+    assert!(stderr(&text).contains("Note: counts for torchcts 0.4.1 with torch"), "{}", stderr(&text));
+    let markdown = run(&["diff", &old, &new, "--format", "markdown"]);
+    assert!(stdout(&markdown).contains("Counts for torchcts 0.4.1 with torch"), "{}", stdout(&markdown));
+    let report = json(&run(&["diff", &old, &new, "--format", "json"]));
+    assert_eq!(report["inventory"]["torchcts"], "0.4.1");
+    assert!(report["inventory"]["torch"].as_str().is_some_and(|t| t.starts_with("2.")), "{}", report["inventory"]);
+}
+
+/// Issue 22, item 4: the table names each number, the counts add up as it says, the marker
+/// says where the level comes from, and a manifest that does not load gets no table.
+#[test]
+fn analyze_accounting_says_what_each_number_is() {
+    let text = stdout(&run(&["analyze", &corpus("template_smoke"), "--level", "4", "--device", "cpu"]));
+    let header = text.lines().find(|l| l.trim_start().starts_with("level")).expect("a table header");
+    for column in ["collected", "run", "filtered", "run up to here"] {
+        assert!(header.contains(column), "{header}");
+    }
+    let rows: Vec<Vec<usize>> = text
+        .lines()
+        .filter_map(|l| {
+            let cells: Vec<usize> = l.split_whitespace().take(5).map_while(|c| c.parse().ok()).collect();
+            (cells.len() == 5).then_some(cells)
+        })
+        .collect();
+    assert_eq!(rows.len(), 8, "{text}");
+    let mut cumulative = 0;
+    for row in &rows {
+        cumulative += row[2];
+        assert_eq!(row[4], cumulative, "{row:?}");
+    }
+    // The summary line: selected = executing + reported as skipped, executing = run up to 4.
+    let summary = text.lines().find(|l| l.starts_with("show-skips at this level")).expect("summary");
+    let numbers: Vec<usize> =
+        summary.split(|c: char| !c.is_ascii_digit()).filter(|w| !w.is_empty()).map(|w| w.parse().unwrap()).collect();
+    // K/M (D); of the K selected, E execute and S report as skipped; R records
+    let [k, m, d, k2, e, s, _r] = numbers[..] else { panic!("{summary}") };
+    assert_eq!((k, k2, k + d, e + s, e), (k2, k, m, k, rows[3][4]), "{summary}");
+
+    let dir = std::env::temp_dir().join(format!("torchcts-cli-acc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, body: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, body).unwrap();
+        p.to_string_lossy().into_owned()
+    };
+    let no_level = stdout(&run(&["analyze", &write("nolevel.py", "manifest = {'device_name': 'cpu'}\n")]));
+    assert!(no_level.contains("<- default level 3 (no semantic_level)"), "{no_level}");
+    assert!(!no_level.contains("<- semantic_level"), "{no_level}");
+    let broken = stdout(&run(&["analyze", &write("broken.py", "manifest = {\n 'device_name': 'cpu'\n 'x': 1}\n")]));
+    assert!(broken.contains("== No accounting: the manifest does not load"), "{broken}");
+    assert!(!broken.contains("== Accounting"), "{broken}");
+    let empty = run(&["analyze", &write("empty.py", "")]);
+    assert!(stdout(&empty).contains("== No accounting: the file defines no `manifest` dict"), "{}", stdout(&empty));
+    assert!(stdout(&empty).starts_with(&format!("== Diagnostics for {} (1 finding)\n", dir.join("empty.py").display())));
+    let report = json(&run(&["analyze", &dir.join("broken.py").to_string_lossy(), "--format", "json"]));
+    assert!(report["accounting"].is_null() && report["no_accounting"].is_string(), "{report}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Issue 22, item 6: wording a newcomer reads.
+#[test]
+fn wording_counts_usage_and_devices() {
+    let one = stdout(&run(&["analyze", &corpus("real_privateuse1")]));
+    let first = one.lines().next().unwrap();
+    assert!(!first.contains("(1 findings)"), "{first}");
+
+    let typo = run(&["check", "--formt", "json"]);
+    assert_eq!(typo.status.code(), Some(2));
+    assert!(stderr(&typo).contains("Usage: torchcts-lsp check [OPTIONS] [FILE]"), "{}", stderr(&typo));
+    assert!(!stderr(&typo).contains("Usage: torchcts-lsp check --format"), "{}", stderr(&typo));
+
+    let o = run(&["skips", &corpus("template_smoke"), "--device", "nosuchdevice"]);
+    let err = stderr(&o);
+    assert!(
+        err.contains("`nosuchdevice` is not a device torch knows (cpu, cuda, mps")
+            && err.contains("any other name is counted as a PrivateUse1"),
+        "{err}"
+    );
+    let o = run(&["skips", &corpus("template_smoke"), "--device", "cuda"]);
+    assert!(!stderr(&o).contains("not a device torch knows"), "{}", stderr(&o));
 }

@@ -82,7 +82,7 @@ fn against_head_reads_the_committed_version() {
         assert_eq!(report["changes"][0]["cause"], serde_json::json!({"kind": "dtype", "name": "torch.float16"}));
         assert_eq!(report["old"]["file"], format!("HEAD:{arg}"));
         assert!(
-            report["summary"].as_str().unwrap().starts_with(&format!("float16 entry: -{stopped} tests at level 3")),
+            report["summary"].as_str().unwrap().starts_with(&format!("float16 entry: -{stopped} tests up to level 3")),
             "{}",
             report["summary"]
         );

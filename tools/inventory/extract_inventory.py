@@ -191,8 +191,35 @@ def ledger_nodeid(nodeid):
     return canonical if canonical.startswith("torchcts/") else "torchcts/" + canonical
 
 
+def torchcts_release():
+    """The installed torchcts release as a tuple, e.g. (0, 4, 1)."""
+    from importlib.metadata import version as _v
+
+    return tuple(int(p) for p in _v("torchcts").split(".")[:3] if p.isdigit())
+
+
+def exemption_gates_dtype_contracts():
+    """Whether a CPU-contract-exempt item skips the dtype-contract rules (1 and 3).
+
+    torchcts 0.4.1's conftest checks `contract_exempt_reason is None` there; 0.4.0's does not
+    (it applies the contract to exempt items too). The engine reads only the facts, so the
+    switch lives here."""
+    return torchcts_release() >= (0, 4, 1)
+
+
+def backward_reference_check():
+    """`has_opinfo_backward_reference` where torchcts has it (0.4.1+: an op with a backward
+    reference is not probed for its backward CPU contract); 0.4.0 probes every op."""
+    try:
+        from torchcts.core.backward_references import has_opinfo_backward_reference
+    except ImportError:
+        return lambda op_name, dtype: False
+    return has_opinfo_backward_reference
+
+
 def compute_item_facts(C, items, S, torch, all_dtypes):
     """Per item facts. C is the torchcts.conftest module."""
+    exemption_gates = exemption_gates_dtype_contracts()
     from torchcts.core.opinfo_adapter import dtype_to_str, str_to_dtype
     from torchcts.core.dtype_contracts import contract_disposition
     from torchcts.core.device import get_device_module
@@ -412,7 +439,7 @@ def compute_item_facts(C, items, S, torch, all_dtypes):
             surfaces = C._contract_surfaces_for_item(item)
             if op_name is None and surfaces:
                 op_name = surfaces[0]
-            exempt = C._cpu_contract_exempt_reason(item)
+            exempt = C._cpu_contract_exempt_reason(item) if exemption_gates else None
             if op_name is not None:
                 rec["op"] = S(op_name)
             rec["lvl"] = C._semantic_level_for_item(item)["semantic_level"]
@@ -547,7 +574,7 @@ def compute_item_facts(C, items, S, torch, all_dtypes):
 def opinfo_tables(S, torch):
     import torch.testing._internal.common_methods_invocations as cmi
     from torchcts.core import opinfo_adapter as OA
-    from torchcts.core.backward_references import has_opinfo_backward_reference
+    has_opinfo_backward_reference = backward_reference_check()
 
     fwd, bwd = [], []
     seen = set()

@@ -24,6 +24,16 @@ local function out(s)
   io.stdout:flush()
 end
 
+-- Messages the server or Neovim show go to the log as TAP comments on lines of their own:
+-- headless Neovim writes them without a line break, into the next `ok` line.
+vim.lsp.handlers["window/showMessage"] = function(_, result)
+  out("# server: " .. tostring(result and result.message))
+  return vim.NIL
+end
+vim.notify = function(msg, _)
+  out("# " .. tostring(msg))
+end
+
 local function has(f)
   return vim.fn.has(f) == 1
 end

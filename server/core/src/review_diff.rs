@@ -160,15 +160,15 @@ pub fn signed_counts(started: usize, stopped: usize) -> String {
     }
 }
 
-/// " at level 4" when both sides count the same cumulative levels.
+/// " up to level 4" when both sides count the same cumulative levels.
 fn at_level(review: &Review) -> String {
     match (review.old_selection, review.new_selection) {
-        (LevelSelection::Cumulative(a), LevelSelection::Cumulative(b)) if a == b => format!(" at level {a}"),
+        (LevelSelection::Cumulative(a), LevelSelection::Cumulative(b)) if a == b => format!(" up to level {a}"),
         _ => String::new(),
     }
 }
 
-/// The one-line summary ("float16 entry: -412 tests at level 4; skip_ops += index_reduce: -36").
+/// The one-line summary ("float16 entry: -412 tests up to level 4; skip_ops += index_reduce: -36").
 pub fn summary_line(review: &Review) -> String {
     if review.changes.is_empty() {
         return "no test starts or stops running".to_string();
@@ -552,7 +552,7 @@ manifest = {
         assert_eq!(review.diff.started_count(), 0);
         assert_eq!(review.changes[0].cause, Cause::Dtype("torch.float16".into()));
         assert!(summary_line(&review).starts_with("float16 entry: -"), "{}", summary_line(&review));
-        assert!(summary_line(&review).contains(" at level 3"), "{}", summary_line(&review));
+        assert!(summary_line(&review).contains(" up to level 3"), "{}", summary_line(&review));
         assert_eq!(
             review.diff.new_running as i64 - review.diff.old_running as i64,
             review.diff.started_count() as i64 - review.diff.stopped_count() as i64

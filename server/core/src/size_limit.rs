@@ -12,7 +12,7 @@ use crate::lex::{lex, TokenKind};
 /// The largest manifest analysed (as it is typed, and by the CLI unless told otherwise).
 pub const ANALYSIS_MAX_BYTES: usize = 512 * 1024;
 
-/// The bracketed literal that holds most of a text.
+/// The literal (bracketed, or a string) that holds most of a text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LargestConstruct {
     /// The source before its opening bracket on its own line or entry (`"tolerance_overrides":`),
@@ -21,13 +21,14 @@ pub struct LargestConstruct {
     /// 1-based line of the opening bracket.
     pub line: usize,
     pub bytes: usize,
-    /// Its top-level entries (separating commas + 1).
-    pub entries: usize,
+    /// Its top-level entries (separating commas + 1); `None` for a string.
+    pub entries: Option<usize>,
 }
 
-/// The largest literal of `text`: the largest one inside the outermost brackets when it
-/// holds at least half the text (`manifest = {"tolerance_overrides": {...}}` names the
-/// `tolerance_overrides` value), else the largest outermost one. One pass of the lexer.
+/// The literal (bracketed or a string) that makes `text` large: the deepest one that holds at
+/// least half the text (`manifest = {"tolerance_overrides": {...}}` names the
+/// `tolerance_overrides` value, a huge regex names its string), else the largest outermost
+/// one. One pass of the lexer.
 pub fn largest_construct(text: &str) -> Option<LargestConstruct> {
     struct Open {
         start: usize,
@@ -35,23 +36,39 @@ pub fn largest_construct(text: &str) -> Option<LargestConstruct> {
         label: std::ops::Range<usize>,
         commas: usize,
         depth: usize,
+        string: bool,
     }
     let mut open: Vec<Open> = Vec::new();
-    // Per depth (0 and 1 only are reported): where the current entry's source starts.
-    let mut entry_start = [0usize; 2];
-    let mut best: [Option<LargestConstruct>; 2] = [None, None];
-    let close = |o: Open, end: usize, best: &mut [Option<LargestConstruct>; 2]| {
+    // Per depth (the first few only are reported): where the current entry's source starts.
+    const DEPTHS: usize = 6;
+    let mut entry_start = [0usize; DEPTHS];
+    let mut best: [Option<LargestConstruct>; DEPTHS] = Default::default();
+    let close = |o: Open, end: usize, best: &mut [Option<LargestConstruct>; DEPTHS]| {
         let Some(slot) = best.get_mut(o.depth) else { return };
         let bytes = end.saturating_sub(o.start);
         if slot.as_ref().is_none_or(|b| bytes > b.bytes) {
             let label = shorten(text.get(o.label.clone()).unwrap_or_default().trim());
-            *slot = Some(LargestConstruct { label, line: o.line, bytes, entries: o.commas + 1 });
+            let entries = (!o.string).then_some(o.commas + 1);
+            *slot = Some(LargestConstruct { label, line: o.line, bytes, entries });
         }
     };
     for token in lex(text) {
         let depth = token.depth;
         match token.kind {
             TokenKind::Newline if depth == 0 => entry_start[0] = token.span.end,
+            // A huge string (a regex, an embedded blob) is a literal of its own.
+            TokenKind::String(_) => {
+                let from = entry_start.get(depth).copied().unwrap_or(token.span.start);
+                let string = Open {
+                    start: token.span.start,
+                    line: token.line,
+                    label: from.min(token.span.start)..token.span.start,
+                    commas: 0,
+                    depth,
+                    string: true,
+                };
+                close(string, token.span.end, &mut best);
+            }
             TokenKind::Op => {
                 let op = token.text(text);
                 match op {
@@ -63,6 +80,7 @@ pub fn largest_construct(text: &str) -> Option<LargestConstruct> {
                             label: from.min(token.span.start)..token.span.start,
                             commas: 0,
                             depth,
+                            string: false,
                         });
                         if let Some(start) = entry_start.get_mut(depth + 1) {
                             *start = token.span.end;
@@ -90,11 +108,16 @@ pub fn largest_construct(text: &str) -> Option<LargestConstruct> {
     while let Some(o) = open.pop() {
         close(o, text.len(), &mut best);
     }
-    let [outer, inner] = best;
-    match inner {
-        Some(inner) if inner.bytes * 2 >= text.len() => Some(inner),
-        _ => outer,
+    // The deepest literal that still holds half the text names it best; else the outermost.
+    let [outer, inner @ ..] = best;
+    let mut named = outer;
+    for literal in inner.into_iter().flatten() {
+        if literal.bytes * 2 < text.len() {
+            break;
+        }
+        named = Some(literal);
     }
+    named
 }
 
 fn shorten(label: &str) -> String {
@@ -120,13 +143,18 @@ pub fn too_large_message(bytes: usize, limit: usize, text: Option<&str>) -> Stri
     let mut message =
         format!("This file is {}: torchcts-lsp analyses manifests up to {}.", human_bytes(bytes), human_bytes(limit));
     if let Some(c) = text.and_then(largest_construct) {
-        let what = if c.label.is_empty() { "a literal".to_string() } else { format!("`{} ...`", c.label) };
-        message.push_str(&format!(
-            " Most of it is {what} at line {} ({}, about {} entries).",
-            c.line,
-            human_bytes(c.bytes),
-            group_thousands(c.entries)
-        ));
+        let what = match (c.label.is_empty(), c.entries) {
+            (true, None) => "a string".to_string(),
+            (true, Some(_)) => "a literal".to_string(),
+            (false, None) => format!("the string `{} ...`", c.label),
+            (false, Some(_)) => format!("`{} ...`", c.label),
+        };
+        let size = match c.entries {
+            None => human_bytes(c.bytes),
+            Some(1) => format!("{}, 1 entry", human_bytes(c.bytes)),
+            Some(n) => format!("{}, about {} entries", human_bytes(c.bytes), group_thousands(n)),
+        };
+        message.push_str(&format!(" Most of it is {what} at line {} ({size}).", c.line));
     }
     message
 }
@@ -158,7 +186,7 @@ mod tests {
         assert_eq!(c.label, "\"tolerance_overrides\":");
         assert_eq!(c.line, 3);
         // 3,000 entries and the trailing comma.
-        assert_eq!(c.entries, 3001);
+        assert_eq!(c.entries, Some(3001));
         assert!(c.bytes * 10 > text.len() * 9, "{} of {}", c.bytes, text.len());
     }
 
@@ -169,13 +197,13 @@ mod tests {
             (0..500).map(|i| format!("{i}: {i}, ")).collect::<String>()
         );
         let c = largest_construct(&text).expect("a construct");
-        assert_eq!((c.label.as_str(), c.line, c.entries), ("X =", 2, 501));
+        assert_eq!((c.label.as_str(), c.line, c.entries), ("X =", 2, Some(501)));
     }
 
     #[test]
     fn an_unclosed_bracket_runs_to_the_end_and_no_bracket_gives_none() {
         let c = largest_construct("manifest = [1, 2,\n3").expect("a construct");
-        assert_eq!((c.label.as_str(), c.bytes, c.entries), ("manifest =", 8, 3));
+        assert_eq!((c.label.as_str(), c.bytes, c.entries), ("manifest =", 8, Some(3)));
         assert_eq!(largest_construct("x = 1\n# no brackets\n"), None);
     }
 
@@ -188,5 +216,24 @@ mod tests {
             message,
             "This file is 3.0 MiB: torchcts-lsp analyses manifests up to 512 KiB. Most of it is `\"skip_ops\": ...` at line 1 (12 KiB, about 2,001 entries)."
         );
+    }
+
+    #[test]
+    fn a_top_level_string_is_named_not_the_manifest() {
+        // The bulk is `x = '...'` (600 KiB); the manifest dict is a few bytes.
+        let text = format!("x = '{}'\nmanifest = {{\"skip_ops\": [\"add\"]}}\n", "a".repeat(600 * 1024));
+        let c = largest_construct(&text).expect("a construct");
+        assert_eq!((c.label.as_str(), c.line, c.entries), ("x =", 1, None));
+        let message = too_large_message(text.len(), ANALYSIS_MAX_BYTES, Some(&text));
+        assert!(message.ends_with("Most of it is the string `x = ...` at line 1 (601 KiB)."), "{message}");
+    }
+
+    #[test]
+    fn one_huge_regex_in_a_list_is_the_string_not_one_entry() {
+        let text =
+            format!("manifest = {{\"supported_dtypes\": {{torch.float32: r'{}'}}}}\n", "(a|b)".repeat(120 * 1024));
+        let message = too_large_message(text.len(), ANALYSIS_MAX_BYTES, Some(&text));
+        assert!(!message.contains("entries") && !message.contains("1 entry"), "{message}");
+        assert!(message.contains("the string `torch.float32: ...`"), "{message}");
     }
 }

@@ -2,13 +2,14 @@
 //! real tool's and ours) with its position, what `torchcts check-manifest` would print, and
 //! the per-level accounting `torchcts show-skips` would report.
 
-use super::output::{errln, outln};
+use super::output::{errln, outln, plural};
 use super::skips::{accounting_terms, device_json, inventory_json, levels_json};
 use super::{analyze_file, AccountingArgs, ReportFormat, SelectedInventory};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use torchcts_core::accounting_view::{self as av, Inventory, LevelSelection};
+use torchcts_core::check::CheckOutcome;
 use torchcts_core::value::Dict;
 use torchcts_core::{Analysis, Origin, PositionEncoding, Severity};
 
@@ -33,7 +34,9 @@ Exit code: check-manifest's (0 valid, 1 errors or an unreadable file); 2 for a u
 );
 
 #[derive(clap::Args, Debug)]
+// Our own usage line: after a typo clap would print the option it suggests as if required.
 #[command(
+    override_usage = "torchcts-lsp analyze [OPTIONS] FILE",
     about = "Every diagnostic with its position, the check-manifest output and the per-level accounting",
     after_help = ANALYZE_HELP
 )]
@@ -61,16 +64,30 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
         Ok(analysis) => analysis,
         Err(message) => {
             errln!("{message}");
+            if let Some(hint) = super::path_hint(path) {
+                errln!("{hint}");
+            }
             return ExitCode::from(1);
         }
     };
-    let manifest = analysis.model.manifest.as_ref().and_then(|m| m.as_dict());
+    let no_accounting = why_no_accounting(&analysis);
+    let manifest = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()).filter(|_| no_accounting.is_none());
     let accounting = manifest.map(|manifest| account(&inventory, manifest, &args.accounting, path));
     match args.format {
         ReportFormat::Text => {
             print_diagnostics(path, &analysis);
             if let Some((acc, manifest)) = accounting.as_ref().zip(manifest) {
-                print_accounting(&inventory, acc, manifest, args.accounting.levels.selection().is_some());
+                let declares_level = manifest.get("semantic_level").is_some();
+                print_accounting(
+                    &inventory,
+                    acc,
+                    manifest,
+                    args.accounting.levels.selection().is_some(),
+                    declares_level,
+                );
+            } else if let Some(why) = &no_accounting {
+                outln!();
+                outln!("== No accounting: {why}");
             }
         }
         ReportFormat::Json => {
@@ -78,7 +95,11 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
                 Some((acc, manifest)) => accounting_json(&inventory, acc, manifest),
                 None => Value::Null,
             };
-            let report = AnalyzeReport { accounting, check: super::check::report(path, &analysis) };
+            let report = AnalyzeReport {
+                accounting,
+                no_accounting: no_accounting.as_deref(),
+                check: super::check::report(path, &analysis),
+            };
             super::output::write_json_stdout(&report);
         }
     }
@@ -93,6 +114,9 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
 #[derive(serde::Serialize)]
 struct AnalyzeReport<'a> {
     accounting: Value,
+    /// Why `accounting` is null: the manifest does not load.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    no_accounting: Option<&'a str>,
     #[serde(flatten)]
     check: super::check::CheckReport<'a>,
 }
@@ -116,7 +140,8 @@ fn account<'i>(
 }
 
 fn print_diagnostics(path: &Path, analysis: &Analysis) {
-    outln!("== Diagnostics for {} ({} findings)", path.display(), analysis.findings.len());
+    let count = analysis.findings.len();
+    outln!("== Diagnostics for {} ({count} {})", path.display(), plural(count, "finding", "findings"));
     for f in super::check::sorted_findings(analysis) {
         let pos = analysis.line_index.position(&analysis.text, f.span.start, PositionEncoding::Utf32);
         let severity = match f.severity {
@@ -138,8 +163,35 @@ fn print_diagnostics(path: &Path, analysis: &Analysis) {
     }
 }
 
-/// The per-level accounting `torchcts show-skips` would report.
-fn print_accounting(inventory: &SelectedInventory, acc: &accounting::Accounting, manifest: &Dict, level_flag: bool) {
+/// Why a manifest gets no accounting: show-skips collects only with a manifest that loads.
+fn why_no_accounting(analysis: &Analysis) -> Option<String> {
+    match &analysis.check {
+        CheckOutcome::Validated { .. } => None,
+        CheckOutcome::ParseFailed { .. } => Some(
+            "the manifest does not load (see check-manifest above); torchcts show-skips would stop at the same error"
+                .into(),
+        ),
+        CheckOutcome::NotADict => {
+            Some("the file defines no `manifest` dict; torchcts show-skips would stop there".into())
+        }
+        CheckOutcome::NotStatic { reason } => {
+            Some(format!("`manifest` cannot be evaluated without running Python ({reason}), so its counts are unknown"))
+        }
+        CheckOutcome::Crashed { .. } => Some(
+            "validate_manifest raises on this manifest (see check-manifest above); torchcts show-skips would too"
+                .into(),
+        ),
+    }
+}
+
+/// The per-level accounting `torchcts show-skips` would report, every number named.
+fn print_accounting(
+    inventory: &SelectedInventory,
+    acc: &accounting::Accounting,
+    manifest: &Dict,
+    level_flag: bool,
+    declares_level: bool,
+) {
     outln!();
     outln!(
         "== Accounting on `{}` (counts for {}; {}), like `torchcts show-skips`",
@@ -150,27 +202,36 @@ fn print_accounting(inventory: &SelectedInventory, acc: &accounting::Accounting,
     if let Some(note) = inventory.note() {
         outln!("note: {note}");
     }
-    outln!("{:>5} {:>9} {:>9} {:>15}", "level", "run", "filtered", "run up to here");
+    outln!("{:>5} {:>9} {:>9} {:>9} {:>15}", "level", "collected", "run", "filtered", "run up to here");
     let selected = usize::from(acc.selection.max_level());
-    let mark = if level_flag { "  <- requested" } else { "  <- semantic_level" };
+    let mark = match (level_flag, declares_level) {
+        (true, _) => "  <- requested",
+        (false, true) => "  <- semantic_level",
+        (false, false) => "  <- default level 3 (no semantic_level)",
+    };
     let mut cumulative = 0;
     for (i, l) in acc.levels.iter().enumerate() {
         cumulative += l.runnable;
         let mark = if i + 1 == selected { mark } else { "" };
-        outln!("{:>5} {:>9} {:>9} {:>15}{mark}", i + 1, l.runnable, l.filtered, cumulative);
+        outln!("{:>5} {:>9} {:>9} {:>9} {:>15}{mark}", i + 1, l.collected, l.runnable, l.filtered, cumulative);
     }
+    outln!("  collected: the level's tests pytest collects on the device; run: those that execute when");
+    outln!("  the level is selected; filtered: those that never execute on this manifest (a dtype,");
+    outln!("  capability, skip_ops entry or device fact), plus OpInfo checks recorded without a test of");
+    outln!("  their own (at level 2), so run + filtered can exceed collected; run up to here: levels 1..N.");
     outln!(
-        "show-skips at this level: {}/{} tests collected ({} deselected), {} not-run records",
+        "show-skips at this level: {}/{} tests collected ({} deselected); of the {} selected, {} execute and {} report as skipped; {} not-run {}",
         acc.included,
         acc.collected,
         acc.deselected,
-        acc.record_count
+        acc.included,
+        acc.executable,
+        acc.included.saturating_sub(acc.executable),
+        acc.record_count,
+        plural(acc.record_count, "record", "records")
     );
     if acc.device.assumed {
-        outln!(
-            "note: `{}` is not a device the inventory recorded; counted as a PrivateUse1 backend",
-            acc.device.device
-        );
+        outln!("note: {}", super::assumed_device_note(inventory, &acc.device.device));
     }
     for n in acc.not_modelled.iter().chain(av::unknown_inputs(manifest).iter()) {
         outln!("note: {n}");

@@ -33,7 +33,9 @@ Exit code: check-manifest's in every format (0 valid, 1 errors or an unreadable 
 2 for a usage error.";
 
 #[derive(clap::Args, Debug)]
+// Our own usage line: after a typo clap would print the option it suggests as if required.
 #[command(
+    override_usage = "torchcts-lsp check [OPTIONS] [FILE]",
     about = "What `torchcts check-manifest --manifest FILE` prints, with its exit code",
     after_help = CHECK_HELP
 )]

@@ -46,7 +46,9 @@ pub enum DiffFormat {
 }
 
 #[derive(clap::Args, Debug)]
+// Our own usage line: after a typo clap would print the option it suggests as if required.
 #[command(
+    override_usage = "torchcts-lsp diff [OPTIONS] OLD NEW\n       torchcts-lsp diff [OPTIONS] --against REV [FILE]",
     about = "Which tests a manifest change makes start and stop running, per level and manifest entry",
     after_help = DIFF_HELP
 )]
@@ -98,6 +100,11 @@ pub fn committed_text(file: &Path, rev: &str) -> Result<String, String> {
     let spec = format!("{rev}:{}{name}", prefix.trim_end_matches(['\n', '\r']));
     let bytes = git(&["show", &spec])?;
     String::from_utf8(bytes).map_err(|e| format!("{spec} is not valid UTF-8 (byte {})", e.utf8_error().valid_up_to()))
+}
+
+/// Which inventory the counts are for, with its note (the torch it stands in for).
+fn inventory_label(inventory: &super::SelectedInventory) -> String {
+    format!("{}{}", inventory.label(), inventory.note().map(|n| format!(" ({n})")).unwrap_or_default())
 }
 
 fn usage_error(message: impl std::fmt::Display) -> ExitCode {
@@ -155,11 +162,16 @@ pub fn run(args: &DiffArgs) -> ExitCode {
             let mut report = review_diff::to_json(&review);
             report["old"] = serde_json::json!({"file": old.0, "not_static": old_side.not_static});
             report["new"] = serde_json::json!({"file": new.0, "not_static": new_side.not_static});
+            report["inventory"] = super::skips::inventory_json(&inventory);
             super::output::write_json_stdout(&report);
         }
-        DiffFormat::Markdown => out!("{}", review_diff::render_markdown(&review, &old.0, &new.0, args.show)),
+        DiffFormat::Markdown => {
+            out!("{}", review_diff::render_markdown(&review, &old.0, &new.0, args.show));
+            out!("\n<sub>Counts for {}.</sub>\n", inventory_label(&inventory));
+        }
         DiffFormat::Text => {
             out!("{}", review_diff::render_text(&review, &old.0, &new.0, args.show));
+            errln!("Note: counts for {}", inventory_label(&inventory));
             for (name, side) in [(&old.0, &old_side), (&new.0, &new_side)] {
                 for n in &side.not_static {
                     errln!("Note: {name}: {n}; counted as far as it is known");

@@ -176,6 +176,17 @@ impl SelectedInventory {
     }
 }
 
+/// The note for a device name the inventory has no facts for: which names torch knows, and
+/// that any other is counted as a PrivateUse1 backend (as torchcts treats it).
+pub fn assumed_device_note(inventory: &Inventory, device: &str) -> String {
+    let known: Vec<&str> =
+        inventory.known_devices().into_iter().filter(|(_, torch_type, _)| torch_type.is_some()).map(|d| d.0).collect();
+    format!(
+        "`{device}` is not a device torch knows ({}); any other name is counted as a PrivateUse1 (custom) backend",
+        known.join(", ")
+    )
+}
+
 impl std::ops::Deref for SelectedInventory {
     type Target = Inventory;
     fn deref(&self) -> &Inventory {
@@ -249,9 +260,13 @@ fn max_manifest_bytes() -> Result<usize, String> {
 /// manifest: ...`).
 pub fn read_manifest(path: &Path) -> Result<String, String> {
     if path.is_dir() {
-        let inside = path.join("manifest.py");
-        let hint = if inside.is_file() { format!(" (did you mean {}?)", inside.display()) } else { String::new() };
-        return Err(format!("Failed to parse manifest: {} is a directory, not a manifest file{hint}", path.display()));
+        // check-manifest's own words: importlib reads a `*.py` folder and fails
+        // (IsADirectoryError on the absolute path), and finds no loader for any other name.
+        if !has_source_suffix(path) {
+            return Err(NO_LOADER.to_string());
+        }
+        let shown = accounting::pyfmt::str_repr(&python_abspath(path).to_string_lossy());
+        return Err(format!("Failed to parse manifest: [Errno 21] Is a directory: {shown}"));
     }
     let limit = max_manifest_bytes()?;
     if let Some(size) = std::fs::metadata(path).ok().map(|m| m.len() as usize).filter(|&n| n > limit) {
@@ -279,10 +294,38 @@ pub fn read_manifest(path: &Path) -> Result<String, String> {
     }
 }
 
+/// What check-manifest prints for a path importlib has no loader for (a name not ending in
+/// `.py`: `spec_from_file_location` returns None).
+const NO_LOADER: &str = "Failed to parse manifest: 'NoneType' object has no attribute 'loader'";
+
+/// Whether importlib would load `path` as Python source (`importlib.machinery.SOURCE_SUFFIXES`).
+fn has_source_suffix(path: &Path) -> bool {
+    path.to_string_lossy().ends_with(".py")
+}
+
+/// For a manifest path check-manifest cannot load (a directory, a name not ending in
+/// `.py`), what the user probably meant (`analyze` says it; `check` keeps check-manifest's
+/// output alone).
+pub fn path_hint(path: &Path) -> Option<String> {
+    let inside = path.join("manifest.py");
+    match (path.is_dir(), inside.is_file()) {
+        (true, true) => Some(format!("hint: {} is a directory; did you mean {}?", path.display(), inside.display())),
+        (true, false) => Some(format!("hint: {} is a directory with no manifest.py in it", path.display())),
+        _ if path.is_file() && !has_source_suffix(path) => Some(format!(
+            "hint: check-manifest loads a manifest with importlib, which takes only files named *.py; rename {}",
+            path.display()
+        )),
+        _ => None,
+    }
+}
+
 /// Reads and analyzes a manifest as check-manifest would load it: `custom_test_dirs`
 /// relative to the manifest's folder, syntax errors under the file's own name.
 pub fn analyze_file(path: &Path, inventory: Option<&Inventory>) -> Result<Analysis, String> {
     let text = read_manifest(path)?;
+    if !has_source_suffix(path) {
+        return Err(NO_LOADER.to_string());
+    }
     let base = absolute_parent(path);
     let dir_exists = dir_exists_relative_to(&base);
     Ok(analyze(
@@ -294,6 +337,24 @@ pub fn analyze_file(path: &Path, inventory: Option<&Inventory>) -> Result<Analys
             file_name: path.file_name().and_then(|n| n.to_str()),
         },
     ))
+}
+
+/// `os.path.abspath(path)`: joined to the working folder and normalised lexically (`.` and
+/// `..` resolved, no links followed).
+fn python_abspath(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let joined = std::env::current_dir().map(|d| d.join(path)).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = PathBuf::new();
+    for part in joined.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// The folder of `path` made absolute (`os.path.dirname(os.path.abspath(path))`).

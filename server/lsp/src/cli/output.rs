@@ -86,3 +86,12 @@ macro_rules! errln {
 }
 
 pub(crate) use {errln, out, outln};
+
+/// `one` for 1, else `many`: "1 finding", "2 findings".
+pub(super) fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 {
+        one
+    } else {
+        many
+    }
+}

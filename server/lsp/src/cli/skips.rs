@@ -58,7 +58,9 @@ semantic_level (pytest's usage error, as show-skips); 2 for a usage error."
 );
 
 #[derive(clap::Args, Debug)]
+// Our own usage line: after a typo clap would print the option it suggests as if required.
 #[command(
+    override_usage = "torchcts-lsp skips [OPTIONS] [FILE]",
     about = "What `torchcts show-skips` reports, from the inventory, without Python",
     after_help = SKIPS_HELP
 )]
@@ -79,6 +81,9 @@ pub fn run(args: &SkipsArgs) -> ExitCode {
         Ok(t) => t,
         Err(message) => {
             errln!("{message}");
+            if let Some(hint) = super::path_hint(&path) {
+                errln!("{hint}");
+            }
             return ExitCode::from(1);
         }
     };
@@ -134,7 +139,7 @@ pub fn run(args: &SkipsArgs) -> ExitCode {
             );
         }
         if acc.device.assumed {
-            errln!("Note: `{}` is not a device the inventory recorded facts for; counted as a PrivateUse1 (custom) backend", acc.device.device);
+            errln!("Note: {}", super::assumed_device_note(&inventory, &acc.device.device));
         }
     }
     ExitCode::SUCCESS
