@@ -246,7 +246,7 @@ pub fn quick_fix(positions: &Positions, analysis: &Analysis, fix: QuickFix, uri:
 pub fn run_action(title: String, command: &str, argument: serde_json::Value) -> CodeActionOrCommand {
     CodeActionOrCommand::CodeAction(CodeAction {
         title: title.clone(),
-        kind: Some(CodeActionKind::new("source.torchcts.run")),
+        kind: Some(crate::server::protocol::run_action_kind()),
         command: Some(Command { title, command: command.into(), arguments: Some(vec![argument]) }),
         ..Default::default()
     })

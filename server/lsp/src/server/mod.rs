@@ -14,6 +14,7 @@
 
 mod convert;
 mod handlers;
+mod protocol;
 mod review_lens;
 mod runs;
 mod session;

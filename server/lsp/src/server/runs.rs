@@ -7,9 +7,9 @@
 //! whether to replace it (no answer within a minute keeps it); an on-save run replaces it
 //! (the runner's registry cancels it first).
 
+use super::protocol::{self, CommandArgs};
 use super::session::Session;
 use runner::{self, RunEvent, RunOutcome, RunRequest, RunStatus, Selection, TestOutcome};
-use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -17,7 +17,6 @@ use torchcts_core::accounting_view::{self as av, RunTarget};
 use torchcts_core::findings::{Finding, Origin, Severity};
 use tower_lsp_server::ls_types::*;
 
-pub const RUN_AFFECTED: &str = "torchcts.runAffectedTests";
 const REPLACE_RUN: &str = "Replace it";
 const KEEP_RUN: &str = "Keep running";
 
@@ -28,22 +27,6 @@ pub enum WhenRunning {
     Ask,
     /// On-save runs: the newest saved state wins.
     Replace,
-}
-pub const RUN_LEVEL: &str = "torchcts.runLevel";
-pub const CANCEL_RUN: &str = "torchcts.cancelRun";
-pub const SHOW_SKIPS: &str = "torchcts.showSkips";
-pub const RERUN_FAILED: &str = "torchcts.rerunFailed";
-pub const COMMANDS: &[&str] = &[RUN_AFFECTED, RUN_LEVEL, CANCEL_RUN, SHOW_SKIPS, RERUN_FAILED];
-
-/// Arguments of the run commands (one JSON object, as the editor integrations send).
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(default)]
-pub struct CommandArgs {
-    pub uri: Option<String>,
-    pub position: Option<Position>,
-    pub level: Option<u8>,
-    pub device: Option<String>,
-    pub python: Option<String>,
 }
 
 /// Diagnostics a finished run left on a manifest, until the entry changes or a run passes.
@@ -133,7 +116,7 @@ impl Session {
             None => format!("TorchCTS: level {} on {}", target.level, target.device),
         };
         tokio::spawn(async move {
-            let token = NumberOrString::String(format!("torchcts-run-{}", handle.control().id()));
+            let token = protocol::run_progress_token(handle.control().id());
             // Ask the client to create the progress token; never wait on it for long.
             let created = tokio::time::timeout(
                 Duration::from_secs(5),

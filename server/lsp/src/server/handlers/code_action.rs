@@ -2,7 +2,7 @@
 //! "Run affected tests on DEVICE" for a runnable entry under the cursor and "Run level N".
 
 use crate::server::convert;
-use crate::server::runs::{RUN_AFFECTED, RUN_LEVEL};
+use crate::server::protocol::{RUN_AFFECTED, RUN_LEVEL};
 use crate::server::session::{guarded, Cancel, Session, Snapshot};
 use torchcts_core::accounting_view as av;
 use tower_lsp_server::jsonrpc::Result;

@@ -1,6 +1,6 @@
 //! `textDocument/codeLens`: "▶ Run level N on DEVICE (M tests)" above `semantic_level`.
 
-use crate::server::runs::RUN_LEVEL;
+use crate::server::protocol::RUN_LEVEL;
 use crate::server::session::{Cancel, Session};
 use torchcts_core::accounting_view as av;
 use tower_lsp_server::jsonrpc::Result;

@@ -1,7 +1,8 @@
 //! `textDocument/didSave`: re-check (a `custom_test_dirs` folder may have appeared on
 //! disk), then the opt-in on-save run: never on open, never when the file has errors.
 
-use crate::server::runs::{CommandArgs, WhenRunning};
+use crate::server::protocol::CommandArgs;
+use crate::server::runs::WhenRunning;
 use crate::server::session::{Cancel, OnSave, Session};
 use torchcts_core::accounting_view::{self as av, RunTarget};
 use tower_lsp_server::ls_types::{DidSaveTextDocumentParams, MessageType, Uri};

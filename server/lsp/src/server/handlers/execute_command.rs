@@ -2,7 +2,8 @@
 //! `torchcts.runLevel`, `torchcts.rerunFailed`), `torchcts.cancelRun` and
 //! `torchcts.showSkips`. An unknown command is an error (InvalidParams), not `null`.
 
-use crate::server::runs::{CommandArgs, WhenRunning, CANCEL_RUN, RERUN_FAILED, RUN_AFFECTED, RUN_LEVEL, SHOW_SKIPS};
+use crate::server::protocol::{CommandArgs, CANCEL_RUN, RERUN_FAILED, RUN_AFFECTED, RUN_LEVEL, SHOW_SKIPS};
+use crate::server::runs::WhenRunning;
 use crate::server::session::{Cancel, Session};
 use torchcts_core::accounting_view::{self as av, RunTarget};
 use tower_lsp_server::jsonrpc::{Error, Result};

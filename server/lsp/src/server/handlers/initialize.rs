@@ -2,7 +2,7 @@
 //! declare capabilities) and `initialized` (log the schema, load the inventory).
 
 use crate::server::convert;
-use crate::server::runs::COMMANDS;
+use crate::server::protocol::COMMANDS;
 use crate::server::session::{Session, Settings};
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;

@@ -8,7 +8,7 @@
 
 use super::analysis::{guarded, run_analysis};
 use super::{Cancel, Session};
-use crate::server::{convert, runs};
+use crate::server::{convert, protocol, runs};
 use ropey::Rope;
 use std::sync::Arc;
 use torchcts_core::accounting_view::{self as av, Summary};
@@ -26,14 +26,6 @@ const INLINE_ANALYSIS_BYTES: usize = 32 * 1024;
 /// The largest document analysed as it is typed: the core's limit (`size_limit`), which
 /// the CLI applies too. A larger one gets one finding that says so instead.
 pub(crate) const LIVE_ANALYSIS_MAX_BYTES: usize = torchcts_core::size_limit::ANALYSIS_MAX_BYTES;
-
-/// `torchcts/status`: the manifest's run/filtered counts at its level, for status bars.
-enum StatusNotification {}
-
-impl tower_lsp_server::ls_types::notification::Notification for StatusNotification {
-    type Params = serde_json::Value;
-    const METHOD: &'static str = "torchcts/status";
-}
 
 impl Session {
     /// Analyses the current text of `uri` and publishes diagnostics if still current.
@@ -148,15 +140,14 @@ impl Session {
         if changed {
             if let Some(s) = &summary {
                 let level = av::selected_level(s);
-                let params = serde_json::json!({
-                    "uri": uri.as_str(),
-                    "level": level,
-                    "device": s.device,
-                    "run": av::runnable_up_to(s, level),
-                    "filtered": av::filtered_up_to(s, level),
-                    "countsFor": self.counts_for(),
-                });
-                status = Some(params);
+                status = Some(protocol::status_params(
+                    uri.as_str(),
+                    level,
+                    &s.device,
+                    av::runnable_up_to(s, level),
+                    av::filtered_up_to(s, level),
+                    self.counts_for(),
+                ));
             }
         }
         Ok(Some(Published { version, diagnostics, status }))
@@ -166,7 +157,7 @@ impl Session {
     /// still the document's.
     async fn publish(&self, uri: &Uri, published: Published) {
         if let Some(params) = published.status {
-            self.client.send_notification::<StatusNotification>(params).await;
+            self.client.send_notification::<protocol::StatusNotification>(params).await;
         }
         let _guard = self.publish_lock.lock().await;
         let current = self.lock().documents.get(uri).map(|d| d.version);
