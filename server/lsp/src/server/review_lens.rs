@@ -10,10 +10,10 @@
 
 use crate::server::convert::Positions;
 use accounting::diff::Prepared;
+use runner::git::HeadKey;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::SystemTime;
 use torchcts_core::accounting_view::{self as av, Accounting, Inventory, LevelSelection, ManifestFacts};
 use torchcts_core::review_diff::{self, Review};
 use torchcts_core::value::Dict;
@@ -22,10 +22,6 @@ use tower_lsp_server::ls_types::{CodeLens, Command, Uri};
 
 /// What the review is computed against, as the diagnostics and lenses say it.
 const AGAINST: &str = "HEAD";
-
-/// What `.git/HEAD` and the branch it points to looked like: (path, modified, length) of
-/// each file, and HEAD's content. A commit, checkout or reset changes one of them.
-type HeadKey = (String, Vec<(PathBuf, Option<SystemTime>, u64)>);
 
 /// The committed accounting with what diffs need of it, shared with running reviews.
 type PreparedAccounting = Arc<(Accounting<'static>, Prepared)>;
@@ -51,42 +47,6 @@ fn lock() -> std::sync::MutexGuard<'static, HashMap<String, Committed>> {
     store().lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// The `.git` folder of the repository holding `file` (a `.git` file of a worktree or
-/// submodule points to it with `gitdir: PATH`).
-fn git_dir(file: &Path) -> Option<PathBuf> {
-    for dir in file.ancestors().skip(1) {
-        let candidate = dir.join(".git");
-        if candidate.is_dir() {
-            return Some(candidate);
-        }
-        if candidate.is_file() {
-            let text = std::fs::read_to_string(&candidate).ok()?;
-            let target = text.trim().strip_prefix("gitdir:")?.trim();
-            return Some(dir.join(target));
-        }
-    }
-    None
-}
-
-fn head_key(git_dir: &Path) -> HeadKey {
-    let mut head = std::fs::read_to_string(git_dir.join("HEAD")).unwrap_or_default();
-    let mut files = vec![git_dir.join("HEAD"), git_dir.join("packed-refs")];
-    if let Some(reference) = head.trim().strip_prefix("ref:").map(|r| git_dir.join(r.trim())) {
-        // The commit the branch points to (a commit within the same mtime tick changes it).
-        head.push_str(&std::fs::read_to_string(&reference).unwrap_or_default());
-        files.push(reference);
-    }
-    let stats = files
-        .into_iter()
-        .map(|f| {
-            let meta = std::fs::metadata(&f).ok();
-            let modified = meta.as_ref().and_then(|m| m.modified().ok());
-            (f, modified, meta.map_or(0, |m| m.len()))
-        })
-        .collect();
-    (head, stats)
-}
-
 /// didOpen and didSave: (re-)reads the committed version when HEAD moved since the last read
 /// (or on the first call for this document). Runs git off the async threads.
 pub async fn note_head(uri: &Uri) {
@@ -96,14 +56,14 @@ pub async fn note_head(uri: &Uri) {
 }
 
 fn refresh_committed(key: &str, path: &Path) {
-    let head = git_dir(path).map(|g| head_key(&g));
+    let head = runner::git::git_dir(path).map(|g| runner::git::head_key(&g));
     let known = lock().get(key).map(|c| c.head.clone());
     if known.is_some() && known.flatten() == head {
         return;
     }
     let facts = head
         .as_ref()
-        .and_then(|_| crate::cli::diff::committed_text(path, AGAINST).ok())
+        .and_then(|_| runner::git::committed_text(path, AGAINST).ok())
         .and_then(|text| review_diff::side(&text).ok())
         .map(|side| side.facts);
     lock().insert(key.to_string(), Committed { head, facts, ..Committed::default() });
