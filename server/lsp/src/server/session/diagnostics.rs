@@ -9,10 +9,9 @@
 use super::analysis::{guarded, run_analysis};
 use super::{Cancel, Session};
 use crate::server::{convert, protocol, runs};
-use ropey::Rope;
 use std::sync::Arc;
 use torchcts_core::accounting_view::{self as av, Summary};
-use torchcts_core::{Cancellable, Cancelled, PositionEncoding};
+use torchcts_core::{Cancellable, Cancelled, LineIndex, PositionEncoding};
 use tower_lsp_server::ls_types::{Diagnostic, MessageType, Uri};
 use tree_sitter::Tree;
 
@@ -51,7 +50,7 @@ impl Session {
                 doc.analysing = Some(cancel.clone());
                 (doc.text.clone(), doc.version, doc.tree.take(), encoding, cancel)
             };
-            let small = snapshot.0.len_bytes() <= INLINE_ANALYSIS_BYTES;
+            let small = snapshot.0.len() <= INLINE_ANALYSIS_BYTES;
             let session = self.clone();
             let analysed_uri = uri.clone();
             let analyse = move || session.analyse(&analysed_uri, snapshot);
@@ -87,17 +86,18 @@ impl Session {
     /// blocking thread); the document's caches are updated if it is still that version.
     /// `Ok(None)` if the core panicked.
     fn analyse(&self, uri: &Uri, snapshot: AnalysisJob) -> Cancellable<Option<Published>> {
-        let (rope, version, old_tree, encoding, cancel) = snapshot;
-        if rope.len_bytes() > LIVE_ANALYSIS_MAX_BYTES {
-            let positions = convert::Positions::new(&rope, encoding);
-            let diagnostics = vec![convert::diagnostic(&positions, &too_large(&rope), uri)];
+        let (text, version, old_tree, encoding, cancel) = snapshot;
+        if text.len() > LIVE_ANALYSIS_MAX_BYTES {
+            let index = LineIndex::new(&text);
+            let positions = convert::Positions::new(&text, &index, encoding);
+            let diagnostics = vec![convert::diagnostic(&positions, &too_large(&text), uri)];
             return Ok(Some(Published { version, diagnostics, status: None }));
         }
         let inventory = self.inventory_if_ready();
-        let Some(analysis) = run_analysis(uri, &rope, old_tree.as_ref(), inventory, &cancel)? else { return Ok(None) };
+        let Some(analysis) = run_analysis(uri, &text, old_tree.as_ref(), inventory, &cancel)? else { return Ok(None) };
         cancel.check()?;
         let uri = uri.clone();
-        let positions = convert::Positions::new(&rope, encoding);
+        let positions = convert::Positions::new(&analysis.text, &analysis.line_index, encoding);
         let mut diagnostics: Vec<Diagnostic> =
             analysis.findings.iter().map(|f| convert::diagnostic(&positions, f, &uri)).collect();
         let run_results = self.lock().documents.get(&uri).and_then(|d| d.run_results.clone());
@@ -129,9 +129,9 @@ impl Session {
         {
             let mut state = self.lock();
             if let Some(doc) = state.documents.get_mut(&uri) {
-                if doc.version == version && doc.text == rope {
+                if doc.version == version && (Arc::ptr_eq(&doc.text, &text) || doc.text == text) {
                     doc.tree = Some(analysis.tree.clone());
-                    doc.analysis = Some((version, Arc::new(analysis), rope.clone()));
+                    doc.analysis = Some((version, Arc::new(analysis)));
                     doc.summary = summary.clone();
                 }
             }
@@ -169,7 +169,7 @@ impl Session {
 
 /// What one analysis reads: the text, its version, the previous tree (edited to match), the
 /// position encoding and the analysis's cancellation.
-type AnalysisJob = (Rope, i32, Option<Tree>, PositionEncoding, Cancel);
+type AnalysisJob = (Arc<String>, i32, Option<Tree>, PositionEncoding, Cancel);
 
 /// What one analysis publishes.
 struct Published {
@@ -182,13 +182,13 @@ struct Published {
 /// The one finding of a document over [`LIVE_ANALYSIS_MAX_BYTES`]: its size, the limit
 /// and the literal that makes it large. That scan of the lexer runs on every edit of such a
 /// document, so only up to 2 MiB (~30 ms; the largest analysis costs ~10x that).
-fn too_large(rope: &ropey::Rope) -> torchcts_core::findings::Finding {
+fn too_large(text: &str) -> torchcts_core::findings::Finding {
     use torchcts_core::findings::{Finding, Origin, Severity};
-    let bytes = rope.len_bytes();
-    let text = (bytes <= 2 << 20).then(|| rope.to_string());
+    let bytes = text.len();
+    let scanned = (bytes <= 2 << 20).then_some(text);
     let message = format!(
         "{} Run `torchcts-lsp check` (TORCHCTS_LSP_MAX_BYTES=0 lifts the limit) or `torchcts check-manifest` on it for its findings.",
-        torchcts_core::size_limit::too_large_message(bytes, LIVE_ANALYSIS_MAX_BYTES, text.as_deref())
+        torchcts_core::size_limit::too_large_message(bytes, LIVE_ANALYSIS_MAX_BYTES, scanned)
     );
     Finding::new(0..0, Severity::Warning, message, "file-too-large", Origin::Lsp)
 }

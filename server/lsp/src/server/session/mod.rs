@@ -13,7 +13,6 @@ pub mod settings;
 
 pub use analysis::guarded;
 use documents::DocumentStore;
-use ropey::Rope;
 pub use settings::{OnSave, Settings};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -67,11 +66,10 @@ impl Drop for CancelOnDrop {
     }
 }
 
-/// One version of a document as read-only requests see it: its analysis and the rope it
-/// was made from (positions are counted in the rope).
+/// One version of a document as read-only requests see it: its analysis, which holds the
+/// text and its line index (positions are counted in them).
 pub struct Snapshot {
     pub analysis: Arc<Analysis>,
-    pub rope: Rope,
     pub encoding: PositionEncoding,
 }
 
@@ -156,20 +154,20 @@ impl Session {
         let state = self.lock();
         let encoding = state.encoding;
         let doc = state.documents.get(uri)?;
-        if let Some((version, analysis, rope)) = &doc.analysis {
+        if let Some((version, analysis)) = &doc.analysis {
             if *version == doc.version {
-                return Some(Snapshot { analysis: analysis.clone(), rope: rope.clone(), encoding });
+                return Some(Snapshot { analysis: analysis.clone(), encoding });
             }
         }
-        // A rope clone shares its chunks: O(1), whatever the size of the text.
-        let rope = doc.text.clone();
+        // Shared, not copied: an edit meanwhile copies the document's text instead.
+        let text = doc.text.clone();
         drop(state);
         // Not analysed on request either: the document has its "too large" finding.
-        if rope.len_bytes() > diagnostics::LIVE_ANALYSIS_MAX_BYTES {
+        if text.len() > diagnostics::LIVE_ANALYSIS_MAX_BYTES {
             return None;
         }
-        let analysis = Arc::new(analysis::run_analysis(uri, &rope, None, Some(self.inventory()), cancel).ok()??);
-        Some(Snapshot { analysis, rope, encoding })
+        let analysis = Arc::new(analysis::run_analysis(uri, &text, None, Some(self.inventory()), cancel).ok()??);
+        Some(Snapshot { analysis, encoding })
     }
 
     /// Clears the diagnostics of a closed document (under the publish lock, so an analysis
