@@ -13,6 +13,7 @@
 //! edits ends with diagnostics for the last version only.
 
 mod convert;
+mod dispatch;
 mod handlers;
 mod protocol;
 mod review_lens;

@@ -106,7 +106,7 @@ fn review(uri: &Uri, manifest: &Dict, inventory: &'static Inventory) -> Option<(
     let old_side = match cached {
         Some(side) => side,
         None => {
-            let side = crate::server::session::guarded("review accounting", || {
+            let side = crate::server::dispatch::guarded("review accounting", || {
                 let acc = accounting::account(inventory, &old, &device, old_selection);
                 let prepared = accounting::diff::prepare(&acc);
                 Arc::new((acc, prepared))
@@ -115,7 +115,7 @@ fn review(uri: &Uri, manifest: &Dict, inventory: &'static Inventory) -> Option<(
             side
         }
     };
-    let result = crate::server::session::guarded("review", || {
+    let result = crate::server::dispatch::guarded("review", || {
         let new_acc = accounting::account(inventory, &facts, &device, new_selection);
         review_diff::review_prepared(&old_side.0, &old_side.1, &old, &new_acc, &facts)
     })?;

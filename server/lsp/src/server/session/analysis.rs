@@ -8,18 +8,8 @@ use torchcts_core::{Analysis, AnalysisInput, Cancellable, Cancelled};
 use tree_sitter::Tree;
 
 use super::Cancel;
+use crate::server::dispatch::guarded;
 use tower_lsp_server::ls_types::Uri;
-
-/// Runs a read-only feature; a panic becomes `None` and a log line.
-pub fn guarded<T>(what: &str, f: impl FnOnce() -> T) -> Option<T> {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
-        Ok(v) => Some(v),
-        Err(_) => {
-            eprintln!("torchcts-lsp: {what} panicked");
-            None
-        }
-    }
-}
 
 /// Parses `text`, reusing `old_tree` (edited to match) where it can.
 /// Stops (`None`) once `cancel` is set.

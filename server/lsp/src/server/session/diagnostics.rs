@@ -6,8 +6,9 @@
 //! still the document's current one, so a burst of edits ends with diagnostics for the last
 //! version only.
 
-use super::analysis::{guarded, run_analysis};
+use super::analysis::run_analysis;
 use super::{Cancel, Session};
+use crate::server::dispatch::guarded;
 use crate::server::{convert, protocol, runs};
 use std::sync::Arc;
 use torchcts_core::accounting_view::{self as av, Summary};

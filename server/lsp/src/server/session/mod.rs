@@ -11,7 +11,6 @@ pub mod documents;
 mod inventory;
 pub mod settings;
 
-pub use analysis::guarded;
 use documents::DocumentStore;
 pub use settings::{OnSave, Settings};
 use std::path::PathBuf;
@@ -56,15 +55,6 @@ pub struct Session {
 /// drops the request's future) or its document's text changed: parsing stops at once, the
 /// core at its next checkpoint.
 pub use torchcts_core::Cancel;
-
-/// Flips its [`Cancel`] when the future holding it is dropped before the work is done.
-struct CancelOnDrop(Cancel);
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        self.0.cancel();
-    }
-}
 
 /// One version of a document as read-only requests see it: its analysis, which holds the
 /// text and its line index (positions are counted in them).
@@ -132,20 +122,6 @@ impl Session {
         let state = self.lock();
         let embedded = state.embedded.as_ref().map(|c| c.inventory);
         state.inventory.or_else(|| self.inventory_ready.load(Ordering::Acquire).then_some(embedded).flatten())
-    }
-
-    /// Runs a request's work on the blocking pool, so the async workers keep reading and
-    /// answering (a hover on one document never waits behind the analysis of another), and
-    /// a `$/cancelRequest` is seen while the work runs: the request then answers -32800 at
-    /// once and `work` sees its [`Cancel`] set. A panic in `work` becomes `None`.
-    pub async fn off_thread<T: Send + 'static>(
-        &self,
-        work: impl FnOnce(&Session, &Cancel) -> Option<T> + Send + 'static,
-    ) -> Option<T> {
-        let cancel = Cancel::default();
-        let _cancel_on_drop = CancelOnDrop(cancel.clone());
-        let session = self.clone();
-        tokio::task::spawn_blocking(move || work(&session, &cancel)).await.ok().flatten()
     }
 
     /// The analysis of the current version of `uri`, for read-only requests: the cached
