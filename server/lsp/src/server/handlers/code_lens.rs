@@ -26,7 +26,7 @@ fn code_lens_now(session: &Session, snapshot: &Snapshot, uri: Uri) -> Option<Vec
         manifest.get("semantic_level").map(|e| e.key.span.clone()).or(analysis.model.name_span.clone()).unwrap_or(0..0);
     let run = av::runnable_up_to(&summary, level);
     let mut lenses =
-        crate::server::review_lens::code_lenses(&uri, analysis, &snapshot.positions(), session.inventory());
+        crate::server::review_lens::code_lenses(session, &uri, analysis, &snapshot.positions(), session.inventory());
     lenses.insert(
         0,
         CodeLens {

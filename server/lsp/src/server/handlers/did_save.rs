@@ -10,7 +10,7 @@ use tower_lsp_server::ls_types::{DidSaveTextDocumentParams, MessageType, Uri};
 
 pub async fn did_save(session: &Session, params: DidSaveTextDocumentParams) {
     let uri = params.text_document.uri;
-    crate::server::review_lens::note_head(&uri).await;
+    crate::server::review_lens::note_head(session, &uri).await;
     session.refresh(uri.clone()).await;
     run_on_save(session, uri).await;
 }

@@ -25,7 +25,8 @@ fn hover_now(session: &Session, snapshot: &Snapshot, params: HoverParams) -> Opt
         }
         h
     });
-    let review = crate::server::review_lens::hover_markdown(&uri, &snapshot.analysis, offset, session.inventory());
+    let review =
+        crate::server::review_lens::hover_markdown(session, &uri, &snapshot.analysis, offset, session.inventory());
     let result = match (result, review) {
         (Some(mut h), Some(r)) => {
             h.markdown = format!("{}\n\n---\n\n{r}", h.markdown);

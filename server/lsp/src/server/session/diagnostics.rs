@@ -107,7 +107,7 @@ impl Session {
                 runs::run_findings(&analysis, results).iter().map(|f| convert::diagnostic(&positions, f, &uri)),
             );
         }
-        let review = crate::server::review_lens::findings(&uri, &analysis, inventory);
+        let review = crate::server::review_lens::findings(self, &uri, &analysis, inventory);
         diagnostics.extend(review.iter().map(|f| convert::diagnostic(&positions, f, &uri)));
         // Accounting is recomputed only when the facts it depends on changed.
         let layout = self.run_layout(&uri);

@@ -35,6 +35,8 @@ pub struct Document {
     pub analysing: Option<super::Cancel>,
     /// The text or what the analysis reads changed while it ran: analyse again after it.
     pub analyse_again: bool,
+    /// The committed version ("vs HEAD") and the reviews against it.
+    pub committed: super::review::CommittedSlot,
 }
 
 #[derive(Default)]
@@ -44,7 +46,9 @@ pub struct DocumentStore {
 
 impl DocumentStore {
     pub fn open(&mut self, uri: Uri, text: &str, version: i32) {
-        // A client may reopen a file (even at version 0): start afresh.
+        // A client may reopen a file (even at version 0): start afresh, but keep what was
+        // read from git (read again only when HEAD moves).
+        let committed = self.docs.get(&uri).map(|d| d.committed.clone()).unwrap_or_default();
         self.docs.insert(
             uri,
             Document {
@@ -59,6 +63,7 @@ impl DocumentStore {
                 last_run_facts: None,
                 analysing: None,
                 analyse_again: false,
+                committed,
             },
         );
     }

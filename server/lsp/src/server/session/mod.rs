@@ -9,6 +9,7 @@ mod analysis;
 mod diagnostics;
 pub mod documents;
 mod inventory;
+pub mod review;
 pub mod settings;
 
 use documents::DocumentStore;
@@ -144,6 +145,11 @@ impl Session {
         }
         let analysis = Arc::new(analysis::run_analysis(uri, &text, None, Some(self.inventory()), cancel).ok()??);
         Some(Snapshot { analysis, encoding })
+    }
+
+    /// The "vs HEAD" state of `uri` (`None` when it is not open).
+    pub fn committed(&self, uri: &Uri) -> Option<review::CommittedSlot> {
+        self.lock().documents.get(uri).map(|d| d.committed.clone())
     }
 
     /// Clears the diagnostics of a closed document (under the publish lock, so an analysis
