@@ -12,9 +12,12 @@
 //! under a publish lock, and only if that version is still the current one, so a burst of
 //! edits ends with diagnostics for the last version only.
 
+mod analysis;
 mod convert;
+mod diagnostics;
 mod dispatch;
 mod handlers;
+mod inventory;
 mod protocol;
 mod review_lens;
 mod runs;

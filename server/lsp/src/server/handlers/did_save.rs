@@ -11,7 +11,7 @@ use tower_lsp_server::ls_types::{DidSaveTextDocumentParams, MessageType, Uri};
 pub async fn did_save(session: &Session, params: DidSaveTextDocumentParams) {
     let uri = params.text_document.uri;
     crate::server::review_lens::note_head(session, &uri).await;
-    session.refresh(uri.clone()).await;
+    crate::server::diagnostics::refresh(session, uri.clone()).await;
     run_on_save(session, uri).await;
 }
 
@@ -25,7 +25,7 @@ async fn run_on_save(session: &Session, uri: Uri) {
             .await;
     match decided {
         Some(OnSaveRun::Start(target)) => {
-            session.start_run(uri, target, CommandArgs::default(), WhenRunning::Replace).await;
+            crate::server::runs::start(session, uri, target, CommandArgs::default(), WhenRunning::Replace).await;
         }
         Some(OnSaveRun::SkippedForErrors) => {
             session

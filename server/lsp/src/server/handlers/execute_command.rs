@@ -38,7 +38,7 @@ pub async fn execute_command(session: &Session, params: ExecuteCommandParams) ->
                 .await;
                 match target {
                     Some(target) => {
-                        let started = session.start_run(uri, target, args, WhenRunning::Ask).await;
+                        let started = crate::server::runs::start(session, uri, target, args, WhenRunning::Ask).await;
                         Some(serde_json::json!({"started": started}))
                     }
                     None => None,

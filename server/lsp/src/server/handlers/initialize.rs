@@ -70,5 +70,5 @@ pub async fn initialized(session: &Session, _: InitializedParams) {
         s.torch_version
     );
     session.client.log_message(MessageType::INFO, ready).await;
-    session.load_inventory_and_refresh().await;
+    crate::server::inventory::load_and_refresh(session).await;
 }

@@ -145,7 +145,7 @@ impl Document {
 #[cfg(test)]
 mod tests {
     use super::DocumentStore;
-    use crate::server::session::analysis::parse_text;
+    use crate::server::analysis::parse_text;
     use crate::server::session::Cancel;
     use torchcts_core::{LineCol, LineIndex, PositionEncoding};
     use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent, Uri};

@@ -5,10 +5,7 @@
 //! Locking: `state` is a std mutex held only for short synchronous sections, never across
 //! an `.await`; a poisoned lock is taken over (a panic must not take the server down).
 
-mod analysis;
-mod diagnostics;
 pub mod documents;
-mod inventory;
 pub mod review;
 pub mod settings;
 
@@ -140,16 +137,32 @@ impl Session {
         let text = doc.text.clone();
         drop(state);
         // Not analysed on request either: the document has its "too large" finding.
-        if text.len() > diagnostics::LIVE_ANALYSIS_MAX_BYTES {
+        if text.len() > crate::server::diagnostics::LIVE_ANALYSIS_MAX_BYTES {
             return None;
         }
-        let analysis = Arc::new(analysis::run_analysis(uri, &text, None, Some(self.inventory()), cancel).ok()??);
+        let analysis =
+            Arc::new(crate::server::analysis::run_analysis(uri, &text, None, Some(self.inventory()), cancel).ok()??);
         Some(Snapshot { analysis, encoding })
     }
 
     /// The "vs HEAD" state of `uri` (`None` when it is not open).
     pub fn committed(&self, uri: &Uri) -> Option<review::CommittedSlot> {
         self.lock().documents.get(uri).map(|d| d.committed.clone())
+    }
+
+    /// Whether the embedded inventory is decoded (diagnostics wait for nothing before).
+    pub fn inventory_is_ready(&self) -> bool {
+        self.inventory_ready.load(Ordering::Acquire)
+    }
+
+    /// The embedded inventory is decoded and in `State::embedded`.
+    pub fn set_inventory_ready(&self) {
+        self.inventory_ready.store(true, Ordering::Release);
+    }
+
+    /// Held while publishing, so that an older analysis never lands after a newer one.
+    pub async fn publish_lock(&self) -> tokio::sync::MutexGuard<'_, ()> {
+        self.publish_lock.lock().await
     }
 
     /// Clears the diagnostics of a closed document (under the publish lock, so an analysis

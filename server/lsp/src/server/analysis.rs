@@ -7,13 +7,13 @@ use torchcts_core::analysis::analyze_parsed;
 use torchcts_core::{Analysis, AnalysisInput, Cancellable, Cancelled};
 use tree_sitter::Tree;
 
-use super::Cancel;
 use crate::server::dispatch::guarded;
+use crate::server::session::Cancel;
 use tower_lsp_server::ls_types::Uri;
 
 /// Parses `text`, reusing `old_tree` (edited to match) where it can.
 /// Stops (`None`) once `cancel` is set.
-pub(super) fn parse_text(text: &str, old_tree: Option<&Tree>, cancel: &Cancel) -> Option<Tree> {
+pub(crate) fn parse_text(text: &str, old_tree: Option<&Tree>, cancel: &Cancel) -> Option<Tree> {
     let mut parser = tree_sitter::Parser::new();
     parser.set_language(&tree_sitter_python::LANGUAGE.into()).ok()?;
     let bytes = text.as_bytes();
