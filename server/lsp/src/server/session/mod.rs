@@ -1,6 +1,8 @@
-//! The server's state and the one handle every handler gets: open documents, settings,
-//! the negotiated position encoding, the inventory in use, the run registry and the caches
-//! (each document's last analysis, accounting summary and inlay hints).
+//! The server's state and the one handle every handler gets: open documents with all
+//! their per-document state (`documents.rs`; "vs HEAD" in `review.rs`), settings, the
+//! negotiated position encoding, the inventory in use, the run registry and the publish
+//! lock. This is `Session`'s only `impl`; the work done with it (analysing and publishing,
+//! loading the inventory, runs, requests) is functions of `&Session` outside `session/`.
 //!
 //! Locking: `state` is a std mutex held only for short synchronous sections, never across
 //! an `.await`; a poisoned lock is taken over (a panic must not take the server down).
