@@ -109,77 +109,85 @@ pub async fn start(
         timeout: Duration::from_secs(settings.timeout_seconds.max(1)),
     };
     let anchor_text = anchor_text(session, &uri, &target.anchor);
-    let (mut handle, replaced) = session.runs.start_or_replace(&manifest_path, request);
+    let (handle, replaced) = session.runs.start_or_replace(&manifest_path, request);
     if replaced.is_some() {
         session.client.log_message(MessageType::INFO, "torchcts: replaced the running test run of this manifest").await;
     }
-    let client = session.client.clone();
-    let session = session.clone();
     let title = match &target.node_ids {
         Some(ids) => format!("TorchCTS: {} ({} tests) on {}", target.label, ids.len(), target.device),
         None => format!("TorchCTS: level {} on {}", target.level, target.device),
     };
-    tokio::spawn(async move {
-        let token = protocol::run_progress_token(handle.control().id());
-        // Ask the client to create the progress token; never wait on it for long.
-        let created = tokio::time::timeout(
-            Duration::from_secs(5),
-            client
-                .send_request::<request::WorkDoneProgressCreate>(WorkDoneProgressCreateParams { token: token.clone() }),
-        )
-        .await;
-        let progress = match created {
-            Ok(Ok(())) => Some(client.progress(token, title.clone()).with_message("starting").begin().await),
-            _ => None,
-        };
-        let mut outcome: Option<RunOutcome> = None;
-        while let Some(event) = handle.next_event().await {
-            match event {
-                RunEvent::Started { .. } => {}
-                RunEvent::Progress { passed, failed, skipped, errors, total, last } => {
-                    if let Some(p) = &progress {
-                        let done = passed + failed + skipped + errors;
-                        let total = total.map(|t| format!("/{t}")).unwrap_or_default();
-                        let last = last.map(|l| format!(" · {l}")).unwrap_or_default();
-                        p.report(format!("{done}{total}: {passed} passed, {failed} failed, {skipped} skipped{last}"))
-                            .await;
-                    }
-                }
-                RunEvent::Finished(o) => {
-                    outcome = Some(o);
-                    break;
-                }
-            }
-        }
-        let outcome = match outcome {
-            Some(o) => o,
-            None => handle.wait().await,
-        };
-        let (summary, results) = summarize_outcome(&target, &outcome, anchor_text);
-        if let Some(p) = progress {
-            p.finish_with_message(summary.clone()).await;
-        }
-        let kind = match outcome.status {
-            RunStatus::Completed { exit_code: 0 } => MessageType::INFO,
-            RunStatus::Cancelled => MessageType::INFO,
-            RunStatus::Completed { .. } => MessageType::WARNING,
-            _ => MessageType::ERROR,
-        };
-        let report = outcome
-            .report_markdown
-            .as_ref()
-            .and_then(Uri::from_file_path)
-            .map(|u| format!(" Report: {}", u.as_str()))
-            .unwrap_or_default();
-        client.show_message(kind, format!("{summary}{report}")).await;
-        if !matches!(outcome.status, RunStatus::Cancelled) {
-            if let Some(doc) = session.lock().documents.get_mut(&uri) {
-                doc.run_results = Some(results);
-            }
-            crate::server::diagnostics::refresh(&session, uri).await;
-        }
-    });
+    tokio::spawn(follow(session.clone(), handle, uri, target, title, anchor_text));
     true
+}
+
+/// Follows a started run to its end: work-done progress while it runs, then a summary
+/// message, and its results as diagnostics on the entry (unless it was cancelled).
+async fn follow(
+    session: Session,
+    mut handle: runner::RunHandle,
+    uri: Uri,
+    target: RunTarget,
+    title: String,
+    anchor_text: Option<String>,
+) {
+    let client = session.client.clone();
+    let token = protocol::run_progress_token(handle.control().id());
+    // Ask the client to create the progress token; never wait on it for long.
+    let created = tokio::time::timeout(
+        Duration::from_secs(5),
+        client.send_request::<request::WorkDoneProgressCreate>(WorkDoneProgressCreateParams { token: token.clone() }),
+    )
+    .await;
+    let progress = match created {
+        Ok(Ok(())) => Some(client.progress(token, title.clone()).with_message("starting").begin().await),
+        _ => None,
+    };
+    let mut outcome: Option<RunOutcome> = None;
+    while let Some(event) = handle.next_event().await {
+        match event {
+            RunEvent::Started { .. } => {}
+            RunEvent::Progress { passed, failed, skipped, errors, total, last } => {
+                if let Some(p) = &progress {
+                    let done = passed + failed + skipped + errors;
+                    let total = total.map(|t| format!("/{t}")).unwrap_or_default();
+                    let last = last.map(|l| format!(" · {l}")).unwrap_or_default();
+                    p.report(format!("{done}{total}: {passed} passed, {failed} failed, {skipped} skipped{last}")).await;
+                }
+            }
+            RunEvent::Finished(o) => {
+                outcome = Some(o);
+                break;
+            }
+        }
+    }
+    let outcome = match outcome {
+        Some(o) => o,
+        None => handle.wait().await,
+    };
+    let (summary, results) = summarize_outcome(&target, &outcome, anchor_text);
+    if let Some(p) = progress {
+        p.finish_with_message(summary.clone()).await;
+    }
+    let kind = match outcome.status {
+        RunStatus::Completed { exit_code: 0 } => MessageType::INFO,
+        RunStatus::Cancelled => MessageType::INFO,
+        RunStatus::Completed { .. } => MessageType::WARNING,
+        _ => MessageType::ERROR,
+    };
+    let report = outcome
+        .report_markdown
+        .as_ref()
+        .and_then(Uri::from_file_path)
+        .map(|u| format!(" Report: {}", u.as_str()))
+        .unwrap_or_default();
+    client.show_message(kind, format!("{summary}{report}")).await;
+    if !matches!(outcome.status, RunStatus::Cancelled) {
+        if let Some(doc) = session.lock().documents.get_mut(&uri) {
+            doc.run_results = Some(results);
+        }
+        crate::server::diagnostics::refresh(&session, uri).await;
+    }
 }
 
 /// Asks whether to replace the run in progress; no answer within a minute keeps it
