@@ -6,7 +6,8 @@
 //! What this crate owns: building the command line (no shell, ever), finding the Python,
 //! spawning and supervising the process group, parsing pytest's per-test lines into progress,
 //! reading torchcts's result artifacts into per-test outcomes, and a per-manifest registry
-//! that guarantees at most one run per manifest. It knows nothing of LSP: the glue turns
+//! that guarantees at most one run per manifest; and reading a manifest's committed version
+//! from git (`git.rs`). It knows nothing of LSP: the glue turns
 //! [`RunEvent`]s into work-done progress and [`TestResult`]s into diagnostics.
 //!
 //! Invariants:
@@ -19,10 +20,12 @@
 //!   the whole group (SIGTERM, then SIGKILL after a grace), so nothing of a run outlives it
 //!   (a process that leaves the group with `setsid` is the one exception, see `process.rs`).
 //! - The caller never blocks: everything is async, buffers are bounded, IO errors become
-//!   outcomes, never panics.
+//!   outcomes, never panics. (`git.rs` is the exception: plain blocking calls, which the
+//!   language server makes on its blocking pool.)
 
 mod command;
 pub mod environment;
+pub mod git;
 mod output;
 mod process;
 mod registry;

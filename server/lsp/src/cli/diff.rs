@@ -5,7 +5,7 @@
 
 use super::output::{errln, out};
 use super::{read_manifest, AccountingArgs};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use torchcts_core::review_diff::{self, ReviewOptions};
 
@@ -72,36 +72,6 @@ pub struct DiffArgs {
     pub show: usize,
 }
 
-/// The text of `file` as committed at `rev`, read with `git show REV:path` (git as a
-/// subprocess, no shell), the path taken relative to the repository root.
-pub fn committed_text(file: &Path, rev: &str) -> Result<String, String> {
-    let absolute =
-        if file.is_absolute() { file.to_path_buf() } else { std::env::current_dir().unwrap_or_default().join(file) };
-    let dir = absolute.parent().map(Path::to_path_buf).unwrap_or_default();
-    let name = absolute
-        .file_name()
-        .and_then(|n| n.to_str())
-        .ok_or_else(|| format!("{} is not a file name", file.display()))?;
-    let git = |args: &[&str]| -> Result<Vec<u8>, String> {
-        let output = std::process::Command::new("git")
-            .arg("-C")
-            .arg(&dir)
-            .args(args)
-            .stdin(std::process::Stdio::null())
-            .output()
-            .map_err(|e| format!("cannot run git: {e}"))?;
-        if output.status.success() {
-            Ok(output.stdout)
-        } else {
-            Err(String::from_utf8_lossy(&output.stderr).trim().to_string())
-        }
-    };
-    let prefix = String::from_utf8(git(&["rev-parse", "--show-prefix"])?).map_err(|e| e.to_string())?;
-    let spec = format!("{rev}:{}{name}", prefix.trim_end_matches(['\n', '\r']));
-    let bytes = git(&["show", &spec])?;
-    String::from_utf8(bytes).map_err(|e| format!("{spec} is not valid UTF-8 (byte {})", e.utf8_error().valid_up_to()))
-}
-
 /// Which inventory the counts are for, with its note (the torch it stands in for).
 fn inventory_label(inventory: &super::SelectedInventory) -> String {
     format!("{}{}", inventory.label(), inventory.note().map(|n| format!(" ({n})")).unwrap_or_default())
@@ -117,7 +87,7 @@ pub fn run(args: &DiffArgs) -> ExitCode {
     let (old, new_path) = match (&args.against, args.files.as_slice()) {
         (Some(rev), [] | [_]) => {
             let path = args.files.first().cloned().unwrap_or_else(|| PathBuf::from("manifest.py"));
-            match committed_text(&path, rev) {
+            match runner::git::committed_text(&path, rev) {
                 Ok(text) => ((format!("{rev}:{}", path.display()), text), path),
                 Err(e) => return usage_error(format!("cannot read {} at {rev}: {e}", path.display())),
             }

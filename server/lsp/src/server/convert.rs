@@ -3,12 +3,11 @@
 //! core, convert out through here.
 
 use crate::server::session::Snapshot;
-use ropey::Rope;
 use torchcts_core::actions::QuickFix;
 use torchcts_core::completion::{CompletionItem as CoreItem, ItemKind};
 use torchcts_core::hover::HoverResult;
 use torchcts_core::symbols::{Symbol, SymbolKind as CoreSymbolKind};
-use torchcts_core::{Analysis, Finding, Origin, PositionEncoding, Severity};
+use torchcts_core::{Analysis, Finding, LineCol, LineIndex, Origin, PositionEncoding, Severity};
 use tower_lsp_server::ls_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, Command, CompletionItem, CompletionItemKind, CompletionTextEdit,
     Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DocumentSymbol, Documentation, FoldingRange,
@@ -16,53 +15,34 @@ use tower_lsp_server::ls_types::{
     MarkupKind, NumberOrString, Position, PositionEncodingKind, Range, SymbolKind, TextEdit, Uri, WorkspaceEdit,
 };
 
-/// Positions of one version of a document in the negotiated encoding, counted through its
-/// rope. Lines end at `\n`, `\r\n` or `\r` only (ropey's `cr_lines`), as LSP defines them.
+/// Positions of one version of a document in the negotiated encoding, counted through the
+/// core's [`LineIndex`] of its text (the one text model: a `String` and its line index,
+/// which the CLI uses too). Lines end at `\n`, `\r\n` or `\r` only, as LSP defines them.
 ///
 /// Never panics: a position past the end of a line clamps to the line's end, a line past
 /// the end of the text to the end of the text, and an offset inside a character or between
-/// `\r` and `\n` back to the character or line boundary (as the core's `LineIndex` does
-/// for the CLI; a test below holds the two to the same answers).
+/// `\r` and `\n` back to the character or line boundary (`LineIndex`'s rules).
 pub struct Positions<'a> {
-    rope: &'a Rope,
+    text: &'a str,
+    index: &'a LineIndex,
     encoding: PositionEncoding,
 }
 
 impl Snapshot {
     pub fn positions(&self) -> Positions<'_> {
-        Positions::new(&self.rope, self.encoding)
+        Positions::new(&self.analysis.text, &self.analysis.line_index, self.encoding)
     }
 }
 
-impl Positions<'_> {
-    pub fn new(rope: &Rope, encoding: PositionEncoding) -> Positions<'_> {
-        Positions { rope, encoding }
-    }
-
-    /// Characters of `line` before its terminator.
-    fn content_chars(&self, line: usize) -> usize {
-        let slice = self.rope.line(line);
-        let n = slice.len_chars();
-        let last = |i: usize| if n >= i { Some(slice.char(n - i)) } else { None };
-        match (last(2), last(1)) {
-            (Some('\r'), Some('\n')) => n - 2,
-            (_, Some('\n' | '\r')) => n - 1,
-            _ => n,
-        }
+impl<'a> Positions<'a> {
+    /// `index` must be the line index of `text`.
+    pub fn new(text: &'a str, index: &'a LineIndex, encoding: PositionEncoding) -> Positions<'a> {
+        Positions { text, index, encoding }
     }
 
     pub fn position(&self, offset: usize) -> Position {
-        let rope = self.rope;
-        let char_idx = rope.byte_to_char(offset.min(rope.len_bytes()));
-        let line = rope.char_to_line(char_idx);
-        let line_start = rope.line_to_char(line);
-        let char_idx = char_idx.min(line_start + self.content_chars(line));
-        let character = match self.encoding {
-            PositionEncoding::Utf8 => rope.char_to_byte(char_idx) - rope.char_to_byte(line_start),
-            PositionEncoding::Utf16 => rope.char_to_utf16_cu(char_idx) - rope.char_to_utf16_cu(line_start),
-            PositionEncoding::Utf32 => char_idx - line_start,
-        };
-        Position { line: line as u32, character: character as u32 }
+        let lc = self.index.position(self.text, offset, self.encoding);
+        Position { line: lc.line, character: lc.col }
     }
 
     pub fn range(&self, span: &std::ops::Range<usize>) -> Range {
@@ -71,35 +51,23 @@ impl Positions<'_> {
 
     /// The byte offset of an LSP position (clamped into the text).
     pub fn offset(&self, position: Position) -> usize {
-        let rope = self.rope;
-        let line = position.line as usize;
-        if line >= rope.len_lines() {
-            return rope.len_bytes();
-        }
-        let line_start = rope.line_to_char(line);
-        let content = rope.line(line).slice(..self.content_chars(line));
-        let column = position.character as usize;
-        let chars_in = match self.encoding {
-            // A column inside a character (or a surrogate pair) clamps back to its start.
-            PositionEncoding::Utf8 => content.byte_to_char(column.min(content.len_bytes())),
-            PositionEncoding::Utf16 => content.utf16_cu_to_char(column.min(content.len_utf16_cu())),
-            PositionEncoding::Utf32 => column.min(content.len_chars()),
-        };
-        rope.char_to_byte(line_start + chars_in)
+        self.index.offset(self.text, LineCol { line: position.line, col: position.character }, self.encoding)
     }
 
     /// The zero-based line holding byte `offset`.
     pub fn line(&self, offset: usize) -> u32 {
-        self.rope.byte_to_line(offset.min(self.rope.len_bytes())) as u32
+        self.index.line_of(offset) as u32
     }
 
     /// tree-sitter's point of byte `offset`: the row as LSP counts lines (tree-sitter counts
     /// `\n` only, which differs after a lone `\r`; the core never reads points) and the
-    /// column in bytes.
+    /// column in bytes from the line's start.
     pub fn point(&self, offset: usize) -> tree_sitter::Point {
-        let offset = offset.min(self.rope.len_bytes());
-        let row = self.rope.byte_to_line(offset);
-        tree_sitter::Point { row, column: offset - self.rope.line_to_byte(row) }
+        let offset = offset.min(self.text.len());
+        let row = self.index.line_of(offset);
+        // Column 0 of a line is its first byte, in every encoding.
+        let line_start = self.index.offset(self.text, LineCol { line: row as u32, col: 0 }, PositionEncoding::Utf8);
+        tree_sitter::Point { row, column: offset - line_start }
     }
 }
 
@@ -246,7 +214,7 @@ pub fn quick_fix(positions: &Positions, analysis: &Analysis, fix: QuickFix, uri:
 pub fn run_action(title: String, command: &str, argument: serde_json::Value) -> CodeActionOrCommand {
     CodeActionOrCommand::CodeAction(CodeAction {
         title: title.clone(),
-        kind: Some(CodeActionKind::new("source.torchcts.run")),
+        kind: Some(crate::server::protocol::run_action_kind()),
         command: Some(Command { title, command: command.into(), arguments: Some(vec![argument]) }),
         ..Default::default()
     })
@@ -255,66 +223,34 @@ pub fn run_action(title: String, command: &str, argument: serde_json::Value) -> 
 #[cfg(test)]
 mod tests {
     use super::Positions;
-    use ropey::Rope;
-    use torchcts_core::{LineCol, LineIndex, PositionEncoding};
+    use torchcts_core::{LineIndex, PositionEncoding};
     use tower_lsp_server::ls_types::Position;
-
-    const ENCODINGS: [PositionEncoding; 3] = [PositionEncoding::Utf8, PositionEncoding::Utf16, PositionEncoding::Utf32];
-
-    /// Texts of line breaks of every kind, multi-byte characters and astral ones, from a
-    /// fixed-seed generator.
-    fn texts() -> Vec<String> {
-        let pieces = ["a", "bc", "\n", "\r", "\r\n", "é", "😀", "\u{2028}", "\u{85}", "\u{c}", " "];
-        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        let mut out = vec![String::new(), "\r\n".into(), "x\r".into()];
-        for _ in 0..300 {
-            let len = (next() % 12) as usize;
-            out.push((0..len).map(|_| pieces[(next() % pieces.len() as u64) as usize]).collect());
-        }
-        out
-    }
-
-    #[test]
-    fn rope_positions_agree_with_the_cores_line_index_in_every_encoding() {
-        for text in texts() {
-            let rope = Rope::from_str(&text);
-            let index = LineIndex::new(&text);
-            for encoding in ENCODINGS {
-                let positions = Positions::new(&rope, encoding);
-                for offset in 0..=text.len() + 2 {
-                    let expected = index.position(&text, offset, encoding);
-                    let got = positions.position(offset);
-                    assert_eq!(
-                        (got.line, got.character),
-                        (expected.line, expected.col),
-                        "{text:?} {offset} {encoding:?}"
-                    );
-                }
-                for line in 0..index.line_count() as u32 + 2 {
-                    for character in 0..12 {
-                        let expected = index.offset(&text, LineCol { line, col: character }, encoding);
-                        assert_eq!(
-                            positions.offset(Position { line, character }),
-                            expected,
-                            "{text:?} {line}:{character} {encoding:?}"
-                        );
-                    }
-                }
-            }
-        }
-    }
 
     #[test]
     fn only_lsp_line_breaks_start_lines() {
-        let rope = Rope::from_str("a\u{2028}b\u{85}c\u{c}d\re\r\nf\ng");
-        assert_eq!(rope.len_lines(), 4);
-        let positions = Positions::new(&rope, PositionEncoding::Utf16);
-        assert_eq!(positions.position(rope.len_bytes()), Position { line: 3, character: 1 });
+        let text = "a\u{2028}b\u{85}c\u{c}d\re\r\nf\ng";
+        let index = LineIndex::new(text);
+        assert_eq!(index.line_count(), 4);
+        let positions = Positions::new(text, &index, PositionEncoding::Utf16);
+        assert_eq!(positions.position(text.len()), Position { line: 3, character: 1 });
+    }
+
+    /// A point's row is the LSP line and its column the bytes since the line's start, also
+    /// between the `\r` and `\n` of a line break (where an edit may end).
+    #[test]
+    fn points_count_lsp_lines_and_bytes() {
+        let text = "ab\r\nc\rdé\n";
+        let index = LineIndex::new(text);
+        let positions = Positions::new(text, &index, PositionEncoding::Utf16);
+        let point = |offset| {
+            let p = positions.point(offset);
+            (p.row, p.column)
+        };
+        assert_eq!(point(0), (0, 0));
+        assert_eq!(point(3), (0, 3));
+        assert_eq!(point(4), (1, 0));
+        assert_eq!(point(6), (2, 0));
+        assert_eq!(point(9), (2, 3));
+        assert_eq!(point(99), (3, 0));
     }
 }

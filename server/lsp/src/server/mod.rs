@@ -1,10 +1,14 @@
 //! The LSP glue: routes each request and notification to its handler, which converts the
 //! parameters in, calls the core and converts the result out.
 //!
-//! Layout: [`session`] holds the state (documents, settings, caches, inventory, runs),
-//! `handlers/<method>.rs` one file per LSP method, [`convert`] every conversion between the
-//! core's byte offsets and LSP positions and types, `runs.rs` the test runs started from the
-//! editor (the process itself is the `runner` crate's).
+//! Layout: [`session`] holds the state (documents and all their caches, settings,
+//! inventory, runs); `handlers/<method>.rs` one file per LSP method, each running its work
+//! through [`dispatch`] (off the event loop, cancellable, panics caught); [`protocol`] the
+//! server's extensions to LSP (command ids, `torchcts/status`); [`convert`] every
+//! conversion between the core's byte offsets and LSP positions and types; [`diagnostics`]
+//! the analyse-and-publish pipeline, [`inventory`] the inventory loading, `runs.rs` the
+//! test runs started from the editor (the process itself is the `runner` crate's),
+//! [`review_lens`] "vs HEAD".
 //!
 //! Ordering rules: every text edit is applied to the store synchronously, before the
 //! handler's first `.await`, so edits apply in arrival order. Analysis runs on a snapshot
@@ -12,8 +16,13 @@
 //! under a publish lock, and only if that version is still the current one, so a burst of
 //! edits ends with diagnostics for the last version only.
 
+mod analysis;
 mod convert;
+mod diagnostics;
+mod dispatch;
 mod handlers;
+mod inventory;
+mod protocol;
 mod review_lens;
 mod runs;
 mod session;

@@ -6,15 +6,15 @@
 //! Cost: the committed text is read with `git show` only on didOpen and on didSave when
 //! `.git/HEAD` (or the branch it points to) changed since the last read, never per keystroke;
 //! its accounting is kept, and the review of the current text is recomputed only when the
-//! current facts change.
+//! current facts change. The state is the document's (`session/review.rs`).
 
 use crate::server::convert::Positions;
-use accounting::diff::Prepared;
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
-use std::time::SystemTime;
-use torchcts_core::accounting_view::{self as av, Accounting, Inventory, LevelSelection, ManifestFacts};
+use crate::server::dispatch;
+use crate::server::session::review::{Committed, CommittedSlot};
+use crate::server::session::Session;
+use std::path::Path;
+use std::sync::Arc;
+use torchcts_core::accounting_view::{self as av, Inventory, LevelSelection, ManifestFacts};
 use torchcts_core::review_diff::{self, Review};
 use torchcts_core::value::Dict;
 use torchcts_core::{Analysis, Finding};
@@ -23,95 +23,30 @@ use tower_lsp_server::ls_types::{CodeLens, Command, Uri};
 /// What the review is computed against, as the diagnostics and lenses say it.
 const AGAINST: &str = "HEAD";
 
-/// What `.git/HEAD` and the branch it points to looked like: (path, modified, length) of
-/// each file, and HEAD's content. A commit, checkout or reset changes one of them.
-type HeadKey = (String, Vec<(PathBuf, Option<SystemTime>, u64)>);
-
-/// The committed accounting with what diffs need of it, shared with running reviews.
-type PreparedAccounting = Arc<(Accounting<'static>, Prepared)>;
-
-/// The committed version of one document and the caches built on it.
-#[derive(Default)]
-struct Committed {
-    head: Option<HeadKey>,
-    /// `None`: not in a repository, not committed, or no manifest dict at HEAD.
-    facts: Option<ManifestFacts>,
-    /// The committed accounting for (inventory, device, selection), prepared for diffs.
-    accounting: Option<(usize, String, LevelSelection, PreparedAccounting)>,
-    /// The review of the last current facts (with the inventory it was counted with).
-    review: Option<(usize, ManifestFacts, Arc<Review>)>,
-}
-
-fn store() -> &'static Mutex<HashMap<String, Committed>> {
-    static STORE: OnceLock<Mutex<HashMap<String, Committed>>> = OnceLock::new();
-    STORE.get_or_init(Default::default)
-}
-
-fn lock() -> std::sync::MutexGuard<'static, HashMap<String, Committed>> {
-    store().lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-/// The `.git` folder of the repository holding `file` (a `.git` file of a worktree or
-/// submodule points to it with `gitdir: PATH`).
-fn git_dir(file: &Path) -> Option<PathBuf> {
-    for dir in file.ancestors().skip(1) {
-        let candidate = dir.join(".git");
-        if candidate.is_dir() {
-            return Some(candidate);
-        }
-        if candidate.is_file() {
-            let text = std::fs::read_to_string(&candidate).ok()?;
-            let target = text.trim().strip_prefix("gitdir:")?.trim();
-            return Some(dir.join(target));
-        }
-    }
-    None
-}
-
-fn head_key(git_dir: &Path) -> HeadKey {
-    let mut head = std::fs::read_to_string(git_dir.join("HEAD")).unwrap_or_default();
-    let mut files = vec![git_dir.join("HEAD"), git_dir.join("packed-refs")];
-    if let Some(reference) = head.trim().strip_prefix("ref:").map(|r| git_dir.join(r.trim())) {
-        // The commit the branch points to (a commit within the same mtime tick changes it).
-        head.push_str(&std::fs::read_to_string(&reference).unwrap_or_default());
-        files.push(reference);
-    }
-    let stats = files
-        .into_iter()
-        .map(|f| {
-            let meta = std::fs::metadata(&f).ok();
-            let modified = meta.as_ref().and_then(|m| m.modified().ok());
-            (f, modified, meta.map_or(0, |m| m.len()))
-        })
-        .collect();
-    (head, stats)
-}
-
 /// didOpen and didSave: (re-)reads the committed version when HEAD moved since the last read
 /// (or on the first call for this document). Runs git off the async threads.
-pub async fn note_head(uri: &Uri) {
+pub async fn note_head(session: &Session, uri: &Uri) {
     let Some(path) = uri.to_file_path().map(|p| p.to_path_buf()) else { return };
-    let key = uri.as_str().to_string();
-    let _ = tokio::task::spawn_blocking(move || refresh_committed(&key, &path)).await;
+    let Some(slot) = session.committed(uri) else { return };
+    dispatch::background(session, "reading HEAD", move |_, _| {
+        refresh_committed(&slot, &path);
+        Some(())
+    })
+    .await;
 }
 
-fn refresh_committed(key: &str, path: &Path) {
-    let head = git_dir(path).map(|g| head_key(&g));
-    let known = lock().get(key).map(|c| c.head.clone());
+fn refresh_committed(slot: &CommittedSlot, path: &Path) {
+    let head = runner::git::git_dir(path).map(|g| runner::git::head_key(&g));
+    let known = slot.lock().as_ref().map(|c| c.head.clone());
     if known.is_some() && known.flatten() == head {
         return;
     }
     let facts = head
         .as_ref()
-        .and_then(|_| crate::cli::diff::committed_text(path, AGAINST).ok())
+        .and_then(|_| runner::git::committed_text(path, AGAINST).ok())
         .and_then(|text| review_diff::side(&text).ok())
         .map(|side| side.facts);
-    lock().insert(key.to_string(), Committed { head, facts, ..Committed::default() });
-}
-
-/// didClose: forgets the document's committed version.
-pub fn forget(uri: &Uri) {
-    lock().remove(uri.as_str());
+    *slot.lock() = Some(Committed { head, facts, ..Committed::default() });
 }
 
 fn inventory_key(inventory: &'static Inventory) -> usize {
@@ -120,11 +55,17 @@ fn inventory_key(inventory: &'static Inventory) -> usize {
 
 /// The review of `manifest` against the committed version (cached per current facts), and
 /// the committed facts.
-fn review(uri: &Uri, manifest: &Dict, inventory: &'static Inventory) -> Option<(Arc<Review>, ManifestFacts)> {
+fn review(
+    session: &Session,
+    uri: &Uri,
+    manifest: &Dict,
+    inventory: &'static Inventory,
+) -> Option<(Arc<Review>, ManifestFacts)> {
     let facts = av::facts(manifest);
     let inv = inventory_key(inventory);
-    let mut store = lock();
-    let committed = store.get_mut(uri.as_str())?;
+    let slot = session.committed(uri)?;
+    let mut guard = slot.lock();
+    let committed = guard.as_mut()?;
     let old = committed.facts.clone()?;
     if let Some((i, f, r)) = &committed.review {
         if *i == inv && *f == facts {
@@ -146,7 +87,7 @@ fn review(uri: &Uri, manifest: &Dict, inventory: &'static Inventory) -> Option<(
     let old_side = match cached {
         Some(side) => side,
         None => {
-            let side = crate::server::session::guarded("review accounting", || {
+            let side = dispatch::guarded("review accounting", || {
                 let acc = accounting::account(inventory, &old, &device, old_selection);
                 let prepared = accounting::diff::prepare(&acc);
                 Arc::new((acc, prepared))
@@ -155,7 +96,7 @@ fn review(uri: &Uri, manifest: &Dict, inventory: &'static Inventory) -> Option<(
             side
         }
     };
-    let result = crate::server::session::guarded("review", || {
+    let result = dispatch::guarded("review", || {
         let new_acc = accounting::account(inventory, &facts, &device, new_selection);
         review_diff::review_prepared(&old_side.0, &old_side.1, &old, &new_acc, &facts)
     })?;
@@ -169,9 +110,14 @@ fn manifest_of(analysis: &Analysis) -> Option<&Dict> {
 }
 
 /// Information diagnostics: a dtype or capability switched off since HEAD that stops tests.
-pub fn findings(uri: &Uri, analysis: &Analysis, inventory: Option<&'static Inventory>) -> Vec<Finding> {
+pub fn findings(
+    session: &Session,
+    uri: &Uri,
+    analysis: &Analysis,
+    inventory: Option<&'static Inventory>,
+) -> Vec<Finding> {
     let (Some(manifest), Some(inventory)) = (manifest_of(analysis), inventory) else { return Vec::new() };
-    match review(uri, manifest, inventory) {
+    match review(session, uri, manifest, inventory) {
         Some((review, old)) => review_diff::switched_off_findings(&review, &old, manifest, AGAINST),
         None => Vec::new(),
     }
@@ -179,13 +125,14 @@ pub fn findings(uri: &Uri, analysis: &Analysis, inventory: Option<&'static Inven
 
 /// A lens on each entry whose change since HEAD makes tests start or stop running.
 pub fn code_lenses(
+    session: &Session,
     uri: &Uri,
     analysis: &Analysis,
     positions: &Positions,
     inventory: &'static Inventory,
 ) -> Vec<CodeLens> {
     let Some(manifest) = manifest_of(analysis) else { return Vec::new() };
-    let Some((review, _)) = review(uri, manifest, inventory) else { return Vec::new() };
+    let Some((review, _)) = review(session, uri, manifest, inventory) else { return Vec::new() };
     review_diff::entry_effects(&review, manifest)
         .into_iter()
         .map(|effect| {
@@ -209,9 +156,15 @@ pub fn code_lenses(
 }
 
 /// Hover on a changed entry: the groups of tests it makes start or stop running.
-pub fn hover_markdown(uri: &Uri, analysis: &Analysis, offset: usize, inventory: &'static Inventory) -> Option<String> {
+pub fn hover_markdown(
+    session: &Session,
+    uri: &Uri,
+    analysis: &Analysis,
+    offset: usize,
+    inventory: &'static Inventory,
+) -> Option<String> {
     let manifest = manifest_of(analysis)?;
-    let (review, _) = review(uri, manifest, inventory)?;
+    let (review, _) = review(session, uri, manifest, inventory)?;
     let effect = review_diff::entry_effects(&review, manifest)
         .into_iter()
         .find(|e| e.span.start <= offset && offset <= e.span.end)?;

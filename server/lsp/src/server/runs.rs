@@ -7,9 +7,9 @@
 //! whether to replace it (no answer within a minute keeps it); an on-save run replaces it
 //! (the runner's registry cancels it first).
 
+use super::protocol::{self, CommandArgs};
 use super::session::Session;
 use runner::{self, RunEvent, RunOutcome, RunRequest, RunStatus, Selection, TestOutcome};
-use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -17,7 +17,6 @@ use torchcts_core::accounting_view::{self as av, RunTarget};
 use torchcts_core::findings::{Finding, Origin, Severity};
 use tower_lsp_server::ls_types::*;
 
-pub const RUN_AFFECTED: &str = "torchcts.runAffectedTests";
 const REPLACE_RUN: &str = "Replace it";
 const KEEP_RUN: &str = "Keep running";
 
@@ -28,22 +27,6 @@ pub enum WhenRunning {
     Ask,
     /// On-save runs: the newest saved state wins.
     Replace,
-}
-pub const RUN_LEVEL: &str = "torchcts.runLevel";
-pub const CANCEL_RUN: &str = "torchcts.cancelRun";
-pub const SHOW_SKIPS: &str = "torchcts.showSkips";
-pub const RERUN_FAILED: &str = "torchcts.rerunFailed";
-pub const COMMANDS: &[&str] = &[RUN_AFFECTED, RUN_LEVEL, CANCEL_RUN, SHOW_SKIPS, RERUN_FAILED];
-
-/// Arguments of the run commands (one JSON object, as the editor integrations send).
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(default)]
-pub struct CommandArgs {
-    pub uri: Option<String>,
-    pub position: Option<Position>,
-    pub level: Option<u8>,
-    pub device: Option<String>,
-    pub python: Option<String>,
 }
 
 /// Diagnostics a finished run left on a manifest, until the entry changes or a run passes.
@@ -58,167 +41,175 @@ pub struct RunResults {
     pub failed: Vec<String>,
 }
 
-impl Session {
-    /// Starts a run; `false` when none started (nothing to run, or the user kept the
-    /// running one).
-    pub async fn start_run(&self, uri: Uri, target: RunTarget, args: CommandArgs, when_running: WhenRunning) -> bool {
-        let Some(manifest_path) = uri.to_file_path().map(|p| p.into_owned()) else {
-            self.client.show_message(MessageType::ERROR, "torchcts: runs need a manifest saved on disk").await;
+/// Starts a run; `false` when none started (nothing to run, or the user kept the
+/// running one).
+pub async fn start(
+    session: &Session,
+    uri: Uri,
+    target: RunTarget,
+    args: CommandArgs,
+    when_running: WhenRunning,
+) -> bool {
+    let Some(manifest_path) = uri.to_file_path().map(|p| p.into_owned()) else {
+        session.client.show_message(MessageType::ERROR, "torchcts: runs need a manifest saved on disk").await;
+        return false;
+    };
+    if let Some(ids) = &target.node_ids {
+        if ids.is_empty() {
+            session
+                .client
+                .show_message(
+                    MessageType::INFO,
+                    format!("torchcts: {} lets in no test at level {}", target.label, target.level),
+                )
+                .await;
             return false;
-        };
-        if let Some(ids) = &target.node_ids {
-            if ids.is_empty() {
-                self.client
-                    .show_message(
-                        MessageType::INFO,
-                        format!("torchcts: {} lets in no test at level {}", target.label, target.level),
-                    )
-                    .await;
+        }
+    }
+    if when_running == WhenRunning::Ask
+        && session.runs.current(&manifest_path).is_some()
+        && !confirm_replace(session, &target).await
+    {
+        session.client.log_message(MessageType::INFO, "torchcts: kept the running test run; no new run started").await;
+        return false;
+    }
+    let settings = session.settings();
+    let workspace = session.lock().workspace_root.clone();
+    let python_setting = args.python.clone().or(settings.python.clone()).map(PathBuf::from);
+    let python = runner::find_python(python_setting.as_deref(), workspace.as_deref());
+    let results_dir = manifest_path
+        .parent()
+        .map(|d| d.join(".torchcts-lsp").join("results"))
+        .unwrap_or_else(|| PathBuf::from(".torchcts-lsp/results"));
+    let selection = match &target.node_ids {
+        Some(ids) => Selection::Nodes(ids.clone()),
+        None => Selection::Filters {
+            level: runner::LevelSelection::Cumulative(target.level),
+            dtypes: Vec::new(),
+            keyword: None,
+        },
+    };
+    // Tests the manifest itself excludes run on a scratch copy with the change applied.
+    let run_manifest = match &target.scratch_change {
+        None => manifest_path.clone(),
+        Some(change) => match write_scratch_manifest(&manifest_path, change) {
+            Ok(path) => path,
+            Err(e) => {
+                session.client.show_message(MessageType::ERROR, format!("torchcts: {e}")).await;
                 return false;
             }
-        }
-        if when_running == WhenRunning::Ask
-            && self.runs.current(&manifest_path).is_some()
-            && !self.confirm_replace(&target).await
-        {
-            self.client.log_message(MessageType::INFO, "torchcts: kept the running test run; no new run started").await;
-            return false;
-        }
-        let settings = self.settings();
-        let workspace = self.lock().workspace_root.clone();
-        let python_setting = args.python.clone().or(settings.python.clone()).map(PathBuf::from);
-        let python = runner::find_python(python_setting.as_deref(), workspace.as_deref());
-        let results_dir = manifest_path
-            .parent()
-            .map(|d| d.join(".torchcts-lsp").join("results"))
-            .unwrap_or_else(|| PathBuf::from(".torchcts-lsp/results"));
-        let selection = match &target.node_ids {
-            Some(ids) => Selection::Nodes(ids.clone()),
-            None => Selection::Filters {
-                level: runner::LevelSelection::Cumulative(target.level),
-                dtypes: Vec::new(),
-                keyword: None,
-            },
-        };
-        // Tests the manifest itself excludes run on a scratch copy with the change applied.
-        let run_manifest = match &target.scratch_change {
-            None => manifest_path.clone(),
-            Some(change) => match write_scratch_manifest(&manifest_path, change) {
-                Ok(path) => path,
-                Err(e) => {
-                    self.client.show_message(MessageType::ERROR, format!("torchcts: {e}")).await;
-                    return false;
-                }
-            },
-        };
-        let request = RunRequest {
-            python,
-            manifest_path: run_manifest,
-            device: target.device.clone(),
-            selection,
-            results_dir,
-            timeout: Duration::from_secs(settings.timeout_seconds.max(1)),
-        };
-        let anchor_text = self.anchor_text(&uri, &target.anchor);
-        let (mut handle, replaced) = self.runs.start_or_replace(&manifest_path, request);
-        if replaced.is_some() {
-            self.client
-                .log_message(MessageType::INFO, "torchcts: replaced the running test run of this manifest")
-                .await;
-        }
-        let client = self.client.clone();
-        let session = self.clone();
-        let title = match &target.node_ids {
-            Some(ids) => format!("TorchCTS: {} ({} tests) on {}", target.label, ids.len(), target.device),
-            None => format!("TorchCTS: level {} on {}", target.level, target.device),
-        };
-        tokio::spawn(async move {
-            let token = NumberOrString::String(format!("torchcts-run-{}", handle.control().id()));
-            // Ask the client to create the progress token; never wait on it for long.
-            let created = tokio::time::timeout(
-                Duration::from_secs(5),
-                client.send_request::<request::WorkDoneProgressCreate>(WorkDoneProgressCreateParams {
-                    token: token.clone(),
-                }),
-            )
-            .await;
-            let progress = match created {
-                Ok(Ok(())) => Some(client.progress(token, title.clone()).with_message("starting").begin().await),
-                _ => None,
-            };
-            let mut outcome: Option<RunOutcome> = None;
-            while let Some(event) = handle.next_event().await {
-                match event {
-                    RunEvent::Started { .. } => {}
-                    RunEvent::Progress { passed, failed, skipped, errors, total, last } => {
-                        if let Some(p) = &progress {
-                            let done = passed + failed + skipped + errors;
-                            let total = total.map(|t| format!("/{t}")).unwrap_or_default();
-                            let last = last.map(|l| format!(" · {l}")).unwrap_or_default();
-                            p.report(format!(
-                                "{done}{total}: {passed} passed, {failed} failed, {skipped} skipped{last}"
-                            ))
-                            .await;
-                        }
-                    }
-                    RunEvent::Finished(o) => {
-                        outcome = Some(o);
-                        break;
-                    }
-                }
-            }
-            let outcome = match outcome {
-                Some(o) => o,
-                None => handle.wait().await,
-            };
-            let (summary, results) = summarize_outcome(&target, &outcome, anchor_text);
-            if let Some(p) = progress {
-                p.finish_with_message(summary.clone()).await;
-            }
-            let kind = match outcome.status {
-                RunStatus::Completed { exit_code: 0 } => MessageType::INFO,
-                RunStatus::Cancelled => MessageType::INFO,
-                RunStatus::Completed { .. } => MessageType::WARNING,
-                _ => MessageType::ERROR,
-            };
-            let report = outcome
-                .report_markdown
-                .as_ref()
-                .and_then(Uri::from_file_path)
-                .map(|u| format!(" Report: {}", u.as_str()))
-                .unwrap_or_default();
-            client.show_message(kind, format!("{summary}{report}")).await;
-            if !matches!(outcome.status, RunStatus::Cancelled) {
-                if let Some(doc) = session.lock().documents.get_mut(&uri) {
-                    doc.run_results = Some(results);
-                }
-                session.refresh(uri).await;
-            }
-        });
-        true
+        },
+    };
+    let request = RunRequest {
+        python,
+        manifest_path: run_manifest,
+        device: target.device.clone(),
+        selection,
+        results_dir,
+        timeout: Duration::from_secs(settings.timeout_seconds.max(1)),
+    };
+    let anchor_text = anchor_text(session, &uri, &target.anchor);
+    let (handle, replaced) = session.runs.start_or_replace(&manifest_path, request);
+    if replaced.is_some() {
+        session.client.log_message(MessageType::INFO, "torchcts: replaced the running test run of this manifest").await;
     }
+    let title = match &target.node_ids {
+        Some(ids) => format!("TorchCTS: {} ({} tests) on {}", target.label, ids.len(), target.device),
+        None => format!("TorchCTS: level {} on {}", target.level, target.device),
+    };
+    tokio::spawn(follow(session.clone(), handle, uri, target, title, anchor_text));
+    true
+}
 
-    /// Asks whether to replace the run in progress; no answer within a minute keeps it
-    /// (never wait on the client for long).
-    async fn confirm_replace(&self, target: &RunTarget) -> bool {
-        let actions = [REPLACE_RUN, KEEP_RUN]
-            .map(|title| MessageActionItem { title: title.into(), properties: Default::default() })
-            .to_vec();
-        let question = self.client.show_message_request(
-            MessageType::INFO,
-            format!("A TorchCTS run of this manifest is in progress. Replace it with a run of {}?", target.label),
-            Some(actions),
-        );
-        matches!(
-            tokio::time::timeout(Duration::from_secs(60), question).await,
-            Ok(Ok(Some(MessageActionItem { title, .. }))) if title == REPLACE_RUN
-        )
+/// Follows a started run to its end: work-done progress while it runs, then a summary
+/// message, and its results as diagnostics on the entry (unless it was cancelled).
+async fn follow(
+    session: Session,
+    mut handle: runner::RunHandle,
+    uri: Uri,
+    target: RunTarget,
+    title: String,
+    anchor_text: Option<String>,
+) {
+    let client = session.client.clone();
+    let token = protocol::run_progress_token(handle.control().id());
+    // Ask the client to create the progress token; never wait on it for long.
+    let created = tokio::time::timeout(
+        Duration::from_secs(5),
+        client.send_request::<request::WorkDoneProgressCreate>(WorkDoneProgressCreateParams { token: token.clone() }),
+    )
+    .await;
+    let progress = match created {
+        Ok(Ok(())) => Some(client.progress(token, title.clone()).with_message("starting").begin().await),
+        _ => None,
+    };
+    let mut outcome: Option<RunOutcome> = None;
+    while let Some(event) = handle.next_event().await {
+        match event {
+            RunEvent::Started { .. } => {}
+            RunEvent::Progress { passed, failed, skipped, errors, total, last } => {
+                if let Some(p) = &progress {
+                    let done = passed + failed + skipped + errors;
+                    let total = total.map(|t| format!("/{t}")).unwrap_or_default();
+                    let last = last.map(|l| format!(" · {l}")).unwrap_or_default();
+                    p.report(format!("{done}{total}: {passed} passed, {failed} failed, {skipped} skipped{last}")).await;
+                }
+            }
+            RunEvent::Finished(o) => {
+                outcome = Some(o);
+                break;
+            }
+        }
     }
+    let outcome = match outcome {
+        Some(o) => o,
+        None => handle.wait().await,
+    };
+    let (summary, results) = summarize_outcome(&target, &outcome, anchor_text);
+    if let Some(p) = progress {
+        p.finish_with_message(summary.clone()).await;
+    }
+    let kind = match outcome.status {
+        RunStatus::Completed { exit_code: 0 } => MessageType::INFO,
+        RunStatus::Cancelled => MessageType::INFO,
+        RunStatus::Completed { .. } => MessageType::WARNING,
+        _ => MessageType::ERROR,
+    };
+    let report = outcome
+        .report_markdown
+        .as_ref()
+        .and_then(Uri::from_file_path)
+        .map(|u| format!(" Report: {}", u.as_str()))
+        .unwrap_or_default();
+    client.show_message(kind, format!("{summary}{report}")).await;
+    if !matches!(outcome.status, RunStatus::Cancelled) {
+        if let Some(doc) = session.lock().documents.get_mut(&uri) {
+            doc.run_results = Some(results);
+        }
+        crate::server::diagnostics::refresh(&session, uri).await;
+    }
+}
 
-    fn anchor_text(&self, uri: &Uri, anchor: &[String]) -> Option<String> {
-        let snapshot = self.snapshot(uri, &super::session::Cancel::default())?;
-        anchor_span(&snapshot.analysis, anchor).map(|s| snapshot.analysis.text[s].to_string())
-    }
+/// Asks whether to replace the run in progress; no answer within a minute keeps it
+/// (never wait on the client for long).
+async fn confirm_replace(session: &Session, target: &RunTarget) -> bool {
+    let actions = [REPLACE_RUN, KEEP_RUN]
+        .map(|title| MessageActionItem { title: title.into(), properties: Default::default() })
+        .to_vec();
+    let question = session.client.show_message_request(
+        MessageType::INFO,
+        format!("A TorchCTS run of this manifest is in progress. Replace it with a run of {}?", target.label),
+        Some(actions),
+    );
+    matches!(
+        tokio::time::timeout(Duration::from_secs(60), question).await,
+        Ok(Ok(Some(MessageActionItem { title, .. }))) if title == REPLACE_RUN
+    )
+}
+
+fn anchor_text(session: &Session, uri: &Uri, anchor: &[String]) -> Option<String> {
+    let snapshot = session.snapshot(uri, &crate::server::session::Cancel::default())?;
+    anchor_span(&snapshot.analysis, anchor).map(|s| snapshot.analysis.text[s].to_string())
 }
 
 /// Byte span of the entry at a key path in the current text (the whole pair).

@@ -2,31 +2,34 @@
 //! "Run affected tests on DEVICE" for a runnable entry under the cursor and "Run level N".
 
 use crate::server::convert;
-use crate::server::runs::{RUN_AFFECTED, RUN_LEVEL};
-use crate::server::session::{guarded, Cancel, Session, Snapshot};
+use crate::server::dispatch;
+use crate::server::protocol::{RUN_AFFECTED, RUN_LEVEL};
+use crate::server::session::{Cancel, Session, Snapshot};
 use torchcts_core::accounting_view as av;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{CodeActionOrCommand, CodeActionParams, CodeActionResponse, Uri};
 
 pub async fn code_action(session: &Session, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
-    Ok(session.off_thread(move |session, cancel| code_action_now(session, params, cancel)).await)
+    let uri = params.text_document.uri.clone();
+    dispatch::on_snapshot(session, "codeAction", uri, move |session, snapshot, cancel| {
+        code_action_now(session, snapshot, params, cancel)
+    })
+    .await
 }
 
-fn code_action_now(session: &Session, params: CodeActionParams, cancel: &Cancel) -> Option<CodeActionResponse> {
+fn code_action_now(
+    session: &Session,
+    snapshot: &Snapshot,
+    params: CodeActionParams,
+    cancel: &Cancel,
+) -> Option<CodeActionResponse> {
     let uri = params.text_document.uri;
-    let snapshot = session.snapshot(&uri, cancel)?;
-    if cancel.is_cancelled() {
-        return None;
-    }
     let positions = snapshot.positions();
     let (start, end) = (positions.offset(params.range.start), positions.offset(params.range.end));
-    let fixes =
-        guarded("codeAction", || torchcts_core::actions::quick_fixes_until(&snapshot.analysis, start..end, cancel))
-            .unwrap_or(Ok(Vec::new()))
-            .ok()?;
+    let fixes = torchcts_core::actions::quick_fixes_until(&snapshot.analysis, start..end, cancel).ok()?;
     let mut actions: Vec<CodeActionOrCommand> =
         fixes.into_iter().map(|fix| convert::quick_fix(&positions, &snapshot.analysis, fix, &uri)).collect();
-    actions.extend(run_actions(session, &uri, &snapshot, start));
+    actions.extend(run_actions(session, &uri, snapshot, start));
     Some(actions)
 }
 
@@ -43,21 +46,18 @@ fn run_actions(session: &Session, uri: &Uri, snapshot: &Snapshot, offset: usize)
     let located = torchcts_core::locate::locate(&analysis.tree, &analysis.text, offset);
     let entry = located.as_ref().filter(|t| torchcts_core::runnable::is_runnable_entry(t, &facts));
     if let Some(t) = entry {
-        let target =
-            guarded("run target", || av::run_target(session.inventory(), manifest, Some(t), device_setting.as_deref()));
-        if let Some(target) = target {
-            let n = target.node_ids.as_ref().map(Vec::len).unwrap_or(0);
-            let title = if target.scratch_change.is_some() {
-                format!(
-                    "Run affected tests on {device} ({n} tests of {}, on a scratch copy without the entry)",
-                    target.label
-                )
-            } else {
-                format!("Run affected tests on {device} ({n} tests of {})", target.label)
-            };
-            let argument = serde_json::json!({"uri": uri.as_str(), "position": position});
-            out.push(convert::run_action(title, RUN_AFFECTED, argument));
-        }
+        let target = av::run_target(session.inventory(), manifest, Some(t), device_setting.as_deref());
+        let n = target.node_ids.as_ref().map(Vec::len).unwrap_or(0);
+        let title = if target.scratch_change.is_some() {
+            format!(
+                "Run affected tests on {device} ({n} tests of {}, on a scratch copy without the entry)",
+                target.label
+            )
+        } else {
+            format!("Run affected tests on {device} ({n} tests of {})", target.label)
+        };
+        let argument = serde_json::json!({"uri": uri.as_str(), "position": position});
+        out.push(convert::run_action(title, RUN_AFFECTED, argument));
     }
     let argument = serde_json::json!({"uri": uri.as_str(), "level": level});
     out.push(convert::run_action(format!("Run level {level} on {device}"), RUN_LEVEL, argument));

@@ -1,18 +1,21 @@
 //! `textDocument/codeLens`: "▶ Run level N on DEVICE (M tests)" above `semantic_level`.
 
-use crate::server::runs::RUN_LEVEL;
-use crate::server::session::{Cancel, Session};
+use crate::server::dispatch;
+use crate::server::protocol::RUN_LEVEL;
+use crate::server::session::{Session, Snapshot};
 use torchcts_core::accounting_view as av;
 use tower_lsp_server::jsonrpc::Result;
-use tower_lsp_server::ls_types::{CodeLens, CodeLensParams, Command};
+use tower_lsp_server::ls_types::{CodeLens, CodeLensParams, Command, Uri};
 
 pub async fn code_lens(session: &Session, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
-    Ok(session.off_thread(move |session, cancel| code_lens_now(session, params, cancel)).await)
+    let uri = params.text_document.uri;
+    dispatch::on_snapshot(session, "codeLens", uri.clone(), move |session, snapshot, _| {
+        code_lens_now(session, snapshot, uri)
+    })
+    .await
 }
 
-fn code_lens_now(session: &Session, params: CodeLensParams, cancel: &Cancel) -> Option<Vec<CodeLens>> {
-    let uri = params.text_document.uri;
-    let snapshot = session.snapshot(&uri, cancel)?;
+fn code_lens_now(session: &Session, snapshot: &Snapshot, uri: Uri) -> Option<Vec<CodeLens>> {
     let analysis = &snapshot.analysis;
     let summary = session.lock().documents.get(&uri).and_then(|d| d.summary.clone());
     let (Some(manifest), Some(summary)) = (analysis.model.manifest.as_ref().and_then(|m| m.as_dict()), summary) else {
@@ -23,7 +26,7 @@ fn code_lens_now(session: &Session, params: CodeLensParams, cancel: &Cancel) -> 
         manifest.get("semantic_level").map(|e| e.key.span.clone()).or(analysis.model.name_span.clone()).unwrap_or(0..0);
     let run = av::runnable_up_to(&summary, level);
     let mut lenses =
-        crate::server::review_lens::code_lenses(&uri, analysis, &snapshot.positions(), session.inventory());
+        crate::server::review_lens::code_lenses(session, &uri, analysis, &snapshot.positions(), session.inventory());
     lenses.insert(
         0,
         CodeLens {

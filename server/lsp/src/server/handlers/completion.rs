@@ -1,7 +1,8 @@
 //! `textDocument/completion`: keys, values, dtypes and operator names at the cursor.
 
 use crate::server::convert;
-use crate::server::session::{guarded, Cancel, Session};
+use crate::server::dispatch;
+use crate::server::session::{Session, Snapshot};
 use torchcts_core::accounting_view::Inventory;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{CompletionParams, CompletionResponse};
@@ -16,21 +17,18 @@ impl torchcts_core::completion::OperatorSource for InventoryOperators {
 }
 
 pub async fn completion(session: &Session, params: CompletionParams) -> Result<Option<CompletionResponse>> {
-    Ok(session.off_thread(move |session, cancel| completion_now(session, params, cancel)).await)
+    let uri = params.text_document_position.text_document.uri.clone();
+    dispatch::on_snapshot(session, "completion", uri, move |session, snapshot, _| {
+        completion_now(session, snapshot, params)
+    })
+    .await
 }
 
-fn completion_now(session: &Session, params: CompletionParams, cancel: &Cancel) -> Option<CompletionResponse> {
-    let uri = params.text_document_position.text_document.uri;
-    let snapshot = session.snapshot(&uri, cancel)?;
-    if cancel.is_cancelled() {
-        return None;
-    }
+fn completion_now(session: &Session, snapshot: &Snapshot, params: CompletionParams) -> Option<CompletionResponse> {
     let positions = snapshot.positions();
     let offset = positions.offset(params.text_document_position.position);
-    let items = guarded("completion", || {
-        torchcts_core::completion::complete(&snapshot.analysis, offset, Some(&InventoryOperators(session.inventory())))
-    })
-    .unwrap_or_default();
+    let operators = InventoryOperators(session.inventory());
+    let items = torchcts_core::completion::complete(&snapshot.analysis, offset, Some(&operators));
     let items = items.into_iter().map(|item| convert::completion_item(&positions, item)).collect();
     Some(CompletionResponse::Array(items))
 }

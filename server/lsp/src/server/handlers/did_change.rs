@@ -12,6 +12,6 @@ pub async fn did_change(session: &Session, params: DidChangeTextDocumentParams) 
         state.documents.change(&uri, params.text_document.version, params.content_changes, encoding)
     };
     if applied {
-        session.refresh(uri).await;
+        crate::server::diagnostics::refresh(session, uri).await;
     }
 }

@@ -11,6 +11,6 @@ pub async fn did_change_configuration(session: &Session, params: DidChangeConfig
     let reload = old.inventory_path != new.inventory_path || old.python != new.python;
     session.lock().settings = new;
     if reload {
-        session.load_inventory_and_refresh().await;
+        crate::server::inventory::load_and_refresh(session).await;
     }
 }

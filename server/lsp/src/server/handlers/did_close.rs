@@ -6,6 +6,5 @@ use tower_lsp_server::ls_types::DidCloseTextDocumentParams;
 pub async fn did_close(session: &Session, params: DidCloseTextDocumentParams) {
     let uri = params.text_document.uri;
     session.lock().documents.close(&uri);
-    crate::server::review_lens::forget(&uri);
     session.clear_diagnostics(uri).await;
 }

@@ -6,6 +6,6 @@ use tower_lsp_server::ls_types::DidOpenTextDocumentParams;
 pub async fn did_open(session: &Session, params: DidOpenTextDocumentParams) {
     let doc = params.text_document;
     session.lock().documents.open(doc.uri.clone(), &doc.text, doc.version);
-    crate::server::review_lens::note_head(&doc.uri).await;
-    session.refresh(doc.uri).await;
+    crate::server::review_lens::note_head(session, &doc.uri).await;
+    crate::server::diagnostics::refresh(session, doc.uri).await;
 }

@@ -1,45 +1,65 @@
 //! `textDocument/didSave`: re-check (a `custom_test_dirs` folder may have appeared on
 //! disk), then the opt-in on-save run: never on open, never when the file has errors.
 
-use crate::server::runs::{CommandArgs, WhenRunning};
+use crate::server::dispatch;
+use crate::server::protocol::CommandArgs;
+use crate::server::runs::WhenRunning;
 use crate::server::session::{Cancel, OnSave, Session};
 use torchcts_core::accounting_view::{self as av, RunTarget};
 use tower_lsp_server::ls_types::{DidSaveTextDocumentParams, MessageType, Uri};
 
 pub async fn did_save(session: &Session, params: DidSaveTextDocumentParams) {
     let uri = params.text_document.uri;
-    crate::server::review_lens::note_head(&uri).await;
-    session.refresh(uri.clone()).await;
+    crate::server::review_lens::note_head(session, &uri).await;
+    crate::server::diagnostics::refresh(session, uri.clone()).await;
     run_on_save(session, uri).await;
 }
 
 async fn run_on_save(session: &Session, uri: Uri) {
-    let settings = session.settings();
-    if settings.on_save == OnSave::Off {
+    if session.settings().on_save == OnSave::Off {
         return;
     }
-    let Some(snapshot) = session.snapshot(&uri, &Cancel::default()) else { return };
+    let work_uri = uri.clone();
+    let decided =
+        dispatch::background(session, "on-save run", move |session, cancel| on_save_run(session, &work_uri, cancel))
+            .await;
+    match decided {
+        Some(OnSaveRun::Start(target)) => {
+            crate::server::runs::start(session, uri, target, CommandArgs::default(), WhenRunning::Replace).await;
+        }
+        Some(OnSaveRun::SkippedForErrors) => {
+            session
+                .client
+                .log_message(MessageType::INFO, "torchcts: on-save run skipped: the manifest has errors")
+                .await
+        }
+        None => {}
+    }
+}
+
+/// What a save starts.
+enum OnSaveRun {
+    Start(RunTarget),
+    /// The manifest has errors: no run.
+    SkippedForErrors,
+}
+
+/// The run a save of `uri` starts, if any (`None`: nothing to run).
+fn on_save_run(session: &Session, uri: &Uri, cancel: &Cancel) -> Option<OnSaveRun> {
+    let settings = session.settings();
+    let snapshot = session.snapshot(uri, cancel)?;
     let analysis = &snapshot.analysis;
     if analysis.findings.iter().any(|f| f.severity == torchcts_core::Severity::Error) {
-        session.client.log_message(MessageType::INFO, "torchcts: on-save run skipped: the manifest has errors").await;
-        return;
+        return Some(OnSaveRun::SkippedForErrors);
     }
-    let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) else { return };
+    let manifest = analysis.model.manifest.as_ref().and_then(|m| m.as_dict())?;
     let facts = av::facts(manifest);
-    let previous = {
-        let mut state = session.lock();
-        let Some(doc) = state.documents.get_mut(&uri) else { return };
-        doc.last_run_facts.replace(facts.clone())
-    };
+    let previous = session.lock().documents.get_mut(uri)?.last_run_facts.replace(facts.clone());
     let target = match settings.on_save {
-        OnSave::Off => return,
+        OnSave::Off => return None,
         OnSave::Affected => {
             // First save: nothing to compare with yet; the facts are remembered only.
-            let Some(previous) = previous else { return };
-            match av::changed_entries_target(session.inventory(), &previous, &facts, settings.device.as_deref()) {
-                Some(t) => t,
-                None => return,
-            }
+            av::changed_entries_target(session.inventory(), &previous?, &facts, settings.device.as_deref())?
         }
         OnSave::Level => {
             let level = av::LevelSelection::from_manifest(&facts).map(|s| s.max_level()).unwrap_or(3);
@@ -53,5 +73,5 @@ async fn run_on_save(session: &Session, uri: Uri) {
             }
         }
     };
-    session.start_run(uri, target, CommandArgs::default(), WhenRunning::Replace).await;
+    Some(OnSaveRun::Start(target))
 }

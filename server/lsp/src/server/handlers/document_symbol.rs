@@ -1,7 +1,8 @@
 //! `textDocument/documentSymbol`: the manifest, its sections and entries as an outline.
 
 use crate::server::convert;
-use crate::server::session::{Cancel, Session};
+use crate::server::dispatch;
+use crate::server::session::{Session, Snapshot};
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{DocumentSymbolParams, DocumentSymbolResponse};
 
@@ -9,15 +10,11 @@ pub async fn document_symbol(
     session: &Session,
     params: DocumentSymbolParams,
 ) -> Result<Option<DocumentSymbolResponse>> {
-    Ok(session.off_thread(move |session, cancel| document_symbol_now(session, params, cancel)).await)
+    let uri = params.text_document.uri;
+    dispatch::on_snapshot(session, "documentSymbol", uri, |_, snapshot, _| document_symbol_now(snapshot)).await
 }
 
-fn document_symbol_now(
-    session: &Session,
-    params: DocumentSymbolParams,
-    cancel: &Cancel,
-) -> Option<DocumentSymbolResponse> {
-    let snapshot = session.snapshot(&params.text_document.uri, cancel)?;
+fn document_symbol_now(snapshot: &Snapshot) -> Option<DocumentSymbolResponse> {
     let analysis = &snapshot.analysis;
     let symbols = torchcts_core::symbols::document_symbols(&analysis.tree, &analysis.text);
     let positions = snapshot.positions();

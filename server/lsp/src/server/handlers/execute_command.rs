@@ -2,7 +2,9 @@
 //! `torchcts.runLevel`, `torchcts.rerunFailed`), `torchcts.cancelRun` and
 //! `torchcts.showSkips`. An unknown command is an error (InvalidParams), not `null`.
 
-use crate::server::runs::{CommandArgs, WhenRunning, CANCEL_RUN, RERUN_FAILED, RUN_AFFECTED, RUN_LEVEL, SHOW_SKIPS};
+use crate::server::dispatch;
+use crate::server::protocol::{CommandArgs, CANCEL_RUN, RERUN_FAILED, RUN_AFFECTED, RUN_LEVEL, SHOW_SKIPS};
+use crate::server::runs::WhenRunning;
 use crate::server::session::{Cancel, Session};
 use torchcts_core::accounting_view::{self as av, RunTarget};
 use tower_lsp_server::jsonrpc::{Error, Result};
@@ -18,15 +20,30 @@ pub async fn execute_command(session: &Session, params: ExecuteCommandParams) ->
             let cancelled = path.and_then(|p| session.runs.cancel(&p)).is_some();
             Some(serde_json::json!({"cancelled": cancelled}))
         }
-        SHOW_SKIPS => uri.and_then(|uri| show_skips(session, &uri, &args)),
-        command @ (RUN_AFFECTED | RUN_LEVEL | RERUN_FAILED) => match uri {
-            Some(uri) => match target_for(session, command, &uri, &args) {
-                Some(target) => {
-                    let started = session.start_run(uri, target, args, WhenRunning::Ask).await;
-                    Some(serde_json::json!({"started": started}))
+        SHOW_SKIPS => match uri {
+            Some(uri) => {
+                dispatch::background(session, "showSkips", move |session, cancel| {
+                    show_skips(session, &uri, &args, cancel)
+                })
+                .await
+            }
+            None => None,
+        },
+        RUN_AFFECTED | RUN_LEVEL | RERUN_FAILED => match uri {
+            Some(uri) => {
+                let (command, work_uri, work_args) = (params.command.clone(), uri.clone(), args.clone());
+                let target = dispatch::background(session, "run target", move |session, cancel| {
+                    target_for(session, &command, &work_uri, &work_args, cancel)
+                })
+                .await;
+                match target {
+                    Some(target) => {
+                        let started = crate::server::runs::start(session, uri, target, args, WhenRunning::Ask).await;
+                        Some(serde_json::json!({"started": started}))
+                    }
+                    None => None,
                 }
-                None => None,
-            },
+            }
             None => None,
         },
         unknown => return Err(Error::invalid_params(format!("unknown command `{unknown}`"))),
@@ -34,8 +51,8 @@ pub async fn execute_command(session: &Session, params: ExecuteCommandParams) ->
 }
 
 /// What `torchcts show-skips` would print for the manifest, as Markdown.
-fn show_skips(session: &Session, uri: &Uri, args: &CommandArgs) -> Option<serde_json::Value> {
-    let snapshot = session.snapshot(uri, &Cancel::default())?;
+fn show_skips(session: &Session, uri: &Uri, args: &CommandArgs, cancel: &Cancel) -> Option<serde_json::Value> {
+    let snapshot = session.snapshot(uri, cancel)?;
     let manifest = snapshot.analysis.model.manifest.as_ref()?.as_dict()?;
     let facts = av::facts(manifest);
     let selection = match args.level {
@@ -76,8 +93,8 @@ impl std::fmt::Write for Capped {
 }
 
 /// The tests a run command is about.
-fn target_for(session: &Session, command: &str, uri: &Uri, args: &CommandArgs) -> Option<RunTarget> {
-    let snapshot = session.snapshot(uri, &Cancel::default())?;
+fn target_for(session: &Session, command: &str, uri: &Uri, args: &CommandArgs, cancel: &Cancel) -> Option<RunTarget> {
+    let snapshot = session.snapshot(uri, cancel)?;
     let analysis = &snapshot.analysis;
     let manifest = analysis.model.manifest.as_ref()?.as_dict()?;
     let device = args.device.clone().or(session.settings().device);

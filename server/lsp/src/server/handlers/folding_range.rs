@@ -1,16 +1,17 @@
 //! `textDocument/foldingRange`: the manifest's dicts and lists that span lines.
 
 use crate::server::convert;
-use crate::server::session::{Cancel, Session};
+use crate::server::dispatch;
+use crate::server::session::{Session, Snapshot};
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{FoldingRange, FoldingRangeParams};
 
 pub async fn folding_range(session: &Session, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
-    Ok(session.off_thread(move |session, cancel| folding_range_now(session, params, cancel)).await)
+    let uri = params.text_document.uri;
+    dispatch::on_snapshot(session, "foldingRange", uri, |_, snapshot, _| folding_range_now(snapshot)).await
 }
 
-fn folding_range_now(session: &Session, params: FoldingRangeParams, cancel: &Cancel) -> Option<Vec<FoldingRange>> {
-    let snapshot = session.snapshot(&params.text_document.uri, cancel)?;
+fn folding_range_now(snapshot: &Snapshot) -> Option<Vec<FoldingRange>> {
     let analysis = &snapshot.analysis;
     let spans = torchcts_core::symbols::folding_ranges(&analysis.tree, &analysis.text);
     let positions = snapshot.positions();

@@ -1,36 +1,32 @@
 //! `textDocument/hover`: what a key, value or dtype means, with counts from the inventory.
 
 use crate::server::convert;
-use crate::server::session::{guarded, Cancel, Session};
+use crate::server::dispatch;
+use crate::server::session::{Session, Snapshot};
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{Hover, HoverParams};
 
 pub async fn hover(session: &Session, params: HoverParams) -> Result<Option<Hover>> {
-    Ok(session.off_thread(move |session, cancel| hover_now(session, params, cancel)).await)
+    let uri = params.text_document_position_params.text_document.uri.clone();
+    dispatch::on_snapshot(session, "hover", uri, move |session, snapshot, _| hover_now(session, snapshot, params)).await
 }
 
-fn hover_now(session: &Session, params: HoverParams, cancel: &Cancel) -> Option<Hover> {
+fn hover_now(session: &Session, snapshot: &Snapshot, params: HoverParams) -> Option<Hover> {
     let uri = params.text_document_position_params.text_document.uri;
-    let snapshot = session.snapshot(&uri, cancel)?;
-    if cancel.is_cancelled() {
-        return None;
-    }
     let positions = snapshot.positions();
     let offset = positions.offset(params.text_document_position_params.position);
     let summary = session.lock().documents.get(&uri).and_then(|d| d.summary.clone());
-    let result = guarded("hover", || {
-        let counts =
-            summary.as_deref().map(|summary| torchcts_core::hover::Counts { inventory: session.inventory(), summary });
-        torchcts_core::hover::hover(&snapshot.analysis, offset, counts.as_ref()).map(|mut h| {
-            // Where the inventory added counts, say which versions they are for.
-            if h.counted {
-                h.markdown.push_str(&format!("\n\n*Counts for {}.*", session.counts_for()));
-            }
-            h
-        })
-    })
-    .flatten();
-    let review = crate::server::review_lens::hover_markdown(&uri, &snapshot.analysis, offset, session.inventory());
+    let counts =
+        summary.as_deref().map(|summary| torchcts_core::hover::Counts { inventory: session.inventory(), summary });
+    let result = torchcts_core::hover::hover(&snapshot.analysis, offset, counts.as_ref()).map(|mut h| {
+        // Where the inventory added counts, say which versions they are for.
+        if h.counted {
+            h.markdown.push_str(&format!("\n\n*Counts for {}.*", session.counts_for()));
+        }
+        h
+    });
+    let review =
+        crate::server::review_lens::hover_markdown(session, &uri, &snapshot.analysis, offset, session.inventory());
     let result = match (result, review) {
         (Some(mut h), Some(r)) => {
             h.markdown = format!("{}\n\n---\n\n{r}", h.markdown);

@@ -2,7 +2,7 @@
 //! declare capabilities) and `initialized` (log the schema, load the inventory).
 
 use crate::server::convert;
-use crate::server::runs::COMMANDS;
+use crate::server::protocol::COMMANDS;
 use crate::server::session::{Session, Settings};
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
@@ -70,5 +70,5 @@ pub async fn initialized(session: &Session, _: InitializedParams) {
         s.torch_version
     );
     session.client.log_message(MessageType::INFO, ready).await;
-    session.load_inventory_and_refresh().await;
+    crate::server::inventory::load_and_refresh(session).await;
 }

@@ -2,24 +2,24 @@
 //! cached per document for the facts they were computed from.
 
 use crate::server::convert;
-use crate::server::session::{guarded, Cancel, Session};
+use crate::server::dispatch;
+use crate::server::session::{Cancel, Session, Snapshot};
 use torchcts_core::accounting_view as av;
 use tower_lsp_server::jsonrpc::Result;
-use tower_lsp_server::ls_types::{InlayHint, InlayHintParams};
+use tower_lsp_server::ls_types::{InlayHint, InlayHintParams, Uri};
 
 pub async fn inlay_hint(session: &Session, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
-    Ok(session.off_thread(move |session, cancel| inlay_hint_now(session, params, cancel)).await)
-}
-
-fn inlay_hint_now(session: &Session, params: InlayHintParams, cancel: &Cancel) -> Option<Vec<InlayHint>> {
     if !session.settings().inlay_hints {
-        return None;
+        return Ok(None);
     }
     let uri = params.text_document.uri;
-    let snapshot = session.snapshot(&uri, cancel)?;
-    if cancel.is_cancelled() {
-        return None;
-    }
+    dispatch::on_snapshot(session, "inlayHint", uri.clone(), move |session, snapshot, cancel| {
+        inlay_hint_now(session, snapshot, uri, cancel)
+    })
+    .await
+}
+
+fn inlay_hint_now(session: &Session, snapshot: &Snapshot, uri: Uri, cancel: &Cancel) -> Option<Vec<InlayHint>> {
     let analysis = &snapshot.analysis;
     let summary = session.lock().documents.get(&uri).and_then(|d| d.summary.clone());
     let (Some(manifest), Some(summary)) = (analysis.model.manifest.as_ref().and_then(|m| m.as_dict()), summary) else {
@@ -30,10 +30,7 @@ fn inlay_hint_now(session: &Session, params: InlayHintParams, cancel: &Cancel) -
     let hints = match cached {
         Some(c) => c.1,
         None => {
-            let computed =
-                guarded("inlayHint", || av::entry_counts_until(session.inventory(), manifest, &summary, cancel))
-                    .unwrap_or(Ok(Vec::new()))
-                    .ok()?;
+            let computed = av::entry_counts_until(session.inventory(), manifest, &summary, cancel).ok()?;
             if let Some(doc) = session.lock().documents.get_mut(&uri) {
                 doc.inlay_cache = Some((summary.facts.clone(), computed.clone()));
             }

@@ -1,19 +1,17 @@
-//! The server's state and the one handle every handler gets: open documents, settings,
-//! the negotiated position encoding, the inventory in use, the run registry and the caches
-//! (each document's last analysis, accounting summary and inlay hints).
+//! The server's state and the one handle every handler gets: open documents with all
+//! their per-document state (`documents.rs`; "vs HEAD" in `review.rs`), settings, the
+//! negotiated position encoding, the inventory in use, the run registry and the publish
+//! lock. This is `Session`'s only `impl`; the work done with it (analysing and publishing,
+//! loading the inventory, runs, requests) is functions of `&Session` outside `session/`.
 //!
 //! Locking: `state` is a std mutex held only for short synchronous sections, never across
 //! an `.await`; a poisoned lock is taken over (a panic must not take the server down).
 
-mod analysis;
-mod diagnostics;
 pub mod documents;
-mod inventory;
+pub mod review;
 pub mod settings;
 
-pub use analysis::guarded;
 use documents::DocumentStore;
-use ropey::Rope;
 pub use settings::{OnSave, Settings};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -58,20 +56,10 @@ pub struct Session {
 /// core at its next checkpoint.
 pub use torchcts_core::Cancel;
 
-/// Flips its [`Cancel`] when the future holding it is dropped before the work is done.
-struct CancelOnDrop(Cancel);
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        self.0.cancel();
-    }
-}
-
-/// One version of a document as read-only requests see it: its analysis and the rope it
-/// was made from (positions are counted in the rope).
+/// One version of a document as read-only requests see it: its analysis, which holds the
+/// text and its line index (positions are counted in them).
 pub struct Snapshot {
     pub analysis: Arc<Analysis>,
-    pub rope: Rope,
     pub encoding: PositionEncoding,
 }
 
@@ -136,40 +124,47 @@ impl Session {
         state.inventory.or_else(|| self.inventory_ready.load(Ordering::Acquire).then_some(embedded).flatten())
     }
 
-    /// Runs a request's work on the blocking pool, so the async workers keep reading and
-    /// answering (a hover on one document never waits behind the analysis of another), and
-    /// a `$/cancelRequest` is seen while the work runs: the request then answers -32800 at
-    /// once and `work` sees its [`Cancel`] set. A panic in `work` becomes `None`.
-    pub async fn off_thread<T: Send + 'static>(
-        &self,
-        work: impl FnOnce(&Session, &Cancel) -> Option<T> + Send + 'static,
-    ) -> Option<T> {
-        let cancel = Cancel::default();
-        let _cancel_on_drop = CancelOnDrop(cancel.clone());
-        let session = self.clone();
-        tokio::task::spawn_blocking(move || work(&session, &cancel)).await.ok().flatten()
-    }
-
     /// The analysis of the current version of `uri`, for read-only requests: the cached
     /// one when it is current, else a fresh one of the current text (`None` if cancelled).
     pub fn snapshot(&self, uri: &Uri, cancel: &Cancel) -> Option<Snapshot> {
         let state = self.lock();
         let encoding = state.encoding;
         let doc = state.documents.get(uri)?;
-        if let Some((version, analysis, rope)) = &doc.analysis {
+        if let Some((version, analysis)) = &doc.analysis {
             if *version == doc.version {
-                return Some(Snapshot { analysis: analysis.clone(), rope: rope.clone(), encoding });
+                return Some(Snapshot { analysis: analysis.clone(), encoding });
             }
         }
-        // A rope clone shares its chunks: O(1), whatever the size of the text.
-        let rope = doc.text.clone();
+        // Shared, not copied: an edit meanwhile copies the document's text instead.
+        let text = doc.text.clone();
         drop(state);
         // Not analysed on request either: the document has its "too large" finding.
-        if rope.len_bytes() > diagnostics::LIVE_ANALYSIS_MAX_BYTES {
+        if text.len() > crate::server::diagnostics::LIVE_ANALYSIS_MAX_BYTES {
             return None;
         }
-        let analysis = Arc::new(analysis::run_analysis(uri, &rope, None, Some(self.inventory()), cancel).ok()??);
-        Some(Snapshot { analysis, rope, encoding })
+        let analysis =
+            Arc::new(crate::server::analysis::run_analysis(uri, &text, None, Some(self.inventory()), cancel).ok()??);
+        Some(Snapshot { analysis, encoding })
+    }
+
+    /// The "vs HEAD" state of `uri` (`None` when it is not open).
+    pub fn committed(&self, uri: &Uri) -> Option<review::CommittedSlot> {
+        self.lock().documents.get(uri).map(|d| d.committed.clone())
+    }
+
+    /// Whether the embedded inventory is decoded (diagnostics wait for nothing before).
+    pub fn inventory_is_ready(&self) -> bool {
+        self.inventory_ready.load(Ordering::Acquire)
+    }
+
+    /// The embedded inventory is decoded and in `State::embedded`.
+    pub fn set_inventory_ready(&self) {
+        self.inventory_ready.store(true, Ordering::Release);
+    }
+
+    /// Held while publishing, so that an older analysis never lands after a newer one.
+    pub async fn publish_lock(&self) -> tokio::sync::MutexGuard<'_, ()> {
+        self.publish_lock.lock().await
     }
 
     /// Clears the diagnostics of a closed document (under the publish lock, so an analysis

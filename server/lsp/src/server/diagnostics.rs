@@ -1,0 +1,192 @@
+//! From the current text of a document to its published diagnostics: analyse, add the
+//! results of the last test run, recompute the accounting when its facts changed, send
+//! `torchcts/status`, publish.
+//!
+//! Ordering: diagnostics are published under the publish lock and only if their version is
+//! still the document's current one, so a burst of edits ends with diagnostics for the last
+//! version only.
+
+use crate::server::analysis::run_analysis;
+use crate::server::dispatch::guarded;
+use crate::server::session::{Cancel, Session};
+use crate::server::{convert, protocol, runs};
+use std::sync::Arc;
+use torchcts_core::accounting_view::{self as av, Summary};
+use torchcts_core::{Cancellable, Cancelled, LineIndex, PositionEncoding};
+use tower_lsp_server::ls_types::{Diagnostic, MessageType, Uri};
+use tree_sitter::Tree;
+
+/// Documents up to this size are analysed on the async worker that received the edit: a
+/// hop to the blocking pool and back costs 0.5-1 ms of thread wake-ups (measured over stdio,
+/// half the keystroke latency of a typical manifest), more than such an analysis holds the
+/// worker (a few ms at this size). Larger ones go to the blocking pool, so a slow document
+/// never holds up requests on others.
+const INLINE_ANALYSIS_BYTES: usize = 32 * 1024;
+
+/// The largest document analysed as it is typed: the core's limit (`size_limit`), which
+/// the CLI applies too. A larger one gets one finding that says so instead.
+pub(crate) const LIVE_ANALYSIS_MAX_BYTES: usize = torchcts_core::size_limit::ANALYSIS_MAX_BYTES;
+
+/// Analyses the current text of `uri` and publishes diagnostics if still current.
+///
+/// At most one analysis per document runs at a time (on the blocking pool unless the
+/// document is small, see [`INLINE_ANALYSIS_BYTES`]): a refresh
+/// asked for meanwhile (the next keystroke) cancels it and marks the document, and the
+/// running one stops at its next checkpoint and goes round again with the latest text,
+/// so a burst of edits to a large file costs about one analysis, not one per edit, and
+/// never holds up other documents.
+pub async fn refresh(session: &Session, uri: Uri) {
+    loop {
+        let snapshot = {
+            let mut state = session.lock();
+            let encoding = state.encoding;
+            let Some(doc) = state.documents.get_mut(&uri) else { return };
+            if let Some(running) = &doc.analysing {
+                running.cancel();
+                doc.analyse_again = true;
+                return;
+            }
+            let cancel = Cancel::default();
+            doc.analysing = Some(cancel.clone());
+            (doc.text.clone(), doc.version, doc.tree.take(), encoding, cancel)
+        };
+        let small = snapshot.0.len() <= INLINE_ANALYSIS_BYTES;
+        let worker = session.clone();
+        let analysed_uri = uri.clone();
+        let analyse = move || analyse(&worker, &analysed_uri, snapshot);
+        // Err: the analysis panicked (the core's own panics are caught inside it).
+        let published = if small {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(analyse)).map_err(drop)
+        } else {
+            tokio::task::spawn_blocking(analyse).await.map_err(drop)
+        };
+        let again = match session.lock().documents.get_mut(&uri) {
+            Some(doc) => {
+                doc.analysing = None;
+                std::mem::take(&mut doc.analyse_again)
+            }
+            None => false,
+        };
+        match published {
+            Ok(Ok(Some(published))) => publish(session, &uri, published).await,
+            // Cancelled by the refresh that asked to go round again.
+            Ok(Err(Cancelled)) => {}
+            _ => {
+                let failed = format!("analysis of {} failed; see stderr", uri.as_str());
+                session.client.log_message(MessageType::ERROR, failed).await;
+            }
+        }
+        if !again {
+            return;
+        }
+    }
+}
+
+/// Analysis, run findings, review findings and the accounting of one version (on a
+/// blocking thread); the document's caches are updated if it is still that version.
+/// `Ok(None)` if the core panicked.
+fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob) -> Cancellable<Option<Published>> {
+    let (text, version, old_tree, encoding, cancel) = snapshot;
+    if text.len() > LIVE_ANALYSIS_MAX_BYTES {
+        let index = LineIndex::new(&text);
+        let positions = convert::Positions::new(&text, &index, encoding);
+        let diagnostics = vec![convert::diagnostic(&positions, &too_large(&text), uri)];
+        return Ok(Some(Published { version, diagnostics, status: None }));
+    }
+    let inventory = session.inventory_if_ready();
+    let Some(analysis) = run_analysis(uri, &text, old_tree.as_ref(), inventory, &cancel)? else { return Ok(None) };
+    cancel.check()?;
+    let uri = uri.clone();
+    let positions = convert::Positions::new(&analysis.text, &analysis.line_index, encoding);
+    let mut diagnostics: Vec<Diagnostic> =
+        analysis.findings.iter().map(|f| convert::diagnostic(&positions, f, &uri)).collect();
+    let run_results = session.lock().documents.get(&uri).and_then(|d| d.run_results.clone());
+    if let Some(results) = &run_results {
+        diagnostics
+            .extend(runs::run_findings(&analysis, results).iter().map(|f| convert::diagnostic(&positions, f, &uri)));
+    }
+    let review = crate::server::review_lens::findings(session, &uri, &analysis, inventory);
+    diagnostics.extend(review.iter().map(|f| convert::diagnostic(&positions, f, &uri)));
+    // Accounting is recomputed only when the facts it depends on changed.
+    let layout = session.run_layout(&uri);
+    let facts = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()).map(|m| {
+        let mut facts = av::facts(m);
+        facts.layout = layout;
+        facts
+    });
+    let previous = session.lock().documents.get(&uri).and_then(|d| d.summary.clone());
+    let summary: Option<Arc<Summary>> = match (&facts, &previous, inventory) {
+        (Some(f), Some(p), _) if p.facts == *f => Some(p.clone()),
+        (Some(f), _, Some(inv)) => guarded("accounting", || av::summarize(inv, f, None)).map(Arc::new),
+        _ => None,
+    };
+    let changed = match (&summary, &previous) {
+        (Some(a), Some(b)) => !Arc::ptr_eq(a, b),
+        (Some(_), None) => true,
+        _ => false,
+    };
+    {
+        let mut state = session.lock();
+        if let Some(doc) = state.documents.get_mut(&uri) {
+            if doc.version == version && (Arc::ptr_eq(&doc.text, &text) || doc.text == text) {
+                doc.tree = Some(analysis.tree.clone());
+                doc.analysis = Some((version, Arc::new(analysis)));
+                doc.summary = summary.clone();
+            }
+        }
+    }
+    let mut status = None;
+    if changed {
+        if let Some(s) = &summary {
+            let level = av::selected_level(s);
+            status = Some(protocol::status_params(
+                uri.as_str(),
+                level,
+                &s.device,
+                av::runnable_up_to(s, level),
+                av::filtered_up_to(s, level),
+                session.counts_for(),
+            ));
+        }
+    }
+    Ok(Some(Published { version, diagnostics, status }))
+}
+
+/// Sends the status (when the counts changed) and the diagnostics, if their version is
+/// still the document's.
+async fn publish(session: &Session, uri: &Uri, published: Published) {
+    if let Some(params) = published.status {
+        session.client.send_notification::<protocol::StatusNotification>(params).await;
+    }
+    let _guard = session.publish_lock().await;
+    let current = session.lock().documents.get(uri).map(|d| d.version);
+    if current == Some(published.version) {
+        session.client.publish_diagnostics(uri.clone(), published.diagnostics, Some(published.version)).await;
+    }
+}
+
+/// What one analysis reads: the text, its version, the previous tree (edited to match), the
+/// position encoding and the analysis's cancellation.
+type AnalysisJob = (Arc<String>, i32, Option<Tree>, PositionEncoding, Cancel);
+
+/// What one analysis publishes.
+struct Published {
+    version: i32,
+    diagnostics: Vec<Diagnostic>,
+    /// `torchcts/status` parameters when the counts changed.
+    status: Option<serde_json::Value>,
+}
+
+/// The one finding of a document over [`LIVE_ANALYSIS_MAX_BYTES`]: its size, the limit
+/// and the literal that makes it large. That scan of the lexer runs on every edit of such a
+/// document, so only up to 2 MiB (~30 ms; the largest analysis costs ~10x that).
+fn too_large(text: &str) -> torchcts_core::findings::Finding {
+    use torchcts_core::findings::{Finding, Origin, Severity};
+    let bytes = text.len();
+    let scanned = (bytes <= 2 << 20).then_some(text);
+    let message = format!(
+        "{} Run `torchcts-lsp check` (TORCHCTS_LSP_MAX_BYTES=0 lifts the limit) or `torchcts check-manifest` on it for its findings.",
+        torchcts_core::size_limit::too_large_message(bytes, LIVE_ANALYSIS_MAX_BYTES, scanned)
+    );
+    Finding::new(0..0, Severity::Warning, message, "file-too-large", Origin::Lsp)
+}

@@ -1,0 +1,137 @@
+//! Which inventory the counts come from: the embedded one (loaded off the request path
+//! after `initialized`) or the file the settings name; and a warning when the user's
+//! environment has other torchcts/torch versions (read from its dist-info folders; no
+//! Python runs).
+
+use crate::server::session::Session;
+use std::path::Path;
+use torchcts_core::accounting_view::Inventory;
+use tower_lsp_server::ls_types::MessageType;
+
+/// Applies the inventory setting, then off the request path finds the environment's
+/// torch (dist-info, no Python) and loads its embedded inventory, then refreshes open
+/// documents with counts and inventory hints.
+pub async fn load_and_refresh(session: &Session) {
+    apply_inventory_setting(session).await;
+    let session = session.clone();
+    tokio::spawn(async move {
+        let settings = session.settings();
+        let workspace = session.lock().workspace_root.clone();
+        let chosen = tokio::task::spawn_blocking(move || {
+            let env = crate::torch_env::detect(settings.python.as_deref().map(Path::new), workspace.as_deref());
+            let choice = crate::torch_env::inventory_choice(&env);
+            release_freed_memory();
+            (choice, env.site_packages)
+        })
+        .await;
+        let Ok((choice, site_packages)) = chosen else { return };
+        let uris = {
+            let mut state = session.lock();
+            state.embedded = Some(choice);
+            state.site_packages = site_packages;
+            // Counts cached per document were made from the previous inventory.
+            state.documents.forget_summaries();
+            state.documents.uris()
+        };
+        session.set_inventory_ready();
+        let custom = session.lock().inventory.is_some();
+        if !custom {
+            report_inventory(&session, false).await;
+        }
+        for uri in uris {
+            crate::server::diagnostics::refresh(&session, uri).await;
+        }
+    });
+}
+
+/// Loads the inventory the settings name (the embedded one on failure, with a warning).
+async fn apply_inventory_setting(session: &Session) {
+    let settings = session.settings();
+    let mut problem = None;
+    let loaded: Option<&'static Inventory> = match &settings.inventory_path {
+        Some(path) => match Inventory::from_path(path) {
+            Ok(inv) => Some(Box::leak(Box::new(inv))),
+            Err(e) => {
+                problem = Some(format!("torchcts: cannot load the inventory {path}: {e}; using the embedded one"));
+                None
+            }
+        },
+        None => None,
+    };
+    session.lock().inventory = loaded;
+    if let Some(p) = problem {
+        session.client.show_message(MessageType::WARNING, p).await;
+    }
+    // The embedded inventory is reported by the task that loads it (after initialize);
+    // reporting it here would load it on the request path.
+    if loaded.is_some() || session.inventory_is_ready() {
+        report_inventory(session, loaded.is_some()).await;
+    }
+}
+
+/// Says which inventory is used, and (once) when it is not for the environment's versions.
+async fn report_inventory(session: &Session, custom: bool) {
+    let settings = session.settings();
+    let inv = session.inventory();
+    let origin = match (&settings.inventory_path, custom) {
+        (Some(p), true) => p.clone(),
+        _ => "embedded".to_string(),
+    };
+    session
+        .client
+        .log_message(
+            MessageType::INFO,
+            format!("torchcts-lsp counts for {} ({origin}, extracted {})", session.counts_for(), inv.meta.extracted_at),
+        )
+        .await;
+    if custom {
+        return;
+    }
+    let note = session.lock().embedded.as_ref().and_then(|c| c.note.clone());
+    let repeated = {
+        let mut state = session.lock();
+        let repeated = state.last_inventory_note == note;
+        state.last_inventory_note = note.clone();
+        repeated
+    };
+    if let Some(note) = note.filter(|_| !repeated) {
+        session.client
+            .show_message(
+                MessageType::WARNING,
+                format!(
+                    "torchcts-lsp: {note}. Set torchcts.python to the interpreter of your torch environment, or run `torchcts-lsp inventory --python PY` and set torchcts.inventory.path to the file it prints."
+                ),
+            )
+            .await;
+    }
+}
+
+/// After loading, the server lives for hours on what it keeps: glibc holds the pages of the
+/// temporary indexes freed in this blocking thread's arena, and the embedded archive's pages
+/// (1.5 MB, read once per release) stay resident unless handed back.
+fn release_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free heap pages to the OS; it has no preconditions.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+    #[cfg(unix)]
+    drop_resident_pages(accounting::versions::embedded_archive());
+}
+
+/// Drops the resident pages wholly inside `bytes`, a read-only part of the executable: a
+/// later read faults them in again from the file, with the same contents.
+#[cfg(unix)]
+fn drop_resident_pages(bytes: &'static [u8]) {
+    // SAFETY: sysconf has no preconditions.
+    let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(4096).max(1);
+    let start = (bytes.as_ptr() as usize).div_ceil(page) * page;
+    let end = (bytes.as_ptr() as usize + bytes.len()) / page * page;
+    if end > start {
+        // SAFETY: [start, end) is page-aligned and inside a read-only, file-backed mapping
+        // of the executable; MADV_DONTNEED on such pages only drops them from memory.
+        unsafe {
+            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_DONTNEED);
+        }
+    }
+}
