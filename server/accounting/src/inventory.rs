@@ -8,7 +8,6 @@
 // foldhash: loading hashes every item and string; SipHash was a third of the load time.
 use foldhash::HashMap;
 use std::io::Read;
-use std::path::Path;
 use std::sync::Mutex;
 
 pub type Str = u32;
@@ -375,15 +374,9 @@ impl Inventory {
         Inventory::for_torch(crate::versions::newest_torch_release()).expect("the base release is embedded")
     }
 
-    /// Load an inventory file as the extraction writes it (`.json` or gzip-compressed
-    /// `.json.gz`).
-    pub fn from_path(path: impl AsRef<Path>) -> Result<Inventory, String> {
-        let bytes = std::fs::read(path.as_ref()).map_err(|e| format!("{}: {e}", path.as_ref().display()))?;
-        Inventory::from_bytes(&bytes)
-    }
-
-    /// Load from the extraction's JSON, gzip-compressed or plain: packed as the build packs
-    /// the embedded releases, then loaded like them.
+    /// Load an inventory file's bytes as the extraction writes it (`.json`, or gzip-compressed
+    /// `.json.gz`): packed as the build packs the embedded releases, then loaded like them.
+    /// The caller reads the file: the crate does no IO.
     pub fn from_bytes(bytes: &[u8]) -> Result<Inventory, String> {
         let json: Vec<u8> = if bytes.starts_with(&[0x1f, 0x8b]) {
             let mut out = Vec::with_capacity(bytes.len() * 12);

@@ -16,7 +16,8 @@
 //! print!("{}", render_show_skips(&acc));
 //! ```
 //!
-//! The crate is pure: no IO besides [`Inventory::from_path`], no LSP or async types.
+//! The crate is pure: no IO (callers read an inventory file and hand its bytes to
+//! [`Inventory::from_bytes`]), no clock, no LSP or async types.
 
 mod account;
 pub mod diff;
