@@ -20,6 +20,7 @@
 //! [`Inventory::from_bytes`]), no clock, no LSP or async types.
 
 mod account;
+mod bits;
 pub mod diff;
 mod facts;
 mod hot;

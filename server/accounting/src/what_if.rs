@@ -20,9 +20,9 @@
 use foldhash::HashMap;
 
 use crate::account::{
-    account, dtype_entry, scoped_levels, with_context, Bits, Ctx, KeptCounts, LevelCounts, PendingRef, PreflightMasks,
-    Scope,
+    account, dtype_entry, scoped_levels, with_context, Ctx, KeptCounts, LevelCounts, PendingRef, PreflightMasks, Scope,
 };
+use crate::bits::Bits;
 use crate::facts::{canonical_dtype, last_value, LevelSelection, ManifestFacts, PyValue};
 use crate::hot::{GeneratedKey, NO_GROUP};
 use crate::inventory::{rare, Inventory, Str};
