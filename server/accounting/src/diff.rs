@@ -14,7 +14,8 @@ use std::collections::HashMap;
 
 use crate::account::{Accounting, Detail, LabelKind, NodeRef, Record};
 use crate::facts::{ManifestFacts, PyValue};
-use crate::inventory::{Inventory, OiParam, Reason};
+use crate::inventory::{OiParam, Reason};
+use crate::Inventory;
 
 /// The reason given to a node that one side does not collect at all.
 pub const NOT_COLLECTED: &str = "not_collected";
@@ -253,7 +254,7 @@ impl Prepared {
 fn node_level(inv: &Inventory, node: NodeRef) -> u8 {
     match node {
         NodeRef::Item(i) => inv.items.get(i as usize).map_or(0, |it| it.level),
-        NodeRef::Placeholder(k) => inv.hot.placeholders[k as usize].level,
+        NodeRef::Placeholder(k) => inv.engine.hot.placeholders[k as usize].level,
         NodeRef::Pending { .. } => inv.opinfo_level,
     }
 }

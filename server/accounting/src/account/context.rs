@@ -10,16 +10,17 @@ use super::result::DeviceResolution;
 use super::result::DtypeLabel;
 use super::result::LabelKind;
 use crate::bits::Bits;
+use crate::engine::reasons::Reasons;
+use crate::engine::regex_cache::RegexEntry;
 use crate::facts::canonical_dtype;
 use crate::facts::LevelSelection;
 use crate::facts::ManifestFacts;
 use crate::facts::PyValue;
-use crate::inventory::Inventory;
 use crate::inventory::Reason;
-use crate::inventory::RegexEntry;
 use crate::inventory::Str;
 use crate::inventory::NO_DTYPE_SLOT;
 use crate::pyfmt::parse_float;
+use crate::Inventory;
 use std::collections::HashMap;
 
 /// The disposition of one dtype under `supported_dtypes`.
@@ -82,54 +83,6 @@ pub(crate) struct Ctx<'a, 'f> {
     pub(super) problems: Vec<AccountingProblem>,
     pub(super) device_count: f64,
     pub(super) r: Reasons,
-}
-
-#[derive(Clone, Copy)]
-pub(crate) struct Reasons {
-    pub(super) not_listed: Reason,
-    pub(super) not_supported: Reason,
-    pub(super) regex: Reason,
-    pub(super) contract_unsupported: Reason,
-    pub(super) capability: Reason,
-    pub(super) device_count: Reason,
-    pub(super) op_excluded: Reason,
-    pub(super) container: Reason,
-    pub(super) decoder: Reason,
-    pub(super) resource: Reason,
-    pub(super) gen_no_dtypes: Reason,
-    pub(super) strategy_pending: Reason,
-    pub(super) oom: Reason,
-    pub(super) path_shape: Reason,
-    pub(super) opinfo_empty: Reason,
-    pub(super) level_gt: Reason,
-    pub(super) level_out: Reason,
-    pub(super) backend_not_available: Option<Reason>,
-}
-
-impl Reasons {
-    pub(super) fn of(inv: &Inventory) -> Reasons {
-        let rid = |s: &str| inv.reason_id(s);
-        Reasons {
-            not_listed: rid("dtype_not_listed"),
-            not_supported: rid("dtype_not_supported"),
-            regex: rid("dtype_regex_filtered"),
-            contract_unsupported: rid("cpu_contract_unsupported"),
-            capability: rid("capability_not_declared"),
-            device_count: rid("device_count"),
-            op_excluded: rid("op_excluded"),
-            container: rid("container_format_not_supported"),
-            decoder: rid("custom_container_decoder_not_declared"),
-            resource: rid("resource_limit"),
-            gen_no_dtypes: rid("generated_no_manifest_enabled_dtypes"),
-            strategy_pending: rid("coverage_strategy_pending"),
-            oom: rid("oom_not_recoverable"),
-            path_shape: rid("path_shape_no_selected_cases"),
-            opinfo_empty: rid("opinfo_no_selected_cases"),
-            level_gt: rid("semantic_level_gt_requested"),
-            level_out: rid("semantic_level_out_of_range"),
-            backend_not_available: inv.reason_index.get("backend_not_available").copied(),
-        }
-    }
 }
 
 impl<'a, 'f> Ctx<'a, 'f> {
@@ -218,7 +171,7 @@ impl<'a, 'f> Ctx<'a, 'f> {
 
     pub(super) fn requires_uncached(&mut self, set: u16) -> Requires {
         let inv = self.inv;
-        let caps = &inv.hot.requires_sets[set as usize];
+        let caps = &inv.engine.hot.requires_sets[set as usize];
         let mut mask = 0u64;
         for (i, &c) in caps.iter().enumerate().take(64) {
             if c != inv.s.multi_device && !self.cap_declared(c) {
@@ -328,7 +281,7 @@ pub(super) fn new_context<'a, 'f>(
     let resolution = resolve_device(inv, device);
     let class =
         inv.devices.iter().position(|d| d.name == resolution.class).unwrap_or(inv.custom_device_class as usize) as u8;
-    let r = *inv.chain_reasons.get_or_init(|| Reasons::of(inv));
+    let r = inv.engine.reasons;
     let mut problems = Vec::new();
     let device_count = match &facts.device_count {
         None => 1.0,
@@ -358,7 +311,7 @@ pub(super) fn new_context<'a, 'f>(
         },
         filters: vec![None; inv.dtype_pos.len()],
         cap_memo: vec![0; inv.strings.len()],
-        requires_memo: vec![None; inv.hot.requires_sets.len()],
+        requires_memo: vec![None; inv.engine.hot.requires_sets.len()],
         generated_memo: vec![0; inv.generated.len()],
         generated_outcomes: Vec::new(),
         entries: Vec::new(),

@@ -23,9 +23,7 @@ mod tally;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use context::{dtype_entry, Ctx, DtypeKeys, Reasons};
-pub(crate) use phases::PendingRef;
-pub(crate) use preflight::PreflightMasks;
+pub(crate) use context::{dtype_entry, Ctx, DtypeKeys};
 pub use result::{
     Accounting, AccountingProblem, Detail, DeviceResolution, DtypeLabel, LabelKind, LevelCounts, NodeRef,
     PlaceholderKind, Record,
@@ -33,21 +31,22 @@ pub use result::{
 pub(crate) use tally::UnitCounts;
 
 use crate::bits::Bits;
+use crate::engine::dependents::PendingRef;
+use crate::engine::hot::HotItem;
 use crate::facts::LevelSelection;
 use crate::facts::ManifestFacts;
-use crate::hot::HotItem;
-use crate::inventory::Inventory;
 use crate::inventory::Item;
 use crate::inventory::Reason;
 use crate::inventory::Str;
 use crate::inventory::CUSTOM_DEVICE_PLACEHOLDER;
+use crate::Inventory;
 use context::new_context;
 use phases::{decide_groups, empty_parameter_sets, pending_opinfo_records, walk_items, GroupPass};
 use result::FactsForText;
 use tally::Tally;
 
 fn placeholder_hot(inv: &Inventory, k: PlaceholderKind) -> &HotItem {
-    &inv.hot.placeholders[k as usize]
+    &inv.engine.hot.placeholders[k as usize]
 }
 
 fn placeholder(inv: &Inventory, k: PlaceholderKind) -> &Item {

@@ -18,12 +18,13 @@ use super::tally::Tally;
 use super::Grouping;
 use super::Scope;
 use crate::bits::Bits;
-use crate::hot::HotItem;
-use crate::hot::Presence;
-use crate::hot::NO_GROUP;
-use crate::inventory::Inventory;
+use crate::engine::dependents::PendingRef;
+use crate::engine::hot::HotItem;
+use crate::engine::hot::Presence;
+use crate::engine::hot::NO_GROUP;
 use crate::inventory::Reason;
 use crate::inventory::Str;
+use crate::Inventory;
 
 /// Phase 1. Manifest-generated parameter sets: which ones become empty (and get pytest's
 /// placeholder item), decided from the tables, not the items. Returns (item index before
@@ -123,7 +124,7 @@ pub(super) fn decide_groups(ctx: &mut Ctx, tally: &mut Tally, grouping: Grouping
     // Items whose operator is in skip_ops are decided one by one.
     let mut by_item = Bits::new(inv.items.len());
     for id in ctx.skip_ops.iter() {
-        for &i in inv.hot.items_by_op.get(&(id as Str)).into_iter().flatten() {
+        for &i in inv.engine.hot.items_by_op.get(&(id as Str)).into_iter().flatten() {
             if in_scope(i as usize) {
                 by_item.set(i as usize);
             }
@@ -136,17 +137,17 @@ pub(super) fn decide_groups(ctx: &mut Ctx, tally: &mut Tally, grouping: Grouping
         matches!(ctx.filter(dt), Filter::Regex(_))
     });
     let mut visited = by_item.clone();
-    for &i in inv.hot.ungrouped.iter().filter(|&&i| in_scope(i as usize)) {
+    for &i in inv.engine.hot.ungrouped.iter().filter(|&&i| in_scope(i as usize)) {
         visited.set(i as usize);
     }
-    let mut group_decision = Vec::with_capacity(inv.hot.groups.len());
+    let mut group_decision = Vec::with_capacity(inv.engine.hot.groups.len());
     let mut group_outcomes: Vec<(Reason, Detail, bool)> = Vec::new();
-    for (g, info) in inv.hot.groups.iter().enumerate() {
+    for (g, info) in inv.engine.hot.groups.iter().enumerate() {
         if scope.is_some_and(|s| !s.groups.get(g)) {
             group_decision.push(Decision::Absent);
             continue;
         }
-        let members = inv.hot.members(g);
+        let members = inv.engine.hot.members(g);
         // A generated entry's name is matched by regex-valued dtype keys.
         let by_name = info.generated_by_name && regex_keys;
         let op_dependent = by_name
@@ -160,7 +161,7 @@ pub(super) fn decide_groups(ctx: &mut Ctx, tally: &mut Tally, grouping: Grouping
             }
             continue;
         };
-        let hot = &inv.hot.items[rep];
+        let hot = &inv.engine.hot.items[rep];
         let decision = decide(evaluate(ctx, NodeRef::Item(rep as u32), hot, &inv.items[rep]), &mut group_outcomes);
         group_decision.push(decision);
         let n =
@@ -200,15 +201,15 @@ pub(super) fn walk_items(
         }
     };
     // Per group: 0, or k for `variant_decision[k - 1]` (few groups are op-dependent).
-    let mut variant_slot: Vec<u32> = vec![0; inv.hot.groups.len()];
+    let mut variant_slot: Vec<u32> = vec![0; inv.engine.hot.groups.len()];
     let mut variant_decision: Vec<[Option<Decision>; 8]> = Vec::new();
     for i in visited.iter() {
         add_placeholders_before(ctx, tally, i);
-        let (node, hot) = (NodeRef::Item(i as u32), &inv.hot.items[i]);
-        let g = inv.hot.group_of[i] as usize;
+        let (node, hot) = (NodeRef::Item(i as u32), &inv.engine.hot.items[i]);
+        let g = inv.engine.hot.group_of[i] as usize;
         let mut decision = if g != NO_GROUP as usize && !by_item.get(i) { group_decision[g] } else { Decision::ByItem };
         if decision == Decision::ByVariant {
-            let info = inv.hot.groups[g];
+            let info = inv.engine.hot.groups[g];
             let regex_hit = info.dt.is_some_and(|dt| ctx.allowed(dt, hot.op));
             let ieee754_hit = info.ieee754_by_op && hot.op.is_some_and(|op| ctx.ieee754(op));
             // The generated preflight asks whether any dtype key lets the entry's name in.
@@ -278,32 +279,6 @@ pub(super) fn pending_opinfo_records(ctx: &mut Ctx, tally: &mut Tally, scope: Op
         for dtype in 0..inv.forward[op].dtypes.len() {
             forward_records(ctx, tally, op, dtype);
         }
-    }
-}
-
-/// One OpInfo record of the pending phase: a dtype of an operator's table.
-#[derive(Clone, Copy)]
-pub(crate) enum PendingRef {
-    Backward { op: u32, dtype: u32 },
-    Forward { op: u32, dtype: u32 },
-}
-
-impl PendingRef {
-    /// Every record of the pending phase, with its dtype (not canonical).
-    pub(crate) fn all(inv: &Inventory) -> impl Iterator<Item = (Str, PendingRef)> + '_ {
-        let backward = inv.backward.iter().enumerate().flat_map(|(op, b)| {
-            b.dtypes
-                .iter()
-                .enumerate()
-                .map(move |(k, &(dt, _))| (dt, PendingRef::Backward { op: op as u32, dtype: k as u32 }))
-        });
-        let forward = inv.forward.iter().enumerate().flat_map(|(op, f)| {
-            f.dtypes
-                .iter()
-                .enumerate()
-                .map(move |(k, &(dt, ..))| (dt, PendingRef::Forward { op: op as u32, dtype: k as u32 }))
-        });
-        backward.chain(forward)
     }
 }
 
@@ -429,7 +404,7 @@ pub(super) fn retarget(
 ) -> (Reason, Detail, bool) {
     match &mut detail {
         Detail::MissingCapabilities { node, .. } => *node = NodeRef::Item(i as u32),
-        Detail::RegexFiltered { op, .. } => *op = inv.hot.items[i].op,
+        Detail::RegexFiltered { op, .. } => *op = inv.engine.hot.items[i].op,
         Detail::GeneratedNoDtypes(name) | Detail::GeneratedCpuContract(name) | Detail::GeneratedShape(name) => {
             if let Some(entry) = inv.items[i].generated.and_then(|g| inv.generated.get(g as usize)) {
                 *name = entry.name;

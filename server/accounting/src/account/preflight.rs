@@ -4,13 +4,14 @@ use super::context::Ctx;
 use super::context::Filter;
 use super::phases::Outcome;
 use super::result::Detail;
+use crate::engine::dependents::PreflightMasks;
 use crate::facts::canonical_dtype;
 use crate::facts::PyValue;
 use crate::inventory::DtCode;
 use crate::inventory::Generated;
-use crate::inventory::Inventory;
 use crate::inventory::OracleOutcome;
 use crate::inventory::Str;
+use crate::Inventory;
 
 /// `_generated_collection_preflight_skip_for_item` + `generated_collection_skip_for_entry`.
 pub(super) fn generated_preflight(ctx: &mut Ctx, g: u32) -> Outcome {
@@ -96,54 +97,6 @@ impl Ctx<'_, '_> {
         } else {
             Some(false)
         }
-    }
-}
-
-/// A generated entry's per-dtype preflight facts as masks over the inventory's dtype
-/// positions: what-if questions ask the preflight of every class of entries, and with the
-/// base items as a mask that is a few bit operations instead of a walk per class.
-pub(crate) struct PreflightMasks {
-    pub(super) allowed: u64,
-    pub(super) probe_ok: u64,
-    pub(super) error: u64,
-    pub(super) shape: Option<ShapeMasks>,
-}
-
-pub(super) struct ShapeMasks {
-    /// Positions whose clean case runs on CPU.
-    pub(super) clean: u64,
-    /// Positions whose NaN or Inf case runs on CPU.
-    pub(super) ieee: u64,
-    pub(super) base: Str,
-    /// The NaN/Inf cases count (the entry is not clean-only).
-    pub(super) ieee_applies: bool,
-}
-
-impl PreflightMasks {
-    /// `None` when the inventory has more dtypes than a mask holds.
-    pub(crate) fn of(inv: &Inventory, gen: &Generated) -> Option<PreflightMasks> {
-        if inv.dtype_pos.len() > 64 {
-            return None;
-        }
-        let mask =
-            |keep: &dyn Fn(usize) -> bool| (0..inv.dtype_pos.len()).filter(|&p| keep(p)).fold(0u64, |m, p| m | 1 << p);
-        let code = |pos: usize| gen.dt.get(pos).copied().unwrap_or(DtCode::Rejected);
-        let shape = gen.manual_shape.as_ref().map(|shape| {
-            let case =
-                |pos: usize, k: usize| shape.cases.get(pos).is_some_and(|c| c.is_some_and(|c| c[k] == Some(true)));
-            ShapeMasks {
-                clean: mask(&|p| case(p, 0)),
-                ieee: mask(&|p| case(p, 1) || case(p, 2)),
-                base: shape.base,
-                ieee_applies: !(shape.clean_only || shape.clean_family),
-            }
-        });
-        Some(PreflightMasks {
-            allowed: mask(&|p| code(p) == DtCode::Allowed),
-            probe_ok: mask(&|p| code(p) == DtCode::ProbeOk),
-            error: mask(&|p| code(p) == DtCode::Error),
-            shape,
-        })
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::context::Ctx;
 use super::result::AccountingProblem;
-use crate::inventory::RegexEntry;
+use crate::engine::regex_cache::RegexEntry;
 use crate::inventory::Str;
 
 impl Ctx<'_, '_> {
@@ -39,7 +39,7 @@ impl Ctx<'_, '_> {
         }
         if self.entries[pi].is_none() {
             let key = self.patterns[pi].clone();
-            let cached = self.inv.regex_cache.lock().unwrap_or_else(|e| e.into_inner()).remove(&key);
+            let cached = self.inv.engine.regex_cache.lock().unwrap_or_else(|e| e.into_inner()).remove(&key);
             let entry = match cached {
                 Some(e) => e,
                 None => {
@@ -47,7 +47,7 @@ impl Ctx<'_, '_> {
                     RegexEntry {
                         compiled,
                         memo: vec![0; self.inv.strings.len()],
-                        steps_left: crate::inventory::REGEX_STEPS_PER_PATTERN,
+                        steps_left: crate::engine::regex_cache::REGEX_STEPS_PER_PATTERN,
                         gave_up: false,
                     }
                 }
@@ -68,7 +68,7 @@ impl Ctx<'_, '_> {
             Ok(p) => {
                 let slot = &mut entry.memo[text as usize];
                 if *slot == 0 {
-                    let mut steps = entry.steps_left.min(crate::inventory::REGEX_STEPS_PER_NAME);
+                    let mut steps = entry.steps_left.min(crate::engine::regex_cache::REGEX_STEPS_PER_NAME);
                     let before = steps;
                     let outcome = p.search_within(&self.inv.strings[text as usize], &mut steps);
                     entry.steps_left -= before - steps;
@@ -89,7 +89,7 @@ impl Ctx<'_, '_> {
 
     /// Give the regex entries used by this call back to the inventory cache.
     pub(super) fn return_regex_entries(&mut self) {
-        let mut cache = self.inv.regex_cache.lock().unwrap_or_else(|e| e.into_inner());
+        let mut cache = self.inv.engine.regex_cache.lock().unwrap_or_else(|e| e.into_inner());
         for (key, entry) in self.entries.drain(..).flatten() {
             cache.insert(key, entry);
         }

@@ -8,9 +8,9 @@ use super::tally::level_outcome;
 use super::tally::placeholder_position;
 use crate::bits::Bits;
 use crate::facts::LevelSelection;
-use crate::inventory::Inventory;
 use crate::inventory::Reason;
 use crate::inventory::Str;
+use crate::Inventory;
 
 /// Where a record comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -201,7 +201,7 @@ impl<'a> Accounting<'a> {
     pub(super) fn derived(&self) -> Vec<(u64, NodeRef, u8, Option<Record>)> {
         let inv = self.inventory;
         let mut out = Vec::new();
-        for (i, hot) in inv.hot.items.iter().enumerate() {
+        for (i, hot) in inv.engine.hot.items.iter().enumerate() {
             let node = NodeRef::Item(i as u32);
             let decision = if self.visited.get(i) {
                 if !self.runnable_items.get(i) {
@@ -209,7 +209,7 @@ impl<'a> Accounting<'a> {
                 }
                 Decision::Runs
             } else {
-                self.group_decision[inv.hot.group_of[i] as usize]
+                self.group_decision[inv.engine.hot.group_of[i] as usize]
             };
             match decision {
                 Decision::Runs => out.push((item_position(i), node, hot.level, None)),

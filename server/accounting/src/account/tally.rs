@@ -10,12 +10,12 @@ use super::result::PlaceholderKind;
 use super::result::Record;
 use super::Scope;
 use crate::bits::Bits;
+use crate::engine::hot::NO_GROUP;
 use crate::facts::LevelSelection;
 use crate::facts::Mode;
-use crate::hot::NO_GROUP;
-use crate::inventory::Inventory;
 use crate::inventory::Reason;
 use crate::inventory::Str;
+use crate::Inventory;
 use std::collections::HashMap;
 
 /// The index of a semantic level (1 to 8) in per-level arrays.
@@ -86,7 +86,7 @@ pub(crate) struct UnitCounts {
 impl UnitCounts {
     pub(super) fn new(inv: &Inventory) -> UnitCounts {
         UnitCounts {
-            groups: vec![[0; 2]; inv.hot.groups.len()],
+            groups: vec![[0; 2]; inv.engine.hot.groups.len()],
             items: vec![0; inv.items.len()],
             placeholders: Default::default(),
             pending: HashMap::new(),
@@ -104,14 +104,14 @@ impl UnitCounts {
         };
         for g in scope.groups.iter() {
             let [runnable, filtered] = self.groups[g];
-            if let Some(&first) = inv.hot.members(g).first() {
-                count(inv.hot.items[first as usize].level, runnable, filtered);
+            if let Some(&first) = inv.engine.hot.members(g).first() {
+                count(inv.engine.hot.items[first as usize].level, runnable, filtered);
             }
         }
-        for i in scope.items.iter().filter(|&i| inv.hot.group_of[i] == NO_GROUP) {
+        for i in scope.items.iter().filter(|&i| inv.engine.hot.group_of[i] == NO_GROUP) {
             match self.items[i] {
-                1 => count(inv.hot.items[i].level, 1, 0),
-                2 => count(inv.hot.items[i].level, 0, 1),
+                1 => count(inv.engine.hot.items[i].level, 1, 0),
+                2 => count(inv.engine.hot.items[i].level, 0, 1),
                 _ => {}
             }
         }
@@ -128,7 +128,7 @@ impl UnitCounts {
 
     pub(super) fn node(&mut self, inv: &Inventory, node: NodeRef, level: u8, filtered: bool) {
         match node {
-            NodeRef::Item(i) => match inv.hot.group_of[i as usize] {
+            NodeRef::Item(i) => match inv.engine.hot.group_of[i as usize] {
                 NO_GROUP => self.items[i as usize] = 1 + u8::from(filtered),
                 g => self.group(g as usize, filtered, 1),
             },

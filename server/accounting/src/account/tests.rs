@@ -1,8 +1,8 @@
 use super::context::new_context;
 use super::preflight::generated_preflight;
-use super::preflight::PreflightMasks;
 use super::result::Record;
 use super::*;
+use crate::engine::dependents::PreflightMasks;
 use crate::facts::PyValue;
 
 /// The parity manifests and variations of them: every dtype flipped,

@@ -2,24 +2,25 @@
 //! into the tables the engine walks, then indexed.
 //!
 //! Rows carry string and reason ids already interned by the packer, so loading does no
-//! JSON work and no per-field lookups; the indexes built here are the ones that depend on
-//! the engine (placeholders, the compact per-item table and its groups).
+//! JSON work and no per-field lookups; the indexes built here are the plain ones the engine
+//! reads (canonical string ids, dtype slots, placeholders, the first item of each test
+//! function). The engine's own tables are built from the result (`engine/`).
 
 // foldhash: loading hashes every item and string; SipHash was a third of the load time.
 use foldhash::{HashMap, HashMapExt};
-use std::sync::Mutex;
+use std::io::Read;
 
 use inventory_pack::rows::{code, generated as gbit, item as ibit, opinfo as obit, RowReader};
 use inventory_pack::{Release, Section};
 
-use crate::inventory::{
+use super::{
     BackwardOp, ContractMode, DevFact, DevRule, DeviceInfo, DtCode, DtypeCheck, DtypeInfo, DtypeParam, FixedGate,
-    ForwardOp, Generated, Inventory, InventoryMeta, Item, OiParam, OracleOutcome, Placeholders, Rd, Reason, ShapeFacts,
-    Str, WellKnown, CUSTOM_DEVICE_PLACEHOLDER, ENGINE_REASONS,
+    ForwardOp, Generated, InventoryMeta, Item, OiParam, OracleOutcome, Placeholders, Rd, Reason, ShapeFacts, Str,
+    Tables, WellKnown, CUSTOM_DEVICE_PLACEHOLDER, ENGINE_REASONS,
 };
 
 /// What a release's rows hold, before indexing.
-struct Tables {
+struct Rows {
     meta: InventoryMeta,
     opinfo_level: u8,
     generated_level: u8,
@@ -36,12 +37,29 @@ struct Tables {
     backward: Vec<BackwardOp>,
 }
 
-pub(crate) fn load(release: &Release) -> Result<Inventory, String> {
-    let tables = read_tables(release)?;
-    index(tables)
+/// A release of a packed archive, read and indexed.
+pub(crate) fn load(release: &Release) -> Result<Tables, String> {
+    let rows = read_rows(release)?;
+    index(rows)
 }
 
-fn read_tables(release: &Release) -> Result<Tables, String> {
+/// The extraction's JSON, gzip-compressed or plain: packed as the build packs the embedded
+/// releases, then loaded like them.
+pub(crate) fn from_extraction(bytes: &[u8]) -> Result<Tables, String> {
+    let json: Vec<u8> = if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut out = Vec::with_capacity(bytes.len() * 12);
+        flate2::read::GzDecoder::new(bytes).read_to_end(&mut out).map_err(|e| format!("gzip: {e}"))?;
+        out
+    } else {
+        bytes.to_vec()
+    };
+    let packed = inventory_pack::pack_single(&json, "loaded")?;
+    let archive = inventory_pack::Archive::read(&packed)?;
+    let release = archive.releases().first().ok_or("empty inventory archive")?;
+    load(release)
+}
+
+fn read_rows(release: &Release) -> Result<Rows, String> {
     let header = release.rows(Section::Header).next().ok_or("inventory archive: release without a header")?;
     let mut r = RowReader::new(header);
     let mut tables = read_header(&mut r);
@@ -82,7 +100,7 @@ fn read_tables(release: &Release) -> Result<Tables, String> {
     Ok(tables)
 }
 
-fn read_header(r: &mut RowReader) -> Tables {
+fn read_header(r: &mut RowReader) -> Rows {
     let format_version = r.var();
     let mut text = || r.str().to_string();
     let (torchcts_version, torch_version, python_version, extracted_at) = (text(), text(), text(), text());
@@ -97,7 +115,7 @@ fn read_header(r: &mut RowReader) -> Tables {
     let dtypes = (0..r.var()).map(|_| DtypeInfo { name: r.str().to_string(), float_or_complex: r.u8() == 1 }).collect();
     let reasons = (0..r.var()).map(|_| r.str().to_string()).collect();
     let deselect = (0..r.var()).map(|_| r.var() as Reason).collect();
-    Tables {
+    Rows {
         meta: InventoryMeta { format_version, torchcts_version, torch_version, python_version, extracted_at },
         opinfo_level,
         generated_level,
@@ -356,7 +374,7 @@ impl Interner {
 }
 
 /// The engine's indexes over a release's tables.
-fn index(t: Tables) -> Result<Inventory, String> {
+fn index(t: Rows) -> Result<Tables, String> {
     let custom_device_class = t
         .devices
         .iter()
@@ -377,20 +395,7 @@ fn index(t: Tables) -> Result<Inventory, String> {
         placeholders(&items, &by_function.first, &names.strings, &mut ids, &s, t.opinfo_level, t.generated_level);
     let canonical_str = canonical_ids(&names);
     let dtype_slot = dtype_slots(&dtype_pos, &canonical_str);
-    let canonical = |id: Str| canonical_str.get(id as usize).copied().unwrap_or(id);
-    let hot = crate::hot::build(crate::hot::BuildInput {
-        items: &items,
-        ids: &ids,
-        placeholders: &placeholders,
-        device_classes: t.devices.len(),
-        clean: s.clean,
-        forward: &t.forward,
-        backward: &t.backward,
-        generated: &t.generated,
-        fc_by_str: &fc_by_str,
-        canonical: &canonical,
-    })?;
-    Ok(Inventory {
+    Ok(Tables {
         meta: t.meta,
         strings: names.strings,
         string_index: names.string_index,
@@ -414,16 +419,12 @@ fn index(t: Tables) -> Result<Inventory, String> {
         error_ops: by_function.error_ops,
         foreach_pairs: by_function.foreach_pairs,
         placeholders,
-        hot,
-        regex_cache: Mutex::new(std::collections::HashMap::new()),
-        operators: Default::default(),
-        chain_reasons: Default::default(),
         s,
     })
 }
 
 /// Per string id: the position of the inventory dtype it names (by text), or
-/// [`crate::inventory::NO_DTYPE_SLOT`].
+/// [`super::NO_DTYPE_SLOT`].
 fn dtype_slots(dtype_pos: &HashMap<Str, usize>, canonical_str: &[Str]) -> Vec<u8> {
     let mut by_canonical: HashMap<Str, usize> = HashMap::default();
     for (&st, &pos) in dtype_pos {
@@ -432,8 +433,7 @@ fn dtype_slots(dtype_pos: &HashMap<Str, usize>, canonical_str: &[Str]) -> Vec<u8
     (0..canonical_str.len())
         .map(|s| {
             let pos = by_canonical.get(&canonical_str[s]).copied();
-            pos.filter(|&p| p < crate::inventory::NO_DTYPE_SLOT as usize)
-                .map_or(crate::inventory::NO_DTYPE_SLOT, |p| p as u8)
+            pos.filter(|&p| p < super::NO_DTYPE_SLOT as usize).map_or(super::NO_DTYPE_SLOT, |p| p as u8)
         })
         .collect()
 }

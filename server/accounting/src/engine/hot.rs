@@ -97,9 +97,6 @@ pub(crate) struct HotTable {
     pub ungrouped: Vec<u32>,
     /// Item indices per operator (keyed by the first string id of its name), for `skip_ops`.
     pub items_by_op: HashMap<Str, Vec<u32>>,
-    /// Which groups and items read which manifest facts; built on the first what-if
-    /// question, so that loading does not pay for it.
-    pub dependents: std::sync::OnceLock<crate::what_if::Dependents>,
 }
 
 /// Everything the rule chain and the presence test read from a common item,
@@ -193,7 +190,6 @@ pub(crate) fn build(input: BuildInput) -> Result<HotTable, String> {
         group_members,
         group_start,
         items_by_op,
-        dependents: std::sync::OnceLock::new(),
     })
 }
 
