@@ -21,7 +21,7 @@ use crate::account::{account, dtype_entry, scoped_levels, with_context, Ctx, Kep
 use crate::bits::Bits;
 use crate::engine::dependents::{Dependents, GeneratedClass, Units};
 use crate::facts::{canonical_dtype, last_value, LevelSelection, ManifestFacts, PyValue};
-use crate::inventory::Str;
+use crate::inventory::StrId;
 use crate::Inventory;
 
 /// The accounting a what-if question starts from: `levels` must be
@@ -126,7 +126,7 @@ fn preflight_filters(class: &GeneratedClass, ctx: &mut Ctx) -> Option<bool> {
 struct Question<'d> {
     deps: &'d Dependents,
     touched: Vec<&'d Units>,
-    pending_dtypes: Vec<Str>,
+    pending_dtypes: Vec<StrId>,
     dtypes_differ: bool,
 }
 
@@ -166,7 +166,7 @@ impl<'d> Question<'d> {
         let deps = inv.dependents();
         let mut touched: Vec<&Units> = Vec::new();
 
-        let mut changed_caps: Vec<Str> = Vec::new();
+        let mut changed_caps: Vec<StrId> = Vec::new();
         for name in changed_capabilities(capabilities, &changed.capabilities) {
             match name {
                 // Read by the presence rules of many items: not worth tracking.
@@ -177,7 +177,7 @@ impl<'d> Question<'d> {
             changed_caps.extend(inv.lookup(name));
         }
         if !changed_caps.is_empty() {
-            let canonical = |s: &Str| inv.canonical_str.get(*s as usize).copied().unwrap_or(*s);
+            let canonical = |s: &StrId| inv.canonical_str.get(*s as usize).copied().unwrap_or(*s);
             for (set, caps) in hot.requires_sets.iter().enumerate() {
                 if caps.iter().any(|c| changed_caps.contains(&canonical(c))) {
                     touched.push(&deps.by_requires[set]);
@@ -185,7 +185,7 @@ impl<'d> Question<'d> {
             }
         }
 
-        let mut pending_dtypes: Vec<Str> = Vec::new();
+        let mut pending_dtypes: Vec<StrId> = Vec::new();
         for key in outside_common_ends(supported_dtypes, &changed.supported_dtypes).map(|(k, _)| k) {
             let name = match key {
                 PyValue::Dtype(d) => canonical_dtype(d).unwrap_or(d),

@@ -16,9 +16,9 @@ use crate::inventory::ContractMode;
 use crate::inventory::DevRule;
 use crate::inventory::DtypeParam;
 use crate::inventory::Item;
-use crate::inventory::Rd;
 use crate::inventory::Reason;
-use crate::inventory::Str;
+use crate::inventory::ReasonDetail;
+use crate::inventory::StrId;
 
 /// Presence, then the rule chain: `None` when the item is not collected.
 pub(super) fn evaluate(ctx: &mut Ctx, node: NodeRef, hot: &HotItem, item: &Item) -> Option<Outcome> {
@@ -29,7 +29,7 @@ pub(super) fn evaluate(ctx: &mut Ctx, node: NodeRef, hot: &HotItem, item: &Item)
     }
 }
 
-pub(super) fn contract_rd(c: Rd) -> (Reason, Detail, bool) {
+pub(super) fn contract_outcome(c: ReasonDetail) -> (Reason, Detail, bool) {
     (c.reason, Detail::Text(c.detail), false)
 }
 
@@ -42,11 +42,11 @@ pub(super) fn label_kind(p: DtypeParam) -> LabelKind {
     }
 }
 
-pub(super) fn dev_fact(ctx: &Ctx, item: &Item, rule: DevRule) -> Option<Rd> {
+pub(super) fn dev_fact(ctx: &Ctx, item: &Item, rule: DevRule) -> Option<ReasonDetail> {
     item.dev_facts(ctx.class).iter().find(|f| f.rule == rule).map(|f| f.rd)
 }
 
-pub(super) fn dev_outcome(ctx: &Ctx, rd: Rd) -> (Reason, Detail, bool) {
+pub(super) fn dev_outcome(ctx: &Ctx, rd: ReasonDetail) -> (Reason, Detail, bool) {
     let detail = if ctx.class_is_custom { Detail::DeviceText(rd.detail) } else { Detail::Text(rd.detail) };
     (rd.reason, detail, false)
 }
@@ -71,10 +71,10 @@ pub(super) fn chain(ctx: &mut Ctx, node: NodeRef, hot: &HotItem, item: &Item) ->
             Some((reason, detail)) => skip = Some((reason, detail, false)),
             None => match d1.mode {
                 ContractMode::None => {}
-                ContractMode::Set => skip = d1.contract.map(contract_rd),
+                ContractMode::Set => skip = d1.contract.map(contract_outcome),
                 ContractMode::Fail => {
                     if let Some(c) = d1.contract {
-                        skip = Some(contract_rd(c));
+                        skip = Some(contract_outcome(c));
                     }
                 }
             },
@@ -93,19 +93,19 @@ pub(super) fn chain(ctx: &mut Ctx, node: NodeRef, hot: &HotItem, item: &Item) ->
         match ctx.requires(hot.requires) {
             Requires::Met => {}
             Requires::Missing(mask) => {
-                return Some((ctx.r.capability, Detail::MissingCapabilities { node, mask }, false))
+                return Some((ctx.reasons.capability, Detail::MissingCapabilities { node, mask }, false))
             }
-            Requires::DeviceCount => return Some((ctx.r.device_count, Detail::DeviceCount, false)),
+            Requires::DeviceCount => return Some((ctx.reasons.device_count, Detail::DeviceCount, false)),
         }
     }
     // 5. skip_ops.
     if let Some(op) = op {
         if ctx.skip_op(op) {
-            return Some((ctx.r.op_excluded, Detail::OpExcluded(op), false));
+            return Some((ctx.reasons.op_excluded, Detail::OpExcluded(op), false));
         }
     }
     if flags != 0 || has_dev {
-        return rare_tail(ctx, hot, item, has_dev);
+        return rare_fact_rules(ctx, hot, item, has_dev);
     }
     None
 }
@@ -113,14 +113,14 @@ pub(super) fn chain(ctx: &mut Ctx, node: NodeRef, hot: &HotItem, item: &Item) ->
 /// Steps 2-3 of the chain; kept out of line so that the common item never
 /// touches the full `Item`.
 #[inline(never)]
-pub(super) fn rare_dtype_gates(ctx: &mut Ctx, op: Option<Str>, flags: u16, item: &Item) -> Outcome {
+pub(super) fn rare_dtype_gates(ctx: &mut Ctx, op: Option<StrId>, flags: u16, item: &Item) -> Outcome {
     // 2. src_dtype / dst_dtype.
     for d in if flags & rare::D2 != 0 { &item.d2[..] } else { &[] } {
         if let Some((reason, detail)) = ctx.disposition(d.dt, op, label_kind(d.param)) {
             return Some((reason, detail, false));
         }
         if let Some(c) = d.contract {
-            return Some(contract_rd(c));
+            return Some(contract_outcome(c));
         }
     }
     // 3. Fixed dtype contract gates.
@@ -130,32 +130,87 @@ pub(super) fn rare_dtype_gates(ctx: &mut Ctx, op: Option<Str>, flags: u16, item:
             return Some((reason, detail, false));
         }
         if let Some(c) = g.contract {
-            return Some(contract_rd(c));
+            return Some(contract_outcome(c));
         }
     }
     None
 }
 
-/// Steps 5b-14 of the chain: facts only a few items have.
+/// Steps 5b-14 of the chain (after `skip_ops`): the rules on facts only a few items have,
+/// each behind its rare flag or the item's device facts.
 #[inline(never)]
-pub(super) fn rare_tail(ctx: &mut Ctx, hot: &HotItem, item: &Item, has_dev: bool) -> Outcome {
+pub(super) fn rare_fact_rules(ctx: &mut Ctx, hot: &HotItem, item: &Item, has_dev: bool) -> Outcome {
     let op = hot.op;
     let flags = hot.rare;
+    if let Some(outcome) = resource_rules(ctx, flags, item) {
+        return Some(outcome);
+    }
+    // 5b.4 Generated collection preflight.
+    if let Some(g) = if flags & rare::GENERATED != 0 { item.generated } else { None } {
+        let outcome = memoised_preflight(ctx, g);
+        if outcome.is_some() {
+            return outcome;
+        }
+    }
+    // 6-8. Device rules.
+    if has_dev {
+        for rule in [DevRule::Cpu, DevRule::Module, DevRule::SetDevice] {
+            if let Some(rd) = dev_fact(ctx, item, rule) {
+                return Some(dev_outcome(ctx, rd));
+            }
+        }
+    }
+    // 9. OOM recovery.
+    if flags & rare::OOM != 0 && !ctx.facts.hardware_value("oom_recoverable").map(PyValue::truthy).unwrap_or(true) {
+        return Some((ctx.reasons.oom, Detail::OomNotRecoverable, false));
+    }
+    // 10. float64 for gradcheck.
+    if let Some(gc) = if flags & rare::GRADCHECK != 0 { item.gradcheck } else { None } {
+        if let Some((reason, detail)) = ctx.disposition(ctx.inv.well_known.float64, op, LabelKind::Gradcheck) {
+            return Some((reason, detail, false));
+        }
+        if let Some(c) = gc {
+            return Some(contract_outcome(c));
+        }
+    }
+    // 11. MPS index_reduce NaN.
+    if let Some(rd) = if has_dev { dev_fact(ctx, item, DevRule::MpsBug) } else { None } {
+        return Some(dev_outcome(ctx, rd));
+    }
+    // 12. Empty path-shape selection; 12b. OpInfo placeholder.
+    if flags & rare::PATH_SHAPE != 0 {
+        return Some((ctx.reasons.path_shape, Detail::PathShapeEmpty, false));
+    }
+    if flags & rare::DUMMY != 0 {
+        return Some((ctx.reasons.opinfo_empty, Detail::OpinfoEmpty, false));
+    }
+    // 13 (semantic level) is applied by the caller; 14. known backend crash
+    // comes after it and only for items the level keeps.
+    if has_dev && !ctx.facts.layout.rooted_at_package && ctx.selection.contains(hot.level) {
+        if let Some(rd) = dev_fact(ctx, item, DevRule::Crash) {
+            return Some(dev_outcome(ctx, rd));
+        }
+    }
+    None
+}
+
+/// Steps 5b.1-5b.3: container formats, large allocations, manual_rng entries.
+fn resource_rules(ctx: &mut Ctx, flags: u16, item: &Item) -> Outcome {
     // 5b.1 Quantized container formats.
     if let Some(p) = if flags & rare::PACKING != 0 { item.packing } else { None } {
         let name = ctx.text(p);
         if !ctx.facts.container_format(name).map(PyValue::truthy).unwrap_or(false) {
-            return Some((ctx.r.container, Detail::ContainerFormat(p), false));
+            return Some((ctx.reasons.container, Detail::ContainerFormat(p), false));
         }
         if item.decoder && !ctx.facts.container_decoder(name).map(PyValue::truthy).unwrap_or(false) {
-            return Some((ctx.r.decoder, Detail::ContainerDecoder(p), false));
+            return Some((ctx.reasons.decoder, Detail::ContainerDecoder(p), false));
         }
     }
     // 5b.2 Large allocations.
     if flags & rare::LARGE != 0 && item.large {
         if let Some(v) = first_numeric(ctx.facts.resource_limit("max_tensor_size_mb"), None) {
             if v < 2048.0 {
-                return Some((ctx.r.resource, Detail::MaxTensorSize(v), false));
+                return Some((ctx.reasons.resource, Detail::MaxTensorSize(v), false));
             }
         }
         let hw = ctx.facts.hardware_value("device_memory_gb");
@@ -172,74 +227,33 @@ pub(super) fn rare_tail(ctx: &mut Ctx, hot: &HotItem, item: &Item, has_dev: bool
         };
         if let Some(m) = mem {
             if m < 6.0 {
-                return Some((ctx.r.resource, Detail::DeviceMemory(m), auto && !ctx.class_is_cpu));
+                return Some((ctx.reasons.resource, Detail::DeviceMemory(m), auto && !ctx.class_is_cpu));
             }
         }
     }
     // 5b.3 Generated manual_rng entries.
     if flags & rare::RNG != 0 {
         if !ctx.cap("rng").map(PyValue::truthy).unwrap_or(true) {
-            return Some((ctx.r.capability, Detail::Capability("rng"), false));
+            return Some((ctx.reasons.capability, Detail::Capability("rng"), false));
         }
         if item.rng == 2 && !ctx.cap("device_generator").map(PyValue::truthy).unwrap_or(true) {
-            return Some((ctx.r.capability, Detail::Capability("device_generator"), false));
-        }
-    }
-    // 5b.4 Generated collection preflight.
-    if let Some(g) = if flags & rare::GENERATED != 0 { item.generated } else { None } {
-        let outcome = match ctx.generated_memo.get(g as usize) {
-            Some(&k) if k > 0 => ctx.generated_outcomes[k as usize - 1],
-            _ => {
-                let outcome = generated_preflight(ctx, g);
-                ctx.generated_outcomes.push(outcome);
-                if let Some(slot) = ctx.generated_memo.get_mut(g as usize) {
-                    *slot = ctx.generated_outcomes.len() as u32;
-                }
-                outcome
-            }
-        };
-        if outcome.is_some() {
-            return outcome;
-        }
-    }
-    // 6-8. Device rules.
-    if has_dev {
-        for rule in [DevRule::Cpu, DevRule::Module, DevRule::SetDevice] {
-            if let Some(rd) = dev_fact(ctx, item, rule) {
-                return Some(dev_outcome(ctx, rd));
-            }
-        }
-    }
-    // 9. OOM recovery.
-    if flags & rare::OOM != 0 && !ctx.facts.hardware_value("oom_recoverable").map(PyValue::truthy).unwrap_or(true) {
-        return Some((ctx.r.oom, Detail::OomNotRecoverable, false));
-    }
-    // 10. float64 for gradcheck.
-    if let Some(gc) = if flags & rare::GRADCHECK != 0 { item.gradcheck } else { None } {
-        if let Some((reason, detail)) = ctx.disposition(ctx.inv.s.float64, op, LabelKind::Gradcheck) {
-            return Some((reason, detail, false));
-        }
-        if let Some(c) = gc {
-            return Some(contract_rd(c));
-        }
-    }
-    // 11. MPS index_reduce NaN.
-    if let Some(rd) = if has_dev { dev_fact(ctx, item, DevRule::MpsBug) } else { None } {
-        return Some(dev_outcome(ctx, rd));
-    }
-    // 12. Empty path-shape selection; 12b. OpInfo placeholder.
-    if flags & rare::PATH_SHAPE != 0 {
-        return Some((ctx.r.path_shape, Detail::PathShapeEmpty, false));
-    }
-    if flags & rare::DUMMY != 0 {
-        return Some((ctx.r.opinfo_empty, Detail::OpinfoEmpty, false));
-    }
-    // 13 (semantic level) is applied by the caller; 14. known backend crash
-    // comes after it and only for items the level keeps.
-    if has_dev && !ctx.facts.layout.rooted_at_package && ctx.selection.contains(hot.level) {
-        if let Some(rd) = dev_fact(ctx, item, DevRule::Crash) {
-            return Some(dev_outcome(ctx, rd));
+            return Some((ctx.reasons.capability, Detail::Capability("device_generator"), false));
         }
     }
     None
+}
+
+/// Step 5b.4's outcome for generated entry `g`, decided once per accounting.
+fn memoised_preflight(ctx: &mut Ctx, g: u32) -> Outcome {
+    match ctx.generated_memo.get(g as usize) {
+        Some(&k) if k > 0 => ctx.generated_outcomes[k as usize - 1],
+        _ => {
+            let outcome = generated_preflight(ctx, g);
+            ctx.generated_outcomes.push(outcome);
+            if let Some(slot) = ctx.generated_memo.get_mut(g as usize) {
+                *slot = ctx.generated_outcomes.len() as u32;
+            }
+            outcome
+        }
+    }
 }

@@ -10,14 +10,14 @@ use super::result::DeviceResolution;
 use super::result::DtypeLabel;
 use super::result::LabelKind;
 use crate::bits::Bits;
-use crate::engine::reasons::Reasons;
+use crate::engine::reasons::ChainReasons;
 use crate::engine::regex_cache::RegexEntry;
 use crate::facts::canonical_dtype;
 use crate::facts::LevelSelection;
 use crate::facts::ManifestFacts;
 use crate::facts::PyValue;
 use crate::inventory::Reason;
-use crate::inventory::Str;
+use crate::inventory::StrId;
 use crate::inventory::NO_DTYPE_SLOT;
 use crate::pyfmt::parse_float;
 use crate::Inventory;
@@ -82,17 +82,17 @@ pub(crate) struct Ctx<'a, 'f> {
     pub(super) values: Vec<String>,
     pub(super) problems: Vec<AccountingProblem>,
     pub(super) device_count: f64,
-    pub(super) r: Reasons,
+    pub(super) reasons: ChainReasons,
 }
 
 impl<'a, 'f> Ctx<'a, 'f> {
-    pub(super) fn text(&self, s: Str) -> &'a str {
+    pub(super) fn text(&self, s: StrId) -> &'a str {
         self.inv.string(s)
     }
 
     /// `dt in sd` (dtype object) then `dt_str in sd`.
     #[inline]
-    pub(super) fn filter(&mut self, dt: Str) -> Filter {
+    pub(super) fn filter(&mut self, dt: StrId) -> Filter {
         let slot = self.inv.dtype_slot.get(dt as usize).copied().unwrap_or(NO_DTYPE_SLOT);
         match self.filters.get(slot as usize) {
             Some(Some(f)) => *f,
@@ -100,7 +100,7 @@ impl<'a, 'f> Ctx<'a, 'f> {
         }
     }
 
-    pub(super) fn filter_uncached(&mut self, dt: Str) -> Filter {
+    pub(super) fn filter_uncached(&mut self, dt: StrId) -> Filter {
         let f = match dtype_entry(self.facts, self.inv.string(dt)) {
             None => Filter::NotListed,
             Some(PyValue::Bool(true)) => Filter::True,
@@ -121,7 +121,7 @@ impl<'a, 'f> Ctx<'a, 'f> {
 
     /// Whether `dtype_manifest_disposition(dt, dt_str, sd, op_name)` lets `dt` in for `op`.
     #[inline]
-    pub(super) fn allowed(&mut self, dt: Str, op: Option<Str>) -> bool {
+    pub(super) fn allowed(&mut self, dt: StrId, op: Option<StrId>) -> bool {
         match self.filter(dt) {
             Filter::True => true,
             Filter::Regex(p) => match op {
@@ -135,22 +135,22 @@ impl<'a, 'f> Ctx<'a, 'f> {
     /// `dtype_manifest_disposition(dt, dt_str, sd, op_name)`: the reason
     /// `dt` is refused, `None` when allowed.
     #[inline]
-    pub(super) fn disposition(&mut self, dt: Str, op: Option<Str>, kind: LabelKind) -> Option<(Reason, Detail)> {
+    pub(super) fn disposition(&mut self, dt: StrId, op: Option<StrId>, kind: LabelKind) -> Option<(Reason, Detail)> {
         if self.allowed(dt, op) {
             return None;
         }
         let label = DtypeLabel { dt, kind };
         match self.filter(dt) {
             Filter::True => None,
-            Filter::NotListed => Some((self.r.not_listed, Detail::NotListed(label))),
-            Filter::False => Some((self.r.not_supported, Detail::DeclaredUnsupported(label))),
-            Filter::Unsupported(v) => Some((self.r.not_supported, Detail::UnsupportedValue { label, value: v })),
-            Filter::Regex(p) => Some((self.r.regex, Detail::RegexFiltered { label, op, pattern: p })),
+            Filter::NotListed => Some((self.reasons.not_listed, Detail::NotListed(label))),
+            Filter::False => Some((self.reasons.not_supported, Detail::DeclaredUnsupported(label))),
+            Filter::Unsupported(v) => Some((self.reasons.not_supported, Detail::UnsupportedValue { label, value: v })),
+            Filter::Regex(p) => Some((self.reasons.regex, Detail::RegexFiltered { label, op, pattern: p })),
         }
     }
 
     /// `caps.get(name, False)` truthiness, memoised per interned name.
-    pub(super) fn cap_declared(&mut self, name: Str) -> bool {
+    pub(super) fn cap_declared(&mut self, name: StrId) -> bool {
         let slot = self.cap_memo[name as usize];
         if slot != 0 {
             return slot == 2;
@@ -174,13 +174,13 @@ impl<'a, 'f> Ctx<'a, 'f> {
         let caps = &inv.engine.hot.requires_sets[set as usize];
         let mut mask = 0u64;
         for (i, &c) in caps.iter().enumerate().take(64) {
-            if c != inv.s.multi_device && !self.cap_declared(c) {
+            if c != inv.well_known.multi_device && !self.cap_declared(c) {
                 mask |= 1 << i;
             }
         }
         let r = if mask != 0 {
             Requires::Missing(mask)
-        } else if caps.contains(&inv.s.multi_device) && self.device_count < 2.0 {
+        } else if caps.contains(&inv.well_known.multi_device) && self.device_count < 2.0 {
             Requires::DeviceCount
         } else {
             Requires::Met
@@ -195,7 +195,7 @@ impl<'a, 'f> Ctx<'a, 'f> {
 
     /// `_ieee754_enabled_for_op` (OpInfo) / `ieee754_enabled` (generated),
     /// after the op-specific exclusions.
-    pub(super) fn ieee754(&mut self, op: Str) -> bool {
+    pub(super) fn ieee754(&mut self, op: StrId) -> bool {
         match &self.ieee754 {
             Ieee754::On => true,
             Ieee754::Off => false,
@@ -216,7 +216,7 @@ impl<'a, 'f> Ctx<'a, 'f> {
 
     /// `op_name in skip_ops`.
     #[inline]
-    pub(super) fn skip_op(&self, op: Str) -> bool {
+    pub(super) fn skip_op(&self, op: StrId) -> bool {
         self.inv.canonical_str.get(op as usize).is_some_and(|&c| self.skip_ops.get(c as usize))
     }
 
@@ -224,8 +224,8 @@ impl<'a, 'f> Ctx<'a, 'f> {
         self.cap("sparse").map(PyValue::truthy).unwrap_or(false)
     }
 
-    pub(super) fn is_fc(&self, dt: Str) -> bool {
-        self.inv.fc_by_str.get(dt as usize).copied().unwrap_or(0) == 1
+    pub(super) fn is_fc(&self, dt: StrId) -> bool {
+        self.inv.float_or_complex_by_str.get(dt as usize).copied().unwrap_or(0) == 1
     }
 }
 
@@ -281,7 +281,6 @@ pub(super) fn new_context<'a, 'f>(
     let resolution = resolve_device(inv, device);
     let class =
         inv.devices.iter().position(|d| d.name == resolution.class).unwrap_or(inv.custom_device_class as usize) as u8;
-    let r = inv.engine.reasons;
     let mut problems = Vec::new();
     let device_count = match &facts.device_count {
         None => 1.0,
@@ -320,7 +319,7 @@ pub(super) fn new_context<'a, 'f>(
         values: Vec::new(),
         problems,
         device_count,
-        r,
+        reasons: inv.engine.reasons,
         ieee754: Ieee754::Off,
         keys: match keys {
             Some(keys) => keys.clone(),
@@ -348,7 +347,7 @@ pub(super) fn new_context<'a, 'f>(
 pub(crate) struct DtypeKeys {
     /// `manifest_effective_dtype_items` candidates: the dtypes the keys resolve to
     /// (`str_to_dtype`, with the `torch.` prefix tried).
-    pub(super) effective: Vec<Str>,
+    pub(super) effective: Vec<StrId>,
     /// `sample_manifest_dtype_items`: inventory dtype positions, sorted by key text.
     pub(super) base_items: Vec<usize>,
     /// `base_items` as a set (positions under 64).

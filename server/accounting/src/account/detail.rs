@@ -27,17 +27,7 @@ impl Accounting<'_> {
 
     pub(super) fn detail_text(&self, rec: &Record) -> String {
         let inv = self.inventory;
-        let label = |l: &DtypeLabel| -> String {
-            let dt = inv.string(l.dt);
-            match l.kind {
-                LabelKind::Plain => dt.to_string(),
-                LabelKind::Autocast => format!("{dt} (autocast_dtype)"),
-                LabelKind::Src => format!("{dt} (src_dtype)"),
-                LabelKind::Dst => format!("{dt} (dst_dtype)"),
-                LabelKind::Fixed => format!("{dt} (fixed dtype)"),
-                LabelKind::Gradcheck => "torch.float64 (required for gradcheck)".to_string(),
-            }
-        };
+        let label = |l: &DtypeLabel| dtype_label(inv.string(l.dt), l.kind);
         match &rec.detail {
             Detail::Text(s) => inv.string(*s).to_string(),
             Detail::DeviceText(s) => {
@@ -115,5 +105,17 @@ impl Accounting<'_> {
             }
             Detail::LevelOutside(l) => format!("semantic_level={l} is outside {}", self.facts_repr.label),
         }
+    }
+}
+
+/// How a detail text names dtype `dt`.
+fn dtype_label(dt: &str, kind: LabelKind) -> String {
+    match kind {
+        LabelKind::Plain => dt.to_string(),
+        LabelKind::Autocast => format!("{dt} (autocast_dtype)"),
+        LabelKind::Src => format!("{dt} (src_dtype)"),
+        LabelKind::Dst => format!("{dt} (dst_dtype)"),
+        LabelKind::Fixed => format!("{dt} (fixed dtype)"),
+        LabelKind::Gradcheck => "torch.float64 (required for gradcheck)".to_string(),
     }
 }

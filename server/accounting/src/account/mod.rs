@@ -37,7 +37,7 @@ use crate::facts::LevelSelection;
 use crate::facts::ManifestFacts;
 use crate::inventory::Item;
 use crate::inventory::Reason;
-use crate::inventory::Str;
+use crate::inventory::StrId;
 use crate::inventory::CUSTOM_DEVICE_PLACEHOLDER;
 use crate::Inventory;
 use context::new_context;
@@ -125,7 +125,7 @@ fn account_with<'a>(
     keep_units: bool,
 ) -> (Accounting<'a>, Option<KeptCounts>) {
     let (mut ctx, resolution) = new_context(inv, facts, device, selection, None);
-    let r = ctx.r;
+    let reasons = ctx.reasons;
     let max_level = selection.max_level();
     let mut tally = Tally::new(inv.items.len(), inv.reasons.len());
     if keep_units {
@@ -135,29 +135,8 @@ fn account_with<'a>(
     let kept = tally.units.take().map(|units| KeptCounts { levels: tally.levels, units, keys: ctx.keys.clone() });
     let GroupPass { visited, group_decision, group_outcomes, .. } = pass;
 
-    // Reasons in the order show-skips first meets them.
-    let mut seen: Vec<(u64, Reason, usize)> = tally
-        .reasons
-        .iter()
-        .enumerate()
-        .filter(|(_, (n, _))| *n > 0)
-        .map(|(r, &(n, first))| (first, r as Reason, n))
-        .collect();
-    seen.sort_unstable();
-    let reason_counts = seen.into_iter().map(|(_, r, n)| (r, n)).collect();
-    let mut not_modelled = Vec::new();
-    if facts.has_custom_test_dirs {
-        not_modelled.push(
-            "custom_test_dirs: user test directories are collected by the real tool but are not in the inventory"
-                .into(),
-        );
-    }
-    if resolution.assumed {
-        not_modelled.push(format!(
-            "device {:?} has no recorded facts; device rules assume the behaviour of {:?}",
-            resolution.device, resolution.class
-        ));
-    }
+    let reason_counts = reasons_in_first_seen_order(&tally);
+    let not_modelled = not_modelled(facts, &resolution);
     let facts_repr = FactsForText {
         device_count: match &facts.device_count {
             None => "1".to_string(),
@@ -194,9 +173,40 @@ fn account_with<'a>(
         live_device_dependent: tally.live_device_dependent,
         not_modelled,
         facts_repr,
-        level_reasons: (r.level_gt, r.level_out),
+        level_reasons: (reasons.level_gt, reasons.level_out),
     };
     (accounting, kept)
+}
+
+/// (reason, count) in the order show-skips first meets the reasons.
+fn reasons_in_first_seen_order(tally: &Tally) -> Vec<(Reason, usize)> {
+    let mut seen: Vec<(u64, Reason, usize)> = tally
+        .reasons
+        .iter()
+        .enumerate()
+        .filter(|(_, (n, _))| *n > 0)
+        .map(|(r, &(n, first))| (first, r as Reason, n))
+        .collect();
+    seen.sort_unstable();
+    seen.into_iter().map(|(_, r, n)| (r, n)).collect()
+}
+
+/// What the inventory cannot model for these facts and this device.
+fn not_modelled(facts: &ManifestFacts, resolution: &DeviceResolution) -> Vec<String> {
+    let mut not_modelled = Vec::new();
+    if facts.has_custom_test_dirs {
+        not_modelled.push(
+            "custom_test_dirs: user test directories are collected by the real tool but are not in the inventory"
+                .into(),
+        );
+    }
+    if resolution.assumed {
+        not_modelled.push(format!(
+            "device {:?} has no recorded facts; device rules assume the behaviour of {:?}",
+            resolution.device, resolution.class
+        ));
+    }
+    not_modelled
 }
 
 /// The phases of an accounting over the whole suite, or over `scope` only.
@@ -220,7 +230,7 @@ pub(crate) struct Scope<'d> {
     /// Selected ungrouped items and every member of the selected groups.
     pub items: Bits,
     /// Per dtype (canonical string id) whose pending OpInfo records are in scope: those records.
-    pub pending: Vec<(Str, &'d [PendingRef])>,
+    pub pending: Vec<(StrId, &'d [PendingRef])>,
 }
 
 /// Run `f` with the rule chain's context for `facts`; `keys`, when given, are

@@ -23,7 +23,7 @@ use crate::engine::hot::HotItem;
 use crate::engine::hot::Presence;
 use crate::engine::hot::NO_GROUP;
 use crate::inventory::Reason;
-use crate::inventory::Str;
+use crate::inventory::StrId;
 use crate::Inventory;
 
 /// Phase 1. Manifest-generated parameter sets: which ones become empty (and get pytest's
@@ -76,29 +76,29 @@ pub(super) fn empty_parameter_sets(ctx: &mut Ctx) -> Vec<(usize, PlaceholderKind
         }
     }
     let (has_fwd, has_bwd, has_err, has_fe) = (
-        inv.function_first.contains_key(&inv.s.fwd_fn),
-        inv.function_first.contains_key(&inv.s.bwd_fn),
-        inv.function_first.contains_key(&inv.s.err_fn),
+        inv.function_first.contains_key(&inv.well_known.fwd_fn),
+        inv.function_first.contains_key(&inv.well_known.bwd_fn),
+        inv.function_first.contains_key(&inv.well_known.err_fn),
         !inv.foreach_pairs.is_empty(),
     );
     // At most four placeholders: (item index before which it is collected, kind).
     let mut placeholder_at: Vec<(usize, PlaceholderKind)> = Vec::new();
-    let mut add_placeholder = |func: Str, kind: PlaceholderKind| {
+    let mut add_placeholder = |func: StrId, kind: PlaceholderKind| {
         if let Some(&i) = inv.function_first.get(&func) {
             placeholder_at.push((i, kind));
         }
     };
     if has_bwd && !any_bwd {
-        add_placeholder(inv.s.bwd_fn, PlaceholderKind::OpinfoBackward);
+        add_placeholder(inv.well_known.bwd_fn, PlaceholderKind::OpinfoBackward);
     }
     if has_err && !any_err {
-        add_placeholder(inv.s.err_fn, PlaceholderKind::OpinfoErrors);
+        add_placeholder(inv.well_known.err_fn, PlaceholderKind::OpinfoErrors);
     }
     if has_fwd && !any_fwd {
-        add_placeholder(inv.s.fwd_fn, PlaceholderKind::OpinfoForward);
+        add_placeholder(inv.well_known.fwd_fn, PlaceholderKind::OpinfoForward);
     }
     if has_fe && !any_fe {
-        add_placeholder(inv.s.foreach_fn, PlaceholderKind::Foreach);
+        add_placeholder(inv.well_known.foreach_fn, PlaceholderKind::Foreach);
     }
 
     placeholder_at
@@ -124,7 +124,7 @@ pub(super) fn decide_groups(ctx: &mut Ctx, tally: &mut Tally, grouping: Grouping
     // Items whose operator is in skip_ops are decided one by one.
     let mut by_item = Bits::new(inv.items.len());
     for id in ctx.skip_ops.iter() {
-        for &i in inv.engine.hot.items_by_op.get(&(id as Str)).into_iter().flatten() {
+        for &i in inv.engine.hot.items_by_op.get(&(id as StrId)).into_iter().flatten() {
             if in_scope(i as usize) {
                 by_item.set(i as usize);
             }
@@ -291,14 +291,14 @@ pub(super) fn backward_record(ctx: &mut Ctx, tally: &mut Tally, op: usize, dtype
     let (dt, contract) = b.dtypes[dtype];
     let rec = match ctx.disposition(dt, Some(b.op), LabelKind::Plain) {
         None => contract.map(|c| (c.reason, Detail::Text(c.detail))),
-        Some((reason, detail)) if reason != ctx.r.not_listed => Some((reason, detail)),
+        Some((reason, detail)) if reason != ctx.reasons.not_listed => Some((reason, detail)),
         Some(_) => None,
     };
     if let Some((reason, detail)) = rec {
         tally.add_pending(
             inv,
             Record {
-                node: NodeRef::Pending { backward: true, cond: inv.s.clean, op: b.op, dt },
+                node: NodeRef::Pending { backward: true, cond: inv.well_known.clean, op: b.op, dt },
                 reason,
                 detail,
                 level: inv.opinfo_level,
@@ -316,7 +316,7 @@ pub(super) fn forward_records(ctx: &mut Ctx, tally: &mut Tally, op: usize, dtype
         return;
     }
     let (dt, fc, contract) = f.dtypes[dtype];
-    let mut push = |cond: Str, reason: Reason, detail: Detail| {
+    let mut push = |cond: StrId, reason: Reason, detail: Detail| {
         tally.add_pending(
             inv,
             Record {
@@ -332,15 +332,15 @@ pub(super) fn forward_records(ctx: &mut Ctx, tally: &mut Tally, op: usize, dtype
     match ctx.disposition(dt, Some(f.op), LabelKind::Plain) {
         None => {
             if let Some(c) = contract {
-                push(inv.s.clean, c.reason, Detail::Text(c.detail));
+                push(inv.well_known.clean, c.reason, Detail::Text(c.detail));
             }
         }
-        Some((reason, detail)) if reason != ctx.r.not_listed => {
+        Some((reason, detail)) if reason != ctx.reasons.not_listed => {
             let ieee = fc && f.ieee_ok && ctx.ieee754(f.op);
-            push(inv.s.clean, reason, detail);
+            push(inv.well_known.clean, reason, detail);
             if ieee {
-                push(inv.s.has_nan, reason, detail);
-                push(inv.s.has_inf, reason, detail);
+                push(inv.well_known.has_nan, reason, detail);
+                push(inv.well_known.has_inf, reason, detail);
             }
         }
         Some(_) => {}

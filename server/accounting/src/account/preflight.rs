@@ -10,7 +10,7 @@ use crate::facts::PyValue;
 use crate::inventory::DtCode;
 use crate::inventory::Generated;
 use crate::inventory::OracleOutcome;
-use crate::inventory::Str;
+use crate::inventory::StrId;
 use crate::Inventory;
 
 /// `_generated_collection_preflight_skip_for_item` + `generated_collection_skip_for_entry`.
@@ -29,7 +29,7 @@ pub(super) fn generated_preflight(ctx: &mut Ctx, g: u32) -> Outcome {
             }
         }
         if !any {
-            return Some((ctx.r.gen_no_dtypes, Detail::GeneratedNoDtypes(name), false));
+            return Some((ctx.reasons.gen_no_dtypes, Detail::GeneratedNoDtypes(name), false));
         }
     }
     preflight_after_keys(ctx, gen)
@@ -112,14 +112,15 @@ pub(super) fn preflight_after_keys(ctx: &mut Ctx, gen: &Generated) -> Outcome {
         return match out {
             OracleOutcome::Runs | OracleOutcome::Error => None,
             OracleOutcome::Skip(rd) => {
-                let live = Some(rd.reason) == ctx.r.backend_not_available && !ctx.class_is_cpu && !ctx.class_is_custom;
+                let live =
+                    Some(rd.reason) == ctx.reasons.backend_not_available && !ctx.class_is_cpu && !ctx.class_is_custom;
                 Some((rd.reason, Detail::Text(rd.detail), live))
             }
         };
     }
     // (d) base items: truthy values with a resolvable key, sorted by key text.
     if ctx.keys.base_items.is_empty() {
-        return Some((ctx.r.gen_no_dtypes, Detail::GeneratedNoDtypes(name), false));
+        return Some((ctx.reasons.gen_no_dtypes, Detail::GeneratedNoDtypes(name), false));
     }
     if let Some(rd) = gen.late {
         return Some((rd.reason, Detail::Text(rd.detail), false));
@@ -134,7 +135,7 @@ pub(super) fn preflight_after_keys(ctx: &mut Ctx, gen: &Generated) -> Outcome {
     let recorded = ctx.keys.base_items.iter().any(|&pos| code(pos) == DtCode::Allowed);
     let wanted = if recorded { DtCode::Allowed } else { DtCode::ProbeOk };
     if !ctx.keys.base_items.iter().any(|&pos| code(pos) == wanted) {
-        return Some((ctx.r.contract_unsupported, Detail::GeneratedCpuContract(name), false));
+        return Some((ctx.reasons.contract_unsupported, Detail::GeneratedCpuContract(name), false));
     }
     if !gen.post_contract {
         return None;
@@ -150,7 +151,7 @@ pub(super) fn preflight_after_keys(ctx: &mut Ctx, gen: &Generated) -> Outcome {
             }
         }
         if !ok {
-            return Some((ctx.r.strategy_pending, Detail::GeneratedShape(name), false));
+            return Some((ctx.reasons.strategy_pending, Detail::GeneratedShape(name), false));
         }
     }
     None
@@ -158,7 +159,7 @@ pub(super) fn preflight_after_keys(ctx: &mut Ctx, gen: &Generated) -> Outcome {
 
 /// The dtype a `supported_dtypes` key names for generated entries:
 /// `str_to_dtype(key)` (or, with `torch_prefix`, also `str_to_dtype("torch." + key)`).
-pub(super) fn resolve_key_dtype(inv: &Inventory, key: &PyValue, torch_prefix: bool) -> Option<Str> {
+pub(super) fn resolve_key_dtype(inv: &Inventory, key: &PyValue, torch_prefix: bool) -> Option<StrId> {
     match key {
         PyValue::Dtype(d) => inv.lookup(canonical_dtype(d).unwrap_or(d.as_str())),
         PyValue::Str(s) => {

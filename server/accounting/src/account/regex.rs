@@ -4,7 +4,7 @@
 use super::context::Ctx;
 use super::result::AccountingProblem;
 use crate::engine::regex_cache::RegexEntry;
-use crate::inventory::Str;
+use crate::inventory::StrId;
 
 impl Ctx<'_, '_> {
     pub(super) fn pattern_id(&mut self, p: &str) -> u32 {
@@ -20,7 +20,7 @@ impl Ctx<'_, '_> {
     /// `re.search(pattern, text)`, memoised per (pattern, interned string)
     /// across calls in the inventory's cache.
     #[inline]
-    pub(super) fn search(&mut self, pattern: u32, text: Str) -> bool {
+    pub(super) fn search(&mut self, pattern: u32, text: StrId) -> bool {
         if let Some(Some((_, entry))) = self.entries.get(pattern as usize) {
             if !entry.gave_up && entry.compiled.is_ok() {
                 match entry.memo[text as usize] {
@@ -32,7 +32,7 @@ impl Ctx<'_, '_> {
         self.search_uncached(pattern, text)
     }
 
-    pub(super) fn search_uncached(&mut self, pattern: u32, text: Str) -> bool {
+    pub(super) fn search_uncached(&mut self, pattern: u32, text: StrId) -> bool {
         let pi = pattern as usize;
         if self.entries.len() <= pi {
             self.entries.resize_with(pi + 1, || None);

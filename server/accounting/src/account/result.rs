@@ -9,7 +9,7 @@ use super::tally::placeholder_position;
 use crate::bits::Bits;
 use crate::facts::LevelSelection;
 use crate::inventory::Reason;
-use crate::inventory::Str;
+use crate::inventory::StrId;
 use crate::Inventory;
 
 /// Where a record comes from.
@@ -21,7 +21,7 @@ pub enum NodeRef {
     Placeholder(PlaceholderKind),
     /// An OpInfo record that is not a pytest item (declined or CPU-contract
     /// rejected at import time).
-    Pending { backward: bool, cond: Str, op: Str, dt: Str },
+    Pending { backward: bool, cond: StrId, op: StrId, dt: StrId },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,7 +45,7 @@ pub enum LabelKind {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DtypeLabel {
-    pub dt: Str,
+    pub dt: StrId,
     pub kind: LabelKind,
 }
 
@@ -53,15 +53,15 @@ pub struct DtypeLabel {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Detail {
     /// Recorded text (CPU contracts, generated preflight, device rules).
-    Text(Str),
+    Text(StrId),
     /// Recorded device text in which the custom-device placeholder name is
     /// replaced by the actual device name.
-    DeviceText(Str),
+    DeviceText(StrId),
     NotListed(DtypeLabel),
     DeclaredUnsupported(DtypeLabel),
     RegexFiltered {
         label: DtypeLabel,
-        op: Option<Str>,
+        op: Option<StrId>,
         pattern: u32,
     },
     UnsupportedValue {
@@ -74,15 +74,15 @@ pub enum Detail {
         mask: u64,
     },
     DeviceCount,
-    OpExcluded(Str),
-    ContainerFormat(Str),
-    ContainerDecoder(Str),
+    OpExcluded(StrId),
+    ContainerFormat(StrId),
+    ContainerDecoder(StrId),
     MaxTensorSize(f64),
     DeviceMemory(f64),
     Capability(&'static str),
-    GeneratedNoDtypes(Str),
-    GeneratedCpuContract(Str),
-    GeneratedShape(Str),
+    GeneratedNoDtypes(StrId),
+    GeneratedCpuContract(StrId),
+    GeneratedShape(StrId),
     OomNotRecoverable,
     PathShapeEmpty,
     OpinfoEmpty,

@@ -14,7 +14,7 @@ use crate::engine::hot::NO_GROUP;
 use crate::facts::LevelSelection;
 use crate::facts::Mode;
 use crate::inventory::Reason;
-use crate::inventory::Str;
+use crate::inventory::StrId;
 use crate::Inventory;
 use std::collections::HashMap;
 
@@ -80,7 +80,7 @@ pub(crate) struct UnitCounts {
     pub(super) items: Vec<u8>,
     pub(super) placeholders: [LevelCounts; 8],
     /// Pending OpInfo records per canonical dtype (filtered at the OpInfo level).
-    pub(super) pending: HashMap<Str, u32>,
+    pub(super) pending: HashMap<StrId, u32>,
 }
 
 impl UnitCounts {
@@ -192,7 +192,7 @@ impl Tally {
         if ctx.selection.contains(level) {
             self.executable += n;
         } else {
-            let (reason, _) = level_outcome(ctx.selection, (ctx.r.level_gt, ctx.r.level_out), level);
+            let (reason, _) = level_outcome(ctx.selection, (ctx.reasons.level_gt, ctx.reasons.level_out), level);
             let desel = ctx.inv.deselect_reasons.get(reason as usize).copied().unwrap_or(false);
             self.note(reason, position, n, desel);
         }

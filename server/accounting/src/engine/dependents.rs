@@ -6,7 +6,7 @@
 use foldhash::HashMap;
 
 use super::hot::{GeneratedKey, HotTable, NO_GROUP};
-use crate::inventory::{rare, DtCode, Generated, Str, Tables};
+use crate::inventory::{rare, DtCode, Generated, StrId, Tables};
 
 /// Groups and ungrouped items (indices) whose decision reads one manifest fact.
 #[derive(Default)]
@@ -18,7 +18,7 @@ pub(crate) struct Units {
 /// Which units read which facts; built from the tables on the first what-if question.
 pub(crate) struct Dependents {
     /// Per dtype (canonical string id): units that read its `supported_dtypes` entry.
-    pub(crate) by_dtype: HashMap<Str, Units>,
+    pub(crate) by_dtype: HashMap<StrId, Units>,
     /// Per capability set (`HotTable::requires_sets`): units gated by it.
     pub(crate) by_requires: Vec<Units>,
     /// Units that read the `rng` and `device_generator` capabilities.
@@ -27,7 +27,7 @@ pub(crate) struct Dependents {
     /// preflight reads every dtype key.
     pub(crate) generated_classes: Vec<GeneratedClass>,
     /// Per dtype (canonical string id): its pending OpInfo records.
-    pub(crate) pending_by_dtype: HashMap<Str, Vec<PendingRef>>,
+    pub(crate) pending_by_dtype: HashMap<StrId, Vec<PendingRef>>,
 }
 
 /// The units of one class of generated entries and what decides its preflight.
@@ -40,7 +40,7 @@ pub(crate) struct GeneratedClass {
 
 impl Dependents {
     pub(crate) fn of(inv: &Tables, hot: &HotTable) -> Dependents {
-        let canonical = |s: Str| inv.canonical_str.get(s as usize).copied().unwrap_or(s);
+        let canonical = |s: StrId| inv.canonical_str.get(s as usize).copied().unwrap_or(s);
         let mut deps = Dependents {
             by_dtype: HashMap::default(),
             by_requires: (0..hot.requires_sets.len()).map(|_| Units::default()).collect(),
@@ -62,7 +62,7 @@ impl Dependents {
                 NO_GROUP => units.items.push(i),
                 g => units.groups.push(g),
             };
-            let mut dtypes: Vec<Str> = h.d1.iter().map(|d| d.dt).collect();
+            let mut dtypes: Vec<StrId> = h.d1.iter().map(|d| d.dt).collect();
             if h.rare & rare::D2 != 0 {
                 dtypes.extend(item.d2.iter().map(|d| d.dt));
             }
@@ -70,9 +70,9 @@ impl Dependents {
                 dtypes.extend(item.fixed.iter().map(|f| f.dt));
             }
             if h.rare & rare::GRADCHECK != 0 {
-                dtypes.push(inv.s.float64);
+                dtypes.push(inv.well_known.float64);
             }
-            let mut dtypes: Vec<Str> = dtypes.into_iter().map(canonical).collect();
+            let mut dtypes: Vec<StrId> = dtypes.into_iter().map(canonical).collect();
             dtypes.sort_unstable();
             dtypes.dedup();
             for dt in dtypes {
@@ -108,7 +108,7 @@ pub(crate) enum PendingRef {
 
 impl PendingRef {
     /// Every record of the pending phase, with its dtype (not canonical).
-    pub(crate) fn all(inv: &Tables) -> impl Iterator<Item = (Str, PendingRef)> + '_ {
+    pub(crate) fn all(inv: &Tables) -> impl Iterator<Item = (StrId, PendingRef)> + '_ {
         let backward = inv.backward.iter().enumerate().flat_map(|(op, b)| {
             b.dtypes
                 .iter()
@@ -141,7 +141,7 @@ pub(crate) struct ShapeMasks {
     pub(crate) clean: u64,
     /// Positions whose NaN or Inf case runs on CPU.
     pub(crate) ieee: u64,
-    pub(crate) base: Str,
+    pub(crate) base: StrId,
     /// The NaN/Inf cases count (the entry is not clean-only).
     pub(crate) ieee_applies: bool,
 }

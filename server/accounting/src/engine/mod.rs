@@ -17,7 +17,7 @@ use crate::inventory::Tables;
 use dependents::Dependents;
 use hot::HotTable;
 use operators::Operators;
-use reasons::Reasons;
+use reasons::ChainReasons;
 use regex_cache::RegexCache;
 
 /// The engine's tables and caches for one inventory.
@@ -25,7 +25,7 @@ pub(crate) struct Engine {
     /// What the rule chain reads for every item, compact, and the item groups.
     pub(crate) hot: HotTable,
     /// The reason ids the rule chain records.
-    pub(crate) reasons: Reasons,
+    pub(crate) reasons: ChainReasons,
     /// Compiled manifest regexes and their per-string results, kept across accountings.
     pub(crate) regex_cache: RegexCache,
     /// The suite's operator names, found on first use.
@@ -45,16 +45,16 @@ impl Engine {
             ids: &tables.ids,
             placeholders: &tables.placeholders,
             device_classes: tables.devices.len(),
-            clean: tables.s.clean,
+            clean: tables.well_known.clean,
             forward: &tables.forward,
             backward: &tables.backward,
             generated: &tables.generated,
-            fc_by_str: &tables.fc_by_str,
+            float_or_complex_by_str: &tables.float_or_complex_by_str,
             canonical: &canonical,
         })?;
         Ok(Engine {
             hot,
-            reasons: Reasons::of(tables),
+            reasons: ChainReasons::of(tables),
             regex_cache: Default::default(),
             operators: OnceLock::new(),
             dependents: OnceLock::new(),

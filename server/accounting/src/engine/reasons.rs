@@ -4,7 +4,7 @@ use crate::inventory::{Reason, Tables};
 
 /// The reason ids the rule chain records, looked up once per inventory.
 #[derive(Clone, Copy)]
-pub(crate) struct Reasons {
+pub(crate) struct ChainReasons {
     pub(crate) not_listed: Reason,
     pub(crate) not_supported: Reason,
     pub(crate) regex: Reason,
@@ -25,10 +25,10 @@ pub(crate) struct Reasons {
     pub(crate) backend_not_available: Option<Reason>,
 }
 
-impl Reasons {
-    pub(crate) fn of(inv: &Tables) -> Reasons {
+impl ChainReasons {
+    pub(crate) fn of(inv: &Tables) -> ChainReasons {
         let rid = |s: &str| inv.reason_id(s);
-        Reasons {
+        ChainReasons {
             not_listed: rid("dtype_not_listed"),
             not_supported: rid("dtype_not_supported"),
             regex: rid("dtype_regex_filtered"),

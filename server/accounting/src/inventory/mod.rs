@@ -22,11 +22,11 @@ pub use model::*;
 pub struct Tables {
     pub meta: InventoryMeta,
     pub(crate) strings: Vec<String>,
-    pub(crate) string_index: HashMap<String, Str>,
+    pub(crate) string_index: HashMap<String, StrId>,
     /// Every item's and placeholder's node id, one after the other ([`Item::id`]).
     pub(crate) ids: String,
     /// Per string id: the id `string_index` gives its text (equal texts, one id).
-    pub(crate) canonical_str: Vec<Str>,
+    pub(crate) canonical_str: Vec<StrId>,
     pub(crate) reasons: Vec<String>,
     pub(crate) reason_index: HashMap<String, Reason>,
     pub(crate) items: Vec<Item>,
@@ -36,41 +36,41 @@ pub struct Tables {
     #[allow(dead_code)]
     pub(crate) dtypes: Vec<DtypeInfo>,
     /// dtype string index -> position in `dtypes`.
-    pub(crate) dtype_pos: HashMap<Str, usize>,
+    pub(crate) dtype_pos: HashMap<StrId, usize>,
     /// Per string id: the position of the inventory dtype whose name it is, so that
     /// per-dtype memos are as small as the dtype table.
     pub(crate) dtype_slot: Vec<u8>,
     /// Per interned string: 1 if it names a float/complex inventory dtype.
-    pub(crate) fc_by_str: Vec<u8>,
+    pub(crate) float_or_complex_by_str: Vec<u8>,
     pub(crate) devices: Vec<DeviceInfo>,
     pub(crate) custom_device_class: u8,
     pub(crate) deselect_reasons: Vec<bool>,
     pub(crate) opinfo_level: u8,
     /// First item index of each OpInfo/foreach test function, for placeholders.
-    pub(crate) function_first: HashMap<Str, usize>,
+    pub(crate) function_first: HashMap<StrId, usize>,
     /// OpInfo error ops (items of `test_op_errors`), in order.
-    pub(crate) error_ops: Vec<Str>,
+    pub(crate) error_ops: Vec<StrId>,
     /// (entry, dtype) of the generated foreach/fused items.
-    pub(crate) foreach_pairs: Vec<(Str, Str)>,
+    pub(crate) foreach_pairs: Vec<(StrId, StrId)>,
     /// Synthetic placeholder items (empty manifest-generated parameter sets).
     pub(crate) placeholders: Placeholders,
     /// Well-known strings.
-    pub(crate) s: WellKnown,
+    pub(crate) well_known: WellKnown,
 }
 
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct WellKnown {
-    pub dummy: Str,
-    pub clean: Str,
-    pub has_nan: Str,
-    pub has_inf: Str,
-    pub float64: Str,
-    pub none_str: Str,
-    pub multi_device: Str,
-    pub fwd_fn: Str,
-    pub bwd_fn: Str,
-    pub err_fn: Str,
-    pub foreach_fn: Str,
+    pub dummy: StrId,
+    pub clean: StrId,
+    pub has_nan: StrId,
+    pub has_inf: StrId,
+    pub float64: StrId,
+    pub none_str: StrId,
+    pub multi_device: StrId,
+    pub fwd_fn: StrId,
+    pub bwd_fn: StrId,
+    pub err_fn: StrId,
+    pub foreach_fn: StrId,
 }
 
 /// [`Tables::dtype_slot`] of a string that names no inventory dtype.
@@ -92,7 +92,7 @@ impl Tables {
         self.item_id(item).get(item.printed_from as usize..).unwrap_or_default()
     }
 
-    pub fn string(&self, s: Str) -> &str {
+    pub fn string(&self, s: StrId) -> &str {
         &self.strings[s as usize]
     }
 
@@ -100,7 +100,7 @@ impl Tables {
         &self.reasons[r as usize]
     }
 
-    pub(crate) fn lookup(&self, s: &str) -> Option<Str> {
+    pub(crate) fn lookup(&self, s: &str) -> Option<StrId> {
         self.string_index.get(s).copied()
     }
 

@@ -2,14 +2,16 @@
 //! rule chain reads from it, generated entries, the OpInfo tables, devices and dtypes. Every
 //! string is an id into [`super::Tables`]'s interned strings.
 
-pub type Str = u32;
+/// An interned string: its index in the inventory's strings (`Tables::string`).
+pub type StrId = u32;
+/// An interned reason name: its index in the inventory's reasons (`Tables::reason_name`).
 pub type Reason = u16;
 
 /// A reason with its detail text (both interned).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Rd {
+pub struct ReasonDetail {
     pub reason: Reason,
-    pub detail: Str,
+    pub detail: StrId,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -36,16 +38,16 @@ pub struct DtypeCheck {
     pub param: DtypeParam,
     /// The dtype string as torchcts prints it (`torch.float32`, or the raw
     /// `dtype_str` parameter such as `dummy`).
-    pub dt: Str,
+    pub dt: StrId,
     pub mode: ContractMode,
-    pub contract: Option<Rd>,
+    pub contract: Option<ReasonDetail>,
 }
 
 #[derive(Debug, Clone)]
 pub struct FixedGate {
-    pub surface: Str,
-    pub dt: Str,
-    pub contract: Option<Rd>,
+    pub surface: StrId,
+    pub dt: StrId,
+    pub contract: Option<ReasonDetail>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,26 +63,26 @@ pub enum DevRule {
 #[derive(Debug, Clone, Copy)]
 pub struct DevFact {
     pub rule: DevRule,
-    pub rd: Rd,
+    pub rd: ReasonDetail,
 }
 
 #[derive(Debug, Clone)]
 pub enum OiParam {
     /// `table`: index into the forward table (`u32::MAX` if absent).
     Forward {
-        op: Str,
-        dt: Str,
-        cond: Str,
+        op: StrId,
+        dt: StrId,
+        cond: StrId,
         table: u32,
     },
     /// `table`: index into the backward table (`u32::MAX` if absent).
     Backward {
-        op: Str,
-        dt: Str,
+        op: StrId,
+        dt: StrId,
         table: u32,
     },
     Errors {
-        op: Str,
+        op: StrId,
     },
 }
 
@@ -109,16 +111,16 @@ pub struct Item {
     pub level: u8,
     /// 0: not a manual_rng entry, 1: rng entry, 2: rng entry using the target device generator.
     pub rng: u8,
-    pub op: Option<Str>,
+    pub op: Option<StrId>,
     pub d1: Option<DtypeCheck>,
     pub opinfo: Option<OiParam>,
     /// Foreach/fused case generated from the manifest: the entry name.
-    pub foreach_entry: Option<Str>,
+    pub foreach_entry: Option<StrId>,
     // Boxed slices, not Vecs: ~20,000 items stay resident, and most lists are empty.
-    pub requires: Box<[Str]>,
+    pub requires: Box<[StrId]>,
     pub d2: Box<[DtypeCheck]>,
     pub fixed: Box<[FixedGate]>,
-    pub packing: Option<Str>,
+    pub packing: Option<StrId>,
     pub decoder: bool,
     pub large: bool,
     pub oom: bool,
@@ -126,11 +128,11 @@ pub struct Item {
     pub opinfo_dummy: bool,
     pub generated: Option<u32>,
     /// `test_gradcheck*`: float64 contract result on the item's surfaces.
-    pub gradcheck: Option<Option<Rd>>,
+    pub gradcheck: Option<Option<ReasonDetail>>,
     /// Device-dependent facts, per device class index.
     pub dev: Box<[(u8, Box<[DevFact]>)]>,
     /// Test function (node id up to `[`), interned.
-    pub function: Str,
+    pub function: StrId,
     /// The node id: a span of [`super::Tables::ids`] (one buffer for all ~20,000 ids, not a
     /// string each), start and end.
     pub(crate) id: (u32, u32),
@@ -200,7 +202,7 @@ pub enum DtCode {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum OracleOutcome {
     Runs,
-    Skip(Rd),
+    Skip(ReasonDetail),
     /// torchcts raised (e.g. `torch.device(name)` rejects the name); the whole
     /// preflight then answers "no skip".
     Error,
@@ -208,11 +210,11 @@ pub enum OracleOutcome {
 
 #[derive(Debug, Clone)]
 pub struct Generated {
-    pub name: Str,
+    pub name: StrId,
     pub oracle_runner: bool,
-    pub early: Option<Rd>,
+    pub early: Option<ReasonDetail>,
     pub oracle: Vec<(u8, OracleOutcome)>,
-    pub late: Option<Rd>,
+    pub late: Option<ReasonDetail>,
     pub post_contract: bool,
     pub dt: Vec<DtCode>,
     pub manual_shape: Option<ShapeFacts>,
@@ -220,7 +222,7 @@ pub struct Generated {
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ShapeFacts {
-    pub base: Str,
+    pub base: StrId,
     pub clean_only: bool,
     pub clean_family: bool,
     /// Per inventory dtype: None (not run), or [clean, has_nan, has_inf] outcomes
@@ -230,21 +232,21 @@ pub struct ShapeFacts {
 
 #[derive(Debug, Clone)]
 pub struct ForwardOp {
-    pub op: Str,
+    pub op: StrId,
     pub jiterator: bool,
     pub sparse: bool,
     pub ieee_ok: bool,
     /// (dtype string, float/complex, contract rejection)
-    pub dtypes: Vec<(Str, bool, Option<Rd>)>,
+    pub dtypes: Vec<(StrId, bool, Option<ReasonDetail>)>,
 }
 
 #[derive(Debug, Clone)]
 pub struct BackwardOp {
-    pub op: Str,
+    pub op: StrId,
     pub jiterator: bool,
     pub eligible: bool,
     pub sparse: bool,
-    pub dtypes: Vec<(Str, Option<Rd>)>,
+    pub dtypes: Vec<(StrId, Option<ReasonDetail>)>,
 }
 
 #[derive(Debug, Clone)]
