@@ -14,7 +14,7 @@ fn main() {
     let owned;
     let inv = match get("--inventory") {
         Some(p) => {
-            owned = Inventory::from_path(p).unwrap();
+            owned = Inventory::from_bytes(&std::fs::read(p).unwrap()).unwrap();
             &owned
         }
         None => Inventory::embedded(),

@@ -14,7 +14,8 @@ use std::collections::HashMap;
 
 use crate::account::{Accounting, Detail, LabelKind, NodeRef, Record};
 use crate::facts::{ManifestFacts, PyValue};
-use crate::inventory::{Inventory, OiParam, Reason};
+use crate::inventory::{OiParam, Reason};
+use crate::Inventory;
 
 /// The reason given to a node that one side does not collect at all.
 pub const NOT_COLLECTED: &str = "not_collected";
@@ -253,7 +254,7 @@ impl Prepared {
 fn node_level(inv: &Inventory, node: NodeRef) -> u8 {
     match node {
         NodeRef::Item(i) => inv.items.get(i as usize).map_or(0, |it| it.level),
-        NodeRef::Placeholder(k) => inv.hot.placeholders[k as usize].level,
+        NodeRef::Placeholder(k) => inv.engine.hot.placeholders[k as usize].level,
         NodeRef::Pending { .. } => inv.opinfo_level,
     }
 }
@@ -391,23 +392,7 @@ pub fn diff_prepared(
             }
         }
     }
-    // Records per (level, reason): new minus old, reasons in first-seen order (old first).
-    let mut deltas: Vec<((u8, Reason), i64)> = old_p.record_counts.iter().map(|(k, n)| (*k, -n)).collect();
-    for (key, n) in &new_p.record_counts {
-        match deltas.iter_mut().find(|d| d.0 == *key) {
-            Some(d) => d.1 += n,
-            None => deltas.push((*key, *n)),
-        }
-    }
-    let mut total: Vec<(String, i64)> = Vec::new();
-    for ((_, reason), n) in &deltas {
-        let name = new.reason_name(*reason);
-        match total.iter_mut().find(|t| t.0 == name) {
-            Some(t) => t.1 += n,
-            None => total.push((name.to_string(), *n)),
-        }
-    }
-    total.retain(|t| t.1 != 0);
+    let (deltas, total) = record_deltas(old_p, new_p, new);
     let by_size = |mut groups: Vec<Group>| {
         groups.sort_by(|a, b| b.nodes.len().cmp(&a.nodes.len()).then_with(|| a.cause.cmp(&b.cause)));
         groups
@@ -433,6 +418,31 @@ pub fn diff_prepared(
         new_running: new_p.running,
         problem: None,
     }
+}
+
+/// A change in the number of records of one (level, reason).
+type LevelReasonDelta = ((u8, Reason), i64);
+
+/// Records per (level, reason), new minus old, reasons in first-seen order (old first); and
+/// per reason name over all levels, the reasons whose count changed.
+fn record_deltas(old_p: &Prepared, new_p: &Prepared, new: &Accounting) -> (Vec<LevelReasonDelta>, Vec<(String, i64)>) {
+    let mut deltas: Vec<LevelReasonDelta> = old_p.record_counts.iter().map(|(k, n)| (*k, -n)).collect();
+    for (key, n) in &new_p.record_counts {
+        match deltas.iter_mut().find(|d| d.0 == *key) {
+            Some(d) => d.1 += n,
+            None => deltas.push((*key, *n)),
+        }
+    }
+    let mut total: Vec<(String, i64)> = Vec::new();
+    for ((_, reason), n) in &deltas {
+        let name = new.reason_name(*reason);
+        match total.iter_mut().find(|t| t.0 == name) {
+            Some(t) => t.1 += n,
+            None => total.push((name.to_string(), *n)),
+        }
+    }
+    total.retain(|t| t.1 != 0);
+    (deltas, total)
 }
 
 /// The semantic level of every collected item of the suite, by the node id show-skips prints

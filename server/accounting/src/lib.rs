@@ -16,14 +16,16 @@
 //! print!("{}", render_show_skips(&acc));
 //! ```
 //!
-//! The crate is pure: no IO besides [`Inventory::from_path`], no LSP or async types.
+//! The crate is pure: no IO (callers read an inventory file and hand its bytes to
+//! [`Inventory::from_bytes`]), no clock, no LSP or async types.
 
 mod account;
+mod bits;
 pub mod diff;
+mod engine;
 mod facts;
-mod hot;
 mod inventory;
-mod load;
+mod loaded;
 pub mod pyfmt;
 mod render;
 pub mod versions;
@@ -33,8 +35,10 @@ pub use account::{
     account, account_keeping_units, resolve_device, Accounting, AccountingProblem, Detail, DeviceResolution,
     DtypeLabel, KeptCounts, LabelKind, LevelCounts, NodeRef, PlaceholderKind, Record,
 };
+pub use engine::regex_cache::REGEX_STEPS_PER_PATTERN;
 pub use facts::{canonical_dtype, tagged_to_py, LevelSelection, ManifestFacts, PyValue, RunLayout};
-pub use inventory::{Inventory, InventoryMeta, Reason, CUSTOM_DEVICE_PLACEHOLDER, REGEX_STEPS_PER_PATTERN};
+pub use inventory::{InventoryMeta, Reason, CUSTOM_DEVICE_PLACEHOLDER};
+pub use loaded::Inventory;
 pub use render::{
     collected_line, records_json, render_audit, render_show_skips, summary_line, write_show_skips, RecordsJson,
 };

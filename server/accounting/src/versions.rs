@@ -1,106 +1,13 @@
-//! The embedded inventories, one per torch release torchcts supports, and the choice among
-//! them for the torch a user has.
-//!
-//! `tools/inventory/pack_versions.py` commits the newest release's inventory in full
-//! (`inventory-base.json.gz`) and every other release as a line delta against it
-//! (`inventory-deltas.json.gz`). The build (`build.rs`) packs them into one binary archive
-//! (`inventory_pack`) where releases share their equal rows; a release is loaded from it on
-//! first use and kept for the life of the process. Releases whose extraction is identical
-//! are aliases of one loaded inventory.
+//! Which embedded inventory answers for the torch and torchcts a user has. The embedded
+//! releases themselves (the archive, their names, the supported range) are the catalogue
+//! (`inventory/catalogue.rs`), re-exported here.
 
-use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
-
-use inventory_pack::Archive;
-
+use crate::inventory::catalogue::release_key;
+pub use crate::inventory::catalogue::{
+    embedded_archive, embedded_torch_releases, newest_torch_release, no_inventory_message, release, EMBEDDED_TORCHCTS,
+    SUPPORTED_TORCH,
+};
 use crate::Inventory;
-
-static ARCHIVE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/inventory.pack"));
-
-/// The torchcts release every embedded inventory was extracted from.
-pub const EMBEDDED_TORCHCTS: &str = "0.4.1";
-/// The torch releases torchcts 0.4.1 supports (its documentation).
-pub const SUPPORTED_TORCH: (&str, &str) = ("2.7.0", "2.12.1");
-
-struct Catalogue {
-    archive: Archive<'static>,
-    /// Newest first.
-    releases: Vec<&'static str>,
-}
-
-fn catalogue() -> &'static Catalogue {
-    static CATALOGUE: OnceLock<Catalogue> = OnceLock::new();
-    CATALOGUE.get_or_init(|| {
-        let archive = Archive::read(ARCHIVE).expect("the build writes a valid inventory archive");
-        let mut releases: Vec<&'static str> = archive.releases().iter().map(|r| r.name).collect();
-        releases.sort_by_key(|v| std::cmp::Reverse(release_key(v)));
-        Catalogue { archive, releases }
-    })
-}
-
-/// `2.9.1+cu128` -> `(2, 9, 1)`; anything unparsable sorts first.
-fn release_key(version: &str) -> (u32, u32, u32) {
-    let mut parts = release(version).split('.').map(|p| p.parse::<u32>().unwrap_or(0));
-    (parts.next().unwrap_or(0), parts.next().unwrap_or(0), parts.next().unwrap_or(0))
-}
-
-/// The release part of a version string: `2.9.1+cu128` -> `2.9.1`, `2.10.0a0` stays as is.
-pub fn release(version: &str) -> &str {
-    version.split('+').next().unwrap_or(version).trim()
-}
-
-/// The embedded archive's bytes. Loading a release reads its rows; afterwards only the
-/// release names are read, so a long-lived process may hand the pages back to the OS (a
-/// later read faults them in again).
-pub fn embedded_archive() -> &'static [u8] {
-    ARCHIVE
-}
-
-/// The torch releases the embedded inventories cover, newest first.
-pub fn embedded_torch_releases() -> Vec<&'static str> {
-    catalogue().releases.clone()
-}
-
-/// Why `--torch VERSION` has no inventory: which releases are embedded, and the range
-/// torchcts supports (a supported release may simply not be extracted yet).
-pub fn no_inventory_message(version: &str) -> String {
-    let (min, max) = SUPPORTED_TORCH;
-    format!(
-        "no inventory of torch {version} is embedded (embedded: {}; torchcts {EMBEDDED_TORCHCTS} supports torch {min} to {max})",
-        embedded_torch_releases().into_iter().rev().collect::<Vec<_>>().join(", ")
-    )
-}
-
-/// The newest torch release with an embedded inventory.
-pub fn newest_torch_release() -> &'static str {
-    catalogue().archive.releases().first().map_or("", |r| r.name)
-}
-
-impl Inventory {
-    /// The embedded inventory for a torch release (`2.9.1`, local suffixes like `+cu128`
-    /// ignored), decoded on first use; `None` for a release torchcts 0.4.1 does not support.
-    pub fn for_torch(version: &str) -> Option<&'static Inventory> {
-        let archive = &catalogue().archive;
-        let mut wanted = archive.release(release(version))?;
-        // An alias chain is short (written by the packer); the bound only guards bad data.
-        for _ in 0..archive.releases().len() {
-            match wanted.alias_of {
-                Some(other) => wanted = archive.release(other)?,
-                None => break,
-            }
-        }
-        static LOADED: OnceLock<Mutex<HashMap<&'static str, &'static Inventory>>> = OnceLock::new();
-        let loaded = LOADED.get_or_init(Default::default);
-        if let Some(inv) = loaded.lock().unwrap_or_else(|e| e.into_inner()).get(wanted.name) {
-            return Some(inv);
-        }
-        // Loaded outside the lock: two first uses may both load, one result is kept.
-        let inventory = crate::load::load(wanted).expect("the build writes loadable releases");
-        let leaked: &'static Inventory = Box::leak(Box::new(inventory));
-        let mut map = loaded.lock().unwrap_or_else(|e| e.into_inner());
-        Some(*map.entry(wanted.name).or_insert(leaked))
-    }
-}
 
 /// Which embedded inventory answers for an environment, and what to tell the user about it.
 #[derive(Clone)]
@@ -197,7 +104,8 @@ mod tests {
     #[test]
     fn embedded_base_release_equals_its_json() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/inventory/out");
-        let from_json = Inventory::from_path(dir.join("inventory-base.json.gz")).expect("base JSON loads");
+        let bytes = std::fs::read(dir.join("inventory-base.json.gz")).expect("base JSON file");
+        let from_json = Inventory::from_bytes(&bytes).expect("base JSON loads");
         let embedded = Inventory::for_torch(newest_torch_release()).unwrap();
         assert_eq!(from_json.meta, embedded.meta);
         assert_eq!(from_json.item_count(), embedded.item_count());

@@ -17,15 +17,12 @@
 //! changed facts (`server/core/tests/what_if.rs` holds it to that on every entry of the
 //! corpus manifests).
 
-use foldhash::HashMap;
-
-use crate::account::{
-    account, dtype_entry, scoped_levels, with_context, Bits, Ctx, KeptCounts, LevelCounts, PendingRef, PreflightMasks,
-    Scope,
-};
+use crate::account::{account, dtype_entry, scoped_levels, with_context, Ctx, KeptCounts, LevelCounts, Scope};
+use crate::bits::Bits;
+use crate::engine::dependents::{Dependents, GeneratedClass, Units};
 use crate::facts::{canonical_dtype, last_value, LevelSelection, ManifestFacts, PyValue};
-use crate::hot::{GeneratedKey, NO_GROUP};
-use crate::inventory::{rare, Inventory, Str};
+use crate::inventory::StrId;
+use crate::Inventory;
 
 /// The accounting a what-if question starts from: `levels` must be
 /// [`crate::account`]`(inventory, facts, device, selection).levels`.
@@ -44,10 +41,10 @@ pub fn what_if_levels(inv: &Inventory, base: &Baseline, changed: &ManifestFacts)
     };
     let counts = with_context(inv, base.facts, base.device, base.selection, None, |before| {
         with_context(inv, changed, base.device, base.selection, None, |after| {
-            let classes = &dependents(inv).generated_classes;
-            let (scope, units) = question.scope(inv, |k| classes[k].filters(before), after);
+            let classes = &inv.dependents().generated_classes;
+            let (scope, units) = question.scope(inv, |k| preflight_filters(&classes[k], before), after);
             // Two passes over more than half of the suite cost more than one whole accounting.
-            if units * 2 > inv.hot.groups.len() + inv.hot.ungrouped.len() {
+            if units * 2 > inv.engine.hot.groups.len() + inv.engine.hot.ungrouped.len() {
                 return None;
             }
             Some(applied(&base.levels, &scoped_levels(before, &scope), &scoped_levels(after, &scope)))
@@ -84,9 +81,9 @@ impl<'i, 'f> WhatIfs<'i, 'f> {
 
     fn class_filters(&self) -> &[Option<bool>] {
         self.class_filters.get_or_init(|| {
-            let (inv, deps) = (self.inv, dependents(self.inv));
+            let (inv, deps) = (self.inv, self.inv.dependents());
             with_context(inv, self.facts, self.device, self.selection, Some(&self.kept.keys), |ctx| {
-                deps.generated_classes.iter().map(|class| class.filters(ctx)).collect()
+                deps.generated_classes.iter().map(|class| preflight_filters(class, ctx)).collect()
             })
         })
     }
@@ -120,114 +117,16 @@ fn applied(base: &[LevelCounts; 8], before: &[LevelCounts; 8], after: &[LevelCou
     })
 }
 
-/// Groups and ungrouped items (indices) whose decision reads one manifest fact.
-#[derive(Default)]
-struct Units {
-    groups: Vec<u32>,
-    items: Vec<u32>,
-}
-
-/// Which units read which facts; built from the inventory on the first what-if question.
-pub(crate) struct Dependents {
-    /// Per dtype (canonical string id): units that read its `supported_dtypes` entry.
-    by_dtype: HashMap<Str, Units>,
-    /// Per capability set (`HotTable::requires_sets`): units gated by it.
-    by_requires: Vec<Units>,
-    /// Units that read the `rng` and `device_generator` capabilities.
-    rng: Units,
-    /// Generated entries by class of equal facts but the name (`hot::GeneratedKey`): their
-    /// preflight reads every dtype key.
-    generated_classes: Vec<GeneratedClass>,
-    /// Per dtype (canonical string id): its pending OpInfo records.
-    pending_by_dtype: HashMap<Str, Vec<PendingRef>>,
-}
-
-/// The units of one class of generated entries and what decides its preflight.
-struct GeneratedClass {
-    units: Units,
-    /// One of its entries (index into `Inventory::generated`).
-    entry: u32,
-    masks: Option<PreflightMasks>,
-}
-
-impl GeneratedClass {
-    /// Whether the preflight filters the class's entries under `ctx`'s facts (`None`: by name).
-    fn filters(&self, ctx: &mut Ctx) -> Option<bool> {
-        ctx.generated_filters_by_facts(self.entry, self.masks.as_ref())
-    }
-}
-
-fn dependents(inv: &Inventory) -> &Dependents {
-    inv.hot.dependents.get_or_init(|| Dependents::of(inv))
-}
-
-impl Dependents {
-    fn of(inv: &Inventory) -> Dependents {
-        let hot = &inv.hot;
-        let canonical = |s: Str| inv.canonical_str.get(s as usize).copied().unwrap_or(s);
-        let mut deps = Dependents {
-            by_dtype: HashMap::default(),
-            by_requires: (0..hot.requires_sets.len()).map(|_| Units::default()).collect(),
-            rng: Units::default(),
-            generated_classes: Vec::new(),
-            pending_by_dtype: HashMap::default(),
-        };
-        for (dt, record) in PendingRef::all(inv) {
-            deps.pending_by_dtype.entry(canonical(dt)).or_default().push(record);
-        }
-        let mut classes: HashMap<GeneratedKey, usize> = HashMap::default();
-        // A group's members share everything the chain reads but the operator: one
-        // member speaks for the group.
-        let groups = (0..hot.groups.len()).filter_map(|g| hot.members(g).first().map(|&i| (g as u32, i)));
-        let ungrouped = hot.ungrouped.iter().map(|&i| (NO_GROUP, i));
-        for (group, i) in groups.chain(ungrouped) {
-            let (h, item) = (&hot.items[i as usize], &inv.items[i as usize]);
-            let add = |units: &mut Units| match group {
-                NO_GROUP => units.items.push(i),
-                g => units.groups.push(g),
-            };
-            let mut dtypes: Vec<Str> = h.d1.iter().map(|d| d.dt).collect();
-            if h.rare & rare::D2 != 0 {
-                dtypes.extend(item.d2.iter().map(|d| d.dt));
-            }
-            if h.rare & rare::FIXED != 0 {
-                dtypes.extend(item.fixed.iter().map(|f| f.dt));
-            }
-            if h.rare & rare::GRADCHECK != 0 {
-                dtypes.push(inv.s.float64);
-            }
-            let mut dtypes: Vec<Str> = dtypes.into_iter().map(canonical).collect();
-            dtypes.sort_unstable();
-            dtypes.dedup();
-            for dt in dtypes {
-                add(deps.by_dtype.entry(dt).or_default());
-            }
-            if let Some(units) = deps.by_requires.get_mut(h.requires as usize) {
-                add(units);
-            }
-            if h.rare & rare::RNG != 0 {
-                add(&mut deps.rng);
-            }
-            let generated = if h.rare & rare::GENERATED != 0 { item.generated } else { None };
-            if let Some((g, entry)) = generated.and_then(|g| inv.generated.get(g as usize).map(|e| (g, e))) {
-                let next = classes.len();
-                let class = *classes.entry(GeneratedKey::of(entry)).or_insert(next);
-                if class == next {
-                    let masks = PreflightMasks::of(inv, entry);
-                    deps.generated_classes.push(GeneratedClass { units: Units::default(), entry: g, masks });
-                }
-                add(&mut deps.generated_classes[class].units);
-            }
-        }
-        deps
-    }
+/// Whether the preflight filters the entries of `class` under `ctx`'s facts (`None`: by name).
+fn preflight_filters(class: &GeneratedClass, ctx: &mut Ctx) -> Option<bool> {
+    ctx.generated_filters_by_facts(class.entry, class.masks.as_ref())
 }
 
 /// What a what-if question changes, before the generated entries are looked at.
 struct Question<'d> {
     deps: &'d Dependents,
     touched: Vec<&'d Units>,
-    pending_dtypes: Vec<Str>,
+    pending_dtypes: Vec<StrId>,
     dtypes_differ: bool,
 }
 
@@ -263,11 +162,11 @@ impl<'d> Question<'d> {
         if !rest_equal {
             return None;
         }
-        let hot = &inv.hot;
-        let deps = dependents(inv);
+        let hot = &inv.engine.hot;
+        let deps = inv.dependents();
         let mut touched: Vec<&Units> = Vec::new();
 
-        let mut changed_caps: Vec<Str> = Vec::new();
+        let mut changed_caps: Vec<StrId> = Vec::new();
         for name in changed_capabilities(capabilities, &changed.capabilities) {
             match name {
                 // Read by the presence rules of many items: not worth tracking.
@@ -278,7 +177,7 @@ impl<'d> Question<'d> {
             changed_caps.extend(inv.lookup(name));
         }
         if !changed_caps.is_empty() {
-            let canonical = |s: &Str| inv.canonical_str.get(*s as usize).copied().unwrap_or(*s);
+            let canonical = |s: &StrId| inv.canonical_str.get(*s as usize).copied().unwrap_or(*s);
             for (set, caps) in hot.requires_sets.iter().enumerate() {
                 if caps.iter().any(|c| changed_caps.contains(&canonical(c))) {
                     touched.push(&deps.by_requires[set]);
@@ -286,7 +185,7 @@ impl<'d> Question<'d> {
             }
         }
 
-        let mut pending_dtypes: Vec<Str> = Vec::new();
+        let mut pending_dtypes: Vec<StrId> = Vec::new();
         for key in outside_common_ends(supported_dtypes, &changed.supported_dtypes).map(|(k, _)| k) {
             let name = match key {
                 PyValue::Dtype(d) => canonical_dtype(d).unwrap_or(d),
@@ -317,12 +216,12 @@ impl<'d> Question<'d> {
         if dtypes_differ {
             for (k, class) in deps.generated_classes.iter().enumerate() {
                 let before = base_filters(k);
-                if before.is_none() || before != class.filters(after) {
+                if before.is_none() || before != preflight_filters(class, after) {
                     touched.push(&class.units);
                 }
             }
         }
-        let hot = &inv.hot;
+        let hot = &inv.engine.hot;
         let pending = pending_dtypes
             .iter()
             .map(|&dt| (dt, deps.pending_by_dtype.get(&dt).map(Vec::as_slice).unwrap_or_default()))

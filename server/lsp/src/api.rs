@@ -118,7 +118,10 @@ pub fn load_inventory(path: &Path) -> Result<Inventory, ApiError> {
     if !path.exists() {
         return Err(ApiError::NotFound(format!("inventory file not found: {}", path.display())));
     }
-    Inventory::from_path(path).map_err(|e| ApiError::Invalid(format!("cannot load inventory {}: {e}", path.display())))
+    std::fs::read(path)
+        .map_err(|e| format!("{}: {e}", path.display()))
+        .and_then(|bytes| Inventory::from_bytes(&bytes))
+        .map_err(|e| ApiError::Invalid(format!("cannot load inventory {}: {e}", path.display())))
 }
 
 /// The inventory compiled into the binary (decoded on first use, about a tenth of a second).

@@ -116,7 +116,9 @@ impl AccountingArgs {
     /// one for the environment's torch. `Err` says why it cannot load.
     pub fn load_inventory(&self, manifest: &Path) -> Result<SelectedInventory, String> {
         if let Some(p) = &self.inventory {
-            return Inventory::from_path(p)
+            return std::fs::read(p)
+                .map_err(|e| format!("{}: {e}", p.display()))
+                .and_then(|bytes| Inventory::from_bytes(&bytes))
                 .map(|inventory| SelectedInventory::Loaded(Box::new(inventory)))
                 .map_err(|e| format!("cannot load inventory {}: {e}", p.display()));
         }

@@ -49,7 +49,7 @@ async fn apply_inventory_setting(session: &Session) {
     let settings = session.settings();
     let mut problem = None;
     let loaded: Option<&'static Inventory> = match &settings.inventory_path {
-        Some(path) => match Inventory::from_path(path) {
+        Some(path) => match read_inventory(path) {
             Ok(inv) => Some(Box::leak(Box::new(inv))),
             Err(e) => {
                 problem = Some(format!("torchcts: cannot load the inventory {path}: {e}; using the embedded one"));
@@ -134,4 +134,10 @@ fn drop_resident_pages(bytes: &'static [u8]) {
             libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_DONTNEED);
         }
     }
+}
+
+/// An inventory file the settings name, read here: the accounting crate does no IO.
+fn read_inventory(path: &str) -> Result<Inventory, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+    Inventory::from_bytes(&bytes)
 }

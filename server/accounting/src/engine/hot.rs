@@ -18,8 +18,8 @@
 use foldhash::{HashMap, HashMapExt};
 
 use crate::inventory::{
-    rare, BackwardOp, DtCode, DtypeCheck, ForwardOp, Generated, Item, OiParam, OracleOutcome, Placeholders, Rd,
-    ShapeFacts, Str,
+    rare, BackwardOp, DtCode, DtypeCheck, ForwardOp, Generated, Item, OiParam, OracleOutcome, Placeholders,
+    ReasonDetail, ShapeFacts, StrId,
 };
 
 /// When an item of the maximal collection exists for a manifest.
@@ -44,7 +44,7 @@ pub(crate) enum Presence {
 /// What the rule chain reads for every item.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct HotItem {
-    pub op: Option<Str>,
+    pub op: Option<StrId>,
     pub d1: Option<DtypeCheck>,
     /// Forward/backward OpInfo table index (`u32::MAX` if absent).
     pub table: u32,
@@ -72,7 +72,7 @@ pub(crate) const NO_GROUP: u32 = u32::MAX;
 pub(crate) struct GroupInfo {
     /// The dtype the group's items check: a regex filter for it makes the
     /// outcome depend on the operator name.
-    pub dt: Option<Str>,
+    pub dt: Option<StrId>,
     /// NaN/Inf OpInfo parameters of an ieee754-capable op with a float or
     /// complex dtype: a pattern-valued `ieee754` is searched in the op name.
     pub ieee754_by_op: bool,
@@ -86,7 +86,7 @@ pub(crate) struct HotTable {
     /// Forward, backward, errors, foreach (the order of `PlaceholderKind`).
     pub placeholders: [HotItem; 4],
     /// Distinct `requires` lists; index 0 is empty.
-    pub requires_sets: Vec<Vec<Str>>,
+    pub requires_sets: Vec<Vec<StrId>>,
     /// Per item: its group, or [`NO_GROUP`].
     pub group_of: Vec<u32>,
     pub groups: Vec<GroupInfo>,
@@ -96,10 +96,7 @@ pub(crate) struct HotTable {
     /// Items in no group (rare facts), in collection order.
     pub ungrouped: Vec<u32>,
     /// Item indices per operator (keyed by the first string id of its name), for `skip_ops`.
-    pub items_by_op: HashMap<Str, Vec<u32>>,
-    /// Which groups and items read which manifest facts; built on the first what-if
-    /// question, so that loading does not pay for it.
-    pub dependents: std::sync::OnceLock<crate::what_if::Dependents>,
+    pub items_by_op: HashMap<StrId, Vec<u32>>,
 }
 
 /// Everything the rule chain and the presence test read from a common item,
@@ -122,9 +119,9 @@ struct Signature {
 #[derive(PartialEq, Eq, Hash)]
 pub(crate) struct GeneratedKey<'a> {
     oracle_runner: bool,
-    early: Option<Rd>,
+    early: Option<ReasonDetail>,
     oracle: &'a [(u8, OracleOutcome)],
-    late: Option<Rd>,
+    late: Option<ReasonDetail>,
     post_contract: bool,
     dt: &'a [DtCode],
     manual_shape: Option<&'a ShapeFacts>,
@@ -151,14 +148,14 @@ pub(crate) struct BuildInput<'a> {
     pub ids: &'a str,
     pub placeholders: &'a Placeholders,
     pub device_classes: usize,
-    pub clean: Str,
+    pub clean: StrId,
     pub forward: &'a [ForwardOp],
     pub backward: &'a [BackwardOp],
     pub generated: &'a [Generated],
     /// Per string id: 1 if it names a float/complex dtype.
-    pub fc_by_str: &'a [u8],
+    pub float_or_complex_by_str: &'a [u8],
     /// The first string id of a text (ids of equal texts may differ).
-    pub canonical: &'a dyn Fn(Str) -> Str,
+    pub canonical: &'a dyn Fn(StrId) -> StrId,
 }
 
 /// Build the table. Fails only on an inventory that breaks the invariants
@@ -193,14 +190,13 @@ pub(crate) fn build(input: BuildInput) -> Result<HotTable, String> {
         group_members,
         group_start,
         items_by_op,
-        dependents: std::sync::OnceLock::new(),
     })
 }
 
 /// The distinct `requires` lists, interned in the order they are met; index 0 is empty.
 struct CapabilitySets {
-    sets: Vec<Vec<Str>>,
-    index: HashMap<Vec<Str>, u16>,
+    sets: Vec<Vec<StrId>>,
+    index: HashMap<Vec<StrId>, u16>,
 }
 
 impl CapabilitySets {
@@ -210,7 +206,7 @@ impl CapabilitySets {
         CapabilitySets { sets: vec![Vec::new()], index }
     }
 
-    fn intern(&mut self, requires: &[Str]) -> Result<u16, String> {
+    fn intern(&mut self, requires: &[StrId]) -> Result<u16, String> {
         if let Some(&i) = self.index.get(requires) {
             return Ok(i);
         }
@@ -247,9 +243,9 @@ fn hot_item(it: &Item, input: &BuildInput, sets: &mut CapabilitySets) -> Result<
 
 /// When the item exists, and its forward/backward OpInfo table index (`u32::MAX` if none),
 /// checking that its OpInfo parameters agree with its op and dtype.
-fn presence(it: &Item, clean: Str) -> Result<(Presence, u32), String> {
+fn presence(it: &Item, clean: StrId) -> Result<(Presence, u32), String> {
     let d1_dt = it.d1.as_ref().map(|d| d.dt);
-    let consistent = |op: Str, dt: Option<Str>| it.op == Some(op) && (dt.is_none() || d1_dt == dt);
+    let consistent = |op: StrId, dt: Option<StrId>| it.op == Some(op) && (dt.is_none() || d1_dt == dt);
     Ok(match it.opinfo {
         Some(OiParam::Forward { op, dt, cond, table }) => {
             if !consistent(op, Some(dt)) {
@@ -282,7 +278,7 @@ fn presence(it: &Item, clean: Str) -> Result<(Presence, u32), String> {
 struct Grouping {
     groups: Vec<GroupInfo>,
     group_of: Vec<u32>,
-    items_by_op: HashMap<Str, Vec<u32>>,
+    items_by_op: HashMap<StrId, Vec<u32>>,
 }
 
 /// Phase 2: items with equal [`Signature`]s share a group; items with other rare facts or
@@ -292,11 +288,11 @@ fn group_items(input: &BuildInput, hot_items: &[HotItem]) -> Grouping {
     let mut groups: Vec<GroupInfo> = Vec::new();
     let mut group_index: HashMap<Signature, u32> = HashMap::new();
     let mut group_of = Vec::with_capacity(hot_items.len());
-    let mut items_by_op: HashMap<Str, Vec<u32>> = HashMap::new();
+    let mut items_by_op: HashMap<StrId, Vec<u32>> = HashMap::new();
     // Items of one operator come in runs (its dtypes, conditions): each run is added to
     // `items_by_op` at once, and an item with the signature of the one before joins its
     // group without a lookup.
-    let mut op_run: (Option<Str>, Vec<u32>) = (None, Vec::new());
+    let mut op_run: (Option<StrId>, Vec<u32>) = (None, Vec::new());
     let mut previous: Option<(Signature, u32)> = None;
     for (i, hot) in hot_items.iter().enumerate() {
         let op = hot.op.map(input.canonical);
@@ -361,7 +357,7 @@ fn signature(
         _ => (false, false),
     };
     let dt = hot.d1.map(|d| d.dt);
-    let fc = dt.is_some_and(|dt| input.fc_by_str.get(dt as usize).copied().unwrap_or(0) == 1);
+    let fc = dt.is_some_and(|dt| input.float_or_complex_by_str.get(dt as usize).copied().unwrap_or(0) == 1);
     let signature = Signature {
         d1: hot.d1,
         presence: hot.presence,

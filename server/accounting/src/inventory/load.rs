@@ -2,24 +2,25 @@
 //! into the tables the engine walks, then indexed.
 //!
 //! Rows carry string and reason ids already interned by the packer, so loading does no
-//! JSON work and no per-field lookups; the indexes built here are the ones that depend on
-//! the engine (placeholders, the compact per-item table and its groups).
+//! JSON work and no per-field lookups; the indexes built here are the plain ones the engine
+//! reads (canonical string ids, dtype slots, placeholders, the first item of each test
+//! function). The engine's own tables are built from the result (`engine/`).
 
 // foldhash: loading hashes every item and string; SipHash was a third of the load time.
 use foldhash::{HashMap, HashMapExt};
-use std::sync::Mutex;
+use std::io::Read;
 
 use inventory_pack::rows::{code, generated as gbit, item as ibit, opinfo as obit, RowReader};
 use inventory_pack::{Release, Section};
 
-use crate::inventory::{
+use super::{
     BackwardOp, ContractMode, DevFact, DevRule, DeviceInfo, DtCode, DtypeCheck, DtypeInfo, DtypeParam, FixedGate,
-    ForwardOp, Generated, Inventory, InventoryMeta, Item, OiParam, OracleOutcome, Placeholders, Rd, Reason, ShapeFacts,
-    Str, WellKnown, CUSTOM_DEVICE_PLACEHOLDER, ENGINE_REASONS,
+    ForwardOp, Generated, InventoryMeta, Item, OiParam, OracleOutcome, Placeholders, Reason, ReasonDetail, ShapeFacts,
+    StrId, Tables, WellKnown, CUSTOM_DEVICE_PLACEHOLDER, ENGINE_REASONS,
 };
 
 /// What a release's rows hold, before indexing.
-struct Tables {
+struct Rows {
     meta: InventoryMeta,
     opinfo_level: u8,
     generated_level: u8,
@@ -36,12 +37,29 @@ struct Tables {
     backward: Vec<BackwardOp>,
 }
 
-pub(crate) fn load(release: &Release) -> Result<Inventory, String> {
-    let tables = read_tables(release)?;
-    index(tables)
+/// A release of a packed archive, read and indexed.
+pub(crate) fn load(release: &Release) -> Result<Tables, String> {
+    let rows = read_rows(release)?;
+    index(rows)
 }
 
-fn read_tables(release: &Release) -> Result<Tables, String> {
+/// The extraction's JSON, gzip-compressed or plain: packed as the build packs the embedded
+/// releases, then loaded like them.
+pub(crate) fn from_extraction(bytes: &[u8]) -> Result<Tables, String> {
+    let json: Vec<u8> = if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut out = Vec::with_capacity(bytes.len() * 12);
+        flate2::read::GzDecoder::new(bytes).read_to_end(&mut out).map_err(|e| format!("gzip: {e}"))?;
+        out
+    } else {
+        bytes.to_vec()
+    };
+    let packed = inventory_pack::pack_single(&json, "loaded")?;
+    let archive = inventory_pack::Archive::read(&packed)?;
+    let release = archive.releases().first().ok_or("empty inventory archive")?;
+    load(release)
+}
+
+fn read_rows(release: &Release) -> Result<Rows, String> {
     let header = release.rows(Section::Header).next().ok_or("inventory archive: release without a header")?;
     let mut r = RowReader::new(header);
     let mut tables = read_header(&mut r);
@@ -82,7 +100,7 @@ fn read_tables(release: &Release) -> Result<Tables, String> {
     Ok(tables)
 }
 
-fn read_header(r: &mut RowReader) -> Tables {
+fn read_header(r: &mut RowReader) -> Rows {
     let format_version = r.var();
     let mut text = || r.str().to_string();
     let (torchcts_version, torch_version, python_version, extracted_at) = (text(), text(), text(), text());
@@ -97,7 +115,7 @@ fn read_header(r: &mut RowReader) -> Tables {
     let dtypes = (0..r.var()).map(|_| DtypeInfo { name: r.str().to_string(), float_or_complex: r.u8() == 1 }).collect();
     let reasons = (0..r.var()).map(|_| r.str().to_string()).collect();
     let deselect = (0..r.var()).map(|_| r.var() as Reason).collect();
-    Tables {
+    Rows {
         meta: InventoryMeta { format_version, torchcts_version, torch_version, python_version, extracted_at },
         opinfo_level,
         generated_level,
@@ -114,8 +132,8 @@ fn read_header(r: &mut RowReader) -> Tables {
     }
 }
 
-fn rd(r: &mut RowReader) -> Option<Rd> {
-    r.rd().map(|(reason, detail)| Rd { reason, detail })
+fn rd(r: &mut RowReader) -> Option<ReasonDetail> {
+    r.rd().map(|(reason, detail)| ReasonDetail { reason, detail })
 }
 
 fn read_dtype_check(r: &mut RowReader) -> DtypeCheck {
@@ -209,7 +227,7 @@ fn read_device_facts(r: &mut RowReader) -> Box<[(u8, Box<[DevFact]>)]> {
                         4 => DevRule::MpsBug,
                         _ => DevRule::Crash,
                     };
-                    DevFact { rule, rd: Rd { reason: r.var() as Reason, detail: r.var32() } }
+                    DevFact { rule, rd: ReasonDetail { reason: r.var() as Reason, detail: r.var32() } }
                 })
                 .collect();
             (class, facts)
@@ -312,7 +330,7 @@ fn read_backward(r: &mut RowReader) -> BackwardOp {
 /// Interns the strings and reasons the engine names itself, after the release's own.
 struct Interner {
     strings: Vec<String>,
-    string_index: HashMap<String, Str>,
+    string_index: HashMap<String, StrId>,
     reasons: Vec<String>,
     reason_index: HashMap<String, Reason>,
 }
@@ -321,13 +339,13 @@ impl Interner {
     fn new(strings: Vec<String>, reasons: Vec<String>) -> Interner {
         let mut string_index = HashMap::with_capacity(strings.len() + 32);
         for (i, s) in strings.iter().enumerate() {
-            string_index.entry(s.clone()).or_insert(i as Str);
+            string_index.entry(s.clone()).or_insert(i as StrId);
         }
         let reason_index = reasons.iter().enumerate().map(|(i, r)| (r.clone(), i as Reason)).collect();
         Interner { strings, string_index, reasons, reason_index }
     }
 
-    fn string(&mut self, s: &str) -> Str {
+    fn string(&mut self, s: &str) -> StrId {
         inventory_pack::intern(&mut self.strings, &mut self.string_index, s)
     }
 
@@ -356,7 +374,7 @@ impl Interner {
 }
 
 /// The engine's indexes over a release's tables.
-fn index(t: Tables) -> Result<Inventory, String> {
+fn index(t: Rows) -> Result<Tables, String> {
     let custom_device_class = t
         .devices
         .iter()
@@ -368,7 +386,7 @@ fn index(t: Tables) -> Result<Inventory, String> {
         names.reason(r);
     }
     let deselect_reasons = deselecting(&t.deselect, names.reasons.len());
-    let (dtype_pos, fc_by_str) = dtype_tables(&mut names, &t.dtypes);
+    let (dtype_pos, float_or_complex_by_str) = dtype_tables(&mut names, &t.dtypes);
     let mut items = t.items;
     let mut ids = t.ids;
     link_opinfo_tables(&mut items, &t.forward, &t.backward);
@@ -377,20 +395,7 @@ fn index(t: Tables) -> Result<Inventory, String> {
         placeholders(&items, &by_function.first, &names.strings, &mut ids, &s, t.opinfo_level, t.generated_level);
     let canonical_str = canonical_ids(&names);
     let dtype_slot = dtype_slots(&dtype_pos, &canonical_str);
-    let canonical = |id: Str| canonical_str.get(id as usize).copied().unwrap_or(id);
-    let hot = crate::hot::build(crate::hot::BuildInput {
-        items: &items,
-        ids: &ids,
-        placeholders: &placeholders,
-        device_classes: t.devices.len(),
-        clean: s.clean,
-        forward: &t.forward,
-        backward: &t.backward,
-        generated: &t.generated,
-        fc_by_str: &fc_by_str,
-        canonical: &canonical,
-    })?;
-    Ok(Inventory {
+    Ok(Tables {
         meta: t.meta,
         strings: names.strings,
         string_index: names.string_index,
@@ -403,7 +408,7 @@ fn index(t: Tables) -> Result<Inventory, String> {
         forward: t.forward,
         backward: t.backward,
         dtypes: t.dtypes,
-        fc_by_str,
+        float_or_complex_by_str,
         dtype_slot,
         dtype_pos,
         devices: t.devices,
@@ -414,26 +419,21 @@ fn index(t: Tables) -> Result<Inventory, String> {
         error_ops: by_function.error_ops,
         foreach_pairs: by_function.foreach_pairs,
         placeholders,
-        hot,
-        regex_cache: Mutex::new(std::collections::HashMap::new()),
-        operators: Default::default(),
-        chain_reasons: Default::default(),
-        s,
+        well_known: s,
     })
 }
 
 /// Per string id: the position of the inventory dtype it names (by text), or
-/// [`crate::inventory::NO_DTYPE_SLOT`].
-fn dtype_slots(dtype_pos: &HashMap<Str, usize>, canonical_str: &[Str]) -> Vec<u8> {
-    let mut by_canonical: HashMap<Str, usize> = HashMap::default();
+/// [`super::NO_DTYPE_SLOT`].
+fn dtype_slots(dtype_pos: &HashMap<StrId, usize>, canonical_str: &[StrId]) -> Vec<u8> {
+    let mut by_canonical: HashMap<StrId, usize> = HashMap::default();
     for (&st, &pos) in dtype_pos {
         by_canonical.insert(canonical_str.get(st as usize).copied().unwrap_or(st), pos);
     }
     (0..canonical_str.len())
         .map(|s| {
             let pos = by_canonical.get(&canonical_str[s]).copied();
-            pos.filter(|&p| p < crate::inventory::NO_DTYPE_SLOT as usize)
-                .map_or(crate::inventory::NO_DTYPE_SLOT, |p| p as u8)
+            pos.filter(|&p| p < super::NO_DTYPE_SLOT as usize).map_or(super::NO_DTYPE_SLOT, |p| p as u8)
         })
         .collect()
 }
@@ -451,36 +451,36 @@ fn deselecting(deselect: &[Reason], reason_count: usize) -> Vec<bool> {
 
 /// The string id of each inventory dtype -> its position; per string id, 1 if it names a
 /// float or complex dtype.
-fn dtype_tables(names: &mut Interner, dtypes: &[DtypeInfo]) -> (HashMap<Str, usize>, Vec<u8>) {
-    let dtype_pos: HashMap<Str, usize> =
+fn dtype_tables(names: &mut Interner, dtypes: &[DtypeInfo]) -> (HashMap<StrId, usize>, Vec<u8>) {
+    let dtype_pos: HashMap<StrId, usize> =
         dtypes.iter().enumerate().map(|(pos, d)| (names.string(&d.name), pos)).collect();
-    let mut fc_by_str = vec![0u8; names.strings.len() + 16];
+    let mut float_or_complex_by_str = vec![0u8; names.strings.len() + 16];
     for (&st, &pos) in &dtype_pos {
         if dtypes[pos].float_or_complex {
-            fc_by_str[st as usize] = 1;
+            float_or_complex_by_str[st as usize] = 1;
         }
     }
-    (dtype_pos, fc_by_str)
+    (dtype_pos, float_or_complex_by_str)
 }
 
 /// Per string id: the id its text is interned under (equal texts, one id).
-fn canonical_ids(names: &Interner) -> Vec<Str> {
+fn canonical_ids(names: &Interner) -> Vec<StrId> {
     names
         .strings
         .iter()
         .enumerate()
-        .map(|(i, text)| names.string_index.get(text).copied().unwrap_or(i as Str))
+        .map(|(i, text)| names.string_index.get(text).copied().unwrap_or(i as StrId))
         .collect()
 }
 
 /// What the manifest-generated parameter sets need from the items.
 struct FunctionIndex {
     /// First item of each test function (placeholders copy its level and capabilities).
-    first: HashMap<Str, usize>,
+    first: HashMap<StrId, usize>,
     /// OpInfo error ops (items of `test_op_errors`), in order.
-    error_ops: Vec<Str>,
+    error_ops: Vec<StrId>,
     /// (entry, dtype) of the generated foreach/fused items.
-    foreach_pairs: Vec<(Str, Str)>,
+    foreach_pairs: Vec<(StrId, StrId)>,
 }
 
 impl FunctionIndex {
@@ -508,8 +508,8 @@ impl FunctionIndex {
 
 /// Points each OpInfo item at its row of the forward/backward table (`u32::MAX`: none).
 fn link_opinfo_tables(items: &mut [Item], forward: &[ForwardOp], backward: &[BackwardOp]) {
-    let forward_by_op: HashMap<Str, usize> = forward.iter().enumerate().map(|(i, f)| (f.op, i)).collect();
-    let backward_by_op: HashMap<Str, usize> = backward.iter().enumerate().map(|(i, f)| (f.op, i)).collect();
+    let forward_by_op: HashMap<StrId, usize> = forward.iter().enumerate().map(|(i, f)| (f.op, i)).collect();
+    let backward_by_op: HashMap<StrId, usize> = backward.iter().enumerate().map(|(i, f)| (f.op, i)).collect();
     for it in items.iter_mut() {
         match &mut it.opinfo {
             Some(OiParam::Forward { op, table, .. }) => *table = forward_by_op.get(op).map_or(u32::MAX, |&i| i as u32),
@@ -524,7 +524,7 @@ fn link_opinfo_tables(items: &mut [Item], forward: &[ForwardOp], backward: &[Bac
 /// The items pytest collects when a manifest-generated parameter list is empty.
 fn placeholders(
     items: &[Item],
-    first: &HashMap<Str, usize>,
+    first: &HashMap<StrId, usize>,
     strings: &[String],
     ids: &mut String,
     s: &WellKnown,
@@ -532,7 +532,7 @@ fn placeholders(
     generated_level: u8,
 ) -> Placeholders {
     let mut make =
-        |function: Str, suffix: &str, default_level: u8, d1: Option<DtypeCheck>, op: Option<Str>, dummy: bool| {
+        |function: StrId, suffix: &str, default_level: u8, d1: Option<DtypeCheck>, op: Option<StrId>, dummy: bool| {
             let template = first.get(&function).map(|&i| &items[i]);
             let inherits_level = |t: &Item| t.generated.is_none() && t.foreach_entry.is_none();
             Item {
