@@ -8,7 +8,7 @@
 //! which its parser tries, in source order, only after a file failed to parse. Everything
 //! else stays CPython's generic `invalid syntax` (see `syntax::python_syntax_error`).
 
-use crate::lex::{lex, TokenKind};
+use crate::cpython::lexer::{lex, TokenKind};
 
 /// A hint: CPython's message, the 1-based line it reports, and the byte offset the
 /// offending construct starts at (to order it against other errors).

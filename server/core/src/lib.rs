@@ -12,6 +12,7 @@ pub mod analysis;
 pub mod cancel;
 pub mod check;
 pub mod completion;
+pub mod cpython;
 pub mod cpython_hints;
 mod cpython_targets;
 pub mod eval;
@@ -21,7 +22,6 @@ mod fix_check;
 pub mod fix_data;
 pub mod hover;
 pub mod key_docs;
-pub mod lex;
 pub mod line_index;
 pub mod locate;
 pub mod regex_check;
@@ -33,6 +33,9 @@ pub mod symbols;
 pub mod syntax;
 pub mod validate;
 pub mod value;
+
+/// The lexer's old path (`size_limit.rs` and outside callers read `crate::lex`).
+pub use cpython::lexer as lex;
 
 pub use analysis::{analyze, Analysis, AnalysisInput};
 pub use cancel::{Cancel, Cancellable, Cancelled};

@@ -5,9 +5,9 @@
 //! ([`syntax_findings`]), and [`python_syntax_error`] estimates the message and line
 //! CPython would report, for `check` parity (`Failed to parse manifest: ...`).
 
+use crate::cpython::lexer::{lex, Token, TokenKind};
 use crate::fields::{Field, FieldChild};
 use crate::findings::{Finding, Origin, Severity};
-use crate::lex::{lex, Token, TokenKind};
 use tree_sitter::{InputEdit, Node, Parser, Point, Tree};
 
 /// Parses Python source. Never fails: tree-sitter always returns a tree for UTF-8 input.
