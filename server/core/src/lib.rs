@@ -13,8 +13,6 @@ pub mod cancel;
 pub mod check;
 pub mod completion;
 pub mod cpython;
-pub mod cpython_hints;
-mod cpython_targets;
 pub mod eval;
 mod fields;
 pub mod findings;

@@ -185,7 +185,7 @@ pub struct PythonSyntaxError {
     pub message: String,
     pub line: usize,
     /// Likely repairs (the likeliest first), for CPython's specialised messages.
-    pub fixes: Vec<crate::cpython_hints::SyntaxFix>,
+    pub fixes: Vec<crate::cpython::hints::SyntaxFix>,
 }
 
 /// Estimates CPython's syntax error for a file. Bracket and string errors come from a
@@ -206,10 +206,10 @@ pub fn python_syntax_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError>
     // With those stars replaced, the text parses in CPython as it does with them.
     // Tokenized once for the checks every file gets (this runs on every keystroke);
     // `None` where a string does not terminate.
-    let tokens = crate::cpython_hints::tokenize(text);
-    if let Some(stars) = tokens.as_deref().and_then(|tokens| crate::cpython_targets::statement_stars(text, tokens)) {
+    let tokens = crate::cpython::tokens::tokenize(text);
+    if let Some(stars) = tokens.as_deref().and_then(|tokens| crate::cpython::targets::statement_stars(text, tokens)) {
         let replaced = &stars.replaced;
-        let replaced_tokens = crate::cpython_hints::tokenize(replaced);
+        let replaced_tokens = crate::cpython::tokens::tokenize(replaced);
         return parse_or_compile_error(&parse(replaced, None), replaced, replaced_tokens.as_deref()).or_else(|| {
             let (message, line) = stars.error?;
             Some(PythonSyntaxError { message: message.into(), line, fixes: Vec::new() })
@@ -219,11 +219,11 @@ pub fn python_syntax_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError>
 }
 
 /// [`python_syntax_error`] for a text without a NUL byte or a statement's starred expression;
-/// `tokens` are its parser tokens (`cpython_hints::tokenize`).
+/// `tokens` are its parser tokens (`cpython::tokens::tokenize`).
 fn parse_or_compile_error(
     tree: &Tree,
     text: &str,
-    tokens: Option<&[crate::cpython_hints::Token]>,
+    tokens: Option<&[crate::cpython::tokens::Token]>,
 ) -> Option<PythonSyntaxError> {
     let mut atom = None;
     let mut indent = None;
@@ -265,7 +265,7 @@ fn parse_or_compile_error(
         // CPython's second pass also reads the expression after two operands side by side
         // at the first error (`manifest {...}`), atoms included.
         let reread = |start: usize| {
-            crate::cpython_targets::juxtaposed_expression(text, start).is_some_and(|e| e.contains(&atom.offset))
+            crate::cpython::targets::juxtaposed_expression(text, start).is_some_and(|e| e.contains(&atom.offset))
         };
         if first.is_none_or(|(_, _, start)| start >= atom.offset || reread(start)) {
             return match token_error {
@@ -286,7 +286,7 @@ fn parse_or_compile_error(
         }
     }
     // Only a file that does not parse is scanned for CPython's specialised messages.
-    let hints = if first.is_some() { crate::cpython_hints::hints(text) } else { Default::default() };
+    let hints = if first.is_some() { crate::cpython::hints::hints(text) } else { Default::default() };
     let mut parser_error = first.map(|(line, end)| parser_error(hints.first, &hints.statement_starts, line, end));
     if let Some((_, error)) = arguments {
         parser_error = Some(error);
@@ -326,7 +326,7 @@ fn parse_or_compile_error(
 /// previous entry), unless a statement starts between them; a later one is not CPython's
 /// first error.
 fn parser_error(
-    first_hint: Option<crate::cpython_hints::Hint>,
+    first_hint: Option<crate::cpython::hints::Hint>,
     statement_starts: &[usize],
     line: usize,
     end: usize,
@@ -348,14 +348,14 @@ fn parser_error(
 fn first_error(
     tree: &Tree,
     text: &str,
-    tokens: Option<&[crate::cpython_hints::Token]>,
+    tokens: Option<&[crate::cpython::tokens::Token]>,
 ) -> Option<(usize, usize, usize)> {
     let findings = if tree.root_node().has_error() { syntax_findings(tree, text, 1) } else { Vec::new() };
     let tree_sitter = findings.first().map(|f| f.span.clone());
     let missed = [
         stray_character(text),
-        tokens.and_then(crate::cpython_hints::missed_starred),
-        tokens.and_then(crate::cpython_hints::statement_juxtaposition),
+        tokens.and_then(crate::cpython::hints::missed_starred),
+        tokens.and_then(crate::cpython::hints::statement_juxtaposition),
     ]
     .into_iter()
     .flatten();

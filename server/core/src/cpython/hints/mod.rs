@@ -6,9 +6,11 @@
 //! These mirror the `invalid_expression`, `invalid_kvpair` and
 //! `invalid_double_starred_kvpairs` rules of CPython 3.11's grammar (`Grammar/python.gram`),
 //! which its parser tries, in source order, only after a file failed to parse. Everything
-//! else stays CPython's generic `invalid syntax` (see `syntax::python_syntax_error`).
+//! else stays CPython's generic `invalid syntax` (see `syntax::python_syntax_error`). The
+//! `=` of a bad assignment target is [`targets`](super::targets)'s.
 
-use crate::cpython::lexer::{lex, TokenKind};
+use super::targets::{TargetError, Targets};
+use super::tokens::{is_keyword, matching_openers, tokenize, Kind, Token};
 
 /// A hint: CPython's message, the 1-based line it reports, and the byte offset the
 /// offending construct starts at (to order it against other errors).
@@ -43,104 +45,6 @@ pub const COLON_EXPECTED: &str = "':' expected after dictionary key";
 pub const VALUE_EXPECTED: &str = "expression expected after dictionary key and ':'";
 /// `invalid_kwarg`: `f(a.b=1)`, `f(+x=1)`.
 pub const ASSIGNMENT_IN_ARGUMENT: &str = "expression cannot contain assignment, perhaps you meant \"==\"?";
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kind {
-    Name,
-    Number,
-    String,
-    Op,
-}
-
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Token<'t> {
-    pub(crate) kind: Kind,
-    pub(crate) text: &'t str,
-    pub(crate) start: usize,
-    pub(crate) line: usize,
-    /// Bracket depth before the token (an opener has the outer depth).
-    pub(crate) depth: usize,
-    /// First token of a logical line.
-    pub(crate) logical_start: bool,
-}
-
-const KEYWORDS: &[&str] = &[
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
-    "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal",
-    "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
-];
-
-pub(crate) fn is_keyword(s: &str) -> bool {
-    KEYWORDS.contains(&s)
-}
-
-impl Token<'_> {
-    pub(crate) fn end(&self) -> usize {
-        self.start + self.text.len()
-    }
-
-    pub(crate) fn is(&self, op: &str) -> bool {
-        self.kind == Kind::Op && self.text == op
-    }
-
-    fn is_constant(&self) -> bool {
-        self.kind == Kind::Name && matches!(self.text, "True" | "False" | "None")
-    }
-
-    /// Can end an operand: `x`, `1`, `'s'`, `)`, `]`, `}`, `...`.
-    pub(crate) fn ends_operand(&self) -> bool {
-        match self.kind {
-            Kind::Name => !is_keyword(self.text) || self.is_constant(),
-            Kind::Number | Kind::String => true,
-            Kind::Op => matches!(self.text, ")" | "]" | "}" | "..."),
-        }
-    }
-
-    /// Can start an expression where an operator or a comma was due. `(` and `[` after an
-    /// operand are a call and a subscript, so they do not count.
-    pub(crate) fn starts_expression(&self) -> bool {
-        match self.kind {
-            Kind::Name => !is_keyword(self.text) || self.is_constant() || self.text == "lambda",
-            Kind::Number | Kind::String => true,
-            Kind::Op => matches!(self.text, "{" | "~" | "..."),
-        }
-    }
-
-    /// Part of a `disjunction` when walking back from its last token.
-    fn in_disjunction(&self) -> bool {
-        match self.kind {
-            Kind::Name => {
-                !is_keyword(self.text)
-                    || matches!(self.text, "True" | "False" | "None" | "and" | "or" | "not" | "in" | "is" | "await")
-            }
-            Kind::Number | Kind::String => true,
-            Kind::Op => matches!(
-                self.text,
-                "." | "+"
-                    | "-"
-                    | "*"
-                    | "/"
-                    | "//"
-                    | "%"
-                    | "**"
-                    | "@"
-                    | "<<"
-                    | ">>"
-                    | "&"
-                    | "|"
-                    | "^"
-                    | "~"
-                    | "<"
-                    | ">"
-                    | "<="
-                    | ">="
-                    | "=="
-                    | "!="
-                    | "..."
-            ),
-        }
-    }
-}
 
 pub const EXPECTED_COLON: &str = "expected ':'";
 
@@ -207,13 +111,13 @@ fn first_hint(tokens: &[Token]) -> Option<Hint> {
 /// whose target is bad.
 fn first_hint_scan(tokens: &[Token], in_value: &std::cell::Cell<bool>) -> Option<Hint> {
     let openers = matching_openers(tokens);
-    let targets = crate::cpython_targets::Targets::new(tokens, &openers);
+    let targets = Targets::new(tokens, &openers);
     let mut frames: Vec<Frame> = Vec::new();
     let at = |message: &'static str, t: &Token, fix: Option<SyntaxFix>| {
         let fixes = fix.into_iter().collect();
         Some(Hint { message: message.into(), line: t.line, offset: t.start, fixes, reached: false })
     };
-    let target_hint = |error: crate::cpython_targets::TargetError, fix: Option<SyntaxFix>| {
+    let target_hint = |error: TargetError, fix: Option<SyntaxFix>| {
         let t = &tokens[error.at];
         let fixes = fix.into_iter().collect();
         Hint { message: error.message.into(), line: t.line, offset: t.start, fixes, reached: false }
@@ -579,49 +483,6 @@ fn disjunction_start(tokens: &[Token], openers: &[Option<usize>], last: usize) -
     }
 }
 
-/// For each closing bracket, the index of its opener.
-pub(crate) fn matching_openers(tokens: &[Token]) -> Vec<Option<usize>> {
-    let mut out = vec![None; tokens.len()];
-    let mut stack = Vec::new();
-    for (k, t) in tokens.iter().enumerate() {
-        if t.kind != Kind::Op {
-            continue;
-        }
-        match t.text {
-            "(" | "[" | "{" => stack.push(k),
-            ")" | "]" | "}" => out[k] = stack.pop(),
-            _ => {}
-        }
-    }
-    out
-}
-
-/// The tokens CPython's parser reads (no comments, line breaks or indentation), from
-/// [`lex`]; `None` where a string does not terminate (that error is the tokenizer's,
-/// reported elsewhere).
-pub(crate) fn tokenize(text: &str) -> Option<Vec<Token<'_>>> {
-    let mut tokens = Vec::new();
-    let mut logical_start = true;
-    for token in lex(text) {
-        let kind = match token.kind {
-            TokenKind::Name => Kind::Name,
-            TokenKind::Number => Kind::Number,
-            TokenKind::String(string) if !string.terminated => return None,
-            TokenKind::String(_) => Kind::String,
-            TokenKind::Op => Kind::Op,
-            TokenKind::Newline => {
-                logical_start = true;
-                continue;
-            }
-            _ => continue,
-        };
-        let (start, line, depth) = (token.span.start, token.line, token.depth);
-        tokens.push(Token { kind, text: token.text(text), start, line, depth, logical_start });
-        logical_start = false;
-    }
-    Some(tokens)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -656,5 +517,39 @@ mod tests {
     fn a_large_valid_file_has_no_hint() {
         let text = format!("x = [{}]\n", "a + b, 'c' 'd', f(1)[2], {'k': v.w}, ".repeat(50_000));
         assert_eq!(hints(&text).first, None);
+    }
+
+    /// Messages and lines are CPython 3.11's for the same sources.
+    #[test]
+    fn statement_targets() {
+        let hint = |s: &str| hints(s).first.map(|h| (h.message.into_owned(), h.line));
+        let here = |what: &str| format!("cannot assign to {what} here. Maybe you meant '==' instead of '='?");
+        let cases: [(&str, String, usize); 18] = [
+            ("x = 1\na+b = {}\n", here("expression"), 2),
+            ("f(x) = 1\n", here("function call"), 1),
+            ("{} = 1\n", here("dict literal"), 1),
+            ("await x = 1\n", here("await expression"), 1),
+            ("[x for x in y] = 1\n", here("list comprehension"), 1),
+            ("a, b+c = 1\n", here("expression"), 1),
+            ("a+b, c = 1\n", super::super::targets::NAME_EQUALS.to_string(), 1),
+            ("x = a+b = 1\n", "cannot assign to expression".into(), 1),
+            ("[a]+b = 1\n", "cannot assign to expression".into(), 1),
+            ("True = 1\n", "cannot assign to True".into(), 1),
+            ("a < b = 1\n", "cannot assign to comparison".into(), 1),
+            ("(x for x in y) = 1\n", "cannot assign to generator expression".into(), 1),
+            ("x = (a := 1) = 2\n", "cannot assign to named expression".into(), 1),
+            ("a, *b+c = 1\n", "cannot assign to expression".into(), 1),
+            ("a+b = lambda: 1\n", "cannot assign to expression".into(), 1),
+            ("[a+b = 1]\n", here("expression"), 1),
+            ("[a[0] = 1]\n", here("subscript"), 1),
+            ("@Manifest = {}\n", super::super::targets::NAME_EQUALS.to_string(), 1),
+        ];
+        for (source, message, line) in cases {
+            assert_eq!(hint(source), Some((message, line)), "{source:?}");
+        }
+        // CPython's generic message: a valid assignment that fails later, or no rule applies.
+        for source in ["x = a b = 1\n", "a.b = 1 2\n", "[None = 1]\n", "[a = b = 1]\n", "[a < b = 1]\n"] {
+            assert!(hint(source).is_none_or(|(message, _)| message == INVALID), "{source:?}");
+        }
     }
 }
