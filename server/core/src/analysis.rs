@@ -2,11 +2,12 @@
 
 use crate::cancel::{uncancelled, Cancel, Cancellable};
 use crate::check::CheckOutcome;
+use crate::cpython::python_syntax_error;
 use crate::eval::{evaluate_until, ManifestModel};
 use crate::findings::{Finding, Origin, Severity};
 use crate::fix_data::{FixData, SyntaxRepair};
 use crate::line_index::LineIndex;
-use crate::syntax::{parse, python_syntax_error, syntax_findings};
+use crate::syntax::{parse, syntax_findings};
 use crate::validate::{lsp_hints, validate_manifest, ValidationContext};
 use crate::value::ValueKind;
 use tree_sitter::Tree;

@@ -9,6 +9,7 @@
 //! else stays CPython's generic `invalid syntax` (see `syntax::python_syntax_error`). The
 //! `=` of a bad assignment target is [`targets`](super::targets)'s.
 
+use super::error::SyntaxFix;
 use super::targets::{TargetError, Targets};
 use super::tokens::{is_keyword, matching_openers, tokenize, Kind, Token};
 
@@ -24,20 +25,6 @@ pub struct Hint {
     /// Read by CPython's second pass wherever tree-sitter saw the first error: the value of
     /// an assignment whose target is bad (and that target's own message).
     pub reached: bool,
-}
-
-/// Replace `span` (bytes) with `text`: the repair a quick fix offers.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SyntaxFix {
-    pub span: std::ops::Range<usize>,
-    pub text: &'static str,
-    pub title: &'static str,
-}
-
-impl SyntaxFix {
-    fn insert(at: usize, text: &'static str, title: &'static str) -> Option<SyntaxFix> {
-        Some(SyntaxFix { span: at..at, text, title })
-    }
 }
 
 pub const FORGOT_COMMA: &str = "invalid syntax. Perhaps you forgot a comma?";
