@@ -13,6 +13,7 @@ pub mod cancel;
 pub mod check;
 pub mod completion;
 pub mod cpython;
+pub mod edit_distance;
 pub mod eval;
 mod fields;
 pub mod findings;
