@@ -4,7 +4,7 @@
 
 use super::error::PythonSyntaxError;
 use super::escapes::{bytes_escape_error, str_escape_error};
-use super::lexer::{lex, Token, TokenKind};
+use super::lexer::{lex, Lexer, Token, TokenKind};
 
 pub(super) struct TokenizerError {
     pub(super) error: PythonSyntaxError,
@@ -67,150 +67,204 @@ pub(super) fn tokenizer_error(
     atom: &mut Option<AtomError>,
     unexpected_indent: &mut Option<UnexpectedIndent>,
 ) -> Option<TokenizerError> {
-    // A string's escape error (message, start), waiting for the token after its group.
-    let mut pending: Option<(String, usize)> = None;
-    let resolve = |pending: &mut Option<(String, usize)>, atom: &mut Option<AtomError>, line: usize| {
-        if let Some((message, offset)) = pending.take() {
-            if atom.is_none() {
-                *atom = Some(AtomError { error: PythonSyntaxError { message, line, fixes: Vec::new() }, offset });
-            }
-        }
-    };
-    let err = |message: String, line: usize, at_eof: bool| {
-        Some(TokenizerError {
-            error: PythonSyntaxError { message, line, fixes: Vec::new() },
-            at_eof,
-            closers: String::new(),
-        })
+    let mut scan = Scan {
+        text,
+        atom: atom.take(),
+        unexpected_indent: unexpected_indent.take(),
+        pending: None,
+        after_colon: false,
+        logical_line_start: true,
+        last_significant: None,
+        previous_line_end: None,
+        line_is_header: false,
+        previous_line_is_header: false,
+        previous_was_line_indent: false,
     };
     let mut tokens = lex(text);
-    // The last token the parser read was ':', so the next logical line must be indented.
-    let mut after_colon = false;
-    let mut logical_line_start = true;
-    let mut eof_error = None;
-    // The last significant token, and the NEWLINE that ended the previous logical line.
-    let mut last_significant: Option<Token> = None;
-    let mut previous_line_end: Option<(Token, Token)> = None;
-    // A compound statement's header fails on its forced ':' instead (`cpython_hints`).
-    let mut line_is_header = false;
-    let mut previous_line_is_header = false;
-    let mut previous_was_line_indent = false;
-    for token in tokens.by_ref() {
-        match token.kind {
-            TokenKind::Comment | TokenKind::Nl | TokenKind::Continuation if token.error.is_none() => continue,
-            TokenKind::Newline => {
-                resolve(&mut pending, atom, token.line);
-                logical_line_start = true;
-                previous_line_end = last_significant.take().map(|last| (last, token.clone()));
-                previous_line_is_header = std::mem::take(&mut line_is_header);
-                continue;
-            }
-            TokenKind::EndOfFile => {
-                eof_error = token.error;
-                if eof_error.is_none() {
-                    resolve(&mut pending, atom, token.line);
+    let error = scan.run(&mut tokens);
+    (*atom, *unexpected_indent) = (scan.atom, scan.unexpected_indent);
+    error
+}
+
+/// What [`tokenizer_error`] tracks between tokens.
+struct Scan<'t> {
+    text: &'t str,
+    atom: Option<AtomError>,
+    unexpected_indent: Option<UnexpectedIndent>,
+    /// A string's escape error (message, start), waiting for the token after its group.
+    pending: Option<(String, usize)>,
+    /// The last token the parser read was ':', so the next logical line must be indented.
+    after_colon: bool,
+    logical_line_start: bool,
+    /// The last significant token, and the NEWLINE that ended the previous logical line.
+    last_significant: Option<Token>,
+    previous_line_end: Option<(Token, Token)>,
+    /// A compound statement's header fails on its forced ':' instead (`hints`).
+    line_is_header: bool,
+    previous_line_is_header: bool,
+    previous_was_line_indent: bool,
+}
+
+fn tokenizer_err(message: String, line: usize) -> Option<TokenizerError> {
+    let error = PythonSyntaxError { message, line, fixes: Vec::new() };
+    Some(TokenizerError { error, at_eof: false, closers: String::new() })
+}
+
+impl Scan<'_> {
+    fn run(&mut self, tokens: &mut Lexer) -> Option<TokenizerError> {
+        let mut eof_error = None;
+        for token in tokens.by_ref() {
+            match token.kind {
+                TokenKind::Comment | TokenKind::Nl | TokenKind::Continuation if token.error.is_none() => continue,
+                TokenKind::Newline => {
+                    self.resolve(token.line);
+                    self.logical_line_start = true;
+                    self.previous_line_end = self.last_significant.take().map(|last| (last, token.clone()));
+                    self.previous_line_is_header = std::mem::take(&mut self.line_is_header);
+                    continue;
                 }
-                break;
+                TokenKind::EndOfFile => {
+                    eof_error = token.error;
+                    if eof_error.is_none() {
+                        self.resolve(token.line);
+                    }
+                    break;
+                }
+                _ => {}
             }
-            _ => {}
+            if let Some(error) = self.token(token) {
+                return Some(error);
+            }
         }
-        if std::mem::take(&mut logical_line_start) {
-            if after_colon && token.kind != TokenKind::Indent {
-                return err("expected an indented block".into(), token.line, false);
+        let error = eof_error?;
+        // CPython names the innermost bracket still open; the closers of all of them,
+        // innermost first, let the caller try completing the file.
+        let closers = tokens
+            .open_brackets()
+            .iter()
+            .rev()
+            .map(|&(open, _)| match open {
+                b'(' => ')',
+                b'[' => ']',
+                _ => '}',
+            })
+            .collect();
+        Some(TokenizerError {
+            error: PythonSyntaxError { message: error.message, line: error.line, fixes: Vec::new() },
+            at_eof: true,
+            closers,
+        })
+    }
+
+    /// The pending string group's escape error becomes the atom error (if none came first),
+    /// reported on `line`.
+    fn resolve(&mut self, line: usize) {
+        if let Some((message, offset)) = self.pending.take() {
+            if self.atom.is_none() {
+                let error = PythonSyntaxError { message, line, fixes: Vec::new() };
+                self.atom = Some(AtomError { error, offset });
             }
-            if token.kind == TokenKind::Indent && !after_colon && unexpected_indent.is_none() {
-                // Not a tokenizer error: an INDENT token the parser does not expect.
-                let incomplete = previous_line_end
-                    .as_ref()
-                    .filter(|(last, _)| !previous_line_is_header && needs_operand(last, text));
-                *unexpected_indent = Some(UnexpectedIndent {
-                    line: token.line,
-                    offset: token.span.end,
-                    incomplete_line: incomplete.map(|(_, newline)| newline.line),
-                    newline_offset: incomplete.map_or(0, |(_, newline)| newline.span.start),
-                });
+        }
+    }
+
+    /// A token other than a comment, a line break or the end of the file.
+    fn token(&mut self, token: Token) -> Option<TokenizerError> {
+        if std::mem::take(&mut self.logical_line_start) {
+            if self.after_colon && token.kind != TokenKind::Indent {
+                return tokenizer_err("expected an indented block".into(), token.line);
             }
+            self.note_unexpected_indent(&token);
         }
         if let Some(error) = token.error {
             // A backslash that starts the line is met while the indentation is measured,
             // before any INDENT token.
-            if token.kind == TokenKind::Continuation && previous_was_line_indent {
-                *unexpected_indent = None;
+            if token.kind == TokenKind::Continuation && self.previous_was_line_indent {
+                self.unexpected_indent = None;
             }
-            return err(error.message, error.line, false);
+            return tokenizer_err(error.message, error.line);
         }
-        previous_was_line_indent =
-            token.kind == TokenKind::Indent && unexpected_indent.is_some_and(|i| i.line == token.line);
+        self.previous_was_line_indent =
+            token.kind == TokenKind::Indent && self.unexpected_indent.is_some_and(|i| i.line == token.line);
         if !token.is_significant() {
-            continue;
+            return None;
         }
-        if last_significant.is_none() {
-            line_is_header = token.kind == TokenKind::Name
-                && matches!(
-                    token.text(text),
-                    "def"
-                        | "class"
-                        | "if"
-                        | "elif"
-                        | "else"
-                        | "for"
-                        | "while"
-                        | "with"
-                        | "try"
-                        | "except"
-                        | "finally"
-                        | "async"
-                        | "match"
-                        | "case"
-                );
+        if self.last_significant.is_none() {
+            self.line_is_header = token.kind == TokenKind::Name && is_header_keyword(token.text(self.text));
         }
-        last_significant = Some(token.clone());
+        self.last_significant = Some(token.clone());
         // The first token after a string group: the group's escape error is raised once this
         // token has been read without a tokenizer error of its own.
         if !matches!(token.kind, TokenKind::String(_)) {
-            resolve(&mut pending, atom, token.line);
+            self.resolve(token.line);
         }
+        self.atom_error(&token);
+        self.after_colon = token.is_op(self.text, ":");
+        None
+    }
+
+    /// At the start of a logical line: an INDENT not after a block header is not a
+    /// tokenizer error but a token the parser does not expect; the first is kept.
+    fn note_unexpected_indent(&mut self, token: &Token) {
+        if token.kind == TokenKind::Indent && !self.after_colon && self.unexpected_indent.is_none() {
+            let incomplete = self
+                .previous_line_end
+                .as_ref()
+                .filter(|(last, _)| !self.previous_line_is_header && needs_operand(last, self.text));
+            self.unexpected_indent = Some(UnexpectedIndent {
+                line: token.line,
+                offset: token.span.end,
+                incomplete_line: incomplete.map(|(_, newline)| newline.line),
+                newline_offset: incomplete.map_or(0, |(_, newline)| newline.span.start),
+            });
+        }
+    }
+
+    /// The atom error of a number (too many digits) or a string (non-ASCII bytes, at once;
+    /// a bad escape, pending until the token after its group).
+    fn atom_error(&mut self, token: &Token) {
         match token.kind {
             TokenKind::Number => {
-                let digits = decimal_int_digits(token.text(text));
-                if digits > MAX_INT_DIGITS && atom.is_none() {
+                let digits = decimal_int_digits(token.text(self.text));
+                if digits > MAX_INT_DIGITS && self.atom.is_none() {
                     let message = int_digits_error(digits);
                     let error = PythonSyntaxError { message, line: token.line, fixes: Vec::new() };
-                    *atom = Some(AtomError { error, offset: token.span.start });
+                    self.atom = Some(AtomError { error, offset: token.span.start });
                 }
             }
-            TokenKind::String(_) if atom.is_none() && pending.is_none() => {
-                if non_ascii_bytes(text, &token) {
+            TokenKind::String(_) if self.atom.is_none() && self.pending.is_none() => {
+                if non_ascii_bytes(self.text, token) {
                     // Raised at the string itself, before its escapes are read.
                     let message = "bytes can only contain ASCII literal characters".to_string();
                     let error = PythonSyntaxError { message, line: token.line, fixes: Vec::new() };
-                    *atom = Some(AtomError { error, offset: token.span.start });
-                } else if let Some(message) = literal_escape_error(text, &token) {
-                    pending = Some((message, token.quote_offset().unwrap_or(token.span.start)));
+                    self.atom = Some(AtomError { error, offset: token.span.start });
+                } else if let Some(message) = literal_escape_error(self.text, token) {
+                    self.pending = Some((message, token.quote_offset().unwrap_or(token.span.start)));
                 }
             }
             _ => {}
         }
-        after_colon = token.is_op(text, ":");
     }
-    let error = eof_error?;
-    // CPython names the innermost bracket still open; the closers of all of them, innermost
-    // first, let the caller try completing the file.
-    let closers = tokens
-        .open_brackets()
-        .iter()
-        .rev()
-        .map(|&(open, _)| match open {
-            b'(' => ')',
-            b'[' => ']',
-            _ => '}',
-        })
-        .collect();
-    Some(TokenizerError {
-        error: PythonSyntaxError { message: error.message, line: error.line, fixes: Vec::new() },
-        at_eof: true,
-        closers,
-    })
+}
+
+/// The first word of a compound statement's header.
+fn is_header_keyword(word: &str) -> bool {
+    matches!(
+        word,
+        "def"
+            | "class"
+            | "if"
+            | "elif"
+            | "else"
+            | "for"
+            | "while"
+            | "with"
+            | "try"
+            | "except"
+            | "finally"
+            | "async"
+            | "match"
+            | "case"
+    )
 }
 
 /// The digits of a decimal int literal (0 for floats, complex numbers and other radixes).
