@@ -17,7 +17,6 @@ pub mod edit_distance;
 pub mod eval;
 mod fields;
 pub mod findings;
-mod fix_check;
 pub mod fix_data;
 pub mod hover;
 pub mod key_docs;

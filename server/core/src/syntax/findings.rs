@@ -1,7 +1,7 @@
 //! The syntax errors tree-sitter finds, as findings: innermost ERROR nodes and MISSING
 //! nodes.
 
-use super::node_text;
+use super::parse::node_text;
 use crate::findings::{Finding, Origin, Severity};
 use tree_sitter::{Node, Tree};
 

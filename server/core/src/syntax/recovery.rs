@@ -1,7 +1,7 @@
 //! Entries recovered from a broken tree: the `manifest = {` whose entries tree-sitter
 //! turned into one ERROR node of loose tokens.
 
-use super::node_text;
+use super::parse::node_text;
 use tree_sitter::Node;
 
 /// In a half-typed file tree-sitter often turns `manifest = {` and the entries after it

@@ -1,5 +1,10 @@
 //! Quick fixes for findings, as minimal text edits that keep the user's formatting.
 
+mod edits;
+mod fix_check;
+
+pub use edits::{apply_edits, QuickFix, TextEdit};
+
 use crate::analysis::Analysis;
 use crate::cancel::{uncancelled, Cancel, Cancellable, CHECK_EVERY};
 use crate::edit_distance::nearest;
@@ -10,23 +15,8 @@ use crate::schema::schema;
 use crate::syntax::node_text;
 use crate::validate::STALE_CAPABILITIES;
 use crate::value::Span;
+use edits::pair_of_key;
 use std::collections::HashSet;
-use tree_sitter::Node;
-
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct TextEdit {
-    pub span: Span,
-    pub new_text: String,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct QuickFix {
-    pub title: String,
-    /// Index into `analysis.findings` of the finding this fixes.
-    pub finding: usize,
-    pub edits: Vec<TextEdit>,
-    pub preferred: bool,
-}
 
 /// Fixes for the findings that overlap `range`.
 pub fn quick_fixes(analysis: &Analysis, range: Span) -> Vec<QuickFix> {
@@ -49,7 +39,7 @@ pub fn quick_fixes_until(analysis: &Analysis, range: Span, cancel: &Cancel) -> C
     // Two findings on one key (unknown and stale) can offer the same edit: offer it once.
     let mut seen: HashSet<(String, Vec<TextEdit>)> = HashSet::new();
     out.retain(|fix| seen.insert((fix.title.clone(), fix.edits.clone())));
-    crate::fix_check::keep_fixes_that_leave_a_better_file(analysis, &mut out, cancel)?;
+    fix_check::keep_fixes_that_leave_a_better_file(analysis, &mut out, cancel)?;
     Ok(out)
 }
 
@@ -278,18 +268,6 @@ fn replace_string_literal(analysis: &Analysis, span: &Span, new_content: &str) -
     }
 }
 
-pub(crate) fn pair_of_key<'t>(analysis: &'t Analysis, key_span: &Span) -> Option<Node<'t>> {
-    let node = analysis.tree.root_node().named_descendant_for_byte_range(key_span.start, key_span.end)?;
-    let mut n = node;
-    for _ in 0..4 {
-        if n.kind() == "pair" {
-            return Some(n);
-        }
-        n = n.parent()?;
-    }
-    None
-}
-
 /// Deletes a dict entry with its comma, and its whole line when it stands alone on it.
 fn remove_entry(analysis: &Analysis, key_span: &Span) -> Option<TextEdit> {
     let pair = pair_of_key(analysis, key_span)?;
@@ -436,15 +414,4 @@ fn insert_entry(analysis: &Analysis, dict_start: usize, entry: &str) -> Option<T
         Some(first) => TextEdit { span: first.start_byte()..first.start_byte(), new_text: format!("{entry}, ") },
         None => TextEdit { span: open..open, new_text: entry.to_string() },
     })
-}
-
-/// Applies edits (non-overlapping) to a text; for tests and for previews.
-pub fn apply_edits(text: &str, edits: &[TextEdit]) -> String {
-    let mut sorted: Vec<&TextEdit> = edits.iter().collect();
-    sorted.sort_by_key(|e| std::cmp::Reverse(e.span.start));
-    let mut out = text.to_string();
-    for e in sorted {
-        out.replace_range(e.span.clone(), &e.new_text);
-    }
-    out
 }
