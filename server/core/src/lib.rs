@@ -1,11 +1,11 @@
 //! Pure analysis core of torchcts-lsp.
 //!
 //! Data flows one way: text -> syntax tree ([`syntax`]) -> manifest model ([`eval`]) ->
-//! findings ([`validate`]) and the `check-manifest` emulation ([`check`]). Nothing here
-//! knows LSP, tokio or the file system: callers pass what the analysis needs (such as
-//! whether a directory exists) and get plain data back. [`analysis::analyze`] is the entry
-//! point; [`line_index`] is the one place that converts byte offsets to positions.
-
+//! findings ([`validate`]) and the `check-manifest` emulation ([`check`], with CPython's
+//! syntax errors from [`cpython`]). Nothing here knows LSP or tokio, or reads files, the
+//! environment or the clock: callers pass what the analysis needs (such as whether a
+//! directory exists) and get plain data back. [`analysis::analyze`] is the entry point;
+//! [`line_index`] is the one place that converts byte offsets to positions.
 pub mod accounting_view;
 pub mod actions;
 pub mod analysis;
