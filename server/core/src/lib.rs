@@ -6,6 +6,7 @@
 //! environment or the clock: callers pass what the analysis needs (such as whether a
 //! directory exists) and get plain data back. [`analysis::analyze`] is the entry point;
 //! [`line_index`] is the one place that converts byte offsets to positions.
+
 pub mod accounting_view;
 pub mod actions;
 pub mod analysis;

@@ -7,9 +7,9 @@
 use super::arguments::{argument_lists, argument_order_error, compile_error};
 use super::error::{line_at, PythonSyntaxError};
 use super::lexer::{lex, TokenKind};
-use super::tokenizer_errors::{tokenizer_error, AtomError, UnexpectedIndent};
+use super::tokenizer_errors::{tokenizer_error, AtomError, TokenizerError, UnexpectedIndent};
 use crate::syntax::{parse, syntax_findings};
-use tree_sitter::Tree;
+use tree_sitter::{Node, Tree};
 
 /// Estimates CPython's syntax error for a file. Bracket and string errors come from a
 /// small tokenizer that mirrors CPython's (exact for those); parser errors are CPython's
@@ -57,45 +57,14 @@ fn parse_or_compile_error(
     let first_start = first.map(|(_, _, start)| start);
     let calls = argument_lists(tree, text);
     let arguments = argument_order_error(&calls, text).filter(|(at, _)| first_start.is_none_or(|start| *at < start));
-    // An unexpected INDENT token stops the parser there, and CPython says so without
-    // reading further: only tokenizer errors before that line come first.
-    if let Some(UnexpectedIndent { incomplete_line: Some(line), newline_offset, .. }) = indent {
-        // The line before ends where an operand must follow: CPython's parser fails at its
-        // NEWLINE (a generic error, then any tokenizer error in the file wins).
-        let parser_first = first.is_none_or(|(first_line, _, _)| first_line >= line)
-            && atom.as_ref().is_none_or(|a: &AtomError| a.offset > newline_offset);
-        if parser_first {
-            return match token_error {
-                Some(tok) if !tok.at_eof => Some(tok.error),
-                _ => Some(PythonSyntaxError { message: "invalid syntax".into(), line, fixes: Vec::new() }),
-            };
-        }
-    } else if let Some(UnexpectedIndent { line, offset, .. }) = indent {
-        let parser_first = first.is_none_or(|(first_line, _, _)| first_line >= line)
-            && atom.as_ref().is_none_or(|a: &AtomError| a.offset > offset);
-        if parser_first {
-            return match token_error {
-                Some(tok) if !tok.at_eof && tok.error.line < line => Some(tok.error),
-                _ => Some(PythonSyntaxError { message: "unexpected indent".into(), line, fixes: Vec::new() }),
-            };
-        }
-    }
-    // An atom error (a bad escape, a huge int) is raised as the parser builds that atom,
-    // before any parser error further on. Like any parser error it is then replaced by a
-    // tokenizer error anywhere in the file (CPython tokenizes the rest), except an unclosed
-    // bracket opened on a later line.
-    if let Some(atom) = atom {
-        // CPython's second pass also reads the expression after two operands side by side
-        // at the first error (`manifest {...}`), atoms included.
-        let reread =
-            |start: usize| super::targets::juxtaposed_expression(text, start).is_some_and(|e| e.contains(&atom.offset));
-        if first.is_none_or(|(_, _, start)| start >= atom.offset || reread(start)) {
-            return match token_error {
-                Some(tok) if !(tok.at_eof && atom.error.line <= tok.error.line) => Some(tok.error),
-                _ => Some(atom.error),
-            };
-        }
-    }
+    let token_error = match indent_error(indent, first, atom.as_ref(), token_error) {
+        Ok(error) => return Some(error),
+        Err(token_error) => token_error,
+    };
+    let token_error = match atom_error_first(text, atom, first, token_error) {
+        Ok(error) => return Some(error),
+        Err(token_error) => token_error,
+    };
     let first = first.map(|(line, end, _)| (line, end));
     // Brackets left open at EOF, and the text before EOF is how a valid file can start:
     // CPython's parser reads to EOF without an error of its own (tree-sitter marks the
@@ -107,6 +76,78 @@ fn parse_or_compile_error(
             return token_error.map(|t| t.error);
         }
     }
+    parser_or_tokenizer_error(text, &calls, first, arguments, token_error)
+}
+
+/// An unexpected INDENT token stops the parser there, and CPython says so without reading
+/// further: only tokenizer errors before that line come first. `Err` hands `token_error`
+/// back where the indent is not the first error.
+fn indent_error(
+    indent: Option<UnexpectedIndent>,
+    first: Option<(usize, usize, usize)>,
+    atom: Option<&AtomError>,
+    token_error: Option<TokenizerError>,
+) -> Result<PythonSyntaxError, Option<TokenizerError>> {
+    if let Some(UnexpectedIndent { incomplete_line: Some(line), newline_offset, .. }) = indent {
+        // The line before ends where an operand must follow: CPython's parser fails at its
+        // NEWLINE (a generic error, then any tokenizer error in the file wins).
+        let parser_first = first.is_none_or(|(first_line, _, _)| first_line >= line)
+            && atom.is_none_or(|a: &AtomError| a.offset > newline_offset);
+        if parser_first {
+            return Ok(match token_error {
+                Some(tok) if !tok.at_eof => tok.error,
+                _ => PythonSyntaxError { message: "invalid syntax".into(), line, fixes: Vec::new() },
+            });
+        }
+    } else if let Some(UnexpectedIndent { line, offset, .. }) = indent {
+        let parser_first = first.is_none_or(|(first_line, _, _)| first_line >= line)
+            && atom.is_none_or(|a: &AtomError| a.offset > offset);
+        if parser_first {
+            return Ok(match token_error {
+                Some(tok) if !tok.at_eof && tok.error.line < line => tok.error,
+                _ => PythonSyntaxError { message: "unexpected indent".into(), line, fixes: Vec::new() },
+            });
+        }
+    }
+    Err(token_error)
+}
+
+/// An atom error (a bad escape, a huge int) is raised as the parser builds that atom,
+/// before any parser error further on. Like any parser error it is then replaced by a
+/// tokenizer error anywhere in the file (CPython tokenizes the rest), except an unclosed
+/// bracket opened on a later line. `Err` hands `token_error` back where the atom error is
+/// not the first error.
+fn atom_error_first(
+    text: &str,
+    atom: Option<AtomError>,
+    first: Option<(usize, usize, usize)>,
+    token_error: Option<TokenizerError>,
+) -> Result<PythonSyntaxError, Option<TokenizerError>> {
+    if let Some(atom) = atom {
+        // CPython's second pass also reads the expression after two operands side by side
+        // at the first error (`manifest {...}`), atoms included.
+        let reread =
+            |start: usize| super::targets::juxtaposed_expression(text, start).is_some_and(|e| e.contains(&atom.offset));
+        if first.is_none_or(|(_, _, start)| start >= atom.offset || reread(start)) {
+            return Ok(match token_error {
+                Some(tok) if !(tok.at_eof && atom.error.line <= tok.error.line) => tok.error,
+                _ => atom.error,
+            });
+        }
+    }
+    Err(token_error)
+}
+
+/// The parser's error (its specialised message, a header without ':', arguments out of
+/// order, else `invalid syntax` at tree-sitter's first error) against the tokenizer's, or
+/// the compiler's error for a file that parses.
+fn parser_or_tokenizer_error(
+    text: &str,
+    calls: &[Node],
+    first: Option<(usize, usize)>,
+    arguments: Option<(usize, PythonSyntaxError)>,
+    token_error: Option<TokenizerError>,
+) -> Option<PythonSyntaxError> {
     // Only a file that does not parse is scanned for CPython's specialised messages.
     let hints = if first.is_some() { super::hints::hints(text) } else { Default::default() };
     let mut parser_error = first.map(|(line, end)| parser_error(hints.first, &hints.statement_starts, line, end));
@@ -138,7 +179,7 @@ fn parse_or_compile_error(
         }
         (Some(tok), None) => Some(tok.error),
         (None, Some(parser)) => Some(parser),
-        (None, None) => compile_error(&calls, text),
+        (None, None) => compile_error(calls, text),
     }
 }
 
