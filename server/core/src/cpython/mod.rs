@@ -2,7 +2,8 @@
 //! compile, for `check` parity ([`python_syntax_error`]).
 //!
 //! - [`lexer`]: the one Python tokenizer of the core, mirroring CPython's
-//!   (`Parser/tokenizer.c`), with the errors its tokenizer raises.
+//!   (`Parser/tokenizer.c`), with the errors its tokenizer raises; [`numbers`]: where a number
+//!   literal ends and its errors.
 //! - [`tokens`]: the tokens CPython's parser reads, and what the grammar asks of one.
 //! - [`tokenizer_errors`]: the tokenizer's first error, atom errors, unexpected indents.
 //! - [`escapes`]: string and bytes escape errors, `\N{name}` lookups.
@@ -17,6 +18,7 @@ pub mod escapes;
 mod estimate;
 pub mod hints;
 pub mod lexer;
+mod numbers;
 pub(crate) mod targets;
 mod tokenizer_errors;
 pub(crate) mod tokens;
