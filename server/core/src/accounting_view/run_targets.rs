@@ -69,40 +69,56 @@ pub fn run_target(
     let device = base.resolve_device(device_override);
     let selection = LevelSelection::from_manifest(&base).unwrap_or(LevelSelection::Cumulative(3));
     let level = selection.max_level();
-    let difference = |with: &ManifestFacts, without: &ManifestFacts| -> Vec<String> {
-        let gone: std::collections::HashSet<String> =
-            executable_ids(inventory, without, &device, selection).into_iter().collect();
-        executable_ids(inventory, with, &device, selection).into_iter().filter(|id| !gone.contains(id)).collect()
+    let Some(question) = target.and_then(|target| entry_question(manifest, target, &base)) else {
+        return RunTarget {
+            label: format!("level {level}"),
+            node_ids: None,
+            level,
+            device,
+            anchor: vec!["semantic_level".into()],
+            scratch_change: None,
+        };
     };
-    let whole = RunTarget {
-        label: format!("level {level}"),
-        node_ids: None,
+    let gone: std::collections::HashSet<String> =
+        executable_ids(inventory, &question.without, &device, selection).into_iter().collect();
+    let node_ids = executable_ids(inventory, &question.with, &device, selection)
+        .into_iter()
+        .filter(|id| !gone.contains(id))
+        .collect();
+    RunTarget {
+        label: question.label,
+        node_ids: Some(node_ids),
         level,
-        device: device.clone(),
-        anchor: vec!["semantic_level".into()],
-        scratch_change: None,
-    };
-    let Some(target) = target else { return whole };
+        device,
+        anchor: question.anchor,
+        scratch_change: question.scratch_change,
+    }
+}
+
+/// What a run about one entry compares: the tests that run with `with` and not `without`.
+struct EntryQuestion {
+    label: String,
+    with: ManifestFacts,
+    without: ManifestFacts,
+    anchor: Vec<String>,
+    scratch_change: Option<String>,
+}
+
+/// The question [`run_target`] asks for the entry at `target`; `None`: the whole level.
+fn entry_question(manifest: &Dict, target: &Target, base: &ManifestFacts) -> Option<EntryQuestion> {
     let path = target.path_strs();
+    let anchor = path.iter().map(|s| s.to_string()).collect();
     match path.as_slice() {
         ["supported_dtypes", key] => {
-            let Some(dict) = manifest.get("supported_dtypes").and_then(|e| e.value.as_dict()) else { return whole };
-            let Some(index) = dict.entries.iter().position(|e| Some(&e.key.span) == target.key_span.as_ref()) else {
-                return whole;
-            };
+            let dict = manifest.get("supported_dtypes").and_then(|e| e.value.as_dict())?;
+            let index = dict.entries.iter().position(|e| Some(&e.key.span) == target.key_span.as_ref())?;
             let mut without = base.clone();
             if index >= without.supported_dtypes.len() {
-                return whole;
+                return None;
             }
             without.supported_dtypes.remove(index);
-            RunTarget {
-                label: format!("the {key} entry"),
-                node_ids: Some(difference(&base, &without)),
-                level,
-                device,
-                anchor: path.iter().map(|s| s.to_string()).collect(),
-                scratch_change: None,
-            }
+            let label = format!("the {key} entry");
+            Some(EntryQuestion { label, with: base.clone(), without, anchor, scratch_change: None })
         }
         ["capabilities", cap] => {
             let mut on = base.clone();
@@ -110,14 +126,8 @@ pub fn run_target(
             let mut off = on.clone();
             on.capabilities.push((cap.to_string(), PyValue::Bool(true)));
             off.capabilities.push((cap.to_string(), PyValue::Bool(false)));
-            RunTarget {
-                label: format!("capability {cap}"),
-                node_ids: Some(difference(&on, &off)),
-                level,
-                device,
-                anchor: path.iter().map(|s| s.to_string()).collect(),
-                scratch_change: None,
-            }
+            let label = format!("capability {cap}");
+            Some(EntryQuestion { label, with: on, without: off, anchor, scratch_change: None })
         }
         ["skip_ops"] => {
             let name = match (&target.role, manifest.get("skip_ops").map(|e| &e.value.kind)) {
@@ -125,23 +135,21 @@ pub fn run_target(
                     items.iter().find(|i| i.span == target.span).and_then(Value::as_str).map(str::to_string)
                 }
                 _ => None,
-            };
-            let Some(name) = name else { return whole };
+            }?;
             let mut without = base.clone();
             without.skip_ops.retain(|s| *s != name);
             let literal = serde_json::Value::String(name.clone()).to_string();
-            RunTarget {
+            Some(EntryQuestion {
                 label: format!("skipped operator {name}"),
-                node_ids: Some(difference(&without, &base)),
-                level,
-                device,
+                with: without,
+                without: base.clone(),
                 anchor: vec!["skip_ops".into()],
                 scratch_change: Some(format!(
                     "manifest[\"skip_ops\"] = [op for op in manifest.get(\"skip_ops\", []) if op != {literal}]"
                 )),
-            }
+            })
         }
-        _ => whole,
+        _ => None,
     }
 }
 
