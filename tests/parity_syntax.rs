@@ -6,7 +6,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::Path;
-use torchcts_core::syntax::{parse, python_syntax_error};
+use torchcts_core::{cpython::python_syntax_error, syntax::parse};
 
 #[test]
 fn syntax_errors_match_cpython() {

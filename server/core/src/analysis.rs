@@ -2,11 +2,12 @@
 
 use crate::cancel::{uncancelled, Cancel, Cancellable};
 use crate::check::CheckOutcome;
+use crate::cpython::{python_syntax_error, PythonSyntaxError};
 use crate::eval::{evaluate_until, ManifestModel};
 use crate::findings::{Finding, Origin, Severity};
 use crate::fix_data::{FixData, SyntaxRepair};
 use crate::line_index::LineIndex;
-use crate::syntax::{parse, python_syntax_error, syntax_findings};
+use crate::syntax::{parse, syntax_findings};
 use crate::validate::{lsp_hints, validate_manifest, ValidationContext};
 use crate::value::ValueKind;
 use tree_sitter::Tree;
@@ -60,42 +61,7 @@ pub fn analyze_parsed(text: &str, tree: Tree, input: &AnalysisInput, cancel: &Ca
     cancel.check()?;
     let file_name = input.file_name.unwrap_or("manifest.py");
     if let Some(err) = &python_error {
-        let line = err.line.saturating_sub(1);
-        let start = line_start(&line_index, text, line);
-        // Skip indentation so the squiggle starts at the code.
-        let start = start + text[start..].len() - text[start..].trim_start_matches([' ', '\t']).len();
-        let end = text[start..].find(['\n', '\r']).map(|i| start + i).unwrap_or(text.len());
-        let mut finding = Finding::new(
-            start..end,
-            Severity::Error,
-            // Line 0: raised before any line is read (a NUL byte), so CPython names none.
-            match err.line {
-                0 => format!("Failed to parse manifest: {}", err.message),
-                line => format!("Failed to parse manifest: {} ({}, line {})", err.message, file_name, line),
-            },
-            "syntax-error",
-            Origin::Torchcts,
-        );
-        if !err.fixes.is_empty() {
-            let fixes = err
-                .fixes
-                .iter()
-                .map(|f| SyntaxRepair {
-                    start: f.span.start,
-                    end: f.span.end,
-                    text: f.text.to_string(),
-                    title: f.title.to_string(),
-                })
-                .collect();
-            finding = finding.with_data(FixData::SyntaxRepairs { fixes });
-        }
-        findings.push(finding);
-        let python_line = line;
-        findings.extend(
-            syntax_findings(&tree, text, MAX_SYNTAX_FINDINGS)
-                .into_iter()
-                .filter(|f| line_index.line_of(f.span.start) != python_line),
-        );
+        syntax_error_findings(err, &tree, text, &line_index, file_name, &mut findings);
     }
     if let Some(load) = &model.load_error {
         findings.push(Finding::new(
@@ -107,6 +73,73 @@ pub fn analyze_parsed(text: &str, tree: Tree, input: &AnalysisInput, cancel: &Ca
         ));
     }
 
+    let validated = manifest_findings(&model, python_error.is_some(), input, &line_index, &mut findings, cancel)?;
+    findings.extend(model.notes.iter().cloned());
+
+    let check =
+        CheckOutcome::from_parts(python_error.as_ref(), file_name, model.load_error.as_ref(), &model, validated);
+    Ok(Analysis { text: text.to_string(), file_name: file_name.to_string(), line_index, tree, model, findings, check })
+}
+
+/// The finding of CPython's syntax error (`err`) on its line, with its repairs, and
+/// tree-sitter's syntax findings on other lines.
+fn syntax_error_findings(
+    err: &PythonSyntaxError,
+    tree: &Tree,
+    text: &str,
+    line_index: &LineIndex,
+    file_name: &str,
+    findings: &mut Vec<Finding>,
+) {
+    let line = err.line.saturating_sub(1);
+    let start = line_start(line_index, text, line);
+    // Skip indentation so the squiggle starts at the code.
+    let start = start + text[start..].len() - text[start..].trim_start_matches([' ', '\t']).len();
+    let end = text[start..].find(['\n', '\r']).map(|i| start + i).unwrap_or(text.len());
+    let mut finding = Finding::new(
+        start..end,
+        Severity::Error,
+        // Line 0: raised before any line is read (a NUL byte), so CPython names none.
+        match err.line {
+            0 => format!("Failed to parse manifest: {}", err.message),
+            line => format!("Failed to parse manifest: {} ({}, line {})", err.message, file_name, line),
+        },
+        "syntax-error",
+        Origin::Torchcts,
+    );
+    if !err.fixes.is_empty() {
+        let fixes = err
+            .fixes
+            .iter()
+            .map(|f| SyntaxRepair {
+                start: f.span.start,
+                end: f.span.end,
+                text: f.text.to_string(),
+                title: f.title.to_string(),
+            })
+            .collect();
+        finding = finding.with_data(FixData::SyntaxRepairs { fixes });
+    }
+    findings.push(finding);
+    let python_line = line;
+    findings.extend(
+        syntax_findings(tree, text, MAX_SYNTAX_FINDINGS)
+            .into_iter()
+            .filter(|f| line_index.line_of(f.span.start) != python_line),
+    );
+}
+
+/// The findings about the `manifest` value: validation with its hints where it is a dict
+/// (returned too, for `check`), else why nothing is validated. `python_error`: the file
+/// does not compile.
+fn manifest_findings(
+    model: &ManifestModel,
+    python_error: bool,
+    input: &AnalysisInput,
+    line_index: &LineIndex,
+    findings: &mut Vec<Finding>,
+    cancel: &Cancel,
+) -> Cancellable<Option<Vec<Finding>>> {
     let module_span = model.name_span.clone().unwrap_or(0..0);
     let mut validated = None;
     match model.manifest.as_ref().map(|v| &v.kind) {
@@ -133,7 +166,7 @@ pub fn analyze_parsed(text: &str, tree: Tree, input: &AnalysisInput, cancel: &Ca
                 Origin::Lsp,
             ));
         }
-        _ if model.load_error.is_none() && python_error.is_none() => {
+        _ if model.load_error.is_none() && !python_error => {
             findings.push(Finding::new(
                 module_span.clone(),
                 Severity::Error,
@@ -144,11 +177,7 @@ pub fn analyze_parsed(text: &str, tree: Tree, input: &AnalysisInput, cancel: &Ca
         }
         _ => {}
     }
-    findings.extend(model.notes.iter().cloned());
-
-    let check =
-        CheckOutcome::from_parts(python_error.as_ref(), file_name, model.load_error.as_ref(), &model, validated);
-    Ok(Analysis { text: text.to_string(), file_name: file_name.to_string(), line_index, tree, model, findings, check })
+    Ok(validated)
 }
 
 fn line_start(index: &LineIndex, text: &str, line: usize) -> usize {

@@ -6,10 +6,10 @@
 //! (from `re.compile`) go to stderr through the warnings module; they are not part of
 //! this output.
 
+use crate::cpython::PythonSyntaxError;
 use crate::eval::{LoadError, ManifestModel};
 use crate::findings::{Finding, Severity};
 use crate::fix_data::FixData;
-use crate::syntax::PythonSyntaxError;
 use crate::value::ValueKind;
 
 #[derive(Clone, Debug)]

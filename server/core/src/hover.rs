@@ -68,122 +68,139 @@ fn signed(n: i64) -> String {
 fn count_section(c: &Counts, manifest: &Dict, target: &Target) -> String {
     let summary = c.summary;
     let level = av::selected_level(summary);
-    let base = &summary.facts;
-    let path = target.path_strs();
+    match target.path_strs().as_slice() {
+        [] | ["semantic_level"] => run_counts_per_level(summary, level),
+        ["device_name"] => known_crashes(summary),
+        ["supported_dtypes", _] => dtype_counts(c, manifest, target, level),
+        ["capabilities", cap] => capability_counts(c, cap, level),
+        ["skip_ops"] => skip_op_counts(c, manifest, target, level),
+        _ => String::new(),
+    }
+}
+
+/// On `semantic_level` (or nowhere in particular): the tests per level on the device.
+fn run_counts_per_level(summary: &Summary, level: usize) -> String {
     let mut out = String::new();
-    match path.as_slice() {
-        [] | ["semantic_level"] => {
-            out.push_str(&format!("\n**On `{}`** ({}):\n\n", summary.device, summary.selection.label()));
-            out.push_str("| level | run | filtered | run up to here |\n|---|---|---|---|\n");
-            let mut cumulative = 0;
-            for (i, (_, run, filtered)) in summary.levels.iter().enumerate() {
-                cumulative += run;
-                let mark = if i + 1 == level { " ◀" } else { "" };
-                out.push_str(&format!("| {}{mark} | {run} | {filtered} | {cumulative} |\n", i + 1));
-            }
-            out.push_str(&format!(
-                "\nshow-skips: {}/{} tests collected ({} deselected), {} not-run records.\n",
-                summary.included, summary.collected, summary.deselected, summary.records
-            ));
-            out.push_str(&known_crashes(summary));
-            out.push_str(&caveats(summary));
-        }
-        ["device_name"] => out.push_str(&known_crashes(summary)),
-        ["supported_dtypes", _] => {
-            let Some(index) = entry_index(manifest, "supported_dtypes", target) else { return out };
-            let Some(entry) =
-                manifest.get("supported_dtypes").and_then(|e| e.value.as_dict()).and_then(|d| d.entries.get(index))
-            else {
-                return out;
-            };
-            let total = c.inventory.operator_count();
-            match &entry.value.kind {
-                ValueKind::Str(pattern) => {
-                    if let Some((matched, unmatched)) = av::regex_split(c.inventory, pattern) {
-                        out.push_str(&format!(
-                            "\nThe regex lets in **{} of {total}** operators of the suite.",
-                            matched.len()
-                        ));
-                        if !matched.is_empty() && matched.len() < total {
-                            let shown: Vec<String> = matched.iter().take(8).map(|m| format!("`{m}`")).collect();
-                            out.push_str(&format!(
-                                "\n\nMatched: {}{}",
-                                shown.join(", "),
-                                if matched.len() > 8 { ", …" } else { "" }
-                            ));
-                            let near = av::nearby_unmatched(&matched, &unmatched, 6);
-                            let near: Vec<String> = near.iter().map(|m| format!("`{m}`")).collect();
-                            out.push_str(&format!("\n\nNearby, not matched: {}", near.join(", ")));
-                        }
-                        out.push('\n');
-                    }
+    out.push_str(&format!("\n**On `{}`** ({}):\n\n", summary.device, summary.selection.label()));
+    out.push_str("| level | run | filtered | run up to here |\n|---|---|---|---|\n");
+    let mut cumulative = 0;
+    for (i, (_, run, filtered)) in summary.levels.iter().enumerate() {
+        cumulative += run;
+        let mark = if i + 1 == level { " ◀" } else { "" };
+        out.push_str(&format!("| {}{mark} | {run} | {filtered} | {cumulative} |\n", i + 1));
+    }
+    out.push_str(&format!(
+        "\nshow-skips: {}/{} tests collected ({} deselected), {} not-run records.\n",
+        summary.included, summary.collected, summary.deselected, summary.records
+    ));
+    out.push_str(&known_crashes(summary));
+    out.push_str(&caveats(summary));
+    out
+}
+
+/// What a `supported_dtypes` entry lets in: the operators its regex matches, and the tests
+/// it accounts for at the manifest's level.
+fn dtype_counts(c: &Counts, manifest: &Dict, target: &Target, level: usize) -> String {
+    let (summary, base) = (c.summary, &c.summary.facts);
+    let mut out = String::new();
+    let Some(index) = entry_index(manifest, "supported_dtypes", target) else { return out };
+    let Some(entry) =
+        manifest.get("supported_dtypes").and_then(|e| e.value.as_dict()).and_then(|d| d.entries.get(index))
+    else {
+        return out;
+    };
+    let total = c.inventory.operator_count();
+    match &entry.value.kind {
+        ValueKind::Str(pattern) => {
+            if let Some((matched, unmatched)) = av::regex_split(c.inventory, pattern) {
+                out.push_str(&format!("\nThe regex lets in **{} of {total}** operators of the suite.", matched.len()));
+                if !matched.is_empty() && matched.len() < total {
+                    let shown: Vec<String> = matched.iter().take(8).map(|m| format!("`{m}`")).collect();
+                    out.push_str(&format!(
+                        "\n\nMatched: {}{}",
+                        shown.join(", "),
+                        if matched.len() > 8 { ", …" } else { "" }
+                    ));
+                    let near = av::nearby_unmatched(&matched, &unmatched, 6);
+                    let near: Vec<String> = near.iter().map(|m| format!("`{m}`")).collect();
+                    out.push_str(&format!("\n\nNearby, not matched: {}", near.join(", ")));
                 }
-                ValueKind::Bool(true) => out.push_str(&format!("\nLets in all {total} operators of the suite.\n")),
-                _ => {}
-            }
-            let mut without = base.clone();
-            if index < without.supported_dtypes.len() {
-                without.supported_dtypes.remove(index);
-                let (run, filtered) = av::delta(c.inventory, summary, &without, Some(&summary.device));
-                out.push_str(&format!(
-                    "\nAt level {level} on `{}`, this entry accounts for **{} run** and **{} filtered** tests (the difference with the entry removed).\n",
-                    summary.device,
-                    -run,
-                    -filtered
-                ));
+                out.push('\n');
             }
         }
-        ["capabilities", cap] => {
-            let current = base.capability(cap).map(PyValue::truthy).unwrap_or(false);
-            let mut flipped = base.clone();
-            flipped.capabilities.retain(|(k, _)| k != cap);
-            flipped.capabilities.push((cap.to_string(), PyValue::Bool(!current)));
-            let per_level = av::per_level_delta(c.inventory, summary, &flipped);
-            let gated: i64 = per_level.iter().take(level).sum();
-            let verb = if current { "False" } else { "True" };
+        ValueKind::Bool(true) => out.push_str(&format!("\nLets in all {total} operators of the suite.\n")),
+        _ => {}
+    }
+    let mut without = base.clone();
+    if index < without.supported_dtypes.len() {
+        without.supported_dtypes.remove(index);
+        let (run, filtered) = av::delta(c.inventory, summary, &without, Some(&summary.device));
+        out.push_str(&format!(
+            "\nAt level {level} on `{}`, this entry accounts for **{} run** and **{} filtered** tests (the difference with the entry removed).\n",
+            summary.device,
+            -run,
+            -filtered
+        ));
+    }
+    out
+}
+
+/// What flipping a capability changes, per level.
+fn capability_counts(c: &Counts, cap: &str, level: usize) -> String {
+    let (summary, base) = (c.summary, &c.summary.facts);
+    let mut out = String::new();
+    let current = base.capability(cap).map(PyValue::truthy).unwrap_or(false);
+    let mut flipped = base.clone();
+    flipped.capabilities.retain(|(k, _)| k != cap);
+    flipped.capabilities.push((cap.to_string(), PyValue::Bool(!current)));
+    let per_level = av::per_level_delta(c.inventory, summary, &flipped);
+    let gated: i64 = per_level.iter().take(level).sum();
+    let verb = if current { "False" } else { "True" };
+    out.push_str(&format!(
+        "\nSetting it to `{verb}` changes the tests that run on `{}`:\n\n| level | change |\n|---|---|\n",
+        summary.device
+    ));
+    for (i, d) in per_level.iter().enumerate() {
+        if *d != 0 {
+            out.push_str(&format!("| {} | {} |\n", i + 1, signed(*d)));
+        }
+    }
+    if per_level.iter().all(|d| *d == 0) {
+        out.push_str("| — | no change |\n");
+    }
+    out.push_str(&format!("\nAt level {level}: {} tests.\n", signed(gated)));
+    out
+}
+
+/// What a `skip_ops` item removes.
+fn skip_op_counts(c: &Counts, manifest: &Dict, target: &Target, level: usize) -> String {
+    let (summary, base) = (c.summary, &c.summary.facts);
+    let mut out = String::new();
+    if let Role::ListItem(_) = target.role {
+        let Some(name) = manifest
+            .get("skip_ops")
+            .and_then(|e| match &e.value.kind {
+                ValueKind::List(items) => items.iter().find(|i| i.span == target.span).and_then(Value::as_str),
+                _ => None,
+            })
+            .map(str::to_string)
+        else {
+            return out;
+        };
+        let mut without: ManifestFacts = base.clone();
+        if let Some(p) = without.skip_ops.iter().position(|s| *s == name) {
+            without.skip_ops.remove(p);
+        }
+        let (run, _) = av::delta(c.inventory, summary, &without, Some(&summary.device));
+        let known = c.inventory.is_operator(&name);
+        if known {
             out.push_str(&format!(
-                "\nSetting it to `{verb}` changes the tests that run on `{}`:\n\n| level | change |\n|---|---|\n",
+                "\nSkipping `{name}` removes **{run}** tests at level {level} on `{}`.\n",
                 summary.device
             ));
-            for (i, d) in per_level.iter().enumerate() {
-                if *d != 0 {
-                    out.push_str(&format!("| {} | {} |\n", i + 1, signed(*d)));
-                }
-            }
-            if per_level.iter().all(|d| *d == 0) {
-                out.push_str("| — | no change |\n");
-            }
-            out.push_str(&format!("\nAt level {level}: {} tests.\n", signed(gated)));
+        } else {
+            out.push_str(&format!("\n`{name}` is not an operator of the suite: this entry removes nothing.\n"));
         }
-        ["skip_ops"] => {
-            if let Role::ListItem(_) = target.role {
-                let Some(name) = manifest
-                    .get("skip_ops")
-                    .and_then(|e| match &e.value.kind {
-                        ValueKind::List(items) => items.iter().find(|i| i.span == target.span).and_then(Value::as_str),
-                        _ => None,
-                    })
-                    .map(str::to_string)
-                else {
-                    return out;
-                };
-                let mut without: ManifestFacts = base.clone();
-                if let Some(p) = without.skip_ops.iter().position(|s| *s == name) {
-                    without.skip_ops.remove(p);
-                }
-                let (run, _) = av::delta(c.inventory, summary, &without, Some(&summary.device));
-                let known = c.inventory.is_operator(&name);
-                if known {
-                    out.push_str(&format!(
-                        "\nSkipping `{name}` removes **{run}** tests at level {level} on `{}`.\n",
-                        summary.device
-                    ));
-                } else {
-                    out.push_str(&format!("\n`{name}` is not an operator of the suite: this entry removes nothing.\n"));
-                }
-            }
-        }
-        _ => {}
     }
     out
 }

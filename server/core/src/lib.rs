@@ -1,10 +1,11 @@
 //! Pure analysis core of torchcts-lsp.
 //!
 //! Data flows one way: text -> syntax tree ([`syntax`]) -> manifest model ([`eval`]) ->
-//! findings ([`validate`]) and the `check-manifest` emulation ([`check`]). Nothing here
-//! knows LSP, tokio or the file system: callers pass what the analysis needs (such as
-//! whether a directory exists) and get plain data back. [`analysis::analyze`] is the entry
-//! point; [`line_index`] is the one place that converts byte offsets to positions.
+//! findings ([`validate`]) and the `check-manifest` emulation ([`check`], with CPython's
+//! syntax errors from [`cpython`]). Nothing here knows LSP or tokio, or reads files, the
+//! environment or the clock: callers pass what the analysis needs (such as whether a
+//! directory exists) and get plain data back. [`analysis::analyze`] is the entry point;
+//! [`line_index`] is the one place that converts byte offsets to positions.
 
 pub mod accounting_view;
 pub mod actions;
@@ -12,16 +13,14 @@ pub mod analysis;
 pub mod cancel;
 pub mod check;
 pub mod completion;
-pub mod cpython_hints;
-mod cpython_targets;
+pub mod cpython;
+pub mod edit_distance;
 pub mod eval;
 mod fields;
 pub mod findings;
-mod fix_check;
 pub mod fix_data;
 pub mod hover;
 pub mod key_docs;
-pub mod lex;
 pub mod line_index;
 pub mod locate;
 pub mod regex_check;
@@ -33,6 +32,9 @@ pub mod symbols;
 pub mod syntax;
 pub mod validate;
 pub mod value;
+
+/// The lexer's old path (`size_limit.rs` and outside callers read `crate::lex`).
+pub use cpython::lexer as lex;
 
 pub use analysis::{analyze, Analysis, AnalysisInput};
 pub use cancel::{Cancel, Cancellable, Cancelled};

@@ -43,7 +43,7 @@ fn skip_ops_names_that_are_no_operator_get_the_nearest_names() {
 fn nearest_names_skip_only_candidates_too_far_by_length() {
     // `nearest` rules out a candidate by its length before computing the distance: the
     // answer must be the one scoring every candidate gives.
-    use torchcts_core::actions::{levenshtein, nearest};
+    use torchcts_core::edit_distance::{levenshtein, nearest};
     let names = Inventory::embedded().operator_names();
     let scored_in_full = |name: &str| {
         let max = (name.chars().count() / 3).max(2);

@@ -97,7 +97,7 @@ fn decode_escapes(body: &str, is_bytes: bool) -> Option<String> {
                     return None;
                 }
                 let name: String = chars.by_ref().take_while(|&c| c != '}').collect();
-                out.push(crate::syntax::unicode_character_named(&name)?);
+                out.push(crate::cpython::escapes::unicode_character_named(&name)?);
             }
             other => {
                 // Unknown escapes keep the backslash (a DeprecationWarning in 3.11).

@@ -7,10 +7,10 @@
 //! bitwise_or` not followed by another `=`) and `invalid_assignment` (`(star_targets '=')*
 //! star_expressions '='`, whose first invalid target `_PyPegen_get_invalid_target` names),
 //! which CPython's second parser pass tries only where an assignment statement failed. A
-//! small expression reader over the parser's tokens (`cpython_hints::Token`) finds the
+//! small expression reader over the parser's tokens ([`Token`]) finds the
 //! extents and the AST kind `_PyPegen_get_expr_name` names.
 
-use crate::cpython_hints::{is_keyword, Kind, Token};
+use super::tokens::{is_keyword, matching_openers, tokenize, Kind, Token};
 
 /// The message for a target that is not a name in `[... = ...]` / `target = value`.
 const HERE: &str = " here. Maybe you meant '==' instead of '='?";
@@ -454,7 +454,7 @@ pub(crate) struct StatementStars {
 const TARGET_STAR: &str = "starred assignment target must be in a list or tuple";
 
 pub(crate) fn statement_stars(text: &str, tokens: &[Token]) -> Option<StatementStars> {
-    let openers = crate::cpython_hints::matching_openers(tokens);
+    let openers = matching_openers(tokens);
     let targets = Targets::new(tokens, &openers);
     let mut blank = Vec::new();
     let mut error = None;
@@ -516,8 +516,8 @@ pub(crate) fn statement_stars(text: &str, tokens: &[Token]) -> Option<StatementS
 /// `invalid_expression`'s `disjunction expression_without_invalid` (the comma hint, or
 /// nothing on a statement's own level). An atom error in it (a huge int) is raised there.
 pub(crate) fn juxtaposed_expression(text: &str, from: usize) -> Option<std::ops::Range<usize>> {
-    let tokens = crate::cpython_hints::tokenize(text)?;
-    let openers = crate::cpython_hints::matching_openers(&tokens);
+    let tokens = tokenize(text)?;
+    let openers = matching_openers(&tokens);
     let targets = Targets::new(&tokens, &openers);
     let first = tokens.iter().position(|t| t.end() > from)?;
     let end = (first + 1..tokens.len()).find(|&j| tokens[j].logical_start).unwrap_or(tokens.len());
@@ -530,43 +530,4 @@ pub(crate) fn juxtaposed_expression(text: &str, from: usize) -> Option<std::ops:
     })?;
     let e = targets.reader(end).expression(k, 0)?;
     Some(tokens[k].start..tokens[e.end - 1].end())
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::cpython_hints::{hints, INVALID};
-
-    /// Messages and lines are CPython 3.11's for the same sources.
-    #[test]
-    fn statement_targets() {
-        let hint = |s: &str| hints(s).first.map(|h| (h.message.into_owned(), h.line));
-        let here = |what: &str| format!("cannot assign to {what} here. Maybe you meant '==' instead of '='?");
-        let cases: [(&str, String, usize); 18] = [
-            ("x = 1\na+b = {}\n", here("expression"), 2),
-            ("f(x) = 1\n", here("function call"), 1),
-            ("{} = 1\n", here("dict literal"), 1),
-            ("await x = 1\n", here("await expression"), 1),
-            ("[x for x in y] = 1\n", here("list comprehension"), 1),
-            ("a, b+c = 1\n", here("expression"), 1),
-            ("a+b, c = 1\n", super::NAME_EQUALS.to_string(), 1),
-            ("x = a+b = 1\n", "cannot assign to expression".into(), 1),
-            ("[a]+b = 1\n", "cannot assign to expression".into(), 1),
-            ("True = 1\n", "cannot assign to True".into(), 1),
-            ("a < b = 1\n", "cannot assign to comparison".into(), 1),
-            ("(x for x in y) = 1\n", "cannot assign to generator expression".into(), 1),
-            ("x = (a := 1) = 2\n", "cannot assign to named expression".into(), 1),
-            ("a, *b+c = 1\n", "cannot assign to expression".into(), 1),
-            ("a+b = lambda: 1\n", "cannot assign to expression".into(), 1),
-            ("[a+b = 1]\n", here("expression"), 1),
-            ("[a[0] = 1]\n", here("subscript"), 1),
-            ("@Manifest = {}\n", super::NAME_EQUALS.to_string(), 1),
-        ];
-        for (source, message, line) in cases {
-            assert_eq!(hint(source), Some((message, line)), "{source:?}");
-        }
-        // CPython's generic message: a valid assignment that fails later, or no rule applies.
-        for source in ["x = a b = 1\n", "a.b = 1 2\n", "[None = 1]\n", "[a = b = 1]\n", "[a < b = 1]\n"] {
-            assert!(hint(source).is_none_or(|(message, _)| message == INVALID), "{source:?}");
-        }
-    }
 }

@@ -8,7 +8,7 @@
 //! parsed incrementally from the current tree when that tree has no syntax error, and the
 //! findings are compared by (code, message) counts, a lookup per finding.
 
-use crate::actions::{pair_of_key, QuickFix, TextEdit};
+use super::edits::{pair_of_key, QuickFix, TextEdit};
 use crate::analysis::{analyze_parsed, Analysis, AnalysisInput};
 use crate::cancel::{Cancel, Cancellable};
 use crate::fields::{Field, FieldChild};

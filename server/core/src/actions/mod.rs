@@ -1,7 +1,13 @@
 //! Quick fixes for findings, as minimal text edits that keep the user's formatting.
 
+mod edits;
+mod fix_check;
+
+pub use edits::{apply_edits, QuickFix, TextEdit};
+
 use crate::analysis::Analysis;
 use crate::cancel::{uncancelled, Cancel, Cancellable, CHECK_EVERY};
+use crate::edit_distance::nearest;
 use crate::fields::{Field, FieldChild};
 use crate::findings::Finding;
 use crate::fix_data::{FixData, KeySection, SyntaxRepair};
@@ -9,23 +15,8 @@ use crate::schema::schema;
 use crate::syntax::node_text;
 use crate::validate::STALE_CAPABILITIES;
 use crate::value::Span;
+use edits::pair_of_key;
 use std::collections::HashSet;
-use tree_sitter::Node;
-
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct TextEdit {
-    pub span: Span,
-    pub new_text: String,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct QuickFix {
-    pub title: String,
-    /// Index into `analysis.findings` of the finding this fixes.
-    pub finding: usize,
-    pub edits: Vec<TextEdit>,
-    pub preferred: bool,
-}
 
 /// Fixes for the findings that overlap `range`.
 pub fn quick_fixes(analysis: &Analysis, range: Span) -> Vec<QuickFix> {
@@ -48,7 +39,7 @@ pub fn quick_fixes_until(analysis: &Analysis, range: Span, cancel: &Cancel) -> C
     // Two findings on one key (unknown and stale) can offer the same edit: offer it once.
     let mut seen: HashSet<(String, Vec<TextEdit>)> = HashSet::new();
     out.retain(|fix| seen.insert((fix.title.clone(), fix.edits.clone())));
-    crate::fix_check::keep_fixes_that_leave_a_better_file(analysis, &mut out, cancel)?;
+    fix_check::keep_fixes_that_leave_a_better_file(analysis, &mut out, cancel)?;
     Ok(out)
 }
 
@@ -260,71 +251,6 @@ fn decoder_required_fixes(target: &Target) -> Vec<QuickFix> {
     out
 }
 
-/// Up to `limit` names within a small edit distance of `name`, closest first.
-pub fn nearest(name: &str, candidates: &[&str], limit: usize) -> Vec<String> {
-    let max = (name.chars().count() / 3).max(2);
-    let lower: Vec<char> = name.to_lowercase().chars().collect();
-    let (mut other, mut rows) = (Vec::new(), (Vec::new(), Vec::new()));
-    let mut scored: Vec<(usize, &str)> = Vec::new();
-    for c in candidates {
-        let contains = name.len() >= 4 && c.contains(name);
-        lowercase_into(c, &mut other);
-        // Beyond `max` only a name containing `name` is kept: the distance of the others
-        // is not needed past it (most of the ~3,000 operator names stop early).
-        let bound = if contains { usize::MAX } else { max };
-        let d = distance_within(&lower, &other, bound, &mut rows);
-        if d <= max || contains {
-            scored.push((d, c));
-        }
-    }
-    scored.sort();
-    scored.into_iter().take(limit).map(|(_, c)| c.to_string()).collect()
-}
-
-/// `text.to_lowercase()`'s characters, into a reused buffer.
-fn lowercase_into(text: &str, out: &mut Vec<char>) {
-    out.clear();
-    if text.is_ascii() {
-        out.extend(text.bytes().map(|b| char::from(b.to_ascii_lowercase())));
-    } else {
-        out.extend(text.to_lowercase().chars());
-    }
-}
-
-pub fn levenshtein(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    distance_within(&a, &b, usize::MAX, &mut (Vec::new(), Vec::new()))
-}
-
-/// The edit distance of `a` and `b` when it is at most `bound`; otherwise some number
-/// above `bound` (the smallest entry of a row never decreases in later rows, so the
-/// computation stops once it exceeds the bound). `rows` is scratch space.
-fn distance_within(a: &[char], b: &[char], bound: usize, rows: &mut (Vec<usize>, Vec<usize>)) -> usize {
-    if a.len().abs_diff(b.len()) > bound {
-        return bound.saturating_add(1);
-    }
-    let (prev, cur) = rows;
-    prev.clear();
-    prev.extend(0..=b.len());
-    cur.clear();
-    cur.resize(b.len() + 1, 0);
-    for i in 1..=a.len() {
-        cur[0] = i;
-        let mut smallest = i;
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
-            smallest = smallest.min(cur[j]);
-        }
-        std::mem::swap(prev, cur);
-        if smallest > bound {
-            return smallest;
-        }
-    }
-    prev[b.len()]
-}
-
 /// Replaces the content of a string literal, keeping its prefix and quotes.
 fn replace_string_literal(analysis: &Analysis, span: &Span, new_content: &str) -> TextEdit {
     let literal = &analysis.text[span.clone()];
@@ -340,18 +266,6 @@ fn replace_string_literal(analysis: &Analysis, span: &Span, new_content: &str) -
         }
         None => TextEdit { span: span.clone(), new_text: format!("\"{new_content}\"") },
     }
-}
-
-pub(crate) fn pair_of_key<'t>(analysis: &'t Analysis, key_span: &Span) -> Option<Node<'t>> {
-    let node = analysis.tree.root_node().named_descendant_for_byte_range(key_span.start, key_span.end)?;
-    let mut n = node;
-    for _ in 0..4 {
-        if n.kind() == "pair" {
-            return Some(n);
-        }
-        n = n.parent()?;
-    }
-    None
 }
 
 /// Deletes a dict entry with its comma, and its whole line when it stands alone on it.
@@ -500,15 +414,4 @@ fn insert_entry(analysis: &Analysis, dict_start: usize, entry: &str) -> Option<T
         Some(first) => TextEdit { span: first.start_byte()..first.start_byte(), new_text: format!("{entry}, ") },
         None => TextEdit { span: open..open, new_text: entry.to_string() },
     })
-}
-
-/// Applies edits (non-overlapping) to a text; for tests and for previews.
-pub fn apply_edits(text: &str, edits: &[TextEdit]) -> String {
-    let mut sorted: Vec<&TextEdit> = edits.iter().collect();
-    sorted.sort_by_key(|e| std::cmp::Reverse(e.span.start));
-    let mut out = text.to_string();
-    for e in sorted {
-        out.replace_range(e.span.clone(), &e.new_text);
-    }
-    out
 }

@@ -1,0 +1,482 @@
+//! CPython's syntax error for a file, estimated for `check` parity (`Failed to parse
+//! manifest: ...`): the tokenizer's errors ([`tokenizer_errors`](super::tokenizer_errors)),
+//! the parser's specialised messages where their construct comes first
+//! ([`hints`](super::hints)), else `invalid syntax` on the line of the first error
+//! tree-sitter found ([`crate::syntax`]), and the compiler's errors for a file that parses.
+
+use super::arguments::{argument_lists, argument_order_error, compile_error};
+use super::error::{line_at, PythonSyntaxError};
+use super::lexer::{lex, TokenKind};
+use super::tokenizer_errors::{tokenizer_error, AtomError, TokenizerError, UnexpectedIndent};
+use crate::syntax::{parse, syntax_findings};
+use tree_sitter::{Node, Tree};
+
+/// Estimates CPython's syntax error for a file. Bracket and string errors come from a
+/// small tokenizer that mirrors CPython's (exact for those); parser errors are CPython's
+/// specialised message where its construct comes first (a missing comma, a dict key
+/// without ':', see `cpython_hints`), else `invalid syntax` on the line of the first error
+/// tree-sitter found.
+pub fn python_syntax_error(tree: &Tree, text: &str) -> Option<PythonSyntaxError> {
+    // compile() refuses a NUL before reading anything; its error has no line (line 0).
+    if text.contains('\0') {
+        return Some(PythonSyntaxError {
+            message: "source code string cannot contain null bytes".into(),
+            line: 0,
+            fixes: Vec::new(),
+        });
+    }
+    // `x = *a` parses in CPython (its compiler refuses it); tree-sitter may not parse it.
+    // With those stars replaced, the text parses in CPython as it does with them.
+    // Tokenized once for the checks every file gets (this runs on every keystroke);
+    // `None` where a string does not terminate.
+    let tokens = super::tokens::tokenize(text);
+    if let Some(stars) = tokens.as_deref().and_then(|tokens| super::targets::statement_stars(text, tokens)) {
+        let replaced = &stars.replaced;
+        let replaced_tokens = super::tokens::tokenize(replaced);
+        return parse_or_compile_error(&parse(replaced, None), replaced, replaced_tokens.as_deref()).or_else(|| {
+            let (message, line) = stars.error?;
+            Some(PythonSyntaxError { message: message.into(), line, fixes: Vec::new() })
+        });
+    }
+    parse_or_compile_error(tree, text, tokens.as_deref())
+}
+
+/// [`python_syntax_error`] for a text without a NUL byte or a statement's starred expression;
+/// `tokens` are its parser tokens (`cpython::tokens::tokenize`).
+fn parse_or_compile_error(
+    tree: &Tree,
+    text: &str,
+    tokens: Option<&[super::tokens::Token]>,
+) -> Option<PythonSyntaxError> {
+    let mut atom = None;
+    let mut indent = None;
+    let token_error = tokenizer_error(text, &mut atom, &mut indent);
+    let first = first_error(tree, text, tokens);
+    // Arguments out of order parse in tree-sitter; in CPython they are a parser error, the
+    // first one where they come before the first error tree-sitter (or a check) found.
+    let first_start = first.map(|(_, _, start)| start);
+    let calls = argument_lists(tree, text);
+    let arguments = argument_order_error(&calls, text).filter(|(at, _)| first_start.is_none_or(|start| *at < start));
+    let token_error = match indent_error(indent, first, atom.as_ref(), token_error) {
+        Ok(error) => return Some(error),
+        Err(token_error) => token_error,
+    };
+    let token_error = match atom_error_first(text, atom, first, token_error) {
+        Ok(error) => return Some(error),
+        Err(token_error) => token_error,
+    };
+    let first = first.map(|(line, end, _)| (line, end));
+    // Brackets left open at EOF, and the text before EOF is how a valid file can start:
+    // CPython's parser reads to EOF without an error of its own (tree-sitter marks the
+    // open bracket instead).
+    if let Some(tok) = token_error.as_ref().filter(|t| t.at_eof && first.is_some() && arguments.is_none()) {
+        let completes = |tail: &str| !parse(&format!("{text}\n{tail}{}\n", tok.closers), None).root_node().has_error();
+        // Nothing, a value, or a dict key's ':' and value (`{"a": 1, "b"`).
+        if completes("") || completes("0") || completes(":0") {
+            return token_error.map(|t| t.error);
+        }
+    }
+    parser_or_tokenizer_error(text, &calls, first, arguments, token_error)
+}
+
+/// An unexpected INDENT token stops the parser there, and CPython says so without reading
+/// further: only tokenizer errors before that line come first. `Err` hands `token_error`
+/// back where the indent is not the first error.
+fn indent_error(
+    indent: Option<UnexpectedIndent>,
+    first: Option<(usize, usize, usize)>,
+    atom: Option<&AtomError>,
+    token_error: Option<TokenizerError>,
+) -> Result<PythonSyntaxError, Option<TokenizerError>> {
+    if let Some(UnexpectedIndent { incomplete_line: Some(line), newline_offset, .. }) = indent {
+        // The line before ends where an operand must follow: CPython's parser fails at its
+        // NEWLINE (a generic error, then any tokenizer error in the file wins).
+        let parser_first = first.is_none_or(|(first_line, _, _)| first_line >= line)
+            && atom.is_none_or(|a: &AtomError| a.offset > newline_offset);
+        if parser_first {
+            return Ok(match token_error {
+                Some(tok) if !tok.at_eof => tok.error,
+                _ => PythonSyntaxError { message: "invalid syntax".into(), line, fixes: Vec::new() },
+            });
+        }
+    } else if let Some(UnexpectedIndent { line, offset, .. }) = indent {
+        let parser_first = first.is_none_or(|(first_line, _, _)| first_line >= line)
+            && atom.is_none_or(|a: &AtomError| a.offset > offset);
+        if parser_first {
+            return Ok(match token_error {
+                Some(tok) if !tok.at_eof && tok.error.line < line => tok.error,
+                _ => PythonSyntaxError { message: "unexpected indent".into(), line, fixes: Vec::new() },
+            });
+        }
+    }
+    Err(token_error)
+}
+
+/// An atom error (a bad escape, a huge int) is raised as the parser builds that atom,
+/// before any parser error further on. Like any parser error it is then replaced by a
+/// tokenizer error anywhere in the file (CPython tokenizes the rest), except an unclosed
+/// bracket opened on a later line. `Err` hands `token_error` back where the atom error is
+/// not the first error.
+fn atom_error_first(
+    text: &str,
+    atom: Option<AtomError>,
+    first: Option<(usize, usize, usize)>,
+    token_error: Option<TokenizerError>,
+) -> Result<PythonSyntaxError, Option<TokenizerError>> {
+    if let Some(atom) = atom {
+        // CPython's second pass also reads the expression after two operands side by side
+        // at the first error (`manifest {...}`), atoms included.
+        let reread =
+            |start: usize| super::targets::juxtaposed_expression(text, start).is_some_and(|e| e.contains(&atom.offset));
+        if first.is_none_or(|(_, _, start)| start >= atom.offset || reread(start)) {
+            return Ok(match token_error {
+                Some(tok) if !(tok.at_eof && atom.error.line <= tok.error.line) => tok.error,
+                _ => atom.error,
+            });
+        }
+    }
+    Err(token_error)
+}
+
+/// The parser's error (its specialised message, a header without ':', arguments out of
+/// order, else `invalid syntax` at tree-sitter's first error) against the tokenizer's, or
+/// the compiler's error for a file that parses.
+fn parser_or_tokenizer_error(
+    text: &str,
+    calls: &[Node],
+    first: Option<(usize, usize)>,
+    arguments: Option<(usize, PythonSyntaxError)>,
+    token_error: Option<TokenizerError>,
+) -> Option<PythonSyntaxError> {
+    // Only a file that does not parse is scanned for CPython's specialised messages.
+    let hints = if first.is_some() { super::hints::hints(text) } else { Default::default() };
+    let mut parser_error = first.map(|(line, end)| parser_error(hints.first, &hints.statement_starts, line, end));
+    if let Some((_, error)) = arguments {
+        parser_error = Some(error);
+    }
+    // A header without its ':' fails on a forced token: before the tokenizer reads on.
+    if let (Some(hint), Some(parser)) = (hints.block_colon, parser_error.as_ref()) {
+        if hint.line <= parser.line {
+            let forced = PythonSyntaxError { message: hint.message.into(), line: hint.line, fixes: hint.fixes };
+            return match token_error {
+                Some(tok) if tok.error.line <= hint.line => Some(tok.error),
+                _ => Some(forced),
+            };
+        }
+    }
+    match (token_error, parser_error.take()) {
+        (Some(tok), Some(parser)) => {
+            // A tokenizer error at EOF ("never closed") loses to an earlier parser error,
+            // as in CPython, where the parser consumes tokens as they come. Others win: a
+            // generic `invalid syntax` makes CPython tokenize the rest of the file (any
+            // error there replaces it), and before a specialised message its first pass
+            // has usually read past the construct already.
+            if tok.at_eof && parser.line < tok.error.line {
+                Some(parser)
+            } else {
+                Some(tok.error)
+            }
+        }
+        (Some(tok), None) => Some(tok.error),
+        (None, Some(parser)) => Some(parser),
+        (None, None) => compile_error(calls, text),
+    }
+}
+
+/// CPython's message for a parse error tree-sitter first sees on `line`, ending at byte
+/// `end`. A hint from no later than that error, or from the next line, is the same mistake
+/// (tree-sitter's recovery often marks the token before it, such as the comma ending the
+/// previous entry), unless a statement starts between them; a later one is not CPython's
+/// first error.
+fn parser_error(
+    first_hint: Option<super::hints::Hint>,
+    statement_starts: &[usize],
+    line: usize,
+    end: usize,
+) -> PythonSyntaxError {
+    let later_statement = |offset: usize| statement_starts.iter().any(|&s| end < s && s <= offset);
+    match first_hint {
+        Some(hint)
+            if (hint.reached || hint.offset <= end || hint.line <= line + 1) && !later_statement(hint.offset) =>
+        {
+            PythonSyntaxError { message: hint.message.into(), line: hint.line, fixes: hint.fixes }
+        }
+        _ => PythonSyntaxError { message: "invalid syntax".into(), line, fixes: Vec::new() },
+    }
+}
+
+/// The 1-based line, end byte and start byte of the first parse error: the first error
+/// tree-sitter found, or an earlier one it accepts (a character Python has no token for, a
+/// misplaced starred expression).
+fn first_error(tree: &Tree, text: &str, tokens: Option<&[super::tokens::Token]>) -> Option<(usize, usize, usize)> {
+    let findings = if tree.root_node().has_error() { syntax_findings(tree, text, 1) } else { Vec::new() };
+    let tree_sitter = findings.first().map(|f| f.span.clone());
+    let missed = [
+        stray_character(text),
+        tokens.and_then(super::hints::missed_starred),
+        tokens.and_then(super::hints::statement_juxtaposition),
+    ]
+    .into_iter()
+    .flatten();
+    let span = missed.chain(tree_sitter).min_by_key(|s| s.start)?;
+    Some((line_at(text, span.start), span.end, span.start))
+}
+
+/// The first `!`, `?`, `$` or backquote outside strings and comments: CPython's tokenizer
+/// passes it to the parser as an operator no rule accepts, while tree-sitter skips it.
+fn stray_character(text: &str) -> Option<std::ops::Range<usize>> {
+    // Most files have none of these bytes: no need to tokenize them again.
+    if !text.bytes().any(|b| matches!(b, b'!' | b'?' | b'$' | b'`')) {
+        return None;
+    }
+    lex(text)
+        .take_while(|t| t.error.is_none())
+        .find(|t| t.kind == TokenKind::Op && matches!(t.text(text), "!" | "?" | "$" | "`"))
+        .map(|t| t.span)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tokenizer_errors::{int_digits_error, MAX_INT_DIGITS};
+    use super::*;
+
+    fn err(text: &str) -> Option<PythonSyntaxError> {
+        python_syntax_error(&parse(text, None), text)
+    }
+
+    // Messages and lines below are what CPython 3.11 reports for the same sources.
+    /// Each text's (message, line), as CPython 3.11.7's compile() gives them.
+    fn assert_errors(cases: &[(&str, &str, usize)]) {
+        for (text, message, line) in cases {
+            let e = err(text).unwrap();
+            assert_eq!((e.message.as_str(), e.line), (*message, *line), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn unclosed_bracket_reports_the_opening_line() {
+        let e = err("import torch\nmanifest = {\n  'a': 1,\n").unwrap();
+        assert_eq!(e, PythonSyntaxError { message: "'{' was never closed".into(), line: 2, fixes: Vec::new() });
+    }
+
+    #[test]
+    fn an_indent_after_an_unfinished_line_is_not_read() {
+        // CPython fails at the unfinished line's NEWLINE; a tokenizer error anywhere wins.
+        let cases: &[(&str, &str, usize)] = &[
+            ("manifest = \n    \"a\": 1,\n}\n", "unmatched '}'", 3),
+            ("x = 1 +\n    2\n", "invalid syntax", 1),
+            ("import torch\nx = 1 and\n   y\n", "invalid syntax", 2),
+            ("x.\n    y\n", "invalid syntax", 1),
+            ("x = [1,\n2]\nmanifest =\n  {}\n", "invalid syntax", 3),
+            ("x = 1 if\n  y\n", "invalid syntax", 1),
+            ("x = 1 + # c\n  2\n", "invalid syntax", 1),
+            // Complete lines: the INDENT is read and is the error.
+            ("x = 1\n    y = 2\n", "unexpected indent", 2),
+            ("x = 1,\n  2\n", "unexpected indent", 2),
+            ("from os import *\n  x\n", "unexpected indent", 2),
+            ("x = 1.\n  y\n", "unexpected indent", 2),
+            ("x = ...\n  y\n", "unexpected indent", 2),
+            ("x = 1\n    }\n", "unexpected indent", 2),
+            // A backslash that starts the line fails while the indentation is measured.
+            ("import torch\n   \\ manifest = {}\n", "unexpected character after line continuation character", 2),
+            // A header fails on its forced ':' first.
+            ("def f(x) =\n    1\n", "expected ':'", 1),
+        ];
+        assert_errors(cases);
+    }
+
+    #[test]
+    fn an_argument_assigned_to_an_expression_is_invalid_kwarg() {
+        // CPython 3.11.7's messages and lines for the same texts.
+        let expression = "expression cannot contain assignment, perhaps you meant \"==\"?";
+        let cases: &[(&str, &str, usize)] = &[
+            ("manifest = dict(\n    manifest_version=1,+\n    device_name=\"auto\",\n)\n", expression, 2),
+            ("import torch\n\nmanifest = dict(\n-  anifest_version=1,\n    device_name=\"auto\",\n)\n", expression, 4),
+            ("f(x=1, y.z=2)\n", expression, 1),
+            ("f(lambda x=1: x)\ng(a.b=2)\n", expression, 2),
+            ("manifest = dict(a=1, b.c=2, d)\n", expression, 1),
+            ("x = f((a)=1)\n", expression, 1),
+            ("x = f(a[0]=1)\n", expression, 1),
+            ("f(True=1)\n", "cannot assign to True", 1),
+        ];
+        assert_errors(cases);
+        assert_eq!(err("f(lambda x=1: x)\nmanifest = dict(a=1)\n"), None);
+        assert_errors(&[("manifest = dict(\n    a=1,\n !   b=2,\n)\n", "invalid syntax", 3)]);
+    }
+
+    #[test]
+    fn a_dict_key_that_is_a_unary_operator_alone_or_ends_at_a_semicolon() {
+        // CPython 3.11.7: a unary operator with no operand is no key expression.
+        let cases: &[(&str, &str, usize)] = &[
+            ("x = {\"a\": 1,\n    +}\n", "invalid syntax", 2),
+            ("x = {\"a\": 1, -}\n", "invalid syntax", 1),
+            ("x = {\"a\": 1, not}\n", "invalid syntax", 1),
+            ("x = {\"a\": 1, + 1}\n", "':' expected after dictionary key", 1),
+            // A ';' ends a later key expression too; in the first entry it is generic.
+            ("x = {\"a\": 1, \"b\";: 1}\n", "':' expected after dictionary key", 1),
+            ("x = {\"a\": 1,\n  b.c;d: False}\n", "':' expected after dictionary key", 2),
+            ("x = {\"a\";: 1}\n", "invalid syntax", 1),
+            ("x = [1, 2;]\n", "invalid syntax", 1),
+        ];
+        assert_errors(cases);
+    }
+
+    #[test]
+    fn arguments_out_of_order_are_a_parser_error_at_the_calls_closing_paren() {
+        // Each (text, message, line) as CPython 3.11.7's compile() gives it.
+        let positional = "positional argument follows keyword argument";
+        let unpacking = "positional argument follows keyword argument unpacking";
+        let cases: &[(&str, &str, usize)] = &[
+            ("f(a=1, 2)\n", positional, 1),
+            ("f(a=1,\n  2)\n", positional, 2),
+            ("f(\n a=1,\n 2,\n)\n", positional, 4),
+            ("x = 1\nf(**k, 2)\n", unpacking, 2),
+            ("f(**k, a=1, 2)\n", unpacking, 1),
+            ("f(a=1, **k, 2)\n", unpacking, 1),
+            ("f(**k,\n *a)\n", "iterable argument unpacking follows keyword argument unpacking", 2),
+            ("f(*a, b=1, 2)\n", positional, 1),
+            ("f(a=1, *b, 2)\n", positional, 1),
+            ("x = f(a=1, 2,\n 3)\n", positional, 2),
+            // The inner call closes first.
+            ("f(a=1, g(b=2,\n c))\n", positional, 2),
+            // A parser error: before a compile error on an earlier line, and before a stray
+            // character later on.
+            ("g(a=1, a=2)\nf(a=1, 2)\n", positional, 2),
+            ("f(a=1, 2)\n$\n", positional, 1),
+            // A tokenizer error anywhere wins.
+            ("f(a=1, 2)\nx = 'abc\n", "unterminated string literal (detected at line 2)", 2),
+            // ... but one at EOF loses to it.
+            ("f(a=1, 2)\nx = (\n", positional, 1),
+            ("x = (\nf(a=1, 2)\n", "'(' was never closed", 1),
+        ];
+        assert_errors(cases);
+        // Keyword arguments after `*a`, and `*a` after keywords, are fine.
+        assert_eq!(err("f(a=1, *b)\nf(*a, b=1)\n"), None);
+    }
+
+    #[test]
+    fn a_star_that_ends_a_line_is_invalid_syntax_there() {
+        assert_errors(&[
+            ("import torch\n*\nmanifest = {}\n", "invalid syntax", 2),
+            ("*\n", "invalid syntax", 1),
+            ("x = 1\n*\n", "invalid syntax", 2),
+            ("*\nx = 1\n", "invalid syntax", 1),
+            ("x = *\n", "invalid syntax", 1),
+        ]);
+        assert_eq!(err("from os import *\nx = [*a]\n"), None);
+    }
+
+    #[test]
+    fn a_bytes_literal_outside_ascii_is_refused_at_the_literal() {
+        let message = "bytes can only contain ASCII literal characters";
+        assert_errors(&[
+            ("x = b\"\u{e9}\"\n", message, 1),
+            ("x = rb\"\u{e9}\"\n", message, 1),
+            ("x = b\"\"\"a\n\u{e9}\"\"\"\n", message, 1),
+            ("x = (b\"a\"\n b\"\u{e9}\")\n", message, 2),
+            ("x = b\"\u{e9}\" b\"\\x1\"\n", message, 1),
+            ("x = b\"\u{e9}\"\nf(a=1, 2)\n", message, 1),
+            // An atom error: a tokenizer error wins, but not one at EOF.
+            ("x = b\"\u{e9}\"\ny = (\n", message, 1),
+            ("x = b\"\u{e9}\"\ny = \"abc\n", "unterminated string literal (detected at line 2)", 2),
+            // An earlier string of the group with a bad escape comes first.
+            ("x = b\"\\x1\" b\"\u{e9}\"\n", "(value error) invalid \\x escape at position 0", 1),
+        ]);
+        assert_eq!(err("x = b\"a\"\ny = \"\u{e9}\"\n"), None);
+    }
+
+    #[test]
+    fn mismatched_bracket() {
+        let e = err("x = (1,\n2]\n").unwrap();
+        assert_eq!(e.message, "closing parenthesis ']' does not match opening parenthesis '(' on line 1");
+        assert_eq!(e.line, 2);
+    }
+
+    #[test]
+    fn unterminated_string() {
+        let e = err("x = 1\ny = 'abc\n").unwrap();
+        assert_eq!(
+            e,
+            PythonSyntaxError {
+                message: "unterminated string literal (detected at line 2)".into(),
+                line: 2,
+                fixes: Vec::new()
+            }
+        );
+    }
+
+    #[test]
+    fn backslash_before_anything_but_a_line_break() {
+        let e = err("x = 1 \\ 2\n").unwrap();
+        assert_eq!((e.message.as_str(), e.line), ("unexpected character after line continuation character", 1));
+        assert_eq!(err("x = 1 \\\n+ 2\n"), None);
+    }
+
+    #[test]
+    fn unterminated_triple_quote_at_eof_names_the_last_line_read() {
+        let detected = |text: &str| err(text).unwrap().message;
+        let says = |n: usize| format!("unterminated triple-quoted string literal (detected at line {n})");
+        assert_eq!(detected("x = '''abc\n"), says(1));
+        assert_eq!(detected("x = '''abc"), says(1));
+        assert_eq!(detected("x = '''abc\n\n"), says(2));
+        assert_eq!(detected("x = '''abc\r"), says(1));
+        assert_eq!(detected("x = 1\r\ny = '''abc\r\nd\r\n"), says(4));
+    }
+
+    #[test]
+    fn a_character_python_has_no_token_for_is_invalid_syntax() {
+        let e = err("x = [1,\n  !2]\n").unwrap();
+        assert_eq!((e.message.as_str(), e.line), ("invalid syntax", 2));
+        assert_eq!(err("x = 1 != 2  # !?$\ns = '!'\n"), None);
+    }
+
+    #[test]
+    fn starred_expressions_cpython_parses() {
+        let said = |text: &str| err(text).map(|e| (e.message, e.line));
+        let says = |message: &str, line| Some((message.to_string(), line));
+        // The compiler's errors, once the whole file parses.
+        assert_eq!(said("x = 1\nmanifest = *{\n  1: 2,\n}\n"), says("can't use starred expression here", 2));
+        assert_eq!(said("*a\n"), says("can't use starred expression here", 1));
+        assert_eq!(said("x = *a = 1\n"), says("starred assignment target must be in a list or tuple", 1));
+        // A parse error anywhere comes first.
+        assert_eq!(said("x = *a\ny = 1 2\n"), says("invalid syntax", 2));
+        // The parser's own messages, where tree-sitter reads the star without complaint.
+        assert_eq!(said("x = (*a)\n"), says("cannot use starred expression here", 1));
+        assert_eq!(said("x = {1: *a}\n"), says("cannot use a starred expression in a dictionary value", 1));
+        assert_eq!(said("x = {\n  *a: 1}\n"), says("invalid syntax", 2));
+        assert_eq!(said("x = *a, 1\ny = [*a]\n"), None);
+    }
+
+    #[test]
+    fn the_second_pass_stops_at_the_first_failing_statement() {
+        let said = |text: &str| err(text).map(|e| (e.message, e.line));
+        let text = "mport torch\n\nmanifest = {\n    'a': 1\n    'b': 2,\n}\n";
+        assert_eq!(said(text), Some(("invalid syntax".to_string(), 1)));
+        let text = "manifest = {\n  'a': 1,\n  'b': 2, :\n  'c': 3,\n}\n";
+        assert_eq!(said(text), Some(("invalid syntax".to_string(), 3)));
+        // The value of an assignment to a bad target is read: its comma hint comes first.
+        let text = "# a\nman-ifest = {\n  'a': 1,\n  'b': 'x' 5,\n}\n";
+        assert_eq!(said(text), Some(("invalid syntax. Perhaps you forgot a comma?".to_string(), 4)));
+    }
+
+    #[test]
+    fn an_atom_error_in_the_expression_the_second_pass_rereads() {
+        let digits = "7".repeat(MAX_INT_DIGITS + 1);
+        let e = err(&format!("manifest {{\n  'a': 1,\n  'b': {digits},\n}}\n")).unwrap();
+        assert_eq!((e.message, e.line), (int_digits_error(MAX_INT_DIGITS + 1), 3));
+        // Not past an error the second pass stops at.
+        let e = err(&format!("manifest = {{\n  'a': 1 +,\n  'b': {digits},\n}}\n")).unwrap();
+        assert_eq!((e.message.as_str(), e.line), ("invalid syntax", 2));
+    }
+
+    #[test]
+    fn a_dict_cut_after_a_key_is_a_bracket_never_closed() {
+        let e = err("x = 1\nmanifest = {\n  'a': 1,\n  'b'").unwrap();
+        assert_eq!((e.message.as_str(), e.line), ("'{' was never closed", 2));
+    }
+
+    #[test]
+    fn valid_file_has_no_error() {
+        assert_eq!(err("x = {'a': [1, (2, 3)]}  # ) ]\ns = ')'\n"), None);
+    }
+}

@@ -1,0 +1,124 @@
+//! CPython's specialised syntax error messages for the mistakes manifests see most, from a
+//! token scan: a missing comma between two items (`invalid syntax. Perhaps you forgot a
+//! comma?`), a dict key without its ':' (`':' expected after dictionary key`), and a ':'
+//! with no value (`expression expected after dictionary key and ':'`).
+//!
+//! These mirror the `invalid_expression`, `invalid_kvpair` and
+//! `invalid_double_starred_kvpairs` rules of CPython 3.11's grammar (`Grammar/python.gram`),
+//! which its parser tries, in source order, only after a file failed to parse. Everything
+//! else stays CPython's generic `invalid syntax` (see
+//! [`python_syntax_error`](super::python_syntax_error)). The `=` of a bad assignment target
+//! is [`targets`](super::targets)'s.
+//!
+//! [`messages`]: the messages; `scan`: the walk, one method per `invalid_*` rule;
+//! [`statements`]: what fails on a statement's own level.
+
+pub mod messages;
+mod scan;
+mod statements;
+
+pub use messages::{
+    Hint, ASSIGNMENT_IN_ARGUMENT, COLON_EXPECTED, EXPECTED_COLON, FORGOT_COMMA, INVALID, VALUE_EXPECTED,
+};
+pub(crate) use statements::{missed_starred, statement_juxtaposition};
+
+use super::tokens::{tokenize, Token};
+use scan::first_hint_scan;
+use statements::missing_block_colon;
+
+/// What one scan of a file that does not parse finds; nothing where the text does not
+/// tokenize (those errors are the tokenizer's, reported elsewhere).
+#[derive(Debug, Default)]
+pub struct Hints {
+    /// The first specialised parser message in source order.
+    pub first: Option<Hint>,
+    /// The first compound statement header without its ':'.
+    pub block_colon: Option<Hint>,
+    /// Where each logical line starts (byte offsets): CPython's parser stops at the first
+    /// statement that fails, so a hint in a later one is never reached.
+    pub statement_starts: Vec<usize>,
+}
+
+pub fn hints(text: &str) -> Hints {
+    let Some(tokens) = tokenize(text) else { return Hints::default() };
+    let statement_starts = tokens.iter().filter(|t| t.logical_start).map(|t| t.start).collect();
+    Hints { first: first_hint(&tokens), block_colon: missing_block_colon(&tokens), statement_starts }
+}
+
+/// The first hint in source order, if any.
+fn first_hint(tokens: &[Token]) -> Option<Hint> {
+    let in_value = std::cell::Cell::new(false);
+    let hint = first_hint_scan(tokens, &in_value)?;
+    Some(Hint { reached: hint.reached || in_value.get(), ..hint })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Messages and lines are CPython 3.11's for the same sources.
+    #[test]
+    fn comma_colon_and_equals_hints() {
+        let hint = |s: &str| hints(s).first.map(|h| (h.message.into_owned(), h.line));
+        assert_eq!(hint("x = {\n 'a': 1\n 'b': 2}\n"), Some((FORGOT_COMMA.to_string(), 2)));
+        assert_eq!(hint("x = {'a': 1, 'b' True}\n"), Some((COLON_EXPECTED.to_string(), 1)));
+        assert_eq!(
+            hint("x = {'a' = 1}\n"),
+            Some(("cannot assign to literal here. Maybe you meant '==' instead of '='?".to_string(), 1))
+        );
+        assert_eq!(hint("x = {'a':}\n"), Some((VALUE_EXPECTED.to_string(), 1)));
+        // Implicitly joined strings and calls are not missing commas.
+        assert_eq!(hint("x = ['a' 'b', f (1), y [0]]\n"), None);
+        // `print "x"`-like NAME STRING gets no comma hint, as in CPython.
+        assert_eq!(hint("x = [a 'b']\n"), Some((INVALID.to_string(), 1)));
+    }
+
+    #[test]
+    fn tokens_and_lines_are_cpythons() {
+        let hint = |s: &str| hints(s).first.map(|h| (h.message.into_owned(), h.line));
+        // A lone CR in a triple-quoted string is a line break (universal newlines).
+        assert_eq!(hint("x = '''a\rb'''\ny = {\n 'a': 1\n 'b': 2}\n"), Some((FORGOT_COMMA.to_string(), 4)));
+        // `1if` is a number and a keyword, not one token.
+        assert_eq!(hint("x = [1if y else 2]\ny = (1 2)\n"), Some((FORGOT_COMMA.to_string(), 2)));
+    }
+
+    #[test]
+    fn a_large_valid_file_has_no_hint() {
+        let text = format!("x = [{}]\n", "a + b, 'c' 'd', f(1)[2], {'k': v.w}, ".repeat(50_000));
+        assert_eq!(hints(&text).first, None);
+    }
+
+    /// Messages and lines are CPython 3.11's for the same sources.
+    #[test]
+    fn statement_targets() {
+        let hint = |s: &str| hints(s).first.map(|h| (h.message.into_owned(), h.line));
+        let here = |what: &str| format!("cannot assign to {what} here. Maybe you meant '==' instead of '='?");
+        let cases: [(&str, String, usize); 18] = [
+            ("x = 1\na+b = {}\n", here("expression"), 2),
+            ("f(x) = 1\n", here("function call"), 1),
+            ("{} = 1\n", here("dict literal"), 1),
+            ("await x = 1\n", here("await expression"), 1),
+            ("[x for x in y] = 1\n", here("list comprehension"), 1),
+            ("a, b+c = 1\n", here("expression"), 1),
+            ("a+b, c = 1\n", super::super::targets::NAME_EQUALS.to_string(), 1),
+            ("x = a+b = 1\n", "cannot assign to expression".into(), 1),
+            ("[a]+b = 1\n", "cannot assign to expression".into(), 1),
+            ("True = 1\n", "cannot assign to True".into(), 1),
+            ("a < b = 1\n", "cannot assign to comparison".into(), 1),
+            ("(x for x in y) = 1\n", "cannot assign to generator expression".into(), 1),
+            ("x = (a := 1) = 2\n", "cannot assign to named expression".into(), 1),
+            ("a, *b+c = 1\n", "cannot assign to expression".into(), 1),
+            ("a+b = lambda: 1\n", "cannot assign to expression".into(), 1),
+            ("[a+b = 1]\n", here("expression"), 1),
+            ("[a[0] = 1]\n", here("subscript"), 1),
+            ("@Manifest = {}\n", super::super::targets::NAME_EQUALS.to_string(), 1),
+        ];
+        for (source, message, line) in cases {
+            assert_eq!(hint(source), Some((message, line)), "{source:?}");
+        }
+        // CPython's generic message: a valid assignment that fails later, or no rule applies.
+        for source in ["x = a b = 1\n", "a.b = 1 2\n", "[None = 1]\n", "[a = b = 1]\n", "[a < b = 1]\n"] {
+            assert!(hint(source).is_none_or(|(message, _)| message == INVALID), "{source:?}");
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! What CPython's parser refuses on a statement's own level: a compound statement header
+//! without its ':', two operands side by side, and the misplaced stars tree-sitter reads
+//! without complaint.
+
+use super::messages::{Hint, EXPECTED_COLON};
+use crate::cpython::error::SyntaxFix;
+use crate::cpython::tokens::{Kind, Token};
+
+/// A compound statement header without its ':' (`def f(x)`, `if x`, `else`): CPython
+/// demands the ':' right after the header (a forced token), so this error comes before any
+/// tokenizer error on the following lines (such as the block's indentation).
+pub(super) fn missing_block_colon(tokens: &[Token]) -> Option<Hint> {
+    let mut k = 0;
+    while k < tokens.len() {
+        let end = (k + 1..tokens.len()).find(|&j| tokens[j].logical_start).unwrap_or(tokens.len());
+        let header = &tokens[k];
+        let compound = header.kind == Kind::Name
+            && matches!(
+                header.text,
+                "def" | "class" | "if" | "elif" | "else" | "while" | "for" | "with" | "try" | "except" | "finally"
+            );
+        if compound && !tokens[k..end].iter().any(|t| t.depth == 0 && t.is(":")) {
+            let last = &tokens[end - 1];
+            let fix = if last.is("=") {
+                Some(SyntaxFix { span: last.start..last.end(), text: ":", title: "Replace '=' with ':'" })
+            } else {
+                SyntaxFix::insert(last.end(), ":", "Insert the missing ':'")
+            };
+            return Some(Hint {
+                message: EXPECTED_COLON.into(),
+                line: last.line,
+                offset: last.start,
+                fixes: fix.into_iter().collect(),
+                reached: false,
+            });
+        }
+        k = end;
+    }
+    None
+}
+
+/// The first operand directly followed by another on a statement's own level (`port
+/// torch`): CPython's parser stops there (its comma hint is for brackets only), wherever
+/// tree-sitter's recovery puts the error.
+pub(crate) fn statement_juxtaposition(tokens: &[Token]) -> Option<std::ops::Range<usize>> {
+    let mut statement_start = 0;
+    for (k, t) in tokens.iter().enumerate() {
+        if t.logical_start {
+            statement_start = k;
+            continue;
+        }
+        let Some(prev) = k.checked_sub(1).map(|p| &tokens[p]) else { continue };
+        let soft_keyword = k - 1 == statement_start && matches!(prev.text, "match" | "case");
+        let strings = prev.kind == Kind::String && t.kind == Kind::String;
+        if t.depth == 0 && prev.ends_operand() && t.starts_expression() && !strings && !soft_keyword {
+            return Some(t.start..t.end());
+        }
+    }
+    None
+}
+
+/// The first token where CPython's parser fails and tree-sitter does not: a `*x` dict key
+/// (at its ':'), a starred dict value, a parenthesized lone `*x`, a `*` that ends a logical
+/// line (tree-sitter reads `*` NEWLINE `manifest = {}` as the target `*manifest`).
+pub(crate) fn missed_starred(tokens: &[Token]) -> Option<std::ops::Range<usize>> {
+    // Per open bracket: '{', '(' not a call, the current element's first token, its ':'
+    // seen, and whether a comma came.
+    let mut frames: Vec<(bool, bool, Option<usize>, bool, bool)> = Vec::new();
+    for (k, t) in tokens.iter().enumerate() {
+        let span = |t: &Token| t.start..t.end();
+        if t.is("*") && t.depth == 0 {
+            let ends_line = tokens.get(k + 1).is_none_or(|n| n.logical_start);
+            let import_star =
+                k.checked_sub(1).is_some_and(|p| tokens[p].kind == Kind::Name && tokens[p].text == "import");
+            if ends_line && !import_star {
+                return Some(span(t));
+            }
+        }
+        if t.kind == Kind::Op {
+            match t.text {
+                "(" | "[" | "{" => {
+                    if let Some(f) = frames.last_mut() {
+                        f.2.get_or_insert(k);
+                    }
+                    let call = t.text != "{" && k.checked_sub(1).is_some_and(|p| tokens[p].ends_operand());
+                    frames.push((t.text == "{", t.text == "(" && !call, None, false, false));
+                    continue;
+                }
+                ")" | "]" | "}" => {
+                    if let Some((_, true, Some(star), _, false)) = frames.pop() {
+                        if t.is(")") && tokens[star].is("*") {
+                            return Some(span(&tokens[star]));
+                        }
+                    }
+                    continue;
+                }
+                "," => {
+                    if let Some(f) = frames.last_mut() {
+                        (f.2, f.3, f.4) = (None, false, true);
+                    }
+                    continue;
+                }
+                ":" => {
+                    if let Some(f) = frames.last_mut().filter(|f| f.0 && !f.3) {
+                        if f.2.is_some_and(|s| tokens[s].is("*")) {
+                            return Some(span(t));
+                        }
+                        if let Some(star) = tokens.get(k + 1).filter(|n| n.is("*")) {
+                            return Some(span(star));
+                        }
+                        f.3 = true;
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        if let Some(f) = frames.last_mut() {
+            if t.kind == Kind::Name && t.text == "lambda" {
+                // A lambda's ':' is not a dict's.
+                f.3 = true;
+            }
+            f.2.get_or_insert(k);
+        }
+    }
+    None
+}

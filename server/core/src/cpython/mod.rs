@@ -1,0 +1,27 @@
+//! The CPython 3.11 emulation: what `compile()` says about a manifest that does not
+//! compile, for `check` parity ([`python_syntax_error`]).
+//!
+//! - [`lexer`]: the one Python tokenizer of the core, mirroring CPython's
+//!   (`Parser/tokenizer.c`), with the errors its tokenizer raises; [`numbers`]: where a number
+//!   literal ends and its errors.
+//! - [`tokens`]: the tokens CPython's parser reads, and what the grammar asks of one.
+//! - [`tokenizer_errors`]: the tokenizer's first error, atom errors, unexpected indents.
+//! - [`escapes`]: string and bytes escape errors, `\N{name}` lookups.
+//! - [`hints`]: the parser's specialised messages (its `invalid_*` grammar rules).
+//! - [`targets`]: an expression reader for the messages about a bad `=` target.
+//! - [`arguments`]: call arguments out of order, a keyword repeated.
+//! - [`estimate`]: which of those CPython reports first; [`error`]: the result type.
+
+mod arguments;
+pub mod error;
+pub mod escapes;
+mod estimate;
+pub mod hints;
+pub mod lexer;
+mod numbers;
+pub(crate) mod targets;
+mod tokenizer_errors;
+pub(crate) mod tokens;
+
+pub use error::{PythonSyntaxError, SyntaxFix};
+pub use estimate::python_syntax_error;

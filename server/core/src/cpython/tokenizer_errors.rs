@@ -1,0 +1,328 @@
+//! The first error of CPython's tokenizer (brackets, strings, numbers, line continuations,
+//! indentation), the errors its parser raises while it builds an atom (a bad escape, a
+//! huge int), and the first unexpected indentation, from one [`lex`] pass.
+
+use super::error::PythonSyntaxError;
+use super::escapes::{bytes_escape_error, str_escape_error};
+use super::lexer::{lex, Lexer, Token, TokenKind};
+
+pub(super) struct TokenizerError {
+    pub(super) error: PythonSyntaxError,
+    pub(super) at_eof: bool,
+    /// For brackets still open at EOF: the closing brackets, innermost first.
+    pub(super) closers: String,
+}
+
+/// An error CPython raises while its parser builds an atom (a string with a bad escape, an
+/// int literal with too many digits), before it reads any further: `offset` is where the
+/// atom starts.
+pub(super) struct AtomError {
+    pub(super) error: PythonSyntaxError,
+    pub(super) offset: usize,
+}
+
+/// An INDENT token at the start of a logical line that does not follow a block header.
+#[derive(Clone, Copy)]
+pub(super) struct UnexpectedIndent {
+    pub(super) line: usize,
+    pub(super) offset: usize,
+    /// The logical line before ends with an operator or a keyword that needs an operand
+    /// (`x =`, `1 +`, `a.`, `not`): its last line. CPython fails at its NEWLINE and never
+    /// reads the INDENT.
+    pub(super) incomplete_line: Option<usize>,
+    pub(super) newline_offset: usize,
+}
+
+/// Whether `token` is a bytes literal (raw or not) with a character outside ASCII, which
+/// CPython refuses when it builds the literal.
+fn non_ascii_bytes(text: &str, token: &Token) -> bool {
+    let (Some(quote), Some(body)) = (token.quote_offset(), token.string_body()) else { return false };
+    text[token.span.start..quote].to_ascii_lowercase().contains('b') && !text[body].is_ascii()
+}
+
+/// The escape error of a string literal (`token`), if CPython raises one when it builds
+/// the string.
+fn literal_escape_error(text: &str, token: &Token) -> Option<String> {
+    let (quote, body) = (token.quote_offset()?, token.string_body()?);
+    let prefix = text[token.span.start..quote].to_ascii_lowercase();
+    if prefix.contains('r') {
+        return None;
+    }
+    // Python reads the file with universal newlines.
+    let body = text[body].replace("\r\n", "\n").replace('\r', "\n");
+    if prefix.contains('b') {
+        bytes_escape_error(&body)
+    } else {
+        str_escape_error(&body, prefix.contains('f'))
+    }
+}
+
+/// The first error of CPython's tokenizer (brackets, strings, numbers, line continuations,
+/// indentation), from [`lex`]. An atom error met before the tokenizer error (or with none)
+/// goes to `atom`: a string's is known when the token after its group of adjacent strings
+/// has been read, on that token's line. The first unexpected indentation (line, offset)
+/// goes to `unexpected_indent`.
+pub(super) fn tokenizer_error(
+    text: &str,
+    atom: &mut Option<AtomError>,
+    unexpected_indent: &mut Option<UnexpectedIndent>,
+) -> Option<TokenizerError> {
+    let mut scan = Scan {
+        text,
+        atom: atom.take(),
+        unexpected_indent: unexpected_indent.take(),
+        pending: None,
+        after_colon: false,
+        logical_line_start: true,
+        last_significant: None,
+        previous_line_end: None,
+        line_is_header: false,
+        previous_line_is_header: false,
+        previous_was_line_indent: false,
+    };
+    let mut tokens = lex(text);
+    let error = scan.run(&mut tokens);
+    (*atom, *unexpected_indent) = (scan.atom, scan.unexpected_indent);
+    error
+}
+
+/// What [`tokenizer_error`] tracks between tokens.
+struct Scan<'t> {
+    text: &'t str,
+    atom: Option<AtomError>,
+    unexpected_indent: Option<UnexpectedIndent>,
+    /// A string's escape error (message, start), waiting for the token after its group.
+    pending: Option<(String, usize)>,
+    /// The last token the parser read was ':', so the next logical line must be indented.
+    after_colon: bool,
+    logical_line_start: bool,
+    /// The last significant token, and the NEWLINE that ended the previous logical line.
+    last_significant: Option<Token>,
+    previous_line_end: Option<(Token, Token)>,
+    /// A compound statement's header fails on its forced ':' instead (`hints`).
+    line_is_header: bool,
+    previous_line_is_header: bool,
+    previous_was_line_indent: bool,
+}
+
+fn tokenizer_err(message: String, line: usize) -> Option<TokenizerError> {
+    let error = PythonSyntaxError { message, line, fixes: Vec::new() };
+    Some(TokenizerError { error, at_eof: false, closers: String::new() })
+}
+
+impl Scan<'_> {
+    fn run(&mut self, tokens: &mut Lexer) -> Option<TokenizerError> {
+        let mut eof_error = None;
+        for token in tokens.by_ref() {
+            match token.kind {
+                TokenKind::Comment | TokenKind::Nl | TokenKind::Continuation if token.error.is_none() => continue,
+                TokenKind::Newline => {
+                    self.resolve(token.line);
+                    self.logical_line_start = true;
+                    self.previous_line_end = self.last_significant.take().map(|last| (last, token.clone()));
+                    self.previous_line_is_header = std::mem::take(&mut self.line_is_header);
+                    continue;
+                }
+                TokenKind::EndOfFile => {
+                    eof_error = token.error;
+                    if eof_error.is_none() {
+                        self.resolve(token.line);
+                    }
+                    break;
+                }
+                _ => {}
+            }
+            if let Some(error) = self.token(token) {
+                return Some(error);
+            }
+        }
+        let error = eof_error?;
+        // CPython names the innermost bracket still open; the closers of all of them,
+        // innermost first, let the caller try completing the file.
+        let closers = tokens
+            .open_brackets()
+            .iter()
+            .rev()
+            .map(|&(open, _)| match open {
+                b'(' => ')',
+                b'[' => ']',
+                _ => '}',
+            })
+            .collect();
+        Some(TokenizerError {
+            error: PythonSyntaxError { message: error.message, line: error.line, fixes: Vec::new() },
+            at_eof: true,
+            closers,
+        })
+    }
+
+    /// The pending string group's escape error becomes the atom error (if none came first),
+    /// reported on `line`.
+    fn resolve(&mut self, line: usize) {
+        if let Some((message, offset)) = self.pending.take() {
+            if self.atom.is_none() {
+                let error = PythonSyntaxError { message, line, fixes: Vec::new() };
+                self.atom = Some(AtomError { error, offset });
+            }
+        }
+    }
+
+    /// A token other than a comment, a line break or the end of the file.
+    fn token(&mut self, token: Token) -> Option<TokenizerError> {
+        if std::mem::take(&mut self.logical_line_start) {
+            if self.after_colon && token.kind != TokenKind::Indent {
+                return tokenizer_err("expected an indented block".into(), token.line);
+            }
+            self.note_unexpected_indent(&token);
+        }
+        if let Some(error) = token.error {
+            // A backslash that starts the line is met while the indentation is measured,
+            // before any INDENT token.
+            if token.kind == TokenKind::Continuation && self.previous_was_line_indent {
+                self.unexpected_indent = None;
+            }
+            return tokenizer_err(error.message, error.line);
+        }
+        self.previous_was_line_indent =
+            token.kind == TokenKind::Indent && self.unexpected_indent.is_some_and(|i| i.line == token.line);
+        if !token.is_significant() {
+            return None;
+        }
+        if self.last_significant.is_none() {
+            self.line_is_header = token.kind == TokenKind::Name && is_header_keyword(token.text(self.text));
+        }
+        self.last_significant = Some(token.clone());
+        // The first token after a string group: the group's escape error is raised once this
+        // token has been read without a tokenizer error of its own.
+        if !matches!(token.kind, TokenKind::String(_)) {
+            self.resolve(token.line);
+        }
+        self.atom_error(&token);
+        self.after_colon = token.is_op(self.text, ":");
+        None
+    }
+
+    /// At the start of a logical line: an INDENT not after a block header is not a
+    /// tokenizer error but a token the parser does not expect; the first is kept.
+    fn note_unexpected_indent(&mut self, token: &Token) {
+        if token.kind == TokenKind::Indent && !self.after_colon && self.unexpected_indent.is_none() {
+            let incomplete = self
+                .previous_line_end
+                .as_ref()
+                .filter(|(last, _)| !self.previous_line_is_header && needs_operand(last, self.text));
+            self.unexpected_indent = Some(UnexpectedIndent {
+                line: token.line,
+                offset: token.span.end,
+                incomplete_line: incomplete.map(|(_, newline)| newline.line),
+                newline_offset: incomplete.map_or(0, |(_, newline)| newline.span.start),
+            });
+        }
+    }
+
+    /// The atom error of a number (too many digits) or a string (non-ASCII bytes, at once;
+    /// a bad escape, pending until the token after its group).
+    fn atom_error(&mut self, token: &Token) {
+        match token.kind {
+            TokenKind::Number => {
+                let digits = decimal_int_digits(token.text(self.text));
+                if digits > MAX_INT_DIGITS && self.atom.is_none() {
+                    let message = int_digits_error(digits);
+                    let error = PythonSyntaxError { message, line: token.line, fixes: Vec::new() };
+                    self.atom = Some(AtomError { error, offset: token.span.start });
+                }
+            }
+            TokenKind::String(_) if self.atom.is_none() && self.pending.is_none() => {
+                if non_ascii_bytes(self.text, token) {
+                    // Raised at the string itself, before its escapes are read.
+                    let message = "bytes can only contain ASCII literal characters".to_string();
+                    let error = PythonSyntaxError { message, line: token.line, fixes: Vec::new() };
+                    self.atom = Some(AtomError { error, offset: token.span.start });
+                } else if let Some(message) = literal_escape_error(self.text, token) {
+                    self.pending = Some((message, token.quote_offset().unwrap_or(token.span.start)));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The first word of a compound statement's header.
+fn is_header_keyword(word: &str) -> bool {
+    matches!(
+        word,
+        "def"
+            | "class"
+            | "if"
+            | "elif"
+            | "else"
+            | "for"
+            | "while"
+            | "with"
+            | "try"
+            | "except"
+            | "finally"
+            | "async"
+            | "match"
+            | "case"
+    )
+}
+
+/// The digits of a decimal int literal (0 for floats, complex numbers and other radixes).
+fn decimal_int_digits(number: &str) -> usize {
+    if number.bytes().all(|b| b.is_ascii_digit() || b == b'_') {
+        number.bytes().filter(u8::is_ascii_digit).count()
+    } else {
+        0
+    }
+}
+
+/// CPython refuses decimal int literals longer than this (`sys.int_info.default_max_str_digits`).
+pub(super) const MAX_INT_DIGITS: usize = 4300;
+
+pub(super) fn int_digits_error(digits: usize) -> String {
+    format!(
+        "Exceeds the limit ({MAX_INT_DIGITS} digits) for integer string conversion: value has {digits} digits; \
+         use sys.set_int_max_str_digits() to increase the limit - Consider hexadecimal for huge integer literals \
+         to avoid decimal conversion limits."
+    )
+}
+
+/// A logical line that ends with `last` is unfinished for CPython's parser: an operator
+/// needs its right operand (`x =`, `1 +`, `a.`, `~`), or a keyword its expression.
+fn needs_operand(last: &Token, text: &str) -> bool {
+    let word = last.text(text);
+    match last.kind {
+        TokenKind::Op => {
+            let complete = matches!(word, ")" | "]" | "}" | "," | ";" | ":" | "..." | "!" | "?" | "$" | "`");
+            // `from m import *` ends with a complete statement.
+            let import_star = word == "*"
+                && text[..last.span.start].rsplit('\n').next().is_some_and(|l| l.trim_start().starts_with("from "));
+            !(complete || import_star)
+        }
+        TokenKind::Name => matches!(
+            word,
+            "and"
+                | "or"
+                | "not"
+                | "in"
+                | "is"
+                | "if"
+                | "else"
+                | "lambda"
+                | "import"
+                | "from"
+                | "assert"
+                | "del"
+                | "with"
+                | "for"
+                | "while"
+                | "elif"
+                | "await"
+                | "class"
+                | "def"
+                | "global"
+                | "nonlocal"
+        ),
+        _ => false,
+    }
+}

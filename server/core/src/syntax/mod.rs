@@ -1,0 +1,13 @@
+//! The syntax tree: parsing with tree-sitter-python ([`parse`], [`apply_edit`]), the
+//! syntax errors tree-sitter finds ([`syntax_findings`]), and the entries of a
+//! `manifest = {` still read from a broken tree ([`recovered_manifest_pairs`]).
+//!
+//! What CPython would say about a file that does not compile is [`crate::cpython`]'s.
+
+mod findings;
+mod parse;
+mod recovery;
+
+pub use findings::syntax_findings;
+pub use parse::{apply_edit, has_lone_cr, node_text, parse};
+pub use recovery::recovered_manifest_pairs;

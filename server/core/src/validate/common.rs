@@ -1,0 +1,145 @@
+//! What every rule uses: the findings collected (`Out`), what the validator needs from
+//! outside (`ValidationContext`), reading a section the way torchcts reads it, regex
+//! errors, and the boolean maps (capabilities, container formats).
+
+use crate::findings::{Finding, Origin, Severity};
+use crate::fix_data::{FixData, KeySection};
+use crate::regex_check::{check_regex, RegexVerdict};
+use crate::value::{Dict, Span, Value, ValueKind};
+
+/// What the validator needs from the outside world.
+pub struct ValidationContext<'a> {
+    /// Whether a `custom_test_dirs` entry names an existing directory (relative entries are
+    /// relative to the manifest's folder). `None`: the manifest has no folder (an unsaved
+    /// buffer), and the existence check is skipped as torchcts skips it without `base_dir`.
+    pub dir_exists: Option<&'a dyn Fn(&str) -> bool>,
+}
+
+pub(super) struct Out {
+    pub(super) findings: Vec<Finding>,
+}
+
+impl Out {
+    /// An exception escaping `validate_manifest`: check-manifest prints a traceback.
+    pub(super) fn crash(&mut self, span: Span, exception: &str, message: &str) {
+        let line = format!("{exception}: {message}");
+        self.findings.push(
+            Finding::new(
+                span,
+                Severity::Error,
+                format!("check-manifest crashes: {line}"),
+                "check-crash",
+                Origin::Torchcts,
+            )
+            .with_data(FixData::CheckCrash { exception_line: line }),
+        );
+    }
+
+    pub(super) fn error(&mut self, span: Span, message: String, code: &'static str) -> &mut Finding {
+        self.findings.push(Finding::new(span, Severity::Error, message, code, Origin::Torchcts));
+        self.findings.last_mut().expect("just pushed")
+    }
+
+    pub(super) fn warning(&mut self, span: Span, message: String, code: &'static str) -> &mut Finding {
+        self.findings.push(Finding::new(span, Severity::Warning, message, code, Origin::Torchcts));
+        self.findings.last_mut().expect("just pushed")
+    }
+}
+
+/// The value of a top-level key when it is present and known.
+pub(super) fn known_value<'d>(dict: &'d Dict, key: &str) -> Option<&'d Value> {
+    dict.get(key).map(|e| &e.value).filter(|v| !v.is_unknown())
+}
+
+pub(super) enum Section<'d> {
+    Known(&'d Value),
+    /// Absent: `manifest.get(key, {})` gives an empty dict.
+    Missing,
+    Unknown,
+}
+
+pub(super) fn section<'d>(dict: &'d Dict, key: &str) -> Section<'d> {
+    match dict.get(key) {
+        Some(e) if e.value.is_unknown() => Section::Unknown,
+        Some(e) => Section::Known(&e.value),
+        None if dict.open => Section::Unknown,
+        None => Section::Missing,
+    }
+}
+
+pub(super) fn validate_bool_map(
+    out: &mut Out,
+    section: KeySection,
+    mapping: &Value,
+    known_keys: Option<&[String]>,
+    allow_ieee754_patterns: bool,
+) {
+    let section_name = section.name();
+    let ValueKind::Dict(dict) = &mapping.kind else {
+        out.error(mapping.span.clone(), format!("'{section_name}' must be a dictionary"), "type");
+        return;
+    };
+    for entry in &dict.entries {
+        let key = &entry.key;
+        let value = &entry.value;
+        if let Some(known) = known_keys {
+            let is_known = matches!(&key.kind, ValueKind::Str(k) if known.contains(k));
+            if !is_known {
+                out.error(key.span.clone(), format!("Unknown {section_name} key '{}'", key.py_str()), "unknown-key")
+                    .data = Some(FixData::UnknownKey { section, name: key.py_str() });
+                continue;
+            }
+        }
+        if value.is_unknown() {
+            continue;
+        }
+        if allow_ieee754_patterns && key.as_str() == Some("ieee754") {
+            match &value.kind {
+                ValueKind::Bool(_) => continue,
+                ValueKind::Str(pattern) => {
+                    regex_finding(out, value, pattern, |exc| format!("capabilities.ieee754 regex is invalid: {exc}"));
+                    continue;
+                }
+                ValueKind::List(items) | ValueKind::Tuple(items)
+                    if items.iter().all(|i| matches!(i.kind, ValueKind::Str(_) | ValueKind::Unknown(_))) =>
+                {
+                    for item in items {
+                        if let ValueKind::Str(pattern) = &item.kind {
+                            regex_finding(out, item, pattern, |exc| {
+                                format!("capabilities.ieee754 regex is invalid: {exc}")
+                            });
+                        }
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        if !matches!(value.kind, ValueKind::Bool(_)) {
+            out.error(value.span.clone(), format!("'{section_name}.{}' must be a boolean", key.py_str()), "type");
+        }
+    }
+}
+
+/// Reports `re.compile(pattern)` failing, with CPython's `str(re.error)`.
+pub(super) fn regex_finding(out: &mut Out, at: &Value, pattern: &str, message: impl Fn(&str) -> String) {
+    match check_regex(pattern) {
+        RegexVerdict::Valid { .. } => {}
+        RegexVerdict::Invalid { message: exc, .. } => {
+            out.error(at.span.clone(), message(&exc), "invalid-regex").data =
+                Some(FixData::InvalidRegex { pattern: pattern.to_string() });
+        }
+        RegexVerdict::Crash { exception, message: text } => {
+            // torchcts only catches re.error: this one stops check-manifest with a traceback.
+            out.crash(at.span.clone(), &exception, &text);
+        }
+    }
+}
+
+pub(super) fn is_positive_number(v: &Value) -> bool {
+    match v.kind {
+        ValueKind::Int(i) => i > 0,
+        ValueKind::Float(f) => f > 0.0,
+        _ => false,
+    }
+}

@@ -1,0 +1,121 @@
+//! The top-level keys and the scalar settings: required and unknown keys,
+//! `manifest_version`, `device_name`, `backend_import`, `device_count`, the seeds and sample
+//! counts, `semantic_level`, `show_traceback`, and `skip_ops`.
+
+use super::common::{known_value, Out};
+use crate::fix_data::{FixData, KeySection};
+use crate::schema::schema;
+use crate::value::{py_eq, Dict, Span, Value, ValueKind};
+
+/// Required keys missing (a closed dict only: an open one may hold them) and unknown keys.
+pub(super) fn keys(out: &mut Out, manifest: &Dict, manifest_span: &Span) {
+    let s = schema();
+    if !manifest.open {
+        for key in &s.required_top_level_keys {
+            if !manifest.contains(key) {
+                out.error(manifest_span.clone(), format!("Missing required key '{key}'"), "missing-key").data =
+                    Some(FixData::MissingKey { key: key.clone() });
+            }
+        }
+    }
+
+    for entry in &manifest.entries {
+        let known = matches!(&entry.key.kind, ValueKind::Str(k) if s.top_level_keys.contains(k));
+        if !known {
+            out.error(
+                entry.key.span.clone(),
+                format!("Unknown top-level manifest key '{}'", entry.key.py_str()),
+                "unknown-key",
+            )
+            .data = Some(FixData::UnknownKey { section: KeySection::TopLevel, name: entry.key.py_str() });
+        }
+    }
+}
+
+pub(super) fn manifest_version(out: &mut Out, manifest: &Dict, manifest_span: &Span) {
+    match manifest.get("manifest_version") {
+        Some(e) if e.value.is_unknown() => {}
+        Some(e) if py_eq(&e.value, &Value::new(ValueKind::Int(1), 0..0)) != Some(true) => {
+            out.warning(
+                e.value.span.clone(),
+                format!("Unexpected manifest_version {}; expected 1", e.value.repr()),
+                "manifest-version",
+            );
+        }
+        Some(_) => {}
+        None if !manifest.open => {
+            out.warning(
+                manifest_span.clone(),
+                "Unexpected manifest_version None; expected 1".into(),
+                "manifest-version",
+            );
+        }
+        None => {}
+    }
+}
+
+/// `device_name`, `backend_import`, `device_count`, the seeds and sample counts.
+pub(super) fn settings(out: &mut Out, manifest: &Dict) {
+    if let Some(e) = known_value(manifest, "device_name") {
+        if !matches!(e.kind, ValueKind::Str(_)) {
+            out.error(e.span.clone(), "'device_name' must be a string".into(), "type");
+        }
+    }
+    if let Some(e) = known_value(manifest, "backend_import") {
+        if !matches!(e.kind, ValueKind::Str(_) | ValueKind::None) {
+            out.error(e.span.clone(), "'backend_import' must be null or a string".into(), "type");
+        }
+    }
+    if let Some(e) = known_value(manifest, "device_count") {
+        if !matches!(e.kind, ValueKind::Int(i) if i >= 1) {
+            out.error(e.span.clone(), "'device_count' must be a positive integer".into(), "type");
+        }
+    }
+    for key in ["ieee754_seed", "max_samples", "max_samples_ieee754"] {
+        if let Some(e) = known_value(manifest, key) {
+            if !matches!(e.kind, ValueKind::Int(i) if i >= 0) {
+                out.error(e.span.clone(), format!("'{key}' must be a non-negative integer"), "type");
+            }
+        }
+    }
+}
+
+pub(super) fn semantic_level(out: &mut Out, manifest: &Dict) {
+    let s = schema();
+    if let Some(e) = known_value(manifest, "semantic_level") {
+        let (min, max) = (s.semantic_levels.min, s.semantic_levels.max);
+        match e.kind {
+            ValueKind::Int(i) if (min as i128..=max as i128).contains(&i) => {}
+            ValueKind::Int(_) => {
+                out.error(e.span.clone(), format!("semantic_level must be from {min} to {max}"), "semantic-level");
+            }
+            _ => {
+                out.error(
+                    e.span.clone(),
+                    format!("semantic_level must be an integer from {min} to {max}"),
+                    "semantic-level",
+                );
+            }
+        }
+    }
+}
+
+pub(super) fn show_traceback(out: &mut Out, manifest: &Dict) {
+    if let Some(e) = known_value(manifest, "show_traceback") {
+        if !matches!(e.kind, ValueKind::Bool(_)) {
+            out.error(e.span.clone(), "'show_traceback' must be a boolean".into(), "type");
+        }
+    }
+}
+
+pub(super) fn skip_ops(out: &mut Out, manifest: &Dict) {
+    if let Some(e) = known_value(manifest, "skip_ops") {
+        let ok = match &e.kind {
+            ValueKind::List(items) => items.iter().all(|i| matches!(i.kind, ValueKind::Str(_) | ValueKind::Unknown(_))),
+            _ => false,
+        };
+        if !ok {
+            out.error(e.span.clone(), "'skip_ops' must be a list of strings".into(), "type");
+        }
+    }
+}
