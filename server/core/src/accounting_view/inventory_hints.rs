@@ -64,7 +64,12 @@ pub fn inventory_hints(manifest: &Dict, inventory: &Inventory) -> Vec<Finding> {
             } else {
                 Vec::new()
             };
-            let hint = if nearest.is_empty() { String::new() } else { format!("; nearest: {}", nearest.join(", ")) };
+            // skip_ops compares the operator name exactly; the suggestions are names it matches.
+            let hint = if nearest.is_empty() {
+                String::new()
+            } else {
+                format!("; nearest operator names skip_ops accepts: {}", nearest.join(", "))
+            };
             out.push(
                 Finding::new(
                     item.span.clone(),
