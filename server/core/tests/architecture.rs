@@ -138,3 +138,15 @@ fn the_function_measure_counts_what_it_should() {
     let long = format!("fn long() {{\n{}}}\n", "    x();\n".repeat(200));
     assert_eq!(function_lengths(&long), vec![(1, 202)]);
 }
+
+#[test]
+fn the_server_does_not_use_the_cli_module() {
+    let mut files = Vec::new();
+    rust_files(&server().join("lsp/src/server"), &mut files);
+    let users: Vec<String> = files
+        .iter()
+        .filter(|f| std::fs::read_to_string(f).unwrap().contains("crate::cli"))
+        .map(|f| f.display().to_string())
+        .collect();
+    assert!(users.is_empty(), "the LSP glue calls into the CLI module: {users:?}");
+}
