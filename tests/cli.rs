@@ -436,3 +436,60 @@ fn wording_counts_usage_and_devices() {
     let o = run(&["skips", &corpus("template_smoke"), "--device", "cuda"]);
     assert!(!stderr(&o).contains("not a device torch knows"), "{}", stderr(&o));
 }
+
+/// Issue 25, item 2: without an environment that has torchcts, the layout (and so torchcts'
+/// known-crash ledger) does not depend on where an unrelated Python lives: two torchcts-less
+/// venvs, one sharing a folder with the manifest and one sharing only `/`, give the same
+/// counts and the same note. One with torchcts in the `/`-only place roots node ids at the
+/// package (the ledger never fires), which the MPS excerpt shows as 0 crash records.
+#[test]
+fn without_a_torchcts_environment_the_layout_is_the_common_one_and_said() {
+    let manifest = root().join("tests/parity/skips/cases/mps_excerpt_l4/manifest.py");
+    let base = std::env::temp_dir().join(format!("torchcts-cli-layout-{}", std::process::id()));
+    let far = Path::new("/var/tmp").join(format!("torchcts-cli-layout-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let _ = std::fs::remove_dir_all(&far);
+    std::fs::create_dir_all(base.join("proj")).unwrap();
+    std::fs::copy(&manifest, base.join("proj/manifest.py")).unwrap();
+    let venv = |dir: &Path, torchcts: bool| {
+        let site = dir.join("lib/python3.11/site-packages");
+        std::fs::create_dir_all(dir.join("bin")).unwrap();
+        std::fs::write(dir.join("bin/python"), "").unwrap();
+        std::fs::create_dir_all(&site).unwrap();
+        if torchcts {
+            let info = site.join("torchcts-0.4.1.dist-info");
+            std::fs::create_dir_all(&info).unwrap();
+            std::fs::write(info.join("METADATA"), "Metadata-Version: 2.1\nName: torchcts\nVersion: 0.4.1\n").unwrap();
+            std::fs::create_dir_all(site.join("torchcts")).unwrap();
+        }
+    };
+    venv(&base.join("proj/.venv"), false);
+    venv(&far.join("venv"), false);
+    venv(&far.join("with-torchcts"), true);
+    let skips = |virtual_env: &Path| {
+        let o = Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
+            .args(["skips", "manifest.py", "--device", "mps", "--level", "4"])
+            .current_dir(base.join("proj"))
+            .env("VIRTUAL_ENV", virtual_env)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        (stdout(&o), stderr(&o))
+    };
+    let (near_out, near_err) = skips(&base.join("proj/.venv"));
+    let (far_out, far_err) = skips(&far.join("venv"));
+    assert_eq!(near_out, far_out, "two torchcts-less environments give other counts");
+    assert!(near_out.contains("known_backend_crash"), "the ledger applies in the common layout");
+    for err in [&near_err, &far_err] {
+        assert_eq!(
+            err.matches("no environment with torchcts found: counts assume the common layout").count(),
+            1,
+            "{err}"
+        );
+    }
+    let (decided_out, decided_err) = skips(&far.join("with-torchcts"));
+    assert!(!decided_out.contains("known_backend_crash"), "rooted at the package, the ledger never matches");
+    assert!(!decided_err.contains("no environment with torchcts found"), "{decided_err}");
+    let _ = std::fs::remove_dir_all(&base);
+    let _ = std::fs::remove_dir_all(&far);
+}

@@ -142,6 +142,9 @@ pub fn run(args: &DiffArgs) -> ExitCode {
         DiffFormat::Text => {
             out!("{}", review_diff::render_text(&review, &old.0, &new.0, args.show));
             errln!("Note: counts for {}", inventory_label(&inventory));
+            if let Some(note) = args.accounting.layout_note(&new_path) {
+                errln!("Note: {note}");
+            }
             for (name, side) in [(&old.0, &old_side), (&new.0, &new_side)] {
                 for n in &side.not_static {
                     errln!("Note: {name}: {n}; counted as far as it is known");

@@ -101,10 +101,18 @@ impl AccountingArgs {
         if let Some(prefix) = &self.node_prefix {
             return accounting::RunLayout { rooted_at_package: false, node_prefix: prefix.clone() };
         }
-        match &self.environment(manifest).site_packages {
+        match crate::torch_env::layout_site_packages(self.environment(manifest)) {
             Some(site) => accounting::RunLayout::for_paths(&manifest_folder(manifest), &site.join("torchcts")),
             None => accounting::RunLayout::default(),
         }
+    }
+
+    /// The note the counts owe the user when no environment with torchcts decided the layout.
+    pub fn layout_note(&self, manifest: &Path) -> Option<&'static str> {
+        let decided = self.rooted_at_package
+            || self.node_prefix.is_some()
+            || crate::torch_env::layout_site_packages(self.environment(manifest)).is_some();
+        (!decided).then_some(crate::torch_env::ASSUMED_LAYOUT_NOTE)
     }
 
     /// The environment of the manifest's folder (`$VIRTUAL_ENV`, its `.venv`, `python3`).

@@ -126,6 +126,9 @@ pub fn run(args: &SkipsArgs) -> ExitCode {
             inventory.label(),
             inventory.note().map(|n| format!(" ({n})")).unwrap_or_default()
         );
+        if let Some(note) = args.accounting.layout_note(&path) {
+            errln!("Note: {note}");
+        }
         for n in acc.not_modelled.iter().chain(unknown.iter()) {
             errln!("Note: {n}");
         }

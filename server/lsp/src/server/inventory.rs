@@ -21,7 +21,9 @@ pub async fn load_and_refresh(session: &Session) {
             let env = crate::torch_env::detect(settings.python.as_deref().map(Path::new), workspace.as_deref());
             let choice = crate::torch_env::inventory_choice(&env);
             release_freed_memory();
-            (choice, env.site_packages)
+            // Only an environment with torchcts decides where a run roots node ids; without
+            // one the common layout (a venv beside the project) is assumed.
+            (choice, crate::torch_env::layout_site_packages(&env))
         })
         .await;
         let Ok((choice, site_packages)) = chosen else { return };

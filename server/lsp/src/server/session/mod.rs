@@ -89,7 +89,8 @@ impl Session {
     }
 
     /// How a real run of this manifest (in its folder, with the environment's torchcts)
-    /// names tests: decides the known-segfault ledger and node ids quoted in details.
+    /// names tests: decides the known-segfault ledger and node ids quoted in details. With
+    /// no torchcts environment, the common layout (`RunLayout::default`: the ledger applies).
     pub fn run_layout(&self, uri: &Uri) -> accounting::RunLayout {
         let site = self.lock().site_packages.clone();
         let folder = uri.to_file_path().and_then(|p| p.parent().map(|f| f.to_path_buf()));
