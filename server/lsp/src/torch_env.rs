@@ -45,6 +45,16 @@ pub fn inventory_for_cli(torch_option: Option<&str>, manifest: &Path) -> Result<
     }
 }
 
+/// The site-packages whose torchcts decides where a run roots node ids (and so whether
+/// torchcts' known-crash ledger applies): only an environment that has torchcts. An unrelated
+/// `python3` must not decide it (its prefix would, by chance).
+pub fn layout_site_packages(env: &PythonEnvironment) -> Option<PathBuf> {
+    env.torchcts.as_ref().and(env.site_packages.clone())
+}
+
+/// Said once where no torchcts environment decided the layout.
+pub const ASSUMED_LAYOUT_NOTE: &str = "no environment with torchcts found: counts assume the common layout, a venv that shares a folder with the manifest (torchcts' known-crash ledger applies); activate or create that venv ($VIRTUAL_ENV, .venv beside the manifest), or pass --rooted-at-package if your venv shares no folder with the manifest";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -65,13 +75,3 @@ mod tests {
         assert_eq!(inventory_for_torch_option(&newest).unwrap().torch, accounting::newest_torch_release());
     }
 }
-
-/// The site-packages whose torchcts decides where a run roots node ids (and so whether
-/// torchcts' known-crash ledger applies): only an environment that has torchcts. An unrelated
-/// `python3` must not decide it (its prefix would, by chance).
-pub fn layout_site_packages(env: &PythonEnvironment) -> Option<PathBuf> {
-    env.torchcts.as_ref().and(env.site_packages.clone())
-}
-
-/// Said once where no torchcts environment decided the layout.
-pub const ASSUMED_LAYOUT_NOTE: &str = "no environment with torchcts found: counts assume the common layout, a venv that shares a folder with the manifest (torchcts' known-crash ledger applies); activate or create that venv ($VIRTUAL_ENV, .venv beside the manifest), or pass --rooted-at-package if your venv shares no folder with the manifest";
