@@ -441,3 +441,34 @@ fn code_actions_honour_only_and_fix_all_applies_the_safe_fixes() {
     assert_eq!(again, json!([]));
     client.shutdown();
 }
+
+#[test]
+fn log_level_and_log_file_settings() {
+    let log = std::env::temp_dir().join(format!("torchcts-lsp-log-{}.log", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    let mut client = LspClient::spawn();
+    client.request(
+        "initialize",
+        json!({"processId": null, "rootUri": null, "capabilities": {},
+               "initializationOptions": {"torchcts": {"logLevel": "debug", "logFile": log.to_str().unwrap()}}}),
+    );
+    client.notify("initialized", json!({}));
+    // The debug line comes to the client (window/logMessage, type 4) and into the file.
+    client.wait_for(|m| {
+        m["method"] == "window/logMessage" && m["params"]["message"].as_str().unwrap().starts_with("workspace folders")
+    });
+    let written = std::fs::read_to_string(&log).unwrap();
+    assert!(written.contains(" info  torchcts-lsp ") && written.contains(" debug workspace folders: []"), "{written}");
+    // At `error`, an info line is written nowhere.
+    client.notify("workspace/didChangeConfiguration", json!({"settings": {"torchcts": {"logLevel": "error", "logFile": log.to_str().unwrap(), "onSave": "affected"}}}));
+    let uri = "file:///tmp/torchcts-lsp-test/log/manifest.py";
+    client.open(uri, "manifest = {", 1);
+    client.diagnostics(uri, Some(1));
+    client.backlog.retain(|m| m["method"] != "window/logMessage");
+    client.notify("textDocument/didSave", json!({"textDocument": {"uri": uri}}));
+    let later = client.drain_for(Duration::from_millis(500));
+    assert!(later.iter().all(|m| m["method"] != "window/logMessage"), "{later:#?}");
+    assert!(!std::fs::read_to_string(&log).unwrap().contains("on-save run skipped"));
+    client.shutdown();
+    let _ = std::fs::remove_file(&log);
+}
