@@ -129,22 +129,55 @@ nvim_test_wrong_server() {
   echo "failed as it must with /bin/false as the server"
 }
 
+# The linux-x64 .vsix with the release server inside (server/torchcts-lsp): what users of
+# that platform install, and what the code-server e2e installs. The release binary is
+# $TORCHCTS_LSP_RELEASE (default target/release/torchcts-lsp), built here when missing
+# (`cargo build --release -p torchcts-lsp --locked`). Other targets (darwin-arm64, win32-x64,
+# ...) are packaged the same way with their binary and --target; they are not built here.
+RELEASE_SERVER=${TORCHCTS_LSP_RELEASE:-target/release/torchcts-lsp}
+case $RELEASE_SERVER in /*) ;; *) RELEASE_SERVER=$ROOT/$RELEASE_SERVER ;; esac
+VSIX=$VSCODE/dist/torchcts-linux-x64.vsix
+
 vsix_check() {
-  (cd "$VSCODE" && rm -f dist/torchcts.vsix && npx --no-install vsce package --no-dependencies --allow-missing-repository -o dist/torchcts.vsix) || return 1
+  if [ ! -x "$RELEASE_SERVER" ]; then
+    echo "no release server at $RELEASE_SERVER: building it (cargo build --release -p torchcts-lsp --locked)"
+    (cd "$ROOT" && cargo build --release -p torchcts-lsp --locked) || return 1
+  fi
+  "$RELEASE_SERVER" --version || return 1
+  (cd "$VSCODE" && rm -rf server dist/torchcts-linux-x64.vsix && mkdir server &&
+    cp "$RELEASE_SERVER" server/torchcts-lsp && chmod 755 server/torchcts-lsp) || return 1
+  (cd "$VSCODE" && npx --no-install vsce package --no-dependencies --allow-missing-repository --target linux-x64 -o "$VSIX")
+  local rc=$?
+  rm -rf "$VSCODE/server"
+  [ $rc -eq 0 ] || return 1
   local listing
-  listing=$(cd "$VSCODE" && node -e '
-    const b = require("fs").readFileSync("dist/torchcts.vsix");
-    // List the zip central directory: enough to see what the .vsix holds.
+  listing=$(node -e '
+    const b = require("fs").readFileSync(process.argv[1]);
+    // List the zip central directory (name and unix mode): enough to see what the .vsix holds.
     let names = [], i = b.lastIndexOf(Buffer.from([0x50,0x4b,0x05,0x06]));
     let off = b.readUInt32LE(i + 16), n = b.readUInt16LE(i + 10);
     for (let k = 0; k < n; k++) { const len = b.readUInt16LE(off + 28), ex = b.readUInt16LE(off + 30), cm = b.readUInt16LE(off + 32);
-      names.push(b.slice(off + 46, off + 46 + len).toString()); off += 46 + len + ex + cm; }
-    console.log(names.join("\n"));') || return 1
+      const mode = (b.readUInt32LE(off + 38) >>> 16) & 0o777;
+      names.push(b.slice(off + 46, off + 46 + len).toString() + " " + mode.toString(8)); off += 46 + len + ex + cm; }
+    console.log(names.join("\n"));' "$VSIX") || return 1
   echo "$listing"
-  for f in extension/package.json extension/dist/extension.js extension.vsixmanifest; do
-    grep -qx "$f" <<<"$listing" || { echo "the .vsix lacks $f"; return 1; }
+  for f in extension/package.json extension/dist/extension.js extension.vsixmanifest extension/server/torchcts-lsp; do
+    grep -q "^$f " <<<"$listing" || { echo "the .vsix lacks $f"; return 1; }
   done
-  ls -l "$VSCODE/dist/torchcts.vsix"
+  local manifest
+  manifest=$(node -e '
+    // extension.vsixmanifest, inflated from the zip (its central directory gives the offset).
+    const b = require("fs").readFileSync(process.argv[1]), zlib = require("zlib");
+    let i = b.lastIndexOf(Buffer.from([0x50,0x4b,0x05,0x06])), off = b.readUInt32LE(i + 16), n = b.readUInt16LE(i + 10);
+    for (let k = 0; k < n; k++) { const len = b.readUInt16LE(off + 28), ex = b.readUInt16LE(off + 30), cm = b.readUInt16LE(off + 32);
+      if (b.slice(off + 46, off + 46 + len).toString() === "extension.vsixmanifest") {
+        const method = b.readUInt16LE(off + 10), size = b.readUInt32LE(off + 20), local = b.readUInt32LE(off + 42);
+        const start = local + 30 + b.readUInt16LE(local + 26) + b.readUInt16LE(local + 28), data = b.slice(start, start + size);
+        console.log((method === 8 ? zlib.inflateRawSync(data) : data).toString()); }
+      off += 46 + len + ex + cm; }' "$VSIX") || return 1
+  grep -q 'TargetPlatform="linux-x64"' <<<"$manifest" || { echo "extension.vsixmanifest names no TargetPlatform linux-x64"; return 1; }
+  grep -q '^extension/server/torchcts-lsp 755$' <<<"$listing" || echo "note: the bundled server's mode in the zip is not 755 (VS Code sets it on install)"
+  ls -l "$VSIX"
 }
 
 echo "editors/ci.sh: server $SERVER"
@@ -164,19 +197,23 @@ step "neovim: the test fails with a wrong server" nvim_test_wrong_server /usr/bi
 step "vscode: tsc --noEmit" bash -c "cd '$VSCODE' && npx --no-install tsc --noEmit -p ."
 step "vscode: esbuild bundle" bash -c "cd '$VSCODE' && node esbuild.mjs --production"
 step "vscode: node test (mock vscode, real server)" bash -c "cd '$VSCODE' && node --test test/extension.test.mjs"
-step "vscode: vsce package (.vsix)" vsix_check
+step "vscode: vsce package --target linux-x64 (.vsix with the release server)" vsix_check
 
 # The real-VS-Code check (code-server + headless Chromium): about 2-3 minutes when it has
 # to install code-server, 40 s after. TORCHCTS_E2E=0 skips it.
 e2e() {
   local shots
   shots=$(mktemp -d)
-  E2E_SHOTS=$shots timeout 900 bash "$VSCODE/e2e/run.sh"
+  # The e2e installs the .vsix packaged above (with the release server inside).
+  E2E_SHOTS=$shots TORCHCTS_VSIX=$VSIX timeout 900 bash "$VSCODE/e2e/run.sh"
   local rc=$?
   rm -rf "$shots"
   return $rc
 }
-if [ "${TORCHCTS_E2E:-1}" != 0 ]; then
+if [ "${TORCHCTS_E2E:-1}" != 0 ] && [ ! -f "$VSIX" ]; then
+  echo; echo "=== vscode e2e: not run (no packaged .vsix at $VSIX)"
+  FAILED=$((FAILED + 1)); RESULTS+=("FAIL  vscode e2e (no .vsix)")
+elif [ "${TORCHCTS_E2E:-1}" != 0 ]; then
   step "vscode e2e: code-server 4.100.3 + headless Chromium" e2e
 else
   echo; echo "=== vscode e2e: skipped (TORCHCTS_E2E=0)"

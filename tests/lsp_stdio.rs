@@ -159,8 +159,8 @@ fn crlf_files_count_lines_like_lsp() {
     assert!(messages(&d).iter().all(|m| !m.contains("must be a boolean")), "{d:#}");
     // U+2028 is not a line break for LSP, although ropey's default would count it.
     let text = "# \u{2028} comment\nmanifest = {\"manifest_version\": 1, \"device_name\": \"cpu\", \"capabilities\": {\"q\": True}}\n";
-    client.open("file:///tmp/torchcts-lsp-test/crlf/u2028.py", text, 1);
-    let d = client.diagnostics("file:///tmp/torchcts-lsp-test/crlf/u2028.py", Some(1));
+    client.open("file:///tmp/torchcts-lsp-test/crlf/u2028/manifest.py", text, 1);
+    let d = client.diagnostics("file:///tmp/torchcts-lsp-test/crlf/u2028/manifest.py", Some(1));
     assert_eq!(find(&d, "'q'")["range"]["start"]["line"], 1);
     client.shutdown();
 }
@@ -274,4 +274,201 @@ fn a_forgotten_comma_gets_cpythons_message_and_a_fix_that_clears_it() {
     let d = client.diagnostics(uri, Some(2));
     assert!(messages(&d).iter().all(|m| !m.contains("Failed to parse")), "the fix did not repair the file: {d:#}");
     client.shutdown();
+}
+
+/// Whether any message published diagnostics for `uri`.
+fn published_for(messages: &[Value], uri: &str) -> bool {
+    messages.iter().any(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri)
+}
+
+#[test]
+fn a_python_file_that_is_no_manifest_gets_nothing() {
+    // Helix and a plain `vim.lsp.enable` send every Python buffer to the server.
+    let mut client = LspClient::spawn();
+    client.initialize(json!({}));
+    let other = "file:///tmp/torchcts-lsp-test/plain/setup.py";
+    let broken = "manifest = {\"generator\": 1\nimport os\n";
+    client.open(other, broken, 1);
+    let manifest = "file:///tmp/torchcts-lsp-test/plain/manifest.py";
+    client.open(manifest, broken, 1);
+    // The server handles notifications in order: the manifest's diagnostics come after
+    // anything it would have published for setup.py.
+    client.diagnostics(manifest, Some(1));
+    let later = client.drain_for(Duration::from_millis(500));
+    let mut seen = client.backlog.clone();
+    seen.extend(later);
+    assert!(!published_for(&seen, other), "diagnostics for a non-manifest: {seen:#?}");
+    let at = json!({"textDocument": {"uri": other}, "position": {"line": 0, "character": 3}});
+    assert_eq!(client.request("textDocument/hover", at.clone()), Value::Null);
+    assert_eq!(client.request("textDocument/codeLens", json!({"textDocument": {"uri": other}})), Value::Null);
+    let range = json!({"start": {"line": 0, "character": 0}, "end": {"line": 2, "character": 0}});
+    let hints = client.request("textDocument/inlayHint", json!({"textDocument": {"uri": other}, "range": range}));
+    assert_eq!(hints, Value::Null);
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": other}, "range": range, "context": {"diagnostics": []}}),
+    );
+    assert_eq!(actions, Value::Null);
+    // An edit does not wake it up either.
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": other, "version": 2}, "contentChanges": [{"text": "manifest = {"}]}),
+    );
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": manifest, "version": 2}, "contentChanges": [{"text": VALID}]}),
+    );
+    client.diagnostics(manifest, Some(2));
+    assert!(!published_for(&client.backlog, other), "{:#?}", client.backlog);
+    client.shutdown();
+}
+
+#[test]
+fn every_workspace_folder_counts_and_folders_can_change() {
+    let root = std::env::temp_dir().join(format!("torchcts-lsp-multiroot-{}", std::process::id()));
+    let folder = |name: &str| root.join(name);
+    let uri_of = |name: &str, file: &str| support::lsp_client::file_uri(&folder(name).join(file));
+    let mut client = LspClient::spawn();
+    let init = client.request(
+        "initialize",
+        json!({"processId": null, "capabilities": {"workspace": {"workspaceFolders": true}},
+               "rootUri": support::lsp_client::file_uri(&folder("a")),
+               "workspaceFolders": [
+                   {"uri": support::lsp_client::file_uri(&folder("a")), "name": "a"},
+                   {"uri": support::lsp_client::file_uri(&folder("b")), "name": "b"}],
+               "initializationOptions": {"torchcts": {"manifests": ["devices/*.py"]}}}),
+    );
+    client.notify("initialized", json!({}));
+    assert_eq!(init["capabilities"]["workspace"]["workspaceFolders"]["supported"], true);
+    assert_eq!(init["capabilities"]["workspace"]["workspaceFolders"]["changeNotifications"], true);
+    let text = VALID.replace("\"inference\": True", "\"generator\": True");
+    // A glob relative to each folder: the second folder's files are manifests too.
+    let (a, b, c) = (uri_of("a", "devices/cuda.py"), uri_of("b", "devices/npu.py"), uri_of("c", "devices/xpu.py"));
+    let not_one = uri_of("b", "tools/npu.py");
+    for uri in [&a, &b, &c, &not_one] {
+        client.open(uri, &text, 1);
+    }
+    for uri in [&a, &b] {
+        let d = client.diagnostics(uri, Some(1));
+        find(&d, "Unknown capabilities key 'generator'");
+    }
+    // c is in no workspace folder (yet): silent, as is b/tools.
+    let marker = uri_of("a", "manifest.py");
+    client.open(&marker, &text, 1);
+    client.diagnostics(&marker, Some(1));
+    assert!(!published_for(&client.backlog, &c) && !published_for(&client.backlog, &not_one));
+    client.backlog.clear();
+    // Folder c added, a removed: c's document is analysed, a's diagnostics are cleared.
+    client.notify(
+        "workspace/didChangeWorkspaceFolders",
+        json!({"event": {"added": [{"uri": support::lsp_client::file_uri(&folder("c")), "name": "c"}],
+                         "removed": [{"uri": support::lsp_client::file_uri(&folder("a")), "name": "a"}]}}),
+    );
+    let d = client.diagnostics(&c, Some(1));
+    find(&d, "Unknown capabilities key 'generator'");
+    let cleared = client.diagnostics(&a, None);
+    assert_eq!(cleared["diagnostics"], json!([]), "{cleared:#}");
+    // The manifest named manifest.py stays a manifest wherever it is.
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": marker}, "position": {"line": 4, "character": 25}}),
+    );
+    assert!(hover["contents"]["value"].as_str().unwrap().contains("capabilities.generator"), "{hover:#}");
+    client.shutdown();
+}
+
+#[test]
+fn code_actions_honour_only_and_fix_all_applies_the_safe_fixes() {
+    let mut client = LspClient::spawn();
+    let init = client.initialize(json!({}));
+    let kinds = init["capabilities"]["codeActionProvider"]["codeActionKinds"].clone();
+    assert_eq!(kinds, json!(["quickfix", "source.torchcts.run", "source.fixAll.torchcts"]));
+    let uri = "file:///tmp/torchcts-lsp-test/fix-all/manifest.py";
+    // A forgotten comma, a renamed capability, a string dtype key (all safe) and a
+    // misspelt capability (several candidates: not safe).
+    let text = VALID
+        .replacen(",\n", "\n", 1)
+        .replace("\"inference\": True", "\"generator\": True, \"inferenc\": True")
+        .replace("\n}", "\n    \"supported_dtypes\": {\"float32\": \"^add$\"},\n}");
+    client.open(uri, &text, 1);
+    let d = client.diagnostics(uri, Some(1));
+    let everything = json!({"start": {"line": 0, "character": 0}, "end": {"line": 9, "character": 0}});
+    let ask = |client: &mut LspClient, only: Value| {
+        let mut context = json!({"diagnostics": d["diagnostics"]});
+        if !only.is_null() {
+            context["only"] = only;
+        }
+        client.request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri}, "range": everything, "context": context}),
+        )
+    };
+    let kinds_of = |actions: &Value| -> Vec<String> {
+        let mut k: Vec<String> =
+            actions.as_array().unwrap().iter().map(|a| a["kind"].as_str().unwrap().to_string()).collect();
+        k.dedup();
+        k
+    };
+    assert_eq!(kinds_of(&ask(&mut client, json!(["quickfix"]))), ["quickfix"]);
+    assert_eq!(kinds_of(&ask(&mut client, json!(["source.torchcts.run"]))), ["source.torchcts.run"]);
+    assert_eq!(kinds_of(&ask(&mut client, json!(["refactor"]))), Vec::<String>::new());
+    let all = ask(&mut client, Value::Null);
+    let all_kinds = kinds_of(&all);
+    for kind in ["quickfix", "source.fixAll.torchcts", "source.torchcts.run"] {
+        assert!(all_kinds.iter().any(|k| k == kind), "{kind} missing: {all_kinds:?}");
+    }
+    // What `editor.codeActionsOnSave: {"source.fixAll": "explicit"}` asks for.
+    let fix_all = ask(&mut client, json!(["source.fixAll"]));
+    assert_eq!(kinds_of(&fix_all), ["source.fixAll.torchcts"], "{fix_all:#}");
+    let edit = fix_all[0]["edit"]["changes"][uri][0].clone();
+    assert_eq!(fix_all[0]["edit"]["changes"][uri].as_array().unwrap().len(), 1);
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"range": edit["range"], "text": edit["newText"]}]}),
+    );
+    let d = client.diagnostics(uri, Some(2));
+    let after = messages(&d);
+    for gone in ["forgot a comma", "'generator'", "test selection ignores it"] {
+        assert!(after.iter().all(|m| !m.contains(gone)), "{gone:?} left after fix-all: {after:#?}");
+    }
+    // The unsafe one is still there, for the user to pick a candidate.
+    assert!(after.iter().any(|m| m.contains("'inferenc'")), "{after:#?}");
+    // Nothing safe is left: no fix-all action.
+    let again = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": everything, "context": {"diagnostics": [], "only": ["source.fixAll.torchcts"]}}),
+    );
+    assert_eq!(again, json!([]));
+    client.shutdown();
+}
+
+#[test]
+fn log_level_and_log_file_settings() {
+    let log = std::env::temp_dir().join(format!("torchcts-lsp-log-{}.log", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    let mut client = LspClient::spawn();
+    client.request(
+        "initialize",
+        json!({"processId": null, "rootUri": null, "capabilities": {},
+               "initializationOptions": {"torchcts": {"logLevel": "debug", "logFile": log.to_str().unwrap()}}}),
+    );
+    client.notify("initialized", json!({}));
+    // The debug line comes to the client (window/logMessage, type 4) and into the file.
+    client.wait_for(|m| {
+        m["method"] == "window/logMessage" && m["params"]["message"].as_str().unwrap().starts_with("workspace folders")
+    });
+    let written = std::fs::read_to_string(&log).unwrap();
+    assert!(written.contains(" info  torchcts-lsp ") && written.contains(" debug workspace folders: []"), "{written}");
+    // At `error`, an info line is written nowhere.
+    client.notify("workspace/didChangeConfiguration", json!({"settings": {"torchcts": {"logLevel": "error", "logFile": log.to_str().unwrap(), "onSave": "affected"}}}));
+    let uri = "file:///tmp/torchcts-lsp-test/log/manifest.py";
+    client.open(uri, "manifest = {", 1);
+    client.diagnostics(uri, Some(1));
+    client.backlog.retain(|m| m["method"] != "window/logMessage");
+    client.notify("textDocument/didSave", json!({"textDocument": {"uri": uri}}));
+    let later = client.drain_for(Duration::from_millis(500));
+    assert!(later.iter().all(|m| m["method"] != "window/logMessage"), "{later:#?}");
+    assert!(!std::fs::read_to_string(&log).unwrap().contains("on-save run skipped"));
+    client.shutdown();
+    let _ = std::fs::remove_file(&log);
 }

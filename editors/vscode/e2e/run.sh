@@ -2,7 +2,9 @@
 # The real-VS-Code end-to-end check: code-server 4.100.3 with the extension installed from
 # its .vsix (torchcts-lsp bundled inside), driven by headless Debian Chromium.
 #   bash editors/vscode/e2e/run.sh
-# Server: $TORCHCTS_LSP (relative to the repository root), default target/debug/torchcts-lsp.
+# The .vsix: $TORCHCTS_VSIX (editors/ci.sh passes its linux-x64 package with the release
+# server inside); else one packaged here with $TORCHCTS_LSP (relative to the repository
+# root, default target/debug/torchcts-lsp).
 # Screenshots go to docs/images/ (E2E_SHOTS overrides). Not part of editors/ci.sh: the
 # first run installs code-server (about 2 minutes on 2 cores); see docs/editors.md.
 set -euo pipefail
@@ -22,13 +24,20 @@ log "install (code-server, playwright-core, Debian packages)"
 bash "$HERE/install.sh"
 CODE_SERVER=(node "$HERE/work/node_modules/code-server/out/node/entry.js")
 
-log "package the extension with the server bundled (server/torchcts-lsp)"
 cd "$EXT"
-[ -d node_modules/vscode-languageclient ] || npm ci --no-audit --no-fund
-rm -rf server && mkdir server && cp "$SERVER" server/torchcts-lsp && chmod 755 server/torchcts-lsp
-VSIX=$HERE/work/torchcts-e2e.vsix
-npx --no-install vsce package --no-dependencies --allow-missing-repository -o "$VSIX" >/dev/null
-rm -rf server
+if [ -n "${TORCHCTS_VSIX:-}" ]; then
+  # editors/ci.sh passes the linux-x64 .vsix it packaged with the release server inside.
+  VSIX=$TORCHCTS_VSIX
+  log "install the packaged $VSIX"
+  [ -f "$VSIX" ] || { echo "TORCHCTS_VSIX=$VSIX: no such file" >&2; exit 1; }
+else
+  log "package a linux-x64 .vsix with $SERVER bundled (server/torchcts-lsp)"
+  [ -d node_modules/vscode-languageclient ] || npm ci --no-audit --no-fund
+  rm -rf server && mkdir server && cp "$SERVER" server/torchcts-lsp && chmod 755 server/torchcts-lsp
+  VSIX=$HERE/work/torchcts-e2e.vsix
+  npx --no-install vsce package --no-dependencies --allow-missing-repository --target linux-x64 -o "$VSIX" >/dev/null
+  rm -rf server
+fi
 ls -l "$VSIX"
 
 RUN=$(mktemp -d /tmp/torchcts-e2e-XXXXXX)

@@ -76,7 +76,22 @@ function settings() {
     defaultLevel: cfg.get<number>("defaultLevel", 2),
     onSave: cfg.get<string>("onSave", "off"),
     inlayHints: cfg.get<boolean>("inlayHints.enabled", true),
+    logLevel: cfg.get<string>("logLevel", "info"),
+    logFile: cfg.get<string>("logFile", ""),
   };
+}
+
+/** The server commands that start a test run: refused in an untrusted workspace. */
+const RUN_COMMANDS: readonly string[] = [SERVER_COMMANDS.runAffectedTests, SERVER_COMMANDS.runLevel, "torchcts.rerunFailed"];
+
+/**
+ * Whether the workspace is trusted. Untrusted (restricted mode, `capabilities.untrustedWorkspaces`
+ * is "limited"): diagnostics, hovers, completion and quick fixes work; no test run starts
+ * (no Python runs), the Python extension is not asked for an interpreter, and a server
+ * inside the workspace's Python environment is not used.
+ */
+function trusted(): boolean {
+  return vscode.workspace.isTrusted !== false;
 }
 
 /**
@@ -85,12 +100,16 @@ function settings() {
  */
 function serverSettings(selectedPython: string | undefined) {
   const s = settings();
+  const safe = trusted();
   return {
-    python: { interpreter: s.pythonInterpreter || selectedPython || "" },
+    python: { interpreter: safe ? s.pythonInterpreter || selectedPython || "" : "" },
     device: s.device,
     defaultLevel: s.defaultLevel,
-    onSave: s.onSave,
+    onSave: safe ? s.onSave : "off",
     inlayHints: { enabled: s.inlayHints },
+    manifests: s.include.filter((p) => typeof p === "string" && p.trim() !== ""),
+    logLevel: s.logLevel,
+    logFile: s.logFile,
   };
 }
 
@@ -142,6 +161,14 @@ class Controller implements vscode.Disposable {
         }
       }),
     );
+    // Trust granted: runs and the Python environment's server become available.
+    this.disposables.push(
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        if (this.client === undefined && this.failed === undefined) return;
+        this.output.appendLine("The workspace is trusted now: restarting the server.");
+        void this.restart();
+      }),
+    );
     // Another interpreter may mean another environment's torchcts-lsp and another default
     // Python for runs.
     void onInterpreterChange(() => {
@@ -189,7 +216,9 @@ class Controller implements vscode.Disposable {
     this.failed = undefined;
     const s = settings();
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    this.selectedPython = await selectedInterpreter(folder);
+    // Untrusted: no interpreter detection (a workspace environment's binaries are not run).
+    this.selectedPython = trusted() ? await selectedInterpreter(folder) : undefined;
+    if (!trusted()) this.output.appendLine("Restricted mode: no test runs, no Python interpreter detection.");
     if (this.selectedPython !== undefined) this.output.appendLine(`Python extension's interpreter: ${this.selectedPython}`);
     const lookup = findServer({
       setting: s.serverPath,
@@ -223,6 +252,27 @@ class Controller implements vscode.Disposable {
       middleware: {
         provideInlayHints: (document, range, token, next) =>
           settings().inlayHints ? next(document, range, token) : [],
+        // Untrusted: no run lenses, no run actions, no run commands.
+        provideCodeLenses: async (document, token, next) => {
+          const lenses = await next(document, token);
+          return trusted() || !lenses ? lenses : lenses.filter((l) => !RUN_COMMANDS.includes(l.command?.command ?? ""));
+        },
+        provideCodeActions: async (document, range, context, token, next) => {
+          const actions = await next(document, range, context, token);
+          if (trusted() || !actions) return actions;
+          return actions.filter((a) => {
+            const kind = "kind" in a && a.kind !== undefined ? a.kind.value : "";
+            const command = "command" in a && typeof a.command === "object" ? a.command?.command : a.command;
+            return !kind.startsWith("source.torchcts.run") && !RUN_COMMANDS.includes(String(command ?? ""));
+          });
+        },
+        executeCommand: async (command, args, next) => {
+          if (!trusted() && RUN_COMMANDS.includes(command)) {
+            void vscode.window.showWarningMessage("TorchCTS: test runs are disabled in an untrusted workspace (restricted mode).");
+            return undefined;
+          }
+          return next(command, args);
+        },
         workspace: {
           // The server asks for the `torchcts` section; answer in the same shape as
           // initializationOptions, whatever VS Code's nesting of dotted keys.
@@ -320,12 +370,19 @@ class Controller implements vscode.Disposable {
     return doc;
   }
 
+  private refuseUntrusted(): boolean {
+    if (trusted()) return false;
+    void vscode.window.showWarningMessage("TorchCTS: test runs are disabled in an untrusted workspace (restricted mode).");
+    return true;
+  }
+
   private runOptions() {
     const s = settings();
     return { device: s.device || undefined, python: s.pythonInterpreter || this.selectedPython || undefined };
   }
 
   private async runAffectedTests() {
+    if (this.refuseUntrusted()) return;
     const doc = this.requireManifest();
     if (doc === undefined) return;
     const editor = vscode.window.activeTextEditor;
@@ -338,6 +395,7 @@ class Controller implements vscode.Disposable {
   }
 
   private async runLevel(arg: unknown) {
+    if (this.refuseUntrusted()) return;
     const doc = this.requireManifest();
     if (doc === undefined) return;
     const level = await this.pickLevel(arg, "TorchCTS: run tests at level");

@@ -390,7 +390,44 @@ test("status bar shows torchcts/status counts; commands send workspace/executeCo
     defaultLevel: 2,
     onSave: "off",
     inlayHints: { enabled: true },
+    manifests: [],
+    logLevel: "info",
+    logFile: "",
   });
   assert.deepEqual(current.rec.warnings, []);
   assert.deepEqual(current.rec.errors, []);
+});
+
+test("untrusted workspace (restricted mode): no runs, no interpreter, no on-save runs; skips still shown", async () => {
+  const fake = path.join(tmp, "fake-torchcts-lsp");
+  fs.writeFileSync(fake, FAKE_SERVER, { mode: 0o755 });
+  const logFile = path.join(tmp, "fake.log");
+  fs.writeFileSync(logFile, "");
+  process.env.FAKE_LOG = logFile;
+  current = createMock({
+    untrusted: true,
+    workspaceFolder: tmp,
+    config: { "torchcts.server.path": fake, "torchcts.onSave": "level", "torchcts.python.interpreter": "/opt/py/bin/python", "torchcts.files.include": ["devices/*.py"] },
+  });
+  const manifestPath = path.join(tmp, "backend", "manifest.py");
+  const doc = current.openDocument(manifestPath);
+  ext = loadExtension();
+  const api = ext.activate(current.makeContext(path.join(tmp, "ext")));
+  await api.ready;
+  assert.equal(api.client()?.isRunning(), true);
+  const exec = current.vscode.commands.executeCommand;
+  await exec("torchcts.ui.runAffectedTests");
+  await exec("torchcts.ui.runLevel", 4);
+  // The server's own command, as a code lens or code action would run it.
+  await exec("torchcts.runLevel", { uri: doc.uri.toString(), level: 2 });
+  await exec("torchcts.ui.showSkips", 2);
+  const messages = fs.readFileSync(logFile, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const sent = messages.filter((m) => m.method === "workspace/executeCommand").map((m) => m.params.command);
+  assert.deepEqual(sent, ["torchcts.showSkips"]);
+  const init = messages.find((m) => m.method === "initialize");
+  assert.equal(init.params.initializationOptions.onSave, "off");
+  assert.deepEqual(init.params.initializationOptions.python, { interpreter: "" });
+  assert.deepEqual(init.params.initializationOptions.manifests, ["devices/*.py"]);
+  assert.equal(current.rec.warnings.length, 3, JSON.stringify(current.rec.warnings));
+  assert.match(String(current.rec.warnings[0]), /untrusted workspace/);
 });

@@ -557,7 +557,8 @@ function createMock(opts = {}) {
       return new TextDocument(p, fs.readFileSync(p, "utf8"));
     },
     fs: {},
-    isTrusted: true,
+    isTrusted: !opts.untrusted,
+    onDidGrantWorkspaceTrust: new EventEmitter().event,
   });
 
   function outputChannel(name) {

@@ -47,7 +47,7 @@ pub fn run_analysis(
         Some(Ok(analysis)) => Ok(Some(analysis)),
         Some(Err(Cancelled)) => Err(Cancelled),
         None => {
-            eprintln!("torchcts-lsp: analysis failed for {}", uri.as_str());
+            crate::server::log::stderr(&format!("analysis failed for {}", uri.as_str()));
             Ok(None)
         }
     }

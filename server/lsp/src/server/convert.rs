@@ -210,6 +210,26 @@ pub fn quick_fix(positions: &Positions, analysis: &Analysis, fix: QuickFix, uri:
     })
 }
 
+/// The `source.fixAll.torchcts` action: one edit that applies `count` safe fixes.
+pub fn fix_all_action(
+    positions: &Positions,
+    edit: &torchcts_core::actions::TextEdit,
+    count: usize,
+    uri: &Uri,
+) -> CodeActionOrCommand {
+    let edit = TextEdit { range: positions.range(&edit.span), new_text: edit.new_text.clone() };
+    let s = if count == 1 { "" } else { "es" };
+    CodeActionOrCommand::CodeAction(CodeAction {
+        title: format!("Fix all safe problems ({count} fix{s}, torchcts)"),
+        kind: Some(crate::server::protocol::fix_all_kind()),
+        edit: Some(WorkspaceEdit {
+            changes: Some(std::iter::once((uri.clone(), vec![edit])).collect()),
+            ..Default::default()
+        }),
+        ..Default::default()
+    })
+}
+
 /// A code action that runs one of the server's commands (`source.torchcts.run`).
 pub fn run_action(title: String, command: &str, argument: serde_json::Value) -> CodeActionOrCommand {
     CodeActionOrCommand::CodeAction(CodeAction {

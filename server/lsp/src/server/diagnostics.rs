@@ -8,12 +8,13 @@
 
 use crate::server::analysis::run_analysis;
 use crate::server::dispatch::guarded;
+use crate::server::log::Level;
 use crate::server::session::{Cancel, Session};
 use crate::server::{convert, protocol, runs};
 use std::sync::Arc;
 use torchcts_core::accounting_view::{self as av, Summary};
 use torchcts_core::{Cancellable, Cancelled, LineIndex, PositionEncoding};
-use tower_lsp_server::ls_types::{Diagnostic, MessageType, Uri};
+use tower_lsp_server::ls_types::{Diagnostic, Uri};
 use tree_sitter::Tree;
 
 /// Documents up to this size are analysed on the async worker that received the edit: a
@@ -35,7 +36,21 @@ pub(crate) const LIVE_ANALYSIS_MAX_BYTES: usize = torchcts_core::size_limit::ANA
 /// running one stops at its next checkpoint and goes round again with the latest text,
 /// so a burst of edits to a large file costs about one analysis, not one per edit, and
 /// never holds up other documents.
+///
+/// A document that is not a manifest (see `session/workspace.rs`) is not analysed and gets
+/// no diagnostics; one that stopped being a manifest (a setting or workspace folder
+/// changed) has its diagnostics cleared.
 pub async fn refresh(session: &Session, uri: Uri) {
+    if !session.is_manifest(&uri) {
+        let analysed = session.lock().documents.get_mut(&uri).is_some_and(|d| {
+            d.summary = None;
+            d.analysis.take().is_some()
+        });
+        if analysed {
+            session.clear_diagnostics(uri).await;
+        }
+        return;
+    }
     loop {
         let snapshot = {
             let mut state = session.lock();
@@ -73,7 +88,7 @@ pub async fn refresh(session: &Session, uri: Uri) {
             Ok(Err(Cancelled)) => {}
             _ => {
                 let failed = format!("analysis of {} failed; see stderr", uri.as_str());
-                session.client.log_message(MessageType::ERROR, failed).await;
+                session.log(Level::Error, failed).await;
             }
         }
         if !again {
@@ -189,4 +204,13 @@ fn too_large(text: &str) -> torchcts_core::findings::Finding {
         torchcts_core::size_limit::too_large_message(bytes, LIVE_ANALYSIS_MAX_BYTES, scanned)
     );
     Finding::new(0..0, Severity::Warning, message, "file-too-large", Origin::Lsp)
+}
+
+/// Refreshes every open document: after a change of what is a manifest (the `manifests`
+/// setting, the workspace folders), each is analysed, or cleared and left silent.
+pub async fn refresh_all(session: &Session) {
+    let uris = session.lock().documents.uris();
+    for uri in uris {
+        refresh(session, uri).await;
+    }
 }

@@ -56,7 +56,7 @@ pub fn guarded<T>(what: &str, f: impl FnOnce() -> T) -> Option<T> {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
         Ok(v) => Some(v),
         Err(_) => {
-            eprintln!("torchcts-lsp: {what} panicked");
+            crate::server::log::stderr(&format!("{what} panicked"));
             None
         }
     }

@@ -16,7 +16,8 @@ pub async fn load_and_refresh(session: &Session) {
     let session = session.clone();
     tokio::spawn(async move {
         let settings = session.settings();
-        let workspace = session.lock().workspace_root.clone();
+        // One inventory per session: the environment of the first workspace folder.
+        let workspace = session.folder_for(None);
         let chosen = tokio::task::spawn_blocking(move || {
             let env = crate::torch_env::detect(settings.python.as_deref().map(Path::new), workspace.as_deref());
             let choice = crate::torch_env::inventory_choice(&env);
@@ -79,13 +80,9 @@ async fn report_inventory(session: &Session, custom: bool) {
         (Some(p), true) => p.clone(),
         _ => "embedded".to_string(),
     };
-    session
-        .client
-        .log_message(
-            MessageType::INFO,
-            format!("torchcts-lsp counts for {} ({origin}, extracted {})", session.counts_for(), inv.meta.extracted_at),
-        )
-        .await;
+    let counts =
+        format!("torchcts-lsp counts for {} ({origin}, extracted {})", session.counts_for(), inv.meta.extracted_at);
+    session.log(crate::server::log::Level::Info, counts).await;
     if custom {
         return;
     }

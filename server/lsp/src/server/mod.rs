@@ -20,8 +20,10 @@ mod analysis;
 mod convert;
 mod diagnostics;
 mod dispatch;
+mod fix_all;
 mod handlers;
 mod inventory;
+mod log;
 mod protocol;
 mod review_lens;
 mod runs;
@@ -43,6 +45,7 @@ const PIPE_BYTES: usize = 1 << 16;
 
 /// Serves LSP on stdin/stdout until the input ends, `exit`, or the client process dies.
 pub fn serve_stdio() -> ExitCode {
+    log::init_from_env();
     let built = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         // The evaluator recurses up to 256 levels of nesting; a debug build needs ~6 KB of
@@ -112,6 +115,10 @@ impl LanguageServer for Backend {
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
         did_change_configuration::did_change_configuration(&self.session, params).await
+    }
+
+    async fn did_change_workspace_folders(&self, params: DidChangeWorkspaceFoldersParams) {
+        did_change_workspace_folders::did_change_workspace_folders(&self.session, params).await
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<serde_json::Value>> {

@@ -1,6 +1,6 @@
 //! The server's extensions to LSP, in one place: the command ids of
 //! `workspace/executeCommand` and their argument object, the `torchcts/status`
-//! notification, the code action kind of run actions and the progress token of a run.
+//! notification, the code action kinds (runs, fix-all) and the progress token of a run.
 //! The editor integrations (`editors/`) speak exactly these names.
 
 use serde::Deserialize;
@@ -23,6 +23,17 @@ pub const COMMANDS: &[&str] = &[RUN_AFFECTED, RUN_LEVEL, CANCEL_RUN, SHOW_SKIPS,
 /// The kind of the code actions that start a run.
 pub fn run_action_kind() -> CodeActionKind {
     CodeActionKind::new("source.torchcts.run")
+}
+
+/// The kind of the action that applies every safe quick fix of a manifest at once
+/// (`editor.codeActionsOnSave: {"source.fixAll.torchcts": "explicit"}` in VS Code).
+pub fn fix_all_kind() -> CodeActionKind {
+    CodeActionKind::new("source.fixAll.torchcts")
+}
+
+/// Every kind `textDocument/codeAction` returns, as `initialize` advertises them.
+pub fn code_action_kinds() -> Vec<CodeActionKind> {
+    vec![CodeActionKind::QUICKFIX, run_action_kind(), fix_all_kind()]
 }
 
 /// The work-done progress token of run `id`.

@@ -26,6 +26,9 @@ const AGAINST: &str = "HEAD";
 /// didOpen and didSave: (re-)reads the committed version when HEAD moved since the last read
 /// (or on the first call for this document). Runs git off the async threads.
 pub async fn note_head(session: &Session, uri: &Uri) {
+    if !session.is_manifest(uri) {
+        return;
+    }
     let Some(path) = uri.to_file_path().map(|p| p.to_path_buf()) else { return };
     let Some(slot) = session.committed(uri) else { return };
     dispatch::background(session, "reading HEAD", move |_, _| {

@@ -70,11 +70,12 @@ pub async fn start(
         && session.runs.current(&manifest_path).is_some()
         && !confirm_replace(session, &target).await
     {
-        session.client.log_message(MessageType::INFO, "torchcts: kept the running test run; no new run started").await;
+        session.log(crate::server::log::Level::Info, "torchcts: kept the running test run; no new run started").await;
         return false;
     }
     let settings = session.settings();
-    let workspace = session.lock().workspace_root.clone();
+    // The workspace `.venv` of the folder holding the manifest (multi-root).
+    let workspace = session.folder_for(Some(&manifest_path));
     let python_setting = args.python.clone().or(settings.python.clone()).map(PathBuf::from);
     let python = runner::find_python(python_setting.as_deref(), workspace.as_deref());
     let results_dir = manifest_path
@@ -111,7 +112,7 @@ pub async fn start(
     let anchor_text = anchor_text(session, &uri, &target.anchor);
     let (handle, replaced) = session.runs.start_or_replace(&manifest_path, request);
     if replaced.is_some() {
-        session.client.log_message(MessageType::INFO, "torchcts: replaced the running test run of this manifest").await;
+        session.log(crate::server::log::Level::Info, "torchcts: replaced the running test run of this manifest").await;
     }
     let title = match &target.node_ids {
         Some(ids) => format!("TorchCTS: {} ({} tests) on {}", target.label, ids.len(), target.device),

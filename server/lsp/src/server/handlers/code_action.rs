@@ -1,13 +1,19 @@
-//! `textDocument/codeAction`: the core's quick fixes for the findings in the range, then
-//! "Run affected tests on DEVICE" for a runnable entry under the cursor and "Run level N".
+//! `textDocument/codeAction`: the core's quick fixes for the findings in the range
+//! (`quickfix`), "Fix all safe problems" (`source.fixAll.torchcts`), then "Run affected
+//! tests on DEVICE" for a runnable entry under the cursor and "Run level N"
+//! (`source.torchcts.run`). `context.only` is honoured: a kind is returned only when it is,
+//! or is below, one of the kinds asked for. Without `only`, "fix all" is offered when a
+//! safe fix is in the range (as ESLint's lightbulb does), so that the lightbulb does not
+//! cost an analysis of every fix of the file.
 
 use crate::server::convert;
 use crate::server::dispatch;
-use crate::server::protocol::{RUN_AFFECTED, RUN_LEVEL};
+use crate::server::fix_all;
+use crate::server::protocol::{self, RUN_AFFECTED, RUN_LEVEL};
 use crate::server::session::{Cancel, Session, Snapshot};
 use torchcts_core::accounting_view as av;
 use tower_lsp_server::jsonrpc::Result;
-use tower_lsp_server::ls_types::{CodeActionOrCommand, CodeActionParams, CodeActionResponse, Uri};
+use tower_lsp_server::ls_types::{CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionResponse, Uri};
 
 pub async fn code_action(session: &Session, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
     let uri = params.text_document.uri.clone();
@@ -24,13 +30,42 @@ fn code_action_now(
     cancel: &Cancel,
 ) -> Option<CodeActionResponse> {
     let uri = params.text_document.uri;
+    let only = params.context.only.as_deref();
     let positions = snapshot.positions();
     let (start, end) = (positions.offset(params.range.start), positions.offset(params.range.end));
-    let fixes = torchcts_core::actions::quick_fixes_until(&snapshot.analysis, start..end, cancel).ok()?;
-    let mut actions: Vec<CodeActionOrCommand> =
-        fixes.into_iter().map(|fix| convert::quick_fix(&positions, &snapshot.analysis, fix, &uri)).collect();
-    actions.extend(run_actions(session, &uri, snapshot, start));
+    let analysis = &snapshot.analysis;
+    let mut actions: Vec<CodeActionOrCommand> = Vec::new();
+    let wants_fixes = wanted(only, &CodeActionKind::QUICKFIX);
+    let asked_fix_all = only.is_some() && wanted(only, &protocol::fix_all_kind());
+    let fixes = if wants_fixes || only.is_none() {
+        torchcts_core::actions::quick_fixes_until(analysis, start..end, cancel).ok()?
+    } else {
+        Vec::new()
+    };
+    let offer_fix_all = asked_fix_all || (only.is_none() && fix_all::has_safe(analysis, &fixes));
+    if wants_fixes {
+        actions.extend(fixes.into_iter().map(|fix| convert::quick_fix(&positions, analysis, fix, &uri)));
+    }
+    if offer_fix_all {
+        if let Some((edit, count)) = fix_all::fix_all(analysis, cancel).ok()? {
+            actions.push(convert::fix_all_action(&positions, &edit, count, &uri));
+        }
+    }
+    if wanted(only, &protocol::run_action_kind()) {
+        actions.extend(run_actions(session, &uri, snapshot, start));
+    }
     Some(actions)
+}
+
+/// Whether `kind` is asked for: no `only`, or `kind` is one of them or below one
+/// (`source` asks for `source.fixAll.torchcts`).
+fn wanted(only: Option<&[CodeActionKind]>, kind: &CodeActionKind) -> bool {
+    let Some(only) = only else { return true };
+    let kind = kind.as_str();
+    only.iter().any(|o| {
+        let o = o.as_str();
+        o.is_empty() || kind == o || kind.strip_prefix(o).is_some_and(|rest| rest.starts_with('.'))
+    })
 }
 
 /// "Run affected tests on DEVICE" for the entry at `offset`, and the whole level.
@@ -62,4 +97,24 @@ fn run_actions(session: &Session, uri: &Uri, snapshot: &Snapshot, offset: usize)
     let argument = serde_json::json!({"uri": uri.as_str(), "level": level});
     out.push(convert::run_action(format!("Run level {level} on {device}"), RUN_LEVEL, argument));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wanted;
+    use tower_lsp_server::ls_types::CodeActionKind;
+
+    #[test]
+    fn only_by_kind_hierarchy() {
+        let k = |s: &'static str| CodeActionKind::new(s);
+        let fix_all = k("source.fixAll.torchcts");
+        assert!(wanted(None, &fix_all));
+        for asked in ["source", "source.fixAll", "source.fixAll.torchcts"] {
+            assert!(wanted(Some(&[k(asked)]), &fix_all), "{asked}");
+        }
+        assert!(!wanted(Some(&[k("quickfix")]), &fix_all));
+        assert!(!wanted(Some(&[k("source.fix")]), &fix_all));
+        assert!(!wanted(Some(&[k("source.fixAll")]), &k("source.torchcts.run")));
+        assert!(wanted(Some(&[k("refactor"), k("quickfix")]), &CodeActionKind::QUICKFIX));
+    }
 }

@@ -2,11 +2,12 @@
 //! disk), then the opt-in on-save run: never on open, never when the file has errors.
 
 use crate::server::dispatch;
+use crate::server::log::Level;
 use crate::server::protocol::CommandArgs;
 use crate::server::runs::WhenRunning;
 use crate::server::session::{Cancel, OnSave, Session};
 use torchcts_core::accounting_view::{self as av, RunTarget};
-use tower_lsp_server::ls_types::{DidSaveTextDocumentParams, MessageType, Uri};
+use tower_lsp_server::ls_types::{DidSaveTextDocumentParams, Uri};
 
 pub async fn did_save(session: &Session, params: DidSaveTextDocumentParams) {
     let uri = params.text_document.uri;
@@ -28,10 +29,7 @@ async fn run_on_save(session: &Session, uri: Uri) {
             crate::server::runs::start(session, uri, target, CommandArgs::default(), WhenRunning::Replace).await;
         }
         Some(OnSaveRun::SkippedForErrors) => {
-            session
-                .client
-                .log_message(MessageType::INFO, "torchcts: on-save run skipped: the manifest has errors")
-                .await
+            session.log(Level::Info, "torchcts: on-save run skipped: the manifest has errors").await
         }
         None => {}
     }

@@ -1,8 +1,10 @@
-//! `initialize` (negotiate the position encoding, read settings and the workspace root,
+//! `initialize` (negotiate the position encoding, read settings and every workspace folder,
 //! declare capabilities) and `initialized` (log the schema, load the inventory).
 
 use crate::server::convert;
-use crate::server::protocol::COMMANDS;
+use crate::server::log::{self, Level};
+use crate::server::protocol::{self, COMMANDS};
+use crate::server::session::workspace::Folders;
 use crate::server::session::{Session, Settings};
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
@@ -15,15 +17,16 @@ pub async fn initialize(session: &Session, params: InitializeParams) -> Result<I
         if let Some(options) = &params.initialization_options {
             state.settings = Settings::from_json(options);
         }
+        // Every folder (multi-root); root_uri when the client sends no folders.
         #[allow(deprecated)] // root_uri is still what many clients send
-        let root = params
-            .workspace_folders
-            .as_ref()
-            .and_then(|f| f.first())
-            .map(|f| f.uri.clone())
-            .or(params.root_uri.clone());
-        state.workspace_root = root.and_then(|u| u.to_file_path().map(|p| p.into_owned()));
+        let uris: Vec<Uri> = match &params.workspace_folders {
+            Some(folders) if !folders.is_empty() => folders.iter().map(|f| f.uri.clone()).collect(),
+            _ => params.root_uri.iter().cloned().collect(),
+        };
+        state.folders = Folders::new(uris.iter().filter_map(|u| u.to_file_path().map(|p| p.into_owned())).collect());
     }
+    let settings = session.settings();
+    apply_log_settings(session, &settings).await;
     Ok(InitializeResult {
         capabilities: capabilities(encoding),
         server_info: Some(ServerInfo { name: "torchcts-lsp".into(), version: Some(env!("CARGO_PKG_VERSION").into()) }),
@@ -54,9 +57,17 @@ fn capabilities(encoding: torchcts_core::PositionEncoding) -> ServerCapabilities
         inlay_hint_provider: Some(OneOf::Left(true)),
         folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
         code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
-            code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+            // Every kind `textDocument/codeAction` returns.
+            code_action_kinds: Some(protocol::code_action_kinds()),
             ..Default::default()
         })),
+        workspace: Some(WorkspaceServerCapabilities {
+            workspace_folders: Some(WorkspaceFoldersServerCapabilities {
+                supported: Some(true),
+                change_notifications: Some(OneOf::Left(true)),
+            }),
+            file_operations: None,
+        }),
         ..Default::default()
     }
 }
@@ -69,6 +80,15 @@ pub async fn initialized(session: &Session, _: InitializedParams) {
         s.torchcts_version,
         s.torch_version
     );
-    session.client.log_message(MessageType::INFO, ready).await;
+    session.log(Level::Info, ready).await;
+    let folders = session.lock().folders.all().to_vec();
+    session.log(Level::Debug, format!("workspace folders: {folders:?}")).await;
     crate::server::inventory::load_and_refresh(session).await;
+}
+
+/// Applies `logLevel` and `logFile`; a log file that cannot be opened is a warning.
+pub async fn apply_log_settings(session: &Session, settings: &Settings) {
+    if let Err(e) = log::configure(settings.log_level, settings.log_file.as_deref()) {
+        session.client.show_message(MessageType::WARNING, format!("torchcts: {e}")).await;
+    }
 }

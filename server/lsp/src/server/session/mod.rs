@@ -10,6 +10,7 @@
 pub mod documents;
 pub mod review;
 pub mod settings;
+pub mod workspace;
 
 use documents::DocumentStore;
 pub use settings::{OnSave, Settings};
@@ -26,7 +27,8 @@ pub struct State {
     pub documents: DocumentStore,
     pub encoding: PositionEncoding,
     pub settings: Settings,
-    pub workspace_root: Option<PathBuf>,
+    /// Every workspace folder the client named (none: no folder open).
+    pub folders: workspace::Folders,
     /// A user-chosen inventory (leaked: loaded once per setting change); the embedded one otherwise.
     pub inventory: Option<&'static Inventory>,
     /// The embedded inventory for the environment's torch, once detected and decoded.
@@ -82,6 +84,29 @@ impl Session {
         self.lock().settings.clone()
     }
 
+    /// Whether `uri` is a manifest (`manifest.py`, a `manifests` glob, or no file path):
+    /// the server is silent on any other document an editor sends.
+    pub fn is_manifest(&self, uri: &Uri) -> bool {
+        let path = uri.to_file_path();
+        let state = self.lock();
+        workspace::is_manifest(path.as_deref(), &state.settings.manifests, &state.folders)
+    }
+
+    /// The workspace folder holding `path`, else the first one.
+    pub fn folder_for(&self, path: Option<&std::path::Path>) -> Option<PathBuf> {
+        self.lock().folders.folder_for(path)
+    }
+
+    /// A line in the server's log (the client's and the log file), if `level` is enabled.
+    pub async fn log(&self, level: crate::server::log::Level, message: impl Into<String>) {
+        if !crate::server::log::enabled(level) {
+            return;
+        }
+        let message = message.into();
+        crate::server::log::to_file(level, &message);
+        self.client.log_message(level.message_type(), message).await;
+    }
+
     /// The inventory in use, decoding the embedded one if needed.
     pub fn inventory(&self) -> &'static Inventory {
         let state = self.lock();
@@ -127,7 +152,11 @@ impl Session {
 
     /// The analysis of the current version of `uri`, for read-only requests: the cached
     /// one when it is current, else a fresh one of the current text (`None` if cancelled).
+    /// `None` for a document that is not a manifest.
     pub fn snapshot(&self, uri: &Uri, cancel: &Cancel) -> Option<Snapshot> {
+        if !self.is_manifest(uri) {
+            return None;
+        }
         let state = self.lock();
         let encoding = state.encoding;
         let doc = state.documents.get(uri)?;

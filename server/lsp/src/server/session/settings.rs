@@ -32,6 +32,13 @@ pub struct Settings {
     pub inlay_hints: bool,
     /// Another inventory file (from `torchcts-lsp inventory`); the embedded one otherwise.
     pub inventory_path: Option<String>,
+    /// Globs of files that are manifests besides every `manifest.py` (`manifests`, or VS
+    /// Code's `files.include`), relative to a workspace folder unless absolute.
+    pub manifests: Vec<String>,
+    /// The least severe log line written (`logLevel`: error, warn, info, debug).
+    pub log_level: Option<crate::server::log::Level>,
+    /// A file every log line is appended to as well (`logFile`).
+    pub log_file: Option<String>,
 }
 
 impl Default for Settings {
@@ -43,6 +50,9 @@ impl Default for Settings {
             timeout_seconds: 1800,
             inlay_hints: true,
             inventory_path: None,
+            manifests: Vec::new(),
+            log_level: None,
+            log_file: None,
         }
     }
 }
@@ -75,6 +85,17 @@ impl Settings {
                 .find_map(|p| v.pointer(p).and_then(|x| x.as_bool()))
                 .unwrap_or(default.inlay_hints),
             inventory_path: text(&["/inventoryPath", "/inventory/path"]),
+            manifests: ["/manifests", "/files/include", "/include"]
+                .iter()
+                .filter_map(|p| v.pointer(p).and_then(|x| x.as_array()))
+                .flatten()
+                .filter_map(|x| x.as_str())
+                .map(str::trim)
+                .filter(|g| !g.is_empty())
+                .map(str::to_string)
+                .collect(),
+            log_level: text(&["/logLevel", "/log/level"]).and_then(|l| crate::server::log::Level::parse(&l)),
+            log_file: text(&["/logFile", "/log/file"]),
         }
     }
 }
@@ -105,6 +126,17 @@ mod tests {
         assert_eq!(s.device, None);
         assert_eq!(s.timeout_seconds, 60);
         assert_eq!(s.on_save, OnSave::Off);
+    }
+
+    #[test]
+    fn manifest_globs_and_log_settings() {
+        let s = Settings::from_json(&json!({"torchcts": {
+            "manifests": ["devices/*.py", " "], "files": {"include": ["**/m/*.py"]},
+            "logLevel": "debug", "logFile": "/tmp/x.log"}}));
+        assert_eq!(s.manifests, vec!["devices/*.py".to_string(), "**/m/*.py".to_string()]);
+        assert_eq!(s.log_level, Some(crate::server::log::Level::Debug));
+        assert_eq!(s.log_file.as_deref(), Some("/tmp/x.log"));
+        assert_eq!(Settings::from_json(&json!({"logLevel": "loud"})).log_level, None);
     }
 
     #[test]
