@@ -493,3 +493,31 @@ fn without_a_torchcts_environment_the_layout_is_the_common_one_and_said() {
     let _ = std::fs::remove_dir_all(&base);
     let _ = std::fs::remove_dir_all(&far);
 }
+
+/// Issue 25, item 3: the known-segfault ledger's expiry warnings equal what the real
+/// `torchcts show-skips` printed on stderr (torchcts 0.4.1, torch 2.12.1, on the date in
+/// `recorded_on.txt`), and none before the review dates.
+#[test]
+fn ledger_expiry_warnings_equal_the_real_show_skips_stderr() {
+    let case = root().join("tests/parity/skips/cases/mps_excerpt_l4");
+    let warnings = |text: &str| -> Vec<String> {
+        text.lines().filter(|l| l.starts_with("Warning: known segfault")).map(str::to_string).collect()
+    };
+    let real = warnings(&std::fs::read_to_string(case.join("stderr.txt")).unwrap());
+    let day = std::fs::read_to_string(case.join("recorded_on.txt")).unwrap().trim().to_string();
+    assert_eq!(real.len(), 13, "the recording has the 13 warnings of torchcts 0.4.1 on mps");
+    let skips_on = |day: &str| {
+        let o = Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
+            .args(["skips", &case.join("manifest.py").to_string_lossy(), "--device", "mps", "--level", "4"])
+            .args(["--torch", "2.12.1"])
+            .env("TORCHCTS_LSP_TODAY", day)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        warnings(&stderr(&o))
+    };
+    assert_eq!(skips_on(&day), real);
+    assert!(skips_on("2026-09-30").is_empty(), "no entry is due before its review date");
+    let o = run(&["skips", &case.join("manifest.py").to_string_lossy(), "--device", "cuda", "--level", "4"]);
+    assert!(warnings(&stderr(&o)).is_empty(), "the packaged ledger has mps entries only");
+}

@@ -25,6 +25,7 @@ pub mod diff;
 mod engine;
 mod facts;
 mod inventory;
+pub mod ledger;
 mod loaded;
 pub mod pyfmt;
 mod render;

@@ -120,6 +120,10 @@ pub fn run(args: &SkipsArgs) -> ExitCode {
         let report = report_json(&path, &inventory, &acc, selection, &unknown);
         super::output::write_json_stdout(&report);
     } else {
+        // show-skips prints these at start-up, before its audit.
+        for warning in super::ledger_expiry_warnings(&inventory, &acc.device.device) {
+            errln!("Warning: {warning}");
+        }
         super::output::write_text_stdout(|out| accounting::write_show_skips(&acc, out));
         errln!(
             "Note: counts for {}{}",
