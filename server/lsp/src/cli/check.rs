@@ -99,7 +99,9 @@ pub enum CheckFormat {
 pub fn run(args: &CheckArgs) -> ExitCode {
     let given = match &args.manifest {
         // check-manifest's spelling keeps check-manifest's reading of the one path.
-        Some(manifest) => Inputs { inputs: vec![Input { path: manifest.clone(), stdin: false }], single: true },
+        Some(manifest) => {
+            Inputs { inputs: vec![Input { path: manifest.clone(), stdin: false, empty_folder: false }], single: true }
+        }
         None => match args.inputs.expand("manifest.py") {
             Ok(inputs) => inputs,
             Err(e) => return super::input_error("check", e),

@@ -29,6 +29,8 @@ pub struct Input {
     pub path: PathBuf,
     /// Read from stdin; `path` is `--stdin-filename` or `<stdin>`.
     pub stdin: bool,
+    /// A folder given that holds no manifest.
+    pub empty_folder: bool,
 }
 
 impl Input {
@@ -64,16 +66,16 @@ impl InputArgs {
         for file in files {
             if file.as_os_str() == "-" {
                 let path = self.stdin_filename.clone().unwrap_or_else(|| PathBuf::from(STDIN_NAME));
-                inputs.push(Input { path, stdin: true });
+                inputs.push(Input { path, stdin: true, empty_folder: false });
             } else if file.is_dir() {
                 let found = walk(&file).map_err(InputError::Config)?;
                 if found.is_empty() {
-                    inputs.push(Input { path: file, stdin: false });
+                    inputs.push(Input { path: file, stdin: false, empty_folder: true });
                 } else {
-                    inputs.extend(found.into_iter().map(|path| Input { path, stdin: false }));
+                    inputs.extend(found.into_iter().map(|path| Input { path, stdin: false, empty_folder: false }));
                 }
             } else {
-                inputs.push(Input { path: file, stdin: false });
+                inputs.push(Input { path: file, stdin: false, empty_folder: false });
             }
         }
         Ok(Inputs { inputs, single })

@@ -443,7 +443,7 @@ pub fn read_input(input: &inputs::Input) -> Result<String, String> {
     if input.stdin {
         return inputs::read_stdin(&input.shown());
     }
-    if input.path.is_dir() {
+    if input.empty_folder {
         return Err(format!(
             "{}: no manifest.py (nor a file the project's `manifests` globs match) in this folder",
             input.path.display()
