@@ -220,6 +220,19 @@ fn the_project_configuration_is_read_reported_and_refused_clearly() {
     let o = run_in(&dir, &["analyze", "sub/manifest.py"], None);
     assert!(out(&o).contains("<- level of pyproject.toml"), "{}", out(&o));
     assert!(out(&o).contains("== Accounting on `cuda`"), "{}", out(&o));
+    // check-manifest's own findings are not silenced, and it says so.
+    std::fs::write(dir.join("pyproject.toml"), "[tool.torchcts-lsp]\nignore = [\"unknown-key\"]\n").unwrap();
+    std::fs::write(dir.join("other.py"), dup.replace("\"capabilities\": {}", "\"capabilities\": {}, \"x\": 1"))
+        .unwrap();
+    let o = run_in(&dir, &["check", "other.py"], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err(&o).contains("Error: Unknown top-level manifest key 'x'"), "{}", err(&o));
+    assert!(
+        err(&o).contains("ignores `unknown-key`, which is check-manifest's own finding: not silenced"),
+        "{}",
+        err(&o)
+    );
+    std::fs::write(dir.join("pyproject.toml"), "[tool.torchcts-lsp]\nlevel = 5\ndevice = \"cuda\"\n").unwrap();
     // A flag overrides it.
     let o = run_in(&dir, &["analyze", "sub/manifest.py", "--device", "cpu", "--level", "2"], None);
     assert!(out(&o).contains("== Accounting on `cpu`") && out(&o).contains("<- requested"), "{}", out(&o));

@@ -108,6 +108,18 @@ pub fn configs_for(
 pub fn ignore_configured(analysis: &mut Analysis, config: Option<&crate::project_config::ProjectConfig>) {
     let Some(config) = config else { return };
     let ignored = config.ignored_codes();
+    let theirs = |f: &&torchcts_core::Finding| f.origin == torchcts_core::Origin::Torchcts;
+    let mut said: Vec<&str> = Vec::new();
+    for f in analysis.findings.iter().filter(theirs) {
+        if ignored.iter().any(|c| c == f.code) && !said.contains(&f.code) {
+            said.push(f.code);
+            output::errln!(
+                "Note: {} ignores `{}`, which is check-manifest's own finding: not silenced (the real tool, and CI, still report it)",
+                config.file.display(),
+                f.code
+            );
+        }
+    }
     if !ignored.is_empty() {
         analysis.findings.retain(|f| f.origin != torchcts_core::Origin::Lsp || !ignored.iter().any(|c| c == f.code));
     }
