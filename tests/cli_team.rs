@@ -172,6 +172,10 @@ fn fix_applies_the_safe_fixes_and_diff_writes_nothing() {
     assert!(err(&o).contains("with --unsafe-fixes"), "{}", err(&o));
     let o = run_in(&dir, &["check", "--fix", "--unsafe-fixes", "manifest.py"], None);
     assert!(std::fs::read_to_string(&path).unwrap().contains("quantized_container_plumbing"), "{}", err(&o));
+    let o = run_in(&dir, &["check", "--unsafe-fixes", "manifest.py"], None);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    let o = run_in(&dir, &["check", "--fix", "--diff", "manifest.py"], None);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
     std::fs::remove_dir_all(&dir).ok();
 }
 

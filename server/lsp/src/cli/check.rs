@@ -97,6 +97,10 @@ pub enum CheckFormat {
 }
 
 pub fn run(args: &CheckArgs) -> ExitCode {
+    if args.unsafe_fixes && !(args.fix || args.diff) {
+        errln!("error: --unsafe-fixes goes with --fix or --diff\n\nUsage: torchcts-lsp check --fix --unsafe-fixes [FILE|DIR|-]...");
+        return ExitCode::from(2);
+    }
     let given = match &args.manifest {
         // check-manifest's spelling keeps check-manifest's reading of the one path.
         Some(manifest) => {
