@@ -77,7 +77,6 @@ fn unknown_options_and_values_are_usage_errors() {
         &["check", m, "--bogus"],
         &["check", m, "--format", "yaml"],
         &["check", m, "--format"],
-        &["check", m, "other.py"],
         &["analyze", m, "--bogus"],
         &["analyze", m, "--format", "yaml"],
         &["analyze", m, "--level", "9"],
@@ -203,20 +202,22 @@ fn a_directory_reads_as_check_manifest_says_it_with_our_hint_only_in_analyze() {
     let dir = root().join("tests/parity/check/cases/real_privateuse1");
     let dir = dir.to_string_lossy();
     let no_loader = "Failed to parse manifest: 'NoneType' object has no attribute 'loader'\n";
-    let o = run(&["check", &dir]);
+    // `--manifest DIR` reads it as check-manifest does; a positional folder is searched.
+    let o = run(&["check", "--manifest", &dir]);
     assert_eq!((o.status.code(), stderr(&o)), (Some(1), no_loader.to_string()));
+    let o = run(&["check", &dir]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("== ") && stdout(&o).contains("manifest.py\n"), "{}", stdout(&o));
     for command in ["analyze", "skips"] {
         let o = run(&[command, &dir]);
-        assert_eq!(o.status.code(), Some(1), "{command}");
-        let err = stderr(&o);
-        assert!(err.starts_with(no_loader), "{command}: {err}");
-        assert!(err.contains("is a directory; did you mean") && err.contains("manifest.py"), "{command}: {err}");
+        assert_eq!(o.status.code(), Some(0), "{command}: {}", stderr(&o));
+        assert!(stdout(&o).starts_with("== ") && stdout(&o).contains("real_privateuse1/manifest.py\n"), "{command}");
     }
     let tmp = std::env::temp_dir().join(format!("torchcts-cli-dir-{}", std::process::id()));
     let py_dir = tmp.join("sub/x.py");
     std::fs::create_dir_all(&py_dir).unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
-        .args(["check", "sub/../sub/x.py"])
+        .args(["check", "--manifest", "sub/../sub/x.py"])
         .current_dir(&tmp)
         .output()
         .unwrap();
@@ -423,7 +424,7 @@ fn wording_counts_usage_and_devices() {
 
     let typo = run(&["check", "--formt", "json"]);
     assert_eq!(typo.status.code(), Some(2));
-    assert!(stderr(&typo).contains("Usage: torchcts-lsp check [OPTIONS] [FILE]"), "{}", stderr(&typo));
+    assert!(stderr(&typo).contains("Usage: torchcts-lsp check [OPTIONS] [FILE|DIR|-]..."), "{}", stderr(&typo));
     assert!(!stderr(&typo).contains("Usage: torchcts-lsp check --format"), "{}", stderr(&typo));
 
     let o = run(&["skips", &corpus("template_smoke"), "--device", "nosuchdevice"]);

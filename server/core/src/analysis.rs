@@ -75,6 +75,7 @@ pub fn analyze_parsed(text: &str, tree: Tree, input: &AnalysisInput, cancel: &Ca
 
     let validated = manifest_findings(&model, python_error.is_some(), input, &line_index, &mut findings, cancel)?;
     findings.extend(model.notes.iter().cloned());
+    crate::suppress::apply(text, &tree, &line_index, &mut findings);
 
     let check =
         CheckOutcome::from_parts(python_error.as_ref(), file_name, model.load_error.as_ref(), &model, validated);

@@ -28,6 +28,7 @@ pub mod review_diff;
 pub mod runnable;
 pub mod schema;
 pub mod size_limit;
+pub mod suppress;
 pub mod symbols;
 pub mod syntax;
 pub mod validate;

@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod cli;
+pub mod project_config;
 pub mod server;
 pub mod torch_env;
 
@@ -21,6 +22,12 @@ pub fn run_main(args: Vec<String>) -> ExitCode {
             return ExitCode::from(e.exit_code() as u8);
         }
     };
+    if let Some(file) = cli.command.as_ref().and_then(|c| c.output_file()) {
+        if let Err(message) = cli::output::redirect_stdout_to(file) {
+            eprintln!("torchcts-lsp: {message}");
+            return ExitCode::from(2);
+        }
+    }
     let code = match &cli.command {
         None => return server::serve_stdio(),
         Some(Command::Check(args)) => cli::check::run(args),
@@ -28,6 +35,8 @@ pub fn run_main(args: Vec<String>) -> ExitCode {
         Some(Command::Skips(args)) => cli::skips::run(args),
         Some(Command::Inventory(args)) => cli::inventory::run(args),
         Some(Command::Diff(args)) => cli::diff::run(args),
+        Some(Command::Config(args)) => cli::config::run(args),
+        Some(Command::Completions(args)) => cli::completions::run(args),
     };
     cli::output::flush_stdout();
     code

@@ -150,3 +150,44 @@ pub enum TestOutcome {
     Skipped,
     Error,
 }
+
+/// The folder torchcts-lsp keeps its own files in beside a manifest (run results, scratch
+/// copies).
+pub const OWN_FOLDER: &str = ".torchcts-lsp";
+
+/// Creates `dir` and, in the `.torchcts-lsp` folder it is in (if any), a `.gitignore` that
+/// ignores everything there, so that results and scratch copies are never committed (nor
+/// checked by `torchcts-lsp check DIR` or a pre-commit `--all-files` run). An existing
+/// `.gitignore` is left as the user wrote it.
+pub fn create_own_folder(dir: &std::path::Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    if let Some(own) = dir.ancestors().find(|d| d.file_name().is_some_and(|n| n == OWN_FOLDER)) {
+        let ignore = own.join(".gitignore");
+        if !ignore.exists() {
+            std::fs::write(
+                &ignore,
+                "# Written by torchcts-lsp: run results and scratch copies, never committed.\n*\n",
+            )?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod own_folder_tests {
+    #[test]
+    fn the_own_folder_gets_a_gitignore_once() {
+        let tmp = std::env::temp_dir().join(format!("torchcts-own-folder-{}", std::process::id()));
+        let results = tmp.join(".torchcts-lsp/results");
+        super::create_own_folder(&results).unwrap();
+        let ignore = tmp.join(".torchcts-lsp/.gitignore");
+        assert!(std::fs::read_to_string(&ignore).unwrap().lines().any(|l| l == "*"));
+        std::fs::write(&ignore, "mine\n").unwrap();
+        super::create_own_folder(&tmp.join(".torchcts-lsp/scratch")).unwrap();
+        assert_eq!(std::fs::read_to_string(&ignore).unwrap(), "mine\n");
+        // A folder elsewhere gets none.
+        super::create_own_folder(&tmp.join("elsewhere")).unwrap();
+        assert!(!tmp.join("elsewhere/.gitignore").exists());
+        std::fs::remove_dir_all(&tmp).ok();
+    }
+}

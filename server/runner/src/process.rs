@@ -213,7 +213,7 @@ impl Supervisor {
         let results_dir = results_dir(&self.req);
         {
             let dir = results_dir.clone();
-            let _ = tokio::task::spawn_blocking(move || std::fs::create_dir_all(dir)).await;
+            let _ = tokio::task::spawn_blocking(move || crate::create_own_folder(&dir)).await;
         }
         let before = snapshot(&results_dir).await;
         let mut child = match spawn(&program, &args, &cwd) {

@@ -17,6 +17,12 @@ pub struct QuickFix {
     pub finding: usize,
     pub edits: Vec<TextEdit>,
     pub preferred: bool,
+    /// Safe to apply without asking (`check --fix`, `source.fixAll.torchcts`): the fix
+    /// restores what the text evidently meant, has exactly one candidate, and changes the
+    /// selection of tests of its own entry only (CPython's one missing comma or colon, a
+    /// capability torchcts renamed to one name, a string dtype key written as `torch.X`).
+    /// A fix that picks among several candidates or changes other entries' tests is not.
+    pub safe: bool,
 }
 
 /// Applies edits (non-overlapping) to a text; for tests and for previews.

@@ -2,8 +2,10 @@
 
 mod edits;
 mod fix_check;
+mod suppression;
 
 pub use edits::{apply_edits, QuickFix, TextEdit};
+pub use suppression::suppression_fixes;
 
 use crate::analysis::Analysis;
 use crate::cancel::{uncancelled, Cancel, Cancellable, CHECK_EVERY};
@@ -48,7 +50,10 @@ fn fixes_for(analysis: &Analysis, index: usize, finding: &Finding) -> Vec<QuickF
     let target = Target { analysis, index, finding };
     match &finding.data {
         Some(FixData::UnknownKey { section, name }) => unknown_key_fixes(&target, *section, name),
-        Some(FixData::Replacements { replacements, .. }) => rename_fixes(&target, replacements),
+        Some(FixData::Replacements { replacements, .. }) => match replacements.as_slice() {
+            [only] if finding.code == "stale-capability" => vec![safe_rename(&target, only)],
+            _ => rename_fixes(&target, replacements),
+        },
         Some(FixData::DtypeKeyIgnored { canonical, attr }) => dtype_key_fixes(&target, canonical, attr),
         Some(FixData::InvalidDtypeKey { name }) => dtype_name_fixes(&target, name),
         Some(FixData::Category { category }) => tolerance_category_fixes(&target, category),
@@ -74,7 +79,12 @@ struct Target<'a> {
 
 impl Target<'_> {
     fn fix(&self, title: String, edits: Vec<TextEdit>, preferred: bool) -> QuickFix {
-        QuickFix { title, finding: self.index, edits, preferred }
+        QuickFix { title, finding: self.index, edits, preferred, safe: false }
+    }
+
+    /// A fix safe to apply without asking (see [`QuickFix::safe`]).
+    fn safe_fix(&self, title: String, edits: Vec<TextEdit>) -> QuickFix {
+        QuickFix { safe: true, ..self.fix(title, edits, true) }
     }
 
     /// Replaces the finding's whole span with `new_text`.
@@ -108,6 +118,10 @@ fn unknown_key_fixes(target: &Target, section: KeySection, name: &str) -> Vec<Qu
     let mut names: Vec<String> = Vec::new();
     if section == KeySection::Capabilities {
         if let Some((_, replacements)) = STALE_CAPABILITIES.iter().find(|(old, _)| *old == name) {
+            if let [only] = replacements {
+                // A capability torchcts renamed to one name: that name alone, and safe.
+                return vec![safe_rename(target, only)];
+            }
             names.extend(replacements.iter().map(|r| r.to_string()));
         }
     }
@@ -131,6 +145,12 @@ fn remove_entry_fix(target: &Target, name: &str) -> Option<QuickFix> {
     Some(target.fix(format!("Remove the '{name}' entry"), edits, false))
 }
 
+/// "Replace with 'name'", safe: the one name torchcts renamed a capability to.
+fn safe_rename(target: &Target, name: &str) -> QuickFix {
+    let edits = target.key_writes().iter().map(|k| replace_string_literal(target.analysis, k, name)).collect();
+    target.safe_fix(format!("Replace with '{name}'"), edits)
+}
+
 /// "Replace with 'name'" for each candidate, the first preferred.
 fn rename_fixes(target: &Target, names: &[String]) -> Vec<QuickFix> {
     let keys = target.key_writes();
@@ -150,7 +170,7 @@ fn dtype_key_fixes(target: &Target, canonical: &str, attr: &str) -> Vec<QuickFix
     let replacement =
         if target.analysis.model.imports_torch { format!("torch.{attr}") } else { format!("\"{canonical}\"") };
     let edits = target.key_writes().into_iter().map(|span| TextEdit { span, new_text: replacement.clone() }).collect();
-    vec![target.fix(format!("Write the key as {replacement}"), edits, true)]
+    vec![target.safe_fix(format!("Write the key as {replacement}"), edits)]
 }
 
 /// An invalid dtype key replaced with the nearest dtypes, written the same two ways.
@@ -224,7 +244,12 @@ fn syntax_error_fixes(target: &Target, repairs: &[SyntaxRepair]) -> Vec<QuickFix
         .enumerate()
         .filter(|(_, r)| fits(r))
         .map(|(n, r)| {
-            target.fix(r.title.clone(), vec![TextEdit { span: r.start..r.end, new_text: r.text.clone() }], n == 0)
+            let edits = vec![TextEdit { span: r.start..r.end, new_text: r.text.clone() }];
+            // One repair: what CPython's message evidently meant (a comma, a ':'); several: a guess.
+            match repairs.len() {
+                1 => target.safe_fix(r.title.clone(), edits),
+                _ => target.fix(r.title.clone(), edits, n == 0),
+            }
         })
         .collect()
 }

@@ -2,11 +2,14 @@
 //! real tool's and ours) with its position, what `torchcts check-manifest` would print, and
 //! the per-level accounting `torchcts show-skips` would report.
 
+use super::formats::{self, Reported};
+use super::inputs::{Input, InputArgs};
 use super::output::{errln, outln, plural};
 use super::skips::{accounting_terms, device_json, inventory_json, levels_json};
-use super::{analyze_file, AccountingArgs, ReportFormat, SelectedInventory};
+use super::{AccountingArgs, OutputArgs, SelectedInventory};
+use crate::project_config::ProjectConfig;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use torchcts_core::accounting_view::{self as av, Inventory, LevelSelection};
 use torchcts_core::check::CheckOutcome;
@@ -21,6 +24,7 @@ Output (--format):
         `== torchcts check-manifest would print`: its lines and exit code.
         `== Accounting`: per level, the tests that run, are filtered, and run up to that
         level; the selected level is marked; then show-skips' totals at the selection.
+  github, sarif  The findings as `check --format github|sarif` writes them.
   json  {file, exit_code, check_manifest_output, findings} as `check --format json`, plus
         accounting: {inventory, device, selection, collected, deselected, included,
         executable, record_count, levels: [{level, collected, run, filtered, run_cumulative}],
@@ -30,67 +34,147 @@ Output (--format):
     accounting_terms!(),
     "
 
+Several FILEs or a DIR: as `check` (one block per file under `== PATH`, json one object
+per line, the highest exit code). pyproject.toml [tool.torchcts-lsp] gives the defaults of
+--device, --inventory, the level and the Python environment (`torchcts-lsp config`).
+
 Exit code: check-manifest's (0 valid, 1 errors or an unreadable file); 2 for a usage error."
 );
 
 #[derive(clap::Args, Debug)]
 // Our own usage line: after a typo clap would print the option it suggests as if required.
 #[command(
-    override_usage = "torchcts-lsp analyze [OPTIONS] FILE",
+    override_usage = "torchcts-lsp analyze [OPTIONS] FILE|DIR|-...",
     about = "Every diagnostic with its position, the check-manifest output and the per-level accounting",
     after_help = ANALYZE_HELP
 )]
 pub struct AnalyzeArgs {
-    /// The manifest
-    #[arg(value_name = "FILE")]
-    pub file: PathBuf,
+    #[command(flatten)]
+    pub inputs: InputArgs,
     #[command(flatten)]
     pub accounting: AccountingArgs,
     /// Output format
-    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
-    pub format: ReportFormat,
+    #[arg(long, value_enum, default_value_t = AnalyzeFormat::Text)]
+    pub format: AnalyzeFormat,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// `analyze --format`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnalyzeFormat {
+    /// for people
+    Text,
+    /// everything, for programs
+    Json,
+    /// GitHub Actions annotations, one per finding
+    Github,
+    /// SARIF 2.1.0 (GitHub code scanning), one log for every file
+    Sarif,
 }
 
 pub fn run(args: &AnalyzeArgs) -> ExitCode {
-    let path = &args.file;
-    let inventory = match args.accounting.load_inventory(path) {
-        Ok(inventory) => inventory,
-        Err(message) => {
-            errln!("torchcts-lsp analyze: {message}");
-            return ExitCode::from(1);
-        }
+    if args.inputs.files.is_empty() {
+        errln!("error: the following required arguments were not provided:\n  <FILE>...\n");
+        errln!("Usage: torchcts-lsp analyze [OPTIONS] FILE|DIR|-...\n\nFor more information, try '--help'.");
+        return ExitCode::from(2);
+    }
+    let given = match args.inputs.expand("manifest.py") {
+        Ok(inputs) => inputs,
+        Err(e) => return super::input_error("analyze", e),
     };
-    let analysis = match analyze_file(path, Some(&inventory)) {
-        Ok(analysis) => analysis,
-        Err(message) => {
-            errln!("{message}");
-            if let Some(hint) = super::path_hint(path) {
-                errln!("{hint}");
+    let configs = match super::configs_for(&given.inputs) {
+        Ok(configs) => configs,
+        Err(code) => return code,
+    };
+    let mut worst = 0u8;
+    let mut kept: Vec<(String, Result<Analysis, String>)> = Vec::new();
+    for (input, config) in given.inputs.iter().zip(&configs) {
+        let flags = args.accounting.for_manifest(config.as_ref());
+        let (code, outcome) = one(args, &flags, input, config.as_ref(), given.single);
+        worst = worst.max(code);
+        match outcome {
+            Some(outcome) if args.format == AnalyzeFormat::Sarif => kept.push((input.shown(), outcome)),
+            Some(Ok(analysis)) => super::check::left_to_the_exit(analysis),
+            _ => {}
+        }
+    }
+    if args.format == AnalyzeFormat::Sarif {
+        let reported: Vec<Reported> = kept
+            .iter()
+            .map(|(path, outcome)| Reported { path: path.clone(), outcome: outcome.as_ref().map_err(String::as_str) })
+            .collect();
+        super::output::write_json_stdout(&formats::sarif(&reported));
+    }
+    ExitCode::from(worst)
+}
+
+/// One manifest: its report printed (kept for SARIF), its exit code.
+fn one(
+    args: &AnalyzeArgs,
+    flags: &AccountingArgs,
+    input: &Input,
+    config: Option<&ProjectConfig>,
+    single: bool,
+) -> (u8, Option<Result<Analysis, String>>) {
+    let path = &input.path;
+    let shown = input.shown();
+    if !single && args.format == AnalyzeFormat::Text {
+        outln!("== {shown}");
+    }
+    let failed = |message: String| {
+        match args.format {
+            AnalyzeFormat::Json if !single => super::output::write_json_line_stdout(&json!({
+                "error": message, "exit_code": 1, "file": shown,
+            })),
+            AnalyzeFormat::Github => {
+                formats::print_annotations(&Reported { path: shown.clone(), outcome: Err(&message) })
             }
-            return ExitCode::from(1);
+            _ => {}
         }
+        errln!("{message}");
+        if let Some(hint) = super::path_hint(path).filter(|_| !input.stdin) {
+            errln!("{hint}");
+        }
+        (1, (args.format == AnalyzeFormat::Sarif).then_some(Err(message.clone())))
     };
+    let inventory = match flags.load_inventory(path) {
+        Ok(inventory) => inventory,
+        Err(message) => return failed(format!("torchcts-lsp analyze: {message}")),
+    };
+    let mut analysis = match super::analyze_input(input, Some(&inventory)) {
+        Ok((_, analysis)) => analysis,
+        Err(message) => return failed(message),
+    };
+    super::ignore_configured(&mut analysis, config);
+    let code = analysis.check.exit_code() as u8;
+    match args.format {
+        AnalyzeFormat::Github => {
+            formats::print_annotations(&Reported { path: shown, outcome: Ok(&analysis) });
+            return (code, Some(Ok(analysis)));
+        }
+        AnalyzeFormat::Sarif => return (code, Some(Ok(analysis))),
+        _ => {}
+    }
     let no_accounting = why_no_accounting(&analysis);
     let manifest = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()).filter(|_| no_accounting.is_none());
-    let accounting = manifest.map(|manifest| account(&inventory, manifest, &args.accounting, path));
+    let accounting = manifest.map(|manifest| account(&inventory, manifest, flags, path));
     match args.format {
-        ReportFormat::Text => {
+        AnalyzeFormat::Text => {
             print_diagnostics(path, &analysis);
             if let Some((acc, manifest)) = accounting.as_ref().zip(manifest) {
-                let declares_level = manifest.get("semantic_level").is_some();
-                print_accounting(
-                    &inventory,
-                    acc,
-                    manifest,
-                    args.accounting.levels.selection().is_some(),
-                    declares_level,
-                );
+                let default = match (manifest.get("semantic_level").is_some(), flags.default_level) {
+                    (true, _) => LevelSource::Manifest,
+                    (false, Some(_)) => LevelSource::Project,
+                    (false, None) => LevelSource::Default,
+                };
+                print_accounting(&inventory, acc, manifest, flags.levels.selection().is_some(), default);
             } else if let Some(why) = &no_accounting {
                 outln!();
                 outln!("== No accounting: {why}");
             }
         }
-        ReportFormat::Json => {
+        _ => {
             let accounting = match accounting.as_ref().zip(manifest) {
                 Some((acc, manifest)) => accounting_json(&inventory, acc, manifest),
                 None => Value::Null,
@@ -100,13 +184,23 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
                 no_accounting: no_accounting.as_deref(),
                 check: super::check::report(path, &analysis),
             };
-            super::output::write_json_stdout(&report);
+            if single {
+                super::output::write_json_stdout(&report);
+            } else {
+                super::output::write_json_line_stdout(&report);
+            }
         }
     }
-    let code = analysis.check.exit_code();
     drop(accounting);
-    super::check::left_to_the_exit(analysis);
-    ExitCode::from(code as u8)
+    (code, Some(Ok(analysis)))
+}
+
+/// Where the selected level comes from when no level flag is given.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum LevelSource {
+    Manifest,
+    Project,
+    Default,
 }
 
 /// `analyze --format json`: `check --format json`'s object with `accounting` added (first:
@@ -135,7 +229,7 @@ fn account<'i>(
     let selection = flags
         .levels
         .selection()
-        .unwrap_or_else(|| LevelSelection::from_manifest(&facts).unwrap_or(LevelSelection::Cumulative(3)));
+        .unwrap_or_else(|| flags.default_selection(&facts).unwrap_or(LevelSelection::Cumulative(3)));
     accounting::account(inventory, &facts, &device, selection)
 }
 
@@ -190,7 +284,7 @@ fn print_accounting(
     acc: &accounting::Accounting,
     manifest: &Dict,
     level_flag: bool,
-    declares_level: bool,
+    source: LevelSource,
 ) {
     outln!();
     outln!(
@@ -204,10 +298,11 @@ fn print_accounting(
     }
     outln!("{:>5} {:>9} {:>9} {:>9} {:>15}", "level", "collected", "run", "filtered", "run up to here");
     let selected = usize::from(acc.selection.max_level());
-    let mark = match (level_flag, declares_level) {
+    let mark = match (level_flag, source) {
         (true, _) => "  <- requested",
-        (false, true) => "  <- semantic_level",
-        (false, false) => "  <- default level 3 (no semantic_level)",
+        (false, LevelSource::Manifest) => "  <- semantic_level",
+        (false, LevelSource::Project) => "  <- level of pyproject.toml [tool.torchcts-lsp] (no semantic_level)",
+        (false, LevelSource::Default) => "  <- default level 3 (no semantic_level)",
     };
     let mut cumulative = 0;
     for (i, l) in acc.levels.iter().enumerate() {

@@ -5,8 +5,10 @@
 //! 1-based line and column ranges (columns in Unicode code points), sorted by position;
 //! `github` prints the same findings as GitHub Actions annotations.
 
-use super::analyze_file;
-use super::output::{errln, outln};
+use super::formats::{self, Reported};
+use super::inputs::{Input, InputArgs, Inputs};
+use super::output::{errln, outln, plural};
+use super::OutputArgs;
 use serde::Serialize;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -16,6 +18,24 @@ use torchcts_core::fix_data::FixData;
 use torchcts_core::{Analysis, Finding, Origin, PositionEncoding, Severity};
 
 const CHECK_HELP: &str = "\
+Files: one FILE (or `-` for stdin) prints exactly what check-manifest prints. Several
+FILEs or a DIR (searched for manifest.py files and the project's `manifests` globs,
+skipping .git, .torchcts-lsp, virtual environments and what git ignores): text is one
+block per file under `== PATH`, json one compact object per line, and the exit code is
+the highest of the files'. `--manifest FILE` is check-manifest's spelling of one FILE.
+
+Fixes: --fix applies the safe quick fixes in place (CPython's one missing comma or colon,
+a capability torchcts renamed to one name, a string dtype key written as torch.X), prints
+`PATH:LINE: fixed [CODE] title` and what is left on stderr, then reports as without it.
+--unsafe-fixes adds the fixes that pick among several candidates or change other entries'
+tests. --diff prints the fixes as a unified diff and writes nothing. With `-`, --fix
+prints the fixed text. A fixed text that would not load or has a new finding is not kept.
+
+Suppression: `# torchcts-lsp: ignore[CODE]` at the end of a line silences torchcts-lsp's
+own finding CODE that starts on that line (`ignore-file[CODE]`: anywhere in the file); a
+check-manifest finding cannot be silenced (the real tool, and CI, still report it).
+pyproject.toml `[tool.torchcts-lsp] ignore = [CODE, ...]` silences codes project-wide.
+
 Output (--format):
   text    What `torchcts check-manifest --manifest FILE` prints, without its banner:
           `Warning: ...` and `Error: ...` on stderr, `Manifest is valid!` on stdout.
@@ -28,27 +48,40 @@ Output (--format):
   github  One GitHub Actions annotation per finding, the same findings and ranges as json:
           ::error file=F,line=L,col=C,endLine=L2,endColumn=C2,title=CODE::message
           (warnings as ::warning, information as ::notice).
+  sarif   One SARIF 2.1.0 log for all files (GitHub code scanning): a rule per code,
+          a result per finding with its region, unreadable files as notifications.
 
-Exit code: check-manifest's in every format (0 valid, 1 errors or an unreadable file);
-2 for a usage error.";
+Exit code: check-manifest's in every format (0 valid, 1 errors or an unreadable file),
+the highest of the files'; with --diff, 1 when there is a diff; 2 for a usage error or
+a project configuration (pyproject.toml) that cannot be used.";
 
 #[derive(clap::Args, Debug)]
 // Our own usage line: after a typo clap would print the option it suggests as if required.
 #[command(
-    override_usage = "torchcts-lsp check [OPTIONS] [FILE]",
+    override_usage = "torchcts-lsp check [OPTIONS] [FILE|DIR|-]...",
     about = "What `torchcts check-manifest --manifest FILE` prints, with its exit code",
     after_help = CHECK_HELP
 )]
 pub struct CheckArgs {
-    /// The manifest [default: ./manifest.py, as check-manifest]
-    #[arg(value_name = "FILE")]
-    pub file: Option<PathBuf>,
-    /// The manifest, in check-manifest's spelling (the same as FILE)
-    #[arg(long, value_name = "FILE", conflicts_with = "file")]
+    #[command(flatten)]
+    pub inputs: InputArgs,
+    /// The manifest, in check-manifest's spelling (one file; a folder reads as check-manifest reads it)
+    #[arg(long, value_name = "FILE", conflicts_with = "files")]
     pub manifest: Option<PathBuf>,
     /// Output format
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     pub format: CheckFormat,
+    /// Apply the safe quick fixes in place and say what changed; then report what is left
+    #[arg(long)]
+    pub fix: bool,
+    /// With --fix or --diff: also the fixes that pick among several candidates or change other entries' tests
+    #[arg(long)]
+    pub unsafe_fixes: bool,
+    /// Print the fixes as a unified diff and write nothing (exit 1 when there is one)
+    #[arg(long, conflicts_with = "fix")]
+    pub diff: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,35 +92,159 @@ pub enum CheckFormat {
     Json,
     /// GitHub Actions annotations, one per finding
     Github,
+    /// SARIF 2.1.0 (GitHub code scanning), one log for every file
+    Sarif,
 }
 
 pub fn run(args: &CheckArgs) -> ExitCode {
-    // Like the real command, default to ./manifest.py.
-    let path = args.file.clone().or_else(|| args.manifest.clone()).unwrap_or_else(|| PathBuf::from("manifest.py"));
+    if args.unsafe_fixes && !(args.fix || args.diff) {
+        errln!("error: --unsafe-fixes goes with --fix or --diff\n\nUsage: torchcts-lsp check --fix --unsafe-fixes [FILE|DIR|-]...");
+        return ExitCode::from(2);
+    }
+    let given = match &args.manifest {
+        // check-manifest's spelling keeps check-manifest's reading of the one path.
+        Some(manifest) => {
+            Inputs { inputs: vec![Input { path: manifest.clone(), stdin: false, empty_folder: false }], single: true }
+        }
+        None => match args.inputs.expand("manifest.py") {
+            Ok(inputs) => inputs,
+            Err(e) => return super::input_error("check", e),
+        },
+    };
+    let configs = match super::configs_for(&given.inputs) {
+        Ok(configs) => configs,
+        Err(code) => return code,
+    };
     // The text output is the real tool's; only the others carry our inventory hints.
     let inventory = (args.format != CheckFormat::Text).then(torchcts_core::accounting_view::Inventory::embedded);
-    let analysis = match analyze_file(&path, inventory) {
-        Ok(analysis) => analysis,
-        Err(message) => {
-            if args.format == CheckFormat::Github {
-                outln!(
-                    "::error file={}::{}",
-                    annotation_property(&path.display().to_string()),
-                    annotation_data(&message)
-                );
+    let mut worst = 0u8;
+    let mut kept: Vec<(String, Result<Analysis, String>)> = Vec::new();
+    for (input, config) in given.inputs.iter().zip(&configs) {
+        let shown = input.shown();
+        let mut outcome = super::analyze_input(input, inventory).map(|(_, a)| a);
+        let mut changed = false;
+        if let Ok(analysis) = &mut outcome {
+            if args.fix || args.diff {
+                match fix_one(args, input, analysis, inventory) {
+                    Ok((fixed, c)) => {
+                        changed = c;
+                        if let Some(fixed) = fixed {
+                            *analysis = fixed;
+                        }
+                    }
+                    Err(message) => outcome = Err(message),
+                }
             }
-            errln!("{message}");
-            return ExitCode::from(1);
         }
-    };
-    let code = analysis.check.exit_code();
-    match args.format {
-        CheckFormat::Json => super::output::write_json_stdout(&report(&path, &analysis)),
-        CheckFormat::Github => print_annotations(&path, &analysis),
-        CheckFormat::Text => print_text(&analysis),
+        if let Ok(analysis) = &mut outcome {
+            super::ignore_configured(analysis, config.as_ref());
+        }
+        let code = match &outcome {
+            Ok(_) if args.diff && changed => 1,
+            Ok(analysis) => analysis.check.exit_code() as u8,
+            Err(_) => 1,
+        };
+        worst = worst.max(code);
+        if args.diff || (args.fix && input.stdin) {
+            if let Err(message) = &outcome {
+                errln!("{message}");
+            }
+            continue;
+        }
+        match args.format {
+            CheckFormat::Sarif => {
+                kept.push((shown, outcome));
+                continue;
+            }
+            CheckFormat::Json if given.single => match &outcome {
+                Ok(analysis) => super::output::write_json_stdout(&report(&input.path, analysis)),
+                Err(message) => errln!("{message}"),
+            },
+            CheckFormat::Json => match &outcome {
+                Ok(analysis) => super::output::write_json_line_stdout(&report(&input.path, analysis)),
+                Err(message) => super::output::write_json_line_stdout(&serde_json::json!({
+                    "error": message, "exit_code": 1, "file": shown,
+                })),
+            },
+            CheckFormat::Github => {
+                let reported = Reported { path: shown, outcome: outcome.as_ref().map_err(String::as_str) };
+                formats::print_annotations(&reported);
+                if let Err(message) = &outcome {
+                    errln!("{message}");
+                }
+            }
+            CheckFormat::Text => {
+                if !given.single {
+                    outln!("== {shown}");
+                }
+                match &outcome {
+                    Ok(analysis) => print_text(analysis),
+                    Err(message) => errln!("{message}"),
+                }
+            }
+        }
+        if let Ok(analysis) = outcome {
+            left_to_the_exit(analysis);
+        }
     }
-    left_to_the_exit(analysis);
-    ExitCode::from(code as u8)
+    if args.format == CheckFormat::Sarif {
+        let reported: Vec<Reported> = kept
+            .iter()
+            .map(|(path, outcome)| Reported { path: path.clone(), outcome: outcome.as_ref().map_err(String::as_str) })
+            .collect();
+        super::output::write_json_stdout(&formats::sarif(&reported));
+        for (_, outcome) in &kept {
+            if let Err(message) = outcome {
+                errln!("{message}");
+            }
+        }
+    }
+    ExitCode::from(worst)
+}
+
+/// `--fix` / `--diff` on one manifest, having written the file (`--fix`), printed the text
+/// (`--fix` on stdin) or the diff (`--diff`), and said on stderr what changed and what is
+/// left: the fixed text's analysis (`--fix`, when it changed) and whether it changed.
+fn fix_one(
+    args: &CheckArgs,
+    input: &Input,
+    analysis: &Analysis,
+    inventory: Option<&torchcts_core::accounting_view::Inventory>,
+) -> Result<(Option<Analysis>, bool), String> {
+    let shown = input.shown();
+    let original = analysis.text.clone();
+    let fixed = super::fix::fix(&original, args.unsafe_fixes, &|text| super::analyze_text(&input.path, text, None));
+    for a in &fixed.applied {
+        errln!("{shown}:{}: fixed [{}] {}", a.line, a.code, a.title);
+    }
+    let changed = fixed.text != original;
+    if args.diff {
+        super::output::write_text_stdout(|out| {
+            out.write_str(&super::fix::unified_diff(&shown, &original, &fixed.text))
+        });
+    } else if input.stdin {
+        super::output::write_text_stdout(|out| out.write_str(&fixed.text));
+    } else if changed {
+        std::fs::write(&input.path, &fixed.text).map_err(|e| format!("cannot write {shown}: {e}"))?;
+    }
+    let after = super::analyze_text(&input.path, &fixed.text, inventory);
+    let left = after.findings.len();
+    let verb = if args.diff { "would fix" } else { "fixed" };
+    let mut summary = format!(
+        "{shown}: {verb} {} {}, {left} {} left",
+        fixed.applied.len(),
+        plural(fixed.applied.len(), "finding", "findings"),
+        plural(left, "finding", "findings"),
+    );
+    if fixed.unsafe_left > 0 {
+        summary.push_str(&format!(
+            " ({} more {} with --unsafe-fixes)",
+            fixed.unsafe_left,
+            plural(fixed.unsafe_left, "fix", "fixes")
+        ));
+    }
+    errln!("{summary}");
+    Ok(((changed && !args.diff).then_some(after), changed))
 }
 
 /// The command ends after this: freeing an analysis value by value is left to the process's
@@ -188,56 +345,17 @@ pub fn report_json(path: &Path, analysis: &Analysis) -> Value {
 
 /// Findings by start position (the core lists them rule by rule); at the same start, in
 /// the core's order.
-pub(super) fn sorted_findings(analysis: &Analysis) -> Vec<&Finding> {
+pub fn sorted_findings(analysis: &Analysis) -> Vec<&Finding> {
     let mut findings: Vec<&Finding> = analysis.findings.iter().collect();
     findings.sort_by_key(|f| f.span.start);
     findings
 }
 
 /// `((line, column), (line, column))`, 1-based, columns in code points; the end is exclusive.
-fn one_based_range(analysis: &Analysis, finding: &Finding) -> ((u32, u32), (u32, u32)) {
+pub fn one_based_range(analysis: &Analysis, finding: &Finding) -> ((u32, u32), (u32, u32)) {
     let at = |offset| {
         let p = analysis.line_index.position(&analysis.text, offset, PositionEncoding::Utf32);
         (p.line + 1, p.col + 1)
     };
     (at(finding.span.start), at(finding.span.end))
-}
-
-/// GitHub Actions workflow commands, one per finding.
-fn print_annotations(path: &Path, analysis: &Analysis) {
-    let file = annotation_property(&path.display().to_string());
-    for f in sorted_findings(analysis) {
-        let ((line, col), (end_line, end_col)) = one_based_range(analysis, f);
-        let command = match f.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Information | Severity::Hint => "notice",
-        };
-        outln!(
-            "::{command} file={file},line={line},col={col},endLine={end_line},endColumn={end_col},title={}::{}",
-            annotation_property(f.code),
-            annotation_data(&f.message)
-        );
-    }
-}
-
-/// Escapes a workflow command's message (GitHub's `escapeData`).
-fn annotation_data(text: &str) -> String {
-    text.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
-}
-
-/// Escapes a workflow command's property value (GitHub's `escapeProperty`).
-fn annotation_property(text: &str) -> String {
-    annotation_data(text).replace(':', "%3A").replace(',', "%2C")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{annotation_data, annotation_property};
-
-    #[test]
-    fn annotations_escape_what_ends_a_workflow_command() {
-        assert_eq!(annotation_data("50% of\r\nit: a, b"), "50%25 of%0D%0Ait: a, b");
-        assert_eq!(annotation_property("dir,a/b:c%.py"), "dir%2Ca/b%3Ac%25.py");
-    }
 }

@@ -70,6 +70,8 @@ pub struct DiffArgs {
     /// Node ids listed per group in text and markdown (json lists all)
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub show: usize,
+    #[command(flatten)]
+    pub output: super::OutputArgs,
 }
 
 /// Which inventory the counts are for, with its note (the torch it stands in for).

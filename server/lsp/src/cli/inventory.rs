@@ -45,6 +45,8 @@ pub struct InventoryArgs {
     /// Where to write it [default: the cache folder, inventory-torchcts-<v>-torch-<v>.json.gz]
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub output: super::OutputArgs,
 }
 
 pub fn run(args: &InventoryArgs) -> ExitCode {

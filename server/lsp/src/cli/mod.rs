@@ -3,8 +3,13 @@
 
 pub mod analyze;
 pub mod check;
+pub mod completions;
+pub mod config;
 pub mod diff;
+pub mod fix;
+pub mod formats;
 pub mod heap;
+pub mod inputs;
 pub mod inventory;
 pub mod output;
 pub mod skips;
@@ -48,6 +53,76 @@ pub enum Command {
     Skips(skips::SkipsArgs),
     Inventory(inventory::InventoryArgs),
     Diff(diff::DiffArgs),
+    Config(config::ConfigArgs),
+    Completions(completions::CompletionsArgs),
+}
+
+impl Command {
+    /// `-o/--output-file` of the command.
+    pub fn output_file(&self) -> Option<&Path> {
+        let output = match self {
+            Command::Check(a) => &a.output,
+            Command::Analyze(a) => &a.output,
+            Command::Skips(a) => &a.output,
+            Command::Inventory(a) => &a.output,
+            Command::Diff(a) => &a.output,
+            Command::Config(a) => &a.output,
+            Command::Completions(a) => &a.output,
+        };
+        output.output_file.as_deref()
+    }
+}
+
+/// `-o/--output-file`, on every command.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct OutputArgs {
+    /// Write what the command prints on stdout to FILE instead (messages stay on stderr)
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output_file: Option<PathBuf>,
+}
+
+/// A usage problem with the FILE arguments (exit 2) or a project configuration that cannot
+/// be used (exit 2, naming the file and key).
+pub fn input_error(command: &str, error: inputs::InputError) -> std::process::ExitCode {
+    match error {
+        inputs::InputError::Usage(message) => output::errln!("torchcts-lsp {command}: {message}"),
+        inputs::InputError::Config(error) => output::errln!("torchcts-lsp {command}: {error}"),
+    }
+    std::process::ExitCode::from(2)
+}
+
+/// The project configuration of each input (`Err`: one cannot be used, said on stderr;
+/// the command exits 2).
+pub fn configs_for(
+    inputs: &[inputs::Input],
+) -> Result<Vec<Option<crate::project_config::ProjectConfig>>, std::process::ExitCode> {
+    inputs
+        .iter()
+        .map(inputs::config_for)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| input_error("config", inputs::InputError::Config(e)))
+}
+
+/// Drops the findings the project configuration's `ignore` names, torchcts-lsp's own only
+/// (check-manifest's findings are the real tool's verdict and stay).
+pub fn ignore_configured(analysis: &mut Analysis, config: Option<&crate::project_config::ProjectConfig>) {
+    let Some(config) = config else { return };
+    let ignored = config.ignored_codes();
+    let theirs = |f: &&torchcts_core::Finding| f.origin == torchcts_core::Origin::Torchcts;
+    let mut said: Vec<&str> = Vec::new();
+    for f in analysis.findings.iter().filter(theirs) {
+        if ignored.iter().any(|c| c == f.code) && !said.contains(&f.code) {
+            said.push(f.code);
+            output::errln!(
+                "Note: {} ignores `{}`, which is check-manifest's own finding: not silenced (the real tool, and CI, still report it)",
+                config.file.display(),
+                f.code
+            );
+        }
+    }
+    if !ignored.is_empty() {
+        analysis.findings.retain(|f| f.origin != torchcts_core::Origin::Lsp || !ignored.iter().any(|c| c == f.code));
+    }
 }
 
 /// `--format` of the commands that report the accounting (`skips`, `analyze`).
@@ -89,9 +164,51 @@ pub struct AccountingArgs {
     /// run layout.
     #[arg(skip)]
     pub environment: std::sync::OnceLock<runner::environment::PythonEnvironment>,
+    /// The project configuration's `python` (flags have none: the environment decides).
+    #[arg(skip)]
+    pub python: Option<PathBuf>,
+    /// The project configuration's `level`: the default selection when the manifest has
+    /// no `semantic_level` and no level flag is given.
+    #[arg(skip)]
+    pub default_level: Option<u8>,
 }
 
 impl AccountingArgs {
+    /// These flags for one manifest, the project configuration filling what they leave
+    /// unset (`device`, `inventory`, `python`, `level`), the environment not yet read.
+    pub fn for_manifest(&self, config: Option<&crate::project_config::ProjectConfig>) -> AccountingArgs {
+        let mut out = AccountingArgs {
+            levels: self.levels.clone(),
+            device: self.device.clone(),
+            inventory: self.inventory.clone(),
+            torch: self.torch.clone(),
+            node_prefix: self.node_prefix.clone(),
+            rooted_at_package: self.rooted_at_package,
+            environment: std::sync::OnceLock::new(),
+            python: self.python.clone(),
+            default_level: self.default_level,
+        };
+        if let Some(config) = config {
+            if out.device.is_none() {
+                out.device = config.device.as_ref().map(|s| s.value.clone());
+            }
+            if out.inventory.is_none() && out.torch.is_none() {
+                out.inventory = config.inventory.as_ref().map(|s| s.value.clone());
+            }
+            out.python = out.python.or_else(|| config.python.as_ref().map(|s| s.value.clone()));
+            out.default_level = out.default_level.or(config.level.as_ref().map(|s| s.value));
+        }
+        out
+    }
+
+    /// The selection when no level flag is given: the manifest's `semantic_level`, else the
+    /// project's `level`, else 3. `Err`: an invalid `semantic_level` (torchcts' message).
+    pub fn default_selection(&self, facts: &accounting::ManifestFacts) -> Result<LevelSelection, String> {
+        match (&facts.semantic_level, self.default_level) {
+            (None, Some(level)) => Ok(LevelSelection::Cumulative(level)),
+            _ => LevelSelection::from_manifest(facts),
+        }
+    }
     /// How `torchcts show-skips` run in the manifest's folder would name tests: the flags,
     /// else pytest's rule applied to the folder and the environment's torchcts package.
     pub fn run_layout(&self, manifest: &Path) -> accounting::RunLayout {
@@ -117,7 +234,8 @@ impl AccountingArgs {
 
     /// The environment of the manifest's folder (`$VIRTUAL_ENV`, its `.venv`, `python3`).
     fn environment(&self, manifest: &Path) -> &runner::environment::PythonEnvironment {
-        self.environment.get_or_init(|| crate::torch_env::detect(None, Some(&manifest_folder(manifest))))
+        self.environment
+            .get_or_init(|| crate::torch_env::detect(self.python.as_deref(), Some(&manifest_folder(manifest))))
     }
 
     /// The inventory to count `manifest` with: `--inventory`, `--torch`, else the embedded
@@ -364,17 +482,47 @@ pub fn analyze_file(path: &Path, inventory: Option<&Inventory>) -> Result<Analys
     if !has_source_suffix(path) {
         return Err(NO_LOADER.to_string());
     }
+    Ok(analyze_text(path, &text, inventory))
+}
+
+/// The text of a manifest to report on: stdin's, or the file's ([`read_manifest`]); a
+/// folder with no manifest in it says so.
+pub fn read_input(input: &inputs::Input) -> Result<String, String> {
+    if input.stdin {
+        return inputs::read_stdin(&input.shown());
+    }
+    if input.empty_folder {
+        return Err(format!(
+            "{}: no manifest.py (nor a file the project's `manifests` globs match) in this folder",
+            input.path.display()
+        ));
+    }
+    read_manifest(&input.path)
+}
+
+/// [`analyze_file`] of an input: stdin's text is analysed whatever its name.
+pub fn analyze_input(input: &inputs::Input, inventory: Option<&Inventory>) -> Result<(String, Analysis), String> {
+    let text = read_input(input)?;
+    if !input.stdin && !has_source_suffix(&input.path) {
+        return Err(NO_LOADER.to_string());
+    }
+    let analysis = analyze_text(&input.path, &text, inventory);
+    Ok((text, analysis))
+}
+
+/// [`analyze_file`] of a text read already: `custom_test_dirs` relative to `path`'s folder.
+pub fn analyze_text(path: &Path, text: &str, inventory: Option<&Inventory>) -> Analysis {
     let base = absolute_parent(path);
     let dir_exists = dir_exists_relative_to(&base);
-    Ok(analyze(
-        &text,
+    analyze(
+        text,
         &AnalysisInput {
             old_tree: None,
             dir_exists: Some(&dir_exists),
             inventory,
             file_name: path.file_name().and_then(|n| n.to_str()),
         },
-    ))
+    )
 }
 
 /// `os.path.abspath(path)`: joined to the working folder and normalised lexically (`.` and

@@ -12,9 +12,32 @@ use std::sync::atomic::{AtomicBool, Ordering};
 static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
 static STDERR_CLOSED: AtomicBool = AtomicBool::new(false);
 
+/// `-o/--output-file`: what the command writes to stdout goes to this file instead.
+static OUTPUT_FILE: std::sync::OnceLock<std::sync::Mutex<std::io::BufWriter<std::fs::File>>> =
+    std::sync::OnceLock::new();
+
+/// Sends the command's stdout to `path` (created or truncated). `Err` says why it cannot.
+pub fn redirect_stdout_to(path: &std::path::Path) -> Result<(), String> {
+    let file = std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    OUTPUT_FILE
+        .set(std::sync::Mutex::new(std::io::BufWriter::new(file)))
+        .map_err(|_| "the output file is already set".to_string())
+}
+
+/// Runs `f` on the command's stdout: the output file when one is set.
+fn with_stdout<R>(f: impl FnOnce(&mut dyn Write) -> R) -> R {
+    match OUTPUT_FILE.get() {
+        Some(file) => {
+            let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
+            f(&mut *file)
+        }
+        None => f(&mut std::io::stdout().lock()),
+    }
+}
+
 /// Writes to stdout unless an earlier write failed (closed pipe, full disk).
 pub fn write_stdout(args: std::fmt::Arguments) {
-    write_unless_closed(&mut std::io::stdout().lock(), &STDOUT_CLOSED, args);
+    with_stdout(|out| write_unless_closed(out, &STDOUT_CLOSED, args));
 }
 
 /// Writes to stderr unless an earlier write failed.
@@ -28,11 +51,27 @@ pub fn write_json_stdout(value: &impl serde::Serialize) {
     if STDOUT_CLOSED.load(Ordering::Relaxed) {
         return;
     }
-    let mut writer = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
-    let written = serde_json::to_writer_pretty(&mut writer, value).is_ok() && writer.write_all(b"\n").is_ok();
-    if !written || writer.flush().is_err() {
-        STDOUT_CLOSED.store(true, Ordering::Relaxed);
+    with_stdout(|out| {
+        let mut writer = std::io::BufWriter::with_capacity(64 * 1024, out);
+        let written = serde_json::to_writer_pretty(&mut writer, value).is_ok() && writer.write_all(b"\n").is_ok();
+        if !written || writer.flush().is_err() {
+            STDOUT_CLOSED.store(true, Ordering::Relaxed);
+        }
+    })
+}
+
+/// Writes `value` to stdout as one line of compact JSON (JSON Lines: one object per file).
+pub fn write_json_line_stdout(value: &impl serde::Serialize) {
+    if STDOUT_CLOSED.load(Ordering::Relaxed) {
+        return;
     }
+    with_stdout(|out| {
+        let mut writer = std::io::BufWriter::with_capacity(64 * 1024, out);
+        let written = serde_json::to_writer(&mut writer, value).is_ok() && writer.write_all(b"\n").is_ok();
+        if !written || writer.flush().is_err() {
+            STDOUT_CLOSED.store(true, Ordering::Relaxed);
+        }
+    })
 }
 
 /// Runs `write` on stdout through a buffer, as text is made: a show-skips report can be far
@@ -47,20 +86,22 @@ pub fn write_text_stdout(write: impl FnOnce(&mut dyn std::fmt::Write) -> std::fm
             self.0.write_all(s.as_bytes()).map_err(|_| std::fmt::Error)
         }
     }
-    let mut stream = Stream(std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock()));
-    if write(&mut stream).is_err() || stream.0.flush().is_err() {
-        STDOUT_CLOSED.store(true, Ordering::Relaxed);
-    }
+    with_stdout(|out| {
+        let mut stream = Stream(std::io::BufWriter::with_capacity(64 * 1024, out));
+        if write(&mut stream).is_err() || stream.0.flush().is_err() {
+            STDOUT_CLOSED.store(true, Ordering::Relaxed);
+        }
+    })
 }
 
 /// Flushes stdout at the end of a command (a failure there is the same closed pipe).
 pub fn flush_stdout() {
-    if !STDOUT_CLOSED.load(Ordering::Relaxed) && std::io::stdout().lock().flush().is_err() {
+    if !STDOUT_CLOSED.load(Ordering::Relaxed) && with_stdout(|out| out.flush()).is_err() {
         STDOUT_CLOSED.store(true, Ordering::Relaxed);
     }
 }
 
-fn write_unless_closed(stream: &mut impl Write, closed: &AtomicBool, args: std::fmt::Arguments) {
+fn write_unless_closed(stream: &mut (impl Write + ?Sized), closed: &AtomicBool, args: std::fmt::Arguments) {
     if closed.load(Ordering::Relaxed) {
         return;
     }

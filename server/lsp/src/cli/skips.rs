@@ -2,10 +2,11 @@
 //! [--format text|json] [--inventory PATH]`: what `torchcts show-skips` reports, without
 //! Python, from the embedded inventory (or another one).
 
-use super::output::errln;
-use super::{read_manifest, AccountingArgs, ReportFormat, SelectedInventory};
+use super::inputs::{Input, InputArgs};
+use super::output::{errln, outln};
+use super::{AccountingArgs, OutputArgs, ReportFormat, SelectedInventory};
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use torchcts_core::accounting_view::{self as av, LevelSelection};
 use torchcts_core::{analyze, AnalysisInput};
@@ -53,72 +54,103 @@ Output (--format):
     accounting_terms!(),
     "
 
+Several FILEs or a DIR: one report per file under `== PATH` (json: one object per line).
+pyproject.toml [tool.torchcts-lsp] gives the defaults of --device, --inventory, the
+level and the Python environment (`torchcts-lsp config`).
+
 Exit code: 0; 1 if the manifest cannot be read or evaluated; 4 for an invalid
-semantic_level (pytest's usage error, as show-skips); 2 for a usage error."
+semantic_level (pytest's usage error, as show-skips); 2 for a usage error; with several
+files, the highest."
 );
 
 #[derive(clap::Args, Debug)]
 // Our own usage line: after a typo clap would print the option it suggests as if required.
 #[command(
-    override_usage = "torchcts-lsp skips [OPTIONS] [FILE]",
+    override_usage = "torchcts-lsp skips [OPTIONS] [FILE|DIR|-]...",
     about = "What `torchcts show-skips` reports, from the inventory, without Python",
     after_help = SKIPS_HELP
 )]
 pub struct SkipsArgs {
-    /// The manifest [default: ./manifest.py]
-    #[arg(value_name = "FILE")]
-    pub file: Option<PathBuf>,
+    #[command(flatten)]
+    pub inputs: InputArgs,
     #[command(flatten)]
     pub accounting: AccountingArgs,
     /// Output format
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     pub format: ReportFormat,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 pub fn run(args: &SkipsArgs) -> ExitCode {
-    let path = args.file.clone().unwrap_or_else(|| PathBuf::from("manifest.py"));
-    let text = match read_manifest(&path) {
+    let given = match args.inputs.expand("manifest.py") {
+        Ok(inputs) => inputs,
+        Err(e) => return super::input_error("skips", e),
+    };
+    let configs = match super::configs_for(&given.inputs) {
+        Ok(configs) => configs,
+        Err(code) => return code,
+    };
+    let mut worst = 0u8;
+    for (input, config) in given.inputs.iter().zip(&configs) {
+        if !given.single && args.format == ReportFormat::Text {
+            outln!("== {}", input.shown());
+        }
+        let flags = args.accounting.for_manifest(config.as_ref());
+        let code = one(args, &flags, input, given.single);
+        worst = worst.max(code);
+    }
+    ExitCode::from(worst)
+}
+
+/// One manifest's report; its exit code.
+fn one(args: &SkipsArgs, flags: &AccountingArgs, input: &Input, single: bool) -> u8 {
+    let path = &input.path;
+    let failed = |message: String, code: u8| {
+        if !single && args.format == ReportFormat::Json {
+            super::output::write_json_line_stdout(&json!({"error": message, "exit_code": code, "file": input.shown()}));
+        }
+        errln!("{message}");
+        code
+    };
+    let text = match super::read_input(input) {
         Ok(t) => t,
         Err(message) => {
-            errln!("{message}");
-            if let Some(hint) = super::path_hint(&path) {
+            let code = failed(message, 1);
+            if let Some(hint) = super::path_hint(path).filter(|_| !input.stdin) {
                 errln!("{hint}");
             }
-            return ExitCode::from(1);
+            return code;
         }
     };
-    let inventory = match args.accounting.load_inventory(&path) {
+    let inventory = match flags.load_inventory(path) {
         Ok(inventory) => inventory,
-        Err(message) => {
-            errln!("torchcts-lsp skips: {message}");
-            return ExitCode::from(1);
-        }
+        Err(message) => return failed(format!("torchcts-lsp skips: {message}"), 1),
     };
     let analysis = analyze(&text, &AnalysisInput::default());
     let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) else {
-        for (_, line) in analysis.check.lines() {
-            errln!("{line}");
-        }
-        return ExitCode::from(1);
+        let lines: Vec<String> = analysis.check.lines().into_iter().map(|(_, line)| line).collect();
+        return failed(lines.join("\n"), 1);
     };
     let mut facts = av::facts(manifest);
-    facts.layout = args.accounting.run_layout(&path);
-    let selection = match args.accounting.levels.selection() {
+    facts.layout = flags.run_layout(path);
+    let selection = match flags.levels.selection() {
         Some(s) => s,
-        None => match LevelSelection::from_manifest(&facts) {
+        None => match flags.default_selection(&facts) {
             Ok(s) => s,
-            Err(e) => {
-                errln!("ERROR: {e}");
-                return ExitCode::from(4);
-            }
+            Err(e) => return failed(format!("ERROR: {e}"), 4),
         },
     };
-    let device = facts.resolve_device(args.accounting.device.as_deref());
+    let device = facts.resolve_device(flags.device.as_deref());
     let acc = accounting::account(&inventory, &facts, &device, selection);
     let unknown = av::unknown_inputs(manifest);
     if args.format == ReportFormat::Json {
-        let report = report_json(&path, &inventory, &acc, selection, &unknown);
-        super::output::write_json_stdout(&report);
+        let report = report_json(path, &inventory, &acc, selection, &unknown);
+        if single {
+            super::output::write_json_stdout(&report);
+        } else {
+            super::output::write_json_line_stdout(&report);
+        }
     } else {
         // show-skips prints these at start-up, before its audit.
         for warning in super::ledger_expiry_warnings(&inventory, &acc.device.device) {
@@ -149,11 +181,9 @@ pub fn run(args: &SkipsArgs) -> ExitCode {
             errln!("Note: {}", super::assumed_device_note(&inventory, &acc.device.device));
         }
     }
-    ExitCode::SUCCESS
+    0
 }
 
-/// `skips --format json`: counts per level and reason, every record, notes. The Python
-/// package returns the same object (`torchcts_lsp::api::skips_report`).
 pub fn report_json(
     path: &Path,
     inventory: &SelectedInventory,

@@ -326,7 +326,7 @@ fn write_scratch_manifest(manifest_path: &std::path::Path, change: &str) -> Resu
         .map_err(|e| format!("cannot read {} for a scratch copy: {e}", manifest_path.display()))?;
     let dir = manifest_path.parent().unwrap_or(std::path::Path::new("."));
     let scratch_dir = dir.join(".torchcts-lsp").join("scratch");
-    std::fs::create_dir_all(&scratch_dir).map_err(|e| format!("cannot create {}: {e}", scratch_dir.display()))?;
+    runner::create_own_folder(&scratch_dir).map_err(|e| format!("cannot create {}: {e}", scratch_dir.display()))?;
     let text = av::scratch_manifest(&original, &dir.to_string_lossy(), change);
     let path = scratch_dir.join("manifest.py");
     std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
