@@ -162,7 +162,7 @@ fn one(args: &SkipsArgs, flags: &AccountingArgs, input: &Input, single: bool) ->
             inventory.label(),
             inventory.note().map(|n| format!(" ({n})")).unwrap_or_default()
         );
-        if let Some(note) = args.accounting.layout_note(&path) {
+        if let Some(note) = args.accounting.layout_note(path) {
             errln!("Note: {note}");
         }
         for n in acc.not_modelled.iter().chain(unknown.iter()) {

@@ -4,9 +4,8 @@
 //! the selection of tests to that one entry, and has exactly one candidate: CPython's
 //! missing comma or colon, a capability torchcts renamed (`generator` ->
 //! `device_generator`), a string dtype key written as selection matches it (`torch.`).
-//! Which fixes are safe is decided here, in [`is_safe`], from the finding's code and fix
-//! data, until the core's `QuickFix` carries that decision itself (the CLI's `check --fix`
-//! needs the same one); then `is_safe` becomes a read of that flag.
+//! Which fixes are safe is the core's decision, carried by `QuickFix::safe`; the CLI's
+//! `check --fix` applies the same one.
 //!
 //! The fixes come from the core (`actions::quick_fixes_until`), each already checked by its
 //! fix check. They are applied in rounds (a repaired comma lets the file evaluate, which
@@ -17,8 +16,6 @@
 
 use torchcts_core::actions::{apply_edits, quick_fixes_until, QuickFix, TextEdit};
 use torchcts_core::analysis::analyze_parsed;
-use torchcts_core::fix_data::{FixData, KeySection};
-use torchcts_core::validate::STALE_CAPABILITIES;
 use torchcts_core::{Analysis, AnalysisInput, Cancel, Cancellable, Finding};
 
 /// Rounds of fixing (each: an analysis, the fix check of its fixes).
@@ -27,45 +24,15 @@ const ROUNDS: usize = 4;
 /// Findings that mean the manifest does not load: `check-manifest` stops at them.
 const DOES_NOT_LOAD: [&str; 4] = ["syntax-error", "load-error", "not-a-dict", "check-crash"];
 
-/// Whether `fix` (one of `all`, the fixes offered for the same analysis) is safe.
-/// The one place that decides; see the module's documentation.
-pub fn is_safe(analysis: &Analysis, fix: &QuickFix, all: &[QuickFix]) -> bool {
-    let Some(finding) = analysis.findings.get(fix.finding) else { return false };
-    let candidates = all.iter().filter(|f| f.finding == fix.finding).count();
-    match (&finding.data, finding.code) {
-        // CPython names exactly one repair: a ',' or ':' inserted.
-        (Some(FixData::SyntaxRepairs { fixes }), "syntax-error") => {
-            fixes.len() == 1
-                && candidates == 1
-                && matches!(fix.edits.as_slice(), [e] if e.span.is_empty() && matches!(e.new_text.as_str(), "," | ":"))
-        }
-        // A renamed capability with one new name; its other candidates are guesses by spelling.
-        (Some(FixData::Replacements { name, replacements }), "stale-capability") => {
-            renamed_to(name).is_some_and(|new| replacements.len() == 1 && fix.title == format!("Replace with '{new}'"))
-        }
-        (Some(FixData::UnknownKey { section: KeySection::Capabilities, name }), "unknown-key") => {
-            renamed_to(name).is_some_and(|new| fix.title == format!("Replace with '{new}'"))
-        }
-        // The key's one spelling that selection matches: `torch.ATTR`.
-        (Some(FixData::DtypeKeyIgnored { attr, .. }), "dtype-key-ignored") => {
-            candidates == 1 && fix.edits.iter().all(|e| e.new_text == format!("torch.{attr}"))
-        }
-        _ => false,
-    }
+/// Whether `fix` is safe: the core decides it with the fix (`QuickFix::safe`), the same
+/// decision `check --fix` applies.
+pub fn is_safe(fix: &QuickFix) -> bool {
+    fix.safe
 }
 
-/// The one name torchcts renamed capability `name` to, if it renamed it to one.
-fn renamed_to(name: &str) -> Option<&'static str> {
-    match STALE_CAPABILITIES.iter().find(|(old, _)| *old == name) {
-        Some((_, [one])) => Some(one),
-        _ => None,
-    }
-}
-
-/// The safe fixes of `analysis` among `fixes`, without two that overlap (the first kept).
-fn safe_fixes(analysis: &Analysis, fixes: &[QuickFix]) -> Vec<TextEdit> {
+fn safe_fixes(fixes: &[QuickFix]) -> Vec<TextEdit> {
     let mut edits: Vec<TextEdit> = Vec::new();
-    for fix in fixes.iter().filter(|f| is_safe(analysis, f, fixes)) {
+    for fix in fixes.iter().filter(|f| is_safe(f)) {
         let overlaps = fix.edits.iter().any(|e| {
             edits.iter().any(|k| {
                 e.span.start < k.span.end && k.span.start < e.span.end
@@ -83,8 +50,8 @@ fn safe_fixes(analysis: &Analysis, fixes: &[QuickFix]) -> Vec<TextEdit> {
 
 /// Whether `fixes` (the quick fixes of the whole of `analysis`) has a safe one: cheap, no
 /// analysis; the lightbulb offers "fix all" only then.
-pub fn has_safe(analysis: &Analysis, fixes: &[QuickFix]) -> bool {
-    fixes.iter().any(|f| is_safe(analysis, f, fixes))
+pub fn has_safe(fixes: &[QuickFix]) -> bool {
+    fixes.iter().any(|f| is_safe(f))
 }
 
 /// The text with every safe fix applied, as one edit of `analysis.text`, and how many
@@ -102,7 +69,7 @@ pub fn fix_all(analysis: &Analysis, cancel: &Cancel) -> Cancellable<Option<(Text
     for _ in 0..ROUNDS {
         let now = current.as_ref().unwrap_or(&before);
         let fixes = quick_fixes_until(now, 0..now.text.len(), cancel)?;
-        let edits = safe_fixes(now, &fixes);
+        let edits = safe_fixes(&fixes);
         if edits.is_empty() {
             break;
         }
@@ -191,10 +158,13 @@ mod tests {
 
     #[test]
     fn unsafe_fixes_are_left_alone() {
-        // A misspelt key has several candidates; a dtype key without `import torch` would be
-        // rewritten as a string, not the torch. form.
+        // A misspelt key has several candidates: left alone. A dtype key without `import
+        // torch` is written as the one string selection matches (the core's safe fix).
         let text = "manifest = {\"manifest_version\": 1, \"device_name\": \"cpu\", \"capabilities\": {\"inferenc\": True}, \"supported_dtypes\": {\"float32\": \"^add$\"}}\n";
-        assert_eq!(fixed(text), None);
+        let out = fixed(text).expect("the dtype key's fix");
+        assert!(out.contains("{\"inferenc\": True}") && out.contains("{\"torch.float32\": \"^add$\"}"), "{out}");
+        let misspelt = "manifest = {\"manifest_version\": 1, \"device_name\": \"cpu\", \"capabilities\": {\"inferenc\": True}}\n";
+        assert_eq!(fixed(misspelt), None);
         let valid = "manifest = {\"manifest_version\": 1, \"device_name\": \"cpu\", \"capabilities\": {}}\n";
         assert_eq!(fixed(valid), None);
     }

@@ -42,7 +42,7 @@ fn code_action_now(
     } else {
         Vec::new()
     };
-    let offer_fix_all = asked_fix_all || (only.is_none() && fix_all::has_safe(analysis, &fixes));
+    let offer_fix_all = asked_fix_all || (only.is_none() && fix_all::has_safe(&fixes));
     if wants_fixes {
         actions.extend(fixes.into_iter().map(|fix| convert::quick_fix(&positions, analysis, fix, &uri)));
     }
