@@ -472,3 +472,37 @@ fn log_level_and_log_file_settings() {
     client.shutdown();
     let _ = std::fs::remove_file(&log);
 }
+
+/// Issue 24, item 4: our own finding offers "Ignore CODE on this line"; applied, the finding
+/// is gone and the comment is not reported unused. check-manifest's findings offer none.
+#[test]
+fn a_finding_of_ours_can_be_suppressed_from_the_editor() {
+    let mut client = LspClient::spawn();
+    client.initialize(json!({}));
+    let uri = "file:///tmp/torchcts-lsp-test/suppress/manifest.py";
+    let text = VALID.replace("\n}", "\n    \"supported_dtypes\": {\"float32\": True},\n    \"bogus\": 1,\n}");
+    client.open(uri, &text, 1);
+    let diags = client.diagnostics(uri, Some(1));
+    let ours = find(&diags, "test selection ignores it").clone();
+    let title = "Ignore `dtype-key-ignored` on this line (# torchcts-lsp: ignore[dtype-key-ignored])";
+    let action = code_action(&mut client, uri, &ours, title);
+    let edits = action["edit"]["changes"][uri].as_array().expect("one file's edits").clone();
+    assert_eq!(edits.len(), 1, "{action:#}");
+    let theirs = find(&diags, "bogus").clone();
+    let offered = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": theirs["range"], "context": {"diagnostics": [theirs]}}),
+    );
+    assert!(
+        offered.as_array().unwrap().iter().all(|a| !a["title"].as_str().unwrap_or("").starts_with("Ignore `")),
+        "check-manifest's finding offers a suppression: {offered:#}"
+    );
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"range": edits[0]["range"], "text": edits[0]["newText"]}]}),
+    );
+    let after = messages(&client.diagnostics(uri, Some(2)));
+    assert!(after.iter().all(|m| !m.contains("test selection ignores it")), "{after:#?}");
+    assert!(after.iter().all(|m| !m.to_lowercase().contains("unused")), "{after:#?}");
+    assert!(after.iter().any(|m| m.contains("bogus")), "check-manifest's finding stays: {after:#?}");
+}

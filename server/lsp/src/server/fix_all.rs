@@ -163,7 +163,8 @@ mod tests {
         let text = "manifest = {\"manifest_version\": 1, \"device_name\": \"cpu\", \"capabilities\": {\"inferenc\": True}, \"supported_dtypes\": {\"float32\": \"^add$\"}}\n";
         let out = fixed(text).expect("the dtype key's fix");
         assert!(out.contains("{\"inferenc\": True}") && out.contains("{\"torch.float32\": \"^add$\"}"), "{out}");
-        let misspelt = "manifest = {\"manifest_version\": 1, \"device_name\": \"cpu\", \"capabilities\": {\"inferenc\": True}}\n";
+        let misspelt =
+            "manifest = {\"manifest_version\": 1, \"device_name\": \"cpu\", \"capabilities\": {\"inferenc\": True}}\n";
         assert_eq!(fixed(misspelt), None);
         let valid = "manifest = {\"manifest_version\": 1, \"device_name\": \"cpu\", \"capabilities\": {}}\n";
         assert_eq!(fixed(valid), None);

@@ -1,5 +1,5 @@
 //! `textDocument/codeAction`: the core's quick fixes for the findings in the range
-//! (`quickfix`), "Fix all safe problems" (`source.fixAll.torchcts`), then "Run affected
+//! (`quickfix`) and "Ignore CODE on this line" for our own findings, "Fix all safe problems" (`source.fixAll.torchcts`), then "Run affected
 //! tests on DEVICE" for a runnable entry under the cursor and "Run level N"
 //! (`source.torchcts.run`). `context.only` is honoured: a kind is returned only when it is,
 //! or is below, one of the kinds asked for. Without `only`, "fix all" is offered when a
@@ -45,6 +45,9 @@ fn code_action_now(
     let offer_fix_all = asked_fix_all || (only.is_none() && fix_all::has_safe(&fixes));
     if wants_fixes {
         actions.extend(fixes.into_iter().map(|fix| convert::quick_fix(&positions, analysis, fix, &uri)));
+        // "Ignore CODE on this line" for our own findings (a `# torchcts-lsp: ignore[...]`).
+        let suppressions = torchcts_core::actions::suppression_fixes(analysis, start..end);
+        actions.extend(suppressions.into_iter().map(|fix| convert::quick_fix(&positions, analysis, fix, &uri)));
     }
     if offer_fix_all {
         if let Some((edit, count)) = fix_all::fix_all(analysis, cancel).ok()? {
