@@ -506,3 +506,48 @@ fn a_finding_of_ours_can_be_suppressed_from_the_editor() {
     assert!(after.iter().all(|m| !m.to_lowercase().contains("unused")), "{after:#?}");
     assert!(after.iter().any(|m| m.contains("bogus")), "check-manifest's finding stays: {after:#?}");
 }
+
+/// Issue 24, item 5 in the server: the nearest `pyproject.toml`'s `[tool.torchcts-lsp]`
+/// silences its `ignore` codes (ours only) and adds its `manifests` globs; the server asks to
+/// watch pyproject files and reads them again when one changes.
+#[test]
+fn the_project_configuration_applies_in_the_editor_and_is_read_again_on_change() {
+    let dir = std::env::temp_dir().join(format!("torchcts-lsp-pyproject-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("devices")).unwrap();
+    let pyproject = dir.join("pyproject.toml");
+    let config = "[tool.torchcts-lsp]\nignore = [\"dtype-key-ignored\"]\nmanifests = [\"devices/*.py\"]\n";
+    std::fs::write(&pyproject, config).unwrap();
+    let text = VALID.replace("\n}", "\n    \"supported_dtypes\": {\"float32\": True},\n    \"bogus\": 1,\n}");
+    let manifest = dir.join("manifest.py");
+    let device = dir.join("devices/cuda.py");
+    std::fs::write(&manifest, &text).unwrap();
+    std::fs::write(&device, &text).unwrap();
+
+    let mut client = LspClient::spawn();
+    client.initialize(json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}}));
+    let registration = client.wait_for(|m| m["method"] == "client/registerCapability");
+    assert_eq!(registration["params"]["registrations"][0]["method"], "workspace/didChangeWatchedFiles");
+    let uri = support::lsp_client::file_uri(&manifest);
+    client.open(&uri, &text, 1);
+    let first = messages(&client.diagnostics(&uri, Some(1)));
+    assert!(first.iter().all(|m| !m.contains("test selection ignores it")), "ignored code published: {first:#?}");
+    assert!(first.iter().any(|m| m.contains("bogus")), "check-manifest's finding is never silenced: {first:#?}");
+    let device_uri = support::lsp_client::file_uri(&device);
+    client.open(&device_uri, &text, 1);
+    let by_glob = messages(&client.diagnostics(&device_uri, Some(1)));
+    assert!(by_glob.iter().any(|m| m.contains("bogus")), "a `manifests` glob makes devices/cuda.py a manifest");
+
+    std::fs::write(&pyproject, "[tool.torchcts-lsp]\nmanifests = [\"devices/*.py\"]\n").unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": support::lsp_client::file_uri(&pyproject), "type": 2}]}),
+    );
+    let again = client.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == uri
+            && m["params"]["diagnostics"].to_string().contains("test selection ignores it")
+    });
+    assert!(again["params"]["diagnostics"].to_string().contains("bogus"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

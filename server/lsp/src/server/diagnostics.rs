@@ -113,8 +113,12 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob) -> Cancellable<O
     cancel.check()?;
     let uri = uri.clone();
     let positions = convert::Positions::new(&analysis.text, &analysis.line_index, encoding);
-    let mut diagnostics: Vec<Diagnostic> =
-        analysis.findings.iter().map(|f| convert::diagnostic(&positions, f, &uri)).collect();
+    let mut diagnostics: Vec<Diagnostic> = analysis
+        .findings
+        .iter()
+        .filter(|f| !session.project_ignores(&uri, f))
+        .map(|f| convert::diagnostic(&positions, f, &uri))
+        .collect();
     let run_results = session.lock().documents.get(&uri).and_then(|d| d.run_results.clone());
     if let Some(results) = &run_results {
         diagnostics

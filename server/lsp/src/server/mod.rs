@@ -117,6 +117,10 @@ impl LanguageServer for Backend {
         did_change_configuration::did_change_configuration(&self.session, params).await
     }
 
+    async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
+        did_change_watched_files::did_change_watched_files(&self.session, params).await
+    }
+
     async fn did_change_workspace_folders(&self, params: DidChangeWorkspaceFoldersParams) {
         did_change_workspace_folders::did_change_workspace_folders(&self.session, params).await
     }

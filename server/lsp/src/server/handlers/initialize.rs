@@ -23,6 +23,13 @@ pub async fn initialize(session: &Session, params: InitializeParams) -> Result<I
             Some(folders) if !folders.is_empty() => folders.iter().map(|f| f.uri.clone()).collect(),
             _ => params.root_uri.iter().cloned().collect(),
         };
+        state.can_watch_files = params
+            .capabilities
+            .workspace
+            .as_ref()
+            .and_then(|w| w.did_change_watched_files.as_ref())
+            .and_then(|w| w.dynamic_registration)
+            .unwrap_or(false);
         state.folders = Folders::new(uris.iter().filter_map(|u| u.to_file_path().map(|p| p.into_owned())).collect());
     }
     let settings = session.settings();
@@ -83,6 +90,21 @@ pub async fn initialized(session: &Session, _: InitializedParams) {
     session.log(Level::Info, ready).await;
     let folders = session.lock().folders.all().to_vec();
     session.log(Level::Debug, format!("workspace folders: {folders:?}")).await;
+    if session.lock().can_watch_files {
+        // Off the start-up path: a client answers the registration whenever it likes.
+        let session = session.clone();
+        tokio::spawn(async move {
+            let watcher = serde_json::json!({"watchers": [{"globPattern": "**/pyproject.toml"}]});
+            let registration = Registration {
+                id: "torchcts-pyproject".into(),
+                method: "workspace/didChangeWatchedFiles".into(),
+                register_options: Some(watcher),
+            };
+            if let Err(e) = session.client.register_capability(vec![registration]).await {
+                session.log(Level::Debug, format!("cannot watch pyproject.toml files: {e}")).await;
+            }
+        });
+    }
     crate::server::inventory::load_and_refresh(session).await;
 }
 

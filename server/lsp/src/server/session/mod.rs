@@ -8,6 +8,7 @@
 //! an `.await`; a poisoned lock is taken over (a panic must not take the server down).
 
 pub mod documents;
+pub mod project;
 pub mod review;
 pub mod settings;
 pub mod workspace;
@@ -37,6 +38,10 @@ pub struct State {
     pub last_inventory_note: Option<String>,
     /// The environment's site-packages, where a real run's torchcts lives.
     pub site_packages: Option<PathBuf>,
+    /// `[tool.torchcts-lsp]` per manifest folder, read once until a pyproject.toml changes.
+    pub project_configs: project::ProjectConfigs,
+    /// The client can be asked to watch `pyproject.toml` files (dynamic registration).
+    pub can_watch_files: bool,
 }
 
 /// Cheap to clone into tasks (a finished run republishes, the inventory loader refreshes).
@@ -88,8 +93,20 @@ impl Session {
     /// the server is silent on any other document an editor sends.
     pub fn is_manifest(&self, uri: &Uri) -> bool {
         let path = uri.to_file_path();
-        let state = self.lock();
-        workspace::is_manifest(path.as_deref(), &state.settings.manifests, &state.folders)
+        let mut state = self.lock();
+        if workspace::is_manifest(path.as_deref(), &state.settings.manifests, &state.folders) {
+            return true;
+        }
+        // The project's own `manifests` globs (pyproject.toml), beside the editor's.
+        let Some(path) = path else { return false };
+        state.project_configs.for_path(&path).is_some_and(|c| c.matches_manifest_glob(&path))
+    }
+
+    /// Whether the project configuration of `uri` silences `finding` (its `ignore` codes).
+    pub fn project_ignores(&self, uri: &Uri, finding: &torchcts_core::Finding) -> bool {
+        let Some(path) = uri.to_file_path() else { return false };
+        let mut state = self.lock();
+        project::ignores(state.project_configs.for_path(&path), finding)
     }
 
     /// The workspace folder holding `path`, else the first one.

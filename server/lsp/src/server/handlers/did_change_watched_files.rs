@@ -1,0 +1,14 @@
+//! `workspace/didChangeWatchedFiles`: a `pyproject.toml` changed, appeared or went, so the
+//! project configuration (`[tool.torchcts-lsp]`) is read again and every open document is
+//! analysed again (what is a manifest and what is silenced may have changed).
+
+use crate::server::session::Session;
+use tower_lsp_server::ls_types::DidChangeWatchedFilesParams;
+
+pub async fn did_change_watched_files(session: &Session, params: DidChangeWatchedFilesParams) {
+    let pyproject = params.changes.iter().any(|c| c.uri.as_str().ends_with(crate::project_config::FILE_NAME));
+    if pyproject {
+        session.lock().project_configs.forget();
+        crate::server::diagnostics::refresh_all(session).await;
+    }
+}

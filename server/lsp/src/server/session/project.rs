@@ -1,0 +1,39 @@
+//! The project configuration (`[tool.torchcts-lsp]` in the nearest `pyproject.toml`, read by
+//! `crate::project_config`) as the server uses it: per manifest folder, read once and kept
+//! until a `pyproject.toml` changes (`workspace/didChangeWatchedFiles` clears it). It adds
+//! its `manifests` globs to what is a manifest and its `ignore` codes to what is published;
+//! editor settings still win where both say something. A file that cannot be read applies
+//! nothing, never a crash (`torchcts-lsp config FILE` says what is wrong in it).
+
+use crate::project_config::{self, ConfigError, ProjectConfig};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use torchcts_core::{Finding, Origin};
+
+/// Per manifest folder: the configuration that applies there (or none), or why it cannot
+/// be read.
+#[derive(Default)]
+pub struct ProjectConfigs {
+    by_folder: HashMap<PathBuf, Result<Option<ProjectConfig>, ConfigError>>,
+}
+
+impl ProjectConfigs {
+    /// The configuration for a document at `path`, read on first use. A file that cannot
+    /// be read applies nothing (`torchcts-lsp config FILE` says why).
+    pub fn for_path(&mut self, path: &Path) -> Option<&ProjectConfig> {
+        let folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let entry = self.by_folder.entry(folder).or_insert_with(|| project_config::load_for(path));
+        entry.as_ref().ok().and_then(Option::as_ref)
+    }
+
+    /// A `pyproject.toml` changed, appeared or went: read them again.
+    pub fn forget(&mut self) {
+        self.by_folder.clear();
+    }
+}
+
+/// Whether the configuration silences `finding`: only torchcts-lsp's own codes; a
+/// check-manifest finding is the real tool's verdict and stays.
+pub fn ignores(config: Option<&ProjectConfig>, finding: &Finding) -> bool {
+    config.is_some_and(|c| finding.origin == Origin::Lsp && c.ignored_codes().iter().any(|code| code == finding.code))
+}
