@@ -51,7 +51,7 @@ fn safe_fixes(fixes: &[QuickFix]) -> Vec<TextEdit> {
 /// Whether `fixes` (the quick fixes of the whole of `analysis`) has a safe one: cheap, no
 /// analysis; the lightbulb offers "fix all" only then.
 pub fn has_safe(fixes: &[QuickFix]) -> bool {
-    fixes.iter().any(|f| is_safe(f))
+    fixes.iter().any(is_safe)
 }
 
 /// The text with every safe fix applied, as one edit of `analysis.text`, and how many
