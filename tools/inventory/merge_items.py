@@ -8,9 +8,9 @@ them) without extracting the whole suite again. PATCH must be written by
 `extract_inventory.py --strings-from FULL.json.gz --path ... --only ...` with the same
 torchcts and torch, so that its strings table extends FULL's. Every item of PATCH replaces
 the item of FULL with the same node id (in place: collection order is FULL's); the
-generated entries it refers to are appended to FULL's table (an item's facts do not depend
-on the other items collected, so these are the facts a full extraction would give; only
-the order of the `generated` table differs, which nothing reads).
+generated entries it refers to join FULL's table, which is then numbered by first use in
+collection order as a full extraction numbers it (an item's facts do not depend on the
+other items collected, so these are the facts a full extraction would give).
 """
 
 from __future__ import annotations
@@ -54,6 +54,15 @@ def main() -> int:
             item = dict(item, gen=generated_index[key])
         full["items"][where[item["id"]]] = item
         replaced += 1
+    # Renumber the generated entries by first use in collection order, as a full extraction
+    # numbers them (it appends an entry when an item first refers to it): the merged file
+    # then has the table a full extraction writes, and its line delta stays small.
+    order: dict[int, int] = {}
+    for item in full["items"]:
+        if "gen" in item and item["gen"] not in order:
+            order[item["gen"]] = len(order)
+    full["generated"] = [full["generated"][old] for old in sorted(order, key=order.get)]
+    full["items"] = [dict(item, gen=order[item["gen"]]) if "gen" in item else item for item in full["items"]]
     left = [item["id"] for item in full["items"] if "error" in item]
     full["extraction_seconds"] = round(full.get("extraction_seconds", 0) + patch.get("extraction_seconds", 0), 1)
     with open(args.out, "wb") as f:
