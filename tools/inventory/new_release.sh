@@ -131,7 +131,8 @@ timed pack all "$PY" tools/inventory/pack_versions.py --keep-packed "$WORK"/inve
 
 echo
 echo "== what changed"
-git status --short -- tools/inventory/out tests/parity/skips server/core/data
+changes=$(git status --short -- tools/inventory/out tests/parity/skips server/core/data)
+echo "${changes:-(nothing: the committed files already hold these releases)}"
 git diff --stat -- tools/inventory/out tests/parity/skips server/core/data
 ls -l tools/inventory/out
 echo

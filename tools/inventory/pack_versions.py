@@ -123,9 +123,12 @@ def name_key(name: str) -> tuple:
 
 
 def write_gz(path: str, text: str) -> int:
-    with open(path, "wb") as f:
-        f.write(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
-    return os.path.getsize(path)
+    data = gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
+    # Unchanged bytes keep the file's mtime (the build reruns on a change).
+    if not (os.path.exists(path) and open(path, "rb").read() == data):
+        with open(path, "wb") as f:
+            f.write(data)
+    return len(data)
 
 
 def packed_inventories(out_dir: str) -> dict:
