@@ -101,8 +101,8 @@ for T in $TORCH_RELEASES; do
     if [[ ! -f $OUT ]]; then
         log "torch $T: extracting (30-60 min)"
         timed extract "$T" nice "$VENV/bin/python" tools/inventory/extract_inventory.py \
-            --strings-from "$WORK/seed-strings.json.gz" --out "$OUT.part"
-        mv "$OUT.part" "$OUT"
+            --strings-from "$WORK/seed-strings.json.gz" --out "$WORK/partial-$T.json.gz"  # .json.gz: gzip
+        mv "$WORK/partial-$T.json.gz" "$OUT"
     fi
     if [[ $need_corpus == 1 ]]; then
         log "torch $T: recording show-skips for $CASE (minutes)"
