@@ -521,4 +521,75 @@ fn ledger_expiry_warnings_equal_the_real_show_skips_stderr() {
     assert!(skips_on("2026-09-30").is_empty(), "no entry is due before its review date");
     let o = run(&["skips", &case.join("manifest.py").to_string_lossy(), "--device", "cuda", "--level", "4"]);
     assert!(warnings(&stderr(&o)).is_empty(), "the packaged ledger has mps entries only");
+
+/// A folder with `manifest.py` and a `.venv` whose site-packages holds dist-info folders
+/// of `torch` and `torchcts` (nothing can run: the versions are read, not imported).
+fn workspace_with_venv(name: &str, torch: &str, torchcts: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("torchcts-lsp-cli-venv-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let site = dir.join(".venv/lib/python3.11/site-packages");
+    std::fs::create_dir_all(dir.join(".venv/bin")).unwrap();
+    std::fs::write(dir.join(".venv/bin/python"), "").unwrap();
+    for (package, version) in [("torch", torch), ("torchcts", torchcts)] {
+        let info = site.join(format!("{package}-{version}.dist-info"));
+        std::fs::create_dir_all(&info).unwrap();
+        std::fs::write(info.join("METADATA"), format!("Metadata-Version: 2.1\nName: {package}\nVersion: {version}\n"))
+            .unwrap();
+    }
+    std::fs::copy(corpus("template_smoke"), dir.join("manifest.py")).unwrap();
+    dir
+}
+
+fn run_in_clean_env(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
+        .args(args)
+        .env_remove("VIRTUAL_ENV")
+        .env_remove("TORCHCTS_LSP_PYTHON")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run torchcts-lsp")
+}
+
+/// Issue 25, item 1: a `.venv` with torchcts 0.4.0 gets 0.4.0's inventory (another suite
+/// than 0.4.1's), and every output says so; `--torchcts` picks it explicitly.
+#[test]
+fn a_venv_with_torchcts_040_counts_with_its_inventory() {
+    let dir = workspace_with_venv("040", "2.12.1+cu130", "0.4.0");
+    let manifest = dir.join("manifest.py").to_string_lossy().into_owned();
+    let text = run_in_clean_env(&["skips", &manifest, "--level", "8"]);
+    assert_eq!(text.status.code(), Some(0), "{}", stderr(&text));
+    assert!(stderr(&text).contains("Note: counts for torchcts 0.4.0 with torch 2.12.1\n"), "{}", stderr(&text));
+    let report = json(&run_in_clean_env(&["skips", &manifest, "--level", "8", "--format", "json"]));
+    assert_eq!(report["inventory"]["torchcts"], "0.4.0", "{}", report["inventory"]);
+    assert_eq!(report["inventory"]["torch"], "2.12.1");
+    assert!(report["inventory"]["note"].is_null(), "{}", report["inventory"]);
+    // The same manifest with 0.4.1 (the default): another suite, other counts.
+    let newer =
+        json(&run_in_clean_env(&["skips", &manifest, "--level", "8", "--format", "json", "--torchcts", "0.4.1"]));
+    assert_eq!(newer["inventory"]["torchcts"], "0.4.1");
+    assert_ne!(report["collected"], newer["collected"], "0.4.0 and 0.4.1 collect different suites");
+    // Explicitly, from anywhere: `--torchcts 0.4.0 --torch 2.12.1`.
+    let explicit = json(&run(&[
+        "skips",
+        &corpus("template_smoke"),
+        "--level",
+        "8",
+        "--format",
+        "json",
+        "--torchcts",
+        "0.4.0",
+        "--torch",
+        "2.12.1",
+    ]));
+    assert_eq!(explicit["inventory"]["torchcts"], "0.4.0");
+    assert_eq!(explicit["collected"], report["collected"]);
+    // A torchcts without inventories is refused by name.
+    let o = run(&["skips", &corpus("template_smoke"), "--torchcts", "0.3.0"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no inventory of torchcts 0.3.0 is embedded (embedded: 0.4.1, 0.4.0"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -14,12 +14,17 @@ const MANIFEST: &str = "import torch\n\nmanifest = {\n    \"manifest_version\": 
 /// A workspace with `manifest.py` and a `.venv` whose site-packages has torch `torch` and
 /// torchcts 0.4.1 (dist-info folders only; nothing can run).
 fn workspace(name: &str, torch: &str) -> PathBuf {
+    workspace_with(name, torch, "0.4.1")
+}
+
+/// The same with torchcts `torchcts`.
+fn workspace_with(name: &str, torch: &str, torchcts: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("torchcts-lsp-torchenv-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let site = dir.join(".venv/lib/python3.11/site-packages");
     std::fs::create_dir_all(dir.join(".venv/bin")).unwrap();
     std::fs::write(dir.join(".venv/bin/python"), "").unwrap();
-    for (package, version) in [("torch", torch), ("torchcts", "0.4.1")] {
+    for (package, version) in [("torch", torch), ("torchcts", torchcts)] {
         let info = site.join(format!("{package}-{version}.dist-info"));
         std::fs::create_dir_all(&info).unwrap();
         std::fs::write(info.join("METADATA"), format!("Metadata-Version: 2.1\nName: {package}\nVersion: {version}\n"))
@@ -68,6 +73,45 @@ fn a_workspace_venv_selects_its_torch_release() {
     let markdown = hover["contents"]["value"].as_str().unwrap_or_default().to_string();
     assert!(markdown.contains(&format!("Counts for torchcts 0.4.1 with torch {oldest}.")), "{markdown}");
     // In range: no warning.
+    let warnings: Vec<Value> = client
+        .drain_for(std::time::Duration::from_millis(300))
+        .into_iter()
+        .filter(|m| m["method"] == "window/showMessage")
+        .collect();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 25, item 1: a `.venv` with torchcts 0.4.0 selects 0.4.0's inventory (another
+/// suite), named in the status and in hovers with counts; no warning.
+#[test]
+fn a_workspace_venv_with_torchcts_040_selects_its_inventory() {
+    let dir = workspace_with("cts040", "2.12.1", "0.4.0");
+    let (mut client, uri) = start(&dir);
+    let status = status(&mut client);
+    assert_eq!(status["countsFor"], "torchcts 0.4.0 with torch 2.12.1", "{status}");
+    let run_with = |inv: &accounting::Inventory| {
+        let analysis = torchcts_core::analyze(MANIFEST, &torchcts_core::AnalysisInput::default());
+        let facts = torchcts_core::accounting_view::facts(analysis.model.manifest.as_ref().unwrap().as_dict().unwrap());
+        let summary = torchcts_core::accounting_view::summarize(inv, &facts, None);
+        torchcts_core::accounting_view::runnable_up_to(&summary, 2)
+    };
+    let inv040 = accounting::Inventory::for_release("0.4.0", "2.12.1").unwrap();
+    assert_eq!(inv040.meta.torchcts_version, "0.4.0");
+    assert_eq!(status["run"], run_with(inv040), "counts from 0.4.0's inventory");
+    assert_ne!(
+        run_with(inv040),
+        run_with(accounting::Inventory::for_torch("2.12.1").unwrap()),
+        "this manifest counts differently with 0.4.1's suite"
+    );
+    let line = MANIFEST.lines().position(|l| l.contains("semantic_level")).unwrap();
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": 6}}),
+    );
+    let markdown = hover["contents"]["value"].as_str().unwrap_or_default().to_string();
+    assert!(markdown.contains("Counts for torchcts 0.4.0 with torch 2.12.1."), "{markdown}");
     let warnings: Vec<Value> = client
         .drain_for(std::time::Duration::from_millis(300))
         .into_iter()

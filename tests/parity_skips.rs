@@ -56,6 +56,10 @@ fn skips_cli_matches_real_show_skips() {
         if let Some(torch) = expected["torch"].as_str().or(expected["tool"]["torch"].as_str()) {
             args.extend(["--torch".to_string(), torch.to_string()]);
         }
+        // And of the torchcts release (the real tool's version, as `regenerate.py` records it).
+        if let Some(torchcts) = expected["tool"]["torchcts"].as_str() {
+            args.extend(["--torchcts".to_string(), torchcts.to_string()]);
+        }
         // How the real run named its tests (null: pytest rooted them at the package).
         match expected["node_prefix"].as_str() {
             Some(prefix) => args.extend(["--node-prefix".to_string(), prefix.to_string()]),

@@ -207,6 +207,16 @@ def exemption_gates_dtype_contracts():
     return torchcts_release() >= (0, 4, 1)
 
 
+def clean_only_generated_families():
+    """`sample_generation._CLEAN_ONLY_GENERATED_FAMILIES` where torchcts has it (0.4.1+:
+    families generated without NaN/Inf tiers); 0.4.0 has no such families."""
+    try:
+        from torchcts.sample_generation import _CLEAN_ONLY_GENERATED_FAMILIES
+    except ImportError:
+        return frozenset()
+    return _CLEAN_ONLY_GENERATED_FAMILIES
+
+
 def backward_reference_check():
     """`has_opinfo_backward_reference` where torchcts has it (0.4.1+: an op with a backward
     reference is not probed for its backward CPU contract); 0.4.0 probes every op."""
@@ -384,9 +394,7 @@ def compute_item_facts(C, items, S, torch, all_dtypes):
                     )
                     g["clean_only"] = clean_only
                     normalized = str(base).removeprefix("aten::").split(".", 1)[0]
-                    from torchcts.sample_generation import _CLEAN_ONLY_GENERATED_FAMILIES
-
-                    g["clean_family"] = normalized in _CLEAN_ONLY_GENERATED_FAMILIES
+                    g["clean_family"] = normalized in clean_only_generated_families()
                     shape = []
                     try:
                         callable_op = CH._dispatcher_callable(entry)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Pack the per-torch-version inventories into what the binary embeds.
+"""Pack the per-release inventories into what the binary embeds.
 
     python3 tools/inventory/pack_versions.py FULL.json.gz [FULL.json.gz ...] \
         [--out-dir tools/inventory/out] [--keep-packed]
@@ -7,20 +7,23 @@
 `--keep-packed` also takes every release already packed in the out dir (rebuilt from its
 base and deltas), so adding a release needs only that release's new extraction.
 
-Each input is a full inventory written by `extract_inventory.py` (one per torch release;
-extract them with `--strings-from` the newest one so shared strings keep their indices).
-The newest torch version becomes the *base*, written in full as line-JSON (one array
-element per line: strings, items, generated entries, OpInfo rows). Every other version is
-stored as a line delta against the base: a list whose elements are either `[start, count]`
-(copy that many base lines) or a string (a line of its own). A version whose extraction
-equals another one (provenance lines aside) is stored as an alias of it.
+Each input is a full inventory written by `extract_inventory.py` (one per torchcts release
+and torch release; extract them with `--strings-from` the newest one so shared strings keep
+their indices). A release is named `TORCHCTS/TORCH` (`0.4.0/2.12.1`). The newest torch
+release of the newest torchcts becomes the *base*, written in full as line-JSON (one array
+element per line: strings, items, generated entries, OpInfo rows). Every other release (of
+any torchcts) is stored as a line delta against the base: a list whose elements are either
+`[start, count]` (copy that many base lines) or a string (a line of its own). A release
+whose extraction equals another one of the same torchcts (provenance lines aside) is stored
+as an alias of it.
 
 Outputs (gzip -9, mtime 0):
 * `inventory-base.json.gz`   - the base inventory (valid inventory JSON on its own)
-* `inventory-deltas.json.gz` - `{"format": "torchcts-lsp-inventory-deltas", "base": V,
-  "torchcts_version": ..., "versions": {V: {"alias": W} | {"lines": [...]}}}`
+* `inventory-deltas.json.gz` - `{"format": "torchcts-lsp-inventory-deltas", "format_version": 2,
+  "base": "TORCHCTS/TORCH", "versions": {"TORCHCTS/TORCH": {"alias": NAME} | {"lines": [...]}}}`
+  (format 1, read with `--keep-packed`, named releases by torch alone, all of one torchcts)
 
-`accounting::Inventory::for_torch(V)` rebuilds a version from these two files.
+`accounting::Inventory::for_release(TORCHCTS, TORCH)` rebuilds a release from these two files.
 """
 
 from __future__ import annotations
@@ -109,10 +112,23 @@ def version_key(v: str) -> tuple:
     return tuple(int(p) for p in v.split("+")[0].split("."))
 
 
+def release_name(inv: dict) -> str:
+    """`0.4.0/2.12.1`: the torchcts release and the torch release (local suffix dropped)."""
+    return f"{inv['torchcts_version'].split('+')[0]}/{inv['torch_version'].split('+')[0]}"
+
+
+def name_key(name: str) -> tuple:
+    torchcts, torch = name.split("/")
+    return version_key(torchcts), version_key(torch)
+
+
 def write_gz(path: str, text: str) -> int:
-    with open(path, "wb") as f:
-        f.write(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
-    return os.path.getsize(path)
+    data = gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
+    # Unchanged bytes keep the file's mtime (the build reruns on a change).
+    if not (os.path.exists(path) and open(path, "rb").read() == data):
+        with open(path, "wb") as f:
+            f.write(data)
+    return len(data)
 
 
 def packed_inventories(out_dir: str) -> dict:
@@ -124,18 +140,21 @@ def packed_inventories(out_dir: str) -> dict:
     with gzip.open(base_path, "rt", encoding="utf-8") as f:
         base_lines = f.read().rstrip("\n").split("\n")
     base = json.loads("\n".join(base_lines))
-    out = {base["torch_version"].split("+")[0]: base}
+    out = {release_name(base): base}
     if os.path.exists(deltas_path):
         with gzip.open(deltas_path, "rt", encoding="utf-8") as f:
             deltas = json.load(f)
+        # Format 1 named releases by torch alone, all of the file's one torchcts.
+        named = (lambda r: r) if deltas.get("format_version", 1) >= 2 else (
+            lambda r: f"{deltas['torchcts_version']}/{r}")
         aliases = {}
         for release, stored in deltas["versions"].items():
             if "alias" in stored:
-                aliases[release] = stored["alias"]
+                aliases[named(release)] = named(stored["alias"])
             else:
-                out[release] = json.loads("\n".join(apply_delta(base_lines, stored["lines"])))
+                out[named(release)] = json.loads("\n".join(apply_delta(base_lines, stored["lines"])))
         for release, twin in aliases.items():
-            out[release] = dict(out[twin], torch_version=release)
+            out[release] = dict(out[twin], torch_version=release.split("/")[1])
     return out
 
 
@@ -151,18 +170,16 @@ def main() -> int:
     for path in args.inventories:
         with gzip.open(path, "rt", encoding="utf-8") as f:
             inv = json.load(f)
-        release = inv["torch_version"].split("+")[0]
-        invs[release] = inv
-    torchcts = {inv["torchcts_version"] for inv in invs.values()}
-    if len(torchcts) != 1:
-        raise SystemExit(f"inventories of several torchcts versions: {sorted(torchcts)}")
+        invs[release_name(inv)] = inv
 
-    order = sorted(invs, key=version_key, reverse=True)
+    # Newest torchcts first, within it newest torch first: the base is the newest of both.
+    order = sorted(invs, key=name_key, reverse=True)
     base_version = order[0]
     base_lines = inventory_lines(invs[base_version])
     versions: dict = {}
     for release in order[1:]:
         twin = next((w for w in order if w != release and (w == base_version or w in versions and "lines" in versions[w])
+                     and w.split("/")[0] == release.split("/")[0]
                      and suite_facts(invs[w]) == suite_facts(invs[release])), None)
         if twin is not None:
             versions[release] = {"alias": twin}
@@ -179,8 +196,7 @@ def main() -> int:
     base_size = write_gz(os.path.join(args.out_dir, "inventory-base.json.gz"), "\n".join(base_lines) + "\n")
     deltas = {
         "format": "torchcts-lsp-inventory-deltas",
-        "format_version": 1,
-        "torchcts_version": torchcts.pop(),
+        "format_version": 2,
         "base": base_version,
         "versions": versions,
     }

@@ -33,16 +33,23 @@ impl Inventory {
         Ok(Inventory { tables, engine })
     }
 
-    /// The embedded inventory of the newest torch release torchcts 0.4.1 supports,
+    /// The embedded inventory of the newest torch release of the default torchcts,
     /// decompressed and indexed on first use (other releases: [`Inventory::for_torch`]).
     pub fn embedded() -> &'static Inventory {
         Inventory::for_torch(catalogue::newest_torch_release()).expect("the base release is embedded")
     }
 
-    /// The embedded inventory for a torch release (`2.9.1`, local suffixes like `+cu128`
-    /// ignored), decoded on first use; `None` for a release torchcts 0.4.1 does not support.
+    /// The embedded inventory of the default torchcts (`versions::EMBEDDED_TORCHCTS`) for a
+    /// torch release (`2.9.1`, local suffixes like `+cu128` ignored), decoded on first use;
+    /// `None` for a release without one.
     pub fn for_torch(version: &str) -> Option<&'static Inventory> {
-        let wanted = catalogue::embedded_release(version)?;
+        Inventory::for_release(catalogue::EMBEDDED_TORCHCTS, version)
+    }
+
+    /// The embedded inventory of torchcts `torchcts` (`0.4.0`) with torch `version`, decoded
+    /// on first use; `None` when that pair has none.
+    pub fn for_release(torchcts: &str, version: &str) -> Option<&'static Inventory> {
+        let wanted = catalogue::embedded_release(torchcts, version)?;
         static LOADED: OnceLock<Mutex<HashMap<&'static str, &'static Inventory>>> = OnceLock::new();
         let loaded = LOADED.get_or_init(Default::default);
         if let Some(inv) = loaded.lock().unwrap_or_else(|e| e.into_inner()).get(wanted.name) {

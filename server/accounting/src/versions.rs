@@ -4,7 +4,8 @@
 
 use crate::inventory::catalogue::release_key;
 pub use crate::inventory::catalogue::{
-    embedded_archive, embedded_torch_releases, newest_torch_release, no_inventory_message, release, EMBEDDED_TORCHCTS,
+    embedded_archive, embedded_torch_releases, embedded_torch_releases_of, embedded_torchcts_releases,
+    newest_torch_release, no_inventory_message, no_inventory_message_of, release, supported_torch, EMBEDDED_TORCHCTS,
     SUPPORTED_TORCH,
 };
 use crate::Inventory;
@@ -21,47 +22,66 @@ pub struct InventoryChoice {
 }
 
 impl InventoryChoice {
-    /// "torchcts 0.4.1 with torch 2.9.1": what the counts are for.
+    /// "torchcts 0.4.1 with torch 2.9.1": what the counts are for (the torchcts release
+    /// the inventory was extracted from).
     pub fn label(&self) -> String {
         format!("torchcts {} with torch {}", self.inventory.meta.torchcts_version, self.torch)
     }
+
+    /// The torchcts release the counts are for.
+    pub fn torchcts(&self) -> &str {
+        release(&self.inventory.meta.torchcts_version)
+    }
+}
+
+/// The torchcts release whose inventories answer for an environment's torchcts: itself
+/// when inventories of it are embedded, else `None`.
+pub fn embedded_torchcts(torchcts: &str) -> Option<&'static str> {
+    embedded_torchcts_releases().into_iter().find(|v| *v == release(torchcts))
 }
 
 /// Chooses the embedded inventory for the torch and torchcts versions found in the user's
-/// environment (`None`: not found). Never fails: the newest inventory is the fallback.
+/// environment (`None`: not found). The torchcts release picks the inventories (an unknown
+/// one, or none: the newest torchcts's, [`EMBEDDED_TORCHCTS`]), the torch release one of
+/// them (exact, else the nearest in the range that torchcts supports). Never fails: the
+/// newest torch release is the fallback.
 pub fn choose_for_environment(torch: Option<&str>, torchcts: Option<&str>) -> InventoryChoice {
-    let newest = newest_torch_release();
+    let cts = torchcts.and_then(embedded_torchcts).unwrap_or(EMBEDDED_TORCHCTS);
+    let releases = embedded_torch_releases_of(cts);
+    let newest = releases.first().copied().unwrap_or_else(newest_torch_release);
     let fallback = |note: String| InventoryChoice {
-        inventory: Inventory::for_torch(newest).expect("the base release is embedded"),
+        inventory: Inventory::for_release(cts, newest).expect("the newest release is embedded"),
         torch: newest.to_string(),
         note: Some(note),
     };
-    let releases = embedded_torch_releases();
     let Some(torch) = torch else {
         return fallback(format!(
-            "no Python environment with torch was found; counts are for torch {newest} (the newest torchcts {EMBEDDED_TORCHCTS} supports)"
+            "no Python environment with torch was found; counts are for torch {newest} (the newest torchcts {cts} supports)"
         ));
     };
     if let Some(tc) = torchcts {
-        if release(tc) != EMBEDDED_TORCHCTS {
+        if embedded_torchcts(tc).is_none() {
             return fallback(format!(
                 "the environment has torchcts {tc}, the counts are for torchcts {EMBEDDED_TORCHCTS} with torch {newest}"
             ));
         }
     }
-    match Inventory::for_torch(torch) {
+    match Inventory::for_release(cts, torch) {
         Some(inventory) => {
             let note = torchcts.is_none().then(|| {
-                format!("torchcts is not installed in the environment; counts are for torchcts {EMBEDDED_TORCHCTS} with torch {}", release(torch))
+                format!(
+                    "torchcts is not installed in the environment; counts are for torchcts {cts} with torch {}",
+                    release(torch)
+                )
             });
             InventoryChoice { inventory, torch: release(torch).to_string(), note }
         }
         None => {
-            let (min, max) = SUPPORTED_TORCH;
+            let (min, max) = supported_torch(cts);
             let key = release_key(torch);
             if key < release_key(min) || key > release_key(max) {
                 return fallback(format!(
-                    "torch {torch} is outside the range torchcts {EMBEDDED_TORCHCTS} supports ({min} to {max}); counts are for torch {newest}"
+                    "torch {torch} is outside the range torchcts {cts} supports ({min} to {max}); counts are for torch {newest}"
                 ));
             }
             // Supported but not extracted: the nearest extracted release, said so.
@@ -72,11 +92,11 @@ pub fn choose_for_environment(torch: Option<&str>, torchcts: Option<&str>) -> In
             };
             let nearest = releases.iter().copied().min_by_key(|r| distance(r)).unwrap_or(newest);
             InventoryChoice {
-                inventory: Inventory::for_torch(nearest).expect("listed releases are embedded"),
+                inventory: Inventory::for_release(cts, nearest).expect("listed releases are embedded"),
                 torch: nearest.to_string(),
                 note: Some(format!(
-                    "{}; counts are for torch {nearest}, the nearest: they may differ slightly",
-                    no_inventory_message(torch)
+                    "{}; counts are for torchcts {cts} with torch {nearest}, the nearest: they may differ slightly",
+                    no_inventory_message_of(cts, torch)
                 )),
             }
         }
@@ -91,10 +111,14 @@ mod tests {
     fn every_embedded_release_decodes_and_names_its_torch() {
         let releases = embedded_torch_releases();
         assert_eq!(releases.first().copied(), Some(newest_torch_release()));
-        for r in releases {
-            let inv = Inventory::for_torch(r).unwrap_or_else(|| panic!("{r} is listed but not embedded"));
-            assert!(inv.item_count() > 10_000, "{r}: {} items", inv.item_count());
-            assert_eq!(inv.meta.torchcts_version, EMBEDDED_TORCHCTS);
+        assert_eq!(embedded_torchcts_releases().first().copied(), Some(EMBEDDED_TORCHCTS));
+        for cts in embedded_torchcts_releases() {
+            for r in embedded_torch_releases_of(cts) {
+                let inv =
+                    Inventory::for_release(cts, r).unwrap_or_else(|| panic!("{cts}/{r} is listed but not embedded"));
+                assert!(inv.item_count() > 10_000, "{cts}/{r}: {} items", inv.item_count());
+                assert_eq!(inv.meta.torchcts_version, cts);
+            }
         }
     }
 
@@ -130,6 +154,32 @@ mod tests {
     }
 
     #[test]
+    fn an_environment_with_torchcts_040_gets_its_own_inventories() {
+        assert!(embedded_torchcts_releases().contains(&"0.4.0"), "{:?}", embedded_torchcts_releases());
+        let exact = choose_for_environment(Some("2.12.1+cu130"), Some("0.4.0"));
+        assert_eq!(exact.label(), "torchcts 0.4.0 with torch 2.12.1");
+        assert_eq!(exact.torchcts(), "0.4.0");
+        assert!(exact.note.is_none());
+        assert!(!std::ptr::eq(exact.inventory, Inventory::for_torch("2.12.1").unwrap()), "not 0.4.1's");
+        // A torch release 0.4.0 has no inventory of: the nearest of 0.4.0's, said so.
+        let near = choose_for_environment(Some("2.8.0"), Some("0.4.0"));
+        assert_eq!(near.inventory.meta.torchcts_version, "0.4.0");
+        assert!(embedded_torch_releases_of("0.4.0").contains(&near.torch.as_str()));
+        let note = near.note.unwrap();
+        assert!(
+            note.contains(&format!("counts are for torchcts 0.4.0 with torch {}, the nearest", near.torch)),
+            "{note}"
+        );
+        let outside = choose_for_environment(Some("2.6.0"), Some("0.4.0"));
+        assert_eq!(outside.label(), "torchcts 0.4.0 with torch 2.12.1");
+        assert!(outside.note.unwrap().contains("outside the range torchcts 0.4.0 supports"));
+        // A torchcts release without inventories: the newest's, with a note.
+        let unknown = choose_for_environment(Some("2.12.1"), Some("0.3.9"));
+        assert_eq!(unknown.label(), format!("torchcts {EMBEDDED_TORCHCTS} with torch 2.12.1"));
+        assert!(unknown.note.unwrap().contains("the environment has torchcts 0.3.9"));
+    }
+
+    #[test]
     fn local_build_suffixes_select_the_release() {
         let newest = newest_torch_release();
         let with_suffix = format!("{newest}+cu130");
@@ -147,8 +197,13 @@ mod tests {
         // 2.10.5 is no torch release: inside the range, never extracted, nearest 2.10.0.
         let within = choose_for_environment(Some("2.10.5"), Some("0.4.1"));
         let note = within.note.unwrap();
-        assert!(note.contains("no inventory of torch 2.10.5 is embedded (embedded: "), "{note}");
-        assert!(note.contains("counts are for torch 2.10.0, the nearest"), "{note}");
+        assert!(
+            note.contains(
+                "no inventory of torchcts 0.4.1 with torch 2.10.5 is embedded (embedded for torchcts 0.4.1: "
+            ),
+            "{note}"
+        );
+        assert!(note.contains("counts are for torchcts 0.4.1 with torch 2.10.0, the nearest"), "{note}");
         assert_eq!(within.torch, "2.10.0");
         let old = choose_for_environment(Some("2.6.0"), Some("0.4.1"));
         assert_eq!(old.torch, newest);

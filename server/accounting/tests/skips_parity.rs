@@ -84,13 +84,17 @@ fn show_skips_parity() {
             case["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_string()).collect();
         let device = facts.resolve_device(arg(&args, "--device"));
         let sel = selection(&args, &facts);
-        // A case produced with another torch release is accounted with that release's inventory.
+        // A case produced with another torch release (and another torchcts release) is
+        // accounted with that release's inventory.
+        let torchcts = case["torchcts"].as_str().unwrap_or(accounting::versions::EMBEDDED_TORCHCTS);
         let inv = match case["torch"].as_str() {
-            Some(torch) => {
-                Inventory::for_torch(torch).unwrap_or_else(|| panic!("{name}: no inventory for torch {torch}"))
-            }
+            Some(torch) => Inventory::for_release(torchcts, torch)
+                .unwrap_or_else(|| panic!("{name}: no inventory for torchcts {torchcts} with torch {torch}")),
             None => Inventory::embedded(),
         };
+        if let Some(tool) = expected["tool"]["torchcts"].as_str() {
+            assert_eq!(tool, inv.meta.torchcts_version, "{name}: recorded with another torchcts");
+        }
         let t = std::time::Instant::now();
         let acc = account(inv, &facts, &device, sel);
         let elapsed = t.elapsed();

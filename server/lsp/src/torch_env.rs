@@ -19,30 +19,38 @@ pub fn inventory_choice(env: &PythonEnvironment) -> InventoryChoice {
     let mut choice = choose_for_environment(env.torch.as_deref(), env.torchcts.as_deref());
     if env.torch.is_none() {
         choice.note = Some(format!(
-            "no torch found in the environment of {}; counts are for torch {}",
+            "no torch found in the environment of {}; counts are for {}",
             env.python.display(),
-            choice.torch
+            choice.label()
         ));
     }
     choice
 }
 
-/// The inventory for an explicit `--torch VERSION`; the error names the supported releases.
-pub fn inventory_for_torch_option(version: &str) -> Result<InventoryChoice, String> {
-    match accounting::Inventory::for_torch(version) {
+/// The inventory for an explicit `--torch VERSION` (of torchcts `torchcts`, default the
+/// newest embedded); the error names the embedded releases.
+pub fn inventory_for_torch_option(torchcts: Option<&str>, version: &str) -> Result<InventoryChoice, String> {
+    let torchcts = torchcts.unwrap_or(accounting::versions::EMBEDDED_TORCHCTS);
+    match accounting::Inventory::for_release(torchcts, version) {
         Some(inventory) => {
             Ok(InventoryChoice { inventory, torch: accounting::versions::release(version).to_string(), note: None })
         }
-        None => Err(accounting::versions::no_inventory_message(version)),
+        None => Err(accounting::versions::no_inventory_message_of(torchcts, version)),
     }
 }
 
-/// The inventory for a CLI command: `--torch` if given, else the detected environment's.
-pub fn inventory_for_cli(torch_option: Option<&str>, manifest: &Path) -> Result<InventoryChoice, String> {
-    match torch_option {
-        Some(version) => inventory_for_torch_option(version),
-        None => Ok(inventory_choice(&detect(None, manifest.parent()))),
+/// The inventory for `--torchcts VERSION` without `--torch`: that torchcts's inventory for
+/// the environment's torch (exact, else the nearest; no torch: the newest).
+pub fn inventory_for_torchcts_option(torchcts: &str, env: &PythonEnvironment) -> InventoryChoice {
+    let mut choice = choose_for_environment(env.torch.as_deref(), Some(torchcts));
+    if env.torch.is_none() {
+        choice.note = Some(format!(
+            "no torch found in the environment of {}; counts are for {}",
+            env.python.display(),
+            choice.label()
+        ));
     }
+    choice
 }
 
 /// The site-packages whose torchcts decides where a run roots node ids (and so whether
@@ -69,9 +77,13 @@ mod tests {
 
     #[test]
     fn an_unknown_torch_option_lists_the_supported_releases() {
-        let err = inventory_for_torch_option("1.13.0").err().expect("1.13 is not supported");
+        let err = inventory_for_torch_option(None, "1.13.0").err().expect("1.13 is not supported");
         assert!(err.contains(accounting::newest_torch_release()), "{err}");
         let newest = format!("{}+cu130", accounting::newest_torch_release());
-        assert_eq!(inventory_for_torch_option(&newest).unwrap().torch, accounting::newest_torch_release());
+        assert_eq!(inventory_for_torch_option(None, &newest).unwrap().torch, accounting::newest_torch_release());
+        let old = inventory_for_torch_option(Some("0.4.0"), "2.12.1").expect("0.4.0 with 2.12.1 is embedded");
+        assert_eq!(old.label(), "torchcts 0.4.0 with torch 2.12.1");
+        let err = inventory_for_torch_option(Some("0.4.0"), "2.8.0").err().expect("not extracted for 0.4.0");
+        assert!(err.contains("no inventory of torchcts 0.4.0 with torch 2.8.0 is embedded"), "{err}");
     }
 }

@@ -157,8 +157,9 @@ def versions(python: str) -> dict:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--torchcts-python", required=True, help="Python of an environment with torchcts installed")
-    ap.add_argument("--python-for", action="append", default=[], metavar="TORCH=PYTHON",
-                    help="Python of an environment with that torch release, for cases with a `torch` field")
+    ap.add_argument("--python-for", action="append", default=[], metavar="[TORCHCTS/]TORCH=PYTHON",
+                    help="Python of an environment with that torch release (and that torchcts release: "
+                         "`0.4.0/2.12.1=PY`), for cases with a `torch` (and `torchcts`) field")
     ap.add_argument("--case", action="append", help="only these cases")
     ap.add_argument("--parse-only", action="store_true", help="re-parse committed output.txt.gz, run nothing")
     args = ap.parse_args()
@@ -172,13 +173,19 @@ def main() -> int:
     for n, case in enumerate(cases, 1):
         name = case["name"]
         # A case with a `torch` field was produced with that torch release (the parity
-        # tests pass `--torch` to select its inventory).
-        python = pythons.get(case["torch"]) if case.get("torch") else args.torchcts_python
+        # tests pass `--torch` to select its inventory); one with a `torchcts` field too with
+        # that torchcts release (`--python-for 0.4.0/2.12.1=PY`).
+        key = case.get("torch")
+        if case.get("torchcts"):
+            key = f"{case['torchcts']}/{case.get('torch') or '2.12.1'}"
+        python = pythons.get(key) if key else args.torchcts_python
         if python is None:
-            print(f"[{n}/{len(cases)}] {name}: needs --python-for {case['torch']}=PY, skipped", file=sys.stderr)
+            print(f"[{n}/{len(cases)}] {name}: needs --python-for {key}=PY, skipped", file=sys.stderr)
             continue
         pkg = torchcts_package_dir(python)
         vers = versions(python)
+        if case.get("torchcts") and vers["torchcts"] != case["torchcts"] and not args.parse_only:
+            raise SystemExit(f"{name}: {python} has torchcts {vers['torchcts']}, the case needs {case['torchcts']}")
         exe = os.path.join(os.path.dirname(python), "torchcts")
         base_cmd = [exe] if os.path.exists(exe) else [python, "-m", "torchcts"]
         cdir = os.path.join(CASES_DIR, name)
@@ -230,6 +237,7 @@ def main() -> int:
             "template": case.get("template"),
             "args": case["args"],
             "torch": case.get("torch"),
+            "torchcts": case.get("torchcts"),
             # The path pytest prefixed node ids with (null: rooted at the package).
             "node_prefix": node_prefix if not args.parse_only else old.get("node_prefix"),
             "tool": vers,

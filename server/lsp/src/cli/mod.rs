@@ -151,6 +151,11 @@ pub struct AccountingArgs {
     /// beside the manifest or python3's environment, read from its dist-info; else the newest]
     #[arg(long, value_name = "VERSION", value_parser = parse_torch_release)]
     pub torch: Option<String>,
+    /// Count for this torchcts release (embedded inventories: 0.4.1 for every torch release
+    /// it supports, 0.4.0 for those extracted) [default: the torchcts installed in the
+    /// environment found as for --torch, if embedded; else the newest]
+    #[arg(long, value_name = "VERSION", value_parser = parse_torchcts_release, conflicts_with = "inventory")]
+    pub torchcts: Option<String>,
     /// How a real run names tests: the path from pytest's root folder to the torchcts
     /// package (`.venv/lib/python3.11/site-packages/torchcts/`), quoted in some details
     /// [default: from the environment's site-packages and the manifest's folder]
@@ -248,9 +253,12 @@ impl AccountingArgs {
                 .map(|inventory| SelectedInventory::Loaded(Box::new(inventory)))
                 .map_err(|e| format!("cannot load inventory {}: {e}", p.display()));
         }
-        let choice = match &self.torch {
-            Some(version) => crate::torch_env::inventory_for_torch_option(version)?,
-            None => crate::torch_env::inventory_choice(self.environment(manifest)),
+        let choice = match (&self.torch, &self.torchcts) {
+            (Some(version), torchcts) => crate::torch_env::inventory_for_torch_option(torchcts.as_deref(), version)?,
+            (None, Some(torchcts)) => {
+                crate::torch_env::inventory_for_torchcts_option(torchcts, self.environment(manifest))
+            }
+            (None, None) => crate::torch_env::inventory_choice(self.environment(manifest)),
         };
         Ok(SelectedInventory::Embedded(choice))
     }
@@ -292,13 +300,28 @@ fn manifest_folder(manifest: &Path) -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("."))
 }
 
-/// `--torch`: a release with an embedded inventory (a local suffix like `+cu128` is allowed).
+/// `--torch`: a release with an embedded inventory of some torchcts (a local suffix like
+/// `+cu128` is allowed); whether the `--torchcts` release has it is checked on load.
 fn parse_torch_release(value: &str) -> Result<String, String> {
-    let releases = accounting::embedded_torch_releases();
-    if releases.contains(&accounting::versions::release(value)) {
+    let wanted = accounting::versions::release(value);
+    let embedded = accounting::versions::embedded_torchcts_releases()
+        .into_iter()
+        .any(|cts| accounting::versions::embedded_torch_releases_of(cts).contains(&wanted));
+    if embedded {
         Ok(value.to_string())
     } else {
         Err(accounting::versions::no_inventory_message(value))
+    }
+}
+
+/// `--torchcts`: a torchcts release with embedded inventories.
+fn parse_torchcts_release(value: &str) -> Result<String, String> {
+    match accounting::versions::embedded_torchcts(value) {
+        Some(release) => Ok(release.to_string()),
+        None => Err(format!(
+            "no inventory of torchcts {value} is embedded (embedded: {})",
+            accounting::versions::embedded_torchcts_releases().join(", ")
+        )),
     }
 }
 
