@@ -521,6 +521,7 @@ fn ledger_expiry_warnings_equal_the_real_show_skips_stderr() {
     assert!(skips_on("2026-09-30").is_empty(), "no entry is due before its review date");
     let o = run(&["skips", &case.join("manifest.py").to_string_lossy(), "--device", "cuda", "--level", "4"]);
     assert!(warnings(&stderr(&o)).is_empty(), "the packaged ledger has mps entries only");
+}
 
 /// A folder with `manifest.py` and a `.venv` whose site-packages holds dist-info folders
 /// of `torch` and `torchcts` (nothing can run: the versions are read, not imported).

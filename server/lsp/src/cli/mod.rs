@@ -187,6 +187,7 @@ impl AccountingArgs {
             device: self.device.clone(),
             inventory: self.inventory.clone(),
             torch: self.torch.clone(),
+            torchcts: self.torchcts.clone(),
             node_prefix: self.node_prefix.clone(),
             rooted_at_package: self.rooted_at_package,
             environment: std::sync::OnceLock::new(),
@@ -197,7 +198,7 @@ impl AccountingArgs {
             if out.device.is_none() {
                 out.device = config.device.as_ref().map(|s| s.value.clone());
             }
-            if out.inventory.is_none() && out.torch.is_none() {
+            if out.inventory.is_none() && out.torch.is_none() && out.torchcts.is_none() {
                 out.inventory = config.inventory.as_ref().map(|s| s.value.clone());
             }
             out.python = out.python.or_else(|| config.python.as_ref().map(|s| s.value.clone()));
