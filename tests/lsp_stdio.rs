@@ -516,7 +516,8 @@ fn the_project_configuration_applies_in_the_editor_and_is_read_again_on_change()
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("devices")).unwrap();
     let pyproject = dir.join("pyproject.toml");
-    let config = "[tool.torchcts-lsp]\nignore = [\"dtype-key-ignored\"]\nmanifests = [\"devices/*.py\"]\n";
+    let config =
+        "[tool.torchcts-lsp]\nignore = [\"dtype-key-ignored\"]\nmanifests = [\"devices/*.py\"]\ndevice = \"mps\"\n";
     std::fs::write(&pyproject, config).unwrap();
     let text = VALID.replace("\n}", "\n    \"supported_dtypes\": {\"float32\": True},\n    \"bogus\": 1,\n}");
     let manifest = dir.join("manifest.py");
@@ -533,6 +534,14 @@ fn the_project_configuration_applies_in_the_editor_and_is_read_again_on_change()
     let first = messages(&client.diagnostics(&uri, Some(1)));
     assert!(first.iter().all(|m| !m.contains("test selection ignores it")), "ignored code published: {first:#?}");
     assert!(first.iter().any(|m| m.contains("bogus")), "check-manifest's finding is never silenced: {first:#?}");
+    // The configured device is the runs' device (no editor setting says otherwise).
+    let start = json!({"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}});
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": start, "context": {"diagnostics": [], "only": ["source.torchcts.run"]}}),
+    );
+    let titles: Vec<&str> = actions.as_array().unwrap().iter().filter_map(|a| a["title"].as_str()).collect();
+    assert!(titles.iter().any(|t| t.starts_with("Run level") && t.ends_with("on mps")), "{titles:?}");
     let device_uri = support::lsp_client::file_uri(&device);
     client.open(&device_uri, &text, 1);
     let by_glob = messages(&client.diagnostics(&device_uri, Some(1)));

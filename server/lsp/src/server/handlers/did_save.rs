@@ -44,7 +44,7 @@ enum OnSaveRun {
 
 /// The run a save of `uri` starts, if any (`None`: nothing to run).
 fn on_save_run(session: &Session, uri: &Uri, cancel: &Cancel) -> Option<OnSaveRun> {
-    let settings = session.settings();
+    let settings = session.settings_for(uri);
     let snapshot = session.snapshot(uri, cancel)?;
     let analysis = &snapshot.analysis;
     if analysis.findings.iter().any(|f| f.severity == torchcts_core::Severity::Error) {

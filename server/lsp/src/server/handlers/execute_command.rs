@@ -59,7 +59,7 @@ fn show_skips(session: &Session, uri: &Uri, args: &CommandArgs, cancel: &Cancel)
         Some(n) => av::LevelSelection::Cumulative(n.clamp(1, 8)),
         None => av::LevelSelection::from_manifest(&facts).unwrap_or(av::LevelSelection::Cumulative(3)),
     };
-    let device = facts.resolve_device(args.device.as_deref().or(session.settings().device.as_deref()));
+    let device = facts.resolve_device(args.device.as_deref().or(session.settings_for(uri).device.as_deref()));
     let acc = accounting::account(session.inventory(), &facts, &device, selection);
     // A regex-valued entry is printed in every record it filters: the text can be far
     // larger than the accounting, so the editor gets at most SHOW_SKIPS_MAX_BYTES of it.
@@ -97,7 +97,7 @@ fn target_for(session: &Session, command: &str, uri: &Uri, args: &CommandArgs, c
     let snapshot = session.snapshot(uri, cancel)?;
     let analysis = &snapshot.analysis;
     let manifest = analysis.model.manifest.as_ref()?.as_dict()?;
-    let device = args.device.clone().or(session.settings().device);
+    let device = args.device.clone().or(session.settings_for(uri).device);
     let facts = av::facts(manifest);
     match command {
         RUN_LEVEL => {

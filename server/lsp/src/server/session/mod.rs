@@ -102,6 +102,23 @@ impl Session {
         state.project_configs.for_path(&path).is_some_and(|c| c.matches_manifest_glob(&path))
     }
 
+    /// The settings for the document `uri`: the editor's, with the project configuration
+    /// (`[tool.torchcts-lsp]` `device`, `python`) filling what the editor leaves unset.
+    pub fn settings_for(&self, uri: &Uri) -> Settings {
+        let mut state = self.lock();
+        let mut settings = state.settings.clone();
+        let Some(path) = uri.to_file_path() else { return settings };
+        if let Some(config) = state.project_configs.for_path(&path) {
+            if settings.device.is_none() {
+                settings.device = config.device.as_ref().map(|d| d.value.clone());
+            }
+            if settings.python.is_none() {
+                settings.python = config.python.as_ref().map(|p| p.value.to_string_lossy().into_owned());
+            }
+        }
+        settings
+    }
+
     /// Whether the project configuration of `uri` silences `finding` (its `ignore` codes).
     pub fn project_ignores(&self, uri: &Uri, finding: &torchcts_core::Finding) -> bool {
         let Some(path) = uri.to_file_path() else { return false };
