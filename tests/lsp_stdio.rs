@@ -560,3 +560,21 @@ fn the_project_configuration_applies_in_the_editor_and_is_read_again_on_change()
     assert!(again["params"]["diagnostics"].to_string().contains("bogus"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--log-level` and `--log-file` on the command line do what the settings do, for editors
+/// that start the server with arguments rather than settings.
+#[test]
+fn log_level_and_log_file_flags() {
+    let log = std::env::temp_dir().join(format!("torchcts-lsp-log-flags-{}.log", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    let mut client =
+        LspClient::spawn_with_args(&["--stdio", "--log-level", "debug", "--log-file", log.to_str().unwrap()]);
+    client.initialize(json!({}));
+    client.wait_for(|m| {
+        m["method"] == "window/logMessage" && m["params"]["message"].as_str().unwrap().starts_with("workspace folders")
+    });
+    let written = std::fs::read_to_string(&log).unwrap();
+    assert!(written.contains(" debug workspace folders: []"), "{written}");
+    client.shutdown();
+    let _ = std::fs::remove_file(&log);
+}

@@ -29,7 +29,16 @@ pub fn run_main(args: Vec<String>) -> ExitCode {
         }
     }
     let code = match &cli.command {
-        None => return server::serve_stdio(),
+        None => {
+            // The flags are read where the server reads its environment.
+            if let Some(level) = &cli.log_level {
+                std::env::set_var("TORCHCTS_LSP_LOG_LEVEL", level);
+            }
+            if let Some(file) = &cli.log_file {
+                std::env::set_var("TORCHCTS_LSP_LOG_FILE", file);
+            }
+            return server::serve_stdio();
+        }
         Some(Command::Check(args)) => cli::check::run(args),
         Some(Command::Analyze(args)) => cli::analyze::run(args),
         Some(Command::Skips(args)) => cli::skips::run(args),

@@ -41,6 +41,14 @@ pub struct Cli {
     /// Serve LSP over stdin/stdout (the default without a command; editors pass it).
     #[arg(long)]
     pub stdio: bool,
+    /// The server's log level: error, warn, info, debug (the `logLevel` setting overrides it;
+    /// else $TORCHCTS_LSP_LOG_LEVEL, else info)
+    #[arg(long, value_name = "LEVEL", value_parser = ["error", "warn", "info", "debug"])]
+    pub log_level: Option<String>,
+    /// Append the server's log to FILE (the `logFile` setting overrides it; else
+    /// $TORCHCTS_LSP_LOG_FILE)
+    #[arg(long, value_name = "FILE")]
+    pub log_file: Option<PathBuf>,
 
     #[command(subcommand)]
     pub command: Option<Command>,
