@@ -578,3 +578,35 @@ fn log_level_and_log_file_flags() {
     client.shutdown();
     let _ = std::fs::remove_file(&log);
 }
+
+/// A `[tool.torchcts-lsp]` value that cannot be read is an error on the pyproject.toml (at
+/// the value), the configuration applies nothing, and the error goes once the file is fixed.
+#[test]
+fn a_bad_project_configuration_is_a_diagnostic_on_the_pyproject() {
+    let dir = std::env::temp_dir().join(format!("torchcts-lsp-badpyproject-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let pyproject = dir.join("pyproject.toml");
+    std::fs::write(&pyproject, "[project]\nname = \"x\"\n\n[tool.torchcts-lsp]\nlevel = 9\n").unwrap();
+    let manifest = dir.join("manifest.py");
+    std::fs::write(&manifest, VALID).unwrap();
+    let mut client = LspClient::spawn();
+    client.initialize(json!({}));
+    let uri = support::lsp_client::file_uri(&manifest);
+    let config_uri = support::lsp_client::file_uri(&pyproject);
+    client.open(&uri, VALID, 1);
+    let bad = client.wait_for(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == config_uri);
+    let d = &bad["params"]["diagnostics"][0];
+    assert_eq!(d["severity"], 1, "{bad:#}");
+    assert!(d["message"].as_str().unwrap().contains("level"), "{bad:#}");
+    assert_eq!(d["range"]["start"]["line"], 4, "on the value's line: {bad:#}");
+    assert_eq!(client.diagnostics(&uri, Some(1))["diagnostics"], json!([]), "the manifest itself is valid");
+    std::fs::write(&pyproject, "[project]\nname = \"x\"\n\n[tool.torchcts-lsp]\nlevel = 2\n").unwrap();
+    client.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": config_uri, "type": 2}]}));
+    client.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == config_uri
+            && m["params"]["diagnostics"] == json!([])
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}

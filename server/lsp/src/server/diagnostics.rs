@@ -13,7 +13,7 @@ use crate::server::session::{Cancel, Session};
 use crate::server::{convert, protocol, runs};
 use std::sync::Arc;
 use torchcts_core::accounting_view::{self as av, Summary};
-use torchcts_core::{Cancellable, Cancelled, LineIndex, PositionEncoding};
+use torchcts_core::{Cancellable, Cancelled, Finding, LineIndex, Origin, PositionEncoding, Severity};
 use tower_lsp_server::ls_types::{Diagnostic, Uri};
 use tree_sitter::Tree;
 
@@ -41,6 +41,7 @@ pub(crate) const LIVE_ANALYSIS_MAX_BYTES: usize = torchcts_core::size_limit::ANA
 /// no diagnostics; one that stopped being a manifest (a setting or workspace folder
 /// changed) has its diagnostics cleared.
 pub async fn refresh(session: &Session, uri: Uri) {
+    publish_config_problem(session, &uri).await;
     if !session.is_manifest(&uri) {
         let analysed = session.lock().documents.get_mut(&uri).is_some_and(|d| {
             d.summary = None;
@@ -208,6 +209,49 @@ fn too_large(text: &str) -> torchcts_core::findings::Finding {
         torchcts_core::size_limit::too_large_message(bytes, LIVE_ANALYSIS_MAX_BYTES, scanned)
     );
     Finding::new(0..0, Severity::Warning, message, "file-too-large", Origin::Lsp)
+}
+
+/// A `[tool.torchcts-lsp]` table that cannot be read (a bad value, broken TOML) is an error
+/// on that `pyproject.toml`, where its value is, published once per read; one that reads
+/// well again is cleared.
+async fn publish_config_problem(session: &Session, uri: &Uri) {
+    let Some(path) = uri.to_file_path() else { return };
+    let (problem, cleared) = {
+        let mut state = session.lock();
+        let mut problem = state.project_configs.error_for(&path);
+        let flagged = &mut state.project_configs.flagged;
+        let mut cleared = Vec::new();
+        match &problem {
+            Some(e) if !flagged.contains(&e.file) => flagged.push(e.file.clone()),
+            // Published already (this runs on every keystroke).
+            Some(_) => problem = None,
+            None => {
+                // This document's config reads well: forget files flagged from it before.
+                cleared = flagged.iter().filter(|f| path.ancestors().any(|a| Some(a) == f.parent())).cloned().collect();
+                flagged.retain(|f| !cleared.contains(f));
+            }
+        }
+        (problem, cleared)
+    };
+    for file in cleared {
+        if let Some(config_uri) = Uri::from_file_path(&file) {
+            session.client.publish_diagnostics(config_uri, Vec::new(), None).await;
+        }
+    }
+    let Some(e) = problem else { return };
+    let Some(config_uri) = Uri::from_file_path(&e.file) else { return };
+    let text = std::fs::read_to_string(&e.file).unwrap_or_default();
+    let index = LineIndex::new(&text);
+    let encoding = session.lock().encoding;
+    let positions = convert::Positions::new(&text, &index, encoding);
+    let span = e.span.clone().unwrap_or(0..0);
+    let message = match &e.key {
+        Some(key) => format!("[tool.torchcts-lsp] {key}: {}", e.message),
+        None => format!("[tool.torchcts-lsp]: {}", e.message),
+    };
+    let finding = Finding::new(span, Severity::Error, message, "project-config", Origin::Lsp);
+    let diagnostic = convert::diagnostic(&positions, &finding, &config_uri);
+    session.client.publish_diagnostics(config_uri, vec![diagnostic], None).await;
 }
 
 /// Refreshes every open document: after a change of what is a manifest (the `manifests`

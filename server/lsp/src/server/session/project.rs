@@ -3,7 +3,7 @@
 //! until a `pyproject.toml` changes (`workspace/didChangeWatchedFiles` clears it). It adds
 //! its `manifests` globs to what is a manifest and its `ignore` codes to what is published;
 //! editor settings still win where both say something. A file that cannot be read applies
-//! nothing, never a crash (`torchcts-lsp config FILE` says what is wrong in it).
+//! nothing and gets a diagnostic on the pyproject.toml itself, never a crash.
 
 use crate::project_config::{self, ConfigError, ProjectConfig};
 use std::collections::HashMap;
@@ -15,6 +15,8 @@ use torchcts_core::{Finding, Origin};
 #[derive(Default)]
 pub struct ProjectConfigs {
     by_folder: HashMap<PathBuf, Result<Option<ProjectConfig>, ConfigError>>,
+    /// The config files diagnostics were published for (cleared when they read well again).
+    pub flagged: Vec<PathBuf>,
 }
 
 impl ProjectConfigs {
@@ -24,6 +26,14 @@ impl ProjectConfigs {
         let folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
         let entry = self.by_folder.entry(folder).or_insert_with(|| project_config::load_for(path));
         entry.as_ref().ok().and_then(Option::as_ref)
+    }
+
+    /// Why the configuration for a document at `path` cannot be read (it then applies
+    /// nothing), if it cannot.
+    pub fn error_for(&mut self, path: &Path) -> Option<ConfigError> {
+        self.for_path(path);
+        let folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        self.by_folder.get(&folder).and_then(|r| r.as_ref().err()).cloned()
     }
 
     /// A `pyproject.toml` changed, appeared or went: read them again.
