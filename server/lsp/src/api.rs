@@ -50,7 +50,11 @@ struct Loaded {
 /// The error for a manifest path that cannot be read (`message` is the CLI's).
 fn unreadable(path: &Path, message: String) -> ApiError {
     if path.exists() {
-        ApiError::Invalid(message)
+        // check-manifest's words, and what the caller probably meant (a folder, a non-.py name).
+        match crate::cli::path_hint(path) {
+            Some(hint) => ApiError::Invalid(format!("{message} ({})", hint.trim_start_matches("hint: "))),
+            None => ApiError::Invalid(message),
+        }
     } else {
         ApiError::NotFound(message)
     }
