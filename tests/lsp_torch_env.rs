@@ -146,3 +146,42 @@ fn a_torch_outside_the_range_is_said_once_and_the_newest_is_used() {
     client.shutdown();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 25, item 3 in the editor: where the hover lists the known backend crashes, it also
+/// lists the ledger entries past their review date (all 13 of torchcts 0.4.1's mps entries
+/// are due by 2026-10-31, so any later day lists 13).
+#[test]
+fn the_hover_on_a_ledger_device_lists_the_expired_entries() {
+    let dir = workspace("ledger", "2.12.1");
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/parity/skips/cases/mps_excerpt_l4/manifest.py"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("manifest.py"), &text).unwrap();
+    let mut client = LspClient::spawn_with(&[], &["VIRTUAL_ENV", "TORCHCTS_LSP_PYTHON"]);
+    client.request("initialize", json!({"processId": null, "rootUri": file_uri(&dir), "capabilities": {}}));
+    client.notify("initialized", json!({}));
+    let uri = file_uri(&dir.join("manifest.py"));
+    client.open(&uri, &text, 1);
+    status(&mut client);
+    let line = text.lines().position(|l| l.contains("semantic_level")).unwrap();
+    let at = json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": 6}});
+    let mut markdown = String::new();
+    for _ in 0..100 {
+        let hover = client.request("textDocument/hover", at.clone());
+        markdown = hover["contents"]["value"].as_str().unwrap_or_default().to_string();
+        if markdown.contains("known backend crashes") {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(markdown.contains("**13 known-segfault ledger entries have expired**"), "{markdown}");
+    assert!(
+        markdown.contains(
+            "known segfault mps-grid-sampler-2d-cpu-fallback-default-pytorch-2-12 review_after=2026-09-30 has expired"
+        ),
+        "{markdown}"
+    );
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -21,6 +21,11 @@ fn hover_now(session: &Session, snapshot: &Snapshot, params: HoverParams) -> Opt
     let result = torchcts_core::hover::hover(&snapshot.analysis, offset, counts.as_ref()).map(|mut h| {
         // Where the inventory added counts, say which versions they are for.
         if h.counted {
+            if let Some(device) =
+                summary.as_deref().map(|s| s.device.clone()).filter(|_| h.markdown.contains("known backend crash"))
+            {
+                h.markdown.push_str(&expired_ledger_entries(session, &device));
+            }
             h.markdown.push_str(&format!("\n\n*Counts for {}.*", session.counts_for()));
         }
         h
@@ -38,4 +43,22 @@ fn hover_now(session: &Session, snapshot: &Snapshot, params: HoverParams) -> Opt
         (h, None) => h,
     };
     result.map(|h| convert::hover(&positions, h))
+}
+
+/// Where the hover lists the known crashes: the ledger entries past their review date, as
+/// `show-skips` and `run` warn about them (today's date read in the IO layer).
+fn expired_ledger_entries(session: &Session, device: &str) -> String {
+    let (torchcts, torch) = session.counted_versions();
+    let expired = crate::ledger_warnings::expired(&torchcts, &torch, device);
+    if expired.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "\n**{} known-segfault ledger entries have expired** (show-skips and run warn about each):\n\n",
+        expired.len()
+    );
+    for line in expired.iter().take(20) {
+        out.push_str(&format!("- {line}\n"));
+    }
+    out
 }

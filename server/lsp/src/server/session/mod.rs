@@ -160,6 +160,18 @@ impl Session {
     }
 
     /// "torchcts 0.4.1 with torch 2.9.1": what the counts are for.
+    /// (torchcts, torch) the counts are for, as `counts_for` names them.
+    pub fn counted_versions(&self) -> (String, String) {
+        let state = self.lock();
+        match (state.inventory, &state.embedded) {
+            (Some(custom), _) => (custom.meta.torchcts_version.clone(), custom.meta.torch_version.clone()),
+            (None, Some(choice)) => (choice.inventory.meta.torchcts_version.clone(), choice.torch.clone()),
+            (None, None) => {
+                (accounting::versions::EMBEDDED_TORCHCTS.to_string(), accounting::newest_torch_release().to_string())
+            }
+        }
+    }
+
     pub fn counts_for(&self) -> String {
         let state = self.lock();
         match (state.inventory, &state.embedded) {
