@@ -610,3 +610,43 @@ fn a_bad_project_configuration_is_a_diagnostic_on_the_pyproject() {
     });
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The project's `on-save` applies where the editor says no `onSave`, and the editor's wins
+/// where it does (an untrusted VS Code workspace sends `off`).
+#[test]
+fn the_projects_on_save_applies_only_where_the_editor_says_none() {
+    let dir = std::env::temp_dir().join(format!("torchcts-lsp-onsave-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("pyproject.toml"), "[tool.torchcts-lsp]\non-save = \"level\"\n").unwrap();
+    // A Python that does not exist: the run starts (its progress is created) and fails.
+    let manifest = dir.join("manifest.py");
+    std::fs::write(&manifest, VALID).unwrap();
+    let uri = support::lsp_client::file_uri(&manifest);
+    let saved_with = |options: Value| -> Vec<Value> {
+        let mut client = LspClient::spawn();
+        client.request(
+            "initialize",
+            json!({"processId": null, "rootUri": null, "capabilities": {}, "initializationOptions": options}),
+        );
+        client.notify("initialized", json!({}));
+        client.open(&uri, VALID, 1);
+        client.diagnostics(&uri, Some(1));
+        client.notify("textDocument/didSave", json!({"textDocument": {"uri": uri}}));
+        let seen = client.drain_for(Duration::from_millis(1500));
+        client.shutdown();
+        seen
+    };
+    // A run announces itself with a progress token `torchcts-run-N`.
+    let mentions_run = |seen: &[Value]| {
+        seen.iter().any(|m| {
+            m["method"] == "window/workDoneProgress/create"
+                && m["params"]["token"].as_str().is_some_and(|t| t.starts_with("torchcts-run"))
+        })
+    };
+    let from_project = saved_with(json!({"torchcts": {"python": "/nonexistent/python"}}));
+    assert!(mentions_run(&from_project), "the project's on-save started nothing: {from_project:#?}");
+    let editor_off = saved_with(json!({"torchcts": {"python": "/nonexistent/python", "onSave": "off"}}));
+    assert!(!mentions_run(&editor_off), "the editor's off did not win: {editor_off:#?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -74,11 +74,18 @@ function settings() {
     pythonInterpreter: cfg.get<string>("python.interpreter", ""),
     device: cfg.get<string>("device", ""),
     defaultLevel: cfg.get<number>("defaultLevel", 2),
-    onSave: cfg.get<string>("onSave", "off"),
+    // Only what the user set: otherwise the project's `[tool.torchcts-lsp] on-save` applies.
+    onSave: userValue<string>(cfg, "onSave"),
     inlayHints: cfg.get<boolean>("inlayHints.enabled", true),
     logLevel: cfg.get<string>("logLevel", "info"),
     logFile: cfg.get<string>("logFile", ""),
   };
+}
+
+/** A setting's value where the user (or the workspace) set it; undefined for the default. */
+function userValue<T>(cfg: vscode.WorkspaceConfiguration, key: string): T | undefined {
+  const i = cfg.inspect<T>(key);
+  return i?.workspaceFolderValue ?? i?.workspaceValue ?? i?.globalValue;
 }
 
 /** The server commands that start a test run: refused in an untrusted workspace. */

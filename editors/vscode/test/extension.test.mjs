@@ -388,7 +388,7 @@ test("status bar shows torchcts/status counts; commands send workspace/executeCo
     python: { interpreter: "/opt/py/bin/python" },
     device: "cuda",
     defaultLevel: 2,
-    onSave: "off",
+    // onSave not set by the user: not sent, so the project's `on-save` can apply.
     inlayHints: { enabled: true },
     manifests: [],
     logLevel: "info",

@@ -17,7 +17,7 @@ pub async fn did_save(session: &Session, params: DidSaveTextDocumentParams) {
 }
 
 async fn run_on_save(session: &Session, uri: Uri) {
-    if session.settings().on_save == OnSave::Off {
+    if session.settings_for(&uri).on_save == OnSave::Off {
         return;
     }
     let work_uri = uri.clone();

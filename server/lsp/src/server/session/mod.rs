@@ -103,7 +103,7 @@ impl Session {
     }
 
     /// The settings for the document `uri`: the editor's, with the project configuration
-    /// (`[tool.torchcts-lsp]` `device`, `python`) filling what the editor leaves unset.
+    /// (`[tool.torchcts-lsp]` `device`, `python`, `on-save`) filling what the editor leaves unset.
     pub fn settings_for(&self, uri: &Uri) -> Settings {
         let mut state = self.lock();
         let mut settings = state.settings.clone();
@@ -114,6 +114,11 @@ impl Session {
             }
             if settings.python.is_none() {
                 settings.python = config.python.as_ref().map(|p| p.value.to_string_lossy().into_owned());
+            }
+            // The editor's `onSave`, when it says one, wins (an untrusted VS Code workspace
+            // sends `off`, so a repository cannot turn runs on by itself there).
+            if let (false, Some(on_save)) = (settings.on_save_set, &config.on_save) {
+                settings.on_save = settings::OnSave::parse(&on_save.value);
             }
         }
         settings

@@ -14,7 +14,7 @@ pub enum OnSave {
 
 impl OnSave {
     /// `off` | `affected` | `level`; anything else is `off`, so a typo never starts Python.
-    fn parse(value: &str) -> OnSave {
+    pub fn parse(value: &str) -> OnSave {
         match value {
             "affected" => OnSave::Affected,
             "level" => OnSave::Level,
@@ -28,6 +28,8 @@ pub struct Settings {
     pub python: Option<String>,
     pub device: Option<String>,
     pub on_save: OnSave,
+    /// The editor said `onSave` (else the project configuration's `on-save` may).
+    pub on_save_set: bool,
     pub timeout_seconds: u64,
     pub inlay_hints: bool,
     /// Another inventory file (from `torchcts-lsp inventory`); the embedded one otherwise.
@@ -47,6 +49,7 @@ impl Default for Settings {
             python: None,
             device: None,
             on_save: OnSave::Off,
+            on_save_set: false,
             timeout_seconds: 1800,
             inlay_hints: true,
             inventory_path: None,
@@ -76,6 +79,7 @@ impl Settings {
             python: text(&["/python", "/python/interpreter"]),
             device: text(&["/device"]),
             on_save: text(&["/onSave"]).map(|s| OnSave::parse(&s)).unwrap_or(default.on_save),
+            on_save_set: text(&["/onSave"]).is_some(),
             timeout_seconds: ["/timeoutSeconds", "/run/timeoutSeconds"]
                 .iter()
                 .find_map(|p| v.pointer(p).and_then(|x| x.as_u64()))
