@@ -650,3 +650,28 @@ fn the_projects_on_save_applies_only_where_the_editor_says_none() {
     assert!(!mentions_run(&editor_off), "the editor's off did not win: {editor_off:#?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The project's `level` is the level of a manifest without `semantic_level` (counts, runs),
+/// and a manifest's own `semantic_level` wins over it.
+#[test]
+fn the_projects_level_is_the_default_level() {
+    let dir = std::env::temp_dir().join(format!("torchcts-lsp-level-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("pyproject.toml"), "[tool.torchcts-lsp]\nlevel = 5\n").unwrap();
+    let status_level = |text: &str| {
+        let manifest = dir.join("manifest.py");
+        std::fs::write(&manifest, text).unwrap();
+        let uri = support::lsp_client::file_uri(&manifest);
+        let mut client = LspClient::spawn();
+        client.initialize(json!({}));
+        client.open(&uri, text, 1);
+        let status = client.wait_for(|m| m["method"] == "torchcts/status");
+        client.shutdown();
+        status["params"]["level"].clone()
+    };
+    assert_eq!(status_level(VALID), json!(5));
+    let own = VALID.replace("\n}", "\n    \"semantic_level\": 2,\n}");
+    assert_eq!(status_level(&own), json!(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}

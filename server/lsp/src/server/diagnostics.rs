@@ -130,7 +130,7 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob) -> Cancellable<O
     // Accounting is recomputed only when the facts it depends on changed.
     let layout = session.run_layout(&uri);
     let facts = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()).map(|m| {
-        let mut facts = av::facts(m);
+        let mut facts = session.facts_for(&uri, m);
         facts.layout = layout;
         facts
     });

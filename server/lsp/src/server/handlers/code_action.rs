@@ -76,7 +76,7 @@ fn run_actions(session: &Session, uri: &Uri, snapshot: &Snapshot, offset: usize)
     let analysis = &snapshot.analysis;
     let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) else { return Vec::new() };
     let device_setting = session.settings_for(uri).device;
-    let facts = av::facts(manifest);
+    let facts = session.facts_for(uri, manifest);
     let device = facts.resolve_device(device_setting.as_deref());
     let level = av::LevelSelection::from_manifest(&facts).map(|s| s.max_level()).unwrap_or(3);
     let position = snapshot.positions().position(offset);

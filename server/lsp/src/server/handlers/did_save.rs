@@ -51,7 +51,7 @@ fn on_save_run(session: &Session, uri: &Uri, cancel: &Cancel) -> Option<OnSaveRu
         return Some(OnSaveRun::SkippedForErrors);
     }
     let manifest = analysis.model.manifest.as_ref().and_then(|m| m.as_dict())?;
-    let facts = av::facts(manifest);
+    let facts = session.facts_for(uri, manifest);
     let previous = session.lock().documents.get_mut(uri)?.last_run_facts.replace(facts.clone());
     let target = match settings.on_save {
         OnSave::Off => return None,

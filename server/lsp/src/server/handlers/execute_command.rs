@@ -54,7 +54,7 @@ pub async fn execute_command(session: &Session, params: ExecuteCommandParams) ->
 fn show_skips(session: &Session, uri: &Uri, args: &CommandArgs, cancel: &Cancel) -> Option<serde_json::Value> {
     let snapshot = session.snapshot(uri, cancel)?;
     let manifest = snapshot.analysis.model.manifest.as_ref()?.as_dict()?;
-    let facts = av::facts(manifest);
+    let facts = session.facts_for(uri, manifest);
     let selection = match args.level {
         Some(n) => av::LevelSelection::Cumulative(n.clamp(1, 8)),
         None => av::LevelSelection::from_manifest(&facts).unwrap_or(av::LevelSelection::Cumulative(3)),
@@ -98,7 +98,7 @@ fn target_for(session: &Session, command: &str, uri: &Uri, args: &CommandArgs, c
     let analysis = &snapshot.analysis;
     let manifest = analysis.model.manifest.as_ref()?.as_dict()?;
     let device = args.device.clone().or(session.settings_for(uri).device);
-    let facts = av::facts(manifest);
+    let facts = session.facts_for(uri, manifest);
     match command {
         RUN_LEVEL => {
             let level = args

@@ -124,6 +124,19 @@ impl Session {
         settings
     }
 
+    /// The manifest facts of `uri` as the server counts and runs them: a manifest without
+    /// `semantic_level` takes the project's `level` (`[tool.torchcts-lsp]`), as the CLI does.
+    pub fn facts_for(&self, uri: &Uri, manifest: &torchcts_core::value::Dict) -> accounting::ManifestFacts {
+        let mut facts = torchcts_core::accounting_view::facts(manifest);
+        if facts.semantic_level.is_none() {
+            if let Some(path) = uri.to_file_path() {
+                let level = self.lock().project_configs.for_path(&path).and_then(|c| c.level.as_ref()).map(|l| l.value);
+                facts.semantic_level = level.map(|l| accounting::PyValue::Int(i64::from(l)));
+            }
+        }
+        facts
+    }
+
     /// Whether the project configuration of `uri` silences `finding` (its `ignore` codes).
     pub fn project_ignores(&self, uri: &Uri, finding: &torchcts_core::Finding) -> bool {
         let Some(path) = uri.to_file_path() else { return false };
