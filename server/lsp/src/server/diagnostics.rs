@@ -114,10 +114,11 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob) -> Cancellable<O
     cancel.check()?;
     let uri = uri.clone();
     let positions = convert::Positions::new(&analysis.text, &analysis.line_index, encoding);
+    let ignored = session.project_ignored_codes(&uri);
     let mut diagnostics: Vec<Diagnostic> = analysis
         .findings
         .iter()
-        .filter(|f| !session.project_ignores(&uri, f))
+        .filter(|f| !crate::server::session::project::ignores(&ignored, f))
         .map(|f| convert::diagnostic(&positions, f, &uri))
         .collect();
     let run_results = session.lock().documents.get(&uri).and_then(|d| d.run_results.clone());

@@ -137,11 +137,11 @@ impl Session {
         facts
     }
 
-    /// Whether the project configuration of `uri` silences `finding` (its `ignore` codes).
-    pub fn project_ignores(&self, uri: &Uri, finding: &torchcts_core::Finding) -> bool {
-        let Some(path) = uri.to_file_path() else { return false };
+    /// The codes of our own findings the project configuration of `uri` silences.
+    pub fn project_ignored_codes(&self, uri: &Uri) -> Vec<String> {
+        let Some(path) = uri.to_file_path() else { return Vec::new() };
         let mut state = self.lock();
-        project::ignores(state.project_configs.for_path(&path), finding)
+        state.project_configs.for_path(&path).map(|c| c.ignored_codes().to_vec()).unwrap_or_default()
     }
 
     /// The workspace folder holding `path`, else the first one.

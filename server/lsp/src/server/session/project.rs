@@ -42,8 +42,8 @@ impl ProjectConfigs {
     }
 }
 
-/// Whether the configuration silences `finding`: only torchcts-lsp's own codes; a
-/// check-manifest finding is the real tool's verdict and stays.
-pub fn ignores(config: Option<&ProjectConfig>, finding: &Finding) -> bool {
-    config.is_some_and(|c| finding.origin == Origin::Lsp && c.ignored_codes().iter().any(|code| code == finding.code))
+/// Whether `ignored` (a configuration's `ignore` codes) silences `finding`: only
+/// torchcts-lsp's own codes; a check-manifest finding is the real tool's verdict and stays.
+pub fn ignores(ignored: &[String], finding: &Finding) -> bool {
+    finding.origin == Origin::Lsp && ignored.iter().any(|code| code == finding.code)
 }
