@@ -133,7 +133,7 @@ fn leaves_a_better_file(
 }
 
 /// A fix that adds or removes lines moves the line numbers in syntax error messages.
-fn without_line_numbers(message: &str) -> String {
+pub fn without_line_numbers(message: &str) -> String {
     let mut out = String::new();
     let mut rest = message;
     while let Some(i) = rest.find("line ") {

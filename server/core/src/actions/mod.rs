@@ -5,6 +5,7 @@ mod fix_check;
 mod suppression;
 
 pub use edits::{apply_edits, QuickFix, TextEdit};
+pub use fix_check::without_line_numbers;
 pub use suppression::suppression_fixes;
 
 use crate::analysis::Analysis;

@@ -14,7 +14,7 @@
 //! and have no finding (code and message) the text did not have. Otherwise nothing is
 //! offered. The action is one edit: the changed middle of the text.
 
-use torchcts_core::actions::{apply_edits, quick_fixes_until, QuickFix, TextEdit};
+use torchcts_core::actions::{apply_edits, quick_fixes_until, without_line_numbers, QuickFix, TextEdit};
 use torchcts_core::analysis::analyze_parsed;
 use torchcts_core::{Analysis, AnalysisInput, Cancel, Cancellable, Finding};
 
@@ -103,18 +103,6 @@ fn better(before: &[Finding], after: &[Finding]) -> bool {
         }
         _ => false,
     })
-}
-
-fn without_line_numbers(message: &str) -> String {
-    let mut out = String::new();
-    let mut rest = message;
-    while let Some(i) = rest.find("line ") {
-        out.push_str(&rest[..i + 5]);
-        rest = rest[i + 5..].trim_start_matches(|c: char| c.is_ascii_digit());
-        out.push('N');
-    }
-    out.push_str(rest);
-    out
 }
 
 /// One edit turning `old` into `new`: the middle between their common prefix and suffix.
