@@ -16,7 +16,12 @@ pub fn detect(python_setting: Option<&Path>, workspace: Option<&Path>) -> Python
 /// The embedded inventory for an environment, with a note when its versions are not the
 /// ones the counts are for.
 pub fn inventory_choice(env: &PythonEnvironment) -> InventoryChoice {
-    let mut choice = choose_for_environment(env.torch.as_deref(), env.torchcts.as_deref());
+    choice_for(env, env.torchcts.as_deref())
+}
+
+/// The environment's torch with inventories of `torchcts`, with the note for no torch.
+fn choice_for(env: &PythonEnvironment, torchcts: Option<&str>) -> InventoryChoice {
+    let mut choice = choose_for_environment(env.torch.as_deref(), torchcts);
     if env.torch.is_none() {
         choice.note = Some(format!(
             "no torch found in the environment of {}; counts are for {}",
@@ -42,15 +47,7 @@ pub fn inventory_for_torch_option(torchcts: Option<&str>, version: &str) -> Resu
 /// The inventory for `--torchcts VERSION` without `--torch`: that torchcts's inventory for
 /// the environment's torch (exact, else the nearest; no torch: the newest).
 pub fn inventory_for_torchcts_option(torchcts: &str, env: &PythonEnvironment) -> InventoryChoice {
-    let mut choice = choose_for_environment(env.torch.as_deref(), Some(torchcts));
-    if env.torch.is_none() {
-        choice.note = Some(format!(
-            "no torch found in the environment of {}; counts are for {}",
-            env.python.display(),
-            choice.label()
-        ));
-    }
-    choice
+    choice_for(env, Some(torchcts))
 }
 
 /// The site-packages whose torchcts decides where a run roots node ids (and so whether
