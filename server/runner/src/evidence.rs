@@ -257,8 +257,8 @@ impl EvidenceIndex {
                     files.sort_by(|a, b| b.file_name().cmp(&a.file_name()));
                     omitted += files.len().saturating_sub(self.limits.max_history_files);
                     files.truncate(self.limits.max_history_files);
-                    history.extend(files.into_iter().filter(|p| seen.insert(p.clone())));
-                } else if name.ends_with("_latest.json") && path.is_file() && seen.insert(path.clone()) {
+                    history.extend(files.into_iter().filter(|p| seen.insert(canonical(p))));
+                } else if name.ends_with("_latest.json") && path.is_file() && seen.insert(canonical(&path)) {
                     latest.push(path);
                 }
             }
@@ -276,7 +276,7 @@ impl EvidenceIndex {
         let mut parsed = 0;
         let outcome = loop {
             let problem = |message: String| Problem { path: current.clone(), message };
-            let key = std::fs::canonicalize(&current).unwrap_or_else(|_| current.clone());
+            let key = canonical(&current);
             if let Some(start) = visited.iter().position(|v| v == &key) {
                 // Reported once per loop, whichever of its files (or references to it) was
                 // listed: on its smallest path, the chain starting there.
@@ -353,7 +353,7 @@ impl EvidenceIndex {
                     continue;
                 }
             };
-            if !belongs_to_device(&run.info, &self.device) || !runs_seen.insert(run.info.path.clone()) {
+            if !belongs_to_device(&run.info, &self.device) || !runs_seen.insert(canonical(&run.info.path)) {
                 continue;
             }
             self.runs.push(run.info.clone());
@@ -418,6 +418,11 @@ impl EvidenceIndex {
     pub fn device(&self) -> &str {
         &self.device
     }
+}
+
+/// The file's real path (a results folder given twice, through a link, is read once).
+fn canonical(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 fn read_json(path: &Path, max_bytes: u64) -> Result<Value, String> {

@@ -260,3 +260,36 @@ fn refresh_reads_only_what_changed() {
     assert_eq!(index.problems(), &[]);
     assert_eq!(index.runs().len(), 2);
 }
+
+#[test]
+fn a_long_reference_chain_stops_at_torchcts_depth() {
+    // torchcts follows at most 8 references (`MAX_REFERENCE_DEPTH` in results.rs); a chain
+    // of 20 is one problem after 9 files, not 20 reads.
+    let results = workdir("chain").join("results");
+    std::fs::create_dir_all(results.join("cpu_history")).unwrap();
+    let reference = |artifact: &str| {
+        format!(r#"{{"artifact":"{artifact}","format":"torchcts_result_reference","format_version":1}}"#)
+    };
+    std::fs::write(results.join("cpu_latest.json"), reference("cpu_history/0.json")).unwrap();
+    for i in 0..20 {
+        std::fs::write(results.join(format!("cpu_history/{i}.json")), reference(&format!("{}.json", i + 1))).unwrap();
+    }
+    let limits = Limits { max_history_files: 0, ..Limits::default() };
+    let index = EvidenceIndex::read(std::slice::from_ref(&results), "cpu", limits);
+    assert_eq!(index.omitted(), 20);
+    assert_eq!(index.files_read(), 9);
+    assert_eq!(index.problems().len(), 1, "{:?}", index.problems());
+    assert!(index.problems()[0].message.contains("depth exceeds 8"), "{:?}", index.problems());
+}
+
+#[test]
+fn a_folder_given_twice_is_read_once() {
+    let dir = workdir("twice");
+    let results = dir.join("results");
+    completed_run(&results);
+    std::os::unix::fs::symlink(&results, dir.join("link")).unwrap();
+    let index = read(&[results.clone(), dir.join("link"), results.clone()], "cpu");
+    assert_eq!(index.problems(), &[]);
+    assert_eq!(index.runs().len(), 1);
+    assert_eq!(index.records().count(), 2);
+}
