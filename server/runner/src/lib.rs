@@ -7,7 +7,8 @@
 //! spawning and supervising the process group, parsing pytest's per-test lines into progress,
 //! reading torchcts's result artifacts into per-test outcomes, and a per-manifest registry
 //! that guarantees at most one run per manifest; and reading a manifest's committed version
-//! from git (`git.rs`). It knows nothing of LSP: the glue turns
+//! from git (`git.rs`); and the evidence index of results folders (`evidence.rs`): per test, the
+//! newest record on a device. It knows nothing of LSP: the glue turns
 //! [`RunEvent`]s into work-done progress and [`TestResult`]s into diagnostics.
 //!
 //! Invariants:
@@ -20,11 +21,12 @@
 //!   the whole group (SIGTERM, then SIGKILL after a grace), so nothing of a run outlives it
 //!   (a process that leaves the group with `setsid` is the one exception, see `process.rs`).
 //! - The caller never blocks: everything is async, buffers are bounded, IO errors become
-//!   outcomes, never panics. (`git.rs` is the exception: plain blocking calls, which the
-//!   language server makes on its blocking pool.)
+//!   outcomes, never panics. (`git.rs` and `evidence.rs` are the exceptions: plain blocking
+//!   calls, which the language server makes on its blocking pool.)
 
 mod command;
 pub mod environment;
+pub mod evidence;
 pub mod git;
 mod output;
 mod process;

@@ -31,9 +31,9 @@ use serde_json::{Map, Value};
 
 use super::{TestOutcome, TestResult};
 
-const COMPACT_FORMAT: &str = "torchcts_compact_results";
-const REFERENCE_FORMAT: &str = "torchcts_result_reference";
-const MAX_REFERENCE_DEPTH: usize = 8;
+pub(crate) const COMPACT_FORMAT: &str = "torchcts_compact_results";
+pub(crate) const REFERENCE_FORMAT: &str = "torchcts_result_reference";
+pub(crate) const MAX_REFERENCE_DEPTH: usize = 8;
 const TOKEN_ALPHABET: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 /// Loads a results file as torchcts's `load_result_artifact` does: follows references,
@@ -56,7 +56,7 @@ pub fn decode_artifact(path: &Path) -> Result<(Value, PathBuf), String> {
     Err(format!("result reference depth exceeds {MAX_REFERENCE_DEPTH}"))
 }
 
-fn reference_target(reference: &Path, object: &Map<String, Value>) -> Result<PathBuf, String> {
+pub(crate) fn reference_target(reference: &Path, object: &Map<String, Value>) -> Result<PathBuf, String> {
     if object.get("format_version").and_then(Value::as_i64) != Some(1) {
         return Err(format!("unsupported result reference version: {:?}", object.get("format_version")));
     }
@@ -86,7 +86,7 @@ fn token(mut index: usize) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
-fn decode_compact(object: &Map<String, Value>) -> Result<Value, String> {
+pub(crate) fn decode_compact(object: &Map<String, Value>) -> Result<Value, String> {
     if object.get("format_version").and_then(Value::as_i64) != Some(1) {
         return Err(format!("unsupported compact result format version: {:?}", object.get("format_version")));
     }
