@@ -3,6 +3,7 @@
 mod support;
 
 use serde_json::{json, Value};
+use std::path::Path;
 use std::time::Duration;
 use support::lsp_client::LspClient;
 
@@ -673,5 +674,40 @@ fn the_projects_level_is_the_default_level() {
     assert_eq!(status_level(VALID), json!(5));
     let own = VALID.replace("\n}", "\n    \"semantic_level\": 2,\n}");
     assert_eq!(status_level(&own), json!(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 26 (first slice): the hover on an entry says what the earlier runs in `results/`
+/// showed for the tests that entry lets in, from a real torchcts run's artifacts
+/// (`tests/fixtures/runs/artifacts/focused`: `add` float32 PASS, `sub` float32 ERROR on cpu).
+#[test]
+fn the_hover_on_an_entry_shows_what_the_runs_showed() {
+    let dir = std::env::temp_dir().join(format!("torchcts-lsp-evidence-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let artifacts = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/runs/artifacts/focused/results");
+    let results = dir.join("results");
+    for file in ["cpu_vm_23gb_latest.json", "cpu_vm_23gb_history/2026-11-30T16-24-12Z.json"] {
+        std::fs::create_dir_all(results.join(file).parent().unwrap()).unwrap();
+        std::fs::copy(artifacts.join(file), results.join(file)).unwrap();
+    }
+    let text = "import torch\nmanifest = {\n    \"manifest_version\": 1,\n    \"device_name\": \"cpu\",\n    \"supported_dtypes\": {torch.float32: True},\n    \"semantic_level\": 2,\n    \"capabilities\": {\"inference\": True},\n}\n";
+    let manifest = dir.join("manifest.py");
+    std::fs::write(&manifest, text).unwrap();
+    let uri = support::lsp_client::file_uri(&manifest);
+    let mut client = LspClient::spawn();
+    client.initialize(json!({}));
+    client.open(&uri, text, 1);
+    client.wait_for(|m| m["method"] == "torchcts/status");
+    let at = json!({"textDocument": {"uri": uri}, "position": {"line": 4, "character": 30}});
+    let hover = client.request("textDocument/hover", at);
+    let markdown = hover["contents"]["value"].as_str().unwrap_or_default().to_string();
+    assert!(markdown.contains("**Runs on `cpu`**"), "{markdown}");
+    assert!(markdown.contains(" 1 passed · 0 failed · 1 errored · 0 skipped at run time · "), "{markdown}");
+    assert!(markdown.contains("Newest run 2026-11-30T16:24:12"), "{markdown}");
+    assert!(
+        markdown.contains("ERROR `") && markdown.contains("All sample inputs for sub failed before comparison"),
+        "{markdown}"
+    );
+    client.shutdown();
     let _ = std::fs::remove_dir_all(&dir);
 }

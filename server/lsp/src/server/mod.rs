@@ -20,6 +20,7 @@ mod analysis;
 mod convert;
 mod diagnostics;
 mod dispatch;
+mod evidence;
 mod fix_all;
 mod handlers;
 mod inventory;

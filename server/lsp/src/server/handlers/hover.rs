@@ -30,6 +30,13 @@ fn hover_now(session: &Session, snapshot: &Snapshot, params: HoverParams) -> Opt
         }
         h
     });
+    let result = match (result, crate::server::evidence::hover_markdown(session, &uri, &snapshot.analysis, offset)) {
+        (Some(mut h), Some(e)) => {
+            h.markdown = format!("{}\n\n---\n\n{e}", h.markdown);
+            Some(h)
+        }
+        (h, _) => h,
+    };
     let review =
         crate::server::review_lens::hover_markdown(session, &uri, &snapshot.analysis, offset, session.inventory());
     let result = match (result, review) {

@@ -40,6 +40,8 @@ pub struct State {
     pub site_packages: Option<PathBuf>,
     /// `[tool.torchcts-lsp]` per manifest folder, read once until a pyproject.toml changes.
     pub project_configs: project::ProjectConfigs,
+    /// Evidence indexes of earlier runs, per manifest folder and device.
+    pub evidence: crate::server::evidence::EvidenceIndexes,
     /// The client can be asked to watch `pyproject.toml` files (dynamic registration).
     pub can_watch_files: bool,
 }
