@@ -35,8 +35,94 @@ fn result_folders(session: &Session, path: &Path) -> Vec<PathBuf> {
     unique
 }
 
+/// What the runs showed for one entry's tests.
+struct Tally<'i> {
+    tests: usize,
+    passed: usize,
+    failed: usize,
+    errored: usize,
+    skipped: usize,
+    missing: usize,
+    failures: Vec<&'i runner::evidence::Evidence>,
+    newest: Option<&'i runner::evidence::RunInfo>,
+    partial: bool,
+}
+
+impl<'i> Tally<'i> {
+    fn of(index: &'i EvidenceIndex, node_ids: &[String]) -> Tally<'i> {
+        let mut t = Tally {
+            tests: node_ids.len(),
+            passed: 0,
+            failed: 0,
+            errored: 0,
+            skipped: 0,
+            missing: 0,
+            failures: Vec::new(),
+            newest: None,
+            partial: false,
+        };
+        for id in node_ids {
+            let Some(e) = index.record(id) else {
+                t.missing += 1;
+                continue;
+            };
+            match e.status {
+                EvidenceStatus::Passed => t.passed += 1,
+                EvidenceStatus::Failed => t.failed += 1,
+                EvidenceStatus::Error => t.errored += 1,
+                EvidenceStatus::Skipped => t.skipped += 1,
+            }
+            if matches!(e.status, EvidenceStatus::Failed | EvidenceStatus::Error) {
+                t.failures.push(e);
+            }
+            t.partial |= e.run.partial;
+            if t.newest.is_none_or(|n| e.run.timestamp > n.timestamp) {
+                t.newest = Some(&e.run);
+            }
+        }
+        t
+    }
+
+    fn any(&self) -> bool {
+        self.passed + self.failed + self.errored + self.skipped > 0
+    }
+
+    /// "cpu: 409 passed · 3 failed · 12 not run yet" (zero counts left out).
+    fn line(&self, device: &str) -> String {
+        let parts: Vec<String> = [
+            (self.passed, "passed"),
+            (self.failed, "failed"),
+            (self.errored, "errored"),
+            (self.skipped, "skipped at run time"),
+            (self.missing, "not run yet"),
+        ]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{n} {what}"))
+        .collect();
+        format!("{device}: {}", parts.join(" · "))
+    }
+}
+
+/// The index of the manifest at `path` for `device`, refreshed; `None` without result folders.
+fn index_for(session: &Session, path: &Path, device: &str) -> Option<Arc<Mutex<EvidenceIndex>>> {
+    let folders = result_folders(session, path);
+    if folders.is_empty() {
+        return None;
+    }
+    let key = (path.parent()?.to_path_buf(), device.to_string());
+    let index = session
+        .lock()
+        .evidence
+        .entry(key)
+        .or_insert_with(|| Arc::new(Mutex::new(EvidenceIndex::read(&folders, device, Limits::default()))))
+        .clone();
+    index.lock().unwrap_or_else(|p| p.into_inner()).refresh();
+    Some(index)
+}
+
 /// The hover's evidence section for the entry at `offset`, if it is a runnable entry and
-/// some result folder has records of its tests' device.
+/// some result folder has records of its tests on the device.
 pub fn hover_markdown(session: &Session, uri: &Uri, analysis: &Analysis, offset: usize) -> Option<String> {
     let path = uri.to_file_path()?.into_owned();
     let manifest = analysis.model.manifest.as_ref()?.as_dict()?;
@@ -45,75 +131,66 @@ pub fn hover_markdown(session: &Session, uri: &Uri, analysis: &Analysis, offset:
     if !torchcts_core::runnable::is_runnable_entry(&located, &facts) {
         return None;
     }
-    let folders = result_folders(session, &path);
-    if folders.is_empty() {
-        return None;
-    }
     let device_setting = session.settings_for(uri).device;
     let target = av::run_target(session.inventory(), manifest, Some(&located), device_setting.as_deref());
     let node_ids = target.node_ids?;
-    let key = (path.parent()?.to_path_buf(), target.device.clone());
-    let index = {
-        let mut state = session.lock();
-        state
-            .evidence
-            .entry(key)
-            .or_insert_with(|| Arc::new(Mutex::new(EvidenceIndex::read(&folders, &target.device, Limits::default()))))
-            .clone()
-    };
-    let mut index = index.lock().unwrap_or_else(|p| p.into_inner());
-    index.refresh();
-    Some(render(&index, &node_ids, &target.device, &target.label)).filter(|s| !s.is_empty())
+    let index = index_for(session, &path, &target.device)?;
+    let index = index.lock().unwrap_or_else(|p| p.into_inner());
+    let tally = Tally::of(&index, &node_ids);
+    tally.any().then(|| render(&tally, &target.device, &target.label))
 }
 
-fn render(index: &EvidenceIndex, node_ids: &[String], device: &str, label: &str) -> String {
-    let (mut passed, mut failed, mut errored, mut skipped, mut missing) = (0, 0, 0, 0, 0);
-    let mut failures = Vec::new();
-    let mut newest: Option<&runner::evidence::RunInfo> = None;
-    let mut partial = false;
-    for id in node_ids {
-        let Some(e) = index.record(id) else {
-            missing += 1;
+/// Per dtype and capability entry with records: (the entry key's span, the lens line).
+pub fn entry_lines(session: &Session, uri: &Uri, analysis: &Analysis) -> Vec<(std::ops::Range<usize>, String)> {
+    let mut out = Vec::new();
+    let (Some(path), Some(manifest)) =
+        (uri.to_file_path().map(|p| p.into_owned()), analysis.model.manifest.as_ref().and_then(|m| m.as_dict()))
+    else {
+        return out;
+    };
+    let facts = session.facts_for(uri, manifest);
+    let device_setting = session.settings_for(uri).device;
+    let device = facts.resolve_device(device_setting.as_deref());
+    let Some(index) = index_for(session, &path, &device) else { return out };
+    let index = index.lock().unwrap_or_else(|p| p.into_inner());
+    let keys = ["supported_dtypes", "capabilities"]
+        .iter()
+        .filter_map(|section| manifest.get(section).and_then(|e| e.value.as_dict()))
+        .flat_map(|d| d.entries.iter().map(|e| e.key.span.clone()));
+    for span in keys {
+        let Some(located) = torchcts_core::locate::locate(&analysis.tree, &analysis.text, span.start) else { continue };
+        if !torchcts_core::runnable::is_runnable_entry(&located, &facts) {
             continue;
-        };
-        match e.status {
-            EvidenceStatus::Passed => passed += 1,
-            EvidenceStatus::Failed => failed += 1,
-            EvidenceStatus::Error => errored += 1,
-            EvidenceStatus::Skipped => skipped += 1,
         }
-        if matches!(e.status, EvidenceStatus::Failed | EvidenceStatus::Error) {
-            failures.push(e);
-        }
-        partial |= e.run.partial;
-        if newest.is_none_or(|n| e.run.timestamp > n.timestamp) {
-            newest = Some(&e.run);
+        let target = av::run_target(session.inventory(), manifest, Some(&located), device_setting.as_deref());
+        let Some(node_ids) = target.node_ids else { continue };
+        let tally = Tally::of(&index, &node_ids);
+        if tally.any() {
+            out.push((span, tally.line(&target.device)));
         }
     }
-    if passed + failed + errored + skipped == 0 {
-        return String::new();
-    }
-    let mut out = format!(
-        "**Runs on `{device}`** ({label}, {} tests): {passed} passed · {failed} failed · {errored} errored · {skipped} skipped at run time · {missing} not run yet\n",
-        node_ids.len()
-    );
-    if let Some(run) = newest {
+    out
+}
+
+fn render(t: &Tally, device: &str, label: &str) -> String {
+    let mut out = format!("**Runs on `{device}`** ({label}, {} tests): {}\n", t.tests, t.line(device));
+    if let Some(run) = t.newest {
         out.push_str(&format!(
             "\nNewest run {} (torch {}, {}){}.\n",
             run.timestamp.as_deref().unwrap_or("(no time)"),
             run.torch_version.as_deref().unwrap_or("?"),
             run.hardware_key.as_deref().unwrap_or("?"),
-            if partial { "; a run that did not complete counts for the tests it reached" } else { "" }
+            if t.partial { "; a run that did not complete counts for the tests it reached" } else { "" }
         ));
     }
-    if !failures.is_empty() {
+    if !t.failures.is_empty() {
         out.push('\n');
-        for e in failures.iter().take(5) {
+        for e in t.failures.iter().take(5) {
             let status = if e.status == EvidenceStatus::Failed { "FAIL" } else { "ERROR" };
             out.push_str(&format!("- {status} `{}`: {}\n", e.node_id, e.error.as_deref().unwrap_or("")));
         }
-        if failures.len() > 5 {
-            out.push_str(&format!("- … and {} more\n", failures.len() - 5));
+        if t.failures.len() > 5 {
+            out.push_str(&format!("- … and {} more\n", t.failures.len() - 5));
         }
     }
     out

@@ -1,4 +1,5 @@
-//! `textDocument/codeLens`: "▶ Run level N on DEVICE (M tests)" above `semantic_level`.
+//! `textDocument/codeLens`: "▶ Run level N on DEVICE (M tests)" above `semantic_level`, the
+//! `vs HEAD` lenses, and what earlier runs showed on each dtype and capability entry.
 
 use crate::server::dispatch;
 use crate::server::protocol::RUN_LEVEL;
@@ -27,6 +28,11 @@ fn code_lens_now(session: &Session, snapshot: &Snapshot, uri: Uri) -> Option<Vec
     let run = av::runnable_up_to(&summary, level);
     let mut lenses =
         crate::server::review_lens::code_lenses(session, &uri, analysis, &snapshot.positions(), session.inventory());
+    // What earlier runs showed on each dtype and capability entry (a label, no command).
+    for (span, line) in crate::server::evidence::entry_lines(session, &uri, analysis) {
+        let command = Command { title: line, command: String::new(), arguments: None };
+        lenses.push(CodeLens { range: snapshot.positions().range(&span), command: Some(command), data: None });
+    }
     lenses.insert(
         0,
         CodeLens {
