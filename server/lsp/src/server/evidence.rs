@@ -10,6 +10,7 @@ use runner::evidence::{EvidenceIndex, EvidenceStatus, Limits};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use torchcts_core::accounting_view as av;
+use torchcts_core::value::ValueKind;
 use torchcts_core::Analysis;
 use tower_lsp_server::ls_types::Uri;
 
@@ -168,6 +169,71 @@ pub fn entry_lines(session: &Session, uri: &Uri, analysis: &Analysis) -> Vec<(st
         if tally.any() {
             out.push((span, tally.line(&target.device)));
         }
+    }
+    out
+}
+
+/// Recomputes the claimed-entry warnings of `uri` (on open and save: they read the result
+/// folders and ask the accounting per entry, too much for every keystroke) and republishes
+/// when they changed.
+pub async fn update_warnings(session: &Session, uri: &Uri) {
+    let Some(snapshot) = session.snapshot(uri, &crate::server::session::Cancel::default()) else { return };
+    let warnings = claimed_entry_warnings(session, uri, &snapshot.analysis);
+    let changed = {
+        let mut state = session.lock();
+        let Some(doc) = state.documents.get_mut(uri) else { return };
+        let changed = doc.evidence_warnings != warnings;
+        doc.evidence_warnings = warnings;
+        changed
+    };
+    if changed {
+        crate::server::diagnostics::refresh(session, uri.clone()).await;
+    }
+}
+
+/// The release reviewer's question (issue 26, item 3): entries the manifest claims (`True`, a
+/// dtype regex) whose tests failed or errored in the newest records on the device. (key
+/// path, message) per entry, anchored again by the diagnostics on every analysis.
+pub fn claimed_entry_warnings(session: &Session, uri: &Uri, analysis: &Analysis) -> Vec<(Vec<String>, String)> {
+    let mut out = Vec::new();
+    let (Some(path), Some(manifest)) =
+        (uri.to_file_path().map(|p| p.into_owned()), analysis.model.manifest.as_ref().and_then(|m| m.as_dict()))
+    else {
+        return out;
+    };
+    let facts = session.facts_for(uri, manifest);
+    let device_setting = session.settings_for(uri).device;
+    let device = facts.resolve_device(device_setting.as_deref());
+    let Some(index) = index_for(session, &path, &device) else { return out };
+    let index = index.lock().unwrap_or_else(|p| p.into_inner());
+    let claimed = ["supported_dtypes", "capabilities"]
+        .iter()
+        .filter_map(|section| manifest.get(section).and_then(|e| e.value.as_dict()))
+        .flat_map(|d| d.entries.iter())
+        .filter(|e| matches!(e.value.kind, ValueKind::Bool(true) | ValueKind::Str(_)));
+    for entry in claimed {
+        let span = entry.key.span.clone();
+        let Some(located) = torchcts_core::locate::locate(&analysis.tree, &analysis.text, span.start) else { continue };
+        if !torchcts_core::runnable::is_runnable_entry(&located, &facts) {
+            continue;
+        }
+        let target = av::run_target(session.inventory(), manifest, Some(&located), device_setting.as_deref());
+        let Some(node_ids) = target.node_ids.as_deref() else { continue };
+        let tally = Tally::of(&index, node_ids);
+        let bad = tally.failed + tally.errored;
+        if bad == 0 {
+            continue;
+        }
+        let first: Vec<String> = tally.failures.iter().take(3).map(|e| format!("`{}`", e.node_id)).collect();
+        let message = format!(
+            "{bad} of the tests {} lets in failed or errored in the newest runs on `{}`{}: {}{}",
+            target.label,
+            target.device,
+            tally.newest.and_then(|r| r.timestamp.as_deref()).map(|t| format!(" (newest {t})")).unwrap_or_default(),
+            first.join(", "),
+            if bad > first.len() { ", ..." } else { "" }
+        );
+        out.push((target.anchor, message));
     }
     out
 }

@@ -13,6 +13,7 @@ pub async fn did_save(session: &Session, params: DidSaveTextDocumentParams) {
     let uri = params.text_document.uri;
     crate::server::review_lens::note_head(session, &uri).await;
     crate::server::diagnostics::refresh(session, uri.clone()).await;
+    crate::server::evidence::update_warnings(session, &uri).await;
     run_on_save(session, uri).await;
 }
 
