@@ -141,8 +141,15 @@ pub fn hover_markdown(session: &Session, uri: &Uri, analysis: &Analysis, offset:
     tally.any().then(|| render(&tally, &target.device, &target.label))
 }
 
-/// Per dtype and capability entry with records: (the entry key's span, the lens line).
-pub fn entry_lines(session: &Session, uri: &Uri, analysis: &Analysis) -> Vec<(std::ops::Range<usize>, String)> {
+/// For each dtype and capability entry that decides tests (only claimed ones: `True` or a
+/// dtype regex, when `claimed_only`), `f` of its key span, run target and tally.
+fn per_entry<T>(
+    session: &Session,
+    uri: &Uri,
+    analysis: &Analysis,
+    claimed_only: bool,
+    mut f: impl FnMut(std::ops::Range<usize>, av::RunTarget, &Tally) -> Option<T>,
+) -> Vec<T> {
     let mut out = Vec::new();
     let (Some(path), Some(manifest)) =
         (uri.to_file_path().map(|p| p.into_owned()), analysis.model.manifest.as_ref().and_then(|m| m.as_dict()))
@@ -154,23 +161,30 @@ pub fn entry_lines(session: &Session, uri: &Uri, analysis: &Analysis) -> Vec<(st
     let device = facts.resolve_device(device_setting.as_deref());
     let Some(index) = index_for(session, &path, &device) else { return out };
     let index = index.lock().unwrap_or_else(|p| p.into_inner());
-    let keys = ["supported_dtypes", "capabilities"]
+    let entries = ["supported_dtypes", "capabilities"]
         .iter()
         .filter_map(|section| manifest.get(section).and_then(|e| e.value.as_dict()))
-        .flat_map(|d| d.entries.iter().map(|e| e.key.span.clone()));
-    for span in keys {
+        .flat_map(|d| d.entries.iter())
+        .filter(|e| !claimed_only || matches!(e.value.kind, ValueKind::Bool(true) | ValueKind::Str(_)));
+    for entry in entries {
+        let span = entry.key.span.clone();
         let Some(located) = torchcts_core::locate::locate(&analysis.tree, &analysis.text, span.start) else { continue };
         if !torchcts_core::runnable::is_runnable_entry(&located, &facts) {
             continue;
         }
         let target = av::run_target(session.inventory(), manifest, Some(&located), device_setting.as_deref());
-        let Some(node_ids) = target.node_ids else { continue };
+        let Some(node_ids) = target.node_ids.clone() else { continue };
         let tally = Tally::of(&index, &node_ids);
-        if tally.any() {
-            out.push((span, tally.line(&target.device)));
-        }
+        out.extend(f(span, target, &tally));
     }
     out
+}
+
+/// Per dtype and capability entry with records: (the entry key's span, the lens line).
+pub fn entry_lines(session: &Session, uri: &Uri, analysis: &Analysis) -> Vec<(std::ops::Range<usize>, String)> {
+    per_entry(session, uri, analysis, false, |span, target, tally| {
+        tally.any().then(|| (span, tally.line(&target.device)))
+    })
 }
 
 /// Recomputes the claimed-entry warnings of `uri` (on open and save: they read the result
@@ -195,34 +209,10 @@ pub async fn update_warnings(session: &Session, uri: &Uri) {
 /// dtype regex) whose tests failed or errored in the newest records on the device. (key
 /// path, message) per entry, anchored again by the diagnostics on every analysis.
 pub fn claimed_entry_warnings(session: &Session, uri: &Uri, analysis: &Analysis) -> Vec<(Vec<String>, String)> {
-    let mut out = Vec::new();
-    let (Some(path), Some(manifest)) =
-        (uri.to_file_path().map(|p| p.into_owned()), analysis.model.manifest.as_ref().and_then(|m| m.as_dict()))
-    else {
-        return out;
-    };
-    let facts = session.facts_for(uri, manifest);
-    let device_setting = session.settings_for(uri).device;
-    let device = facts.resolve_device(device_setting.as_deref());
-    let Some(index) = index_for(session, &path, &device) else { return out };
-    let index = index.lock().unwrap_or_else(|p| p.into_inner());
-    let claimed = ["supported_dtypes", "capabilities"]
-        .iter()
-        .filter_map(|section| manifest.get(section).and_then(|e| e.value.as_dict()))
-        .flat_map(|d| d.entries.iter())
-        .filter(|e| matches!(e.value.kind, ValueKind::Bool(true) | ValueKind::Str(_)));
-    for entry in claimed {
-        let span = entry.key.span.clone();
-        let Some(located) = torchcts_core::locate::locate(&analysis.tree, &analysis.text, span.start) else { continue };
-        if !torchcts_core::runnable::is_runnable_entry(&located, &facts) {
-            continue;
-        }
-        let target = av::run_target(session.inventory(), manifest, Some(&located), device_setting.as_deref());
-        let Some(node_ids) = target.node_ids.as_deref() else { continue };
-        let tally = Tally::of(&index, node_ids);
+    per_entry(session, uri, analysis, true, |_, target, tally| {
         let bad = tally.failed + tally.errored;
         if bad == 0 {
-            continue;
+            return None;
         }
         let first: Vec<String> = tally.failures.iter().take(3).map(|e| format!("`{}`", e.node_id)).collect();
         let message = format!(
@@ -233,9 +223,8 @@ pub fn claimed_entry_warnings(session: &Session, uri: &Uri, analysis: &Analysis)
             first.join(", "),
             if bad > first.len() { ", ..." } else { "" }
         );
-        out.push((target.anchor, message));
-    }
-    out
+        Some((target.anchor, message))
+    })
 }
 
 fn render(t: &Tally, device: &str, label: &str) -> String {
