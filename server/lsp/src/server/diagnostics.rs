@@ -41,7 +41,6 @@ pub(crate) const LIVE_ANALYSIS_MAX_BYTES: usize = torchcts_core::size_limit::ANA
 /// no diagnostics; one that stopped being a manifest (a setting or workspace folder
 /// changed) has its diagnostics cleared.
 pub async fn refresh(session: &Session, uri: Uri) {
-    publish_config_problem(session, &uri).await;
     if !session.is_manifest(&uri) {
         let analysed = session.lock().documents.get_mut(&uri).is_some_and(|d| {
             d.summary = None;
@@ -52,6 +51,9 @@ pub async fn refresh(session: &Session, uri: Uri) {
         }
         return;
     }
+    // Only manifests report their project configuration's problems (an editor that sends
+    // every Python file must not get them on each of those).
+    publish_config_problem(session, &uri).await;
     loop {
         let snapshot = {
             let mut state = session.lock();

@@ -112,14 +112,14 @@ fn index_for(session: &Session, path: &Path, device: &str) -> Option<Arc<Mutex<E
         return None;
     }
     let key = (path.parent()?.to_path_buf(), device.to_string());
-    let index = session
-        .lock()
-        .evidence
-        .entry(key)
-        .or_insert_with(|| Arc::new(Mutex::new(EvidenceIndex::read(&folders, device, Limits::default()))))
-        .clone();
-    index.lock().unwrap_or_else(|p| p.into_inner()).refresh();
-    Some(index)
+    let known = session.lock().evidence.get(&key).cloned();
+    if let Some(index) = known {
+        index.lock().unwrap_or_else(|p| p.into_inner()).refresh();
+        return Some(index);
+    }
+    // The first read of the folders happens outside the session's lock: it is file IO.
+    let index = Arc::new(Mutex::new(EvidenceIndex::read(&folders, device, Limits::default())));
+    Some(session.lock().evidence.entry(key).or_insert(index).clone())
 }
 
 /// The hover's evidence section for the entry at `offset`, if it is a runnable entry and
