@@ -35,12 +35,17 @@ fn workspace_with(name: &str, torch: &str, torchcts: &str) -> PathBuf {
 }
 
 fn start(dir: &Path) -> (LspClient, String) {
+    start_with(dir, MANIFEST)
+}
+
+/// `start` with `text` as the manifest the editor opens.
+fn start_with(dir: &Path, text: &str) -> (LspClient, String) {
     let mut client = LspClient::spawn_with(&[], &["VIRTUAL_ENV", "TORCHCTS_LSP_PYTHON"]);
     let root = file_uri(dir);
     client.request("initialize", json!({"processId": null, "rootUri": root, "capabilities": {}}));
     client.notify("initialized", json!({}));
     let uri = file_uri(&dir.join("manifest.py"));
-    client.open(&uri, MANIFEST, 1);
+    client.open(&uri, text, 1);
     (client, uri)
 }
 
@@ -158,11 +163,7 @@ fn the_hover_on_a_ledger_device_lists_the_expired_entries() {
     )
     .unwrap();
     std::fs::write(dir.join("manifest.py"), &text).unwrap();
-    let mut client = LspClient::spawn_with(&[], &["VIRTUAL_ENV", "TORCHCTS_LSP_PYTHON"]);
-    client.request("initialize", json!({"processId": null, "rootUri": file_uri(&dir), "capabilities": {}}));
-    client.notify("initialized", json!({}));
-    let uri = file_uri(&dir.join("manifest.py"));
-    client.open(&uri, &text, 1);
+    let (mut client, uri) = start_with(&dir, &text);
     status(&mut client);
     let line = text.lines().position(|l| l.contains("semantic_level")).unwrap();
     let at = json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": 6}});
