@@ -29,7 +29,9 @@ fn result_folders(session: &Session, path: &Path) -> Vec<PathBuf> {
     }
     let mut unique: Vec<PathBuf> = Vec::new();
     for folder in folders {
-        if folder.is_dir() && !unique.contains(&folder) {
+        // Missing ones too: the index reads a missing folder as empty and finds it on a
+        // later refresh once a run creates it.
+        if !unique.contains(&folder) {
             unique.push(folder);
         }
     }
@@ -107,15 +109,15 @@ impl<'i> Tally<'i> {
 
 /// The index of the manifest at `path` for `device`, refreshed; `None` without result folders.
 fn index_for(session: &Session, path: &Path, device: &str) -> Option<Arc<Mutex<EvidenceIndex>>> {
-    let folders = result_folders(session, path);
-    if folders.is_empty() {
-        return None;
-    }
     let key = (path.parent()?.to_path_buf(), device.to_string());
     let known = session.lock().evidence.get(&key).cloned();
     if let Some(index) = known {
         index.lock().unwrap_or_else(|p| p.into_inner()).refresh();
         return Some(index);
+    }
+    let folders = result_folders(session, path);
+    if !folders.iter().any(|f| f.is_dir()) {
+        return None;
     }
     // The first read of the folders happens outside the session's lock: it is file IO.
     let index = Arc::new(Mutex::new(EvidenceIndex::read(&folders, device, Limits::default())));
