@@ -8,11 +8,12 @@ use tower_lsp_server::ls_types::DidChangeWatchedFilesParams;
 pub async fn did_change_watched_files(session: &Session, params: DidChangeWatchedFilesParams) {
     let pyproject = params.changes.iter().any(|c| c.uri.as_str().ends_with(crate::project_config::FILE_NAME));
     if pyproject {
-        let mut state = session.lock();
-        state.project_configs.forget();
-        // The `results` folders may have changed with it.
-        state.evidence.clear();
-        drop(state);
+        {
+            let mut state = session.lock();
+            state.project_configs.forget();
+            // The `results` folders may have changed with it.
+            state.evidence.clear();
+        }
         crate::server::diagnostics::refresh_all(session).await;
     }
 }
