@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 use crate::account::{Accounting, Detail, LabelKind, NodeRef, Record};
 use crate::facts::{ManifestFacts, PyValue};
-use crate::inventory::{OiParam, Reason};
+use crate::inventory::Reason;
 use crate::Inventory;
 
 /// The reason given to a node that one side does not collect at all.
@@ -218,7 +218,7 @@ pub fn prepare(acc: &Accounting) -> Prepared {
         (_, None) => {}
     };
     for node in acc.executable_nodes() {
-        put(&mut p, node, State::Runs(node_level(inv, node)));
+        put(&mut p, node, State::Runs(acc.node_level(node)));
     }
     let mut slots: HashMap<(u8, Reason), usize> = HashMap::new();
     for rec in acc.records() {
@@ -251,16 +251,8 @@ impl Prepared {
     }
 }
 
-fn node_level(inv: &Inventory, node: NodeRef) -> u8 {
-    match node {
-        NodeRef::Item(i) => inv.items.get(i as usize).map_or(0, |it| it.level),
-        NodeRef::Placeholder(k) => inv.engine.hot.placeholders[k as usize].level,
-        NodeRef::Pending { .. } => inv.opinfo_level,
-    }
-}
-
 /// What decides a record: the manifest entry its rule reads.
-fn cause_of(acc: &Accounting, rec: &Record) -> Cause {
+pub fn cause_of(acc: &Accounting, rec: &Record) -> Cause {
     let inv = acc.inventory;
     let dtype = |l: &crate::account::DtypeLabel| match l.kind {
         LabelKind::Gradcheck => Cause::Dtype("torch.float64".to_string()),
@@ -298,17 +290,13 @@ fn cause_of(acc: &Accounting, rec: &Record) -> Cause {
 /// its operator listed in `skip_ops` (generated sets leave those out), else its dtype when
 /// that side does not enable it plainly, else the generated set itself.
 fn cause_of_absence(inv: &Inventory, node: NodeRef, facts: &ManifestFacts) -> Cause {
-    let item = match node {
-        NodeRef::Item(i) => inv.items.get(i as usize),
-        NodeRef::Pending { dt, .. } => return Cause::Dtype(inv.string(dt).to_string()),
-        NodeRef::Placeholder(_) => None,
-    };
-    let Some(item) = item else { return Cause::GeneratedSet };
-    let (op, dt) = match &item.opinfo {
-        Some(OiParam::Forward { op, dt, .. }) | Some(OiParam::Backward { op, dt, .. }) => (Some(*op), Some(*dt)),
-        Some(OiParam::Errors { op }) => (Some(*op), None),
-        None => (item.op, item.d1.map(|d| d.dt)),
-    };
+    if let NodeRef::Pending { dt, .. } = node {
+        return Cause::Dtype(inv.string(dt).to_string());
+    }
+    if matches!(node, NodeRef::Placeholder(_)) {
+        return Cause::GeneratedSet;
+    }
+    let (op, dt) = crate::account::node_subject(inv, node);
     if let Some(op) = op.map(|op| inv.string(op)) {
         if facts.skip_ops.iter().any(|s| s == op) {
             return Cause::SkipOp(op.to_string());

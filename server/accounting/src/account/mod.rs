@@ -24,6 +24,7 @@ mod tally;
 mod tests;
 
 pub(crate) use context::{dtype_entry, Ctx, DtypeKeys};
+pub(crate) use result::node_subject;
 pub use result::{
     Accounting, AccountingProblem, Detail, DeviceResolution, DtypeLabel, LabelKind, LevelCounts, NodeRef,
     PlaceholderKind, Record,

@@ -300,6 +300,24 @@ impl<'a> Accounting<'a> {
         }
     }
 
+    /// The operator and dtype a node tests (`None` where it has none: a test of a module, a
+    /// placeholder): the OpInfo parameters, else the item's operator and first dtype.
+    pub fn op_and_dtype(&self, node: NodeRef) -> (Option<&str>, Option<&str>) {
+        let inv = self.inventory;
+        let (op, dt) = node_subject(inv, node);
+        (op.map(|s| inv.string(s)), dt.map(|s| inv.string(s)))
+    }
+
+    /// The semantic level of a node (pending OpInfo records: the OpInfo default).
+    pub fn node_level(&self, node: NodeRef) -> u8 {
+        let inv = self.inventory;
+        match node {
+            NodeRef::Item(i) => inv.items.get(i as usize).map_or(0, |it| it.level),
+            NodeRef::Placeholder(k) => inv.engine.hot.placeholders[k as usize].level,
+            NodeRef::Pending { .. } => inv.opinfo_level,
+        }
+    }
+
     /// The node id as show-skips prints it (`nodeid.split('/')[-1]`).
     pub fn printed_id(&self, rec: &Record) -> String {
         if let NodeRef::Item(i) = rec.node {
@@ -323,5 +341,22 @@ impl std::fmt::Debug for Accounting<'_> {
             .field("included", &self.included)
             .field("records", &self.record_count)
             .finish()
+    }
+}
+
+/// The (operator, dtype) string ids a node tests: the OpInfo parameters, else the item's
+/// operator and first dtype; a pending record's own; none for a placeholder.
+pub(crate) fn node_subject(inv: &Inventory, node: NodeRef) -> (Option<StrId>, Option<StrId>) {
+    use crate::inventory::OiParam;
+    let item = match node {
+        NodeRef::Item(i) => inv.items.get(i as usize),
+        NodeRef::Pending { op, dt, .. } => return (Some(op), Some(dt)),
+        NodeRef::Placeholder(_) => None,
+    };
+    let Some(item) = item else { return (None, None) };
+    match &item.opinfo {
+        Some(OiParam::Forward { op, dt, .. }) | Some(OiParam::Backward { op, dt, .. }) => (Some(*op), Some(*dt)),
+        Some(OiParam::Errors { op }) => (Some(*op), None),
+        None => (item.op, item.d1.map(|d| d.dt)),
     }
 }

@@ -109,26 +109,11 @@ pub fn run(args: &DiffArgs) -> ExitCode {
         Ok(inventory) => inventory,
         Err(e) => return usage_error(e),
     };
-    let sides = review_diff::side(&old.1)
-        .map_err(|e| format!("{}: {e}", old.0))
-        .and_then(|o| review_diff::side(&new.1).map(|n| (o, n)).map_err(|e| format!("{}: {e}", new.0)));
-    let (mut old_side, mut new_side) = match sides {
-        Ok(s) => s,
-        Err(e) => return usage_error(e),
-    };
-    // Both sides are counted as a run in the working version's folder would name tests.
-    let layout = args.accounting.run_layout(&new_path);
-    old_side.facts.layout = layout.clone();
-    new_side.facts.layout = layout;
-    let options =
-        ReviewOptions { device: args.accounting.device.clone(), selection: args.accounting.levels.selection() };
-    let review = match review_diff::review(&inventory, &old_side.facts, &new_side.facts, &options) {
+    let reviewed = match review_texts((&old.0, &old.1), (&new.0, &new.1), &new_path, &args.accounting, &inventory) {
         Ok(r) => r,
         Err(e) => return usage_error(e),
     };
-    if let Some(problem) = &review.diff.problem {
-        return usage_error(problem);
-    }
+    let Reviewed { review, old: old_side, new: new_side } = reviewed;
     match args.format {
         DiffFormat::Json => {
             let mut report = review_diff::to_json(&review);
@@ -158,4 +143,33 @@ pub fn run(args: &DiffArgs) -> ExitCode {
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS
+}
+
+/// A review and its two sides.
+pub struct Reviewed {
+    pub review: review_diff::Review,
+    pub old: review_diff::Side,
+    pub new: review_diff::Side,
+}
+
+/// Both texts evaluated and accounted as a run in the working version's folder would name
+/// tests, and compared. `Err`: a version that cannot be evaluated, or no difference computed.
+pub fn review_texts(
+    old: (&str, &str),
+    new: (&str, &str),
+    new_path: &std::path::Path,
+    accounting: &AccountingArgs,
+    inventory: &super::SelectedInventory,
+) -> Result<Reviewed, String> {
+    let mut old_side = review_diff::side(old.1).map_err(|e| format!("{}: {e}", old.0))?;
+    let mut new_side = review_diff::side(new.1).map_err(|e| format!("{}: {e}", new.0))?;
+    let layout = accounting.run_layout(new_path);
+    old_side.facts.layout = layout.clone();
+    new_side.facts.layout = layout;
+    let options = ReviewOptions { device: accounting.device.clone(), selection: accounting.levels.selection() };
+    let review = review_diff::review(inventory, &old_side.facts, &new_side.facts, &options)?;
+    if let Some(problem) = &review.diff.problem {
+        return Err(problem.clone());
+    }
+    Ok(Reviewed { review, old: old_side, new: new_side })
 }

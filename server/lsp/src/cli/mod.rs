@@ -12,6 +12,7 @@ pub mod heap;
 pub mod inputs;
 pub mod inventory;
 pub mod output;
+pub mod report;
 pub mod skips;
 
 use clap::{Parser, Subcommand};
@@ -61,6 +62,7 @@ pub enum Command {
     Skips(skips::SkipsArgs),
     Inventory(inventory::InventoryArgs),
     Diff(diff::DiffArgs),
+    Report(report::ReportArgs),
     Config(config::ConfigArgs),
     Completions(completions::CompletionsArgs),
 }
@@ -74,6 +76,8 @@ impl Command {
             Command::Skips(a) => &a.output,
             Command::Inventory(a) => &a.output,
             Command::Diff(a) => &a.output,
+            // `report -o` is a file or, for several manifests, a folder: the command writes it.
+            Command::Report(_) => return None,
             Command::Config(a) => &a.output,
             Command::Completions(a) => &a.output,
         };

@@ -1,0 +1,141 @@
+//! The support record as a pull-request comment: the headline counts, per level and per dtype
+//! tables, the failing tests (first 20) in a collapsed list, the entries, and the review diff.
+
+use super::model::{Outcome, SupportRecord, Tally};
+use std::fmt::Write;
+
+/// Failing tests listed in the comment.
+const FAILURES_SHOWN: usize = 20;
+
+pub fn render(r: &SupportRecord) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "### TorchCTS support record: `{}` on `{}`\n", r.manifest, r.device);
+    let _ = writeln!(
+        out,
+        "torchcts {} · torch {} · {}{}\n",
+        r.torchcts,
+        r.torch,
+        r.selection,
+        r.generated_at.as_deref().map(|t| format!(" · generated {t}")).unwrap_or_default()
+    );
+    let e = &r.evidence;
+    let _ = writeln!(
+        out,
+        "**{} of {} collected tests run** ({} deselected, {} not-run records). Runs showed: {}{}.\n",
+        r.executable,
+        r.collected,
+        r.deselected,
+        r.reason_counts.iter().map(|(_, n)| n).sum::<usize>(),
+        tally_line(&e.tally),
+        if e.partial { " (a run that did not complete counts for the tests it reached)" } else { "" }
+    );
+    out.push_str("| level | run | filtered | filtered by |\n|---:|---:|---:|---|\n");
+    for l in r.levels.iter().filter(|l| l.collected > 0) {
+        let reasons: Vec<String> = l.by_reason.iter().take(3).map(|(k, n)| format!("{k} {n}")).collect();
+        let _ = writeln!(
+            out,
+            "| {}{} | {} | {} | {} |",
+            l.level,
+            if l.selected { "" } else { " (not selected)" },
+            l.run,
+            l.filtered,
+            reasons.join(", ")
+        );
+    }
+    out.push_str("\n| dtype | claim | run | passed | failed | errored | no record | filtered |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
+    for (i, d) in r.dtypes.iter().enumerate() {
+        let mut t = Tally::default();
+        for cell in r.operators.iter().filter_map(|o| o.cells[i].as_ref()) {
+            t.run += cell.tally.run;
+            t.passed += cell.tally.passed;
+            t.failed += cell.tally.failed;
+            t.errored += cell.tally.errored;
+            t.no_record += cell.tally.no_record;
+            t.filtered += cell.tally.filtered;
+        }
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} | {} | {} | {} | {} | {} |",
+            d.name,
+            if d.claim.is_empty() { "–".to_string() } else { format!("`{}`", d.claim.replace('|', "\\|")) },
+            t.run,
+            t.passed,
+            t.failed,
+            t.errored,
+            t.no_record,
+            t.filtered
+        );
+    }
+    failures(&mut out, r);
+    if !r.capabilities.is_empty() {
+        out.push_str("\n| capability | declared | tests filtered for it |\n|---|---|---:|\n");
+        for c in &r.capabilities {
+            let _ = writeln!(out, "| `{}` | `{}` | {} |", c.name, c.value.replace('|', "\\|"), c.removes);
+        }
+    }
+    if !r.skip_ops.is_empty() {
+        out.push_str("\n| skip_ops | tests removed | of them passed / failed in a run |\n|---|---:|---|\n");
+        for s in &r.skip_ops {
+            let _ = writeln!(out, "| `{}` | {} | {} / {} |", s.name, s.removes, s.removed_passed, s.removed_failed);
+        }
+    }
+    if !r.tolerances.is_empty() {
+        out.push_str("\n| tolerance override | value | against torchcts' default |\n|---|---|---|\n");
+        for t in &r.tolerances {
+            let _ = writeln!(out, "| `{}` | `{}` | {} |", t.key, t.value, t.effect);
+        }
+    }
+    if let Some(review) = &r.review {
+        let _ = write!(out, "\n#### Against `{}`\n\n{}", review.against, review.markdown);
+    }
+    for note in &r.notes {
+        let _ = writeln!(out, "\n> Note: {note}");
+    }
+    out
+}
+
+/// "409 passed · 3 failed · 12 no record" (zero counts left out; "no records" for none).
+pub(super) fn tally_line(t: &Tally) -> String {
+    let parts: Vec<String> = [
+        (t.passed, "passed"),
+        (t.failed, "failed"),
+        (t.errored, "errored"),
+        (t.skipped, "skipped at run time"),
+        (t.no_record, "no record"),
+    ]
+    .iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, what)| format!("{n} {what}"))
+    .collect();
+    if parts.is_empty() {
+        "no tests".to_string()
+    } else {
+        parts.join(" · ")
+    }
+}
+
+fn failures(out: &mut String, r: &SupportRecord) {
+    let failing: Vec<(&str, &str, &str)> = r
+        .operators
+        .iter()
+        .flat_map(|o| o.cells.iter().flatten())
+        .flat_map(|c| c.tests.iter())
+        .filter_map(|t| match &t.outcome {
+            Outcome::Runs(Some(o)) if super::html::is_failure(o.status) => {
+                Some((super::json::status_name(o.status), t.node_id.as_str(), o.message.as_deref().unwrap_or("")))
+            }
+            _ => None,
+        })
+        .collect();
+    if failing.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\n<details><summary>{} failing tests</summary>\n", failing.len());
+    for (status, id, message) in failing.iter().take(FAILURES_SHOWN) {
+        let _ = writeln!(out, "- {status} `{id}`: {}", message.replace('`', "'"));
+    }
+    if failing.len() > FAILURES_SHOWN {
+        let _ = writeln!(out, "- … and {} more", failing.len() - FAILURES_SHOWN);
+    }
+    out.push_str("\n</details>\n");
+}
