@@ -89,6 +89,7 @@ pub fn render(r: &SupportRecord) -> String {
     summary(&mut out, r);
     chart(&mut out, &r.levels);
     matrix(&mut out, r);
+    entry_evidence(&mut out, r);
     entries(&mut out, "capabilities", "Capabilities", "declared", "tests filtered for want of it", &r.capabilities);
     entries(&mut out, "skip-ops", "skip_ops", "", "tests it removes", &r.skip_ops);
     tolerances(&mut out, r);
@@ -329,6 +330,41 @@ fn entries(out: &mut String, id: &str, title: &str, value_head: &str, removes_he
             let _ = write!(out, "<td><code>{}</code></td>", esc(&e.value));
         }
         let _ = writeln!(out, "<td>{}</td><td>{} / {}</td></tr>", e.removes, e.removed_passed, e.removed_failed);
+    }
+    out.push_str("</tbody></table></section>\n");
+}
+
+/// Per manifest entry, what the newest records say of the tests it decides.
+fn entry_evidence(out: &mut String, r: &SupportRecord) {
+    out.push_str(
+        "<section id=\"entries\"><h2>Per entry: what the runs showed</h2>\n<p class=\"hint\">The tests an entry decides: \
+         a dtype or capability, those it lets in; a skip_ops item, those it removes; a tolerance override, the OpInfo \
+         tests comparing under it; semantic_level, all that run.</p>\n",
+    );
+    if r.entries.is_empty() {
+        out.push_str("<p>No entry decides tests.</p></section>\n");
+        return;
+    }
+    out.push_str(
+        "<table class=\"entries\"><thead><tr><th>entry</th><th>tests</th><th>passed</th><th>failed</th><th>errored</th>\
+         <th>skipped</th><th>no record</th><th>newest record</th></tr></thead><tbody>\n",
+    );
+    for (line, e) in &r.entries {
+        let t = &e.tally;
+        let class = if t.failed + t.errored > 0 { " class=fail" } else { "" };
+        let _ = writeln!(
+            out,
+            "<tr data-line={line}{class}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}{}</td></tr>",
+            esc(&e.label),
+            t.tests,
+            t.passed,
+            t.failed,
+            t.errored,
+            t.skipped,
+            t.no_record,
+            esc(t.newest_tested_at.as_deref().unwrap_or("")),
+            if t.partial { " <span class=\"warn\">(partial run)</span>" } else { "" }
+        );
     }
     out.push_str("</tbody></table></section>\n");
 }

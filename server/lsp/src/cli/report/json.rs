@@ -65,6 +65,11 @@ pub fn to_json(r: &SupportRecord) -> Value {
             "problems": e.problems.iter().map(|(p, m)| json!({"file": p, "message": m})).collect::<Vec<_>>(),
             "history_files_left_out": e.omitted,
         },
+        "entries": r.entries.iter().map(|(line, e)| {
+            let mut value = serde_json::to_value(e).unwrap_or(Value::Null);
+            value["line"] = json!(line);
+            value
+        }).collect::<Vec<_>>(),
         "review": r.review.as_ref().map(|rv| json!({"against": rv.against, "diff": rv.json})),
         "notes": r.notes,
     })

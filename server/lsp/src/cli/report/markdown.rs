@@ -67,6 +67,18 @@ pub fn render(r: &SupportRecord) -> String {
         );
     }
     failures(&mut out, r);
+    let decided: Vec<_> = r.entries.iter().filter(|(_, e)| e.tally.tests > 0).collect();
+    if !decided.is_empty() {
+        out.push_str("\n| entry | tests | passed | failed | errored | no record |\n|---|---:|---:|---:|---:|---:|\n");
+        for (_, e) in decided {
+            let t = &e.tally;
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} |",
+                e.label, t.tests, t.passed, t.failed, t.errored, t.no_record
+            );
+        }
+    }
     if !r.capabilities.is_empty() {
         out.push_str("\n| capability | declared | tests filtered for it |\n|---|---|---:|\n");
         for c in &r.capabilities {

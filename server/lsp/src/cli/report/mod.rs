@@ -248,12 +248,22 @@ fn build_record(
         ),
     };
     let mut record = model::build(&acc, &sources);
+    // Per entry, the core's attribution of tests to entries; ages only with --timestamp (the
+    // clock would make two records of the same input differ).
+    let name = |p: &Path| model::artifact_name(p, &folders);
+    let lookup = crate::evidence_lookup::IndexLookup::new(&index, &name, &model::clean_message);
+    let now = args.timestamp.then(crate::ledger_warnings::now_seconds);
+    let device = flags.device.as_deref();
+    record.entries = torchcts_core::evidence::entry_tallies(&inventory, &analysis, device, &lookup, now)
+        .into_iter()
+        .map(|e| (analysis.line_index.line_of(e.entry.span.start) + 1, e))
+        .collect();
     record.notes.extend(acc.not_modelled.iter().chain(&av::unknown_inputs(manifest)).map(|n| model::strip_paths(n)));
     if let Some(rev) = &args.against {
         record.review = Some(review_part(path, rev, &text, flags, &inventory)?);
     }
     if args.timestamp {
-        record.generated_at = Some(now_utc());
+        record.generated_at = Some(torchcts_core::evidence::time::utc_minutes(crate::ledger_warnings::now_seconds()));
     }
     Ok(record)
 }
@@ -278,21 +288,4 @@ fn review_part(
         json: torchcts_core::review_diff::to_json(&review.review),
         changes: review.review.changes.iter().map(|c| (c.label.clone(), c.started, c.stopped)).collect(),
     })
-}
-
-/// The current time, UTC, as ISO-8601 (`2026-12-03T10:20:00Z`).
-fn now_utc() -> String {
-    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
-    let (days, rest) = ((secs / 86_400) as i64, secs % 86_400);
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", rest / 3600, rest % 3600 / 60, rest % 60)
 }

@@ -45,7 +45,10 @@ pub struct SupportRecord {
     pub skip_ops: Vec<EntryRow>,
     pub tolerances: Vec<ToleranceRow>,
     pub evidence: EvidenceSummary,
-    /// Per-entry counts, from the core's attribution (filled where it is available).
+    /// Per entry (dtypes, capabilities, skip_ops items, tolerance overrides, semantic_level):
+    /// its manifest line and what the runs showed for the tests it decides (the core's
+    /// attribution, `torchcts_core::evidence`).
+    pub entries: Vec<(usize, torchcts_core::evidence::EntryEvidence)>,
     pub notes: Vec<String>,
     /// `--against REV`: the review diff.
     pub review: Option<ReviewPart>,
@@ -363,6 +366,7 @@ pub fn build(acc: &Accounting, src: &Sources) -> SupportRecord {
             problems: src.index.problems().iter().map(|p| (relative(&p.path), clean_message(&p.message))).collect(),
             omitted: src.index.omitted(),
         },
+        entries: Vec::new(),
         notes: Vec::new(),
         review: None,
         generated_at: None,
@@ -658,7 +662,7 @@ fn run_rows(index: &EvidenceIndex, folders: &[PathBuf]) -> Vec<RunRow> {
 }
 
 /// An artifact's path from its results folder's parent (`results/cpu_history/x.json`).
-fn artifact_name(path: &Path, folders: &[PathBuf]) -> String {
+pub fn artifact_name(path: &Path, folders: &[PathBuf]) -> String {
     for folder in folders {
         if let Ok(rest) = path.strip_prefix(folder) {
             let name = folder.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
