@@ -11,6 +11,7 @@ import {
 } from "vscode-languageclient/node";
 import { onInterpreterChange, selectedInterpreter } from "./python";
 import { findServer } from "./server";
+import { SupportRecordView } from "./report";
 import { ManifestStatus, isManifestStatus, statusText, statusTooltip } from "./status";
 
 const SECTION = "torchcts";
@@ -33,6 +34,7 @@ export const UI_COMMANDS = {
   runLevel: "torchcts.ui.runLevel",
   cancelRun: "torchcts.ui.cancelRun",
   showSkips: "torchcts.ui.showSkips",
+  openSupportRecord: "torchcts.ui.openSupportRecord",
   restartServer: "torchcts.restartServer",
   showOutput: "torchcts.showOutput",
 } as const;
@@ -153,6 +155,7 @@ class Controller implements vscode.Disposable {
     reg(UI_COMMANDS.runLevel, (level?: unknown) => this.runLevel(level));
     reg(UI_COMMANDS.cancelRun, () => this.execute(SERVER_COMMANDS.cancelRun, { uri: this.activeManifest()?.uri.toString() }));
     reg(UI_COMMANDS.showSkips, (level?: unknown) => this.showSkips(level));
+    reg(UI_COMMANDS.openSupportRecord, () => this.openSupportRecord());
     reg(UI_COMMANDS.restartServer, () => this.restart());
     reg(UI_COMMANDS.showOutput, () => this.output.show(true));
 
@@ -427,6 +430,20 @@ class Controller implements vscode.Disposable {
       const shown = await vscode.workspace.openTextDocument({ language: "markdown", content: text });
       await vscode.window.showTextDocument(shown, { preview: true, viewColumn: vscode.ViewColumn.Beside });
     }
+  }
+
+  /**
+   * The support record of the active manifest in a webview beside it, made by the server's
+   * binary (`torchcts-lsp report`, from the editor's text); it reads files, runs no Python.
+   */
+  private openSupportRecord(): SupportRecordView | undefined {
+    const doc = this.requireManifest();
+    if (doc === undefined) return undefined;
+    if (this.serverPath === undefined) {
+      void vscode.window.showWarningMessage("TorchCTS: no torchcts-lsp found; see the TorchCTS output.");
+      return undefined;
+    }
+    return SupportRecordView.show(this.serverPath, doc, settings().device || undefined);
   }
 
   /** Sends `workspace/executeCommand` with one argument object, if the server offers the command. */

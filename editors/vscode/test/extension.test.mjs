@@ -431,3 +431,41 @@ test("untrusted workspace (restricted mode): no runs, no interpreter, no on-save
   assert.equal(current.rec.warnings.length, 3, JSON.stringify(current.rec.warnings));
   assert.match(String(current.rec.warnings[0]), /untrusted workspace/);
 });
+
+test("TorchCTS: Open support record shows the report of the manifest and a run in a webview; a cell's line opens the entry", async () => {
+  serverMustExist();
+  // The artifacts of a real torchcts run on cpu: `add` float32 passed, `sub` float32 errored.
+  const artifacts = path.join(repoRoot, "tests", "fixtures", "runs", "artifacts", "focused", "results");
+  fs.cpSync(artifacts, path.join(tmp, "backend", "results"), { recursive: true });
+  current = createMock({ workspaceFolder: tmp, config: { "torchcts.server.path": server } });
+  const manifestPath = path.join(tmp, "backend", "manifest.py");
+  fs.writeFileSync(manifestPath, MANIFEST.replace('"capabilities"', '"supported_dtypes": {torch.float32: True},\n    "capabilities"'));
+  current.openDocument(manifestPath);
+  ext = loadExtension();
+  const api = ext.activate(current.makeContext(path.join(tmp, "ext")));
+  await api.ready;
+  const view = await current.vscode.commands.executeCommand("torchcts.ui.openSupportRecord");
+  assert.ok(view, "the command returns the view");
+  await view.rendered;
+  const panel = current.rec.webviewPanels[0];
+  assert.equal(panel.viewType, "torchcts.supportRecord");
+  assert.equal(panel.showOptions.viewColumn, current.vscode.ViewColumn.Beside);
+  assert.equal(panel.options.enableScripts, true);
+  const html = panel.webview.html;
+  assert.match(html, /<h1>TorchCTS support record <code id="manifest">manifest\.py<\/code><\/h1>/);
+  assert.match(html, /Runs showed, on <code>cpu<\/code>: <span id="evidence-line">1 passed · 1 errored · \d+ no record/);
+  assert.ok(!html.includes(tmp), "no absolute path of the machine in the page");
+  // The page's script posts the line of a clicked cell: the manifest's line 5 is shown.
+  panel.post({ command: "reveal", line: 5 });
+  await waitFor("the manifest to be shown at the line", () => current.rec.shownEditors.find((e) => e.revealed));
+  const editor = current.rec.shownEditors.find((e) => e.revealed);
+  assert.equal(editor.document.uri.fsPath, manifestPath);
+  assert.equal(editor.selection.active.line, 4);
+  // An edit to the manifest makes the page again (debounced): its dtypes change.
+  const doc = editor.document;
+  current.editDocument(doc, doc.getText().replace("torch.float32: True", "torch.float32: True, torch.float16: True"));
+  await waitFor("the page to be made again", () => panel.htmls.length >= 2, 15000);
+  await view.rendered;
+  assert.match(panel.webview.html, />float16<br><small>True<\/small>/);
+  assert.deepEqual(current.rec.errors, []);
+});

@@ -464,6 +464,8 @@ function createMock(opts = {}) {
     statusBarItems: [],
     diagnosticCollections: new Map(),
     diagnosticsChanged: new EventEmitter(),
+    webviewPanels: [],
+    shownEditors: [],
     unknown: [],
   };
 
@@ -533,6 +535,7 @@ function createMock(opts = {}) {
   const onDidOpenTextDocument = new EventEmitter();
   const onDidChangeActiveTextEditor = new EventEmitter();
   const onDidChangeConfiguration = new EventEmitter();
+  const onDidChangeTextDocument = new EventEmitter();
 
   const workspace = strictNamespace("workspace", {
     textDocuments,
@@ -544,6 +547,7 @@ function createMock(opts = {}) {
     findFiles: async () => [],
     onDidOpenTextDocument: onDidOpenTextDocument.event,
     onDidChangeConfiguration: onDidChangeConfiguration.event,
+    onDidChangeTextDocument: onDidChangeTextDocument.event,
     createFileSystemWatcher: () => ({
       onDidCreate: new EventEmitter().event,
       onDidChange: new EventEmitter().event,
@@ -611,7 +615,50 @@ function createMock(opts = {}) {
       return Promise.resolve(undefined);
     },
     showQuickPick: async (items) => (await items)[0],
-    showTextDocument: async (doc) => ({ document: doc }),
+    showTextDocument: async (doc, options) => {
+      const editor = {
+        document: doc,
+        options,
+        selection: new Selection(new Position(0, 0), new Position(0, 0)),
+        revealRange(range) {
+          editor.revealed = range;
+        },
+      };
+      rec.shownEditors.push(editor);
+      return editor;
+    },
+    // A webview: its html as set, the options, and messages from the page (`post`).
+    createWebviewPanel: (viewType, title, showOptions, options) => {
+      const fromPage = new EventEmitter();
+      const disposed = new EventEmitter();
+      const panel = {
+        viewType,
+        title,
+        showOptions,
+        options,
+        htmls: [],
+        webview: {
+          _html: "",
+          get html() {
+            return this._html;
+          },
+          set html(v) {
+            this._html = v;
+            panel.htmls.push(v);
+          },
+          onDidReceiveMessage: fromPage.event,
+          postMessage: async () => true,
+        },
+        post: (message) => fromPage.fire(message),
+        onDidDispose: disposed.event,
+        reveal() {},
+        dispose() {
+          disposed.fire();
+        },
+      };
+      rec.webviewPanels.push(panel);
+      return panel;
+    },
     withProgress: (_o, task) => task({ report() {} }, new CancellationTokenSource().token),
   });
 
@@ -747,6 +794,15 @@ function createMock(opts = {}) {
         onDidChangeActiveTextEditor.fire(window.activeTextEditor);
       }
       return doc;
+    },
+    /** Replaces a document's text, as a whole-text edit in the editor would. */
+    editDocument(doc, text) {
+      const end = doc.positionAt(doc._text.length);
+      const change = { range: new Range(0, 0, end.line, end.character), rangeOffset: 0, rangeLength: doc._text.length, text };
+      doc._text = text;
+      doc.version += 1;
+      doc.isDirty = true;
+      onDidChangeTextDocument.fire({ document: doc, contentChanges: [change], reason: undefined });
     },
     makeContext(extensionPath) {
       return {
