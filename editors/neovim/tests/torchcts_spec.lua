@@ -403,6 +403,47 @@ if mode == "setup" then
   end)
 end
 
+-- 5c. :TorchctsReport: the support record from the buffer's text and the result folder beside
+-- the manifest (a real torchcts run's artifacts): the page written and opened, or the markdown
+-- in a split.
+if mode == "setup" then
+  check(":TorchctsReport writes the page and opens it; markdown in a split", function()
+    local spec_dir = vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h")
+    local artifacts = spec_dir .. "/../../../tests/fixtures/runs/artifacts/focused/results"
+    vim.fn.mkdir(tmp .. "/backend/results/cpu_vm_23gb_history", "p")
+    for _, f in ipairs({ "cpu_vm_23gb_latest.json", "cpu_vm_23gb_history/2026-11-30T16-24-12Z.json" }) do
+      vim.fn.writefile(vim.fn.readfile(artifacts .. "/" .. f, "b"), tmp .. "/backend/results/" .. f, "b")
+    end
+    local opened
+    local saved_open = torchcts.config.report_open
+    torchcts.config.report_open = function(path)
+      opened = path
+    end
+    vim.api.nvim_set_current_buf(bufnr)
+    vim.cmd("TorchctsReport")
+    wait("the page to be opened", function()
+      return opened
+    end)
+    torchcts.config.report_open = saved_open
+    local page = table.concat(vim.fn.readfile(opened), "\n")
+    assert(page:find('<h1>TorchCTS support record <code id="manifest">manifest.py</code></h1>', 1, true), "the page's title")
+    assert(page:find("<svg id=\"chart\"", 1, true) and page:find("id=\"matrix-table\"", 1, true), "chart and matrix")
+    assert(not page:find(tmp, 1, true), "no absolute path of the machine in the page")
+    local text
+    vim.api.nvim_set_current_buf(bufnr)
+    assert_eq(torchcts.report("markdown", function(t)
+      text = t
+    end), true, "report starts")
+    wait("the markdown", function()
+      return text
+    end)
+    local shown = vim.api.nvim_buf_get_lines(0, 0, 1, false)[1]
+    assert_eq(shown, "### TorchCTS support record: `manifest.py` on `cpu`", "the split's first line")
+    assert_eq(vim.bo.filetype, "markdown", "the split's filetype")
+    vim.cmd("close")
+  end)
+end
+
 -- 6. Shutdown: shutdown request, exit notification, process exits by itself with code 0.
 check("shutdown: the server exits cleanly", function()
   if has("nvim-0.11") then

@@ -48,6 +48,9 @@ local defaults = {
   user_commands = true,
   -- Called with (message, level) instead of vim.notify.
   notify = nil,
+  -- :TorchctsReport: how the HTML support record is opened (a function of its path, or a
+  -- command list the path is appended to); nil: xdg-open (Linux), open (macOS).
+  report_open = nil,
 }
 
 M.config = vim.deepcopy(defaults)
@@ -379,6 +382,93 @@ function M.show_skips(level)
   end)
 end
 
+local function report_opener()
+  local open = M.config.report_open
+  if type(open) == "function" then
+    return open
+  end
+  local command = type(open) == "table" and open or (has("mac") and { "open" } or { "xdg-open" })
+  return function(path)
+    local argv = vim.deepcopy(command)
+    table.insert(argv, path)
+    vim.fn.jobstart(argv, { detach = true })
+  end
+end
+
+--- The support record of the current manifest (`torchcts-lsp report`, from the buffer's text):
+--- format "html" (default) writes the page to a temporary file and opens it (config.report_open);
+--- "markdown" shows the compact form in a split. `on_done(path_or_text)` when given, for
+--- scripts and tests. Returns false when it cannot start.
+function M.report(format, on_done)
+  format = (format == nil or format == "") and "html" or format
+  if format ~= "html" and format ~= "markdown" then
+    notify(("report format must be html or markdown, got %s"):format(format), vim.log.levels.ERROR)
+    return false
+  end
+  local bufnr = vim.api.nvim_get_current_buf()
+  local file = vim.api.nvim_buf_get_name(bufnr)
+  if file == "" then
+    notify("open a manifest.py first", vim.log.levels.WARN)
+    return false
+  end
+  local dir = vim.fn.fnamemodify(file, ":p:h")
+  local cmd, why = M.server_cmd(M.root_dir(file))
+  if cmd == nil then
+    notify(why, vim.log.levels.ERROR)
+    return false
+  end
+  local argv = { cmd[1], "report", "-", "--stdin-filename", vim.fn.fnamemodify(file, ":t"), "--format", format }
+  local device = (M.config.settings or {}).device
+  if device ~= nil and device ~= "" then
+    vim.list_extend(argv, { "--device", device })
+  end
+  local page = format == "html" and (vim.fn.tempname() .. "-support-record.html") or nil
+  if page ~= nil then
+    vim.list_extend(argv, { "-o", page })
+  end
+  local stdout, stderr = {}, {}
+  local job = vim.fn.jobstart(argv, {
+    cwd = dir,
+    stdout_buffered = true,
+    stderr_buffered = true,
+    on_stdout = function(_, data)
+      stdout = data
+    end,
+    on_stderr = function(_, data)
+      stderr = data
+    end,
+    on_exit = function(_, code)
+      vim.schedule(function()
+        if code ~= 0 then
+          notify("torchcts-lsp report failed: " .. table.concat(stderr, "\n"), vim.log.levels.ERROR)
+          return
+        end
+        if page ~= nil then
+          report_opener()(page)
+          if on_done then
+            on_done(page)
+          end
+        else
+          local text = table.concat(stdout, "\n")
+          show_text(text)
+          if on_done then
+            on_done(text)
+          end
+        end
+      end)
+    end,
+  })
+  if job <= 0 then
+    notify("cannot start " .. cmd[1], vim.log.levels.ERROR)
+    return false
+  end
+  local lines = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+  table.insert(lines, "") -- the text ends with a line break
+  vim.fn.chansend(job, lines)
+  vim.fn.chanclose(job, "stdin")
+  return true
+end
+
 --- Stops every torchcts client and attaches the manifest buffers again.
 function M.restart()
   local bufs = {}
@@ -412,6 +502,15 @@ local function create_user_commands()
   cmd("TorchctsShowSkips", function(o)
     M.show_skips(o.args)
   end, { nargs = "?", desc = "TorchCTS: show what is filtered at a level, by reason" })
+  cmd("TorchctsReport", function(o)
+    M.report(o.args)
+  end, {
+    nargs = "?",
+    complete = function()
+      return { "html", "markdown" }
+    end,
+    desc = "TorchCTS: the support record (html: open the page; markdown: in a split)",
+  })
   cmd("TorchctsRestart", function()
     M.restart()
   end, { desc = "TorchCTS: restart torchcts-lsp" })
