@@ -140,6 +140,29 @@ fn a_real_runs_records_are_the_evidence_of_their_tests() {
     assert!(skip["removes"].as_u64().unwrap() > 0, "{skip}");
     let training = record["capabilities"].as_array().unwrap().iter().find(|c| c["name"] == "training").unwrap();
     assert!(training["removes"].as_u64().unwrap() > 0, "{training}");
+    // Per entry, the core's attribution: the float32 entry lets in both tests the run covered.
+    let entry = |path: &[&str]| {
+        record["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["key_path"] == serde_json::json!(path))
+            .cloned()
+            .unwrap()
+    };
+    let float32 = entry(&["supported_dtypes", "torch.float32"]);
+    assert_eq!(
+        (float32["tally"]["passed"].as_u64(), float32["tally"]["errored"].as_u64()),
+        (Some(1), Some(1)),
+        "{float32}"
+    );
+    assert_eq!(float32["tally"]["partial"], false);
+    assert_eq!(float32["line"], 6);
+    let level = entry(&["semantic_level"]);
+    assert_eq!(level["tally"]["tests"], record["executable"], "semantic_level decides every test that runs");
+    // The records skip_ops gives (any level) include tests that would not run without it either.
+    let decided = entry(&["skip_ops", "mul"])["tally"]["tests"].as_u64().unwrap();
+    assert!(decided > 0 && decided <= skip["removes"].as_u64().unwrap(), "{decided} {skip}");
     let tolerance = &record["tolerance_overrides"][0];
     assert_eq!(tolerance["effect"], "rtol 0.001 -> 0.01 (10x looser); atol 0.001 -> 0.01 (10x looser)");
     let _ = std::fs::remove_dir_all(&dir);
@@ -206,7 +229,7 @@ fn the_page_is_self_contained_and_the_same_input_gives_the_same_bytes() {
     assert!(!html.contains(machine.to_str().unwrap()) && !html.contains(dir.to_str().unwrap()));
     // Each cell links to its list of tests in the page.
     let anchors = html.matches("<a href=#c").count();
-    assert!(anchors > 100 && anchors == html.matches("<div class=cell id=c").count(), "{anchors}");
+    assert!(anchors > 100 && anchors == html.matches("<div id=c").count(), "{anchors}");
     // --timestamp is the only way the time gets in.
     let stamped = String::from_utf8(run_in(&dir, &["report", "manifest.py", "--timestamp"]).stdout).unwrap();
     assert!(stamped.contains("<dt>generated</dt>") && !html.contains("<dt>generated</dt>"));
@@ -237,5 +260,27 @@ fn without_results_every_test_that_runs_has_no_record() {
     let record = json(&run_in(&dir, &["report", "manifest.py", "--format", "json"]));
     assert_eq!(record["evidence"]["tests"]["no_record"], record["executable"]);
     assert_eq!(record["evidence"]["runs"], Value::Array(vec![]));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn against_a_revision_the_record_holds_the_review_diff() {
+    let dir = workspace("against", Some("focused"));
+    let git = |args: &[&str]| {
+        let o = Command::new("git").args(args).current_dir(&dir).output().expect("git");
+        assert!(o.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    };
+    git(&["init", "-q"]);
+    git(&["-c", "user.name=t", "-c", "user.email=t@example.com", "add", "manifest.py"]);
+    git(&["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "manifest"]);
+    std::fs::write(dir.join("manifest.py"), MANIFEST.replace("torch.int64: True,", "torch.int64: False,")).unwrap();
+    let record = json(&run_in(&dir, &["report", "manifest.py", "--against", "HEAD", "--format", "json"]));
+    let review = &record["review"];
+    assert_eq!(review["against"], "HEAD");
+    assert!(review["diff"]["stopped"].as_u64().unwrap() > 0, "{}", review["diff"]["summary"]);
+    assert_eq!(review["diff"]["started"], 0);
+    let html = String::from_utf8(run_in(&dir, &["report", "manifest.py", "--against", "HEAD"]).stdout).unwrap();
+    assert!(html.contains("<section id=\"review\"><h2>Against <code>HEAD</code></h2>"));
+    assert!(html.contains("int64 entry"), "the cause of the tests that stop running");
     let _ = std::fs::remove_dir_all(&dir);
 }

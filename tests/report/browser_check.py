@@ -133,7 +133,7 @@ FILTER = r"""
   const rows = [...document.querySelectorAll('#matrix-table tbody tr')];
   const shown = rows.filter(r => !r.hidden);
   const result = {shown: shown.length, all: rows.length,
-                  wrong: shown.filter(r => !r.dataset.op.toLowerCase().includes('add')).length,
+                  wrong: shown.filter(r => !r.firstElementChild.firstChild.nodeValue.toLowerCase().includes("add")).length,
                   label: document.getElementById('shown').textContent};
   box.value = '';
   box.dispatchEvent(new Event('input'));

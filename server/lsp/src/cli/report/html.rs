@@ -7,6 +7,7 @@
 use super::markdown::tally_line;
 use super::model::{Cell, EntryRow, LevelRow, Outcome, SupportRecord, Tally};
 use runner::evidence::EvidenceStatus;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
 const STYLE: &str = include_str!("record.css");
@@ -244,8 +245,7 @@ fn matrix(out: &mut String, r: &SupportRecord) {
     for o in &r.operators {
         let _ = write!(
             out,
-            "<tr data-op=\"{}\"><th{}>{}{}",
-            esc(&o.name),
+            "<tr><th{}>{}{}",
             line_attr(o.skip_line),
             esc(&o.name),
             if o.skip_line.is_some() { " <small>skip_ops</small>" } else { "" }
@@ -260,15 +260,9 @@ fn matrix(out: &mut String, r: &SupportRecord) {
             let t = &c.tally;
             add_to(&mut column_totals[i], t);
             let run = if t.failed + t.errored > 0 { format!("<b>{}</b>", t.run) } else { t.run.to_string() };
-            let line = o.skip_line.or(r.dtypes[i].line);
-            let _ = write!(
-                out,
-                "<td class={}><a href=#c{}{}>{run}/{}</a>",
-                cell_class(t),
-                c.id,
-                line_attr(line),
-                t.filtered
-            );
+            // The entry's line is the column's (or the row's, for a skipped operator): the
+            // page's script finds it, so that ten thousand cells do not repeat it.
+            let _ = write!(out, "<td class={}><a href=#c{}>{run}/{}</a>", cell_class(t), c.id, t.filtered);
         }
         empty_cells(out, &mut empty);
         out.push_str("</tr>\n");
@@ -462,78 +456,109 @@ fn review(out: &mut String, r: &SupportRecord) {
 /// Every cell's tests: those that run with their newest record, those filtered per reason.
 fn test_lists(out: &mut String, r: &SupportRecord) {
     out.push_str("<section id=\"tests\"><h2>Tests per cell</h2>\n");
+    let shared = shared_function_names(r);
     for o in &r.operators {
         for (cell, dtype) in o.cells.iter().zip(&r.dtypes) {
             if let Some(c) = cell {
-                cell_tests(out, r, &o.name, &dtype.name, c);
+                cell_tests(out, r, &o.name, &dtype.name, c, &shared);
             }
         }
     }
     out.push_str("</section>\n");
 }
 
-fn cell_tests(out: &mut String, r: &SupportRecord, op: &str, dtype: &str, c: &Cell) {
-    let _ = write!(
-        out,
-        "<div class=cell id=c{}><h3>{} &times; {} <small>{} run{}{}</small></h3>",
-        c.id,
-        esc(op),
-        esc(dtype.trim_start_matches("torch.")),
-        c.tally.run,
-        if c.tally.run > 0 { format!(": {}", esc(&tally_line(&c.tally))) } else { String::new() },
-        if c.tally.filtered > 0 { format!("; {} filtered", c.tally.filtered) } else { String::new() }
-    );
-    // Those that run, each with its newest record; then the filtered ones per reason and cause.
-    let mut filtered: Vec<(&str, &str, Vec<&str>)> = Vec::new();
-    let mut open = false;
+fn cell_tests<'a>(out: &mut String, r: &SupportRecord, op: &str, dtype: &str, c: &'a Cell, shared: &HashSet<&str>) {
+    let _ = write!(out, "<div id=c{}><h3>{} × {}</h3>", c.id, esc(op), esc(dtype.trim_start_matches("torch.")));
+    // Failing and skipped tests one by one with their message; the others grouped by outcome
+    // (passed, no record, filtered per reason) and by test function, parameters side by side.
+    let mut groups: Vec<(String, &'static str, Vec<&str>)> = Vec::new();
+    let mut add = |label: String, class: &'static str, id: &'a str| match groups
+        .iter_mut()
+        .find(|g| g.0 == label && g.1 == class)
+    {
+        Some(g) => g.2.push(id),
+        None => groups.push((label, class, vec![id])),
+    };
+    let mut single = String::new();
     for t in &c.tests {
         let id = printed(&t.node_id);
         match &t.outcome {
-            Outcome::Runs(observed) => {
-                if !open {
-                    out.push_str("<ul class=run>");
-                    open = true;
-                }
-                match observed {
-                    None => {
-                        let _ = write!(out, "<li class=none>{}", esc(id));
-                    }
-                    Some(o) if o.status != EvidenceStatus::Passed || o.message.is_some() => {
-                        let time = r.evidence.runs.get(o.run).and_then(|run| run.timestamp.as_deref()).unwrap_or("");
-                        let _ = write!(
-                            out,
-                            "<li class={}>{} <em>{}</em>: {} <small>{}</small>",
-                            status_class(o.status),
-                            esc(id),
-                            super::json::status_name(o.status),
-                            esc(o.message.as_deref().unwrap_or("")),
-                            esc(time)
-                        );
-                    }
-                    Some(o) => {
-                        let _ = write!(out, "<li class={}>{}", status_class(o.status), esc(id));
-                    }
-                }
+            // The words of these two come from the style sheet: ten thousand cells repeat them.
+            Outcome::Runs(None) => add(String::new(), "none", id),
+            Outcome::Runs(Some(o)) if o.status == EvidenceStatus::Passed && o.message.is_none() => {
+                add(String::new(), "pass", id)
             }
-            Outcome::Filtered { reason, cause } => match filtered.iter_mut().find(|f| f.0 == reason && f.1 == cause) {
-                Some(group) => group.2.push(id),
-                None => filtered.push((reason, cause, vec![id])),
-            },
+            Outcome::Runs(Some(o)) => {
+                let time = r.evidence.runs.get(o.run).and_then(|run| run.timestamp.as_deref()).unwrap_or("");
+                let _ = write!(
+                    single,
+                    "<li class={}>{} <em>{}</em>: {} <small>{}</small>",
+                    status_class(o.status),
+                    esc(id),
+                    super::json::status_name(o.status),
+                    esc(o.message.as_deref().unwrap_or("")),
+                    esc(time)
+                );
+            }
+            Outcome::Filtered { reason, cause } => {
+                // A suite rule's cause says no more than its reason.
+                let label =
+                    if cause.ends_with(reason.as_str()) { reason.clone() } else { format!("{reason} ({cause})") };
+                add(label, "filt", id);
+            }
         }
     }
-    if open {
-        out.push_str("</ul>");
+    if !single.is_empty() {
+        let _ = write!(out, "<ul>{single}</ul>");
     }
-    for (reason, cause, ids) in filtered {
-        // A suite rule's cause says no more than its reason.
-        let cause = if cause.ends_with(reason) { String::new() } else { format!(" ({})", esc(cause)) };
-        let _ = write!(out, "<p class=why>{}{cause}, {}:</p><ul class=filt>", esc(reason), ids.len());
-        for id in ids {
-            let _ = write!(out, "<li>{}", esc(id));
-        }
-        out.push_str("</ul>");
+    for (label, class, ids) in groups {
+        let _ =
+            write!(out, "<p class={class}>{}{}{}:", esc(&label), if label.is_empty() { "" } else { " " }, ids.len());
+        by_function(out, &ids, shared);
+        out.push_str("</p>");
     }
     out.push_str("</div>\n");
+}
+
+/// Per test function (in bold; `file::function` only where two files have a function of that
+/// name, see [`shared_function_names`]) the parameters of its tests side by side.
+fn by_function(out: &mut String, ids: &[&str], shared: &HashSet<&str>) {
+    let mut current: Option<&str> = None;
+    for id in ids {
+        let (function, params) = match id.find('[') {
+            Some(i) => id.split_at(i),
+            None => (*id, ""),
+        };
+        if current != Some(function) || params.is_empty() {
+            let name = function_name(function);
+            let shown = if shared.contains(name) { function } else { name };
+            let _ = write!(out, " <b>{}</b>", esc(shown));
+            current = Some(function);
+        }
+        if !params.is_empty() {
+            let _ = write!(out, " {}", esc(params));
+        }
+    }
+}
+
+/// `test_x` of `opinfo/test_a.py::test_x`.
+fn function_name(file_and_function: &str) -> &str {
+    file_and_function.rsplit_once("::").map_or(file_and_function, |(_, f)| f)
+}
+
+/// Test function names that two files of the record share: the page names those with their
+/// file (the others by name alone; the JSON has every full node id).
+fn shared_function_names(r: &SupportRecord) -> HashSet<&str> {
+    let mut file_of: HashMap<&str, &str> = HashMap::new();
+    let mut shared = HashSet::new();
+    for t in r.operators.iter().flat_map(|o| o.cells.iter().flatten()).flat_map(|c| c.tests.iter()) {
+        let function = t.node_id.split('[').next().unwrap_or("");
+        let Some((file, name)) = function.rsplit_once("::") else { continue };
+        if *file_of.entry(name).or_insert(file) != file {
+            shared.insert(name);
+        }
+    }
+    shared
 }
 
 /// The node id as show-skips prints it (from the last `/`).
