@@ -12,8 +12,9 @@ use crate::inventory::Reason;
 use crate::inventory::StrId;
 use crate::Inventory;
 
-/// Where a record comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Where a record comes from. The same node is the same value in every accounting of one
+/// inventory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum NodeRef {
     /// An item of the inventory.
     Item(u32),
@@ -24,7 +25,7 @@ pub enum NodeRef {
     Pending { backward: bool, cond: StrId, op: StrId, dt: StrId },
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PlaceholderKind {
     OpinfoForward,
     OpinfoBackward,
