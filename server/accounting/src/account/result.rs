@@ -12,9 +12,8 @@ use crate::inventory::Reason;
 use crate::inventory::StrId;
 use crate::Inventory;
 
-/// Where a record comes from. The same node is the same value in every accounting of one
-/// inventory.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// Where a record comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NodeRef {
     /// An item of the inventory.
     Item(u32),
@@ -25,7 +24,7 @@ pub enum NodeRef {
     Pending { backward: bool, cond: StrId, op: StrId, dt: StrId },
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PlaceholderKind {
     OpinfoForward,
     OpinfoBackward,

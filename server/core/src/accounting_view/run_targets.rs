@@ -79,16 +79,11 @@ pub fn run_target(
             scratch_change: None,
         };
     };
-    // Compared as nodes (the same in both accountings of one inventory); only the tests left
-    // are named: an id string for each of ~20,000 tests on both sides cost most of the time.
-    let gone: std::collections::HashSet<accounting::NodeRef> =
-        accounting::account(inventory, &question.without, &device, selection).executable_nodes().into_iter().collect();
-    let with = accounting::account(inventory, &question.with, &device, selection);
-    let node_ids = with
-        .executable_nodes()
+    let gone: std::collections::HashSet<String> =
+        executable_ids(inventory, &question.without, &device, selection).into_iter().collect();
+    let node_ids = executable_ids(inventory, &question.with, &device, selection)
         .into_iter()
-        .filter(|node| !gone.contains(node))
-        .map(|node| with.node_ref_id(node))
+        .filter(|id| !gone.contains(id))
         .collect();
     RunTarget {
         label: question.label,
