@@ -261,11 +261,14 @@ fn records_older_than_the_entry_or_from_another_torch_are_said() {
     assert_eq!(f32[0].1, Severity::Hint);
     assert_eq!(
         f32[0].3,
-        "All of the records of the tests the torch.float32 entry decides on `cpu` are older than the entry's last \
+        "All of the records of the tests of the torch.float32 entry on `cpu` are older than the entry's last \
          change (2026-11-18 11:06 UTC): they tested the manifest as it was before; run them again"
     );
     assert_eq!(f32[1].0, "evidence-other-torch");
-    assert_eq!(f32[1].3, "Records of the tests the torch.float32 entry decides come from torch 2.11.0; this environment has torch 2.12.1");
+    assert_eq!(
+        f32[1].3,
+        "Records of the tests of the torch.float32 entry come from torch 2.11.0; this environment has torch 2.12.1"
+    );
     // The float16 records (torch 2.12.1+cu130, after every change) say nothing more.
     assert!(found.iter().filter(|f| f.2 == "torch.float16").all(|f| f.0 == "run-evidence"), "{found:#?}");
 }
