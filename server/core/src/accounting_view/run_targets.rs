@@ -5,7 +5,7 @@
 use super::bridge::facts;
 use crate::locate::{Role, Target};
 use crate::value::{Dict, Value, ValueKind};
-use accounting::{Inventory, LevelSelection, ManifestFacts, PyValue};
+use accounting::{Inventory, LevelSelection, ManifestFacts, NodeRef, PyValue};
 
 /// Node ids of the tests that execute for `facts` on `device` with `selection`.
 pub fn executable_ids(
@@ -16,6 +16,43 @@ pub fn executable_ids(
 ) -> Vec<String> {
     let acc = accounting::account(inventory, facts, device, selection);
     acc.executable_nodes().into_iter().map(|n| acc.node_ref_id(n)).collect()
+}
+
+/// Node ids of the tests that execute for `with` and not for `without`. Compared as the
+/// accounting's node references (an item's index), so only the difference is written out as
+/// ids: an entry's question costs two accountings, not two sets of ~20,000 strings.
+pub fn executable_difference(
+    inventory: &Inventory,
+    with: &ManifestFacts,
+    without: &ManifestFacts,
+    device: &str,
+    selection: LevelSelection,
+) -> Vec<String> {
+    let gone_acc = accounting::account(inventory, without, device, selection);
+    let mut gone_items: Vec<bool> = Vec::new();
+    let mut gone_other = Vec::new();
+    for node in gone_acc.executable_nodes() {
+        match node {
+            NodeRef::Item(i) => {
+                let i = i as usize;
+                if gone_items.len() <= i {
+                    gone_items.resize(i + 1, false);
+                }
+                gone_items[i] = true;
+            }
+            // Placeholders and pending records: few, and named by id to compare across accountings.
+            other => gone_other.push(gone_acc.node_ref_id(other)),
+        }
+    }
+    let acc = accounting::account(inventory, with, device, selection);
+    acc.executable_nodes()
+        .into_iter()
+        .filter(|node| match node {
+            NodeRef::Item(i) => !gone_items.get(*i as usize).copied().unwrap_or(false),
+            other => !gone_other.contains(&acc.node_ref_id(*other)),
+        })
+        .map(|node| acc.node_ref_id(node))
+        .collect()
 }
 
 /// What a run from the cursor covers.
@@ -79,12 +116,7 @@ pub fn run_target(
             scratch_change: None,
         };
     };
-    let gone: std::collections::HashSet<String> =
-        executable_ids(inventory, &question.without, &device, selection).into_iter().collect();
-    let node_ids = executable_ids(inventory, &question.with, &device, selection)
-        .into_iter()
-        .filter(|id| !gone.contains(id))
-        .collect();
+    let node_ids = executable_difference(inventory, &question.with, &question.without, &device, selection);
     RunTarget {
         label: question.label,
         node_ids: Some(node_ids),
@@ -166,11 +198,8 @@ pub fn changed_entries_target(
     }
     let device = current.resolve_device(device_override);
     let selection = LevelSelection::from_manifest(current).unwrap_or(LevelSelection::Cumulative(3));
-    let before: std::collections::HashSet<String> =
-        executable_ids(inventory, previous, &device, selection).into_iter().collect();
     // What runs now and did not before: the tests the changes let in.
-    let ids: Vec<String> =
-        executable_ids(inventory, current, &device, selection).into_iter().filter(|id| !before.contains(id)).collect();
+    let ids = executable_difference(inventory, current, previous, &device, selection);
     if ids.is_empty() {
         return None;
     }
