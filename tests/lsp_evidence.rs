@@ -222,3 +222,118 @@ fn records_older_than_the_manifest_are_said() {
     client.shutdown();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// The same evidence in the CLI: `check` and `analyze` with `--results DIR` (and
+// pyproject.toml `results`), in every output format.
+
+fn cli(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
+        .args(args)
+        .env("TORCHCTS_LSP_NOW", "2026-12-02T16:24:12Z")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap()
+}
+
+/// The real run, and the derived failing one in a second folder (as a CI artifact would be).
+fn with_ci_artifact(name: &str) -> (PathBuf, PathBuf, PathBuf) {
+    let (dir, manifest) = workspace(name);
+    let ci = dir.join("ci-artifact");
+    copy(&artifacts().join("derived/failing.json"), &ci.join("cpu_vm_23gb_history/2026-12-01T09-00-00Z.json"));
+    (dir, manifest, ci)
+}
+
+#[test]
+fn check_with_results_reports_the_evidence_findings_in_every_format() {
+    let (dir, manifest, ci) = with_ci_artifact("cli-check");
+    let (m, results, ci) = (manifest.to_str().unwrap(), dir.join("results"), ci.to_str().unwrap());
+    let results = results.to_str().unwrap();
+
+    // Without --results: check-manifest's output only, whatever lies beside the manifest.
+    let plain = cli(&["check", m]);
+    assert_eq!(String::from_utf8_lossy(&plain.stderr), "");
+
+    let text = cli(&["check", "--results", results, "--results", ci, m]);
+    assert_eq!(text.status.code(), Some(0), "evidence never changes check-manifest's exit code");
+    assert_eq!(String::from_utf8_lossy(&text.stdout), "Manifest is valid!\n");
+    let stderr = String::from_utf8_lossy(&text.stderr).into_owned();
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(
+        lines[0].starts_with("Note: line 5: [run-evidence] 1 of the tests the torch.float32 entry lets in failed"),
+        "{stderr}"
+    );
+    assert!(lines[1].starts_with("Note: line 8: [skip-op-passes] `sub` passes now"), "{stderr}");
+
+    let json = cli(&["check", "--format", "json", "--results", results, "--results", ci, m]);
+    let report: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let ours: Vec<(String, u64)> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["origin"] == "lsp" && f["code"] != "not-evaluated")
+        .map(|f| (f["code"].as_str().unwrap().to_string(), f["range"]["start"]["line"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(ours, vec![("run-evidence".to_string(), 5), ("skip-op-passes".to_string(), 8)]);
+    let fix = report["findings"].as_array().unwrap().iter().find(|f| f["code"] == "skip-op-passes").unwrap();
+    assert_eq!(fix["data"], json!({"skip_op": "sub"}));
+
+    let github = cli(&["check", "--format", "github", "--results", results, "--results", ci, m]);
+    let annotations = String::from_utf8_lossy(&github.stdout).into_owned();
+    assert!(
+        annotations.contains(",line=5,col=26,endLine=5,endColumn=39,title=run-evidence::1 of the tests"),
+        "{annotations}"
+    );
+    assert!(annotations.contains("::notice file="), "{annotations}");
+
+    let sarif = cli(&["check", "--format", "sarif", "--results", results, "--results", ci, m]);
+    let log: Value = serde_json::from_slice(&sarif.stdout).unwrap();
+    let rules: Vec<&str> =
+        log["runs"][0]["results"].as_array().unwrap().iter().filter_map(|r| r["ruleId"].as_str()).collect();
+    assert!(rules.contains(&"run-evidence") && rules.contains(&"skip-op-passes"), "{rules:?}");
+
+    // A corrupt file in a results folder is said once and skipped.
+    std::fs::write(dir.join("results/cpu_vm_23gb_history/2026-12-02T00-00-00Z.json"), "{\"metadata\": ").unwrap();
+    let corrupt = cli(&["check", "--results", results, m]);
+    let stderr = String::from_utf8_lossy(&corrupt.stderr).into_owned();
+    assert_eq!(
+        stderr.matches("2026-12-02T00-00-00Z.json: invalid result JSON (truncated or corrupt?)").count(),
+        1,
+        "{stderr}"
+    );
+    assert_eq!(corrupt.status.code(), Some(0));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_project_configuration_names_the_results_and_analyze_shows_each_entry() {
+    let (dir, manifest, _) = with_ci_artifact("cli-config");
+    std::fs::write(dir.join("pyproject.toml"), "[tool.torchcts-lsp]\nresults = [\"results\", \"ci-artifact\"]\n")
+        .unwrap();
+    let m = manifest.to_str().unwrap();
+    let text = cli(&["analyze", m]);
+    let out = String::from_utf8_lossy(&text.stdout).into_owned();
+    let section = &out[out.find("== Evidence on `cpu` (2 runs with records in the results folders)").expect(&out)..];
+    let lines: Vec<&str> = section.lines().collect();
+    assert!(
+        lines[1].starts_with("    5  supported_dtypes / torch.float32 (the torch.float32 entry): cpu: 1 failed · "),
+        "{section}"
+    );
+    assert!(lines[1].ends_with(" not run yet, newest 1 d ago"), "{section}");
+    assert_eq!(lines[2], "         FAIL opinfo/test_opinfo_forward.py::test_op_forward[clean-add-torch.float32]: AssertionError: Tensor-likes are not close!");
+    assert_eq!(lines[3], "    8  skip_ops / sub (skipped operator sub): cpu: 1 passed · 3 not run yet, newest 1 d ago");
+    assert!(out.contains(":5:26: warning [torchcts-lsp run-evidence] 1 of the tests"), "{out}");
+
+    let json = cli(&["analyze", "--format", "json", m]);
+    let report: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let entries = report["evidence"]["entries"].as_array().unwrap();
+    let f32 = entries.iter().find(|e| e["key_path"] == json!(["supported_dtypes", "torch.float32"])).unwrap();
+    assert_eq!(f32["kind"], "dtype");
+    assert_eq!(f32["claimed"], true);
+    assert_eq!((f32["tally"]["failed"].as_u64(), f32["tally"]["passed"].as_u64()), (Some(1), Some(0)));
+    assert_eq!(f32["tally"]["failures"][0]["status"], "failed");
+    assert_eq!(f32["tally"]["newest"]["partial"], false);
+    let kinds: Vec<&str> = entries.iter().filter_map(|e| e["kind"].as_str()).collect();
+    assert_eq!(kinds, vec!["dtype", "capability", "skip_op", "skip_op", "tolerance_override", "semantic_level"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -104,3 +104,22 @@ pub fn result_folders(path: &Path, root: Option<&Path>, extra: &[PathBuf]) -> Ve
     }
     unique
 }
+
+/// Every entry's evidence and the findings from it, for a manifest analysed from the file at
+/// `path` (`None`: stdin, no line times): the environment's torch release (`env_torch`) and
+/// the clock (`now`, Unix seconds) are the caller's.
+pub fn entries_and_notes(
+    inventory: &torchcts_core::accounting_view::Inventory,
+    analysis: &torchcts_core::Analysis,
+    path: Option<&Path>,
+    device_override: Option<&str>,
+    lookup: &dyn EvidenceLookup,
+    env_torch: Option<&str>,
+    now: Option<i64>,
+) -> (Vec<torchcts_core::evidence::EntryEvidence>, Vec<torchcts_core::evidence::EvidenceNote>) {
+    let lines = path.and_then(|p| line_changed_at(p, analysis.line_index.line_count()));
+    let context = torchcts_core::evidence::NoteContext { torch_version: env_torch, line_changed_at: lines.as_deref() };
+    let entries = torchcts_core::evidence::entry_tallies(inventory, analysis, device_override, lookup, now);
+    let notes = torchcts_core::evidence::notes(analysis, &entries, &context);
+    (entries, notes)
+}

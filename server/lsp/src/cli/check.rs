@@ -81,6 +81,8 @@ pub struct CheckArgs {
     #[arg(long, conflicts_with = "fix")]
     pub diff: bool,
     #[command(flatten)]
+    pub results: super::evidence::ResultsArgs,
+    #[command(flatten)]
     pub output: OutputArgs,
 }
 
@@ -137,6 +139,8 @@ pub fn run(args: &CheckArgs) -> ExitCode {
             }
         }
         if let Ok(analysis) = &mut outcome {
+            let flags = super::AccountingArgs::default().for_manifest(config.as_ref());
+            super::evidence::apply(&args.results, input, config.as_ref(), &flags, analysis, inventory);
             super::ignore_configured(analysis, config.as_ref());
         }
         let code = match &outcome {
@@ -265,6 +269,11 @@ fn print_text(analysis: &Analysis) {
             let pos = analysis.line_index.position(&analysis.text, note.span.start, PositionEncoding::Utf32);
             errln!("Note: line {}: {}", pos.line + 1, note.message);
         }
+    }
+    // What earlier runs showed (`--results`): ours, after check-manifest's lines.
+    for f in sorted_findings(analysis).into_iter().filter(|f| torchcts_core::evidence::CODES.contains(&f.code)) {
+        let pos = analysis.line_index.position(&analysis.text, f.span.start, PositionEncoding::Utf32);
+        errln!("Note: line {}: [{}] {}", pos.line + 1, f.code, f.message);
     }
 }
 

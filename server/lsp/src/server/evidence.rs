@@ -6,12 +6,12 @@
 //! changed files re-read), the clock, the environment's torch and when each line last
 //! changed (git blame, else the file's mtime). The core counts and words the rest.
 
-use crate::evidence_io::{line_changed_at, result_folders, IndexLookup};
+use crate::evidence_io::{result_folders, IndexLookup};
 use crate::server::session::Session;
 use runner::evidence::{EvidenceIndex, Limits};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use torchcts_core::evidence::{self, EntryEvidence, EvidenceLookup, NoteContext, TestStatus};
+use torchcts_core::evidence::{self, EntryEvidence, EvidenceLookup, TestStatus};
 use torchcts_core::Analysis;
 use tower_lsp_server::ls_types::Uri;
 
@@ -104,12 +104,11 @@ fn notes(session: &Session, uri: &Uri, analysis: &Analysis) -> Vec<evidence::Evi
         state.embedded.as_ref().filter(|c| c.note.is_none()).map(|c| c.torch.clone())
     };
     let path = uri.to_file_path().map(|p| p.into_owned());
-    let lines = path.as_deref().and_then(|p| line_changed_at(p, analysis.line_index.line_count()));
-    let context = NoteContext { torch_version: environment_torch.as_deref(), line_changed_at: lines.as_deref() };
     let now = Some(crate::ledger_warnings::now_seconds());
     with_evidence(session, uri, analysis, |device, lookup| {
-        let entries = evidence::entry_tallies(session.inventory(), analysis, device, lookup, now);
-        evidence::notes(analysis, &entries, &context)
+        let inventory = session.inventory();
+        let torch = environment_torch.as_deref();
+        crate::evidence_io::entries_and_notes(inventory, analysis, path.as_deref(), device, lookup, torch, now).1
     })
     .unwrap_or_default()
 }
