@@ -101,7 +101,12 @@ fn records(analysis: &Analysis) -> Records {
     }
     let first32 = ids_at(analysis, "torch.float32").into_iter().find(|id| !by_id.contains_key(id)).unwrap();
     by_id.insert(first32, (TestStatus::Skipped, None, "2026-10-01T00:00:00Z".into(), true));
-    Records { run: run("2.12.1+cu130", "2026-11-30T16:24:12Z"), old_run: run("2.11.0", "2026-10-01T00:00:00Z"), by_id }
+    Records {
+        run: run("2.12.1+cu130", "2026-11-30T16:24:12Z"),
+        // A run cut short: it counts for the tests it reached, and the line says so.
+        old_run: EvidenceRun { partial: true, ..run("2.11.0", "2026-10-01T00:00:00Z") },
+        by_id,
+    }
 }
 
 #[test]
@@ -143,7 +148,8 @@ fn every_entry_kind_gets_a_tally_of_the_tests_it_decides() {
     assert_eq!((f32.tally.skipped, f32.tally.no_record), (1, f32.tally.tests - 1));
     assert_eq!(f32.tally.torch_versions, vec!["2.11.0".to_string()]);
     assert!(f32.line().starts_with("cpu: 1 skipped at run time · "), "{}", f32.line());
-    assert!(f32.line().ends_with(" not run yet, newest 62 d ago"), "{}", f32.line());
+    assert!(f32.line().ends_with(" not run yet, newest 62 d ago (partial run)"), "{}", f32.line());
+    assert!(f32.tally.partial && !f16.tally.partial);
 
     // A False dtype lets nothing in.
     assert_eq!(by_kind(&entries, &["supported_dtypes", "torch.float64"]).tally.tests, 0);

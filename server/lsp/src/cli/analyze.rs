@@ -24,11 +24,17 @@ Output (--format):
         `== torchcts check-manifest would print`: its lines and exit code.
         `== Accounting`: per level, the tests that run, are filtered, and run up to that
         level; the selected level is marked; then show-skips' totals at the selection.
+        `== Evidence` (with --results DIR or pyproject.toml `results`): per entry with
+        records, what its tests did in the newest runs on the device, and its failures.
   github, sarif  The findings as `check --format github|sarif` writes them.
   json  {file, exit_code, check_manifest_output, findings} as `check --format json`, plus
         accounting: {inventory, device, selection, collected, deselected, included,
         executable, record_count, levels: [{level, collected, run, filtered, run_cumulative}],
-        not_modelled, not_static} (null when the manifest does not evaluate).
+        not_modelled, not_static} (null when the manifest does not evaluate); with
+        --results, evidence: {device, runs, entries: [{kind, key_path, claimed, label,
+        device, line, tally: {tests, passed, failed, errored, skipped, no_record, failures,
+        newest, newest_tested_at, oldest_tested_at, newest_age_seconds, partial,
+        torch_versions}}]}.
 
 ",
     accounting_terms!(),

@@ -97,6 +97,18 @@ pub async fn update_warnings(session: &Session, uri: &Uri) {
     }
 }
 
+/// Result files changed (a run landed): the evidence of `uris` again, and the client asked to
+/// fetch the code lenses again.
+pub async fn results_changed(session: &Session, uris: &[Uri]) {
+    for uri in uris {
+        update_warnings(session, uri).await;
+    }
+    if session.lock().can_refresh_code_lens {
+        // An error only means the client would not; its next edit asks anyway.
+        let _ = session.client.code_lens_refresh().await;
+    }
+}
+
 /// The evidence findings of the analysed manifest (issue 26, item 3).
 fn notes(session: &Session, uri: &Uri, analysis: &Analysis) -> Vec<evidence::EvidenceNote> {
     let environment_torch = {

@@ -22,13 +22,7 @@ pub async fn did_change_watched_files(session: &Session, params: DidChangeWatche
     }
     if pyproject || results {
         let uris = session.lock().documents.uris();
-        for uri in uris {
-            crate::server::evidence::update_warnings(session, &uri).await;
-        }
-        if session.lock().can_refresh_code_lens {
-            // An error only means the client would not; the next edit asks anyway.
-            let _ = session.client.code_lens_refresh().await;
-        }
+        crate::server::evidence::results_changed(session, &uris).await;
     }
 }
 
