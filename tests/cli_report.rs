@@ -191,6 +191,18 @@ fn a_partial_run_says_so_and_error_texts_carry_no_machine_paths() {
         .find(|t| t["node_id"] == "opinfo/test_opinfo_forward.py::test_op_forward[clean-add-torch.float32]")
         .unwrap();
     assert_eq!(add["message"], "AssertionError: mismatch in site-packages/torchcts/opinfo/common.py:88");
+    // The per-entry failures too: their run named relative to its results folder.
+    let float32 = record["entries"].as_array().unwrap().iter().find(|e| e["key_path"][1] == "torch.float32").unwrap();
+    let failure = &float32["tally"]["failures"][0];
+    assert_eq!(failure["error"], add["message"]);
+    assert_eq!(failure["run"]["artifact"], "results/cpu_vm_23gb_latest.json");
+    let text = serde_json::to_string(&record).unwrap();
+    let machine = dir.canonicalize().unwrap();
+    assert!(
+        !text.contains("/home/ci")
+            && !text.contains(machine.to_str().unwrap())
+            && !text.contains(dir.to_str().unwrap())
+    );
     let html = String::from_utf8(run_in(&dir, &["report", "manifest.py"]).stdout).unwrap();
     assert!(html.contains("site-packages/torchcts/opinfo/common.py:88"), "the message is in the page");
     assert!(!html.contains("/home/ci") && !html.contains("second line"));

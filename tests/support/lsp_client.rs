@@ -34,10 +34,16 @@ impl LspClient {
     /// Spawns the server without the named environment variables (`VIRTUAL_ENV`, ...), so a
     /// test sees what a user without them would.
     pub fn spawn_with(args: &[&str], env_removed: &[&str]) -> LspClient {
+        Self::spawn_with_env(args, env_removed, &[])
+    }
+
+    /// [`LspClient::spawn_with`], with environment variables set (`TORCHCTS_LSP_NOW`, ...).
+    pub fn spawn_with_env(args: &[&str], env_removed: &[&str], env: &[(&str, &str)]) -> LspClient {
         let mut command = Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"));
         for var in env_removed {
             command.env_remove(var);
         }
+        command.envs(env.iter().copied());
         let mut child = command
             .args(args)
             .stdin(Stdio::piped())

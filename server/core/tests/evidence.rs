@@ -101,7 +101,12 @@ fn records(analysis: &Analysis) -> Records {
     }
     let first32 = ids_at(analysis, "torch.float32").into_iter().find(|id| !by_id.contains_key(id)).unwrap();
     by_id.insert(first32, (TestStatus::Skipped, None, "2026-10-01T00:00:00Z".into(), true));
-    Records { run: run("2.12.1+cu130", "2026-11-30T16:24:12Z"), old_run: run("2.11.0", "2026-10-01T00:00:00Z"), by_id }
+    Records {
+        run: run("2.12.1+cu130", "2026-11-30T16:24:12Z"),
+        // A run cut short: it counts for the tests it reached, and the line says so.
+        old_run: EvidenceRun { partial: true, ..run("2.11.0", "2026-10-01T00:00:00Z") },
+        by_id,
+    }
 }
 
 #[test]
@@ -143,7 +148,8 @@ fn every_entry_kind_gets_a_tally_of_the_tests_it_decides() {
     assert_eq!((f32.tally.skipped, f32.tally.no_record), (1, f32.tally.tests - 1));
     assert_eq!(f32.tally.torch_versions, vec!["2.11.0".to_string()]);
     assert!(f32.line().starts_with("cpu: 1 skipped at run time · "), "{}", f32.line());
-    assert!(f32.line().ends_with(" not run yet, newest 62 d ago"), "{}", f32.line());
+    assert!(f32.line().ends_with(" not run yet, newest 62 d ago (partial run)"), "{}", f32.line());
+    assert!(f32.tally.partial && !f16.tally.partial);
 
     // A False dtype lets nothing in.
     assert_eq!(by_kind(&entries, &["supported_dtypes", "torch.float64"]).tally.tests, 0);
@@ -261,11 +267,14 @@ fn records_older_than_the_entry_or_from_another_torch_are_said() {
     assert_eq!(f32[0].1, Severity::Hint);
     assert_eq!(
         f32[0].3,
-        "All of the records of the tests the torch.float32 entry decides on `cpu` are older than the entry's last \
+        "All of the records of the tests of the torch.float32 entry on `cpu` are older than the entry's last \
          change (2026-11-18 11:06 UTC): they tested the manifest as it was before; run them again"
     );
     assert_eq!(f32[1].0, "evidence-other-torch");
-    assert_eq!(f32[1].3, "Records of the tests the torch.float32 entry decides come from torch 2.11.0; this environment has torch 2.12.1");
+    assert_eq!(
+        f32[1].3,
+        "Records of the tests of the torch.float32 entry come from torch 2.11.0; this environment has torch 2.12.1"
+    );
     // The float16 records (torch 2.12.1+cu130, after every change) say nothing more.
     assert!(found.iter().filter(|f| f.2 == "torch.float16").all(|f| f.0 == "run-evidence"), "{found:#?}");
 }

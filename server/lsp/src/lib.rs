@@ -3,7 +3,7 @@
 
 pub mod api;
 pub mod cli;
-pub mod evidence_lookup;
+pub mod evidence_io;
 pub mod ledger_warnings;
 pub mod project_config;
 pub mod server;

@@ -76,3 +76,54 @@ pub fn head_key(git_dir: &Path) -> HeadKey {
         .collect();
     (head, stats)
 }
+
+/// When each line of `file` (as on disk) was last committed, in Unix seconds (the
+/// committer time of `git blame --line-porcelain`); `None` for a line not committed yet.
+/// An error when the file is not in a repository or git fails.
+pub fn line_commit_times(file: &Path) -> Result<Vec<Option<i64>>, String> {
+    let dir = file.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = file.file_name().ok_or_else(|| format!("{} is not a file name", file.display()))?;
+    let output = std::process::Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["blame", "--line-porcelain", "--"])
+        .arg(name)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    if !output.status.success() {
+        return Err(String::from_utf8_lossy(&output.stderr).trim().to_string());
+    }
+    Ok(parse_blame(&String::from_utf8_lossy(&output.stdout)))
+}
+
+/// The committer times of `git blame --line-porcelain` output, per line in order.
+fn parse_blame(porcelain: &str) -> Vec<Option<i64>> {
+    let mut times = Vec::new();
+    let (mut uncommitted, mut time) = (false, None);
+    for line in porcelain.lines() {
+        if line.starts_with('\t') {
+            times.push(if uncommitted { None } else { time });
+            (uncommitted, time) = (false, None);
+        } else if let Some(t) = line.strip_prefix("committer-time ") {
+            time = t.trim().parse().ok();
+        } else if line.len() > 40
+            && line.as_bytes()[..40].iter().all(u8::is_ascii_hexdigit)
+            && line.as_bytes()[40] == b' '
+        {
+            uncommitted = line[..40].bytes().all(|b| b == b'0');
+        }
+    }
+    times
+}
+
+#[cfg(test)]
+mod blame_tests {
+    #[test]
+    fn committer_times_per_line_and_uncommitted_lines() {
+        let porcelain = "\
+1111111111111111111111111111111111111111 1 1 1\nauthor a\ncommitter-time 1700000000\nfilename m.py\n\timport torch\n\
+0000000000000000000000000000000000000000 2 2 1\nauthor Not Committed Yet\ncommitter-time 1800000000\nfilename m.py\n\tmanifest = {}\n";
+        assert_eq!(super::parse_blame(porcelain), vec![Some(1_700_000_000), None]);
+    }
+}

@@ -77,7 +77,7 @@ pub fn notes(analysis: &Analysis, entries: &[EntryEvidence], context: &NoteConte
                     Severity::Hint,
                     STALE,
                     format!(
-                        "{which} of the tests {} decides on `{}` are older than the entry's last change ({}): \
+                        "{which} of the tests of {} on `{}` are older than the entry's last change ({}): \
                          they tested the manifest as it was before; run them again",
                         e.label,
                         e.device,
@@ -93,7 +93,7 @@ pub fn notes(analysis: &Analysis, entries: &[EntryEvidence], context: &NoteConte
                     Severity::Hint,
                     OTHER_TORCH,
                     format!(
-                        "Records of the tests {} decides come from torch {}; this environment has torch {env}",
+                        "Records of the tests of {} come from torch {}; this environment has torch {env}",
                         e.label,
                         others.join(", ")
                     ),

@@ -24,11 +24,17 @@ Output (--format):
         `== torchcts check-manifest would print`: its lines and exit code.
         `== Accounting`: per level, the tests that run, are filtered, and run up to that
         level; the selected level is marked; then show-skips' totals at the selection.
+        `== Evidence` (with --results DIR or pyproject.toml `results`): per entry with
+        records, what its tests did in the newest runs on the device, and its failures.
   github, sarif  The findings as `check --format github|sarif` writes them.
   json  {file, exit_code, check_manifest_output, findings} as `check --format json`, plus
         accounting: {inventory, device, selection, collected, deselected, included,
         executable, record_count, levels: [{level, collected, run, filtered, run_cumulative}],
-        not_modelled, not_static} (null when the manifest does not evaluate).
+        not_modelled, not_static} (null when the manifest does not evaluate); with
+        --results, evidence: {device, runs, entries: [{kind, key_path, claimed, label,
+        device, line, tally: {tests, passed, failed, errored, skipped, no_record, failures,
+        newest, newest_tested_at, oldest_tested_at, newest_age_seconds, partial,
+        torch_versions}}]}.
 
 ",
     accounting_terms!(),
@@ -56,6 +62,8 @@ pub struct AnalyzeArgs {
     /// Output format
     #[arg(long, value_enum, default_value_t = AnalyzeFormat::Text)]
     pub format: AnalyzeFormat,
+    #[command(flatten)]
+    pub results: super::evidence::ResultsArgs,
     #[command(flatten)]
     pub output: OutputArgs,
 }
@@ -146,6 +154,7 @@ fn one(
         Ok((_, analysis)) => analysis,
         Err(message) => return failed(message),
     };
+    let evidence = super::evidence::apply(&args.results, input, config, flags, &mut analysis, Some(&inventory));
     super::ignore_configured(&mut analysis, config);
     let code = analysis.check.exit_code() as u8;
     match args.format {
@@ -173,6 +182,9 @@ fn one(
                 outln!();
                 outln!("== No accounting: {why}");
             }
+            if let Some(evidence) = &evidence {
+                print_evidence(&analysis, evidence);
+            }
         }
         _ => {
             let accounting = match accounting.as_ref().zip(manifest) {
@@ -181,6 +193,7 @@ fn one(
             };
             let report = AnalyzeReport {
                 accounting,
+                evidence: evidence.as_ref().map(evidence_json),
                 no_accounting: no_accounting.as_deref(),
                 check: super::check::report(path, &analysis),
             };
@@ -208,6 +221,9 @@ enum LevelSource {
 #[derive(serde::Serialize)]
 struct AnalyzeReport<'a> {
     accounting: Value,
+    /// With `--results`: each entry's tests' records on the device.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    evidence: Option<Value>,
     /// Why `accounting` is null: the manifest does not load.
     #[serde(skip_serializing_if = "Option::is_none")]
     no_accounting: Option<&'a str>,
@@ -347,4 +363,44 @@ fn accounting_json(inventory: &SelectedInventory, acc: &accounting::Accounting, 
         "not_modelled": acc.not_modelled,
         "not_static": av::unknown_inputs(manifest),
     })
+}
+
+/// `== Evidence`: per entry with records, its line and lens text.
+fn print_evidence(analysis: &Analysis, evidence: &super::evidence::Evidence) {
+    outln!();
+    outln!(
+        "== Evidence on `{}` ({} {} with records in the results folders)",
+        evidence.device,
+        evidence.runs,
+        plural(evidence.runs, "run", "runs")
+    );
+    for e in &evidence.entries {
+        if !e.tally.any() {
+            continue;
+        }
+        let pos = analysis.line_index.position(&analysis.text, e.entry.span.start, PositionEncoding::Utf32);
+        outln!("{:>5}  {} ({}): {}", pos.line + 1, e.entry.key_path.join(" / "), e.label, e.line());
+        for f in e.tally.failures.iter().take(3) {
+            let status = if f.status == torchcts_core::evidence::TestStatus::Failed { "FAIL" } else { "ERROR" };
+            outln!("         {status} {}: {}", f.node_id, f.error.as_deref().unwrap_or("(no message)"));
+        }
+        if e.tally.failures.len() > 3 {
+            outln!("         ... and {} more", e.tally.failures.len() - 3);
+        }
+    }
+}
+
+/// `evidence` of `analyze --format json`: {device, runs, entries: [{kind, key_path, claimed,
+/// label, device, line, tally}]}, every entry (records or not).
+fn evidence_json(evidence: &super::evidence::Evidence) -> Value {
+    let entries: Vec<Value> = evidence
+        .entries
+        .iter()
+        .map(|e| {
+            let mut value = serde_json::to_value(e).unwrap_or_default();
+            value["line"] = json!(e.line());
+            value
+        })
+        .collect();
+    json!({"device": evidence.device, "runs": evidence.runs, "entries": entries})
 }

@@ -51,6 +51,15 @@ Output (--format):
   sarif   One SARIF 2.1.0 log for all files (GitHub code scanning): a rule per code,
           a result per finding with its region, unreadable files as notifications.
 
+Evidence: --results DIR (repeatable; pyproject.toml `results` adds its folders) reads
+the records of earlier `torchcts run`s there (an artifact downloaded from CI) and reports,
+on the manifest's entries: `run-evidence` (a claimed dtype or capability whose tests failed
+or errored in the newest records), `skip-op-passes` (a skip_ops item whose operator's tests
+passed in a run without it), `stale-evidence` (records older than the entry's last change)
+and `evidence-other-torch` (records of another torch release). Text: `Note: line N: [CODE]
+message` lines on stderr after check-manifest's; the other formats: findings. Only the
+folders named are read.
+
 Exit code: check-manifest's in every format (0 valid, 1 errors or an unreadable file),
 the highest of the files'; with --diff, 1 when there is a diff; 2 for a usage error or
 a project configuration (pyproject.toml) that cannot be used.";
@@ -80,6 +89,8 @@ pub struct CheckArgs {
     /// Print the fixes as a unified diff and write nothing (exit 1 when there is one)
     #[arg(long, conflicts_with = "fix")]
     pub diff: bool,
+    #[command(flatten)]
+    pub results: super::evidence::ResultsArgs,
     #[command(flatten)]
     pub output: OutputArgs,
 }
@@ -137,6 +148,8 @@ pub fn run(args: &CheckArgs) -> ExitCode {
             }
         }
         if let Ok(analysis) = &mut outcome {
+            let flags = super::AccountingArgs::default().for_manifest(config.as_ref());
+            super::evidence::apply(&args.results, input, config.as_ref(), &flags, analysis, inventory);
             super::ignore_configured(analysis, config.as_ref());
         }
         let code = match &outcome {
@@ -265,6 +278,11 @@ fn print_text(analysis: &Analysis) {
             let pos = analysis.line_index.position(&analysis.text, note.span.start, PositionEncoding::Utf32);
             errln!("Note: line {}: {}", pos.line + 1, note.message);
         }
+    }
+    // What earlier runs showed (`--results`): ours, after check-manifest's lines.
+    for f in sorted_findings(analysis).into_iter().filter(|f| torchcts_core::evidence::CODES.contains(&f.code)) {
+        let pos = analysis.line_index.position(&analysis.text, f.span.start, PositionEncoding::Utf32);
+        errln!("Note: line {}: [{}] {}", pos.line + 1, f.code, f.message);
     }
 }
 

@@ -6,6 +6,7 @@ pub mod check;
 pub mod completions;
 pub mod config;
 pub mod diff;
+pub mod evidence;
 pub mod fix;
 pub mod formats;
 pub mod heap;
@@ -526,6 +527,16 @@ pub fn analyze_input(input: &inputs::Input, inventory: Option<&Inventory>) -> Re
 
 /// [`analyze_file`] of a text read already: `custom_test_dirs` relative to `path`'s folder.
 pub fn analyze_text(path: &Path, text: &str, inventory: Option<&Inventory>) -> Analysis {
+    analyze_text_with(path, text, inventory, None)
+}
+
+/// [`analyze_text`] with the findings of the runs' evidence placed on their entries.
+pub fn analyze_text_with(
+    path: &Path,
+    text: &str,
+    inventory: Option<&Inventory>,
+    evidence: Option<&[torchcts_core::evidence::EvidenceNote]>,
+) -> Analysis {
     let base = absolute_parent(path);
     let dir_exists = dir_exists_relative_to(&base);
     analyze(
@@ -535,7 +546,7 @@ pub fn analyze_text(path: &Path, text: &str, inventory: Option<&Inventory>) -> A
             dir_exists: Some(&dir_exists),
             inventory,
             file_name: path.file_name().and_then(|n| n.to_str()),
-            evidence: None,
+            evidence,
         },
     )
 }

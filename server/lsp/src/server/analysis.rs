@@ -30,6 +30,7 @@ pub fn run_analysis(
     text: &str,
     old_tree: Option<&Tree>,
     inventory: Option<&Inventory>,
+    evidence: &[torchcts_core::evidence::EvidenceNote],
     cancel: &Cancel,
 ) -> Cancellable<Option<Analysis>> {
     let path = uri.to_file_path();
@@ -44,7 +45,7 @@ pub fn run_analysis(
             dir_exists: dir_exists_ref,
             inventory,
             file_name: file_name.as_deref(),
-            evidence: None,
+            evidence: Some(evidence),
         };
         analyze_parsed(text, tree, &input, cancel)
     });

@@ -112,7 +112,10 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob) -> Cancellable<O
         return Ok(Some(Published { version, diagnostics, status: None }));
     }
     let inventory = session.inventory_if_ready();
-    let Some(analysis) = run_analysis(uri, &text, old_tree.as_ref(), inventory, &cancel)? else { return Ok(None) };
+    let evidence = session.lock().documents.get(uri).map(|d| d.evidence_notes.clone()).unwrap_or_default();
+    let Some(analysis) = run_analysis(uri, &text, old_tree.as_ref(), inventory, &evidence, &cancel)? else {
+        return Ok(None);
+    };
     cancel.check()?;
     let uri = uri.clone();
     let positions = convert::Positions::new(&analysis.text, &analysis.line_index, encoding);
@@ -123,17 +126,6 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob) -> Cancellable<O
         .filter(|f| !crate::server::session::project::ignores(&ignored, f))
         .map(|f| convert::diagnostic(&positions, f, &uri))
         .collect();
-    let evidence = session.lock().documents.get(&uri).map(|d| d.evidence_warnings.clone()).unwrap_or_default();
-    for (anchor, message) in &evidence {
-        if let Some(span) = runs::anchor_span(&analysis, anchor) {
-            let key_end = analysis.text[span.clone()].find(':').map_or(span.end, |i| span.start + i);
-            let finding =
-                Finding::new(span.start..key_end, Severity::Warning, message.clone(), "run-evidence", Origin::Lsp);
-            if !crate::server::session::project::ignores(&ignored, &finding) {
-                diagnostics.push(convert::diagnostic(&positions, &finding, &uri));
-            }
-        }
-    }
     let run_results = session.lock().documents.get(&uri).and_then(|d| d.run_results.clone());
     if let Some(results) = &run_results {
         diagnostics

@@ -1,111 +1,22 @@
-//! What the runs showed, on the entry under the cursor (issue 26, first slice): the tests the
-//! entry lets in (the accounting's own attribution, `accounting_view::run_target`) looked up
-//! in the evidence index (`runner::evidence`) of the manifest's result folders: `results/`
-//! beside the manifest and at the workspace folder's root, the editor's own
-//! `.torchcts-lsp/results`, and the project configuration's `results`. IO: the index reads
-//! files, and is refreshed (only changed files re-read) on each question.
+//! What the runs showed, on the manifest's entries (issue 26): the LSP glue of
+//! `torchcts_core::evidence`. The IO is here: the `runner::evidence` index of the manifest's
+//! result folders (`crate::evidence_io::result_folders`: `results/` beside the manifest and
+//! at the workspace folder's root, the editor's own `.torchcts-lsp/results`, the project
+//! configuration's `results`), kept per folder and device and refreshed per question (only
+//! changed files re-read), the clock, the environment's torch and when each line last
+//! changed (git blame, else the file's mtime). The core counts and words the rest.
 
+use crate::evidence_io::{result_folders, IndexLookup};
 use crate::server::session::Session;
-use runner::evidence::{EvidenceIndex, EvidenceStatus, Limits};
+use runner::evidence::{EvidenceIndex, Limits};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use torchcts_core::accounting_view as av;
-use torchcts_core::value::ValueKind;
+use torchcts_core::evidence::{self, EntryEvidence, EvidenceLookup, TestStatus};
 use torchcts_core::Analysis;
 use tower_lsp_server::ls_types::Uri;
 
 /// Indexes kept per (manifest folder, device).
 pub type EvidenceIndexes = std::collections::HashMap<(PathBuf, String), Arc<Mutex<EvidenceIndex>>>;
-
-/// The result folders of a manifest at `path`.
-fn result_folders(session: &Session, path: &Path) -> Vec<PathBuf> {
-    let Some(dir) = path.parent() else { return Vec::new() };
-    let mut folders = vec![dir.join("results"), dir.join(".torchcts-lsp").join("results")];
-    if let Some(root) = session.folder_for(Some(path)) {
-        folders.push(root.join("results"));
-    }
-    if let Some(config) = session.lock().project_configs.for_path(path) {
-        folders.extend(config.results.iter().flat_map(|r| r.value.iter().cloned()));
-    }
-    let mut unique: Vec<PathBuf> = Vec::new();
-    for folder in folders {
-        // Missing ones too: the index reads a missing folder as empty and finds it on a
-        // later refresh once a run creates it.
-        if !unique.contains(&folder) {
-            unique.push(folder);
-        }
-    }
-    unique
-}
-
-/// What the runs showed for one entry's tests.
-struct Tally<'i> {
-    tests: usize,
-    passed: usize,
-    failed: usize,
-    errored: usize,
-    skipped: usize,
-    missing: usize,
-    failures: Vec<&'i runner::evidence::Evidence>,
-    newest: Option<&'i runner::evidence::RunInfo>,
-    partial: bool,
-}
-
-impl<'i> Tally<'i> {
-    fn of(index: &'i EvidenceIndex, node_ids: &[String]) -> Tally<'i> {
-        let mut t = Tally {
-            tests: node_ids.len(),
-            passed: 0,
-            failed: 0,
-            errored: 0,
-            skipped: 0,
-            missing: 0,
-            failures: Vec::new(),
-            newest: None,
-            partial: false,
-        };
-        for id in node_ids {
-            let Some(e) = index.record(id) else {
-                t.missing += 1;
-                continue;
-            };
-            match e.status {
-                EvidenceStatus::Passed => t.passed += 1,
-                EvidenceStatus::Failed => t.failed += 1,
-                EvidenceStatus::Error => t.errored += 1,
-                EvidenceStatus::Skipped => t.skipped += 1,
-            }
-            if matches!(e.status, EvidenceStatus::Failed | EvidenceStatus::Error) {
-                t.failures.push(e);
-            }
-            t.partial |= e.run.partial;
-            if t.newest.is_none_or(|n| e.run.timestamp > n.timestamp) {
-                t.newest = Some(&e.run);
-            }
-        }
-        t
-    }
-
-    fn any(&self) -> bool {
-        self.passed + self.failed + self.errored + self.skipped > 0
-    }
-
-    /// "cpu: 409 passed · 3 failed · 12 not run yet" (zero counts left out).
-    fn line(&self, device: &str) -> String {
-        let parts: Vec<String> = [
-            (self.passed, "passed"),
-            (self.failed, "failed"),
-            (self.errored, "errored"),
-            (self.skipped, "skipped at run time"),
-            (self.missing, "not run yet"),
-        ]
-        .iter()
-        .filter(|(n, _)| *n > 0)
-        .map(|(n, what)| format!("{n} {what}"))
-        .collect();
-        format!("{device}: {}", parts.join(" · "))
-    }
-}
 
 /// The index of the manifest at `path` for `device`, refreshed; `None` without result folders.
 fn index_for(session: &Session, path: &Path, device: &str) -> Option<Arc<Mutex<EvidenceIndex>>> {
@@ -115,7 +26,14 @@ fn index_for(session: &Session, path: &Path, device: &str) -> Option<Arc<Mutex<E
         index.lock().unwrap_or_else(|p| p.into_inner()).refresh();
         return Some(index);
     }
-    let folders = result_folders(session, path);
+    let root = session.folder_for(Some(path));
+    let extra: Vec<PathBuf> = session
+        .lock()
+        .project_configs
+        .for_path(path)
+        .and_then(|c| c.results.as_ref().map(|r| r.value.clone()))
+        .unwrap_or_default();
+    let folders = result_folders(path, root.as_deref(), &extra);
     if !folders.iter().any(|f| f.is_dir()) {
         return None;
     }
@@ -124,82 +42,54 @@ fn index_for(session: &Session, path: &Path, device: &str) -> Option<Arc<Mutex<E
     Some(session.lock().evidence.entry(key).or_insert(index).clone())
 }
 
-/// The hover's evidence section for the entry at `offset`, if it is a runnable entry and
-/// some result folder has records of its tests on the device.
-pub fn hover_markdown(session: &Session, uri: &Uri, analysis: &Analysis, offset: usize) -> Option<String> {
-    let path = uri.to_file_path()?.into_owned();
-    let manifest = analysis.model.manifest.as_ref()?.as_dict()?;
-    let facts = session.facts_for(uri, manifest);
-    let located = torchcts_core::locate::locate(&analysis.tree, &analysis.text, offset)?;
-    if !torchcts_core::runnable::is_runnable_entry(&located, &facts) {
-        return None;
-    }
-    let device_setting = session.settings_for(uri).device;
-    let target = av::run_target(session.inventory(), manifest, Some(&located), device_setting.as_deref());
-    let node_ids = target.node_ids?;
-    let index = index_for(session, &path, &target.device)?;
-    let index = index.lock().unwrap_or_else(|p| p.into_inner());
-    let tally = Tally::of(&index, &node_ids);
-    tally.any().then(|| render(&tally, &target.device, &target.label))
-}
-
-/// For each dtype and capability entry that decides tests (only claimed ones: `True` or a
-/// dtype regex, when `claimed_only`), `f` of its key span, run target and tally.
-fn per_entry<T>(
+/// `f` of the inventory, the device setting and the evidence of `uri`'s manifest on its
+/// device; `None` when the document is no file, has no manifest dict or no result folders.
+fn with_evidence<T>(
     session: &Session,
     uri: &Uri,
     analysis: &Analysis,
-    claimed_only: bool,
-    mut f: impl FnMut(std::ops::Range<usize>, av::RunTarget, &Tally) -> Option<T>,
-) -> Vec<T> {
-    let mut out = Vec::new();
-    let (Some(path), Some(manifest)) =
-        (uri.to_file_path().map(|p| p.into_owned()), analysis.model.manifest.as_ref().and_then(|m| m.as_dict()))
-    else {
-        return out;
-    };
-    let facts = session.facts_for(uri, manifest);
+    f: impl FnOnce(Option<&str>, &dyn EvidenceLookup) -> T,
+) -> Option<T> {
+    let path = uri.to_file_path()?.into_owned();
+    let manifest = analysis.model.manifest.as_ref()?.as_dict()?;
     let device_setting = session.settings_for(uri).device;
-    let device = facts.resolve_device(device_setting.as_deref());
-    let Some(index) = index_for(session, &path, &device) else { return out };
+    let device = session.facts_for(uri, manifest).resolve_device(device_setting.as_deref());
+    let index = index_for(session, &path, &device)?;
     let index = index.lock().unwrap_or_else(|p| p.into_inner());
-    let entries = ["supported_dtypes", "capabilities"]
-        .iter()
-        .filter_map(|section| manifest.get(section).and_then(|e| e.value.as_dict()))
-        .flat_map(|d| d.entries.iter())
-        .filter(|e| !claimed_only || matches!(e.value.kind, ValueKind::Bool(true) | ValueKind::Str(_)));
-    for entry in entries {
-        let span = entry.key.span.clone();
-        let Some(located) = torchcts_core::locate::locate(&analysis.tree, &analysis.text, span.start) else { continue };
-        if !torchcts_core::runnable::is_runnable_entry(&located, &facts) {
-            continue;
-        }
-        let target = av::run_target(session.inventory(), manifest, Some(&located), device_setting.as_deref());
-        let Some(node_ids) = target.node_ids.clone() else { continue };
-        let tally = Tally::of(&index, &node_ids);
-        out.extend(f(span, target, &tally));
-    }
-    out
+    Some(f(device_setting.as_deref(), &IndexLookup::new(&index)))
 }
 
-/// Per dtype and capability entry with records: (the entry key's span, the lens line).
+/// The hover's evidence section for the entry at `offset`, when some of its tests have a
+/// record on the device.
+pub fn hover_markdown(session: &Session, uri: &Uri, analysis: &Analysis, offset: usize) -> Option<String> {
+    let now = Some(crate::ledger_warnings::now_seconds());
+    let entry = with_evidence(session, uri, analysis, |device, lookup| {
+        evidence::entry_tally_at(session.inventory(), analysis, device, lookup, now, offset)
+    })??;
+    entry.tally.any().then(|| render(&entry))
+}
+
+/// Every entry with records: (the entry's span, the lens line).
 pub fn entry_lines(session: &Session, uri: &Uri, analysis: &Analysis) -> Vec<(std::ops::Range<usize>, String)> {
-    per_entry(session, uri, analysis, false, |span, target, tally| {
-        tally.any().then(|| (span, tally.line(&target.device)))
+    let now = Some(crate::ledger_warnings::now_seconds());
+    let entries = with_evidence(session, uri, analysis, |device, lookup| {
+        evidence::entry_tallies(session.inventory(), analysis, device, lookup, now)
     })
+    .unwrap_or_default();
+    entries.into_iter().filter(|e| e.tally.any()).map(|e| (e.entry.span.clone(), e.line())).collect()
 }
 
-/// Recomputes the claimed-entry warnings of `uri` (on open and save: they read the result
-/// folders and ask the accounting per entry, too much for every keystroke) and republishes
-/// when they changed.
+/// Recomputes the evidence findings of `uri` (on open, save and when result files change:
+/// they read the result folders and ask the accounting per entry, too much for every
+/// keystroke) and re-analyses when they changed.
 pub async fn update_warnings(session: &Session, uri: &Uri) {
     let Some(snapshot) = session.snapshot(uri, &crate::server::session::Cancel::default()) else { return };
-    let warnings = claimed_entry_warnings(session, uri, &snapshot.analysis);
+    let notes = notes(session, uri, &snapshot.analysis);
     let changed = {
         let mut state = session.lock();
         let Some(doc) = state.documents.get_mut(uri) else { return };
-        let changed = doc.evidence_warnings != warnings;
-        doc.evidence_warnings = warnings;
+        let changed = *doc.evidence_notes != notes;
+        doc.evidence_notes = Arc::new(notes);
         changed
     };
     if changed {
@@ -207,44 +97,78 @@ pub async fn update_warnings(session: &Session, uri: &Uri) {
     }
 }
 
-/// The release reviewer's question (issue 26, item 3): entries the manifest claims (`True`, a
-/// dtype regex) whose tests failed or errored in the newest records on the device. (key
-/// path, message) per entry, anchored again by the diagnostics on every analysis.
-pub fn claimed_entry_warnings(session: &Session, uri: &Uri, analysis: &Analysis) -> Vec<(Vec<String>, String)> {
-    per_entry(session, uri, analysis, true, |_, target, tally| {
-        let bad = tally.failed + tally.errored;
-        if bad == 0 {
-            return None;
-        }
-        let first: Vec<String> = tally.failures.iter().take(3).map(|e| format!("`{}`", e.node_id)).collect();
-        let message = format!(
-            "{bad} of the tests {} lets in failed or errored in the newest runs on `{}`{}: {}{}",
-            target.label,
-            target.device,
-            tally.newest.and_then(|r| r.timestamp.as_deref()).map(|t| format!(" (newest {t})")).unwrap_or_default(),
-            first.join(", "),
-            if bad > first.len() { ", ..." } else { "" }
-        );
-        Some((target.anchor, message))
-    })
+/// Result files changed (a run landed): the evidence of `uris` again, and the client asked to
+/// fetch the code lenses again.
+pub async fn results_changed(session: &Session, uris: &[Uri]) {
+    for uri in uris {
+        update_warnings(session, uri).await;
+    }
+    if session.lock().can_refresh_code_lens {
+        // An error only means the client would not; its next edit asks anyway.
+        let _ = session.client.code_lens_refresh().await;
+    }
 }
 
-fn render(t: &Tally, device: &str, label: &str) -> String {
-    let mut out = format!("**Runs on `{device}`** ({label}, {} tests): {}\n", t.tests, t.line(device));
-    if let Some(run) = t.newest {
+/// The evidence findings of the analysed manifest (issue 26, item 3).
+fn notes(session: &Session, uri: &Uri, analysis: &Analysis) -> Vec<evidence::EvidenceNote> {
+    let environment_torch = {
+        let state = session.lock();
+        state.embedded.as_ref().filter(|c| c.note.is_none()).map(|c| c.torch.clone())
+    };
+    let path = uri.to_file_path().map(|p| p.into_owned());
+    let now = Some(crate::ledger_warnings::now_seconds());
+    with_evidence(session, uri, analysis, |device, lookup| {
+        let inventory = session.inventory();
+        let torch = environment_torch.as_deref();
+        crate::evidence_io::entries_and_notes(inventory, analysis, path.as_deref(), device, lookup, torch, now).1
+    })
+    .unwrap_or_default()
+}
+
+/// A path as a link target the editors open (`file:///...`).
+fn file_link(label: &str, path: &str) -> String {
+    match Uri::from_file_path(path) {
+        Some(uri) => format!("[{label}]({})", uri.as_str()),
+        None => format!("{label} `{path}`"),
+    }
+}
+
+/// The run's artifact and report, as links.
+fn run_links(run: &evidence::EvidenceRun) -> String {
+    let mut links = vec![file_link("artifact", &run.artifact)];
+    links.extend(run.report.as_deref().map(|r| file_link("report", r)));
+    links.join(" · ")
+}
+
+fn render(e: &EntryEvidence) -> String {
+    let t = &e.tally;
+    let mut out = format!("**Runs on `{}`** ({}, {} tests): {}\n", e.device, e.label, t.tests, e.line());
+    if let Some(run) = &t.newest {
         out.push_str(&format!(
-            "\nNewest run {} (torch {}, {}){}.\n",
+            "\nNewest run {} (torch {}, {}): {}{}.\n",
             run.timestamp.as_deref().unwrap_or("(no time)"),
             run.torch_version.as_deref().unwrap_or("?"),
-            run.hardware_key.as_deref().unwrap_or("?"),
+            run.hardware.as_deref().unwrap_or("?"),
+            run_links(run),
             if t.partial { "; a run that did not complete counts for the tests it reached" } else { "" }
         ));
     }
+    if e.entry.kind == evidence::EntryKind::ToleranceOverride {
+        out.push_str("\nCounted: the OpInfo tests comparing under this category and dtype (other tests pick their category in their own code).\n");
+    }
     if !t.failures.is_empty() {
         out.push('\n');
-        for e in t.failures.iter().take(5) {
-            let status = if e.status == EvidenceStatus::Failed { "FAIL" } else { "ERROR" };
-            out.push_str(&format!("- {status} `{}`: {}\n", e.node_id, e.error.as_deref().unwrap_or("")));
+        for f in t.failures.iter().take(5) {
+            let status = if f.status == TestStatus::Failed { "FAIL" } else { "ERROR" };
+            out.push_str(&format!(
+                "- {status} `{}`: {} ({}, torch {}, {}; {})\n",
+                f.node_id,
+                f.error.as_deref().unwrap_or("(no message)"),
+                f.tested_at.as_deref().unwrap_or("no time"),
+                f.run.torch_version.as_deref().unwrap_or("?"),
+                f.run.hardware.as_deref().unwrap_or("?"),
+                run_links(&f.run)
+            ));
         }
         if t.failures.len() > 5 {
             out.push_str(&format!("- … and {} more\n", t.failures.len() - 5));

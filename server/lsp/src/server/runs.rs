@@ -187,7 +187,10 @@ async fn follow(
         if let Some(doc) = session.lock().documents.get_mut(&uri) {
             doc.run_results = Some(results);
         }
-        crate::server::diagnostics::refresh(&session, uri).await;
+        crate::server::diagnostics::refresh(&session, uri.clone()).await;
+        // The run wrote its artifact into a result folder: evidence for every entry now,
+        // whether or not the client watches files.
+        crate::server::evidence::results_changed(&session, &[uri]).await;
     }
 }
 

@@ -76,9 +76,8 @@ pub struct ReportArgs {
     pub inputs: InputArgs,
     #[command(flatten)]
     pub accounting: AccountingArgs,
-    /// A results folder to read evidence from (repeatable), besides the default ones
-    #[arg(long = "results", value_name = "DIR")]
-    pub results: Vec<PathBuf>,
+    #[command(flatten)]
+    pub results: super::evidence::ResultsArgs,
     /// Add the review diff against the manifest's committed version at REV (read with `git show`)
     #[arg(long, value_name = "REV")]
     pub against: Option<String>,
@@ -112,7 +111,7 @@ pub fn run(args: &ReportArgs) -> ExitCode {
     let mut json_lines = Vec::new();
     for (input, config) in given.inputs.iter().zip(&configs) {
         let flags = args.accounting.for_manifest(config.as_ref());
-        let extra: Vec<PathBuf> = config.iter().flat_map(|c| c.results.iter().flat_map(|r| r.value.clone())).collect();
+        let extra = args.results.folders(config.as_ref());
         let record = match build_record(args, &flags, input, &extra) {
             Ok(record) => record,
             Err(message) => {
@@ -185,30 +184,12 @@ fn file_name_for(manifest: &str, format: RecordFormat) -> String {
     format!("{}.{}", if stem.is_empty() { "manifest" } else { stem }, format.extension())
 }
 
-/// The result folders of a manifest: `results/` and `.torchcts-lsp/results` beside it, the
-/// project configuration's, and --results; each once.
-pub fn result_folders(manifest: &Path, configured: &[PathBuf], given: &[PathBuf]) -> Vec<PathBuf> {
-    let dir = manifest.parent().map(Path::to_path_buf).unwrap_or_default();
-    let mut out: Vec<PathBuf> = Vec::new();
-    let candidates = [dir.join("results"), dir.join(".torchcts-lsp").join("results")]
-        .into_iter()
-        .chain(configured.iter().cloned())
-        .chain(given.iter().cloned());
-    for folder in candidates {
-        let folder = if folder.as_os_str().is_empty() { PathBuf::from(".") } else { folder };
-        if !out.contains(&folder) {
-            out.push(folder);
-        }
-    }
-    out
-}
-
 /// The record of one manifest, or the message why there is none.
 fn build_record(
     args: &ReportArgs,
     flags: &AccountingArgs,
     input: &Input,
-    configured_results: &[PathBuf],
+    extra_results: &[PathBuf],
 ) -> Result<model::SupportRecord, String> {
     let path = &input.path;
     let text = super::read_input(input)?;
@@ -231,7 +212,7 @@ fn build_record(
     } else {
         path.clone()
     };
-    let folders = result_folders(&manifest_path, configured_results, &args.results);
+    let folders = crate::evidence_io::result_folders(&manifest_path, None, extra_results);
     let index = EvidenceIndex::read(&folders, &acc.device.device, Limits::default());
     let sources = model::Sources {
         manifest_name: model::relative(path),
@@ -250,13 +231,15 @@ fn build_record(
     let mut record = model::build(&acc, &sources);
     // Per entry, the core's attribution of tests to entries; ages only with --timestamp (the
     // clock would make two records of the same input differ).
-    let name = |p: &Path| model::artifact_name(p, &folders);
-    let lookup = crate::evidence_lookup::IndexLookup::new(&index, &name, &model::clean_message);
+    let lookup = crate::evidence_io::IndexLookup::new(&index);
     let now = args.timestamp.then(crate::ledger_warnings::now_seconds);
     let device = flags.device.as_deref();
     record.entries = torchcts_core::evidence::entry_tallies(&inventory, &analysis, device, &lookup, now)
         .into_iter()
-        .map(|e| (analysis.line_index.line_of(e.entry.span.start) + 1, e))
+        .map(|mut e| {
+            model::without_machine_paths(&mut e.tally, &folders);
+            (analysis.line_index.line_of(e.entry.span.start) + 1, e)
+        })
         .collect();
     record.notes.extend(acc.not_modelled.iter().chain(&av::unknown_inputs(manifest)).map(|n| model::strip_paths(n)));
     if let Some(rev) = &args.against {

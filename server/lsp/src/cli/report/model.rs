@@ -661,6 +661,22 @@ fn run_rows(index: &EvidenceIndex, folders: &[PathBuf]) -> Vec<RunRow> {
         .collect()
 }
 
+/// An entry's tally as the record shows it: artifacts and reports relative to their results
+/// folder, error texts cut to their first line without machine paths.
+pub fn without_machine_paths(tally: &mut torchcts_core::evidence::Tally, folders: &[PathBuf]) {
+    let relative_run = |run: &mut torchcts_core::evidence::EvidenceRun| {
+        run.artifact = artifact_name(Path::new(&run.artifact), folders);
+        run.report = run.report.as_deref().map(|r| artifact_name(Path::new(r), folders));
+    };
+    if let Some(run) = tally.newest.as_mut() {
+        relative_run(run);
+    }
+    for failure in &mut tally.failures {
+        relative_run(&mut failure.run);
+        failure.error = failure.error.as_deref().map(clean_message);
+    }
+}
+
 /// An artifact's path from its results folder's parent (`results/cpu_history/x.json`).
 pub fn artifact_name(path: &Path, folders: &[PathBuf]) -> String {
     for folder in folders {

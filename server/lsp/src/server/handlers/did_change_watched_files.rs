@@ -1,12 +1,16 @@
 //! `workspace/didChangeWatchedFiles`: a `pyproject.toml` changed, appeared or went, so the
 //! project configuration (`[tool.torchcts-lsp]`) is read again and every open document is
-//! analysed again (what is a manifest and what is silenced may have changed).
+//! analysed again (what is a manifest and what is silenced may have changed); a run's result
+//! file (`results/**/*.json`, `.torchcts-lsp/results/**/*.json`) changed, so the evidence of
+//! every open document is computed again (its index re-reads only the files that changed)
+//! and the client asked to fetch the code lenses again.
 
 use crate::server::session::Session;
 use tower_lsp_server::ls_types::DidChangeWatchedFilesParams;
 
 pub async fn did_change_watched_files(session: &Session, params: DidChangeWatchedFilesParams) {
     let pyproject = params.changes.iter().any(|c| c.uri.as_str().ends_with(crate::project_config::FILE_NAME));
+    let results = params.changes.iter().any(|c| is_result_file(c.uri.as_str()));
     if pyproject {
         {
             let mut state = session.lock();
@@ -16,4 +20,13 @@ pub async fn did_change_watched_files(session: &Session, params: DidChangeWatche
         }
         crate::server::diagnostics::refresh_all(session).await;
     }
+    if pyproject || results {
+        let uris = session.lock().documents.uris();
+        crate::server::evidence::results_changed(session, &uris).await;
+    }
+}
+
+/// A JSON file under a `results` folder (a run's artifact or history file).
+fn is_result_file(uri: &str) -> bool {
+    uri.ends_with(".json") && uri.split('/').any(|segment| segment == "results")
 }

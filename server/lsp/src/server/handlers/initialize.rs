@@ -23,13 +23,12 @@ pub async fn initialize(session: &Session, params: InitializeParams) -> Result<I
             Some(folders) if !folders.is_empty() => folders.iter().map(|f| f.uri.clone()).collect(),
             _ => params.root_uri.iter().cloned().collect(),
         };
-        state.can_watch_files = params
-            .capabilities
-            .workspace
-            .as_ref()
-            .and_then(|w| w.did_change_watched_files.as_ref())
-            .and_then(|w| w.dynamic_registration)
-            .unwrap_or(false);
+        let workspace = params.capabilities.workspace.as_ref();
+        state.can_watch_files =
+            workspace.and_then(|w| w.did_change_watched_files.as_ref()).and_then(|w| w.dynamic_registration)
+                == Some(true);
+        state.can_refresh_code_lens =
+            workspace.and_then(|w| w.code_lens.as_ref()).and_then(|c| c.refresh_support) == Some(true);
         state.folders = Folders::new(uris.iter().filter_map(|u| u.to_file_path().map(|p| p.into_owned())).collect());
     }
     let settings = session.settings();
@@ -94,14 +93,19 @@ pub async fn initialized(session: &Session, _: InitializedParams) {
         // Off the start-up path: a client answers the registration whenever it likes.
         let session = session.clone();
         tokio::spawn(async move {
-            let watcher = serde_json::json!({"watchers": [{"globPattern": "**/pyproject.toml"}]});
+            // The project configuration, and the result folders' artifacts (runs landing).
+            let watcher = serde_json::json!({"watchers": [
+                {"globPattern": "**/pyproject.toml"},
+                {"globPattern": "**/results/**/*.json"},
+                {"globPattern": "**/.torchcts-lsp/results/**/*.json"},
+            ]});
             let registration = Registration {
                 id: "torchcts-pyproject".into(),
                 method: "workspace/didChangeWatchedFiles".into(),
                 register_options: Some(watcher),
             };
             if let Err(e) = session.client.register_capability(vec![registration]).await {
-                session.log(Level::Debug, format!("cannot watch pyproject.toml files: {e}")).await;
+                session.log(Level::Debug, format!("cannot watch pyproject.toml and result files: {e}")).await;
             }
         });
     }

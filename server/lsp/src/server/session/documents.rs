@@ -28,9 +28,10 @@ pub struct Document {
     pub inlay_cache: Option<(ManifestFacts, Vec<(usize, String)>)>,
     /// Results of the last run, shown as diagnostics on the entry it was about.
     pub run_results: Option<crate::server::runs::RunResults>,
-    /// Claimed entries whose tests failed or errored in the newest run records (key path,
-    /// message), computed on open and save (`server::evidence`), re-anchored per analysis.
-    pub evidence_warnings: Vec<(Vec<String>, String)>,
+    /// The findings of the runs' evidence (`torchcts_core::evidence::notes`), computed on
+    /// open, save and when result files change (`server::evidence`), placed again by every
+    /// analysis (`AnalysisInput::evidence`).
+    pub evidence_notes: std::sync::Arc<Vec<torchcts_core::evidence::EvidenceNote>>,
     /// Facts at the last on-save run, to find the entries changed since.
     pub last_run_facts: Option<ManifestFacts>,
     /// The running analysis of this document (at most one at a time), cancelled when a
@@ -64,7 +65,7 @@ impl DocumentStore {
                 inlay_cache: None,
                 run_results: None,
                 last_run_facts: None,
-                evidence_warnings: Vec::new(),
+                evidence_notes: Default::default(),
                 analysing: None,
                 analyse_again: false,
                 committed,

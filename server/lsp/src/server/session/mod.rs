@@ -44,6 +44,8 @@ pub struct State {
     pub evidence: crate::server::evidence::EvidenceIndexes,
     /// The client can be asked to watch `pyproject.toml` files (dynamic registration).
     pub can_watch_files: bool,
+    /// The client takes `workspace/codeLens/refresh` (a run landed: the evidence lenses change).
+    pub can_refresh_code_lens: bool,
 }
 
 /// Cheap to clone into tasks (a finished run republishes, the inventory loader refreshes).
@@ -233,13 +235,16 @@ impl Session {
         }
         // Shared, not copied: an edit meanwhile copies the document's text instead.
         let text = doc.text.clone();
+        let evidence = doc.evidence_notes.clone();
         drop(state);
         // Not analysed on request either: the document has its "too large" finding.
         if text.len() > crate::server::diagnostics::LIVE_ANALYSIS_MAX_BYTES {
             return None;
         }
-        let analysis =
-            Arc::new(crate::server::analysis::run_analysis(uri, &text, None, Some(self.inventory()), cancel).ok()??);
+        let analysis = Arc::new(
+            crate::server::analysis::run_analysis(uri, &text, None, Some(self.inventory()), &evidence, cancel)
+                .ok()??,
+        );
         Some(Snapshot { analysis, encoding })
     }
 

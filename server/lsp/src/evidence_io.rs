@@ -1,0 +1,125 @@
+//! The IO side of the runs' evidence (issue 26), shared by the language server and the CLI:
+//! the `runner::evidence` index as the core's [`EvidenceLookup`], the run report beside an
+//! artifact, when each line of a manifest last changed, and which result folders belong to
+//! a manifest. The analysis is the core's (`torchcts_core::evidence`).
+
+use runner::evidence::{EvidenceIndex, EvidenceStatus, RunInfo};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use torchcts_core::evidence::{EvidenceLookup, EvidenceRun, TestRecord, TestStatus};
+
+/// An evidence index read as the core asks: each run converted once.
+pub struct IndexLookup<'i> {
+    index: &'i EvidenceIndex,
+    runs: HashMap<*const RunInfo, EvidenceRun>,
+}
+
+impl<'i> IndexLookup<'i> {
+    pub fn new(index: &'i EvidenceIndex) -> IndexLookup<'i> {
+        let runs = index.runs().iter().map(|run| (std::sync::Arc::as_ptr(run), evidence_run(run))).collect();
+        IndexLookup { index, runs }
+    }
+}
+
+impl EvidenceLookup for IndexLookup<'_> {
+    fn record(&self, node_id: &str) -> Option<TestRecord<'_>> {
+        let e = self.index.record(node_id)?;
+        let run = self.runs.get(&std::sync::Arc::as_ptr(&e.run))?;
+        Some(TestRecord {
+            node_id: &e.node_id,
+            status: match e.status {
+                EvidenceStatus::Passed => TestStatus::Passed,
+                EvidenceStatus::Failed => TestStatus::Failed,
+                EvidenceStatus::Error => TestStatus::Errored,
+                EvidenceStatus::Skipped => TestStatus::Skipped,
+            },
+            error: e.error.as_deref(),
+            tested_at: e.tested_at.as_deref(),
+            run,
+        })
+    }
+}
+
+fn evidence_run(run: &RunInfo) -> EvidenceRun {
+    EvidenceRun {
+        artifact: run.path.display().to_string(),
+        report: report_of(run).map(|p| p.display().to_string()),
+        timestamp: run.timestamp.clone(),
+        torch_version: run.torch_version.clone(),
+        hardware: run.hardware_key.clone(),
+        partial: run.partial,
+    }
+}
+
+/// The run's `<hardware>_report.md` in its results folder (the artifact's folder, or the one
+/// above a `<hardware>_history/` folder), when it exists.
+fn report_of(run: &RunInfo) -> Option<PathBuf> {
+    let hardware = run.hardware_key.as_deref()?;
+    let mut folder = run.path.parent()?;
+    if folder.file_name().is_some_and(|n| n.to_string_lossy().ends_with("_history")) {
+        folder = folder.parent()?;
+    }
+    let report = folder.join(format!("{hardware}_report.md"));
+    report.is_file().then_some(report)
+}
+
+/// When each line of the manifest at `path` last changed, in Unix seconds: its last commit
+/// when the file is in git (lines not committed yet: the file's modification time), else
+/// the file's modification time. `None` when neither is known.
+pub fn line_changed_at(path: &Path, line_count: usize) -> Option<Vec<i64>> {
+    let mtime = std::fs::metadata(path)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map(|d| d.as_secs() as i64);
+    let blamed = runner::git::git_dir(path).and_then(|_| runner::git::line_commit_times(path).ok());
+    let mut lines: Vec<i64> = match blamed {
+        Some(times) => times.into_iter().map(|t| t.or(mtime)).collect::<Option<Vec<i64>>>()?,
+        None => vec![mtime?; line_count],
+    };
+    // The text may have a line more (or fewer) than git saw: the last known time stands in.
+    if let Some(&last) = lines.last() {
+        lines.resize(line_count.max(1), last);
+    }
+    Some(lines)
+}
+
+/// The result folders of a manifest at `path`: `results/` beside it, the editor's runs
+/// (`.torchcts-lsp/results`), `results/` at `root` (the workspace folder), then `extra`
+/// (`--results`, the project's `results`), each once. Missing ones too: an index reads a
+/// missing folder as empty and finds it once a run creates it.
+pub fn result_folders(path: &Path, root: Option<&Path>, extra: &[PathBuf]) -> Vec<PathBuf> {
+    let mut folders = Vec::new();
+    if let Some(dir) = path.parent() {
+        folders.push(dir.join("results"));
+        folders.push(dir.join(".torchcts-lsp").join("results"));
+    }
+    folders.extend(root.map(|r| r.join("results")));
+    folders.extend(extra.iter().cloned());
+    let mut unique: Vec<PathBuf> = Vec::new();
+    for folder in folders {
+        if !unique.contains(&folder) {
+            unique.push(folder);
+        }
+    }
+    unique
+}
+
+/// Every entry's evidence and the findings from it, for a manifest analysed from the file at
+/// `path` (`None`: stdin, no line times): the environment's torch release (`env_torch`) and
+/// the clock (`now`, Unix seconds) are the caller's.
+pub fn entries_and_notes(
+    inventory: &torchcts_core::accounting_view::Inventory,
+    analysis: &torchcts_core::Analysis,
+    path: Option<&Path>,
+    device_override: Option<&str>,
+    lookup: &dyn EvidenceLookup,
+    env_torch: Option<&str>,
+    now: Option<i64>,
+) -> (Vec<torchcts_core::evidence::EntryEvidence>, Vec<torchcts_core::evidence::EvidenceNote>) {
+    let lines = path.and_then(|p| line_changed_at(p, analysis.line_index.line_count()));
+    let context = torchcts_core::evidence::NoteContext { torch_version: env_torch, line_changed_at: lines.as_deref() };
+    let entries = torchcts_core::evidence::entry_tallies(inventory, analysis, device_override, lookup, now);
+    let notes = torchcts_core::evidence::notes(analysis, &entries, &context);
+    (entries, notes)
+}
