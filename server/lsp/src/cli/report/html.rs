@@ -305,7 +305,7 @@ fn short_claim(claim: &str) -> String {
 }
 
 fn entries(out: &mut String, id: &str, title: &str, value_head: &str, removes_head: &str, rows: &[EntryRow]) {
-    let _ = write!(out, "<section id=\"{id}\"><h2>{title}</h2>\n");
+    let _ = writeln!(out, "<section id=\"{id}\"><h2>{title}</h2>");
     if rows.is_empty() {
         out.push_str("<p>None.</p></section>\n");
         return;
