@@ -140,6 +140,27 @@ try {
     await shot("vscode-quickfix.png");
     await page.keyboard.press("Escape");
   });
+
+  // The support record (issue 26): the page in a webview beside the manifest; a click on an
+  // entry in the page puts the manifest's cursor on its line (the page posts the line).
+  await check("TorchCTS: Open Support Record shows the page; a click on an entry goes to its line", async () => {
+    await page.keyboard.press("Control+Shift+P");
+    const input = page.locator(".quick-input-widget input");
+    await input.waitFor({ timeout: 15000 });
+    await input.fill(">TorchCTS: Open Support Record");
+    await page.locator(".quick-input-list .monaco-list-row", { hasText: "Open Support Record" }).first().waitFor({ timeout: 15000 });
+    await page.keyboard.press("Enter");
+    await page.locator(".tab", { hasText: "Support record" }).first().waitFor({ timeout: 30000 });
+    const record = page.frameLocator("iframe.webview.ready").frameLocator("#active-frame");
+    await record.locator("h1", { hasText: "TorchCTS support record" }).waitFor({ timeout: 60000 });
+    await record.locator("#chart g.bar").first().waitFor({ timeout: 15000 });
+    await record.locator("#matrix-table tbody tr").first().waitFor({ timeout: 15000 });
+    await page.waitForTimeout(500);
+    await shot("vscode-support-record.png");
+    // `semantic_level` is on line 6 of the workspace's manifest.
+    await record.locator("#entries tr[data-line='6']").first().click();
+    await page.locator(".statusbar-item", { hasText: /Ln 6, Col 1/ }).first().waitFor({ timeout: 15000 });
+  });
 } finally {
   if (failed > 0) {
     const failShot = path.join(process.env.E2E_FAILURE_DIR || os.tmpdir(), "vscode-e2e-failure.png");

@@ -69,7 +69,12 @@ impl RecordFormat {
 #[command(
     override_usage = "torchcts-lsp report [OPTIONS] [FILE|DIR|-]...",
     about = "The support record: what a manifest claims against what the runs showed",
-    after_help = REPORT_HELP
+    after_help = REPORT_HELP,
+    mut_arg("results", |a| a.help(
+        "A folder of torchcts run results (`torchcts run --results-dir`, an artifact downloaded from CI) \
+         to read as evidence, repeatable; besides results/ and .torchcts-lsp/results beside the manifest \
+         and pyproject.toml `results`"
+    ).long_help(None))
 )]
 pub struct ReportArgs {
     #[command(flatten)]
