@@ -82,7 +82,9 @@ pub fn check_report(source: Source) -> Result<Value, ApiError> {
     let inventory = Some(Inventory::embedded());
     match source {
         Source::Path(path) => {
-            let analysis = crate::cli::analyze_file(path, inventory).map_err(|message| unreadable(path, message))?;
+            let python = crate::cli::regex_python(path, None).0;
+            let analysis =
+                crate::cli::analyze_file(path, inventory, python).map_err(|message| unreadable(path, message))?;
             Ok(crate::cli::check::report_json(path, &analysis))
         }
         Source::Text(text) => {
@@ -90,7 +92,13 @@ pub fn check_report(source: Source) -> Result<Value, ApiError> {
             let dir_exists = crate::cli::dir_exists_relative_to(&cwd);
             let analysis = analyze(
                 text,
-                &AnalysisInput { old_tree: None, dir_exists: Some(&dir_exists), inventory, file_name: None },
+                &AnalysisInput {
+                    old_tree: None,
+                    dir_exists: Some(&dir_exists),
+                    inventory,
+                    file_name: None,
+                    python: crate::cli::regex_python(&cwd.join("manifest.py"), None).0,
+                },
             );
             Ok(crate::cli::check::report_json(Path::new(TEXT_NAME), &analysis))
         }
@@ -170,8 +178,11 @@ pub fn skips_report(source: Source, options: &SkipsOptions) -> Result<Value, Api
         ..AccountingArgs::default()
     };
     let inventory = args.load_inventory(path).map_err(ApiError::Invalid)?;
-    let analysis =
-        analyze(&loaded.text, &AnalysisInput { file_name: loaded.file_name.as_deref(), ..AnalysisInput::default() });
+    let python = args.regex_python(path).0;
+    let analysis = analyze(
+        &loaded.text,
+        &AnalysisInput { file_name: loaded.file_name.as_deref(), python, ..AnalysisInput::default() },
+    );
     let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) else {
         let lines: Vec<String> = analysis.check.lines().into_iter().map(|(_, line)| line).collect();
         return Err(ApiError::Invalid(format!(
@@ -182,6 +193,7 @@ pub fn skips_report(source: Source, options: &SkipsOptions) -> Result<Value, Api
     };
     let mut facts = av::facts(manifest);
     facts.layout = args.run_layout(path);
+    facts.python = python;
     let selection = match requested {
         Some(s) => s,
         None => {

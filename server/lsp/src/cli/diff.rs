@@ -120,6 +120,9 @@ pub fn run(args: &DiffArgs) -> ExitCode {
     let layout = args.accounting.run_layout(&new_path);
     old_side.facts.layout = layout.clone();
     new_side.facts.layout = layout;
+    let python = args.accounting.regex_python(&new_path).0;
+    old_side.facts.python = python;
+    new_side.facts.python = python;
     let options =
         ReviewOptions { device: args.accounting.device.clone(), selection: args.accounting.levels.selection() };
     let review = match review_diff::review(&inventory, &old_side.facts, &new_side.facts, &options) {

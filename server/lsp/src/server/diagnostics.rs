@@ -112,7 +112,10 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob) -> Cancellable<O
         return Ok(Some(Published { version, diagnostics, status: None }));
     }
     let inventory = session.inventory_if_ready();
-    let Some(analysis) = run_analysis(uri, &text, old_tree.as_ref(), inventory, &cancel)? else { return Ok(None) };
+    let Some(analysis) = run_analysis(uri, &text, old_tree.as_ref(), inventory, session.regex_python(), &cancel)?
+    else {
+        return Ok(None);
+    };
     cancel.check()?;
     let uri = uri.clone();
     let positions = convert::Positions::new(&analysis.text, &analysis.line_index, encoding);
@@ -146,6 +149,7 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob) -> Cancellable<O
     let facts = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()).map(|m| {
         let mut facts = session.facts_for(&uri, m);
         facts.layout = layout;
+        facts.python = analysis.python;
         facts
     });
     let previous = session.lock().documents.get(&uri).and_then(|d| d.summary.clone());
