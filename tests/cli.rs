@@ -625,70 +625,46 @@ fn a_venv_gets_the_regex_answers_of_its_python() {
     let template = "supported_dtypes[torch.int32] regex is invalid: unknown extension ?t at position 1";
     let cases: [(&str, &[&str]); 4] =
         [("3.10.13", &[atomic]), ("3.11.7", &[]), ("3.12.1", &[group]), ("3.13.0", &[group, template])];
+    let in_dir = |dir: &Path, args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
+            .args(args)
+            .current_dir(dir)
+            .env_remove("VIRTUAL_ENV")
+            .env_remove("TORCHCTS_LSP_PYTHON")
+            .output()
+            .unwrap()
+    };
     for (version, errors) in cases {
         let minor: String = version.split('.').take(2).collect::<Vec<_>>().join(".");
         let dir = workspace_on_python(&minor, version, true);
-        let check = |format: &str| {
-            Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
-                .args(["check", "manifest.py", "--format", format])
-                .current_dir(&dir)
-                .env_remove("VIRTUAL_ENV")
-                .env_remove("TORCHCTS_LSP_PYTHON")
-                .output()
-                .unwrap()
-        };
-        let text = check("text");
+        let text = in_dir(&dir, &["check", "manifest.py"]);
         let printed: Vec<String> =
             stderr(&text).lines().filter(|l| l.starts_with("Error: ")).map(|l| l[7..].to_string()).collect();
         assert_eq!(printed, errors, "Python {version}: {}", stderr(&text));
         assert_eq!(text.status.code(), Some(if errors.is_empty() { 0 } else { 1 }), "Python {version}");
         let said = format!("Note: regexes checked as CPython {minor}'s re (the Python of ");
         assert!(stderr(&text).contains(&said), "Python {version}: {}", stderr(&text));
-        let report = json(&check("json"));
+        let report = json(&in_dir(&dir, &["check", "manifest.py", "--format", "json"]));
         assert_eq!(report["python"], minor.as_str());
         let warned = report["findings"].as_array().unwrap().iter().any(|f| f["code"] == "regex-warning");
         assert_eq!(warned, minor == "3.11", "only 3.11 warns about `(?(+1)...)`: {report}");
-        let analyze = Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
-            .args(["analyze", "manifest.py", "--format", "json"])
-            .current_dir(&dir)
-            .env_remove("VIRTUAL_ENV")
-            .env_remove("TORCHCTS_LSP_PYTHON")
-            .output()
-            .unwrap();
-        assert_eq!(json(&analyze)["python"], minor.as_str());
+        assert_eq!(json(&in_dir(&dir, &["analyze", "manifest.py", "--format", "json"]))["python"], minor.as_str());
         // The counts too: collection searches with the same `re`.
-        let skips = Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
-            .args(["skips", "manifest.py", "--level", "1", "--format", "json"])
-            .current_dir(&dir)
-            .env_remove("VIRTUAL_ENV")
-            .env_remove("TORCHCTS_LSP_PYTHON")
-            .output()
-            .unwrap();
-        let problems = json(&skips)["problems"].clone();
-        let refused = problems.as_array().unwrap().iter().any(|p| {
+        let skips = json(&in_dir(&dir, &["skips", "manifest.py", "--level", "1", "--format", "json"]));
+        let refused = skips["problems"].as_array().unwrap().iter().any(|p| {
             p.as_str().unwrap().starts_with("re.error for \"^(?>add|mul)$\": unknown extension ?> at position 2")
         });
-        assert_eq!(refused, minor == "3.10", "{problems}");
+        assert_eq!(refused, minor == "3.10", "{}", skips["problems"]);
         let _ = std::fs::remove_dir_all(&dir);
     }
     // No pyvenv.cfg: the `lib/python3.10` folder says it.
     let dir = workspace_on_python("lib-only", "3.10", false);
-    let o = Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
-        .args(["check", "manifest.py"])
-        .current_dir(&dir)
-        .env_remove("VIRTUAL_ENV")
-        .output()
-        .unwrap();
+    let o = in_dir(&dir, &["check", "manifest.py"]);
     assert!(stderr(&o).contains(atomic), "{}", stderr(&o));
     let _ = std::fs::remove_dir_all(&dir);
     // Newer than the newest tested: 3.13's answers, and a note.
     let dir = workspace_on_python("newer", "3.14.0", true);
-    let o = Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
-        .args(["analyze", "manifest.py"])
-        .current_dir(&dir)
-        .env_remove("VIRTUAL_ENV")
-        .output()
-        .unwrap();
+    let o = in_dir(&dir, &["analyze", "manifest.py"]);
     assert!(stdout(&o).contains("regexes checked as CPython 3.13's re ("), "{}", stdout(&o));
     assert!(stdout(&o).contains("Python 3.14 is newer than the newest tested (3.13))"), "{}", stdout(&o));
     assert!(stdout(&o).contains(template), "{}", stdout(&o));
