@@ -29,6 +29,10 @@ pub struct AnalysisInput<'a> {
     pub file_name: Option<&'a str>,
     /// The Python torchcts runs on, whose `re` compiles the manifest's regexes (3.11 if unset).
     pub python: crate::regex_check::PythonVersion,
+    /// Findings from the runs' evidence ([`crate::evidence::notes`]), placed on their
+    /// entries in this text (a note whose entry is gone is dropped) before suppression
+    /// comments apply.
+    pub evidence: Option<&'a [crate::evidence::EvidenceNote]>,
 }
 
 pub struct Analysis {
@@ -79,6 +83,9 @@ pub fn analyze_parsed(text: &str, tree: Tree, input: &AnalysisInput, cancel: &Ca
 
     let validated = manifest_findings(&model, python_error.is_some(), input, &line_index, &mut findings, cancel)?;
     findings.extend(model.notes.iter().cloned());
+    if let Some(notes) = input.evidence {
+        findings.extend(crate::evidence::note_findings(&model, text, notes));
+    }
     crate::suppress::apply(text, &tree, &line_index, &mut findings);
 
     let check =

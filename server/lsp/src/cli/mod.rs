@@ -543,6 +543,7 @@ pub fn analyze_text(path: &Path, text: &str, inventory: Option<&Inventory>, pyth
             inventory,
             file_name: path.file_name().and_then(|n| n.to_str()),
             python,
+            evidence: None,
         },
     )
 }

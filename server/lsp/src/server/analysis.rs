@@ -46,6 +46,7 @@ pub fn run_analysis(
             inventory,
             file_name: file_name.as_deref(),
             python,
+            evidence: None,
         };
         analyze_parsed(text, tree, &input, cancel)
     });
