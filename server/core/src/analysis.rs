@@ -173,7 +173,7 @@ fn manifest_findings(
             findings.extend(lsp_hints(dict, &line_of, input.python));
             cancel.check()?;
             if let Some(inventory) = input.inventory {
-                findings.extend(crate::accounting_view::inventory_hints(dict, inventory));
+                findings.extend(crate::accounting_view::inventory_hints(dict, inventory, input.python));
                 cancel.check()?;
             }
             validated = Some(result);
