@@ -549,14 +549,13 @@ pub fn analyze_text(path: &Path, text: &str, inventory: Option<&Inventory>, pyth
 }
 
 /// Whether the manifest has values check-manifest compiles as regexes (`supported_dtypes`
-/// strings, `capabilities.ieee754`) or collection searches with (`skip_ops`).
+/// strings, `capabilities.ieee754`; `skip_ops` holds exact names).
 pub fn has_regexes(analysis: &Analysis) -> bool {
     let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) else { return false };
     let dtypes = manifest.get("supported_dtypes").and_then(|e| e.value.as_dict());
     let capabilities = manifest.get("capabilities").and_then(|e| e.value.as_dict());
     dtypes.is_some_and(|d| d.entries.iter().any(|e| e.value.as_str().is_some()))
         || capabilities.and_then(|c| c.get("ieee754")).is_some_and(|e| !matches!(e.value.kind, ValueKind::Bool(_)))
-        || manifest.get("skip_ops").is_some()
 }
 
 /// The Python whose `re` answers for the manifest at `path`: that of the environment found
