@@ -785,6 +785,7 @@ fn ours(mutant: &Mutant) -> Ours {
             inventory: None,
             file_name: Some("manifest.py"),
             evidence: None,
+            ..AnalysisInput::default()
         },
     );
     let mut unevaluated: Vec<String> =

@@ -594,3 +594,79 @@ fn a_venv_with_torchcts_040_counts_with_its_inventory() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A folder with a manifest whose `supported_dtypes` regexes CPython 3.10 to 3.13 answer
+/// differently, and a `.venv` on `version` (its `pyvenv.cfg` and `lib/pythonX.Y`; nothing
+/// runs), with the Python read from `pyvenv.cfg` or, without one, the `lib` folder.
+fn workspace_on_python(name: &str, version: &str, cfg: bool) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("torchcts-lsp-cli-python-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let minor: String = version.split('.').take(2).collect::<Vec<_>>().join(".");
+    std::fs::create_dir_all(dir.join(".venv/bin")).unwrap();
+    std::fs::create_dir_all(dir.join(format!(".venv/lib/python{minor}/site-packages"))).unwrap();
+    std::fs::write(dir.join(".venv/bin/python"), "").unwrap();
+    if cfg {
+        std::fs::write(dir.join(".venv/pyvenv.cfg"), format!("home = /usr/bin\nversion = {version}\n")).unwrap();
+    }
+    let template = std::fs::read_to_string(corpus("template_smoke")).unwrap();
+    let regexes = "        torch.float32: True,\n        torch.float16: \"^(?>add|mul)$\",\n        \
+                   torch.bfloat16: \"(?(+1)add)(mul)\",\n        torch.int32: \"(?t)add\",\n";
+    std::fs::write(dir.join("manifest.py"), template.replacen("        torch.float32: True,\n", regexes, 1)).unwrap();
+    dir
+}
+
+/// Issue 25, item 5: check-manifest compiles regexes with the Python torchcts runs on, so
+/// a `.venv` on each CPython 3.10-3.13 gets that version's answers (the texts are the real
+/// CPythons'), and every output says which Python answered.
+#[test]
+fn a_venv_gets_the_regex_answers_of_its_python() {
+    let atomic = "supported_dtypes[torch.float16] regex is invalid: unknown extension ?> at position 2";
+    let group = "supported_dtypes[torch.bfloat16] regex is invalid: bad character in group name '+1' at position 3";
+    let template = "supported_dtypes[torch.int32] regex is invalid: unknown extension ?t at position 1";
+    let cases: [(&str, &[&str]); 4] =
+        [("3.10.13", &[atomic]), ("3.11.7", &[]), ("3.12.1", &[group]), ("3.13.0", &[group, template])];
+    let in_dir = |dir: &Path, args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
+            .args(args)
+            .current_dir(dir)
+            .env_remove("VIRTUAL_ENV")
+            .env_remove("TORCHCTS_LSP_PYTHON")
+            .output()
+            .unwrap()
+    };
+    for (version, errors) in cases {
+        let minor: String = version.split('.').take(2).collect::<Vec<_>>().join(".");
+        let dir = workspace_on_python(&minor, version, true);
+        let text = in_dir(&dir, &["check", "manifest.py"]);
+        let printed: Vec<String> =
+            stderr(&text).lines().filter(|l| l.starts_with("Error: ")).map(|l| l[7..].to_string()).collect();
+        assert_eq!(printed, errors, "Python {version}: {}", stderr(&text));
+        assert_eq!(text.status.code(), Some(if errors.is_empty() { 0 } else { 1 }), "Python {version}");
+        let said = format!("Note: regexes checked as CPython {minor}'s re (the Python of ");
+        assert!(stderr(&text).contains(&said), "Python {version}: {}", stderr(&text));
+        let report = json(&in_dir(&dir, &["check", "manifest.py", "--format", "json"]));
+        assert_eq!(report["python"], minor.as_str());
+        let warned = report["findings"].as_array().unwrap().iter().any(|f| f["code"] == "regex-warning");
+        assert_eq!(warned, minor == "3.11", "only 3.11 warns about `(?(+1)...)`: {report}");
+        assert_eq!(json(&in_dir(&dir, &["analyze", "manifest.py", "--format", "json"]))["python"], minor.as_str());
+        // The counts too: collection searches with the same `re`.
+        let skips = json(&in_dir(&dir, &["skips", "manifest.py", "--level", "1", "--format", "json"]));
+        let refused = skips["problems"].as_array().unwrap().iter().any(|p| {
+            p.as_str().unwrap().starts_with("re.error for \"^(?>add|mul)$\": unknown extension ?> at position 2")
+        });
+        assert_eq!(refused, minor == "3.10", "{}", skips["problems"]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    // No pyvenv.cfg: the `lib/python3.10` folder says it.
+    let dir = workspace_on_python("lib-only", "3.10", false);
+    let o = in_dir(&dir, &["check", "manifest.py"]);
+    assert!(stderr(&o).contains(atomic), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+    // Newer than the newest tested: 3.13's answers, and a note.
+    let dir = workspace_on_python("newer", "3.14.0", true);
+    let o = in_dir(&dir, &["analyze", "manifest.py"]);
+    assert!(stdout(&o).contains("regexes checked as CPython 3.13's re ("), "{}", stdout(&o));
+    assert!(stdout(&o).contains("Python 3.14 is newer than the newest tested (3.13))"), "{}", stdout(&o));
+    assert!(stdout(&o).contains(template), "{}", stdout(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}

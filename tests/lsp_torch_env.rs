@@ -186,3 +186,28 @@ fn the_hover_on_a_ledger_device_lists_the_expired_entries() {
     client.shutdown();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 25, item 5: the server checks regexes with the `re` of the workspace venv's Python
+/// (3.10 here, from its `pyvenv.cfg`: no atomic groups) and says which in its log.
+#[test]
+fn a_workspace_venv_on_python_310_gets_its_regex_answers() {
+    let dir = workspace("py310", "2.12.1");
+    std::fs::write(dir.join(".venv/pyvenv.cfg"), "home = /usr/bin\nversion = 3.10.13\n").unwrap();
+    let text = MANIFEST.replace("{torch.float32: True}", "{torch.float32: True, torch.float16: \"^(?>add|mul)$\"}");
+    let (mut client, _uri) = start_with(&dir, &text);
+    let said = client.wait_for(|m| {
+        m["method"] == "window/logMessage"
+            && m["params"]["message"].as_str().is_some_and(|t| t.contains("regexes checked as CPython"))
+    });
+    let said = said["params"]["message"].as_str().unwrap().to_string();
+    assert!(said.contains("regexes checked as CPython 3.10's re (the Python of "), "{said}");
+    let refused = "supported_dtypes[torch.float16] regex is invalid: unknown extension ?> at position 2";
+    client.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["diagnostics"]
+                .as_array()
+                .is_some_and(|ds| ds.iter().any(|d| d["message"].as_str() == Some(refused)))
+    });
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}

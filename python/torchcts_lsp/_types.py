@@ -42,6 +42,8 @@ class CheckReport(TypedDict):
     exit_code: int
     check_manifest_output: list[OutputLineDict]
     findings: list[FindingDict]
+    python: str
+    """The CPython minor version whose ``re`` answered for the regexes (``"3.12"``)."""
 
 
 class InventoryInfo(TypedDict):

@@ -162,6 +162,9 @@ pub struct ManifestFacts {
     /// package; when that is `/`, at the package itself. [`RunLayout::default`] is the usual
     /// layout (a venv and a manifest under one home or project folder).
     pub layout: RunLayout,
+    /// The Python the run uses (not a manifest key either): its `re` compiles and matches
+    /// `skip_ops` and the other regexes.
+    pub python: pyregex::PythonVersion,
 }
 
 /// Where pytest roots the node ids of a real run, which decides two things show-skips

@@ -27,6 +27,8 @@ pub struct AnalysisInput<'a> {
     pub inventory: Option<&'a crate::accounting_view::Inventory>,
     /// The file's name as a Python SyntaxError shows it (the base name); `manifest.py` if unset.
     pub file_name: Option<&'a str>,
+    /// The Python torchcts runs on, whose `re` compiles the manifest's regexes (3.11 if unset).
+    pub python: crate::regex_check::PythonVersion,
     /// Findings from the runs' evidence ([`crate::evidence::notes`]), placed on their
     /// entries in this text (a note whose entry is gone is dropped) before suppression
     /// comments apply.
@@ -44,6 +46,8 @@ pub struct Analysis {
     pub findings: Vec<Finding>,
     /// What `torchcts check-manifest` would print.
     pub check: CheckOutcome,
+    /// The Python whose `re` answered for the regexes.
+    pub python: crate::regex_check::PythonVersion,
 }
 
 pub fn analyze(text: &str, input: &AnalysisInput) -> Analysis {
@@ -86,7 +90,16 @@ pub fn analyze_parsed(text: &str, tree: Tree, input: &AnalysisInput, cancel: &Ca
 
     let check =
         CheckOutcome::from_parts(python_error.as_ref(), file_name, model.load_error.as_ref(), &model, validated);
-    Ok(Analysis { text: text.to_string(), file_name: file_name.to_string(), line_index, tree, model, findings, check })
+    Ok(Analysis {
+        text: text.to_string(),
+        file_name: file_name.to_string(),
+        line_index,
+        tree,
+        model,
+        findings,
+        check,
+        python: input.python,
+    })
 }
 
 /// The finding of CPython's syntax error (`err`) on its line, with its repairs, and
@@ -152,15 +165,15 @@ fn manifest_findings(
     let mut validated = None;
     match model.manifest.as_ref().map(|v| &v.kind) {
         Some(ValueKind::Dict(dict)) => {
-            let ctx = ValidationContext { dir_exists: input.dir_exists };
+            let ctx = ValidationContext { dir_exists: input.dir_exists, python: input.python };
             let result = validate_manifest(dict, module_span.clone(), &ctx);
             findings.extend(result.iter().cloned());
             cancel.check()?;
             let line_of = |offset: usize| line_index.line_of(offset);
-            findings.extend(lsp_hints(dict, &line_of));
+            findings.extend(lsp_hints(dict, &line_of, input.python));
             cancel.check()?;
             if let Some(inventory) = input.inventory {
-                findings.extend(crate::accounting_view::inventory_hints(dict, inventory));
+                findings.extend(crate::accounting_view::inventory_hints(dict, inventory, input.python));
                 cancel.check()?;
             }
             validated = Some(result);

@@ -112,7 +112,7 @@ fn dtype_counts(c: &Counts, manifest: &Dict, target: &Target, level: usize) -> S
     let total = c.inventory.operator_count();
     match &entry.value.kind {
         ValueKind::Str(pattern) => {
-            if let Some((matched, unmatched)) = av::regex_split(c.inventory, pattern) {
+            if let Some((matched, unmatched)) = av::regex_split(c.inventory, pattern, base.python) {
                 out.push_str(&format!("\nThe regex lets in **{} of {total}** operators of the suite.", matched.len()));
                 if !matched.is_empty() && matched.len() < total {
                     let shown: Vec<String> = matched.iter().take(8).map(|m| format!("`{m}`")).collect();

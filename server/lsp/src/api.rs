@@ -82,7 +82,9 @@ pub fn check_report(source: Source) -> Result<Value, ApiError> {
     let inventory = Some(Inventory::embedded());
     match source {
         Source::Path(path) => {
-            let analysis = crate::cli::analyze_file(path, inventory).map_err(|message| unreadable(path, message))?;
+            let python = crate::cli::regex_python(path, None).0;
+            let analysis =
+                crate::cli::analyze_file(path, inventory, python).map_err(|message| unreadable(path, message))?;
             Ok(crate::cli::check::report_json(path, &analysis))
         }
         Source::Text(text) => {
@@ -95,6 +97,7 @@ pub fn check_report(source: Source) -> Result<Value, ApiError> {
                     dir_exists: Some(&dir_exists),
                     inventory,
                     file_name: None,
+                    python: crate::cli::regex_python(&cwd.join("manifest.py"), None).0,
                     evidence: None,
                 },
             );
@@ -176,8 +179,11 @@ pub fn skips_report(source: Source, options: &SkipsOptions) -> Result<Value, Api
         ..AccountingArgs::default()
     };
     let inventory = args.load_inventory(path).map_err(ApiError::Invalid)?;
-    let analysis =
-        analyze(&loaded.text, &AnalysisInput { file_name: loaded.file_name.as_deref(), ..AnalysisInput::default() });
+    let python = args.regex_python(path).0;
+    let analysis = analyze(
+        &loaded.text,
+        &AnalysisInput { file_name: loaded.file_name.as_deref(), python, ..AnalysisInput::default() },
+    );
     let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) else {
         let lines: Vec<String> = analysis.check.lines().into_iter().map(|(_, line)| line).collect();
         return Err(ApiError::Invalid(format!(
@@ -188,6 +194,7 @@ pub fn skips_report(source: Source, options: &SkipsOptions) -> Result<Value, Api
     };
     let mut facts = av::facts(manifest);
     facts.layout = args.run_layout(path);
+    facts.python = python;
     let selection = match requested {
         Some(s) => s,
         None => {

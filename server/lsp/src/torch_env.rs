@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use accounting::{choose_for_environment, InventoryChoice};
 use runner::environment::PythonEnvironment;
+use torchcts_core::regex_check::{PythonVersion, RegexPython};
 
 /// The environment the server and CLI assume.
 pub fn detect(python_setting: Option<&Path>, workspace: Option<&Path>) -> PythonEnvironment {
@@ -55,6 +56,14 @@ pub fn inventory_for_torchcts_option(torchcts: &str, env: &PythonEnvironment) ->
 /// `python3` must not decide it (its prefix would, by chance).
 pub fn layout_site_packages(env: &PythonEnvironment) -> Option<PathBuf> {
     env.torchcts.as_ref().and(env.site_packages.clone())
+}
+
+/// The Python whose `re` answers for the manifest's regexes: the environment's (read from
+/// its `pyvenv.cfg` or `lib/pythonX.Y`, never run), and the line outputs give about it.
+pub fn regex_python(env: &PythonEnvironment) -> (PythonVersion, String) {
+    let choice = RegexPython::for_found(env.python_version);
+    let line = choice.describe(&env.python.display().to_string());
+    (choice.version, line)
 }
 
 /// Said once where no torchcts environment decided the layout.

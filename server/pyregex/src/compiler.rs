@@ -12,8 +12,8 @@ use crate::parser::{
     At, Item, Parsed, RepeatKind, SetItem, SubPattern, Width, FLAG_DOTALL, FLAG_IGNORECASE, FLAG_LOCALE,
     FLAG_MULTILINE, FLAG_TEMPLATE, FLAG_UNICODE, TYPE_FLAGS,
 };
-use crate::unicode;
-use crate::CompileError;
+use crate::unicode::{self, UnicodeData};
+use crate::{CompileError, PythonVersion};
 
 pub(crate) const MAXCODE: u128 = u32::MAX as u128;
 
@@ -82,6 +82,8 @@ pub(crate) struct Program {
     pub min_len: u64,
     /// Number of capturing groups (excluding group 0).
     pub groups: usize,
+    /// Whose Unicode data the matcher reads.
+    pub py: PythonVersion,
 }
 
 #[derive(Clone, Copy)]
@@ -91,14 +93,14 @@ enum Case {
     /// IGNORECASE with ASCII semantics
     Ascii,
     /// IGNORECASE with Unicode semantics (`_EXTRA_CASES` fixes)
-    Unicode,
+    Unicode(&'static UnicodeData),
 }
 
 impl Case {
-    fn from_flags(flags: u32) -> Case {
+    fn from_flags(flags: u32, u: &'static UnicodeData) -> Case {
         if flags & FLAG_IGNORECASE != 0 && flags & FLAG_LOCALE == 0 {
             if flags & FLAG_UNICODE != 0 {
-                Case::Unicode
+                Case::Unicode(u)
             } else {
                 Case::Ascii
             }
@@ -110,14 +112,14 @@ impl Case {
         match self {
             Case::None => false,
             Case::Ascii => unicode::ascii_iscased(c),
-            Case::Unicode => unicode::iscased(c),
+            Case::Unicode(u) => u.iscased(c),
         }
     }
     fn tolower(self, c: u32) -> u32 {
         match self {
             Case::None => c,
             Case::Ascii => unicode::ascii_lower(c),
-            Case::Unicode => unicode::lower(c),
+            Case::Unicode(u) => u.lower(c),
         }
     }
 }
@@ -134,6 +136,7 @@ struct Compiler<'a> {
     code: Vec<u32>,
     charmaps: Vec<Vec<(u32, u32)>>,
     groupwidths: &'a [Option<Width>],
+    py: PythonVersion,
 }
 
 /// `_simple`.
@@ -202,7 +205,10 @@ impl Charmap {
 /// `_optimize_charset(charset, iscased, tolower, fixes)`.
 fn optimize_charset(charset: &[SetItem], case: Case) -> OptimizedSet {
     let fixup = !matches!(case, Case::None);
-    let fixes = matches!(case, Case::Unicode);
+    let fixes = match case {
+        Case::Unicode(u) => Some(u),
+        _ => None,
+    };
     let mut charmap = Charmap { bits: vec![0u64; 4], len: 256 };
     let mut negate = false;
     let mut tail: Vec<(u32, u32, u32)> = Vec::new();
@@ -215,8 +221,8 @@ fn optimize_charset(charset: &[SetItem], case: Case) -> OptimizedSet {
                         if fixup {
                             let lo = case.tolower(av);
                             charmap.set(lo)?;
-                            if fixes {
-                                for k in unicode::extra_cases(lo) {
+                            if let Some(u) = fixes {
+                                for k in u.extra_cases(lo) {
                                     charmap.set(k)?;
                                 }
                             }
@@ -232,8 +238,8 @@ fn optimize_charset(charset: &[SetItem], case: Case) -> OptimizedSet {
                             for i in a..=b {
                                 let l = case.tolower(i);
                                 charmap.set(l)?;
-                                if fixes {
-                                    for k in unicode::extra_cases(l) {
+                                if let Some(u) = fixes {
+                                    for k in u.extra_cases(l) {
                                         charmap.set(k)?;
                                     }
                                 }
@@ -329,7 +335,7 @@ impl<'a> Compiler<'a> {
 
     /// `_compile(code, pattern, flags)`.
     fn compile(&mut self, pattern: &SubPattern, flags: u32) -> Result<(), CompileError> {
-        let case = Case::from_flags(flags);
+        let case = Case::from_flags(flags, self.py.unicode());
         for item in &pattern.data {
             match item {
                 Item::Literal(av) | Item::NotLiteral(av) => {
@@ -345,7 +351,7 @@ impl<'a> Compiler<'a> {
                                 self.emit(if is_not { op::NOT_LITERAL_IGNORE } else { op::LITERAL_IGNORE });
                                 self.emit(lo);
                             }
-                            _ if !unicode::has_extra_cases(lo) => {
+                            Case::None | Case::Unicode(_) if !self.py.unicode().has_extra_cases(lo) => {
                                 self.emit(if is_not { op::NOT_LITERAL_UNI_IGNORE } else { op::LITERAL_UNI_IGNORE });
                                 self.emit(lo);
                             }
@@ -358,7 +364,7 @@ impl<'a> Compiler<'a> {
                                 }
                                 self.emit(op::LITERAL);
                                 self.emit(lo);
-                                for k in unicode::extra_cases(lo) {
+                                for k in self.py.unicode().extra_cases(lo) {
                                     self.emit(op::LITERAL);
                                     self.emit(k);
                                 }
@@ -460,8 +466,8 @@ impl<'a> Compiler<'a> {
                     if !*behind {
                         self.emit(0);
                     } else {
-                        let (lo, hi) = p.getwidth(self.groupwidths);
-                        if lo > MAXCODE {
+                        let (lo, hi) = p.getwidth(self.groupwidths, self.py);
+                        if lo > MAXCODE && self.py.has_possessive() {
                             return Err(CompileError::Re { msg: "looks too much behind".to_string(), pos: None });
                         }
                         if lo != hi {
@@ -519,7 +525,7 @@ impl<'a> Compiler<'a> {
                     self.emit(match case {
                         Case::None => op::GROUPREF,
                         Case::Ascii => op::GROUPREF_IGNORE,
-                        Case::Unicode => op::GROUPREF_UNI_IGNORE,
+                        Case::Unicode(_) => op::GROUPREF_UNI_IGNORE,
                     });
                     self.emit((*g - 1) as u32);
                 }
@@ -553,11 +559,11 @@ impl<'a> Compiler<'a> {
 }
 
 /// `_code(p, flags)` minus the literal-prefix part of the `INFO` block.
-pub(crate) fn compile(parsed: &Parsed) -> Result<Program, CompileError> {
+pub(crate) fn compile(parsed: &Parsed, py: PythonVersion) -> Result<Program, CompileError> {
     let flags = parsed.state.flags;
     let groupwidths = &parsed.state.groupwidths;
-    let (lo, _hi) = parsed.p.getwidth(groupwidths);
-    let mut c = Compiler { code: Vec::new(), charmaps: Vec::new(), groupwidths };
+    let (lo, _hi) = parsed.p.getwidth(groupwidths, py);
+    let mut c = Compiler { code: Vec::new(), charmaps: Vec::new(), groupwidths, py };
     c.compile(&parsed.p, flags)?;
     c.emit(op::SUCCESS);
     Ok(Program {
@@ -565,5 +571,6 @@ pub(crate) fn compile(parsed: &Parsed) -> Result<Program, CompileError> {
         charmaps: c.charmaps,
         min_len: lo.min(MAXCODE) as u64,
         groups: parsed.state.groups() - 1,
+        py,
     })
 }

@@ -11,7 +11,7 @@
 
 use crate::compiler::{cat, op, Program};
 use crate::parser::{At, MAXREPEAT};
-use crate::unicode;
+use crate::unicode::{self, UnicodeData};
 
 /// The step budget ran out.
 #[derive(Debug)]
@@ -80,6 +80,8 @@ enum Action {
 
 pub(crate) struct Matcher<'a> {
     code: &'a [u32],
+    /// The Unicode data of the Python version the program was compiled for.
+    u: &'static UnicodeData,
     charmaps: &'a [Vec<(u32, u32)>],
     text: &'a [u32],
     end: usize,
@@ -101,11 +103,11 @@ fn is_ascii_word(c: u32) -> bool {
     c < 128 && ((c as u8).is_ascii_alphanumeric() || c == '_' as u32)
 }
 
-fn is_uni_word(c: u32) -> bool {
-    unicode::is_alnum(c) || c == '_' as u32
+fn is_uni_word(u: &UnicodeData, c: u32) -> bool {
+    u.is_alnum(c) || c == '_' as u32
 }
 
-fn category(code: u32, c: u32) -> bool {
+fn category(u: &UnicodeData, code: u32, c: u32) -> bool {
     match code {
         cat::DIGIT => c < 128 && (c as u8).is_ascii_digit(),
         cat::NOT_DIGIT => !(c < 128 && (c as u8).is_ascii_digit()),
@@ -113,12 +115,12 @@ fn category(code: u32, c: u32) -> bool {
         cat::NOT_SPACE => !matches!(c, 9..=13 | 32),
         cat::WORD => is_ascii_word(c),
         cat::NOT_WORD => !is_ascii_word(c),
-        cat::UNI_DIGIT => unicode::decimal(c).is_some(),
-        cat::UNI_NOT_DIGIT => unicode::decimal(c).is_none(),
-        cat::UNI_SPACE => unicode::is_space(c),
-        cat::UNI_NOT_SPACE => !unicode::is_space(c),
-        cat::UNI_WORD => is_uni_word(c),
-        cat::UNI_NOT_WORD => !is_uni_word(c),
+        cat::UNI_DIGIT => u.decimal(c).is_some(),
+        cat::UNI_NOT_DIGIT => u.decimal(c).is_none(),
+        cat::UNI_SPACE => u.is_space(c),
+        cat::UNI_NOT_SPACE => !u.is_space(c),
+        cat::UNI_WORD => is_uni_word(u, c),
+        cat::UNI_NOT_WORD => !is_uni_word(u, c),
         _ => false,
     }
 }
@@ -127,6 +129,7 @@ impl<'a> Matcher<'a> {
     pub(crate) fn new(prog: &'a Program, text: &'a [u32], steps: u64) -> Self {
         Matcher {
             code: &prog.code,
+            u: prog.py.unicode(),
             charmaps: &prog.charmaps,
             text,
             end: text.len(),
@@ -155,7 +158,8 @@ impl<'a> Matcher<'a> {
     fn at(&self, ptr: usize, code: u32) -> bool {
         let end = self.end;
         let t = self.text;
-        let word = |f: fn(u32) -> bool| -> Option<(bool, bool)> {
+        let uni_word = |c: u32| is_uni_word(self.u, c);
+        let word = |f: &dyn Fn(u32) -> bool| -> Option<(bool, bool)> {
             if end == 0 {
                 return None;
             }
@@ -169,10 +173,10 @@ impl<'a> Matcher<'a> {
             c if c == At::End as u32 => (end - ptr == 1 && t[ptr] == NL) || ptr == end,
             c if c == At::EndLine as u32 => ptr == end || t[ptr] == NL,
             c if c == At::EndString as u32 => ptr == end,
-            c if c == At::Boundary as u32 => word(is_ascii_word).is_some_and(|(a, b)| a != b),
-            c if c == At::NonBoundary as u32 => word(is_ascii_word).is_some_and(|(a, b)| a == b),
-            c if c == At::UniBoundary as u32 => word(is_uni_word).is_some_and(|(a, b)| a != b),
-            c if c == At::UniNonBoundary as u32 => word(is_uni_word).is_some_and(|(a, b)| a == b),
+            c if c == At::Boundary as u32 => word(&is_ascii_word).is_some_and(|(a, b)| a != b),
+            c if c == At::NonBoundary as u32 => word(&is_ascii_word).is_some_and(|(a, b)| a == b),
+            c if c == At::UniBoundary as u32 => word(&uni_word).is_some_and(|(a, b)| a != b),
+            c if c == At::UniNonBoundary as u32 => word(&uni_word).is_some_and(|(a, b)| a == b),
             _ => false,
         }
     }
@@ -193,7 +197,7 @@ impl<'a> Matcher<'a> {
                     set += 1;
                 }
                 op::CATEGORY => {
-                    if category(code[set], ch) {
+                    if category(self.u, code[set], ch) {
                         return ok;
                     }
                     set += 1;
@@ -216,7 +220,7 @@ impl<'a> Matcher<'a> {
                     if code[set] <= ch && ch <= code[set + 1] {
                         return ok;
                     }
-                    let uch = unicode::upper(ch);
+                    let uch = self.u.upper(ch);
                     if code[set] <= uch && uch <= code[set + 1] {
                         return ok;
                     }
@@ -236,14 +240,14 @@ impl<'a> Matcher<'a> {
             op::NOT_LITERAL => ch != code[pc + 1],
             op::LITERAL_IGNORE => unicode::ascii_lower(ch) == code[pc + 1],
             op::NOT_LITERAL_IGNORE => unicode::ascii_lower(ch) != code[pc + 1],
-            op::LITERAL_UNI_IGNORE => unicode::lower(ch) == code[pc + 1],
-            op::NOT_LITERAL_UNI_IGNORE => unicode::lower(ch) != code[pc + 1],
+            op::LITERAL_UNI_IGNORE => self.u.lower(ch) == code[pc + 1],
+            op::NOT_LITERAL_UNI_IGNORE => self.u.lower(ch) != code[pc + 1],
             op::ANY => ch != NL,
             op::ANY_ALL => true,
             op::IN => self.charset(pc + 2, ch),
             op::IN_IGNORE => self.charset(pc + 2, unicode::ascii_lower(ch)),
-            op::IN_UNI_IGNORE => self.charset(pc + 2, unicode::lower(ch)),
-            op::CATEGORY => category(code[pc + 1], ch),
+            op::IN_UNI_IGNORE => self.charset(pc + 2, self.u.lower(ch)),
+            op::CATEGORY => category(self.u, code[pc + 1], ch),
             _ => false,
         }
     }
@@ -414,7 +418,7 @@ impl<'a> Matcher<'a> {
                     pc += 1;
                 }
                 op::CATEGORY => {
-                    if ptr >= end || !category(code[pc], self.text[ptr]) {
+                    if ptr >= end || !category(self.u, code[pc], self.text[ptr]) {
                         return Self::fail();
                     }
                     pc += 1;
@@ -597,7 +601,7 @@ impl<'a> Matcher<'a> {
                         let same = match opcode {
                             op::GROUPREF => a == b,
                             op::GROUPREF_IGNORE => unicode::ascii_lower(a) == unicode::ascii_lower(b),
-                            _ => unicode::lower(a) == unicode::lower(b),
+                            _ => self.u.lower(a) == self.u.lower(b),
                         };
                         if !same {
                             return Self::fail();

@@ -1,7 +1,8 @@
-//! CPython 3.11 `re` compatible pattern parsing and matching.
+//! CPython `re` compatible pattern parsing and matching, as 3.10, 3.11, 3.12 or 3.13.
 //!
 //! This crate answers two questions about a Python regular expression given
-//! as a `str` (no flags argument), exactly as CPython 3.11.7 would:
+//! as a `str` (no flags argument), exactly as CPython 3.11.7 would, or 3.10.13,
+//! 3.12.1 or 3.13.0 with [`compile_as`] and a [`PythonVersion`]:
 //!
 //! * does `re.compile(pattern)` succeed, and if not, what does it raise
 //!   (`re.error` with the same message and position, or another exception
@@ -33,7 +34,13 @@
 //! * Unicode data (case mappings, `\d`/`\w`/`\s` classes, identifiers for
 //!   group names, `repr()` printability, and the full `\N{...}` name table
 //!   with aliases, Hangul syllables and CJK ideographs) is generated from
-//!   CPython 3.11.7 (Unicode 14.0.0) by `tools/gen_tables.py`.
+//!   CPython 3.11.7 (Unicode 14.0.0) by `tools/gen_tables.py`, with what 3.10.13
+//!   (Unicode 13.0.0), 3.12.1 (15.0.0) and 3.13.0 (15.1.0) see differently.
+//! * The other versions: 3.10 has no possessive repeats or atomic groups, allows
+//!   global flags anywhere with a `DeprecationWarning` (parsing again in verbose
+//!   mode when `(?x)` comes late) and computes widths with its own caps; 3.12
+//!   refuses group references that are not ASCII digits or names (3.11 warns);
+//!   3.13 has no `t` flag.
 //!
 //! # Errors that are not `re.error`
 //!
@@ -69,12 +76,14 @@
 //!   as a match.
 //! * `\N{...}` is exact: the full Unicode 14 name table (plus aliases) is
 //!   embedded (`src/unicode_names.txt`, front-coded, ~0.5 MB), loaded lazily
-//!   on the first `\N` escape.
+//!   on the first `\N` escape, with each other version's names added and removed.
+//! * On 3.10, the `RecursionError` threshold and text of patterns nested a few
+//!   hundred deep are 3.11's: 3.10 also counts C-level comparisons and calls.
 //!
 //! # Verification
 //!
-//! `tests/differential.rs` compares this crate with the real CPython 3.11 on
-//! ~24,000 generated and hand-written patterns (exception kind and text,
+//! `tests/differential.rs` compares this crate with every real CPython 3.10-3.13
+//! the machine has on ~24,000 generated and hand-written patterns (exception kind and text,
 //! warnings, and `re.search` against ~40 operator-like names each);
 //! `tests/errors.rs` pins every error message.
 
@@ -85,6 +94,11 @@ mod parser;
 #[rustfmt::skip]
 mod tables;
 mod unicode;
+mod version;
+#[rustfmt::skip]
+mod version_tables;
+
+pub use version::PythonVersion;
 
 use std::fmt;
 
@@ -254,16 +268,17 @@ impl Pattern {
     }
 }
 
-type CompileResult = Result<(Pattern, Vec<PyWarning>), (CompileError, Vec<PyWarning>)>;
+/// What [`compile`] returns.
+pub type CompileResult = Result<(Pattern, Vec<PyWarning>), (CompileError, Vec<PyWarning>)>;
 
-fn compile_inner(pattern: &str) -> CompileResult {
+fn compile_inner(pattern: &str, py: PythonVersion) -> CompileResult {
     let chars: Vec<char> = pattern.chars().collect();
     let mut warnings = Vec::new();
-    let parsed = match parser::parse(&chars, &mut warnings) {
+    let parsed = match parser::parse(&chars, py, &mut warnings) {
         Ok(p) => p,
         Err(e) => return Err((e, warnings)),
     };
-    match compiler::compile(&parsed) {
+    match compiler::compile(&parsed, py) {
         Ok(prog) => Ok((Pattern { prog, source: pattern.to_string() }, warnings)),
         Err(e) => Err((e, warnings)),
     }
@@ -275,18 +290,23 @@ fn compile_inner(pattern: &str) -> CompileResult {
 const DEEP_NESTING: usize = 48;
 const DEEP_STACK_SIZE: usize = 256 << 20;
 
-/// `re.compile(pattern)`: the compiled pattern and the warnings emitted, or
-/// the exception raised (with the warnings emitted before it).
-pub fn compile(pattern: &str) -> Result<(Pattern, Vec<PyWarning>), (CompileError, Vec<PyWarning>)> {
+/// `re.compile(pattern)` on CPython 3.11: the compiled pattern and the warnings emitted,
+/// or the exception raised (with the warnings emitted before it).
+pub fn compile(pattern: &str) -> CompileResult {
+    compile_as(pattern, PythonVersion::V3_11)
+}
+
+/// `re.compile(pattern)` on the given CPython minor version.
+pub fn compile_as(pattern: &str, py: PythonVersion) -> CompileResult {
     let opens = pattern.bytes().filter(|&b| b == b'(').count();
     if opens <= DEEP_NESTING {
-        return compile_inner(pattern);
+        return compile_inner(pattern, py);
     }
     let owned = pattern.to_string();
     let handle = std::thread::Builder::new()
         .name("pyregex-compile".to_string())
         .stack_size(DEEP_STACK_SIZE)
-        .spawn(move || compile_inner(&owned));
+        .spawn(move || compile_inner(&owned, py));
     match handle {
         Ok(h) => match h.join() {
             Ok(r) => r,
@@ -298,14 +318,19 @@ pub fn compile(pattern: &str) -> Result<(Pattern, Vec<PyWarning>), (CompileError
                 Vec::new(),
             )),
         },
-        Err(_) => compile_inner(pattern),
+        Err(_) => compile_inner(pattern, py),
     }
 }
 
-/// Convenience: `Ok(())` when `re.compile(pattern)` succeeds, otherwise
+/// Convenience: `Ok(())` when `re.compile(pattern)` succeeds on CPython 3.11, otherwise
 /// `str(exc)` of what it raises.
 pub fn check(pattern: &str) -> Result<(), String> {
-    match compile(pattern) {
+    check_as(pattern, PythonVersion::V3_11)
+}
+
+/// [`check`] on the given CPython minor version.
+pub fn check_as(pattern: &str, py: PythonVersion) -> Result<(), String> {
+    match compile_as(pattern, py) {
         Ok(_) => Ok(()),
         Err((e, _)) => Err(e.python_text(pattern)),
     }

@@ -1,4 +1,5 @@
-//! Port of CPython 3.11.7 `Lib/re/_parser.py` (str patterns only).
+//! Port of CPython 3.11.7 `Lib/re/_parser.py` (str patterns only), answering as 3.10
+//! (`sre_parse.py`), 3.12 or 3.13 where the `PythonVersion` says so.
 //!
 //! The structure follows the Python module closely (`Tokenizer`, `State`,
 //! `SubPattern`, `_parse_sub`, `_parse`, `_escape`, `_class_escape`,
@@ -7,11 +8,10 @@
 
 use std::cell::Cell;
 
-use crate::unicode;
-use crate::{CompileError, PyWarning};
+use crate::unicode::{self, UnicodeData};
+use crate::{CompileError, PyWarning, PythonVersion};
 
 pub(crate) const MAXREPEAT: u32 = u32::MAX;
-pub(crate) const MAXGROUPS: u64 = 1_073_741_823;
 pub(crate) const MAXWIDTH: u128 = 1 << 64;
 
 pub(crate) const FLAG_TEMPLATE: u32 = 1;
@@ -34,8 +34,9 @@ const GLOBAL_FLAGS: u32 = FLAG_DEBUG | FLAG_TEMPLATE;
 const RECURSION_LIMIT: usize = 1000;
 const BASE_PARSE_DEPTH: usize = 7;
 
-fn flag_value(c: char) -> Option<u32> {
+fn flag_value(py: PythonVersion, c: char) -> Option<u32> {
     Some(match c {
+        't' if !py.has_template_flag() => return None,
         'i' => FLAG_IGNORECASE,
         'L' => FLAG_LOCALE,
         'm' => FLAG_MULTILINE,
@@ -145,8 +146,9 @@ impl SubPattern {
         SubPattern { data, width: Cell::new(None) }
     }
 
-    /// `SubPattern.getwidth()` (3.11.7, with `MAXWIDTH`).
-    pub(crate) fn getwidth(&self, groupwidths: &[Option<Width>]) -> Width {
+    /// `SubPattern.getwidth()` (3.11.7, with `MAXWIDTH`; 3.10 caps the result at
+    /// `MAXREPEAT - 1` and `MAXREPEAT` instead).
+    pub(crate) fn getwidth(&self, groupwidths: &[Option<Width>], py: PythonVersion) -> Width {
         if let Some(w) = self.width.get() {
             return w;
         }
@@ -155,10 +157,10 @@ impl SubPattern {
         for item in &self.data {
             match item {
                 Item::Branch(items) => {
-                    let mut i = MAXWIDTH;
+                    let mut i = if py.has_possessive() { MAXWIDTH } else { MAXREPEAT as u128 - 1 };
                     let mut j = 0;
                     for av in items {
-                        let (l, h) = av.getwidth(groupwidths);
+                        let (l, h) = av.getwidth(groupwidths, py);
                         i = i.min(l);
                         j = j.max(h);
                     }
@@ -166,14 +168,14 @@ impl SubPattern {
                     hi = hi.saturating_add(j);
                 }
                 Item::AtomicGroup(p) | Item::Subpattern { p, .. } => {
-                    let (i, j) = p.getwidth(groupwidths);
+                    let (i, j) = p.getwidth(groupwidths, py);
                     lo = lo.saturating_add(i);
                     hi = hi.saturating_add(j);
                 }
                 Item::Repeat { min, max, item, .. } => {
-                    let (i, j) = item.getwidth(groupwidths);
+                    let (i, j) = item.getwidth(groupwidths, py);
                     lo = lo.saturating_add(i.saturating_mul(*min as u128));
-                    if *max == MAXREPEAT && j != 0 {
+                    if *max == MAXREPEAT && j != 0 && py.has_possessive() {
                         hi = MAXWIDTH;
                     } else {
                         hi = hi.saturating_add(j.saturating_mul(*max as u128));
@@ -189,9 +191,9 @@ impl SubPattern {
                     hi = hi.saturating_add(j);
                 }
                 Item::GroupRefExists { yes, no, .. } => {
-                    let (mut i, mut j) = yes.getwidth(groupwidths);
+                    let (mut i, mut j) = yes.getwidth(groupwidths, py);
                     if let Some(no) = no {
-                        let (l, h) = no.getwidth(groupwidths);
+                        let (l, h) = no.getwidth(groupwidths, py);
                         i = i.min(l);
                         j = j.max(h);
                     } else {
@@ -203,7 +205,11 @@ impl SubPattern {
                 Item::At(_) | Item::Assert { .. } => {}
             }
         }
-        let w = (lo.min(MAXWIDTH), hi.min(MAXWIDTH));
+        let w = if py.has_possessive() {
+            (lo.min(MAXWIDTH), hi.min(MAXWIDTH))
+        } else {
+            (lo.min(MAXREPEAT as u128 - 1), hi.min(MAXREPEAT as u128))
+        };
         self.width.set(Some(w));
         w
     }
@@ -216,11 +222,13 @@ pub(crate) struct State {
     pub groupwidths: Vec<Option<Width>>,
     lookbehindgroups: Option<usize>,
     grouprefpos: Vec<(u64, isize)>,
+    py: PythonVersion,
 }
 
 impl State {
-    fn new() -> Self {
+    fn new(py: PythonVersion) -> Self {
         State {
+            py,
             flags: 0,
             groupdict: Vec::new(),
             groupwidths: vec![None],
@@ -241,14 +249,14 @@ impl State {
     fn opengroup(&mut self, name: Option<&[char]>) -> Result<usize, String> {
         let gid = self.groups();
         self.groupwidths.push(None);
-        if self.groups() as u64 > MAXGROUPS {
+        if self.groups() as u64 > self.py.maxgroups() {
             return Err("too many groups".to_string());
         }
         if let Some(name) = name {
             if let Some(ogid) = self.group_by_name(name) {
                 return Err(format!(
                     "redefinition of group name {} as group {}; was group {}",
-                    unicode::py_repr(name),
+                    unicode::py_repr(self.py.unicode(), name),
                     gid,
                     ogid
                 ));
@@ -259,7 +267,7 @@ impl State {
     }
 
     fn closegroup(&mut self, gid: usize, p: &SubPattern) {
-        let w = p.getwidth(&self.groupwidths);
+        let w = p.getwidth(&self.groupwidths, self.py);
         self.groupwidths[gid] = Some(w);
     }
 
@@ -316,8 +324,8 @@ impl Tok {
         self.chars().into_iter().collect()
     }
     /// `str.isalpha()` of the token string.
-    fn isalpha(&self) -> bool {
-        self.esc.is_none() && unicode::is_alpha(self.c as u32)
+    fn isalpha(&self, u: &UnicodeData) -> bool {
+        self.esc.is_none() && u.is_alpha(self.c as u32)
     }
 }
 
@@ -337,13 +345,14 @@ pub(crate) struct Tokenizer<'a> {
     s: &'a [char],
     index: usize,
     next: Option<Tok>,
+    py: PythonVersion,
 }
 
 type PResult<T> = Result<T, CompileError>;
 
 impl<'a> Tokenizer<'a> {
-    fn new(s: &'a [char]) -> PResult<Self> {
-        let mut t = Tokenizer { s, index: 0, next: None };
+    fn new(s: &'a [char], py: PythonVersion) -> PResult<Self> {
+        let mut t = Tokenizer { s, index: 0, next: None, py };
         t.advance()?;
         Ok(t)
     }
@@ -442,9 +451,18 @@ impl<'a> Tokenizer<'a> {
         CompileError::Re { msg: msg.to_string(), pos: Some(pos.max(0) as usize) }
     }
 
+    fn u(&self) -> &'static UnicodeData {
+        self.py.unicode()
+    }
+
+    /// `repr()` of a `str`, with this version's printable characters.
+    fn repr(&self, s: &[char]) -> String {
+        unicode::py_repr(self.u(), s)
+    }
+
     fn checkgroupname(&self, name: &[char], offset: isize) -> PResult<()> {
-        if !unicode::is_identifier(name) {
-            let msg = format!("bad character in group name {}", unicode::py_repr(name));
+        if !self.u().is_identifier(name) {
+            let msg = format!("bad character in group name {}", self.repr(name));
             return Err(self.error(&msg, name.len() as isize + offset));
         }
         Ok(())
@@ -527,10 +545,10 @@ fn hex_or_named_escape(source: &mut Tokenizer, escape: &mut Vec<char>, c: char) 
                 return Err(source.error("missing {", 0));
             }
             let charname = source.getuntil('}', "character name")?;
-            match crate::names::lookup(&chars_to_string(&charname)) {
+            match crate::names::lookup(source.u(), &chars_to_string(&charname)) {
                 Some(v) => Ok(Some(Code::Literal(v))),
                 None => {
-                    let msg = format!("undefined character name {}", unicode::py_repr(&charname));
+                    let msg = format!("undefined character name {}", source.repr(&charname));
                     Err(source.error(&msg, charname.len() as isize + 4))
                 }
             }
@@ -634,7 +652,12 @@ struct Parser<'a, 'w> {
     warnings: &'w mut Vec<PyWarning>,
 }
 
-fn recursion_error(depth: usize) -> Option<CompileError> {
+fn recursion_error(depth: usize, py: PythonVersion) -> Option<CompileError> {
+    if py >= PythonVersion::V3_12 {
+        // 3.12 counts Python frames only: `SubPattern.__init__` at P+1 (the first
+        // `source.get()`, at P+1 calling `__next` at P+2, is checked in `parse`).
+        return (depth + 1 > RECURSION_LIMIT).then(plain_recursion_error);
+    }
     // `_parse` at Python frame depth P instantiates `SubPattern(state)`:
     // a C-level call at P+1 and the `__init__` frame at P+2.
     if depth + 1 > RECURSION_LIMIT {
@@ -643,13 +666,14 @@ fn recursion_error(depth: usize) -> Option<CompileError> {
             msg: "maximum recursion depth exceeded while calling a Python object".to_string(),
         })
     } else if depth + 2 > RECURSION_LIMIT {
-        Some(CompileError::Other {
-            kind: "RecursionError".to_string(),
-            msg: "maximum recursion depth exceeded".to_string(),
-        })
+        Some(plain_recursion_error())
     } else {
         None
     }
+}
+
+fn plain_recursion_error() -> CompileError {
+    CompileError::Other { kind: "RecursionError".to_string(), msg: "maximum recursion depth exceeded".to_string() }
 }
 
 impl<'a, 'w> Parser<'a, 'w> {
@@ -723,13 +747,17 @@ impl<'a, 'w> Parser<'a, 'w> {
 
     /// `_parse`; `depth` is the Python frame depth of this call.
     fn parse(&mut self, mut verbose: bool, nested: usize, first: bool, depth: usize) -> PResult<SubPattern> {
-        if let Some(e) = recursion_error(depth) {
+        if let Some(e) = recursion_error(depth, self.source.py) {
             return Err(e);
         }
         let mut subpattern = SubPattern::new();
         while let Some(this) = self.source.next {
             if this.is('|') || this.is(')') {
                 break;
+            }
+            if depth + 2 > RECURSION_LIMIT {
+                // only reached on 3.12+ (older versions failed on entry)
+                return Err(plain_recursion_error());
             }
             self.source.get()?;
             if verbose {
@@ -907,10 +935,10 @@ impl<'a, 'w> Parser<'a, 'w> {
                 let mut mn = 0u32;
                 let mut mx = MAXREPEAT;
                 if !lo.is_empty() {
-                    mn = repeat_number(&lo)?;
+                    mn = repeat_number(self.source.py, &lo)?;
                 }
                 if !hi.is_empty() {
-                    mx = repeat_number(&hi)?;
+                    mx = repeat_number(self.source.py, &hi)?;
                     if mx < mn {
                         return Err(self.source.error("min repeat greater than max repeat", self.source.tell() - here));
                     }
@@ -940,7 +968,7 @@ impl<'a, 'w> Parser<'a, 'w> {
         };
         let kind = if self.source.matches('?')? {
             RepeatKind::Min
-        } else if self.source.matches('+')? {
+        } else if self.source.py.has_possessive() && self.source.matches('+')? {
             RepeatKind::Possessive
         } else {
             RepeatKind::Max
@@ -977,7 +1005,7 @@ impl<'a, 'w> Parser<'a, 'w> {
                     self.source.checkgroupname(&n, 1)?;
                     let off = n.len() as isize + 1;
                     let Some(gid) = self.state.group_by_name(&n) else {
-                        let msg = format!("unknown group name {}", unicode::py_repr(&n));
+                        let msg = format!("unknown group name {}", self.source.repr(&n));
                         return Err(self.source.error(&msg, off));
                     };
                     if !self.state.checkgroup(gid) {
@@ -1035,47 +1063,7 @@ impl<'a, 'w> Parser<'a, 'w> {
                 return Ok(());
             } else if char.is('(') {
                 let condname = self.source.getuntil(')', "group name")?;
-                let off = condname.len() as isize + 1;
-                let condgroup: usize;
-                if unicode::is_identifier(&condname) {
-                    self.source.checkgroupname(&condname, 1)?;
-                    match self.state.group_by_name(&condname) {
-                        Some(g) => condgroup = g,
-                        None => {
-                            let msg = format!("unknown group name {}", unicode::py_repr(&condname));
-                            return Err(self.source.error(&msg, off));
-                        }
-                    }
-                } else {
-                    let bad = || format!("bad character in group name {}", unicode::py_repr(&condname));
-                    let value = unicode::py_int(&condname);
-                    let (negative, digits) = match &value {
-                        unicode::PyInt::Value { negative, digits } => (*negative, digits.clone()),
-                        unicode::PyInt::Invalid => return Err(self.source.error(&bad(), off)),
-                    };
-                    if negative {
-                        return Err(self.source.error(&bad(), off));
-                    }
-                    if digits == "0" {
-                        return Err(self.source.error("bad group number", off));
-                    }
-                    let small = value.as_u64().filter(|&v| v < MAXGROUPS);
-                    let Some(v) = small else {
-                        let msg = format!("invalid group reference {}", digits);
-                        return Err(self.source.error(&msg, off));
-                    };
-                    condgroup = v as usize;
-                    if !self.state.grouprefpos.iter().any(|&(g, _)| g == v) {
-                        let pos = self.source.tell() - condname.len() as isize - 1;
-                        self.state.grouprefpos.push((v, pos));
-                    }
-                    if !(unicode::is_decimal_str(&condname) && condname.iter().all(|c| c.is_ascii())) {
-                        let pos = self.source.tell() - condname.len() as isize - 1;
-                        let msg =
-                            format!("bad character in group name {} at position {}", unicode::py_repr(&condname), pos);
-                        self.warn("DeprecationWarning", msg, pos);
-                    }
-                }
+                let condgroup = self.condgroup(&condname)?;
                 self.state.checklookbehindgroup(condgroup, &self.source)?;
                 let item_yes = self.parse(*verbose, nested + 1, false, depth + 1)?;
                 let item_no = if self.source.matches('|')? {
@@ -1092,11 +1080,20 @@ impl<'a, 'w> Parser<'a, 'w> {
                 }
                 subpattern.data.push(Item::GroupRefExists { group: condgroup, yes: item_yes, no: item_no });
                 return Ok(());
-            } else if char.is('>') {
+            } else if char.is('>') && self.source.py.has_possessive() {
                 capture = false;
                 atomic = true;
-            } else if (!char.is_escape() && flag_value(char.c).is_some()) || char.is('-') {
+            } else if (!char.is_escape() && flag_value(self.source.py, char.c).is_some()) || char.is('-') {
                 match self.parse_flags(char)? {
+                    None if self.source.py.global_flags_anywhere() => {
+                        if !first || !subpattern.data.is_empty() {
+                            self.flags_not_at_start(start);
+                        }
+                        if self.state.flags & FLAG_VERBOSE != 0 && !*verbose {
+                            return Err(verbose_restart());
+                        }
+                        return Ok(());
+                    }
                     None => {
                         if !first || !subpattern.data.is_empty() {
                             return Err(self
@@ -1145,6 +1142,70 @@ impl<'a, 'w> Parser<'a, 'w> {
         Ok(())
     }
 
+    /// 3.10's `DeprecationWarning` for global flags after the start.
+    fn flags_not_at_start(&mut self, start: isize) {
+        let string = self.source.s;
+        let head: Vec<char> = string.iter().take(20).copied().collect();
+        let truncated = if string.len() > 20 { " (truncated)" } else { "" };
+        let msg = format!(
+            "Flags not at the start of the expression {}{} but at position {}",
+            self.source.repr(&head),
+            truncated,
+            start
+        );
+        self.warn("DeprecationWarning", msg, start);
+    }
+
+    /// The group number of a conditional reference `(?(condname)...)`, with its errors and
+    /// warnings: 3.11 accepts what `int()` reads (`+1`, ` 1`, `١`) with a
+    /// `DeprecationWarning`, 3.10 silently, 3.12 on only ASCII digits.
+    fn condgroup(&mut self, condname: &[char]) -> PResult<usize> {
+        let off = condname.len() as isize + 1;
+        let u = self.source.u();
+        let ascii_decimal = u.is_decimal_str(condname) && condname.iter().all(|c| c.is_ascii());
+        let by_name = if self.source.py >= PythonVersion::V3_12 { !ascii_decimal } else { u.is_identifier(condname) };
+        if by_name {
+            self.source.checkgroupname(condname, 1)?;
+            return match self.state.group_by_name(condname) {
+                Some(g) => Ok(g),
+                None => {
+                    let msg = format!("unknown group name {}", self.source.repr(condname));
+                    Err(self.source.error(&msg, off))
+                }
+            };
+        }
+        if condname.len() > 4300 && self.source.py >= PythonVersion::V3_12 {
+            // `int(condname)` outside 3.11's `try`
+            return Err(int_digits_limit(self.source.py, condname.len()));
+        }
+        let bad = || format!("bad character in group name {}", self.source.repr(condname));
+        let value = unicode::py_int(u, condname);
+        let (negative, digits) = match &value {
+            unicode::PyInt::Value { negative, digits } => (*negative, digits.clone()),
+            unicode::PyInt::Invalid => return Err(self.source.error(&bad(), off)),
+        };
+        if negative {
+            return Err(self.source.error(&bad(), off));
+        }
+        if digits == "0" {
+            return Err(self.source.error("bad group number", off));
+        }
+        let small = value.as_u64().filter(|&v| v < self.source.py.maxgroups());
+        let Some(v) = small else {
+            let msg = format!("invalid group reference {}", digits);
+            return Err(self.source.error(&msg, off));
+        };
+        let pos = self.source.tell() - condname.len() as isize - 1;
+        if !self.state.grouprefpos.iter().any(|&(g, _)| g == v) {
+            self.state.grouprefpos.push((v, pos));
+        }
+        if !ascii_decimal && self.source.py == PythonVersion::V3_11 {
+            let msg = format!("bad character in group name {} at position {}", self.source.repr(condname), pos);
+            self.warn("DeprecationWarning", msg, pos);
+        }
+        Ok(v as usize)
+    }
+
     /// `_parse_flags`; `Ok(None)` for global flags.
     fn parse_flags(&mut self, first: Tok) -> PResult<Option<(u32, u32)>> {
         let mut add_flags = 0u32;
@@ -1152,7 +1213,7 @@ impl<'a, 'w> Parser<'a, 'w> {
         let mut char = first;
         if !char.is('-') {
             loop {
-                let flag = flag_value(char.c).unwrap_or(0);
+                let flag = flag_value(self.source.py, char.c).unwrap_or(0);
                 if char.is('L') {
                     return Err(self.source.error("bad inline flags: cannot use 'L' flag with a str pattern", 0));
                 }
@@ -1167,8 +1228,8 @@ impl<'a, 'w> Parser<'a, 'w> {
                 if char.is(')') || char.is('-') || char.is(':') {
                     break;
                 }
-                if char.is_escape() || flag_value(char.c).is_none() {
-                    let msg = if char.isalpha() { "unknown flag" } else { "missing -, : or )" };
+                if char.is_escape() || flag_value(self.source.py, char.c).is_none() {
+                    let msg = if char.isalpha(self.source.u()) { "unknown flag" } else { "missing -, : or )" };
                     return Err(self.source.error(msg, char.len() as isize));
                 }
             }
@@ -1185,12 +1246,12 @@ impl<'a, 'w> Parser<'a, 'w> {
                 return Err(self.source.error("missing flag", 0));
             };
             char = c;
-            if char.is_escape() || flag_value(char.c).is_none() {
-                let msg = if char.isalpha() { "unknown flag" } else { "missing flag" };
+            if char.is_escape() || flag_value(self.source.py, char.c).is_none() {
+                let msg = if char.isalpha(self.source.u()) { "unknown flag" } else { "missing flag" };
                 return Err(self.source.error(msg, char.len() as isize));
             }
             loop {
-                let flag = flag_value(char.c).unwrap_or(0);
+                let flag = flag_value(self.source.py, char.c).unwrap_or(0);
                 if flag & TYPE_FLAGS != 0 {
                     return Err(self.source.error("bad inline flags: cannot turn off flags 'a', 'u' and 'L'", 0));
                 }
@@ -1202,8 +1263,8 @@ impl<'a, 'w> Parser<'a, 'w> {
                 if char.is(':') {
                     break;
                 }
-                if char.is_escape() || flag_value(char.c).is_none() {
-                    let msg = if char.isalpha() { "unknown flag" } else { "missing :" };
+                if char.is_escape() || flag_value(self.source.py, char.c).is_none() {
+                    let msg = if char.isalpha(self.source.u()) { "unknown flag" } else { "missing :" };
                     return Err(self.source.error(msg, char.len() as isize));
                 }
             }
@@ -1228,16 +1289,9 @@ fn code_to_setitem(code: &Code) -> SetItem {
 }
 
 /// `int(digits)` for a `{m,n}` bound, with the `MAXREPEAT` check.
-fn repeat_number(digits: &[char]) -> PResult<u32> {
+fn repeat_number(py: PythonVersion, digits: &[char]) -> PResult<u32> {
     if digits.len() > 4300 {
-        return Err(CompileError::Other {
-            kind: "ValueError".to_string(),
-            msg: format!(
-                "Exceeds the limit (4300 digits) for integer string conversion: value has {} digits; \
-                 use sys.set_int_max_str_digits() to increase the limit",
-                digits.len()
-            ),
-        });
+        return Err(int_digits_limit(py, digits.len()));
     }
     let trimmed: Vec<char> = digits.iter().copied().skip_while(|&c| c == '0').collect();
     let too_large = || CompileError::Other {
@@ -1254,6 +1308,24 @@ fn repeat_number(digits: &[char]) -> PResult<u32> {
     Ok(v as u32)
 }
 
+/// `int()` of a string of more than 4300 digits.
+fn int_digits_limit(py: PythonVersion, digits: usize) -> CompileError {
+    let limit = if py == PythonVersion::V3_10 { "4300" } else { "4300 digits" };
+    CompileError::Other {
+        kind: "ValueError".to_string(),
+        msg: format!(
+            "Exceeds the limit ({limit}) for integer string conversion: value has {digits} digits; \
+             use sys.set_int_max_str_digits() to increase the limit"
+        ),
+    }
+}
+
+/// 3.10's `Verbose` exception: the verbose flag turned on inside the pattern, which
+/// `parse` catches once to parse the whole pattern again in verbose mode.
+fn verbose_restart() -> CompileError {
+    CompileError::Other { kind: "Verbose".to_string(), msg: String::new() }
+}
+
 /// The output of `parse()`.
 pub(crate) struct Parsed {
     pub p: SubPattern,
@@ -1261,10 +1333,19 @@ pub(crate) struct Parsed {
 }
 
 /// `re._parser.parse(pattern)` with `flags=0`.
-pub(crate) fn parse(pattern: &[char], warnings: &mut Vec<PyWarning>) -> PResult<Parsed> {
-    let source = Tokenizer::new(pattern)?;
-    let mut parser = Parser { source, state: State::new(), warnings };
-    let p = parser.parse_sub(false, 0, BASE_PARSE_DEPTH - 1)?;
+pub(crate) fn parse(pattern: &[char], py: PythonVersion, warnings: &mut Vec<PyWarning>) -> PResult<Parsed> {
+    let source = Tokenizer::new(pattern, py)?;
+    let mut parser = Parser { source, state: State::new(py), warnings };
+    let p = match parser.parse_sub(false, 0, BASE_PARSE_DEPTH - 1) {
+        Err(e) if e == verbose_restart() => {
+            // 3.10: parse again from the start with the verbose flag on
+            parser.source.seek(0)?;
+            parser.state = State::new(py);
+            parser.state.flags = FLAG_VERBOSE;
+            parser.parse_sub(true, 0, BASE_PARSE_DEPTH - 1)?
+        }
+        other => other?,
+    };
     // fix_flags
     let flags = parser.state.flags;
     if flags & FLAG_ASCII == 0 {

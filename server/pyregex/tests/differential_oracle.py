@@ -1,4 +1,4 @@
-"""Oracle for tests/differential.rs: what CPython's `re` does.
+"""Oracle for tests/differential.rs: what this CPython's `re` does (any 3.10 to 3.13).
 
 Protocol (UTF-8, one JSON value per line):
   stdin line 1: list of subject strings (the names searched)
@@ -21,7 +21,7 @@ import signal
 import sys
 import warnings
 
-assert sys.version_info[:2] == (3, 11), "the oracle must run on CPython 3.11, got " + sys.version
+
 
 
 class Timeout(Exception):

@@ -234,3 +234,62 @@ fn search_semantics() {
     assert_eq!(p.search_bounded(&"a".repeat(30), 10), None);
     assert_eq!(p.search_bounded("aab", 1_000_000), Some(true));
 }
+
+/// What each CPython minor version says, copied from 3.10.13, 3.11.7, 3.12.1 and 3.13.0.
+#[test]
+fn each_version_answers_as_its_cpython() {
+    use pyregex::PythonVersion::{V3_10, V3_11, V3_12, V3_13};
+    let answer = |p: &str, py| {
+        let (result, warnings) = match pyregex::compile_as(p, py) {
+            Ok((_, w)) => ("ok".to_string(), w),
+            Err((e, w)) => (format!("error: {}", e.python_text(p)), w),
+        };
+        let warnings: Vec<String> = warnings.iter().map(|w| format!("{}: {}", w.category, w.message)).collect();
+        (result, warnings)
+    };
+    let ok = || ("ok".to_string(), Vec::<String>::new());
+    let err = |m: &str| (format!("error: {m}"), Vec::<String>::new());
+    assert_eq!(answer("^(?>add|mul)$", V3_10), err("unknown extension ?> at position 2"));
+    assert_eq!(answer("^(?>add|mul)$", V3_11), ok());
+    assert_eq!(answer("add*+", V3_10), err("multiple repeat at position 4"));
+    assert_eq!(answer("add*+", V3_12), ok());
+    assert_eq!(answer("(?(+1)a)(a)", V3_10), ok());
+    assert_eq!(
+        answer("(?(+1)a)(a)", V3_11),
+        ("ok".to_string(), vec!["DeprecationWarning: bad character in group name '+1' at position 3".to_string()])
+    );
+    assert_eq!(answer("(?(+1)a)(a)", V3_12), err("bad character in group name '+1' at position 3"));
+    assert_eq!(answer("(?(+1)a)(a)", V3_13), err("bad character in group name '+1' at position 3"));
+    assert_eq!(
+        answer("a(?i)b", V3_10),
+        (
+            "ok".to_string(),
+            vec!["DeprecationWarning: Flags not at the start of the expression 'a(?i)b' but at position 1".to_string()]
+        )
+    );
+    assert_eq!(answer("a(?i)b", V3_11), err("global flags not at the start of the expression at position 1"));
+    assert_eq!(answer("(?t)a", V3_12), ok());
+    assert_eq!(answer("(?t)a", V3_13), err("unknown extension ?t at position 1"));
+    // Unicode 14.0 (3.11) added U+0870
+    let alef = r"\N{ARABIC LETTER ALEF WITH ATTACHED FATHA}";
+    assert_eq!(
+        answer(alef, V3_10),
+        err("undefined character name 'ARABIC LETTER ALEF WITH ATTACHED FATHA' at position 0")
+    );
+    assert_eq!(answer(alef, V3_11), ok());
+    assert_eq!(answer("(?P<\u{870}>a)", V3_10), err("bad character in group name '\\u0870' at position 4"));
+    assert_eq!(answer("(?P<\u{870}>a)", V3_13), ok());
+    // 3.10 parses the whole pattern again in verbose mode when `(?x)` comes late
+    assert!(pyregex::compile_as("a b(?x)", V3_10).unwrap().0.search("ab"));
+}
+
+#[test]
+fn python_versions_parse() {
+    use pyregex::PythonVersion;
+    assert_eq!("3.12".parse::<PythonVersion>(), Ok(PythonVersion::V3_12));
+    assert_eq!("3.10.13".parse::<PythonVersion>(), Ok(PythonVersion::V3_10));
+    assert!("3.9".parse::<PythonVersion>().is_err());
+    assert_eq!(PythonVersion::V3_13.to_string(), "3.13");
+    assert_eq!(PythonVersion::default(), PythonVersion::V3_11);
+    assert_eq!(PythonVersion::V3_12.unicode_version(), "15.0.0");
+}

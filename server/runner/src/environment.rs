@@ -24,6 +24,10 @@ pub struct PythonEnvironment {
     /// `Version:` of torch's METADATA (`2.9.1`; a local suffix such as `+cu128` is kept).
     pub torch: Option<String>,
     pub torchcts: Option<String>,
+    /// The interpreter's `(major, minor)` version, read without running it: the `version` /
+    /// `version_info` of the environment's `pyvenv.cfg`, else its `lib/pythonX.Y` folder,
+    /// else the interpreter's (or its link target's) name `pythonX.Y`.
+    pub python_version: Option<(u32, u32)>,
 }
 
 impl PythonEnvironment {
@@ -44,8 +48,39 @@ impl PythonEnvironment {
                 break;
             }
         }
+        env.python_version = python_version_of(&python, env.site_packages.as_deref());
         env
     }
+}
+
+/// `(major, minor)` of `X.Y...` (`3.12.1`, `3.12.1.final.0`, `3.12`).
+fn major_minor(version: &str) -> Option<(u32, u32)> {
+    let mut parts = version.trim().split('.');
+    let major = parts.next()?.parse().ok()?;
+    let minor = parts.next()?.trim_end_matches(|c: char| !c.is_ascii_digit()).parse().ok()?;
+    Some((major, minor))
+}
+
+/// `python3.12` (a folder or interpreter name) -> `(3, 12)`.
+fn version_in_name(name: &str) -> Option<(u32, u32)> {
+    major_minor(name.strip_prefix("python")?).filter(|_| name.contains('.'))
+}
+
+fn python_version_of(python: &Path, site_packages: Option<&Path>) -> Option<(u32, u32)> {
+    let root = python.parent().and_then(Path::parent);
+    let from_cfg = root.and_then(|root| std::fs::read_to_string(root.join("pyvenv.cfg")).ok()).and_then(|cfg| {
+        cfg.lines().find_map(|line| {
+            let (key, value) = line.split_once('=')?;
+            matches!(key.trim(), "version" | "version_info").then(|| major_minor(value)).flatten()
+        })
+    });
+    let from_site = || {
+        let lib = site_packages?.parent()?;
+        version_in_name(lib.file_name()?.to_str()?)
+    };
+    let name_of = |p: &Path| version_in_name(p.file_name()?.to_str()?);
+    let from_name = || name_of(python).or_else(|| name_of(&std::fs::canonicalize(python).ok()?));
+    from_cfg.or_else(from_site).or_else(from_name)
 }
 
 fn resolve_on_path(python: &Path) -> PathBuf {
@@ -146,6 +181,20 @@ mod tests {
         assert_eq!(env.torch.as_deref(), Some("2.9.1"));
         assert_eq!(env.torchcts.as_deref(), Some("0.4.1"));
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_python_version_comes_from_pyvenv_cfg_else_the_site_packages_folder() {
+        let dir = scratch("version");
+        let python = fake_env(&dir, None, None);
+        assert_eq!(PythonEnvironment::of_python(&python).python_version, Some((3, 11)));
+        std::fs::write(dir.join("pyvenv.cfg"), "home = /usr/bin\nversion_info = 3.12.1.final.0\n").unwrap();
+        assert_eq!(PythonEnvironment::of_python(&python).python_version, Some((3, 12)));
+        std::fs::write(dir.join("pyvenv.cfg"), "home = /usr/bin\nversion = 3.13.0\n").unwrap();
+        assert_eq!(PythonEnvironment::of_python(&python).python_version, Some((3, 13)));
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(version_in_name("python3.10"), Some((3, 10)));
+        assert_eq!(version_in_name("python3"), None);
     }
 
     #[test]

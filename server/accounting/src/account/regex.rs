@@ -38,12 +38,16 @@ impl Ctx<'_, '_> {
             self.entries.resize_with(pi + 1, || None);
         }
         if self.entries[pi].is_none() {
-            let key = self.patterns[pi].clone();
+            let pattern = self.patterns[pi].clone();
+            // compiled per Python: its `re` decides what compiles and what matches
+            let key = format!("{}\0{pattern}", self.facts.python);
             let cached = self.inv.engine.regex_cache.lock().unwrap_or_else(|e| e.into_inner()).remove(&key);
             let entry = match cached {
                 Some(e) => e,
                 None => {
-                    let compiled = pyregex::compile(&key).map(|(p, _)| p).map_err(|(e, _)| e.python_text(&key));
+                    let compiled = pyregex::compile_as(&pattern, self.facts.python)
+                        .map(|(p, _)| p)
+                        .map_err(|(e, _)| e.python_text(&pattern));
                     RegexEntry {
                         compiled,
                         memo: vec![0; self.inv.strings.len()],
@@ -54,12 +58,13 @@ impl Ctx<'_, '_> {
             };
             if let Err(msg) = &entry.compiled {
                 self.problems.push(AccountingProblem {
-                    message: format!("re.error for {key:?}: {msg} (the real collection stops with this error)"),
+                    message: format!("re.error for {pattern:?}: {msg} (the real collection stops with this error)"),
                 });
             }
             self.entries[pi] = Some((key, entry));
         }
-        let (key, entry) = self.entries[pi].as_mut().expect("filled above");
+        let (_, entry) = self.entries[pi].as_mut().expect("filled above");
+        let key = &self.patterns[pi];
         if entry.gave_up {
             return false;
         }

@@ -9,12 +9,12 @@ use accounting::Inventory;
 
 /// Hints only the inventory can give: a regex that lets in every operator of the suite or
 /// none, and a `skip_ops` name that is no operator of the suite.
-pub fn inventory_hints(manifest: &Dict, inventory: &Inventory) -> Vec<Finding> {
+pub fn inventory_hints(manifest: &Dict, inventory: &Inventory, python: pyregex::PythonVersion) -> Vec<Finding> {
     let mut out = Vec::new();
     let total = inventory.operator_count();
     let check_regex = |value: &Value, what: &str, out: &mut Vec<Finding>| {
         let Some(pattern) = value.as_str() else { return };
-        let Some(matched) = matched_count(inventory, pattern) else { return };
+        let Some(matched) = matched_count(inventory, pattern, python) else { return };
         if matched == total {
             out.push(Finding::new(
                 value.span.clone(),

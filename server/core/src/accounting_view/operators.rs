@@ -6,8 +6,12 @@ use crate::edit_distance::{levenshtein, nearest};
 use accounting::Inventory;
 
 /// Operators of the suite that `re.search(pattern, name)` matches, and the others.
-pub fn regex_split<'i>(inventory: &'i Inventory, pattern: &str) -> Option<(Vec<&'i str>, Vec<&'i str>)> {
-    let (compiled, _) = pyregex::compile(pattern).ok()?;
+pub fn regex_split<'i>(
+    inventory: &'i Inventory,
+    pattern: &str,
+    python: pyregex::PythonVersion,
+) -> Option<(Vec<&'i str>, Vec<&'i str>)> {
+    let (compiled, _) = pyregex::compile_as(pattern, python).ok()?;
     let mut matched = Vec::new();
     let mut unmatched = Vec::new();
     // A catastrophically backtracking pattern gives no answer rather than a stall; the bound
@@ -52,9 +56,10 @@ fn memo<T: Clone + Send + 'static>(
 type Memo<T> = std::sync::OnceLock<std::sync::Mutex<std::collections::HashMap<(usize, String), T>>>;
 
 /// How many operators `pattern` lets in (`None`: invalid or too expensive), memoised.
-pub fn matched_count(inventory: &Inventory, pattern: &str) -> Option<usize> {
+pub fn matched_count(inventory: &Inventory, pattern: &str, python: pyregex::PythonVersion) -> Option<usize> {
     static CACHE: Memo<Option<usize>> = Memo::new();
-    memo(&CACHE, inventory, pattern, || regex_split(inventory, pattern).map(|(matched, _)| matched.len()))
+    let key = format!("{python}\0{pattern}");
+    memo(&CACHE, inventory, &key, || regex_split(inventory, pattern, python).map(|(matched, _)| matched.len()))
 }
 
 /// Operator names nearest to `name` (for unknown `skip_ops` entries), memoised.

@@ -39,7 +39,8 @@ pub(crate) fn keep_fixes_that_leave_a_better_file(
     if !fixes.iter().any(checked) {
         return Ok(());
     }
-    let input = AnalysisInput { file_name: Some(&analysis.file_name), ..AnalysisInput::default() };
+    let input =
+        AnalysisInput { file_name: Some(&analysis.file_name), python: analysis.python, ..AnalysisInput::default() };
     let was = tally(analysis.findings.iter().filter(|f| !NEEDS_MORE_THAN_THE_TEXT.contains(&f.code)));
     let mut kept = Vec::with_capacity(fixes.len());
     for fix in std::mem::take(fixes) {

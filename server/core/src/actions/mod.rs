@@ -220,7 +220,7 @@ fn regex_fixes(target: &Target, pattern: &str) -> Vec<QuickFix> {
     if !literal.starts_with(['"', '\'', 'r', 'R']) {
         return Vec::new();
     }
-    let Some(fixed) = crate::regex_check::repair_regex(pattern) else { return Vec::new() };
+    let Some(fixed) = crate::regex_check::repair_regex(pattern, target.analysis.python) else { return Vec::new() };
     let new_literal = regex_literal(&fixed);
     vec![target.replace_finding(format!("Change the regex to {new_literal}"), new_literal, true)]
 }

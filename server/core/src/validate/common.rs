@@ -13,10 +13,14 @@ pub struct ValidationContext<'a> {
     /// relative to the manifest's folder). `None`: the manifest has no folder (an unsaved
     /// buffer), and the existence check is skipped as torchcts skips it without `base_dir`.
     pub dir_exists: Option<&'a dyn Fn(&str) -> bool>,
+    /// The Python whose `re` compiles the manifest's regexes.
+    pub python: crate::regex_check::PythonVersion,
 }
 
 pub(super) struct Out {
     pub(super) findings: Vec<Finding>,
+    /// The Python whose `re` compiles the regexes.
+    pub(super) python: crate::regex_check::PythonVersion,
 }
 
 impl Out {
@@ -123,7 +127,7 @@ pub(super) fn validate_bool_map(
 
 /// Reports `re.compile(pattern)` failing, with CPython's `str(re.error)`.
 pub(super) fn regex_finding(out: &mut Out, at: &Value, pattern: &str, message: impl Fn(&str) -> String) {
-    match check_regex(pattern) {
+    match check_regex(pattern, out.python) {
         RegexVerdict::Valid { .. } => {}
         RegexVerdict::Invalid { message: exc, .. } => {
             out.error(at.span.clone(), message(&exc), "invalid-regex").data =

@@ -4,7 +4,7 @@
 
 use crate::findings::{Finding, Origin, Severity};
 use crate::fix_data::FixData;
-use crate::regex_check::{check_regex, RegexVerdict};
+use crate::regex_check::{check_regex, PythonVersion, RegexVerdict};
 use crate::schema::{python_strip, schema};
 use crate::value::{Dict, Value, ValueKind};
 
@@ -14,7 +14,7 @@ pub const STALE_CAPABILITIES: &[(&str, &[&str])] =
 
 /// Findings the real tool does not report: duplicate keys, stale capability names, dtype
 /// keys that selection ignores, Python's warnings for regexes.
-pub fn lsp_hints(manifest: &Dict, line_of: &dyn Fn(usize) -> usize) -> Vec<Finding> {
+pub fn lsp_hints(manifest: &Dict, line_of: &dyn Fn(usize) -> usize, python: PythonVersion) -> Vec<Finding> {
     let mut out = Vec::new();
     duplicate_keys(manifest, "manifest", line_of, &mut out, 0);
 
@@ -49,7 +49,7 @@ pub fn lsp_hints(manifest: &Dict, line_of: &dyn Fn(usize) -> usize) -> Vec<Findi
                 _ => vec![],
             };
             for p in patterns {
-                python_regex_warnings(p, &mut out);
+                python_regex_warnings(p, python, &mut out);
             }
         }
     }
@@ -82,15 +82,15 @@ pub fn lsp_hints(manifest: &Dict, line_of: &dyn Fn(usize) -> usize) -> Vec<Findi
                     }
                 }
             }
-            python_regex_warnings(&entry.value, &mut out);
+            python_regex_warnings(&entry.value, python, &mut out);
         }
     }
     out
 }
 
-fn python_regex_warnings(value: &Value, out: &mut Vec<Finding>) {
+fn python_regex_warnings(value: &Value, python: PythonVersion, out: &mut Vec<Finding>) {
     let ValueKind::Str(pattern) = &value.kind else { return };
-    let warnings = match check_regex(pattern) {
+    let warnings = match check_regex(pattern, python) {
         RegexVerdict::Valid { warnings } | RegexVerdict::Invalid { warnings, .. } => warnings,
         RegexVerdict::Crash { .. } => return,
     };

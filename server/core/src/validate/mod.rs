@@ -32,7 +32,7 @@ use common::Out;
 /// Runs `validate_manifest(manifest, base_dir)` on an evaluated manifest dict.
 /// `manifest_span` is where module-level findings go (the `manifest` name).
 pub fn validate_manifest(manifest: &Dict, manifest_span: Span, ctx: &ValidationContext) -> Vec<Finding> {
-    let mut out = Out { findings: Vec::new() };
+    let mut out = Out { findings: Vec::new(), python: ctx.python };
     top_level::keys(&mut out, manifest, &manifest_span);
     top_level::manifest_version(&mut out, manifest, &manifest_span);
     top_level::settings(&mut out, manifest);

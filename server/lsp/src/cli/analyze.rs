@@ -150,7 +150,8 @@ fn one(
         Ok(inventory) => inventory,
         Err(message) => return failed(format!("torchcts-lsp analyze: {message}")),
     };
-    let mut analysis = match super::analyze_input(input, Some(&inventory)) {
+    let (python, python_line) = flags.regex_python(path);
+    let mut analysis = match super::analyze_input(input, Some(&inventory), python) {
         Ok((_, analysis)) => analysis,
         Err(message) => return failed(message),
     };
@@ -171,6 +172,7 @@ fn one(
     match args.format {
         AnalyzeFormat::Text => {
             print_diagnostics(path, &analysis);
+            outln!("note: {python_line}");
             if let Some((acc, manifest)) = accounting.as_ref().zip(manifest) {
                 let default = match (manifest.get("semantic_level").is_some(), flags.default_level) {
                     (true, _) => LevelSource::Manifest,
@@ -241,6 +243,7 @@ fn account<'i>(
 ) -> accounting::Accounting<'i> {
     let mut facts = av::facts(manifest);
     facts.layout = flags.run_layout(path);
+    facts.python = flags.regex_python(path).0;
     let device = facts.resolve_device(flags.device.as_deref());
     let selection = flags
         .levels

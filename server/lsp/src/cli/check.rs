@@ -132,7 +132,8 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     let mut kept: Vec<(String, Result<Analysis, String>)> = Vec::new();
     for (input, config) in given.inputs.iter().zip(&configs) {
         let shown = input.shown();
-        let mut outcome = super::analyze_input(input, inventory).map(|(_, a)| a);
+        let (python, python_line) = super::regex_python(&input.path, config.as_ref());
+        let mut outcome = super::analyze_input(input, inventory, python).map(|(_, a)| a);
         let mut changed = false;
         if let Ok(analysis) = &mut outcome {
             if args.fix || args.diff {
@@ -191,7 +192,12 @@ pub fn run(args: &CheckArgs) -> ExitCode {
                     outln!("== {shown}");
                 }
                 match &outcome {
-                    Ok(analysis) => print_text(analysis),
+                    Ok(analysis) => {
+                        print_text(analysis);
+                        if super::has_regexes(analysis) {
+                            errln!("Note: {python_line}");
+                        }
+                    }
                     Err(message) => errln!("{message}"),
                 }
             }
@@ -226,7 +232,9 @@ fn fix_one(
 ) -> Result<(Option<Analysis>, bool), String> {
     let shown = input.shown();
     let original = analysis.text.clone();
-    let fixed = super::fix::fix(&original, args.unsafe_fixes, &|text| super::analyze_text(&input.path, text, None));
+    let python = analysis.python;
+    let fixed =
+        super::fix::fix(&original, args.unsafe_fixes, &|text| super::analyze_text(&input.path, text, None, python));
     for a in &fixed.applied {
         errln!("{shown}:{}: fixed [{}] {}", a.line, a.code, a.title);
     }
@@ -240,7 +248,7 @@ fn fix_one(
     } else if changed {
         std::fs::write(&input.path, &fixed.text).map_err(|e| format!("cannot write {shown}: {e}"))?;
     }
-    let after = super::analyze_text(&input.path, &fixed.text, inventory);
+    let after = super::analyze_text(&input.path, &fixed.text, inventory, python);
     let left = after.findings.len();
     let verb = if args.diff { "would fix" } else { "fixed" };
     let mut summary = format!(
@@ -296,6 +304,8 @@ pub struct CheckReport<'a> {
     exit_code: i32,
     file: String,
     findings: Vec<FindingReport<'a>>,
+    /// The CPython minor version whose `re` answered for the regexes (`"3.12"`).
+    python: String,
 }
 
 #[derive(Serialize)]
@@ -353,6 +363,7 @@ pub fn report<'a>(path: &Path, analysis: &'a Analysis) -> CheckReport<'a> {
         exit_code: analysis.check.exit_code(),
         file: path.display().to_string(),
         findings,
+        python: analysis.python.to_string(),
     }
 }
 

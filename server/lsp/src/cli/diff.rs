@@ -166,6 +166,9 @@ pub fn review_texts(
     let layout = accounting.run_layout(new_path);
     old_side.facts.layout = layout.clone();
     new_side.facts.layout = layout;
+    let python = accounting.regex_python(new_path).0;
+    old_side.facts.python = python;
+    new_side.facts.python = python;
     let options = ReviewOptions { device: accounting.device.clone(), selection: accounting.levels.selection() };
     let review = review_diff::review(inventory, &old_side.facts, &new_side.facts, &options)?;
     if let Some(problem) = &review.diff.problem {

@@ -106,6 +106,7 @@ pub fn apply(
     let env_torch = flags.environment(&input.path).torch.clone();
     let path = (!input.stdin).then_some(input.path.as_path());
     let evidence = read(&folders, path, analysis, &counted, flags.device.as_deref(), env_torch.as_deref())?;
-    *analysis = super::analyze_text_with(&input.path, &analysis.text, inventory, Some(&evidence.notes));
+    *analysis =
+        super::analyze_text_with(&input.path, &analysis.text, inventory, analysis.python, Some(&evidence.notes));
     Some(evidence)
 }

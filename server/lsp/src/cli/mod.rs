@@ -19,6 +19,8 @@ pub mod skips;
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use torchcts_core::accounting_view::{Inventory, LevelSelection};
+use torchcts_core::regex_check::PythonVersion;
+use torchcts_core::value::ValueKind;
 use torchcts_core::{analyze, Analysis, AnalysisInput};
 
 /// The whole command line. Without a command, the language server runs on stdio.
@@ -257,6 +259,11 @@ impl AccountingArgs {
             .get_or_init(|| crate::torch_env::detect(self.python.as_deref(), Some(&manifest_folder(manifest))))
     }
 
+    /// The Python whose `re` answers for `manifest`'s regexes, and the line saying so.
+    pub fn regex_python(&self, manifest: &Path) -> (PythonVersion, String) {
+        crate::torch_env::regex_python(self.environment(manifest))
+    }
+
     /// The inventory to count `manifest` with: `--inventory`, `--torch`, else the embedded
     /// one for the environment's torch. `Err` says why it cannot load.
     pub fn load_inventory(&self, manifest: &Path) -> Result<SelectedInventory, String> {
@@ -492,12 +499,12 @@ pub fn path_hint(path: &Path) -> Option<String> {
 
 /// Reads and analyzes a manifest as check-manifest would load it: `custom_test_dirs`
 /// relative to the manifest's folder, syntax errors under the file's own name.
-pub fn analyze_file(path: &Path, inventory: Option<&Inventory>) -> Result<Analysis, String> {
+pub fn analyze_file(path: &Path, inventory: Option<&Inventory>, python: PythonVersion) -> Result<Analysis, String> {
     let text = read_manifest(path)?;
     if !has_source_suffix(path) {
         return Err(NO_LOADER.to_string());
     }
-    Ok(analyze_text(path, &text, inventory))
+    Ok(analyze_text(path, &text, inventory, python))
 }
 
 /// The text of a manifest to report on: stdin's, or the file's ([`read_manifest`]); a
@@ -516,18 +523,22 @@ pub fn read_input(input: &inputs::Input) -> Result<String, String> {
 }
 
 /// [`analyze_file`] of an input: stdin's text is analysed whatever its name.
-pub fn analyze_input(input: &inputs::Input, inventory: Option<&Inventory>) -> Result<(String, Analysis), String> {
+pub fn analyze_input(
+    input: &inputs::Input,
+    inventory: Option<&Inventory>,
+    python: PythonVersion,
+) -> Result<(String, Analysis), String> {
     let text = read_input(input)?;
     if !input.stdin && !has_source_suffix(&input.path) {
         return Err(NO_LOADER.to_string());
     }
-    let analysis = analyze_text(&input.path, &text, inventory);
+    let analysis = analyze_text(&input.path, &text, inventory, python);
     Ok((text, analysis))
 }
 
 /// [`analyze_file`] of a text read already: `custom_test_dirs` relative to `path`'s folder.
-pub fn analyze_text(path: &Path, text: &str, inventory: Option<&Inventory>) -> Analysis {
-    analyze_text_with(path, text, inventory, None)
+pub fn analyze_text(path: &Path, text: &str, inventory: Option<&Inventory>, python: PythonVersion) -> Analysis {
+    analyze_text_with(path, text, inventory, python, None)
 }
 
 /// [`analyze_text`] with the findings of the runs' evidence placed on their entries.
@@ -535,6 +546,7 @@ pub fn analyze_text_with(
     path: &Path,
     text: &str,
     inventory: Option<&Inventory>,
+    python: PythonVersion,
     evidence: Option<&[torchcts_core::evidence::EvidenceNote]>,
 ) -> Analysis {
     let base = absolute_parent(path);
@@ -546,9 +558,28 @@ pub fn analyze_text_with(
             dir_exists: Some(&dir_exists),
             inventory,
             file_name: path.file_name().and_then(|n| n.to_str()),
+            python,
             evidence,
         },
     )
+}
+
+/// Whether the manifest has values check-manifest compiles as regexes (`supported_dtypes`
+/// strings, `capabilities.ieee754`; `skip_ops` holds exact names).
+pub fn has_regexes(analysis: &Analysis) -> bool {
+    let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) else { return false };
+    let dtypes = manifest.get("supported_dtypes").and_then(|e| e.value.as_dict());
+    let capabilities = manifest.get("capabilities").and_then(|e| e.value.as_dict());
+    dtypes.is_some_and(|d| d.entries.iter().any(|e| e.value.as_str().is_some()))
+        || capabilities.and_then(|c| c.get("ieee754")).is_some_and(|e| !matches!(e.value.kind, ValueKind::Bool(_)))
+}
+
+/// The Python whose `re` answers for the manifest at `path`: that of the environment found
+/// for its folder (the project's `python`, `$VIRTUAL_ENV`, a `.venv` beside it, `python3`),
+/// read without running it, and the line saying so.
+pub fn regex_python(path: &Path, config: Option<&crate::project_config::ProjectConfig>) -> (PythonVersion, String) {
+    let python = config.and_then(|c| c.python.as_ref()).map(|s| s.value.as_path());
+    crate::torch_env::regex_python(&crate::torch_env::detect(python, Some(&manifest_folder(path))))
 }
 
 /// `os.path.abspath(path)`: joined to the working folder and normalised lexically (`.` and

@@ -127,13 +127,15 @@ fn one(args: &SkipsArgs, flags: &AccountingArgs, input: &Input, single: bool) ->
         Ok(inventory) => inventory,
         Err(message) => return failed(format!("torchcts-lsp skips: {message}"), 1),
     };
-    let analysis = analyze(&text, &AnalysisInput::default());
+    let python = flags.regex_python(path).0;
+    let analysis = analyze(&text, &AnalysisInput { python, ..AnalysisInput::default() });
     let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) else {
         let lines: Vec<String> = analysis.check.lines().into_iter().map(|(_, line)| line).collect();
         return failed(lines.join("\n"), 1);
     };
     let mut facts = av::facts(manifest);
     facts.layout = flags.run_layout(path);
+    facts.python = python;
     let selection = match flags.levels.selection() {
         Some(s) => s,
         None => match flags.default_selection(&facts) {

@@ -31,6 +31,7 @@ pub fn run_analysis(
     old_tree: Option<&Tree>,
     inventory: Option<&Inventory>,
     evidence: &[torchcts_core::evidence::EvidenceNote],
+    python: torchcts_core::regex_check::PythonVersion,
     cancel: &Cancel,
 ) -> Cancellable<Option<Analysis>> {
     let path = uri.to_file_path();
@@ -45,6 +46,7 @@ pub fn run_analysis(
             dir_exists: dir_exists_ref,
             inventory,
             file_name: file_name.as_deref(),
+            python,
             evidence: Some(evidence),
         };
         analyze_parsed(text, tree, &input, cancel)

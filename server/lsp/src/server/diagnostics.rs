@@ -113,7 +113,9 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob) -> Cancellable<O
     }
     let inventory = session.inventory_if_ready();
     let evidence = session.lock().documents.get(uri).map(|d| d.evidence_notes.clone()).unwrap_or_default();
-    let Some(analysis) = run_analysis(uri, &text, old_tree.as_ref(), inventory, &evidence, &cancel)? else {
+    let Some(analysis) =
+        run_analysis(uri, &text, old_tree.as_ref(), inventory, &evidence, session.regex_python(), &cancel)?
+    else {
         return Ok(None);
     };
     cancel.check()?;
@@ -138,6 +140,7 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob) -> Cancellable<O
     let facts = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()).map(|m| {
         let mut facts = session.facts_for(&uri, m);
         facts.layout = layout;
+        facts.python = analysis.python;
         facts
     });
     let previous = session.lock().documents.get(&uri).and_then(|d| d.summary.clone());

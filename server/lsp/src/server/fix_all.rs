@@ -58,7 +58,8 @@ pub fn has_safe(fixes: &[QuickFix]) -> bool {
 /// fixes it applies; `None` when there is none or the result is not better (see the
 /// module's documentation).
 pub fn fix_all(analysis: &Analysis, cancel: &Cancel) -> Cancellable<Option<(TextEdit, usize)>> {
-    let input = AnalysisInput { file_name: Some(&analysis.file_name), ..AnalysisInput::default() };
+    let input =
+        AnalysisInput { file_name: Some(&analysis.file_name), python: analysis.python, ..AnalysisInput::default() };
     let analyse = |text: &str| -> Cancellable<Analysis> {
         analyze_parsed(text, torchcts_core::syntax::parse(text, None), &input, cancel)
     };

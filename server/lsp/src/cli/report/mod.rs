@@ -199,7 +199,7 @@ fn build_record(
     let path = &input.path;
     let text = super::read_input(input)?;
     let inventory = flags.load_inventory(path).map_err(|e| format!("torchcts-lsp report: {e}"))?;
-    let analysis = super::analyze_text(path, &text, None);
+    let analysis = super::analyze_text(path, &text, None, flags.regex_python(path).0);
     let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) else {
         let lines: Vec<String> = analysis.check.lines().into_iter().map(|(_, line)| line).collect();
         return Err(format!("{}: {}", input.shown(), lines.join("\n")));

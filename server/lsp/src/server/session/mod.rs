@@ -38,6 +38,8 @@ pub struct State {
     pub last_inventory_note: Option<String>,
     /// The environment's site-packages, where a real run's torchcts lives.
     pub site_packages: Option<PathBuf>,
+    /// The Python whose `re` answers for regexes (the environment's), and the line saying so.
+    pub regex_python: Option<(torchcts_core::regex_check::PythonVersion, String)>,
     /// `[tool.torchcts-lsp]` per manifest folder, read once until a pyproject.toml changes.
     pub project_configs: project::ProjectConfigs,
     /// Evidence indexes of earlier runs, per manifest folder and device.
@@ -172,6 +174,11 @@ impl Session {
     /// How a real run of this manifest (in its folder, with the environment's torchcts)
     /// names tests: decides the known-segfault ledger and node ids quoted in details. With
     /// no torchcts environment, the common layout (`RunLayout::default`: the ledger applies).
+    /// The Python whose `re` answers for regexes: the environment's once detected, else 3.11.
+    pub fn regex_python(&self) -> torchcts_core::regex_check::PythonVersion {
+        self.lock().regex_python.as_ref().map(|(v, _)| *v).unwrap_or_default()
+    }
+
     pub fn run_layout(&self, uri: &Uri) -> accounting::RunLayout {
         let site = self.lock().site_packages.clone();
         let folder = uri.to_file_path().and_then(|p| p.parent().map(|f| f.to_path_buf()));
@@ -242,8 +249,16 @@ impl Session {
             return None;
         }
         let analysis = Arc::new(
-            crate::server::analysis::run_analysis(uri, &text, None, Some(self.inventory()), &evidence, cancel)
-                .ok()??,
+            crate::server::analysis::run_analysis(
+                uri,
+                &text,
+                None,
+                Some(self.inventory()),
+                &evidence,
+                self.regex_python(),
+                cancel,
+            )
+            .ok()??,
         );
         Some(Snapshot { analysis, encoding })
     }
