@@ -57,6 +57,7 @@ fn request(python: PathBuf, dir: &Path, selection: Selection, timeout: Duration)
         selection,
         results_dir: "results".into(),
         timeout,
+        workers: 0,
     }
 }
 

@@ -19,6 +19,9 @@
 //!   the device or starts with `<device>_` (torchcts's keys are `<device>_<host facts>`).
 //! - Only `results` (tests that ran) are evidence; the `skips` map (tests the manifest filtered
 //!   at collection) is the accounting's business, not a run's outcome.
+//! - A run under pytest-xdist writes one plain `<hardware>_latest.gw<K>.json` per worker while
+//!   it goes on; the controller merges them into `_latest.json` and deletes them at the end. A
+//!   run killed before that leaves them: each is read as a partial run (its worker's tests).
 //!
 //! Invariants: reading never panics and never does unbounded work: a file larger than
 //! [`Limits::max_file_bytes`] is not read, each `_history` folder gives at most
@@ -37,7 +40,9 @@ use std::time::SystemTime;
 
 use serde_json::{Map, Value};
 
-use crate::results::{decode_compact, reference_target, COMPACT_FORMAT, MAX_REFERENCE_DEPTH, REFERENCE_FORMAT};
+use crate::results::{
+    decode_compact, is_worker_artifact, reference_target, COMPACT_FORMAT, MAX_REFERENCE_DEPTH, REFERENCE_FORMAT,
+};
 
 /// Bounds on what one read or refresh does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -231,7 +236,8 @@ impl EvidenceIndex {
     }
 
     /// The files to read: per folder, the newest history files of each `_history` folder,
-    /// then every `*_latest.json`; and how many history files the bound left out.
+    /// then every `*_latest.json` and per-worker `*_latest.gwK.json`; and how many history
+    /// files the bound left out.
     fn list(&self) -> (Vec<PathBuf>, usize) {
         let mut history = Vec::new();
         let mut latest = Vec::new();
@@ -258,7 +264,10 @@ impl EvidenceIndex {
                     omitted += files.len().saturating_sub(self.limits.max_history_files);
                     files.truncate(self.limits.max_history_files);
                     history.extend(files.into_iter().filter(|p| seen.insert(canonical(p))));
-                } else if name.ends_with("_latest.json") && path.is_file() && seen.insert(canonical(&path)) {
+                } else if (name.ends_with("_latest.json") || is_worker_artifact(&name))
+                    && path.is_file()
+                    && seen.insert(canonical(&path))
+                {
                     latest.push(path);
                 }
             }
