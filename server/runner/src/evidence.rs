@@ -21,7 +21,9 @@
 //!   at collection) is the accounting's business, not a run's outcome.
 //! - A run under pytest-xdist writes one plain `<hardware>_latest.gw<K>.json` per worker while
 //!   it goes on; the controller merges them into `_latest.json` and deletes them at the end. A
-//!   run killed before that leaves them: each is read as a partial run (its worker's tests).
+//!   run killed before that leaves them: each is read as a partial run (its worker's tests),
+//!   whatever its `session_completed` says (a worker left idle by a cancelled run ends its
+//!   own session cleanly and writes `true`).
 //!
 //! Invariants: reading never panics and never does unbounded work: a file larger than
 //! [`Limits::max_file_bytes`] is not read, each `_history` folder gives at most
@@ -82,8 +84,9 @@ pub struct RunInfo {
     pub hardware_key: Option<String>,
     pub device_name: Option<String>,
     pub session_completed: bool,
-    /// `!session_completed`: the run was cut short (or is still going on) and counts only
-    /// for the tests it reached.
+    /// `!session_completed`, or a per-worker file of pytest-xdist (never merged, so the run
+    /// did not complete): the run was cut short (or is still going on) and counts only for
+    /// the tests it reached.
     pub partial: bool,
     /// Metadata `semantic_level_selection` as torchcts wrote it (`mode`, `min_level`,
     /// `max_level`, `label`).
@@ -458,6 +461,7 @@ fn run_of(path: &Path, payload: Value) -> Result<Arc<LoadedRun>, String> {
     };
     let meta = |k: &str| metadata.get(k).and_then(Value::as_str).map(str::to_string);
     let session_completed = metadata.get("session_completed").and_then(Value::as_bool).unwrap_or(false);
+    let worker_file = path.file_name().is_some_and(|n| is_worker_artifact(&n.to_string_lossy()));
     let info = RunInfo {
         path: path.to_path_buf(),
         timestamp: meta("timestamp"),
@@ -465,7 +469,7 @@ fn run_of(path: &Path, payload: Value) -> Result<Arc<LoadedRun>, String> {
         hardware_key: meta("hardware_key"),
         device_name: meta("device_name"),
         session_completed,
-        partial: !session_completed,
+        partial: !session_completed || worker_file,
         semantic_level_selection: metadata.get("semantic_level_selection").filter(|v| !v.is_null()).cloned(),
         tests: results.len(),
     };

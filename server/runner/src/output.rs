@@ -62,6 +62,8 @@ pub struct OutputParser {
     in_flight: Vec<String>,
     /// Under xdist: workers reported down, with xdist's reason, until their test's line.
     down: HashMap<String, String>,
+    /// Under xdist: a result line counted from the unfinished tail, until its newline.
+    counted_partial: Option<String>,
 }
 
 const STATUSES: [(&str, TestOutcome); 6] = [
@@ -129,6 +131,16 @@ impl OutputParser {
     /// written at test start. Returns whether `last` changed.
     pub fn partial(&mut self, text: &str) -> bool {
         let text = text.trim();
+        // xdist writes a result line's newline only with the next line, which may be long in
+        // coming (the other workers are busy): count it now when it is whole (a parametrized
+        // id ends with `]`), and not again when its newline comes.
+        let counted = self.counted_partial.as_deref().is_some_and(|c| text.starts_with(c));
+        if self.xdist && text.ends_with(']') && !counted {
+            if let Some(changed) = self.xdist_line(text) {
+                self.counted_partial = Some(text.to_string());
+                return changed;
+            }
+        }
         if text.contains("::") && !text.contains(char::is_whitespace) {
             let id = self.normalize(text);
             if self.xdist && !self.in_flight.contains(&id) && !self.finished.iter().any(|(f, _)| *f == id) {
@@ -184,6 +196,12 @@ impl OutputParser {
     }
 
     fn progress_line(&mut self, line: &str) -> bool {
+        // The whole line may have more after the counted part (torchcts's scorecard).
+        if let Some(counted) = self.counted_partial.take() {
+            if line.trim().starts_with(&counted) {
+                return false;
+            }
+        }
         if let Some(changed) = self.xdist_line(line) {
             return changed;
         }
@@ -455,10 +473,16 @@ mod tests {
         assert!(!p.line("replacing crashed worker gw1"));
         assert_eq!(p.unfinished(), [id("add")]);
         p.line(&format!("{} ", loc("abs")));
-        assert!(p.line(&format!("[gw0] [ 66%] PASSED {}", loc("add"))));
-        assert!(
-            p.line(&format!("[gw2] [100%] SKIPPED {}   Backend manifest support scorecard unavailable", loc("abs")))
-        );
+        // The result line without its newline yet (the next line has not come): counted once.
+        let add_line = format!("[gw0] [ 66%] PASSED {}", loc("add"));
+        assert!(p.partial(&add_line));
+        assert_eq!(p.counts.passed, 1);
+        assert!(!p.partial(&add_line));
+        assert!(!p.line(&add_line));
+        assert_eq!(p.counts.passed, 1);
+        let abs_line = format!("[gw2] [100%] SKIPPED {}", loc("abs"));
+        assert!(p.partial(&abs_line));
+        assert!(!p.line(&format!("{abs_line}   Backend manifest support scorecard unavailable")));
         assert_eq!(
             p.counts,
             Counts { passed: 1, failed: 1, skipped: 1, errors: 0, total: Some(3), last: Some(id("abs")) }

@@ -257,6 +257,9 @@ impl Supervisor {
                     break stop_group(pgid, &mut child).await;
                 }
                 status = child.wait() => break status,
+                // Counts held back by the rate limit go out when it allows, even if the
+                // output then goes quiet (a test that hangs after two quick passes).
+                _ = sleep_until(progress.due()), if progress.dirty => progress.maybe_send(&self.events, &parser),
                 chunk = lines.recv(), if lines_open => match chunk {
                     Some(chunk) => {
                         if self.take(chunk, &mut parser, &mut tail) {
@@ -671,14 +674,25 @@ impl Tail {
 #[derive(Default)]
 struct Progress {
     dirty: bool,
+    /// The last send, or the last attempt the full channel refused.
     last_sent: Option<Instant>,
 }
 
 impl Progress {
+    /// When the rate limit next allows a send.
+    fn due(&self) -> Instant {
+        self.last_sent.map_or_else(Instant::now, |t| t + PROGRESS_EVERY)
+    }
+
     /// Sends the counts if they changed, at most every `PROGRESS_EVERY`, and only while the
     /// channel has room to spare (`Finished` must always fit).
     fn maybe_send(&mut self, events: &mpsc::Sender<RunEvent>, parser: &OutputParser) {
-        if !self.dirty || self.last_sent.is_some_and(|t| t.elapsed() < PROGRESS_EVERY) || events.capacity() < 2 {
+        if !self.dirty || self.last_sent.is_some_and(|t| t.elapsed() < PROGRESS_EVERY) {
+            return;
+        }
+        if events.capacity() < 2 {
+            // Try again one interval later, not in a busy loop.
+            self.last_sent = Some(Instant::now());
             return;
         }
         let c = &parser.counts;
@@ -692,8 +706,8 @@ impl Progress {
         };
         if events.try_send(event).is_ok() {
             self.dirty = false;
-            self.last_sent = Some(Instant::now());
         }
+        self.last_sent = Some(Instant::now());
     }
 }
 
