@@ -191,6 +191,9 @@ pub struct EvidenceIndex {
     problems: Vec<Problem>,
     omitted: usize,
     files_read: usize,
+    /// The listing the records were built from: a refresh that lists the same files and
+    /// parses none keeps them (no rebuild over every record).
+    listed: Option<Vec<PathBuf>>,
 }
 
 impl EvidenceIndex {
@@ -207,6 +210,7 @@ impl EvidenceIndex {
             problems: Vec::new(),
             omitted: 0,
             files_read: 0,
+            listed: None,
         };
         index.refresh();
         index
@@ -234,7 +238,10 @@ impl EvidenceIndex {
             self.cache.insert(path.clone(), cached);
         }
         self.files_read += read;
-        self.rebuild(&listed);
+        if read > 0 || self.listed.as_ref() != Some(&listed) {
+            self.rebuild(&listed);
+            self.listed = Some(listed);
+        }
         read
     }
 
