@@ -784,6 +784,7 @@ fn ours(mutant: &Mutant) -> Ours {
             dir_exists: Some(&dir_exists),
             inventory: None,
             file_name: Some("manifest.py"),
+            evidence: None,
         },
     );
     let mut unevaluated: Vec<String> =

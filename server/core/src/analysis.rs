@@ -27,6 +27,10 @@ pub struct AnalysisInput<'a> {
     pub inventory: Option<&'a crate::accounting_view::Inventory>,
     /// The file's name as a Python SyntaxError shows it (the base name); `manifest.py` if unset.
     pub file_name: Option<&'a str>,
+    /// Findings from the runs' evidence ([`crate::evidence::notes`]), placed on their
+    /// entries in this text (a note whose entry is gone is dropped) before suppression
+    /// comments apply.
+    pub evidence: Option<&'a [crate::evidence::EvidenceNote]>,
 }
 
 pub struct Analysis {
@@ -75,6 +79,9 @@ pub fn analyze_parsed(text: &str, tree: Tree, input: &AnalysisInput, cancel: &Ca
 
     let validated = manifest_findings(&model, python_error.is_some(), input, &line_index, &mut findings, cancel)?;
     findings.extend(model.notes.iter().cloned());
+    if let Some(notes) = input.evidence {
+        findings.extend(crate::evidence::note_findings(&model, text, notes));
+    }
     crate::suppress::apply(text, &tree, &line_index, &mut findings);
 
     let check =

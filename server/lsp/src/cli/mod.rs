@@ -531,6 +531,7 @@ pub fn analyze_text(path: &Path, text: &str, inventory: Option<&Inventory>) -> A
             dir_exists: Some(&dir_exists),
             inventory,
             file_name: path.file_name().and_then(|n| n.to_str()),
+            evidence: None,
         },
     )
 }
