@@ -1054,3 +1054,22 @@ async fn real_parallel_run_cancelled_stops_every_worker_and_keeps_their_results(
     assert!(index.runs().iter().all(|r| r.partial));
     assert!(index.record(SUB_F32).is_none());
 }
+
+#[tokio::test]
+#[ignore = "needs TORCHCTS_PYTHON: real torchcts"]
+async fn real_parallel_run_with_an_unknown_node_id() {
+    let Some(python) = real_python() else { return };
+    let _serial = REAL_RUNS.lock().await;
+    let dir = workdir("real-workers-notfound", &real_manifest(None));
+    let missing = "opinfo/test_opinfo_forward.py::test_op_forward[clean-nosuchop-torch.float32]";
+    let mut req = request(python, &dir, nodes(&[ADD_F32, missing]), Duration::from_secs(600));
+    req.workers = 2;
+    let mut handle = start(req);
+    let (_, outcome) = drain(&mut handle, Duration::from_secs(660)).await;
+    assert_eq!(outcome.status, RunStatus::Completed { exit_code: 5 }, "{}", outcome.output_tail);
+    for id in [ADD_F32, missing] {
+        let flagged = test(&outcome, id);
+        assert_eq!(flagged.outcome, TestOutcome::Error);
+        assert!(flagged.message.as_deref().unwrap().contains("collected none of the requested tests"), "{flagged:?}");
+    }
+}

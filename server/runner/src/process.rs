@@ -775,6 +775,25 @@ async fn collect(
             });
         }
     }
+    // Under xdist an unknown node id is not reported: the workers collect nothing at all
+    // (`2 workers [0 items]`, exit 5). Every requested test then gets that said.
+    if status == (RunStatus::Completed { exit_code: 5 }) && parser.counts.total == Some(0) && tests.is_empty() {
+        let mut ids: Vec<&String> = requested.iter().flatten().collect();
+        ids.sort();
+        for id in ids {
+            tests.push(TestResult {
+                nodeid: id.clone(),
+                outcome: TestOutcome::Error,
+                message: Some(
+                    "pytest collected none of the requested tests (exit 5): a node id may not exist in this \
+                     torchcts; with workers pytest-xdist does not say which (a run with one worker does)"
+                        .into(),
+                ),
+                dtype: None,
+                op: None,
+            });
+        }
+    }
     // pytest names the missing path up to the function (`file.py::test_f`), without the
     // parameters; the requested ids under it are the ones to flag.
     for missing in &parser.not_found {
