@@ -57,6 +57,7 @@ fn request(python: PathBuf, dir: &Path, selection: Selection, timeout: Duration)
         selection,
         results_dir: "results".into(),
         timeout,
+        workers: 0,
     }
 }
 
@@ -637,6 +638,64 @@ fn unsafe_or_broken_artifacts_are_errors() {
     assert!(decode_artifact(&dir.join("missing.json")).is_err());
 }
 
+#[test]
+fn real_parallel_run_output_and_its_crashed_worker() {
+    // `workers`: `-n 2`, add, sub and cos with a backend whose sub segfaults.
+    assert_eq!(meta("workers")["workers"], 2);
+    let parser = parse_stdout("workers");
+    assert_eq!((parser.counts.passed, parser.counts.failed, parser.counts.total), (2, 1, Some(3)));
+    assert!(parser.unfinished().is_empty());
+    let message = parser.messages.get(SUB_F32).expect("a message for the crashed test");
+    assert_eq!(message, "pytest-xdist worker gw1 crashed during this test: Not properly terminated");
+    let (payload, _) = decode_artifact(&latest_in(&artifact("workers/results"))).unwrap();
+    assert_eq!(payload["metadata"]["session_completed"], Value::Bool(true));
+}
+
+#[test]
+fn real_stopped_parallel_run_leaves_per_worker_files() {
+    // `workers_killed`: `-n 2` stopped with one worker hung in sub.
+    assert_eq!(meta("workers_killed")["returncode"], -15);
+    let parser = parse_stdout("workers_killed");
+    assert_eq!((parser.counts.passed, parser.counts.total), (2, Some(4)));
+    assert!(parser.unfinished().contains(&SUB_F32.to_string()), "{:?}", parser.unfinished());
+    let worker_file = artifact("workers_killed/results/cpu_vm_23gb_latest.gw0.json");
+    let (payload, _) = decode_artifact(&worker_file).unwrap();
+    assert_eq!(payload["metadata"]["session_completed"], Value::Bool(false));
+    assert_eq!(tests_from_payload(&payload, None).len(), 2);
+}
+
+#[tokio::test]
+async fn workers_without_pytest_xdist_do_not_start_and_say_how_to_get_it() {
+    let dir = workdir("no-xdist", "manifest = {}\n");
+    let mut req = request(fake("python_argv"), &dir, nodes(&[ADD_F32]), Duration::from_secs(30));
+    req.workers = 2;
+    let mut handle = start(req);
+    let (_, outcome) = drain(&mut handle, Duration::from_secs(30)).await;
+    let RunStatus::FailedToStart(message) = &outcome.status else { panic!("{:?}", outcome.status) };
+    assert!(message.contains("pytest-xdist") && message.contains("-m pip install pytest-xdist"), "{message}");
+    assert!(!dir.join("results/argv.txt").exists(), "torchcts was not started");
+}
+
+#[tokio::test]
+async fn workers_pass_n_when_pytest_xdist_is_installed() {
+    // An environment as pip lays it out, whose interpreter is the argv-recording fake.
+    let dir = workdir("xdist", "manifest = {}\n");
+    let env = dir.join("venv");
+    let info = env.join("lib/python3.11/site-packages/pytest_xdist-3.8.0.dist-info");
+    std::fs::create_dir_all(&info).unwrap();
+    std::fs::write(info.join("METADATA"), "Metadata-Version: 2.4\nName: pytest-xdist\nVersion: 3.8.0\n\n").unwrap();
+    std::fs::create_dir_all(env.join("bin")).unwrap();
+    std::os::unix::fs::symlink(fake("python_argv"), env.join("bin/python")).unwrap();
+    std::os::unix::fs::symlink(fake("fake_common.sh"), env.join("bin/fake_common.sh")).unwrap();
+    let mut req = request(env.join("bin/python"), &dir, nodes(&[ADD_F32]), Duration::from_secs(30));
+    req.workers = 2;
+    let mut handle = start(req);
+    let (_, outcome) = drain(&mut handle, Duration::from_secs(30)).await;
+    assert_eq!(outcome.status, RunStatus::Completed { exit_code: 0 }, "{}", outcome.output_tail);
+    let received = std::fs::read_to_string(dir.join("results/argv.txt")).unwrap();
+    assert!(received.contains("\n-n\n2\n"), "{received}");
+}
+
 // ---------------------------------------------------------------------------------------
 // Real torchcts
 // ---------------------------------------------------------------------------------------
@@ -853,4 +912,164 @@ async fn real_run_with_an_unknown_node_id() {
     let flagged = test(&outcome, missing);
     assert_eq!(flagged.outcome, TestOutcome::Error);
     assert!(flagged.message.as_deref().unwrap().contains("cannot find"), "{flagged:?}");
+}
+
+/// Records per status of the results in `dir` as the evidence index reads them.
+fn evidence_counts(dir: &Path) -> (runner::evidence::EvidenceIndex, std::collections::BTreeMap<String, usize>) {
+    let index = runner::evidence::EvidenceIndex::read(&[dir.to_path_buf()], "cpu", Default::default());
+    let mut counts = std::collections::BTreeMap::new();
+    for (_, e) in index.records() {
+        *counts.entry(format!("{:?}", e.status)).or_default() += 1;
+    }
+    (index, counts)
+}
+
+/// Records per status of an artifact's `results`, in the index's words.
+fn artifact_status_counts(path: &Path) -> std::collections::BTreeMap<String, usize> {
+    let (payload, _) = decode_artifact(path).unwrap();
+    let mut counts = std::collections::BTreeMap::new();
+    for record in payload["results"].as_object().unwrap().values() {
+        let status = match record["status"].as_str() {
+            Some("PASS") => "Passed",
+            Some("FAIL") => "Failed",
+            Some("SKIP") => "Skipped",
+            _ => "Error",
+        };
+        *counts.entry(status.to_string()).or_default() += 1;
+    }
+    counts
+}
+
+const COS_F32: &str = "opinfo/test_opinfo_forward.py::test_op_forward[clean-cos-torch.float32]";
+const EXP_F32: &str = "opinfo/test_opinfo_forward.py::test_op_forward[clean-exp-torch.float32]";
+const HANGING_SUB_BACKEND: &str = "import time\nimport torch\n\
+    _lib = torch.library.Library('aten', 'IMPL')\n\
+    def _hang(*args, **kwargs):\n    time.sleep(1000)\n\
+    _lib.impl('sub.Tensor', _hang, 'CPU')\n";
+
+#[tokio::test]
+#[ignore = "needs TORCHCTS_PYTHON: real torchcts"]
+async fn real_run_with_two_workers_becomes_evidence() {
+    let Some(python) = real_python() else { return };
+    let _serial = REAL_RUNS.lock().await;
+    let dir = workdir("real-workers", &real_manifest(None));
+    let mut req = request(python, &dir, nodes(&[ADD_F32, SUB_F32, COS_F32]), Duration::from_secs(600));
+    req.workers = 2;
+    let began = Instant::now();
+    let mut handle = start(req);
+    let (events, outcome) = drain(&mut handle, Duration::from_secs(660)).await;
+    println!("real run, 2 workers, 3 nodes: {:?}", began.elapsed());
+    assert_eq!(outcome.status, RunStatus::Completed { exit_code: 0 }, "{}", outcome.output_tail);
+    let Some(RunEvent::Started { argv }) = events.first() else { panic!("{events:?}") };
+    assert!(argv.windows(2).any(|w| w == ["-n", "2"]), "{argv:?}");
+    assert_eq!(progress(&events).last(), Some(&(3, 0, 0, 0, Some(3))));
+    assert_eq!(outcome.tests.len(), 3);
+    assert!(outcome.tests.iter().all(|t| t.outcome == TestOutcome::Passed && t.op.is_some()), "{:?}", outcome.tests);
+    let json = outcome.results_json.expect("results json");
+    // The run as evidence: every record of the artifact, per status.
+    let (index, counts) = evidence_counts(&dir.join("results"));
+    assert_eq!(index.problems(), &[]);
+    assert_eq!(counts, artifact_status_counts(&json));
+    assert_eq!(index.records().count(), 3);
+    assert!(index.runs().len() == 1 && !index.runs()[0].partial);
+    assert_group_gone(pgid(&handle.control())).await;
+}
+
+/// Starts a run of add, cos, sub and exp with a backend whose sub hangs, cancels it once two
+/// tests passed, and returns its outcome and folder.
+async fn run_stopped_midway(python: PathBuf, name: &str, workers: u16) -> (RunOutcome, PathBuf, i32) {
+    let dir = workdir(name, &real_manifest(Some("hangy_backend")));
+    std::fs::write(dir.join("hangy_backend.py"), HANGING_SUB_BACKEND).unwrap();
+    let mut req = request(python, &dir, nodes(&[ADD_F32, COS_F32, SUB_F32, EXP_F32]), Duration::from_secs(600));
+    req.workers = workers;
+    let mut handle = start(req);
+    // Start-up (torch, torchcts's probes, xdist's workers) takes 10 to 60 s on a loaded machine.
+    let end = tokio::time::Instant::now() + Duration::from_secs(300);
+    loop {
+        match tokio::time::timeout_at(end, handle.next_event()).await {
+            Ok(Some(RunEvent::Progress { passed, .. })) if passed >= 2 => break,
+            Ok(Some(RunEvent::Finished(outcome))) => panic!("finished early: {outcome:#?}"),
+            Ok(Some(_)) => {}
+            Ok(None) | Err(_) => {
+                handle.cancel();
+                panic!("two tests did not pass within 300 s");
+            }
+        }
+    }
+    let began = Instant::now();
+    handle.cancel();
+    let group = pgid(&handle.control());
+    let (_, outcome) = drain(&mut handle, Duration::from_secs(60)).await;
+    println!("real run stopped mid-way, {workers} workers: cancel took {:?}", began.elapsed());
+    assert_eq!(outcome.status, RunStatus::Cancelled, "{}", outcome.output_tail);
+    (outcome, dir, group)
+}
+
+#[tokio::test]
+#[ignore = "needs TORCHCTS_PYTHON: real torchcts"]
+async fn real_run_cut_short_is_partial_evidence() {
+    let Some(python) = real_python() else { return };
+    let _serial = REAL_RUNS.lock().await;
+    let (outcome, dir, group) = run_stopped_midway(python, "real-cut-short", 0).await;
+    assert_group_gone(group).await;
+    assert_eq!(test(&outcome, ADD_F32).outcome, TestOutcome::Passed);
+    let latest = latest_in(&dir.join("results"));
+    let (payload, _) = decode_artifact(&latest).unwrap();
+    assert_eq!(payload["metadata"]["session_completed"], Value::Bool(false), "plain JSON of a run cut short");
+    let (index, counts) = evidence_counts(&dir.join("results"));
+    assert_eq!(index.problems(), &[]);
+    assert_eq!(counts, artifact_status_counts(&latest));
+    assert!(index.runs().len() == 1 && index.runs()[0].partial);
+    assert!(index.record(ADD_F32).unwrap().run.partial);
+    assert!(index.record(SUB_F32).is_none(), "sub never finished");
+}
+
+#[tokio::test]
+#[ignore = "needs TORCHCTS_PYTHON: real torchcts"]
+async fn real_parallel_run_cancelled_stops_every_worker_and_keeps_their_results() {
+    let Some(python) = real_python() else { return };
+    let _serial = REAL_RUNS.lock().await;
+    let (outcome, dir, group) = run_stopped_midway(python, "real-workers-cut-short", 2).await;
+    // The workers are in the run's process group: nothing of it is left.
+    assert_group_gone(group).await;
+    let results = dir.join("results");
+    let worker_files: Vec<PathBuf> = std::fs::read_dir(&results)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains("_latest.gw"))
+        .collect();
+    assert!(!worker_files.is_empty(), "per-worker files of the stopped run");
+    // The outcome has the tests the workers finished, read from their files.
+    assert_eq!(test(&outcome, ADD_F32).outcome, TestOutcome::Passed);
+    assert!(test(&outcome, ADD_F32).op.is_some(), "from the worker's results file, not only the output");
+    let (index, counts) = evidence_counts(&results);
+    assert_eq!(index.problems(), &[]);
+    let mut expected = std::collections::BTreeMap::new();
+    for file in &worker_files {
+        for (status, n) in artifact_status_counts(file) {
+            *expected.entry(status).or_default() += n;
+        }
+    }
+    assert_eq!(counts, expected);
+    assert!(index.runs().iter().all(|r| r.partial));
+    assert!(index.record(SUB_F32).is_none());
+}
+
+#[tokio::test]
+#[ignore = "needs TORCHCTS_PYTHON: real torchcts"]
+async fn real_parallel_run_with_an_unknown_node_id() {
+    let Some(python) = real_python() else { return };
+    let _serial = REAL_RUNS.lock().await;
+    let dir = workdir("real-workers-notfound", &real_manifest(None));
+    let missing = "opinfo/test_opinfo_forward.py::test_op_forward[clean-nosuchop-torch.float32]";
+    let mut req = request(python, &dir, nodes(&[ADD_F32, missing]), Duration::from_secs(600));
+    req.workers = 2;
+    let mut handle = start(req);
+    let (_, outcome) = drain(&mut handle, Duration::from_secs(660)).await;
+    assert_eq!(outcome.status, RunStatus::Completed { exit_code: 5 }, "{}", outcome.output_tail);
+    for id in [ADD_F32, missing] {
+        let flagged = test(&outcome, id);
+        assert_eq!(flagged.outcome, TestOutcome::Error);
+        assert!(flagged.message.as_deref().unwrap().contains("collected none of the requested tests"), "{flagged:?}");
+    }
 }

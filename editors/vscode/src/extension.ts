@@ -78,6 +78,7 @@ function settings() {
     defaultLevel: cfg.get<number>("defaultLevel", 2),
     // Only what the user set: otherwise the project's `[tool.torchcts-lsp] on-save` applies.
     onSave: userValue<string>(cfg, "onSave"),
+    workers: cfg.get<number>("run.workers", 1),
     inlayHints: cfg.get<boolean>("inlayHints.enabled", true),
     logLevel: cfg.get<string>("logLevel", "info"),
     logFile: cfg.get<string>("logFile", ""),
@@ -115,6 +116,7 @@ function serverSettings(selectedPython: string | undefined) {
     device: s.device,
     defaultLevel: s.defaultLevel,
     onSave: safe ? s.onSave : "off",
+    workers: s.workers,
     inlayHints: { enabled: s.inlayHints },
     manifests: s.include.filter((p) => typeof p === "string" && p.trim() !== ""),
     logLevel: s.logLevel,

@@ -389,6 +389,7 @@ test("status bar shows torchcts/status counts; commands send workspace/executeCo
     device: "cuda",
     defaultLevel: 2,
     // onSave not set by the user: not sent, so the project's `on-save` can apply.
+    workers: 1,
     inlayHints: { enabled: true },
     manifests: [],
     logLevel: "info",

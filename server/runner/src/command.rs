@@ -17,6 +17,10 @@
 //!   `.pytest_cache` into the user's site-packages.
 //! - `-v -rfE --color=no`: one line per test (`<location> PASSED [ 33%]`) for progress, a
 //!   short summary of failures, no ANSI escapes.
+//! - `-n N` (two entries: torchcts's `run` recognises only that form for its parallel-mode
+//!   notice) when the request asks for more than one worker: pytest-xdist runs the tests in N
+//!   processes; torchcts gives each worker its own `<hardware>_latest.gwK.json` and merges them
+//!   at the end of the session (`output.rs` reads xdist's `[gwK] [ NN%] PASSED <location>`).
 
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
@@ -96,8 +100,10 @@ pub fn probe_command(req: &RunRequest) -> (PathBuf, Vec<OsString>) {
 }
 
 /// `python -m torchcts run --device=D --non-interactive --results-dir=DIR [--rootdir=PKG
-/// --confcutdir=PARENT] -pno:cacheprovider --color=no -v -rfE [--level=N | --level-exact=N |
-/// --level-range=A:B] [--dtype=X]... [-k EXPR] [NODE...]`, to be run in [`manifest_dir`].
+/// --confcutdir=PARENT] -pno:cacheprovider --color=no -v -rfE [-n N] [--level=N |
+/// --level-exact=N | --level-range=A:B] [--dtype=X]... [-k EXPR] [NODE...]`, to be run in
+/// [`manifest_dir`]. `-n N` only with `workers` above 1; whether pytest-xdist is there to
+/// take it is the caller's check.
 ///
 /// `package_dir` is the torchcts package folder from the probe; without it relative node ids
 /// are resolved against the manifest's folder and pytest picks its own rootdir.
@@ -113,6 +119,10 @@ pub fn command_line(req: &RunRequest, package_dir: Option<&Path>) -> (PathBuf, V
     }
     for fixed in ["-pno:cacheprovider", "--color=no", "-v", "-rfE"] {
         args.push(fixed.into());
+    }
+    if req.workers > 1 {
+        args.push("-n".into());
+        args.push(req.workers.to_string().into());
     }
     match &req.selection {
         Selection::Nodes(ids) => {
@@ -173,6 +183,7 @@ mod tests {
             selection,
             results_dir: "results".into(),
             timeout: Duration::from_secs(60),
+            workers: 0,
         }
     }
 
@@ -226,6 +237,19 @@ mod tests {
             assert_eq!(tail, [flag, "--dtype=float32", "--dtype=bfloat16", "-k", "add and not addmm"]);
             assert!(!args.iter().any(|a| a.starts_with("--rootdir")));
         }
+    }
+
+    #[test]
+    fn workers_become_xdist_processes() {
+        let mut r = req(Selection::Nodes(vec!["a.py::t".into()]));
+        let without = strings(&command_line(&r, Some(Path::new("/site/torchcts"))).1);
+        r.workers = 1;
+        assert_eq!(strings(&command_line(&r, Some(Path::new("/site/torchcts"))).1), without, "one worker: no -n");
+        r.workers = 4;
+        let args = strings(&command_line(&r, Some(Path::new("/site/torchcts"))).1);
+        let at = args.iter().position(|a| a == "-n").expect("-n");
+        assert_eq!(args[at + 1], "4");
+        assert_eq!(args.last().map(String::as_str), Some("/site/torchcts/a.py::t"), "the node ids stay last");
     }
 
     #[test]

@@ -28,6 +28,9 @@ pub struct PythonEnvironment {
     /// `version_info` of the environment's `pyvenv.cfg`, else its `lib/pythonX.Y` folder,
     /// else the interpreter's (or its link target's) name `pythonX.Y`.
     pub python_version: Option<(u32, u32)>,
+    /// pytest-xdist's version (`workers` above 1 need it), from any of the environment's
+    /// site-packages folders.
+    pub xdist: Option<String>,
 }
 
 impl PythonEnvironment {
@@ -37,7 +40,9 @@ impl PythonEnvironment {
     pub fn of_python(python: &Path) -> PythonEnvironment {
         let python = resolve_on_path(python);
         let mut env = PythonEnvironment { python: python.clone(), ..Default::default() };
-        for site in site_packages_of(&python) {
+        let sites = site_packages_of(&python);
+        env.xdist = sites.iter().find_map(|site| xdist_version(site));
+        for site in sites {
             let torch = dist_version(&site, "torch");
             if torch.is_some() || env.site_packages.is_none() {
                 env.torchcts = dist_version(&site, "torchcts");
@@ -122,6 +127,12 @@ fn site_packages_of(python: &Path) -> Vec<PathBuf> {
     sites
 }
 
+/// pytest-xdist's version when it is installed in the site-packages folder `site`
+/// (`pytest_xdist-3.8.0.dist-info`, or the unnormalised `pytest-xdist-...` of old installers).
+pub fn xdist_version(site: &Path) -> Option<String> {
+    dist_version(site, "pytest_xdist").or_else(|| dist_version(site, "pytest-xdist"))
+}
+
 /// `Version:` of `<name>-<version>.dist-info/METADATA` in a site-packages folder.
 fn dist_version(site: &Path, name: &str) -> Option<String> {
     let prefix = format!("{name}-");
@@ -180,6 +191,23 @@ mod tests {
         let env = PythonEnvironment::of_python(&python);
         assert_eq!(env.torch.as_deref(), Some("2.9.1"));
         assert_eq!(env.torchcts.as_deref(), Some("0.4.1"));
+        assert_eq!(env.xdist, None);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn finds_pytest_xdist_by_its_dist_info() {
+        let dir = scratch("xdist");
+        let python = fake_env(&dir, Some("2.12.1"), Some("0.4.1"));
+        let site = dir.join("lib/python3.11/site-packages");
+        // `xdist` alone (a folder of that name) is not the distribution.
+        std::fs::create_dir_all(site.join("xdist")).unwrap();
+        assert_eq!(PythonEnvironment::of_python(&python).xdist, None);
+        let info = site.join("pytest_xdist-3.8.0.dist-info");
+        std::fs::create_dir_all(&info).unwrap();
+        std::fs::write(info.join("METADATA"), "Metadata-Version: 2.4\nName: pytest-xdist\nVersion: 3.8.0\n\n").unwrap();
+        assert_eq!(PythonEnvironment::of_python(&python).xdist.as_deref(), Some("3.8.0"));
+        assert_eq!(xdist_version(&site).as_deref(), Some("3.8.0"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -19,6 +19,11 @@
 //!   the device or starts with `<device>_` (torchcts's keys are `<device>_<host facts>`).
 //! - Only `results` (tests that ran) are evidence; the `skips` map (tests the manifest filtered
 //!   at collection) is the accounting's business, not a run's outcome.
+//! - A run under pytest-xdist writes one plain `<hardware>_latest.gw<K>.json` per worker while
+//!   it goes on; the controller merges them into `_latest.json` and deletes them at the end. A
+//!   run killed before that leaves them: each is read as a partial run (its worker's tests),
+//!   whatever its `session_completed` says (a worker left idle by a cancelled run ends its
+//!   own session cleanly and writes `true`).
 //!
 //! Invariants: reading never panics and never does unbounded work: a file larger than
 //! [`Limits::max_file_bytes`] is not read, each `_history` folder gives at most
@@ -37,7 +42,9 @@ use std::time::SystemTime;
 
 use serde_json::{Map, Value};
 
-use crate::results::{decode_compact, reference_target, COMPACT_FORMAT, MAX_REFERENCE_DEPTH, REFERENCE_FORMAT};
+use crate::results::{
+    decode_compact, is_worker_artifact, reference_target, COMPACT_FORMAT, MAX_REFERENCE_DEPTH, REFERENCE_FORMAT,
+};
 
 /// Bounds on what one read or refresh does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,8 +84,9 @@ pub struct RunInfo {
     pub hardware_key: Option<String>,
     pub device_name: Option<String>,
     pub session_completed: bool,
-    /// `!session_completed`: the run was cut short (or is still going on) and counts only
-    /// for the tests it reached.
+    /// `!session_completed`, or a per-worker file of pytest-xdist (never merged, so the run
+    /// did not complete): the run was cut short (or is still going on) and counts only for
+    /// the tests it reached.
     pub partial: bool,
     /// Metadata `semantic_level_selection` as torchcts wrote it (`mode`, `min_level`,
     /// `max_level`, `label`).
@@ -183,6 +191,9 @@ pub struct EvidenceIndex {
     problems: Vec<Problem>,
     omitted: usize,
     files_read: usize,
+    /// The listing the records were built from: a refresh that lists the same files and
+    /// parses none keeps them (no rebuild over every record).
+    listed: Option<Vec<PathBuf>>,
 }
 
 impl EvidenceIndex {
@@ -199,6 +210,7 @@ impl EvidenceIndex {
             problems: Vec::new(),
             omitted: 0,
             files_read: 0,
+            listed: None,
         };
         index.refresh();
         index
@@ -226,12 +238,16 @@ impl EvidenceIndex {
             self.cache.insert(path.clone(), cached);
         }
         self.files_read += read;
-        self.rebuild(&listed);
+        if read > 0 || self.listed.as_ref() != Some(&listed) {
+            self.rebuild(&listed);
+            self.listed = Some(listed);
+        }
         read
     }
 
     /// The files to read: per folder, the newest history files of each `_history` folder,
-    /// then every `*_latest.json`; and how many history files the bound left out.
+    /// then every `*_latest.json` and per-worker `*_latest.gwK.json`; and how many history
+    /// files the bound left out.
     fn list(&self) -> (Vec<PathBuf>, usize) {
         let mut history = Vec::new();
         let mut latest = Vec::new();
@@ -258,7 +274,10 @@ impl EvidenceIndex {
                     omitted += files.len().saturating_sub(self.limits.max_history_files);
                     files.truncate(self.limits.max_history_files);
                     history.extend(files.into_iter().filter(|p| seen.insert(canonical(p))));
-                } else if name.ends_with("_latest.json") && path.is_file() && seen.insert(canonical(&path)) {
+                } else if (name.ends_with("_latest.json") || is_worker_artifact(&name))
+                    && path.is_file()
+                    && seen.insert(canonical(&path))
+                {
                     latest.push(path);
                 }
             }
@@ -449,6 +468,7 @@ fn run_of(path: &Path, payload: Value) -> Result<Arc<LoadedRun>, String> {
     };
     let meta = |k: &str| metadata.get(k).and_then(Value::as_str).map(str::to_string);
     let session_completed = metadata.get("session_completed").and_then(Value::as_bool).unwrap_or(false);
+    let worker_file = path.file_name().is_some_and(|n| is_worker_artifact(&n.to_string_lossy()));
     let info = RunInfo {
         path: path.to_path_buf(),
         timestamp: meta("timestamp"),
@@ -456,7 +476,7 @@ fn run_of(path: &Path, payload: Value) -> Result<Arc<LoadedRun>, String> {
         hardware_key: meta("hardware_key"),
         device_name: meta("device_name"),
         session_completed,
-        partial: !session_completed,
+        partial: !session_completed || worker_file,
         semantic_level_selection: metadata.get("semantic_level_selection").filter(|v| !v.is_null()).cloned(),
         tests: results.len(),
     };

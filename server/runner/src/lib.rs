@@ -57,6 +57,10 @@ pub struct RunRequest {
     pub results_dir: PathBuf,
     /// For the whole run, the probe of the Python included.
     pub timeout: Duration,
+    /// pytest-xdist worker processes (`-n N`); 0 or 1 runs the tests in one process. More
+    /// than one needs pytest-xdist in the run's environment, else the run fails to start
+    /// with how to install it (see `process.rs`).
+    pub workers: u16,
 }
 
 /// Which tests to run.

@@ -10,6 +10,18 @@
 //! - `ERROR: not found: <path>::<name>` (on stderr): a node id pytest could not collect (the
 //!   run then does nothing and exits with 4).
 //!
+//! Under pytest-xdist (`-n N`, pytest-xdist 3.8) the lines differ:
+//! - `2 workers [560 items]`: the total;
+//! - `<location>` alone on a line: a test started on some worker (several run at once, so
+//!   every started test is in flight until its result line);
+//! - `[gw1] [ 50%] PASSED <location>`: one finished test (no skip reason on the line; torchcts's
+//!   scorecard may follow the last one after a few spaces);
+//! - `[gw1] node down: Not properly terminated`: a worker died (a segfault in a test); xdist
+//!   then reports the test it was running as `[gw1] [ NN%] FAILED <location>`, starts a new
+//!   worker and goes on, so the session completes; the test gets "worker gw1 crashed".
+//! - an unknown node id is not reported at all: the workers collect nothing
+//!   (`2 workers [0 items]`, exit 5).
+//!
 //! Everything else is ignored, so torchcts's own banner and scorecard cannot be mistaken for
 //! results. Locations are turned back into node ids relative to the rootdir (the torchcts
 //! package), the form torchcts uses in its results JSON. Invariant: the parser holds O(tests)
@@ -44,6 +56,14 @@ pub struct OutputParser {
     /// Node ids pytest reported as not found.
     pub not_found: Vec<String>,
     in_summary: bool,
+    /// The output is pytest-xdist's (`N workers [M items]` was seen).
+    xdist: bool,
+    /// Under xdist: tests started and not finished yet, oldest first.
+    in_flight: Vec<String>,
+    /// Under xdist: workers reported down, with xdist's reason, until their test's line.
+    down: HashMap<String, String>,
+    /// Under xdist: a result line counted from the unfinished tail, until its newline.
+    counted_partial: Option<String>,
 }
 
 const STATUSES: [(&str, TestOutcome); 6] = [
@@ -64,6 +84,12 @@ impl OutputParser {
     /// Feeds one complete line of stdout (no newline). Returns whether the counts changed.
     pub fn line(&mut self, line: &str) -> bool {
         let line = line.trim_end_matches('\r');
+        if let Some(total) = parse_xdist_total(line) {
+            self.xdist = true;
+            let changed = self.counts.total != Some(total);
+            self.counts.total = Some(total);
+            return changed;
+        }
         if let Some(total) = parse_collected(line) {
             let changed = self.counts.total != Some(total);
             self.counts.total = Some(total);
@@ -105,8 +131,21 @@ impl OutputParser {
     /// written at test start. Returns whether `last` changed.
     pub fn partial(&mut self, text: &str) -> bool {
         let text = text.trim();
+        // xdist writes a result line's newline only with the next line, which may be long in
+        // coming (the other workers are busy): count it now when it is whole (a parametrized
+        // id ends with `]`), and not again when its newline comes.
+        let counted = self.counted_partial.as_deref().is_some_and(|c| text.starts_with(c));
+        if self.xdist && text.ends_with(']') && !counted {
+            if let Some(changed) = self.xdist_line(text) {
+                self.counted_partial = Some(text.to_string());
+                return changed;
+            }
+        }
         if text.contains("::") && !text.contains(char::is_whitespace) {
             let id = self.normalize(text);
+            if self.xdist && !self.in_flight.contains(&id) && !self.finished.iter().any(|(f, _)| *f == id) {
+                self.in_flight.push(id.clone());
+            }
             if self.running.as_deref() != Some(id.as_str()) {
                 self.running = Some(id.clone());
                 self.counts.last = Some(id);
@@ -116,7 +155,56 @@ impl OutputParser {
         false
     }
 
+    /// The tests that started and did not finish: the one running (one process), or every
+    /// test in flight on a worker (xdist). A run that was stopped or died was in these.
+    pub fn unfinished(&self) -> Vec<String> {
+        if self.xdist {
+            self.in_flight.clone()
+        } else {
+            self.running.iter().cloned().collect()
+        }
+    }
+
+    /// `[gwK] ...` lines of xdist; returns None when the line is none of them.
+    fn xdist_line(&mut self, line: &str) -> Option<bool> {
+        let (worker, rest) = split_worker(line)?;
+        if let Some(reason) = rest.strip_prefix("node down:") {
+            self.down.insert(worker.to_string(), reason.trim().to_string());
+            return Some(false);
+        }
+        let (outcome, location) = split_xdist_status(rest)?;
+        let id = self.normalize(location);
+        if let Some(reason) = self.down.remove(worker) {
+            let message = format!("pytest-xdist worker {worker} crashed during this test: {reason}");
+            self.messages.entry(id.clone()).or_insert(message);
+        }
+        self.in_flight.retain(|f| *f != id);
+        self.running = self.in_flight.last().cloned();
+        self.count(id, outcome);
+        Some(true)
+    }
+
+    fn count(&mut self, id: String, outcome: TestOutcome) {
+        match outcome {
+            TestOutcome::Passed => self.counts.passed += 1,
+            TestOutcome::Failed => self.counts.failed += 1,
+            TestOutcome::Skipped => self.counts.skipped += 1,
+            TestOutcome::Error => self.counts.errors += 1,
+        }
+        self.counts.last = Some(id.clone());
+        self.finished.push((id, outcome));
+    }
+
     fn progress_line(&mut self, line: &str) -> bool {
+        // The whole line may have more after the counted part (torchcts's scorecard).
+        if let Some(counted) = self.counted_partial.take() {
+            if line.trim().starts_with(&counted) {
+                return false;
+            }
+        }
+        if let Some(changed) = self.xdist_line(line) {
+            return changed;
+        }
         match split_status(line) {
             Some((location, outcome)) => {
                 let id = match location {
@@ -128,15 +216,8 @@ impl OutputParser {
                         None => return false,
                     },
                 };
-                match outcome {
-                    TestOutcome::Passed => self.counts.passed += 1,
-                    TestOutcome::Failed => self.counts.failed += 1,
-                    TestOutcome::Skipped => self.counts.skipped += 1,
-                    TestOutcome::Error => self.counts.errors += 1,
-                }
                 self.running = None;
-                self.counts.last = Some(id.clone());
-                self.finished.push((id, outcome));
+                self.count(id, outcome);
                 true
             }
             None => {
@@ -206,6 +287,40 @@ fn parse_collected(line: &str) -> Option<usize> {
         }
     }
     Some(total)
+}
+
+/// xdist's `2 workers [560 items]` (also `1 worker [1 item]`): the total.
+fn parse_xdist_total(line: &str) -> Option<usize> {
+    let (workers, rest) = line.trim().split_once(' ')?;
+    let rest = rest.strip_prefix("workers [").or_else(|| rest.strip_prefix("worker ["))?;
+    workers.parse::<usize>().ok()?;
+    let (n, tail) = leading_number(rest)?;
+    (tail.starts_with(" item") && tail.ends_with(']')).then_some(n)
+}
+
+/// `[gwK] rest` -> (`gwK`, `rest`).
+fn split_worker(line: &str) -> Option<(&str, &str)> {
+    let inner = line.trim_start().strip_prefix('[')?;
+    let (worker, rest) = inner.split_once(']')?;
+    let number = worker.strip_prefix("gw")?;
+    (!number.is_empty() && number.bytes().all(|b| b.is_ascii_digit())).then(|| (worker, rest.trim_start()))
+}
+
+/// `[ 50%] PASSED <location>` (the progress is absent when pytest shows none) -> (outcome,
+/// location). The location runs to the end of the line, or to a run of spaces after which
+/// torchcts's scorecard may follow.
+fn split_xdist_status(rest: &str) -> Option<(TestOutcome, &str)> {
+    let rest = match rest.strip_prefix('[') {
+        Some(progress) => progress.split_once(']')?.1.trim_start(),
+        None => rest,
+    };
+    for (word, outcome) in STATUSES {
+        if let Some(location) = rest.strip_prefix(word).and_then(|r| r.strip_prefix(' ')) {
+            let location = location.split("  ").next().unwrap_or("").trim();
+            return (!location.is_empty()).then_some((outcome, location));
+        }
+    }
+    None
 }
 
 fn leading_number(s: &str) -> Option<(usize, &str)> {
@@ -335,6 +450,55 @@ mod tests {
         assert_eq!(p.counts, Counts::default());
         p.line("ERROR: not found: /venv/lib/python3.11/site-packages/torchcts/opinfo/x.py::test_op_forward");
         assert_eq!(p.not_found, ["opinfo/x.py::test_op_forward"]);
+    }
+
+    #[test]
+    fn xdist_lines() {
+        let mut p = parser();
+        let loc = |op: &str| {
+            format!("../../venv/lib/python3.11/site-packages/torchcts/opinfo/test_opinfo_forward.py::test_op_forward[clean-{op}-torch.float32]")
+        };
+        let id = |op: &str| format!("opinfo/test_opinfo_forward.py::test_op_forward[clean-{op}-torch.float32]");
+        assert!(!p.line("created: 2/2 workers"));
+        assert!(p.line("2 workers [3 items]"));
+        assert!(!p.line("scheduling tests via LoadScheduling"));
+        // Two tests start at once, on two workers.
+        p.line(&format!("{} ", loc("add")));
+        p.partial(&format!("{} ", loc("sub")));
+        p.line(&format!("{} ", loc("sub")));
+        assert_eq!(p.unfinished(), [id("add"), id("sub")]);
+        assert!(!p.line("[gw1] node down: Not properly terminated"));
+        assert_eq!(p.counts.failed, 0, "a worker going down is no result yet");
+        assert!(p.line(&format!("[gw1] [ 33%] FAILED {} ", loc("sub"))));
+        assert!(!p.line("replacing crashed worker gw1"));
+        assert_eq!(p.unfinished(), [id("add")]);
+        p.line(&format!("{} ", loc("abs")));
+        // The result line without its newline yet (the next line has not come): counted once.
+        let add_line = format!("[gw0] [ 66%] PASSED {}", loc("add"));
+        assert!(p.partial(&add_line));
+        assert_eq!(p.counts.passed, 1);
+        assert!(!p.partial(&add_line));
+        assert!(!p.line(&add_line));
+        assert_eq!(p.counts.passed, 1);
+        let abs_line = format!("[gw2] [100%] SKIPPED {}", loc("abs"));
+        assert!(p.partial(&abs_line));
+        assert!(!p.line(&format!("{abs_line}   Backend manifest support scorecard unavailable")));
+        assert_eq!(
+            p.counts,
+            Counts { passed: 1, failed: 1, skipped: 1, errors: 0, total: Some(3), last: Some(id("abs")) }
+        );
+        assert_eq!(p.finished[0], (id("sub"), TestOutcome::Failed));
+        assert!(p.unfinished().is_empty() && p.running.is_none());
+        assert_eq!(
+            p.messages.get(&id("sub")).map(String::as_str),
+            Some("pytest-xdist worker gw1 crashed during this test: Not properly terminated")
+        );
+        assert_eq!(parse_xdist_total("1 worker [1 item]"), Some(1));
+        assert_eq!(parse_xdist_total("2 workers [0 items]"), Some(0));
+        assert_eq!(parse_xdist_total("  2 workers [x items]"), None);
+        for line in ["[gwx] [ 10%] PASSED a.py::t", "[gw0] node", "[gw0] [ 10%] PASSED ", "[ 10%] PASSED a.py::t"] {
+            assert!(!p.line(line), "{line}");
+        }
     }
 
     #[test]

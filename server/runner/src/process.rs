@@ -35,7 +35,7 @@ use tokio::time::{sleep, sleep_until, timeout, Instant};
 
 use super::command::{command_line, manifest_dir, probe_command, results_dir};
 use super::output::OutputParser;
-use super::results::{decode_artifact, newest_artifact, snapshot_dir, tests_from_payload, Snapshot};
+use super::results::{decode_artifact, newest_artifact, snapshot_dir, tests_from_payload, worker_artifacts, Snapshot};
 use super::{RunEvent, RunOutcome, RunRequest, RunStatus, Selection, TestOutcome, TestResult};
 
 /// Between SIGTERM and SIGKILL.
@@ -208,6 +208,12 @@ impl Supervisor {
             Err(outcome) => return self.finish(outcome).await,
         };
 
+        if self.req.workers > 1 {
+            if let Err(message) = xdist_available(&self.req, &probe.package_dir).await {
+                return self.finish(bare(RunStatus::FailedToStart(message))).await;
+            }
+        }
+
         // The run.
         let (program, args) = command_line(&self.req, Some(&probe.package_dir));
         let results_dir = results_dir(&self.req);
@@ -251,6 +257,9 @@ impl Supervisor {
                     break stop_group(pgid, &mut child).await;
                 }
                 status = child.wait() => break status,
+                // Counts held back by the rate limit go out when it allows, even if the
+                // output then goes quiet (a test that hangs after two quick passes).
+                _ = sleep_until(progress.due()), if progress.dirty => progress.maybe_send(&self.events, &parser),
                 chunk = lines.recv(), if lines_open => match chunk {
                     Some(chunk) => {
                         if self.take(chunk, &mut parser, &mut tail) {
@@ -399,6 +408,31 @@ impl Stop {
 struct Probe {
     package_dir: PathBuf,
     cwd: PathBuf,
+}
+
+/// Whether pytest-xdist is installed beside torchcts (the probe's package folder is in the
+/// site-packages the run imports from) or anywhere in the interpreter's environment; read
+/// from dist-info folders, without running Python. Else how to get it.
+async fn xdist_available(req: &RunRequest, package_dir: &Path) -> Result<(), String> {
+    let (python, package_dir) = (req.python.clone(), package_dir.to_path_buf());
+    let found = tokio::task::spawn_blocking(move || {
+        package_dir
+            .parent()
+            .and_then(crate::environment::xdist_version)
+            .or_else(|| crate::environment::PythonEnvironment::of_python(&python).xdist)
+    })
+    .await
+    .ok()
+    .flatten();
+    match found {
+        Some(_) => Ok(()),
+        None => Err(format!(
+            "{} workers need pytest-xdist, which is not installed in the environment of {python}: \
+             install it with `{python} -m pip install pytest-xdist`, or set workers to 1",
+            req.workers,
+            python = req.python.display()
+        )),
+    }
 }
 
 async fn snapshot(dir: &Path) -> Snapshot {
@@ -640,14 +674,25 @@ impl Tail {
 #[derive(Default)]
 struct Progress {
     dirty: bool,
+    /// The last send, or the last attempt the full channel refused.
     last_sent: Option<Instant>,
 }
 
 impl Progress {
+    /// When the rate limit next allows a send.
+    fn due(&self) -> Instant {
+        self.last_sent.map_or_else(Instant::now, |t| t + PROGRESS_EVERY)
+    }
+
     /// Sends the counts if they changed, at most every `PROGRESS_EVERY`, and only while the
     /// channel has room to spare (`Finished` must always fit).
     fn maybe_send(&mut self, events: &mpsc::Sender<RunEvent>, parser: &OutputParser) {
-        if !self.dirty || self.last_sent.is_some_and(|t| t.elapsed() < PROGRESS_EVERY) || events.capacity() < 2 {
+        if !self.dirty || self.last_sent.is_some_and(|t| t.elapsed() < PROGRESS_EVERY) {
+            return;
+        }
+        if events.capacity() < 2 {
+            // Try again one interval later, not in a busy loop.
+            self.last_sent = Some(Instant::now());
             return;
         }
         let c = &parser.counts;
@@ -661,8 +706,8 @@ impl Progress {
         };
         if events.try_send(event).is_ok() {
             self.dirty = false;
-            self.last_sent = Some(Instant::now());
         }
+        self.last_sent = Some(Instant::now());
     }
 }
 
@@ -695,27 +740,55 @@ async fn collect(
     let loaded = tokio::task::spawn_blocking(move || {
         let latest = newest_artifact(&dir, "_latest.json", &before);
         let report = newest_artifact(&dir, "_report.md", &before);
-        let decoded = latest.as_ref().map(|p| decode_artifact(p));
-        (latest, report, decoded)
+        // A run with workers that was stopped (or whose controller died) leaves one file per
+        // worker instead of a merged `_latest.json`.
+        let workers = worker_artifacts(&dir, &before);
+        let decoded: Vec<_> = latest.iter().chain(&workers).map(|p| (p.clone(), decode_artifact(p))).collect();
+        (latest.or_else(|| workers.first().cloned()), report, decoded)
     })
     .await;
-    let (results_json, report_markdown, decoded) = loaded.unwrap_or((None, None, None));
+    let (results_json, report_markdown, decoded) = loaded.unwrap_or((None, None, Vec::new()));
     let mut output_tail = tail.text();
-    let mut tests = match decoded {
-        Some(Ok((payload, _))) => tests_from_payload(&payload, requested.as_ref()),
-        Some(Err(e)) => {
-            output_tail.push_str(&format!("[torchcts-lsp] could not read the results JSON: {e}\n"));
-            Vec::new()
+    let mut tests: Vec<TestResult> = Vec::new();
+    let mut known: HashSet<String> = HashSet::new();
+    for (path, decoded) in decoded {
+        match decoded {
+            Ok((payload, _)) => {
+                for test in tests_from_payload(&payload, requested.as_ref()) {
+                    if known.insert(test.nodeid.clone()) {
+                        tests.push(test);
+                    }
+                }
+            }
+            Err(e) => output_tail
+                .push_str(&format!("[torchcts-lsp] could not read the results JSON {}: {e}\n", path.display())),
         }
-        None => Vec::new(),
-    };
-    let known: HashSet<String> = tests.iter().map(|t| t.nodeid.clone()).collect();
+    }
     for (id, outcome) in &parser.finished {
         if !known.contains(id) {
             tests.push(TestResult {
                 nodeid: id.clone(),
                 outcome: *outcome,
                 message: parser.messages.get(id).cloned(),
+                dtype: None,
+                op: None,
+            });
+        }
+    }
+    // Under xdist an unknown node id is not reported: the workers collect nothing at all
+    // (`2 workers [0 items]`, exit 5). Every requested test then gets that said.
+    if status == (RunStatus::Completed { exit_code: 5 }) && parser.counts.total == Some(0) && tests.is_empty() {
+        let mut ids: Vec<&String> = requested.iter().flatten().collect();
+        ids.sort();
+        for id in ids {
+            tests.push(TestResult {
+                nodeid: id.clone(),
+                outcome: TestOutcome::Error,
+                message: Some(
+                    "pytest collected none of the requested tests (exit 5): a node id may not exist in this \
+                     torchcts; with workers pytest-xdist does not say which (a run with one worker does)"
+                        .into(),
+                ),
                 dtype: None,
                 op: None,
             });
@@ -746,20 +819,21 @@ async fn collect(
             }
         }
     }
-    if let Some(running) = &parser.running {
-        let cause = match &status {
-            RunStatus::Crashed { description, .. } => {
-                Some(format!("the test process crashed during this test: {description}"))
-            }
-            RunStatus::TimedOut => Some(format!("the run timed out during this test (after {:?})", req.timeout)),
-            _ => None,
-        };
-        if let Some(cause) = cause {
-            if !tests.iter().any(|t| &t.nodeid == running) {
+    let cause = match &status {
+        RunStatus::Crashed { description, .. } => {
+            Some(format!("the test process crashed during this test: {description}"))
+        }
+        RunStatus::TimedOut => Some(format!("the run timed out during this test (after {:?})", req.timeout)),
+        _ => None,
+    };
+    if let Some(cause) = cause {
+        // One test, or under xdist every test in flight on a worker.
+        for running in parser.unfinished() {
+            if !tests.iter().any(|t| t.nodeid == running) {
                 tests.push(TestResult {
-                    nodeid: running.clone(),
+                    nodeid: running,
                     outcome: TestOutcome::Error,
-                    message: Some(cause),
+                    message: Some(cause.clone()),
                     dtype: None,
                     op: None,
                 });

@@ -239,6 +239,29 @@ pub fn snapshot_dir(dir: &Path) -> Snapshot {
     entries.flatten().filter_map(|e| Some((e.path(), e.metadata().and_then(|m| m.modified()).ok()?))).collect()
 }
 
+/// Whether `name` is a per-worker results file of a run under pytest-xdist:
+/// `<hardware>_latest.gw<K>.json`, plain JSON each worker rewrites after every test. The
+/// controller merges them into `<hardware>_latest.json` and deletes them when the session
+/// ends; a run that was killed leaves them (and the next run merges them first).
+pub fn is_worker_artifact(name: &str) -> bool {
+    name.strip_suffix(".json")
+        .and_then(|n| n.rsplit_once("_latest.gw"))
+        .is_some_and(|(hardware, k)| !hardware.is_empty() && !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// The per-worker results files in `dir` that are new or changed since `before`, by name.
+pub fn worker_artifacts(dir: &Path, before: &Snapshot) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut files: Vec<PathBuf> = entries
+        .flatten()
+        .filter(|e| is_worker_artifact(&e.file_name().to_string_lossy()))
+        .filter(|e| e.metadata().and_then(|m| m.modified()).ok().is_some_and(|t| before.get(&e.path()) != Some(&t)))
+        .map(|e| e.path())
+        .collect();
+    files.sort();
+    files
+}
+
 /// The newest file in `dir` named `*<suffix>` (not a per-worker `*_latest.gwN.json`) that is
 /// new or changed since `before`.
 pub fn newest_artifact(dir: &Path, suffix: &str, before: &Snapshot) -> Option<PathBuf> {

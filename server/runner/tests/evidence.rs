@@ -293,3 +293,144 @@ fn a_folder_given_twice_is_read_once() {
     assert_eq!(index.runs().len(), 1);
     assert_eq!(index.records().count(), 2);
 }
+
+/// Records per status of an artifact as torchcts wrote it (its `results` map, after the
+/// reference and the compact format are undone).
+fn artifact_counts(path: &Path) -> std::collections::BTreeMap<String, usize> {
+    let (payload, _) = runner::decode_artifact(path).unwrap();
+    let mut counts = std::collections::BTreeMap::new();
+    for record in payload["results"].as_object().unwrap().values() {
+        *counts.entry(record["status"].as_str().unwrap().to_string()).or_default() += 1;
+    }
+    counts
+}
+
+fn index_counts(index: &EvidenceIndex) -> std::collections::BTreeMap<String, usize> {
+    let mut counts = std::collections::BTreeMap::new();
+    for (_, evidence) in index.records() {
+        let status = match evidence.status {
+            EvidenceStatus::Passed => "PASS",
+            EvidenceStatus::Failed => "FAIL",
+            EvidenceStatus::Error => "ERROR",
+            EvidenceStatus::Skipped => "SKIP",
+        };
+        *counts.entry(status.to_string()).or_default() += 1;
+    }
+    counts
+}
+
+fn copy_results(fixture: &str, to: &Path) {
+    let from = artifacts().join(fixture).join("results");
+    for entry in walk(&from) {
+        copy(
+            &format!("{fixture}/results/{}", entry.strip_prefix(&from).unwrap().display()),
+            &to.join(entry.strip_prefix(&from).unwrap()),
+        );
+    }
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}
+
+#[test]
+fn a_real_run_stopped_midway_is_partial_evidence_for_the_tests_it_reached() {
+    // `killed`: add, cos, sub, exp with a backend whose sub hangs, stopped by SIGTERM to the
+    // group after two results: a plain `_latest.json`, session_completed false.
+    let results = workdir("killed").join("results");
+    copy_results("killed", &results);
+    let index = read(std::slice::from_ref(&results), "cpu");
+    assert_eq!(index.problems(), &[]);
+    assert_eq!(index.runs().len(), 1);
+    assert!(index.runs()[0].partial && !index.runs()[0].session_completed);
+    assert_eq!(index.runs()[0].tests, 2);
+    assert_eq!(index_counts(&index), artifact_counts(&results.join(LATEST)));
+    assert_eq!(index_counts(&index)["PASS"], 2);
+    assert!(index.record(ADD).unwrap().run.partial);
+    assert!(index.record(SUB).is_none(), "sub hung: no record");
+}
+
+#[test]
+fn a_completed_run_with_workers_is_evidence_like_any_other() {
+    // `workers`: `-n 2`, a backend whose sub segfaults: xdist replaced the worker and the
+    // session completed; torchcts recorded add and cos (the crashed test has no record).
+    let results = workdir("workers").join("results");
+    copy_results("workers", &results);
+    let index = read(std::slice::from_ref(&results), "cpu");
+    assert_eq!(index.problems(), &[]);
+    assert_eq!(index.runs().len(), 1);
+    assert!(!index.runs()[0].partial);
+    assert_eq!(index_counts(&index), artifact_counts(&results.join(LATEST)));
+    assert_eq!(index.records().count(), 2);
+    assert!(index.record(SUB).is_none());
+}
+
+#[test]
+fn per_worker_files_of_a_stopped_parallel_run_are_partial_runs() {
+    // `workers_killed`: `-n 2` stopped with one worker hung in sub: only
+    // `cpu_vm_23gb_latest.gw0.json` (add and cos), beside an older completed run.
+    let results = workdir("workers-killed").join("results");
+    completed_run(&results);
+    copy_results("workers_killed", &results);
+    let worker_file = results.join("cpu_vm_23gb_latest.gw0.json");
+    let index = read(std::slice::from_ref(&results), "cpu");
+    assert_eq!(index.problems(), &[]);
+    assert_eq!(index.runs().len(), 2);
+    assert_eq!(index.runs()[0].path, worker_file, "the newest run");
+    assert!(index.runs()[0].partial);
+    let add = index.record(ADD).unwrap();
+    assert_eq!((add.status, add.run.path.clone()), (EvidenceStatus::Passed, worker_file.clone()));
+    // Not reached by the stopped run: the completed run's record stands.
+    assert_eq!(index.record(SUB).unwrap().run.path, results.join(HISTORY));
+    let mut expected = artifact_counts(&worker_file);
+    *expected.entry("ERROR".into()).or_default() += 1; // sub, from the completed run
+    assert_eq!(index_counts(&index), expected);
+}
+
+#[test]
+fn a_reference_outside_the_folder_is_one_problem() {
+    let dir = workdir("outside");
+    let results = dir.join("results");
+    completed_run(&results);
+    // A real run's history file just outside the results folder, named three ways.
+    copy(&format!("focused/results/{HISTORY}"), &dir.join("elsewhere.json"));
+    let reference = |artifact: &str| {
+        format!(r#"{{"artifact":{artifact:?},"format":"torchcts_result_reference","format_version":1}}"#)
+    };
+    std::fs::write(results.join("a_latest.json"), reference("../elsewhere.json")).unwrap();
+    std::fs::write(results.join("b_latest.json"), reference(&dir.join("elsewhere.json").to_string_lossy())).unwrap();
+    std::fs::write(results.join("c_latest.json"), reference("cpu_vm_23gb_history/../../elsewhere.json")).unwrap();
+    let index = read(std::slice::from_ref(&results), "cpu");
+    let problems = index.problems();
+    assert_eq!(problems.len(), 3, "{problems:?}");
+    assert!(problems.iter().all(|p| p.message.contains("escapes its directory")), "{problems:?}");
+    // The real run in the folder still counts, once.
+    assert_eq!(index.runs().len(), 1);
+    assert_eq!(index.runs()[0].path, results.join(HISTORY));
+}
+
+#[test]
+fn a_huge_file_is_skipped_unread_with_one_problem() {
+    let results = workdir("huge").join("results");
+    completed_run(&results);
+    // 4 GiB, sparse: costs no disk, and would cost minutes and gigabytes if it were read.
+    let huge = results.join("big_latest.json");
+    std::fs::File::create(&huge).unwrap().set_len(4 << 30).unwrap();
+    let mut index = read(std::slice::from_ref(&results), "cpu");
+    assert_eq!(index.problems().len(), 1, "{:?}", index.problems());
+    assert_eq!(index.problems()[0].path, huge);
+    assert!(index.problems()[0].message.contains("more than the limit"), "{:?}", index.problems());
+    assert_eq!(index.files_read(), 2, "the history file and the reference; not the huge one");
+    assert_eq!(index.refresh(), 0);
+    assert_eq!(index.problems().len(), 1, "reported once");
+    assert_eq!(index.records().count(), 2);
+}

@@ -5,7 +5,7 @@
 --   require("torchcts").setup({
 --     cmd = { "/path/to/torchcts-lsp" },   -- default: $TORCHCTS_LSP, $VIRTUAL_ENV/bin, .venv/bin, PATH
 --     patterns = { "manifest.py" },         -- autocmd patterns of manifest files
---     settings = { device = "cuda", defaultLevel = 2, onSave = "off",
+--     settings = { device = "cuda", defaultLevel = 2, onSave = "off", workers = 1,
 --                  python = { interpreter = "python3" }, inlayHints = { enabled = true } },
 --     on_attach = function(client, bufnr) end,
 --   })
@@ -36,6 +36,9 @@ local defaults = {
     device = "",
     defaultLevel = 2,
     onSave = "off", -- "off" | "affected" | "level"
+    -- Worker processes per test run (pytest-xdist `-n N`); above 1 needs `pip install
+    -- pytest-xdist` in the run's Python, else the run does not start and says so.
+    workers = 1,
     inlayHints = { enabled = true },
   },
   on_attach = nil,

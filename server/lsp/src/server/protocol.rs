@@ -50,6 +50,8 @@ pub struct CommandArgs {
     pub level: Option<u8>,
     pub device: Option<String>,
     pub python: Option<String>,
+    /// pytest-xdist workers for this run (`-n N`), instead of the `workers` setting.
+    pub workers: Option<u16>,
 }
 
 /// `torchcts/status`: the manifest's run/filtered counts at its level, for status bars.

@@ -108,6 +108,7 @@ pub async fn start(
         selection,
         results_dir,
         timeout: Duration::from_secs(settings.timeout_seconds.max(1)),
+        workers: args.workers.unwrap_or(settings.workers),
     };
     let anchor_text = anchor_text(session, &uri, &target.anchor);
     let (handle, replaced) = session.runs.start_or_replace(&manifest_path, request);

@@ -31,6 +31,8 @@ pub struct Settings {
     /// The editor said `onSave` (else the project configuration's `on-save` may).
     pub on_save_set: bool,
     pub timeout_seconds: u64,
+    /// pytest-xdist worker processes per run (`workers`, `run.workers`); 0 or 1: one process.
+    pub workers: u16,
     pub inlay_hints: bool,
     /// Another inventory file (from `torchcts-lsp inventory`); the embedded one otherwise.
     pub inventory_path: Option<String>,
@@ -51,6 +53,7 @@ impl Default for Settings {
             on_save: OnSave::Off,
             on_save_set: false,
             timeout_seconds: 1800,
+            workers: 1,
             inlay_hints: true,
             inventory_path: None,
             manifests: Vec::new(),
@@ -84,6 +87,12 @@ impl Settings {
                 .iter()
                 .find_map(|p| v.pointer(p).and_then(|x| x.as_u64()))
                 .unwrap_or(default.timeout_seconds),
+            // A number out of range is one process, not a wrapped count.
+            workers: ["/workers", "/run/workers"]
+                .iter()
+                .find_map(|p| v.pointer(p).and_then(|x| x.as_u64()))
+                .map(|n| u16::try_from(n).unwrap_or(1))
+                .unwrap_or(default.workers),
             inlay_hints: ["/inlayHints", "/inlayHints/enabled"]
                 .iter()
                 .find_map(|p| v.pointer(p).and_then(|x| x.as_bool()))
@@ -130,6 +139,11 @@ mod tests {
         assert_eq!(s.device, None);
         assert_eq!(s.timeout_seconds, 60);
         assert_eq!(s.on_save, OnSave::Off);
+        assert_eq!(s.workers, 1);
+        assert_eq!(Settings::from_json(&json!({"workers": 4})).workers, 4);
+        assert_eq!(Settings::from_json(&json!({"torchcts": {"run": {"workers": 2}}})).workers, 2);
+        assert_eq!(Settings::from_json(&json!({"workers": 100000})).workers, 1);
+        assert_eq!(Settings::from_json(&json!({"workers": "auto"})).workers, 1);
     }
 
     #[test]
