@@ -655,27 +655,63 @@ fn corpus() -> Vec<(String, PathBuf, String)> {
     out
 }
 
-fn make_mutants(seed: u64, count: usize, dir: &Path) -> Vec<Mutant> {
-    let cases = corpus();
-    let mut rng = Rng(seed);
-    (0..count)
-        .map(|i| {
-            let (name, case_dir, original) = &cases[rng.below(cases.len())];
-            let mut text = original.clone();
+/// The random stream of one corpus case: derived from the run's seed and the case's name
+/// only, so adding or removing a case leaves every other case's mutants as they were.
+fn case_rng(seed: u64, case: &str) -> Rng {
+    // FNV-1a of the name, mixed into the seed by one splitmix64 step.
+    let name = case.bytes().fold(0xCBF2_9CE4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3));
+    let mut mixer = Rng(seed ^ name);
+    Rng(mixer.next())
+}
+
+/// The first `share` mutants of one case (text, edits), from its own stream.
+fn draw_case(seed: u64, name: &str, original: &str, share: usize) -> Vec<(String, Vec<String>)> {
+    let mut rng = case_rng(seed, name);
+    (0..share)
+        .map(|_| {
+            let mut text = original.to_string();
             let n = match rng.below(10) {
                 0..=5 => 1,
                 6..=8 => 2,
                 _ => 3,
             };
             let edits: Vec<String> = (0..n).map(|_| mutate(&mut text, &mut rng)).collect();
-            let folder = dir.join(format!("{i:05}"));
+            (text, edits)
+        })
+        .collect()
+}
+
+/// `count` mutants spread evenly over the corpus cases (the first `count % cases` cases get
+/// one more); each case draws its mutants from its own stream (`case_rng`), so a case's
+/// first `k` mutants are the same whatever the count and the other cases.
+fn make_mutants(seed: u64, count: usize, dir: &Path) -> Vec<Mutant> {
+    let cases = corpus();
+    let mut mutants = Vec::with_capacity(count);
+    for (index, (name, case_dir, original)) in cases.iter().enumerate() {
+        let share = count / cases.len() + usize::from(index < count % cases.len());
+        for (j, (text, edits)) in draw_case(seed, name, original, share).into_iter().enumerate() {
+            let folder = dir.join(format!("{name}-{j:03}"));
             std::fs::create_dir_all(&folder).expect("create mutant folder");
             copy_subdirs(case_dir, &folder);
             let path = folder.join("manifest.py");
             std::fs::write(&path, &text).expect("write mutant");
-            Mutant { from: name.clone(), edits, path, text }
-        })
-        .collect()
+            mutants.push(Mutant { from: name.clone(), edits, path, text });
+        }
+    }
+    mutants
+}
+
+/// A case's draw depends on the run's seed and its own name only: a longer draw extends a
+/// shorter one, and another seed or name draws differently (so a new corpus case, or a
+/// larger count, leaves the mutants of the others as they were).
+#[test]
+fn each_case_draws_from_its_own_stream() {
+    let text = "manifest = {\n    'manifest_version': 1,\n    'device_name': 'cpu',\n}\n";
+    let short = draw_case(7, "alpha", text, 3);
+    let long = draw_case(7, "alpha", text, 6);
+    assert_eq!(short[..], long[..3]);
+    assert_ne!(draw_case(7, "beta", text, 6), long);
+    assert_ne!(draw_case(8, "alpha", text, 6), long);
 }
 
 /// What the real tool said about one file.

@@ -162,6 +162,9 @@ pub struct ManifestFacts {
     /// package; when that is `/`, at the package itself. [`RunLayout::default`] is the usual
     /// layout (a venv and a manifest under one home or project folder).
     pub layout: RunLayout,
+    /// The project's own `known_segfaults.json` in the run's folder (not a manifest key
+    /// either), validated by the caller (`ledger::read_project_ledger`).
+    pub project_ledger: crate::ledger::ProjectLedger,
 }
 
 /// Where pytest roots the node ids of a real run, which decides two things show-skips

@@ -148,6 +148,7 @@ impl<'d> Question<'d> {
             semantic_level,
             has_custom_test_dirs,
             layout,
+            project_ledger,
         } = base;
         let rest_equal = *skip_ops == changed.skip_ops
             && *device_count == changed.device_count
@@ -158,7 +159,8 @@ impl<'d> Question<'d> {
             && *custom_container_decoders == changed.custom_container_decoders
             && *semantic_level == changed.semantic_level
             && *has_custom_test_dirs == changed.has_custom_test_dirs
-            && *layout == changed.layout;
+            && *layout == changed.layout
+            && *project_ledger == changed.project_ledger;
         if !rest_equal {
             return None;
         }
