@@ -501,9 +501,7 @@ fn without_a_torchcts_environment_the_layout_is_the_common_one_and_said() {
 #[test]
 fn ledger_expiry_warnings_equal_the_real_show_skips_stderr() {
     let case = root().join("tests/parity/skips/cases/mps_excerpt_l4");
-    let warnings = |text: &str| -> Vec<String> {
-        text.lines().filter(|l| l.starts_with("Warning: known segfault")).map(str::to_string).collect()
-    };
+    let warnings = expiry_warnings;
     let real = warnings(&std::fs::read_to_string(case.join("stderr.txt")).unwrap());
     let day = std::fs::read_to_string(case.join("recorded_on.txt")).unwrap().trim().to_string();
     assert_eq!(real.len(), 13, "the recording has the 13 warnings of torchcts 0.4.1 on mps");
@@ -592,5 +590,62 @@ fn a_venv_with_torchcts_040_counts_with_its_inventory() {
         "{}",
         stderr(&o)
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The `Warning: known segfault ... has expired` lines of a stderr.
+fn expiry_warnings(text: &str) -> Vec<String> {
+    text.lines().filter(|l| l.starts_with("Warning: known segfault")).map(str::to_string).collect()
+}
+
+/// Issue 25, item 3: a project `known_segfaults.json` beside the manifest counts as the real
+/// show-skips counts it (the parity case `project_ledger_cpu_l2`: two tests recorded as
+/// `known_backend_crash`), its expired entries warn as the real tool's stderr did on the day
+/// it was recorded, and an entry whose tests only the live collection knows is named.
+#[test]
+fn a_project_ledger_counts_and_warns_as_the_real_show_skips() {
+    let case = root().join("tests/parity/skips/cases/project_ledger_cpu_l2");
+    let warnings = expiry_warnings;
+    let real = warnings(&std::fs::read_to_string(case.join("stderr.txt")).unwrap());
+    assert_eq!(real.len(), 2, "the recording warns about the two expired project entries");
+    let day = std::fs::read_to_string(case.join("recorded_on.txt")).unwrap().trim().to_string();
+    let o = Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
+        .args(["skips", &case.join("manifest.py").to_string_lossy(), "--device", "cpu", "--level", "2"])
+        .args(["--torch", "2.12.1"])
+        .env("TORCHCTS_LSP_TODAY", &day)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(warnings(&stderr(&o)), real);
+    let out = stdout(&o);
+    assert!(out.contains("    known_backend_crash      : 2\n"), "{out}");
+    assert!(out.contains("test_matmul.py::test_addmm[dtype0]"));
+    assert!(stderr(&o).contains("entry team-no-such-dispatcher matches by dispatcher"), "{}", stderr(&o));
+}
+
+/// A project ledger torchcts refuses: `skips` stops as show-skips does (its `Exit:` line, the
+/// same text as the real tool printed for this file, exit code 1) and says where; `analyze`
+/// reports it on the ledger file, with the counts it could make without it.
+#[test]
+fn a_broken_project_ledger_is_reported_on_its_file() {
+    let dir = std::env::temp_dir().join(format!("torchcts-lsp-cli-ledger-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(root().join("tests/parity/skips/cases/project_ledger_cpu_l2/manifest.py"), dir.join("manifest.py"))
+        .unwrap();
+    std::fs::write(dir.join("known_segfaults.json"), "{\"version\": 1, \"known_segfaults\": [}\n").unwrap();
+    let shown = std::fs::canonicalize(&dir).unwrap().join("known_segfaults.json");
+    let manifest = dir.join("manifest.py").to_string_lossy().into_owned();
+    let o = run(&["skips", &manifest, "--device", "cpu"]);
+    assert_eq!(o.status.code(), Some(1));
+    // What torchcts 0.4.1's show-skips printed for this file (its folder aside).
+    let real = format!(
+        "Exit: Invalid known segfault ledger: {}: malformed JSON: Expecting value: line 1 column 36 (char 35)",
+        shown.display()
+    );
+    assert!(stderr(&o).lines().any(|l| l == real), "{}", stderr(&o));
+    assert!(stderr(&o).contains("known_segfaults.json:1:36: error: Invalid known segfault ledger"), "{}", stderr(&o));
+    let o = run(&["analyze", &manifest, "--device", "cpu"]);
+    assert!(stdout(&o).contains("known_segfaults.json:1:36: error: Invalid known segfault ledger"), "{}", stdout(&o));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,6 +5,7 @@ pub mod api;
 pub mod cli;
 pub mod ledger_warnings;
 pub mod project_config;
+pub mod project_ledger;
 pub mod server;
 pub mod torch_env;
 

@@ -273,10 +273,24 @@ impl AccountingArgs {
     }
 }
 
-/// What `torchcts show-skips` and `run` print on stderr for the packaged known-segfault
-/// ledger's active entries past their review date (`Warning: known segfault ...`).
-pub fn ledger_expiry_warnings(inventory: &SelectedInventory, device: &str) -> Vec<String> {
-    crate::ledger_warnings::expired(&inventory.meta.torchcts_version, &inventory.torch(), device)
+/// What `torchcts show-skips` and `run` print on stderr for the known-segfault ledgers'
+/// (packaged, then the project's) active entries past their review date
+/// (`Warning: known segfault ...`).
+pub fn ledger_expiry_warnings(
+    inventory: &SelectedInventory,
+    device: &str,
+    facts: &accounting::ManifestFacts,
+) -> Vec<String> {
+    crate::ledger_warnings::expired(&inventory.meta.torchcts_version, &inventory.torch(), device, facts)
+}
+
+/// The project's `known_segfaults.json` beside `manifest`, read as torchcts reads it for a
+/// run counted with `inventory`.
+pub fn project_ledger(
+    manifest: &Path,
+    inventory: &SelectedInventory,
+) -> Result<accounting::ledger::ProjectLedger, crate::project_ledger::LedgerProblem> {
+    crate::project_ledger::read(manifest, &inventory.meta.torchcts_version, &inventory.torch())
 }
 
 /// The manifest's folder, absolute (show-skips runs there).

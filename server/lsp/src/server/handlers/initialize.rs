@@ -94,7 +94,10 @@ pub async fn initialized(session: &Session, _: InitializedParams) {
         // Off the start-up path: a client answers the registration whenever it likes.
         let session = session.clone();
         tokio::spawn(async move {
-            let watcher = serde_json::json!({"watchers": [{"globPattern": "**/pyproject.toml"}]});
+            let watcher = serde_json::json!({"watchers": [
+                {"globPattern": "**/pyproject.toml"},
+                {"globPattern": "**/known_segfaults.json"},
+            ]});
             let registration = Registration {
                 id: "torchcts-pyproject".into(),
                 method: "workspace/didChangeWatchedFiles".into(),

@@ -7,6 +7,7 @@
 //! Locking: `state` is a std mutex held only for short synchronous sections, never across
 //! an `.await`; a poisoned lock is taken over (a panic must not take the server down).
 
+pub mod ledgers;
 pub mod documents;
 pub mod project;
 pub mod review;
@@ -42,6 +43,8 @@ pub struct State {
     pub project_configs: project::ProjectConfigs,
     /// Evidence indexes of earlier runs, per manifest folder and device.
     pub evidence: crate::server::evidence::EvidenceIndexes,
+    /// The project known-segfault ledgers, read once until one changes.
+    pub ledgers: ledgers::ProjectLedgers,
     /// The client can be asked to watch `pyproject.toml` files (dynamic registration).
     pub can_watch_files: bool,
 }
@@ -137,6 +140,26 @@ impl Session {
             }
         }
         facts
+    }
+
+    /// The project's known-segfault ledger beside the manifest `uri`, for the counted
+    /// torchcts and torch: `Err` when torchcts would refuse it.
+    pub fn project_ledger(&self, uri: &Uri) -> ledgers::LedgerRead {
+        let Some(path) = uri.to_file_path() else { return Ok(Vec::new()) };
+        let (torchcts, _) = self.counted_versions();
+        let file = crate::project_ledger::file_for(&path);
+        self.lock().ledgers.get(&file, &torchcts)
+    }
+
+    /// What an accounting of `uri` counts with of its project ledger (none when refused:
+    /// the run stops before counting).
+    pub fn project_ledger_facts(&self, uri: &Uri) -> accounting::ledger::ProjectLedger {
+        let (_, torch) = self.counted_versions();
+        accounting::ledger::ProjectLedger {
+            entries: self.project_ledger(uri).unwrap_or_default(),
+            torch,
+            host: crate::project_ledger::host_facts(),
+        }
     }
 
     /// The codes of our own findings the project configuration of `uri` silences.
