@@ -38,7 +38,9 @@ fn project_ledgers_read_as_torchcts_reads_them() {
                 if ids != want_ids {
                     failures.push(format!("{name}: ids {ids:?}, real {want_ids:?}"));
                 }
-                for (check, want_check) in case["checks"].as_array().unwrap().iter().zip(want["checks"].as_array().unwrap()) {
+                for (check, want_check) in
+                    case["checks"].as_array().unwrap().iter().zip(want["checks"].as_array().unwrap())
+                {
                     let s = |k: &str| check[k].as_str().unwrap();
                     let active = active_entries(entries, s("backend"), s("torch"), Some(s("hardware")));
                     let active_ids: Vec<&str> = active.iter().map(|e| e.id.as_str()).collect();

@@ -85,7 +85,8 @@ fn show_skips_parity() {
             let torchcts = expected["tool"]["torchcts"].as_str().unwrap_or(accounting::versions::EMBEDDED_TORCHCTS);
             let packaged = accounting::ledger::packaged_ledger(torchcts);
             facts.project_ledger.entries =
-                accounting::ledger::read_project_ledger(&bytes, "known_segfaults.json", &packaged).expect("a valid ledger");
+                accounting::ledger::read_project_ledger(&bytes, "known_segfaults.json", &packaged)
+                    .expect("a valid ledger");
             facts.project_ledger.torch = expected["tool"]["torch"].as_str().unwrap_or_default().to_string();
         }
         let args: Vec<String> =

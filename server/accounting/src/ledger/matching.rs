@@ -25,7 +25,8 @@ pub fn hardware_key(device: &str, facts: &ManifestFacts, host: &HostFacts) -> Op
     if device == "cuda" || device == "mps" {
         return None;
     }
-    let node: String = host.node.as_deref()?.replace(' ', "_").chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    let node: String =
+        host.node.as_deref()?.replace(' ', "_").chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
     // show-skips replaces `system_memory_gb: "auto"` by the detected memory first.
     let memory = match facts.hardware_value("system_memory_gb") {
         None => host.memory_gb?.to_string(),
@@ -179,9 +180,8 @@ impl ProjectMatcher {
     ) -> ProjectMatcher {
         let mut notes = Vec::new();
         if hardware.is_none() {
-            let in_range = |e: &&LedgerEntry| {
-                super::version_in_range(torch, e.pytorch_min.as_deref(), e.pytorch_max.as_deref())
-            };
+            let in_range =
+                |e: &&LedgerEntry| super::version_in_range(torch, e.pytorch_min.as_deref(), e.pytorch_max.as_deref());
             for e in entries.iter().filter(|e| e.backend == device && e.hardware != "any").filter(in_range) {
                 notes.push(format!(
                     "known_segfaults.json entry {} is for hardware {}: the hardware key of {device} is only known on the machine that runs it; its tests are not counted",
@@ -210,11 +210,8 @@ impl ProjectMatcher {
             let canonical = canonicalize(e.nodeid.as_deref().unwrap_or_default());
             // The inventory's ids are package-relative; a run rooted above the package
             // sees them as `torchcts/<id>`.
-            let relative = if layout.rooted_at_package {
-                Some(canonical.as_str())
-            } else {
-                canonical.strip_prefix("torchcts/")
-            };
+            let relative =
+                if layout.rooted_at_package { Some(canonical.as_str()) } else { canonical.strip_prefix("torchcts/") };
             if let Some(relative) = relative {
                 by_id.entry(relative.to_string()).or_default().push(e);
             }
@@ -276,7 +273,10 @@ mod tests {
 
     #[test]
     fn node_ids_canonicalise_as_torchcts_does() {
-        assert_eq!(canonicalize("./.venv/lib/site-packages/torchcts/ops/test_a.py::t[x/y]"), "torchcts/ops/test_a.py::t[x/y]");
+        assert_eq!(
+            canonicalize("./.venv/lib/site-packages/torchcts/ops/test_a.py::t[x/y]"),
+            "torchcts/ops/test_a.py::t[x/y]"
+        );
         assert_eq!(canonicalize("ops\\test_a.py::t"), "ops/test_a.py::t");
     }
 
@@ -287,7 +287,8 @@ mod tests {
         assert_eq!(hardware_key("cpu", &facts, &host).as_deref(), Some("cpu_myhost1_23gb"));
         assert_eq!(hardware_key("mps", &facts, &host), None);
         assert_eq!(hardware_key("cuda", &facts, &host), None);
-        let facts = ManifestFacts { hardware: vec![("system_memory_gb".into(), PyValue::Int(16))], ..Default::default() };
+        let facts =
+            ManifestFacts { hardware: vec![("system_memory_gb".into(), PyValue::Int(16))], ..Default::default() };
         assert_eq!(hardware_key("my_backend", &facts, &host).as_deref(), Some("my_backend_myhost1_16gb"));
     }
 }

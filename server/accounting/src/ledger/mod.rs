@@ -12,8 +12,8 @@ mod json;
 mod matching;
 mod validate;
 
-pub use matching::{hardware_key, HostFacts};
 pub(crate) use matching::ProjectMatcher;
+pub use matching::{hardware_key, HostFacts};
 use serde_json::Value;
 
 static PACKAGED: &str = include_str!("../../data/known_segfaults.json");

@@ -60,7 +60,8 @@ pub fn validate_payload(payload: &PyValue, path: &str, taken_ids: &[String]) -> 
     let PyValue::Dict(top) = payload else {
         return Err(fail(format!("{path}: known-segfault ledger must be a JSON object")));
     };
-    let unknown: Vec<&str> = sorted_keys(top).into_iter().filter(|k| !["version", "known_segfaults"].contains(k)).collect();
+    let unknown: Vec<&str> =
+        sorted_keys(top).into_iter().filter(|k| !["version", "known_segfaults"].contains(k)).collect();
     if !unknown.is_empty() {
         return Err(fail(format!("{path}: unknown top-level field(s): {}", unknown.join(", "))));
     }
@@ -162,8 +163,12 @@ fn validate_entry(entry: &PyValue, path: &str, seen: &mut Vec<String>) -> Checke
             return Err(fail(format!("{path}: entry {id} field {key} must be a non-empty string")));
         }
     }
-    let match_mode =
-        one_of(get("match"), VALID_MATCHES, &id, format!("{path}: entry {id} match must be one of {}", py_list(VALID_MATCHES)))?;
+    let match_mode = one_of(
+        get("match"),
+        VALID_MATCHES,
+        &id,
+        format!("{path}: entry {id} match must be one of {}", py_list(VALID_MATCHES)),
+    )?;
     let evidence_scope = one_of(
         get("evidence_scope"),
         VALID_EVIDENCE_SCOPES,
@@ -227,7 +232,9 @@ fn validate_entry(entry: &PyValue, path: &str, seen: &mut Vec<String>) -> Checke
             )));
         }
         if constrained && constraints.is_empty() {
-            return Err(fail(format!("{path}: entry {id} constrained coverage_id rules require non-empty constraints")));
+            return Err(fail(format!(
+                "{path}: entry {id} constrained coverage_id rules require non-empty constraints"
+            )));
         }
     }
     let text = |k: &str| entry.dict_get(k).and_then(PyValue::as_str).map(str::to_string);
@@ -409,7 +416,16 @@ mod tests {
         assert_eq!(day("2026W40"), ordinal(2026, 9, 28));
         assert_eq!(day("2026-W40-3"), ordinal(2026, 9, 30));
         assert_eq!(day("2026W403"), ordinal(2026, 9, 30));
-        for bad in ["2026-9-30", " 2026-09-30", "2026-09-30 ", "2026-02-30", "2026-09-30T00", "0000-01-01", "2026-09", "2026-0930"] {
+        for bad in [
+            "2026-9-30",
+            " 2026-09-30",
+            "2026-09-30 ",
+            "2026-02-30",
+            "2026-09-30T00",
+            "0000-01-01",
+            "2026-09",
+            "2026-0930",
+        ] {
             assert_eq!(day(bad), None, "{bad}");
         }
         // 0001-01-01 is ordinal 1 (a Monday).

@@ -7,8 +7,8 @@
 //! Locking: `state` is a std mutex held only for short synchronous sections, never across
 //! an `.await`; a poisoned lock is taken over (a panic must not take the server down).
 
-pub mod ledgers;
 pub mod documents;
+pub mod ledgers;
 pub mod project;
 pub mod review;
 pub mod settings;
