@@ -169,6 +169,14 @@ impl<'a, 't> Scan<'a, 't> {
     /// there with its generic message, before anything further on.
     fn stops_in_bracket(&self, k: usize) -> bool {
         let t = &self.tokens[k];
+        // An import names modules, never a bracket (but `from m import (a, b)`).
+        let opening = t.kind == Kind::Op && matches!(t.text, "(" | "[" | "{");
+        let first = &self.tokens[self.statement_start];
+        let names_only = first.is_name("import")
+            || first.is_name("from") && !(t.is("(") && self.prev(k).is_some_and(|p| p.is_name("import")));
+        if opening && names_only {
+            return true;
+        }
         let Some(f) = self.frames.last() else { return false };
         let statement_keyword = t.kind == Kind::Name
             && matches!(
@@ -315,7 +323,12 @@ impl<'a, 't> Scan<'a, 't> {
         // (`strncmp`), so any prefix of one counts: `m`, `ma`, `ca`, ...
         let soft_keyword = name && ["match", "case", "_"].iter().any(|s| s.starts_with(first.text));
         let legacy = a == k - 1 && name && matches!(first.text, "print" | "exec");
-        if name_string || soft_keyword || legacy {
+        // `{**a b}`, `[1, *a b]`: a starred item is `'*' bitwise_or`, where no
+        // `invalid_expression` is asked.
+        let frame = self.frames.last();
+        let starred_item = (first.is("**") && frame.is_some_and(|f| f.brace))
+            || (first.is("*") && frame.is_some_and(|f| !f.call && f.elements > 0));
+        if name_string || soft_keyword || legacy || starred_item {
             // Excluded (`name 'string'`, a soft keyword, `print x`): the parse stops
             // here with CPython's generic message.
             return at(INVALID, t, None);
