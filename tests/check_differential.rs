@@ -24,6 +24,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use torchcts_core::check::CheckOutcome;
+use torchcts_core::eval::modules::ImportableModules;
 use torchcts_core::{analyze, AnalysisInput};
 
 const DEFAULT_SEED: u64 = 20_261_201;
@@ -803,7 +804,15 @@ fn unordered_comparison(line: &str) -> String {
     }
 }
 
-fn ours(mutant: &Mutant) -> Ours {
+/// The modules the oracle's Python can import: its environment's folders and the oracle's
+/// own folder (its `sys.path[0]`; the manifests' folders are not on its path).
+fn oracle_importable(python: &Path) -> Option<ImportableModules> {
+    let env = runner::environment::PythonEnvironment::of_python(python);
+    let oracle_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/parity/check");
+    torchcts_lsp::importable::importable_modules(&env, &oracle_dir)
+}
+
+fn ours(mutant: &Mutant, importable: Option<&ImportableModules>) -> Ours {
     let base = mutant.path.parent().unwrap().to_path_buf();
     let dir_exists = move |entry: &str| {
         let p = Path::new(entry);
@@ -820,6 +829,7 @@ fn ours(mutant: &Mutant) -> Ours {
             dir_exists: Some(&dir_exists),
             inventory: None,
             file_name: Some("manifest.py"),
+            importable,
         },
     );
     let mut unevaluated: Vec<String> =
@@ -894,6 +904,11 @@ fn check_matches_real_check_manifest_under_random_edits() {
     std::fs::create_dir_all(&dir).expect("create the mutants folder");
     let mutants = make_mutants(seed, count, &dir);
     let real = run_oracle(&python, &mutants, &dir);
+    let importable = oracle_importable(&python);
+    println!(
+        "modules the oracle's Python can import: {}",
+        importable.as_ref().map_or("not known".to_string(), |m| m.names.len().to_string())
+    );
 
     let mut classes: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     let (mut compared, mut unclaimed, mut timeouts) = (0, 0, 0);
@@ -902,7 +917,7 @@ fn check_matches_real_check_manifest_under_random_edits() {
             timeouts += 1;
             continue;
         }
-        let o = ours(m);
+        let o = ours(m, importable.as_ref());
         if o.same_as(r) {
             compared += 1;
             continue;
@@ -936,7 +951,7 @@ fn check_matches_real_check_manifest_under_random_edits() {
     'outer: for cases in classes.values() {
         for &i in cases.iter().take(per_class) {
             let (m, r) = (&mutants[i], &real[i]);
-            let o = ours(m);
+            let o = ours(m, importable.as_ref());
             report.push_str(&format!(
                 "\n--- {} (from {}; {})\n  real: exit {} {:?}\n  ours: {}\n",
                 m.path.display(),

@@ -649,3 +649,39 @@ fn a_broken_project_ledger_is_reported_on_its_file() {
     assert!(stdout(&o).contains("known_segfaults.json:1:36: error: Invalid known segfault ledger"), "{}", stdout(&o));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 25, item 4: `import orch` in a manifest beside a venv with torchcts that does not
+/// see the system's site-packages fails as the real check-manifest fails (`No module named
+/// 'orch'`, the text torchcts 0.4.1 printed for it); a module the venv or the manifest's
+/// folder has, a standard-library one, or a venv whose `.pth` runs code stays a note.
+#[test]
+fn a_module_in_no_folder_of_the_environment_is_not_importable() {
+    let dir = workspace_with_venv("orch", "2.12.1", "0.4.1");
+    let site = dir.join(".venv/lib/python3.11/site-packages");
+    std::fs::write(dir.join(".venv/pyvenv.cfg"), "home = /usr/bin\ninclude-system-site-packages = false\n").unwrap();
+    for package in ["numpy", "torch", "torchcts"] {
+        std::fs::create_dir_all(site.join(package)).unwrap();
+    }
+    std::fs::write(dir.join("helpers.py"), "X = 1\n").unwrap();
+    let manifest = dir.join("manifest.py");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let check = |first_line: &str| {
+        std::fs::write(&manifest, format!("{first_line}\n{text}")).unwrap();
+        run_in_clean_env(&["check", &manifest.to_string_lossy()])
+    };
+    let o = check("import orch");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stderr(&o).trim_end(), "Failed to parse manifest: No module named 'orch'");
+    let o = check("from orch.sub import x");
+    assert_eq!(stderr(&o).trim_end(), "Failed to parse manifest: No module named 'orch'");
+    for known in ["import numpy", "import helpers", "import tomllib", "import distutils"] {
+        let o = check(known);
+        assert!(!stderr(&o).contains("No module named"), "{known}: {}", stderr(&o));
+    }
+    // A `.pth` that runs code may make any module importable: nothing is claimed.
+    std::fs::write(site.join("__editable__.orch.pth"), "import __editable___orch_finder; __editable___orch_finder.install()\n")
+        .unwrap();
+    let o = check("import orch");
+    assert!(!stderr(&o).contains("No module named"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}

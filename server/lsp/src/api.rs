@@ -90,7 +90,13 @@ pub fn check_report(source: Source) -> Result<Value, ApiError> {
             let dir_exists = crate::cli::dir_exists_relative_to(&cwd);
             let analysis = analyze(
                 text,
-                &AnalysisInput { old_tree: None, dir_exists: Some(&dir_exists), inventory, file_name: None },
+                &AnalysisInput {
+                    old_tree: None,
+                    dir_exists: Some(&dir_exists),
+                    inventory,
+                    file_name: None,
+                    importable: None,
+                },
             );
             Ok(crate::cli::check::report_json(Path::new(TEXT_NAME), &analysis))
         }

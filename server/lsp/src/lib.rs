@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod cli;
+pub mod importable;
 pub mod ledger_warnings;
 pub mod project_config;
 pub mod project_ledger;

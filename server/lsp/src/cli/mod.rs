@@ -538,6 +538,8 @@ pub fn analyze_input(input: &inputs::Input, inventory: Option<&Inventory>) -> Re
 pub fn analyze_text(path: &Path, text: &str, inventory: Option<&Inventory>) -> Analysis {
     let base = absolute_parent(path);
     let dir_exists = dir_exists_relative_to(&base);
+    // The environment check-manifest runs in, as `skips` finds it: which modules it has.
+    let importable = crate::importable::importable_modules(&crate::torch_env::detect(None, Some(&base)), &base);
     analyze(
         text,
         &AnalysisInput {
@@ -545,6 +547,7 @@ pub fn analyze_text(path: &Path, text: &str, inventory: Option<&Inventory>) -> A
             dir_exists: Some(&dir_exists),
             inventory,
             file_name: path.file_name().and_then(|n| n.to_str()),
+            importable: importable.as_ref(),
         },
     )
 }

@@ -31,6 +31,7 @@ pub fn run_analysis(
     old_tree: Option<&Tree>,
     inventory: Option<&Inventory>,
     cancel: &Cancel,
+    importable: Option<&torchcts_core::eval::modules::ImportableModules>,
 ) -> Cancellable<Option<Analysis>> {
     let path = uri.to_file_path();
     let base_dir: Option<PathBuf> = path.as_ref().and_then(|p| p.parent().map(|d| d.to_path_buf()));
@@ -39,8 +40,8 @@ pub fn run_analysis(
         let tree = parse_text(text, old_tree, cancel).ok_or(Cancelled)?;
         let dir_exists = base_dir.as_deref().map(runner::environment::dir_exists_relative_to);
         let dir_exists_ref: Option<&dyn Fn(&str) -> bool> = dir_exists.as_ref().map(|f| f as &dyn Fn(&str) -> bool);
-        let input =
-            AnalysisInput { old_tree: None, dir_exists: dir_exists_ref, inventory, file_name: file_name.as_deref() };
+        let file_name = file_name.as_deref();
+        let input = AnalysisInput { old_tree: None, dir_exists: dir_exists_ref, inventory, file_name, importable };
         analyze_parsed(text, tree, &input, cancel)
     });
     match analysis {

@@ -117,7 +117,10 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob) -> Cancellable<O
         return Ok(Some(Published { version, diagnostics, status: None }));
     }
     let inventory = session.inventory_if_ready();
-    let Some(analysis) = run_analysis(uri, &text, old_tree.as_ref(), inventory, &cancel)? else { return Ok(None) };
+    let importable = session.importable(uri);
+    let Some(analysis) = run_analysis(uri, &text, old_tree.as_ref(), inventory, &cancel, importable.as_ref())? else {
+        return Ok(None);
+    };
     cancel.check()?;
     let uri = uri.clone();
     let positions = convert::Positions::new(&analysis.text, &analysis.line_index, encoding);

@@ -24,14 +24,15 @@ pub async fn load_and_refresh(session: &Session) {
             release_freed_memory();
             // Only an environment with torchcts decides where a run roots node ids; without
             // one the common layout (a venv beside the project) is assumed.
-            (choice, crate::torch_env::layout_site_packages(&env))
+            (choice, crate::torch_env::layout_site_packages(&env), env)
         })
         .await;
-        let Ok((choice, site_packages)) = chosen else { return };
+        let Ok((choice, site_packages, environment)) = chosen else { return };
         let uris = {
             let mut state = session.lock();
             state.embedded = Some(choice);
             state.site_packages = site_packages;
+            state.environment = Some(environment);
             // Counts cached per document were made from the previous inventory.
             state.documents.forget_summaries();
             state.documents.uris()

@@ -43,6 +43,8 @@ pub struct State {
     pub project_configs: project::ProjectConfigs,
     /// Evidence indexes of earlier runs, per manifest folder and device.
     pub evidence: crate::server::evidence::EvidenceIndexes,
+    /// The Python environment found for the workspace (after the inventory loaded).
+    pub environment: Option<runner::environment::PythonEnvironment>,
     /// The project known-segfault ledgers, read once until one changes.
     pub ledgers: ledgers::ProjectLedgers,
     /// The client can be asked to watch `pyproject.toml` files (dynamic registration).
@@ -149,6 +151,14 @@ impl Session {
         let (torchcts, _) = self.counted_versions();
         let file = crate::project_ledger::file_for(&path);
         self.lock().ledgers.get(&file, &torchcts)
+    }
+
+    /// The modules the workspace's torchcts environment can import for the manifest `uri`
+    /// (listed again each time: a `pip install` shows at once); `None` where not known.
+    pub fn importable(&self, uri: &Uri) -> Option<torchcts_core::eval::modules::ImportableModules> {
+        let folder = uri.to_file_path()?.parent()?.to_path_buf();
+        let environment = self.lock().environment.clone()?;
+        crate::importable::importable_modules(&environment, &folder)
     }
 
     /// What an accounting of `uri` counts with of its project ledger (none when refused:
@@ -261,8 +271,17 @@ impl Session {
         if text.len() > crate::server::diagnostics::LIVE_ANALYSIS_MAX_BYTES {
             return None;
         }
-        let analysis =
-            Arc::new(crate::server::analysis::run_analysis(uri, &text, None, Some(self.inventory()), cancel).ok()??);
+        let analysis = Arc::new(
+            crate::server::analysis::run_analysis(
+                uri,
+                &text,
+                None,
+                Some(self.inventory()),
+                cancel,
+                self.importable(uri).as_ref(),
+            )
+            .ok()??,
+        );
         Some(Snapshot { analysis, encoding })
     }
 
