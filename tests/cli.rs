@@ -679,8 +679,11 @@ fn a_module_in_no_folder_of_the_environment_is_not_importable() {
         assert!(!stderr(&o).contains("No module named"), "{known}: {}", stderr(&o));
     }
     // A `.pth` that runs code may make any module importable: nothing is claimed.
-    std::fs::write(site.join("__editable__.orch.pth"), "import __editable___orch_finder; __editable___orch_finder.install()\n")
-        .unwrap();
+    std::fs::write(
+        site.join("__editable__.orch.pth"),
+        "import __editable___orch_finder; __editable___orch_finder.install()\n",
+    )
+    .unwrap();
     let o = check("import orch");
     assert!(!stderr(&o).contains("No module named"), "{}", stderr(&o));
     let _ = std::fs::remove_dir_all(&dir);

@@ -221,11 +221,31 @@ fn first_error(tree: &Tree, text: &str, tokens: Option<&[super::tokens::Token]>)
         tokens.and_then(super::hints::missed_starred),
         tokens.and_then(super::hints::statement_juxtaposition),
         tokens.and_then(glued_string_prefix),
+        tokens.and_then(import_junk),
     ]
     .into_iter()
     .flatten();
     let span = missed.chain(tree_sitter).min_by_key(|s| s.start)?;
     Some((line_at(text, span.start), span.end, span.start))
+}
+
+/// The first token an `import` statement cannot hold (`import a-b`: tree-sitter reads on
+/// after the module name). A `from` statement is left to tree-sitter.
+fn import_junk(tokens: &[super::tokens::Token]) -> Option<std::ops::Range<usize>> {
+    use super::tokens::Kind;
+    let mut in_import = false;
+    for t in tokens {
+        if t.logical_start || t.is(";") {
+            in_import = t.is_name("import");
+            continue;
+        }
+        let allowed =
+            t.kind == Kind::Name && !super::tokens::is_keyword(t.text) || t.is_name("as") || t.is(".") || t.is(",");
+        if in_import && !allowed {
+            return Some(t.start..t.end());
+        }
+    }
+    None
 }
 
 /// A name glued to a string (`T"key"`): CPython's tokenizer takes only its string prefixes
