@@ -847,6 +847,7 @@ fn ours(mutant: &Mutant, importable: Option<&ImportableModules>) -> Ours {
             inventory: None,
             file_name: Some("manifest.py"),
             importable,
+            evidence: None,
         },
     );
     let mut unevaluated: Vec<String> =

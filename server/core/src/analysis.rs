@@ -30,6 +30,10 @@ pub struct AnalysisInput<'a> {
     /// The modules the Python that loads the manifest can import, where the IO layer could
     /// read all of them (`import orch` then fails as it would: `No module named 'orch'`).
     pub importable: Option<&'a crate::eval::modules::ImportableModules>,
+    /// Findings from the runs' evidence ([`crate::evidence::notes`]), placed on their
+    /// entries in this text (a note whose entry is gone is dropped) before suppression
+    /// comments apply.
+    pub evidence: Option<&'a [crate::evidence::EvidenceNote]>,
 }
 
 pub struct Analysis {
@@ -78,6 +82,9 @@ pub fn analyze_parsed(text: &str, tree: Tree, input: &AnalysisInput, cancel: &Ca
 
     let validated = manifest_findings(&model, python_error.is_some(), input, &line_index, &mut findings, cancel)?;
     findings.extend(model.notes.iter().cloned());
+    if let Some(notes) = input.evidence {
+        findings.extend(crate::evidence::note_findings(&model, text, notes));
+    }
     crate::suppress::apply(text, &tree, &line_index, &mut findings);
 
     let check =

@@ -33,6 +33,8 @@ pub enum FixData {
     InvalidRegex { pattern: String },
     /// `tolerance-category`: the category no tolerance table has.
     Category { category: String },
+    /// `skip-op-passes`: the `skip_ops` item whose operator's tests pass now.
+    PassingSkipOp { skip_op: String },
 }
 
 /// The dict an unknown key was found in; serialized as its manifest name (`""` for the
@@ -110,6 +112,7 @@ mod tests {
             (FixData::InvalidDtypeKey { name: s("torch.flaot") }, json!({"name": "torch.flaot"})),
             (FixData::InvalidRegex { pattern: s("(") }, json!({"pattern": "("})),
             (FixData::Category { category: s("matmull") }, json!({"category": "matmull"})),
+            (FixData::PassingSkipOp { skip_op: s("add") }, json!({"skip_op": "add"})),
         ]
     }
 

@@ -16,6 +16,7 @@ pub mod completion;
 pub mod cpython;
 pub mod edit_distance;
 pub mod eval;
+pub mod evidence;
 mod fields;
 pub mod findings;
 pub mod fix_data;

@@ -96,6 +96,7 @@ pub fn check_report(source: Source) -> Result<Value, ApiError> {
                     inventory,
                     file_name: None,
                     importable: None,
+                    evidence: None,
                 },
             );
             Ok(crate::cli::check::report_json(Path::new(TEXT_NAME), &analysis))

@@ -8,18 +8,18 @@ pub fn today() -> String {
     if let Ok(day) = std::env::var("TORCHCTS_LSP_TODAY") {
         return day;
     }
-    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    // Howard Hinnant's days-to-civil.
-    let z = (secs / 86_400) as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}")
+    torchcts_core::evidence::time::utc_date(now_seconds())
+}
+
+/// The clock in Unix seconds, for the evidence's ages: read here, never in the pure crates.
+/// `TORCHCTS_LSP_NOW=2026-12-02T16:24:12Z` fixes it (tests, replays).
+pub fn now_seconds() -> i64 {
+    if let Some(now) =
+        std::env::var("TORCHCTS_LSP_NOW").ok().and_then(|t| torchcts_core::evidence::time::unix_seconds(&t))
+    {
+        return now;
+    }
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
 }
 
 /// `Warning: known segfault ID review_after=DATE has expired` without its `Warning: `, for

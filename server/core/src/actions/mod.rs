@@ -62,6 +62,10 @@ fn fixes_for(analysis: &Analysis, index: usize, finding: &Finding) -> Vec<QuickF
         Some(FixData::MissingKey { key }) => missing_key_fixes(&target, key),
         Some(FixData::SyntaxRepairs { fixes }) => syntax_error_fixes(&target, fixes),
         Some(FixData::CheckCrash { .. }) => Vec::new(),
+        Some(FixData::PassingSkipOp { skip_op }) => remove_list_item(target.analysis, &finding.span)
+            .map(|edit| target.fix(format!("Remove '{skip_op}' from skip_ops"), vec![edit], true))
+            .into_iter()
+            .collect(),
         // Rules whose fixes need nothing beyond the finding's place.
         None => match finding.code {
             "enum-value" => memory_model_fixes(&target),
@@ -317,6 +321,31 @@ fn remove_entry(analysis: &Analysis, key_span: &Span) -> Option<TextEdit> {
         while end < text.len() && text.as_bytes()[end] == b' ' {
             end += 1;
         }
+    }
+    Some(TextEdit { span: start..end, new_text: String::new() })
+}
+
+/// Deletes a list item with its comma (the one after it, else the one before it), and its
+/// whole line when it stands alone on it.
+fn remove_list_item(analysis: &Analysis, item_span: &Span) -> Option<TextEdit> {
+    let text = analysis.text.as_str();
+    let node = analysis.tree.root_node().named_descendant_for_byte_range(item_span.start, item_span.end)?;
+    let item = std::iter::successors(Some(node), |n| n.parent())
+        .find(|n| n.parent().is_some_and(|p| matches!(p.kind(), "list" | "tuple")))?;
+    let (mut start, mut end) = (item.start_byte(), item.end_byte());
+    match (item.next_sibling(), item.prev_sibling()) {
+        (Some(next), _) if next.kind() == "," => end = next.end_byte(),
+        (_, Some(prev)) if prev.kind() == "," => start = prev.start_byte(),
+        _ => {}
+    }
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+    let (before, after) = (&text[line_start..start], &text[end..line_end]);
+    if before.trim().is_empty() && (after.trim().is_empty() || after.trim_start().starts_with('#')) {
+        return Some(TextEdit { span: line_start..(line_end + 1).min(text.len()), new_text: String::new() });
+    }
+    while end < text.len() && text.as_bytes()[end] == b' ' {
+        end += 1;
     }
     Some(TextEdit { span: start..end, new_text: String::new() })
 }

@@ -548,6 +548,7 @@ pub fn analyze_text(path: &Path, text: &str, inventory: Option<&Inventory>) -> A
             inventory,
             file_name: path.file_name().and_then(|n| n.to_str()),
             importable: importable.as_ref(),
+            evidence: None,
         },
     )
 }

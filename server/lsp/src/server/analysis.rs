@@ -40,8 +40,14 @@ pub fn run_analysis(
         let tree = parse_text(text, old_tree, cancel).ok_or(Cancelled)?;
         let dir_exists = base_dir.as_deref().map(runner::environment::dir_exists_relative_to);
         let dir_exists_ref: Option<&dyn Fn(&str) -> bool> = dir_exists.as_ref().map(|f| f as &dyn Fn(&str) -> bool);
-        let file_name = file_name.as_deref();
-        let input = AnalysisInput { old_tree: None, dir_exists: dir_exists_ref, inventory, file_name, importable };
+        let input = AnalysisInput {
+            old_tree: None,
+            dir_exists: dir_exists_ref,
+            inventory,
+            file_name: file_name.as_deref(),
+            evidence: None,
+            importable,
+        };
         analyze_parsed(text, tree, &input, cancel)
     });
     match analysis {
