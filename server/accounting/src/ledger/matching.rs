@@ -284,11 +284,11 @@ mod tests {
     fn the_hardware_key_is_known_off_cuda_and_mps() {
         let host = HostFacts { node: Some("my host-1".into()), memory_gb: Some(23) };
         let facts = ManifestFacts::default();
-        assert_eq!(hardware_key("cpu", &facts, &host).as_deref(), Some("cpu_myhost1_23gb"));
+        assert_eq!(hardware_key("cpu", &facts, &host).as_deref(), Some("cpu_my_host1_23gb"));
         assert_eq!(hardware_key("mps", &facts, &host), None);
         assert_eq!(hardware_key("cuda", &facts, &host), None);
         let facts =
             ManifestFacts { hardware: vec![("system_memory_gb".into(), PyValue::Int(16))], ..Default::default() };
-        assert_eq!(hardware_key("my_backend", &facts, &host).as_deref(), Some("my_backend_myhost1_16gb"));
+        assert_eq!(hardware_key("my_backend", &facts, &host).as_deref(), Some("my_backend_my_host1_16gb"));
     }
 }

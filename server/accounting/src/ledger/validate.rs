@@ -387,7 +387,7 @@ fn iso_week_ordinal(year: i64, week: i64, day: i64) -> Option<i64> {
     // Python's `_ymd2ord(...) % 7`: 0 is Sunday.
     let first_weekday = jan1 % 7;
     let long_year = first_weekday == 4 || (first_weekday == 3 && is_leap(year));
-    if !(1..=52).contains(&week) && !(week == 53 && long_year) {
+    if !((1..=52).contains(&week) || week == 53 && long_year) {
         return None;
     }
     if !(1..=7).contains(&day) {

@@ -200,7 +200,7 @@ impl<'a, 't> Scan<'a, 't> {
                     | "elif"
                     | "with"
             );
-        let bare_from = t.kind == Kind::Name && t.text == "from" && !self.prev(k).is_some_and(|p| p.text == "yield");
+        let bare_from = t.is_name("from") && self.prev(k).is_none_or(|p| !p.is_name("yield"));
         statement_keyword || bare_from || (t.is("=") && f.element_start.is_none())
     }
 
