@@ -234,3 +234,26 @@ fn a_refused_project_ledger_is_an_error_on_its_file() {
     client.shutdown();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 25, item 4 in the editor: once the workspace's torchcts venv is found, `import
+/// orch` of a module in none of its folders is the load error the real check-manifest
+/// reports (`No module named 'orch'`).
+#[test]
+fn a_module_the_venv_cannot_import_is_the_load_error() {
+    let dir = workspace("importable", "2.12.1");
+    std::fs::write(dir.join(".venv/pyvenv.cfg"), "home = /usr/bin\ninclude-system-site-packages = false\n").unwrap();
+    for package in ["torch", "torchcts"] {
+        std::fs::create_dir_all(dir.join(".venv/lib/python3.11/site-packages").join(package)).unwrap();
+    }
+    let text = format!("import orch\n{MANIFEST}");
+    std::fs::write(dir.join("manifest.py"), &text).unwrap();
+    let (mut client, uri) = start_with(&dir, &text);
+    let published = client.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == uri.as_str()
+            && m["params"]["diagnostics"].to_string().contains("No module named 'orch'")
+    });
+    assert_eq!(published["params"]["diagnostics"][0]["range"]["start"]["line"], 0, "{published}");
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}
