@@ -501,9 +501,7 @@ fn without_a_torchcts_environment_the_layout_is_the_common_one_and_said() {
 #[test]
 fn ledger_expiry_warnings_equal_the_real_show_skips_stderr() {
     let case = root().join("tests/parity/skips/cases/mps_excerpt_l4");
-    let warnings = |text: &str| -> Vec<String> {
-        text.lines().filter(|l| l.starts_with("Warning: known segfault")).map(str::to_string).collect()
-    };
+    let warnings = expiry_warnings;
     let real = warnings(&std::fs::read_to_string(case.join("stderr.txt")).unwrap());
     let day = std::fs::read_to_string(case.join("recorded_on.txt")).unwrap().trim().to_string();
     assert_eq!(real.len(), 13, "the recording has the 13 warnings of torchcts 0.4.1 on mps");
@@ -668,5 +666,101 @@ fn a_venv_gets_the_regex_answers_of_its_python() {
     assert!(stdout(&o).contains("regexes checked as CPython 3.13's re ("), "{}", stdout(&o));
     assert!(stdout(&o).contains("Python 3.14 is newer than the newest tested (3.13))"), "{}", stdout(&o));
     assert!(stdout(&o).contains(template), "{}", stdout(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The `Warning: known segfault ... has expired` lines of a stderr.
+fn expiry_warnings(text: &str) -> Vec<String> {
+    text.lines().filter(|l| l.starts_with("Warning: known segfault")).map(str::to_string).collect()
+}
+
+/// Issue 25, item 3: a project `known_segfaults.json` beside the manifest counts as the real
+/// show-skips counts it (the parity case `project_ledger_cpu_l2`: two tests recorded as
+/// `known_backend_crash`), its expired entries warn as the real tool's stderr did on the day
+/// it was recorded, and an entry whose tests only the live collection knows is named.
+#[test]
+fn a_project_ledger_counts_and_warns_as_the_real_show_skips() {
+    let case = root().join("tests/parity/skips/cases/project_ledger_cpu_l2");
+    let warnings = expiry_warnings;
+    let real = warnings(&std::fs::read_to_string(case.join("stderr.txt")).unwrap());
+    assert_eq!(real.len(), 2, "the recording warns about the two expired project entries");
+    let day = std::fs::read_to_string(case.join("recorded_on.txt")).unwrap().trim().to_string();
+    let o = Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
+        .args(["skips", &case.join("manifest.py").to_string_lossy(), "--device", "cpu", "--level", "2"])
+        .args(["--torch", "2.12.1"])
+        .env("TORCHCTS_LSP_TODAY", &day)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(warnings(&stderr(&o)), real);
+    let out = stdout(&o);
+    assert!(out.contains("    known_backend_crash      : 2\n"), "{out}");
+    assert!(out.contains("test_matmul.py::test_addmm[dtype0]"));
+    assert!(stderr(&o).contains("entry team-no-such-dispatcher matches by dispatcher"), "{}", stderr(&o));
+}
+
+/// A project ledger torchcts refuses: `skips` stops as show-skips does (its `Exit:` line, the
+/// same text as the real tool printed for this file, exit code 1) and says where; `analyze`
+/// reports it on the ledger file, with the counts it could make without it.
+#[test]
+fn a_broken_project_ledger_is_reported_on_its_file() {
+    let dir = std::env::temp_dir().join(format!("torchcts-lsp-cli-ledger-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(root().join("tests/parity/skips/cases/project_ledger_cpu_l2/manifest.py"), dir.join("manifest.py"))
+        .unwrap();
+    std::fs::write(dir.join("known_segfaults.json"), "{\"version\": 1, \"known_segfaults\": [}\n").unwrap();
+    let shown = std::fs::canonicalize(&dir).unwrap().join("known_segfaults.json");
+    let manifest = dir.join("manifest.py").to_string_lossy().into_owned();
+    let o = run(&["skips", &manifest, "--device", "cpu"]);
+    assert_eq!(o.status.code(), Some(1));
+    // What torchcts 0.4.1's show-skips printed for this file (its folder aside).
+    let real = format!(
+        "Exit: Invalid known segfault ledger: {}: malformed JSON: Expecting value: line 1 column 36 (char 35)",
+        shown.display()
+    );
+    assert!(stderr(&o).lines().any(|l| l == real), "{}", stderr(&o));
+    assert!(stderr(&o).contains("known_segfaults.json:1:36: error: Invalid known segfault ledger"), "{}", stderr(&o));
+    let o = run(&["analyze", &manifest, "--device", "cpu"]);
+    assert!(stdout(&o).contains("known_segfaults.json:1:36: error: Invalid known segfault ledger"), "{}", stdout(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 25, item 4: `import orch` in a manifest beside a venv with torchcts that does not
+/// see the system's site-packages fails as the real check-manifest fails (`No module named
+/// 'orch'`, the text torchcts 0.4.1 printed for it); a module the venv or the manifest's
+/// folder has, a standard-library one, or a venv whose `.pth` runs code stays a note.
+#[test]
+fn a_module_in_no_folder_of_the_environment_is_not_importable() {
+    let dir = workspace_with_venv("orch", "2.12.1", "0.4.1");
+    let site = dir.join(".venv/lib/python3.11/site-packages");
+    std::fs::write(dir.join(".venv/pyvenv.cfg"), "home = /usr/bin\ninclude-system-site-packages = false\n").unwrap();
+    for package in ["numpy", "torch", "torchcts"] {
+        std::fs::create_dir_all(site.join(package)).unwrap();
+    }
+    std::fs::write(dir.join("helpers.py"), "X = 1\n").unwrap();
+    let manifest = dir.join("manifest.py");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let check = |first_line: &str| {
+        std::fs::write(&manifest, format!("{first_line}\n{text}")).unwrap();
+        run_in_clean_env(&["check", &manifest.to_string_lossy()])
+    };
+    let o = check("import orch");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stderr(&o).trim_end(), "Failed to parse manifest: No module named 'orch'");
+    let o = check("from orch.sub import x");
+    assert_eq!(stderr(&o).trim_end(), "Failed to parse manifest: No module named 'orch'");
+    for known in ["import numpy", "import helpers", "import tomllib", "import distutils"] {
+        let o = check(known);
+        assert!(!stderr(&o).contains("No module named"), "{known}: {}", stderr(&o));
+    }
+    // A `.pth` that runs code may make any module importable: nothing is claimed.
+    std::fs::write(
+        site.join("__editable__.orch.pth"),
+        "import __editable___orch_finder; __editable___orch_finder.install()\n",
+    )
+    .unwrap();
+    let o = check("import orch");
+    assert!(!stderr(&o).contains("No module named"), "{}", stderr(&o));
     let _ = std::fs::remove_dir_all(&dir);
 }

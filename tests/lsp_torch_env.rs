@@ -211,3 +211,74 @@ fn a_workspace_venv_on_python_310_gets_its_regex_answers() {
     client.shutdown();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 25, item 3 in the editor: a project `known_segfaults.json` that torchcts refuses is
+/// an error on that file, with torchcts' message. Written after the server started, it is
+/// found through `workspace/didChangeWatchedFiles`; opened in the editor, its own text is
+/// checked (here one torchcts reads well: no error).
+#[test]
+fn a_refused_project_ledger_is_an_error_on_its_file() {
+    let dir = workspace("project-ledger", "2.12.1");
+    let (mut client, _uri) = start(&dir);
+    status(&mut client);
+    let ledger = dir.join("known_segfaults.json");
+    std::fs::write(&ledger, "{\"version\": 1, \"known_segfaults\": [}\n").unwrap();
+    let ledger_uri = file_uri(&ledger);
+    client.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": ledger_uri, "type": 1}]}));
+    let published = client
+        .wait_for(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == ledger_uri.as_str());
+    let diagnostic = &published["params"]["diagnostics"][0];
+    let message = diagnostic["message"].as_str().unwrap();
+    assert!(message.starts_with("Invalid known segfault ledger: "), "{message}");
+    assert!(
+        message.ends_with("known_segfaults.json: malformed JSON: Expecting value: line 1 column 36 (char 35)"),
+        "{message}"
+    );
+    assert_eq!(diagnostic["range"]["start"], json!({"line": 0, "character": 35}));
+    assert_eq!(diagnostic["severity"], 1);
+    // The editor's text of the file is what counts while it is open.
+    client.open(&ledger_uri, "{\"version\": 2, \"known_segfaults\": []}\n", 1);
+    let published = client.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["version"] == 1
+            && m["params"]["uri"] == ledger_uri.as_str()
+    });
+    let message = published["params"]["diagnostics"][0]["message"].as_str().unwrap();
+    assert!(message.ends_with("known_segfaults.json: version must be 1"), "{message}");
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": ledger_uri, "version": 2},
+               "contentChanges": [{"text": "{\"version\": 1, \"known_segfaults\": []}\n"}]}),
+    );
+    let published = client.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["version"] == 2
+            && m["params"]["uri"] == ledger_uri.as_str()
+    });
+    assert_eq!(published["params"]["diagnostics"], json!([]));
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 25, item 4 in the editor: once the workspace's torchcts venv is found, `import
+/// orch` of a module in none of its folders is the load error the real check-manifest
+/// reports (`No module named 'orch'`).
+#[test]
+fn a_module_the_venv_cannot_import_is_the_load_error() {
+    let dir = workspace("importable", "2.12.1");
+    std::fs::write(dir.join(".venv/pyvenv.cfg"), "home = /usr/bin\ninclude-system-site-packages = false\n").unwrap();
+    for package in ["torch", "torchcts"] {
+        std::fs::create_dir_all(dir.join(".venv/lib/python3.11/site-packages").join(package)).unwrap();
+    }
+    let text = format!("import orch\n{MANIFEST}");
+    std::fs::write(dir.join("manifest.py"), &text).unwrap();
+    let (mut client, uri) = start_with(&dir, &text);
+    let published = client.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == uri.as_str()
+            && m["params"]["diagnostics"].to_string().contains("No module named 'orch'")
+    });
+    assert_eq!(published["params"]["diagnostics"][0]["range"]["start"]["line"], 0, "{published}");
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -281,6 +281,7 @@ pub fn cause_of(acc: &Accounting, rec: &Record) -> Cause {
         | Detail::GeneratedCpuContract(_)
         | Detail::GeneratedShape(_)
         | Detail::OpinfoEmpty
+        | Detail::KnownCrash
         | Detail::PathShapeEmpty => Cause::GeneratedSet,
         Detail::Text(_) | Detail::DeviceText(_) => Cause::Suite(acc.reason_name(rec.reason).to_string()),
     }

@@ -165,6 +165,9 @@ pub struct ManifestFacts {
     /// The Python the run uses (not a manifest key either): its `re` compiles and matches
     /// `skip_ops` and the other regexes.
     pub python: pyregex::PythonVersion,
+    /// The project's own `known_segfaults.json` in the run's folder (not a manifest key
+    /// either), validated by the caller (`ledger::read_project_ledger`).
+    pub project_ledger: crate::ledger::ProjectLedger,
 }
 
 /// Where pytest roots the node ids of a real run, which decides two things show-skips

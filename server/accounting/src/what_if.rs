@@ -149,6 +149,7 @@ impl<'d> Question<'d> {
             has_custom_test_dirs,
             layout,
             python,
+            project_ledger,
         } = base;
         let rest_equal = *skip_ops == changed.skip_ops
             && *device_count == changed.device_count
@@ -160,7 +161,8 @@ impl<'d> Question<'d> {
             && *semantic_level == changed.semantic_level
             && *has_custom_test_dirs == changed.has_custom_test_dirs
             && *layout == changed.layout
-            && *python == changed.python;
+            && *python == changed.python
+            && *project_ledger == changed.project_ledger;
         if !rest_equal {
             return None;
         }

@@ -80,6 +80,15 @@ fn show_skips_parity() {
             Some(prefix) => RunLayout { rooted_at_package: false, node_prefix: prefix.to_string() },
             None => RunLayout { rooted_at_package: true, node_prefix: String::new() },
         };
+        // The project's own known-segfault ledger, laid beside the manifest for the run.
+        if let Ok(bytes) = std::fs::read(cdir.join(accounting::ledger::PROJECT_LEDGER_FILE)) {
+            let torchcts = expected["tool"]["torchcts"].as_str().unwrap_or(accounting::versions::EMBEDDED_TORCHCTS);
+            let packaged = accounting::ledger::packaged_ledger(torchcts);
+            facts.project_ledger.entries =
+                accounting::ledger::read_project_ledger(&bytes, "known_segfaults.json", &packaged)
+                    .expect("a valid ledger");
+            facts.project_ledger.torch = expected["tool"]["torch"].as_str().unwrap_or_default().to_string();
+        }
         let args: Vec<String> =
             case["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_string()).collect();
         let device = facts.resolve_device(arg(&args, "--device"));

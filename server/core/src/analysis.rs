@@ -3,7 +3,7 @@
 use crate::cancel::{uncancelled, Cancel, Cancellable};
 use crate::check::CheckOutcome;
 use crate::cpython::{python_syntax_error, PythonSyntaxError};
-use crate::eval::{evaluate_until, ManifestModel};
+use crate::eval::{evaluate_with, ManifestModel};
 use crate::findings::{Finding, Origin, Severity};
 use crate::fix_data::{FixData, SyntaxRepair};
 use crate::line_index::LineIndex;
@@ -29,6 +29,9 @@ pub struct AnalysisInput<'a> {
     pub file_name: Option<&'a str>,
     /// The Python torchcts runs on, whose `re` compiles the manifest's regexes (3.11 if unset).
     pub python: crate::regex_check::PythonVersion,
+    /// The modules the Python that loads the manifest can import, where the IO layer could
+    /// read all of them (`import orch` then fails as it would: `No module named 'orch'`).
+    pub importable: Option<&'a crate::eval::modules::ImportableModules>,
     /// Findings from the runs' evidence ([`crate::evidence::notes`]), placed on their
     /// entries in this text (a note whose entry is gone is dropped) before suppression
     /// comments apply.
@@ -61,7 +64,7 @@ pub fn analyze(text: &str, input: &AnalysisInput) -> Analysis {
 pub fn analyze_parsed(text: &str, tree: Tree, input: &AnalysisInput, cancel: &Cancel) -> Cancellable<Analysis> {
     // A caller's parser sees a lone CR as a space; CPython (and `parse`) as a line break.
     let tree = if crate::syntax::has_lone_cr(text) { parse(text, None) } else { tree };
-    let model = evaluate_until(&tree, text, cancel)?;
+    let model = evaluate_with(&tree, text, cancel, input.importable)?;
     let line_index = LineIndex::new(text);
     let mut findings = Vec::new();
 

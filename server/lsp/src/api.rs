@@ -98,6 +98,7 @@ pub fn check_report(source: Source) -> Result<Value, ApiError> {
                     inventory,
                     file_name: None,
                     python: crate::cli::regex_python(&cwd.join("manifest.py"), None).0,
+                    importable: None,
                     evidence: None,
                 },
             );

@@ -4,8 +4,10 @@
 pub mod api;
 pub mod cli;
 pub mod evidence_io;
+pub mod importable;
 pub mod ledger_warnings;
 pub mod project_config;
+pub mod project_ledger;
 pub mod server;
 pub mod torch_env;
 

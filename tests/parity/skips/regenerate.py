@@ -14,6 +14,11 @@ cases/NAME/:
                     [node id as printed, reason, detail] in printed order
 * manifest.json   - the manifest dict as evaluated by the real Python, in a tagged
                     JSON form (see docs/inventory.md) so tests need no Python
+* stderr.txt, recorded_on.txt - when show-skips warned about expired known-segfault
+                    ledger entries: its stderr and the day (UTC) it ran
+
+A case folder's `known_segfaults.json` (the project's own ledger) is laid beside the
+manifest too.
 
 One run costs 90-500 s of CPU.  Cases run one at a time.
 """
@@ -205,6 +210,10 @@ def main() -> int:
             work = tempfile.mkdtemp(prefix=f"skips-{name}-")
             node_prefix = pytest_node_prefix(work, pkg)
             shutil.copy(src, os.path.join(work, "manifest.py"))
+            # The project's own known-segfault ledger, read from the run's folder.
+            ledger = os.path.join(cdir, "known_segfaults.json")
+            if os.path.exists(ledger):
+                shutil.copy(ledger, os.path.join(work, "known_segfaults.json"))
             cmd = ["nice", "-n", "19", *base_cmd, "show-skips", *case["args"]]
             print(f"[{n}/{len(cases)}] {name}: {' '.join(cmd[3:])} ...", file=sys.stderr, flush=True)
             proc = subprocess.run(cmd, cwd=work, capture_output=True, text=True)
@@ -215,6 +224,12 @@ def main() -> int:
                 print(f"  show-skips exited {proc.returncode}", file=sys.stderr)
             with open(out_gz, "wb") as f:
                 f.write(gzip.compress(stdout.encode("utf-8"), compresslevel=9, mtime=0))
+            # The ledgers' expiry warnings depend on the day: kept with it.
+            if "Warning: known segfault" in proc.stderr:
+                with open(os.path.join(cdir, "stderr.txt"), "w", encoding="utf-8") as f:
+                    f.write(proc.stderr)
+                with open(os.path.join(cdir, "recorded_on.txt"), "w", encoding="utf-8") as f:
+                    f.write(time.strftime("%Y-%m-%d", time.gmtime()) + "\n")
             manifest_json = subprocess.check_output([python, "-c", _DUMP_MANIFEST, src], text=True, cwd=work)
             with open(os.path.join(cdir, "manifest.json"), "w", encoding="utf-8") as f:
                 f.write(manifest_json)

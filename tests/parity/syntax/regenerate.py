@@ -11,6 +11,11 @@ removed, doubled or swapped; a stray word), with a fixed seed, compiles every re
 this CPython and keeps those that fail: cases.json holds [source, message, line] where
 message and line are SyntaxError.msg and .lineno. `torchcts check-manifest` prints
 "Failed to parse manifest: {msg} ({file}, line {lineno})" from the same exception.
+
+`extra_cases.json` adds named sources (shapes the check differential found on fresh seeds),
+compiled the same way, after the sample (mutation `extra:<name>`). `--extra-only` keeps the
+committed sample as it is and compiles the extra cases again (the sample moves whenever the
+check corpus grows).
 """
 import glob
 import gzip
@@ -66,12 +71,16 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seed", type=int, default=20261130)
     ap.add_argument("--out", default=os.path.join(HERE, "cases.json.gz"))
+    ap.add_argument("--extra-only", action="store_true", help="keep the committed sample, redo the extra cases")
     args = ap.parse_args()
     if sys.version_info[:2] != (3, 11):
         print("warning: torchcts 0.4.1 runs on CPython 3.11; messages differ between versions", file=sys.stderr)
     rng = random.Random(args.seed)
     cases = []
-    for path in sorted(glob.glob(os.path.join(ROOT, "tests/parity/check/cases/*/manifest.py"))):
+    if args.extra_only:
+        with gzip.open(os.path.join(HERE, "cases.json.gz"), "rt", encoding="utf-8") as f:
+            cases = [c for c in json.load(f)["cases"] if not c["mutation"].startswith("extra:")]
+    for path in [] if args.extra_only else sorted(glob.glob(os.path.join(ROOT, "tests/parity/check/cases/*/manifest.py"))):
         with open(path, encoding="utf-8") as f:
             text = f.read()
         try:
@@ -84,6 +93,16 @@ def main():
             except SyntaxError as e:
                 name = os.path.basename(os.path.dirname(path))
                 cases.append({"from": name, "mutation": kind, "source": broken, "message": e.msg, "line": e.lineno})
+    with open(os.path.join(HERE, "extra_cases.json"), encoding="utf-8") as f:
+        extra = json.load(f)["cases"]
+    for case in extra:
+        try:
+            compile(case["source"], "manifest.py", "exec")
+        except SyntaxError as e:
+            cases.append({"from": "extra", "mutation": "extra:" + case["name"], "source": case["source"],
+                          "message": e.msg, "line": e.lineno})
+        else:
+            raise SystemExit(f"extra case {case['name']} compiles: no syntax error to compare")
     data = json.dumps({"python": sys.version.split()[0], "cases": cases}, indent=0, ensure_ascii=False) + "\n"
     with open(args.out, "wb") as f:
         f.write(gzip.compress(data.encode("utf-8"), compresslevel=9, mtime=0))

@@ -105,9 +105,22 @@ pub(super) fn chain(ctx: &mut Ctx, node: NodeRef, hot: &HotItem, item: &Item) ->
         }
     }
     if flags != 0 || has_dev {
-        return rare_fact_rules(ctx, hot, item, has_dev);
+        let outcome = rare_fact_rules(ctx, hot, item, has_dev);
+        if outcome.is_some() {
+            return outcome;
+        }
     }
-    None
+    project_ledger_crash(ctx, node, hot)
+}
+
+/// Step 14 for the project's own ledger (its tests are decided item by item).
+fn project_ledger_crash(ctx: &Ctx, node: NodeRef, hot: &HotItem) -> Outcome {
+    let (Some(crashes), NodeRef::Item(i)) = (&ctx.project_crashes, node) else { return None };
+    (crashes.get(i as usize) && ctx.selection.contains(hot.level)).then_some((
+        ctx.reasons.known_crash,
+        Detail::KnownCrash,
+        false,
+    ))
 }
 
 /// Steps 2-3 of the chain; kept out of line so that the common item never

@@ -83,6 +83,10 @@ pub(crate) struct Ctx<'a, 'f> {
     pub(super) problems: Vec<AccountingProblem>,
     pub(super) device_count: f64,
     pub(super) reasons: ChainReasons,
+    /// Items the project's known-segfault ledger records without running them.
+    pub(super) project_crashes: Option<crate::bits::Bits>,
+    /// Project ledger entries whose tests are not counted, and why.
+    pub(super) ledger_notes: Vec<String>,
 }
 
 impl<'a, 'f> Ctx<'a, 'f> {
@@ -326,7 +330,25 @@ pub(super) fn new_context<'a, 'f>(
             None => DtypeKeys::of(inv, facts),
         },
         keys_allow: None,
+        project_crashes: None,
+        ledger_notes: Vec::new(),
     };
+    let ledger = &facts.project_ledger;
+    if !ledger.entries.is_empty() {
+        let torch = if ledger.torch.is_empty() { inv.meta.torch_version.as_str() } else { ledger.torch.as_str() };
+        let hardware = crate::ledger::hardware_key(&resolution.device, facts, &ledger.host);
+        let matcher = crate::ledger::ProjectMatcher::new(
+            inv,
+            &ledger.entries,
+            &resolution.device,
+            torch,
+            hardware.as_deref(),
+            &facts.layout,
+            |i| inv.engine.hot.items[i].level,
+        );
+        ctx.project_crashes = matcher.crash_items;
+        ctx.ledger_notes = matcher.notes;
+    }
     ctx.ieee754 = match facts.capability("ieee754") {
         None | Some(PyValue::Bool(true)) => Ieee754::On,
         Some(PyValue::Str(p)) => Ieee754::Patterns(vec![ctx.pattern_id(p)]),

@@ -100,6 +100,7 @@ impl Accounting<'_> {
                 "no tracked path-shape rows matched this module's runner and selectors".to_string()
             }
             Detail::OpinfoEmpty => "No OpInfo tests matched the manifest filters.".to_string(),
+            Detail::KnownCrash => "known confirmed backend crash recorded without executing the backend op".to_string(),
             Detail::LevelAbove(l) => {
                 format!("semantic_level={l} exceeds requested level {}", self.facts_repr.max_level)
             }

@@ -137,7 +137,8 @@ fn account_with<'a>(
     let GroupPass { visited, group_decision, group_outcomes, .. } = pass;
 
     let reason_counts = reasons_in_first_seen_order(&tally);
-    let not_modelled = not_modelled(facts, &resolution);
+    let mut not_modelled = not_modelled(facts, &resolution);
+    not_modelled.append(&mut ctx.ledger_notes);
     let facts_repr = FactsForText {
         device_count: match &facts.device_count {
             None => "1".to_string(),

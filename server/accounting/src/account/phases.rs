@@ -130,8 +130,14 @@ pub(super) fn decide_groups(ctx: &mut Ctx, tally: &mut Tally, grouping: Grouping
             }
         }
     }
+    // So are the tests the project's ledger records.
+    if let Some(crashes) = &ctx.project_crashes {
+        for i in crashes.iter().filter(|&i| in_scope(i)) {
+            by_item.set(i);
+        }
+    }
     let ieee754_patterns = matches!(ctx.ieee754, Ieee754::Patterns(_));
-    let skip_ops_used = !facts.skip_ops.is_empty();
+    let skip_ops_used = !facts.skip_ops.is_empty() || ctx.project_crashes.is_some();
     let regex_keys = (0..ctx.keys.effective.len()).any(|k| {
         let dt = ctx.keys.effective[k];
         matches!(ctx.filter(dt), Filter::Regex(_))

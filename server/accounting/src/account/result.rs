@@ -86,6 +86,8 @@ pub enum Detail {
     OomNotRecoverable,
     PathShapeEmpty,
     OpinfoEmpty,
+    /// A test the project's known-segfault ledger records without running it.
+    KnownCrash,
     LevelAbove(u8),
     LevelOutside(u8),
 }

@@ -22,6 +22,7 @@ pub(crate) struct ChainReasons {
     pub(crate) opinfo_empty: Reason,
     pub(crate) level_gt: Reason,
     pub(crate) level_out: Reason,
+    pub(crate) known_crash: Reason,
     pub(crate) backend_not_available: Option<Reason>,
 }
 
@@ -46,6 +47,7 @@ impl ChainReasons {
             opinfo_empty: rid("opinfo_no_selected_cases"),
             level_gt: rid("semantic_level_gt_requested"),
             level_out: rid("semantic_level_out_of_range"),
+            known_crash: rid("known_backend_crash"),
             backend_not_available: inv.reason_index.get("backend_not_available").copied(),
         }
     }

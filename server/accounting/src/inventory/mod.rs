@@ -139,4 +139,5 @@ pub(crate) const ENGINE_REASONS: &[&str] = &[
     "opinfo_no_selected_cases",
     "semantic_level_gt_requested",
     "semantic_level_out_of_range",
+    "known_backend_crash",
 ];

@@ -150,7 +150,10 @@ fn parser_or_tokenizer_error(
 ) -> Option<PythonSyntaxError> {
     // Only a file that does not parse is scanned for CPython's specialised messages.
     let hints = if first.is_some() { super::hints::hints(text) } else { Default::default() };
+    let stops_parser = hints.first.as_ref().is_some_and(|h| h.stops_parser);
     let mut parser_error = first.map(|(line, end)| parser_error(hints.first, &hints.statement_starts, line, end));
+    // Where the parser stopped for good, the last token it read is on its error's line.
+    let stopped_there = stops_parser && parser_error.as_ref().is_some_and(|p| p.message == super::hints::INVALID);
     if let Some((_, error)) = arguments {
         parser_error = Some(error);
     }
@@ -171,7 +174,9 @@ fn parser_or_tokenizer_error(
             // generic `invalid syntax` makes CPython tokenize the rest of the file (any
             // error there replaces it), and before a specialised message its first pass
             // has usually read past the construct already.
-            if tok.at_eof && parser.line < tok.error.line {
+            // (CPython compares the line of the last token the parser read with the
+            // bracket's: its lookahead usually reads on to EOF, not where it stopped.)
+            if tok.at_eof && (parser.line < tok.error.line || stopped_there && parser.line == tok.error.line) {
                 Some(parser)
             } else {
                 Some(tok.error)
@@ -215,11 +220,48 @@ fn first_error(tree: &Tree, text: &str, tokens: Option<&[super::tokens::Token]>)
         stray_character(text),
         tokens.and_then(super::hints::missed_starred),
         tokens.and_then(super::hints::statement_juxtaposition),
+        tokens.and_then(glued_string_prefix),
+        tokens.and_then(import_junk),
     ]
     .into_iter()
     .flatten();
     let span = missed.chain(tree_sitter).min_by_key(|s| s.start)?;
     Some((line_at(text, span.start), span.end, span.start))
+}
+
+/// The first token an `import` statement cannot hold (`import a-b`: tree-sitter reads on
+/// after the module name). A `from` statement is left to tree-sitter.
+fn import_junk(tokens: &[super::tokens::Token]) -> Option<std::ops::Range<usize>> {
+    use super::tokens::Kind;
+    let mut in_import = false;
+    for t in tokens {
+        if t.logical_start || t.is(";") {
+            in_import = t.is_name("import");
+            continue;
+        }
+        let allowed =
+            t.kind == Kind::Name && !super::tokens::is_keyword(t.text) || t.is_name("as") || t.is(".") || t.is(",");
+        if in_import && !allowed {
+            return Some(t.start..t.end());
+        }
+    }
+    None
+}
+
+/// A name glued to a string (`T"key"`): CPython's tokenizer takes only its string prefixes
+/// (`r`, `b`, `f`, `u` and their pairs) into the string, so the two are operands side by
+/// side, which tree-sitter reads as one string.
+fn glued_string_prefix(tokens: &[super::tokens::Token]) -> Option<std::ops::Range<usize>> {
+    use super::tokens::Kind;
+    tokens
+        .windows(2)
+        .find(|w| {
+            w[0].kind == Kind::Name
+                && w[1].kind == Kind::String
+                && w[0].end() == w[1].start
+                && !super::tokens::is_keyword(w[0].text)
+        })
+        .map(|w| w[1].start..w[1].start + 1)
 }
 
 /// The first `!`, `?`, `$` or backquote outside strings and comments: CPython's tokenizer

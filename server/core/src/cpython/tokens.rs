@@ -39,6 +39,10 @@ impl Token<'_> {
         self.start + self.text.len()
     }
 
+    pub(crate) fn is_name(&self, name: &str) -> bool {
+        self.kind == Kind::Name && self.text == name
+    }
+
     pub(crate) fn is(&self, op: &str) -> bool {
         self.kind == Kind::Op && self.text == op
     }

@@ -18,6 +18,7 @@ mod compile_nesting;
 mod expressions;
 mod literals;
 mod load_error;
+pub mod modules;
 mod names;
 mod operators;
 mod statements;
@@ -58,7 +59,19 @@ pub fn evaluate(tree: &Tree, text: &str) -> ManifestModel {
 /// [`evaluate`], given up once `cancel` is set (checked per statement and per
 /// [`CHECK_EVERY`] entries of a literal).
 pub fn evaluate_until(tree: &Tree, text: &str, cancel: &Cancel) -> Cancellable<ManifestModel> {
+    evaluate_with(tree, text, cancel, None)
+}
+
+/// [`evaluate_until`], knowing which modules the loading Python can import (`None`: not
+/// known, so no import is claimed to fail).
+pub fn evaluate_with(
+    tree: &Tree,
+    text: &str,
+    cancel: &Cancel,
+    importable: Option<&modules::ImportableModules>,
+) -> Cancellable<ManifestModel> {
     let mut ev = Evaluator {
+        importable,
         text,
         env: HashMap::new(),
         model: ManifestModel::default(),
@@ -110,6 +123,7 @@ pub fn evaluate_until(tree: &Tree, text: &str, cancel: &Cancel) -> Cancellable<M
 
 struct Evaluator<'a> {
     text: &'a str,
+    importable: Option<&'a modules::ImportableModules>,
     env: HashMap<String, Value>,
     model: ManifestModel,
     /// Names bound anywhere (including in blocks we do not evaluate) by earlier statements.

@@ -104,6 +104,9 @@ impl Evaluator<'_> {
                 "dotted_name" => {
                     let full = self.t(name);
                     let first = full.split('.').next().unwrap_or(full).to_string();
+                    if self.import_fails(name, full) {
+                        return;
+                    }
                     if first == "torch" {
                         self.model.imports_torch = true;
                     } else if !STDLIB_MODULES.contains(&first.as_str()) {
@@ -116,6 +119,9 @@ impl Evaluator<'_> {
                 }
                 "aliased_import" => {
                     let module = name.field(Field::Name).map(|n| self.t(n)).unwrap_or("");
+                    if self.import_fails(name, module) {
+                        return;
+                    }
                     if let Some(alias) = name.field(Field::Alias) {
                         if module == "torch" {
                             self.model.imports_torch = true;
@@ -133,8 +139,24 @@ impl Evaluator<'_> {
         }
     }
 
+    /// `ModuleNotFoundError` where the module is certainly missing (see
+    /// [`super::modules`]); true when loading stops there.
+    fn import_fails(&mut self, node: Node, module: &str) -> bool {
+        let Some(missing) = self.importable.and_then(|m| m.certainly_missing(module)) else { return false };
+        self.fail(span(node), "ModuleNotFoundError", format!("No module named '{missing}'"));
+        true
+    }
+
     fn import_from(&mut self, node: Node) {
         let module = node.field(Field::ModuleName).map(|n| self.t(n)).unwrap_or("");
+        // A relative import (`from . import x`) fails otherwise; not claimed here.
+        if !module.starts_with('.') {
+            if let Some(name) = node.field(Field::ModuleName) {
+                if self.import_fails(name, module) {
+                    return;
+                }
+            }
+        }
         let mut cursor = node.walk();
         let names: Vec<Node> = node.children_by_field_name("name", &mut cursor).collect();
         if names.is_empty() {

@@ -168,11 +168,19 @@ fn one(
     }
     let no_accounting = why_no_accounting(&analysis);
     let manifest = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()).filter(|_| no_accounting.is_none());
-    let accounting = manifest.map(|manifest| account(&inventory, manifest, flags, path));
+    let ledger = super::project_ledger(path, &inventory);
+    let project_ledger = ledger.clone().unwrap_or_default();
+    let accounting = manifest.map(|manifest| account(&inventory, manifest, flags, path, project_ledger));
     match args.format {
         AnalyzeFormat::Text => {
             print_diagnostics(path, &analysis);
             outln!("note: {python_line}");
+            if let Err(problem) = &ledger {
+                // torchcts refuses the project's ledger: show-skips and run stop there.
+                outln!("== The project's known-segfault ledger");
+                outln!("{}", problem.located());
+                outln!();
+            }
             if let Some((acc, manifest)) = accounting.as_ref().zip(manifest) {
                 let default = match (manifest.get("semantic_level").is_some(), flags.default_level) {
                     (true, _) => LevelSource::Manifest,
@@ -240,10 +248,12 @@ fn account<'i>(
     manifest: &Dict,
     flags: &AccountingArgs,
     path: &Path,
+    project_ledger: accounting::ledger::ProjectLedger,
 ) -> accounting::Accounting<'i> {
     let mut facts = av::facts(manifest);
     facts.layout = flags.run_layout(path);
     facts.python = flags.regex_python(path).0;
+    facts.project_ledger = project_ledger;
     let device = facts.resolve_device(flags.device.as_deref());
     let selection = flags
         .levels

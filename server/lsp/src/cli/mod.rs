@@ -285,10 +285,24 @@ impl AccountingArgs {
     }
 }
 
-/// What `torchcts show-skips` and `run` print on stderr for the packaged known-segfault
-/// ledger's active entries past their review date (`Warning: known segfault ...`).
-pub fn ledger_expiry_warnings(inventory: &SelectedInventory, device: &str) -> Vec<String> {
-    crate::ledger_warnings::expired(&inventory.meta.torchcts_version, &inventory.torch(), device)
+/// What `torchcts show-skips` and `run` print on stderr for the known-segfault ledgers'
+/// (packaged, then the project's) active entries past their review date
+/// (`Warning: known segfault ...`).
+pub fn ledger_expiry_warnings(
+    inventory: &SelectedInventory,
+    device: &str,
+    facts: &accounting::ManifestFacts,
+) -> Vec<String> {
+    crate::ledger_warnings::expired(&inventory.meta.torchcts_version, &inventory.torch(), device, facts)
+}
+
+/// The project's `known_segfaults.json` beside `manifest`, read as torchcts reads it for a
+/// run counted with `inventory`.
+pub fn project_ledger(
+    manifest: &Path,
+    inventory: &SelectedInventory,
+) -> Result<accounting::ledger::ProjectLedger, crate::project_ledger::LedgerProblem> {
+    crate::project_ledger::read(manifest, &inventory.meta.torchcts_version, &inventory.torch())
 }
 
 /// The manifest's folder, absolute (show-skips runs there).
@@ -551,6 +565,8 @@ pub fn analyze_text_with(
 ) -> Analysis {
     let base = absolute_parent(path);
     let dir_exists = dir_exists_relative_to(&base);
+    // The environment check-manifest runs in, as `skips` finds it: which modules it has.
+    let importable = crate::importable::importable_modules(&crate::torch_env::detect(None, Some(&base)), &base);
     analyze(
         text,
         &AnalysisInput {
@@ -559,6 +575,7 @@ pub fn analyze_text_with(
             inventory,
             file_name: path.file_name().and_then(|n| n.to_str()),
             python,
+            importable: importable.as_ref(),
             evidence,
         },
     )

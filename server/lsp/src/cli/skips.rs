@@ -136,6 +136,15 @@ fn one(args: &SkipsArgs, flags: &AccountingArgs, input: &Input, single: bool) ->
     let mut facts = av::facts(manifest);
     facts.layout = flags.run_layout(path);
     facts.python = python;
+    match super::project_ledger(path, &inventory) {
+        Ok(ledger) => facts.project_ledger = ledger,
+        // show-skips stops at start-up (pytest.exit, exit code 1).
+        Err(problem) => {
+            let code = failed(format!("Exit: {}", problem.message), 1);
+            errln!("Note: {}", problem.located());
+            return code;
+        }
+    }
     let selection = match flags.levels.selection() {
         Some(s) => s,
         None => match flags.default_selection(&facts) {
@@ -155,7 +164,7 @@ fn one(args: &SkipsArgs, flags: &AccountingArgs, input: &Input, single: bool) ->
         }
     } else {
         // show-skips prints these at start-up, before its audit.
-        for warning in super::ledger_expiry_warnings(&inventory, &acc.device.device) {
+        for warning in super::ledger_expiry_warnings(&inventory, &acc.device.device, &facts) {
             errln!("Warning: {warning}");
         }
         super::output::write_text_stdout(|out| accounting::write_show_skips(&acc, out));

@@ -33,6 +33,7 @@ pub fn run_analysis(
     evidence: &[torchcts_core::evidence::EvidenceNote],
     python: torchcts_core::regex_check::PythonVersion,
     cancel: &Cancel,
+    importable: Option<&torchcts_core::eval::modules::ImportableModules>,
 ) -> Cancellable<Option<Analysis>> {
     let path = uri.to_file_path();
     let base_dir: Option<PathBuf> = path.as_ref().and_then(|p| p.parent().map(|d| d.to_path_buf()));
@@ -48,6 +49,7 @@ pub fn run_analysis(
             file_name: file_name.as_deref(),
             python,
             evidence: Some(evidence),
+            importable,
         };
         analyze_parsed(text, tree, &input, cancel)
     });

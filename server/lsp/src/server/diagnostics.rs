@@ -41,6 +41,10 @@ pub(crate) const LIVE_ANALYSIS_MAX_BYTES: usize = torchcts_core::size_limit::ANA
 /// no diagnostics; one that stopped being a manifest (a setting or workspace folder
 /// changed) has its diagnostics cleared.
 pub async fn refresh(session: &Session, uri: Uri) {
+    if uri.to_file_path().is_some_and(|p| crate::project_ledger::is_ledger_file(&p)) {
+        publish_open_ledger(session, &uri).await;
+        return;
+    }
     if !session.is_manifest(&uri) {
         let analysed = session.lock().documents.get_mut(&uri).is_some_and(|d| {
             d.summary = None;
@@ -54,6 +58,7 @@ pub async fn refresh(session: &Session, uri: Uri) {
     // Only manifests report their project configuration's problems (an editor that sends
     // every Python file must not get them on each of those).
     publish_config_problem(session, &uri).await;
+    publish_ledger_problem(session, &uri).await;
     loop {
         let snapshot = {
             let mut state = session.lock();
@@ -113,8 +118,17 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob) -> Cancellable<O
     }
     let inventory = session.inventory_if_ready();
     let evidence = session.lock().documents.get(uri).map(|d| d.evidence_notes.clone()).unwrap_or_default();
-    let Some(analysis) =
-        run_analysis(uri, &text, old_tree.as_ref(), inventory, &evidence, session.regex_python(), &cancel)?
+    let importable = session.importable(uri);
+    let Some(analysis) = run_analysis(
+        uri,
+        &text,
+        old_tree.as_ref(),
+        inventory,
+        &evidence,
+        session.regex_python(),
+        &cancel,
+        importable.as_ref(),
+    )?
     else {
         return Ok(None);
     };
@@ -141,6 +155,7 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob) -> Cancellable<O
         let mut facts = session.facts_for(&uri, m);
         facts.layout = layout;
         facts.python = analysis.python;
+        facts.project_ledger = session.project_ledger_facts(&uri);
         facts
     });
     let previous = session.lock().documents.get(&uri).and_then(|d| d.summary.clone());
@@ -261,6 +276,67 @@ async fn publish_config_problem(session: &Session, uri: &Uri) {
     let finding = Finding::new(span, Severity::Error, message, "project-config", Origin::Lsp);
     let diagnostic = convert::diagnostic(&positions, &finding, &config_uri);
     session.client.publish_diagnostics(config_uri, vec![diagnostic], None).await;
+}
+
+/// A project `known_segfaults.json` open in the editor: torchcts' verdict on its text as it
+/// is (an error where torchcts stops, none when it reads well).
+async fn publish_open_ledger(session: &Session, uri: &Uri) {
+    let Some(path) = uri.to_file_path() else { return };
+    let (torchcts, _) = session.counted_versions();
+    let (text, version, encoding) = {
+        let state = session.lock();
+        let Some(doc) = state.documents.get(uri) else { return };
+        (doc.text.clone(), doc.version, state.encoding)
+    };
+    let finding = crate::project_ledger::parse(&path, text.as_bytes(), &torchcts).err().map(ledger_finding);
+    let index = LineIndex::new(&text);
+    let positions = convert::Positions::new(&text, &index, encoding);
+    let diagnostics = finding.iter().map(|f| convert::diagnostic(&positions, f, uri)).collect();
+    session.client.publish_diagnostics(uri.clone(), diagnostics, Some(version)).await;
+}
+
+fn ledger_finding(problem: crate::project_ledger::LedgerProblem) -> Finding {
+    Finding::new(problem.range, Severity::Error, problem.message, "known-segfault-ledger", Origin::Torchcts)
+}
+
+/// The project ledger beside a manifest that torchcts refuses is an error on that file
+/// (published once per read, unless the file is open: its own text is checked then); one
+/// that reads well again is cleared.
+async fn publish_ledger_problem(session: &Session, uri: &Uri) {
+    let Some(path) = uri.to_file_path() else { return };
+    let file = crate::project_ledger::file_for(&path);
+    let Some(ledger_uri) = Uri::from_file_path(&file) else { return };
+    let problem = session.project_ledger(uri).err();
+    let publish = {
+        let mut state = session.lock();
+        let open = state.documents.get(&ledger_uri).is_some();
+        let flagged = &mut state.ledgers.flagged;
+        let was_flagged = flagged.contains(&file);
+        match &problem {
+            Some(_) if open || was_flagged => None,
+            Some(_) => {
+                flagged.push(file.clone());
+                Some(true)
+            }
+            None if was_flagged => {
+                flagged.retain(|f| *f != file);
+                (!open).then_some(false)
+            }
+            None => None,
+        }
+    };
+    match (publish, problem) {
+        (Some(true), Some(problem)) => {
+            let text = std::fs::read(&file).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
+            let index = LineIndex::new(&text);
+            let encoding = session.lock().encoding;
+            let positions = convert::Positions::new(&text, &index, encoding);
+            let diagnostic = convert::diagnostic(&positions, &ledger_finding(problem), &ledger_uri);
+            session.client.publish_diagnostics(ledger_uri, vec![diagnostic], None).await;
+        }
+        (Some(false), _) => session.client.publish_diagnostics(ledger_uri, Vec::new(), None).await,
+        _ => {}
+    }
 }
 
 /// Refreshes every open document: after a change of what is a manifest (the `manifests`

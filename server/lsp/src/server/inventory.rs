@@ -24,16 +24,17 @@ pub async fn load_and_refresh(session: &Session) {
             release_freed_memory();
             // Only an environment with torchcts decides where a run roots node ids; without
             // one the common layout (a venv beside the project) is assumed.
-            (choice, crate::torch_env::layout_site_packages(&env), crate::torch_env::regex_python(&env))
+            (choice, crate::torch_env::layout_site_packages(&env), crate::torch_env::regex_python(&env), env)
         })
         .await;
-        let Ok((choice, site_packages, regex_python)) = chosen else { return };
+        let Ok((choice, site_packages, regex_python, environment)) = chosen else { return };
         session.log(crate::server::log::Level::Info, format!("torchcts-lsp: {}", regex_python.1)).await;
         let uris = {
             let mut state = session.lock();
             state.embedded = Some(choice);
             state.site_packages = site_packages;
             state.regex_python = Some(regex_python);
+            state.environment = Some(environment);
             // Counts cached per document were made from the previous inventory.
             state.documents.forget_summaries();
             state.documents.uris()

@@ -14,6 +14,9 @@ pub struct Hint {
     /// Read by CPython's second pass wherever tree-sitter saw the first error: the value of
     /// an assignment whose target is bad (and that target's own message).
     pub reached: bool,
+    /// CPython's parser reads no token past it (a statement's keyword in a bracket, an '='
+    /// with nothing before it), so an unclosed bracket opened on its line loses to it.
+    pub stops_parser: bool,
 }
 
 pub const FORGOT_COMMA: &str = "invalid syntax. Perhaps you forgot a comma?";

@@ -67,7 +67,7 @@ struct Scan<'a, 't> {
 /// CPython's `message` at token `t`, with `fix` as its repair.
 fn at(message: &'static str, t: &Token, fix: Option<SyntaxFix>) -> Option<Hint> {
     let fixes = fix.into_iter().collect();
-    Some(Hint { message: message.into(), line: t.line, offset: t.start, fixes, reached: false })
+    Some(Hint { message: message.into(), line: t.line, offset: t.start, fixes, reached: false, stops_parser: false })
 }
 
 fn replace_equals(t: &Token) -> Option<SyntaxFix> {
@@ -95,7 +95,14 @@ impl<'a, 't> Scan<'a, 't> {
     fn target_hint(&self, error: TargetError, fix: Option<SyntaxFix>) -> Hint {
         let t = &self.tokens[error.at];
         let fixes = fix.into_iter().collect();
-        Hint { message: error.message.into(), line: t.line, offset: t.start, fixes, reached: false }
+        Hint {
+            message: error.message.into(),
+            line: t.line,
+            offset: t.start,
+            fixes,
+            reached: false,
+            stops_parser: false,
+        }
     }
 
     /// A statement starts at a logical line or after a ';'; its first '=' on its own level
@@ -113,9 +120,12 @@ impl<'a, 't> Scan<'a, 't> {
     /// The rules that apply at token `k`, then the bookkeeping of brackets and elements.
     fn token(&mut self, k: usize) -> Option<Hint> {
         let t = &self.tokens[k];
+        if self.stops_in_bracket(k) {
+            return at(INVALID, t, None).map(|h| Hint { stops_parser: true, ..h });
+        }
         let hint = self.invalid_kvpair_key(k).or_else(|| self.invalid_expression(k)).or_else(|| self.invalid_kwarg(k));
         if hint.is_some() {
-            return hint;
+            return self.in_key_trailer().or(hint);
         }
         if t.kind == Kind::Op {
             match t.text {
@@ -140,6 +150,58 @@ impl<'a, 't> Scan<'a, 't> {
             }
         }
         None
+    }
+
+    /// A failure inside a call or subscript on a dict key after the first (`f(x y): 1`):
+    /// CPython's first pass dropped that trailer (the key is `f`), and its second pass
+    /// reuses that parse, so the key wants its ':' (`invalid_kvpair`).
+    fn in_key_trailer(&self) -> Option<Hint> {
+        let frames = &self.frames;
+        let i = (1..frames.len()).find(|&i| {
+            let key = &frames[i - 1];
+            frames[i].call && key.dict && key.elements > 0 && key.element_start.is_some() && !key.element_colon
+        })?;
+        at(COLON_EXPECTED, &self.tokens[frames[i - 1].element_start?], None)
+    }
+
+    /// Tokens no expression in a bracket can hold where they stand: a statement's keyword
+    /// (`(import torch`), an '=' with nothing before it (`{ = ...`). CPython's parse stops
+    /// there with its generic message, before anything further on.
+    fn stops_in_bracket(&self, k: usize) -> bool {
+        let t = &self.tokens[k];
+        // An import names modules, never a bracket (but `from m import (a, b)`).
+        let opening = t.kind == Kind::Op && matches!(t.text, "(" | "[" | "{");
+        let first = &self.tokens[self.statement_start];
+        let names_only = first.is_name("import")
+            || first.is_name("from") && !(t.is("(") && self.prev(k).is_some_and(|p| p.is_name("import")));
+        if opening && names_only {
+            return true;
+        }
+        let Some(f) = self.frames.last() else { return false };
+        let statement_keyword = t.kind == Kind::Name
+            && matches!(
+                t.text,
+                "import"
+                    | "def"
+                    | "class"
+                    | "return"
+                    | "pass"
+                    | "break"
+                    | "continue"
+                    | "raise"
+                    | "global"
+                    | "nonlocal"
+                    | "del"
+                    | "assert"
+                    | "while"
+                    | "try"
+                    | "except"
+                    | "finally"
+                    | "elif"
+                    | "with"
+            );
+        let bare_from = t.is_name("from") && self.prev(k).is_none_or(|p| !p.is_name("yield"));
+        statement_keyword || bare_from || (t.is("=") && f.element_start.is_none())
     }
 
     fn open_bracket(&mut self, k: usize) {
@@ -223,8 +285,11 @@ impl<'a, 't> Scan<'a, 't> {
         // The key expression can also end where an attribute has no name (`torch.+x`), at a
         // character Python has no token for (`torch.bf!loat16`) or at a ';': not ':' either.
         let next = tokens.get(k + 1);
+        // And where a binary operator has no right operand (`"key" *: 1`).
+        let no_operand = next.is_some_and(|n| n.is(":") || n.is(",") || n.is("}"));
         let key_ends_badly = t.is(".") && !next.is_some_and(|n| n.kind == Kind::Name)
-            || t.kind == Kind::Op && matches!(t.text, "!" | "?" | "$" | ";");
+            || t.kind == Kind::Op && matches!(t.text, "!" | "?" | "$" | ";")
+            || t.kind == Kind::Op && t.in_disjunction() && !t.ends_operand() && !t.is(".") && no_operand;
         let after_operand = prev.is_some_and(|p| p.ends_operand());
         if !(later_key && (t.is("=") || after_operand && (t.starts_expression() || key_ends_badly))) {
             return None;
@@ -254,9 +319,16 @@ impl<'a, 't> Scan<'a, 't> {
         // `NAME` in CPython's grammar is a name that is not a keyword.
         let name = first.kind == Kind::Name && !is_keyword(first.text);
         let name_string = name && tokens.get(a + 1).is_some_and(|n| n.kind == Kind::String);
-        let soft_keyword = name && matches!(first.text, "match" | "case" | "_");
+        // CPython 3.11 compares a NAME with the soft keywords over the NAME's length
+        // (`strncmp`), so any prefix of one counts: `m`, `ma`, `ca`, ...
+        let soft_keyword = name && ["match", "case", "_"].iter().any(|s| s.starts_with(first.text));
         let legacy = a == k - 1 && name && matches!(first.text, "print" | "exec");
-        if name_string || soft_keyword || legacy {
+        // `{**a b}`, `[1, *a b]`: a starred item is `'*' bitwise_or`, where no
+        // `invalid_expression` is asked.
+        let frame = self.frames.last();
+        let starred_item = (first.is("**") && frame.is_some_and(|f| f.brace))
+            || (first.is("*") && frame.is_some_and(|f| !f.call && f.elements > 0));
+        if name_string || soft_keyword || legacy || starred_item {
             // Excluded (`name 'string'`, a soft keyword, `print x`): the parse stops
             // here with CPython's generic message.
             return at(INVALID, t, None);

@@ -32,6 +32,7 @@ pub(super) fn missing_block_colon(tokens: &[Token]) -> Option<Hint> {
                 offset: last.start,
                 fixes: fix.into_iter().collect(),
                 reached: false,
+                stops_parser: false,
             });
         }
         k = end;

@@ -1,4 +1,5 @@
-//! `workspace/didChangeWatchedFiles`: a `pyproject.toml` changed, appeared or went, so the
+//! `workspace/didChangeWatchedFiles`: a `known_segfaults.json` changed (the project ledgers
+//! are read again), or a `pyproject.toml` changed, appeared or went, so the
 //! project configuration (`[tool.torchcts-lsp]`) is read again and every open document is
 //! analysed again (what is a manifest and what is silenced may have changed); a run's result
 //! file (`results/**/*.json`, `.torchcts-lsp/results/**/*.json`) changed, so the evidence of
@@ -9,8 +10,16 @@ use crate::server::session::Session;
 use tower_lsp_server::ls_types::DidChangeWatchedFilesParams;
 
 pub async fn did_change_watched_files(session: &Session, params: DidChangeWatchedFilesParams) {
+    let ledger = params.changes.iter().any(|c| c.uri.as_str().ends_with(accounting::ledger::PROJECT_LEDGER_FILE));
+    if ledger {
+        // A project known-segfault ledger: read again, counted and checked again.
+        session.lock().ledgers.forget();
+    }
     let pyproject = params.changes.iter().any(|c| c.uri.as_str().ends_with(crate::project_config::FILE_NAME));
     let results = params.changes.iter().any(|c| is_result_file(c.uri.as_str()));
+    if ledger && !pyproject {
+        crate::server::diagnostics::refresh_all(session).await;
+    }
     if pyproject {
         {
             let mut state = session.lock();

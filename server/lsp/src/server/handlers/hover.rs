@@ -21,10 +21,8 @@ fn hover_now(session: &Session, snapshot: &Snapshot, params: HoverParams) -> Opt
     let result = torchcts_core::hover::hover(&snapshot.analysis, offset, counts.as_ref()).map(|mut h| {
         // Where the inventory added counts, say which versions they are for.
         if h.counted {
-            if let Some(device) =
-                summary.as_deref().map(|s| s.device.clone()).filter(|_| h.markdown.contains("known backend crash"))
-            {
-                h.markdown.push_str(&expired_ledger_entries(session, &device));
+            if let Some(summary) = summary.as_deref().filter(|_| h.markdown.contains("known backend crash")) {
+                h.markdown.push_str(&expired_ledger_entries(session, &summary.device, &summary.facts));
             }
             h.markdown.push_str(&format!("\n\n*Counts for {}.*", session.counts_for()));
         }
@@ -54,9 +52,9 @@ fn hover_now(session: &Session, snapshot: &Snapshot, params: HoverParams) -> Opt
 
 /// Where the hover lists the known crashes: the ledger entries past their review date, as
 /// `show-skips` and `run` warn about them (today's date read in the IO layer).
-fn expired_ledger_entries(session: &Session, device: &str) -> String {
+fn expired_ledger_entries(session: &Session, device: &str, facts: &accounting::ManifestFacts) -> String {
     let (torchcts, torch) = session.counted_versions();
-    let expired = crate::ledger_warnings::expired(&torchcts, &torch, device);
+    let expired = crate::ledger_warnings::expired(&torchcts, &torch, device, facts);
     if expired.is_empty() {
         return String::new();
     }

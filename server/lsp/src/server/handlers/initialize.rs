@@ -98,6 +98,7 @@ pub async fn initialized(session: &Session, _: InitializedParams) {
                 {"globPattern": "**/pyproject.toml"},
                 {"globPattern": "**/results/**/*.json"},
                 {"globPattern": "**/.torchcts-lsp/results/**/*.json"},
+                {"globPattern": "**/known_segfaults.json"},
             ]});
             let registration = Registration {
                 id: "torchcts-pyproject".into(),

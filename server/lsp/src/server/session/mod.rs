@@ -8,6 +8,7 @@
 //! an `.await`; a poisoned lock is taken over (a panic must not take the server down).
 
 pub mod documents;
+pub mod ledgers;
 pub mod project;
 pub mod review;
 pub mod settings;
@@ -44,6 +45,10 @@ pub struct State {
     pub project_configs: project::ProjectConfigs,
     /// Evidence indexes of earlier runs, per manifest folder and device.
     pub evidence: crate::server::evidence::EvidenceIndexes,
+    /// The Python environment found for the workspace (after the inventory loaded).
+    pub environment: Option<runner::environment::PythonEnvironment>,
+    /// The project known-segfault ledgers, read once until one changes.
+    pub ledgers: ledgers::ProjectLedgers,
     /// The client can be asked to watch `pyproject.toml` files (dynamic registration).
     pub can_watch_files: bool,
     /// The client takes `workspace/codeLens/refresh` (a run landed: the evidence lenses change).
@@ -141,6 +146,34 @@ impl Session {
             }
         }
         facts
+    }
+
+    /// The project's known-segfault ledger beside the manifest `uri`, for the counted
+    /// torchcts and torch: `Err` when torchcts would refuse it.
+    pub fn project_ledger(&self, uri: &Uri) -> ledgers::LedgerRead {
+        let Some(path) = uri.to_file_path() else { return Ok(Vec::new()) };
+        let (torchcts, _) = self.counted_versions();
+        let file = crate::project_ledger::file_for(&path);
+        self.lock().ledgers.get(&file, &torchcts)
+    }
+
+    /// The modules the workspace's torchcts environment can import for the manifest `uri`
+    /// (listed again each time: a `pip install` shows at once); `None` where not known.
+    pub fn importable(&self, uri: &Uri) -> Option<torchcts_core::eval::modules::ImportableModules> {
+        let folder = uri.to_file_path()?.parent()?.to_path_buf();
+        let environment = self.lock().environment.clone()?;
+        crate::importable::importable_modules(&environment, &folder)
+    }
+
+    /// What an accounting of `uri` counts with of its project ledger (none when refused:
+    /// the run stops before counting).
+    pub fn project_ledger_facts(&self, uri: &Uri) -> accounting::ledger::ProjectLedger {
+        let (_, torch) = self.counted_versions();
+        accounting::ledger::ProjectLedger {
+            entries: self.project_ledger(uri).unwrap_or_default(),
+            torch,
+            host: crate::project_ledger::host_facts(),
+        }
     }
 
     /// The codes of our own findings the project configuration of `uri` silences.
@@ -257,6 +290,7 @@ impl Session {
                 &evidence,
                 self.regex_python(),
                 cancel,
+                self.importable(uri).as_ref(),
             )
             .ok()??,
         );

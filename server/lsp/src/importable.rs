@@ -1,0 +1,84 @@
+//! Which top-level modules the Python that runs `torchcts check-manifest` can import, read
+//! from the folders of its `sys.path` without running it (the answer the core's
+//! `eval::modules` needs for `import orch`): the environment's site-packages (and the
+//! folders its `.pth` files name), the interpreter's folder, the manifest's folder. Only
+//! where that list is complete: a venv that does not see the system's site-packages, no
+//! `PYTHONPATH`, no `.pth` that runs code; else `None` and nothing is claimed.
+
+use runner::environment::PythonEnvironment;
+use std::path::{Path, PathBuf};
+use torchcts_core::eval::modules::{module_name_of_entry, ImportableModules};
+
+/// The importable modules for a manifest in `manifest_folder` loaded by `env`'s Python.
+pub fn importable_modules(env: &PythonEnvironment, manifest_folder: &Path) -> Option<ImportableModules> {
+    if env.torchcts.is_none() || std::env::var_os("PYTHONPATH").is_some_and(|p| !p.is_empty()) {
+        return None;
+    }
+    let site = env.site_packages.as_deref()?;
+    if !isolated_venv(site) {
+        return None;
+    }
+    let mut folders = vec![site.to_path_buf(), manifest_folder.to_path_buf()];
+    folders.extend(env.python.parent().map(Path::to_path_buf));
+    folders.extend(pth_folders(site)?);
+    let mut names = std::collections::HashSet::new();
+    for folder in &folders {
+        // A folder that is not there holds nothing; one that cannot be listed is unknown.
+        let entries = match std::fs::read_dir(folder) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(_) => return None,
+        };
+        for entry in entries.flatten() {
+            // (The entry's type comes with the listing: no stat per entry but for links.)
+            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir() || t.is_symlink() && entry.path().is_dir());
+            if let Some(name) = entry.file_name().to_str().and_then(|n| module_name_of_entry(n, is_dir)) {
+                names.insert(name.to_string());
+            }
+        }
+    }
+    Some(ImportableModules { names })
+}
+
+/// The venv's `pyvenv.cfg` (above its site-packages) says it does not see the system's.
+fn isolated_venv(site: &Path) -> bool {
+    let Some(cfg) = site.ancestors().skip(1).take(4).map(|a| a.join("pyvenv.cfg")).find(|c| c.is_file()) else {
+        return false;
+    };
+    let Ok(text) = std::fs::read_to_string(cfg) else { return false };
+    text.lines().any(|line| {
+        let mut parts = line.splitn(2, '=');
+        let key = parts.next().unwrap_or("").trim();
+        let value = parts.next().unwrap_or("").trim();
+        key == "include-system-site-packages" && value.eq_ignore_ascii_case("false")
+    })
+}
+
+/// The folders `.pth` files in `site` add to `sys.path`; `None` if one runs code (an
+/// `import` line: an editable install's finder, say) or cannot be read.
+fn pth_folders(site: &Path) -> Option<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(site).ok()?.flatten() {
+        let path = entry.path();
+        if path.extension().is_none_or(|e| e != "pth") {
+            continue;
+        }
+        // setuptools' and virtualenv's shims: their code only redirects `distutils` (and
+        // `pip`'s use of it), both importable anyway.
+        if path.file_name().is_some_and(|n| n == "distutils-precedence.pth" || n == "_virtualenv.pth") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).ok()?;
+        for line in text.lines() {
+            let line = line.trim_end();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            if line.starts_with("import ") || line.starts_with("import\t") {
+                return None;
+            }
+            out.push(site.join(line));
+        }
+    }
+    Some(out)
+}

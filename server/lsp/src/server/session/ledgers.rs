@@ -1,0 +1,34 @@
+//! The project known-segfault ledgers (`known_segfaults.json` beside a manifest), read once
+//! per file and torchcts release until `workspace/didChangeWatchedFiles` reports a change.
+
+use crate::project_ledger::LedgerProblem;
+use accounting::ledger::LedgerEntry;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+pub type LedgerRead = Result<Vec<LedgerEntry>, LedgerProblem>;
+
+#[derive(Default)]
+pub struct ProjectLedgers {
+    read: HashMap<(PathBuf, String), LedgerRead>,
+    /// Ledger files whose problem was published from a manifest (cleared once they read well).
+    pub flagged: Vec<PathBuf>,
+}
+
+impl ProjectLedgers {
+    /// The ledger at `file` for `torchcts` (its packaged ids may not repeat): no entries
+    /// when there is no such file.
+    pub fn get(&mut self, file: &Path, torchcts: &str) -> LedgerRead {
+        self.read
+            .entry((file.to_path_buf(), torchcts.to_string()))
+            .or_insert_with(|| match std::fs::read(file) {
+                Ok(bytes) => crate::project_ledger::parse(file, &bytes, torchcts),
+                Err(_) => Ok(Vec::new()),
+            })
+            .clone()
+    }
+
+    pub fn forget(&mut self) {
+        self.read.clear();
+    }
+}
