@@ -97,7 +97,9 @@ fn lenses_hovers_and_findings_on_every_entry_kind_refresh_when_a_run_lands() {
         .iter()
         .filter_map(|w| w["globPattern"].as_str())
         .collect();
-    assert_eq!(globs, vec!["**/pyproject.toml", "**/results/**/*.json", "**/.torchcts-lsp/results/**/*.json"]);
+    for glob in ["**/results/**/*.json", "**/.torchcts-lsp/results/**/*.json"] {
+        assert!(globs.contains(&glob), "{globs:?}");
+    }
     client.open(&uri, MANIFEST, 1);
     client.wait_for(|m| m["method"] == "torchcts/status");
 
