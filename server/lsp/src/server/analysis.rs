@@ -22,6 +22,15 @@ pub(crate) fn parse_text(text: &str, old_tree: Option<&Tree>, cancel: &Cancel) -
     parser.parse_with_options(&mut read, old_tree, Some(tree_sitter::ParseOptions::new().progress_callback(&mut stop)))
 }
 
+/// What the IO layer found around a document that its analysis takes as data: the runs'
+/// evidence notes, the Python whose `re` answers, the modules its Python can import.
+#[derive(Clone, Copy)]
+pub struct Surroundings<'a> {
+    pub evidence: &'a [torchcts_core::evidence::EvidenceNote],
+    pub python: torchcts_core::regex_check::PythonVersion,
+    pub importable: Option<&'a torchcts_core::eval::modules::ImportableModules>,
+}
+
 /// The analysis of `text` as the document `uri`: `custom_test_dirs` are checked relative
 /// to its folder, and Python's SyntaxError names its file (untitled buffers read as
 /// manifest.py). `Err` once `cancel` is set; `Ok(None)` if the core panicked.
@@ -30,11 +39,10 @@ pub fn run_analysis(
     text: &str,
     old_tree: Option<&Tree>,
     inventory: Option<&Inventory>,
-    evidence: &[torchcts_core::evidence::EvidenceNote],
-    python: torchcts_core::regex_check::PythonVersion,
+    environment: &Surroundings,
     cancel: &Cancel,
-    importable: Option<&torchcts_core::eval::modules::ImportableModules>,
 ) -> Cancellable<Option<Analysis>> {
+    let Surroundings { evidence, python, importable } = *environment;
     let path = uri.to_file_path();
     let base_dir: Option<PathBuf> = path.as_ref().and_then(|p| p.parent().map(|d| d.to_path_buf()));
     let file_name = path.as_ref().and_then(|p| p.file_name().and_then(|n| n.to_str()).map(str::to_string));

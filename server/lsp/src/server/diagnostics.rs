@@ -119,17 +119,12 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob) -> Cancellable<O
     let inventory = session.inventory_if_ready();
     let evidence = session.lock().documents.get(uri).map(|d| d.evidence_notes.clone()).unwrap_or_default();
     let importable = session.importable(uri);
-    let Some(analysis) = run_analysis(
-        uri,
-        &text,
-        old_tree.as_ref(),
-        inventory,
-        &evidence,
-        session.regex_python(),
-        &cancel,
-        importable.as_ref(),
-    )?
-    else {
+    let surroundings = crate::server::analysis::Surroundings {
+        evidence: &evidence,
+        python: session.regex_python(),
+        importable: importable.as_ref(),
+    };
+    let Some(analysis) = run_analysis(uri, &text, old_tree.as_ref(), inventory, &surroundings, &cancel)? else {
         return Ok(None);
     };
     cancel.check()?;

@@ -281,18 +281,15 @@ impl Session {
         if text.len() > crate::server::diagnostics::LIVE_ANALYSIS_MAX_BYTES {
             return None;
         }
+        let importable = self.importable(uri);
+        let surroundings = crate::server::analysis::Surroundings {
+            evidence: &evidence,
+            python: self.regex_python(),
+            importable: importable.as_ref(),
+        };
         let analysis = Arc::new(
-            crate::server::analysis::run_analysis(
-                uri,
-                &text,
-                None,
-                Some(self.inventory()),
-                &evidence,
-                self.regex_python(),
-                cancel,
-                self.importable(uri).as_ref(),
-            )
-            .ok()??,
+            crate::server::analysis::run_analysis(uri, &text, None, Some(self.inventory()), &surroundings, cancel)
+                .ok()??,
         );
         Some(Snapshot { analysis, encoding })
     }
