@@ -6,11 +6,20 @@
 //! `PYTHONPATH`, no `.pth` that runs code; else `None` and nothing is claimed.
 
 use runner::environment::PythonEnvironment;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use torchcts_core::eval::modules::{module_name_of_entry, ImportableModules};
 
 /// The importable modules for a manifest in `manifest_folder` loaded by `env`'s Python.
 pub fn importable_modules(env: &PythonEnvironment, manifest_folder: &Path) -> Option<ImportableModules> {
+    with_manifest_folder(&environment_modules(env)?, manifest_folder)
+}
+
+/// The modules `env`'s own `sys.path` folders hold (site-packages, the folders its `.pth`
+/// files add, the interpreter's folder): `None` where that list cannot be complete. They
+/// change only with the environment, so the server keeps them; the manifest's folder, which
+/// the user edits, is listed on each question ([`with_manifest_folder`]).
+pub fn environment_modules(env: &PythonEnvironment) -> Option<HashSet<String>> {
     if env.torchcts.is_none() || std::env::var_os("PYTHONPATH").is_some_and(|p| !p.is_empty()) {
         return None;
     }
@@ -18,26 +27,39 @@ pub fn importable_modules(env: &PythonEnvironment, manifest_folder: &Path) -> Op
     if !isolated_venv(site) {
         return None;
     }
-    let mut folders = vec![site.to_path_buf(), manifest_folder.to_path_buf()];
+    let mut folders = vec![site.to_path_buf()];
     folders.extend(env.python.parent().map(Path::to_path_buf));
     folders.extend(pth_folders(site)?);
-    let mut names = std::collections::HashSet::new();
+    let mut names = HashSet::new();
     for folder in &folders {
-        // A folder that is not there holds nothing; one that cannot be listed is unknown.
-        let entries = match std::fs::read_dir(folder) {
-            Ok(entries) => entries,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(_) => return None,
-        };
-        for entry in entries.flatten() {
-            // (The entry's type comes with the listing: no stat per entry but for links.)
-            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir() || t.is_symlink() && entry.path().is_dir());
-            if let Some(name) = entry.file_name().to_str().and_then(|n| module_name_of_entry(n, is_dir)) {
-                names.insert(name.to_string());
-            }
+        list_modules(folder, &mut names)?;
+    }
+    Some(names)
+}
+
+/// `environment`'s modules and those of the manifest's folder.
+pub fn with_manifest_folder(environment: &HashSet<String>, manifest_folder: &Path) -> Option<ImportableModules> {
+    let mut names = environment.clone();
+    list_modules(manifest_folder, &mut names)?;
+    Some(ImportableModules { names })
+}
+
+/// Adds the module names `folder` holds; `None` if it cannot be listed (a folder that is
+/// not there holds nothing).
+fn list_modules(folder: &Path, names: &mut HashSet<String>) -> Option<()> {
+    let entries = match std::fs::read_dir(folder) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Some(()),
+        Err(_) => return None,
+    };
+    for entry in entries.flatten() {
+        // (The entry's type comes with the listing: no stat per entry but for links.)
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir() || t.is_symlink() && entry.path().is_dir());
+        if let Some(name) = entry.file_name().to_str().and_then(|n| module_name_of_entry(n, is_dir)) {
+            names.insert(name.to_string());
         }
     }
-    Some(ImportableModules { names })
+    Some(())
 }
 
 /// The venv's `pyvenv.cfg` (above its site-packages) says it does not see the system's.

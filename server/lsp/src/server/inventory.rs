@@ -35,6 +35,7 @@ pub async fn load_and_refresh(session: &Session) {
             state.site_packages = site_packages;
             state.regex_python = Some(regex_python);
             state.environment = Some(environment);
+            state.environment_modules = None;
             // Counts cached per document were made from the previous inventory.
             state.documents.forget_summaries();
             state.documents.uris()

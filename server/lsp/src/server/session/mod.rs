@@ -47,6 +47,9 @@ pub struct State {
     pub evidence: crate::server::evidence::EvidenceIndexes,
     /// The Python environment found for the workspace (after the inventory loaded).
     pub environment: Option<runner::environment::PythonEnvironment>,
+    /// The modules that environment's own folders hold, listed once per environment (not
+    /// on every keystroke): `Some(None)` where the list cannot be complete.
+    pub environment_modules: Option<Arc<Option<std::collections::HashSet<String>>>>,
     /// The project known-segfault ledgers, read once until one changes.
     pub ledgers: ledgers::ProjectLedgers,
     /// The client can be asked to watch `pyproject.toml` files (dynamic registration).
@@ -161,8 +164,17 @@ impl Session {
     /// (listed again each time: a `pip install` shows at once); `None` where not known.
     pub fn importable(&self, uri: &Uri) -> Option<torchcts_core::eval::modules::ImportableModules> {
         let folder = uri.to_file_path()?.parent()?.to_path_buf();
-        let environment = self.lock().environment.clone()?;
-        crate::importable::importable_modules(&environment, &folder)
+        let listed = self.lock().environment_modules.clone();
+        let modules = match listed {
+            Some(modules) => modules,
+            None => {
+                // Listed outside the session's lock: it is file IO.
+                let environment = self.lock().environment.clone()?;
+                let modules = Arc::new(crate::importable::environment_modules(&environment));
+                self.lock().environment_modules.get_or_insert(modules).clone()
+            }
+        };
+        crate::importable::with_manifest_folder(modules.as_ref().as_ref()?, &folder)
     }
 
     /// What an accounting of `uri` counts with of its project ledger (none when refused:
