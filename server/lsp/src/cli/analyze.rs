@@ -7,7 +7,7 @@ use super::inputs::{Input, InputArgs};
 use super::output::{errln, outln, plural};
 use super::skips::{accounting_terms, device_json, inventory_json, levels_json};
 use super::{AccountingArgs, OutputArgs, SelectedInventory};
-use crate::project_config::ProjectConfig;
+use crate::host::project_config::ProjectConfig;
 use serde_json::{json, Value};
 use std::path::Path;
 use std::process::ExitCode;

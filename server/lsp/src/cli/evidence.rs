@@ -4,8 +4,8 @@
 //! CI's output does not change with whatever lies beside the manifest.
 
 use super::output::errln;
-use crate::evidence_io::{entries_and_notes, IndexLookup};
-use crate::project_config::ProjectConfig;
+use crate::host::evidence_io::{entries_and_notes, IndexLookup};
+use crate::host::project_config::ProjectConfig;
 use runner::evidence::{EvidenceIndex, Limits};
 use std::path::{Path, PathBuf};
 use torchcts_core::accounting_view::Inventory;
@@ -75,7 +75,7 @@ pub fn read(
             Limits::default().max_history_files
         );
     }
-    let now = Some(crate::ledger_warnings::now_seconds());
+    let now = Some(crate::host::ledger_warnings::now_seconds());
     let lookup = IndexLookup::new(&index);
     let (entries, notes) = entries_and_notes(inventory, analysis, path, device_override, &lookup, env_torch, now);
     Some(Evidence { device, entries, notes, runs: index.runs().len() })

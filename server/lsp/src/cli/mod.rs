@@ -110,7 +110,7 @@ pub fn input_error(command: &str, error: inputs::InputError) -> std::process::Ex
 /// the command exits 2).
 pub fn configs_for(
     inputs: &[inputs::Input],
-) -> Result<Vec<Option<crate::project_config::ProjectConfig>>, std::process::ExitCode> {
+) -> Result<Vec<Option<crate::host::project_config::ProjectConfig>>, std::process::ExitCode> {
     inputs
         .iter()
         .map(inputs::config_for)
@@ -120,7 +120,7 @@ pub fn configs_for(
 
 /// Drops the findings the project configuration's `ignore` names, torchcts-lsp's own only
 /// (check-manifest's findings are the real tool's verdict and stay).
-pub fn ignore_configured(analysis: &mut Analysis, config: Option<&crate::project_config::ProjectConfig>) {
+pub fn ignore_configured(analysis: &mut Analysis, config: Option<&crate::host::project_config::ProjectConfig>) {
     let Some(config) = config else { return };
     let ignored = config.ignored_codes();
     let theirs = |f: &&torchcts_core::Finding| f.origin == torchcts_core::Origin::Torchcts;
@@ -196,7 +196,7 @@ pub struct AccountingArgs {
 impl AccountingArgs {
     /// These flags for one manifest, the project configuration filling what they leave
     /// unset (`device`, `inventory`, `python`, `level`), the environment not yet read.
-    pub fn for_manifest(&self, config: Option<&crate::project_config::ProjectConfig>) -> AccountingArgs {
+    pub fn for_manifest(&self, config: Option<&crate::host::project_config::ProjectConfig>) -> AccountingArgs {
         let mut out = AccountingArgs {
             levels: self.levels.clone(),
             device: self.device.clone(),
@@ -239,7 +239,7 @@ impl AccountingArgs {
         if let Some(prefix) = &self.node_prefix {
             return accounting::RunLayout { rooted_at_package: false, node_prefix: prefix.clone() };
         }
-        match crate::torch_env::layout_site_packages(self.environment(manifest)) {
+        match crate::host::torch_env::layout_site_packages(self.environment(manifest)) {
             Some(site) => accounting::RunLayout::for_paths(&manifest_folder(manifest), &site.join("torchcts")),
             None => accounting::RunLayout::default(),
         }
@@ -249,19 +249,19 @@ impl AccountingArgs {
     pub fn layout_note(&self, manifest: &Path) -> Option<&'static str> {
         let decided = self.rooted_at_package
             || self.node_prefix.is_some()
-            || crate::torch_env::layout_site_packages(self.environment(manifest)).is_some();
-        (!decided).then_some(crate::torch_env::ASSUMED_LAYOUT_NOTE)
+            || crate::host::torch_env::layout_site_packages(self.environment(manifest)).is_some();
+        (!decided).then_some(crate::host::torch_env::ASSUMED_LAYOUT_NOTE)
     }
 
     /// The environment of the manifest's folder (`$VIRTUAL_ENV`, its `.venv`, `python3`).
     fn environment(&self, manifest: &Path) -> &runner::environment::PythonEnvironment {
         self.environment
-            .get_or_init(|| crate::torch_env::detect(self.python.as_deref(), Some(&manifest_folder(manifest))))
+            .get_or_init(|| crate::host::torch_env::detect(self.python.as_deref(), Some(&manifest_folder(manifest))))
     }
 
     /// The Python whose `re` answers for `manifest`'s regexes, and the line saying so.
     pub fn regex_python(&self, manifest: &Path) -> (PythonVersion, String) {
-        crate::torch_env::regex_python(self.environment(manifest))
+        crate::host::torch_env::regex_python(self.environment(manifest))
     }
 
     /// The inventory to count `manifest` with: `--inventory`, `--torch`, else the embedded
@@ -275,11 +275,13 @@ impl AccountingArgs {
                 .map_err(|e| format!("cannot load inventory {}: {e}", p.display()));
         }
         let choice = match (&self.torch, &self.torchcts) {
-            (Some(version), torchcts) => crate::torch_env::inventory_for_torch_option(torchcts.as_deref(), version)?,
-            (None, Some(torchcts)) => {
-                crate::torch_env::inventory_for_torchcts_option(torchcts, self.environment(manifest))
+            (Some(version), torchcts) => {
+                crate::host::torch_env::inventory_for_torch_option(torchcts.as_deref(), version)?
             }
-            (None, None) => crate::torch_env::inventory_choice(self.environment(manifest)),
+            (None, Some(torchcts)) => {
+                crate::host::torch_env::inventory_for_torchcts_option(torchcts, self.environment(manifest))
+            }
+            (None, None) => crate::host::torch_env::inventory_choice(self.environment(manifest)),
         };
         Ok(SelectedInventory::Embedded(choice))
     }
@@ -293,7 +295,7 @@ pub fn ledger_expiry_warnings(
     device: &str,
     facts: &accounting::ManifestFacts,
 ) -> Vec<String> {
-    crate::ledger_warnings::expired(&inventory.meta.torchcts_version, &inventory.torch(), device, facts)
+    crate::host::ledger_warnings::expired(&inventory.meta.torchcts_version, &inventory.torch(), device, facts)
 }
 
 /// The project's `known_segfaults.json` beside `manifest`, read as torchcts reads it for a
@@ -301,8 +303,8 @@ pub fn ledger_expiry_warnings(
 pub fn project_ledger(
     manifest: &Path,
     inventory: &SelectedInventory,
-) -> Result<accounting::ledger::ProjectLedger, crate::project_ledger::LedgerProblem> {
-    crate::project_ledger::read(manifest, &inventory.meta.torchcts_version, &inventory.torch())
+) -> Result<accounting::ledger::ProjectLedger, crate::host::project_ledger::LedgerProblem> {
+    crate::host::project_ledger::read(manifest, &inventory.meta.torchcts_version, &inventory.torch())
 }
 
 /// The manifest's folder, absolute (show-skips runs there).
@@ -566,7 +568,8 @@ pub fn analyze_text_with(
     let base = absolute_parent(path);
     let dir_exists = dir_exists_relative_to(&base);
     // The environment check-manifest runs in, as `skips` finds it: which modules it has.
-    let importable = crate::importable::importable_modules(&crate::torch_env::detect(None, Some(&base)), &base);
+    let importable =
+        crate::host::importable::importable_modules(&crate::host::torch_env::detect(None, Some(&base)), &base);
     analyze(
         text,
         &AnalysisInput {
@@ -594,9 +597,12 @@ pub fn has_regexes(analysis: &Analysis) -> bool {
 /// The Python whose `re` answers for the manifest at `path`: that of the environment found
 /// for its folder (the project's `python`, `$VIRTUAL_ENV`, a `.venv` beside it, `python3`),
 /// read without running it, and the line saying so.
-pub fn regex_python(path: &Path, config: Option<&crate::project_config::ProjectConfig>) -> (PythonVersion, String) {
+pub fn regex_python(
+    path: &Path,
+    config: Option<&crate::host::project_config::ProjectConfig>,
+) -> (PythonVersion, String) {
     let python = config.and_then(|c| c.python.as_ref()).map(|s| s.value.as_path());
-    crate::torch_env::regex_python(&crate::torch_env::detect(python, Some(&manifest_folder(path))))
+    crate::host::torch_env::regex_python(&crate::host::torch_env::detect(python, Some(&manifest_folder(path))))
 }
 
 /// `os.path.abspath(path)`: joined to the working folder and normalised lexically (`.` and

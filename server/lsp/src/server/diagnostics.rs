@@ -41,7 +41,7 @@ pub(crate) const LIVE_ANALYSIS_MAX_BYTES: usize = torchcts_core::size_limit::ANA
 /// no diagnostics; one that stopped being a manifest (a setting or workspace folder
 /// changed) has its diagnostics cleared.
 pub async fn refresh(session: &Session, uri: Uri) {
-    if uri.to_file_path().is_some_and(|p| crate::project_ledger::is_ledger_file(&p)) {
+    if uri.to_file_path().is_some_and(|p| crate::host::project_ledger::is_ledger_file(&p)) {
         publish_open_ledger(session, &uri).await;
         return;
     }
@@ -283,14 +283,14 @@ async fn publish_open_ledger(session: &Session, uri: &Uri) {
         let Some(doc) = state.documents.get(uri) else { return };
         (doc.text.clone(), doc.version, state.encoding)
     };
-    let finding = crate::project_ledger::parse(&path, text.as_bytes(), &torchcts).err().map(ledger_finding);
+    let finding = crate::host::project_ledger::parse(&path, text.as_bytes(), &torchcts).err().map(ledger_finding);
     let index = LineIndex::new(&text);
     let positions = convert::Positions::new(&text, &index, encoding);
     let diagnostics = finding.iter().map(|f| convert::diagnostic(&positions, f, uri)).collect();
     session.client.publish_diagnostics(uri.clone(), diagnostics, Some(version)).await;
 }
 
-fn ledger_finding(problem: crate::project_ledger::LedgerProblem) -> Finding {
+fn ledger_finding(problem: crate::host::project_ledger::LedgerProblem) -> Finding {
     Finding::new(problem.range, Severity::Error, problem.message, "known-segfault-ledger", Origin::Torchcts)
 }
 
@@ -299,7 +299,7 @@ fn ledger_finding(problem: crate::project_ledger::LedgerProblem) -> Finding {
 /// that reads well again is cleared.
 async fn publish_ledger_problem(session: &Session, uri: &Uri) {
     let Some(path) = uri.to_file_path() else { return };
-    let file = crate::project_ledger::file_for(&path);
+    let file = crate::host::project_ledger::file_for(&path);
     let Some(ledger_uri) = Uri::from_file_path(&file) else { return };
     let problem = session.project_ledger(uri).err();
     let publish = {

@@ -19,12 +19,17 @@ pub async fn load_and_refresh(session: &Session) {
         // One inventory per session: the environment of the first workspace folder.
         let workspace = session.folder_for(None);
         let chosen = tokio::task::spawn_blocking(move || {
-            let env = crate::torch_env::detect(settings.python.as_deref().map(Path::new), workspace.as_deref());
-            let choice = crate::torch_env::inventory_choice(&env);
+            let env = crate::host::torch_env::detect(settings.python.as_deref().map(Path::new), workspace.as_deref());
+            let choice = crate::host::torch_env::inventory_choice(&env);
             release_freed_memory();
             // Only an environment with torchcts decides where a run roots node ids; without
             // one the common layout (a venv beside the project) is assumed.
-            (choice, crate::torch_env::layout_site_packages(&env), crate::torch_env::regex_python(&env), env)
+            (
+                choice,
+                crate::host::torch_env::layout_site_packages(&env),
+                crate::host::torch_env::regex_python(&env),
+                env,
+            )
         })
         .await;
         let Ok((choice, site_packages, regex_python, environment)) = chosen else { return };

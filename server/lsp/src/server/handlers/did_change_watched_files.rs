@@ -15,7 +15,7 @@ pub async fn did_change_watched_files(session: &Session, params: DidChangeWatche
         // A project known-segfault ledger: read again, counted and checked again.
         session.lock().ledgers.forget();
     }
-    let pyproject = params.changes.iter().any(|c| c.uri.as_str().ends_with(crate::project_config::FILE_NAME));
+    let pyproject = params.changes.iter().any(|c| c.uri.as_str().ends_with(crate::host::project_config::FILE_NAME));
     let results = params.changes.iter().any(|c| is_result_file(c.uri.as_str()));
     if ledger && !pyproject {
         crate::server::diagnostics::refresh_all(session).await;

@@ -54,7 +54,7 @@ fn hover_now(session: &Session, snapshot: &Snapshot, params: HoverParams) -> Opt
 /// `show-skips` and `run` warn about them (today's date read in the IO layer).
 fn expired_ledger_entries(session: &Session, device: &str, facts: &accounting::ManifestFacts) -> String {
     let (torchcts, torch) = session.counted_versions();
-    let expired = crate::ledger_warnings::expired(&torchcts, &torch, device, facts);
+    let expired = crate::host::ledger_warnings::expired(&torchcts, &torch, device, facts);
     if expired.is_empty() {
         return String::new();
     }

@@ -156,7 +156,7 @@ impl Session {
     pub fn project_ledger(&self, uri: &Uri) -> ledgers::LedgerRead {
         let Some(path) = uri.to_file_path() else { return Ok(Vec::new()) };
         let (torchcts, _) = self.counted_versions();
-        let file = crate::project_ledger::file_for(&path);
+        let file = crate::host::project_ledger::file_for(&path);
         self.lock().ledgers.get(&file, &torchcts)
     }
 
@@ -170,11 +170,11 @@ impl Session {
             None => {
                 // Listed outside the session's lock: it is file IO.
                 let environment = self.lock().environment.clone()?;
-                let modules = Arc::new(crate::importable::environment_modules(&environment));
+                let modules = Arc::new(crate::host::importable::environment_modules(&environment));
                 self.lock().environment_modules.get_or_insert(modules).clone()
             }
         };
-        crate::importable::with_manifest_folder(modules.as_ref().as_ref()?, &folder)
+        crate::host::importable::with_manifest_folder(modules.as_ref().as_ref()?, &folder)
     }
 
     /// What an accounting of `uri` counts with of its project ledger (none when refused:
@@ -184,7 +184,7 @@ impl Session {
         accounting::ledger::ProjectLedger {
             entries: self.project_ledger(uri).unwrap_or_default(),
             torch,
-            host: crate::project_ledger::host_facts(),
+            host: crate::host::project_ledger::host_facts(),
         }
     }
 
