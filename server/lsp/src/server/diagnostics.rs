@@ -9,6 +9,7 @@
 use crate::server::analysis::run_analysis;
 use crate::server::dispatch::guarded;
 use crate::server::log::Level;
+use crate::server::positions::Positions;
 use crate::server::session::{Cancel, Session};
 use crate::server::{convert, protocol, runs};
 use std::sync::Arc;
@@ -112,7 +113,7 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob) -> Cancellable<O
     let (text, version, old_tree, encoding, cancel) = snapshot;
     if text.len() > LIVE_ANALYSIS_MAX_BYTES {
         let index = LineIndex::new(&text);
-        let positions = convert::Positions::new(&text, &index, encoding);
+        let positions = Positions::new(&text, &index, encoding);
         let diagnostics = vec![convert::diagnostic(&positions, &too_large(&text), uri)];
         return Ok(Some(Published { version, diagnostics, status: None }));
     }
@@ -129,7 +130,7 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob) -> Cancellable<O
     };
     cancel.check()?;
     let uri = uri.clone();
-    let positions = convert::Positions::new(&analysis.text, &analysis.line_index, encoding);
+    let positions = Positions::new(&analysis.text, &analysis.line_index, encoding);
     let ignored = session.project_ignored_codes(&uri);
     let mut diagnostics: Vec<Diagnostic> = analysis
         .findings
@@ -262,7 +263,7 @@ async fn publish_config_problem(session: &Session, uri: &Uri) {
     let text = std::fs::read_to_string(&e.file).unwrap_or_default();
     let index = LineIndex::new(&text);
     let encoding = session.lock().encoding;
-    let positions = convert::Positions::new(&text, &index, encoding);
+    let positions = Positions::new(&text, &index, encoding);
     let span = e.span.clone().unwrap_or(0..0);
     let message = match &e.key {
         Some(key) => format!("[tool.torchcts-lsp] {key}: {}", e.message),
@@ -285,7 +286,7 @@ async fn publish_open_ledger(session: &Session, uri: &Uri) {
     };
     let finding = crate::host::project_ledger::parse(&path, text.as_bytes(), &torchcts).err().map(ledger_finding);
     let index = LineIndex::new(&text);
-    let positions = convert::Positions::new(&text, &index, encoding);
+    let positions = Positions::new(&text, &index, encoding);
     let diagnostics = finding.iter().map(|f| convert::diagnostic(&positions, f, uri)).collect();
     session.client.publish_diagnostics(uri.clone(), diagnostics, Some(version)).await;
 }
@@ -325,7 +326,7 @@ async fn publish_ledger_problem(session: &Session, uri: &Uri) {
             let text = std::fs::read(&file).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
             let index = LineIndex::new(&text);
             let encoding = session.lock().encoding;
-            let positions = convert::Positions::new(&text, &index, encoding);
+            let positions = Positions::new(&text, &index, encoding);
             let diagnostic = convert::diagnostic(&positions, &ledger_finding(problem), &ledger_uri);
             session.client.publish_diagnostics(ledger_uri, vec![diagnostic], None).await;
         }

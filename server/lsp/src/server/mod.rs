@@ -25,6 +25,7 @@ mod fix_all;
 mod handlers;
 mod inventory;
 mod log;
+mod positions;
 mod protocol;
 mod review_lens;
 mod runs;

@@ -8,8 +8,8 @@
 //! its accounting is kept, and the review of the current text is recomputed only when the
 //! current facts change. The state is the document's (`session/review.rs`).
 
-use crate::server::convert::Positions;
 use crate::server::dispatch;
+use crate::server::positions::Positions;
 use crate::server::session::review::{Committed, CommittedSlot};
 use crate::server::session::Session;
 use std::path::Path;

@@ -4,7 +4,7 @@
 //! (linear, ~1 µs per KB); the text is shared with a running analysis (`Arc`) and copied
 //! only when an edit arrives while one still reads it.
 
-use crate::server::convert::Positions;
+use crate::server::positions::Positions;
 use std::collections::HashMap;
 use std::sync::Arc;
 use torchcts_core::accounting_view::{ManifestFacts, Summary};
