@@ -11,7 +11,7 @@ use crate::server::dispatch::guarded;
 use crate::server::log::Level;
 use crate::server::positions::Positions;
 use crate::server::session::{Cancel, Session};
-use crate::server::{convert, protocol, runs};
+use crate::server::{protocol, runs, to_proto};
 use std::sync::Arc;
 use torchcts_core::accounting_view::{self as av, Summary};
 use torchcts_core::{Cancellable, Cancelled, Finding, LineIndex, Origin, PositionEncoding, Severity};
@@ -114,7 +114,7 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob) -> Cancellable<O
     if text.len() > LIVE_ANALYSIS_MAX_BYTES {
         let index = LineIndex::new(&text);
         let positions = Positions::new(&text, &index, encoding);
-        let diagnostics = vec![convert::diagnostic(&positions, &too_large(&text), uri)];
+        let diagnostics = vec![to_proto::diagnostic(&positions, &too_large(&text), uri)];
         return Ok(Some(Published { version, diagnostics, status: None }));
     }
     let inventory = session.inventory_if_ready();
@@ -136,15 +136,15 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob) -> Cancellable<O
         .findings
         .iter()
         .filter(|f| !crate::server::session::project::ignores(&ignored, f))
-        .map(|f| convert::diagnostic(&positions, f, &uri))
+        .map(|f| to_proto::diagnostic(&positions, f, &uri))
         .collect();
     let run_results = session.lock().documents.get(&uri).and_then(|d| d.run_results.clone());
     if let Some(results) = &run_results {
         diagnostics
-            .extend(runs::run_findings(&analysis, results).iter().map(|f| convert::diagnostic(&positions, f, &uri)));
+            .extend(runs::run_findings(&analysis, results).iter().map(|f| to_proto::diagnostic(&positions, f, &uri)));
     }
     let review = crate::server::review_lens::findings(session, &uri, &analysis, inventory);
-    diagnostics.extend(review.iter().map(|f| convert::diagnostic(&positions, f, &uri)));
+    diagnostics.extend(review.iter().map(|f| to_proto::diagnostic(&positions, f, &uri)));
     // Accounting is recomputed only when the facts it depends on changed.
     let layout = session.run_layout(&uri);
     let facts = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()).map(|m| {
@@ -270,7 +270,7 @@ async fn publish_config_problem(session: &Session, uri: &Uri) {
         None => format!("[tool.torchcts-lsp]: {}", e.message),
     };
     let finding = Finding::new(span, Severity::Error, message, "project-config", Origin::Lsp);
-    let diagnostic = convert::diagnostic(&positions, &finding, &config_uri);
+    let diagnostic = to_proto::diagnostic(&positions, &finding, &config_uri);
     session.client.publish_diagnostics(config_uri, vec![diagnostic], None).await;
 }
 
@@ -287,7 +287,7 @@ async fn publish_open_ledger(session: &Session, uri: &Uri) {
     let finding = crate::host::project_ledger::parse(&path, text.as_bytes(), &torchcts).err().map(ledger_finding);
     let index = LineIndex::new(&text);
     let positions = Positions::new(&text, &index, encoding);
-    let diagnostics = finding.iter().map(|f| convert::diagnostic(&positions, f, uri)).collect();
+    let diagnostics = finding.iter().map(|f| to_proto::diagnostic(&positions, f, uri)).collect();
     session.client.publish_diagnostics(uri.clone(), diagnostics, Some(version)).await;
 }
 
@@ -327,7 +327,7 @@ async fn publish_ledger_problem(session: &Session, uri: &Uri) {
             let index = LineIndex::new(&text);
             let encoding = session.lock().encoding;
             let positions = Positions::new(&text, &index, encoding);
-            let diagnostic = convert::diagnostic(&positions, &ledger_finding(problem), &ledger_uri);
+            let diagnostic = to_proto::diagnostic(&positions, &ledger_finding(problem), &ledger_uri);
             session.client.publish_diagnostics(ledger_uri, vec![diagnostic], None).await;
         }
         (Some(false), _) => session.client.publish_diagnostics(ledger_uri, Vec::new(), None).await,

@@ -1,8 +1,8 @@
 //! `textDocument/hover`: what a key, value or dtype means, with counts from the inventory.
 
-use crate::server::convert;
 use crate::server::dispatch;
 use crate::server::session::{Session, Snapshot};
+use crate::server::to_proto;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{Hover, HoverParams};
 
@@ -47,7 +47,7 @@ fn hover_now(session: &Session, snapshot: &Snapshot, params: HoverParams) -> Opt
         }
         (h, None) => h,
     };
-    result.map(|h| convert::hover(&positions, h))
+    result.map(|h| to_proto::hover(&positions, h))
 }
 
 /// Where the hover lists the known crashes: the ledger entries past their review date, as

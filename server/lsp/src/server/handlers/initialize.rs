@@ -1,16 +1,16 @@
 //! `initialize` (negotiate the position encoding, read settings and every workspace folder,
 //! declare capabilities) and `initialized` (log the schema, load the inventory).
 
-use crate::server::convert;
 use crate::server::log::{self, Level};
 use crate::server::protocol::{self, COMMANDS};
 use crate::server::session::workspace::Folders;
 use crate::server::session::{Session, Settings};
+use crate::server::to_proto;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
 pub async fn initialize(session: &Session, params: InitializeParams) -> Result<InitializeResult> {
-    let encoding = convert::negotiate_encoding(&params);
+    let encoding = to_proto::negotiate_encoding(&params);
     {
         let mut state = session.lock();
         state.encoding = encoding;
@@ -42,7 +42,7 @@ pub async fn initialize(session: &Session, params: InitializeParams) -> Result<I
 
 fn capabilities(encoding: torchcts_core::PositionEncoding) -> ServerCapabilities {
     ServerCapabilities {
-        position_encoding: Some(convert::encoding_kind(encoding)),
+        position_encoding: Some(to_proto::encoding_kind(encoding)),
         text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
             open_close: Some(true),
             change: Some(TextDocumentSyncKind::INCREMENTAL),

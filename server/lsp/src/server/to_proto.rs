@@ -1,6 +1,7 @@
-//! Every conversion between the core's data (byte offsets, findings, fixes, items) and LSP
-//! types, both ways. The only module that converts positions: handlers convert in, call the
-//! core, convert out through here.
+//! Every LSP type the server sends is built here, from the core's data (byte offsets,
+//! findings, fixes, items, lenses): handlers and features hand over core values and get LSP
+//! types back. Positions are counted by [`Positions`] (`server/positions.rs`), also the
+//! inbound direction (an LSP position to a byte offset).
 
 use crate::server::positions::Positions;
 use crate::server::session::Snapshot;
