@@ -150,13 +150,15 @@ fn one(
         Ok(inventory) => inventory,
         Err(message) => return failed(format!("torchcts-lsp analyze: {message}")),
     };
-    let (python, python_line) = flags.regex_python(path);
-    let mut analysis = match super::analyze_input(input, Some(&inventory), python) {
+    let python_line = flags.regex_python(path).1;
+    let surroundings = flags.surroundings(path, config);
+    let mut analysis = match super::analyze_input(input, Some(&inventory), &surroundings) {
         Ok((_, analysis)) => analysis,
         Err(message) => return failed(message),
     };
-    let evidence = super::evidence::apply(&args.results, input, config, flags, &mut analysis, Some(&inventory));
-    super::ignore_configured(&mut analysis, config);
+    let evidence =
+        super::evidence::apply(&args.results, input, config, flags, &mut analysis, Some(&inventory), &surroundings);
+    super::ignore_configured(&mut analysis, &surroundings, config);
     let code = analysis.check.exit_code() as u8;
     match args.format {
         AnalyzeFormat::Github => {

@@ -1,12 +1,12 @@
 //! What the runs showed, on the manifest's entries (issue 26): the LSP glue of
 //! `torchcts_core::evidence`. The IO is here: the `runner::evidence` index of the manifest's
-//! result folders (`crate::host::evidence_io::result_folders`: `results/` beside the manifest and
+//! result folders (`crate::host::evidence::result_folders`: `results/` beside the manifest and
 //! at the workspace folder's root, the editor's own `.torchcts-lsp/results`, the project
 //! configuration's `results`), kept per folder and device and refreshed per question (only
 //! changed files re-read), the clock, the environment's torch and when each line last
 //! changed (git blame, else the file's mtime). The core counts and words the rest.
 
-use crate::host::evidence_io::{result_folders, IndexLookup};
+use crate::host::evidence::{result_folders, IndexLookup};
 use crate::server::session::Session;
 use runner::evidence::{EvidenceIndex, Limits};
 use std::path::{Path, PathBuf};
@@ -62,7 +62,7 @@ fn with_evidence<T>(
 /// The hover's evidence section for the entry at `offset`, when some of its tests have a
 /// record on the device.
 pub fn hover_markdown(session: &Session, uri: &Uri, analysis: &Analysis, offset: usize) -> Option<String> {
-    let now = Some(crate::host::ledger_warnings::now_seconds());
+    let now = Some(crate::host::clock::now_seconds());
     let entry = with_evidence(session, uri, analysis, |device, lookup| {
         evidence::entry_tally_at(session.inventory(), analysis, device, lookup, now, offset)
     })??;
@@ -71,7 +71,7 @@ pub fn hover_markdown(session: &Session, uri: &Uri, analysis: &Analysis, offset:
 
 /// Every entry with records: (the entry's span, the lens line).
 pub fn entry_lines(session: &Session, uri: &Uri, analysis: &Analysis) -> Vec<(std::ops::Range<usize>, String)> {
-    let now = Some(crate::host::ledger_warnings::now_seconds());
+    let now = Some(crate::host::clock::now_seconds());
     let entries = with_evidence(session, uri, analysis, |device, lookup| {
         evidence::entry_tallies(session.inventory(), analysis, device, lookup, now)
     })
@@ -116,11 +116,11 @@ fn notes(session: &Session, uri: &Uri, analysis: &Analysis) -> Vec<evidence::Evi
         state.embedded.as_ref().filter(|c| c.note.is_none()).map(|c| c.torch.clone())
     };
     let path = uri.to_file_path().map(|p| p.into_owned());
-    let now = Some(crate::host::ledger_warnings::now_seconds());
+    let now = Some(crate::host::clock::now_seconds());
     with_evidence(session, uri, analysis, |device, lookup| {
         let inventory = session.inventory();
         let torch = environment_torch.as_deref();
-        crate::host::evidence_io::entries_and_notes(inventory, analysis, path.as_deref(), device, lookup, torch, now).1
+        crate::host::evidence::entries_and_notes(inventory, analysis, path.as_deref(), device, lookup, torch, now).1
     })
     .unwrap_or_default()
 }
