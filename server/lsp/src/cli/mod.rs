@@ -13,6 +13,7 @@ pub mod heap;
 pub mod inputs;
 pub mod inventory;
 pub mod output;
+pub mod places;
 pub mod report;
 pub mod skips;
 

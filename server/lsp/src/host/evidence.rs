@@ -183,8 +183,11 @@ pub fn read(
 /// question (only changed files are read again).
 #[derive(Default)]
 pub struct EvidenceIndexes {
-    by_folder: Mutex<HashMap<(PathBuf, String), Arc<Mutex<EvidenceIndex>>>>,
+    by_folder: Mutex<IndexMap>,
 }
+
+/// Per (manifest folder, device): its index, shared with the questions reading it.
+type IndexMap = HashMap<(PathBuf, String), Arc<Mutex<EvidenceIndex>>>;
 
 impl EvidenceIndexes {
     /// The index of the manifest at `path` on `device` over `folders` (its
@@ -204,7 +207,12 @@ impl EvidenceIndexes {
         Some(self.map().entry(key).or_insert(index).clone())
     }
 
-    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<(PathBuf, String), Arc<Mutex<EvidenceIndex>>>> {
+    /// Forgets every index (the result folders a manifest has may have changed).
+    pub fn clear(&self) {
+        self.map().clear();
+    }
+
+    fn map(&self) -> std::sync::MutexGuard<'_, IndexMap> {
         self.by_folder.lock().unwrap_or_else(|p| p.into_inner())
     }
 }

@@ -1,14 +1,16 @@
-//! From the current text of a document to its published diagnostics: analyse, add the
-//! results of the last test run, recompute the accounting when its facts changed, send
-//! `torchcts/status`, publish.
+//! From the current text of a document to its published diagnostics: analyse (the host's
+//! surroundings, `server/analysis.rs`), ask each feature for its findings (the last test
+//! run's, `runs`; "vs HEAD", `review_lens`), recompute the accounting when its facts
+//! changed, send `torchcts/status`, publish. Features never publish: they say what changed
+//! (`session::Change`) and the refresh loop (`refresh.rs`) calls [`refresh`].
 //!
 //! Ordering: diagnostics are published under the publish lock and only if their version is
 //! still the document's current one, so a burst of edits ends with diagnostics for the last
 //! version only.
 
-use crate::server::analysis::run_analysis;
-use crate::server::dispatch::guarded;
+use crate::server::analysis::{run_analysis, LIVE_ANALYSIS_MAX_BYTES};
 use crate::server::log::Level;
+use crate::server::pool::{self, guarded, OnPool};
 use crate::server::positions::Positions;
 use crate::server::session::{Cancel, Session};
 use crate::server::{protocol, runs, to_proto};
@@ -24,10 +26,6 @@ use tree_sitter::Tree;
 /// worker (a few ms at this size). Larger ones go to the blocking pool, so a slow document
 /// never holds up requests on others.
 const INLINE_ANALYSIS_BYTES: usize = 32 * 1024;
-
-/// The largest document analysed as it is typed: the core's limit (`size_limit`), which
-/// the CLI applies too. A larger one gets one finding that says so instead.
-pub(crate) const LIVE_ANALYSIS_MAX_BYTES: usize = torchcts_core::size_limit::ANALYSIS_MAX_BYTES;
 
 /// Analyses the current text of `uri` and publishes diagnostics if still current.
 ///
@@ -75,14 +73,15 @@ pub async fn refresh(session: &Session, uri: Uri) {
             (doc.text.clone(), doc.version, doc.tree.take(), encoding, cancel)
         };
         let small = snapshot.0.len() <= INLINE_ANALYSIS_BYTES;
+        let cancel = snapshot.4.clone();
         let worker = session.clone();
         let analysed_uri = uri.clone();
-        let analyse = move || analyse(&worker, &analysed_uri, snapshot);
-        // Err: the analysis panicked (the core's own panics are caught inside it).
+        let analyse = move |on_pool: &OnPool| analyse(&worker, &analysed_uri, snapshot, on_pool);
+        // None: the analysis panicked (the core's own panics are caught inside it).
         let published = if small {
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(analyse)).map_err(drop)
+            pool::inline("analysis", cancel, analyse)
         } else {
-            tokio::task::spawn_blocking(analyse).await.map_err(drop)
+            pool::run("analysis", cancel, move |on_pool| Some(analyse(on_pool))).await
         };
         let again = match session.lock().documents.get_mut(&uri) {
             Some(doc) => {
@@ -92,9 +91,9 @@ pub async fn refresh(session: &Session, uri: Uri) {
             None => false,
         };
         match published {
-            Ok(Ok(Some(published))) => publish(session, &uri, published).await,
+            Some(Ok(Some(published))) => publish(session, &uri, published).await,
             // Cancelled by the refresh that asked to go round again.
-            Ok(Err(Cancelled)) => {}
+            Some(Err(Cancelled)) => {}
             _ => {
                 let failed = format!("analysis of {} failed; see stderr", uri.as_str());
                 session.log(Level::Error, failed).await;
@@ -109,8 +108,8 @@ pub async fn refresh(session: &Session, uri: Uri) {
 /// Analysis, run findings, review findings and the accounting of one version (on a
 /// blocking thread); the document's caches are updated if it is still that version.
 /// `Ok(None)` if the core panicked.
-fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob) -> Cancellable<Option<Published>> {
-    let (text, version, old_tree, encoding, cancel) = snapshot;
+fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob, on_pool: &OnPool) -> Cancellable<Option<Published>> {
+    let (text, version, old_tree, encoding, _) = snapshot;
     if text.len() > LIVE_ANALYSIS_MAX_BYTES {
         let index = LineIndex::new(&text);
         let positions = Positions::new(&text, &index, encoding);
@@ -118,24 +117,17 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob) -> Cancellable<O
         return Ok(Some(Published { version, diagnostics, status: None }));
     }
     let inventory = session.inventory_if_ready();
-    let evidence = session.lock().documents.get(uri).map(|d| d.evidence_notes.clone()).unwrap_or_default();
-    let importable = session.importable(uri);
-    let surroundings = crate::server::analysis::Surroundings {
-        evidence: &evidence,
-        python: session.regex_python(),
-        importable: importable.as_ref(),
-    };
-    let Some(analysis) = run_analysis(uri, &text, old_tree.as_ref(), inventory, &surroundings, &cancel)? else {
+    let surroundings = crate::server::analysis::surroundings(session, uri, on_pool);
+    let Some(analysis) = run_analysis(uri, &surroundings, &text, old_tree.as_ref(), inventory, on_pool)? else {
         return Ok(None);
     };
-    cancel.check()?;
+    on_pool.check()?;
     let uri = uri.clone();
     let positions = Positions::new(&analysis.text, &analysis.line_index, encoding);
-    let ignored = session.project_ignored_codes(&uri);
     let mut diagnostics: Vec<Diagnostic> = analysis
         .findings
         .iter()
-        .filter(|f| !crate::server::session::project::ignores(&ignored, f))
+        .filter(|f| !surroundings.ignores(f))
         .map(|f| to_proto::diagnostic(&positions, f, &uri))
         .collect();
     let run_results = session.lock().documents.get(&uri).and_then(|d| d.run_results.clone());

@@ -24,8 +24,10 @@ mod fix_all;
 mod handlers;
 mod inventory;
 mod log;
+mod pool;
 mod positions;
 mod protocol;
+mod refresh;
 mod review_lens;
 mod runs;
 mod session;
@@ -81,8 +83,12 @@ pub struct Backend {
 }
 
 impl Backend {
+    /// The session, and its refresh loop started (features say what changed; the loop
+    /// publishes again).
     fn new(client: tower_lsp_server::Client) -> Backend {
-        Backend { session: Session::new(client) }
+        let (session, changes) = Session::new(client);
+        tokio::spawn(refresh::run(session.clone(), changes));
+        Backend { session }
     }
 }
 

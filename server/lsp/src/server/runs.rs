@@ -8,7 +8,7 @@
 //! (the runner's registry cancels it first).
 
 use super::protocol::{self, CommandArgs};
-use super::session::Session;
+use super::session::{Change, RunResults, Session};
 use runner::{self, RunEvent, RunOutcome, RunRequest, RunStatus, Selection, TestOutcome};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -27,18 +27,6 @@ pub enum WhenRunning {
     Ask,
     /// On-save runs: the newest saved state wins.
     Replace,
-}
-
-/// Diagnostics a finished run left on a manifest, until the entry changes or a run passes.
-#[derive(Clone, Debug)]
-pub struct RunResults {
-    /// Key path of the entry (e.g. `["supported_dtypes", "torch.float16"]`).
-    pub anchor: Vec<String>,
-    /// The entry's source text when the run started; results go when it changes.
-    pub anchor_text: Option<String>,
-    pub findings: Vec<(Severity, String)>,
-    /// Failed node ids, for `torchcts.rerunFailed`.
-    pub failed: Vec<String>,
 }
 
 /// Starts a run; `false` when none started (nothing to run, or the user kept the
@@ -110,7 +98,7 @@ pub async fn start(
         timeout: Duration::from_secs(settings.timeout_seconds.max(1)),
         workers: args.workers.unwrap_or(settings.workers),
     };
-    let anchor_text = anchor_text(session, &uri, &target.anchor);
+    let anchor_text = anchor_text(session, &uri, &target.anchor).await;
     let (handle, replaced) = session.runs.start_or_replace(&manifest_path, request);
     if replaced.is_some() {
         session.log(crate::server::log::Level::Info, "torchcts: replaced the running test run of this manifest").await;
@@ -188,10 +176,10 @@ async fn follow(
         if let Some(doc) = session.lock().documents.get_mut(&uri) {
             doc.run_results = Some(results);
         }
-        crate::server::diagnostics::refresh(&session, uri.clone()).await;
+        session.changed(Change::Findings(vec![uri.clone()]));
         // The run wrote its artifact into a result folder: evidence for every entry now,
         // whether or not the client watches files.
-        crate::server::evidence::results_changed(&session, &[uri]).await;
+        session.changed(Change::Evidence(vec![uri]));
     }
 }
 
@@ -212,9 +200,14 @@ async fn confirm_replace(session: &Session, target: &RunTarget) -> bool {
     )
 }
 
-fn anchor_text(session: &Session, uri: &Uri, anchor: &[String]) -> Option<String> {
-    let snapshot = session.snapshot(uri, &crate::server::session::Cancel::default())?;
-    anchor_span(&snapshot.analysis, anchor).map(|s| snapshot.analysis.text[s].to_string())
+/// The entry's text now (an analysis: on the blocking pool).
+async fn anchor_text(session: &Session, uri: &Uri, anchor: &[String]) -> Option<String> {
+    let (uri, anchor) = (uri.clone(), anchor.to_vec());
+    crate::server::dispatch::background(session, "run anchor", move |session, on_pool| {
+        let snapshot = crate::server::analysis::snapshot(session, &uri, on_pool)?;
+        anchor_span(&snapshot.analysis, &anchor).map(|s| snapshot.analysis.text[s].to_string())
+    })
+    .await
 }
 
 /// Byte span of the entry at a key path in the current text (the whole pair).

@@ -4,24 +4,17 @@
 //! inbound direction (an LSP position to a byte offset).
 
 use crate::server::positions::Positions;
-use crate::server::session::Snapshot;
 use torchcts_core::actions::QuickFix;
 use torchcts_core::completion::{CompletionItem as CoreItem, ItemKind};
 use torchcts_core::hover::HoverResult;
 use torchcts_core::symbols::{Symbol, SymbolKind as CoreSymbolKind};
 use torchcts_core::{Analysis, Finding, Origin, PositionEncoding, Severity};
 use tower_lsp_server::ls_types::{
-    CodeAction, CodeActionKind, CodeActionOrCommand, Command, CompletionItem, CompletionItemKind, CompletionTextEdit,
-    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DocumentSymbol, Documentation, FoldingRange,
-    FoldingRangeKind, Hover, HoverContents, InitializeParams, InlayHint, InlayHintLabel, Location, MarkupContent,
-    MarkupKind, NumberOrString, PositionEncodingKind, SymbolKind, TextEdit, Uri, WorkspaceEdit,
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeLens, Command, CompletionItem, CompletionItemKind,
+    CompletionTextEdit, Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DocumentSymbol, Documentation,
+    FoldingRange, FoldingRangeKind, Hover, HoverContents, InitializeParams, InlayHint, InlayHintLabel, Location,
+    MarkupContent, MarkupKind, NumberOrString, PositionEncodingKind, SymbolKind, TextEdit, Uri, WorkspaceEdit,
 };
-
-impl Snapshot {
-    pub fn positions(&self) -> Positions<'_> {
-        Positions::new(&self.analysis.text, &self.analysis.line_index, self.encoding)
-    }
-}
 
 /// UTF-8 when the client offers it (no conversion at all), else LSP's default UTF-16.
 pub fn negotiate_encoding(params: &InitializeParams) -> PositionEncoding {
@@ -183,6 +176,20 @@ pub fn fix_all_action(
 }
 
 /// A code action that runs one of the server's commands (`source.torchcts.run`).
+/// A code lens at `span`: a command to run with its one argument, or (`None`) a line to read.
+pub fn code_lens(
+    positions: &Positions,
+    span: &std::ops::Range<usize>,
+    title: String,
+    command: Option<(&str, serde_json::Value)>,
+) -> CodeLens {
+    let command = match command {
+        Some((id, argument)) => Command { title, command: id.into(), arguments: Some(vec![argument]) },
+        None => Command { title, command: String::new(), arguments: None },
+    };
+    CodeLens { range: positions.range(span), command: Some(command), data: None }
+}
+
 pub fn run_action(title: String, command: &str, argument: serde_json::Value) -> CodeActionOrCommand {
     CodeActionOrCommand::CodeAction(CodeAction {
         title: title.clone(),

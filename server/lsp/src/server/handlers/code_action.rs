@@ -6,10 +6,11 @@
 //! safe fix is in the range (as ESLint's lightbulb does), so that the lightbulb does not
 //! cost an analysis of every fix of the file.
 
+use crate::server::analysis::Snapshot;
 use crate::server::dispatch;
 use crate::server::fix_all;
 use crate::server::protocol::{self, RUN_AFFECTED, RUN_LEVEL};
-use crate::server::session::{Cancel, Session, Snapshot};
+use crate::server::session::{Cancel, Session};
 use crate::server::to_proto;
 use torchcts_core::accounting_view as av;
 use tower_lsp_server::jsonrpc::Result;

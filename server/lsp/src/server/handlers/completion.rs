@@ -1,7 +1,8 @@
 //! `textDocument/completion`: keys, values, dtypes and operator names at the cursor.
 
+use crate::server::analysis::Snapshot;
 use crate::server::dispatch;
-use crate::server::session::{Session, Snapshot};
+use crate::server::session::Session;
 use crate::server::to_proto;
 use torchcts_core::accounting_view::Inventory;
 use tower_lsp_server::jsonrpc::Result;

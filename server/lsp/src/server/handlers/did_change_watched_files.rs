@@ -24,14 +24,16 @@ pub async fn did_change_watched_files(session: &Session, params: DidChangeWatche
         {
             let mut state = session.lock();
             state.project_configs.forget();
-            // The `results` folders may have changed with it.
-            state.evidence.clear();
+            // Its `python` may have changed with it.
+            state.project_environments.clear();
         }
+        // The `results` folders may have changed with it.
+        session.evidence.clear();
         crate::server::diagnostics::refresh_all(session).await;
     }
     if pyproject || results {
         let uris = session.lock().documents.uris();
-        crate::server::evidence::results_changed(session, &uris).await;
+        crate::server::refresh::evidence_changed(session, &uris).await;
     }
 }
 

@@ -8,5 +8,5 @@ pub async fn did_open(session: &Session, params: DidOpenTextDocumentParams) {
     session.lock().documents.open(doc.uri.clone(), &doc.text, doc.version);
     crate::server::review_lens::note_head(session, &doc.uri).await;
     crate::server::diagnostics::refresh(session, doc.uri.clone()).await;
-    crate::server::evidence::update_warnings(session, &doc.uri).await;
+    crate::server::refresh::evidence_of(session, &doc.uri).await;
 }

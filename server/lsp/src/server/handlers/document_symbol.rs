@@ -1,7 +1,8 @@
 //! `textDocument/documentSymbol`: the manifest, its sections and entries as an outline.
 
+use crate::server::analysis::Snapshot;
 use crate::server::dispatch;
-use crate::server::session::{Session, Snapshot};
+use crate::server::session::Session;
 use crate::server::to_proto;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{DocumentSymbolParams, DocumentSymbolResponse};

@@ -1,7 +1,8 @@
 //! `textDocument/foldingRange`: the manifest's dicts and lists that span lines.
 
+use crate::server::analysis::Snapshot;
 use crate::server::dispatch;
-use crate::server::session::{Session, Snapshot};
+use crate::server::session::Session;
 use crate::server::to_proto;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{FoldingRange, FoldingRangeParams};

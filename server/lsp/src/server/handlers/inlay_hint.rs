@@ -1,8 +1,9 @@
 //! `textDocument/inlayHint`: per entry, how many tests it lets in, gates or removes;
 //! cached per document for the facts they were computed from.
 
+use crate::server::analysis::Snapshot;
 use crate::server::dispatch;
-use crate::server::session::{Cancel, Session, Snapshot};
+use crate::server::session::{Cancel, Session};
 use crate::server::to_proto;
 use torchcts_core::accounting_view as av;
 use tower_lsp_server::jsonrpc::Result;

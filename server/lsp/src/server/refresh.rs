@@ -1,0 +1,49 @@
+//! The refresh loop: the one place that acts on [`Change`]s, which features (a finished
+//! run, the inventory loader) send instead of publishing themselves. It asks
+//! `diagnostics` to analyse and publish again (which in turn asks each feature for its
+//! findings), reads evidence again through `dispatch` (on the blocking pool: result
+//! folders, git blame), and asks the client for code lenses again.
+
+use crate::server::session::{Change, Session};
+use crate::server::{diagnostics, dispatch, evidence};
+use tokio::sync::mpsc::UnboundedReceiver;
+use tower_lsp_server::ls_types::Uri;
+
+/// Acts on each change in the order they were said, until the session ends.
+pub async fn run(session: Session, mut changes: UnboundedReceiver<Change>) {
+    while let Some(change) = changes.recv().await {
+        match change {
+            Change::Findings(uris) => {
+                for uri in uris {
+                    diagnostics::refresh(&session, uri).await;
+                }
+            }
+            Change::Evidence(uris) => evidence_changed(&session, &uris).await,
+        }
+    }
+}
+
+/// Result files changed: the evidence of `uris` again, and the client asked to fetch the
+/// code lenses again.
+pub async fn evidence_changed(session: &Session, uris: &[Uri]) {
+    for uri in uris {
+        evidence_of(session, uri).await;
+    }
+    if session.lock().can_refresh_code_lens {
+        // An error only means the client would not; its next edit asks anyway.
+        let _ = session.client.code_lens_refresh().await;
+    }
+}
+
+/// The evidence findings of `uri` again (on open and save), read on the blocking pool; the
+/// document analysed and published again when they changed.
+pub async fn evidence_of(session: &Session, uri: &Uri) {
+    let work_uri = uri.clone();
+    let changed = dispatch::background(session, "evidence", move |session, on_pool| {
+        Some(evidence::update_warnings(session, &work_uri, on_pool))
+    })
+    .await;
+    if changed == Some(true) {
+        diagnostics::refresh(session, uri.clone()).await;
+    }
+}
