@@ -30,8 +30,10 @@ pub async fn evidence_changed(session: &Session, uris: &[Uri]) {
         evidence_of(session, uri).await;
     }
     if session.lock().can_refresh_code_lens {
-        // An error only means the client would not; its next edit asks anyway.
-        let _ = session.client.code_lens_refresh().await;
+        // Not awaited here: a client slow to answer must not hold up the loop. An error
+        // only means the client would not; its next edit asks anyway.
+        let client = session.client.clone();
+        tokio::spawn(async move { client.code_lens_refresh().await });
     }
 }
 
