@@ -126,7 +126,7 @@ async fn follow(
     // Ask the client to create the progress token; never wait on it for long.
     let created = tokio::time::timeout(
         Duration::from_secs(5),
-        client.send_request::<request::WorkDoneProgressCreate>(WorkDoneProgressCreateParams { token: token.clone() }),
+        client.send_request::<request::WorkDoneProgressCreate>(super::to_proto::progress_create(token.clone())),
     )
     .await;
     let progress = match created {
@@ -186,9 +186,7 @@ async fn follow(
 /// Asks whether to replace the run in progress; no answer within a minute keeps it
 /// (never wait on the client for long).
 async fn confirm_replace(session: &Session, target: &RunTarget) -> bool {
-    let actions = [REPLACE_RUN, KEEP_RUN]
-        .map(|title| MessageActionItem { title: title.into(), properties: Default::default() })
-        .to_vec();
+    let actions = super::to_proto::message_actions(&[REPLACE_RUN, KEEP_RUN]);
     let question = session.client.show_message_request(
         MessageType::INFO,
         format!("A TorchCTS run of this manifest is in progress. Replace it with a run of {}?", target.label),

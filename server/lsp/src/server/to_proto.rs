@@ -9,12 +9,7 @@ use torchcts_core::completion::{CompletionItem as CoreItem, ItemKind};
 use torchcts_core::hover::HoverResult;
 use torchcts_core::symbols::{Symbol, SymbolKind as CoreSymbolKind};
 use torchcts_core::{Analysis, Finding, Origin, PositionEncoding, Severity};
-use tower_lsp_server::ls_types::{
-    CodeAction, CodeActionKind, CodeActionOrCommand, CodeLens, Command, CompletionItem, CompletionItemKind,
-    CompletionTextEdit, Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DocumentSymbol, Documentation,
-    FoldingRange, FoldingRangeKind, Hover, HoverContents, InitializeParams, InlayHint, InlayHintLabel, Location,
-    MarkupContent, MarkupKind, NumberOrString, PositionEncodingKind, SymbolKind, TextEdit, Uri, WorkspaceEdit,
-};
+use tower_lsp_server::ls_types::*;
 
 /// UTF-8 when the client offers it (no conversion at all), else LSP's default UTF-16.
 pub fn negotiate_encoding(params: &InitializeParams) -> PositionEncoding {
@@ -197,4 +192,77 @@ pub fn run_action(title: String, command: &str, argument: serde_json::Value) -> 
         command: Some(Command { title, command: command.into(), arguments: Some(vec![argument]) }),
         ..Default::default()
     })
+}
+
+/// What `initialize` answers: the capabilities for the negotiated `encoding`, the server's name.
+pub fn initialize_result(encoding: PositionEncoding) -> InitializeResult {
+    InitializeResult {
+        capabilities: capabilities(encoding),
+        server_info: Some(ServerInfo { name: "torchcts-lsp".into(), version: Some(env!("CARGO_PKG_VERSION").into()) }),
+        offset_encoding: None,
+    }
+}
+
+fn capabilities(encoding: torchcts_core::PositionEncoding) -> ServerCapabilities {
+    ServerCapabilities {
+        position_encoding: Some(encoding_kind(encoding)),
+        text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
+            open_close: Some(true),
+            change: Some(TextDocumentSyncKind::INCREMENTAL),
+            save: Some(TextDocumentSyncSaveOptions::Supported(true)),
+            ..Default::default()
+        })),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some(vec!["\"".into(), "'".into(), ".".into(), "|".into(), "(".into()]),
+            ..Default::default()
+        }),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        execute_command_provider: Some(ExecuteCommandOptions {
+            commands: crate::server::protocol::COMMANDS.iter().map(|c| c.to_string()).collect(),
+            ..Default::default()
+        }),
+        code_lens_provider: Some(CodeLensOptions { resolve_provider: Some(false) }),
+        inlay_hint_provider: Some(OneOf::Left(true)),
+        folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
+        code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+            // Every kind `textDocument/codeAction` returns.
+            code_action_kinds: Some(crate::server::protocol::code_action_kinds()),
+            ..Default::default()
+        })),
+        workspace: Some(WorkspaceServerCapabilities {
+            workspace_folders: Some(WorkspaceFoldersServerCapabilities {
+                supported: Some(true),
+                change_notifications: Some(OneOf::Left(true)),
+            }),
+            file_operations: None,
+        }),
+        ..Default::default()
+    }
+}
+
+/// The files the server asks the client to watch: the project configuration, the result
+/// folders' artifacts (runs landing) and the project known-segfault ledgers.
+pub fn file_watchers() -> Registration {
+    let watcher = serde_json::json!({"watchers": [
+        {"globPattern": "**/pyproject.toml"},
+        {"globPattern": "**/results/**/*.json"},
+        {"globPattern": "**/.torchcts-lsp/results/**/*.json"},
+        {"globPattern": "**/known_segfaults.json"},
+    ]});
+    Registration {
+        id: "torchcts-pyproject".into(),
+        method: "workspace/didChangeWatchedFiles".into(),
+        register_options: Some(watcher),
+    }
+}
+
+/// The request that creates a run's progress `token`.
+pub fn progress_create(token: NumberOrString) -> WorkDoneProgressCreateParams {
+    WorkDoneProgressCreateParams { token }
+}
+
+/// The buttons of a question to the user.
+pub fn message_actions(titles: &[&str]) -> Vec<MessageActionItem> {
+    titles.iter().map(|title| MessageActionItem { title: (*title).into(), properties: Default::default() }).collect()
 }
