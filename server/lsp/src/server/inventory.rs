@@ -19,7 +19,7 @@ pub async fn load_and_refresh(session: &Session) {
         let settings = session.settings();
         // One inventory per session: the environment of the first workspace folder.
         let workspace = session.folder_for(None);
-        let chosen = crate::server::pool::run("loading the inventory", Default::default(), move |_| {
+        let chosen = crate::server::dispatch::background(&session, "loading the inventory", move |_, _| {
             let environment = Environment::detect(settings.python.as_deref().map(Path::new), workspace.as_deref());
             let choice = environment.inventory_choice();
             release_freed_memory();

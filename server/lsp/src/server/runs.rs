@@ -81,7 +81,7 @@ pub async fn start(
     // Tests the manifest itself excludes run on a scratch copy with the change applied.
     let run_manifest = match &target.scratch_change {
         None => manifest_path.clone(),
-        Some(change) => match write_scratch_manifest(&manifest_path, change) {
+        Some(change) => match scratch_manifest(session, &manifest_path, change).await {
             Ok(path) => path,
             Err(e) => {
                 session.client.show_message(MessageType::ERROR, format!("torchcts: {e}")).await;
@@ -311,6 +311,16 @@ pub fn run_findings(analysis: &torchcts_core::Analysis, results: &RunResults) ->
             Finding::new(span.start..key_end, *severity, message.clone(), "run-result", Origin::Lsp)
         })
         .collect()
+}
+
+/// [`write_scratch_manifest`] on the blocking pool (file IO).
+async fn scratch_manifest(session: &Session, manifest_path: &std::path::Path, change: &str) -> Result<PathBuf, String> {
+    let (path, change) = (manifest_path.to_path_buf(), change.to_string());
+    crate::server::dispatch::background(session, "scratch manifest", move |_, _| {
+        Some(write_scratch_manifest(&path, &change))
+    })
+    .await
+    .unwrap_or_else(|| Err("writing the scratch copy failed; see stderr".to_string()))
 }
 
 /// Writes `<manifest folder>/.torchcts-lsp/scratch/manifest.py`: the saved manifest with
