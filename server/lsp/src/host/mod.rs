@@ -185,3 +185,52 @@ fn absolute(path: &Path) -> PathBuf {
 fn absolute_parent(path: &Path) -> PathBuf {
     absolute(path).parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("/"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MANIFEST: &str = "manifest = {\"manifest_version\": 1, \"device_name\": \"cpu\", \"supported_dtypes\": {}, \"semantic_level\": 1, \"capabilities\": {}, \"custom_test_dirs\": [\"tests_here\"]}\n";
+
+    fn codes(analysis: &Analysis) -> Vec<&'static str> {
+        analysis.findings.iter().map(|f| f.code).collect()
+    }
+
+    /// `custom_test_dirs` are checked in the manifest's folder, and only where there is one.
+    #[test]
+    fn the_place_decides_the_folder_and_the_file_name() {
+        let dir = std::env::temp_dir().join(format!("torchcts-lsp-host-place-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let manifest = dir.join("my_manifest.py");
+        let in_file = Surroundings::of(Place::File(&manifest), None, None);
+        assert!(codes(&in_file.analyze_whole(MANIFEST, None)).contains(&"missing-dir"));
+        std::fs::create_dir_all(dir.join("tests_here")).unwrap();
+        assert!(!codes(&in_file.analyze_whole(MANIFEST, None)).contains(&"missing-dir"));
+        let nowhere = Surroundings::of(Place::Nowhere, None, None);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(!codes(&nowhere.analyze_whole(MANIFEST, None)).contains(&"missing-dir"), "no folder is asked");
+        // SyntaxError names the file as Python would.
+        let broken = in_file.analyze_whole("manifest = {\n", None);
+        assert_eq!(broken.file_name, "my_manifest.py");
+        assert_eq!(nowhere.analyze_whole("manifest = {\n", None).file_name, "manifest.py");
+    }
+
+    /// The one `ignore` rule: our codes go, check-manifest's stay and are named once.
+    #[test]
+    fn ignore_silences_only_our_own_codes() {
+        let ours =
+            Finding::new(0..1, torchcts_core::Severity::Warning, "a", "duplicate-key", torchcts_core::Origin::Lsp);
+        let theirs =
+            Finding::new(0..1, torchcts_core::Severity::Error, "b", "unknown-key", torchcts_core::Origin::Torchcts);
+        let ignored = vec!["duplicate-key".to_string(), "unknown-key".to_string()];
+        assert!(project::ignores(&ignored, &ours));
+        assert!(!project::ignores(&ignored, &theirs));
+        let findings = [ours.clone(), theirs.clone(), theirs.clone()];
+        assert_eq!(project::ignored_but_kept(&ignored, &findings), vec!["unknown-key"]);
+        let surroundings = Surroundings { ignored, ..Surroundings::default() };
+        let mut analysis = Surroundings::default().analyze_whole("manifest = {}\n", None);
+        analysis.findings = findings.to_vec();
+        surroundings.drop_ignored(&mut analysis);
+        assert_eq!(codes(&analysis), vec!["unknown-key", "unknown-key"]);
+    }
+}

@@ -179,7 +179,7 @@ async fn follow(
         session.changed(Change::Findings(vec![uri.clone()]));
         // The run wrote its artifact into a result folder: evidence for every entry now,
         // whether or not the client watches files.
-        session.changed(Change::Evidence(vec![uri]));
+        session.changed(Change::Results(vec![uri]));
     }
 }
 

@@ -6,7 +6,7 @@
 //! every open document is computed again (its index re-reads only the files that changed)
 //! and the client asked to fetch the code lenses again.
 
-use crate::server::session::Session;
+use crate::server::session::{Change, Session};
 use tower_lsp_server::ls_types::DidChangeWatchedFilesParams;
 
 pub async fn did_change_watched_files(session: &Session, params: DidChangeWatchedFilesParams) {
@@ -33,7 +33,7 @@ pub async fn did_change_watched_files(session: &Session, params: DidChangeWatche
     }
     if pyproject || results {
         let uris = session.lock().documents.uris();
-        crate::server::refresh::evidence_changed(session, &uris).await;
+        session.changed(Change::Results(uris));
     }
 }
 

@@ -6,7 +6,7 @@ use crate::server::log::Level;
 use crate::server::pool::OnPool;
 use crate::server::protocol::CommandArgs;
 use crate::server::runs::WhenRunning;
-use crate::server::session::{OnSave, Session};
+use crate::server::session::{Change, OnSave, Session};
 use torchcts_core::accounting_view::{self as av, RunTarget};
 use tower_lsp_server::ls_types::{DidSaveTextDocumentParams, Uri};
 
@@ -14,7 +14,7 @@ pub async fn did_save(session: &Session, params: DidSaveTextDocumentParams) {
     let uri = params.text_document.uri;
     crate::server::review_lens::note_head(session, &uri).await;
     crate::server::diagnostics::refresh(session, uri.clone()).await;
-    crate::server::refresh::evidence_of(session, &uri).await;
+    session.changed(Change::Evidence(vec![uri.clone()]));
     run_on_save(session, uri).await;
 }
 

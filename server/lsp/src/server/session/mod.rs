@@ -89,9 +89,12 @@ pub enum Change {
     /// What these documents' findings come from changed (a run's results, the inventory):
     /// analyse and publish them again.
     Findings(Vec<Uri>),
+    /// These documents were opened or saved: their evidence again (result folders, git
+    /// blame: too much for every keystroke).
+    Evidence(Vec<Uri>),
     /// Result files changed (a run landed): these documents' evidence again, and the
     /// client asked to fetch the code lenses again.
-    Evidence(Vec<Uri>),
+    Results(Vec<Uri>),
 }
 
 /// Set once the request that started some work is cancelled (`$/cancelRequest`, which
