@@ -74,6 +74,15 @@ pub async fn wait_for_counts(session: &Session, uri: &tower_lsp_server::ls_types
     }
 }
 
+/// Waits (at most [`COUNTS_WAIT`]) for the inventory to load: the first diagnostics of a
+/// document opened meanwhile then hold the inventory's findings too.
+pub async fn wait_until_loaded(session: &Session) {
+    let deadline = tokio::time::Instant::now() + COUNTS_WAIT;
+    while !session.inventory_is_ready() && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 /// Loads the inventory the settings name (the embedded one on failure, with a warning).
 async fn apply_inventory_setting(session: &Session) {
     let settings = session.settings();
