@@ -2,6 +2,7 @@
 
 use crate::cancel::{uncancelled, Cancel, Cancellable};
 use crate::check::CheckOutcome;
+use crate::codes::Code;
 use crate::cpython::{python_syntax_error, PythonSyntaxError};
 use crate::eval::{evaluate_with, ManifestModel};
 use crate::findings::{Finding, Origin, Severity};
@@ -79,7 +80,7 @@ pub fn analyze_parsed(text: &str, tree: Tree, input: &AnalysisInput, cancel: &Ca
             load.span.clone(),
             Severity::Error,
             format!("Failed to parse manifest: {}", load.message),
-            "load-error",
+            Code::LoadError,
             Origin::Torchcts,
         ));
     }
@@ -128,7 +129,7 @@ fn syntax_error_findings(
             0 => format!("Failed to parse manifest: {}", err.message),
             line => format!("Failed to parse manifest: {} ({}, line {})", err.message, file_name, line),
         },
-        "syntax-error",
+        Code::SyntaxError,
         Origin::Torchcts,
     );
     if !err.fixes.is_empty() {
@@ -186,7 +187,7 @@ fn manifest_findings(
                 module_span.clone(),
                 Severity::Information,
                 format!("`manifest` is not known statically ({why}); nothing to validate"),
-                "not-evaluated",
+                Code::NotEvaluated,
                 Origin::Lsp,
             ));
         }
@@ -195,7 +196,7 @@ fn manifest_findings(
                 module_span.clone(),
                 Severity::Error,
                 "'manifest' must be a dictionary in manifest.py.",
-                "not-a-dict",
+                Code::NotADict,
                 Origin::Torchcts,
             ));
         }

@@ -12,6 +12,7 @@ pub mod actions;
 pub mod analysis;
 pub mod cancel;
 pub mod check;
+pub mod codes;
 pub mod completion;
 pub mod cpython;
 pub mod edit_distance;

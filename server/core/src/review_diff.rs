@@ -8,6 +8,7 @@
 //! and diagnostics), and renders the result as text, JSON or a pull-request comment.
 
 use crate::accounting_view::{self as av, Inventory, LevelSelection, ManifestFacts, PyValue};
+use crate::codes::Code;
 use crate::findings::{Finding, Origin, Severity};
 use crate::value::{Dict, Span, ValueKind};
 use crate::{analyze, AnalysisInput};
@@ -514,7 +515,7 @@ pub fn switched_off_findings(review: &Review, old: &ManifestFacts, manifest: &Di
                 per_level.join(", "),
                 examples.join(", ")
             ),
-            "review-removes-tests",
+            Code::ReviewRemovesTests,
             Origin::Lsp,
         ));
     }

@@ -15,7 +15,7 @@
 //! | a `tolerance_overrides` entry | the tests it loosens ([`tolerance`]: OpInfo tests of its dtype comparing under its category) |
 //! | `semantic_level` | the tests the level lets in (every test the manifest runs) |
 //!
-//! [`notes`] turns the tallies into findings (our codes, [`CODES`]), anchored by key path so
+//! [`notes`] turns the tallies into findings (our codes, category [`crate::codes::Category::Evidence`]), anchored by key path so
 //! an analysis of a later text places them again ([`crate::AnalysisInput::evidence`]), where
 //! suppression comments apply to them like to any of ours.
 
@@ -24,9 +24,7 @@ pub mod time;
 pub mod tolerance;
 
 pub(crate) use notes::findings as note_findings;
-pub use notes::{
-    anchor_span, notes, EvidenceNote, NoteContext, CLAIMED_FAILING, CODES, OTHER_TORCH, SKIP_OP_PASSES, STALE,
-};
+pub use notes::{anchor_span, notes, EvidenceNote, NoteContext, CLAIMED_FAILING, OTHER_TORCH, SKIP_OP_PASSES, STALE};
 
 use crate::accounting_view::{self as av, Inventory, LevelSelection};
 use crate::analysis::Analysis;

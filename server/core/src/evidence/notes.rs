@@ -4,22 +4,20 @@
 
 use super::{time, EntryEvidence, EntryKind};
 use crate::analysis::Analysis;
+use crate::codes::Code;
 use crate::eval::ManifestModel;
 use crate::findings::{Finding, Origin, Severity};
 use crate::fix_data::FixData;
 use crate::value::{Span, ValueKind};
 
 /// A claimed dtype or capability with failed or errored tests in the newest records.
-pub const CLAIMED_FAILING: &str = "run-evidence";
+pub const CLAIMED_FAILING: Code = Code::RunEvidence;
 /// A `skip_ops` item whose operator's tests passed in a run without it.
-pub const SKIP_OP_PASSES: &str = "skip-op-passes";
+pub const SKIP_OP_PASSES: Code = Code::SkipOpPasses;
 /// Records older than the entry's last change.
-pub const STALE: &str = "stale-evidence";
+pub const STALE: Code = Code::StaleEvidence;
 /// Records from another torch release than the environment's.
-pub const OTHER_TORCH: &str = "evidence-other-torch";
-/// The evidence codes: they depend on result files, not on the text, so a suppression
-/// comment naming one is never called unused.
-pub const CODES: &[&str] = &[CLAIMED_FAILING, SKIP_OP_PASSES, STALE, OTHER_TORCH];
+pub const OTHER_TORCH: Code = Code::EvidenceOtherTorch;
 
 /// What the notes compare the records with, from the IO layer.
 #[derive(Debug, Clone, Copy, Default)]
@@ -37,7 +35,7 @@ pub struct EvidenceNote {
     /// As [`super::EntryRef::key_path`].
     pub key_path: Vec<String>,
     pub severity: Severity,
-    pub code: &'static str,
+    pub code: Code,
     pub message: String,
     pub data: Option<FixData>,
 }

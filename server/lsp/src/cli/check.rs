@@ -14,6 +14,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use torchcts_core::check::{CheckOutcome, Stream};
+use torchcts_core::codes;
 use torchcts_core::fix_data::FixData;
 use torchcts_core::{Analysis, Finding, Origin, PositionEncoding, Severity};
 
@@ -232,9 +233,7 @@ fn fix_one(
 ) -> Result<(Option<Analysis>, bool), String> {
     let shown = input.shown();
     let original = analysis.text.clone();
-    let python = analysis.python;
-    let fixed =
-        super::fix::fix(&original, args.unsafe_fixes, &|text| super::analyze_text(&input.path, text, None, python));
+    let fixed = super::fix::fix(&input.path, &original, inventory, analysis.python, args.unsafe_fixes);
     for a in &fixed.applied {
         errln!("{shown}:{}: fixed [{}] {}", a.line, a.code, a.title);
     }
@@ -248,7 +247,7 @@ fn fix_one(
     } else if changed {
         std::fs::write(&input.path, &fixed.text).map_err(|e| format!("cannot write {shown}: {e}"))?;
     }
-    let after = super::analyze_text(&input.path, &fixed.text, inventory, python);
+    let after = fixed.analysis;
     let left = after.findings.len();
     let verb = if args.diff { "would fix" } else { "fixed" };
     let mut summary = format!(
@@ -288,7 +287,7 @@ fn print_text(analysis: &Analysis) {
         }
     }
     // What earlier runs showed (`--results`): ours, after check-manifest's lines.
-    for f in sorted_findings(analysis).into_iter().filter(|f| torchcts_core::evidence::CODES.contains(&f.code)) {
+    for f in sorted_findings(analysis).into_iter().filter(|f| codes::in_category(f.code, codes::Category::Evidence)) {
         let pos = analysis.line_index.position(&analysis.text, f.span.start, PositionEncoding::Utf32);
         errln!("Note: line {}: [{}] {}", pos.line + 1, f.code, f.message);
     }

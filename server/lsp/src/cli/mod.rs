@@ -563,22 +563,31 @@ pub fn analyze_text_with(
     python: PythonVersion,
     evidence: Option<&[torchcts_core::evidence::EvidenceNote]>,
 ) -> Analysis {
+    with_analysis_input(path, inventory, python, evidence, |input| analyze(text, input))
+}
+
+/// Runs `work` with the analysis input of the manifest at `path`: its folder's directories,
+/// the modules of the environment check-manifest runs in, its file name.
+pub fn with_analysis_input<R>(
+    path: &Path,
+    inventory: Option<&Inventory>,
+    python: PythonVersion,
+    evidence: Option<&[torchcts_core::evidence::EvidenceNote]>,
+    work: impl FnOnce(&AnalysisInput) -> R,
+) -> R {
     let base = absolute_parent(path);
     let dir_exists = dir_exists_relative_to(&base);
     // The environment check-manifest runs in, as `skips` finds it: which modules it has.
     let importable = crate::importable::importable_modules(&crate::torch_env::detect(None, Some(&base)), &base);
-    analyze(
-        text,
-        &AnalysisInput {
-            old_tree: None,
-            dir_exists: Some(&dir_exists),
-            inventory,
-            file_name: path.file_name().and_then(|n| n.to_str()),
-            python,
-            importable: importable.as_ref(),
-            evidence,
-        },
-    )
+    work(&AnalysisInput {
+        old_tree: None,
+        dir_exists: Some(&dir_exists),
+        inventory,
+        file_name: path.file_name().and_then(|n| n.to_str()),
+        python,
+        importable: importable.as_ref(),
+        evidence,
+    })
 }
 
 /// Whether the manifest has values check-manifest compiles as regexes (`supported_dtypes`

@@ -50,7 +50,7 @@ fn code_action_now(
         actions.extend(suppressions.into_iter().map(|fix| convert::quick_fix(&positions, analysis, fix, &uri)));
     }
     if offer_fix_all {
-        if let Some((edit, count)) = fix_all::fix_all(analysis, cancel).ok()? {
+        if let Some((edit, count)) = fix_all::fix_all(session, &uri, analysis, cancel).ok()? {
             actions.push(convert::fix_all_action(&positions, &edit, count, &uri));
         }
     }
