@@ -72,6 +72,9 @@ pub struct CodeInfo {
     pub doc: &'static str,
 }
 
+/// The project's home (SARIF's `informationUri`). OWNER: the README's placeholder too,
+/// until the repository is published.
+pub const REPOSITORY_URL: &str = "https://github.com/OWNER/torchcts-lsp";
 /// Where `docs/codes.md` is published; a code's anchor is its name.
 pub const DOCS_URL: &str = "https://github.com/OWNER/torchcts-lsp/blob/main/docs/codes.md";
 
@@ -214,15 +217,10 @@ pub fn docs_page() -> String {
     );
     for c in CODES {
         let whose = match c.source {
-            Source::CheckManifest => "check-manifest's",
+            Source::CheckManifest => "check-manifest's (the real tool's verdict)",
             Source::Ours => "torchcts-lsp's own",
         };
-        out.push_str(&format!(
-            "\n## {}\n\n{} ({whose}, {}).\n",
-            c.name,
-            c.doc.trim_end_matches('.'),
-            c.category.name()
-        ));
+        out.push_str(&format!("\n## {}\n\n{}\n\nWhose: {whose}. Category: {}.\n", c.name, c.doc, c.category.name()));
     }
     out
 }

@@ -63,14 +63,23 @@ folders named are read.
 
 Exit code: check-manifest's in every format (0 valid, 1 errors or an unreadable file),
 the highest of the files'; with --diff, 1 when there is a diff; 2 for a usage error or
-a project configuration (pyproject.toml) that cannot be used.";
+a project configuration (pyproject.toml) that cannot be used.
+
+Finding codes (* check-manifest's own: the real tool's verdict, which a comment or
+`ignore` cannot silence; docs/codes.md has each):
+";
+
+/// [`CHECK_HELP`] and the registry's list of codes.
+fn check_help() -> String {
+    format!("{CHECK_HELP}{}", codes::help_list().trim_end())
+}
 
 #[derive(clap::Args, Debug)]
 // Our own usage line: after a typo clap would print the option it suggests as if required.
 #[command(
     override_usage = "torchcts-lsp check [OPTIONS] [FILE|DIR|-]...",
     about = "What `torchcts check-manifest --manifest FILE` prints, with its exit code",
-    after_help = CHECK_HELP
+    after_help = check_help()
 )]
 pub struct CheckArgs {
     #[command(flatten)]
