@@ -36,7 +36,7 @@ pub struct AnalysisInput<'a> {
     /// Findings from the runs' evidence ([`crate::evidence::notes`]), placed on their
     /// entries in this text (a note whose entry is gone is dropped) before suppression
     /// comments apply.
-    pub evidence: Option<&'a [crate::evidence::EvidenceNote]>,
+    pub evidence: Option<&'a [crate::entry_notes::EvidenceNote]>,
 }
 
 pub struct Analysis {
@@ -88,7 +88,7 @@ pub fn analyze_parsed(text: &str, tree: Tree, input: &AnalysisInput, cancel: &Ca
     let validated = manifest_findings(&model, python_error.is_some(), input, &line_index, &mut findings, cancel)?;
     findings.extend(model.notes.iter().cloned());
     if let Some(notes) = input.evidence {
-        findings.extend(crate::evidence::note_findings(&model, text, notes));
+        findings.extend(crate::entry_notes::findings(&model, text, notes));
     }
     crate::suppress::apply(text, &tree, &line_index, &mut findings);
 

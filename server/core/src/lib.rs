@@ -16,6 +16,7 @@ pub mod codes;
 pub mod completion;
 pub mod cpython;
 pub mod edit_distance;
+pub mod entry_notes;
 pub mod eval;
 pub mod evidence;
 mod fields;

@@ -23,8 +23,8 @@ mod notes;
 pub mod time;
 pub mod tolerance;
 
-pub(crate) use notes::findings as note_findings;
-pub use notes::{anchor_span, notes, EvidenceNote, NoteContext, CLAIMED_FAILING, OTHER_TORCH, SKIP_OP_PASSES, STALE};
+pub use crate::entry_notes::{anchor_span, EvidenceNote};
+pub use notes::{notes, NoteContext, CLAIMED_FAILING, OTHER_TORCH, SKIP_OP_PASSES, STALE};
 
 use crate::accounting_view::{self as av, Inventory, LevelSelection};
 use crate::analysis::Analysis;
@@ -239,7 +239,7 @@ impl EntryEvidence {
 pub fn entries(analysis: &Analysis) -> Vec<EntryRef> {
     let mut out = Vec::new();
     let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) else { return out };
-    let key = |e: &crate::value::Entry| key_name(e, &analysis.text);
+    let key = |e: &crate::value::Entry| crate::entry_notes::key_name(e, &analysis.text);
     let claims = |kind: &ValueKind| matches!(kind, ValueKind::Bool(true) | ValueKind::Str(_));
     for (section, kind) in [("supported_dtypes", EntryKind::Dtype), ("capabilities", EntryKind::Capability)] {
         for e in section_entries(manifest, section) {
@@ -381,13 +381,4 @@ impl<'a> Attribution<'a> {
 
 fn section_entries<'d>(manifest: &'d Dict, section: &str) -> impl Iterator<Item = &'d crate::value::Entry> {
     manifest.get(section).and_then(|e| e.value.as_dict()).into_iter().flat_map(|d| d.entries.iter())
-}
-
-/// A key as Python sees it when it is a string, else its source text (`torch.float16`), as
-/// `locate` names path segments.
-fn key_name(entry: &crate::value::Entry, text: &str) -> String {
-    match &entry.key.kind {
-        ValueKind::Str(s) => s.clone(),
-        _ => text.get(entry.key.span.clone()).unwrap_or_default().to_string(),
-    }
 }
