@@ -201,6 +201,17 @@ fn the_server_does_not_use_the_cli_module() {
     assert!(users.is_empty(), "the LSP glue calls into the CLI module: {users:?}");
 }
 
+/// Circles known today, by crate and the module they are in: each a debt to pay, listed so
+/// that no new one joins them unseen (a new circle elsewhere, or a new member of these,
+/// fails).
+const KNOWN_CIRCLES: &[(&str, &str, &[&str])] = &[
+    // `ManifestFacts` carries the project ledger, whose matching reads the facts: the ledger
+    // types belong in a leaf both read.
+    ("server/accounting/src", "crate", &["facts", "ledger"]),
+    // The accounting's phases share one context and record into one result.
+    ("server/accounting/src", "account", &["chain", "context", "phases", "preflight", "result", "tally"]),
+];
+
 const CRATES: &[&str] = &["server/core/src", "server/accounting/src", "server/runner/src", "server/lsp/src"];
 
 fn repo() -> PathBuf {
@@ -489,6 +500,11 @@ fn circles(crate_src: &str) -> Vec<String> {
                 })
                 .collect();
             let at = if parent.is_empty() { "crate".to_string() } else { parent.join("::") };
+            let known =
+                KNOWN_CIRCLES.iter().any(|(c, p, members)| *c == crate_src && *p == at && *members == component);
+            if known {
+                continue;
+            }
             out.push(format!(
                 "{crate_src}: circle in {at}: {}\n    {}",
                 component.join(" <-> "),

@@ -265,7 +265,7 @@ fn account<'i>(
 fn print_diagnostics(path: &Path, analysis: &Analysis) {
     let count = analysis.findings.len();
     outln!("== Diagnostics for {} ({count} {})", path.display(), plural(count, "finding", "findings"));
-    for f in super::check::sorted_findings(analysis) {
+    for f in super::formats::sorted_findings(analysis) {
         let pos = analysis.line_index.position(&analysis.text, f.span.start, PositionEncoding::Utf32);
         let severity = match f.severity {
             Severity::Error => "error",

@@ -5,7 +5,7 @@
 //! 1-based line and column ranges (columns in Unicode code points), sorted by position;
 //! `github` prints the same findings as GitHub Actions annotations.
 
-use super::formats::{self, Reported};
+use super::formats::{self, one_based_range, sorted_findings, Reported};
 use super::inputs::{Input, InputArgs, Inputs};
 use super::output::{errln, outln, plural};
 use super::OutputArgs;
@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use torchcts_core::check::{CheckOutcome, Stream};
 use torchcts_core::codes;
 use torchcts_core::fix_data::FixData;
-use torchcts_core::{Analysis, Finding, Origin, PositionEncoding, Severity};
+use torchcts_core::{Analysis, Origin, PositionEncoding, Severity};
 
 const CHECK_HELP: &str = "\
 Files: one FILE (or `-` for stdin) prints exactly what check-manifest prints. Several
@@ -378,21 +378,4 @@ pub fn report<'a>(path: &Path, analysis: &'a Analysis) -> CheckReport<'a> {
 /// [`report`] as a JSON value, for callers that add to it or hand it on.
 pub fn report_json(path: &Path, analysis: &Analysis) -> Value {
     serde_json::to_value(report(path, analysis)).unwrap_or_default()
-}
-
-/// Findings by start position (the core lists them rule by rule); at the same start, in
-/// the core's order.
-pub fn sorted_findings(analysis: &Analysis) -> Vec<&Finding> {
-    let mut findings: Vec<&Finding> = analysis.findings.iter().collect();
-    findings.sort_by_key(|f| f.span.start);
-    findings
-}
-
-/// `((line, column), (line, column))`, 1-based, columns in code points; the end is exclusive.
-pub fn one_based_range(analysis: &Analysis, finding: &Finding) -> ((u32, u32), (u32, u32)) {
-    let at = |offset| {
-        let p = analysis.line_index.position(&analysis.text, offset, PositionEncoding::Utf32);
-        (p.line + 1, p.col + 1)
-    };
-    (at(finding.span.start), at(finding.span.end))
 }

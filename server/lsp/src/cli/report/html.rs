@@ -4,7 +4,6 @@
 //! the page (`#c{id}`); cells, dtype headers and entries carry `data-line`, the manifest line
 //! an editor opens when it shows the page (VS Code: a `postMessage` from the page).
 
-use super::markdown::tally_line;
 use super::model::{Cell, EntryRow, LevelRow, Outcome, SupportRecord, Tally};
 use runner::evidence::EvidenceStatus;
 use std::collections::{HashMap, HashSet};
@@ -22,10 +21,6 @@ const REASON_COLOURS: [&str; 12] = [
     "#1f618d", "#6e2c00",
 ];
 const OTHER_COLOUR: &str = "#bbbbbb";
-
-pub(super) fn is_failure(status: EvidenceStatus) -> bool {
-    matches!(status, EvidenceStatus::Failed | EvidenceStatus::Error)
-}
 
 /// `&`, `<`, `>`, `"` and `'` as entities.
 pub(super) fn esc(text: &str) -> String {
@@ -117,7 +112,7 @@ fn summary(out: &mut String, r: &SupportRecord) {
         r.collected,
         r.deselected,
         esc(&r.device),
-        esc(&tally_line(&e.tally)),
+        esc(&Tally::line(&e.tally)),
         if e.partial { " <span class=\"warn\">A run that did not complete counts for the tests it reached.</span>" } else { "" }
     );
 }
@@ -589,7 +584,7 @@ pub fn index(records: &[(String, String, usize, usize, Tally)]) -> String {
             "<tr><td><a href=\"{}\">{}</a></td><td>{run}</td><td>{records}</td><td>{}</td></tr>",
             esc(file),
             esc(manifest),
-            esc(&tally_line(tally))
+            esc(&Tally::line(tally))
         );
     }
     out.push_str("</tbody></table></main>\n</body>\n</html>\n");

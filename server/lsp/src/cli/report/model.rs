@@ -112,6 +112,27 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// "409 passed · 3 failed · 12 no record" (zero counts left out; "no records" for none).
+    pub fn line(&self) -> String {
+        let t = self;
+        let parts: Vec<String> = [
+            (t.passed, "passed"),
+            (t.failed, "failed"),
+            (t.errored, "errored"),
+            (t.skipped, "skipped at run time"),
+            (t.no_record, "no record"),
+        ]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{n} {what}"))
+        .collect();
+        if parts.is_empty() {
+            "no tests".to_string()
+        } else {
+            parts.join(" · ")
+        }
+    }
+
     fn add(&mut self, outcome: &Outcome) {
         match outcome {
             Outcome::Filtered { reason, .. } => {
@@ -133,6 +154,10 @@ impl Tally {
             }
         }
     }
+}
+
+pub fn is_failure(status: EvidenceStatus) -> bool {
+    matches!(status, EvidenceStatus::Failed | EvidenceStatus::Error)
 }
 
 #[derive(Debug, Clone)]
