@@ -315,8 +315,8 @@ pub fn build(acc: &Accounting, src: &Sources) -> SupportRecord {
         match &cause {
             Cause::SkipOp(name) => count(skip_removed.entry(name.clone()).or_default()),
             Cause::Capability(names) => {
-                for n in names.split(", ") {
-                    count(cap_removed.entry(n.to_string()).or_default());
+                for n in names {
+                    count(cap_removed.entry(n.clone()).or_default());
                 }
             }
             _ => {}
