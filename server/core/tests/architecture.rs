@@ -31,6 +31,9 @@ const FILE_ALLOWLIST: &[(&str, usize)] = &[
     ("server/runner/src/process.rs", 844),
     // The inputs' building moves to the host layer (issue 30, item 1).
     ("server/lsp/src/cli/mod.rs", 645),
+    // The support record's joining of accounting and evidence moves into the core, with one
+    // `Tally` (issue 30, item 6; not done yet).
+    ("server/lsp/src/cli/report/model.rs", 795),
 ];
 
 /// Functions over [`MAX_FN_LINES`] today (file, name, lines): one `match` over a grammar's
@@ -40,6 +43,8 @@ const FN_ALLOWLIST: &[(&str, &str, usize)] = &[
     ("server/runner/src/process.rs", "run", 117),
     ("server/runner/src/process.rs", "collect", 128),
     ("server/lsp/src/cli/check.rs", "run", 113),
+    // Moves into the core and splits by table (see FILE_ALLOWLIST).
+    ("server/lsp/src/cli/report/model.rs", "build", 125),
     ("server/accounting/src/ledger/validate.rs", "validate_entry", 132),
     ("server/core/src/locate.rs", "locate", 109),
     ("server/core/src/eval/statements.rs", "subscript_assign", 107),
