@@ -31,6 +31,7 @@ pub mod review_diff;
 pub mod runnable;
 pub mod schema;
 pub mod size_limit;
+pub mod support_record;
 pub mod suppress;
 pub mod symbols;
 pub mod syntax;

@@ -31,9 +31,6 @@ const FILE_ALLOWLIST: &[(&str, usize)] = &[
     ("server/runner/src/process.rs", 844),
     // The inputs' building moves to the host layer (issue 30, item 1).
     ("server/lsp/src/cli/mod.rs", 645),
-    // The support record's joining of accounting and evidence moves into the core, with one
-    // `Tally` (issue 30, item 6; not done yet).
-    ("server/lsp/src/cli/report/model.rs", 795),
 ];
 
 /// Functions over [`MAX_FN_LINES`] today (file, name, lines): one `match` over a grammar's
@@ -43,8 +40,6 @@ const FN_ALLOWLIST: &[(&str, &str, usize)] = &[
     ("server/runner/src/process.rs", "run", 117),
     ("server/runner/src/process.rs", "collect", 128),
     ("server/lsp/src/cli/check.rs", "run", 113),
-    // Moves into the core and splits by table (see FILE_ALLOWLIST).
-    ("server/lsp/src/cli/report/model.rs", "build", 125),
     ("server/accounting/src/ledger/validate.rs", "validate_entry", 132),
     ("server/core/src/locate.rs", "locate", 109),
     ("server/core/src/eval/statements.rs", "subscript_assign", 107),
@@ -166,21 +161,39 @@ fn files_and_functions_within_their_limits() {
     let mut files = Vec::new();
     rust_files(&server(), &mut files);
     let mut over = Vec::new();
+    let (mut seen_files, mut seen_fns) = (Vec::new(), Vec::new());
     for file in files.iter().filter(|f| !f.starts_with(server().join("pyregex"))) {
         let source = non_test_source(file);
         let shown = format!("server/{}", file.strip_prefix(server()).unwrap().display());
         let lines = source.lines().count();
+        if lines > MAX_FILE_LINES {
+            seen_files.push(shown.clone());
+        }
         let limit = FILE_ALLOWLIST.iter().find(|(f, _)| *f == shown).map_or(MAX_FILE_LINES, |(_, n)| *n);
         if lines > limit {
             over.push(format!("{shown}: {lines} lines of code before its tests (limit {limit})"));
         }
         for (line, length) in function_lengths(&source) {
             let name = fn_name(source.lines().nth(line - 1).unwrap_or_default());
+            if length > MAX_FN_LINES {
+                seen_fns.push((shown.clone(), name.to_string()));
+            }
             let allowed = FN_ALLOWLIST.iter().find(|(f, n, _)| *f == shown && *n == name);
             let limit = allowed.map_or(MAX_FN_LINES, |(_, _, n)| *n);
             if length > limit {
                 over.push(format!("{shown}:{line}: a function of {length} lines (limit {limit})"));
             }
+        }
+    }
+    // An exception that is back within the limit leaves the list.
+    for (file, _) in FILE_ALLOWLIST {
+        if !seen_files.iter().any(|f| f == file) {
+            over.push(format!("{file}: in FILE_ALLOWLIST but not over {MAX_FILE_LINES} lines (or gone)"));
+        }
+    }
+    for (file, name, _) in FN_ALLOWLIST {
+        if !seen_fns.iter().any(|(f, n)| f == file && n == name) {
+            over.push(format!("{file}: fn {name} in FN_ALLOWLIST but not over {MAX_FN_LINES} lines (or gone)"));
         }
     }
     assert!(over.is_empty(), "over the architecture's limits:\n{}", over.join("\n"));

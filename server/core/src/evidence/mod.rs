@@ -127,6 +127,16 @@ pub struct Tally {
     pub partial: bool,
     /// The torch versions of the records' runs, sorted, each once.
     pub torch_versions: Vec<String>,
+    /// Tests the accounting filters, and how many per reason in first-seen order (the
+    /// support record's cells and totals; none for an entry's tests).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub filtered: usize,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub by_reason: Vec<(String, usize)>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Tally {

@@ -26,7 +26,7 @@ pub fn render(r: &SupportRecord) -> String {
         r.collected,
         r.deselected,
         r.reason_counts.iter().map(|(_, n)| n).sum::<usize>(),
-        Tally::line(&e.tally),
+        Tally::outcome_line(&e.tally),
         if e.partial { " (a run that did not complete counts for the tests it reached)" } else { "" }
     );
     out.push_str("| level | run | filtered | filtered by |\n|---:|---:|---:|---|\n");
@@ -46,7 +46,7 @@ pub fn render(r: &SupportRecord) -> String {
     for (i, d) in r.dtypes.iter().enumerate() {
         let mut t = Tally::default();
         for cell in r.operators.iter().filter_map(|o| o.cells[i].as_ref()) {
-            t.run += cell.tally.run;
+            t.tests += cell.tally.tests;
             t.passed += cell.tally.passed;
             t.failed += cell.tally.failed;
             t.errored += cell.tally.errored;
@@ -58,7 +58,7 @@ pub fn render(r: &SupportRecord) -> String {
             "| `{}` | {} | {} | {} | {} | {} | {} | {} |",
             d.name,
             if d.claim.is_empty() { "–".to_string() } else { format!("`{}`", d.claim.replace('|', "\\|")) },
-            t.run,
+            t.tests,
             t.passed,
             t.failed,
             t.errored,
