@@ -187,6 +187,26 @@ impl Tally {
         t
     }
 
+    /// "409 passed · 3 failed · 12 `no_record`" (zero counts left out; "no tests" for none).
+    pub fn counts(&self, no_record: &str) -> String {
+        let parts: Vec<String> = [
+            (self.passed, "passed"),
+            (self.failed, "failed"),
+            (self.errored, "errored"),
+            (self.skipped, "skipped at run time"),
+            (self.no_record, no_record),
+        ]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{n} {what}"))
+        .collect();
+        if parts.is_empty() {
+            "no tests".to_string()
+        } else {
+            parts.join(" · ")
+        }
+    }
+
     /// Whether any of the entry's tests has a record.
     pub fn any(&self) -> bool {
         self.passed + self.failed + self.errored + self.skipped > 0
@@ -194,18 +214,7 @@ impl Tally {
 
     /// "cuda: 409 passed · 3 failed · 12 not run yet, newest 2 d ago" (zero counts left out).
     pub fn line(&self, device: &str) -> String {
-        let parts: Vec<String> = [
-            (self.passed, "passed"),
-            (self.failed, "failed"),
-            (self.errored, "errored"),
-            (self.skipped, "skipped at run time"),
-            (self.no_record, "not run yet"),
-        ]
-        .iter()
-        .filter(|(n, _)| *n > 0)
-        .map(|(n, what)| format!("{n} {what}"))
-        .collect();
-        let counts = if parts.is_empty() { "no tests".to_string() } else { parts.join(" · ") };
+        let counts = self.counts("not run yet");
         let age = self.newest_age_seconds.map(|s| format!(", newest {}", time::age(s))).unwrap_or_default();
         let partial = if self.partial { " (partial run)" } else { "" };
         format!("{device}: {counts}{age}{partial}")

@@ -96,25 +96,9 @@ pub struct Cell {
 /// The record counts tests with the evidence's one [`Tally`]: `tests` are those that run
 /// (each with its newest record, or none), `filtered` and `by_reason` those that do not.
 impl Tally {
-    /// "409 passed · 3 failed · 12 no record" (zero counts left out; "no records" for none).
+    /// "409 passed · 3 failed · 12 no record" (zero counts left out; "no tests" for none).
     pub fn outcome_line(&self) -> String {
-        let t = self;
-        let parts: Vec<String> = [
-            (t.passed, "passed"),
-            (t.failed, "failed"),
-            (t.errored, "errored"),
-            (t.skipped, "skipped at run time"),
-            (t.no_record, "no record"),
-        ]
-        .iter()
-        .filter(|(n, _)| *n > 0)
-        .map(|(n, what)| format!("{n} {what}"))
-        .collect();
-        if parts.is_empty() {
-            "no tests".to_string()
-        } else {
-            parts.join(" · ")
-        }
+        self.counts("no record")
     }
 
     pub(crate) fn add(&mut self, outcome: &Outcome) {
