@@ -48,6 +48,9 @@ pub struct Analysis {
     pub model: ManifestModel,
     /// Everything to show in the editor, in the order the real tool reports its part.
     pub findings: Vec<Finding>,
+    /// Our findings a suppression comment silenced (not shown; `check --fix` says why it
+    /// left them).
+    pub silenced: Vec<Finding>,
     /// What `torchcts check-manifest` would print.
     pub check: CheckOutcome,
     /// The Python whose `re` answered for the regexes.
@@ -90,7 +93,7 @@ pub fn analyze_parsed(text: &str, tree: Tree, input: &AnalysisInput, cancel: &Ca
     if let Some(notes) = input.evidence {
         findings.extend(crate::entry_notes::findings(&model, text, notes));
     }
-    crate::suppress::apply(text, &tree, &line_index, &mut findings);
+    let silenced = crate::suppress::apply(text, &tree, &line_index, &mut findings);
 
     let check =
         CheckOutcome::from_parts(python_error.as_ref(), file_name, model.load_error.as_ref(), &model, validated);
@@ -101,6 +104,7 @@ pub fn analyze_parsed(text: &str, tree: Tree, input: &AnalysisInput, cancel: &Ca
         tree,
         model,
         findings,
+        silenced,
         check,
         python: input.python,
     })

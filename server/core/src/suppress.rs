@@ -100,20 +100,23 @@ fn malformed(span: Span, why: &str) -> Finding {
     Finding::new(span, Severity::Warning, format!("torchcts-lsp suppression comment: {why}"), MALFORMED, Origin::Lsp)
 }
 
-/// Applies the text's suppression comments to `findings`: drops the torchcts-lsp findings
-/// they silence and adds a finding for each code that silences nothing or names a
-/// check-manifest finding.
-pub fn apply(text: &str, tree: &Tree, line_index: &LineIndex, findings: &mut Vec<Finding>) {
+/// Applies the text's suppression comments to `findings`: takes out the torchcts-lsp
+/// findings they silence (returned: `check --fix` says why it left them) and adds a finding
+/// for each code that silences nothing or names a check-manifest finding.
+pub fn apply(text: &str, tree: &Tree, line_index: &LineIndex, findings: &mut Vec<Finding>) -> Vec<Finding> {
     let (suppressions, problems) = suppressions(text, tree, line_index);
     if suppressions.is_empty() && problems.is_empty() {
-        return;
+        return Vec::new();
     }
     let mut used = vec![false; suppressions.len()];
     let mut blocked: Vec<Option<&'static str>> = vec![None; suppressions.len()];
     let own = |code: &str| codes::in_category(code, Category::Suppression);
-    findings.retain(|f| {
+    let mut silenced = Vec::new();
+    let mut kept = Vec::with_capacity(findings.len());
+    for f in std::mem::take(findings) {
         if own(f.code) {
-            return true;
+            kept.push(f);
+            continue;
         }
         let line = line_index.line_of(f.span.start);
         let mut keep = true;
@@ -129,8 +132,13 @@ pub fn apply(text: &str, tree: &Tree, line_index: &LineIndex, findings: &mut Vec
                 Origin::Torchcts => blocked[i] = Some(f.code),
             }
         }
-        keep
-    });
+        if keep {
+            kept.push(f);
+        } else {
+            silenced.push(f);
+        }
+    }
+    *findings = kept;
     findings.extend(problems);
     for (i, s) in suppressions.iter().enumerate() {
         // An evidence code silences nothing while no run has given the finding (no results
@@ -163,6 +171,7 @@ pub fn apply(text: &str, tree: &Tree, line_index: &LineIndex, findings: &mut Vec
         };
         findings.push(finding);
     }
+    silenced
 }
 
 #[cfg(test)]

@@ -39,7 +39,6 @@ const FILE_ALLOWLIST: &[(&str, usize)] = &[
 const FN_ALLOWLIST: &[(&str, &str, usize)] = &[
     ("server/runner/src/process.rs", "run", 117),
     ("server/runner/src/process.rs", "collect", 128),
-    ("server/lsp/src/cli/check.rs", "run", 113),
     ("server/accounting/src/ledger/validate.rs", "validate_entry", 132),
     ("server/core/src/locate.rs", "locate", 109),
     ("server/core/src/eval/statements.rs", "subscript_assign", 107),

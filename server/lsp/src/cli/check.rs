@@ -143,26 +143,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     for (input, config) in given.inputs.iter().zip(&configs) {
         let shown = input.shown();
         let (python, python_line) = super::regex_python(&input.path, config.as_ref());
-        let mut outcome = super::analyze_input(input, inventory, python).map(|(_, a)| a);
-        let mut changed = false;
-        if let Ok(analysis) = &mut outcome {
-            if args.fix || args.diff {
-                match fix_one(args, input, analysis, inventory) {
-                    Ok((fixed, c)) => {
-                        changed = c;
-                        if let Some(fixed) = fixed {
-                            *analysis = fixed;
-                        }
-                    }
-                    Err(message) => outcome = Err(message),
-                }
-            }
-        }
-        if let Ok(analysis) = &mut outcome {
-            let flags = super::AccountingArgs::default().for_manifest(config.as_ref());
-            super::evidence::apply(&args.results, input, config.as_ref(), &flags, analysis, inventory);
-            super::ignore_configured(analysis, config.as_ref());
-        }
+        let (outcome, changed) = checked(args, input, config.as_ref(), inventory, python);
         let code = match &outcome {
             Ok(_) if args.diff && changed => 1,
             Ok(analysis) => analysis.check.exit_code() as u8,
@@ -231,15 +212,45 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     ExitCode::from(worst)
 }
 
+/// One input analysed as `check` reports it, and whether `--fix`/`--diff` changed its text:
+/// the (fixed) text's analysis with what `analyze` adds to the core's findings (the runs'
+/// evidence, the project's `ignore`), so that the count of what is left is `analyze`'s.
+fn checked(
+    args: &CheckArgs,
+    input: &Input,
+    config: Option<&crate::project_config::ProjectConfig>,
+    inventory: Option<&'static torchcts_core::accounting_view::Inventory>,
+    python: torchcts_core::regex_check::PythonVersion,
+) -> (Result<Analysis, String>, bool) {
+    let finish = |analysis: &mut Analysis| {
+        let flags = super::AccountingArgs::default().for_manifest(config);
+        super::evidence::apply(&args.results, input, config, &flags, analysis, inventory);
+        super::ignore_configured(analysis, config);
+    };
+    match super::analyze_input(input, inventory, python).map(|(_, a)| a) {
+        Ok(analysis) if args.fix || args.diff => match fix_one(args, input, &analysis, inventory, &finish) {
+            Ok((fixed, changed)) => (Ok(fixed), changed),
+            Err(message) => (Err(message), false),
+        },
+        Ok(mut analysis) => {
+            finish(&mut analysis);
+            (Ok(analysis), false)
+        }
+        Err(message) => (Err(message), false),
+    }
+}
+
 /// `--fix` / `--diff` on one manifest, having written the file (`--fix`), printed the text
 /// (`--fix` on stdin) or the diff (`--diff`), and said on stderr what changed and what is
-/// left: the fixed text's analysis (`--fix`, when it changed) and whether it changed.
+/// left, and why: the fixed text's analysis, `finish`ed (evidence, the project's `ignore`),
+/// and whether the text changed.
 fn fix_one(
     args: &CheckArgs,
     input: &Input,
     analysis: &Analysis,
     inventory: Option<&torchcts_core::accounting_view::Inventory>,
-) -> Result<(Option<Analysis>, bool), String> {
+    finish: &dyn Fn(&mut Analysis),
+) -> Result<(Analysis, bool), String> {
     let shown = input.shown();
     let original = analysis.text.clone();
     let fixed = super::fix::fix(&input.path, &original, inventory, analysis.python, args.unsafe_fixes);
@@ -256,7 +267,8 @@ fn fix_one(
     } else if changed {
         std::fs::write(&input.path, &fixed.text).map_err(|e| format!("cannot write {shown}: {e}"))?;
     }
-    let after = fixed.analysis;
+    let mut after = fixed.analysis;
+    finish(&mut after);
     let left = after.findings.len();
     let verb = if args.diff { "would fix" } else { "fixed" };
     let mut summary = format!(
@@ -272,8 +284,25 @@ fn fix_one(
             plural(fixed.unsafe_left, "fix", "fixes")
         ));
     }
+    if !after.silenced.is_empty() {
+        summary.push_str(&format!("; {}", silenced_note(&after)));
+    }
     errln!("{summary}");
-    Ok(((changed && !args.diff).then_some(after), changed))
+    Ok((after, changed))
+}
+
+/// Why the silenced findings were neither fixed nor counted: "2 silenced by a suppression
+/// comment, not fixed (line 4: stale-capability, line 9: duplicate-key)".
+fn silenced_note(analysis: &Analysis) -> String {
+    let places: Vec<String> = analysis
+        .silenced
+        .iter()
+        .map(|f| {
+            let line = analysis.line_index.position(&analysis.text, f.span.start, PositionEncoding::Utf32).line + 1;
+            format!("line {line}: {}", f.code)
+        })
+        .collect();
+    format!("{} silenced by a suppression comment, not fixed ({})", places.len(), places.join(", "))
 }
 
 /// The command ends after this: freeing an analysis value by value is left to the process's
