@@ -5,9 +5,10 @@
 //! 1-based line and column ranges (columns in Unicode code points), sorted by position;
 //! `github` prints the same findings as GitHub Actions annotations.
 
-use super::formats::{self, one_based_range, sorted_findings, Reported};
+use super::formats::{self, Reported};
 use super::inputs::{Input, InputArgs, Inputs};
 use super::output::{errln, outln, plural};
+use super::places::{one_based_range, sorted_findings};
 use super::OutputArgs;
 use serde::Serialize;
 use serde_json::Value;
@@ -142,8 +143,10 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     let mut kept: Vec<(String, Result<Analysis, String>)> = Vec::new();
     for (input, config) in given.inputs.iter().zip(&configs) {
         let shown = input.shown();
-        let (python, python_line) = super::regex_python(&input.path, config.as_ref());
-        let (outcome, changed) = checked(args, input, config.as_ref(), inventory, python);
+        let flags = super::AccountingArgs::default().for_manifest(config.as_ref());
+        let surroundings = flags.surroundings(&input.path, config.as_ref());
+        let python_line = flags.regex_python(&input.path).1;
+        let (outcome, changed) = checked(args, input, config.as_ref(), &flags, inventory, &surroundings);
         let code = match &outcome {
             Ok(_) if args.diff && changed => 1,
             Ok(analysis) => analysis.check.exit_code() as u8,
@@ -218,20 +221,22 @@ pub fn run(args: &CheckArgs) -> ExitCode {
 fn checked(
     args: &CheckArgs,
     input: &Input,
-    config: Option<&crate::project_config::ProjectConfig>,
+    config: Option<&crate::host::project_config::ProjectConfig>,
+    flags: &super::AccountingArgs,
     inventory: Option<&'static torchcts_core::accounting_view::Inventory>,
-    python: torchcts_core::regex_check::PythonVersion,
+    surroundings: &crate::host::Surroundings,
 ) -> (Result<Analysis, String>, bool) {
     let finish = |analysis: &mut Analysis| {
-        let flags = super::AccountingArgs::default().for_manifest(config);
-        super::evidence::apply(&args.results, input, config, &flags, analysis, inventory);
-        super::ignore_configured(analysis, config);
+        super::evidence::apply(&args.results, input, config, flags, analysis, inventory, surroundings);
+        super::ignore_configured(analysis, surroundings, config);
     };
-    match super::analyze_input(input, inventory, python).map(|(_, a)| a) {
-        Ok(analysis) if args.fix || args.diff => match fix_one(args, input, &analysis, inventory, &finish) {
-            Ok((fixed, changed)) => (Ok(fixed), changed),
-            Err(message) => (Err(message), false),
-        },
+    match super::analyze_input(input, inventory, surroundings).map(|(_, a)| a) {
+        Ok(analysis) if args.fix || args.diff => {
+            match fix_one(args, input, &analysis, inventory, surroundings, &finish) {
+                Ok((fixed, changed)) => (Ok(fixed), changed),
+                Err(message) => (Err(message), false),
+            }
+        }
         Ok(mut analysis) => {
             finish(&mut analysis);
             (Ok(analysis), false)
@@ -249,11 +254,12 @@ fn fix_one(
     input: &Input,
     analysis: &Analysis,
     inventory: Option<&torchcts_core::accounting_view::Inventory>,
+    surroundings: &crate::host::Surroundings,
     finish: &dyn Fn(&mut Analysis),
 ) -> Result<(Analysis, bool), String> {
     let shown = input.shown();
     let original = analysis.text.clone();
-    let fixed = super::fix::fix(&input.path, &original, inventory, analysis.python, args.unsafe_fixes);
+    let fixed = super::fix::fix(surroundings, &original, inventory, args.unsafe_fixes);
     for a in &fixed.applied {
         errln!("{shown}:{}: fixed [{}] {}", a.line, a.code, a.title);
     }

@@ -2,25 +2,18 @@
 //! the one the editor's `source.fixAll.torchcts` runs too) on a manifest, with the input
 //! the CLI analyses it with, and the unified diff `--diff` prints.
 
-use std::path::Path;
+use crate::host::Surroundings;
 use torchcts_core::accounting_view::Inventory;
 use torchcts_core::actions::FixAll;
-use torchcts_core::regex_check::PythonVersion;
 
-/// Fixes `text`, the manifest at `path`: the safe fixes (every preferred one with
+/// Fixes `text` in its `surroundings`: the safe fixes (every preferred one with
 /// `unsafe_fixes`). Analysed with `inventory`, else the embedded one, as the editor analyses
-/// it: fix-all's "no new finding" then weighs the same findings in both.
-pub fn fix(
-    path: &Path,
-    text: &str,
-    inventory: Option<&Inventory>,
-    python: PythonVersion,
-    unsafe_fixes: bool,
-) -> FixAll {
+/// it: fix-all's "no new finding" then weighs the same findings in both. Without evidence
+/// notes (none has a safe fix; `check` places them on the result).
+pub fn fix(surroundings: &Surroundings, text: &str, inventory: Option<&Inventory>, unsafe_fixes: bool) -> FixAll {
     let inventory = inventory.unwrap_or_else(|| Inventory::embedded());
-    super::with_analysis_input(path, Some(inventory), python, None, |input| {
-        torchcts_core::cancel::uncancelled(|cancel| torchcts_core::actions::fix_all(text, input, unsafe_fixes, cancel))
-    })
+    let bare = surroundings.clone().with_evidence(Default::default());
+    torchcts_core::cancel::uncancelled(|cancel| bare.fix_all(text, Some(inventory), unsafe_fixes, cancel))
 }
 
 /// A unified diff of `old` to `new` for `path` (`--- a/PATH`, `+++ b/PATH`), empty when

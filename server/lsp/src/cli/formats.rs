@@ -2,10 +2,11 @@
 //! Actions annotations and SARIF 2.1.0 (GitHub code scanning), over one or more files.
 
 use super::output::outln;
+use super::places::{one_based_range, sorted_findings};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use torchcts_core::codes::{self, Code};
-use torchcts_core::{Analysis, Finding, Origin, PositionEncoding, Severity};
+use torchcts_core::{Analysis, Origin, Severity};
 
 /// What one file gave: its analysis, or why it has none (unreadable, not a manifest name).
 pub struct Reported<'a> {
@@ -190,23 +191,6 @@ pub fn sarif(reports: &[Reported]) -> Value {
             "results": results,
         }],
     })
-}
-
-/// Findings by start position (the core lists them rule by rule); at the same start, in
-/// the core's order.
-pub fn sorted_findings(analysis: &Analysis) -> Vec<&Finding> {
-    let mut findings: Vec<&Finding> = analysis.findings.iter().collect();
-    findings.sort_by_key(|f| f.span.start);
-    findings
-}
-
-/// `((line, column), (line, column))`, 1-based, columns in code points; the end is exclusive.
-pub fn one_based_range(analysis: &Analysis, finding: &Finding) -> ((u32, u32), (u32, u32)) {
-    let at = |offset| {
-        let p = analysis.line_index.position(&analysis.text, offset, PositionEncoding::Utf32);
-        (p.line + 1, p.col + 1)
-    };
-    (at(finding.span.start), at(finding.span.end))
 }
 
 #[cfg(test)]

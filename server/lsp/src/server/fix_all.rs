@@ -1,17 +1,18 @@
 //! `source.fixAll.torchcts`: the core's fix-all engine (`torchcts_core::actions::fix_all`,
 //! the one `check --fix` runs too) on the document's text, the safe fixes only, offered as
 //! one edit: the changed middle of the text. Which fixes are safe, the rounds, the overlap
-//! rule and what counts as a better file are the engine's; this file only builds the input
-//! the document is analysed with and turns the fixed text into an edit.
+//! rule and what counts as a better file are the engine's; the document is analysed in the
+//! host's surroundings of it, as its diagnostics are.
 
+use crate::server::pool::OnPool;
 use crate::server::session::Session;
-use torchcts_core::actions::TextEdit;
-use torchcts_core::{Analysis, AnalysisInput, Cancel, Cancellable};
+use torchcts_core::actions::{QuickFix, TextEdit};
+use torchcts_core::{Analysis, Cancellable};
 use tower_lsp_server::ls_types::Uri;
 
 /// Whether `fixes` (the quick fixes of a range) has a safe one: cheap, no analysis; the
 /// lightbulb offers "fix all" only then.
-pub fn has_safe(fixes: &[torchcts_core::actions::QuickFix]) -> bool {
+pub fn has_safe(fixes: &[QuickFix]) -> bool {
     fixes.iter().any(|f| f.safe)
 }
 
@@ -21,24 +22,11 @@ pub fn fix_all(
     session: &Session,
     uri: &Uri,
     analysis: &Analysis,
-    cancel: &Cancel,
+    on_pool: &OnPool,
 ) -> Cancellable<Option<(TextEdit, usize)>> {
-    // The document's input as its snapshot is analysed with (the host layer will build it
-    // once for both): the folder's directories, its Python's modules, the inventory. No
-    // evidence: its notes have no safe fix, and the CLI's `--fix` runs without them.
-    let folder = uri.to_file_path().and_then(|p| p.parent().map(|d| d.to_path_buf()));
-    let dir_exists = folder.as_deref().map(runner::environment::dir_exists_relative_to);
-    let importable = session.importable(uri);
-    let input = AnalysisInput {
-        old_tree: None,
-        dir_exists: dir_exists.as_ref().map(|f| f as &dyn Fn(&str) -> bool),
-        inventory: Some(session.inventory()),
-        file_name: Some(&analysis.file_name),
-        python: analysis.python,
-        importable: importable.as_ref(),
-        evidence: None,
-    };
-    let fixed = torchcts_core::actions::fix_all(&analysis.text, &input, false, cancel)?;
+    // Without the evidence notes, as `check --fix` runs: they have no safe fix.
+    let surroundings = crate::server::analysis::surroundings(session, uri, on_pool).with_evidence(Default::default());
+    let fixed = surroundings.fix_all(&analysis.text, Some(session.inventory()), false, on_pool)?;
     if fixed.applied.is_empty() || fixed.text == analysis.text {
         return Ok(None);
     }
