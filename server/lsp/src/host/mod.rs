@@ -235,10 +235,20 @@ mod tests {
     /// The one `ignore` rule: our codes go, check-manifest's stay and are named once.
     #[test]
     fn ignore_silences_only_our_own_codes() {
-        let ours =
-            Finding::new(0..1, torchcts_core::Severity::Warning, "a", "duplicate-key", torchcts_core::Origin::Lsp);
-        let theirs =
-            Finding::new(0..1, torchcts_core::Severity::Error, "b", "unknown-key", torchcts_core::Origin::Torchcts);
+        let ours = Finding::new(
+            0..1,
+            torchcts_core::Severity::Warning,
+            "a",
+            torchcts_core::codes::Code::DuplicateKey,
+            torchcts_core::Origin::Lsp,
+        );
+        let theirs = Finding::new(
+            0..1,
+            torchcts_core::Severity::Error,
+            "b",
+            torchcts_core::codes::Code::UnknownKey,
+            torchcts_core::Origin::Torchcts,
+        );
         let ignored = vec!["duplicate-key".to_string(), "unknown-key".to_string()];
         assert!(project::ignores(&ignored, &ours));
         assert!(!project::ignores(&ignored, &theirs));

@@ -284,7 +284,13 @@ async fn publish_open_ledger(session: &Session, uri: &Uri) {
 }
 
 fn ledger_finding(problem: crate::host::project_ledger::LedgerProblem) -> Finding {
-    Finding::new(problem.range, Severity::Error, problem.message, torchcts_core::codes::Code::KnownSegfaultLedger, Origin::Torchcts)
+    Finding::new(
+        problem.range,
+        Severity::Error,
+        problem.message,
+        torchcts_core::codes::Code::KnownSegfaultLedger,
+        Origin::Torchcts,
+    )
 }
 
 /// The project ledger beside a manifest that torchcts refuses is an error on that file

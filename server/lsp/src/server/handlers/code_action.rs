@@ -9,8 +9,8 @@
 use crate::server::analysis::Snapshot;
 use crate::server::dispatch;
 use crate::server::fix_all;
-use crate::server::protocol::{self, RUN_AFFECTED, RUN_LEVEL};
 use crate::server::pool::OnPool;
+use crate::server::protocol::{self, RUN_AFFECTED, RUN_LEVEL};
 use crate::server::session::Session;
 use crate::server::to_proto;
 use torchcts_core::accounting_view as av;
