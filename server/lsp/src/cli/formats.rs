@@ -208,4 +208,18 @@ mod tests {
         assert_eq!(sarif_uri("a b/manifest.py"), "a%20b/manifest.py");
         assert_eq!(sarif_uri("/abs/é.py"), "file:///abs/%C3%A9.py");
     }
+
+    #[test]
+    fn sarif_rules_describe_their_code_from_the_registry() {
+        let text = "manifest = {\"manifest_version\": 1, \"device_name\": \"cpu\", \"capabilities\": {}, \"device_name\": \"cpu\"}\n";
+        let analysis = torchcts_core::analyze(text, &torchcts_core::AnalysisInput::default());
+        let log = super::sarif(&[super::Reported { path: "manifest.py".into(), outcome: Ok(&analysis) }]);
+        let rules = log["runs"][0]["tool"]["driver"]["rules"].as_array().unwrap();
+        let rule = rules.iter().find(|r| r["id"] == "duplicate-key").expect("a duplicate-key rule");
+        let doc = torchcts_core::codes::Code::DuplicateKey.info().doc;
+        assert_eq!(rule["shortDescription"]["text"], doc);
+        assert_eq!(rule["helpUri"], format!("{}#duplicate-key", torchcts_core::codes::DOCS_URL));
+        assert!(rule["help"]["text"].as_str().unwrap().starts_with(doc), "{rule}");
+        assert_eq!(rule["properties"]["category"], "meaning");
+    }
 }
