@@ -5,13 +5,9 @@
 //! A pull-model client sends `settings: null` (nothing in it): the settings are kept, and
 //! pulled with `workspace/configuration` (section `torchcts`) when the client serves it.
 
-use crate::server::log::Level;
+use crate::server::handlers::initialize::pull_settings;
 use crate::server::session::{Change, Session, Settings};
-use std::time::Duration;
-use tower_lsp_server::ls_types::{ConfigurationItem, DidChangeConfigurationParams};
-
-/// How long the server waits for the client's answer to `workspace/configuration`.
-const PULL_TIMEOUT: Duration = Duration::from_secs(5);
+use tower_lsp_server::ls_types::DidChangeConfigurationParams;
 
 pub async fn did_change_configuration(session: &Session, params: DidChangeConfigurationParams) {
     let pull = session.client_support().pull_configuration;
@@ -26,24 +22,6 @@ pub async fn did_change_configuration(session: &Session, params: DidChangeConfig
                 apply(&session, settings).await;
             }
         });
-    }
-}
-
-/// The settings the client holds under `torchcts` (`workspace/configuration`); `None` when
-/// it answers nothing usable (null, an error) or not within [`PULL_TIMEOUT`].
-pub async fn pull_settings(session: &Session) -> Option<Settings> {
-    let item = ConfigurationItem { scope_uri: None, section: Some("torchcts".into()) };
-    let answer = tokio::time::timeout(PULL_TIMEOUT, session.client.configuration(vec![item])).await;
-    match answer {
-        Ok(Ok(values)) => values.into_iter().next().filter(|v| v.is_object()).map(|v| Settings::from_json(&v)),
-        Ok(Err(e)) => {
-            session.log(Level::Debug, format!("workspace/configuration failed: {e}")).await;
-            None
-        }
-        Err(_) => {
-            session.log(Level::Warn, "workspace/configuration: no answer within 5 s; settings kept").await;
-            None
-        }
     }
 }
 

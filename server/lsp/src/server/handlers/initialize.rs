@@ -58,7 +58,7 @@ pub async fn initialized(session: &Session, _: InitializedParams) {
         // in a task: a client slow to answer holds up no message.
         let session = session.clone();
         tokio::spawn(async move {
-            if let Some(settings) = crate::server::handlers::did_change_configuration::pull_settings(&session).await {
+            if let Some(settings) = pull_settings(&session).await {
                 apply_log_settings(&session, &settings).await;
                 session.lock().settings = settings;
             }
@@ -73,5 +73,26 @@ pub async fn initialized(session: &Session, _: InitializedParams) {
 pub async fn apply_log_settings(session: &Session, settings: &Settings) {
     if let Err(e) = log::configure(settings.log_level, settings.log_file.as_deref()) {
         session.client.show_message(MessageType::WARNING, format!("torchcts: {e}")).await;
+    }
+}
+
+/// How long the server waits for the client's answer to `workspace/configuration`.
+const PULL_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The settings the client holds under `torchcts` (`workspace/configuration`); `None` when
+/// it answers nothing usable (null, an error) or not within [`PULL_TIMEOUT`].
+pub async fn pull_settings(session: &Session) -> Option<Settings> {
+    let item = ConfigurationItem { scope_uri: None, section: Some("torchcts".into()) };
+    let answer = tokio::time::timeout(PULL_TIMEOUT, session.client.configuration(vec![item])).await;
+    match answer {
+        Ok(Ok(values)) => values.into_iter().next().filter(|v| v.is_object()).map(|v| Settings::from_json(&v)),
+        Ok(Err(e)) => {
+            session.log(Level::Debug, format!("workspace/configuration failed: {e}")).await;
+            None
+        }
+        Err(_) => {
+            session.log(Level::Warn, "workspace/configuration: no answer within 5 s; settings kept").await;
+            None
+        }
     }
 }
