@@ -370,8 +370,12 @@ fn every_workspace_folder_counts_and_folders_can_change() {
     );
     let d = client.diagnostics(&c, Some(1));
     find(&d, "Unknown capabilities key 'generator'");
-    let cleared = client.diagnostics(&a, None);
-    assert_eq!(cleared["diagnostics"], json!([]), "{cleared:#}");
+    // An analysis of `a` from before the change (the inventory loading) may still land first.
+    client.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == a.as_str()
+            && m["params"]["diagnostics"] == json!([])
+    });
     // The manifest named manifest.py stays a manifest wherever it is.
     let hover = client.request(
         "textDocument/hover",
