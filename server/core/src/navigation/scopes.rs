@@ -271,20 +271,7 @@ impl<'t> Walk<'t> {
                 self.children(node, ctx, scope);
             }
             "function_definition" => self.function(node, scope),
-            "class_definition" => {
-                if let Some(name) = node.child_by_field_name("name") {
-                    self.record(name, Role::Write, scope);
-                }
-                let inner = self.new_scope(ScopeKind::Class, scope);
-                let mut cursor = node.walk();
-                for child in node.named_children(&mut cursor) {
-                    match child.kind() {
-                        "identifier" => {}
-                        "block" => self.visit(child, Ctx::Read, inner),
-                        _ => self.visit(child, Ctx::Read, scope),
-                    }
-                }
-            }
+            "class_definition" => self.class(node, scope),
             "lambda" => {
                 let inner = self.new_scope(ScopeKind::Expression, scope);
                 if let Some(params) = node.child_by_field_name("parameters") {
@@ -295,30 +282,50 @@ impl<'t> Walk<'t> {
                 }
             }
             "list_comprehension" | "set_comprehension" | "dictionary_comprehension" | "generator_expression" => {
-                let inner = self.new_scope(ScopeKind::Expression, scope);
-                let mut first_clause = true;
-                let mut cursor = node.walk();
-                for child in node.named_children(&mut cursor) {
-                    if child.kind() == "for_in_clause" && first_clause {
-                        first_clause = false;
-                        // The first iterable is evaluated in the enclosing scope.
-                        let mut inner_cursor = child.walk();
-                        for (i, part) in child.children(&mut inner_cursor).enumerate() {
-                            if !part.is_named() {
-                                continue;
-                            }
-                            match child.field_name_for_child(i as u32) {
-                                Some("left") => self.visit(part, Ctx::Write, inner),
-                                Some("right") => self.visit(part, Ctx::Read, scope),
-                                _ => self.visit(part, Ctx::Read, inner),
-                            }
-                        }
-                    } else {
-                        self.visit(child, Ctx::Read, inner);
-                    }
-                }
+                self.comprehension(node, scope)
             }
             _ => self.children(node, ctx, scope),
+        }
+    }
+
+    fn class(&mut self, node: Node<'t>, scope: usize) {
+        if let Some(name) = node.child_by_field_name("name") {
+            self.record(name, Role::Write, scope);
+        }
+        let inner = self.new_scope(ScopeKind::Class, scope);
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            match child.kind() {
+                "identifier" => {}
+                "block" => self.visit(child, Ctx::Read, inner),
+                // Superclasses and keywords are read outside.
+                _ => self.visit(child, Ctx::Read, scope),
+            }
+        }
+    }
+
+    fn comprehension(&mut self, node: Node<'t>, scope: usize) {
+        let inner = self.new_scope(ScopeKind::Expression, scope);
+        let mut first_clause = true;
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            if child.kind() == "for_in_clause" && first_clause {
+                first_clause = false;
+                // The first iterable is evaluated in the enclosing scope.
+                let mut inner_cursor = child.walk();
+                for (i, part) in child.children(&mut inner_cursor).enumerate() {
+                    if !part.is_named() {
+                        continue;
+                    }
+                    match child.field_name_for_child(i as u32) {
+                        Some("left") => self.visit(part, Ctx::Write, inner),
+                        Some("right") => self.visit(part, Ctx::Read, scope),
+                        _ => self.visit(part, Ctx::Read, inner),
+                    }
+                }
+            } else {
+                self.visit(child, Ctx::Read, inner);
+            }
         }
     }
 
