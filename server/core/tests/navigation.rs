@@ -182,6 +182,11 @@ PP[0] = 2
 #^ read
 q, PP = 1, 2
 #  ^^ write
+try:
+    pass
+except OSError as PP:
+#                 ^^ write
+    pass
 x = PP$0
 #   ^^ read
 "#,
