@@ -25,6 +25,7 @@
 //!   calls, which the language server makes on its blocking pool.)
 
 mod command;
+mod crash;
 pub mod environment;
 pub mod evidence;
 pub mod git;
@@ -61,6 +62,12 @@ pub struct RunRequest {
     /// than one needs pytest-xdist in the run's environment, else the run fails to start
     /// with how to install it (see `process.rs`).
     pub workers: u16,
+    /// Each test in a child process of its own (torchcts's `--subprocess-per-test`): a test
+    /// that crashes becomes a `ProcessCrash` record and the run goes on. Slower (a Python
+    /// start per test).
+    pub isolate: bool,
+    /// Extra environment variables for the run (on top of the inherited environment).
+    pub env: Vec<(String, String)>,
 }
 
 /// Which tests to run.
@@ -116,6 +123,9 @@ pub struct RunOutcome {
     pub report_markdown: Option<PathBuf>,
     /// The last lines of stdout and stderr, interleaved as they arrived.
     pub output_tail: String,
+    /// The artifact torchcts-lsp wrote for a run that died (see `crash.rs`): what completed
+    /// and the test that crashed, as evidence, when torchcts could not write it all.
+    pub crash_artifact: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -155,6 +165,9 @@ pub enum TestOutcome {
     Failed,
     Skipped,
     Error,
+    /// The test's process died (signal, abort): torchcts's `ProcessCrash` record of an
+    /// isolated test, or the test running when the whole run died.
+    Crashed,
 }
 
 /// The folder torchcts-lsp keeps its own files in beside a manifest (run results, scratch
