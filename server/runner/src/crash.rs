@@ -139,7 +139,7 @@ pub(crate) fn write_crash_artifact(
     let payload = json!({"metadata": metadata, "results": results, "skips": {}});
     let dir = results_dir.join(format!("{hardware}_history"));
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let path = dir.join(format!("{}-torchcts-lsp-crash.json", now.replace(':', "-").replace('.', "-")));
+    let path = dir.join(format!("{}-torchcts-lsp-crash.json", now.replace([':', '.'], "-")));
     let text = serde_json::to_string_pretty(&payload).map_err(|e| e.to_string())?;
     std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(Some(path))

@@ -268,8 +268,10 @@ async fn follow(request: RunRequest) -> (Vec<String>, RunOutcome) {
                 let done = passed + failed + skipped + errors;
                 let total = total.map(|t| format!("/{t}")).unwrap_or_default();
                 let last = last.map(|l| format!(" {l}")).unwrap_or_default();
-                let mut line = format!("{done}{total}: {passed} passed, {failed} failed, {errors} errors{last}");
-                line.truncate(line.floor_char_boundary(160));
+                let line: String = format!("{done}{total}: {passed} passed, {failed} failed, {errors} errors{last}")
+                    .chars()
+                    .take(160)
+                    .collect();
                 eprint!("\r\x1b[2K{line}");
             }
             RunEvent::Progress { .. } => {}
