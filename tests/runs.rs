@@ -1236,3 +1236,29 @@ async fn real_simdev_abort_with_isolation_is_a_record_and_the_run_completes() {
     use runner::evidence::EvidenceStatus as S;
     assert_eq!(index.record(SUB_F32).map(|e| e.status), Some(S::Error));
 }
+
+#[tokio::test]
+#[ignore = "needs TORCHCTS_PYTHON: real torchcts"]
+async fn real_simdev_known_crash_ledger_entry_records_the_test_without_running_it() {
+    let Some(python) = real_python() else { return };
+    let _serial = REAL_RUNS.lock().await;
+    let (req, dir) = simdev_request(python, "simdev-ledger", &[ADD_F32, SUB_F32], &[("SIMDEV_ABORT", r"^aten\.sub\.")]);
+    // The project's ledger, beside the manifest: sub crashes simdev (its node id as torchcts
+    // canonicalises it, `torchcts/...`; our plugin lets it match the runner's package-rooted ids).
+    std::fs::copy(simdev_fixture().join("ledger/known_segfaults.json"), dir.join("known_segfaults.json")).unwrap();
+    let began = Instant::now();
+    let (_, outcome) = drain(&mut start(req), Duration::from_secs(660)).await;
+    println!("real run on simdev with a known-crash ledger entry: {:?}", began.elapsed());
+    assert_eq!(outcome.status, RunStatus::Completed { exit_code: 1 }, "not run, so no crash: {}", outcome.output_tail);
+    assert_eq!(test(&outcome, ADD_F32).outcome, TestOutcome::Passed);
+    let sub = test(&outcome, SUB_F32);
+    assert_eq!(sub.outcome, TestOutcome::Error, "{sub:?}");
+    assert!(
+        sub.message.as_deref().unwrap().contains("Known confirmed backend crash was recorded without executing"),
+        "{sub:?}"
+    );
+    let (payload, _) = decode_artifact(outcome.results_json.as_ref().unwrap()).unwrap();
+    assert_eq!(payload["results"][SUB_F32]["failure_stage"], "known_backend_crash");
+    assert_eq!(payload["skips"][SUB_F32]["skip_reason"], "known_backend_crash");
+    assert_eq!(payload["skips"][SUB_F32]["known_segfault_id"], "simdev-sub-aborts");
+}
