@@ -8,7 +8,8 @@
 //! reading torchcts's result artifacts into per-test outcomes, and a per-manifest registry
 //! that guarantees at most one run per manifest; and reading a manifest's committed version
 //! from git (`git.rs`); and the evidence index of results folders (`evidence.rs`): per test, the
-//! newest record on a device. It knows nothing of LSP: the glue turns
+//! newest record on a device; and, for a run that dies, a record of our own of what completed and
+//! the test that crashed (`crash.rs`). It knows nothing of LSP: the glue turns
 //! [`RunEvent`]s into work-done progress and [`TestResult`]s into diagnostics.
 //!
 //! Invariants:
