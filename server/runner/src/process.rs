@@ -880,7 +880,33 @@ async fn collect(
             }
         }
     }
-    let cause = match &status {
+    let left = Leftovers { results_dir, run_log, partial: decoded_partial.as_ref(), torch_version };
+    let crash_artifact = mark_unfinished(req, &status, &parser, &mut tests, &mut output_tail, left);
+    RunOutcome { status, tests, results_json, report_markdown, output_tail, crash_artifact }
+}
+
+/// What a run left in its results folder: its run log (hardware key, last test started),
+/// torchcts's partial artifact, and the torch version from the probe.
+struct Leftovers<'a> {
+    results_dir: &'a Path,
+    run_log: Option<(String, Option<String>)>,
+    partial: Option<&'a serde_json::Value>,
+    torch_version: Option<String>,
+}
+
+/// The tests in flight when the run died or was stopped get an outcome naming the cause (from
+/// the output, else the run log's last line); a run that died also leaves our record of it
+/// (`crash.rs`), whose path is returned.
+fn mark_unfinished(
+    req: &RunRequest,
+    status: &RunStatus,
+    parser: &OutputParser,
+    tests: &mut Vec<TestResult>,
+    output_tail: &mut String,
+    left: Leftovers,
+) -> Option<PathBuf> {
+    let Leftovers { results_dir, run_log, partial, torch_version } = left;
+    let cause = match status {
         RunStatus::Crashed { description, .. } => {
             Some((TestOutcome::Crashed, format!("the test process crashed during this test: {description}")))
         }
@@ -914,8 +940,7 @@ async fn collect(
     }
     // A run that died: what completed and the crash become evidence of our own.
     let mut crash_artifact = None;
-    if let RunStatus::Crashed { signal, description } = &status {
-        let partial = decoded_partial.as_ref();
+    if let RunStatus::Crashed { signal, description } = status {
         let crash = Crash {
             device: &req.device,
             signal: *signal,
@@ -930,5 +955,5 @@ async fn collect(
             Err(e) => output_tail.push_str(&format!("[torchcts-lsp] could not record the crash: {e}\n")),
         }
     }
-    RunOutcome { status, tests, results_json, report_markdown, output_tail, crash_artifact }
+    crash_artifact
 }
