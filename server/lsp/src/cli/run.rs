@@ -421,8 +421,9 @@ mod tests {
             let share = nodes.iter().filter(|node| in_shard(node, (k, 4))).count();
             assert!((75..=175).contains(&share), "shard {k}/4 has {share} of 500");
         }
-        // Stable: FNV-1a of "a" is 0xaf63dc4c8601ec8c (the published test vector), odd.
-        assert!(in_shard("a", (2, 2)));
+        // Stable: FNV-1a of "a" is 0xaf63dc4c8601ec8c (the published test vector): 0 mod 2
+        // (shard 1 of 2), 1 mod 3 (shard 2 of 3).
+        assert!(in_shard("a", (1, 2)) && in_shard("a", (2, 3)));
     }
 
     #[test]
