@@ -222,4 +222,12 @@ fn a_crash_exits_3_and_says_how_to_rerun_isolated() {
     assert_eq!(again.status.code(), Some(3), "{report:#}");
     assert_eq!(outcomes(&report), BTreeMap::from([(SUB_F32.to_string(), "crashed".to_string())]));
     assert_eq!(report["status"], "completed (torchcts exit 1)");
+    // The support record: add's pass from the run that died is kept (torchcts's `_latest.json`
+    // of that run has since been rewritten), and sub's crash is the newest record.
+    let venv = Path::new(&python).parent().and_then(Path::parent).unwrap().to_string_lossy().into_owned();
+    let record =
+        lsp(&dir, &["report", "manifest.py", "--device", "simdev", "--format", "json"], &[("VIRTUAL_ENV", &venv)]);
+    let record = json(&record);
+    let tests = &record["evidence"]["tests"];
+    assert_eq!((tests["passed"].as_u64(), tests["errored"].as_u64()), (Some(1), Some(1)), "{:#}", record["evidence"]);
 }

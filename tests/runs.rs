@@ -1162,6 +1162,7 @@ async fn real_simdev_abort_without_isolation_keeps_what_completed_and_records_th
     assert_eq!(payload["results"][SUB_F32]["subprocess"]["signal"], "SIGABRT");
     assert_eq!(payload["metadata"]["session_completed"], false);
     assert_eq!(payload["metadata"]["pytorch_version"].as_str().unwrap().split('+').next(), Some("2.12.1"));
+    assert_eq!(payload["results"][ADD_F32]["status"], "PASS", "torchcts's partial records are kept with it");
     let index = simdev_evidence(&dir);
     assert_eq!(index.problems(), &[]);
     use runner::evidence::EvidenceStatus as S;

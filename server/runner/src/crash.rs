@@ -10,10 +10,11 @@
 //! - `metadata`: torchcts's own of this run when its partial `_latest.json` exists, else
 //!   `device_name`, `hardware_key` (from the run log's name) and `pytorch_version` (from the
 //!   probe); always `session_completed: false` (a partial run) and `written_by: "torchcts-lsp"`;
-//! - `results`: the test that was running as torchcts records a crash of an isolated test
-//!   (`status ERROR`, `error_type ProcessCrash`, `failure_stage process_crash`,
-//!   `subprocess.signal`), plus the tests the output showed finished that no torchcts artifact
-//!   of this run holds.
+//! - `results`: the records of torchcts's partial `_latest.json` (the next run rewrites that
+//!   file, so they would be lost), the test that was running as torchcts records a crash of an
+//!   isolated test (`status ERROR`, `error_type ProcessCrash`, `failure_stage process_crash`,
+//!   `subprocess.signal`), and the tests the output showed finished that torchcts's artifact
+//!   lacks.
 //!
 //! Because the metadata matches and the record is a `ProcessCrash`, torchcts's adaptive
 //! isolation (`core/adaptive_isolation.py`, on by default) runs that test in a child process
@@ -25,7 +26,7 @@
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use super::TestOutcome;
 
@@ -86,7 +87,9 @@ pub(crate) fn write_crash_artifact(
         }
     }
     let signal_name = crash.signal.map(short_signal_name);
-    let mut results = Map::new();
+    let mut results =
+        crash.partial.and_then(|p| p.get("results")).and_then(Value::as_object).cloned().unwrap_or_default();
+    let kept = results.len();
     for id in &running {
         let message = format!(
             "The test process died during this test: {}. Recorded by torchcts-lsp (torchcts could not write \
@@ -122,7 +125,7 @@ pub(crate) fn write_crash_artifact(
         };
         results.insert(id.clone(), json!({"status": status, "last_tested": now, "phase": "output"}));
     }
-    if results.is_empty() {
+    if results.len() == kept {
         return Ok(None);
     }
     let mut metadata = partial_meta.cloned().unwrap_or_default();
