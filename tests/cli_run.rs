@@ -231,3 +231,63 @@ fn a_crash_exits_3_and_says_how_to_rerun_isolated() {
     let tests = &record["evidence"]["tests"];
     assert_eq!((tests["passed"].as_u64(), tests["errored"].as_u64()), (Some(1), Some(1)), "{:#}", record["evidence"]);
 }
+
+/// A `requires capabilities: a, b` detail with its names sorted: torchcts prints a Python
+/// set there, whose order changes from run to run.
+fn capability_order_free(line: &str) -> String {
+    match line.split_once("requires capabilities: ") {
+        Some((head, names)) => {
+            let mut names: Vec<&str> = names.split(", ").collect();
+            names.sort();
+            format!("{head}requires capabilities: {}", names.join(", "))
+        }
+        None => line.to_string(),
+    }
+}
+
+/// `skips` on simdev with the project ledger entry for the test that crashes simdev counts it
+/// as `known_backend_crash`, as the real `torchcts show-skips --device simdev --level 2` did in
+/// a folder beside the venv (`/tmp/sdskips`, venv `/tmp/tv`: pytest's rootdir `/tmp`), with
+/// `tests/fixtures/simdev` on PYTHONPATH, torchcts 0.4.1, torch 2.12.1, 2026-12-03: its NOT-RUN
+/// AUDIT up to `collected ...` is `ledger/show-skips-simdev-l2.txt.gz` (1932 s of collection).
+#[test]
+fn skips_counts_a_project_ledger_entry_on_simdev_as_the_real_show_skips_did() {
+    use std::io::Read;
+    let dir = folder("ledger-skips");
+    std::fs::copy(simdev().join("manifest.py"), dir.join("manifest.py")).unwrap();
+    std::fs::copy(simdev().join("ledger/known_segfaults.json"), dir.join("known_segfaults.json")).unwrap();
+    let out = lsp(
+        &dir,
+        &[
+            "skips",
+            "--device",
+            "simdev",
+            "--level",
+            "2",
+            "--torch",
+            "2.12.1",
+            "--node-prefix",
+            "tv/lib/python3.11/site-packages/torchcts/",
+        ],
+        &[],
+    );
+    let ours = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(ours.contains("    known_backend_crash      : 1\n"), "{ours}");
+    let mut real = String::new();
+    flate2::read::GzDecoder::new(std::fs::File::open(simdev().join("ledger/show-skips-simdev-l2.txt.gz")).unwrap())
+        .read_to_string(&mut real)
+        .unwrap();
+    // The real output after its banner and pytest's header; ours up to the same line.
+    let lines = |text: &str| -> Vec<String> {
+        text.lines()
+            .skip_while(|l| !l.contains("NOT-RUN AUDIT"))
+            .take_while(|l| !l.starts_with("collected "))
+            .filter(|l| !l.trim().is_empty())
+            .map(capability_order_free)
+            .collect()
+    };
+    let (real, ours_lines) = (lines(&real), lines(&ours));
+    assert!(real.len() > 4000, "{}", real.len());
+    assert_eq!(ours_lines, real);
+    assert!(ours.contains("3290/7639 tests collected (4349 deselected)"), "{ours}");
+}
