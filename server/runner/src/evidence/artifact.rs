@@ -1,0 +1,484 @@
+//! One results file read as torchcts's `load_result_artifact` reads it (issue 35, item 3),
+//! streamed (item 2): plain (`{"metadata", "results", "skips"}`), compact
+//! (`torchcts_compact_results`: tokens for keys, `{"$": i}` for strings, `~` for literal
+//! keys) or a reference (`torchcts_result_reference`), with the loader's acceptance rules:
+//! `format_version` compared with Python's `==` (so `1.0` and `true` are 1), an `artifact`
+//! path taken by its parts (`a/b.json/` is `a/b.json`), a repeated key's last value, a
+//! compact key that decodes twice or a string index out of range refusing the whole file.
+//!
+//! Streaming: the top-level object is read key by key; `results` records are read one at a
+//! time, each as a small tree, classified, and kept as a [`Record`] (or counted as damage);
+//! a compact file is read twice (the tables come after the payload in torchcts's sorted
+//! keys): once to check it and read the tables, once more from the payload's offset.
+//! Nothing else is kept: `skips` and unknown parts are checked and dropped.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+
+use super::open::open_regular;
+use super::pyjson::{insert_last_wins, Json, Reader};
+use crate::results::{reference_path, token, COMPACT_FORMAT, REFERENCE_FORMAT};
+
+/// The largest single record, metadata or table string list kept as a tree: a real record
+/// with a long traceback is some KB; more is damage, not evidence.
+const MAX_VALUE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// A run's status for one test, as torchcts records it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EvidenceStatus {
+    Passed,
+    Failed,
+    Error,
+    /// Skipped at run time (the test ran and called `pytest.skip`).
+    Skipped,
+}
+
+/// One record as read (the node id apart), before the device and the newest are chosen.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Record {
+    pub status: EvidenceStatus,
+    pub error: Option<String>,
+    pub skip_reason: Option<String>,
+    pub last_tested: Option<String>,
+    pub op: Option<String>,
+    pub dtype: Option<String>,
+}
+
+/// What a file is.
+pub(crate) enum Parsed {
+    /// A reference: the file it names.
+    Reference(PathBuf),
+    Run(ParsedRun),
+}
+
+/// A run file's content, streamed.
+#[derive(Debug, Default)]
+pub(crate) struct ParsedRun {
+    pub metadata: Vec<(Box<str>, Json)>,
+    /// The records kept, by node id as written (decoded), at most the record budget.
+    pub records: Vec<(String, Record)>,
+    /// Valid records, kept or not (the run's test count, as torchcts's loader counts them).
+    pub tests: usize,
+    /// Records left out, by why (`status null`, `not an object`).
+    pub damaged: BTreeMap<String, usize>,
+    /// Records past the record budget (checked and counted, not kept).
+    pub over_budget: usize,
+}
+
+/// How keys decode: as written (plain) or through the compact tables.
+struct Tables {
+    tokens: HashMap<Box<str>, usize>,
+    keys: Vec<Box<str>>,
+    strings: Vec<Box<str>>,
+}
+
+impl Tables {
+    fn key<'k>(&'k self, raw: &'k str) -> &'k str {
+        match raw.strip_prefix('~') {
+            Some(literal) => literal,
+            None => self.tokens.get(raw).map_or(raw, |&i| &self.keys[i]),
+        }
+    }
+}
+
+fn key_of<'k>(tables: Option<&'k Tables>, raw: &'k str) -> &'k str {
+    tables.map_or(raw, |t| t.key(raw))
+}
+
+/// Reads `path` (a regular file, see `open.rs`). `max_records`: records kept at most.
+pub(crate) fn parse(path: &Path, max_records: usize) -> Result<Parsed, String> {
+    let (file, _) = open_regular(path)?;
+    let mut reader = Reader::new(file);
+    if !reader.begin_object()? {
+        reader.skip_value(0)?;
+        reader.expect_end()?;
+        return Err("not a torchcts result artifact: not a JSON object".into());
+    }
+    let mut top: Vec<(Box<str>, Json)> = Vec::new();
+    let (mut key_table, mut string_table) = (None, None);
+    let mut payload_at = None;
+    let mut plain = Staging::new(max_records);
+    let mut results_object = false;
+    let mut first = true;
+    while let Some(key) = reader.next_key(&mut first)? {
+        match key.as_str() {
+            "format" | "format_version" | "artifact" | "metadata" => {
+                let value = read_bounded(&mut reader)?;
+                insert_last_wins(&mut top, key.into_boxed_str(), value);
+            }
+            "key_table" => key_table = Some(read_strings(&mut reader)?),
+            "string_table" => string_table = Some(read_strings(&mut reader)?),
+            "payload" => {
+                reader.peek_token()?;
+                payload_at = Some(reader.offset());
+                reader.skip_value(1)?;
+            }
+            "results" => {
+                // A repeated key: its last value is the one (a `dict`).
+                plain = Staging::new(max_records);
+                results_object = read_results(&mut reader, &mut plain, None)?;
+            }
+            _ => reader.skip_value(1)?,
+        }
+    }
+    reader.expect_end()?;
+    let field = |k: &str| top.iter().find(|(key, _)| &**key == k).map(|(_, v)| v);
+    match field("format").and_then(Json::as_str) {
+        Some(REFERENCE_FORMAT) => {
+            let version_one = field("format_version").is_some_and(Json::equals_one);
+            reference_path(path, version_one, field("artifact").and_then(Json::as_str)).map(Parsed::Reference)
+        }
+        Some(COMPACT_FORMAT) => {
+            if !field("format_version").is_some_and(Json::equals_one) {
+                return Err(format!(
+                    "unsupported compact result format version: {}",
+                    field("format_version").map_or("none", Json::kind)
+                ));
+            }
+            let keys = key_table.flatten().ok_or("compact result key_table must contain strings")?;
+            if keys.iter().collect::<HashSet<_>>().len() != keys.len() {
+                return Err("compact result key_table contains duplicates".into());
+            }
+            let strings = string_table.flatten().ok_or("compact result string_table must contain strings")?;
+            let tokens = (0..keys.len()).map(|i| (token(i).into_boxed_str(), i)).collect();
+            let tables = Tables { tokens, keys, strings };
+            let Some(at) = payload_at else {
+                return Err("compact result payload must decode to an object".into());
+            };
+            reader.seek(at)?;
+            read_compact_payload(&mut reader, &tables, max_records)
+        }
+        _ => {
+            let Some(Json::Object(metadata)) = field("metadata").cloned() else {
+                return Err("not a torchcts result artifact: no `metadata` and `results` objects".into());
+            };
+            if !results_object {
+                return Err("not a torchcts result artifact: no `metadata` and `results` objects".into());
+            }
+            Ok(Parsed::Run(plain.into_run(metadata)))
+        }
+    }
+}
+
+/// A value as a tree, refused past [`MAX_VALUE_BYTES`].
+fn read_bounded<R: std::io::Read>(reader: &mut Reader<R>) -> Result<Json, String> {
+    reader.peek_token()?;
+    let start = reader.offset();
+    let value = reader.read_value(1)?;
+    if reader.offset() - start > MAX_VALUE_BYTES {
+        return Err(format!("a value of more than {MAX_VALUE_BYTES} bytes at byte {start}"));
+    }
+    Ok(value)
+}
+
+/// A list of strings (`Some`), or anything else checked and dropped (`None`: the table is
+/// invalid unless a later repeat of its key replaces it).
+fn read_strings<R: std::io::Read>(reader: &mut Reader<R>) -> Result<Option<Vec<Box<str>>>, String> {
+    if reader.peek_token()? != Some(b'[') {
+        reader.skip_value(1)?;
+        return Ok(None);
+    }
+    match reader.read_value(1)? {
+        Json::Array(items) => Ok(items
+            .into_iter()
+            .map(|i| match i {
+                Json::Str(s) => Some(s),
+                _ => None,
+            })
+            .collect()),
+        _ => Ok(None),
+    }
+}
+
+/// A staged entry: the raw key when it differs from the decoded one, and the record or why
+/// it is damaged.
+type Staged = (Option<Box<str>>, Result<Record, String>);
+
+/// The records kept while a file is read: one per node id, the last of a repeated id.
+struct Staging {
+    /// Decoded node id -> (the raw key when it differs, the record or why it is damaged).
+    entries: HashMap<String, Staged>,
+    max: usize,
+    over_budget_valid: usize,
+    over_budget: usize,
+    over_budget_damaged: BTreeMap<String, usize>,
+}
+
+impl Staging {
+    fn new(max: usize) -> Staging {
+        Staging {
+            entries: HashMap::new(),
+            max,
+            over_budget_valid: 0,
+            over_budget: 0,
+            over_budget_damaged: BTreeMap::new(),
+        }
+    }
+
+    fn insert(&mut self, id: &str, raw: &str, record: Result<Record, String>) -> Result<(), String> {
+        let raw_kept = (raw != id).then(|| raw.into());
+        if let Some(slot) = self.entries.get_mut(id) {
+            if slot.0.as_deref().unwrap_or(id) != raw {
+                return Err(format!("compact result decodes duplicate key {id:?}"));
+            }
+            slot.1 = record;
+            return Ok(());
+        }
+        if self.entries.len() >= self.max {
+            self.over_budget += 1;
+            match record {
+                Ok(_) => self.over_budget_valid += 1,
+                Err(why) => *self.over_budget_damaged.entry(why).or_default() += 1,
+            }
+            return Ok(());
+        }
+        self.entries.insert(id.to_string(), (raw_kept, record));
+        Ok(())
+    }
+
+    fn into_run(self, metadata: Vec<(Box<str>, Json)>) -> ParsedRun {
+        let mut run = ParsedRun {
+            metadata,
+            over_budget: self.over_budget,
+            tests: self.over_budget_valid,
+            damaged: self.over_budget_damaged,
+            records: Vec::with_capacity(self.entries.len()),
+        };
+        for (id, (_, record)) in self.entries {
+            match record {
+                Ok(record) => {
+                    run.tests += 1;
+                    run.records.push((id, record));
+                }
+                Err(why) => *run.damaged.entry(why).or_default() += 1,
+            }
+        }
+        run
+    }
+}
+
+/// Streams a `results` value into `staging`; whether it was an object.
+fn read_results<R: std::io::Read>(
+    reader: &mut Reader<R>,
+    staging: &mut Staging,
+    tables: Option<&Tables>,
+) -> Result<bool, String> {
+    if !reader.begin_object()? {
+        match tables {
+            Some(t) => {
+                decode(read_bounded(reader)?, t)?;
+            }
+            None => reader.skip_value(2)?,
+        }
+        return Ok(false);
+    }
+    let mut first = true;
+    let mut only_dollar = None;
+    while let Some(raw) = reader.next_key(&mut first)? {
+        let value = read_bounded(reader)?;
+        let value = match tables {
+            Some(t) => decode(value, t)?,
+            None => value,
+        };
+        if tables.is_some() && raw == "$" {
+            only_dollar = Some(value.clone());
+        }
+        let id = key_of(tables, &raw).to_string();
+        staging.insert(&id, &raw, classify(&value))?;
+    }
+    // `{"$": i}` is a string in the compact format, not an object of one record.
+    if let (Some(t), Some(index), true) = (tables, only_dollar, staging.entries.len() == 1) {
+        decode(Json::Object(vec![("$".into(), index)]), t)?;
+        *staging = Staging::new(staging.max);
+        return Ok(false);
+    }
+    Ok(true)
+}
+
+/// The compact payload from its first byte: an object whose `results` are streamed.
+fn read_compact_payload<R: std::io::Read>(
+    reader: &mut Reader<R>,
+    tables: &Tables,
+    max_records: usize,
+) -> Result<Parsed, String> {
+    if !reader.begin_object()? {
+        decode(read_bounded(reader)?, tables)?;
+        return Err("compact result payload must decode to an object".into());
+    }
+    let mut metadata = None;
+    let mut staging = Staging::new(max_records);
+    let mut results_object = false;
+    let mut raw_keys: HashMap<String, String> = HashMap::new();
+    let mut first = true;
+    while let Some(raw) = reader.next_key(&mut first)? {
+        let decoded = tables.key(&raw).to_string();
+        if let Some(old_raw) = raw_keys.get(&decoded) {
+            if *old_raw != raw {
+                return Err(format!("compact result decodes duplicate key {decoded:?}"));
+            }
+        }
+        raw_keys.insert(decoded.clone(), raw.clone());
+        match decoded.as_str() {
+            "results" => {
+                staging = Staging::new(max_records);
+                results_object = read_results(reader, &mut staging, Some(tables))?;
+            }
+            "metadata" => metadata = Some(decode(read_bounded(reader)?, tables)?),
+            _ if raw == "$" => {
+                decode(Json::Object(vec![("$".into(), read_bounded(reader)?)]), tables)?;
+            }
+            _ => skip_compact(reader, tables, 1)?,
+        }
+    }
+    if raw_keys.len() == 1 && raw_keys.values().any(|r| r == "$") {
+        return Err("compact result payload must decode to an object".into());
+    }
+    match (metadata, results_object) {
+        (Some(Json::Object(metadata)), true) => Ok(Parsed::Run(staging.into_run(metadata))),
+        _ => Err("not a torchcts result artifact: no `metadata` and `results` objects".into()),
+    }
+}
+
+fn hash_of(s: &str) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    s.hash(&mut h);
+    h.finish()
+}
+
+/// Checks a compact value as the loader decodes it (string references in range, no key
+/// decoding twice) without keeping it. Keys are remembered by 64-bit hash, so a wide object
+/// costs 16 bytes a key.
+fn skip_compact<R: std::io::Read>(reader: &mut Reader<R>, tables: &Tables, depth: usize) -> Result<(), String> {
+    if depth > super::pyjson::MAX_DEPTH {
+        return Err("nested too deeply".into());
+    }
+    match reader.peek_token()? {
+        Some(b'{') => {
+            reader.begin_object()?;
+            let mut decoded_to_raw: HashMap<u64, u64> = HashMap::new();
+            let mut dollar = None;
+            let mut first = true;
+            while let Some(raw) = reader.next_key(&mut first)? {
+                let (r, d) = (hash_of(&raw), hash_of(tables.key(&raw)));
+                if decoded_to_raw.insert(d, r).is_some_and(|old| old != r) {
+                    return Err(format!("compact result decodes duplicate key {:?}", tables.key(&raw)));
+                }
+                if raw == "$" {
+                    dollar = Some(read_bounded(reader)?);
+                } else {
+                    skip_compact(reader, tables, depth + 1)?;
+                }
+            }
+            if let (Some(index), 1) = (dollar, decoded_to_raw.len()) {
+                decode(Json::Object(vec![("$".into(), index)]), tables)?;
+            }
+            Ok(())
+        }
+        Some(b'[') => {
+            // Arrays in skipped parts are small (lists of names); read and decode them.
+            decode(read_bounded(reader)?, tables).map(drop)
+        }
+        _ => reader.skip_value(depth),
+    }
+}
+
+/// `decode_compact_result`'s `decode` on a tree.
+fn decode(value: Json, tables: &Tables) -> Result<Json, String> {
+    Ok(match value {
+        Json::Object(entries) => {
+            if entries.len() == 1 && &*entries[0].0 == "$" {
+                return match &entries[0].1 {
+                    Json::Int(i) if *i >= 0 && (*i as u64) < tables.strings.len() as u64 => {
+                        Ok(Json::Str(tables.strings[*i as usize].clone()))
+                    }
+                    Json::Int(_) | Json::BigInt(_) => Err("compact result string reference is out of range".into()),
+                    _ => Err("compact result string reference must be an integer".into()),
+                };
+            }
+            let mut out: Vec<(Box<str>, Json)> = Vec::with_capacity(entries.len());
+            for (raw, item) in entries {
+                let key = tables.key(&raw);
+                if out.iter().any(|(k, _)| &**k == key) {
+                    return Err(format!("compact result decodes duplicate key {key:?}"));
+                }
+                let key: Box<str> = key.into();
+                out.push((key, decode(item, tables)?));
+            }
+            Json::Object(out)
+        }
+        Json::Array(items) => Json::Array(items.into_iter().map(|i| decode(i, tables)).collect::<Result<_, _>>()?),
+        other => other,
+    })
+}
+
+/// A record, or why it is left out: torchcts's statuses are the strings `PASS`, `FAIL`,
+/// `ERROR` and `SKIP`; anything else would be counted wrong, so it is damage.
+fn classify(value: &Json) -> Result<Record, String> {
+    let Json::Object(_) = value else {
+        return Err("not an object".into());
+    };
+    let status = match value.get("status") {
+        Some(Json::Str(s)) => match &**s {
+            "PASS" => EvidenceStatus::Passed,
+            "FAIL" => EvidenceStatus::Failed,
+            "ERROR" => EvidenceStatus::Error,
+            "SKIP" => EvidenceStatus::Skipped,
+            _ => return Err("an unknown status".into()),
+        },
+        Some(other) => return Err(format!("status {}", other.kind())),
+        None => return Err("no status".into()),
+    };
+    let text = |k: &str| value.get(k).and_then(Json::as_str).map(str::to_string);
+    let first_line = |k: &str| {
+        value
+            .get(k)
+            .and_then(Json::as_str)
+            .and_then(|s| s.lines().map(str::trim).find(|l| !l.is_empty()))
+            .map(str::to_string)
+    };
+    Ok(Record {
+        status,
+        error: first_line("error_message"),
+        skip_reason: first_line("skip_reason"),
+        last_tested: text("last_tested"),
+        op: text("op"),
+        dtype: text("dtype"),
+    })
+}
+
+/// `decode_compact_result` on a whole compact object already read as a tree (a run's own
+/// small `_latest.json`, `results.rs`).
+pub(crate) fn expand_compact(object: Json) -> Result<Json, String> {
+    let Json::Object(mut entries) = object else {
+        return Err("result artifact must contain a JSON object".into());
+    };
+    let mut take = |k: &str| entries.iter().position(|(key, _)| &**key == k).map(|i| entries.swap_remove(i).1);
+    if !take("format_version").is_some_and(|v| v.equals_one()) {
+        return Err("unsupported compact result format version".into());
+    }
+    let strings = |v: Option<Json>, name: &str| -> Result<Vec<Box<str>>, String> {
+        match v {
+            Some(Json::Array(items)) => items
+                .into_iter()
+                .map(|i| match i {
+                    Json::Str(s) => Ok(s),
+                    _ => Err(format!("compact result {name} must contain strings")),
+                })
+                .collect(),
+            _ => Err(format!("compact result {name} must contain strings")),
+        }
+    };
+    let keys = strings(take("key_table"), "key_table")?;
+    if keys.iter().collect::<HashSet<_>>().len() != keys.len() {
+        return Err("compact result key_table contains duplicates".into());
+    }
+    let strings = strings(take("string_table"), "string_table")?;
+    let tokens = (0..keys.len()).map(|i| (token(i).into_boxed_str(), i)).collect();
+    let tables = Tables { tokens, keys, strings };
+    let payload = decode(take("payload").unwrap_or(Json::Null), &tables)?;
+    if !matches!(payload, Json::Object(_)) {
+        return Err("compact result payload must decode to an object".into());
+    }
+    Ok(payload)
+}

@@ -1,0 +1,734 @@
+//! The evidence index (issue 26, item 1): what the runs showed, per test, on one device.
+//!
+//! Reads torchcts's results folders as `torchcts run` lays them out (`results.rs` describes the
+//! files): each `<hardware>_latest.json` (plain JSON while a run goes on or after it was cut
+//! short, a reference to `<hardware>_history/<time>.json` once the session completed) and the
+//! files of each `<hardware>_history/` folder, newest first. For every test it keeps the
+//! newest record on the requested device, with the run it came from, so a narrow run (a few
+//! affected tests) updates only the tests it ran and leaves the others to older runs.
+//!
+//! - Node ids are normalised to the torchcts package ([`normalize_node_id`]): pytest writes
+//!   them relative to its rootdir, which is the package for the runner's focused runs
+//!   (`opinfo/test_x.py::t`) but may be site-packages, a checkout or `/` elsewhere
+//!   (`torchcts/opinfo/test_x.py::t`, `lib/python3.11/site-packages/torchcts/opinfo/...`).
+//! - A record is newer than another when its `last_tested` (else its run's `timestamp`) is
+//!   greater; both are torchcts's UTC ISO-8601 strings (`2026-11-30T16:24:12.093778Z`), which
+//!   order as text. On a tie the run with the greater `timestamp` wins.
+//! - A run belongs to the device when its metadata `device_name` is the device (an index such
+//!   as `cuda:1` is ignored on both sides); without a `device_name`, when its `hardware_key` is
+//!   the device or starts with `<device>_` (torchcts's keys are `<device>_<host facts>`).
+//! - Only `results` (tests that ran) are evidence; the `skips` map (tests the manifest filtered
+//!   at collection) is the accounting's business, not a run's outcome.
+//! - A run under pytest-xdist writes one plain `<hardware>_latest.gw<K>.json` per worker while
+//!   it goes on; the controller merges them into `_latest.json` and deletes them at the end. A
+//!   run killed before that leaves them: each is read as a partial run (its worker's tests),
+//!   whatever its `session_completed` says (a worker left idle by a cancelled run ends its
+//!   own session cleanly and writes `true`).
+//!
+//! Invariants (issue 35): reading never panics, never waits and never does unbounded work.
+//! - Only regular files are opened, non-blocking, their type checked before and after the
+//!   open (`open.rs`): a FIFO or a device, listed or named by a reference, is a [`Problem`].
+//! - Files are streamed (`artifact.rs`, `pyjson.rs`): no tree of a whole file; what stays is
+//!   one record per test. Bounds ([`Limits`]): a file over `max_file_bytes` is not read;
+//!   each `_history` folder gives its `max_history_files` newest files; a refresh reads at
+//!   most `max_refresh_bytes` (the rest waits for the next refresh); at most `max_records`
+//!   records are kept per file and tests in the index. Each bound reached is one note (a
+//!   [`Problem`] on the folder or file), once per refresh.
+//! - A file is read as torchcts's loader reads it (Python's `json.loads`: `NaN`, `1e999`;
+//!   `format_version` `1.0`; compact and reference rules); a record that is not an object or
+//!   has no valid `status` is left out and counted in a [`Problem`] on its file, never
+//!   counted as another status; a date after the clock passed to [`EvidenceIndex::read_at`]
+//!   is not believed (the record is dated by its run, a run by nothing) and said in a note.
+//! - A corrupt, truncated or foreign file, or a reference loop, is one [`Problem`] (however
+//!   many listed files lead to it, until the file changes) and is otherwise skipped.
+//! - Work follows what changed: [`EvidenceIndex::refresh`] re-reads only files whose (mtime,
+//!   length) changed, including the targets of references, and merges them into the index
+//!   (the index is the newest record per test, a maximum, so a new file merges alone); the
+//!   records of a changed or removed file are taken out, and only when one of its tests then
+//!   lacks a record at least as new (its older evidence is elsewhere) is everything re-read.
+//!   A rewrite that keeps both mtime and length is not seen (torchcts rewrites
+//!   `_latest.json` after every test, so its length moves).
+
+pub(crate) mod artifact;
+pub(crate) mod open;
+pub(crate) mod pyjson;
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use serde_json::Value;
+
+use crate::results::{is_worker_artifact, MAX_REFERENCE_DEPTH};
+pub use artifact::EvidenceStatus;
+use artifact::{Parsed, ParsedRun, Record};
+
+/// Bounds on what one read or refresh does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// The newest files read from each `<hardware>_history/` folder.
+    pub max_history_files: usize,
+    /// A file larger than this is a problem, not read.
+    pub max_file_bytes: u64,
+    /// Bytes read by one read or refresh over all folders; files past it wait for the next.
+    pub max_refresh_bytes: u64,
+    /// Records kept per file, and tests in the index (a full torchcts 0.4.1 run at level 8
+    /// is some 20,000 tests).
+    pub max_records: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_history_files: 64,
+            max_file_bytes: 64 * 1024 * 1024,
+            max_refresh_bytes: 512 * 1024 * 1024,
+            max_records: 200_000,
+        }
+    }
+}
+
+/// One run artifact that gave evidence.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunInfo {
+    /// The file holding the records (the history file a `_latest.json` reference names).
+    pub path: PathBuf,
+    /// Metadata `timestamp` (UTC ISO-8601), when present and not after the clock.
+    pub timestamp: Option<String>,
+    /// Metadata `pytorch_version`.
+    pub torch_version: Option<String>,
+    pub hardware_key: Option<String>,
+    pub device_name: Option<String>,
+    pub session_completed: bool,
+    /// `!session_completed`, or a per-worker file of pytest-xdist (never merged, so the run
+    /// did not complete): the run was cut short (or is still going on) and counts only for
+    /// the tests it reached.
+    pub partial: bool,
+    /// Metadata `semantic_level_selection` as torchcts wrote it (`mode`, `min_level`,
+    /// `max_level`, `label`).
+    pub semantic_level_selection: Option<Value>,
+    /// How many records the run holds (objects with a valid `status`; damaged entries are
+    /// counted in a [`Problem`] instead).
+    pub tests: usize,
+}
+
+/// The newest record of one test on the device.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Evidence {
+    /// The node id as the artifact wrote it (relative to that run's pytest rootdir).
+    pub node_id: String,
+    pub status: EvidenceStatus,
+    /// The first non-empty line of `error_message` (failed, errored, or skipped tests).
+    pub error: Option<String>,
+    pub skip_reason: Option<String>,
+    /// The record's `last_tested`, else its run's `timestamp` (dates after the clock are not
+    /// believed).
+    pub tested_at: Option<String>,
+    pub op: Option<String>,
+    pub dtype: Option<String>,
+    pub run: Arc<RunInfo>,
+}
+
+/// A file that could not be used, or was used in part, and why: `path` is the file at fault
+/// (the target of a reference, not the `_latest.json` naming it; the smallest path of a
+/// reference loop), or the results folder for a bound of the whole read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub path: PathBuf,
+    pub message: String,
+}
+
+/// The node id relative to the torchcts package: the file part loses everything up to its
+/// last `torchcts` folder, leading `./` and Windows separators; the rest (`::test[params]`)
+/// is kept as it is. An id with no `torchcts` folder is taken to be package-relative already.
+pub fn normalize_node_id(node_id: &str) -> String {
+    let (file, rest) = match node_id.find("::") {
+        Some(i) => node_id.split_at(i),
+        None => (node_id, ""),
+    };
+    // The common case (a runner's focused run, package-relative already) costs one copy.
+    if !file.contains("torchcts")
+        && !file.contains('\\')
+        && !file.starts_with('/')
+        && !file.contains("./")
+        && !file.contains("//")
+    {
+        return node_id.to_string();
+    }
+    let file = file.replace('\\', "/");
+    let parts: Vec<&str> = file.split('/').filter(|p| !p.is_empty() && *p != ".").collect();
+    let start = parts.iter().rposition(|p| *p == "torchcts").map_or(0, |i| i + 1);
+    format!("{}{}", parts[start..].join("/"), rest)
+}
+
+fn device_base(device: &str) -> &str {
+    device.split(':').next().unwrap_or(device)
+}
+
+fn belongs_to_device(run: &RunInfo, device: &str) -> bool {
+    let device = device_base(device);
+    match (&run.device_name, &run.hardware_key) {
+        (Some(name), _) => device_base(name) == device,
+        (None, Some(key)) => key == device || key.strip_prefix(device).is_some_and(|r| r.starts_with('_')),
+        (None, None) => false,
+    }
+}
+
+/// (modification time, length) of a file: what "unchanged" means for [`EvidenceIndex::refresh`].
+type Stamp = (Option<SystemTime>, u64);
+
+fn stamp(path: &Path) -> Option<Stamp> {
+    let meta = std::fs::metadata(path).ok()?;
+    Some((meta.modified().ok(), meta.len()))
+}
+
+/// What reading one listed file gave, with the stamps of every file it read. The records
+/// themselves went into the index; only the run stays.
+#[derive(Debug, Clone)]
+struct CachedFile {
+    stamps: Vec<(PathBuf, Stamp)>,
+    outcome: Result<Arc<RunInfo>, Problem>,
+    /// Damage and bounds inside the file (it is used, in part).
+    notes: Vec<Problem>,
+}
+
+impl CachedFile {
+    fn unchanged(&self) -> bool {
+        self.stamps.iter().all(|(p, s)| stamp(p).as_ref() == Some(s))
+    }
+}
+
+/// Per-test evidence from results folders, for one device. See the module's documentation.
+#[derive(Debug)]
+pub struct EvidenceIndex {
+    folders: Vec<PathBuf>,
+    device: String,
+    limits: Limits,
+    cache: HashMap<PathBuf, CachedFile>,
+    /// Package-relative node id -> its newest record.
+    records: HashMap<String, Evidence>,
+    runs: Vec<Arc<RunInfo>>,
+    problems: Vec<Problem>,
+    omitted: usize,
+    files_read: usize,
+    /// Bounds reached in the last refresh, as notes on the first folder.
+    bound_notes: Vec<Problem>,
+    /// Tests left out of the index by `max_records` since the index was last rebuilt.
+    tests_over_budget: usize,
+}
+
+/// The clock as torchcts writes times (`2026-11-30T16:24:12`), to compare as text.
+fn iso_seconds(now: SystemTime) -> String {
+    let secs = now.duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_secs()) as i64;
+    let (days, rem) = (secs.div_euclid(86400), secs.rem_euclid(86400));
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719468;
+    let era = z.div_euclid(146097);
+    let doe = z - era * 146097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}", rem / 3600, rem / 60 % 60, rem % 60)
+}
+
+/// Whether a torchcts time is after the clock (`now`: [`iso_seconds`]); compared on its
+/// first 19 characters, which order as the time does.
+fn after(time: &str, now: &str) -> bool {
+    time.get(..19).unwrap_or(time) > now
+}
+
+impl EvidenceIndex {
+    /// Reads the folders (a missing one is simply empty) and indexes the newest record of
+    /// each test on `device`, with the system clock.
+    pub fn read(folders: &[PathBuf], device: &str, limits: Limits) -> EvidenceIndex {
+        Self::read_at(folders, device, limits, SystemTime::now())
+    }
+
+    /// [`EvidenceIndex::read`] with the clock given: dates after `now` are not believed.
+    pub fn read_at(folders: &[PathBuf], device: &str, limits: Limits, now: SystemTime) -> EvidenceIndex {
+        let mut index = EvidenceIndex {
+            folders: folders.to_vec(),
+            device: device.to_string(),
+            limits,
+            cache: HashMap::new(),
+            records: HashMap::new(),
+            runs: Vec::new(),
+            problems: Vec::new(),
+            omitted: 0,
+            files_read: 0,
+            bound_notes: Vec::new(),
+            tests_over_budget: 0,
+        };
+        index.refresh_at(now);
+        index
+    }
+
+    /// Lists the folders again and re-reads only the files that are new or whose (mtime,
+    /// length) changed, or whose reference target changed; files gone are forgotten. Returns
+    /// how many files were read (parsed) by this call.
+    pub fn refresh(&mut self) -> usize {
+        self.refresh_at(SystemTime::now())
+    }
+
+    /// [`EvidenceIndex::refresh`] with the clock given.
+    pub fn refresh_at(&mut self, now: SystemTime) -> usize {
+        let now = iso_seconds(now);
+        let (listed, omitted) = self.list();
+        self.omitted = omitted;
+        let mut old = std::mem::take(&mut self.cache);
+        // The runs still given by an unchanged listed file keep their records.
+        let mut kept_runs = HashSet::new();
+        let mut to_read = Vec::new();
+        for path in &listed {
+            match old.remove(path).filter(CachedFile::unchanged) {
+                Some(cached) => {
+                    if let Ok(run) = &cached.outcome {
+                        kept_runs.insert(run.path.clone());
+                    }
+                    self.cache.insert(path.clone(), cached);
+                }
+                None => to_read.push(path.clone()),
+            }
+        }
+        // Files changed or gone: their runs' records leave the index, unless another file
+        // still gives the run.
+        let mut gone_runs = HashSet::new();
+        for cached in old.values() {
+            if let Ok(run) = &cached.outcome {
+                if !kept_runs.contains(&run.path) {
+                    gone_runs.insert(run.path.clone());
+                }
+            }
+        }
+        let mut taken_out: HashMap<String, (Option<String>, Option<String>)> = HashMap::new();
+        if !gone_runs.is_empty() {
+            self.records.retain(|key, e| {
+                let keep = !gone_runs.contains(&e.run.path);
+                if !keep {
+                    taken_out.insert(key.clone(), (e.tested_at.clone(), e.run.timestamp.clone()));
+                }
+                keep
+            });
+        }
+        let read = self.read_files(&to_read, &now);
+        // A test whose record left with a changed file and came back no newer may have older
+        // evidence in a file not re-read: read everything again.
+        let lost = taken_out.iter().any(|(key, (tested, ts))| {
+            self.records.get(key).is_none_or(|e| (&e.tested_at, &e.run.timestamp) < (tested, ts))
+        });
+        let read = if lost {
+            self.cache.clear();
+            self.records.clear();
+            self.tests_over_budget = 0;
+            read + self.read_files(&listed, &now)
+        } else {
+            read
+        };
+        self.files_read += read;
+        self.collect(&listed);
+        read
+    }
+
+    /// Reads `paths` (in listing order), within the refresh's byte budget, merging their
+    /// records; returns how many files were parsed.
+    fn read_files(&mut self, paths: &[PathBuf], now: &str) -> usize {
+        self.bound_notes.clear();
+        let mut budget = self.limits.max_refresh_bytes;
+        let mut waiting = 0;
+        let mut parsed = 0;
+        for path in paths {
+            let size = stamp(path).map_or(0, |s| s.1);
+            if size > budget && size <= self.limits.max_file_bytes {
+                // Not cached: the next refresh reads it.
+                waiting += 1;
+                continue;
+            }
+            let (cached, n, run) = self.load(path, now);
+            // The bytes parsed: the files read whole (a reference is small; a file over the
+            // bound is not read).
+            let bytes: u64 = cached.stamps.iter().map(|(_, s)| s.1).filter(|&b| b <= self.limits.max_file_bytes).sum();
+            budget = budget.saturating_sub(if n > 0 { bytes } else { 0 });
+            parsed += n;
+            if let Some((info, records)) = run {
+                self.merge(&info, records);
+            }
+            self.cache.insert(path.clone(), cached);
+        }
+        let folder = self.folders.first().cloned().unwrap_or_default();
+        if waiting > 0 {
+            self.bound_notes.push(Problem {
+                path: folder.clone(),
+                message: format!(
+                    "{waiting} results files not read yet: one refresh reads at most {} bytes",
+                    self.limits.max_refresh_bytes
+                ),
+            });
+        }
+        if self.tests_over_budget > 0 {
+            self.bound_notes.push(Problem {
+                path: folder,
+                message: format!(
+                    "{} tests left out: the index keeps at most {} tests",
+                    self.tests_over_budget, self.limits.max_records
+                ),
+            });
+        }
+        parsed
+    }
+
+    /// Each record newer than the index's for its test replaces it.
+    fn merge(&mut self, run: &Arc<RunInfo>, records: Vec<(String, Record)>) {
+        if !belongs_to_device(run, &self.device) {
+            return;
+        }
+        for (node_id, record) in records {
+            let key = normalize_node_id(&node_id);
+            let tested_at = record.last_tested.or_else(|| run.timestamp.clone());
+            let newer = match self.records.get(&key) {
+                None if self.records.len() >= self.limits.max_records => {
+                    self.tests_over_budget += 1;
+                    false
+                }
+                None => true,
+                Some(old) => (&tested_at, &run.timestamp) > (&old.tested_at, &old.run.timestamp),
+            };
+            if newer {
+                let evidence = Evidence {
+                    node_id,
+                    status: record.status,
+                    error: record.error,
+                    skip_reason: record.skip_reason,
+                    tested_at,
+                    op: record.op,
+                    dtype: record.dtype,
+                    run: run.clone(),
+                };
+                self.records.insert(key, evidence);
+            }
+        }
+    }
+
+    /// The files to read: per folder, the newest history files of each `_history` folder,
+    /// then every `*_latest.json` and per-worker `*_latest.gwK.json`; and how many history
+    /// files the bound left out.
+    fn list(&self) -> (Vec<PathBuf>, usize) {
+        let mut history = Vec::new();
+        let mut latest = Vec::new();
+        let mut omitted = 0;
+        let mut seen = HashSet::new();
+        for folder in &self.folders {
+            let Ok(entries) = std::fs::read_dir(folder) else { continue };
+            let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+            entries.sort();
+            for path in entries {
+                let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                if name.starts_with('.') {
+                    continue;
+                }
+                if name.ends_with("_history") && path.is_dir() {
+                    let Ok(files) = std::fs::read_dir(&path) else { continue };
+                    let mut files: Vec<PathBuf> = files
+                        .flatten()
+                        .map(|e| e.path())
+                        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+                        .collect();
+                    // `<time>.json` names (`2026-11-30T16-24-12Z`) order as the runs' times.
+                    files.sort_by(|a, b| b.file_name().cmp(&a.file_name()));
+                    omitted += files.len().saturating_sub(self.limits.max_history_files);
+                    files.truncate(self.limits.max_history_files);
+                    history.extend(files.into_iter().filter(|p| seen.insert(canonical(p))));
+                } else if (name.ends_with("_latest.json") || is_worker_artifact(&name)) && seen.insert(canonical(&path))
+                {
+                    // Whatever its type: a FIFO or a device here is a problem named, not
+                    // silently passed over (`open.rs` refuses to read it).
+                    latest.push(path);
+                }
+            }
+        }
+        history.extend(latest);
+        (history, omitted)
+    }
+
+    /// Reads one listed file, following references; returns the cache entry, how many files
+    /// were parsed, and the run with its records to merge (none when the run was already
+    /// merged through another listed file, or the file is unusable).
+    #[allow(clippy::type_complexity)]
+    fn load(&self, path: &Path, now: &str) -> (CachedFile, usize, Option<(Arc<RunInfo>, Vec<(String, Record)>)>) {
+        let mut stamps = Vec::new();
+        let mut visited: Vec<PathBuf> = Vec::new();
+        let mut current = path.to_path_buf();
+        let mut parsed = 0;
+        let mut notes = Vec::new();
+        let mut run = None;
+        let outcome = loop {
+            let problem = |message: String| Problem { path: current.clone(), message };
+            let key = canonical(&current);
+            if let Some(start) = visited.iter().position(|v| v == &key) {
+                // Reported once per loop, whichever of its files (or references to it) was
+                // listed: on its smallest path, the chain starting there.
+                let cycle = &visited[start..];
+                let first = (0..cycle.len()).min_by_key(|&i| &cycle[i]).unwrap_or(0);
+                let names: Vec<String> = (0..=cycle.len())
+                    .map(|i| {
+                        cycle[(first + i) % cycle.len()].file_name().unwrap_or_default().to_string_lossy().into_owned()
+                    })
+                    .collect();
+                break Err(Problem {
+                    path: cycle[first].clone(),
+                    message: format!("result reference loop: {}", names.join(" -> ")),
+                });
+            }
+            if visited.len() > MAX_REFERENCE_DEPTH {
+                break Err(problem(format!("result reference depth exceeds {MAX_REFERENCE_DEPTH}")));
+            }
+            visited.push(key);
+            let Some(file_stamp) = stamp(&current) else {
+                break Err(problem("cannot read the file".into()));
+            };
+            stamps.push((current.clone(), file_stamp));
+            // A reference to a history file already read (and unchanged) reuses it, its
+            // problem included (so that problem is reported once).
+            if visited.len() > 1 {
+                if let Some(cached) = self.cache.get(&current) {
+                    if cached.unchanged() {
+                        notes = cached.notes.clone();
+                        break cached.outcome.clone();
+                    }
+                }
+            }
+            if file_stamp.1 > self.limits.max_file_bytes {
+                break Err(problem(format!(
+                    "{} bytes, more than the limit of {}",
+                    file_stamp.1, self.limits.max_file_bytes
+                )));
+            }
+            parsed += 1;
+            match artifact::parse(&current, self.limits.max_records) {
+                Ok(Parsed::Reference(target)) => current = target,
+                Ok(Parsed::Run(parsed_run)) => {
+                    let (info, records, file_notes) = run_of(&current, parsed_run, now, self.limits.max_records);
+                    notes = file_notes;
+                    run = Some((info.clone(), records));
+                    break Ok(info);
+                }
+                Err(e) => {
+                    let message = if e.starts_with("invalid JSON") {
+                        format!("invalid result JSON (truncated or corrupt?): {e}")
+                    } else {
+                        e
+                    };
+                    break Err(problem(message));
+                }
+            }
+        };
+        (CachedFile { stamps, outcome, notes }, parsed, run)
+    }
+
+    /// The runs and problems of the listed files, after a refresh.
+    fn collect(&mut self, listed: &[PathBuf]) {
+        self.runs.clear();
+        self.problems.clear();
+        let mut runs_seen = HashSet::new();
+        for path in listed {
+            let Some(cached) = self.cache.get(path) else { continue };
+            let run = match &cached.outcome {
+                Ok(run) => run,
+                Err(problem) => {
+                    if !self.problems.contains(problem) {
+                        self.problems.push(problem.clone());
+                    }
+                    continue;
+                }
+            };
+            for note in &cached.notes {
+                if !self.problems.contains(note) {
+                    self.problems.push(note.clone());
+                }
+            }
+            if belongs_to_device(run, &self.device) && runs_seen.insert(canonical(&run.path)) {
+                self.runs.push(run.clone());
+            }
+        }
+        self.problems.extend(self.bound_notes.iter().cloned());
+        // Newest run first; equal or missing times in path order.
+        self.runs.sort_by(|a, b| b.timestamp.cmp(&a.timestamp).then_with(|| a.path.cmp(&b.path)));
+    }
+
+    /// The newest record of a test on the device; `node_id` under any pytest rootdir.
+    pub fn record(&self, node_id: &str) -> Option<&Evidence> {
+        self.records.get(&normalize_node_id(node_id))
+    }
+
+    /// Every test with evidence, by package-relative node id.
+    pub fn records(&self) -> impl Iterator<Item = (&str, &Evidence)> {
+        self.records.iter().map(|(k, v)| (k.as_str(), v))
+    }
+
+    /// Each run on the device once (a `_latest.json` reference and its history file are one
+    /// run), newest first.
+    pub fn runs(&self) -> &[Arc<RunInfo>] {
+        &self.runs
+    }
+
+    /// The files that could not be used (or only in part), each once, in listing order,
+    /// then the bounds the last refresh reached.
+    pub fn problems(&self) -> &[Problem] {
+        &self.problems
+    }
+
+    /// History files left unread by [`Limits::max_history_files`] in the last refresh.
+    pub fn omitted(&self) -> usize {
+        self.omitted
+    }
+
+    /// Files parsed since the index was created (reads and refreshes together).
+    pub fn files_read(&self) -> usize {
+        self.files_read
+    }
+
+    pub fn device(&self) -> &str {
+        &self.device
+    }
+
+    /// The bytes the index holds in its records, roughly (strings and entries): what the
+    /// record budget bounds (the fuzz test checks it).
+    pub fn accounted_bytes(&self) -> usize {
+        let text = |s: &Option<String>| s.as_ref().map_or(0, String::len);
+        self.records
+            .iter()
+            .map(|(k, e)| {
+                k.len()
+                    + e.node_id.len()
+                    + text(&e.error)
+                    + text(&e.skip_reason)
+                    + text(&e.tested_at)
+                    + text(&e.op)
+                    + text(&e.dtype)
+                    + std::mem::size_of::<Evidence>()
+                    + 32
+            })
+            .sum()
+    }
+}
+
+/// The file's real path (a results folder given twice, through a link, is read once).
+fn canonical(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// The run of a streamed file, its records (dates checked against `now`), and the notes
+/// on its damage.
+fn run_of(
+    path: &Path,
+    parsed: ParsedRun,
+    now: &str,
+    max_records: usize,
+) -> (Arc<RunInfo>, Vec<(String, Record)>, Vec<Problem>) {
+    let metadata = pyjson::Json::Object(parsed.metadata);
+    let meta = |k: &str| metadata.get(k).and_then(pyjson::Json::as_str).map(str::to_string);
+    let session_completed = matches!(metadata.get("session_completed"), Some(pyjson::Json::Bool(true)));
+    let worker_file = path.file_name().is_some_and(|n| is_worker_artifact(&n.to_string_lossy()));
+    let damaged = parsed.damaged;
+    let mut timestamp = meta("timestamp");
+    let run_dated_later = timestamp.as_deref().is_some_and(|t| after(t, now));
+    if run_dated_later {
+        timestamp = None;
+    }
+    let info = Arc::new(RunInfo {
+        path: path.to_path_buf(),
+        timestamp,
+        torch_version: meta("pytorch_version"),
+        hardware_key: meta("hardware_key"),
+        device_name: meta("device_name"),
+        session_completed,
+        partial: !session_completed || worker_file,
+        semantic_level_selection: metadata
+            .get("semantic_level_selection")
+            .filter(|v| **v != pyjson::Json::Null)
+            .map(pyjson::Json::to_serde),
+        tests: parsed.tests,
+    });
+    let mut records = parsed.records;
+    let mut future = 0;
+    for (_, record) in &mut records {
+        if record.last_tested.as_deref().is_some_and(|t| after(t, now)) {
+            record.last_tested = None;
+            future += 1;
+        }
+    }
+    let mut notes = Vec::new();
+    let left_out: usize = damaged.values().sum();
+    if left_out > 0 {
+        let reasons: Vec<String> =
+            damaged.iter().filter(|(_, n)| **n > 0).map(|(why, n)| format!("{why}: {n}")).collect();
+        notes.push(Problem {
+            path: path.to_path_buf(),
+            message: format!("{left_out} entries of `results` left out, not records ({})", reasons.join(", ")),
+        });
+    }
+    if run_dated_later {
+        notes.push(Problem {
+            path: path.to_path_buf(),
+            message: format!("the run is dated after the clock ({now}): its date is ignored"),
+        });
+    }
+    if future > 0 {
+        notes.push(Problem {
+            path: path.to_path_buf(),
+            message: format!("{future} records dated after the clock ({now}): dated by their run instead"),
+        });
+    }
+    if parsed.over_budget > 0 {
+        notes.push(Problem {
+            path: path.to_path_buf(),
+            message: format!("{} records not kept: at most {max_records} are kept per file", parsed.over_budget),
+        });
+    }
+    (info, records, notes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_ids_under_any_root_meet() {
+        let id = "opinfo/test_opinfo_forward.py::test_op_forward[clean-add-torch.float32]";
+        for other in [
+            "torchcts/opinfo/test_opinfo_forward.py::test_op_forward[clean-add-torch.float32]",
+            "lib/python3.11/site-packages/torchcts/opinfo/test_opinfo_forward.py::test_op_forward[clean-add-torch.float32]",
+            "./opinfo/test_opinfo_forward.py::test_op_forward[clean-add-torch.float32]",
+            "site-packages\\torchcts\\opinfo\\test_opinfo_forward.py::test_op_forward[clean-add-torch.float32]",
+        ] {
+            assert_eq!(normalize_node_id(other), id, "{other}");
+        }
+        assert_eq!(normalize_node_id(id), id);
+        // Parameters after `::` are never touched, even when they contain a path.
+        assert_eq!(normalize_node_id("torchcts/a.py::t[torchcts/x]"), "a.py::t[torchcts/x]");
+    }
+
+    #[test]
+    fn device_of_a_run() {
+        let run = |name: Option<&str>, key: Option<&str>| RunInfo {
+            path: PathBuf::new(),
+            timestamp: None,
+            torch_version: None,
+            hardware_key: key.map(str::to_string),
+            device_name: name.map(str::to_string),
+            session_completed: true,
+            partial: false,
+            semantic_level_selection: None,
+            tests: 0,
+        };
+        assert!(belongs_to_device(&run(Some("cpu"), Some("cpu_vm_23gb")), "cpu"));
+        assert!(belongs_to_device(&run(Some("cuda:1"), None), "cuda"));
+        assert!(!belongs_to_device(&run(Some("cuda"), Some("cpu_vm")), "cpu"));
+        assert!(belongs_to_device(&run(None, Some("cpu_vm_23gb")), "cpu"));
+        assert!(!belongs_to_device(&run(None, Some("cpux_vm")), "cpu"));
+        assert!(!belongs_to_device(&run(None, None), "cpu"));
+    }
+}
