@@ -284,14 +284,20 @@ impl EvidenceIndex {
         let mut kept_runs = HashSet::new();
         let mut to_read = Vec::new();
         for path in &listed {
-            match old.remove(path).filter(CachedFile::unchanged) {
-                Some(cached) => {
+            match old.remove(path) {
+                Some(cached) if cached.unchanged() => {
                     if let Ok(run) = &cached.outcome {
                         kept_runs.insert(run.path.clone());
                     }
                     self.cache.insert(path.clone(), cached);
                 }
-                None => to_read.push(path.clone()),
+                changed => {
+                    // Left in `old`: its run's records are taken out below.
+                    if let Some(cached) = changed {
+                        old.insert(path.clone(), cached);
+                    }
+                    to_read.push(path.clone());
+                }
             }
         }
         // Files changed or gone: their runs' records leave the index, unless another file
