@@ -38,11 +38,11 @@ pub enum EvidenceStatus {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Record {
     pub status: EvidenceStatus,
-    pub error: Option<String>,
-    pub skip_reason: Option<String>,
-    pub last_tested: Option<String>,
-    pub op: Option<String>,
-    pub dtype: Option<String>,
+    pub error: Option<Box<str>>,
+    pub skip_reason: Option<Box<str>>,
+    pub last_tested: Option<Box<str>>,
+    pub op: Option<Box<str>>,
+    pub dtype: Option<Box<str>>,
 }
 
 /// What a file is.
@@ -56,8 +56,9 @@ pub(crate) enum Parsed {
 #[derive(Debug, Default)]
 pub(crate) struct ParsedRun {
     pub metadata: Vec<(Box<str>, Json)>,
-    /// The records kept, by node id as written (decoded), at most the record budget.
-    pub records: Vec<(String, Record)>,
+    /// The entries kept (records and damaged ones), by node id as written (decoded), at
+    /// most the record budget; [`ParsedRun::records`] gives the records.
+    pub entries: StagedMap,
     /// Valid records, kept or not (the run's test count, as torchcts's loader counts them).
     pub tests: usize,
     /// Records left out, by why (`status null`, `not an object`).
@@ -194,11 +195,19 @@ fn read_strings<R: std::io::Read>(reader: &mut Reader<R>) -> Result<Option<Vec<B
 /// A staged entry: the raw key when it differs from the decoded one, and the record or why
 /// it is damaged.
 type Staged = (Option<Box<str>>, Result<Record, String>);
+pub(crate) type StagedMap = HashMap<Box<str>, Staged, foldhash::fast::RandomState>;
+
+impl ParsedRun {
+    /// The records, by node id.
+    pub(crate) fn records(self) -> impl Iterator<Item = (Box<str>, Record)> {
+        self.entries.into_iter().filter_map(|(id, (_, record))| Some((id, record.ok()?)))
+    }
+}
 
 /// The records kept while a file is read: one per node id, the last of a repeated id.
 struct Staging {
     /// Decoded node id -> (the raw key when it differs, the record or why it is damaged).
-    entries: HashMap<String, Staged>,
+    entries: StagedMap,
     max: usize,
     over_budget_valid: usize,
     over_budget: usize,
@@ -208,7 +217,7 @@ struct Staging {
 impl Staging {
     fn new(max: usize) -> Staging {
         Staging {
-            entries: HashMap::new(),
+            entries: StagedMap::default(),
             max,
             over_budget_valid: 0,
             over_budget: 0,
@@ -233,7 +242,7 @@ impl Staging {
             }
             return Ok(());
         }
-        self.entries.insert(id.to_string(), (raw_kept, record));
+        self.entries.insert(id.into(), (raw_kept, record));
         Ok(())
     }
 
@@ -243,17 +252,15 @@ impl Staging {
             over_budget: self.over_budget,
             tests: self.over_budget_valid,
             damaged: self.over_budget_damaged,
-            records: Vec::with_capacity(self.entries.len()),
+            entries: StagedMap::default(),
         };
-        for (id, (_, record)) in self.entries {
+        for (_, record) in self.entries.values() {
             match record {
-                Ok(record) => {
-                    run.tests += 1;
-                    run.records.push((id, record));
-                }
-                Err(why) => *run.damaged.entry(why).or_default() += 1,
+                Ok(_) => run.tests += 1,
+                Err(why) => *run.damaged.entry(why.clone()).or_default() += 1,
             }
         }
+        run.entries = self.entries;
         run
     }
 }
@@ -276,16 +283,14 @@ fn read_results<R: std::io::Read>(
     let mut first = true;
     let mut only_dollar = None;
     while let Some(raw) = reader.next_key(&mut first)? {
-        let value = read_bounded(reader)?;
-        let value = match tables {
-            Some(t) => decode(value, t)?,
-            None => value,
-        };
-        if tables.is_some() && raw == "$" {
+        if let (Some(t), "$") = (tables, raw.as_str()) {
+            let value = decode(read_bounded(reader)?, t)?;
             only_dollar = Some(value.clone());
+            staging.insert(t.key(&raw), &raw, classify(&value))?;
+            continue;
         }
-        let id = key_of(tables, &raw).to_string();
-        staging.insert(&id, &raw, classify(&value))?;
+        let record = read_record(reader, tables)?;
+        staging.insert(key_of(tables, &raw), &raw, record)?;
     }
     // `{"$": i}` is a string in the compact format, not an object of one record.
     if let (Some(t), Some(index), true) = (tables, only_dollar, staging.entries.len() == 1) {
@@ -412,14 +417,94 @@ fn decode(value: Json, tables: &Tables) -> Result<Json, String> {
     })
 }
 
+/// Which of the fields the index uses `key` is, in [`Record`]'s order (a `match`: a real
+/// record has some 40 keys, and this runs for each).
+fn field_index(key: &str) -> Option<usize> {
+    match key {
+        "status" => Some(0),
+        "error_message" => Some(1),
+        "skip_reason" => Some(2),
+        "last_tested" => Some(3),
+        "op" => Some(4),
+        "dtype" => Some(5),
+        _ => None,
+    }
+}
+
+/// One entry of `results`, read field by field: the fields the index uses as small trees,
+/// the others checked and dropped without a tree (a real record has some 40 fields).
+/// `Ok(Err(why))`: not a record (counted as damage); `Err`: the file is refused (what the
+/// loader refuses: a compact key decoding twice, a string index out of range).
+fn read_record<R: std::io::Read>(
+    reader: &mut Reader<R>,
+    tables: Option<&Tables>,
+) -> Result<Result<Record, String>, String> {
+    if !reader.begin_object()? {
+        let value = read_bounded(reader)?;
+        let value = match tables {
+            Some(t) => decode(value, t)?,
+            None => value,
+        };
+        return Ok(classify(&value));
+    }
+    let mut fields: [Option<Json>; 6] = Default::default();
+    // Compact: (decoded, raw) key hashes, to find a key that decodes twice.
+    let mut seen: Vec<(u64, u64)> = Vec::new();
+    let mut dollar = None;
+    let mut first = true;
+    while let Some(raw) = reader.next_key_ref(&mut first)? {
+        let decoded = key_of(tables, raw);
+        let field = field_index(decoded);
+        let is_dollar = tables.is_some() && raw == "$";
+        if tables.is_some() {
+            let (d, r) = (hash_of(decoded), hash_of(raw));
+            match seen.iter().find(|(sd, _)| *sd == d) {
+                Some((_, sr)) if *sr != r => return Err(format!("compact result decodes duplicate key {decoded:?}")),
+                Some(_) => {}
+                None => seen.push((d, r)),
+            }
+        }
+        if is_dollar {
+            dollar = Some(read_bounded(reader)?);
+            continue;
+        }
+        match (field, tables) {
+            (Some(i), Some(t)) => fields[i] = Some(decode(read_bounded(reader)?, t)?),
+            (Some(i), None) => fields[i] = Some(read_bounded(reader)?),
+            (None, Some(t)) => skip_compact(reader, t, 2)?,
+            (None, None) => reader.skip_value(2)?,
+        }
+    }
+    if let (Some(t), Some(index)) = (tables, dollar) {
+        if seen.len() == 1 {
+            // `{"$": i}`: a string, not a record.
+            decode(Json::Object(vec![("$".into(), index)]), t)?;
+            return Ok(Err("not an object".into()));
+        }
+    }
+    Ok(record_of(fields))
+}
+
 /// A record, or why it is left out: torchcts's statuses are the strings `PASS`, `FAIL`,
 /// `ERROR` and `SKIP`; anything else would be counted wrong, so it is damage.
 fn classify(value: &Json) -> Result<Record, String> {
-    let Json::Object(_) = value else {
+    let Json::Object(entries) = value else {
         return Err("not an object".into());
     };
-    let status = match value.get("status") {
-        Some(Json::Str(s)) => match &**s {
+    let mut fields: [Option<Json>; 6] = Default::default();
+    for (key, item) in entries {
+        if let Some(i) = field_index(key) {
+            fields[i] = Some(item.clone());
+        }
+    }
+    record_of(fields)
+}
+
+/// The record of its fields (in [`field_index`]'s order), or why it is none.
+fn record_of(fields: [Option<Json>; 6]) -> Result<Record, String> {
+    let [status, error, skip_reason, last_tested, op, dtype] = fields;
+    let status = match status {
+        Some(Json::Str(s)) => match &*s {
             "PASS" => EvidenceStatus::Passed,
             "FAIL" => EvidenceStatus::Failed,
             "ERROR" => EvidenceStatus::Error,
@@ -429,21 +514,21 @@ fn classify(value: &Json) -> Result<Record, String> {
         Some(other) => return Err(format!("status {}", other.kind())),
         None => return Err("no status".into()),
     };
-    let text = |k: &str| value.get(k).and_then(Json::as_str).map(str::to_string);
-    let first_line = |k: &str| {
-        value
-            .get(k)
-            .and_then(Json::as_str)
-            .and_then(|s| s.lines().map(str::trim).find(|l| !l.is_empty()))
-            .map(str::to_string)
+    let text = |v: Option<Json>| match v {
+        Some(Json::Str(s)) => Some(s),
+        _ => None,
+    };
+    let first_line = |v: Option<Json>| match v {
+        Some(Json::Str(s)) => s.lines().map(str::trim).find(|l| !l.is_empty()).map(Box::from),
+        _ => None,
     };
     Ok(Record {
         status,
-        error: first_line("error_message"),
-        skip_reason: first_line("skip_reason"),
-        last_tested: text("last_tested"),
-        op: text("op"),
-        dtype: text("dtype"),
+        error: first_line(error),
+        skip_reason: first_line(skip_reason),
+        last_tested: text(last_tested),
+        op: text(op),
+        dtype: text(dtype),
     })
 }
 

@@ -108,13 +108,23 @@ pub(crate) struct Reader<R> {
     base: u64,
     /// The last string read, as bytes.
     scratch: Vec<u8>,
+    /// The last key read.
+    key: String,
 }
 
 type Result<T> = std::result::Result<T, String>;
 
 impl<R: Read> Reader<R> {
     pub(crate) fn new(inner: R) -> Reader<R> {
-        Reader { inner, buf: vec![0; BUFFER].into_boxed_slice(), pos: 0, len: 0, base: 0, scratch: Vec::new() }
+        Reader {
+            inner,
+            buf: vec![0; BUFFER].into_boxed_slice(),
+            pos: 0,
+            len: 0,
+            base: 0,
+            scratch: Vec::new(),
+            key: String::new(),
+        }
     }
 
     /// The offset of the next byte to read.
@@ -145,7 +155,11 @@ impl<R: Read> Reader<R> {
         }
     }
 
+    #[inline]
     fn peek(&mut self) -> Result<Option<u8>> {
+        if self.pos < self.len {
+            return Ok(Some(self.buf[self.pos]));
+        }
         Ok(if self.fill()? { Some(self.buf[self.pos]) } else { None })
     }
 
@@ -204,6 +218,11 @@ impl<R: Read> Reader<R> {
 
     /// The next key of the object being read (its value is next), or `None` at its end.
     pub(crate) fn next_key(&mut self, first: &mut bool) -> Result<Option<String>> {
+        Ok(self.next_key_ref(first)?.map(str::to_string))
+    }
+
+    /// [`Reader::next_key`] without an allocation: the key lives until the next call.
+    pub(crate) fn next_key_ref(&mut self, first: &mut bool) -> Result<Option<&str>> {
         match self.peek_token()? {
             Some(b'}') => {
                 self.pos += 1;
@@ -218,9 +237,12 @@ impl<R: Read> Reader<R> {
         if self.peek_token()? != Some(b'"') {
             return Err(self.error("expected a property name in double quotes"));
         }
-        let key = self.read_string()?.to_string();
+        let mut key = std::mem::take(&mut self.key);
+        key.clear();
+        key.push_str(self.read_string()?);
+        self.key = key;
         self.expect_token(b':', "':'")?;
-        Ok(Some(key))
+        Ok(Some(&self.key))
     }
 
     /// A whole value as a tree (bounded by the input; callers use it for small parts).
@@ -392,6 +414,16 @@ impl<R: Read> Reader<R> {
     pub(crate) fn read_string(&mut self) -> Result<&str> {
         self.pos += 1; // the opening quote
         self.scratch.clear();
+        // The common case: no escape, the whole string in the buffer: checked in place.
+        if let Some(run) = memchr::memchr2(b'"', b'\\', &self.buf[self.pos..self.len]) {
+            let text = &self.buf[self.pos..self.pos + run];
+            if self.buf[self.pos + run] == b'"' && !text.iter().any(|&b| b < 0x20) {
+                let start = self.pos;
+                self.pos += run + 1;
+                return std::str::from_utf8(&self.buf[start..start + run])
+                    .map_err(|_| format!("invalid UTF-8 before byte {}", self.offset()));
+            }
+        }
         loop {
             if !self.fill()? {
                 return Err(self.error("the file ends inside a string (truncated?)"));
