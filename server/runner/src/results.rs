@@ -35,7 +35,6 @@ use super::{TestOutcome, TestResult};
 pub(crate) const COMPACT_FORMAT: &str = "torchcts_compact_results";
 pub(crate) const REFERENCE_FORMAT: &str = "torchcts_result_reference";
 pub(crate) const MAX_REFERENCE_DEPTH: usize = 8;
-const TOKEN_ALPHABET: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 /// Loads a results file as torchcts's `load_result_artifact` does: follows references,
 /// expands the compact format, reads Python's JSON (`NaN`, `Infinity`: a failing record's
@@ -88,20 +87,6 @@ pub(crate) fn reference_path(reference: &Path, version_one: bool, artifact: Opti
     let mut target = reference.parent().unwrap_or(Path::new(".")).to_path_buf();
     target.extend(parts);
     Ok(target)
-}
-
-pub(crate) fn token(mut index: usize) -> String {
-    let base = TOKEN_ALPHABET.len();
-    let mut out = Vec::new();
-    loop {
-        out.push(TOKEN_ALPHABET[index % base]);
-        index /= base;
-        if index == 0 {
-            break;
-        }
-    }
-    out.reverse();
-    String::from_utf8(out).unwrap_or_default()
 }
 
 /// Per-test outcomes from an expanded payload: every `results` record, in node id order, and,

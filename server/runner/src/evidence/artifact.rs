@@ -13,12 +13,11 @@
 //! Nothing else is kept: `skips` and unknown parts are checked and dropped.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
 use super::open::open_regular;
 use super::pyjson::{insert_last_wins, Json, Reader};
-use crate::results::{reference_path, token, COMPACT_FORMAT, REFERENCE_FORMAT};
+use crate::results::{reference_path, COMPACT_FORMAT, REFERENCE_FORMAT};
 
 /// The largest single record, metadata or table string list kept as a tree: a real record
 /// with a long traceback is some KB; more is damage, not evidence.
@@ -69,7 +68,6 @@ pub(crate) struct ParsedRun {
 
 /// How keys decode: as written (plain) or through the compact tables.
 struct Tables {
-    tokens: HashMap<Box<str>, usize>,
     keys: Vec<Box<str>>,
     strings: Vec<Box<str>>,
 }
@@ -78,9 +76,30 @@ impl Tables {
     fn key<'k>(&'k self, raw: &'k str) -> &'k str {
         match raw.strip_prefix('~') {
             Some(literal) => literal,
-            None => self.tokens.get(raw).map_or(raw, |&i| &self.keys[i]),
+            None => token_index(raw).and_then(|i| self.keys.get(i)).map_or(raw, |k| &**k),
         }
     }
+}
+
+/// The index a key table token stands for (`token(i)`: base 62, digits then lower then
+/// upper case, no leading zero), computed instead of looked up: every key of a compact file
+/// goes through here.
+fn token_index(raw: &str) -> Option<usize> {
+    let bytes = raw.as_bytes();
+    if bytes.is_empty() || bytes.len() > 6 || (bytes[0] == b'0' && bytes.len() > 1) {
+        return None;
+    }
+    let mut index = 0usize;
+    for &b in bytes {
+        let digit = match b {
+            b'0'..=b'9' => b - b'0',
+            b'a'..=b'z' => b - b'a' + 10,
+            b'A'..=b'Z' => b - b'A' + 36,
+            _ => return None,
+        };
+        index = index * 62 + digit as usize;
+    }
+    Some(index)
 }
 
 fn key_of<'k>(tables: Option<&'k Tables>, raw: &'k str) -> &'k str {
@@ -111,9 +130,11 @@ pub(crate) fn parse(path: &Path, max_records: usize) -> Result<Parsed, String> {
             "key_table" => key_table = Some(read_strings(&mut reader)?),
             "string_table" => string_table = Some(read_strings(&mut reader)?),
             "payload" => {
+                // Read in full once the tables are known; here only its end is found.
                 reader.peek_token()?;
-                payload_at = Some(reader.offset());
-                reader.skip_value(1)?;
+                let start = reader.offset();
+                reader.skip_unchecked()?;
+                payload_at = Some((start, reader.offset()));
             }
             "results" => {
                 // A repeated key: its last value is the one (a `dict`).
@@ -142,13 +163,19 @@ pub(crate) fn parse(path: &Path, max_records: usize) -> Result<Parsed, String> {
                 return Err("compact result key_table contains duplicates".into());
             }
             let strings = string_table.flatten().ok_or("compact result string_table must contain strings")?;
-            let tokens = (0..keys.len()).map(|i| (token(i).into_boxed_str(), i)).collect();
-            let tables = Tables { tokens, keys, strings };
-            let Some(at) = payload_at else {
+            let tables = Tables { keys, strings };
+            let Some((start, end)) = payload_at else {
                 return Err("compact result payload must decode to an object".into());
             };
-            reader.seek(at)?;
-            read_compact_payload(&mut reader, &tables, max_records)
+            reader.seek(start)?;
+            let run = read_compact_payload(&mut reader, &tables, max_records)?;
+            if reader.offset() != end {
+                return Err(format!(
+                    "invalid JSON at byte {}: the payload does not end where it seemed to",
+                    reader.offset()
+                ));
+            }
+            Ok(run)
         }
         _ => {
             let Some(Json::Object(metadata)) = field("metadata").cloned() else {
@@ -346,14 +373,54 @@ fn read_compact_payload<R: std::io::Read>(
 }
 
 fn hash_of(s: &str) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    s.hash(&mut h);
-    h.finish()
+    use std::hash::BuildHasher;
+    foldhash::fast::FixedState::default().hash_one(s)
+}
+
+/// The keys of one compact object by (decoded, raw) hash, to find a key that decodes twice
+/// (the loader refuses the file then): a few on the stack, a wide object (a `skips` map) in a
+/// map. A 64-bit hash stands for the key: a collision could refuse a file the loader reads,
+/// never the other way round.
+struct KeySet<const N: usize> {
+    few: [(u64, u64); N],
+    len: usize,
+    many: HashMap<u64, u64, foldhash::fast::RandomState>,
+}
+
+impl<const N: usize> KeySet<N> {
+    fn new() -> KeySet<N> {
+        KeySet { few: [(0, 0); N], len: 0, many: HashMap::default() }
+    }
+
+    /// Adds a key: `false` when its decoded form came before from another raw key.
+    fn add(&mut self, raw: &str, decoded: &str) -> bool {
+        let (d, r) = (hash_of(decoded), hash_of(raw));
+        if self.many.is_empty() {
+            if let Some((_, old)) = self.few[..self.len].iter().find(|(k, _)| *k == d) {
+                return *old == r;
+            }
+            if self.len < self.few.len() {
+                self.few[self.len] = (d, r);
+                self.len += 1;
+                return true;
+            }
+            self.many.extend(self.few.iter().copied());
+        }
+        self.many.insert(d, r).is_none_or(|old| old == r)
+    }
+
+    /// How many keys, a repeated one once.
+    fn distinct(&self) -> usize {
+        if self.many.is_empty() {
+            self.len
+        } else {
+            self.many.len()
+        }
+    }
 }
 
 /// Checks a compact value as the loader decodes it (string references in range, no key
-/// decoding twice) without keeping it. Keys are remembered by 64-bit hash, so a wide object
-/// costs 16 bytes a key.
+/// decoding twice) without keeping it.
 fn skip_compact<R: std::io::Read>(reader: &mut Reader<R>, tables: &Tables, depth: usize) -> Result<(), String> {
     if depth > super::pyjson::MAX_DEPTH {
         return Err("nested too deeply".into());
@@ -361,13 +428,13 @@ fn skip_compact<R: std::io::Read>(reader: &mut Reader<R>, tables: &Tables, depth
     match reader.peek_token()? {
         Some(b'{') => {
             reader.begin_object()?;
-            let mut decoded_to_raw: HashMap<u64, u64> = HashMap::new();
+            // Small on the stack: this recurses.
+            let mut keys = KeySet::<4>::new();
             let mut dollar = None;
             let mut first = true;
-            while let Some(raw) = reader.next_key(&mut first)? {
-                let (r, d) = (hash_of(&raw), hash_of(tables.key(&raw)));
-                if decoded_to_raw.insert(d, r).is_some_and(|old| old != r) {
-                    return Err(format!("compact result decodes duplicate key {:?}", tables.key(&raw)));
+            while let Some(raw) = reader.next_key_ref(&mut first)? {
+                if !keys.add(raw, tables.key(raw)) {
+                    return Err(format!("compact result decodes duplicate key {:?}", tables.key(raw)));
                 }
                 if raw == "$" {
                     dollar = Some(read_bounded(reader)?);
@@ -375,8 +442,8 @@ fn skip_compact<R: std::io::Read>(reader: &mut Reader<R>, tables: &Tables, depth
                     skip_compact(reader, tables, depth + 1)?;
                 }
             }
-            if let (Some(index), 1) = (dollar, decoded_to_raw.len()) {
-                decode(Json::Object(vec![("$".into(), index)]), tables)?;
+            if let (Some(index), 1) = (dollar, keys.distinct()) {
+                string_ref(&index, tables)?;
             }
             Ok(())
         }
@@ -388,18 +455,21 @@ fn skip_compact<R: std::io::Read>(reader: &mut Reader<R>, tables: &Tables, depth
     }
 }
 
+/// The string `{"$": index}` stands for.
+fn string_ref<'t>(index: &Json, tables: &'t Tables) -> Result<&'t str, String> {
+    match index {
+        Json::Int(i) if *i >= 0 && (*i as u64) < tables.strings.len() as u64 => Ok(&tables.strings[*i as usize]),
+        Json::Int(_) | Json::BigInt(_) => Err("compact result string reference is out of range".into()),
+        _ => Err("compact result string reference must be an integer".into()),
+    }
+}
+
 /// `decode_compact_result`'s `decode` on a tree.
 fn decode(value: Json, tables: &Tables) -> Result<Json, String> {
     Ok(match value {
         Json::Object(entries) => {
             if entries.len() == 1 && &*entries[0].0 == "$" {
-                return match &entries[0].1 {
-                    Json::Int(i) if *i >= 0 && (*i as u64) < tables.strings.len() as u64 => {
-                        Ok(Json::Str(tables.strings[*i as usize].clone()))
-                    }
-                    Json::Int(_) | Json::BigInt(_) => Err("compact result string reference is out of range".into()),
-                    _ => Err("compact result string reference must be an integer".into()),
-                };
+                return string_ref(&entries[0].1, tables).map(|s| Json::Str(s.into()));
             }
             let mut out: Vec<(Box<str>, Json)> = Vec::with_capacity(entries.len());
             for (raw, item) in entries {
@@ -448,21 +518,16 @@ fn read_record<R: std::io::Read>(
         return Ok(classify(&value));
     }
     let mut fields: [Option<Json>; 6] = Default::default();
-    // Compact: (decoded, raw) key hashes, to find a key that decodes twice.
-    let mut seen: Vec<(u64, u64)> = Vec::new();
+    // Compact: to find a key that decodes twice (a real record has some 40 keys).
+    let mut keys = KeySet::<64>::new();
     let mut dollar = None;
     let mut first = true;
     while let Some(raw) = reader.next_key_ref(&mut first)? {
         let decoded = key_of(tables, raw);
         let field = field_index(decoded);
         let is_dollar = tables.is_some() && raw == "$";
-        if tables.is_some() {
-            let (d, r) = (hash_of(decoded), hash_of(raw));
-            match seen.iter().find(|(sd, _)| *sd == d) {
-                Some((_, sr)) if *sr != r => return Err(format!("compact result decodes duplicate key {decoded:?}")),
-                Some(_) => {}
-                None => seen.push((d, r)),
-            }
+        if tables.is_some() && !keys.add(raw, decoded) {
+            return Err(format!("compact result decodes duplicate key {decoded:?}"));
         }
         if is_dollar {
             dollar = Some(read_bounded(reader)?);
@@ -476,9 +541,9 @@ fn read_record<R: std::io::Read>(
         }
     }
     if let (Some(t), Some(index)) = (tables, dollar) {
-        if seen.len() == 1 {
+        if keys.distinct() == 1 {
             // `{"$": i}`: a string, not a record.
-            decode(Json::Object(vec![("$".into(), index)]), t)?;
+            string_ref(&index, t)?;
             return Ok(Err("not an object".into()));
         }
     }
@@ -559,11 +624,40 @@ pub(crate) fn expand_compact(object: Json) -> Result<Json, String> {
         return Err("compact result key_table contains duplicates".into());
     }
     let strings = strings(take("string_table"), "string_table")?;
-    let tokens = (0..keys.len()).map(|i| (token(i).into_boxed_str(), i)).collect();
-    let tables = Tables { tokens, keys, strings };
+    let tables = Tables { keys, strings };
     let payload = decode(take("payload").unwrap_or(Json::Null), &tables)?;
     if !matches!(payload, Json::Object(_)) {
         return Err("compact result payload must decode to an object".into());
     }
     Ok(payload)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// torchcts's `_token`.
+    fn token(mut index: usize) -> String {
+        const ALPHABET: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+        let mut out = Vec::new();
+        loop {
+            out.push(ALPHABET[index % 62]);
+            index /= 62;
+            if index == 0 {
+                break;
+            }
+        }
+        out.reverse();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn token_indexes_are_torchcts_tokens() {
+        for i in [0, 1, 9, 10, 35, 36, 61, 62, 63, 3843, 3844, 238_327, 1_000_000] {
+            assert_eq!(token_index(&token(i)), Some(i), "{}", token(i));
+        }
+        for not_a_token in ["", "00", "01", "a-b", "~x", "\u{e9}", "ZZZZZZZ"] {
+            assert_eq!(token_index(not_a_token), None, "{not_a_token}");
+        }
+    }
 }

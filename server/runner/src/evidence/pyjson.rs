@@ -314,6 +314,56 @@ impl<R: Read> Reader<R> {
         }
     }
 
+    /// Skips one object or array following only its strings and brackets, unchecked, to find
+    /// where it ends (a compact file's payload, before its tables are read): the caller parses
+    /// it fully later and compares the end. Another value is skipped checked.
+    pub(crate) fn skip_unchecked(&mut self) -> Result<()> {
+        if !matches!(self.peek_token()?, Some(b'{' | b'[')) {
+            return self.skip_value(1);
+        }
+        let mut depth = 0usize;
+        let mut in_string = false;
+        loop {
+            if !self.fill()? {
+                return Err(self.error("the file ends inside a value (truncated?)"));
+            }
+            if in_string {
+                match memchr::memchr2(b'"', b'\\', &self.buf[self.pos..self.len]) {
+                    None => self.pos = self.len,
+                    Some(i) => {
+                        self.pos += i + 1;
+                        if self.buf[self.pos - 1] == b'"' {
+                            in_string = false;
+                        } else {
+                            // The escaped byte (never a quote that ends the string).
+                            self.next_byte("an escape")?;
+                        }
+                    }
+                }
+                continue;
+            }
+            // Outside strings: to the next structural byte of this buffer.
+            while self.pos < self.len {
+                let b = self.buf[self.pos];
+                self.pos += 1;
+                match b {
+                    b'"' => {
+                        in_string = true;
+                        break;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth = depth.saturating_sub(1);
+                        if depth == 0 {
+                            return Ok(());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
     fn next_byte_token(&mut self, what: &str) -> Result<u8> {
         self.peek_token()?;
         self.next_byte(what)
