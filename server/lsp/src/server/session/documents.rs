@@ -4,7 +4,7 @@
 //! (linear, ~1 µs per KB); the text is shared with a running analysis (`Arc`) and copied
 //! only when an edit arrives while one still reads it.
 
-use crate::server::convert::Positions;
+use crate::server::positions::Positions;
 use std::collections::HashMap;
 use std::sync::Arc;
 use torchcts_core::accounting_view::{ManifestFacts, Summary};
@@ -27,7 +27,7 @@ pub struct Document {
     /// Inlay hints (offset, label) for the facts they were computed from.
     pub inlay_cache: Option<(ManifestFacts, Vec<(usize, String)>)>,
     /// Results of the last run, shown as diagnostics on the entry it was about.
-    pub run_results: Option<crate::server::runs::RunResults>,
+    pub run_results: Option<super::runs::RunResults>,
     /// The findings of the runs' evidence (`torchcts_core::evidence::notes`), computed on
     /// open, save and when result files change (`server::evidence`), placed again by every
     /// analysis (`AnalysisInput::evidence`).
@@ -150,7 +150,7 @@ impl Document {
 #[cfg(test)]
 mod tests {
     use super::DocumentStore;
-    use crate::server::analysis::parse_text;
+    use crate::host::parse_text;
     use crate::server::session::Cancel;
     use torchcts_core::{LineCol, LineIndex, PositionEncoding};
     use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent, Uri};

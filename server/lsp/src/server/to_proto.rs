@@ -1,75 +1,15 @@
-//! Every conversion between the core's data (byte offsets, findings, fixes, items) and LSP
-//! types, both ways. The only module that converts positions: handlers convert in, call the
-//! core, convert out through here.
+//! Every LSP type the server sends is built here, from the core's data (byte offsets,
+//! findings, fixes, items, lenses): handlers and features hand over core values and get LSP
+//! types back. Positions are counted by [`Positions`] (`server/positions.rs`), also the
+//! inbound direction (an LSP position to a byte offset).
 
-use crate::server::session::Snapshot;
+use crate::server::positions::Positions;
 use torchcts_core::actions::QuickFix;
 use torchcts_core::completion::{CompletionItem as CoreItem, ItemKind};
 use torchcts_core::hover::HoverResult;
 use torchcts_core::symbols::{Symbol, SymbolKind as CoreSymbolKind};
-use torchcts_core::{Analysis, Finding, LineCol, LineIndex, Origin, PositionEncoding, Severity};
-use tower_lsp_server::ls_types::{
-    CodeAction, CodeActionKind, CodeActionOrCommand, Command, CompletionItem, CompletionItemKind, CompletionTextEdit,
-    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DocumentSymbol, Documentation, FoldingRange,
-    FoldingRangeKind, Hover, HoverContents, InitializeParams, InlayHint, InlayHintLabel, Location, MarkupContent,
-    MarkupKind, NumberOrString, Position, PositionEncodingKind, Range, SymbolKind, TextEdit, Uri, WorkspaceEdit,
-};
-
-/// Positions of one version of a document in the negotiated encoding, counted through the
-/// core's [`LineIndex`] of its text (the one text model: a `String` and its line index,
-/// which the CLI uses too). Lines end at `\n`, `\r\n` or `\r` only, as LSP defines them.
-///
-/// Never panics: a position past the end of a line clamps to the line's end, a line past
-/// the end of the text to the end of the text, and an offset inside a character or between
-/// `\r` and `\n` back to the character or line boundary (`LineIndex`'s rules).
-pub struct Positions<'a> {
-    text: &'a str,
-    index: &'a LineIndex,
-    encoding: PositionEncoding,
-}
-
-impl Snapshot {
-    pub fn positions(&self) -> Positions<'_> {
-        Positions::new(&self.analysis.text, &self.analysis.line_index, self.encoding)
-    }
-}
-
-impl<'a> Positions<'a> {
-    /// `index` must be the line index of `text`.
-    pub fn new(text: &'a str, index: &'a LineIndex, encoding: PositionEncoding) -> Positions<'a> {
-        Positions { text, index, encoding }
-    }
-
-    pub fn position(&self, offset: usize) -> Position {
-        let lc = self.index.position(self.text, offset, self.encoding);
-        Position { line: lc.line, character: lc.col }
-    }
-
-    pub fn range(&self, span: &std::ops::Range<usize>) -> Range {
-        Range { start: self.position(span.start), end: self.position(span.end.max(span.start)) }
-    }
-
-    /// The byte offset of an LSP position (clamped into the text).
-    pub fn offset(&self, position: Position) -> usize {
-        self.index.offset(self.text, LineCol { line: position.line, col: position.character }, self.encoding)
-    }
-
-    /// The zero-based line holding byte `offset`.
-    pub fn line(&self, offset: usize) -> u32 {
-        self.index.line_of(offset) as u32
-    }
-
-    /// tree-sitter's point of byte `offset`: the row as LSP counts lines (tree-sitter counts
-    /// `\n` only, which differs after a lone `\r`; the core never reads points) and the
-    /// column in bytes from the line's start.
-    pub fn point(&self, offset: usize) -> tree_sitter::Point {
-        let offset = offset.min(self.text.len());
-        let row = self.index.line_of(offset);
-        // Column 0 of a line is its first byte, in every encoding.
-        let line_start = self.index.offset(self.text, LineCol { line: row as u32, col: 0 }, PositionEncoding::Utf8);
-        tree_sitter::Point { row, column: offset - line_start }
-    }
-}
+use torchcts_core::{Analysis, Finding, Origin, PositionEncoding, Severity};
+use tower_lsp_server::ls_types::*;
 
 /// UTF-8 when the client offers it (no conversion at all), else LSP's default UTF-16.
 pub fn negotiate_encoding(params: &InitializeParams) -> PositionEncoding {
@@ -231,6 +171,20 @@ pub fn fix_all_action(
 }
 
 /// A code action that runs one of the server's commands (`source.torchcts.run`).
+/// A code lens at `span`: a command to run with its one argument, or (`None`) a line to read.
+pub fn code_lens(
+    positions: &Positions,
+    span: &std::ops::Range<usize>,
+    title: String,
+    command: Option<(&str, serde_json::Value)>,
+) -> CodeLens {
+    let command = match command {
+        Some((id, argument)) => Command { title, command: id.into(), arguments: Some(vec![argument]) },
+        None => Command { title, command: String::new(), arguments: None },
+    };
+    CodeLens { range: positions.range(span), command: Some(command), data: None }
+}
+
 pub fn run_action(title: String, command: &str, argument: serde_json::Value) -> CodeActionOrCommand {
     CodeActionOrCommand::CodeAction(CodeAction {
         title: title.clone(),
@@ -240,37 +194,75 @@ pub fn run_action(title: String, command: &str, argument: serde_json::Value) -> 
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::Positions;
-    use torchcts_core::{LineIndex, PositionEncoding};
-    use tower_lsp_server::ls_types::Position;
-
-    #[test]
-    fn only_lsp_line_breaks_start_lines() {
-        let text = "a\u{2028}b\u{85}c\u{c}d\re\r\nf\ng";
-        let index = LineIndex::new(text);
-        assert_eq!(index.line_count(), 4);
-        let positions = Positions::new(text, &index, PositionEncoding::Utf16);
-        assert_eq!(positions.position(text.len()), Position { line: 3, character: 1 });
+/// What `initialize` answers: the capabilities for the negotiated `encoding`, the server's name.
+pub fn initialize_result(encoding: PositionEncoding) -> InitializeResult {
+    InitializeResult {
+        capabilities: capabilities(encoding),
+        server_info: Some(ServerInfo { name: "torchcts-lsp".into(), version: Some(env!("CARGO_PKG_VERSION").into()) }),
+        offset_encoding: None,
     }
+}
 
-    /// A point's row is the LSP line and its column the bytes since the line's start, also
-    /// between the `\r` and `\n` of a line break (where an edit may end).
-    #[test]
-    fn points_count_lsp_lines_and_bytes() {
-        let text = "ab\r\nc\rdé\n";
-        let index = LineIndex::new(text);
-        let positions = Positions::new(text, &index, PositionEncoding::Utf16);
-        let point = |offset| {
-            let p = positions.point(offset);
-            (p.row, p.column)
-        };
-        assert_eq!(point(0), (0, 0));
-        assert_eq!(point(3), (0, 3));
-        assert_eq!(point(4), (1, 0));
-        assert_eq!(point(6), (2, 0));
-        assert_eq!(point(9), (2, 3));
-        assert_eq!(point(99), (3, 0));
+fn capabilities(encoding: torchcts_core::PositionEncoding) -> ServerCapabilities {
+    ServerCapabilities {
+        position_encoding: Some(encoding_kind(encoding)),
+        text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
+            open_close: Some(true),
+            change: Some(TextDocumentSyncKind::INCREMENTAL),
+            save: Some(TextDocumentSyncSaveOptions::Supported(true)),
+            ..Default::default()
+        })),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some(vec!["\"".into(), "'".into(), ".".into(), "|".into(), "(".into()]),
+            ..Default::default()
+        }),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        execute_command_provider: Some(ExecuteCommandOptions {
+            commands: crate::server::protocol::COMMANDS.iter().map(|c| c.to_string()).collect(),
+            ..Default::default()
+        }),
+        code_lens_provider: Some(CodeLensOptions { resolve_provider: Some(false) }),
+        inlay_hint_provider: Some(OneOf::Left(true)),
+        folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
+        code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+            // Every kind `textDocument/codeAction` returns.
+            code_action_kinds: Some(crate::server::protocol::code_action_kinds()),
+            ..Default::default()
+        })),
+        workspace: Some(WorkspaceServerCapabilities {
+            workspace_folders: Some(WorkspaceFoldersServerCapabilities {
+                supported: Some(true),
+                change_notifications: Some(OneOf::Left(true)),
+            }),
+            file_operations: None,
+        }),
+        ..Default::default()
     }
+}
+
+/// The files the server asks the client to watch: the project configuration, the result
+/// folders' artifacts (runs landing) and the project known-segfault ledgers.
+pub fn file_watchers() -> Registration {
+    let watcher = serde_json::json!({"watchers": [
+        {"globPattern": "**/pyproject.toml"},
+        {"globPattern": "**/results/**/*.json"},
+        {"globPattern": "**/.torchcts-lsp/results/**/*.json"},
+        {"globPattern": "**/known_segfaults.json"},
+    ]});
+    Registration {
+        id: "torchcts-pyproject".into(),
+        method: "workspace/didChangeWatchedFiles".into(),
+        register_options: Some(watcher),
+    }
+}
+
+/// The request that creates a run's progress `token`.
+pub fn progress_create(token: NumberOrString) -> WorkDoneProgressCreateParams {
+    WorkDoneProgressCreateParams { token }
+}
+
+/// The buttons of a question to the user.
+pub fn message_actions(titles: &[&str]) -> Vec<MessageActionItem> {
+    titles.iter().map(|title| MessageActionItem { title: (*title).into(), properties: Default::default() }).collect()
 }
