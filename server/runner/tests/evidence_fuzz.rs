@@ -51,7 +51,11 @@ fn damage(rng: &mut Rng, bytes: &[u8], folder: &Path, name: &str) -> Option<Vec<
     let at = rng.below(out.len());
     let text = String::from_utf8_lossy(bytes).into_owned();
     let replace = |from: &str, to: &str| text.replacen(from, to, 1).into_bytes();
-    Some(match rng.below(14) {
+    let kind = rng.below(14);
+    if std::env::var_os("EVIDENCE_FUZZ_DEBUG").is_some() {
+        eprintln!("  damage {kind} on {name}");
+    }
+    Some(match kind {
         0 => {
             out.truncate(at);
             out
@@ -99,6 +103,30 @@ fn damage(rng: &mut Rng, bytes: &[u8], folder: &Path, name: &str) -> Option<Vec<
         }
         _ => return None,
     })
+}
+
+/// Runs `read` in a thread; a read that does not finish in a minute hung.
+fn within<T: Send + 'static>(case: usize, name: &str, seed: u64, read: impl FnOnce() -> T + Send + 'static) -> T {
+    let (send, receive) = mpsc::channel();
+    std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(move || {
+            let _ = send.send(read());
+        })
+        .unwrap();
+    receive
+        .recv_timeout(Duration::from_secs(60))
+        .unwrap_or_else(|_| panic!("case {case} ({name}, EVIDENCE_FUZZ_SEED={seed}) hung"))
+}
+
+/// What the index says of every test, in order.
+fn snapshot(index: &EvidenceIndex) -> Vec<String> {
+    let mut tests: Vec<String> = index
+        .records()
+        .map(|(id, e)| format!("{id} {:?} {:?} {:?} {}", e.status, e.tested_at, e.error, e.run.path.display()))
+        .collect();
+    tests.sort();
+    tests
 }
 
 fn mkfifo(path: &Path) {
@@ -153,6 +181,9 @@ fn damaged_results_folders_never_hang_bloat_or_change_the_undamaged_counts() {
     let limits = Limits { max_records: 50, ..Limits::default() };
     for case in 0..cases {
         let name = &names[rng.below(names.len())];
+        if std::env::var_os("EVIDENCE_FUZZ_DEBUG").is_some() {
+            eprintln!("case {case}: {name}");
+        }
         let folder = root.join(format!("case{case}"));
         let _ = std::fs::remove_dir_all(&folder);
         copy_dir(&variants().join(name), &folder);
@@ -167,18 +198,40 @@ fn damaged_results_folders_never_hang_bloat_or_change_the_undamaged_counts() {
                 let _ = std::fs::write(target, damaged);
             }
         }
-        let (send, receive) = mpsc::channel();
         let folders = vec![folder.clone(), intact.clone()];
-        std::thread::Builder::new()
-            .stack_size(8 << 20)
-            .spawn(move || {
-                let index = EvidenceIndex::read(&folders, "cpu", limits);
-                let _ = send.send(index);
-            })
-            .unwrap();
-        let index = receive
-            .recv_timeout(Duration::from_secs(60))
-            .unwrap_or_else(|_| panic!("case {case} ({name}, EVIDENCE_FUZZ_SEED={seed}) hung"));
+        let mut index = within(case, name, seed, {
+            let folders = folders.clone();
+            move || EvidenceIndex::read(&folders, "cpu", limits)
+        });
+        // Half the cases damage once more and refresh: the refreshed index must equal a
+        // fresh read of the same files (the incremental merge loses and keeps nothing).
+        if rng.below(2) == 0 {
+            let target = &targets[rng.below(targets.len())];
+            let bytes = std::fs::read(target).unwrap_or_default();
+            let file_name = target.file_name().unwrap().to_string_lossy().into_owned();
+            match damage(&mut rng, &bytes, &folder, &file_name) {
+                Some(damaged) => {
+                    let _ = std::fs::write(target, damaged);
+                    // A rewrite keeping both length and mtime is not seen (documented in
+                    // `evidence/mod.rs`); a real one moves the mtime, which a fast test may not.
+                    if let Ok(file) = std::fs::File::options().write(true).open(target) {
+                        let _ = file.set_modified(std::time::SystemTime::now() + Duration::from_secs(5));
+                    }
+                }
+                None => {
+                    let _ = std::fs::remove_file(target);
+                }
+            }
+            index = within(case, name, seed, move || {
+                index.refresh();
+                index
+            });
+            let fresh = within(case, name, seed, {
+                let folders = folders.clone();
+                move || EvidenceIndex::read(&folders, "cpu", limits)
+            });
+            assert_eq!(snapshot(&index), snapshot(&fresh), "case {case} ({name}, seed {seed}): refresh != fresh read");
+        }
         // Bounded: at most `max_records` tests, each no larger than what a record may hold.
         assert!(index.records().count() <= limits.max_records, "case {case} ({name}, seed {seed})");
         assert!(index.accounted_bytes() <= limits.max_records * 64 * 1024, "case {case} ({name}, seed {seed})");

@@ -233,10 +233,18 @@ fn a_new_history_file_costs_that_file_and_a_finished_run_no_rebuild() {
         index.problems()
     );
     assert_eq!(index.records().count(), 6);
-    // A file removed whose records were the newest: the older evidence comes back.
+    // A file removed whose records were the newest: the older evidence comes back, read
+    // again from the runs that have a record of that test (the five older ones).
     std::fs::remove_file(history.join("2026-11-30T16-25-00Z.json")).unwrap();
     std::fs::remove_file(results.join("cpu_vm_23gb_latest.json")).unwrap();
-    index.refresh_at(clock_2026());
+    assert_eq!(index.refresh_at(clock_2026()), 5);
     assert_eq!(index.record("a::all").unwrap().status, EvidenceStatus::Failed);
     assert_eq!(index.records().count(), 6);
+    // The newest left removed: its own test goes, `a::all` comes from the four older runs,
+    // and only those (a test no other run has needs no file read).
+    std::fs::remove_file(history.join("2026-11-30T16-24-14Z.json")).unwrap();
+    assert_eq!(index.refresh_at(clock_2026()), 4);
+    assert!(index.record("a::t4").is_none());
+    assert_eq!(index.record("a::all").unwrap().run.timestamp.as_deref(), Some("2026-11-30T16:24:13.093778Z"));
+    assert_eq!(index.records().count(), 5);
 }

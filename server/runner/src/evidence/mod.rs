@@ -44,8 +44,9 @@
 //! - Work follows what changed: [`EvidenceIndex::refresh`] re-reads only files whose (mtime,
 //!   length) changed, including the targets of references, and merges them into the index
 //!   (the index is the newest record per test, a maximum, so a new file merges alone); the
-//!   records of a changed or removed file are taken out, and only when one of its tests then
-//!   lacks a record at least as new (its older evidence is elsewhere) is everything re-read.
+//!   records of a changed or removed file are taken out, and when one of its tests then lacks
+//!   a record at least as new, the runs that have records of that test (each cached file keeps
+//!   its tests' hashes) are read again, not the whole folder.
 //!   A rewrite that keeps both mtime and length is not seen (torchcts rewrites
 //!   `_latest.json` after every test, so its length moves).
 
@@ -191,6 +192,10 @@ struct CachedFile {
     outcome: Result<Arc<RunInfo>, Problem>,
     /// Damage and bounds inside the file (it is used, in part).
     notes: Vec<Problem>,
+    /// The tests the run has records of (hashes of package-relative node ids, sorted): when a
+    /// changed file's records leave the index, the files that may hold older records of the
+    /// same tests are these, and only they are read again.
+    keys: Arc<Vec<u64>>,
 }
 
 impl CachedFile {
@@ -311,6 +316,7 @@ impl EvidenceIndex {
             }
         }
         let mut taken_out: HashMap<String, (Option<String>, Option<String>)> = HashMap::new();
+        // Forgetting a file's runs: its keys go with it (the cache keeps those still listed).
         if !gone_runs.is_empty() {
             self.records.retain(|key, e| {
                 let keep = !gone_runs.contains(&e.run.path);
@@ -322,18 +328,15 @@ impl EvidenceIndex {
         }
         let read = self.read_files(&to_read, &now);
         // A test whose record left with a changed file and came back no newer may have older
-        // evidence in a file not re-read: read everything again.
-        let lost = taken_out.iter().any(|(key, (tested, ts))| {
-            self.records.get(key).is_none_or(|e| (&e.tested_at, &e.run.timestamp) < (tested, ts))
-        });
-        let read = if lost {
-            self.cache.clear();
-            self.records.clear();
-            self.tests_over_budget = 0;
-            read + self.read_files(&listed, &now)
-        } else {
-            read
-        };
+        // records in files not re-read: the runs that have records of it are read again.
+        let lost: HashSet<u64> = taken_out
+            .iter()
+            .filter(|(key, (tested, ts))| {
+                self.records.get(*key).is_none_or(|e| (&e.tested_at, &e.run.timestamp) < (tested, ts))
+            })
+            .map(|(key, _)| key_hash(key))
+            .collect();
+        let read = if lost.is_empty() { read } else { read + self.reread_runs_of(&lost, &now) };
         self.files_read += read;
         self.collect(&listed);
         read
@@ -359,8 +362,9 @@ impl EvidenceIndex {
             let bytes: u64 = cached.stamps.iter().map(|(_, s)| s.1).filter(|&b| b <= self.limits.max_file_bytes).sum();
             budget = budget.saturating_sub(if n > 0 { bytes } else { 0 });
             parsed += n;
+            let mut cached = cached;
             if let Some((info, parsed)) = run {
-                self.merge(&info, parsed.records());
+                cached.keys = Arc::new(self.merge(&info, parsed.records()));
             }
             self.cache.insert(path.clone(), cached);
         }
@@ -386,13 +390,16 @@ impl EvidenceIndex {
         parsed
     }
 
-    /// Each record newer than the index's for its test replaces it.
-    fn merge(&mut self, run: &Arc<RunInfo>, records: impl Iterator<Item = (Box<str>, Record)>) {
+    /// Each record newer than the index's for its test replaces it. Returns the run's tests
+    /// (their key hashes, sorted).
+    fn merge(&mut self, run: &Arc<RunInfo>, records: impl Iterator<Item = (Box<str>, Record)>) -> Vec<u64> {
+        let mut keys = Vec::new();
         if !belongs_to_device(run, &self.device) {
-            return;
+            return keys;
         }
         for (node_id, record) in records {
             let key = normalize_node_id(&node_id);
+            keys.push(key_hash(&key));
             let tested_at = record.last_tested.map(String::from).or_else(|| run.timestamp.clone());
             let newer = match self.records.get(&key) {
                 None if self.records.len() >= self.limits.max_records => {
@@ -416,6 +423,31 @@ impl EvidenceIndex {
                 self.records.insert(key, evidence);
             }
         }
+        keys.sort_unstable();
+        keys
+    }
+
+    /// Reads again the runs that have records of `lost` tests (whose records left with a
+    /// changed or removed file), so that their older records come back; returns how many
+    /// files were parsed.
+    fn reread_runs_of(&mut self, lost: &HashSet<u64>, now: &str) -> usize {
+        let mut runs: Vec<Arc<RunInfo>> = Vec::new();
+        for cached in self.cache.values() {
+            if let Ok(run) = &cached.outcome {
+                if cached.keys.iter().any(|k| lost.contains(k)) && !runs.iter().any(|r| r.path == run.path) {
+                    runs.push(run.clone());
+                }
+            }
+        }
+        let mut parsed = 0;
+        for run in runs {
+            parsed += 1;
+            if let Ok(Parsed::Run(records)) = artifact::parse(&run.path, self.limits.max_records) {
+                let (_, records, _) = run_of(&run.path, records, now, self.limits.max_records);
+                self.merge(&run, records.records());
+            }
+        }
+        parsed
     }
 
     /// The files to read: per folder, the newest history files of each `_history` folder,
@@ -469,6 +501,7 @@ impl EvidenceIndex {
         let mut current = path.to_path_buf();
         let mut parsed = 0;
         let mut notes = Vec::new();
+        let mut keys = Arc::default();
         let mut run = None;
         let outcome = loop {
             let problem = |message: String| Problem { path: current.clone(), message };
@@ -501,7 +534,11 @@ impl EvidenceIndex {
             if visited.len() > 1 {
                 if let Some(cached) = self.cache.get(&current) {
                     if cached.unchanged() {
+                        // Its own stamps too: a change further down the chain is a change of
+                        // this file's outcome.
+                        stamps.extend(cached.stamps.iter().skip(1).cloned());
                         notes = cached.notes.clone();
+                        keys = cached.keys.clone();
                         break cached.outcome.clone();
                     }
                 }
@@ -531,7 +568,7 @@ impl EvidenceIndex {
                 }
             }
         };
-        (CachedFile { stamps, outcome, notes }, parsed, run)
+        (CachedFile { stamps, outcome, notes, keys }, parsed, run)
     }
 
     /// The runs and problems of the listed files, after a refresh.
@@ -619,6 +656,12 @@ impl EvidenceIndex {
             })
             .sum()
     }
+}
+
+/// A test's key in [`CachedFile::keys`].
+fn key_hash(key: &str) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::fast::FixedState::default().hash_one(key)
 }
 
 /// The file's real path (a results folder given twice, through a link, is read once).
