@@ -111,7 +111,7 @@ pub fn render(r: &SupportRecord) -> String {
         }
     }
     if let Some(review) = &r.review {
-        let _ = write!(out, "\n#### Against `{}`\n\n{}", review.against, review.markdown);
+        let _ = write!(out, "\n#### Against {}\n\n{}", code_span(&review.against), review.markdown);
     }
     for note in &r.notes {
         let _ = writeln!(out, "\n> Note: {note}");
