@@ -31,17 +31,16 @@ use std::time::SystemTime;
 use serde_json::Value;
 
 use super::{TestOutcome, TestResult};
-
-pub(crate) const COMPACT_FORMAT: &str = "torchcts_compact_results";
-pub(crate) const REFERENCE_FORMAT: &str = "torchcts_result_reference";
-pub(crate) const MAX_REFERENCE_DEPTH: usize = 8;
+use crate::evidence::layout::{
+    is_worker_artifact, reference_path, COMPACT_FORMAT, MAX_REFERENCE_DEPTH, REFERENCE_FORMAT,
+};
 
 /// Loads a results file as torchcts's `load_result_artifact` does: follows references,
 /// expands the compact format, reads Python's JSON (`NaN`, `Infinity`: a failing record's
 /// `cosim`; they become `null` here). Only regular files are read (`evidence/open.rs`).
 /// Returns the expanded payload and the file it came from.
 pub fn decode_artifact(path: &Path) -> Result<(Value, PathBuf), String> {
-    use crate::evidence::artifact::expand_compact;
+    use crate::evidence::compact::expand_compact;
     use crate::evidence::pyjson::{loads, Json};
     let mut current = path.to_path_buf();
     for _ in 0..=MAX_REFERENCE_DEPTH {
@@ -70,24 +69,6 @@ pub fn decode_artifact(path: &Path) -> Result<(Value, PathBuf), String> {
 
 /// The largest artifact [`decode_artifact`] reads (a run's own, after it ended).
 const MAX_ARTIFACT_BYTES: u64 = 256 * 1024 * 1024;
-
-/// `_reference_target`: the file a reference names, by the parts of its `artifact` path
-/// (`PurePosixPath`: `a/b.json/` and `a/./b.json` are `a/b.json`), never leaving the
-/// reference's folder. `version_one`: its `format_version == 1` in Python's sense.
-pub(crate) fn reference_path(reference: &Path, version_one: bool, artifact: Option<&str>) -> Result<PathBuf, String> {
-    if !version_one {
-        return Err("unsupported result reference version".into());
-    }
-    let artifact =
-        artifact.filter(|a| !a.is_empty()).ok_or("result reference artifact must be a non-empty relative path")?;
-    let parts: Vec<&str> = artifact.split('/').filter(|p| !p.is_empty() && *p != ".").collect();
-    if artifact.starts_with('/') || parts.contains(&"..") {
-        return Err(format!("result reference escapes its directory: {artifact:?}"));
-    }
-    let mut target = reference.parent().unwrap_or(Path::new(".")).to_path_buf();
-    target.extend(parts);
-    Ok(target)
-}
 
 /// Per-test outcomes from an expanded payload: every `results` record, in node id order, and,
 /// for `requested` node ids, their `skips` records (tests the manifest filtered) as skipped.
@@ -170,16 +151,6 @@ pub type Snapshot = HashMap<PathBuf, SystemTime>;
 pub fn snapshot_dir(dir: &Path) -> Snapshot {
     let Ok(entries) = std::fs::read_dir(dir) else { return Snapshot::new() };
     entries.flatten().filter_map(|e| Some((e.path(), e.metadata().and_then(|m| m.modified()).ok()?))).collect()
-}
-
-/// Whether `name` is a per-worker results file of a run under pytest-xdist:
-/// `<hardware>_latest.gw<K>.json`, plain JSON each worker rewrites after every test. The
-/// controller merges them into `<hardware>_latest.json` and deletes them when the session
-/// ends; a run that was killed leaves them (and the next run merges them first).
-pub fn is_worker_artifact(name: &str) -> bool {
-    name.strip_suffix(".json")
-        .and_then(|n| n.rsplit_once("_latest.gw"))
-        .is_some_and(|(hardware, k)| !hardware.is_empty() && !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The per-worker results files in `dir` that are new or changed since `before`, by name.

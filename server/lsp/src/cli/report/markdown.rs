@@ -85,6 +85,19 @@ pub fn render(r: &SupportRecord) -> String {
             );
         }
     }
+    manifest_tables(&mut out, r);
+    if let Some(review) = &r.review {
+        let _ = write!(out, "\n#### Against {}\n\n{}", code_span(&review.against), review.markdown);
+    }
+    for note in &r.notes {
+        let _ = writeln!(out, "\n> Note: {note}");
+    }
+    out
+}
+
+/// The manifest's capabilities, `skip_ops` and tolerance overrides, each a table (names and
+/// values as code spans: they are the manifest's text).
+fn manifest_tables(out: &mut String, r: &SupportRecord) {
     if !r.capabilities.is_empty() {
         out.push_str("\n| capability | declared | tests filtered for it |\n|---|---|---:|\n");
         for c in &r.capabilities {
@@ -110,13 +123,6 @@ pub fn render(r: &SupportRecord) -> String {
             let _ = writeln!(out, "| {} | {} | {} |", code_span(&t.key), code_span(&t.value), escape_text(&t.effect));
         }
     }
-    if let Some(review) = &r.review {
-        let _ = write!(out, "\n#### Against {}\n\n{}", code_span(&review.against), review.markdown);
-    }
-    for note in &r.notes {
-        let _ = writeln!(out, "\n> Note: {note}");
-    }
-    out
 }
 
 fn failures(out: &mut String, r: &SupportRecord) {
