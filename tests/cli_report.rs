@@ -296,3 +296,27 @@ fn against_a_revision_the_record_holds_the_review_diff() {
     assert!(html.contains("int64 entry"), "the cause of the tests that stop running");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 35, item 5: a record's text reaches the pull-request comment as text: no raw
+/// `<script>` or `<img>`, no link, no code span broken by a backtick. Item 3: torchcts's own
+/// `NaN` (`json.dumps` of a failing record's `cosim`) does not drop the run.
+#[test]
+fn record_text_in_the_markdown_comment_is_escaped_and_nan_keeps_the_run() {
+    let dir = workspace("markdown-escape", Some("crash"));
+    let latest = dir.join("results/cpu_vm_23gb_latest.json");
+    let mut artifact: Value = serde_json::from_str(&std::fs::read_to_string(&latest).unwrap()).unwrap();
+    let add = &mut artifact["results"]["opinfo/test_opinfo_forward.py::test_op_forward[clean-add-torch.float32]"];
+    add["status"] = "FAIL".into();
+    add["error_message"] = "<script>alert(1)</script> <img src=x onerror=alert(2)> [link](http://x) `tick`".into();
+    add["cosim"] = "NAN_HERE".into();
+    let text = serde_json::to_string(&artifact).unwrap().replace("\"NAN_HERE\"", "NaN");
+    assert!(text.contains(":NaN"));
+    std::fs::write(&latest, text).unwrap();
+    let markdown = String::from_utf8(run_in(&dir, &["report", "manifest.py", "--format", "markdown"]).stdout).unwrap();
+    assert!(markdown.contains("1 failing tests"), "the run with NaN counts: {markdown}");
+    assert!(!markdown.contains("<script") && !markdown.contains("<img"), "{markdown}");
+    // (The report drops what looks like a machine path: `/script>` goes.)
+    assert!(markdown.contains("&lt;script&gt;alert(1)"), "{markdown}");
+    assert!(markdown.contains("&lt;img src=x onerror=alert(2)&gt; \\[link\\](http://x) \\`tick\\`"), "{markdown}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
