@@ -32,6 +32,7 @@ pub mod evidence;
 pub mod git;
 mod output;
 mod process;
+mod process_group;
 mod registry;
 mod results;
 
