@@ -285,12 +285,12 @@ impl Session {
                 return Some(Snapshot { analysis: analysis.clone(), encoding });
             }
         }
-        // Shared, not copied: an edit meanwhile copies the document's text instead.
+        // An O(1) clone of the rope: an edit meanwhile copies only the nodes it touches.
         let text = doc.text.clone();
         let evidence = doc.evidence_notes.clone();
         drop(state);
         // Not analysed on request either: the document has its "too large" finding.
-        if text.len() > crate::server::diagnostics::LIVE_ANALYSIS_MAX_BYTES {
+        if text.len_bytes() > crate::server::diagnostics::LIVE_ANALYSIS_MAX_BYTES {
             return None;
         }
         let importable = self.importable(uri);
