@@ -72,7 +72,7 @@ pub async fn refresh(session: &Session, uri: Uri) {
             }
             let cancel = Cancel::default();
             doc.analysing = Some(cancel.clone());
-            (doc.text.clone(), doc.version, doc.tree.take(), encoding, cancel)
+            (doc.text.clone(), doc.version, doc.revision, doc.tree.take(), encoding, cancel)
         };
         let small = snapshot.0.len_bytes() <= INLINE_ANALYSIS_BYTES;
         let worker = session.clone();
@@ -110,7 +110,7 @@ pub async fn refresh(session: &Session, uri: Uri) {
 /// blocking thread); the document's caches are updated if it is still that version.
 /// `Ok(None)` if the core panicked.
 fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob) -> Cancellable<Option<Published>> {
-    let (text, version, old_tree, encoding, cancel) = snapshot;
+    let (text, version, revision, old_tree, encoding, cancel) = snapshot;
     if text.len_bytes() > LIVE_ANALYSIS_MAX_BYTES {
         let positions = convert::Positions::of_rope(&text, encoding);
         let diagnostics = vec![convert::diagnostic(&positions, &too_large(&text), uri)];
@@ -167,7 +167,7 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob) -> Cancellable<O
     {
         let mut state = session.lock();
         if let Some(doc) = state.documents.get_mut(&uri) {
-            if doc.version == version && doc.text == text {
+            if doc.version == version && doc.revision == revision {
                 doc.tree = Some(analysis.tree.clone());
                 doc.analysis = Some((version, Arc::new(analysis)));
                 doc.summary = summary.clone();
@@ -204,9 +204,9 @@ async fn publish(session: &Session, uri: &Uri, published: Published) {
     }
 }
 
-/// What one analysis reads: the text, its version, the previous tree (edited to match), the
+/// What one analysis reads: the text, its version and revision, the previous tree (edited to match), the
 /// position encoding and the analysis's cancellation.
-type AnalysisJob = (Rope, i32, Option<Tree>, PositionEncoding, Cancel);
+type AnalysisJob = (Rope, i32, u64, Option<Tree>, PositionEncoding, Cancel);
 
 /// What one analysis publishes.
 struct Published {

@@ -17,6 +17,10 @@ pub struct Document {
     /// The text; an analysis takes an O(1) clone and reads its chunks.
     pub text: Rope,
     pub version: i32,
+    /// Which text this is, store-wide: a new number on every open and change, so a finished
+    /// analysis knows it read the current text (a client may reopen a file at the same
+    /// version) without comparing the texts.
+    pub revision: u64,
     /// The tree of the previous analysis, edited along with the text for incremental parsing.
     pub tree: Option<Tree>,
     /// The analysis of `version` (with its text and line index), for read-only requests.
@@ -45,6 +49,8 @@ pub struct Document {
 #[derive(Default)]
 pub struct DocumentStore {
     docs: HashMap<Uri, Document>,
+    /// The last [`Document::revision`] given.
+    revision: u64,
 }
 
 impl DocumentStore {
@@ -52,11 +58,13 @@ impl DocumentStore {
         // A client may reopen a file (even at version 0): start afresh, but keep what was
         // read from git (read again only when HEAD moves).
         let committed = self.docs.get(&uri).map(|d| d.committed.clone()).unwrap_or_default();
+        self.revision += 1;
         self.docs.insert(
             uri,
             Document {
                 text: Rope::from_str(text),
                 version,
+                revision: self.revision,
                 tree: None,
                 analysis: None,
                 summary: None,
@@ -103,6 +111,8 @@ impl DocumentStore {
         encoding: PositionEncoding,
     ) -> bool {
         let Some(doc) = self.docs.get_mut(uri) else { return false };
+        self.revision += 1;
+        doc.revision = self.revision;
         for change in changes {
             match change.range {
                 None => {
@@ -251,6 +261,22 @@ mod tests {
     fn random_utf8_and_utf32_edits_match_a_string_model() {
         random_edits_match_a_string_model(PositionEncoding::Utf8, 0x2545_f491_4f6c_dd1d, 600, 40);
         random_edits_match_a_string_model(PositionEncoding::Utf32, 0x5851_f42d_4c95_7f2d, 600, 40);
+    }
+
+    /// A reopen at the same version and every change give the text a new revision (what a
+    /// finished analysis compares instead of the texts).
+    #[test]
+    fn every_open_and_change_is_a_new_revision() {
+        let uri: Uri = "file:///tmp/edits/revision.py".parse().unwrap();
+        let mut store = DocumentStore::default();
+        store.open(uri.clone(), "a", 0);
+        let first = store.get(&uri).unwrap().revision;
+        store.open(uri.clone(), "a", 0);
+        let reopened = store.get(&uri).unwrap().revision;
+        assert_ne!(first, reopened);
+        let change = TextDocumentContentChangeEvent { range: None, range_length: None, text: "a".into() };
+        assert!(store.change(&uri, 0, vec![change], PositionEncoding::Utf16));
+        assert_ne!(store.get(&uri).unwrap().revision, reopened);
     }
 
     /// Edits that join or split a `\r\n` (a `\n` typed after a lone `\r`, a `\r\n`
