@@ -826,7 +826,7 @@ fn unordered_comparison(line: &str) -> String {
 fn oracle_importable(python: &Path) -> Option<ImportableModules> {
     let env = runner::environment::PythonEnvironment::of_python(python);
     let oracle_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/parity/check");
-    torchcts_lsp::importable::importable_modules(&env, &oracle_dir)
+    torchcts_lsp::host::importable::importable_modules(&env, &oracle_dir)
 }
 
 fn ours(mutant: &Mutant, importable: Option<&ImportableModules>) -> Ours {

@@ -10,7 +10,6 @@ use serde_json::{json, Value};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use torchcts_core::accounting_view::{self as av, Inventory, LevelSelection};
-use torchcts_core::{analyze, AnalysisInput};
 
 /// What to analyse: a manifest file, or manifest text (taken as `manifest.py` in the current
 /// folder, for `custom_test_dirs`).
@@ -44,7 +43,6 @@ impl std::error::Error for ApiError {}
 struct Loaded {
     text: String,
     display: String,
-    file_name: Option<String>,
 }
 
 /// The error for a manifest path that cannot be read (`message` is the CLI's).
@@ -62,11 +60,10 @@ fn unreadable(path: &Path, message: String) -> ApiError {
 
 fn load(source: Source) -> Result<Loaded, ApiError> {
     match source {
-        Source::Text(text) => Ok(Loaded { text: text.to_string(), display: TEXT_NAME.to_string(), file_name: None }),
+        Source::Text(text) => Ok(Loaded { text: text.to_string(), display: TEXT_NAME.to_string() }),
         Source::Path(path) => Ok(Loaded {
             text: crate::cli::read_manifest(path).map_err(|message| unreadable(path, message))?,
             display: path.display().to_string(),
-            file_name: path.file_name().and_then(|n| n.to_str()).map(str::to_string),
         }),
     }
 }
@@ -80,31 +77,35 @@ const TEXT_NAME: &str = "<text>";
 /// Unicode code points). Manifest text is analysed as a `manifest.py` in the current folder.
 pub fn check_report(source: Source) -> Result<Value, ApiError> {
     let inventory = Some(Inventory::embedded());
-    match source {
+    // The same steps as `check` on one file: the host's surroundings under the project
+    // configuration, the evidence of its `results`, its `ignore`.
+    let (input, shown) = match source {
         Source::Path(path) => {
-            let python = crate::cli::regex_python(path, None).0;
-            let analysis =
-                crate::cli::analyze_file(path, inventory, python).map_err(|message| unreadable(path, message))?;
-            Ok(crate::cli::check::report_json(path, &analysis))
+            (crate::cli::inputs::Input { path: path.to_path_buf(), stdin: false, empty_folder: false }, path)
         }
-        Source::Text(text) => {
-            let cwd = std::env::current_dir().unwrap_or_default();
-            let dir_exists = crate::cli::dir_exists_relative_to(&cwd);
-            let analysis = analyze(
-                text,
-                &AnalysisInput {
-                    old_tree: None,
-                    dir_exists: Some(&dir_exists),
-                    inventory,
-                    file_name: None,
-                    python: crate::cli::regex_python(&cwd.join("manifest.py"), None).0,
-                    importable: None,
-                    evidence: None,
-                },
-            );
-            Ok(crate::cli::check::report_json(Path::new(TEXT_NAME), &analysis))
+        Source::Text(_) => {
+            let path = std::env::current_dir().unwrap_or_default().join("manifest.py");
+            (crate::cli::inputs::Input { path, stdin: true, empty_folder: false }, Path::new(TEXT_NAME))
         }
+    };
+    let config = crate::cli::inputs::config_for(&input).map_err(|e| ApiError::Invalid(e.to_string()))?;
+    let flags = AccountingArgs::default().for_manifest(config.as_ref());
+    let surroundings = flags.surroundings(&input.path, config.as_ref());
+    let mut analysis = match source {
+        Source::Path(path) => {
+            crate::cli::analyze_file(path, inventory, &surroundings).map_err(|message| unreadable(path, message))?
+        }
+        Source::Text(text) => surroundings.analyze_whole(text, inventory),
+    };
+    let results = crate::cli::evidence::ResultsArgs::default();
+    // Results that cannot be read leave the findings as they are (the CLI notes why on stderr).
+    if let Ok(Some((_, placed))) =
+        crate::cli::evidence::read(&results, &input, config.as_ref(), &flags, &analysis, inventory, &surroundings)
+    {
+        analysis = placed;
     }
+    surroundings.drop_ignored(&mut analysis);
+    Ok(crate::cli::check::report_json(shown, &analysis))
 }
 
 /// The level options of `skips`, as given (at most one may be set).
@@ -180,11 +181,9 @@ pub fn skips_report(source: Source, options: &SkipsOptions) -> Result<Value, Api
         ..AccountingArgs::default()
     };
     let inventory = args.load_inventory(path).map_err(ApiError::Invalid)?;
-    let python = args.regex_python(path).0;
-    let analysis = analyze(
-        &loaded.text,
-        &AnalysisInput { file_name: loaded.file_name.as_deref(), python, ..AnalysisInput::default() },
-    );
+    let surroundings = args.surroundings(path, None);
+    let python = surroundings.python;
+    let analysis = surroundings.analyze_whole(&loaded.text, None);
     let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) else {
         let lines: Vec<String> = analysis.check.lines().into_iter().map(|(_, line)| line).collect();
         return Err(ApiError::Invalid(format!(

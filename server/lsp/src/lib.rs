@@ -3,13 +3,8 @@
 
 pub mod api;
 pub mod cli;
-pub mod evidence_io;
-pub mod importable;
-pub mod ledger_warnings;
-pub mod project_config;
-pub mod project_ledger;
+pub mod host;
 pub mod server;
-pub mod torch_env;
 
 use std::process::ExitCode;
 

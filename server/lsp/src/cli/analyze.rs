@@ -7,7 +7,7 @@ use super::inputs::{Input, InputArgs};
 use super::output::{errln, outln, plural};
 use super::skips::{accounting_terms, device_json, inventory_json, levels_json};
 use super::{AccountingArgs, OutputArgs, SelectedInventory};
-use crate::project_config::ProjectConfig;
+use crate::host::project_config::ProjectConfig;
 use serde_json::{json, Value};
 use std::path::Path;
 use std::process::ExitCode;
@@ -150,13 +150,15 @@ fn one(
         Ok(inventory) => inventory,
         Err(message) => return failed(format!("torchcts-lsp analyze: {message}")),
     };
-    let (python, python_line) = flags.regex_python(path);
-    let mut analysis = match super::analyze_input(input, Some(&inventory), python) {
+    let python_line = flags.regex_python(path).1;
+    let surroundings = flags.surroundings(path, config);
+    let mut analysis = match super::analyze_input(input, Some(&inventory), &surroundings) {
         Ok((_, analysis)) => analysis,
         Err(message) => return failed(message),
     };
-    let evidence = super::evidence::apply(&args.results, input, config, flags, &mut analysis, Some(&inventory));
-    super::ignore_configured(&mut analysis, config);
+    let evidence =
+        super::evidence::apply(&args.results, input, config, flags, &mut analysis, Some(&inventory), &surroundings);
+    super::ignore_configured(&mut analysis, &surroundings, config);
     let code = analysis.check.exit_code() as u8;
     match args.format {
         AnalyzeFormat::Github => {
@@ -265,7 +267,7 @@ fn account<'i>(
 fn print_diagnostics(path: &Path, analysis: &Analysis) {
     let count = analysis.findings.len();
     outln!("== Diagnostics for {} ({count} {})", path.display(), plural(count, "finding", "findings"));
-    for f in super::check::sorted_findings(analysis) {
+    for f in super::places::sorted_findings(analysis) {
         let pos = analysis.line_index.position(&analysis.text, f.span.start, PositionEncoding::Utf32);
         let severity = match f.severity {
             Severity::Error => "error",

@@ -8,6 +8,7 @@
 use super::formats::{self, Reported};
 use super::inputs::{Input, InputArgs, Inputs};
 use super::output::{errln, outln, plural};
+use super::places::{one_based_range, sorted_findings};
 use super::OutputArgs;
 use serde::Serialize;
 use serde_json::Value;
@@ -15,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use torchcts_core::check::{CheckOutcome, Stream};
 use torchcts_core::fix_data::FixData;
-use torchcts_core::{Analysis, Finding, Origin, PositionEncoding, Severity};
+use torchcts_core::{Analysis, Origin, PositionEncoding, Severity};
 
 const CHECK_HELP: &str = "\
 Files: one FILE (or `-` for stdin) prints exactly what check-manifest prints. Several
@@ -132,12 +133,14 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     let mut kept: Vec<(String, Result<Analysis, String>)> = Vec::new();
     for (input, config) in given.inputs.iter().zip(&configs) {
         let shown = input.shown();
-        let (python, python_line) = super::regex_python(&input.path, config.as_ref());
-        let mut outcome = super::analyze_input(input, inventory, python).map(|(_, a)| a);
+        let flags = super::AccountingArgs::default().for_manifest(config.as_ref());
+        let surroundings = flags.surroundings(&input.path, config.as_ref());
+        let python_line = flags.regex_python(&input.path).1;
+        let mut outcome = super::analyze_input(input, inventory, &surroundings).map(|(_, a)| a);
         let mut changed = false;
         if let Ok(analysis) = &mut outcome {
             if args.fix || args.diff {
-                match fix_one(args, input, analysis, inventory) {
+                match fix_one(args, input, analysis, inventory, &surroundings) {
                     Ok((fixed, c)) => {
                         changed = c;
                         if let Some(fixed) = fixed {
@@ -149,9 +152,8 @@ pub fn run(args: &CheckArgs) -> ExitCode {
             }
         }
         if let Ok(analysis) = &mut outcome {
-            let flags = super::AccountingArgs::default().for_manifest(config.as_ref());
-            super::evidence::apply(&args.results, input, config.as_ref(), &flags, analysis, inventory);
-            super::ignore_configured(analysis, config.as_ref());
+            super::evidence::apply(&args.results, input, config.as_ref(), &flags, analysis, inventory, &surroundings);
+            super::ignore_configured(analysis, &surroundings, config.as_ref());
         }
         let code = match &outcome {
             Ok(_) if args.diff && changed => 1,
@@ -229,12 +231,11 @@ fn fix_one(
     input: &Input,
     analysis: &Analysis,
     inventory: Option<&torchcts_core::accounting_view::Inventory>,
+    surroundings: &crate::host::Surroundings,
 ) -> Result<(Option<Analysis>, bool), String> {
     let shown = input.shown();
     let original = analysis.text.clone();
-    let python = analysis.python;
-    let fixed =
-        super::fix::fix(&original, args.unsafe_fixes, &|text| super::analyze_text(&input.path, text, None, python));
+    let fixed = super::fix::fix(&original, args.unsafe_fixes, &|text| surroundings.analyze_whole(text, None));
     for a in &fixed.applied {
         errln!("{shown}:{}: fixed [{}] {}", a.line, a.code, a.title);
     }
@@ -248,7 +249,7 @@ fn fix_one(
     } else if changed {
         std::fs::write(&input.path, &fixed.text).map_err(|e| format!("cannot write {shown}: {e}"))?;
     }
-    let after = super::analyze_text(&input.path, &fixed.text, inventory, python);
+    let after = surroundings.analyze_whole(&fixed.text, inventory);
     let left = after.findings.len();
     let verb = if args.diff { "would fix" } else { "fixed" };
     let mut summary = format!(
@@ -370,21 +371,4 @@ pub fn report<'a>(path: &Path, analysis: &'a Analysis) -> CheckReport<'a> {
 /// [`report`] as a JSON value, for callers that add to it or hand it on.
 pub fn report_json(path: &Path, analysis: &Analysis) -> Value {
     serde_json::to_value(report(path, analysis)).unwrap_or_default()
-}
-
-/// Findings by start position (the core lists them rule by rule); at the same start, in
-/// the core's order.
-pub fn sorted_findings(analysis: &Analysis) -> Vec<&Finding> {
-    let mut findings: Vec<&Finding> = analysis.findings.iter().collect();
-    findings.sort_by_key(|f| f.span.start);
-    findings
-}
-
-/// `((line, column), (line, column))`, 1-based, columns in code points; the end is exclusive.
-pub fn one_based_range(analysis: &Analysis, finding: &Finding) -> ((u32, u32), (u32, u32)) {
-    let at = |offset| {
-        let p = analysis.line_index.position(&analysis.text, offset, PositionEncoding::Utf32);
-        (p.line + 1, p.col + 1)
-    };
-    (at(finding.span.start), at(finding.span.end))
 }

@@ -4,7 +4,7 @@
 
 use super::output::{errln, outln};
 use super::OutputArgs;
-use crate::project_config::{self, ProjectConfig, Setting};
+use crate::host::project_config::{self, ProjectConfig, Setting};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::process::ExitCode;

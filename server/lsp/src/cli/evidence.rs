@@ -1,15 +1,17 @@
 //! `--results DIR` of `check` and `analyze` (issue 26): the records of earlier torchcts runs
 //! (a `results` folder, an artifact downloaded from CI) as evidence on the manifest's
-//! entries. Only the folders named (flags, then pyproject.toml `results`) are read, so a
+//! entries. The reading is the host's (`crate::host::evidence`); this is the flag and the
+//! messages. Only the folders named (flags, then pyproject.toml `results`) are read, so a
 //! CI's output does not change with whatever lies beside the manifest.
 
 use super::output::errln;
-use crate::evidence_io::{entries_and_notes, IndexLookup};
-use crate::project_config::ProjectConfig;
-use runner::evidence::{EvidenceIndex, Limits};
-use std::path::{Path, PathBuf};
+use crate::host::evidence;
+pub use crate::host::evidence::Evidence;
+use crate::host::project_config::ProjectConfig;
+use crate::host::Surroundings;
+use std::path::PathBuf;
+use std::sync::Arc;
 use torchcts_core::accounting_view::Inventory;
-use torchcts_core::evidence::{EntryEvidence, EvidenceNote};
 use torchcts_core::Analysis;
 
 /// `--results DIR`, on `check` and `analyze`.
@@ -36,54 +38,39 @@ impl ResultsArgs {
     }
 }
 
-/// What the folders showed for one manifest.
-pub struct Evidence {
-    pub device: String,
-    pub entries: Vec<EntryEvidence>,
-    pub notes: Vec<EvidenceNote>,
-    /// Runs on the device that gave records.
-    pub runs: usize,
-}
-
-/// Reads `folders` for the manifest at `path` (analysed as `analysis`) on its device;
-/// `None` without folders or a manifest dict. Files that cannot be used are said on
-/// stderr (`Note: results: PATH: why`), once each, and skipped.
+/// The evidence of one input in the folders `results` and the project configuration name
+/// (read by the host, [`crate::host::evidence::read`]), and the analysis of its text with
+/// the evidence's findings placed (in `surroundings`, `inventory` as the caller analysed
+/// with): `None` without folders, or when the manifest does not evaluate to a dict. `Err`:
+/// the inventory to count with cannot load. Prints nothing.
 pub fn read(
-    folders: &[PathBuf],
-    path: Option<&Path>,
+    results: &ResultsArgs,
+    input: &super::inputs::Input,
+    config: Option<&ProjectConfig>,
+    flags: &super::AccountingArgs,
     analysis: &Analysis,
-    inventory: &Inventory,
-    device_override: Option<&str>,
-    env_torch: Option<&str>,
-) -> Option<Evidence> {
+    inventory: Option<&Inventory>,
+    surroundings: &Surroundings,
+) -> Result<Option<(Evidence, Analysis)>, String> {
+    let folders = results.folders(config);
     if folders.is_empty() {
-        return None;
+        return Ok(None);
     }
-    let manifest = analysis.model.manifest.as_ref()?.as_dict()?;
-    let device = torchcts_core::accounting_view::facts(manifest).resolve_device(device_override);
-    for missing in folders.iter().filter(|f| !f.is_dir()) {
-        errln!("Note: results: {} is not a folder; no records read from it", missing.display());
-    }
-    let index = EvidenceIndex::read(folders, &device, Limits::default());
-    for problem in index.problems() {
-        errln!("Note: results: {}: {}", problem.path.display(), problem.message);
-    }
-    if index.omitted() > 0 {
-        errln!(
-            "Note: results: {} older history files not read (the newest {} per folder are)",
-            index.omitted(),
-            Limits::default().max_history_files
-        );
-    }
-    let now = Some(crate::ledger_warnings::now_seconds());
-    let lookup = IndexLookup::new(&index);
-    let (entries, notes) = entries_and_notes(inventory, analysis, path, device_override, &lookup, env_torch, now);
-    Some(Evidence { device, entries, notes, runs: index.runs().len() })
+    let counted = flags.load_inventory(&input.path)?;
+    let env_torch = flags.environment(&input.path).torch().map(str::to_string);
+    let path = (!input.stdin).then_some(input.path.as_path());
+    let Some(evidence) =
+        evidence::read(&folders, path, analysis, &counted, flags.device.as_deref(), env_torch.as_deref())
+    else {
+        return Ok(None);
+    };
+    let placed = surroundings.clone().with_evidence(Arc::new(evidence.notes.clone()));
+    let analysis = placed.analyze_whole(&analysis.text, inventory);
+    Ok(Some((evidence, analysis)))
 }
 
-/// The evidence of one input, its findings placed by a new analysis of its text (which
-/// replaces `analysis`; `inventory` as the command analysed with): `None` without folders,
-/// or when the manifest does not evaluate to a dict.
+/// [`read`] for a command: what cannot be used is said on stderr (`Note: results: PATH:
+/// why`), once each, and `analysis` replaced by the one with the evidence placed.
 pub fn apply(
     results: &ResultsArgs,
     input: &super::inputs::Input,
@@ -91,22 +78,20 @@ pub fn apply(
     flags: &super::AccountingArgs,
     analysis: &mut Analysis,
     inventory: Option<&Inventory>,
+    surroundings: &Surroundings,
 ) -> Option<Evidence> {
-    let folders = results.folders(config);
-    if folders.is_empty() {
-        return None;
-    }
-    let counted = match flags.load_inventory(&input.path) {
-        Ok(inventory) => inventory,
+    match read(results, input, config, flags, analysis, inventory, surroundings) {
+        Ok(Some((evidence, placed))) => {
+            for problem in &evidence.problems {
+                errln!("Note: results: {problem}");
+            }
+            *analysis = placed;
+            Some(evidence)
+        }
+        Ok(None) => None,
         Err(message) => {
             errln!("Note: results: not read: {message}");
-            return None;
+            None
         }
-    };
-    let env_torch = flags.environment(&input.path).torch.clone();
-    let path = (!input.stdin).then_some(input.path.as_path());
-    let evidence = read(&folders, path, analysis, &counted, flags.device.as_deref(), env_torch.as_deref())?;
-    *analysis =
-        super::analyze_text_with(&input.path, &analysis.text, inventory, analysis.python, Some(&evidence.notes));
-    Some(evidence)
+    }
 }

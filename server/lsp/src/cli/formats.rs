@@ -1,8 +1,8 @@
 //! The CI formats of the commands that report findings (`check`, `analyze`): GitHub
 //! Actions annotations and SARIF 2.1.0 (GitHub code scanning), over one or more files.
 
-use super::check::{one_based_range, sorted_findings};
 use super::output::outln;
+use super::places::{one_based_range, sorted_findings};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use torchcts_core::{Analysis, Origin, Severity};

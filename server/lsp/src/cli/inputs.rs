@@ -7,7 +7,7 @@
 //! folder with a `pyvenv.cfg`: a venv holds `pip/_vendor/.../manifest.py`) and what git
 //! ignores (`.gitignore`, `.git/info/exclude`, the global excludes file, inside a git work tree).
 
-use crate::project_config::{self, ConfigError, ProjectConfig};
+use crate::host::project_config::{self, ConfigError, ProjectConfig};
 use std::path::{Path, PathBuf};
 
 /// The FILE arguments shared by `check`, `analyze` and `skips`.

@@ -13,15 +13,18 @@ pub mod heap;
 pub mod inputs;
 pub mod inventory;
 pub mod output;
+pub mod places;
 pub mod report;
 pub mod skips;
 
+use crate::host::project_config::ProjectConfig;
+use crate::host::{Place, Surroundings};
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use torchcts_core::accounting_view::{Inventory, LevelSelection};
 use torchcts_core::regex_check::PythonVersion;
 use torchcts_core::value::ValueKind;
-use torchcts_core::{analyze, Analysis, AnalysisInput};
+use torchcts_core::Analysis;
 
 /// The whole command line. Without a command, the language server runs on stdio.
 #[derive(Parser, Debug)]
@@ -110,7 +113,7 @@ pub fn input_error(command: &str, error: inputs::InputError) -> std::process::Ex
 /// the command exits 2).
 pub fn configs_for(
     inputs: &[inputs::Input],
-) -> Result<Vec<Option<crate::project_config::ProjectConfig>>, std::process::ExitCode> {
+) -> Result<Vec<Option<crate::host::project_config::ProjectConfig>>, std::process::ExitCode> {
     inputs
         .iter()
         .map(inputs::config_for)
@@ -118,26 +121,20 @@ pub fn configs_for(
         .map_err(|e| input_error("config", inputs::InputError::Config(e)))
 }
 
-/// Drops the findings the project configuration's `ignore` names, torchcts-lsp's own only
-/// (check-manifest's findings are the real tool's verdict and stay).
-pub fn ignore_configured(analysis: &mut Analysis, config: Option<&crate::project_config::ProjectConfig>) {
-    let Some(config) = config else { return };
-    let ignored = config.ignored_codes();
-    let theirs = |f: &&torchcts_core::Finding| f.origin == torchcts_core::Origin::Torchcts;
-    let mut said: Vec<&str> = Vec::new();
-    for f in analysis.findings.iter().filter(theirs) {
-        if ignored.iter().any(|c| c == f.code) && !said.contains(&f.code) {
-            said.push(f.code);
+/// Drops the findings the project configuration's `ignore` names (the host's one rule,
+/// [`crate::host::project::ignores`]), saying on stderr which ignored codes are
+/// check-manifest's own and so stay.
+pub fn ignore_configured(analysis: &mut Analysis, surroundings: &Surroundings, config: Option<&ProjectConfig>) {
+    if let Some(config) = config {
+        for code in crate::host::project::ignored_but_kept(&surroundings.ignored, &analysis.findings) {
             output::errln!(
                 "Note: {} ignores `{}`, which is check-manifest's own finding: not silenced (the real tool, and CI, still report it)",
                 config.file.display(),
-                f.code
+                code
             );
         }
     }
-    if !ignored.is_empty() {
-        analysis.findings.retain(|f| f.origin != torchcts_core::Origin::Lsp || !ignored.iter().any(|c| c == f.code));
-    }
+    surroundings.drop_ignored(analysis);
 }
 
 /// `--format` of the commands that report the accounting (`skips`, `analyze`).
@@ -183,7 +180,7 @@ pub struct AccountingArgs {
     /// The environment found for the manifest, read once for both the inventory and the
     /// run layout.
     #[arg(skip)]
-    pub environment: std::sync::OnceLock<runner::environment::PythonEnvironment>,
+    pub environment: std::sync::OnceLock<crate::host::Environment>,
     /// The project configuration's `python` (flags have none: the environment decides).
     #[arg(skip)]
     pub python: Option<PathBuf>,
@@ -196,7 +193,7 @@ pub struct AccountingArgs {
 impl AccountingArgs {
     /// These flags for one manifest, the project configuration filling what they leave
     /// unset (`device`, `inventory`, `python`, `level`), the environment not yet read.
-    pub fn for_manifest(&self, config: Option<&crate::project_config::ProjectConfig>) -> AccountingArgs {
+    pub fn for_manifest(&self, config: Option<&crate::host::project_config::ProjectConfig>) -> AccountingArgs {
         let mut out = AccountingArgs {
             levels: self.levels.clone(),
             device: self.device.clone(),
@@ -239,7 +236,7 @@ impl AccountingArgs {
         if let Some(prefix) = &self.node_prefix {
             return accounting::RunLayout { rooted_at_package: false, node_prefix: prefix.clone() };
         }
-        match crate::torch_env::layout_site_packages(self.environment(manifest)) {
+        match self.environment(manifest).layout_site_packages() {
             Some(site) => accounting::RunLayout::for_paths(&manifest_folder(manifest), &site.join("torchcts")),
             None => accounting::RunLayout::default(),
         }
@@ -249,19 +246,26 @@ impl AccountingArgs {
     pub fn layout_note(&self, manifest: &Path) -> Option<&'static str> {
         let decided = self.rooted_at_package
             || self.node_prefix.is_some()
-            || crate::torch_env::layout_site_packages(self.environment(manifest)).is_some();
-        (!decided).then_some(crate::torch_env::ASSUMED_LAYOUT_NOTE)
+            || self.environment(manifest).layout_site_packages().is_some();
+        (!decided).then_some(crate::host::torch_env::ASSUMED_LAYOUT_NOTE)
     }
 
-    /// The environment of the manifest's folder (`$VIRTUAL_ENV`, its `.venv`, `python3`).
-    fn environment(&self, manifest: &Path) -> &runner::environment::PythonEnvironment {
+    /// The environment of the manifest: the project's `python`, else the one found for its
+    /// folder (`$VIRTUAL_ENV`, its `.venv`, `python3`), read once.
+    pub fn environment(&self, manifest: &Path) -> &crate::host::Environment {
         self.environment
-            .get_or_init(|| crate::torch_env::detect(self.python.as_deref(), Some(&manifest_folder(manifest))))
+            .get_or_init(|| crate::host::Environment::detect(self.python.as_deref(), Some(&manifest_folder(manifest))))
     }
 
     /// The Python whose `re` answers for `manifest`'s regexes, and the line saying so.
     pub fn regex_python(&self, manifest: &Path) -> (PythonVersion, String) {
-        crate::torch_env::regex_python(self.environment(manifest))
+        self.environment(manifest).regex_python()
+    }
+
+    /// What the world gives the analysis of `manifest` (the host's one builder): its
+    /// environment's Python and modules, its folder, the project configuration's `ignore`.
+    pub fn surroundings(&self, manifest: &Path, config: Option<&ProjectConfig>) -> Surroundings {
+        Surroundings::of(Place::File(manifest), Some(self.environment(manifest)), config)
     }
 
     /// The inventory to count `manifest` with: `--inventory`, `--torch`, else the embedded
@@ -275,11 +279,13 @@ impl AccountingArgs {
                 .map_err(|e| format!("cannot load inventory {}: {e}", p.display()));
         }
         let choice = match (&self.torch, &self.torchcts) {
-            (Some(version), torchcts) => crate::torch_env::inventory_for_torch_option(torchcts.as_deref(), version)?,
-            (None, Some(torchcts)) => {
-                crate::torch_env::inventory_for_torchcts_option(torchcts, self.environment(manifest))
+            (Some(version), torchcts) => {
+                crate::host::torch_env::inventory_for_torch_option(torchcts.as_deref(), version)?
             }
-            (None, None) => crate::torch_env::inventory_choice(self.environment(manifest)),
+            (None, Some(torchcts)) => {
+                crate::host::torch_env::inventory_for_torchcts_option(torchcts, &self.environment(manifest).found)
+            }
+            (None, None) => self.environment(manifest).inventory_choice(),
         };
         Ok(SelectedInventory::Embedded(choice))
     }
@@ -293,7 +299,7 @@ pub fn ledger_expiry_warnings(
     device: &str,
     facts: &accounting::ManifestFacts,
 ) -> Vec<String> {
-    crate::ledger_warnings::expired(&inventory.meta.torchcts_version, &inventory.torch(), device, facts)
+    crate::host::ledger_warnings::expired(&inventory.meta.torchcts_version, &inventory.torch(), device, facts)
 }
 
 /// The project's `known_segfaults.json` beside `manifest`, read as torchcts reads it for a
@@ -301,8 +307,8 @@ pub fn ledger_expiry_warnings(
 pub fn project_ledger(
     manifest: &Path,
     inventory: &SelectedInventory,
-) -> Result<accounting::ledger::ProjectLedger, crate::project_ledger::LedgerProblem> {
-    crate::project_ledger::read(manifest, &inventory.meta.torchcts_version, &inventory.torch())
+) -> Result<accounting::ledger::ProjectLedger, crate::host::project_ledger::LedgerProblem> {
+    crate::host::project_ledger::read(manifest, &inventory.meta.torchcts_version, &inventory.torch())
 }
 
 /// The manifest's folder, absolute (show-skips runs there).
@@ -511,14 +517,19 @@ pub fn path_hint(path: &Path) -> Option<String> {
     }
 }
 
-/// Reads and analyzes a manifest as check-manifest would load it: `custom_test_dirs`
-/// relative to the manifest's folder, syntax errors under the file's own name.
-pub fn analyze_file(path: &Path, inventory: Option<&Inventory>, python: PythonVersion) -> Result<Analysis, String> {
+/// Reads and analyzes a manifest as check-manifest would load it, in the host's
+/// `surroundings` of it (`custom_test_dirs` relative to its folder, syntax errors under the
+/// file's own name).
+pub fn analyze_file(
+    path: &Path,
+    inventory: Option<&Inventory>,
+    surroundings: &Surroundings,
+) -> Result<Analysis, String> {
     let text = read_manifest(path)?;
     if !has_source_suffix(path) {
         return Err(NO_LOADER.to_string());
     }
-    Ok(analyze_text(path, &text, inventory, python))
+    Ok(surroundings.analyze_whole(&text, inventory))
 }
 
 /// The text of a manifest to report on: stdin's, or the file's ([`read_manifest`]); a
@@ -540,45 +551,14 @@ pub fn read_input(input: &inputs::Input) -> Result<String, String> {
 pub fn analyze_input(
     input: &inputs::Input,
     inventory: Option<&Inventory>,
-    python: PythonVersion,
+    surroundings: &Surroundings,
 ) -> Result<(String, Analysis), String> {
     let text = read_input(input)?;
     if !input.stdin && !has_source_suffix(&input.path) {
         return Err(NO_LOADER.to_string());
     }
-    let analysis = analyze_text(&input.path, &text, inventory, python);
+    let analysis = surroundings.analyze_whole(&text, inventory);
     Ok((text, analysis))
-}
-
-/// [`analyze_file`] of a text read already: `custom_test_dirs` relative to `path`'s folder.
-pub fn analyze_text(path: &Path, text: &str, inventory: Option<&Inventory>, python: PythonVersion) -> Analysis {
-    analyze_text_with(path, text, inventory, python, None)
-}
-
-/// [`analyze_text`] with the findings of the runs' evidence placed on their entries.
-pub fn analyze_text_with(
-    path: &Path,
-    text: &str,
-    inventory: Option<&Inventory>,
-    python: PythonVersion,
-    evidence: Option<&[torchcts_core::evidence::EvidenceNote]>,
-) -> Analysis {
-    let base = absolute_parent(path);
-    let dir_exists = dir_exists_relative_to(&base);
-    // The environment check-manifest runs in, as `skips` finds it: which modules it has.
-    let importable = crate::importable::importable_modules(&crate::torch_env::detect(None, Some(&base)), &base);
-    analyze(
-        text,
-        &AnalysisInput {
-            old_tree: None,
-            dir_exists: Some(&dir_exists),
-            inventory,
-            file_name: path.file_name().and_then(|n| n.to_str()),
-            python,
-            importable: importable.as_ref(),
-            evidence,
-        },
-    )
 }
 
 /// Whether the manifest has values check-manifest compiles as regexes (`supported_dtypes`
@@ -589,14 +569,6 @@ pub fn has_regexes(analysis: &Analysis) -> bool {
     let capabilities = manifest.get("capabilities").and_then(|e| e.value.as_dict());
     dtypes.is_some_and(|d| d.entries.iter().any(|e| e.value.as_str().is_some()))
         || capabilities.and_then(|c| c.get("ieee754")).is_some_and(|e| !matches!(e.value.kind, ValueKind::Bool(_)))
-}
-
-/// The Python whose `re` answers for the manifest at `path`: that of the environment found
-/// for its folder (the project's `python`, `$VIRTUAL_ENV`, a `.venv` beside it, `python3`),
-/// read without running it, and the line saying so.
-pub fn regex_python(path: &Path, config: Option<&crate::project_config::ProjectConfig>) -> (PythonVersion, String) {
-    let python = config.and_then(|c| c.python.as_ref()).map(|s| s.value.as_path());
-    crate::torch_env::regex_python(&crate::torch_env::detect(python, Some(&manifest_folder(path))))
 }
 
 /// `os.path.abspath(path)`: joined to the working folder and normalised lexically (`.` and
@@ -616,17 +588,3 @@ fn python_abspath(path: &Path) -> PathBuf {
     }
     out
 }
-
-/// The folder of `path` made absolute (`os.path.dirname(os.path.abspath(path))`).
-fn absolute_parent(path: &Path) -> PathBuf {
-    let absolute = if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        std::env::current_dir().map(|d| d.join(path)).unwrap_or_else(|_| path.to_path_buf())
-    };
-    absolute.parent().map(Path::to_path_buf).unwrap_or_default()
-}
-
-/// `custom_test_dirs` existence, relative to the manifest's folder like torchcts (shared
-/// with the server).
-pub use runner::environment::dir_exists_relative_to;

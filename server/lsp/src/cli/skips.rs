@@ -9,7 +9,6 @@ use serde_json::{json, Value};
 use std::path::Path;
 use std::process::ExitCode;
 use torchcts_core::accounting_view::{self as av, LevelSelection};
-use torchcts_core::{analyze, AnalysisInput};
 
 /// The words of the accounting, shared by `skips --help` and `analyze --help` (a macro:
 /// `concat!` takes literals only).
@@ -127,8 +126,9 @@ fn one(args: &SkipsArgs, flags: &AccountingArgs, input: &Input, single: bool) ->
         Ok(inventory) => inventory,
         Err(message) => return failed(format!("torchcts-lsp skips: {message}"), 1),
     };
-    let python = flags.regex_python(path).0;
-    let analysis = analyze(&text, &AnalysisInput { python, ..AnalysisInput::default() });
+    let surroundings = flags.surroundings(path, None);
+    let python = surroundings.python;
+    let analysis = surroundings.analyze_whole(&text, None);
     let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) else {
         let lines: Vec<String> = analysis.check.lines().into_iter().map(|(_, line)| line).collect();
         return failed(lines.join("\n"), 1);

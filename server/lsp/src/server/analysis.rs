@@ -1,5 +1,8 @@
-//! Runs the core on a version of a document's text, outside any lock; a panic in the core
-//! becomes `None` and a line on stderr, never a dead server.
+//! The analysis of a document, outside the session (which only holds state): the host's
+//! surroundings of it (`crate::host`: the environment's Python and modules, the project's
+//! configuration, the evidence notes), the core run on a version of its text outside any
+//! lock, and the [`Snapshot`] read-only requests work on. A panic in the core becomes `None`
+//! and a line on stderr, never a dead server.
 //!
 //! What is copied when: an edit copies nothing (the rope, `session/documents.rs`); an
 //! analysis takes an O(1) clone of the rope, parses it chunk by chunk, and materialises the
@@ -7,20 +10,74 @@
 //! that text). Several edits that arrive while an analysis runs cost one analysis, so one
 //! copy, not one per edit.
 
+use crate::host::{Environment, Place, Surroundings};
+use crate::server::pool::{guarded, OnPool};
+use crate::server::positions::Positions;
+use crate::server::session::Session;
 use ropey::Rope;
-use std::path::PathBuf;
+use std::sync::Arc;
 use torchcts_core::accounting_view::Inventory;
-use torchcts_core::analysis::analyze_parsed_owned;
-use torchcts_core::{Analysis, AnalysisInput, Cancellable, Cancelled};
+use torchcts_core::{Analysis, Cancellable, Cancelled, PositionEncoding};
+use tower_lsp_server::ls_types::Uri;
 use tree_sitter::Tree;
 
-use crate::server::dispatch::guarded;
-use crate::server::session::Cancel;
-use tower_lsp_server::ls_types::Uri;
+/// The largest document analysed as it is typed: the core's limit (`size_limit`), which
+/// the CLI applies too. A larger one gets one finding that says so instead.
+pub(crate) const LIVE_ANALYSIS_MAX_BYTES: usize = torchcts_core::size_limit::ANALYSIS_MAX_BYTES;
+
+/// One version of a document as read-only requests see it: its analysis, which holds the
+/// text and its line index (positions are counted in them).
+pub struct Snapshot {
+    pub analysis: Arc<Analysis>,
+    pub encoding: PositionEncoding,
+}
+
+impl Snapshot {
+    pub fn positions(&self) -> Positions<'_> {
+        Positions::new(&self.analysis.text, &self.analysis.line_index, self.encoding)
+    }
+}
+
+/// The Python environment that loads the manifest `uri`: the project's `python`
+/// (`[tool.torchcts-lsp]`) where the editor names none, as the CLI takes it; else the
+/// session's (the editor's `python` setting or the workspace's). Detected once per
+/// interpreter (file IO: on the pool).
+pub fn environment_for(session: &Session, uri: &Uri, _: &OnPool) -> Option<Arc<Environment>> {
+    let path = uri.to_file_path();
+    let project_python = {
+        let mut state = session.lock();
+        let editor_python = state.settings.python.is_some();
+        let config = path.as_deref().and_then(|p| state.project_configs.for_path(p));
+        config.and_then(|c| c.python.as_ref()).map(|p| p.value.clone()).filter(|_| !editor_python)
+    };
+    let Some(python) = project_python else { return session.lock().environment.clone() };
+    let known = session.lock().project_environments.get(&python).cloned();
+    if let Some(environment) = known {
+        return Some(environment);
+    }
+    let folder = path.as_deref().and_then(|p| p.parent());
+    let environment = Arc::new(Environment::detect(Some(&python), folder));
+    Some(session.lock().project_environments.entry(python).or_insert(environment).clone())
+}
+
+/// The host's surroundings of the document `uri` (a file: its folder, its project
+/// configuration, its environment; untitled: none of them) with its evidence notes.
+pub fn surroundings(session: &Session, uri: &Uri, on_pool: &OnPool) -> Surroundings {
+    let path = uri.to_file_path();
+    let (config, evidence) = {
+        let mut state = session.lock();
+        let config = path.as_deref().and_then(|p| state.project_configs.for_path(p).cloned());
+        let evidence = state.documents.get(uri).map(|d| d.evidence_notes.clone()).unwrap_or_default();
+        (config, evidence)
+    };
+    let environment = environment_for(session, uri, on_pool);
+    let place = path.as_deref().map_or(Place::Nowhere, Place::File);
+    Surroundings::of(place, environment.as_deref(), config.as_ref()).with_evidence(evidence)
+}
 
 /// Parses the rope chunk by chunk (no copy of the text for the parser), reusing `old_tree`
 /// (edited to match) where it can. Stops (`None`) once `cancel` is set.
-pub(crate) fn parse_rope(rope: &Rope, old_tree: Option<&Tree>, cancel: &Cancel) -> Option<Tree> {
+pub(crate) fn parse_rope(rope: &Rope, old_tree: Option<&Tree>, cancel: &torchcts_core::Cancel) -> Option<Tree> {
     let mut parser = tree_sitter::Parser::new();
     parser.set_language(&tree_sitter_python::LANGUAGE.into()).ok()?;
     let mut read = |byte: usize, _: tree_sitter::Point| -> &[u8] {
@@ -33,48 +90,22 @@ pub(crate) fn parse_rope(rope: &Rope, old_tree: Option<&Tree>, cancel: &Cancel) 
     parser.parse_with_options(&mut read, old_tree, Some(tree_sitter::ParseOptions::new().progress_callback(&mut stop)))
 }
 
-/// What the IO layer found around a document that its analysis takes as data: the runs'
-/// evidence notes, the Python whose `re` answers, the modules its Python can import.
-#[derive(Clone, Copy)]
-pub struct Surroundings<'a> {
-    pub evidence: &'a [torchcts_core::evidence::EvidenceNote],
-    pub python: torchcts_core::regex_check::PythonVersion,
-    pub importable: Option<&'a torchcts_core::eval::modules::ImportableModules>,
-}
-
-/// The analysis of the rope's text as the document `uri`: `custom_test_dirs` are checked relative
-/// to its folder, and Python's SyntaxError names its file (untitled buffers read as
-/// manifest.py). `Err` once `cancel` is set; `Ok(None)` if the core panicked.
+/// The analysis of the rope's text as the document `uri` in its `surroundings`, reusing
+/// `old_tree`. `Err` once cancelled; `Ok(None)` if the core panicked.
 pub fn run_analysis(
     uri: &Uri,
+    surroundings: &Surroundings,
     rope: &Rope,
     old_tree: Option<&Tree>,
     inventory: Option<&Inventory>,
-    environment: &Surroundings,
-    cancel: &Cancel,
+    on_pool: &OnPool,
 ) -> Cancellable<Option<Analysis>> {
-    let Surroundings { evidence, python, importable } = *environment;
-    let path = uri.to_file_path();
-    let base_dir: Option<PathBuf> = path.as_ref().and_then(|p| p.parent().map(|d| d.to_path_buf()));
-    let file_name = path.as_ref().and_then(|p| p.file_name().and_then(|n| n.to_str()).map(str::to_string));
-    let analysis = guarded("analysis", || {
-        let tree = parse_rope(rope, old_tree, cancel).ok_or(Cancelled)?;
+    let analyse = || {
+        let tree = parse_rope(rope, old_tree, on_pool).ok_or(Cancelled)?;
         // The one copy of this version's text: the analysis keeps it.
-        let text = rope.to_string();
-        let dir_exists = base_dir.as_deref().map(runner::environment::dir_exists_relative_to);
-        let dir_exists_ref: Option<&dyn Fn(&str) -> bool> = dir_exists.as_ref().map(|f| f as &dyn Fn(&str) -> bool);
-        let input = AnalysisInput {
-            old_tree: None,
-            dir_exists: dir_exists_ref,
-            inventory,
-            file_name: file_name.as_deref(),
-            python,
-            evidence: Some(evidence),
-            importable,
-        };
-        analyze_parsed_owned(text, tree, &input, cancel)
-    });
-    match analysis {
+        surroundings.analyze_tree(rope.to_string(), tree, inventory, on_pool)
+    };
+    match guarded("analysis", analyse) {
         Some(Ok(analysis)) => Ok(Some(analysis)),
         Some(Err(Cancelled)) => Err(Cancelled),
         None => {
@@ -82,4 +113,31 @@ pub fn run_analysis(
             Ok(None)
         }
     }
+}
+
+/// The analysis of the current version of `uri`, for read-only requests: the cached
+/// one when it is current, else a fresh one of the current text (`None` if cancelled).
+/// `None` for a document that is not a manifest.
+pub fn snapshot(session: &Session, uri: &Uri, on_pool: &OnPool) -> Option<Snapshot> {
+    if !session.is_manifest(uri) {
+        return None;
+    }
+    let state = session.lock();
+    let encoding = state.encoding;
+    let doc = state.documents.get(uri)?;
+    if let Some((version, analysis)) = &doc.analysis {
+        if *version == doc.version {
+            return Some(Snapshot { analysis: analysis.clone(), encoding });
+        }
+    }
+    // An O(1) clone of the rope: an edit meanwhile copies only the nodes it touches.
+    let text = doc.text.clone();
+    drop(state);
+    // Not analysed on request either: the document has its "too large" finding.
+    if text.len_bytes() > LIVE_ANALYSIS_MAX_BYTES {
+        return None;
+    }
+    let surroundings = surroundings(session, uri, on_pool);
+    let analysis = run_analysis(uri, &surroundings, &text, None, Some(session.inventory()), on_pool).ok()??;
+    Some(Snapshot { analysis: Arc::new(analysis), encoding })
 }

@@ -1,16 +1,19 @@
-//! From the current text of a document to its published diagnostics: analyse, add the
-//! results of the last test run, recompute the accounting when its facts changed, send
-//! `torchcts/status`, publish.
+//! From the current text of a document to its published diagnostics: analyse (the host's
+//! surroundings, `server/analysis.rs`), ask each feature for its findings (the last test
+//! run's, `runs`; "vs HEAD", `review_lens`), recompute the accounting when its facts
+//! changed, send `torchcts/status`, publish. Features never publish: they say what changed
+//! (`session::Change`) and the refresh loop (`refresh.rs`) calls [`refresh`].
 //!
 //! Ordering: diagnostics are published under the publish lock and only if their version is
 //! still the document's current one, so a burst of edits ends with diagnostics for the last
 //! version only.
 
-use crate::server::analysis::run_analysis;
-use crate::server::dispatch::guarded;
+use crate::server::analysis::{run_analysis, LIVE_ANALYSIS_MAX_BYTES};
 use crate::server::log::Level;
+use crate::server::pool::{self, guarded, OnPool};
+use crate::server::positions::Positions;
 use crate::server::session::{Cancel, Session};
-use crate::server::{convert, protocol, runs};
+use crate::server::{protocol, runs, to_proto};
 use ropey::Rope;
 use std::sync::Arc;
 use torchcts_core::accounting_view::{self as av, Summary};
@@ -25,10 +28,6 @@ use tree_sitter::Tree;
 /// never holds up requests on others.
 const INLINE_ANALYSIS_BYTES: usize = 32 * 1024;
 
-/// The largest document analysed as it is typed: the core's limit (`size_limit`), which
-/// the CLI applies too. A larger one gets one finding that says so instead.
-pub(crate) const LIVE_ANALYSIS_MAX_BYTES: usize = torchcts_core::size_limit::ANALYSIS_MAX_BYTES;
-
 /// Analyses the current text of `uri` and publishes diagnostics if still current.
 ///
 /// At most one analysis per document runs at a time (on the blocking pool unless the
@@ -42,7 +41,7 @@ pub(crate) const LIVE_ANALYSIS_MAX_BYTES: usize = torchcts_core::size_limit::ANA
 /// no diagnostics; one that stopped being a manifest (a setting or workspace folder
 /// changed) has its diagnostics cleared.
 pub async fn refresh(session: &Session, uri: Uri) {
-    if uri.to_file_path().is_some_and(|p| crate::project_ledger::is_ledger_file(&p)) {
+    if uri.to_file_path().is_some_and(|p| crate::host::project_ledger::is_ledger_file(&p)) {
         publish_open_ledger(session, &uri).await;
         return;
     }
@@ -75,14 +74,15 @@ pub async fn refresh(session: &Session, uri: Uri) {
             (doc.text.clone(), doc.version, doc.revision, doc.tree.take(), encoding, cancel)
         };
         let small = snapshot.0.len_bytes() <= INLINE_ANALYSIS_BYTES;
+        let cancel = snapshot.5.clone();
         let worker = session.clone();
         let analysed_uri = uri.clone();
-        let analyse = move || analyse(&worker, &analysed_uri, snapshot);
-        // Err: the analysis panicked (the core's own panics are caught inside it).
+        let analyse = move |on_pool: &OnPool| analyse(&worker, &analysed_uri, snapshot, on_pool);
+        // None: the analysis panicked (the core's own panics are caught inside it).
         let published = if small {
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(analyse)).map_err(drop)
+            pool::inline("analysis", cancel, analyse)
         } else {
-            tokio::task::spawn_blocking(analyse).await.map_err(drop)
+            pool::run("analysis", cancel, move |on_pool| Some(analyse(on_pool))).await
         };
         let again = match session.lock().documents.get_mut(&uri) {
             Some(doc) => {
@@ -92,9 +92,9 @@ pub async fn refresh(session: &Session, uri: Uri) {
             None => false,
         };
         match published {
-            Ok(Ok(Some(published))) => publish(session, &uri, published).await,
+            Some(Ok(Some(published))) => publish(session, &uri, published).await,
             // Cancelled by the refresh that asked to go round again.
-            Ok(Err(Cancelled)) => {}
+            Some(Err(Cancelled)) => {}
             _ => {
                 let failed = format!("analysis of {} failed; see stderr", uri.as_str());
                 session.log(Level::Error, failed).await;
@@ -109,41 +109,34 @@ pub async fn refresh(session: &Session, uri: Uri) {
 /// Analysis, run findings, review findings and the accounting of one version (on a
 /// blocking thread); the document's caches are updated if it is still that version.
 /// `Ok(None)` if the core panicked.
-fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob) -> Cancellable<Option<Published>> {
-    let (text, version, revision, old_tree, encoding, cancel) = snapshot;
+fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob, on_pool: &OnPool) -> Cancellable<Option<Published>> {
+    let (text, version, revision, old_tree, encoding, _) = snapshot;
     if text.len_bytes() > LIVE_ANALYSIS_MAX_BYTES {
-        let positions = convert::Positions::of_rope(&text, encoding);
-        let diagnostics = vec![convert::diagnostic(&positions, &too_large(&text), uri)];
+        let positions = Positions::of_rope(&text, encoding);
+        let diagnostics = vec![to_proto::diagnostic(&positions, &too_large(&text), uri)];
         return Ok(Some(Published { version, diagnostics, status: None }));
     }
     let inventory = session.inventory_if_ready();
-    let evidence = session.lock().documents.get(uri).map(|d| d.evidence_notes.clone()).unwrap_or_default();
-    let importable = session.importable(uri);
-    let surroundings = crate::server::analysis::Surroundings {
-        evidence: &evidence,
-        python: session.regex_python(),
-        importable: importable.as_ref(),
-    };
-    let Some(analysis) = run_analysis(uri, &text, old_tree.as_ref(), inventory, &surroundings, &cancel)? else {
+    let surroundings = crate::server::analysis::surroundings(session, uri, on_pool);
+    let Some(analysis) = run_analysis(uri, &surroundings, &text, old_tree.as_ref(), inventory, on_pool)? else {
         return Ok(None);
     };
-    cancel.check()?;
+    on_pool.check()?;
     let uri = uri.clone();
-    let positions = convert::Positions::new(&analysis.text, &analysis.line_index, encoding);
-    let ignored = session.project_ignored_codes(&uri);
+    let positions = Positions::new(&analysis.text, &analysis.line_index, encoding);
     let mut diagnostics: Vec<Diagnostic> = analysis
         .findings
         .iter()
-        .filter(|f| !crate::server::session::project::ignores(&ignored, f))
-        .map(|f| convert::diagnostic(&positions, f, &uri))
+        .filter(|f| !surroundings.ignores(f))
+        .map(|f| to_proto::diagnostic(&positions, f, &uri))
         .collect();
     let run_results = session.lock().documents.get(&uri).and_then(|d| d.run_results.clone());
     if let Some(results) = &run_results {
         diagnostics
-            .extend(runs::run_findings(&analysis, results).iter().map(|f| convert::diagnostic(&positions, f, &uri)));
+            .extend(runs::run_findings(&analysis, results).iter().map(|f| to_proto::diagnostic(&positions, f, &uri)));
     }
     let review = crate::server::review_lens::findings(session, &uri, &analysis, inventory);
-    diagnostics.extend(review.iter().map(|f| convert::diagnostic(&positions, f, &uri)));
+    diagnostics.extend(review.iter().map(|f| to_proto::diagnostic(&positions, f, &uri)));
     // Accounting is recomputed only when the facts it depends on changed.
     let layout = session.run_layout(&uri);
     let facts = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()).map(|m| {
@@ -262,14 +255,14 @@ async fn publish_config_problem(session: &Session, uri: &Uri) {
     let text = std::fs::read_to_string(&e.file).unwrap_or_default();
     let index = LineIndex::new(&text);
     let encoding = session.lock().encoding;
-    let positions = convert::Positions::new(&text, &index, encoding);
+    let positions = Positions::new(&text, &index, encoding);
     let span = e.span.clone().unwrap_or(0..0);
     let message = match &e.key {
         Some(key) => format!("[tool.torchcts-lsp] {key}: {}", e.message),
         None => format!("[tool.torchcts-lsp]: {}", e.message),
     };
     let finding = Finding::new(span, Severity::Error, message, "project-config", Origin::Lsp);
-    let diagnostic = convert::diagnostic(&positions, &finding, &config_uri);
+    let diagnostic = to_proto::diagnostic(&positions, &finding, &config_uri);
     session.client.publish_diagnostics(config_uri, vec![diagnostic], None).await;
 }
 
@@ -285,14 +278,14 @@ async fn publish_open_ledger(session: &Session, uri: &Uri) {
     };
     // A ledger is read whole; its positions from the same text.
     let text = text.to_string();
-    let finding = crate::project_ledger::parse(&path, text.as_bytes(), &torchcts).err().map(ledger_finding);
+    let finding = crate::host::project_ledger::parse(&path, text.as_bytes(), &torchcts).err().map(ledger_finding);
     let index = LineIndex::new(&text);
-    let positions = convert::Positions::new(&text, &index, encoding);
-    let diagnostics = finding.iter().map(|f| convert::diagnostic(&positions, f, uri)).collect();
+    let positions = Positions::new(&text, &index, encoding);
+    let diagnostics = finding.iter().map(|f| to_proto::diagnostic(&positions, f, uri)).collect();
     session.client.publish_diagnostics(uri.clone(), diagnostics, Some(version)).await;
 }
 
-fn ledger_finding(problem: crate::project_ledger::LedgerProblem) -> Finding {
+fn ledger_finding(problem: crate::host::project_ledger::LedgerProblem) -> Finding {
     Finding::new(problem.range, Severity::Error, problem.message, "known-segfault-ledger", Origin::Torchcts)
 }
 
@@ -301,7 +294,7 @@ fn ledger_finding(problem: crate::project_ledger::LedgerProblem) -> Finding {
 /// that reads well again is cleared.
 async fn publish_ledger_problem(session: &Session, uri: &Uri) {
     let Some(path) = uri.to_file_path() else { return };
-    let file = crate::project_ledger::file_for(&path);
+    let file = crate::host::project_ledger::file_for(&path);
     let Some(ledger_uri) = Uri::from_file_path(&file) else { return };
     let problem = session.project_ledger(uri).err();
     let publish = {
@@ -327,8 +320,8 @@ async fn publish_ledger_problem(session: &Session, uri: &Uri) {
             let text = std::fs::read(&file).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
             let index = LineIndex::new(&text);
             let encoding = session.lock().encoding;
-            let positions = convert::Positions::new(&text, &index, encoding);
-            let diagnostic = convert::diagnostic(&positions, &ledger_finding(problem), &ledger_uri);
+            let positions = Positions::new(&text, &index, encoding);
+            let diagnostic = to_proto::diagnostic(&positions, &ledger_finding(problem), &ledger_uri);
             session.client.publish_diagnostics(ledger_uri, vec![diagnostic], None).await;
         }
         (Some(false), _) => session.client.publish_diagnostics(ledger_uri, Vec::new(), None).await,

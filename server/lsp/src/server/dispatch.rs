@@ -1,19 +1,23 @@
-//! The one way a request's work runs (ruff's `server/api.rs` is the model): off the event
-//! loop, with a [`Cancel`] that `$/cancelRequest` flips, and a panic caught and logged.
+//! The one way a request's or notification's work runs (ruff's `server/api.rs` is the
+//! model): off the event loop, on the blocking pool (`pool.rs`), with a cancellation that
+//! `$/cancelRequest` flips, and a panic caught and logged.
 //!
-//! - [`on_snapshot`]: a read-only request on one document. Its work runs on the blocking
-//!   pool with the [`Snapshot`] of the document's current version (the cached analysis, or a
-//!   fresh one of the current text), and only if the request is not cancelled by then.
-//! - [`background`]: any other work of a request or notification that must not run on the
-//!   async workers (an accounting, an analysis).
-//! - [`guarded`]: a step of the diagnostics pipeline whose panic must not lose the rest of
-//!   it (the analysis, the accounting, the review): `None` and a line on stderr.
+//! - [`on_snapshot`]: a read-only request on one document. Its work runs with the
+//!   [`Snapshot`] of the document's current version (the cached analysis, or a fresh one of
+//!   the current text), and only if the request is not cancelled by then.
+//! - [`background`]: any other work that must not run on the async workers (an accounting,
+//!   an analysis, reading result folders, git).
+//!
+//! The work gets an [`OnPool`]: the functions that block (analysis, evidence IO) ask for
+//! one, and only `pool.rs` makes it, so they cannot be called from an async handler.
 //!
 //! Cancellation: tower-lsp-server answers -32800 to `$/cancelRequest` and drops the
 //! request's future; dropping it flips the work's `Cancel`, which stops parsing at once and
 //! the core at its next checkpoint. Handlers never spawn, catch or check this themselves.
 
-use crate::server::session::{Cancel, Session, Snapshot};
+use crate::server::analysis::{self, Snapshot};
+use crate::server::pool::{self, OnPool};
+use crate::server::session::{Cancel, Session};
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::Uri;
 
@@ -24,14 +28,14 @@ pub async fn on_snapshot<T: Send + 'static>(
     session: &Session,
     what: &'static str,
     uri: Uri,
-    work: impl FnOnce(&Session, &Snapshot, &Cancel) -> Option<T> + Send + 'static,
+    work: impl FnOnce(&Session, &Snapshot, &OnPool) -> Option<T> + Send + 'static,
 ) -> Result<Option<T>> {
-    Ok(background(session, what, move |session, cancel| {
-        let snapshot = session.snapshot(&uri, cancel)?;
-        if cancel.is_cancelled() {
+    Ok(background(session, what, move |session, on_pool| {
+        let snapshot = analysis::snapshot(session, &uri, on_pool)?;
+        if on_pool.is_cancelled() {
             return None;
         }
-        work(session, &snapshot, cancel)
+        work(session, &snapshot, on_pool)
     })
     .await)
 }
@@ -39,27 +43,16 @@ pub async fn on_snapshot<T: Send + 'static>(
 /// Runs `work` on the blocking pool, so the async workers keep reading and answering (a
 /// hover on one document never waits behind the analysis of another), and a
 /// `$/cancelRequest` is seen while the work runs: the request then answers -32800 at once
-/// and `work` sees its [`Cancel`] set. A panic in `work` becomes `None` and a log line.
+/// and `work` sees its cancellation set. A panic in `work` becomes `None` and a log line.
 pub async fn background<T: Send + 'static>(
     session: &Session,
     what: &'static str,
-    work: impl FnOnce(&Session, &Cancel) -> Option<T> + Send + 'static,
+    work: impl FnOnce(&Session, &OnPool) -> Option<T> + Send + 'static,
 ) -> Option<T> {
     let cancel = Cancel::default();
     let _cancel_on_drop = CancelOnDrop(cancel.clone());
     let session = session.clone();
-    tokio::task::spawn_blocking(move || guarded(what, || work(&session, &cancel)).flatten()).await.ok().flatten()
-}
-
-/// Runs `f`; a panic becomes `None` and a line on stderr, never a dead server.
-pub fn guarded<T>(what: &str, f: impl FnOnce() -> T) -> Option<T> {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
-        Ok(v) => Some(v),
-        Err(_) => {
-            crate::server::log::stderr(&format!("{what} panicked"));
-            None
-        }
-    }
+    pool::run(what, cancel, move |on_pool| work(&session, on_pool)).await
 }
 
 /// Flips its [`Cancel`] when the future holding it is dropped before the work is done.

@@ -1,31 +1,23 @@
 //! What the runs showed, on the manifest's entries (issue 26): the LSP glue of
-//! `torchcts_core::evidence`. The IO is here: the `runner::evidence` index of the manifest's
-//! result folders (`crate::evidence_io::result_folders`: `results/` beside the manifest and
-//! at the workspace folder's root, the editor's own `.torchcts-lsp/results`, the project
-//! configuration's `results`), kept per folder and device and refreshed per question (only
-//! changed files re-read), the clock, the environment's torch and when each line last
-//! changed (git blame, else the file's mtime). The core counts and words the rest.
+//! `torchcts_core::evidence`. The IO is the host's (`crate::host::evidence`: the manifest's
+//! result folders, `results/` beside the manifest and at the workspace folder's root, the
+//! editor's own `.torchcts-lsp/results`, the project configuration's `results`; the index
+//! kept per folder and device and refreshed per question; git blame line times; the clock).
+//! Everything here reads files, so it takes an [`OnPool`]: it runs through `dispatch`,
+//! never on the request loop. The core counts and words the rest.
 
-use crate::evidence_io::{result_folders, IndexLookup};
+use crate::host::evidence::{result_folders, IndexLookup};
+use crate::server::pool::OnPool;
 use crate::server::session::Session;
-use runner::evidence::{EvidenceIndex, Limits};
+use runner::evidence::EvidenceIndex;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use torchcts_core::evidence::{self, EntryEvidence, EvidenceLookup, TestStatus};
 use torchcts_core::Analysis;
 use tower_lsp_server::ls_types::Uri;
 
-/// Indexes kept per (manifest folder, device).
-pub type EvidenceIndexes = std::collections::HashMap<(PathBuf, String), Arc<Mutex<EvidenceIndex>>>;
-
 /// The index of the manifest at `path` for `device`, refreshed; `None` without result folders.
-fn index_for(session: &Session, path: &Path, device: &str) -> Option<Arc<Mutex<EvidenceIndex>>> {
-    let key = (path.parent()?.to_path_buf(), device.to_string());
-    let known = session.lock().evidence.get(&key).cloned();
-    if let Some(index) = known {
-        index.lock().unwrap_or_else(|p| p.into_inner()).refresh();
-        return Some(index);
-    }
+fn index_for(session: &Session, path: &Path, device: &str, _: &OnPool) -> Option<Arc<Mutex<EvidenceIndex>>> {
     let root = session.folder_for(Some(path));
     let extra: Vec<PathBuf> = session
         .lock()
@@ -34,12 +26,7 @@ fn index_for(session: &Session, path: &Path, device: &str) -> Option<Arc<Mutex<E
         .and_then(|c| c.results.as_ref().map(|r| r.value.clone()))
         .unwrap_or_default();
     let folders = result_folders(path, root.as_deref(), &extra);
-    if !folders.iter().any(|f| f.is_dir()) {
-        return None;
-    }
-    // The first read of the folders happens outside the session's lock: it is file IO.
-    let index = Arc::new(Mutex::new(EvidenceIndex::read(&folders, device, Limits::default())));
-    Some(session.lock().evidence.entry(key).or_insert(index).clone())
+    session.evidence.index(path, device, &folders)
 }
 
 /// `f` of the inventory, the device setting and the evidence of `uri`'s manifest on its
@@ -48,31 +35,43 @@ fn with_evidence<T>(
     session: &Session,
     uri: &Uri,
     analysis: &Analysis,
+    on_pool: &OnPool,
     f: impl FnOnce(Option<&str>, &dyn EvidenceLookup) -> T,
 ) -> Option<T> {
     let path = uri.to_file_path()?.into_owned();
     let manifest = analysis.model.manifest.as_ref()?.as_dict()?;
     let device_setting = session.settings_for(uri).device;
     let device = session.facts_for(uri, manifest).resolve_device(device_setting.as_deref());
-    let index = index_for(session, &path, &device)?;
+    let index = index_for(session, &path, &device, on_pool)?;
     let index = index.lock().unwrap_or_else(|p| p.into_inner());
     Some(f(device_setting.as_deref(), &IndexLookup::new(&index)))
 }
 
 /// The hover's evidence section for the entry at `offset`, when some of its tests have a
 /// record on the device.
-pub fn hover_markdown(session: &Session, uri: &Uri, analysis: &Analysis, offset: usize) -> Option<String> {
-    let now = Some(crate::ledger_warnings::now_seconds());
-    let entry = with_evidence(session, uri, analysis, |device, lookup| {
+pub fn hover_markdown(
+    session: &Session,
+    uri: &Uri,
+    analysis: &Analysis,
+    offset: usize,
+    on_pool: &OnPool,
+) -> Option<String> {
+    let now = Some(crate::host::clock::now_seconds());
+    let entry = with_evidence(session, uri, analysis, on_pool, |device, lookup| {
         evidence::entry_tally_at(session.inventory(), analysis, device, lookup, now, offset)
     })??;
     entry.tally.any().then(|| render(&entry))
 }
 
 /// Every entry with records: (the entry's span, the lens line).
-pub fn entry_lines(session: &Session, uri: &Uri, analysis: &Analysis) -> Vec<(std::ops::Range<usize>, String)> {
-    let now = Some(crate::ledger_warnings::now_seconds());
-    let entries = with_evidence(session, uri, analysis, |device, lookup| {
+pub fn entry_lines(
+    session: &Session,
+    uri: &Uri,
+    analysis: &Analysis,
+    on_pool: &OnPool,
+) -> Vec<(std::ops::Range<usize>, String)> {
+    let now = Some(crate::host::clock::now_seconds());
+    let entries = with_evidence(session, uri, analysis, on_pool, |device, lookup| {
         evidence::entry_tallies(session.inventory(), analysis, device, lookup, now)
     })
     .unwrap_or_default();
@@ -80,47 +79,30 @@ pub fn entry_lines(session: &Session, uri: &Uri, analysis: &Analysis) -> Vec<(st
 }
 
 /// Recomputes the evidence findings of `uri` (on open, save and when result files change:
-/// they read the result folders and ask the accounting per entry, too much for every
-/// keystroke) and re-analyses when they changed.
-pub async fn update_warnings(session: &Session, uri: &Uri) {
-    let Some(snapshot) = session.snapshot(uri, &crate::server::session::Cancel::default()) else { return };
-    let notes = notes(session, uri, &snapshot.analysis);
-    let changed = {
-        let mut state = session.lock();
-        let Some(doc) = state.documents.get_mut(uri) else { return };
-        let changed = *doc.evidence_notes != notes;
-        doc.evidence_notes = Arc::new(notes);
-        changed
-    };
-    if changed {
-        crate::server::diagnostics::refresh(session, uri.clone()).await;
-    }
-}
-
-/// Result files changed (a run landed): the evidence of `uris` again, and the client asked to
-/// fetch the code lenses again.
-pub async fn results_changed(session: &Session, uris: &[Uri]) {
-    for uri in uris {
-        update_warnings(session, uri).await;
-    }
-    if session.lock().can_refresh_code_lens {
-        // An error only means the client would not; its next edit asks anyway.
-        let _ = session.client.code_lens_refresh().await;
-    }
+/// they read the result folders, run git blame and ask the accounting per entry, too much
+/// for every keystroke); `true` when they changed (the caller analyses again).
+pub fn update_warnings(session: &Session, uri: &Uri, on_pool: &OnPool) -> bool {
+    let Some(snapshot) = crate::server::analysis::snapshot(session, uri, on_pool) else { return false };
+    let notes = notes(session, uri, &snapshot.analysis, on_pool);
+    let mut state = session.lock();
+    let Some(doc) = state.documents.get_mut(uri) else { return false };
+    let changed = *doc.evidence_notes != notes;
+    doc.evidence_notes = Arc::new(notes);
+    changed
 }
 
 /// The evidence findings of the analysed manifest (issue 26, item 3).
-fn notes(session: &Session, uri: &Uri, analysis: &Analysis) -> Vec<evidence::EvidenceNote> {
+fn notes(session: &Session, uri: &Uri, analysis: &Analysis, on_pool: &OnPool) -> Vec<evidence::EvidenceNote> {
     let environment_torch = {
         let state = session.lock();
         state.embedded.as_ref().filter(|c| c.note.is_none()).map(|c| c.torch.clone())
     };
     let path = uri.to_file_path().map(|p| p.into_owned());
-    let now = Some(crate::ledger_warnings::now_seconds());
-    with_evidence(session, uri, analysis, |device, lookup| {
+    let now = Some(crate::host::clock::now_seconds());
+    with_evidence(session, uri, analysis, on_pool, |device, lookup| {
         let inventory = session.inventory();
         let torch = environment_torch.as_deref();
-        crate::evidence_io::entries_and_notes(inventory, analysis, path.as_deref(), device, lookup, torch, now).1
+        crate::host::evidence::entries_and_notes(inventory, analysis, path.as_deref(), device, lookup, torch, now).1
     })
     .unwrap_or_default()
 }

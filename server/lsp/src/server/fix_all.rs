@@ -15,8 +15,7 @@
 //! offered. The action is one edit: the changed middle of the text.
 
 use torchcts_core::actions::{apply_edits, quick_fixes_until, without_line_numbers, QuickFix, TextEdit};
-use torchcts_core::analysis::analyze_parsed;
-use torchcts_core::{Analysis, AnalysisInput, Cancel, Cancellable, Finding};
+use torchcts_core::{Analysis, Cancel, Cancellable, Finding};
 
 /// Rounds of fixing (each: an analysis, the fix check of its fixes).
 const ROUNDS: usize = 4;
@@ -58,11 +57,8 @@ pub fn has_safe(fixes: &[QuickFix]) -> bool {
 /// fixes it applies; `None` when there is none or the result is not better (see the
 /// module's documentation).
 pub fn fix_all(analysis: &Analysis, cancel: &Cancel) -> Cancellable<Option<(TextEdit, usize)>> {
-    let input =
-        AnalysisInput { file_name: Some(&analysis.file_name), python: analysis.python, ..AnalysisInput::default() };
-    let analyse = |text: &str| -> Cancellable<Analysis> {
-        analyze_parsed(text, torchcts_core::syntax::parse(text, None), &input, cancel)
-    };
+    let host = crate::host::Surroundings::bare(&analysis.file_name, analysis.python);
+    let analyse = |text: &str| -> Cancellable<Analysis> { host.analyze(text, None, None, cancel) };
     // The text as it is, analysed as the fixed one will be (no inventory, no file system).
     let before = analyse(&analysis.text)?;
     let mut current = None::<Analysis>;
@@ -125,7 +121,7 @@ mod tests {
     use super::*;
 
     fn analysis(text: &str) -> Analysis {
-        torchcts_core::analyze(text, &AnalysisInput { file_name: Some("manifest.py"), ..AnalysisInput::default() })
+        crate::host::Surroundings::bare("manifest.py", Default::default()).analyze_whole(text, None)
     }
 
     fn fixed(text: &str) -> Option<String> {

@@ -3,7 +3,8 @@
 //! environment has other torchcts/torch versions (read from its dist-info folders; no
 //! Python runs).
 
-use crate::server::session::Session;
+use crate::host::Environment;
+use crate::server::session::{Change, Session};
 use std::path::Path;
 use torchcts_core::accounting_view::Inventory;
 use tower_lsp_server::ls_types::MessageType;
@@ -18,24 +19,20 @@ pub async fn load_and_refresh(session: &Session) {
         let settings = session.settings();
         // One inventory per session: the environment of the first workspace folder.
         let workspace = session.folder_for(None);
-        let chosen = tokio::task::spawn_blocking(move || {
-            let env = crate::torch_env::detect(settings.python.as_deref().map(Path::new), workspace.as_deref());
-            let choice = crate::torch_env::inventory_choice(&env);
+        let chosen = crate::server::dispatch::background(&session, "loading the inventory", move |_, _| {
+            let environment = Environment::detect(settings.python.as_deref().map(Path::new), workspace.as_deref());
+            let choice = environment.inventory_choice();
             release_freed_memory();
-            // Only an environment with torchcts decides where a run roots node ids; without
-            // one the common layout (a venv beside the project) is assumed.
-            (choice, crate::torch_env::layout_site_packages(&env), crate::torch_env::regex_python(&env), env)
+            Some((choice, environment))
         })
         .await;
-        let Ok((choice, site_packages, regex_python, environment)) = chosen else { return };
-        session.log(crate::server::log::Level::Info, format!("torchcts-lsp: {}", regex_python.1)).await;
+        let Some((choice, environment)) = chosen else { return };
+        let line = environment.regex_python().1;
+        session.log(crate::server::log::Level::Info, format!("torchcts-lsp: {line}")).await;
         let uris = {
             let mut state = session.lock();
             state.embedded = Some(choice);
-            state.site_packages = site_packages;
-            state.regex_python = Some(regex_python);
-            state.environment = Some(environment);
-            state.environment_modules = None;
+            state.environment = Some(std::sync::Arc::new(environment));
             // Counts cached per document were made from the previous inventory.
             state.documents.forget_summaries();
             state.documents.uris()
@@ -45,9 +42,7 @@ pub async fn load_and_refresh(session: &Session) {
         if !custom {
             report_inventory(&session, false).await;
         }
-        for uri in uris {
-            crate::server::diagnostics::refresh(&session, uri).await;
-        }
+        session.changed(Change::Findings(uris));
     });
 }
 

@@ -4,7 +4,7 @@
 //! Layout: [`session`] holds the state (documents and all their caches, settings,
 //! inventory, runs); `handlers/<method>.rs` one file per LSP method, each running its work
 //! through [`dispatch`] (off the event loop, cancellable, panics caught); [`protocol`] the
-//! server's extensions to LSP (command ids, `torchcts/status`); [`convert`] every
+//! server's extensions to LSP (command ids, `torchcts/status`); [`to_proto`] every
 //! conversion between the core's byte offsets and LSP positions and types; [`diagnostics`]
 //! the analyse-and-publish pipeline, [`inventory`] the inventory loading, `runs.rs` the
 //! test runs started from the editor (the process itself is the `runner` crate's),
@@ -17,7 +17,6 @@
 //! edits ends with diagnostics for the last version only.
 
 mod analysis;
-mod convert;
 mod diagnostics;
 mod dispatch;
 mod evidence;
@@ -25,11 +24,15 @@ mod fix_all;
 mod handlers;
 mod inventory;
 mod log;
+mod pool;
+mod positions;
 mod protocol;
+mod refresh;
 mod review_lens;
 mod runs;
 mod session;
 mod stdio;
+mod to_proto;
 mod transport;
 
 use handlers::*;
@@ -80,8 +83,12 @@ pub struct Backend {
 }
 
 impl Backend {
+    /// The session, and its refresh loop started (features say what changed; the loop
+    /// publishes again).
     fn new(client: tower_lsp_server::Client) -> Backend {
-        Backend { session: Session::new(client) }
+        let (session, changes) = Session::new(client);
+        tokio::spawn(refresh::run(session.clone(), changes));
+        Backend { session }
     }
 }
 

@@ -8,17 +8,16 @@
 //! its accounting is kept, and the review of the current text is recomputed only when the
 //! current facts change. The state is the document's (`session/review.rs`).
 
-use crate::server::convert::Positions;
-use crate::server::dispatch;
 use crate::server::session::review::{Committed, CommittedSlot};
 use crate::server::session::Session;
+use crate::server::{dispatch, pool};
 use std::path::Path;
 use std::sync::Arc;
 use torchcts_core::accounting_view::{self as av, Inventory, LevelSelection, ManifestFacts};
 use torchcts_core::review_diff::{self, Review};
 use torchcts_core::value::Dict;
 use torchcts_core::{Analysis, Finding};
-use tower_lsp_server::ls_types::{CodeLens, Command, Uri};
+use tower_lsp_server::ls_types::Uri;
 
 /// What the review is computed against, as the diagnostics and lenses say it.
 const AGAINST: &str = "HEAD";
@@ -90,7 +89,7 @@ fn review(
     let old_side = match cached {
         Some(side) => side,
         None => {
-            let side = dispatch::guarded("review accounting", || {
+            let side = pool::guarded("review accounting", || {
                 let acc = accounting::account(inventory, &old, &device, old_selection);
                 let prepared = accounting::diff::prepare(&acc);
                 Arc::new((acc, prepared))
@@ -99,7 +98,7 @@ fn review(
             side
         }
     };
-    let result = dispatch::guarded("review", || {
+    let result = pool::guarded("review", || {
         let new_acc = accounting::account(inventory, &facts, &device, new_selection);
         review_diff::review_prepared(&old_side.0, &old_side.1, &old, &new_acc, &facts)
     })?;
@@ -126,14 +125,14 @@ pub fn findings(
     }
 }
 
-/// A lens on each entry whose change since HEAD makes tests start or stop running.
-pub fn code_lenses(
+/// A lens on each entry whose change since HEAD makes tests start or stop running: where
+/// (an empty span at the entry's start) and its title.
+pub fn lens_lines(
     session: &Session,
     uri: &Uri,
     analysis: &Analysis,
-    positions: &Positions,
     inventory: &'static Inventory,
-) -> Vec<CodeLens> {
+) -> Vec<(std::ops::Range<usize>, String)> {
     let Some(manifest) = manifest_of(analysis) else { return Vec::new() };
     let Some((review, _)) = review(session, uri, manifest, inventory) else { return Vec::new() };
     review_diff::entry_effects(&review, manifest)
@@ -141,19 +140,8 @@ pub fn code_lenses(
         .map(|effect| {
             let labels: Vec<&str> = effect.causes.iter().map(|c| c.label.as_str()).collect();
             let what = if effect.exact { String::new() } else { format!(" ({})", labels.join(", ")) };
-            CodeLens {
-                range: positions.range(&(effect.span.start..effect.span.start)),
-                command: Some(Command {
-                    title: format!(
-                        "vs {AGAINST}: {}{what}",
-                        review_diff::signed_counts(effect.started, effect.stopped)
-                    ),
-                    // Informational: nothing to run.
-                    command: String::new(),
-                    arguments: None,
-                }),
-                data: None,
-            }
+            let title = format!("vs {AGAINST}: {}{what}", review_diff::signed_counts(effect.started, effect.stopped));
+            (effect.span.start..effect.span.start, title)
         })
         .collect()
 }

@@ -8,7 +8,7 @@
 //! (the runner's registry cancels it first).
 
 use super::protocol::{self, CommandArgs};
-use super::session::Session;
+use super::session::{Change, RunResults, Session};
 use runner::{self, RunEvent, RunOutcome, RunRequest, RunStatus, Selection, TestOutcome};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -27,18 +27,6 @@ pub enum WhenRunning {
     Ask,
     /// On-save runs: the newest saved state wins.
     Replace,
-}
-
-/// Diagnostics a finished run left on a manifest, until the entry changes or a run passes.
-#[derive(Clone, Debug)]
-pub struct RunResults {
-    /// Key path of the entry (e.g. `["supported_dtypes", "torch.float16"]`).
-    pub anchor: Vec<String>,
-    /// The entry's source text when the run started; results go when it changes.
-    pub anchor_text: Option<String>,
-    pub findings: Vec<(Severity, String)>,
-    /// Failed node ids, for `torchcts.rerunFailed`.
-    pub failed: Vec<String>,
 }
 
 /// Starts a run; `false` when none started (nothing to run, or the user kept the
@@ -93,7 +81,7 @@ pub async fn start(
     // Tests the manifest itself excludes run on a scratch copy with the change applied.
     let run_manifest = match &target.scratch_change {
         None => manifest_path.clone(),
-        Some(change) => match write_scratch_manifest(&manifest_path, change) {
+        Some(change) => match scratch_manifest(session, &manifest_path, change).await {
             Ok(path) => path,
             Err(e) => {
                 session.client.show_message(MessageType::ERROR, format!("torchcts: {e}")).await;
@@ -110,7 +98,7 @@ pub async fn start(
         timeout: Duration::from_secs(settings.timeout_seconds.max(1)),
         workers: args.workers.unwrap_or(settings.workers),
     };
-    let anchor_text = anchor_text(session, &uri, &target.anchor);
+    let anchor_text = anchor_text(session, &uri, &target.anchor).await;
     let (handle, replaced) = session.runs.start_or_replace(&manifest_path, request);
     if replaced.is_some() {
         session.log(crate::server::log::Level::Info, "torchcts: replaced the running test run of this manifest").await;
@@ -138,7 +126,7 @@ async fn follow(
     // Ask the client to create the progress token; never wait on it for long.
     let created = tokio::time::timeout(
         Duration::from_secs(5),
-        client.send_request::<request::WorkDoneProgressCreate>(WorkDoneProgressCreateParams { token: token.clone() }),
+        client.send_request::<request::WorkDoneProgressCreate>(super::to_proto::progress_create(token.clone())),
     )
     .await;
     let progress = match created {
@@ -188,19 +176,17 @@ async fn follow(
         if let Some(doc) = session.lock().documents.get_mut(&uri) {
             doc.run_results = Some(results);
         }
-        crate::server::diagnostics::refresh(&session, uri.clone()).await;
+        session.changed(Change::Findings(vec![uri.clone()]));
         // The run wrote its artifact into a result folder: evidence for every entry now,
         // whether or not the client watches files.
-        crate::server::evidence::results_changed(&session, &[uri]).await;
+        session.changed(Change::Results(vec![uri]));
     }
 }
 
 /// Asks whether to replace the run in progress; no answer within a minute keeps it
 /// (never wait on the client for long).
 async fn confirm_replace(session: &Session, target: &RunTarget) -> bool {
-    let actions = [REPLACE_RUN, KEEP_RUN]
-        .map(|title| MessageActionItem { title: title.into(), properties: Default::default() })
-        .to_vec();
+    let actions = super::to_proto::message_actions(&[REPLACE_RUN, KEEP_RUN]);
     let question = session.client.show_message_request(
         MessageType::INFO,
         format!("A TorchCTS run of this manifest is in progress. Replace it with a run of {}?", target.label),
@@ -212,9 +198,14 @@ async fn confirm_replace(session: &Session, target: &RunTarget) -> bool {
     )
 }
 
-fn anchor_text(session: &Session, uri: &Uri, anchor: &[String]) -> Option<String> {
-    let snapshot = session.snapshot(uri, &crate::server::session::Cancel::default())?;
-    anchor_span(&snapshot.analysis, anchor).map(|s| snapshot.analysis.text[s].to_string())
+/// The entry's text now (an analysis: on the blocking pool).
+async fn anchor_text(session: &Session, uri: &Uri, anchor: &[String]) -> Option<String> {
+    let (uri, anchor) = (uri.clone(), anchor.to_vec());
+    crate::server::dispatch::background(session, "run anchor", move |session, on_pool| {
+        let snapshot = crate::server::analysis::snapshot(session, &uri, on_pool)?;
+        anchor_span(&snapshot.analysis, &anchor).map(|s| snapshot.analysis.text[s].to_string())
+    })
+    .await
 }
 
 /// Byte span of the entry at a key path in the current text (the whole pair).
@@ -320,6 +311,16 @@ pub fn run_findings(analysis: &torchcts_core::Analysis, results: &RunResults) ->
             Finding::new(span.start..key_end, *severity, message.clone(), "run-result", Origin::Lsp)
         })
         .collect()
+}
+
+/// [`write_scratch_manifest`] on the blocking pool (file IO).
+async fn scratch_manifest(session: &Session, manifest_path: &std::path::Path, change: &str) -> Result<PathBuf, String> {
+    let (path, change) = (manifest_path.to_path_buf(), change.to_string());
+    crate::server::dispatch::background(session, "scratch manifest", move |_, _| {
+        Some(write_scratch_manifest(&path, &change))
+    })
+    .await
+    .unwrap_or_else(|| Err("writing the scratch copy failed; see stderr".to_string()))
 }
 
 /// Writes `<manifest folder>/.torchcts-lsp/scratch/manifest.py`: the saved manifest with

@@ -199,7 +199,7 @@ fn build_record(
     let path = &input.path;
     let text = super::read_input(input)?;
     let inventory = flags.load_inventory(path).map_err(|e| format!("torchcts-lsp report: {e}"))?;
-    let analysis = super::analyze_text(path, &text, None, flags.regex_python(path).0);
+    let analysis = flags.surroundings(path, None).analyze_whole(&text, None);
     let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) else {
         let lines: Vec<String> = analysis.check.lines().into_iter().map(|(_, line)| line).collect();
         return Err(format!("{}: {}", input.shown(), lines.join("\n")));
@@ -217,7 +217,7 @@ fn build_record(
     } else {
         path.clone()
     };
-    let folders = crate::evidence_io::result_folders(&manifest_path, None, extra_results);
+    let folders = crate::host::evidence::result_folders(&manifest_path, None, extra_results);
     let index = EvidenceIndex::read(&folders, &acc.device.device, Limits::default());
     let sources = model::Sources {
         manifest_name: model::relative(path),
@@ -236,8 +236,8 @@ fn build_record(
     let mut record = model::build(&acc, &sources);
     // Per entry, the core's attribution of tests to entries; ages only with --timestamp (the
     // clock would make two records of the same input differ).
-    let lookup = crate::evidence_io::IndexLookup::new(&index);
-    let now = args.timestamp.then(crate::ledger_warnings::now_seconds);
+    let lookup = crate::host::evidence::IndexLookup::new(&index);
+    let now = args.timestamp.then(crate::host::clock::now_seconds);
     let device = flags.device.as_deref();
     record.entries = torchcts_core::evidence::entry_tallies(&inventory, &analysis, device, &lookup, now)
         .into_iter()
@@ -251,7 +251,7 @@ fn build_record(
         record.review = Some(review_part(path, rev, &text, flags, &inventory)?);
     }
     if args.timestamp {
-        record.generated_at = Some(torchcts_core::evidence::time::utc_minutes(crate::ledger_warnings::now_seconds()));
+        record.generated_at = Some(torchcts_core::evidence::time::utc_minutes(crate::host::clock::now_seconds()));
     }
     Ok(record)
 }

@@ -6,11 +6,12 @@
 //! safe fix is in the range (as ESLint's lightbulb does), so that the lightbulb does not
 //! cost an analysis of every fix of the file.
 
-use crate::server::convert;
+use crate::server::analysis::Snapshot;
 use crate::server::dispatch;
 use crate::server::fix_all;
 use crate::server::protocol::{self, RUN_AFFECTED, RUN_LEVEL};
-use crate::server::session::{Cancel, Session, Snapshot};
+use crate::server::session::{Cancel, Session};
+use crate::server::to_proto;
 use torchcts_core::accounting_view as av;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionResponse, Uri};
@@ -44,14 +45,14 @@ fn code_action_now(
     };
     let offer_fix_all = asked_fix_all || (only.is_none() && fix_all::has_safe(&fixes));
     if wants_fixes {
-        actions.extend(fixes.into_iter().map(|fix| convert::quick_fix(&positions, analysis, fix, &uri)));
+        actions.extend(fixes.into_iter().map(|fix| to_proto::quick_fix(&positions, analysis, fix, &uri)));
         // "Ignore CODE on this line" for our own findings (a `# torchcts-lsp: ignore[...]`).
         let suppressions = torchcts_core::actions::suppression_fixes(analysis, start..end);
-        actions.extend(suppressions.into_iter().map(|fix| convert::quick_fix(&positions, analysis, fix, &uri)));
+        actions.extend(suppressions.into_iter().map(|fix| to_proto::quick_fix(&positions, analysis, fix, &uri)));
     }
     if offer_fix_all {
         if let Some((edit, count)) = fix_all::fix_all(analysis, cancel).ok()? {
-            actions.push(convert::fix_all_action(&positions, &edit, count, &uri));
+            actions.push(to_proto::fix_all_action(&positions, &edit, count, &uri));
         }
     }
     if wanted(only, &protocol::run_action_kind()) {
@@ -95,10 +96,10 @@ fn run_actions(session: &Session, uri: &Uri, snapshot: &Snapshot, offset: usize)
             format!("Run affected tests on {device} ({n} tests of {})", target.label)
         };
         let argument = serde_json::json!({"uri": uri.as_str(), "position": position});
-        out.push(convert::run_action(title, RUN_AFFECTED, argument));
+        out.push(to_proto::run_action(title, RUN_AFFECTED, argument));
     }
     let argument = serde_json::json!({"uri": uri.as_str(), "level": level});
-    out.push(convert::run_action(format!("Run level {level} on {device}"), RUN_LEVEL, argument));
+    out.push(to_proto::run_action(format!("Run level {level} on {device}"), RUN_LEVEL, argument));
     out
 }
 

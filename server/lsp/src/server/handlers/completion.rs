@@ -1,8 +1,9 @@
 //! `textDocument/completion`: keys, values, dtypes and operator names at the cursor.
 
-use crate::server::convert;
+use crate::server::analysis::Snapshot;
 use crate::server::dispatch;
-use crate::server::session::{Session, Snapshot};
+use crate::server::session::Session;
+use crate::server::to_proto;
 use torchcts_core::accounting_view::Inventory;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{CompletionParams, CompletionResponse};
@@ -29,6 +30,6 @@ fn completion_now(session: &Session, snapshot: &Snapshot, params: CompletionPara
     let offset = positions.offset(params.text_document_position.position);
     let operators = InventoryOperators(session.inventory());
     let items = torchcts_core::completion::complete(&snapshot.analysis, offset, Some(&operators));
-    let items = items.into_iter().map(|item| convert::completion_item(&positions, item)).collect();
+    let items = items.into_iter().map(|item| to_proto::completion_item(&positions, item)).collect();
     Some(CompletionResponse::Array(items))
 }

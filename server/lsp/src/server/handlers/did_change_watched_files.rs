@@ -6,7 +6,7 @@
 //! every open document is computed again (its index re-reads only the files that changed)
 //! and the client asked to fetch the code lenses again.
 
-use crate::server::session::Session;
+use crate::server::session::{Change, Session};
 use tower_lsp_server::ls_types::DidChangeWatchedFilesParams;
 
 pub async fn did_change_watched_files(session: &Session, params: DidChangeWatchedFilesParams) {
@@ -15,7 +15,7 @@ pub async fn did_change_watched_files(session: &Session, params: DidChangeWatche
         // A project known-segfault ledger: read again, counted and checked again.
         session.lock().ledgers.forget();
     }
-    let pyproject = params.changes.iter().any(|c| c.uri.as_str().ends_with(crate::project_config::FILE_NAME));
+    let pyproject = params.changes.iter().any(|c| c.uri.as_str().ends_with(crate::host::project_config::FILE_NAME));
     let results = params.changes.iter().any(|c| is_result_file(c.uri.as_str()));
     if ledger && !pyproject {
         crate::server::diagnostics::refresh_all(session).await;
@@ -24,14 +24,16 @@ pub async fn did_change_watched_files(session: &Session, params: DidChangeWatche
         {
             let mut state = session.lock();
             state.project_configs.forget();
-            // The `results` folders may have changed with it.
-            state.evidence.clear();
+            // Its `python` may have changed with it.
+            state.project_environments.clear();
         }
+        // The `results` folders may have changed with it.
+        session.evidence.clear();
         crate::server::diagnostics::refresh_all(session).await;
     }
     if pyproject || results {
         let uris = session.lock().documents.uris();
-        crate::server::evidence::results_changed(session, &uris).await;
+        session.changed(Change::Results(uris));
     }
 }
 

@@ -1,6 +1,6 @@
 //! `textDocument/didOpen`: store the text, analyse, publish.
 
-use crate::server::session::Session;
+use crate::server::session::{Change, Session};
 use tower_lsp_server::ls_types::DidOpenTextDocumentParams;
 
 pub async fn did_open(session: &Session, params: DidOpenTextDocumentParams) {
@@ -8,5 +8,5 @@ pub async fn did_open(session: &Session, params: DidOpenTextDocumentParams) {
     session.lock().documents.open(doc.uri.clone(), &doc.text, doc.version);
     crate::server::review_lens::note_head(session, &doc.uri).await;
     crate::server::diagnostics::refresh(session, doc.uri.clone()).await;
-    crate::server::evidence::update_warnings(session, &doc.uri).await;
+    session.changed(Change::Evidence(vec![doc.uri]));
 }

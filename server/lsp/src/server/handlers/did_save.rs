@@ -3,9 +3,10 @@
 
 use crate::server::dispatch;
 use crate::server::log::Level;
+use crate::server::pool::OnPool;
 use crate::server::protocol::CommandArgs;
 use crate::server::runs::WhenRunning;
-use crate::server::session::{Cancel, OnSave, Session};
+use crate::server::session::{Change, OnSave, Session};
 use torchcts_core::accounting_view::{self as av, RunTarget};
 use tower_lsp_server::ls_types::{DidSaveTextDocumentParams, Uri};
 
@@ -13,7 +14,7 @@ pub async fn did_save(session: &Session, params: DidSaveTextDocumentParams) {
     let uri = params.text_document.uri;
     crate::server::review_lens::note_head(session, &uri).await;
     crate::server::diagnostics::refresh(session, uri.clone()).await;
-    crate::server::evidence::update_warnings(session, &uri).await;
+    session.changed(Change::Evidence(vec![uri.clone()]));
     run_on_save(session, uri).await;
 }
 
@@ -44,9 +45,9 @@ enum OnSaveRun {
 }
 
 /// The run a save of `uri` starts, if any (`None`: nothing to run).
-fn on_save_run(session: &Session, uri: &Uri, cancel: &Cancel) -> Option<OnSaveRun> {
+fn on_save_run(session: &Session, uri: &Uri, on_pool: &OnPool) -> Option<OnSaveRun> {
     let settings = session.settings_for(uri);
-    let snapshot = session.snapshot(uri, cancel)?;
+    let snapshot = crate::server::analysis::snapshot(session, uri, on_pool)?;
     let analysis = &snapshot.analysis;
     if analysis.findings.iter().any(|f| f.severity == torchcts_core::Severity::Error) {
         return Some(OnSaveRun::SkippedForErrors);

@@ -1,8 +1,9 @@
 //! `textDocument/documentSymbol`: the manifest, its sections and entries as an outline.
 
-use crate::server::convert;
+use crate::server::analysis::Snapshot;
 use crate::server::dispatch;
-use crate::server::session::{Session, Snapshot};
+use crate::server::session::Session;
+use crate::server::to_proto;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{DocumentSymbolParams, DocumentSymbolResponse};
 
@@ -18,5 +19,5 @@ fn document_symbol_now(snapshot: &Snapshot) -> Option<DocumentSymbolResponse> {
     let analysis = &snapshot.analysis;
     let symbols = torchcts_core::symbols::document_symbols(&analysis.tree, &analysis.text);
     let positions = snapshot.positions();
-    Some(DocumentSymbolResponse::Nested(symbols.iter().map(|s| convert::symbol(&positions, s)).collect()))
+    Some(DocumentSymbolResponse::Nested(symbols.iter().map(|s| to_proto::symbol(&positions, s)).collect()))
 }

@@ -3,9 +3,10 @@
 //! `torchcts.showSkips`. An unknown command is an error (InvalidParams), not `null`.
 
 use crate::server::dispatch;
+use crate::server::pool::OnPool;
 use crate::server::protocol::{CommandArgs, CANCEL_RUN, RERUN_FAILED, RUN_AFFECTED, RUN_LEVEL, SHOW_SKIPS};
 use crate::server::runs::WhenRunning;
-use crate::server::session::{Cancel, Session};
+use crate::server::session::Session;
 use torchcts_core::accounting_view::{self as av, RunTarget};
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{ExecuteCommandParams, Uri};
@@ -51,8 +52,8 @@ pub async fn execute_command(session: &Session, params: ExecuteCommandParams) ->
 }
 
 /// What `torchcts show-skips` would print for the manifest, as Markdown.
-fn show_skips(session: &Session, uri: &Uri, args: &CommandArgs, cancel: &Cancel) -> Option<serde_json::Value> {
-    let snapshot = session.snapshot(uri, cancel)?;
+fn show_skips(session: &Session, uri: &Uri, args: &CommandArgs, on_pool: &OnPool) -> Option<serde_json::Value> {
+    let snapshot = crate::server::analysis::snapshot(session, uri, on_pool)?;
     let manifest = snapshot.analysis.model.manifest.as_ref()?.as_dict()?;
     let facts = session.facts_for(uri, manifest);
     let selection = match args.level {
@@ -93,8 +94,8 @@ impl std::fmt::Write for Capped {
 }
 
 /// The tests a run command is about.
-fn target_for(session: &Session, command: &str, uri: &Uri, args: &CommandArgs, cancel: &Cancel) -> Option<RunTarget> {
-    let snapshot = session.snapshot(uri, cancel)?;
+fn target_for(session: &Session, command: &str, uri: &Uri, args: &CommandArgs, on_pool: &OnPool) -> Option<RunTarget> {
+    let snapshot = crate::server::analysis::snapshot(session, uri, on_pool)?;
     let analysis = &snapshot.analysis;
     let manifest = analysis.model.manifest.as_ref()?.as_dict()?;
     let device = args.device.clone().or(session.settings_for(uri).device);

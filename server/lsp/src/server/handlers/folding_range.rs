@@ -1,8 +1,9 @@
 //! `textDocument/foldingRange`: the manifest's dicts and lists that span lines.
 
-use crate::server::convert;
+use crate::server::analysis::Snapshot;
 use crate::server::dispatch;
-use crate::server::session::{Session, Snapshot};
+use crate::server::session::Session;
+use crate::server::to_proto;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{FoldingRange, FoldingRangeParams};
 
@@ -15,5 +16,5 @@ fn folding_range_now(snapshot: &Snapshot) -> Option<Vec<FoldingRange>> {
     let analysis = &snapshot.analysis;
     let spans = torchcts_core::symbols::folding_ranges(&analysis.tree, &analysis.text);
     let positions = snapshot.positions();
-    Some(spans.iter().filter_map(|span| convert::folding_range(&positions, span)).collect())
+    Some(spans.iter().filter_map(|span| to_proto::folding_range(&positions, span)).collect())
 }

@@ -1,17 +1,22 @@
 //! `textDocument/hover`: what a key, value or dtype means, with counts from the inventory.
 
-use crate::server::convert;
+use crate::server::analysis::Snapshot;
 use crate::server::dispatch;
-use crate::server::session::{Session, Snapshot};
+use crate::server::pool::OnPool;
+use crate::server::session::Session;
+use crate::server::to_proto;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{Hover, HoverParams};
 
 pub async fn hover(session: &Session, params: HoverParams) -> Result<Option<Hover>> {
     let uri = params.text_document_position_params.text_document.uri.clone();
-    dispatch::on_snapshot(session, "hover", uri, move |session, snapshot, _| hover_now(session, snapshot, params)).await
+    dispatch::on_snapshot(session, "hover", uri, move |session, snapshot, on_pool| {
+        hover_now(session, snapshot, params, on_pool)
+    })
+    .await
 }
 
-fn hover_now(session: &Session, snapshot: &Snapshot, params: HoverParams) -> Option<Hover> {
+fn hover_now(session: &Session, snapshot: &Snapshot, params: HoverParams, on_pool: &OnPool) -> Option<Hover> {
     let uri = params.text_document_position_params.text_document.uri;
     let positions = snapshot.positions();
     let offset = positions.offset(params.text_document_position_params.position);
@@ -28,13 +33,14 @@ fn hover_now(session: &Session, snapshot: &Snapshot, params: HoverParams) -> Opt
         }
         h
     });
-    let result = match (result, crate::server::evidence::hover_markdown(session, &uri, &snapshot.analysis, offset)) {
-        (Some(mut h), Some(e)) => {
-            h.markdown = format!("{}\n\n---\n\n{e}", h.markdown);
-            Some(h)
-        }
-        (h, _) => h,
-    };
+    let result =
+        match (result, crate::server::evidence::hover_markdown(session, &uri, &snapshot.analysis, offset, on_pool)) {
+            (Some(mut h), Some(e)) => {
+                h.markdown = format!("{}\n\n---\n\n{e}", h.markdown);
+                Some(h)
+            }
+            (h, _) => h,
+        };
     let review =
         crate::server::review_lens::hover_markdown(session, &uri, &snapshot.analysis, offset, session.inventory());
     let result = match (result, review) {
@@ -47,14 +53,14 @@ fn hover_now(session: &Session, snapshot: &Snapshot, params: HoverParams) -> Opt
         }
         (h, None) => h,
     };
-    result.map(|h| convert::hover(&positions, h))
+    result.map(|h| to_proto::hover(&positions, h))
 }
 
 /// Where the hover lists the known crashes: the ledger entries past their review date, as
 /// `show-skips` and `run` warn about them (today's date read in the IO layer).
 fn expired_ledger_entries(session: &Session, device: &str, facts: &accounting::ManifestFacts) -> String {
     let (torchcts, torch) = session.counted_versions();
-    let expired = crate::ledger_warnings::expired(&torchcts, &torch, device, facts);
+    let expired = crate::host::ledger_warnings::expired(&torchcts, &torch, device, facts);
     if expired.is_empty() {
         return String::new();
     }

@@ -1,16 +1,15 @@
 //! `initialize` (negotiate the position encoding, read settings and every workspace folder,
 //! declare capabilities) and `initialized` (log the schema, load the inventory).
 
-use crate::server::convert;
 use crate::server::log::{self, Level};
-use crate::server::protocol::{self, COMMANDS};
 use crate::server::session::workspace::Folders;
 use crate::server::session::{Session, Settings};
+use crate::server::to_proto;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
 pub async fn initialize(session: &Session, params: InitializeParams) -> Result<InitializeResult> {
-    let encoding = convert::negotiate_encoding(&params);
+    let encoding = to_proto::negotiate_encoding(&params);
     {
         let mut state = session.lock();
         state.encoding = encoding;
@@ -33,49 +32,7 @@ pub async fn initialize(session: &Session, params: InitializeParams) -> Result<I
     }
     let settings = session.settings();
     apply_log_settings(session, &settings).await;
-    Ok(InitializeResult {
-        capabilities: capabilities(encoding),
-        server_info: Some(ServerInfo { name: "torchcts-lsp".into(), version: Some(env!("CARGO_PKG_VERSION").into()) }),
-        offset_encoding: None,
-    })
-}
-
-fn capabilities(encoding: torchcts_core::PositionEncoding) -> ServerCapabilities {
-    ServerCapabilities {
-        position_encoding: Some(convert::encoding_kind(encoding)),
-        text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
-            open_close: Some(true),
-            change: Some(TextDocumentSyncKind::INCREMENTAL),
-            save: Some(TextDocumentSyncSaveOptions::Supported(true)),
-            ..Default::default()
-        })),
-        hover_provider: Some(HoverProviderCapability::Simple(true)),
-        completion_provider: Some(CompletionOptions {
-            trigger_characters: Some(vec!["\"".into(), "'".into(), ".".into(), "|".into(), "(".into()]),
-            ..Default::default()
-        }),
-        document_symbol_provider: Some(OneOf::Left(true)),
-        execute_command_provider: Some(ExecuteCommandOptions {
-            commands: COMMANDS.iter().map(|c| c.to_string()).collect(),
-            ..Default::default()
-        }),
-        code_lens_provider: Some(CodeLensOptions { resolve_provider: Some(false) }),
-        inlay_hint_provider: Some(OneOf::Left(true)),
-        folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
-        code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
-            // Every kind `textDocument/codeAction` returns.
-            code_action_kinds: Some(protocol::code_action_kinds()),
-            ..Default::default()
-        })),
-        workspace: Some(WorkspaceServerCapabilities {
-            workspace_folders: Some(WorkspaceFoldersServerCapabilities {
-                supported: Some(true),
-                change_notifications: Some(OneOf::Left(true)),
-            }),
-            file_operations: None,
-        }),
-        ..Default::default()
-    }
+    Ok(to_proto::initialize_result(encoding))
 }
 
 pub async fn initialized(session: &Session, _: InitializedParams) {
@@ -93,19 +50,7 @@ pub async fn initialized(session: &Session, _: InitializedParams) {
         // Off the start-up path: a client answers the registration whenever it likes.
         let session = session.clone();
         tokio::spawn(async move {
-            // The project configuration, and the result folders' artifacts (runs landing).
-            let watcher = serde_json::json!({"watchers": [
-                {"globPattern": "**/pyproject.toml"},
-                {"globPattern": "**/results/**/*.json"},
-                {"globPattern": "**/.torchcts-lsp/results/**/*.json"},
-                {"globPattern": "**/known_segfaults.json"},
-            ]});
-            let registration = Registration {
-                id: "torchcts-pyproject".into(),
-                method: "workspace/didChangeWatchedFiles".into(),
-                register_options: Some(watcher),
-            };
-            if let Err(e) = session.client.register_capability(vec![registration]).await {
+            if let Err(e) = session.client.register_capability(vec![to_proto::file_watchers()]).await {
                 session.log(Level::Debug, format!("cannot watch pyproject.toml and result files: {e}")).await;
             }
         });

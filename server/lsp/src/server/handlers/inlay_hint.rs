@@ -1,9 +1,10 @@
 //! `textDocument/inlayHint`: per entry, how many tests it lets in, gates or removes;
 //! cached per document for the facts they were computed from.
 
-use crate::server::convert;
+use crate::server::analysis::Snapshot;
 use crate::server::dispatch;
-use crate::server::session::{Cancel, Session, Snapshot};
+use crate::server::session::{Cancel, Session};
+use crate::server::to_proto;
 use torchcts_core::accounting_view as av;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{InlayHint, InlayHintParams, Uri};
@@ -38,5 +39,5 @@ fn inlay_hint_now(session: &Session, snapshot: &Snapshot, uri: Uri, cancel: &Can
         }
     };
     let positions = snapshot.positions();
-    Some(hints.into_iter().map(|(offset, label)| convert::inlay_hint(&positions, offset, label)).collect())
+    Some(hints.into_iter().map(|(offset, label)| to_proto::inlay_hint(&positions, offset, label)).collect())
 }

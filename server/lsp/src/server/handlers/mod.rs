@@ -1,5 +1,5 @@
 //! One file per LSP request or notification, named after it: convert the parameters in,
-//! call the core, convert the result out (through [`super::convert`]). The routing is
+//! call the core, convert the result out (through [`super::to_proto`]). The routing is
 //! `impl LanguageServer for Backend` in `server/mod.rs`, one line per method.
 
 pub mod code_action;

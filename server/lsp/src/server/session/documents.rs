@@ -4,7 +4,7 @@
 //! clone of the rope (what an analysis takes) shares its nodes and is O(1); an edit
 //! arriving while an analysis reads the old version copies only the nodes it touches.
 
-use crate::server::convert::Positions;
+use crate::server::positions::Positions;
 use ropey::Rope;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -30,7 +30,7 @@ pub struct Document {
     /// Inlay hints (offset, label) for the facts they were computed from.
     pub inlay_cache: Option<(ManifestFacts, Vec<(usize, String)>)>,
     /// Results of the last run, shown as diagnostics on the entry it was about.
-    pub run_results: Option<crate::server::runs::RunResults>,
+    pub run_results: Option<super::runs::RunResults>,
     /// The findings of the runs' evidence (`torchcts_core::evidence::notes`), computed on
     /// open, save and when result files change (`server::evidence`), placed again by every
     /// analysis (`AnalysisInput::evidence`).
@@ -158,8 +158,9 @@ impl Document {
 mod tests {
     use super::DocumentStore;
     use crate::server::analysis::parse_rope;
-    use crate::server::convert::{self, Positions};
+    use crate::server::positions::Positions;
     use crate::server::session::Cancel;
+    use crate::server::to_proto;
     use torchcts_core::analysis::{analyze, analyze_parsed_owned, AnalysisInput};
     use torchcts_core::{LineCol, LineIndex, PositionEncoding};
     use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent, Uri};
@@ -244,8 +245,8 @@ mod tests {
             let string_positions = Positions::new(&of_string.text, &of_string.line_index, encoding);
             for finding in &of_string.findings {
                 assert_eq!(
-                    convert::diagnostic(&rope_positions, finding, &uri),
-                    convert::diagnostic(&string_positions, finding, &uri),
+                    to_proto::diagnostic(&rope_positions, finding, &uri),
+                    to_proto::diagnostic(&string_positions, finding, &uri),
                     "after edit {version}"
                 );
             }

@@ -1,7 +1,7 @@
 //! The project known-segfault ledgers (`known_segfaults.json` beside a manifest), read once
 //! per file and torchcts release until `workspace/didChangeWatchedFiles` reports a change.
 
-use crate::project_ledger::LedgerProblem;
+use crate::host::project_ledger::LedgerProblem;
 use accounting::ledger::LedgerEntry;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -22,7 +22,7 @@ impl ProjectLedgers {
         self.read
             .entry((file.to_path_buf(), torchcts.to_string()))
             .or_insert_with(|| match std::fs::read(file) {
-                Ok(bytes) => crate::project_ledger::parse(file, &bytes, torchcts),
+                Ok(bytes) => crate::host::project_ledger::parse(file, &bytes, torchcts),
                 Err(_) => Ok(Vec::new()),
             })
             .clone()

@@ -1,8 +1,11 @@
 //! The server's state and the one handle every handler gets: open documents with all
-//! their per-document state (`documents.rs`; "vs HEAD" in `review.rs`), settings, the
-//! negotiated position encoding, the inventory in use, the run registry and the publish
-//! lock. This is `Session`'s only `impl`; the work done with it (analysing and publishing,
-//! loading the inventory, runs, requests) is functions of `&Session` outside `session/`.
+//! their per-document state (`documents.rs`; "vs HEAD" in `review.rs`; a run's results in
+//! `runs.rs`), settings, workspace folders, the negotiated position encoding, the inventory
+//! and environment in use, the evidence indexes, the run registry, the publish lock and the
+//! channel on which features say that something changed ([`Change`]). State only: the
+//! session runs no analysis and reads no evidence; the work done with it (analysing and
+//! publishing, loading the inventory, runs, requests) is functions of `&Session` outside
+//! `session/`, and it depends on no module outside `session/` but the host's types.
 //!
 //! Locking: `state` is a std mutex held only for short synchronous sections, never across
 //! an `.await`; a poisoned lock is taken over (a panic must not take the server down).
@@ -11,16 +14,21 @@ pub mod documents;
 pub mod ledgers;
 pub mod project;
 pub mod review;
+pub mod runs;
 pub mod settings;
 pub mod workspace;
 
+use crate::host::evidence::EvidenceIndexes;
+use crate::host::Environment;
 use documents::DocumentStore;
+pub use runs::RunResults;
 pub use settings::{OnSave, Settings};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 use torchcts_core::accounting_view::Inventory;
-use torchcts_core::{Analysis, PositionEncoding};
+use torchcts_core::PositionEncoding;
 use tower_lsp_server::ls_types::Uri;
 use tower_lsp_server::Client;
 
@@ -37,19 +45,15 @@ pub struct State {
     pub embedded: Option<accounting::InventoryChoice>,
     /// The last note said about the environment's versions (said once, not per reload).
     pub last_inventory_note: Option<String>,
-    /// The environment's site-packages, where a real run's torchcts lives.
-    pub site_packages: Option<PathBuf>,
-    /// The Python whose `re` answers for regexes (the environment's), and the line saying so.
-    pub regex_python: Option<(torchcts_core::regex_check::PythonVersion, String)>,
     /// `[tool.torchcts-lsp]` per manifest folder, read once until a pyproject.toml changes.
     pub project_configs: project::ProjectConfigs,
-    /// Evidence indexes of earlier runs, per manifest folder and device.
-    pub evidence: crate::server::evidence::EvidenceIndexes,
-    /// The Python environment found for the workspace (after the inventory loaded).
-    pub environment: Option<runner::environment::PythonEnvironment>,
-    /// The modules that environment's own folders hold, listed once per environment (not
-    /// on every keystroke): `Some(None)` where the list cannot be complete.
-    pub environment_modules: Option<Arc<Option<std::collections::HashSet<String>>>>,
+    /// The Python environment found for the workspace (after the inventory loaded): its
+    /// site-packages (where a real run's torchcts lives), the Python whose `re` answers, the
+    /// modules it imports (listed once per environment).
+    pub environment: Option<Arc<Environment>>,
+    /// The environments of projects whose `[tool.torchcts-lsp]` names a `python`, per
+    /// interpreter (forgotten when a pyproject.toml changes).
+    pub project_environments: std::collections::HashMap<PathBuf, Arc<Environment>>,
     /// The project known-segfault ledgers, read once until one changes.
     pub ledgers: ledgers::ProjectLedgers,
     /// The client can be asked to watch `pyproject.toml` files (dynamic registration).
@@ -70,6 +74,27 @@ pub struct Session {
     /// Set once the embedded inventory is decoded. Until then diagnostics are published
     /// without the inventory's hints, so the first diagnostics do not wait for it.
     inventory_ready: Arc<AtomicBool>,
+    /// Evidence indexes of earlier runs, per manifest folder and device (outside `state`:
+    /// reading them is file IO, never under the session's lock).
+    pub evidence: Arc<EvidenceIndexes>,
+    /// Where features say that something changed; the refresh loop (`server/refresh.rs`)
+    /// analyses and publishes again.
+    changes: UnboundedSender<Change>,
+}
+
+/// Something changed that the published diagnostics, lenses or evidence depend on: the
+/// one way a feature asks for a refresh (features never publish).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    /// What these documents' findings come from changed (a run's results, the inventory):
+    /// analyse and publish them again.
+    Findings(Vec<Uri>),
+    /// These documents were opened or saved: their evidence again (result folders, git
+    /// blame: too much for every keystroke).
+    Evidence(Vec<Uri>),
+    /// Result files changed (a run landed): these documents' evidence again, and the
+    /// client asked to fetch the code lenses again.
+    Results(Vec<Uri>),
 }
 
 /// Set once the request that started some work is cancelled (`$/cancelRequest`, which
@@ -77,22 +102,26 @@ pub struct Session {
 /// core at its next checkpoint.
 pub use torchcts_core::Cancel;
 
-/// One version of a document as read-only requests see it: its analysis, which holds the
-/// text and its line index (positions are counted in them).
-pub struct Snapshot {
-    pub analysis: Arc<Analysis>,
-    pub encoding: PositionEncoding,
-}
-
 impl Session {
-    pub fn new(client: Client) -> Session {
-        Session {
+    /// A session, and the receiving end of its [`Change`]s for the refresh loop.
+    pub fn new(client: Client) -> (Session, UnboundedReceiver<Change>) {
+        let (changes, receiver) = tokio::sync::mpsc::unbounded_channel();
+        let session = Session {
             client,
             state: Arc::new(Mutex::new(State::default())),
             publish_lock: Arc::new(tokio::sync::Mutex::new(())),
             runs: Arc::new(runner::RunRegistry::new()),
             inventory_ready: Arc::new(AtomicBool::new(false)),
-        }
+            evidence: Arc::default(),
+            changes,
+        };
+        (session, receiver)
+    }
+
+    /// Says that something changed; the refresh loop does the work (never the caller).
+    pub fn changed(&self, change: Change) {
+        // Err only once the loop is gone: the server is shutting down.
+        let _ = self.changes.send(change);
     }
 
     pub fn lock(&self) -> MutexGuard<'_, State> {
@@ -156,25 +185,8 @@ impl Session {
     pub fn project_ledger(&self, uri: &Uri) -> ledgers::LedgerRead {
         let Some(path) = uri.to_file_path() else { return Ok(Vec::new()) };
         let (torchcts, _) = self.counted_versions();
-        let file = crate::project_ledger::file_for(&path);
+        let file = crate::host::project_ledger::file_for(&path);
         self.lock().ledgers.get(&file, &torchcts)
-    }
-
-    /// The modules the workspace's torchcts environment can import for the manifest `uri`
-    /// (listed again each time: a `pip install` shows at once); `None` where not known.
-    pub fn importable(&self, uri: &Uri) -> Option<torchcts_core::eval::modules::ImportableModules> {
-        let folder = uri.to_file_path()?.parent()?.to_path_buf();
-        let listed = self.lock().environment_modules.clone();
-        let modules = match listed {
-            Some(modules) => modules,
-            None => {
-                // Listed outside the session's lock: it is file IO.
-                let environment = self.lock().environment.clone()?;
-                let modules = Arc::new(crate::importable::environment_modules(&environment));
-                self.lock().environment_modules.get_or_insert(modules).clone()
-            }
-        };
-        crate::importable::with_manifest_folder(modules.as_ref().as_ref()?, &folder)
     }
 
     /// What an accounting of `uri` counts with of its project ledger (none when refused:
@@ -184,15 +196,8 @@ impl Session {
         accounting::ledger::ProjectLedger {
             entries: self.project_ledger(uri).unwrap_or_default(),
             torch,
-            host: crate::project_ledger::host_facts(),
+            host: crate::host::project_ledger::host_facts(),
         }
-    }
-
-    /// The codes of our own findings the project configuration of `uri` silences.
-    pub fn project_ignored_codes(&self, uri: &Uri) -> Vec<String> {
-        let Some(path) = uri.to_file_path() else { return Vec::new() };
-        let mut state = self.lock();
-        state.project_configs.for_path(&path).map(|c| c.ignored_codes().to_vec()).unwrap_or_default()
     }
 
     /// The workspace folder holding `path`, else the first one.
@@ -219,13 +224,8 @@ impl Session {
     /// How a real run of this manifest (in its folder, with the environment's torchcts)
     /// names tests: decides the known-segfault ledger and node ids quoted in details. With
     /// no torchcts environment, the common layout (`RunLayout::default`: the ledger applies).
-    /// The Python whose `re` answers for regexes: the environment's once detected, else 3.11.
-    pub fn regex_python(&self) -> torchcts_core::regex_check::PythonVersion {
-        self.lock().regex_python.as_ref().map(|(v, _)| *v).unwrap_or_default()
-    }
-
     pub fn run_layout(&self, uri: &Uri) -> accounting::RunLayout {
-        let site = self.lock().site_packages.clone();
+        let site = self.lock().environment.as_ref().and_then(|e| e.layout_site_packages());
         let folder = uri.to_file_path().and_then(|p| p.parent().map(|f| f.to_path_buf()));
         match (site, folder) {
             (Some(site), Some(folder)) => accounting::RunLayout::for_paths(&folder, &site.join("torchcts")),
@@ -268,42 +268,6 @@ impl Session {
         let state = self.lock();
         let embedded = state.embedded.as_ref().map(|c| c.inventory);
         state.inventory.or_else(|| self.inventory_ready.load(Ordering::Acquire).then_some(embedded).flatten())
-    }
-
-    /// The analysis of the current version of `uri`, for read-only requests: the cached
-    /// one when it is current, else a fresh one of the current text (`None` if cancelled).
-    /// `None` for a document that is not a manifest.
-    pub fn snapshot(&self, uri: &Uri, cancel: &Cancel) -> Option<Snapshot> {
-        if !self.is_manifest(uri) {
-            return None;
-        }
-        let state = self.lock();
-        let encoding = state.encoding;
-        let doc = state.documents.get(uri)?;
-        if let Some((version, analysis)) = &doc.analysis {
-            if *version == doc.version {
-                return Some(Snapshot { analysis: analysis.clone(), encoding });
-            }
-        }
-        // An O(1) clone of the rope: an edit meanwhile copies only the nodes it touches.
-        let text = doc.text.clone();
-        let evidence = doc.evidence_notes.clone();
-        drop(state);
-        // Not analysed on request either: the document has its "too large" finding.
-        if text.len_bytes() > crate::server::diagnostics::LIVE_ANALYSIS_MAX_BYTES {
-            return None;
-        }
-        let importable = self.importable(uri);
-        let surroundings = crate::server::analysis::Surroundings {
-            evidence: &evidence,
-            python: self.regex_python(),
-            importable: importable.as_ref(),
-        };
-        let analysis = Arc::new(
-            crate::server::analysis::run_analysis(uri, &text, None, Some(self.inventory()), &surroundings, cancel)
-                .ok()??,
-        );
-        Some(Snapshot { analysis, encoding })
     }
 
     /// The "vs HEAD" state of `uri` (`None` when it is not open).

@@ -1,14 +1,14 @@
 //! The project configuration (`[tool.torchcts-lsp]` in the nearest `pyproject.toml`, read by
-//! `crate::project_config`) as the server uses it: per manifest folder, read once and kept
+//! `crate::host::project_config`) as the server uses it: per manifest folder, read once and kept
 //! until a `pyproject.toml` changes (`workspace/didChangeWatchedFiles` clears it). It adds
-//! its `manifests` globs to what is a manifest and its `ignore` codes to what is published;
+//! its `manifests` globs to what is a manifest and its `ignore` codes (the host's rule,
+//! `crate::host::project::ignores`) to what is published;
 //! editor settings still win where both say something. A file that cannot be read applies
 //! nothing and gets a diagnostic on the pyproject.toml itself, never a crash.
 
-use crate::project_config::{self, ConfigError, ProjectConfig};
+use crate::host::project_config::{self, ConfigError, ProjectConfig};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use torchcts_core::{Finding, Origin};
 
 /// Per manifest folder: the configuration that applies there (or none), or why it cannot
 /// be read.
@@ -40,10 +40,4 @@ impl ProjectConfigs {
     pub fn forget(&mut self) {
         self.by_folder.clear();
     }
-}
-
-/// Whether `ignored` (a configuration's `ignore` codes) silences `finding`: only
-/// torchcts-lsp's own codes; a check-manifest finding is the real tool's verdict and stays.
-pub fn ignores(ignored: &[String], finding: &Finding) -> bool {
-    finding.origin == Origin::Lsp && ignored.iter().any(|code| code == finding.code)
 }

@@ -1,11 +1,18 @@
-//! The IO side of the runs' evidence (issue 26), shared by the language server and the CLI:
-//! the `runner::evidence` index as the core's [`EvidenceLookup`], the run report beside an
-//! artifact, when each line of a manifest last changed, and which result folders belong to
-//! a manifest. The analysis is the core's (`torchcts_core::evidence`).
+//! All evidence IO (issue 26), for the language server, the CLI and the Python API alike:
+//! which result folders belong to a manifest, the `runner::evidence` index of them (read
+//! whole for a command, kept and refreshed per folder and device for the server), that index
+//! as the core's [`EvidenceLookup`], the run report beside an artifact, when each line of a
+//! manifest last changed (git blame, else the file's time), and the notes of an analysed
+//! manifest with the clock's time. The counting and wording are the core's
+//! (`torchcts_core::evidence`).
+//!
+//! Everything here reads files and may run git: callers run it off any request loop (the
+//! server through `dispatch`).
 
-use runner::evidence::{EvidenceIndex, EvidenceStatus, RunInfo};
+use runner::evidence::{EvidenceIndex, EvidenceStatus, Limits, RunInfo};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use torchcts_core::evidence::{EvidenceLookup, EvidenceRun, TestRecord, TestStatus};
 
 /// An evidence index read as the core asks: each run converted once.
@@ -122,4 +129,90 @@ pub fn entries_and_notes(
     let entries = torchcts_core::evidence::entry_tallies(inventory, analysis, device_override, lookup, now);
     let notes = torchcts_core::evidence::notes(analysis, &entries, &context);
     (entries, notes)
+}
+
+/// What the result folders showed for one manifest on its device.
+pub struct Evidence {
+    pub device: String,
+    pub entries: Vec<torchcts_core::evidence::EntryEvidence>,
+    pub notes: Vec<torchcts_core::evidence::EvidenceNote>,
+    /// Runs on the device that gave records.
+    pub runs: usize,
+    /// What could not be used, one line each (`PATH: why`, a folder that is none, history
+    /// files left unread), for the caller to say once.
+    pub problems: Vec<String>,
+}
+
+/// Reads `folders` whole for the manifest at `path` (`None`: text with no file, so no line
+/// times) analysed as `analysis`, on its device (`device_override`, else the manifest's);
+/// `None` without folders or a manifest dict. `env_torch`: the environment's torch release.
+pub fn read(
+    folders: &[PathBuf],
+    path: Option<&Path>,
+    analysis: &torchcts_core::Analysis,
+    inventory: &torchcts_core::accounting_view::Inventory,
+    device_override: Option<&str>,
+    env_torch: Option<&str>,
+) -> Option<Evidence> {
+    if folders.is_empty() {
+        return None;
+    }
+    let manifest = analysis.model.manifest.as_ref()?.as_dict()?;
+    let device = torchcts_core::accounting_view::facts(manifest).resolve_device(device_override);
+    let mut problems: Vec<String> = folders
+        .iter()
+        .filter(|f| !f.is_dir())
+        .map(|f| format!("{} is not a folder; no records read from it", f.display()))
+        .collect();
+    let index = EvidenceIndex::read(folders, &device, Limits::default());
+    problems.extend(index.problems().iter().map(|p| format!("{}: {}", p.path.display(), p.message)));
+    if index.omitted() > 0 {
+        problems.push(format!(
+            "{} older history files not read (the newest {} per folder are)",
+            index.omitted(),
+            Limits::default().max_history_files
+        ));
+    }
+    let now = Some(super::clock::now_seconds());
+    let lookup = IndexLookup::new(&index);
+    let (entries, notes) = entries_and_notes(inventory, analysis, path, device_override, &lookup, env_torch, now);
+    Some(Evidence { device, entries, notes, runs: index.runs().len(), problems })
+}
+
+/// The server's evidence indexes, kept per (manifest folder, device) and refreshed on each
+/// question (only changed files are read again).
+#[derive(Default)]
+pub struct EvidenceIndexes {
+    by_folder: Mutex<IndexMap>,
+}
+
+/// Per (manifest folder, device): its index, shared with the questions reading it.
+type IndexMap = HashMap<(PathBuf, String), Arc<Mutex<EvidenceIndex>>>;
+
+impl EvidenceIndexes {
+    /// The index of the manifest at `path` on `device` over `folders` (its
+    /// [`result_folders`]), refreshed; `None` when none of the folders exists yet.
+    pub fn index(&self, path: &Path, device: &str, folders: &[PathBuf]) -> Option<Arc<Mutex<EvidenceIndex>>> {
+        let key = (path.parent()?.to_path_buf(), device.to_string());
+        let known = self.map().get(&key).cloned();
+        if let Some(index) = known {
+            index.lock().unwrap_or_else(|p| p.into_inner()).refresh();
+            return Some(index);
+        }
+        if !folders.iter().any(|f| f.is_dir()) {
+            return None;
+        }
+        // The first read happens outside the map's lock: it is file IO.
+        let index = Arc::new(Mutex::new(EvidenceIndex::read(folders, device, Limits::default())));
+        Some(self.map().entry(key).or_insert(index).clone())
+    }
+
+    /// Forgets every index (the result folders a manifest has may have changed).
+    pub fn clear(&self) {
+        self.map().clear();
+    }
+
+    fn map(&self) -> std::sync::MutexGuard<'_, IndexMap> {
+        self.by_folder.lock().unwrap_or_else(|p| p.into_inner())
+    }
 }

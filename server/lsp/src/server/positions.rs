@@ -1,20 +1,10 @@
-//! Every conversion between the core's data (byte offsets, findings, fixes, items) and LSP
-//! types, both ways. The only module that converts positions: handlers convert in, call the
-//! core, convert out through here.
+//! Positions of one version of a document in the negotiated encoding: byte offsets to LSP
+//! positions and back, the one place positions are counted (the session's edits inbound,
+//! `to_proto` outbound). Depends on nothing else in the server.
 
-use crate::server::session::Snapshot;
 use ropey::Rope;
-use torchcts_core::actions::QuickFix;
-use torchcts_core::completion::{CompletionItem as CoreItem, ItemKind};
-use torchcts_core::hover::HoverResult;
-use torchcts_core::symbols::{Symbol, SymbolKind as CoreSymbolKind};
-use torchcts_core::{Analysis, Finding, LineCol, LineIndex, Origin, PositionEncoding, Severity};
-use tower_lsp_server::ls_types::{
-    CodeAction, CodeActionKind, CodeActionOrCommand, Command, CompletionItem, CompletionItemKind, CompletionTextEdit,
-    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DocumentSymbol, Documentation, FoldingRange,
-    FoldingRangeKind, Hover, HoverContents, InitializeParams, InlayHint, InlayHintLabel, Location, MarkupContent,
-    MarkupKind, NumberOrString, Position, PositionEncodingKind, Range, SymbolKind, TextEdit, Uri, WorkspaceEdit,
-};
+use torchcts_core::{LineCol, LineIndex, PositionEncoding};
+use tower_lsp_server::ls_types::{Position, Range};
 
 /// Positions of one version of a text in the negotiated encoding. Lines end at `\n`, `\r\n`
 /// or `\r` only, as LSP defines them.
@@ -36,12 +26,6 @@ pub struct Positions<'a> {
 enum Source<'a> {
     Text { text: &'a str, index: &'a LineIndex },
     Rope(&'a Rope),
-}
-
-impl Snapshot {
-    pub fn positions(&self) -> Positions<'_> {
-        Positions::new(&self.analysis.text, &self.analysis.line_index, self.encoding)
-    }
 }
 
 impl<'a> Positions<'a> {
@@ -140,175 +124,6 @@ fn content_chars(rope: &Rope, line: usize) -> usize {
         (_, Some('\n' | '\r')) => n - 1,
         _ => n,
     }
-}
-
-/// UTF-8 when the client offers it (no conversion at all), else LSP's default UTF-16.
-pub fn negotiate_encoding(params: &InitializeParams) -> PositionEncoding {
-    let offered = params.capabilities.general.as_ref().and_then(|g| g.position_encodings.as_ref());
-    match offered {
-        Some(list) if list.contains(&PositionEncodingKind::UTF8) => PositionEncoding::Utf8,
-        _ => PositionEncoding::Utf16,
-    }
-}
-
-pub fn encoding_kind(encoding: PositionEncoding) -> PositionEncodingKind {
-    match encoding {
-        PositionEncoding::Utf8 => PositionEncodingKind::UTF8,
-        PositionEncoding::Utf16 => PositionEncodingKind::UTF16,
-        PositionEncoding::Utf32 => PositionEncodingKind::UTF32,
-    }
-}
-
-pub fn diagnostic(positions: &Positions, finding: &Finding, uri: &Uri) -> Diagnostic {
-    let related: Vec<DiagnosticRelatedInformation> = finding
-        .related
-        .iter()
-        .map(|(span, message)| DiagnosticRelatedInformation {
-            location: Location { uri: uri.clone(), range: positions.range(span) },
-            message: message.clone(),
-        })
-        .collect();
-    Diagnostic {
-        range: positions.range(&finding.span),
-        severity: Some(match finding.severity {
-            Severity::Error => DiagnosticSeverity::ERROR,
-            Severity::Warning => DiagnosticSeverity::WARNING,
-            Severity::Information => DiagnosticSeverity::INFORMATION,
-            Severity::Hint => DiagnosticSeverity::HINT,
-        }),
-        code: Some(NumberOrString::String(finding.code.to_string())),
-        source: Some(
-            match finding.origin {
-                Origin::Torchcts => "torchcts",
-                Origin::Lsp => "torchcts-lsp",
-            }
-            .to_string(),
-        ),
-        message: finding.message.clone(),
-        related_information: (!related.is_empty()).then_some(related),
-        // The same object as in the CLI's JSON (`Finding`'s serde form).
-        data: finding.data.as_ref().and_then(|data| serde_json::to_value(data).ok()),
-        ..Default::default()
-    }
-}
-
-#[allow(deprecated)] // `deprecated` is a required field of DocumentSymbol.
-pub fn symbol(positions: &Positions, s: &Symbol) -> DocumentSymbol {
-    DocumentSymbol {
-        name: s.name.clone(),
-        detail: Some(s.detail.clone()),
-        kind: match s.kind {
-            CoreSymbolKind::Manifest => SymbolKind::VARIABLE,
-            CoreSymbolKind::Section => SymbolKind::OBJECT,
-            CoreSymbolKind::Entry => SymbolKind::PROPERTY,
-        },
-        tags: None,
-        deprecated: None,
-        range: positions.range(&s.span),
-        selection_range: positions.range(&s.selection),
-        children: Some(s.children.iter().map(|c| symbol(positions, c)).collect()),
-    }
-}
-
-/// A folded region, or `None` for one that does not span lines.
-pub fn folding_range(positions: &Positions, span: &std::ops::Range<usize>) -> Option<FoldingRange> {
-    let (start_line, end_line) = (positions.line(span.start), positions.line(span.end.saturating_sub(1)));
-    (end_line > start_line).then(|| FoldingRange {
-        start_line,
-        end_line,
-        kind: Some(FoldingRangeKind::Region),
-        ..Default::default()
-    })
-}
-
-pub fn hover(positions: &Positions, h: HoverResult) -> Hover {
-    Hover {
-        contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: h.markdown }),
-        range: Some(positions.range(&h.span)),
-    }
-}
-
-pub fn inlay_hint(positions: &Positions, offset: usize, label: String) -> InlayHint {
-    InlayHint {
-        position: positions.position(offset),
-        label: InlayHintLabel::String(label),
-        kind: None,
-        text_edits: None,
-        tooltip: None,
-        padding_left: Some(true),
-        padding_right: None,
-        data: None,
-    }
-}
-
-pub fn completion_item(positions: &Positions, item: CoreItem) -> CompletionItem {
-    CompletionItem {
-        label: item.label,
-        kind: Some(match item.kind {
-            ItemKind::Key => CompletionItemKind::PROPERTY,
-            ItemKind::Value => CompletionItemKind::VALUE,
-            ItemKind::Dtype => CompletionItemKind::ENUM_MEMBER,
-            ItemKind::Operator => CompletionItemKind::FUNCTION,
-        }),
-        detail: item.detail,
-        documentation: item
-            .documentation
-            .map(|d| Documentation::MarkupContent(MarkupContent { kind: MarkupKind::Markdown, value: d })),
-        sort_text: Some(item.sort),
-        filter_text: None,
-        text_edit: Some(CompletionTextEdit::Edit(TextEdit {
-            range: positions.range(&item.replace),
-            new_text: item.insert_text,
-        })),
-        ..Default::default()
-    }
-}
-
-/// A quick fix as a code action with its edits and the diagnostic it fixes.
-pub fn quick_fix(positions: &Positions, analysis: &Analysis, fix: QuickFix, uri: &Uri) -> CodeActionOrCommand {
-    let edits: Vec<TextEdit> =
-        fix.edits.iter().map(|e| TextEdit { range: positions.range(&e.span), new_text: e.new_text.clone() }).collect();
-    CodeActionOrCommand::CodeAction(CodeAction {
-        title: fix.title,
-        kind: Some(CodeActionKind::QUICKFIX),
-        diagnostics: Some(vec![diagnostic(positions, &analysis.findings[fix.finding], uri)]),
-        edit: Some(WorkspaceEdit {
-            changes: Some(std::iter::once((uri.clone(), edits)).collect()),
-            ..Default::default()
-        }),
-        is_preferred: Some(fix.preferred),
-        ..Default::default()
-    })
-}
-
-/// The `source.fixAll.torchcts` action: one edit that applies `count` safe fixes.
-pub fn fix_all_action(
-    positions: &Positions,
-    edit: &torchcts_core::actions::TextEdit,
-    count: usize,
-    uri: &Uri,
-) -> CodeActionOrCommand {
-    let edit = TextEdit { range: positions.range(&edit.span), new_text: edit.new_text.clone() };
-    let s = if count == 1 { "" } else { "es" };
-    CodeActionOrCommand::CodeAction(CodeAction {
-        title: format!("Fix all safe problems ({count} fix{s}, torchcts)"),
-        kind: Some(crate::server::protocol::fix_all_kind()),
-        edit: Some(WorkspaceEdit {
-            changes: Some(std::iter::once((uri.clone(), vec![edit])).collect()),
-            ..Default::default()
-        }),
-        ..Default::default()
-    })
-}
-
-/// A code action that runs one of the server's commands (`source.torchcts.run`).
-pub fn run_action(title: String, command: &str, argument: serde_json::Value) -> CodeActionOrCommand {
-    CodeActionOrCommand::CodeAction(CodeAction {
-        title: title.clone(),
-        kind: Some(crate::server::protocol::run_action_kind()),
-        command: Some(Command { title, command: command.into(), arguments: Some(vec![argument]) }),
-        ..Default::default()
-    })
 }
 
 #[cfg(test)]

@@ -1,0 +1,238 @@
+//! The host: everything that turns "this path or text in this folder" into the core's
+//! analysis input by reading the world. The server, every CLI command and the Python API
+//! call it; nothing else builds an [`AnalysisInput`].
+//!
+//! - [`environment`]: the Python environment (its version, torch and torchcts, the inventory
+//!   they choose, the modules it imports);
+//! - [`project`]: the project configuration and its `ignore` rule, the known-segfault ledger
+//!   ([`project_config`], [`project_ledger`], [`ledger_warnings`]);
+//! - [`evidence`]: all evidence IO (the result folders of a manifest, the runner's index and
+//!   its cache, git blame line times, the notes);
+//! - [`clock`]: the time, read nowhere else.
+//!
+//! What the callers still decide is which environment and configuration apply (flags,
+//! editor settings, `[tool.torchcts-lsp]`): they pass them in, and [`Surroundings`] makes the
+//! same input of them everywhere.
+
+pub mod clock;
+pub mod environment;
+pub mod evidence;
+pub mod importable;
+pub mod ledger_warnings;
+pub mod project;
+pub mod project_config;
+pub mod project_ledger;
+pub mod torch_env;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use torchcts_core::accounting_view::Inventory;
+use torchcts_core::analysis::analyze_parsed_owned;
+use torchcts_core::eval::modules::ImportableModules;
+use torchcts_core::evidence::EvidenceNote;
+use torchcts_core::regex_check::PythonVersion;
+use torchcts_core::{Analysis, AnalysisInput, Cancel, Cancellable, Finding};
+
+pub use environment::Environment;
+
+/// Where the text to analyse comes from.
+#[derive(Clone, Copy, Debug)]
+pub enum Place<'a> {
+    /// The manifest file at this path (its text may be the editor's): `custom_test_dirs`
+    /// relative to its folder, SyntaxError naming it.
+    File(&'a Path),
+    /// Text with no folder at all (an untitled editor buffer): no file system is asked.
+    Nowhere,
+}
+
+impl Place<'_> {
+    /// The folder `custom_test_dirs` and imports are resolved in, absolute.
+    pub fn folder(&self) -> Option<PathBuf> {
+        match self {
+            Place::File(path) => Some(absolute_parent(path)),
+            Place::Nowhere => None,
+        }
+    }
+
+    fn file_name(&self) -> Option<String> {
+        match self {
+            Place::File(path) => path.file_name().and_then(|n| n.to_str()).map(str::to_string),
+            Place::Nowhere => None,
+        }
+    }
+}
+
+/// What the world around one manifest gives its analysis: owned, so the server keeps it
+/// across threads and the CLI across its passes. Made by [`Surroundings::of`], the one
+/// builder; [`Surroundings::analyze`] lends it to the core as an [`AnalysisInput`].
+#[derive(Clone, Default)]
+pub struct Surroundings {
+    /// The manifest's folder, absolute: `custom_test_dirs` are checked relative to it.
+    folder: Option<PathBuf>,
+    /// The file's name as a Python SyntaxError shows it (`manifest.py` if unset).
+    file_name: Option<String>,
+    /// The Python whose `re` compiles the manifest's regexes.
+    pub python: PythonVersion,
+    /// The modules that Python imports, where the whole list is known.
+    pub importable: Option<ImportableModules>,
+    /// The evidence findings of earlier runs, placed on their entries by the analysis.
+    pub evidence: Arc<Vec<EvidenceNote>>,
+    /// The project configuration's `ignore` codes ([`project::ignores`]).
+    pub ignored: Vec<String>,
+}
+
+impl Surroundings {
+    /// The surroundings of the manifest at `place`, analysed by `environment`'s Python (none:
+    /// CPython 3.11's `re`, no list of importable modules), under the project configuration
+    /// `config`. Evidence is added by [`Surroundings::with_evidence`] (reading it needs an
+    /// analysis first).
+    pub fn of(
+        place: Place,
+        environment: Option<&Environment>,
+        config: Option<&project_config::ProjectConfig>,
+    ) -> Surroundings {
+        let folder = place.folder();
+        let importable = environment.zip(folder.as_deref()).and_then(|(env, folder)| env.importable(folder));
+        Surroundings {
+            file_name: place.file_name(),
+            python: environment.map(|env| env.regex_python().0).unwrap_or_default(),
+            importable,
+            folder,
+            evidence: Arc::default(),
+            ignored: config.map(|c| c.ignored_codes().to_vec()).unwrap_or_default(),
+        }
+    }
+
+    /// Nothing of the world but the file's name and its Python: an analysis that asks no
+    /// file system (what a fix is checked against).
+    pub fn bare(file_name: &str, python: PythonVersion) -> Surroundings {
+        Surroundings { file_name: Some(file_name.to_string()), python, ..Surroundings::default() }
+    }
+
+    pub fn with_evidence(mut self, notes: Arc<Vec<EvidenceNote>>) -> Surroundings {
+        self.evidence = notes;
+        self
+    }
+
+    /// The analysis of `text` in these surroundings, `inventory` giving its hints. Parses
+    /// reusing `old_tree` (edited to match) where given; `Err` once `cancel` is set.
+    pub fn analyze(
+        &self,
+        text: &str,
+        old_tree: Option<&tree_sitter::Tree>,
+        inventory: Option<&Inventory>,
+        cancel: &Cancel,
+    ) -> Cancellable<Analysis> {
+        let tree = parse_text(text, old_tree, cancel).ok_or(torchcts_core::Cancelled)?;
+        self.analyze_tree(text.to_string(), tree, inventory, cancel)
+    }
+
+    /// [`Surroundings::analyze`] that nothing cancels (the CLI, the Python API).
+    pub fn analyze_whole(&self, text: &str, inventory: Option<&Inventory>) -> Analysis {
+        let tree = torchcts_core::syntax::parse(text, None);
+        torchcts_core::cancel::uncancelled(|cancel| self.analyze_tree(text.to_string(), tree, inventory, cancel))
+    }
+
+    /// The one place an [`AnalysisInput`] is made: the analysis of `text` parsed as `tree`.
+    /// The [`Analysis`] keeps `text` (the server materialises it from its rope once per
+    /// analysis, after parsing the rope's chunks; nothing copies it again).
+    pub fn analyze_tree(
+        &self,
+        text: String,
+        tree: tree_sitter::Tree,
+        inventory: Option<&Inventory>,
+        cancel: &Cancel,
+    ) -> Cancellable<Analysis> {
+        let dir_exists = self.folder.as_deref().map(runner::environment::dir_exists_relative_to);
+        let input = AnalysisInput {
+            old_tree: None,
+            dir_exists: dir_exists.as_ref().map(|f| f as &dyn Fn(&str) -> bool),
+            inventory,
+            file_name: self.file_name.as_deref(),
+            python: self.python,
+            importable: self.importable.as_ref(),
+            evidence: Some(&self.evidence),
+        };
+        analyze_parsed_owned(text, tree, &input, cancel)
+    }
+
+    /// Whether the project's `ignore` silences `finding` ([`project::ignores`]).
+    pub fn ignores(&self, finding: &Finding) -> bool {
+        project::ignores(&self.ignored, finding)
+    }
+
+    /// `analysis`'s findings without those the project's `ignore` silences.
+    pub fn drop_ignored(&self, analysis: &mut Analysis) {
+        analysis.findings.retain(|f| !self.ignores(f));
+    }
+}
+
+/// Parses `text`, reusing `old_tree` (edited to match) where it can; `None` once `cancel`
+/// is set (tree-sitter checks it as it goes).
+pub fn parse_text(text: &str, old_tree: Option<&tree_sitter::Tree>, cancel: &Cancel) -> Option<tree_sitter::Tree> {
+    let mut parser = tree_sitter::Parser::new();
+    parser.set_language(&tree_sitter_python::LANGUAGE.into()).ok()?;
+    let bytes = text.as_bytes();
+    let mut read = |byte: usize, _: tree_sitter::Point| -> &[u8] { bytes.get(byte..).unwrap_or(&[]) };
+    let mut stop = |_: &tree_sitter::ParseState| cancel.is_cancelled();
+    parser.parse_with_options(&mut read, old_tree, Some(tree_sitter::ParseOptions::new().progress_callback(&mut stop)))
+}
+
+/// `path` made absolute against the working folder (no links followed).
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// The folder of `path` made absolute (`os.path.dirname(os.path.abspath(path))`).
+fn absolute_parent(path: &Path) -> PathBuf {
+    absolute(path).parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MANIFEST: &str = "manifest = {\"manifest_version\": 1, \"device_name\": \"cpu\", \"supported_dtypes\": {}, \"semantic_level\": 1, \"capabilities\": {}, \"custom_test_dirs\": [\"tests_here\"]}\n";
+
+    fn codes(analysis: &Analysis) -> Vec<&'static str> {
+        analysis.findings.iter().map(|f| f.code).collect()
+    }
+
+    /// `custom_test_dirs` are checked in the manifest's folder, and only where there is one.
+    #[test]
+    fn the_place_decides_the_folder_and_the_file_name() {
+        let dir = std::env::temp_dir().join(format!("torchcts-lsp-host-place-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let manifest = dir.join("my_manifest.py");
+        let in_file = Surroundings::of(Place::File(&manifest), None, None);
+        assert!(codes(&in_file.analyze_whole(MANIFEST, None)).contains(&"missing-dir"));
+        std::fs::create_dir_all(dir.join("tests_here")).unwrap();
+        assert!(!codes(&in_file.analyze_whole(MANIFEST, None)).contains(&"missing-dir"));
+        let nowhere = Surroundings::of(Place::Nowhere, None, None);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(!codes(&nowhere.analyze_whole(MANIFEST, None)).contains(&"missing-dir"), "no folder is asked");
+        // SyntaxError names the file as Python would.
+        let broken = in_file.analyze_whole("manifest = {\n", None);
+        assert_eq!(broken.file_name, "my_manifest.py");
+        assert_eq!(nowhere.analyze_whole("manifest = {\n", None).file_name, "manifest.py");
+    }
+
+    /// The one `ignore` rule: our codes go, check-manifest's stay and are named once.
+    #[test]
+    fn ignore_silences_only_our_own_codes() {
+        let ours =
+            Finding::new(0..1, torchcts_core::Severity::Warning, "a", "duplicate-key", torchcts_core::Origin::Lsp);
+        let theirs =
+            Finding::new(0..1, torchcts_core::Severity::Error, "b", "unknown-key", torchcts_core::Origin::Torchcts);
+        let ignored = vec!["duplicate-key".to_string(), "unknown-key".to_string()];
+        assert!(project::ignores(&ignored, &ours));
+        assert!(!project::ignores(&ignored, &theirs));
+        let findings = [ours.clone(), theirs.clone(), theirs.clone()];
+        assert_eq!(project::ignored_but_kept(&ignored, &findings), vec!["unknown-key"]);
+        let surroundings = Surroundings { ignored, ..Surroundings::default() };
+        let mut analysis = Surroundings::default().analyze_whole("manifest = {}\n", None);
+        analysis.findings = findings.to_vec();
+        surroundings.drop_ignored(&mut analysis);
+        assert_eq!(codes(&analysis), vec!["unknown-key", "unknown-key"]);
+    }
+}
