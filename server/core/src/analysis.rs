@@ -2,6 +2,7 @@
 
 use crate::cancel::{uncancelled, Cancel, Cancellable};
 use crate::check::CheckOutcome;
+use crate::codes::Code;
 use crate::cpython::{python_syntax_error, PythonSyntaxError};
 use crate::eval::{evaluate_with, ManifestModel};
 use crate::findings::{Finding, Origin, Severity};
@@ -35,7 +36,7 @@ pub struct AnalysisInput<'a> {
     /// Findings from the runs' evidence ([`crate::evidence::notes`]), placed on their
     /// entries in this text (a note whose entry is gone is dropped) before suppression
     /// comments apply.
-    pub evidence: Option<&'a [crate::evidence::EvidenceNote]>,
+    pub evidence: Option<&'a [crate::entry_notes::EvidenceNote]>,
 }
 
 pub struct Analysis {
@@ -47,6 +48,9 @@ pub struct Analysis {
     pub model: ManifestModel,
     /// Everything to show in the editor, in the order the real tool reports its part.
     pub findings: Vec<Finding>,
+    /// Our findings a suppression comment silenced (not shown; `check --fix` says why it
+    /// left them).
+    pub silenced: Vec<Finding>,
     /// What `torchcts check-manifest` would print.
     pub check: CheckOutcome,
     /// The Python whose `re` answered for the regexes.
@@ -87,7 +91,7 @@ pub fn analyze_parsed_owned(text: String, tree: Tree, input: &AnalysisInput, can
             load.span.clone(),
             Severity::Error,
             format!("Failed to parse manifest: {}", load.message),
-            "load-error",
+            Code::LoadError,
             Origin::Torchcts,
         ));
     }
@@ -95,9 +99,9 @@ pub fn analyze_parsed_owned(text: String, tree: Tree, input: &AnalysisInput, can
     let validated = manifest_findings(&model, python_error.is_some(), input, &line_index, &mut findings, cancel)?;
     findings.extend(model.notes.iter().cloned());
     if let Some(notes) = input.evidence {
-        findings.extend(crate::evidence::note_findings(&model, text, notes));
+        findings.extend(crate::entry_notes::findings(&model, text, notes));
     }
-    crate::suppress::apply(text, &tree, &line_index, &mut findings);
+    let silenced = crate::suppress::apply(text, &tree, &line_index, &mut findings);
 
     let check =
         CheckOutcome::from_parts(python_error.as_ref(), file_name, model.load_error.as_ref(), &model, validated);
@@ -108,6 +112,7 @@ pub fn analyze_parsed_owned(text: String, tree: Tree, input: &AnalysisInput, can
         tree,
         model,
         findings,
+        silenced,
         check,
         python: input.python,
     })
@@ -136,7 +141,7 @@ fn syntax_error_findings(
             0 => format!("Failed to parse manifest: {}", err.message),
             line => format!("Failed to parse manifest: {} ({}, line {})", err.message, file_name, line),
         },
-        "syntax-error",
+        Code::SyntaxError,
         Origin::Torchcts,
     );
     if !err.fixes.is_empty() {
@@ -194,7 +199,7 @@ fn manifest_findings(
                 module_span.clone(),
                 Severity::Information,
                 format!("`manifest` is not known statically ({why}); nothing to validate"),
-                "not-evaluated",
+                Code::NotEvaluated,
                 Origin::Lsp,
             ));
         }
@@ -203,7 +208,7 @@ fn manifest_findings(
                 module_span.clone(),
                 Severity::Error,
                 "'manifest' must be a dictionary in manifest.py.",
-                "not-a-dict",
+                Code::NotADict,
                 Origin::Torchcts,
             ));
         }

@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 use torchcts_core::accounting_view::{self as av, RunTarget};
+use torchcts_core::codes::Code;
 use torchcts_core::findings::{Finding, Origin, Severity};
 use tower_lsp_server::ls_types::*;
 
@@ -308,7 +309,7 @@ pub fn run_findings(analysis: &torchcts_core::Analysis, results: &RunResults) ->
         .findings
         .iter()
         .map(|(severity, message)| {
-            Finding::new(span.start..key_end, *severity, message.clone(), "run-result", Origin::Lsp)
+            Finding::new(span.start..key_end, *severity, message.clone(), Code::RunResult, Origin::Lsp)
         })
         .collect()
 }
