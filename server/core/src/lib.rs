@@ -26,6 +26,7 @@ pub mod hover;
 pub mod key_docs;
 pub mod line_index;
 pub mod locate;
+pub mod navigation;
 pub mod regex_check;
 pub mod review_diff;
 pub mod runnable;

@@ -711,3 +711,86 @@ fn the_hover_on_an_entry_shows_what_the_runs_showed() {
     client.shutdown();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The (line, UTF-16 column) of the `nth` occurrence of `needle` (ASCII lines).
+fn position_of(text: &str, needle: &str, nth: usize) -> Value {
+    let at = text.match_indices(needle).nth(nth).unwrap_or_else(|| panic!("{needle} #{nth} not found")).0;
+    let line = text[..at].matches('\n').count();
+    let column = at - text[..at].rfind('\n').map_or(0, |i| i + 1);
+    json!({"line": line, "character": column})
+}
+
+#[test]
+fn definition_references_and_rename_of_a_module_level_name_in_the_example() {
+    let mut client = LspClient::spawn();
+    let init = client.initialize(json!({}));
+    let caps = &init["capabilities"];
+    assert_eq!(caps["definitionProvider"], true, "{caps:#}");
+    assert_eq!(caps["referencesProvider"], true);
+    assert_eq!(caps["documentHighlightProvider"], true);
+    assert_eq!(caps["selectionRangeProvider"], true);
+    assert_eq!(caps["renameProvider"]["prepareProvider"], true);
+
+    let path = support::repo_root().join("examples/manifest.py");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let uri = "file:///tmp/torchcts-lsp-test/navigate/manifest.py";
+    client.open(uri, &text, 1);
+    let binding = position_of(&text, "FP16_OPS", 0);
+    let usage = position_of(&text, "FP16_OPS", 1);
+    let at_usage = json!({"textDocument": {"uri": uri}, "position": usage});
+
+    // From the use in `supported_dtypes` to the assignment.
+    let definition = client.request("textDocument/definition", at_usage.clone());
+    let end = |p: &Value| json!({"line": p["line"], "character": p["character"].as_u64().unwrap() + 8});
+    assert_eq!(definition, json!([{"uri": uri, "range": {"start": binding, "end": end(&binding)}}]));
+
+    let mut with_context = at_usage.clone();
+    with_context["context"] = json!({"includeDeclaration": true});
+    let references = client.request("textDocument/references", with_context);
+    assert_eq!(references.as_array().unwrap().len(), 2, "{references:#}");
+
+    let highlights = client.request("textDocument/documentHighlight", at_usage.clone());
+    let kinds: Vec<&Value> = highlights.as_array().unwrap().iter().map(|h| &h["kind"]).collect();
+    assert_eq!(kinds, vec![&json!(3), &json!(2)], "a write (3) then a read (2): {highlights:#}");
+
+    let prepared = client.request("textDocument/prepareRename", at_usage.clone());
+    assert_eq!(prepared, json!({"range": {"start": usage, "end": end(&usage)}, "placeholder": "FP16_OPS"}));
+
+    // Apply the rename's edits as an editor would: the file still loads, with the new name.
+    let mut rename = at_usage.clone();
+    rename["newName"] = json!("HALF_OPS");
+    let edit = client.request("textDocument/rename", rename);
+    let mut edits = edit["changes"][uri].as_array().unwrap().clone();
+    assert_eq!(edits.len(), 2, "{edit:#}");
+    edits.sort_by_key(|e| {
+        std::cmp::Reverse((e["range"]["start"]["line"].as_u64(), e["range"]["start"]["character"].as_u64()))
+    });
+    let mut renamed = text.clone();
+    for e in &edits {
+        let offset = |p: &Value| -> usize {
+            let line = p["line"].as_u64().unwrap() as usize;
+            text.lines().take(line).map(|l| l.len() + 1).sum::<usize>() + p["character"].as_u64().unwrap() as usize
+        };
+        renamed.replace_range(offset(&e["range"]["start"])..offset(&e["range"]["end"]), e["newText"].as_str().unwrap());
+    }
+    assert_eq!(renamed, text.replace("FP16_OPS", "HALF_OPS"));
+
+    // A builtin as the new name is refused with the reason.
+    let mut shadowing = at_usage.clone();
+    shadowing["newName"] = json!("len");
+    let refused = client.request_response("textDocument/rename", shadowing);
+    assert_eq!(refused["error"]["message"], "`len` would shadow the builtin `len`.", "{refused:#}");
+
+    // Selection grows from the name to its pair, the dict, the statement.
+    let selection =
+        client.request("textDocument/selectionRange", json!({"textDocument": {"uri": uri}, "positions": [usage]}));
+    let mut depth = 0;
+    let mut range = &selection[0];
+    while !range.is_null() {
+        depth += 1;
+        range = &range["parent"];
+    }
+    assert!(depth >= 5, "{selection:#}");
+    assert_eq!(selection[0]["range"], json!({"start": usage, "end": end(&usage)}));
+    client.shutdown();
+}
