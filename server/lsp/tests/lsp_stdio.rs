@@ -3,7 +3,6 @@
 mod support;
 
 use serde_json::{json, Value};
-use std::path::Path;
 use std::time::Duration;
 use support::lsp_client::LspClient;
 
@@ -684,7 +683,7 @@ fn the_projects_level_is_the_default_level() {
 fn the_hover_on_an_entry_shows_what_the_runs_showed() {
     let dir = std::env::temp_dir().join(format!("torchcts-lsp-evidence-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let artifacts = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/runs/artifacts/focused/results");
+    let artifacts = support::run_artifacts().join("focused/results");
     let results = dir.join("results");
     for file in ["cpu_vm_23gb_latest.json", "cpu_vm_23gb_history/2026-11-30T16-24-12Z.json"] {
         std::fs::create_dir_all(results.join(file).parent().unwrap()).unwrap();
@@ -732,7 +731,7 @@ fn definition_references_and_rename_of_a_module_level_name_in_the_example() {
     assert_eq!(caps["selectionRangeProvider"], true);
     assert_eq!(caps["renameProvider"]["prepareProvider"], true);
 
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/manifest.py");
+    let path = support::repo_root().join("examples/manifest.py");
     let text = std::fs::read_to_string(&path).unwrap();
     let uri = "file:///tmp/torchcts-lsp-test/navigate/manifest.py";
     client.open(uri, &text, 1);

@@ -2,8 +2,11 @@
 //! committed version is read with `git show` (from a subfolder too), the exit code gates CI
 //! with `--fail-on-removed`, and the markdown is a pull-request comment.
 
-use std::path::{Path, PathBuf};
+mod support;
+
+use std::path::Path;
 use std::process::{Command, Output};
+use support::{git, stdout, TempDir};
 
 const MANIFEST: &str = r#"import torch
 
@@ -20,29 +23,8 @@ manifest = {
 }
 "#;
 
-struct Repo {
-    dir: PathBuf,
-}
-
-impl Drop for Repo {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let status = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"])
-        .args(args)
-        .output()
-        .expect("git runs");
-    assert!(status.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&status.stderr));
-}
-
 /// A repository with `backend/manifest.py` committed.
-fn repo(name: &str) -> Repo {
+fn repo(name: &str) -> TempDir {
     let dir = std::env::temp_dir().join(format!("torchcts-diff-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("backend")).unwrap();
@@ -50,29 +32,25 @@ fn repo(name: &str) -> Repo {
     std::fs::write(dir.join("backend/manifest.py"), MANIFEST).unwrap();
     git(&dir, &["add", "backend/manifest.py"]);
     git(&dir, &["commit", "-q", "-m", "manifest"]);
-    Repo { dir }
+    TempDir(dir)
 }
 
 fn diff(cwd: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_torchcts-lsp")).current_dir(cwd).arg("diff").args(args).output().expect("run diff")
 }
 
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).to_string()
-}
-
 #[test]
 fn against_head_reads_the_committed_version() {
     let repo = repo("head");
-    let file = repo.dir.join("backend/manifest.py");
+    let file = repo.0.join("backend/manifest.py");
     // Unchanged: nothing starts or stops, exit 0 even with --fail-on-removed.
-    let same = diff(&repo.dir, &["--against", "HEAD", "backend/manifest.py", "--fail-on-removed"]);
+    let same = diff(&repo.0, &["--against", "HEAD", "backend/manifest.py", "--fail-on-removed"]);
     assert_eq!(same.status.code(), Some(0), "{}", String::from_utf8_lossy(&same.stderr));
     assert!(stdout(&same).contains("no test starts or stops running"), "{}", stdout(&same));
 
     std::fs::write(&file, MANIFEST.replace("torch.float16: True", "torch.float16: False")).unwrap();
     // From the repository root and from the manifest's folder (path relative to the root).
-    for (cwd, arg) in [(repo.dir.clone(), "backend/manifest.py"), (repo.dir.join("backend"), "manifest.py")] {
+    for (cwd, arg) in [(repo.0.clone(), "backend/manifest.py"), (repo.0.join("backend"), "manifest.py")] {
         let out = diff(&cwd, &["--against", "HEAD", arg, "--format", "json"]);
         assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
         let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -97,10 +75,10 @@ fn against_head_reads_the_committed_version() {
         assert_eq!(listed as u64, stopped);
     }
     // A CI gate: tests stop running -> exit 1.
-    let gate = diff(&repo.dir, &["--against", "HEAD", "backend/manifest.py", "--fail-on-removed"]);
+    let gate = diff(&repo.0, &["--against", "HEAD", "backend/manifest.py", "--fail-on-removed"]);
     assert_eq!(gate.status.code(), Some(1), "{}", stdout(&gate));
     // The pull-request comment.
-    let md = diff(&repo.dir, &["--against", "HEAD", "backend/manifest.py", "--format", "markdown", "--show", "2"]);
+    let md = diff(&repo.0, &["--against", "HEAD", "backend/manifest.py", "--format", "markdown", "--show", "2"]);
     let md = stdout(&md);
     assert!(
         md.starts_with("### torchcts manifest review: `backend/manifest.py` vs `HEAD:backend/manifest.py`"),
@@ -113,7 +91,7 @@ fn against_head_reads_the_committed_version() {
 #[test]
 fn against_a_missing_revision_or_outside_a_repository_is_a_usage_error() {
     let repo = repo("errors");
-    let out = diff(&repo.dir, &["--against", "no-such-branch", "backend/manifest.py"]);
+    let out = diff(&repo.0, &["--against", "no-such-branch", "backend/manifest.py"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read backend/manifest.py at no-such-branch"));
     let outside = std::env::temp_dir().join(format!("torchcts-diff-nogit-{}", std::process::id()));
@@ -123,16 +101,16 @@ fn against_a_missing_revision_or_outside_a_repository_is_a_usage_error() {
     let _ = std::fs::remove_dir_all(&outside);
     assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
     // Two files and --against together make no sense.
-    let out = diff(&repo.dir, &["--against", "HEAD", "a.py", "b.py"]);
+    let out = diff(&repo.0, &["--against", "HEAD", "a.py", "b.py"]);
     assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]
 fn two_files_and_a_level_override() {
     let repo = repo("files");
-    let new = repo.dir.join("new.py");
+    let new = repo.0.join("new.py");
     std::fs::write(&new, MANIFEST.replace(r#""skip_ops": []"#, r#""skip_ops": ["add"]"#)).unwrap();
-    let out = diff(&repo.dir, &["backend/manifest.py", "new.py", "--level", "2", "--format", "text", "--show", "1"]);
+    let out = diff(&repo.0, &["backend/manifest.py", "new.py", "--level", "2", "--format", "text", "--show", "1"]);
     assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);
     assert!(text.contains("skip_ops += add: -"), "{text}");

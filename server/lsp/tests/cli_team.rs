@@ -4,18 +4,13 @@
 //! shell completions. Bad input included: a missing file among several, a folder with a
 //! venv inside, an invalid or unreadable configuration, stdin that is not UTF-8.
 
+mod support;
+
 use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn corpus(case: &str) -> PathBuf {
-    root().join("tests/parity/check/cases").join(case).join("manifest.py")
-}
+use support::check_case as corpus;
 
 /// A fresh folder for one test.
 fn scratch(name: &str) -> PathBuf {

@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use support::lsp_client::{file_uri, LspClient};
+use support::{copy_dir as copy_tree, repo_root as repo};
 use torchcts_lsp::api::{self, Source};
 
 /// The clock of all three (the evidence's ages).
@@ -29,22 +30,6 @@ const EVIDENCE_MANIFEST: &str = "import torch\nmanifest = {\n    \"manifest_vers
 
 /// Imports a module beside it (importable) and one nowhere (`No module named 'orch'`).
 const IMPORTS_MANIFEST: &str = "import torch\nimport helpers\nimport orch\nmanifest = {\n    \"manifest_version\": 1,\n    \"device_name\": \"cpu\",\n    \"supported_dtypes\": {torch.float32: True},\n    \"semantic_level\": 2,\n    \"capabilities\": {\"inference\": True},\n}\n";
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
 
 /// The project: every parity case under `cases/`, the two extra cases, the venv, the
 /// results folder and the configuration. Returns it and the cases' manifests by name.

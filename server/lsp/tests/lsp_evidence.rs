@@ -10,17 +10,9 @@ mod support;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use support::lsp_client::{file_uri, LspClient};
+use support::{copy_file as copy, run_artifacts as artifacts};
 
 const MANIFEST: &str = "import torch\nmanifest = {\n    \"manifest_version\": 1,\n    \"device_name\": \"cpu\",\n    \"supported_dtypes\": {torch.float32: True},\n    \"semantic_level\": 2,\n    \"capabilities\": {\"inference\": True},\n    \"skip_ops\": [\"sub\", \"div\"],\n    \"tolerance_overrides\": {\"elementwise:torch.float32\": {\"rtol\": 1e-4}},\n}\n";
-
-fn artifacts() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/runs/artifacts")
-}
-
-fn copy(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-    std::fs::copy(from, to).unwrap();
-}
 
 /// A manifest folder with the real focused run in `results/`.
 fn workspace(name: &str) -> (PathBuf, PathBuf) {

@@ -2,31 +2,22 @@
 //! exit codes, usage errors, `--help`, output order and formats, a closed stdout, a
 //! directory given as the manifest. Each runs the built binary as a user would.
 
+mod support;
+
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use support::{check_case, repo_root as root, stderr, stdout};
 
 /// A manifest of the check corpus: `combined_everything` has errors (exit 1) and 38
 /// findings the core lists out of line order; `real_privateuse1` is valid with warnings.
 fn corpus(case: &str) -> String {
-    root().join("tests/parity/check/cases").join(case).join("manifest.py").to_string_lossy().into_owned()
+    check_case(case).to_string_lossy().into_owned()
 }
 
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_torchcts-lsp")).args(args).stdin(Stdio::null()).output().expect("run torchcts-lsp")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 fn json(o: &Output) -> Value {
@@ -332,7 +323,7 @@ fn a_closed_stderr_keeps_the_exit_code() {
 /// Issue 22, item 2: the tests that need the real torchcts show as ignored, not as passed.
 #[test]
 fn tests_that_need_the_real_tool_are_ignored_not_passed() {
-    for file in ["tests/runs.rs", "tests/check_differential.rs"] {
+    for file in ["server/runner/tests/runs.rs", "server/lsp/tests/check_differential.rs"] {
         let text = std::fs::read_to_string(root().join(file)).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         for (i, line) in lines.iter().enumerate() {

@@ -7,9 +7,9 @@
 mod support;
 
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
 use std::process::Command;
 use support::lsp_client::{file_uri, LspClient};
+use support::{git, TempDir};
 
 const MANIFEST: &str = r#"import torch
 
@@ -25,25 +25,6 @@ manifest = {
     "skip_ops": [],
 }
 "#;
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"])
-        .args(args)
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-}
-
-struct TempDir(PathBuf);
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn review_lenses(client: &mut LspClient, uri: &str) -> Vec<Value> {
     let lenses = client.request("textDocument/codeLens", json!({"textDocument": {"uri": uri}}));

@@ -12,13 +12,9 @@ mod support;
 
 use serde_json::{json, Value};
 use std::io::Read;
-use std::path::{Path, PathBuf};
 use std::process::Command;
 use support::lsp_client::{file_uri, LspClient};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use support::repo_root as repo;
 
 /// Every manifest the corpora hold: (name, text).
 fn corpus() -> Vec<(String, String)> {

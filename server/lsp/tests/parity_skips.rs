@@ -3,15 +3,14 @@
 //! embedded inventory. Expected outputs: tests/parity/skips/cases/*/expected.json, produced
 //! by torchcts 0.4.1 + torch 2.12.1 (tests/parity/skips/regenerate.py).
 
+mod support;
+
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use support::repo_root as root;
 
 fn manifest_of(case: &Path, expected: &Value) -> PathBuf {
     match expected["template"].as_str() {

@@ -1,5 +1,5 @@
 //! `torchcts-lsp run` with the real torchcts (`TORCHCTS_PYTHON`; `#[ignore]`d without it, as
-//! in `tests/runs.rs`): `--against REV` runs exactly the tests `diff --against REV` lists as
+//! in `server/runner/tests/runs.rs`): `--against REV` runs exactly the tests `diff --against REV` lists as
 //! starting to run; two shards together give the same evidence as one run; a crash exits 3
 //! with the isolated re-run's command.
 

@@ -4,13 +4,12 @@
 //! short by a segfault). Its counts are `skips --format json`'s; the same input gives the
 //! same bytes; the page holds no absolute path of the machine.
 
+mod support;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-
-fn artifacts() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/runs/artifacts")
-}
+use support::{copy_dir, run_artifacts as artifacts};
 
 /// The template the fixture runs used (torchcts' `manifest.minimal.py`, on cpu).
 const MANIFEST: &str = "import torch\nmanifest = {\n    \"manifest_version\": 1,\n    \"device_name\": \"cpu\",\n    \"supported_dtypes\": {\n        torch.float32: True,\n        torch.int64: True,\n        torch.bool: True,\n        torch.float16: r\"^(add|mul)$\",\n    },\n    \"semantic_level\": 2,\n    \"capabilities\": {\"inference\": True, \"training\": False},\n    \"skip_ops\": [\"mul\"],\n    \"tolerance_overrides\": {\"elementwise:torch.float16\": {\"rtol\": 1e-2, \"atol\": 1e-2}},\n}\n";
@@ -25,18 +24,6 @@ fn workspace(name: &str, run: Option<&str>) -> PathBuf {
         copy_dir(&artifacts().join(run).join("results"), &dir.join("results"));
     }
     dir
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 /// The binary run in `dir`, counting with torch 2.12.1's inventory whatever the environment.
