@@ -31,15 +31,17 @@ use std::time::Duration;
 use tokio::io::AsyncReadExt;
 use tokio::process::{Child, Command};
 use tokio::sync::{mpsc, watch};
-use tokio::time::{sleep, sleep_until, timeout, Instant};
+use tokio::time::{sleep_until, timeout, Instant};
 
-use super::command::{command_line, manifest_dir, probe_command, results_dir};
+use super::command::{
+    command_line, manifest_dir, plugin_dir, probe_command, results_dir, PLUGIN_MODULE, PLUGIN_SOURCE,
+};
+use super::crash::{read_run_log, write_crash_artifact, Crash};
 use super::output::OutputParser;
+use super::process_group::{describe, exit_status, kill_group, stop_group, stop_leftovers};
 use super::results::{decode_artifact, newest_artifact, snapshot_dir, tests_from_payload, worker_artifacts, Snapshot};
 use super::{RunEvent, RunOutcome, RunRequest, RunStatus, Selection, TestOutcome, TestResult};
 
-/// Between SIGTERM and SIGKILL.
-pub const GRACE: Duration = Duration::from_secs(2);
 const DRAIN: Duration = Duration::from_secs(2);
 const MAX_LINE: usize = 16 * 1024;
 const TAIL_LINES: usize = 200;
@@ -130,6 +132,7 @@ fn lost_outcome() -> RunOutcome {
         results_json: None,
         report_markdown: None,
         output_tail: String::new(),
+        crash_artifact: None,
     }
 }
 
@@ -217,12 +220,11 @@ impl Supervisor {
         // The run.
         let (program, args) = command_line(&self.req, Some(&probe.package_dir));
         let results_dir = results_dir(&self.req);
-        {
-            let dir = results_dir.clone();
-            let _ = tokio::task::spawn_blocking(move || crate::create_own_folder(&dir)).await;
-        }
+        let plugin = plugin_dir(&self.req);
+        write_run_folders(&results_dir, &plugin).await;
         let before = snapshot(&results_dir).await;
-        let mut child = match spawn(&program, &args, &cwd) {
+        let env = run_environment(&self.req, &plugin);
+        let mut child = match spawn_with(&program, &args, &cwd, &env) {
             Ok(child) => child,
             Err(e) => {
                 let message = format!("cannot run {}: {e}", program.display());
@@ -294,7 +296,7 @@ impl Supervisor {
             (None, Ok(status)) => exit_status(status),
             (None, Err(e)) => RunStatus::Crashed { signal: None, description: format!("lost the process: {e}") },
         };
-        let outcome = collect(&self.req, status, parser, tail, &results_dir, before).await;
+        let outcome = collect(&self.req, status, parser, tail, &results_dir, before, probe.torch_version).await;
         self.finish(outcome).await
     }
 
@@ -348,9 +350,15 @@ impl Supervisor {
             parsed.as_ref().and_then(|v| v.get("package_dir")).and_then(|v| v.as_str()).map(PathBuf::from);
         let probe_cwd = parsed.as_ref().and_then(|v| v.get("cwd")).and_then(|v| v.as_str()).map(PathBuf::from);
         match (status, package_dir) {
-            (Ok(s), Some(package_dir)) if s.success() => {
-                Ok(Probe { package_dir, cwd: probe_cwd.unwrap_or_else(|| cwd.to_path_buf()) })
-            }
+            (Ok(s), Some(package_dir)) if s.success() => Ok(Probe {
+                package_dir,
+                cwd: probe_cwd.unwrap_or_else(|| cwd.to_path_buf()),
+                torch_version: parsed
+                    .as_ref()
+                    .and_then(|v| v.get("torch_version"))
+                    .and_then(|v| v.as_str())
+                    .map(str::to_string),
+            }),
             (status, _) => {
                 let err = String::from_utf8_lossy(&err);
                 let detail = err.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string();
@@ -408,6 +416,29 @@ impl Stop {
 struct Probe {
     package_dir: PathBuf,
     cwd: PathBuf,
+    /// `torch.__version__` as torchcts records it (`2.12.1+cu130`), read from `torch/version.py`.
+    torch_version: Option<String>,
+}
+
+/// The request's variables, and `PYTHONPATH` with our plugin's folder first (the user's
+/// `PYTHONPATH`, from the request or inherited, after it).
+fn run_environment(req: &RunRequest, plugin: &Path) -> Vec<(OsString, OsString)> {
+    let mut env: Vec<(OsString, OsString)> =
+        req.env.iter().filter(|(k, _)| k != "PYTHONPATH").map(|(k, v)| (k.into(), v.into())).collect();
+    let user = req
+        .env
+        .iter()
+        .find(|(k, _)| k == "PYTHONPATH")
+        .map(|(_, v)| OsString::from(v))
+        .or_else(|| std::env::var_os("PYTHONPATH"))
+        .filter(|v| !v.is_empty());
+    let mut path = plugin.as_os_str().to_os_string();
+    if let Some(user) = user {
+        path.push(":");
+        path.push(user);
+    }
+    env.push(("PYTHONPATH".into(), path));
+    env
 }
 
 /// Whether pytest-xdist is installed beside torchcts (the probe's package folder is in the
@@ -441,13 +472,25 @@ async fn snapshot(dir: &Path) -> Snapshot {
 }
 
 fn bare(status: RunStatus) -> RunOutcome {
-    RunOutcome { status, tests: Vec::new(), results_json: None, report_markdown: None, output_tail: String::new() }
+    RunOutcome {
+        status,
+        tests: Vec::new(),
+        results_json: None,
+        report_markdown: None,
+        output_tail: String::new(),
+        crash_artifact: None,
+    }
 }
 
 fn spawn(program: &Path, args: &[OsString], cwd: &Path) -> std::io::Result<Child> {
+    spawn_with(program, args, cwd, &[])
+}
+
+fn spawn_with(program: &Path, args: &[OsString], cwd: &Path, env: &[(OsString, OsString)]) -> std::io::Result<Child> {
     let mut command = Command::new(program);
     command
         .args(args)
+        .envs(env.iter().map(|(k, v)| (k, v)))
         .current_dir(cwd)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -465,140 +508,16 @@ async fn timeout_at<F: std::future::Future>(deadline: Instant, f: F) -> Result<F
     timeout(deadline.saturating_duration_since(Instant::now()), f).await
 }
 
-fn kill_group(pgid: i32, signal: i32) -> bool {
-    if pgid <= 1 {
-        return false;
-    }
-    // SAFETY: killpg has no memory-safety preconditions.
-    unsafe { libc::killpg(pgid, signal) == 0 }
-}
-
-fn group_exists(pgid: i32) -> bool {
-    kill_group(pgid, 0)
-}
-
-/// SIGTERM to the group; SIGKILL to the group after the grace (at once if it emptied sooner);
-/// reaps the leader. Returns the leader's exit status.
-async fn stop_group(pgid: i32, child: &mut Child) -> std::io::Result<ExitStatus> {
-    kill_group(pgid, libc::SIGTERM);
-    let grace_end = Instant::now() + GRACE;
-    // The leader is not reaped while we wait here (nothing polls `child`), so its pid, and
-    // with it the group id, cannot be reused before the SIGKILL below.
-    while Instant::now() < grace_end && leader_running(pgid) {
-        sleep(Duration::from_millis(20)).await;
-    }
-    // Members other than the leader (e.g. a child ignoring SIGTERM) get the rest of the grace.
-    while Instant::now() < grace_end && group_alive(pgid) {
-        sleep(Duration::from_millis(20)).await;
-    }
-    kill_group(pgid, libc::SIGKILL);
-    let status = child.wait().await;
-    wait_group_dead(pgid, Duration::from_secs(1)).await;
-    status
-}
-
-/// After the leader exited by itself: TERM then KILL whatever is left alive in its group.
-async fn stop_leftovers(pgid: i32) {
-    if !group_alive(pgid) {
-        return;
-    }
-    kill_group(pgid, libc::SIGTERM);
-    if !wait_group_dead(pgid, GRACE).await {
-        kill_group(pgid, libc::SIGKILL);
-        wait_group_dead(pgid, Duration::from_secs(1)).await;
-    }
-}
-
-/// Waits until no live process is left in the group; returns whether that happened in time.
-/// Dead members may linger as zombies until init reaps them (which some inits do only every
-/// second or two); they hold nothing and run nothing, so they are not waited for.
-async fn wait_group_dead(pgid: i32, limit: Duration) -> bool {
-    let end = Instant::now() + limit;
-    loop {
-        if !group_alive(pgid) {
-            return true;
-        }
-        if Instant::now() >= end {
-            return false;
-        }
-        sleep(Duration::from_millis(20)).await;
-    }
-}
-
-/// Whether the leader has not exited yet (it stays a zombie, unreaped, once it has).
-fn leader_running(pid: i32) -> bool {
-    // SAFETY: waitid writes only into `info`, a zeroed siginfo_t we own; WNOWAIT leaves the
-    // child waitable, so tokio still reaps it.
-    unsafe {
-        let mut info: libc::siginfo_t = std::mem::zeroed();
-        let r = libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, libc::WEXITED | libc::WNOHANG | libc::WNOWAIT);
-        r == 0 && info.si_pid() == 0
-    }
-}
-
-/// Whether any process of the group other than a zombie remains. Without /proc, any member.
-fn group_alive(pgid: i32) -> bool {
-    if !group_exists(pgid) {
-        return false;
-    }
-    let Ok(entries) = std::fs::read_dir("/proc") else { return true };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(pid) = name.to_str().and_then(|n| n.parse::<i32>().ok()) else { continue };
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { continue };
-        // pid (comm) state ppid pgrp ...; comm may contain spaces and parentheses.
-        let Some(after) = stat.rfind(')').map(|i| &stat[i + 1..]) else { continue };
-        let mut fields = after.split_whitespace();
-        let state = fields.next().unwrap_or("");
-        let _ppid = fields.next();
-        if fields.next().and_then(|g| g.parse::<i32>().ok()) == Some(pgid) && state != "Z" && state != "X" {
-            return true;
-        }
-    }
-    false
-}
-
-fn exit_status(status: ExitStatus) -> RunStatus {
-    use std::os::unix::process::ExitStatusExt;
-    if let Some(signal) = status.signal() {
-        return RunStatus::Crashed { signal: Some(signal), description: format!("killed by {}", signal_name(signal)) };
-    }
-    let code = status.code().unwrap_or(-1);
-    // A shell wrapper around Python reports the crash as 128+signal.
-    if (129..=159).contains(&code) && matches!(code - 128, 4 | 6 | 7 | 8 | 11) {
-        let signal = code - 128;
-        return RunStatus::Crashed {
-            signal: Some(signal),
-            description: format!("exited with {code} ({} in a child process)", signal_name(signal)),
-        };
-    }
-    RunStatus::Completed { exit_code: code }
-}
-
-fn describe(status: ExitStatus) -> String {
-    use std::os::unix::process::ExitStatusExt;
-    match (status.code(), status.signal()) {
-        (Some(code), _) => format!("exit code {code}"),
-        (None, Some(signal)) => signal_name(signal),
-        _ => "an unknown status".into(),
-    }
-}
-
-pub fn signal_name(signal: i32) -> String {
-    let name = match signal {
-        libc::SIGSEGV => "SIGSEGV (segmentation fault)",
-        libc::SIGABRT => "SIGABRT (abort)",
-        libc::SIGBUS => "SIGBUS (bus error)",
-        libc::SIGILL => "SIGILL (illegal instruction)",
-        libc::SIGFPE => "SIGFPE (arithmetic error)",
-        libc::SIGKILL => "SIGKILL (killed, e.g. out of memory)",
-        libc::SIGTERM => "SIGTERM",
-        libc::SIGINT => "SIGINT",
-        libc::SIGHUP => "SIGHUP",
-        libc::SIGPIPE => "SIGPIPE",
-        _ => return format!("signal {signal}"),
-    };
-    name.to_string()
+/// The results folder and our pytest plugin's folder, written off the async workers; a failure
+/// shows later as a run that wrote no results or could not load the plugin.
+async fn write_run_folders(results_dir: &Path, plugin: &Path) {
+    let (dir, plugin) = (results_dir.to_path_buf(), plugin.to_path_buf());
+    let _ = tokio::task::spawn_blocking(move || {
+        crate::create_own_folder(&dir)?;
+        std::fs::create_dir_all(&plugin)?;
+        std::fs::write(plugin.join(format!("{PLUGIN_MODULE}.py")), PLUGIN_SOURCE)
+    })
+    .await;
 }
 
 /// Reads a pipe into lines (lossy UTF-8, `\r` dropped, cut at `MAX_LINE`), sending stdout's
@@ -721,6 +640,7 @@ async fn collect(
     tail: Tail,
     results_dir: &Path,
     before: Snapshot,
+    torch_version: Option<String>,
 ) -> RunOutcome {
     let requested: Option<HashSet<String>> = match &req.selection {
         Selection::Nodes(ids) => Some(
@@ -737,23 +657,31 @@ async fn collect(
         Selection::Filters { .. } => None,
     };
     let dir = results_dir.to_path_buf();
+    let crashed = matches!(status, RunStatus::Crashed { .. });
     let loaded = tokio::task::spawn_blocking(move || {
+        let run_log =
+            if crashed { newest_artifact(&dir, "_runlog.txt", &before).and_then(|p| read_run_log(&p)) } else { None };
         let latest = newest_artifact(&dir, "_latest.json", &before);
         let report = newest_artifact(&dir, "_report.md", &before);
         // A run with workers that was stopped (or whose controller died) leaves one file per
         // worker instead of a merged `_latest.json`.
         let workers = worker_artifacts(&dir, &before);
         let decoded: Vec<_> = latest.iter().chain(&workers).map(|p| (p.clone(), decode_artifact(p))).collect();
-        (latest.or_else(|| workers.first().cloned()), report, decoded)
+        (latest.or_else(|| workers.first().cloned()), report, decoded, run_log)
     })
     .await;
-    let (results_json, report_markdown, decoded) = loaded.unwrap_or((None, None, Vec::new()));
+    let (results_json, report_markdown, decoded, run_log) = loaded.unwrap_or((None, None, Vec::new(), None));
     let mut output_tail = tail.text();
     let mut tests: Vec<TestResult> = Vec::new();
     let mut known: HashSet<String> = HashSet::new();
+    // torchcts's own artifact of this run (partial when the run died), for the crash record.
+    let mut decoded_partial: Option<serde_json::Value> = None;
     for (path, decoded) in decoded {
         match decoded {
             Ok((payload, _)) => {
+                if decoded_partial.is_none() && results_json.as_ref() == Some(&path) {
+                    decoded_partial = Some(payload.clone());
+                }
                 for test in tests_from_payload(&payload, requested.as_ref()) {
                     if known.insert(test.nodeid.clone()) {
                         tests.push(test);
@@ -819,20 +747,57 @@ async fn collect(
             }
         }
     }
-    let cause = match &status {
+    let left = Leftovers { results_dir, run_log, partial: decoded_partial.as_ref(), torch_version };
+    let crash_artifact = mark_unfinished(req, &status, &parser, &mut tests, &mut output_tail, left);
+    RunOutcome { status, tests, results_json, report_markdown, output_tail, crash_artifact }
+}
+
+/// What a run left in its results folder: its run log (hardware key, last test started),
+/// torchcts's partial artifact, and the torch version from the probe.
+struct Leftovers<'a> {
+    results_dir: &'a Path,
+    run_log: Option<(String, Option<String>)>,
+    partial: Option<&'a serde_json::Value>,
+    torch_version: Option<String>,
+}
+
+/// The tests in flight when the run died or was stopped get an outcome naming the cause (from
+/// the output, else the run log's last line); a run that died also leaves our record of it
+/// (`crash.rs`), whose path is returned.
+fn mark_unfinished(
+    req: &RunRequest,
+    status: &RunStatus,
+    parser: &OutputParser,
+    tests: &mut Vec<TestResult>,
+    output_tail: &mut String,
+    left: Leftovers,
+) -> Option<PathBuf> {
+    let Leftovers { results_dir, run_log, partial, torch_version } = left;
+    let cause = match status {
         RunStatus::Crashed { description, .. } => {
-            Some(format!("the test process crashed during this test: {description}"))
+            Some((TestOutcome::Crashed, format!("the test process crashed during this test: {description}")))
         }
-        RunStatus::TimedOut => Some(format!("the run timed out during this test (after {:?})", req.timeout)),
+        RunStatus::TimedOut => {
+            Some((TestOutcome::Error, format!("the run timed out during this test (after {:?})", req.timeout)))
+        }
         _ => None,
     };
-    if let Some(cause) = cause {
+    // The test running when the process died: from the output, else the run log's last line.
+    let mut running = parser.unfinished();
+    if running.is_empty() && matches!(status, RunStatus::Crashed { .. }) {
+        if let Some(last) = run_log.as_ref().and_then(|(_, last)| last.clone()) {
+            if !tests.iter().any(|t| t.nodeid == last) {
+                running.push(last);
+            }
+        }
+    }
+    if let Some((outcome, cause)) = cause {
         // One test, or under xdist every test in flight on a worker.
-        for running in parser.unfinished() {
-            if !tests.iter().any(|t| t.nodeid == running) {
+        for running in &running {
+            if !tests.iter().any(|t| &t.nodeid == running) {
                 tests.push(TestResult {
-                    nodeid: running,
-                    outcome: TestOutcome::Error,
+                    nodeid: running.clone(),
+                    outcome,
                     message: Some(cause.clone()),
                     dtype: None,
                     op: None,
@@ -840,5 +805,22 @@ async fn collect(
             }
         }
     }
-    RunOutcome { status, tests, results_json, report_markdown, output_tail }
+    // A run that died: what completed and the crash become evidence of our own.
+    let mut crash_artifact = None;
+    if let RunStatus::Crashed { signal, description } = status {
+        let crash = Crash {
+            device: &req.device,
+            signal: *signal,
+            description,
+            running,
+            finished: &parser.finished,
+            partial,
+            torch_version: torch_version.as_deref(),
+        };
+        match write_crash_artifact(results_dir, run_log, &crash) {
+            Ok(path) => crash_artifact = path,
+            Err(e) => output_tail.push_str(&format!("[torchcts-lsp] could not record the crash: {e}\n")),
+        }
+    }
+    crash_artifact
 }

@@ -1,0 +1,318 @@
+//! Black-box test of runs from the editor: a code action's command starts a run with a fake
+//! `python` (tests/fixtures/runs), progress begin/report/end arrive, the results land as a
+//! diagnostic on the entry the run was about, and cancel ends a hanging run.
+
+mod support;
+
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use support::lsp_client::{file_uri, vscode_capabilities, LspClient};
+
+/// The message a finished run shows (other messages, such as what the server says about
+/// the fake Python's environment, are not about the run).
+fn run_summary(m: &Value) -> bool {
+    m["method"] == "window/showMessage"
+        && m["params"]["message"].as_str().is_some_and(|t| t.starts_with("TorchCTS run"))
+}
+
+const MANIFEST: &str = "import torch\nmanifest = {\n    \"manifest_version\": 1,\n    \"device_name\": \"cpu\",\n    \"semantic_level\": 1,\n    \"supported_dtypes\": {torch.float32: True},\n    \"capabilities\": {\"inference\": True},\n}\n";
+
+fn fixture(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/runs")
+        .join(name)
+        .canonicalize()
+        .unwrap()
+        .display()
+        .to_string()
+}
+
+fn workspace(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("torchcts-lsp-runs-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("manifest.py"), MANIFEST).unwrap();
+    dir
+}
+
+fn start(python: &str) -> LspClient {
+    let mut client = LspClient::spawn();
+    client.request(
+        "initialize",
+        json!({"processId": null, "rootUri": null,
+               "capabilities": vscode_capabilities(),
+               "initializationOptions": {"torchcts": {"python": python, "timeoutSeconds": 60}}}),
+    );
+    client.notify("initialized", json!({}));
+    client
+}
+
+fn progress_kinds(messages: &[Value]) -> Vec<String> {
+    messages
+        .iter()
+        .filter(|m| m["method"] == "$/progress")
+        .map(|m| m["params"]["value"]["kind"].as_str().unwrap_or("").to_string())
+        .collect()
+}
+
+#[test]
+fn a_run_from_a_code_action_reports_progress_and_lands_on_the_entry() {
+    let dir = workspace("action");
+    let uri = file_uri(&dir.join("manifest.py"));
+    let mut client = start(&fixture("python_fail"));
+    client.open(&uri, MANIFEST, 1);
+    client.diagnostics(&uri, Some(1));
+    // Cursor on `torch.float32` (line 5).
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 5, "character": 26}, "end": {"line": 5, "character": 26}}, "context": {"diagnostics": []}}),
+    );
+    let run = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["title"].as_str().unwrap_or("").starts_with("Run affected tests on cpu"))
+        .unwrap_or_else(|| panic!("no run action in {actions:#}"))
+        .clone();
+    assert!(run["title"].as_str().unwrap().contains("torch.float32"), "{run:#}");
+    let command = &run["command"];
+    let result = client
+        .request("workspace/executeCommand", json!({"command": command["command"], "arguments": command["arguments"]}));
+    assert_eq!(result["started"], true);
+    let message = client.wait_for(run_summary);
+    let text = message["params"]["message"].as_str().unwrap();
+    assert!(text.contains("1 passed, 1 failed"), "{text}");
+    let diags = client.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["diagnostics"].as_array().is_some_and(|d| d.iter().any(|x| x["code"] == "run-result"))
+    });
+    let d =
+        diags["params"]["diagnostics"].as_array().unwrap().iter().find(|x| x["code"] == "run-result").unwrap().clone();
+    assert_eq!(d["range"]["start"], json!({"line": 5, "character": 25}), "on the float32 entry: {d:#}");
+    assert!(d["message"].as_str().unwrap().contains("1 of"), "{d:#}");
+    assert!(d["message"].as_str().unwrap().contains("values differ"), "{d:#}");
+    let kinds = progress_kinds(&client.backlog);
+    assert_eq!(kinds.first().map(String::as_str), Some("begin"), "{kinds:?}");
+    assert_eq!(kinds.last().map(String::as_str), Some("end"), "{kinds:?}");
+    assert!(kinds.iter().any(|k| k == "report"), "no progress report: {kinds:?}");
+    // Editing the entry clears its run results.
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2},
+               "contentChanges": [{"range": {"start": {"line": 5, "character": 40}, "end": {"line": 5, "character": 44}}, "text": "False"}]}),
+    );
+    let d = client.diagnostics(&uri, Some(2));
+    assert!(d["diagnostics"].as_array().unwrap().iter().all(|x| x["code"] != "run-result"), "{d:#}");
+    client.shutdown();
+}
+
+#[test]
+fn cancel_ends_a_hanging_run_and_leaves_nothing_running() {
+    let dir = workspace("cancel");
+    let uri = file_uri(&dir.join("manifest.py"));
+    let mut client = start(&fixture("python_hang"));
+    client.open(&uri, MANIFEST, 1);
+    client.diagnostics(&uri, Some(1));
+    let started = client.request(
+        "workspace/executeCommand",
+        json!({"command": "torchcts.runLevel", "arguments": [{"uri": uri, "level": 1}]}),
+    );
+    assert_eq!(started["started"], true);
+    // Wait until the fake test has started (it writes its pids), then cancel.
+    let pids_file = dir.join(".torchcts-lsp/results/pids");
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while !pids_file.exists() {
+        assert!(std::time::Instant::now() < deadline, "the fake run never started");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let pids: Vec<i32> =
+        std::fs::read_to_string(&pids_file).unwrap().split_whitespace().filter_map(|p| p.parse().ok()).collect();
+    let cancelled = client
+        .request("workspace/executeCommand", json!({"command": "torchcts.cancelRun", "arguments": [{"uri": uri}]}));
+    assert_eq!(cancelled["cancelled"], true);
+    let message = client.wait_for(run_summary);
+    assert!(message["params"]["message"].as_str().unwrap().contains("cancelled"), "{message:#}");
+    // The server still answers, and the fake's processes are gone (reaping may lag a bit).
+    client
+        .request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": 4, "character": 6}}));
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    for pid in pids {
+        loop {
+            let status = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            let alive = !status.is_empty() && !status.contains(") Z ");
+            if !alive {
+                break;
+            }
+            assert!(std::time::Instant::now() < deadline, "process {pid} still running after cancel");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+    client.shutdown();
+}
+
+#[test]
+fn a_skip_ops_entry_runs_its_tests_on_a_scratch_copy_and_leaves_the_manifest_alone() {
+    let text = MANIFEST.replace("    \"semantic_level\": 1,\n", "    \"semantic_level\": 2,\n").replace(
+        "    \"capabilities\": {\"inference\": True},\n",
+        "    \"capabilities\": {\"inference\": True},\n    \"skip_ops\": [\"abs\"],\n",
+    );
+    let dir = workspace("skip");
+    std::fs::write(dir.join("manifest.py"), &text).unwrap();
+    let uri = file_uri(&dir.join("manifest.py"));
+    let mut client = start(&fixture("python_argv"));
+    client.open(&uri, &text, 1);
+    client.diagnostics(&uri, Some(1));
+    // Cursor inside "abs" (line 7: `    "skip_ops": ["abs"],`).
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 7, "character": 19}, "end": {"line": 7, "character": 19}}, "context": {"diagnostics": []}}),
+    );
+    let run = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["title"].as_str().unwrap_or("").contains("skipped operator abs"))
+        .unwrap_or_else(|| panic!("no run action for the skip_ops entry in {actions:#}"))
+        .clone();
+    assert!(run["title"].as_str().unwrap().contains("scratch copy"), "{run:#}");
+    let command = &run["command"];
+    let result = client
+        .request("workspace/executeCommand", json!({"command": command["command"], "arguments": command["arguments"]}));
+    assert_eq!(result["started"], true);
+    client.wait_for(run_summary);
+    let results = dir.join(".torchcts-lsp/results");
+    let scratch = dir.join(".torchcts-lsp/scratch");
+    let cwd = std::fs::read_to_string(results.join("cwd.txt")).unwrap();
+    assert_eq!(Path::new(cwd.trim()), scratch.canonicalize().unwrap(), "the run happens in the scratch folder");
+    let copy = std::fs::read_to_string(scratch.join("manifest.py")).unwrap();
+    assert!(copy.contains(&text), "the scratch copy holds the saved manifest:\n{copy}");
+    assert!(copy.contains("if op != \"abs\"]"), "the scratch copy takes the entry out:\n{copy}");
+    assert_eq!(std::fs::read_to_string(dir.join("manifest.py")).unwrap(), text, "the user's manifest is untouched");
+    let argv = std::fs::read_to_string(results.join("argv.txt")).unwrap();
+    assert!(argv.contains("test_unary_float_op[dtype0-abs]"), "the run names the tests the entry removes:\n{argv}");
+    assert!(!argv.contains("-neg]"), "and only those:\n{argv}");
+    client.shutdown();
+}
+
+#[test]
+fn a_second_run_asks_before_replacing_the_running_one() {
+    let dir = workspace("replace");
+    let uri = file_uri(&dir.join("manifest.py"));
+    let mut client = start(&fixture("python_hang"));
+    client.open(&uri, MANIFEST, 1);
+    client.diagnostics(&uri, Some(1));
+    let run_level = json!({"command": "torchcts.runLevel", "arguments": [{"uri": uri, "level": 1}]});
+    assert_eq!(client.request("workspace/executeCommand", run_level.clone())["started"], true);
+    let pids_file = dir.join(".torchcts-lsp/results/pids");
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while !pids_file.exists() {
+        assert!(std::time::Instant::now() < deadline, "the fake run never started");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // Dismissed (the client answers null): the running one stays.
+    assert_eq!(client.request("workspace/executeCommand", run_level.clone())["started"], false);
+    let asked = client.backlog.iter().find(|m| m["method"] == "window/showMessageRequest").cloned();
+    let asked = asked.unwrap_or_else(|| panic!("no question in {:#?}", client.backlog));
+    let titles: Vec<&str> =
+        asked["params"]["actions"].as_array().unwrap().iter().filter_map(|a| a["title"].as_str()).collect();
+    assert_eq!(titles, ["Replace it", "Keep running"]);
+    assert!(
+        client.backlog.iter().all(|m| !(m["method"] == "window/showMessage"
+            && m["params"]["message"].as_str().unwrap_or("").contains("cancelled"))),
+        "the running one was not cancelled"
+    );
+    // "Replace it": the running one is cancelled and a new one starts.
+    client.answer("window/showMessageRequest", json!({"title": "Replace it"}));
+    assert_eq!(client.request("workspace/executeCommand", run_level)["started"], true);
+    let message = client.wait_for(run_summary);
+    assert!(message["params"]["message"].as_str().unwrap().contains("cancelled"), "{message:#}");
+    client.request("workspace/executeCommand", json!({"command": "torchcts.cancelRun", "arguments": [{"uri": uri}]}));
+    client.shutdown();
+}
+
+/// The real torchcts's Python, or None (and a note) to skip; `TORCHCTS_REQUIRE_REAL_RUNS=1`
+/// (CI) makes its absence a failure.
+fn real_python() -> Option<String> {
+    match std::env::var("TORCHCTS_PYTHON").ok().filter(|v| !v.is_empty()) {
+        Some(python) => Some(python),
+        None => {
+            assert!(
+                std::env::var("TORCHCTS_REQUIRE_REAL_RUNS").as_deref() != Ok("1"),
+                "TORCHCTS_REQUIRE_REAL_RUNS=1 but TORCHCTS_PYTHON is not set"
+            );
+            println!("SKIPPED: real torchcts runs not executed (set TORCHCTS_PYTHON)");
+            None
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs TORCHCTS_PYTHON: real torchcts"]
+fn a_real_crash_on_simdev_is_counted_apart_named_and_offers_the_isolated_rerun() {
+    let Some(python) = real_python() else { return };
+    let simdev = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/simdev").canonicalize().unwrap();
+    let text = std::fs::read_to_string(simdev.join("manifest.py"))
+        .unwrap()
+        .replace(r#""skip_ops": []"#, r#""skip_ops": ["cos"]"#);
+    let dir = workspace("simdev-crash");
+    std::fs::write(dir.join("manifest.py"), &text).unwrap();
+    let uri = file_uri(&dir.join("manifest.py"));
+    // The backend importable, and cos aborting the process.
+    let simdev_path = simdev.display().to_string();
+    let mut client = LspClient::spawn_with_env(
+        &[],
+        &["VIRTUAL_ENV"],
+        &[("PYTHONPATH", simdev_path.as_str()), ("SIMDEV_ABORT", r"^aten\.cos\.")],
+    );
+    client.request(
+        "initialize",
+        json!({"processId": null, "rootUri": null,
+               "capabilities": {"window": {"workDoneProgress": true}},
+               "initializationOptions": {"torchcts": {"python": python, "timeoutSeconds": 600}}}),
+    );
+    client.notify("initialized", json!({}));
+    client.open(&uri, &text, 1);
+    client.diagnostics(&uri, Some(1));
+    let line = text.lines().position(|l| l.contains("skip_ops")).unwrap();
+    let character = text.lines().nth(line).unwrap().find("\"cos\"").unwrap() + 1;
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": {"start": {"line": line, "character": character}, "end": {"line": line, "character": character}}, "context": {"diagnostics": []}}),
+    );
+    let run = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["title"].as_str().unwrap_or("").contains("skipped operator cos"))
+        .unwrap_or_else(|| panic!("no run action for the skip_ops entry in {actions:#}"))
+        .clone();
+    assert!(run["title"].as_str().unwrap().contains("on simdev"), "{run:#}");
+    let command = &run["command"];
+    let began = std::time::Instant::now();
+    let result = client
+        .request("workspace/executeCommand", json!({"command": command["command"], "arguments": command["arguments"]}));
+    assert_eq!(result["started"], true);
+    let message = client.wait_for(run_summary);
+    println!("editor run on simdev with a crash: {:?}", began.elapsed());
+    let text = message["params"]["message"].as_str().unwrap();
+    assert_eq!(message["params"]["type"], 1, "an error: {text}");
+    assert!(text.contains("crashed: killed by SIGABRT (abort)"), "{text}");
+    assert!(text.contains("0 failed, 0 errors, 1 crashed"), "{text}");
+    assert!(text.contains("(crashed in ") && text.contains("-cos"), "names the test: {text}");
+    assert!(text.contains(r#"`torchcts.rerunFailed` with {"isolate": true}"#), "offers the isolated re-run: {text}");
+    // What completed and the crash are evidence in the results folder.
+    let history = std::fs::read_dir(dir.join(".torchcts-lsp/results"))
+        .unwrap()
+        .flatten()
+        .find(|e| e.file_name().to_string_lossy().ends_with("_history"))
+        .expect("a history folder");
+    assert!(
+        std::fs::read_dir(history.path())
+            .unwrap()
+            .flatten()
+            .any(|f| f.file_name().to_string_lossy().ends_with("-torchcts-lsp-crash.json")),
+        "our record of the crash"
+    );
+    client.shutdown();
+}
