@@ -169,6 +169,53 @@ fn lenses_hovers_and_findings_on_every_entry_kind_refresh_when_a_run_lands() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The lens lines are kept between requests (issue 35: counted again only when the facts,
+/// the entries or the evidence change): the same answer twice, the same lines one line lower
+/// after a comment line is typed above them, new counts once a results file changes, and the
+/// first counts again once it is removed.
+#[test]
+fn kept_lens_lines_answer_as_computed_ones_and_follow_the_results_files() {
+    let (dir, manifest) = workspace("kept");
+    let uri = file_uri(&manifest);
+    let mut client = LspClient::spawn_with_env(&[], &[], &[("TORCHCTS_LSP_NOW", "2026-12-02T16:24:12Z")]);
+    client.initialize(vscode_capabilities());
+    client.open(&uri, MANIFEST, 1);
+    client.wait_for(|m| m["method"] == "torchcts/status");
+
+    let first = evidence_lenses(&mut client, &uri);
+    assert!(first.contains(&(7, "cpu: 1 errored · 3 not run yet, newest 2 d ago".to_string())), "{first:#?}");
+    assert_eq!(first.len(), 4, "{first:#?}");
+    assert_eq!(evidence_lenses(&mut client, &uri), first);
+
+    // A comment line above: the facts are the same, every entry one line lower.
+    let commented = format!("# the cpu manifest\n{MANIFEST}");
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": commented}]}),
+    );
+    client.diagnostics(&uri, Some(2));
+    let lower: Vec<(u64, String)> = first.iter().map(|(line, title)| (line + 1, title.clone())).collect();
+    assert_eq!(evidence_lenses(&mut client, &uri), lower);
+
+    // A later run lands (add FAILs, sub PASSes): the counts change.
+    let landed = dir.join("results/cpu_vm_23gb_history/2026-12-01T09-00-00Z.json");
+    copy(&artifacts().join("derived/failing.json"), &landed);
+    client.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": file_uri(&landed), "type": 1}]}));
+    let after = evidence_lenses(&mut client, &uri);
+    assert!(after.contains(&(8, "cpu: 1 passed · 3 not run yet, newest 1 d ago".to_string())), "{after:#?}");
+    let f32 = after.iter().find(|(line, _)| *line == 5).map(|(_, t)| t.as_str()).unwrap_or_default();
+    assert!(f32.starts_with("cpu: 1 failed · "), "{after:#?}");
+    assert_eq!(evidence_lenses(&mut client, &uri), after);
+
+    // Removed again (no file to read, only one gone): the first counts come back.
+    std::fs::remove_file(&landed).unwrap();
+    client.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": file_uri(&landed), "type": 3}]}));
+    assert_eq!(evidence_lenses(&mut client, &uri), lower);
+
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_suppression_comment_silences_an_evidence_finding() {
     let (dir, manifest) = workspace("suppressed");

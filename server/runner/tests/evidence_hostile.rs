@@ -210,11 +210,16 @@ fn a_new_history_file_costs_that_file_and_a_finished_run_no_rebuild() {
     }
     let mut index = read(&results);
     assert_eq!(index.files_read(), 5);
+    // Nothing changed: the same version (what the server's lenses are kept under).
+    let version = index.version();
+    assert_eq!(index.refresh_at(clock_2026()), 0);
+    assert_eq!(index.version(), version);
     // A run going on: `_latest.json` plain, then a reference to its new history file.
     let running =
         plain(r#""a::all":{"status":"PASS","last_tested":"2026-11-30T16:25:00Z"}"#).replace("16:24:12", "16:25:00");
     std::fs::write(results.join("cpu_vm_23gb_latest.json"), &running).unwrap();
     assert_eq!(index.refresh_at(clock_2026()), 1);
+    assert!(index.version() > version);
     assert_eq!(index.record("a::all").unwrap().status, EvidenceStatus::Passed);
     std::fs::write(history.join("2026-11-30T16-25-00Z.json"), &running).unwrap();
     std::fs::write(
@@ -243,7 +248,9 @@ fn a_new_history_file_costs_that_file_and_a_finished_run_no_rebuild() {
     // The newest left removed: its own test goes, `a::all` comes from the four older runs,
     // and only those (a test no other run has needs no file read).
     std::fs::remove_file(history.join("2026-11-30T16-24-14Z.json")).unwrap();
+    let version = index.version();
     assert_eq!(index.refresh_at(clock_2026()), 4);
+    assert!(index.version() > version);
     assert!(index.record("a::t4").is_none());
     assert_eq!(index.record("a::all").unwrap().run.timestamp.as_deref(), Some("2026-11-30T16:24:13.093778Z"));
     assert_eq!(index.records().count(), 5);

@@ -182,9 +182,15 @@ impl Tally {
                 t.newest = Some(record.run.clone());
             }
         }
-        t.newest_age_seconds =
-            now.zip(t.newest_tested_at.as_deref().and_then(time::unix_seconds)).map(|(now, at)| now - at);
+        t.set_age(now);
         t
+    }
+
+    /// Sets the age of the newest record for the clock `now` (Unix seconds; `None`: no age):
+    /// counts kept from an earlier call of [`Tally::of`] say their age at a later time.
+    pub fn set_age(&mut self, now: Option<i64>) {
+        self.newest_age_seconds =
+            now.zip(self.newest_tested_at.as_deref().and_then(time::unix_seconds)).map(|(now, at)| now - at);
     }
 
     /// "409 passed · 3 failed · 12 `no_record`" (zero counts left out; "no tests" for none).

@@ -8,6 +8,7 @@
 
 use crate::host::evidence::{result_folders, IndexLookup};
 use crate::server::pool::OnPool;
+use crate::server::session::documents::{EvidenceLensCache, EvidenceLensEntry};
 use crate::server::session::Session;
 use runner::evidence::EvidenceIndex;
 use std::path::{Path, PathBuf};
@@ -29,8 +30,24 @@ fn index_for(session: &Session, path: &Path, device: &str, _: &OnPool) -> Option
     session.evidence.index(path, device, &folders)
 }
 
-/// `f` of the inventory, the device setting and the evidence of `uri`'s manifest on its
-/// device; `None` when the document is no file, has no manifest dict or no result folders.
+/// The device setting and the refreshed evidence index of `uri`'s manifest on its device;
+/// `None` when the document is no file, has no manifest dict or no result folders.
+fn index_of(
+    session: &Session,
+    uri: &Uri,
+    analysis: &Analysis,
+    on_pool: &OnPool,
+) -> Option<(Option<String>, Arc<Mutex<EvidenceIndex>>)> {
+    let path = uri.to_file_path()?.into_owned();
+    let manifest = analysis.model.manifest.as_ref()?.as_dict()?;
+    let device_setting = session.settings_for(uri).device;
+    let device = session.facts_for(uri, manifest).resolve_device(device_setting.as_deref());
+    let index = index_for(session, &path, &device, on_pool)?;
+    Some((device_setting, index))
+}
+
+/// `f` of the device setting and the evidence of `uri`'s manifest on its device; `None`
+/// when the document is no file, has no manifest dict or no result folders.
 fn with_evidence<T>(
     session: &Session,
     uri: &Uri,
@@ -38,11 +55,7 @@ fn with_evidence<T>(
     on_pool: &OnPool,
     f: impl FnOnce(Option<&str>, &dyn EvidenceLookup) -> T,
 ) -> Option<T> {
-    let path = uri.to_file_path()?.into_owned();
-    let manifest = analysis.model.manifest.as_ref()?.as_dict()?;
-    let device_setting = session.settings_for(uri).device;
-    let device = session.facts_for(uri, manifest).resolve_device(device_setting.as_deref());
-    let index = index_for(session, &path, &device, on_pool)?;
+    let (device_setting, index) = index_of(session, uri, analysis, on_pool)?;
     let index = index.lock().unwrap_or_else(|p| p.into_inner());
     Some(f(device_setting.as_deref(), &IndexLookup::new(&index)))
 }
@@ -63,19 +76,83 @@ pub fn hover_markdown(
     entry.tally.any().then(|| render(&entry))
 }
 
-/// Every entry with records: (the entry's span, the lens line).
+/// Every entry with records: (the entry's span, the lens line). The counts are kept on the
+/// document ([`EvidenceLensCache`]) while the facts, the entries, the device setting, the
+/// inventory and the evidence index's version stay: a request then costs the index's refresh
+/// (listing the result folders) and the lines' words, not two accountings per entry.
 pub fn entry_lines(
     session: &Session,
     uri: &Uri,
     analysis: &Analysis,
     on_pool: &OnPool,
 ) -> Vec<(std::ops::Range<usize>, String)> {
+    let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) else { return Vec::new() };
+    let Some((device_setting, index)) = index_of(session, uri, analysis, on_pool) else { return Vec::new() };
+    let entries = evidence::entries(analysis);
+    let inventory = session.inventory();
+    let facts = torchcts_core::accounting_view::facts(manifest);
+    let kept = session.lock().documents.get(uri).and_then(|d| d.evidence_lens.clone());
+    let counts = {
+        let index_now = index.lock().unwrap_or_else(|p| p.into_inner());
+        let version = index_now.version();
+        let holds = |c: &EvidenceLensCache| {
+            c.version == version
+                && std::sync::Weak::ptr_eq(&c.index, &Arc::downgrade(&index))
+                && std::ptr::eq(c.inventory, inventory)
+                && c.device_setting == device_setting
+                && c.facts == facts
+                && c.entries.len() == entries.len()
+                && c.entries.iter().zip(&entries).all(|(k, e)| k.kind == e.kind && k.key_path == e.key_path)
+        };
+        match kept.filter(|c| holds(c)) {
+            Some(kept) => kept,
+            None => {
+                let lookup = IndexLookup::new(&index_now);
+                let tallies = evidence::entry_tallies(inventory, analysis, device_setting.as_deref(), &lookup, None);
+                let cache = Arc::new(lens_cache(&entries, tallies, facts, device_setting, inventory, &index, version));
+                if let Some(doc) = session.lock().documents.get_mut(uri) {
+                    doc.evidence_lens = Some(cache.clone());
+                }
+                cache
+            }
+        }
+    };
     let now = Some(crate::host::clock::now_seconds());
-    let entries = with_evidence(session, uri, analysis, on_pool, |device, lookup| {
-        evidence::entry_tallies(session.inventory(), analysis, device, lookup, now)
-    })
-    .unwrap_or_default();
-    entries.into_iter().filter(|e| e.tally.any()).map(|e| (e.entry.span.clone(), e.line())).collect()
+    entries
+        .iter()
+        .zip(&counts.entries)
+        .filter_map(|(entry, kept)| {
+            let (device, tally) = kept.counts.as_ref()?;
+            let mut tally = tally.clone();
+            tally.set_age(now);
+            tally.any().then(|| (entry.span.clone(), tally.line(device)))
+        })
+        .collect()
+}
+
+/// The counts of `tallies` (from `entry_tallies`, a subsequence of `entries`, matched by
+/// span) kept for the lens, with what they were computed from.
+fn lens_cache(
+    entries: &[evidence::EntryRef],
+    tallies: Vec<EntryEvidence>,
+    facts: torchcts_core::accounting_view::ManifestFacts,
+    device_setting: Option<String>,
+    inventory: &'static torchcts_core::accounting_view::Inventory,
+    index: &Arc<Mutex<EvidenceIndex>>,
+    version: u64,
+) -> EvidenceLensCache {
+    let mut tallies = tallies.into_iter().peekable();
+    let entries = entries
+        .iter()
+        .map(|entry| {
+            let counts = tallies.next_if(|t| t.entry.span == entry.span).map(|mut t| {
+                t.tally.failures = Vec::new();
+                (t.device, t.tally)
+            });
+            EvidenceLensEntry { kind: entry.kind, key_path: entry.key_path.clone(), counts }
+        })
+        .collect();
+    EvidenceLensCache { facts, device_setting, inventory, index: Arc::downgrade(index), version, entries }
 }
 
 /// Recomputes the evidence findings of `uri` (on open, save and when result files change:

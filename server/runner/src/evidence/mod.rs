@@ -224,6 +224,8 @@ pub struct EvidenceIndex {
     bound_notes: Vec<Problem>,
     /// Tests left out of the index by `max_records` since the index was last rebuilt.
     tests_over_budget: usize,
+    /// Bumped by every refresh that found a file new, changed or gone (see [`EvidenceIndex::version`]).
+    version: u64,
 }
 
 impl EvidenceIndex {
@@ -247,6 +249,7 @@ impl EvidenceIndex {
             files_read: 0,
             bound_notes: Vec::new(),
             tests_over_budget: 0,
+            version: 0,
         };
         index.refresh_at(now);
         index
@@ -284,6 +287,9 @@ impl EvidenceIndex {
                     to_read.push(path.clone());
                 }
             }
+        }
+        if !to_read.is_empty() || !old.is_empty() {
+            self.version += 1;
         }
         // Files changed or gone: their runs' records leave the index, unless another file
         // still gives the run.
@@ -485,6 +491,14 @@ impl EvidenceIndex {
     /// History files left unread by [`Limits::max_history_files`] in the last refresh.
     pub fn omitted(&self) -> usize {
         self.omitted
+    }
+
+    /// What the index holds, as a number: the same number means the same records, runs and
+    /// problems (a refresh that found no file new, changed or gone keeps it), so a caller may
+    /// keep what it computed from them under it. Bumped (never reset) by every other refresh;
+    /// a fresh index starts at 1 or more.
+    pub fn version(&self) -> u64 {
+        self.version
     }
 
     /// Files parsed since the index was created (reads and refreshes together).

@@ -35,6 +35,9 @@ pub struct Document {
     /// open, save and when result files change (`server::evidence`), placed again by every
     /// analysis (`AnalysisInput::evidence`).
     pub evidence_notes: std::sync::Arc<Vec<torchcts_core::evidence::EvidenceNote>>,
+    /// The evidence lens lines' counts, for what they were computed from
+    /// (`server::evidence::entry_lines`: computing them asks the accounting twice per entry).
+    pub evidence_lens: Option<Arc<EvidenceLensCache>>,
     /// Facts at the last on-save run, to find the entries changed since.
     pub last_run_facts: Option<ManifestFacts>,
     /// The running analysis of this document (at most one at a time), cancelled when a
@@ -44,6 +47,31 @@ pub struct Document {
     pub analyse_again: bool,
     /// The committed version ("vs HEAD") and the reviews against it.
     pub committed: super::review::CommittedSlot,
+}
+
+/// The counts behind a document's evidence lens lines and what they were computed from:
+/// they hold while the manifest's facts, its entries, the device setting, the inventory and
+/// the evidence index (the same one, at the same [`runner::evidence::EvidenceIndex::version`])
+/// do. Kept without ages (the clock moves; the lines say the age at each request) and without
+/// the failures (the lens does not list them).
+pub struct EvidenceLensCache {
+    pub facts: ManifestFacts,
+    pub device_setting: Option<String>,
+    pub inventory: &'static torchcts_core::accounting_view::Inventory,
+    /// Which index: weak, so that a forgotten index is freed (its allocation stays, so the
+    /// pointer is not reused while this is kept).
+    pub index: std::sync::Weak<std::sync::Mutex<runner::evidence::EvidenceIndex>>,
+    pub version: u64,
+    /// Every entry (`torchcts_core::evidence::entries`, in order): its kind and key path,
+    /// and the device and counts of its tests when it has any.
+    pub entries: Vec<EvidenceLensEntry>,
+}
+
+/// One entry of an [`EvidenceLensCache`].
+pub struct EvidenceLensEntry {
+    pub kind: torchcts_core::evidence::EntryKind,
+    pub key_path: Vec<String>,
+    pub counts: Option<(String, torchcts_core::evidence::Tally)>,
 }
 
 #[derive(Default)]
@@ -72,6 +100,7 @@ impl DocumentStore {
                 run_results: None,
                 last_run_facts: None,
                 evidence_notes: Default::default(),
+                evidence_lens: None,
                 analysing: None,
                 analyse_again: false,
                 committed,
