@@ -32,6 +32,43 @@ def template_path(given):
     return os.path.join(pkg, "templates", "manifest.complete.py")
 
 
+def write_full_run(exe, work, template, level):
+    """Writes the template (on cpu) as `work/manifest.py` and a full evidence run of it as
+    `work/results/cpu_bench_latest.json`; returns (the JSON record, records, bytes)."""
+    text = open(template, encoding="utf-8").read()
+    text = text.replace('"device_name": "auto"', '"device_name": "cpu"')
+    with open(os.path.join(work, "manifest.py"), "w", encoding="utf-8") as f:
+        f.write(text)
+    flags = ["--torch", "2.12.1", "--rooted-at-package", "--level", level]
+    plain = subprocess.run([exe, "report", "manifest.py", "--format", "json"] + flags,
+                           cwd=work, capture_output=True, check=True)
+    record = json.loads(plain.stdout)
+    run_ids = [t["node_id"] for row in record["matrix"] for cell in row["cells"] for t in cell["tests"] if t["runs"]]
+    results = {}
+    for i, node_id in enumerate(run_ids):
+        status = "PASS"
+        message = None
+        if i % 100 == 7 or i % 100 == 57:
+            status = "FAIL"
+            message = (f"Mismatch: max abs error 0.5 > atol 1e-05 in /home/ci/venv/lib/python3.11/site-packages/"
+                       f"torchcts/opinfo/common.py:{i}\n  File \"/home/ci/work/run-{i}/x.py\", line 3")
+        elif i % 100 == 31:
+            status = "ERROR"
+            message = f"RuntimeError: kernel not implemented (/opt/backend/build/kernels_{i}.cpp:88)\nTraceback ..."
+        elif i % 100 == 77:
+            status = "SKIP"
+            message = "Skipped: no samples"
+        results[node_id] = {"status": status, "error_message": message, "last_tested": "2026-12-01T10:00:00Z"}
+    os.makedirs(os.path.join(work, "results"))
+    artifact = {"metadata": {"device_name": "cpu", "hardware_key": "cpu_bench", "session_completed": True,
+                             "timestamp": "2026-12-01T10:00:00Z", "pytorch_version": "2.12.1"},
+                "results": results, "skips": {}, "harness_probe_failures": []}
+    path = os.path.join(work, "results", "cpu_bench_latest.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(artifact, f)
+    return record, len(results), os.path.getsize(path)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default=os.path.join(ROOT, "target", "release", "torchcts-lsp"))
@@ -42,39 +79,10 @@ def main():
     args.bin = os.path.abspath(args.bin)
     work = tempfile.mkdtemp(prefix="torchcts-bench-report-")
     try:
-        text = open(template_path(args.template), encoding="utf-8").read()
-        text = text.replace('"device_name": "auto"', '"device_name": "cpu"')
-        with open(os.path.join(work, "manifest.py"), "w", encoding="utf-8") as f:
-            f.write(text)
+        record, results, size = write_full_run(args.bin, work, template_path(args.template), args.level)
         flags = ["--torch", "2.12.1", "--rooted-at-package", "--level", args.level]
-        plain = subprocess.run([args.bin, "report", "manifest.py", "--format", "json"] + flags,
-                               cwd=work, capture_output=True, check=True)
-        record = json.loads(plain.stdout)
-        run_ids = [t["node_id"] for row in record["matrix"] for cell in row["cells"] for t in cell["tests"] if t["runs"]]
-        results = {}
-        for i, node_id in enumerate(run_ids):
-            status = "PASS"
-            message = None
-            if i % 100 == 7 or i % 100 == 57:
-                status = "FAIL"
-                message = (f"Mismatch: max abs error 0.5 > atol 1e-05 in /home/ci/venv/lib/python3.11/site-packages/"
-                           f"torchcts/opinfo/common.py:{i}\n  File \"/home/ci/work/run-{i}/x.py\", line 3")
-            elif i % 100 == 31:
-                status = "ERROR"
-                message = f"RuntimeError: kernel not implemented (/opt/backend/build/kernels_{i}.cpp:88)\nTraceback ..."
-            elif i % 100 == 77:
-                status = "SKIP"
-                message = "Skipped: no samples"
-            results[node_id] = {"status": status, "error_message": message, "last_tested": "2026-12-01T10:00:00Z"}
-        os.makedirs(os.path.join(work, "results"))
-        artifact = {"metadata": {"device_name": "cpu", "hardware_key": "cpu_bench", "session_completed": True,
-                                 "timestamp": "2026-12-01T10:00:00Z", "pytorch_version": "2.12.1"},
-                    "results": results, "skips": {}, "harness_probe_failures": []}
-        with open(os.path.join(work, "results", "cpu_bench_latest.json"), "w", encoding="utf-8") as f:
-            json.dump(artifact, f)
-        size = os.path.getsize(os.path.join(work, "results", "cpu_bench_latest.json"))
         print(f"complete template, level {args.level}: {record['executable']} tests run, "
-              f"{len(record['reason_counts'])} reasons; artifact {len(results)} records, {size / 1e6:.1f} MB")
+              f"{len(record['reason_counts'])} reasons; artifact {results} records, {size / 1e6:.1f} MB")
         for fmt in ("html", "markdown", "json"):
             out = os.path.join(work, f"record.{fmt}")
             times = []

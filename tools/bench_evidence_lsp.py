@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""The server's evidence over stdio (issue 35): the code lens with evidence, cold and warm,
+and the first hover over a results folder of 64 real-size history files.
+
+    python3 tools/bench_evidence_lsp.py [--bin target/release/torchcts-lsp] [--lenses 40]
+        [--template PATH] [--history DIR]
+
+Lens: torchcts' complete template on cpu (found as `tools/bench_report.py` finds it) with its
+full evidence run beside it (`bench_report.write_full_run`: a record for every test of level
+8). The server is started, the manifest opened, and `textDocument/codeLens` asked `--lenses`
+times in a row, each answer awaited: the first (the counts computed) and the median and
+spread of the others (the document's facts and the evidence unchanged: the warm case).
+
+First hover: `--history DIR` is a folder made by `evidence_bench generate-history DIR` (64
+plain history files of 3.7 MB and a reference to the newest). Its files are hard-linked as
+`results/` beside a copy of the template, a fresh server is started, and a hover on
+`semantic_level` is sent right after `didOpen`: the time to its answer is what a user waits
+for the first hover (the inventory, the analysis and the evidence index read, all of it).
+A second hover after it shows the warm cost. Pure stdlib besides `bench_report.py`.
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_report import ROOT, template_path, write_full_run  # noqa: E402
+
+
+def frame(obj):
+    body = json.dumps(obj).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+class Server:
+    def __init__(self, exe, work):
+        env = dict(os.environ, TORCHCTS_LSP_NOW="2026-12-02T10:00:00Z")
+        self.proc = subprocess.Popen([exe], stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=work, env=env)
+        self.next_id = 1
+        root = "file://" + work
+        self.request("initialize", {"capabilities": {}, "rootUri": root,
+                                    "workspaceFolders": [{"uri": root, "name": "bench"}]})
+        self.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+
+    def send(self, obj):
+        self.proc.stdin.write(frame(obj))
+        self.proc.stdin.flush()
+
+    def read(self):
+        length = None
+        while True:
+            header = self.proc.stdout.readline()
+            if not header:
+                raise SystemExit("server exited")
+            if header.lower().startswith(b"content-length:"):
+                length = int(header.split(b":")[1])
+            if header in (b"\r\n", b"\n"):
+                break
+        return json.loads(self.proc.stdout.read(length))
+
+    def wait_for(self, pred):
+        while True:
+            msg = self.read()
+            if "id" in msg and "method" in msg:  # a server request: answer null
+                self.send({"jsonrpc": "2.0", "id": msg["id"], "result": None})
+            if pred(msg):
+                return msg
+
+    def request(self, method, params):
+        rid = self.next_id
+        self.next_id += 1
+        self.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+        return self.wait_for(lambda m: m.get("id") == rid and "method" not in m)
+
+    def open(self, uri, text):
+        self.send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": text}}})
+
+    def close(self):
+        self.request("shutdown", None)
+        self.send({"jsonrpc": "2.0", "method": "exit"})
+        self.proc.wait(timeout=10)
+
+
+def timed(server, method, params):
+    t0 = time.perf_counter()
+    reply = server.request(method, params)
+    return (time.perf_counter() - t0) * 1000, reply
+
+
+def lenses(exe, template, count):
+    work = tempfile.mkdtemp(prefix="torchcts-bench-lens-")
+    try:
+        _, records, size = write_full_run(exe, work, template, "8")
+        uri = "file://" + os.path.join(work, "manifest.py")
+        text = open(os.path.join(work, "manifest.py"), encoding="utf-8").read()
+        server = Server(exe, work)
+        server.open(uri, text)
+        server.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics")
+        times = []
+        evidence = 0
+        for _ in range(count):
+            ms, reply = timed(server, "textDocument/codeLens", {"textDocument": {"uri": uri}})
+            times.append(ms)
+            evidence = sum(1 for lens in reply["result"] or [] if lens["command"]["title"].startswith("cpu: "))
+        server.close()
+        warm = times[1:]
+        print(f"code lens, complete template, full run ({records} records, {size / 1e6:.1f} MB): "
+              f"{evidence} evidence lenses; first {times[0]:.1f} ms, then median {statistics.median(warm):.2f} ms "
+              f"(min {min(warm):.2f}, max {max(warm):.2f} at request {times.index(max(warm)) + 1}, {len(warm)} requests)")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def first_hover(exe, template, history):
+    work = tempfile.mkdtemp(prefix="torchcts-bench-hover-")
+    try:
+        text = open(template, encoding="utf-8").read().replace('"device_name": "auto"', '"device_name": "cpu"')
+        with open(os.path.join(work, "manifest.py"), "w", encoding="utf-8") as f:
+            f.write(text)
+        files = 0
+        for folder, _, names in os.walk(history):
+            target = os.path.join(work, "results", os.path.relpath(folder, history))
+            os.makedirs(target, exist_ok=True)
+            for name in names:
+                os.link(os.path.join(folder, name), os.path.join(target, name))
+                files += 1
+        uri = "file://" + os.path.join(work, "manifest.py")
+        offset = text.index('"semantic_level"') + 2
+        at = {"line": text.count("\n", 0, offset), "character": offset - (text.rfind("\n", 0, offset) + 1)}
+        params = {"textDocument": {"uri": uri}, "position": at}
+        server = Server(exe, work)
+        t0 = time.perf_counter()
+        server.open(uri, text)
+        reply = server.request("textDocument/hover", params)
+        first = (time.perf_counter() - t0) * 1000
+        warm, again = timed(server, "textDocument/hover", params)
+        server.close()
+        said = json.dumps(reply)
+        print(f"first hover, {files} files in results/ ({history}): {first:.0f} ms from didOpen "
+              f"(evidence section: {'Runs on' in said}), the next {warm:.1f} ms "
+              f"(evidence section: {'Runs on' in json.dumps(again)})")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", default=os.path.join(ROOT, "target", "release", "torchcts-lsp"))
+    ap.add_argument("--lenses", type=int, default=40)
+    ap.add_argument("--template")
+    ap.add_argument("--history")
+    args = ap.parse_args()
+    exe = os.path.abspath(args.bin)
+    template = template_path(args.template)
+    lenses(exe, template, args.lenses)
+    if args.history:
+        first_hover(exe, template, args.history)
+
+
+if __name__ == "__main__":
+    main()
