@@ -151,7 +151,13 @@ pub fn run(args: &DiffArgs) -> ExitCode {
         }
         DiffFormat::Markdown => {
             out!("{}", review_diff::render_markdown(&review, &old_name, &new.0, args.show));
-            let new_manifest = absent_note.map(|n| format!("{}. ", capitalized(&n))).unwrap_or_default();
+            let new_manifest = match &old {
+                Old::Absent { rev } => format!(
+                    "A new manifest: `{}` is not in {rev}, so it is compared with no manifest at all (every test it runs starts). ",
+                    new.0
+                ),
+                Old::Text(..) => String::new(),
+            };
             out!("\n<sub>{new_manifest}Counts for {}.</sub>\n", inventory_label(&inventory));
         }
         DiffFormat::Text => {
@@ -174,11 +180,6 @@ pub fn run(args: &DiffArgs) -> ExitCode {
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS
-}
-
-fn capitalized(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }
 
 /// A review and its two sides.
