@@ -118,10 +118,9 @@ pub fn run(args: &DiffArgs) -> ExitCode {
         Err(e) => return usage_error(e),
     };
     let (old_name, reviewed) = match &old {
-        Old::Text(name, text) => (
-            name.clone(),
-            review_texts((name, text), (&new.0, &new.1), &new_path, &args.accounting, &inventory),
-        ),
+        Old::Text(name, text) => {
+            (name.clone(), review_texts((name, text), (&new.0, &new.1), &new_path, &args.accounting, &inventory))
+        }
         Old::Absent { rev } => (
             format!("nothing (new since {rev})"),
             review_new_text((&new.0, &new.1), &new_path, &args.accounting, &inventory),

@@ -561,14 +561,33 @@ pub fn analyze_input(
     Ok((text, analysis))
 }
 
-/// Whether the manifest has values check-manifest compiles as regexes (`supported_dtypes`
-/// strings, `capabilities.ieee754`; `skip_ops` holds exact names).
-pub fn has_regexes(analysis: &Analysis) -> bool {
-    let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) else { return false };
-    let dtypes = manifest.get("supported_dtypes").and_then(|e| e.value.as_dict());
+/// The manifest's regex values: `supported_dtypes` string values and `capabilities.ieee754`
+/// (a string or a list of them).
+fn regexes(analysis: &Analysis) -> Vec<&str> {
+    let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) else { return Vec::new() };
+    let mut found = Vec::new();
+    if let Some(dtypes) = manifest.get("supported_dtypes").and_then(|e| e.value.as_dict()) {
+        found.extend(dtypes.entries.iter().filter_map(|e| e.value.as_str()));
+    }
     let capabilities = manifest.get("capabilities").and_then(|e| e.value.as_dict());
-    dtypes.is_some_and(|d| d.entries.iter().any(|e| e.value.as_str().is_some()))
-        || capabilities.and_then(|c| c.get("ieee754")).is_some_and(|e| !matches!(e.value.kind, ValueKind::Bool(_)))
+    if let Some(ieee) = capabilities.and_then(|c| c.get("ieee754")) {
+        match &ieee.value.kind {
+            ValueKind::List(items) | ValueKind::Tuple(items) => found.extend(items.iter().filter_map(|i| i.as_str())),
+            _ => found.extend(ieee.value.as_str()),
+        }
+    }
+    found
+}
+
+/// Whether the Python's version can change an answer for this manifest: one of its regexes
+/// is judged differently (valid, an error, a warning) by the CPython versions torchcts runs on.
+pub fn regex_answer_depends_on_python(analysis: &Analysis) -> bool {
+    use torchcts_core::regex_check::{check_regex, PythonVersion};
+    regexes(analysis).into_iter().any(|pattern| {
+        let [first, rest @ ..] = PythonVersion::ALL;
+        let answer = check_regex(pattern, first);
+        rest.into_iter().any(|v| check_regex(pattern, v) != answer)
+    })
 }
 
 /// `os.path.abspath(path)`: joined to the working folder and normalised lexically (`.` and
