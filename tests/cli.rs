@@ -80,7 +80,6 @@ fn unknown_options_and_values_are_usage_errors() {
         &["analyze", m, "--bogus"],
         &["analyze", m, "--format", "yaml"],
         &["analyze", m, "--level", "9"],
-        &["analyze"],
         &["skips", m, "--bogus"],
         &["skips", m, "--format", "yaml"],
         &["skips", m, "--level", "0"],
@@ -766,5 +765,24 @@ fn a_module_in_no_folder_of_the_environment_is_not_importable() {
     .unwrap();
     let o = check("import orch");
     assert!(!stderr(&o).contains("No module named"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn analyze_without_file_reads_manifest_py_as_check_does() {
+    let dir = std::env::temp_dir().join(format!("torchcts-cli-default-file-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let in_dir = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_torchcts-lsp")).args(args).current_dir(&dir).output().unwrap();
+    // No manifest.py: the same "not found" as check, exit 1 (an unreadable file), not a usage error.
+    let (analyze, check) = (in_dir(&["analyze"]), in_dir(&["check"]));
+    assert_eq!(analyze.status.code(), Some(1), "{}", stderr(&analyze));
+    assert_eq!(check.status.code(), Some(1));
+    assert!(stderr(&analyze).contains("manifest.py"), "{}", stderr(&analyze));
+    std::fs::copy(corpus("real_privateuse1"), dir.join("manifest.py")).unwrap();
+    let (default, named) = (in_dir(&["analyze"]), in_dir(&["analyze", "manifest.py"]));
+    assert_eq!(default.status.code(), named.status.code());
+    assert_eq!(stdout(&default), stdout(&named));
+    assert!(!stdout(&default).is_empty());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -50,7 +50,7 @@ Exit code: check-manifest's (0 valid, 1 errors or an unreadable file); 2 for a u
 #[derive(clap::Args, Debug)]
 // Our own usage line: after a typo clap would print the option it suggests as if required.
 #[command(
-    override_usage = "torchcts-lsp analyze [OPTIONS] FILE|DIR|-...",
+    override_usage = "torchcts-lsp analyze [OPTIONS] [FILE|DIR|-]...",
     about = "Every diagnostic with its position, the check-manifest output and the per-level accounting",
     after_help = ANALYZE_HELP
 )]
@@ -82,11 +82,6 @@ pub enum AnalyzeFormat {
 }
 
 pub fn run(args: &AnalyzeArgs) -> ExitCode {
-    if args.inputs.files.is_empty() {
-        errln!("error: the following required arguments were not provided:\n  <FILE>...\n");
-        errln!("Usage: torchcts-lsp analyze [OPTIONS] FILE|DIR|-...\n\nFor more information, try '--help'.");
-        return ExitCode::from(2);
-    }
     let given = match args.inputs.expand("manifest.py") {
         Ok(inputs) => inputs,
         Err(e) => return super::input_error("analyze", e),

@@ -80,7 +80,7 @@ a project configuration (pyproject.toml) that cannot be used.";
 // Our own usage line: after a typo clap would print the option it suggests as if required.
 #[command(
     override_usage = "torchcts-lsp check [OPTIONS] [FILE|DIR|-]...",
-    about = "What `torchcts check-manifest --manifest FILE` prints, with its exit code",
+    about = "What `torchcts check-manifest --manifest FILE` prints, with its exit code; then torchcts-lsp's own findings",
     after_help = CHECK_HELP
 )]
 pub struct CheckArgs {
