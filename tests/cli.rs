@@ -773,7 +773,8 @@ fn analyze_without_file_reads_manifest_py_as_check_does() {
     let dir = std::env::temp_dir().join(format!("torchcts-cli-default-file-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let in_dir = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_torchcts-lsp")).args(args).current_dir(&dir).output().unwrap();
+    let in_dir =
+        |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_torchcts-lsp")).args(args).current_dir(&dir).output().unwrap();
     // No manifest.py: the same "not found" as check, exit 1 (an unreadable file), not a usage error.
     let (analyze, check) = (in_dir(&["analyze"]), in_dir(&["check"]));
     assert_eq!(analyze.status.code(), Some(1), "{}", stderr(&analyze));
@@ -785,4 +786,11 @@ fn analyze_without_file_reads_manifest_py_as_check_does() {
     assert_eq!(stdout(&default), stdout(&named));
     assert!(!stdout(&default).is_empty());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn analyze_names_the_regex_python_only_where_it_can_change_an_answer() {
+    // The example has no regex: nothing to say about which Python judged them.
+    let o = run(&["analyze", &format!("{}/examples/manifest.py", root().display())]);
+    assert!(!stdout(&o).contains("regexes checked as"), "{}", stdout(&o));
 }

@@ -171,7 +171,10 @@ fn one(
     match args.format {
         AnalyzeFormat::Text => {
             print_diagnostics(path, &analysis);
-            outln!("note: {python_line}");
+            // Only where the Python's version can change an answer (as in check).
+            if super::regex_answer_depends_on_python(&analysis) {
+                outln!("note: {python_line}");
+            }
             if let Err(problem) = &ledger {
                 // torchcts refuses the project's ledger: show-skips and run stop there.
                 outln!("== The project's known-segfault ledger");
