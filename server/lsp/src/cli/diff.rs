@@ -28,6 +28,10 @@ capability, a skip_ops entry, semantic_level, a hardware or resource limit); a t
 starts running to what filtered it in OLD. A test that one version does not generate at all
 has the reason `not_collected` and its dtype as cause.
 
+A manifest that REV does not hold (added by the change) is new: with --against it is
+compared with nothing, named `nothing (new since REV)`, so every test it runs starts
+(json: \"old\": {\"file\": null, \"absent_at\": REV}); a REV that is not a commit is an error.
+
 Levels: --level/--level-exact/--level-range apply to both versions; without them each
 version counts its own semantic_level (so a change of semantic_level shows).
 Device: --device, else NEW's device_name (auto: cpu), for both versions.
