@@ -180,6 +180,28 @@ fn fix_applies_the_safe_fixes_and_diff_writes_nothing() {
 }
 
 #[test]
+fn fix_says_why_it_left_a_silenced_finding_and_counts_what_analyze_shows() {
+    let dir = scratch("fix-silenced");
+    let text = "manifest = {\n    \"manifest_version\": 1,\n    \"device_name\": \"cpu\",\n    \"capabilities\": {\"inference\": True},\n    \"supported_dtypes\": {\"float32\": True},  # torchcts-lsp: ignore[dtype-key-ignored]\n}\n";
+    std::fs::write(dir.join("manifest.py"), text).unwrap();
+    let o = run_in(&dir, &["check", "--diff", "manifest.py"], None);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(
+        err(&o).contains(
+            "would fix 0 findings, 0 findings left; 1 silenced by a suppression comment, not fixed (line 5: dtype-key-ignored)"
+        ),
+        "{}",
+        err(&o)
+    );
+    // A misspelt code in the project's `ignore` is refused, naming the closest.
+    std::fs::write(dir.join("pyproject.toml"), "[tool.torchcts-lsp]\nignore = [\"dtype-key-ignord\"]\n").unwrap();
+    let o = run_in(&dir, &["check", "manifest.py"], None);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("pyproject.toml:2: [tool.torchcts-lsp] ignore: unknown finding code `dtype-key-ignord`: did you mean `dtype-key-ignored`?"), "{}", err(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn suppression_comments_silence_our_findings_and_say_when_they_cannot() {
     let dir = scratch("suppress");
     let text = "manifest = {\n    \"manifest_version\": 1,\n    \"device_name\": \"cpu\",  # torchcts-lsp: ignore[duplicate-key]\n    \"capabilities\": {},  # torchcts-lsp: ignore[duplicate-key]\n    \"device_name\": \"cpu\",\n    \"frobnicate\": 1,  # torchcts-lsp: ignore[unknown-key]\n}\n";

@@ -25,8 +25,8 @@ pub const NOT_COLLECTED: &str = "not_collected";
 pub enum Cause {
     /// A `supported_dtypes` entry (its value, regex or absence), by canonical dtype name.
     Dtype(String),
-    /// One or more `capabilities` (joined by ", " when a test lacks several).
-    Capability(String),
+    /// One or more `capabilities` a test lacks, sorted by name.
+    Capability(Vec<String>),
     /// A `skip_ops` entry.
     SkipOp(String),
     /// `semantic_level` (or the requested level selection).
@@ -52,7 +52,7 @@ impl Cause {
     pub fn label(&self) -> String {
         match self {
             Cause::Dtype(dt) => format!("{} entry", dt.strip_prefix("torch.").unwrap_or(dt)),
-            Cause::Capability(c) => format!("capability {c}"),
+            Cause::Capability(names) => format!("capability {}", names.join(", ")),
             Cause::SkipOp(op) => format!("skip_ops {op}"),
             Cause::SemanticLevel => "semantic_level".to_string(),
             Cause::DeviceCount => "device_count".to_string(),
@@ -275,12 +275,13 @@ pub fn cause_of(acc: &Accounting, rec: &Record) -> Cause {
         Detail::RegexFiltered { label, .. } | Detail::UnsupportedValue { label, .. } => dtype(label),
         Detail::MissingCapabilities { .. } => {
             let text = acc.detail(rec);
-            let mut names: Vec<&str> = text.trim_start_matches("requires capabilities: ").split(", ").collect();
+            let mut names: Vec<String> =
+                text.trim_start_matches("requires capabilities: ").split(", ").map(str::to_string).collect();
             // torchcts joins them in Python set order; a stable label needs one order.
             names.sort_unstable();
-            Cause::Capability(names.join(", "))
+            Cause::Capability(names)
         }
-        Detail::Capability(c) => Cause::Capability(c.to_string()),
+        Detail::Capability(c) => Cause::Capability(vec![c.to_string()]),
         Detail::OpExcluded(op) => Cause::SkipOp(inv.string(*op).to_string()),
         Detail::LevelAbove(_) | Detail::LevelOutside(_) => Cause::SemanticLevel,
         Detail::DeviceCount => Cause::DeviceCount,

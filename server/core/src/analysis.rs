@@ -2,6 +2,7 @@
 
 use crate::cancel::{uncancelled, Cancel, Cancellable};
 use crate::check::CheckOutcome;
+use crate::codes::Code;
 use crate::cpython::{python_syntax_error, PythonSyntaxError};
 use crate::eval::{evaluate_with, ManifestModel};
 use crate::findings::{Finding, Origin, Severity};
@@ -35,7 +36,7 @@ pub struct AnalysisInput<'a> {
     /// Findings from the runs' evidence ([`crate::evidence::notes`]), placed on their
     /// entries in this text (a note whose entry is gone is dropped) before suppression
     /// comments apply.
-    pub evidence: Option<&'a [crate::evidence::EvidenceNote]>,
+    pub evidence: Option<&'a [crate::entry_notes::EvidenceNote]>,
 }
 
 pub struct Analysis {
@@ -47,6 +48,9 @@ pub struct Analysis {
     pub model: ManifestModel,
     /// Everything to show in the editor, in the order the real tool reports its part.
     pub findings: Vec<Finding>,
+    /// Our findings a suppression comment silenced (not shown; `check --fix` says why it
+    /// left them).
+    pub silenced: Vec<Finding>,
     /// What `torchcts check-manifest` would print.
     pub check: CheckOutcome,
     /// The Python whose `re` answered for the regexes.
@@ -79,7 +83,7 @@ pub fn analyze_parsed(text: &str, tree: Tree, input: &AnalysisInput, cancel: &Ca
             load.span.clone(),
             Severity::Error,
             format!("Failed to parse manifest: {}", load.message),
-            "load-error",
+            Code::LoadError,
             Origin::Torchcts,
         ));
     }
@@ -87,9 +91,9 @@ pub fn analyze_parsed(text: &str, tree: Tree, input: &AnalysisInput, cancel: &Ca
     let validated = manifest_findings(&model, python_error.is_some(), input, &line_index, &mut findings, cancel)?;
     findings.extend(model.notes.iter().cloned());
     if let Some(notes) = input.evidence {
-        findings.extend(crate::evidence::note_findings(&model, text, notes));
+        findings.extend(crate::entry_notes::findings(&model, text, notes));
     }
-    crate::suppress::apply(text, &tree, &line_index, &mut findings);
+    let silenced = crate::suppress::apply(text, &tree, &line_index, &mut findings);
 
     let check =
         CheckOutcome::from_parts(python_error.as_ref(), file_name, model.load_error.as_ref(), &model, validated);
@@ -100,6 +104,7 @@ pub fn analyze_parsed(text: &str, tree: Tree, input: &AnalysisInput, cancel: &Ca
         tree,
         model,
         findings,
+        silenced,
         check,
         python: input.python,
     })
@@ -128,7 +133,7 @@ fn syntax_error_findings(
             0 => format!("Failed to parse manifest: {}", err.message),
             line => format!("Failed to parse manifest: {} ({}, line {})", err.message, file_name, line),
         },
-        "syntax-error",
+        Code::SyntaxError,
         Origin::Torchcts,
     );
     if !err.fixes.is_empty() {
@@ -186,7 +191,7 @@ fn manifest_findings(
                 module_span.clone(),
                 Severity::Information,
                 format!("`manifest` is not known statically ({why}); nothing to validate"),
-                "not-evaluated",
+                Code::NotEvaluated,
                 Origin::Lsp,
             ));
         }
@@ -195,7 +200,7 @@ fn manifest_findings(
                 module_span.clone(),
                 Severity::Error,
                 "'manifest' must be a dictionary in manifest.py.",
-                "not-a-dict",
+                Code::NotADict,
                 Origin::Torchcts,
             ));
         }

@@ -5,6 +5,7 @@
 //! whether it is one of ours (hints beyond the real tool, notes on what could not be
 //! evaluated).
 
+use crate::codes::Code;
 use crate::fix_data::FixData;
 use crate::value::Span;
 use serde::Serialize;
@@ -33,7 +34,7 @@ pub struct Finding {
     pub span: Span,
     pub severity: Severity,
     pub message: String,
-    /// Stable identifier of the rule, used by quick fixes and for filtering.
+    /// Stable identifier of the rule ([`Code::name`]), used by quick fixes and for filtering.
     pub code: &'static str,
     pub origin: Origin,
     /// Other places that explain this finding (e.g. the overridden duplicate key).
@@ -45,14 +46,8 @@ pub struct Finding {
 }
 
 impl Finding {
-    pub fn new(
-        span: Span,
-        severity: Severity,
-        message: impl Into<String>,
-        code: &'static str,
-        origin: Origin,
-    ) -> Finding {
-        Finding { span, severity, message: message.into(), code, origin, related: Vec::new(), data: None }
+    pub fn new(span: Span, severity: Severity, message: impl Into<String>, code: Code, origin: Origin) -> Finding {
+        Finding { span, severity, message: message.into(), code: code.name(), origin, related: Vec::new(), data: None }
     }
 
     pub fn with_related(mut self, span: Span, message: impl Into<String>) -> Finding {

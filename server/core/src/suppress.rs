@@ -10,6 +10,7 @@
 //! Cost: nothing unless the text contains `torchcts-lsp:`; then one tree lookup per marker
 //! and one pass over the findings.
 
+use crate::codes::{self, Category, Code};
 use crate::findings::{Finding, Origin, Severity};
 use crate::line_index::LineIndex;
 use crate::value::Span;
@@ -19,9 +20,9 @@ use tree_sitter::Tree;
 pub const MARKER: &str = "torchcts-lsp:";
 
 /// The codes of the findings about suppression comments themselves (never suppressible).
-pub const UNUSED: &str = "unused-suppression";
-pub const INEFFECTIVE: &str = "suppression-ineffective";
-pub const MALFORMED: &str = "invalid-suppression";
+pub const UNUSED: Code = Code::UnusedSuppression;
+pub const INEFFECTIVE: Code = Code::SuppressionIneffective;
+pub const MALFORMED: Code = Code::InvalidSuppression;
 
 /// One code named by a suppression comment.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,7 +74,18 @@ pub fn suppressions(text: &str, tree: &Tree, line_index: &LineIndex) -> (Vec<Sup
             let trimmed = part.trim();
             if !trimmed.is_empty() {
                 let offset = start + (part.len() - part.trim_start().len());
-                out.push(Suppression { code: trimmed.to_string(), span: offset..offset + trimmed.len(), line });
+                let span = offset..offset + trimmed.len();
+                match codes::unknown_code(trimmed) {
+                    // A misspelt code would silence nothing, and quietly: an error naming the closest.
+                    Some(why) => problems.push(Finding::new(
+                        span,
+                        Severity::Error,
+                        format!("torchcts-lsp suppression comment: {why}"),
+                        MALFORMED,
+                        Origin::Lsp,
+                    )),
+                    None => out.push(Suppression { code: trimmed.to_string(), span, line }),
+                }
             }
             start += part.len() + 1;
         }
@@ -88,20 +100,23 @@ fn malformed(span: Span, why: &str) -> Finding {
     Finding::new(span, Severity::Warning, format!("torchcts-lsp suppression comment: {why}"), MALFORMED, Origin::Lsp)
 }
 
-/// Applies the text's suppression comments to `findings`: drops the torchcts-lsp findings
-/// they silence and adds a finding for each code that silences nothing or names a
-/// check-manifest finding.
-pub fn apply(text: &str, tree: &Tree, line_index: &LineIndex, findings: &mut Vec<Finding>) {
+/// Applies the text's suppression comments to `findings`: takes out the torchcts-lsp
+/// findings they silence (returned: `check --fix` says why it left them) and adds a finding
+/// for each code that silences nothing or names a check-manifest finding.
+pub fn apply(text: &str, tree: &Tree, line_index: &LineIndex, findings: &mut Vec<Finding>) -> Vec<Finding> {
     let (suppressions, problems) = suppressions(text, tree, line_index);
     if suppressions.is_empty() && problems.is_empty() {
-        return;
+        return Vec::new();
     }
     let mut used = vec![false; suppressions.len()];
     let mut blocked: Vec<Option<&'static str>> = vec![None; suppressions.len()];
-    let own = |code: &str| [UNUSED, INEFFECTIVE, MALFORMED].contains(&code);
-    findings.retain(|f| {
+    let own = |code: &str| codes::in_category(code, Category::Suppression);
+    let mut silenced = Vec::new();
+    let mut kept = Vec::with_capacity(findings.len());
+    for f in std::mem::take(findings) {
         if own(f.code) {
-            return true;
+            kept.push(f);
+            continue;
         }
         let line = line_index.line_of(f.span.start);
         let mut keep = true;
@@ -117,13 +132,18 @@ pub fn apply(text: &str, tree: &Tree, line_index: &LineIndex, findings: &mut Vec
                 Origin::Torchcts => blocked[i] = Some(f.code),
             }
         }
-        keep
-    });
+        if keep {
+            kept.push(f);
+        } else {
+            silenced.push(f);
+        }
+    }
+    *findings = kept;
     findings.extend(problems);
     for (i, s) in suppressions.iter().enumerate() {
         // An evidence code silences nothing while no run has given the finding (no results
         // folder, a check without `--results`): not a stale comment.
-        if used[i] || crate::evidence::CODES.contains(&s.code.as_str()) {
+        if used[i] || codes::in_category(&s.code, Category::Evidence) {
             continue;
         }
         let scope = if s.line.is_some() { "ignore" } else { "ignore-file" };
@@ -151,6 +171,7 @@ pub fn apply(text: &str, tree: &Tree, line_index: &LineIndex, findings: &mut Vec
         };
         findings.push(finding);
     }
+    silenced
 }
 
 #[cfg(test)]
@@ -170,12 +191,12 @@ mod tests {
         let plain = codes(&format!("{}\n}}\n", DUPLICATE.replace("{C}", "")));
         assert!(plain.iter().any(|(c, _, _)| *c == "duplicate-key"), "{plain:?}");
         let silenced = codes(&format!("{}\n}}\n", DUPLICATE.replace("{C}", "  # torchcts-lsp: ignore[duplicate-key]")));
-        assert!(!silenced.iter().any(|(c, _, _)| *c == "duplicate-key" || *c == super::UNUSED), "{silenced:?}");
+        assert!(!silenced.iter().any(|(c, _, _)| *c == "duplicate-key" || *c == super::UNUSED.name()), "{silenced:?}");
         // On another line it silences nothing and says so.
         let elsewhere =
             codes(&format!("# torchcts-lsp: ignore[duplicate-key]\n{}\n}}\n", DUPLICATE.replace("{C}", "")));
         assert!(elsewhere.iter().any(|(c, _, _)| *c == "duplicate-key"), "{elsewhere:?}");
-        assert!(elsewhere.iter().any(|(c, _, t)| *c == super::UNUSED && t == "duplicate-key"), "{elsewhere:?}");
+        assert!(elsewhere.iter().any(|(c, _, t)| *c == super::UNUSED.name() && t == "duplicate-key"), "{elsewhere:?}");
     }
 
     #[test]
@@ -187,13 +208,23 @@ mod tests {
         assert!(!found.iter().any(|(c, _, _)| *c == "duplicate-key"), "{found:?}");
         let missing: Vec<_> = found.iter().filter(|(c, _, _)| *c == "missing-key").collect();
         assert!(!missing.is_empty() && missing.iter().all(|(_, o, _)| *o == Origin::Torchcts), "{found:?}");
-        assert!(found.iter().any(|(c, _, t)| *c == super::INEFFECTIVE && t == "missing-key"), "{found:?}");
+        assert!(found.iter().any(|(c, _, t)| *c == super::INEFFECTIVE.name() && t == "missing-key"), "{found:?}");
     }
 
     #[test]
     fn markers_in_strings_and_malformed_comments() {
         let found = codes("x = '# torchcts-lsp: ignore[a]'\nmanifest = {}  # torchcts-lsp: ignore\n");
-        assert!(!found.iter().any(|(c, _, _)| *c == super::UNUSED), "{found:?}");
-        assert!(found.iter().any(|(c, _, _)| *c == super::MALFORMED), "{found:?}");
+        assert!(!found.iter().any(|(c, _, _)| *c == super::UNUSED.name()), "{found:?}");
+        assert!(found.iter().any(|(c, _, _)| *c == super::MALFORMED.name()), "{found:?}");
+    }
+
+    #[test]
+    fn an_unknown_code_is_an_error_naming_the_closest() {
+        let a = analyze("manifest = {}  # torchcts-lsp: ignore[duplicate-kye]\n", &AnalysisInput::default());
+        let f = a.findings.iter().find(|f| f.code == super::MALFORMED.name()).expect("a finding");
+        assert_eq!(f.severity, crate::Severity::Error);
+        assert_eq!(&a.text[f.span.clone()], "duplicate-kye");
+        assert!(f.message.ends_with("did you mean `duplicate-key`?"), "{}", f.message);
+        assert!(!a.findings.iter().any(|f| f.code == super::UNUSED.name()), "{:?}", a.findings);
     }
 }

@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 use torchcts_core::accounting_view::{self as av, Inventory};
+use torchcts_core::codes;
 use torchcts_core::evidence::{
     self, EntryEvidence, EntryKind, EvidenceLookup, EvidenceRun, NoteContext, TestRecord, TestStatus,
 };
@@ -207,7 +208,7 @@ fn findings_of(text: &str, context: &NoteContext) -> Vec<(String, Severity, Stri
     later
         .findings
         .iter()
-        .filter(|f| evidence::CODES.contains(&f.code) || f.code == "unused-suppression")
+        .filter(|f| codes::in_category(f.code, codes::Category::Evidence) || f.code == "unused-suppression")
         .map(|f| (f.code.to_string(), f.severity, text[f.span.clone()].to_string(), f.message.clone()))
         .collect()
 }

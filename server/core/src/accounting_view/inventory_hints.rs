@@ -2,6 +2,7 @@
 //! suite or none, a `skip_ops` name that is no operator of the suite.
 
 use super::operators::{matched_count, nearest_operators};
+use crate::codes::Code;
 use crate::findings::{Finding, Origin, Severity};
 use crate::fix_data::FixData;
 use crate::value::{Dict, Value, ValueKind};
@@ -20,7 +21,7 @@ pub fn inventory_hints(manifest: &Dict, inventory: &Inventory, python: pyregex::
                 value.span.clone(),
                 Severity::Warning,
                 format!("{what} regex lets in every operator of the suite ({total}): it filters nothing"),
-                "regex-matches-all",
+                Code::RegexMatchesAll,
                 Origin::Lsp,
             ));
         } else if matched == 0 {
@@ -28,7 +29,7 @@ pub fn inventory_hints(manifest: &Dict, inventory: &Inventory, python: pyregex::
                 value.span.clone(),
                 Severity::Warning,
                 format!("{what} regex matches no operator of the suite"),
-                "regex-matches-none",
+                Code::RegexMatchesNone,
                 Origin::Lsp,
             ));
         }
@@ -75,7 +76,7 @@ pub fn inventory_hints(manifest: &Dict, inventory: &Inventory, python: pyregex::
                     item.span.clone(),
                     Severity::Warning,
                     format!("'{name}' is not an operator of the TorchCTS suite, so skipping it changes nothing{hint}"),
-                    "unknown-operator",
+                    Code::UnknownOperator,
                     Origin::Lsp,
                 )
                 .with_data(FixData::Replacements { name: name.to_string(), replacements: nearest }),

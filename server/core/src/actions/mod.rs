@@ -1,10 +1,12 @@
 //! Quick fixes for findings, as minimal text edits that keep the user's formatting.
 
 mod edits;
+mod fix_all;
 mod fix_check;
 mod suppression;
 
 pub use edits::{apply_edits, QuickFix, TextEdit};
+pub use fix_all::{fix_all, Applied, FixAll, MAX_ROUNDS};
 pub use fix_check::without_line_numbers;
 pub use suppression::suppression_fixes;
 

@@ -4,8 +4,9 @@
 
 use super::edits::{QuickFix, TextEdit};
 use crate::analysis::Analysis;
+use crate::codes::{self, Category};
 use crate::findings::Origin;
-use crate::suppress::{INEFFECTIVE, MALFORMED, MARKER, UNUSED};
+use crate::suppress::MARKER;
 use crate::value::Span;
 
 /// "Ignore CODE on this line" for each of our findings that overlaps `range`: appends
@@ -15,7 +16,7 @@ pub fn suppression_fixes(analysis: &Analysis, range: Span) -> Vec<QuickFix> {
     let mut out: Vec<QuickFix> = Vec::new();
     for (index, f) in analysis.findings.iter().enumerate() {
         let overlaps = f.span.start <= range.end && range.start <= f.span.end;
-        if !overlaps || f.origin != Origin::Lsp || [UNUSED, INEFFECTIVE, MALFORMED].contains(&f.code) {
+        if !overlaps || f.origin != Origin::Lsp || codes::in_category(f.code, Category::Suppression) {
             continue;
         }
         let Some(edit) = suppression_edit(analysis, f.span.start, f.code) else { continue };

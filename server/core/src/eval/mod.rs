@@ -29,6 +29,7 @@ pub use literals::decode_string_literal;
 pub use load_error::LoadError;
 
 use crate::cancel::{uncancelled, Cancel, Cancellable, CHECK_EVERY};
+use crate::codes::Code;
 use crate::findings::{Finding, Origin, Severity};
 use crate::syntax::node_text;
 use crate::value::{Span, Value};
@@ -158,7 +159,7 @@ impl<'a> Evaluator<'a> {
         if !self.noted.insert((span.clone(), message.clone())) {
             return;
         }
-        self.model.notes.push(Finding::new(span, Severity::Information, message, "not-evaluated", Origin::Lsp));
+        self.model.notes.push(Finding::new(span, Severity::Information, message, Code::NotEvaluated, Origin::Lsp));
     }
 }
 

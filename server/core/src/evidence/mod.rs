@@ -15,7 +15,7 @@
 //! | a `tolerance_overrides` entry | the tests it loosens ([`tolerance`]: OpInfo tests of its dtype comparing under its category) |
 //! | `semantic_level` | the tests the level lets in (every test the manifest runs) |
 //!
-//! [`notes`] turns the tallies into findings (our codes, [`CODES`]), anchored by key path so
+//! [`notes`] turns the tallies into findings (our codes, category [`crate::codes::Category::Evidence`]), anchored by key path so
 //! an analysis of a later text places them again ([`crate::AnalysisInput::evidence`]), where
 //! suppression comments apply to them like to any of ours.
 
@@ -23,10 +23,8 @@ mod notes;
 pub mod time;
 pub mod tolerance;
 
-pub(crate) use notes::findings as note_findings;
-pub use notes::{
-    anchor_span, notes, EvidenceNote, NoteContext, CLAIMED_FAILING, CODES, OTHER_TORCH, SKIP_OP_PASSES, STALE,
-};
+pub use crate::entry_notes::{anchor_span, EvidenceNote};
+pub use notes::{notes, NoteContext, CLAIMED_FAILING, OTHER_TORCH, SKIP_OP_PASSES, STALE};
 
 use crate::accounting_view::{self as av, Inventory, LevelSelection};
 use crate::analysis::Analysis;
@@ -129,6 +127,16 @@ pub struct Tally {
     pub partial: bool,
     /// The torch versions of the records' runs, sorted, each once.
     pub torch_versions: Vec<String>,
+    /// Tests the accounting filters, and how many per reason in first-seen order (the
+    /// support record's cells and totals; none for an entry's tests).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub filtered: usize,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub by_reason: Vec<(String, usize)>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Tally {
@@ -179,6 +187,26 @@ impl Tally {
         t
     }
 
+    /// "409 passed · 3 failed · 12 `no_record`" (zero counts left out; "no tests" for none).
+    pub fn counts(&self, no_record: &str) -> String {
+        let parts: Vec<String> = [
+            (self.passed, "passed"),
+            (self.failed, "failed"),
+            (self.errored, "errored"),
+            (self.skipped, "skipped at run time"),
+            (self.no_record, no_record),
+        ]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{n} {what}"))
+        .collect();
+        if parts.is_empty() {
+            "no tests".to_string()
+        } else {
+            parts.join(" · ")
+        }
+    }
+
     /// Whether any of the entry's tests has a record.
     pub fn any(&self) -> bool {
         self.passed + self.failed + self.errored + self.skipped > 0
@@ -186,18 +214,7 @@ impl Tally {
 
     /// "cuda: 409 passed · 3 failed · 12 not run yet, newest 2 d ago" (zero counts left out).
     pub fn line(&self, device: &str) -> String {
-        let parts: Vec<String> = [
-            (self.passed, "passed"),
-            (self.failed, "failed"),
-            (self.errored, "errored"),
-            (self.skipped, "skipped at run time"),
-            (self.no_record, "not run yet"),
-        ]
-        .iter()
-        .filter(|(n, _)| *n > 0)
-        .map(|(n, what)| format!("{n} {what}"))
-        .collect();
-        let counts = if parts.is_empty() { "no tests".to_string() } else { parts.join(" · ") };
+        let counts = self.counts("not run yet");
         let age = self.newest_age_seconds.map(|s| format!(", newest {}", time::age(s))).unwrap_or_default();
         let partial = if self.partial { " (partial run)" } else { "" };
         format!("{device}: {counts}{age}{partial}")
@@ -241,7 +258,7 @@ impl EntryEvidence {
 pub fn entries(analysis: &Analysis) -> Vec<EntryRef> {
     let mut out = Vec::new();
     let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) else { return out };
-    let key = |e: &crate::value::Entry| key_name(e, &analysis.text);
+    let key = |e: &crate::value::Entry| crate::entry_notes::key_name(e, &analysis.text);
     let claims = |kind: &ValueKind| matches!(kind, ValueKind::Bool(true) | ValueKind::Str(_));
     for (section, kind) in [("supported_dtypes", EntryKind::Dtype), ("capabilities", EntryKind::Capability)] {
         for e in section_entries(manifest, section) {
@@ -383,13 +400,4 @@ impl<'a> Attribution<'a> {
 
 fn section_entries<'d>(manifest: &'d Dict, section: &str) -> impl Iterator<Item = &'d crate::value::Entry> {
     manifest.get(section).and_then(|e| e.value.as_dict()).into_iter().flat_map(|d| d.entries.iter())
-}
-
-/// A key as Python sees it when it is a string, else its source text (`torch.float16`), as
-/// `locate` names path segments.
-fn key_name(entry: &crate::value::Entry, text: &str) -> String {
-    match &entry.key.kind {
-        ValueKind::Str(s) => s.clone(),
-        _ => text.get(entry.key.span.clone()).unwrap_or_default().to_string(),
-    }
 }

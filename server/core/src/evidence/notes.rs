@@ -4,22 +4,19 @@
 
 use super::{time, EntryEvidence, EntryKind};
 use crate::analysis::Analysis;
-use crate::eval::ManifestModel;
-use crate::findings::{Finding, Origin, Severity};
+use crate::codes::Code;
+use crate::entry_notes::EvidenceNote;
+use crate::findings::Severity;
 use crate::fix_data::FixData;
-use crate::value::{Span, ValueKind};
 
 /// A claimed dtype or capability with failed or errored tests in the newest records.
-pub const CLAIMED_FAILING: &str = "run-evidence";
+pub const CLAIMED_FAILING: Code = Code::RunEvidence;
 /// A `skip_ops` item whose operator's tests passed in a run without it.
-pub const SKIP_OP_PASSES: &str = "skip-op-passes";
+pub const SKIP_OP_PASSES: Code = Code::SkipOpPasses;
 /// Records older than the entry's last change.
-pub const STALE: &str = "stale-evidence";
+pub const STALE: Code = Code::StaleEvidence;
 /// Records from another torch release than the environment's.
-pub const OTHER_TORCH: &str = "evidence-other-torch";
-/// The evidence codes: they depend on result files, not on the text, so a suppression
-/// comment naming one is never called unused.
-pub const CODES: &[&str] = &[CLAIMED_FAILING, SKIP_OP_PASSES, STALE, OTHER_TORCH];
+pub const OTHER_TORCH: Code = Code::EvidenceOtherTorch;
 
 /// What the notes compare the records with, from the IO layer.
 #[derive(Debug, Clone, Copy, Default)]
@@ -29,17 +26,6 @@ pub struct NoteContext<'a> {
     /// When each line (0-based) of the analysed text last changed, in Unix seconds: its
     /// last commit when the file is in git, else the file's modification time.
     pub line_changed_at: Option<&'a [i64]>,
-}
-
-/// A finding about an entry, placed by its key path.
-#[derive(Debug, Clone, PartialEq)]
-pub struct EvidenceNote {
-    /// As [`super::EntryRef::key_path`].
-    pub key_path: Vec<String>,
-    pub severity: Severity,
-    pub code: &'static str,
-    pub message: String,
-    pub data: Option<FixData>,
 }
 
 /// The notes of `entries` (tallies of `analysis`'s entries).
@@ -146,50 +132,8 @@ fn skip_op_passes(e: &EntryEvidence, name: &str) -> String {
 
 /// When the entry at `key_path` last changed: the latest change of its lines.
 fn last_change(analysis: &Analysis, key_path: &[String], lines: &[i64]) -> Option<i64> {
-    let (_, whole) = entry_spans(&analysis.model, &analysis.text, key_path)?;
+    let (_, whole) = crate::entry_notes::entry_spans(&analysis.model, &analysis.text, key_path)?;
     let first = analysis.line_index.line_of(whole.start);
     let last = analysis.line_index.line_of(whole.end.saturating_sub(1).max(whole.start));
     lines.get(first..=last.min(lines.len().saturating_sub(1)))?.iter().copied().max()
-}
-
-/// The span a note on `key_path` is shown on (a dict entry's key, a `skip_ops` item).
-pub fn anchor_span(model: &ManifestModel, text: &str, key_path: &[String]) -> Option<Span> {
-    entry_spans(model, text, key_path).map(|(shown, _)| shown)
-}
-
-/// (the span shown, the whole entry) of the entry at `key_path`.
-fn entry_spans(model: &ManifestModel, text: &str, key_path: &[String]) -> Option<(Span, Span)> {
-    let manifest = model.manifest.as_ref()?.as_dict()?;
-    if let [section, name] = key_path {
-        if section == "skip_ops" {
-            let (ValueKind::List(items) | ValueKind::Tuple(items)) = &manifest.get(section)?.value.kind else {
-                return None;
-            };
-            let item = items.iter().find(|v| v.as_str() == Some(name.as_str()))?;
-            return Some((item.span.clone(), item.span.clone()));
-        }
-    }
-    let mut dict = manifest;
-    for (i, key) in key_path.iter().enumerate() {
-        let entry = dict.entries.iter().find(|e| super::key_name(e, text) == *key)?;
-        if i + 1 == key_path.len() {
-            return Some((entry.key.span.clone(), entry.key.span.start..entry.value.span.end.max(entry.key.span.end)));
-        }
-        dict = entry.value.as_dict()?;
-    }
-    None
-}
-
-/// The notes as findings on the text the model was evaluated from; notes whose entry is
-/// gone are dropped.
-pub(crate) fn findings(model: &ManifestModel, text: &str, notes: &[EvidenceNote]) -> Vec<Finding> {
-    notes
-        .iter()
-        .filter_map(|n| {
-            let span = anchor_span(model, text, &n.key_path)?;
-            let mut f = Finding::new(span, n.severity, n.message.clone(), n.code, Origin::Lsp);
-            f.data = n.data.clone();
-            Some(f)
-        })
-        .collect()
 }

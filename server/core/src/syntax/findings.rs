@@ -2,6 +2,7 @@
 //! nodes.
 
 use super::parse::node_text;
+use crate::codes::Code;
 use crate::findings::{Finding, Origin, Severity};
 use tree_sitter::{Node, Tree};
 
@@ -23,7 +24,7 @@ pub fn syntax_findings(tree: &Tree, text: &str, limit: usize) -> Vec<Finding> {
                 node.start_byte()..node.end_byte(),
                 Severity::Error,
                 format!("Syntax error: missing `{}`", missing_name(node)),
-                "syntax-error",
+                Code::SyntaxError,
                 Origin::Lsp,
             ));
             continue;
@@ -42,7 +43,7 @@ pub fn syntax_findings(tree: &Tree, text: &str, limit: usize) -> Vec<Finding> {
             } else {
                 format!("Syntax error: unexpected `{}`", snippet.lines().next().unwrap_or(""))
             };
-            out.push(Finding::new(span, Severity::Error, message, "syntax-error", Origin::Lsp));
+            out.push(Finding::new(span, Severity::Error, message, Code::SyntaxError, Origin::Lsp));
             continue;
         }
         // Children in reverse so that the stack pops them in source order.

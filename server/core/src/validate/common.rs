@@ -2,6 +2,7 @@
 //! outside (`ValidationContext`), reading a section the way torchcts reads it, regex
 //! errors, and the boolean maps (capabilities, container formats).
 
+use crate::codes::Code;
 use crate::findings::{Finding, Origin, Severity};
 use crate::fix_data::{FixData, KeySection};
 use crate::regex_check::{check_regex, RegexVerdict};
@@ -32,19 +33,19 @@ impl Out {
                 span,
                 Severity::Error,
                 format!("check-manifest crashes: {line}"),
-                "check-crash",
+                Code::CheckCrash,
                 Origin::Torchcts,
             )
             .with_data(FixData::CheckCrash { exception_line: line }),
         );
     }
 
-    pub(super) fn error(&mut self, span: Span, message: String, code: &'static str) -> &mut Finding {
+    pub(super) fn error(&mut self, span: Span, message: String, code: Code) -> &mut Finding {
         self.findings.push(Finding::new(span, Severity::Error, message, code, Origin::Torchcts));
         self.findings.last_mut().expect("just pushed")
     }
 
-    pub(super) fn warning(&mut self, span: Span, message: String, code: &'static str) -> &mut Finding {
+    pub(super) fn warning(&mut self, span: Span, message: String, code: Code) -> &mut Finding {
         self.findings.push(Finding::new(span, Severity::Warning, message, code, Origin::Torchcts));
         self.findings.last_mut().expect("just pushed")
     }
@@ -80,7 +81,7 @@ pub(super) fn validate_bool_map(
 ) {
     let section_name = section.name();
     let ValueKind::Dict(dict) = &mapping.kind else {
-        out.error(mapping.span.clone(), format!("'{section_name}' must be a dictionary"), "type");
+        out.error(mapping.span.clone(), format!("'{section_name}' must be a dictionary"), Code::Type);
         return;
     };
     for entry in &dict.entries {
@@ -89,8 +90,12 @@ pub(super) fn validate_bool_map(
         if let Some(known) = known_keys {
             let is_known = matches!(&key.kind, ValueKind::Str(k) if known.contains(k));
             if !is_known {
-                out.error(key.span.clone(), format!("Unknown {section_name} key '{}'", key.py_str()), "unknown-key")
-                    .data = Some(FixData::UnknownKey { section, name: key.py_str() });
+                out.error(
+                    key.span.clone(),
+                    format!("Unknown {section_name} key '{}'", key.py_str()),
+                    Code::UnknownKey,
+                )
+                .data = Some(FixData::UnknownKey { section, name: key.py_str() });
                 continue;
             }
         }
@@ -120,7 +125,7 @@ pub(super) fn validate_bool_map(
             }
         }
         if !matches!(value.kind, ValueKind::Bool(_)) {
-            out.error(value.span.clone(), format!("'{section_name}.{}' must be a boolean", key.py_str()), "type");
+            out.error(value.span.clone(), format!("'{section_name}.{}' must be a boolean", key.py_str()), Code::Type);
         }
     }
 }
@@ -130,7 +135,7 @@ pub(super) fn regex_finding(out: &mut Out, at: &Value, pattern: &str, message: i
     match check_regex(pattern, out.python) {
         RegexVerdict::Valid { .. } => {}
         RegexVerdict::Invalid { message: exc, .. } => {
-            out.error(at.span.clone(), message(&exc), "invalid-regex").data =
+            out.error(at.span.clone(), message(&exc), Code::InvalidRegex).data =
                 Some(FixData::InvalidRegex { pattern: pattern.to_string() });
         }
         RegexVerdict::Crash { exception, message: text } => {

@@ -1,6 +1,7 @@
 //! `custom_test_dirs`: a list of strings, each an existing directory.
 
 use super::common::{known_value, Out, ValidationContext};
+use crate::codes::Code;
 use crate::value::{Dict, ValueKind};
 
 pub(super) fn validate_custom_test_dirs(out: &mut Out, manifest: &Dict, ctx: &ValidationContext) {
@@ -10,7 +11,7 @@ pub(super) fn validate_custom_test_dirs(out: &mut Out, manifest: &Dict, ctx: &Va
             items
         }
         _ => {
-            out.error(v.span.clone(), "'custom_test_dirs' must be a list of strings".into(), "type");
+            out.error(v.span.clone(), "'custom_test_dirs' must be a list of strings".into(), Code::Type);
             return;
         }
     };
@@ -21,7 +22,7 @@ pub(super) fn validate_custom_test_dirs(out: &mut Out, manifest: &Dict, ctx: &Va
                 out.warning(
                     item.span.clone(),
                     format!("custom_test_dirs entry '{path}' does not exist"),
-                    "missing-dir",
+                    Code::MissingDir,
                 );
             }
         }

@@ -1,20 +1,25 @@
 //! `supported_dtypes`: keys that name a dtype, values a boolean or a regex.
 
 use super::common::{regex_finding, Out};
+use crate::codes::Code;
 use crate::fix_data::FixData;
 use crate::schema::schema;
 use crate::value::{Value, ValueKind};
 
 pub(super) fn validate_supported_dtypes(out: &mut Out, value: &Value) {
     let ValueKind::Dict(dict) = &value.kind else {
-        out.error(value.span.clone(), "'supported_dtypes' must be a dictionary".into(), "type");
+        out.error(value.span.clone(), "'supported_dtypes' must be a dictionary".into(), Code::Type);
         return;
     };
     for entry in &dict.entries {
         let key = &entry.key;
         if dtype_from_manifest_key(key).is_none() {
-            out.error(key.span.clone(), format!("Invalid supported_dtypes key {}", key.repr()), "invalid-dtype-key")
-                .data = Some(FixData::InvalidDtypeKey { name: key.py_str() });
+            out.error(
+                key.span.clone(),
+                format!("Invalid supported_dtypes key {}", key.repr()),
+                Code::InvalidDtypeKey,
+            )
+            .data = Some(FixData::InvalidDtypeKey { name: key.py_str() });
         }
         let v = &entry.value;
         match &v.kind {
@@ -28,7 +33,7 @@ pub(super) fn validate_supported_dtypes(out: &mut Out, value: &Value) {
                 out.error(
                     v.span.clone(),
                     format!("supported_dtypes[{}] must be a boolean or regex string", key.repr()),
-                    "type",
+                    Code::Type,
                 );
             }
         }

@@ -1,6 +1,7 @@
 //! `hardware` and `resource_limits`.
 
 use super::common::{is_positive_number, known_value, section, Out, Section};
+use crate::codes::Code;
 use crate::fix_data::{FixData, KeySection};
 use crate::schema::schema;
 use crate::value::{Dict, ValueKind};
@@ -11,7 +12,7 @@ pub(super) fn validate_hardware(out: &mut Out, manifest: &Dict) {
         _ => return,
     };
     let ValueKind::Dict(hw) = &hardware.kind else {
-        out.error(hardware.span.clone(), "'hardware' must be a dictionary".into(), "type");
+        out.error(hardware.span.clone(), "'hardware' must be a dictionary".into(), Code::Type);
         return;
     };
     let s = schema();
@@ -21,7 +22,7 @@ pub(super) fn validate_hardware(out: &mut Out, manifest: &Dict) {
             out.error(
                 entry.key.span.clone(),
                 format!("Unknown hardware key '{}'", entry.key.py_str()),
-                "unknown-key",
+                Code::UnknownKey,
             )
             .data = Some(FixData::UnknownKey { section: KeySection::Hardware, name: entry.key.py_str() });
         }
@@ -38,13 +39,21 @@ pub(super) fn validate_hardware(out: &mut Out, manifest: &Dict) {
             _ => false,
         };
         if !ok {
-            out.error(v.span.clone(), "'hardware.memory_model' must be 'discrete' or 'unified'".into(), "enum-value");
+            out.error(
+                v.span.clone(),
+                "'hardware.memory_model' must be 'discrete' or 'unified'".into(),
+                Code::EnumValue,
+            );
         }
     }
     if let Some(v) = known_value(hw, "system_memory_gb") {
         let ok = matches!(&v.kind, ValueKind::None) || v.as_str() == Some("auto") || is_positive_number(v);
         if !ok {
-            out.error(v.span.clone(), "'hardware.system_memory_gb' must be 'auto' or a positive number".into(), "type");
+            out.error(
+                v.span.clone(),
+                "'hardware.system_memory_gb' must be 'auto' or a positive number".into(),
+                Code::Type,
+            );
         }
     }
     if let Some(v) = known_value(hw, "device_memory_gb") {
@@ -60,13 +69,13 @@ pub(super) fn validate_hardware(out: &mut Out, manifest: &Dict) {
             out.error(
                 v.span.clone(),
                 "'hardware.device_memory_gb' must be 'auto' or a non-empty list of positive numbers".into(),
-                "type",
+                Code::Type,
             );
         }
     }
     if let Some(v) = known_value(hw, "oom_recoverable") {
         if !matches!(v.kind, ValueKind::Bool(_)) {
-            out.error(v.span.clone(), "'hardware.oom_recoverable' must be a boolean".into(), "type");
+            out.error(v.span.clone(), "'hardware.oom_recoverable' must be a boolean".into(), Code::Type);
         }
     }
 }
@@ -77,7 +86,7 @@ pub(super) fn validate_resource_limits(out: &mut Out, manifest: &Dict) {
         _ => return,
     };
     let ValueKind::Dict(dict) = &limits.kind else {
-        out.error(limits.span.clone(), "'resource_limits' must be a dictionary".into(), "type");
+        out.error(limits.span.clone(), "'resource_limits' must be a dictionary".into(), Code::Type);
         return;
     };
     let s = schema();
@@ -85,7 +94,7 @@ pub(super) fn validate_resource_limits(out: &mut Out, manifest: &Dict) {
         let key = entry.key.py_str();
         let known = matches!(&entry.key.kind, ValueKind::Str(k) if s.resource_limit_keys.contains(k));
         if !known {
-            out.error(entry.key.span.clone(), format!("Unknown resource_limits key '{key}'"), "unknown-key").data =
+            out.error(entry.key.span.clone(), format!("Unknown resource_limits key '{key}'"), Code::UnknownKey).data =
                 Some(FixData::UnknownKey { section: KeySection::ResourceLimits, name: key.clone() });
             continue;
         }
@@ -98,11 +107,11 @@ pub(super) fn validate_resource_limits(out: &mut Out, manifest: &Dict) {
                 out.error(
                     v.span.clone(),
                     "'resource_limits.cleanup_threshold_pct' must be an integer from 1 to 100".into(),
-                    "type",
+                    Code::Type,
                 );
             }
         } else if !matches!(v.kind, ValueKind::None) && !is_positive_number(v) {
-            out.error(v.span.clone(), format!("'resource_limits.{key}' must be null or a positive number"), "type");
+            out.error(v.span.clone(), format!("'resource_limits.{key}' must be null or a positive number"), Code::Type);
         }
     }
 }

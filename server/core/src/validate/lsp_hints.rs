@@ -2,6 +2,7 @@
 //! duplicate keys, stale capability names, dtype keys that test selection ignores,
 //! tolerances wide enough to accept any drift, and Python's own regex warnings.
 
+use crate::codes::Code;
 use crate::findings::{Finding, Origin, Severity};
 use crate::fix_data::FixData;
 use crate::regex_check::{check_regex, PythonVersion, RegexVerdict};
@@ -32,7 +33,7 @@ pub fn lsp_hints(manifest: &Dict, line_of: &dyn Fn(usize) -> usize, python: Pyth
                             schema().torchcts_version,
                             names.join(" or ")
                         ),
-                        "stale-capability",
+                        Code::StaleCapability,
                         Origin::Lsp,
                     )
                     .with_data(FixData::Replacements {
@@ -74,7 +75,7 @@ pub fn lsp_hints(manifest: &Dict, line_of: &dyn Fn(usize) -> usize, python: Pyth
                                     format_args!("torch.{attr}"),
                                     d.canonical
                                 ),
-                                "dtype-key-ignored",
+                                Code::DtypeKeyIgnored,
                                 Origin::Lsp,
                             )
                             .with_data(FixData::DtypeKeyIgnored { canonical: d.canonical.clone(), attr: attr.to_string() }),
@@ -99,7 +100,7 @@ fn python_regex_warnings(value: &Value, python: PythonVersion, out: &mut Vec<Fin
             value.span.clone(),
             Severity::Warning,
             format!("Python warns when compiling this regex: {w}"),
-            "regex-warning",
+            Code::RegexWarning,
             Origin::Lsp,
         ));
     }
@@ -120,7 +121,7 @@ fn duplicate_keys(dict: &Dict, path: &str, line_of: &dyn Fn(usize) -> usize, out
                         entry.key.repr(),
                         line_of(entry.key.span.start) + 1
                     ),
-                    "duplicate-key",
+                    Code::DuplicateKey,
                     Origin::Lsp,
                 )
                 .with_related(entry.key.span.clone(), "the value that wins"),
@@ -174,7 +175,7 @@ fn wide_tolerances(overrides: &Dict, out: &mut Vec<Finding>) {
                         "{name}={} is a very wide tolerance ({reference}); an override must not accept arbitrary drift",
                         v.repr()
                     ),
-                    "wide-tolerance",
+                    Code::WideTolerance,
                     Origin::Lsp,
                 ));
             }

@@ -2,6 +2,7 @@
 //! need (`quantized_decoders.py`).
 
 use super::common::{section, validate_bool_map, Out, Section};
+use crate::codes::Code;
 use crate::fix_data::{FixData, KeySection};
 use crate::schema::schema;
 use crate::value::{py_eq, Dict, Value, ValueKind};
@@ -15,7 +16,7 @@ pub(super) fn validate_quantized_sections(out: &mut Out, manifest: &Dict) {
     };
     if let Some(formats) = formats {
         if !matches!(formats.kind, ValueKind::Dict(_)) {
-            out.error(formats.span.clone(), "'supported_container_formats' must be a dictionary".into(), "type");
+            out.error(formats.span.clone(), "'supported_container_formats' must be a dictionary".into(), Code::Type);
             return;
         }
         validate_bool_map(out, KeySection::SupportedContainerFormats, formats, Some(&s.container_formats), false);
@@ -29,7 +30,7 @@ pub(super) fn validate_quantized_sections(out: &mut Out, manifest: &Dict) {
     };
     if let Some(d) = decoders {
         if !matches!(d.kind, ValueKind::Dict(_)) {
-            out.error(d.span.clone(), "'custom_container_decoders' must be a dictionary".into(), "type");
+            out.error(d.span.clone(), "'custom_container_decoders' must be a dictionary".into(), Code::Type);
             return;
         }
     }
@@ -51,7 +52,7 @@ fn validate_decoders(out: &mut Out, dd: &Dict, formats_dict: Option<&Dict>) {
             out.error(
                 entry.key.span.clone(),
                 format!("Unknown custom_container_decoders key '{fmt}'"),
-                "unknown-key",
+                Code::UnknownKey,
             )
             .data = Some(FixData::UnknownKey { section: KeySection::CustomContainerDecoders, name: fmt.clone() });
             continue;
@@ -69,7 +70,7 @@ fn validate_decoders(out: &mut Out, dd: &Dict, formats_dict: Option<&Dict>) {
             out.error(
                 entry.key.span.clone(),
                 format!("custom_container_decoders.{fmt} requires supported_container_formats.{fmt}=True"),
-                "decoder-format",
+                Code::DecoderFormat,
             );
         }
         if entry.value.is_unknown() {
@@ -79,7 +80,7 @@ fn validate_decoders(out: &mut Out, dd: &Dict, formats_dict: Option<&Dict>) {
             out.error(
                 entry.value.span.clone(),
                 format!("Invalid custom_container_decoders.{fmt}: {err}"),
-                "decoder-spec",
+                Code::DecoderSpec,
             );
         }
     }
@@ -113,7 +114,7 @@ fn decoders_need_capability(out: &mut Out, manifest: &Dict, decoders: Option<&Va
                     at,
                     "'capabilities.custom_quantized_decode' requires at least one custom_container_decoders entry"
                         .into(),
-                    "decoder-required",
+                    Code::DecoderRequired,
                 );
             }
             if decoders_truthy == Some(true) && cqd_truthy == Some(false) {
@@ -121,7 +122,7 @@ fn decoders_need_capability(out: &mut Out, manifest: &Dict, decoders: Option<&Va
                 out.warning(
                     at,
                     "custom_container_decoders is set but capabilities.custom_quantized_decode is false".into(),
-                    "decoder-unused",
+                    Code::DecoderUnused,
                 );
             }
         }

@@ -3,6 +3,7 @@
 
 use super::common::{section, Out, Section};
 use super::dtypes::dtype_from_manifest_key;
+use crate::codes::Code;
 use crate::fix_data::FixData;
 use crate::schema::{python_strip, schema};
 use crate::value::{Dict, Span, Value, ValueKind};
@@ -22,7 +23,7 @@ pub(super) fn validate_tolerance_overrides(out: &mut Out, manifest: &Dict) {
         _ => return,
     };
     let ValueKind::Dict(dict) = &overrides.kind else {
-        out.error(overrides.span.clone(), "'tolerance_overrides' must be a dictionary".into(), "type");
+        out.error(overrides.span.clone(), "'tolerance_overrides' must be a dictionary".into(), Code::Type);
         return;
     };
     let Some(normalized) = normalize(out, dict) else { return };
@@ -53,7 +54,7 @@ fn normalize<'d>(out: &mut Out, dict: &'d Dict) -> Option<Vec<NormalizedOverride
                             "Invalid tolerance_overrides: tolerance_overrides string keys must use 'category:dtype' or 'category/dtype', got {}",
                             key.repr()
                         ),
-                        "tolerance-key",
+                        Code::ToleranceKey,
                     );
                     return None;
                 };
@@ -66,7 +67,7 @@ fn normalize<'d>(out: &mut Out, dict: &'d Dict) -> Option<Vec<NormalizedOverride
                 out.error(
                     key.span.clone(),
                     format!("Invalid tolerance_overrides: Invalid tolerance override key: {}", key.repr()),
-                    "tolerance-key",
+                    Code::ToleranceKey,
                 );
                 return None;
             }
@@ -79,7 +80,7 @@ fn normalize<'d>(out: &mut Out, dict: &'d Dict) -> Option<Vec<NormalizedOverride
             out.error(
                 key.span.clone(),
                 format!("Invalid tolerance_overrides: Invalid tolerance override category: {}", category.repr()),
-                "tolerance-key",
+                Code::ToleranceKey,
             );
             return None;
         }
@@ -87,7 +88,7 @@ fn normalize<'d>(out: &mut Out, dict: &'d Dict) -> Option<Vec<NormalizedOverride
             out.error(
                 key.span.clone(),
                 format!("Invalid tolerance_overrides: Invalid tolerance override dtype: {}", dtype_key.repr()),
-                "tolerance-key",
+                Code::ToleranceKey,
             );
             return None;
         };
@@ -119,7 +120,7 @@ fn check_override(out: &mut Out, n: &NormalizedOverride) -> ControlFlow<()> {
         out.error(
             n.key_span.clone(),
             format!("Invalid tolerance_overrides category '{category}'"),
-            "tolerance-category",
+            Code::ToleranceCategory,
         )
         .data = Some(FixData::Category { category: category.clone() });
     }
@@ -132,7 +133,7 @@ fn check_override(out: &mut Out, n: &NormalizedOverride) -> ControlFlow<()> {
                 out.error(
                     value.span.clone(),
                     format!("tolerance_overrides {category}:{dtype} tuple values must be numeric"),
-                    "tolerance-value",
+                    Code::ToleranceValue,
                 );
             }
         }
@@ -140,7 +141,7 @@ fn check_override(out: &mut Out, n: &NormalizedOverride) -> ControlFlow<()> {
             out.error(
                 value.span.clone(),
                 format!("Invalid tolerance override value for '{category}:{dtype}'"),
-                "tolerance-value",
+                Code::ToleranceValue,
             );
         }
     }
@@ -171,7 +172,7 @@ fn check_override_dict(out: &mut Out, category: &str, dtype: &str, value: &Value
         out.error(
             value.span.clone(),
             format!("Invalid tolerance override keys for '{category}:{dtype}': {}", list.repr()),
-            "tolerance-value",
+            Code::ToleranceValue,
         );
     }
     for tol_key in ["rtol", "atol"] {
@@ -180,7 +181,7 @@ fn check_override_dict(out: &mut Out, category: &str, dtype: &str, value: &Value
                 out.error(
                     e.value.span.clone(),
                     format!("tolerance_overrides {category}:{dtype} {tol_key} must be numeric"),
-                    "tolerance-value",
+                    Code::ToleranceValue,
                 );
             }
         }

@@ -3,6 +3,7 @@
 //! counts, `semantic_level`, `show_traceback`, and `skip_ops`.
 
 use super::common::{known_value, Out};
+use crate::codes::Code;
 use crate::fix_data::{FixData, KeySection};
 use crate::schema::schema;
 use crate::value::{py_eq, Dict, Span, Value, ValueKind};
@@ -13,7 +14,7 @@ pub(super) fn keys(out: &mut Out, manifest: &Dict, manifest_span: &Span) {
     if !manifest.open {
         for key in &s.required_top_level_keys {
             if !manifest.contains(key) {
-                out.error(manifest_span.clone(), format!("Missing required key '{key}'"), "missing-key").data =
+                out.error(manifest_span.clone(), format!("Missing required key '{key}'"), Code::MissingKey).data =
                     Some(FixData::MissingKey { key: key.clone() });
             }
         }
@@ -25,7 +26,7 @@ pub(super) fn keys(out: &mut Out, manifest: &Dict, manifest_span: &Span) {
             out.error(
                 entry.key.span.clone(),
                 format!("Unknown top-level manifest key '{}'", entry.key.py_str()),
-                "unknown-key",
+                Code::UnknownKey,
             )
             .data = Some(FixData::UnknownKey { section: KeySection::TopLevel, name: entry.key.py_str() });
         }
@@ -39,7 +40,7 @@ pub(super) fn manifest_version(out: &mut Out, manifest: &Dict, manifest_span: &S
             out.warning(
                 e.value.span.clone(),
                 format!("Unexpected manifest_version {}; expected 1", e.value.repr()),
-                "manifest-version",
+                Code::ManifestVersion,
             );
         }
         Some(_) => {}
@@ -47,7 +48,7 @@ pub(super) fn manifest_version(out: &mut Out, manifest: &Dict, manifest_span: &S
             out.warning(
                 manifest_span.clone(),
                 "Unexpected manifest_version None; expected 1".into(),
-                "manifest-version",
+                Code::ManifestVersion,
             );
         }
         None => {}
@@ -58,23 +59,23 @@ pub(super) fn manifest_version(out: &mut Out, manifest: &Dict, manifest_span: &S
 pub(super) fn settings(out: &mut Out, manifest: &Dict) {
     if let Some(e) = known_value(manifest, "device_name") {
         if !matches!(e.kind, ValueKind::Str(_)) {
-            out.error(e.span.clone(), "'device_name' must be a string".into(), "type");
+            out.error(e.span.clone(), "'device_name' must be a string".into(), Code::Type);
         }
     }
     if let Some(e) = known_value(manifest, "backend_import") {
         if !matches!(e.kind, ValueKind::Str(_) | ValueKind::None) {
-            out.error(e.span.clone(), "'backend_import' must be null or a string".into(), "type");
+            out.error(e.span.clone(), "'backend_import' must be null or a string".into(), Code::Type);
         }
     }
     if let Some(e) = known_value(manifest, "device_count") {
         if !matches!(e.kind, ValueKind::Int(i) if i >= 1) {
-            out.error(e.span.clone(), "'device_count' must be a positive integer".into(), "type");
+            out.error(e.span.clone(), "'device_count' must be a positive integer".into(), Code::Type);
         }
     }
     for key in ["ieee754_seed", "max_samples", "max_samples_ieee754"] {
         if let Some(e) = known_value(manifest, key) {
             if !matches!(e.kind, ValueKind::Int(i) if i >= 0) {
-                out.error(e.span.clone(), format!("'{key}' must be a non-negative integer"), "type");
+                out.error(e.span.clone(), format!("'{key}' must be a non-negative integer"), Code::Type);
             }
         }
     }
@@ -87,13 +88,13 @@ pub(super) fn semantic_level(out: &mut Out, manifest: &Dict) {
         match e.kind {
             ValueKind::Int(i) if (min as i128..=max as i128).contains(&i) => {}
             ValueKind::Int(_) => {
-                out.error(e.span.clone(), format!("semantic_level must be from {min} to {max}"), "semantic-level");
+                out.error(e.span.clone(), format!("semantic_level must be from {min} to {max}"), Code::SemanticLevel);
             }
             _ => {
                 out.error(
                     e.span.clone(),
                     format!("semantic_level must be an integer from {min} to {max}"),
-                    "semantic-level",
+                    Code::SemanticLevel,
                 );
             }
         }
@@ -103,7 +104,7 @@ pub(super) fn semantic_level(out: &mut Out, manifest: &Dict) {
 pub(super) fn show_traceback(out: &mut Out, manifest: &Dict) {
     if let Some(e) = known_value(manifest, "show_traceback") {
         if !matches!(e.kind, ValueKind::Bool(_)) {
-            out.error(e.span.clone(), "'show_traceback' must be a boolean".into(), "type");
+            out.error(e.span.clone(), "'show_traceback' must be a boolean".into(), Code::Type);
         }
     }
 }
@@ -115,7 +116,7 @@ pub(super) fn skip_ops(out: &mut Out, manifest: &Dict) {
             _ => false,
         };
         if !ok {
-            out.error(e.span.clone(), "'skip_ops' must be a list of strings".into(), "type");
+            out.error(e.span.clone(), "'skip_ops' must be a list of strings".into(), Code::Type);
         }
     }
 }

@@ -170,11 +170,7 @@ fn one(
     let accounting = manifest.map(|manifest| account(&inventory, manifest, flags, path, project_ledger));
     match args.format {
         AnalyzeFormat::Text => {
-            print_diagnostics(path, &analysis);
-            // Only where the Python's version can change an answer (as in check).
-            if super::regex_answer_depends_on_python(&analysis) {
-                outln!("note: {python_line}");
-            }
+            print_diagnostics(path, &analysis, &python_line);
             if let Err(problem) = &ledger {
                 // torchcts refuses the project's ledger: show-skips and run stop there.
                 outln!("== The project's known-segfault ledger");
@@ -262,7 +258,9 @@ fn account<'i>(
     accounting::account(inventory, &facts, &device, selection)
 }
 
-fn print_diagnostics(path: &Path, analysis: &Analysis) {
+/// The diagnostics, check-manifest's output, and `python_line` (which Python judged the
+/// regexes) where that Python's version can change an answer, as in `check`.
+fn print_diagnostics(path: &Path, analysis: &Analysis, python_line: &str) {
     let count = analysis.findings.len();
     outln!("== Diagnostics for {} ({count} {})", path.display(), plural(count, "finding", "findings"));
     for f in super::places::sorted_findings(analysis) {
@@ -283,6 +281,9 @@ fn print_diagnostics(path: &Path, analysis: &Analysis) {
     outln!("== torchcts check-manifest would print (exit code {})", analysis.check.exit_code());
     for (_, line) in analysis.check.lines() {
         outln!("{line}");
+    }
+    if super::regex_note::answer_depends_on_python(analysis) {
+        outln!("note: {python_line}");
     }
 }
 

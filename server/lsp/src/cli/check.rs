@@ -18,6 +18,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use torchcts_core::check::{CheckOutcome, Stream};
+use torchcts_core::codes;
 use torchcts_core::fix_data::FixData;
 use torchcts_core::{Analysis, Origin, PositionEncoding, Severity};
 
@@ -74,14 +75,23 @@ and `evidence-other-torch` (records of another torch release), as findings in ev
 
 Exit code: check-manifest's in every format, our own findings never change it (0 valid, 1 errors or an unreadable file),
 the highest of the files'; with --diff, 1 when there is a diff; 2 for a usage error or
-a project configuration (pyproject.toml) that cannot be used.";
+a project configuration (pyproject.toml) that cannot be used.
+
+Finding codes (* check-manifest's own: the real tool's verdict, which a comment or
+`ignore` cannot silence; docs/codes.md has each):
+";
+
+/// [`CHECK_HELP`] and the registry's list of codes.
+fn check_help() -> String {
+    format!("{CHECK_HELP}{}", codes::help_list().trim_end())
+}
 
 #[derive(clap::Args, Debug)]
 // Our own usage line: after a typo clap would print the option it suggests as if required.
 #[command(
     override_usage = "torchcts-lsp check [OPTIONS] [FILE|DIR|-]...",
     about = "What `torchcts check-manifest --manifest FILE` prints, with its exit code; then torchcts-lsp's own findings",
-    after_help = CHECK_HELP
+    after_help = check_help()
 )]
 pub struct CheckArgs {
     #[command(flatten)]
@@ -147,32 +157,14 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     // Our inventory hints are warnings: text leaves them out where it shows none of ours.
     let own_warnings = args.format != CheckFormat::Text || !(args.check_manifest_only || args.quiet);
     let inventory = own_warnings.then(torchcts_core::accounting_view::Inventory::embedded);
-    let mut python_notes = PythonNotes::default();
+    let mut python_notes = super::regex_note::PythonNotes::default();
     let mut worst = 0u8;
     let mut kept: Vec<(String, Result<Analysis, String>)> = Vec::new();
     for (input, config) in given.inputs.iter().zip(&configs) {
         let shown = input.shown();
         let flags = super::AccountingArgs::default().for_manifest(config.as_ref());
         let surroundings = flags.surroundings(&input.path, config.as_ref());
-        let mut outcome = super::analyze_input(input, inventory, &surroundings).map(|(_, a)| a);
-        let mut changed = false;
-        if let Ok(analysis) = &mut outcome {
-            if args.fix || args.diff {
-                match fix_one(args, input, analysis, inventory, &surroundings) {
-                    Ok((fixed, c)) => {
-                        changed = c;
-                        if let Some(fixed) = fixed {
-                            *analysis = fixed;
-                        }
-                    }
-                    Err(message) => outcome = Err(message),
-                }
-            }
-        }
-        if let Ok(analysis) = &mut outcome {
-            super::evidence::apply(&args.results, input, config.as_ref(), &flags, analysis, inventory, &surroundings);
-            super::ignore_configured(analysis, &surroundings, config.as_ref());
-        }
+        let (outcome, changed) = checked(args, input, config.as_ref(), &flags, inventory, &surroundings);
         let code = match &outcome {
             Ok(_) if args.diff && changed => 1,
             Ok(analysis) => analysis.check.exit_code() as u8,
@@ -214,7 +206,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
                 match &outcome {
                     Ok(analysis) => {
                         print_text(analysis, &shown, args);
-                        if !args.quiet && super::regex_answer_depends_on_python(analysis) {
+                        if !args.quiet && super::regex_note::answer_depends_on_python(analysis) {
                             python_notes.add(&shown, &flags.environment(&input.path).found);
                         }
                     }
@@ -242,19 +234,51 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     ExitCode::from(worst)
 }
 
+/// One input analysed as `check` reports it, and whether `--fix`/`--diff` changed its text:
+/// the (fixed) text's analysis with what `analyze` adds to the core's findings (the runs'
+/// evidence, the project's `ignore`), so that the count of what is left is `analyze`'s.
+fn checked(
+    args: &CheckArgs,
+    input: &Input,
+    config: Option<&crate::host::project_config::ProjectConfig>,
+    flags: &super::AccountingArgs,
+    inventory: Option<&'static torchcts_core::accounting_view::Inventory>,
+    surroundings: &crate::host::Surroundings,
+) -> (Result<Analysis, String>, bool) {
+    let finish = |analysis: &mut Analysis| {
+        super::evidence::apply(&args.results, input, config, flags, analysis, inventory, surroundings);
+        super::ignore_configured(analysis, surroundings, config);
+    };
+    match super::analyze_input(input, inventory, surroundings).map(|(_, a)| a) {
+        Ok(analysis) if args.fix || args.diff => {
+            match fix_one(args, input, &analysis, inventory, surroundings, &finish) {
+                Ok((fixed, changed)) => (Ok(fixed), changed),
+                Err(message) => (Err(message), false),
+            }
+        }
+        Ok(mut analysis) => {
+            finish(&mut analysis);
+            (Ok(analysis), false)
+        }
+        Err(message) => (Err(message), false),
+    }
+}
+
 /// `--fix` / `--diff` on one manifest, having written the file (`--fix`), printed the text
 /// (`--fix` on stdin) or the diff (`--diff`), and said on stderr what changed and what is
-/// left: the fixed text's analysis (`--fix`, when it changed) and whether it changed.
+/// left, and why: the fixed text's analysis, `finish`ed (evidence, the project's `ignore`),
+/// and whether the text changed.
 fn fix_one(
     args: &CheckArgs,
     input: &Input,
     analysis: &Analysis,
     inventory: Option<&torchcts_core::accounting_view::Inventory>,
     surroundings: &crate::host::Surroundings,
-) -> Result<(Option<Analysis>, bool), String> {
+    finish: &dyn Fn(&mut Analysis),
+) -> Result<(Analysis, bool), String> {
     let shown = input.shown();
     let original = analysis.text.clone();
-    let fixed = super::fix::fix(&original, args.unsafe_fixes, &|text| surroundings.analyze_whole(text, None));
+    let fixed = super::fix::fix(surroundings, &original, inventory, args.unsafe_fixes);
     for a in &fixed.applied {
         errln!("{shown}:{}: fixed [{}] {}", a.line, a.code, a.title);
     }
@@ -268,7 +292,8 @@ fn fix_one(
     } else if changed {
         std::fs::write(&input.path, &fixed.text).map_err(|e| format!("cannot write {shown}: {e}"))?;
     }
-    let after = surroundings.analyze_whole(&fixed.text, inventory);
+    let mut after = fixed.analysis;
+    finish(&mut after);
     let left = after.findings.len();
     let verb = if args.diff { "would fix" } else { "fixed" };
     let mut summary = format!(
@@ -284,8 +309,25 @@ fn fix_one(
             plural(fixed.unsafe_left, "fix", "fixes")
         ));
     }
+    if !after.silenced.is_empty() {
+        summary.push_str(&format!("; {}", silenced_note(&after)));
+    }
     errln!("{summary}");
-    Ok(((changed && !args.diff).then_some(after), changed))
+    Ok((after, changed))
+}
+
+/// Why the silenced findings were neither fixed nor counted: "2 silenced by a suppression
+/// comment, not fixed (line 4: stale-capability, line 9: duplicate-key)".
+fn silenced_note(analysis: &Analysis) -> String {
+    let places: Vec<String> = analysis
+        .silenced
+        .iter()
+        .map(|f| {
+            let line = analysis.line_index.position(&analysis.text, f.span.start, PositionEncoding::Utf32).line + 1;
+            format!("line {line}: {}", f.code)
+        })
+        .collect();
+    format!("{} silenced by a suppression comment, not fixed ({})", places.len(), places.join(", "))
 }
 
 /// The command ends after this: freeing an analysis value by value is left to the process's
@@ -331,52 +373,6 @@ fn print_text(analysis: &Analysis, shown: &str, args: &CheckArgs) {
 fn own_line(analysis: &Analysis, shown: &str, finding: &torchcts_core::Finding) -> String {
     let ((line, column), _) = one_based_range(analysis, finding);
     format!("{shown}:{line}:{column}: {} {}", finding.code, finding.message)
-}
-
-/// Which Python judged the regexes, said once per command, for the manifests where that
-/// Python's version can change an answer, grouped by what is said.
-#[derive(Default)]
-struct PythonNotes {
-    /// (what is said, the manifests it is said for)
-    notes: Vec<(String, Vec<String>)>,
-}
-
-impl PythonNotes {
-    fn add(&mut self, shown: &str, env: &runner::environment::PythonEnvironment) {
-        let said = python_note(env);
-        match self.notes.iter_mut().find(|(s, _)| *s == said) {
-            Some((_, files)) => files.push(shown.to_string()),
-            None => self.notes.push((said, vec![shown.to_string()])),
-        }
-    }
-
-    fn print(&self) {
-        for (said, files) in &self.notes {
-            let which = match files.as_slice() {
-                [one] => format!("{one} has a regex"),
-                few if few.len() <= 3 => format!("{} have regexes", few.join(", ")),
-                many => format!("{} manifests have regexes", many.len()),
-            };
-            errln!("Note: {which} that Python versions judge differently (valid in one, an error or a warning in another); {said}");
-        }
-    }
-}
-
-/// How the regexes were judged, in words for someone who has not met the question before.
-fn python_note(env: &runner::environment::PythonEnvironment) -> String {
-    let choice = torchcts_core::regex_check::RegexPython::for_found(env.python_version);
-    let python = env.python.display();
-    let (version, to_fix) = (
-        choice.version,
-        "set `python` in [tool.torchcts-lsp] of pyproject.toml, or activate the virtual environment that runs torchcts",
-    );
-    match (env.python_version, &choice.note) {
-        (_, None) => format!("they were judged as Python {version} does, the Python of {python}"),
-        (None, Some(_)) => format!(
-            "they were judged as Python {version} does, because the version of {python} could not be read ({to_fix})"
-        ),
-        (Some(_), Some(why)) => format!("they were judged as Python {version} does ({python}: {why})"),
-    }
 }
 
 /// `check --format json`: the check-manifest lines and every finding; `analyze --format

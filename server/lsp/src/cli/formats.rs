@@ -5,6 +5,7 @@ use super::output::outln;
 use super::places::{one_based_range, sorted_findings};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
+use torchcts_core::codes::{self, Code};
 use torchcts_core::{Analysis, Origin, Severity};
 
 /// What one file gave: its analysis, or why it has none (unreadable, not a manifest name).
@@ -117,17 +118,25 @@ pub fn sarif(reports: &[Reported]) -> Value {
     let rules_json: Vec<Value> = rules
         .iter()
         .map(|(code, (origin, severity))| {
-            let source = match origin {
+            let registered = Code::from_name(code).map(Code::info);
+            let doc = registered.map_or("", |c| c.doc);
+            let whose = match origin {
                 Origin::Torchcts => "torchcts check-manifest's own finding (the real tool reports it)",
                 Origin::Lsp => "a torchcts-lsp finding (the real tool does not report it)",
             };
-            json!({
+            let mut rule = json!({
                 "id": code,
                 "name": code,
-                "shortDescription": {"text": format!("{code}: {source}")},
+                "shortDescription": {"text": doc},
+                "fullDescription": {"text": format!("{doc} {code}: {whose}.")},
+                "help": {"text": format!("{doc} See {}#{code}", codes::DOCS_URL)},
                 "defaultConfiguration": {"level": sarif_level(*severity)},
-                "properties": {"origin": origin},
-            })
+                "properties": {"origin": origin, "category": registered.map(|c| c.category.name())},
+            });
+            if let Some(c) = registered {
+                rule["helpUri"] = json!(c.code.help_uri());
+            }
+            rule
         })
         .collect();
     let mut results = Vec::new();
@@ -171,7 +180,7 @@ pub fn sarif(reports: &[Reported]) -> Value {
             "tool": {"driver": {
                 "name": "torchcts-lsp",
                 "version": env!("CARGO_PKG_VERSION"),
-                "informationUri": "https://pypi.org/project/torchcts-lsp/",
+                "informationUri": codes::REPOSITORY_URL,
                 "rules": rules_json,
             }},
             "columnKind": "unicodeCodePoints",
@@ -198,5 +207,19 @@ mod tests {
     fn sarif_uris_are_uri_references() {
         assert_eq!(sarif_uri("a b/manifest.py"), "a%20b/manifest.py");
         assert_eq!(sarif_uri("/abs/é.py"), "file:///abs/%C3%A9.py");
+    }
+
+    #[test]
+    fn sarif_rules_describe_their_code_from_the_registry() {
+        let text = "manifest = {\"manifest_version\": 1, \"device_name\": \"cpu\", \"capabilities\": {}, \"device_name\": \"cpu\"}\n";
+        let analysis = torchcts_core::analyze(text, &torchcts_core::AnalysisInput::default());
+        let log = super::sarif(&[super::Reported { path: "manifest.py".into(), outcome: Ok(&analysis) }]);
+        let rules = log["runs"][0]["tool"]["driver"]["rules"].as_array().unwrap();
+        let rule = rules.iter().find(|r| r["id"] == "duplicate-key").expect("a duplicate-key rule");
+        let doc = torchcts_core::codes::Code::DuplicateKey.info().doc;
+        assert_eq!(rule["shortDescription"]["text"], doc);
+        assert_eq!(rule["helpUri"], format!("{}#duplicate-key", torchcts_core::codes::DOCS_URL));
+        assert!(rule["help"]["text"].as_str().unwrap().starts_with(doc), "{rule}");
+        assert_eq!(rule["properties"]["category"], "meaning");
     }
 }

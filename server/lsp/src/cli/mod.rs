@@ -14,7 +14,9 @@ pub mod inputs;
 pub mod inventory;
 pub mod output;
 pub mod places;
+pub mod regex_note;
 pub mod report;
+pub mod run;
 pub mod skips;
 
 use crate::host::project_config::ProjectConfig;
@@ -23,7 +25,6 @@ use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use torchcts_core::accounting_view::{Inventory, LevelSelection};
 use torchcts_core::regex_check::PythonVersion;
-use torchcts_core::value::ValueKind;
 use torchcts_core::Analysis;
 
 /// The whole command line. Without a command, the language server runs on stdio.
@@ -69,6 +70,7 @@ pub enum Command {
     Inventory(inventory::InventoryArgs),
     Diff(diff::DiffArgs),
     Report(report::ReportArgs),
+    Run(run::RunArgs),
     Config(config::ConfigArgs),
     Completions(completions::CompletionsArgs),
 }
@@ -84,6 +86,7 @@ impl Command {
             Command::Diff(a) => &a.output,
             // `report -o` is a file or, for several manifests, a folder: the command writes it.
             Command::Report(_) => return None,
+            Command::Run(a) => &a.output,
             Command::Config(a) => &a.output,
             Command::Completions(a) => &a.output,
         };
@@ -559,35 +562,6 @@ pub fn analyze_input(
     }
     let analysis = surroundings.analyze_whole(&text, inventory);
     Ok((text, analysis))
-}
-
-/// The manifest's regex values: `supported_dtypes` string values and `capabilities.ieee754`
-/// (a string or a list of them).
-fn regexes(analysis: &Analysis) -> Vec<&str> {
-    let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) else { return Vec::new() };
-    let mut found = Vec::new();
-    if let Some(dtypes) = manifest.get("supported_dtypes").and_then(|e| e.value.as_dict()) {
-        found.extend(dtypes.entries.iter().filter_map(|e| e.value.as_str()));
-    }
-    let capabilities = manifest.get("capabilities").and_then(|e| e.value.as_dict());
-    if let Some(ieee) = capabilities.and_then(|c| c.get("ieee754")) {
-        match &ieee.value.kind {
-            ValueKind::List(items) | ValueKind::Tuple(items) => found.extend(items.iter().filter_map(|i| i.as_str())),
-            _ => found.extend(ieee.value.as_str()),
-        }
-    }
-    found
-}
-
-/// Whether the Python's version can change an answer for this manifest: one of its regexes
-/// is judged differently (valid, an error, a warning) by the CPython versions torchcts runs on.
-pub fn regex_answer_depends_on_python(analysis: &Analysis) -> bool {
-    use torchcts_core::regex_check::{check_regex, PythonVersion};
-    regexes(analysis).into_iter().any(|pattern| {
-        let [first, rest @ ..] = PythonVersion::ALL;
-        let answer = check_regex(pattern, first);
-        rest.into_iter().any(|v| check_regex(pattern, v) != answer)
-    })
 }
 
 /// `os.path.abspath(path)`: joined to the working folder and normalised lexically (`.` and

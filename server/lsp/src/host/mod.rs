@@ -133,7 +133,6 @@ impl Surroundings {
         torchcts_core::cancel::uncancelled(|cancel| self.analyze_tree(text, tree, inventory, cancel))
     }
 
-    /// The one place an [`AnalysisInput`] is made.
     fn analyze_tree(
         &self,
         text: &str,
@@ -141,6 +140,24 @@ impl Surroundings {
         inventory: Option<&Inventory>,
         cancel: &Cancel,
     ) -> Cancellable<Analysis> {
+        self.with_input(inventory, |input| analyze_parsed(text, tree, input, cancel))
+    }
+
+    /// The core's fix-all engine (`check --fix`, `--diff`, the editor's
+    /// `source.fixAll.torchcts`) on `text`, which it analyses in these surroundings after
+    /// each round. `Err` once `cancel` is set.
+    pub fn fix_all(
+        &self,
+        text: &str,
+        inventory: Option<&Inventory>,
+        unsafe_fixes: bool,
+        cancel: &Cancel,
+    ) -> Cancellable<torchcts_core::actions::FixAll> {
+        self.with_input(inventory, |input| torchcts_core::actions::fix_all(text, input, unsafe_fixes, cancel))
+    }
+
+    /// The one place an [`AnalysisInput`] is made: `work` runs with it.
+    fn with_input<R>(&self, inventory: Option<&Inventory>, work: impl FnOnce(&AnalysisInput) -> R) -> R {
         let dir_exists = self.folder.as_deref().map(runner::environment::dir_exists_relative_to);
         let input = AnalysisInput {
             old_tree: None,
@@ -151,7 +168,7 @@ impl Surroundings {
             importable: self.importable.as_ref(),
             evidence: Some(&self.evidence),
         };
-        analyze_parsed(text, tree, &input, cancel)
+        work(&input)
     }
 
     /// Whether the project's `ignore` silences `finding` ([`project::ignores`]).
@@ -218,10 +235,20 @@ mod tests {
     /// The one `ignore` rule: our codes go, check-manifest's stay and are named once.
     #[test]
     fn ignore_silences_only_our_own_codes() {
-        let ours =
-            Finding::new(0..1, torchcts_core::Severity::Warning, "a", "duplicate-key", torchcts_core::Origin::Lsp);
-        let theirs =
-            Finding::new(0..1, torchcts_core::Severity::Error, "b", "unknown-key", torchcts_core::Origin::Torchcts);
+        let ours = Finding::new(
+            0..1,
+            torchcts_core::Severity::Warning,
+            "a",
+            torchcts_core::codes::Code::DuplicateKey,
+            torchcts_core::Origin::Lsp,
+        );
+        let theirs = Finding::new(
+            0..1,
+            torchcts_core::Severity::Error,
+            "b",
+            torchcts_core::codes::Code::UnknownKey,
+            torchcts_core::Origin::Torchcts,
+        );
         let ignored = vec!["duplicate-key".to_string(), "unknown-key".to_string()];
         assert!(project::ignores(&ignored, &ours));
         assert!(!project::ignores(&ignored, &theirs));

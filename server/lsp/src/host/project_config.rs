@@ -259,7 +259,12 @@ pub fn parse(text: &str, file: &Path) -> Result<Option<ProjectConfig>, ConfigErr
     }
     if let Some(i) = raw.ignore {
         let span = i.span();
-        config.ignore = Some(Setting { value: i.into_inner(), line: at(span) });
+        let codes = i.into_inner();
+        // A misspelt code would silence nothing, and quietly.
+        if let Some(why) = codes.iter().find_map(|c| torchcts_core::codes::unknown_code(c)) {
+            return Err(error(Some("ignore"), why, Some(span)));
+        }
+        config.ignore = Some(Setting { value: codes, line: at(span) });
     }
     Ok(Some(config))
 }
@@ -298,6 +303,8 @@ mod tests {
         assert_eq!(c.results.unwrap().value, vec![PathBuf::from("/p/r")]);
         assert_eq!(c.on_save.unwrap().value, "affected");
         assert_eq!(c.ignore.unwrap().value, vec!["duplicate-key".to_string()]);
+        let typo = parse_text("[tool.torchcts-lsp]\nignore = ['duplicate-key', 'unknwon-operator']\n").unwrap_err();
+        assert!(typo.to_string().contains("did you mean `unknown-operator`?"), "{typo}");
     }
 
     #[test]

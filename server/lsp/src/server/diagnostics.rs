@@ -220,7 +220,7 @@ fn too_large(text: &str) -> torchcts_core::findings::Finding {
         "{} Run `torchcts-lsp check` (TORCHCTS_LSP_MAX_BYTES=0 lifts the limit) or `torchcts check-manifest` on it for its findings.",
         torchcts_core::size_limit::too_large_message(bytes, LIVE_ANALYSIS_MAX_BYTES, scanned)
     );
-    Finding::new(0..0, Severity::Warning, message, "file-too-large", Origin::Lsp)
+    Finding::new(0..0, Severity::Warning, message, torchcts_core::codes::Code::FileTooLarge, Origin::Lsp)
 }
 
 /// A `[tool.torchcts-lsp]` table that cannot be read (a bad value, broken TOML) is an error
@@ -261,7 +261,7 @@ async fn publish_config_problem(session: &Session, uri: &Uri) {
         Some(key) => format!("[tool.torchcts-lsp] {key}: {}", e.message),
         None => format!("[tool.torchcts-lsp]: {}", e.message),
     };
-    let finding = Finding::new(span, Severity::Error, message, "project-config", Origin::Lsp);
+    let finding = Finding::new(span, Severity::Error, message, torchcts_core::codes::Code::ProjectConfig, Origin::Lsp);
     let diagnostic = to_proto::diagnostic(&positions, &finding, &config_uri);
     session.client.publish_diagnostics(config_uri, vec![diagnostic], None).await;
 }
@@ -284,7 +284,13 @@ async fn publish_open_ledger(session: &Session, uri: &Uri) {
 }
 
 fn ledger_finding(problem: crate::host::project_ledger::LedgerProblem) -> Finding {
-    Finding::new(problem.range, Severity::Error, problem.message, "known-segfault-ledger", Origin::Torchcts)
+    Finding::new(
+        problem.range,
+        Severity::Error,
+        problem.message,
+        torchcts_core::codes::Code::KnownSegfaultLedger,
+        Origin::Torchcts,
+    )
 }
 
 /// The project ledger beside a manifest that torchcts refuses is an error on that file

@@ -4,11 +4,10 @@
 //! the page (`#c{id}`); cells, dtype headers and entries carry `data-line`, the manifest line
 //! an editor opens when it shows the page (VS Code: a `postMessage` from the page).
 
-use super::markdown::tally_line;
 use super::model::{Cell, EntryRow, LevelRow, Outcome, SupportRecord, Tally};
-use runner::evidence::EvidenceStatus;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
+use torchcts_core::evidence::TestStatus;
 
 const STYLE: &str = include_str!("record.css");
 const SCRIPT: &str = include_str!("record.js");
@@ -22,10 +21,6 @@ const REASON_COLOURS: [&str; 12] = [
     "#1f618d", "#6e2c00",
 ];
 const OTHER_COLOUR: &str = "#bbbbbb";
-
-pub(super) fn is_failure(status: EvidenceStatus) -> bool {
-    matches!(status, EvidenceStatus::Failed | EvidenceStatus::Error)
-}
 
 /// `&`, `<`, `>`, `"` and `'` as entities.
 pub(super) fn esc(text: &str) -> String {
@@ -117,7 +112,7 @@ fn summary(out: &mut String, r: &SupportRecord) {
         r.collected,
         r.deselected,
         esc(&r.device),
-        esc(&tally_line(&e.tally)),
+        esc(&Tally::outcome_line(&e.tally)),
         if e.partial { " <span class=\"warn\">A run that did not complete counts for the tests it reached.</span>" } else { "" }
     );
 }
@@ -209,9 +204,9 @@ fn chart(out: &mut String, levels: &[LevelRow]) {
 fn cell_class(t: &Tally) -> &'static str {
     if t.failed + t.errored > 0 {
         "fail"
-    } else if t.run == 0 {
+    } else if t.tests == 0 {
         "filt"
-    } else if t.passed == t.run {
+    } else if t.passed == t.tests {
         "pass"
     } else if t.passed > 0 {
         "part"
@@ -259,7 +254,7 @@ fn matrix(out: &mut String, r: &SupportRecord) {
             empty_cells(out, &mut empty);
             let t = &c.tally;
             add_to(&mut column_totals[i], t);
-            let run = if t.failed + t.errored > 0 { format!("<b>{}</b>", t.run) } else { t.run.to_string() };
+            let run = if t.failed + t.errored > 0 { format!("<b>{}</b>", t.tests) } else { t.tests.to_string() };
             // The entry's line is the column's (or the row's, for a skipped operator): the
             // page's script finds it, so that ten thousand cells do not repeat it.
             let _ = write!(out, "<td class={}><a href=#c{}>{run}/{}</a>", cell_class(t), c.id, t.filtered);
@@ -269,7 +264,7 @@ fn matrix(out: &mut String, r: &SupportRecord) {
     }
     out.push_str("</tbody>\n<tfoot><tr><th>total</th>");
     for t in &column_totals {
-        let _ = write!(out, "<td>{}/{}</td>", t.run, t.filtered);
+        let _ = write!(out, "<td>{}/{}</td>", t.tests, t.filtered);
     }
     out.push_str("</tr></tfoot></table></div></section>\n");
 }
@@ -287,7 +282,7 @@ fn empty_cells(out: &mut String, n: &mut usize) {
 }
 
 fn add_to(total: &mut Tally, t: &Tally) {
-    total.run += t.run;
+    total.tests += t.tests;
     total.filtered += t.filtered;
     total.passed += t.passed;
     total.failed += t.failed;
@@ -485,7 +480,7 @@ fn cell_tests<'a>(out: &mut String, r: &SupportRecord, op: &str, dtype: &str, c:
         match &t.outcome {
             // The words of these two come from the style sheet: ten thousand cells repeat them.
             Outcome::Runs(None) => add(String::new(), "none", id),
-            Outcome::Runs(Some(o)) if o.status == EvidenceStatus::Passed && o.message.is_none() => {
+            Outcome::Runs(Some(o)) if o.status == TestStatus::Passed && o.message.is_none() => {
                 add(String::new(), "pass", id)
             }
             Outcome::Runs(Some(o)) => {
@@ -570,11 +565,11 @@ fn printed(node_id: &str) -> &str {
     }
 }
 
-fn status_class(status: EvidenceStatus) -> &'static str {
+fn status_class(status: TestStatus) -> &'static str {
     match status {
-        EvidenceStatus::Passed => "pass",
-        EvidenceStatus::Failed | EvidenceStatus::Error => "fail",
-        EvidenceStatus::Skipped => "skip",
+        TestStatus::Passed => "pass",
+        TestStatus::Failed | TestStatus::Errored => "fail",
+        TestStatus::Skipped => "skip",
     }
 }
 
@@ -589,7 +584,7 @@ pub fn index(records: &[(String, String, usize, usize, Tally)]) -> String {
             "<tr><td><a href=\"{}\">{}</a></td><td>{run}</td><td>{records}</td><td>{}</td></tr>",
             esc(file),
             esc(manifest),
-            esc(&tally_line(tally))
+            esc(&Tally::outcome_line(tally))
         );
     }
     out.push_str("</tbody></table></main>\n</body>\n</html>\n");

@@ -3,8 +3,8 @@
 //! `included`, `executable`, `reason_counts`, `levels`).
 
 use super::model::{Cell, EntryRow, Outcome, SupportRecord, Tally};
-use runner::evidence::EvidenceStatus;
 use serde_json::{json, Value};
+use torchcts_core::evidence::TestStatus;
 
 pub fn to_json(r: &SupportRecord) -> Value {
     let mut cumulative = 0;
@@ -79,18 +79,18 @@ fn pairs(items: &[(String, usize)], key: &str, value: &str) -> Vec<Value> {
     items.iter().map(|(k, n)| json!({key: k, value: n})).collect()
 }
 
-pub(super) fn status_name(status: EvidenceStatus) -> &'static str {
+pub(super) fn status_name(status: TestStatus) -> &'static str {
     match status {
-        EvidenceStatus::Passed => "passed",
-        EvidenceStatus::Failed => "failed",
-        EvidenceStatus::Error => "errored",
-        EvidenceStatus::Skipped => "skipped",
+        TestStatus::Passed => "passed",
+        TestStatus::Failed => "failed",
+        TestStatus::Errored => "errored",
+        TestStatus::Skipped => "skipped",
     }
 }
 
 fn tally_json(t: &Tally) -> Value {
     json!({
-        "run": t.run, "filtered": t.filtered, "passed": t.passed, "failed": t.failed,
+        "run": t.tests, "filtered": t.filtered, "passed": t.passed, "failed": t.failed,
         "errored": t.errored, "skipped": t.skipped, "no_record": t.no_record,
         "filtered_by_reason": pairs(&t.by_reason, "reason", "count"),
     })

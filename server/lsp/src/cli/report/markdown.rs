@@ -26,7 +26,7 @@ pub fn render(r: &SupportRecord) -> String {
         r.collected,
         r.deselected,
         r.reason_counts.iter().map(|(_, n)| n).sum::<usize>(),
-        tally_line(&e.tally),
+        Tally::outcome_line(&e.tally),
         if e.partial { " (a run that did not complete counts for the tests it reached)" } else { "" }
     );
     out.push_str("| level | run | filtered | filtered by |\n|---:|---:|---:|---|\n");
@@ -46,7 +46,7 @@ pub fn render(r: &SupportRecord) -> String {
     for (i, d) in r.dtypes.iter().enumerate() {
         let mut t = Tally::default();
         for cell in r.operators.iter().filter_map(|o| o.cells[i].as_ref()) {
-            t.run += cell.tally.run;
+            t.tests += cell.tally.tests;
             t.passed += cell.tally.passed;
             t.failed += cell.tally.failed;
             t.errored += cell.tally.errored;
@@ -58,7 +58,7 @@ pub fn render(r: &SupportRecord) -> String {
             "| `{}` | {} | {} | {} | {} | {} | {} | {} |",
             d.name,
             if d.claim.is_empty() { "–".to_string() } else { format!("`{}`", d.claim.replace('|', "\\|")) },
-            t.run,
+            t.tests,
             t.passed,
             t.failed,
             t.errored,
@@ -106,26 +106,6 @@ pub fn render(r: &SupportRecord) -> String {
     out
 }
 
-/// "409 passed · 3 failed · 12 no record" (zero counts left out; "no records" for none).
-pub(super) fn tally_line(t: &Tally) -> String {
-    let parts: Vec<String> = [
-        (t.passed, "passed"),
-        (t.failed, "failed"),
-        (t.errored, "errored"),
-        (t.skipped, "skipped at run time"),
-        (t.no_record, "no record"),
-    ]
-    .iter()
-    .filter(|(n, _)| *n > 0)
-    .map(|(n, what)| format!("{n} {what}"))
-    .collect();
-    if parts.is_empty() {
-        "no tests".to_string()
-    } else {
-        parts.join(" · ")
-    }
-}
-
 fn failures(out: &mut String, r: &SupportRecord) {
     let failing: Vec<(&str, &str, &str)> = r
         .operators
@@ -133,7 +113,7 @@ fn failures(out: &mut String, r: &SupportRecord) {
         .flat_map(|o| o.cells.iter().flatten())
         .flat_map(|c| c.tests.iter())
         .filter_map(|t| match &t.outcome {
-            Outcome::Runs(Some(o)) if super::html::is_failure(o.status) => {
+            Outcome::Runs(Some(o)) if super::model::is_failure(o.status) => {
                 Some((super::json::status_name(o.status), t.node_id.as_str(), o.message.as_deref().unwrap_or("")))
             }
             _ => None,

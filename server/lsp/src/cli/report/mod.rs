@@ -219,14 +219,15 @@ fn build_record(
     };
     let folders = crate::host::evidence::result_folders(&manifest_path, None, extra_results);
     let index = EvidenceIndex::read(&folders, &acc.device.device, Limits::default());
+    let recorded = model::recorded_runs(&index, &folders);
     let sources = model::Sources {
         manifest_name: model::relative(path),
         text: &text,
         line_index: &analysis.line_index,
         manifest,
         facts: &facts,
-        index: &index,
-        folders: &folders,
+        recorded: &recorded,
+        normalize: &runner::evidence::normalize_node_id,
         inventory_label: (
             inventory.meta.torchcts_version.clone(),
             inventory.torch(),

@@ -9,8 +9,9 @@
 use crate::server::analysis::Snapshot;
 use crate::server::dispatch;
 use crate::server::fix_all;
+use crate::server::pool::OnPool;
 use crate::server::protocol::{self, RUN_AFFECTED, RUN_LEVEL};
-use crate::server::session::{Cancel, Session};
+use crate::server::session::Session;
 use crate::server::to_proto;
 use torchcts_core::accounting_view as av;
 use tower_lsp_server::jsonrpc::Result;
@@ -28,7 +29,7 @@ fn code_action_now(
     session: &Session,
     snapshot: &Snapshot,
     params: CodeActionParams,
-    cancel: &Cancel,
+    cancel: &OnPool,
 ) -> Option<CodeActionResponse> {
     let uri = params.text_document.uri;
     let only = params.context.only.as_deref();
@@ -51,7 +52,7 @@ fn code_action_now(
         actions.extend(suppressions.into_iter().map(|fix| to_proto::quick_fix(&positions, analysis, fix, &uri)));
     }
     if offer_fix_all {
-        if let Some((edit, count)) = fix_all::fix_all(analysis, cancel).ok()? {
+        if let Some((edit, count)) = fix_all::fix_all(session, &uri, analysis, cancel).ok()? {
             actions.push(to_proto::fix_all_action(&positions, &edit, count, &uri));
         }
     }
