@@ -8,7 +8,7 @@ mod support;
 
 use serde_json::{json, Value};
 use std::process::Command;
-use support::lsp_client::{file_uri, LspClient};
+use support::lsp_client::{file_uri, vscode_capabilities, LspClient};
 use support::{git, TempDir};
 
 const MANIFEST: &str = r#"import torch
@@ -72,7 +72,7 @@ fn lens_hover_and_note_against_head_and_gone_once_committed() {
 
     let uri = file_uri(&path);
     let mut client = LspClient::spawn();
-    client.initialize(json!({}));
+    client.initialize(vscode_capabilities());
     client.open(&uri, &edited, 1);
     // Once the inventory is decoded, the diagnostics carry the note.
     let diags = client.wait_for(|m| {
@@ -147,7 +147,7 @@ fn no_lens_outside_a_repository() {
     std::fs::write(&path, MANIFEST).unwrap();
     let uri = file_uri(&path);
     let mut client = LspClient::spawn();
-    client.initialize(json!({}));
+    client.initialize(vscode_capabilities());
     client.open(&uri, &MANIFEST.replace("torch.float16: True", "torch.float16: False"), 1);
     let diags = client.diagnostics(&uri, Some(1));
     assert!(!has_note(&diags));

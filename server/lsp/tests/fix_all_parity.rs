@@ -13,7 +13,7 @@ mod support;
 use serde_json::{json, Value};
 use std::io::Read;
 use std::process::Command;
-use support::lsp_client::{file_uri, LspClient};
+use support::lsp_client::{file_uri, vscode_capabilities, with_capabilities, LspClient};
 use support::repo_root as repo;
 
 /// Every manifest the corpora hold: (name, text).
@@ -83,7 +83,8 @@ fn the_editors_fix_all_equals_check_fix_on_every_corpus_manifest() {
     let dir = std::env::temp_dir().join(format!("torchcts-lsp-fix-all-parity-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let mut client = LspClient::spawn();
-    let init = client.initialize(json!({"general": {"positionEncodings": ["utf-8"]}}));
+    let init = client
+        .initialize(with_capabilities(vscode_capabilities(), json!({"general": {"positionEncodings": ["utf-8"]}})));
     assert_eq!(init["capabilities"]["positionEncoding"], "utf-8");
     let mut editor = Vec::new();
     for (name, text) in &cases {

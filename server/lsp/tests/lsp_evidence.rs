@@ -9,7 +9,7 @@ mod support;
 
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-use support::lsp_client::{file_uri, LspClient};
+use support::lsp_client::{file_uri, vscode_capabilities, with_capabilities, LspClient};
 use support::{copy_file as copy, run_artifacts as artifacts};
 
 const MANIFEST: &str = "import torch\nmanifest = {\n    \"manifest_version\": 1,\n    \"device_name\": \"cpu\",\n    \"supported_dtypes\": {torch.float32: True},\n    \"semantic_level\": 2,\n    \"capabilities\": {\"inference\": True},\n    \"skip_ops\": [\"sub\", \"div\"],\n    \"tolerance_overrides\": {\"elementwise:torch.float32\": {\"rtol\": 1e-4}},\n}\n";
@@ -78,10 +78,10 @@ fn lenses_hovers_and_findings_on_every_entry_kind_refresh_when_a_run_lands() {
     let uri = file_uri(&manifest);
     // 2026-12-02T16:24:12Z: the focused run is 2 days old.
     let mut client = LspClient::spawn_with_env(&[], &[], &[("TORCHCTS_LSP_NOW", "2026-12-02T16:24:12Z")]);
-    client.initialize(json!({"workspace": {
-        "didChangeWatchedFiles": {"dynamicRegistration": true},
-        "codeLens": {"refreshSupport": true},
-    }}));
+    client.initialize(with_capabilities(
+        vscode_capabilities(),
+        json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}}),
+    ));
     let registration = client.wait_for(|m| m["method"] == "client/registerCapability");
     let globs: Vec<&str> = registration["params"]["registrations"][0]["registerOptions"]["watchers"]
         .as_array()
@@ -178,7 +178,7 @@ fn a_suppression_comment_silences_an_evidence_finding() {
     write_before_the_runs(&manifest, &text);
     let uri = file_uri(&manifest);
     let mut client = LspClient::spawn();
-    client.initialize(json!({}));
+    client.initialize(vscode_capabilities());
     client.open(&uri, &text, 1);
     let published = client.wait_for(|m| {
         m["method"] == "textDocument/publishDiagnostics"
@@ -198,7 +198,7 @@ fn records_older_than_the_manifest_are_said() {
     std::fs::write(&manifest, MANIFEST).unwrap();
     let uri = file_uri(&manifest);
     let mut client = LspClient::spawn();
-    client.initialize(json!({}));
+    client.initialize(vscode_capabilities());
     client.open(&uri, MANIFEST, 1);
     let published = client.wait_for(|m| {
         m["method"] == "textDocument/publishDiagnostics"

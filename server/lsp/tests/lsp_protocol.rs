@@ -7,7 +7,7 @@
 mod support;
 
 use serde_json::{json, Value};
-use support::lsp_client::LspClient;
+use support::lsp_client::{vscode_capabilities, LspClient};
 
 const SMALL: &str = "manifest = {\n    \"manifest_version\": 1,\n    \"device_name\": \"cpu\",\n}\n";
 
@@ -39,7 +39,7 @@ fn large_manifest(n: usize) -> String {
 
 fn started() -> LspClient {
     let mut client = LspClient::spawn();
-    client.initialize(json!({}));
+    client.initialize(vscode_capabilities());
     client
 }
 

@@ -7,7 +7,7 @@ mod support;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use support::lsp_client::{file_uri, LspClient};
+use support::lsp_client::{file_uri, vscode_capabilities, LspClient};
 
 /// The message a finished run shows (other messages, such as what the server says about
 /// the fake Python's environment, are not about the run).
@@ -41,7 +41,7 @@ fn start(python: &str) -> LspClient {
     client.request(
         "initialize",
         json!({"processId": null, "rootUri": null,
-               "capabilities": {"window": {"workDoneProgress": true}},
+               "capabilities": vscode_capabilities(),
                "initializationOptions": {"torchcts": {"python": python, "timeoutSeconds": 60}}}),
     );
     client.notify("initialized", json!({}));

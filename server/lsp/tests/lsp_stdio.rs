@@ -4,7 +4,7 @@ mod support;
 
 use serde_json::{json, Value};
 use std::time::Duration;
-use support::lsp_client::LspClient;
+use support::lsp_client::{vscode_capabilities, with_capabilities, LspClient};
 
 const VALID: &str = "import torch\nmanifest = {\n    \"manifest_version\": 1,\n    \"device_name\": \"cpu\",\n    \"capabilities\": {\"inference\": True},\n}\n";
 
@@ -34,7 +34,7 @@ fn code_action(client: &mut LspClient, uri: &str, diag: &Value, title: &str) -> 
 #[test]
 fn open_publishes_versioned_diagnostics_and_close_clears_them() {
     let mut client = LspClient::spawn();
-    let init = client.initialize(json!({}));
+    let init = client.initialize(vscode_capabilities());
     assert_eq!(init["capabilities"]["positionEncoding"], "utf-16");
     assert_eq!(init["capabilities"]["textDocumentSync"]["change"], 2, "incremental sync");
     let uri = "file:///tmp/torchcts-lsp-test/open/manifest.py";
@@ -64,7 +64,7 @@ fn open_publishes_versioned_diagnostics_and_close_clears_them() {
 #[test]
 fn a_burst_of_edits_ends_with_diagnostics_for_the_last_version_only() {
     let mut client = LspClient::spawn();
-    client.initialize(json!({}));
+    client.initialize(vscode_capabilities());
     let uri = "file:///tmp/torchcts-lsp-test/burst/manifest.py";
     client.open(uri, VALID, 1);
     client.diagnostics(uri, Some(1));
@@ -114,7 +114,7 @@ fn utf16_and_utf8_columns_after_non_ascii_text() {
     let key_byte = text.find("\"x\"").unwrap();
 
     let mut client = LspClient::spawn();
-    client.initialize(json!({}));
+    client.initialize(vscode_capabilities());
     let uri = "file:///tmp/torchcts-lsp-test/utf16/manifest.py";
     client.open(uri, text, 1);
     let d = client.diagnostics(uri, Some(1));
@@ -122,7 +122,10 @@ fn utf16_and_utf8_columns_after_non_ascii_text() {
     client.shutdown();
 
     let mut client = LspClient::spawn();
-    let init = client.initialize(json!({"general": {"positionEncodings": ["utf-8", "utf-16"]}}));
+    let init = client.initialize(with_capabilities(
+        vscode_capabilities(),
+        json!({"general": {"positionEncodings": ["utf-8", "utf-16"]}}),
+    ));
     assert_eq!(init["capabilities"]["positionEncoding"], "utf-8");
     client.open(uri, text, 1);
     let d = client.diagnostics(uri, Some(1));
@@ -143,7 +146,7 @@ fn utf16_and_utf8_columns_after_non_ascii_text() {
 fn crlf_files_count_lines_like_lsp() {
     let text = VALID.replace('\n', "\r\n").replace("\"inference\": True", "\"inference\": 1");
     let mut client = LspClient::spawn();
-    client.initialize(json!({}));
+    client.initialize(vscode_capabilities());
     let uri = "file:///tmp/torchcts-lsp-test/crlf/manifest.py";
     client.open(uri, &text, 1);
     let d = client.diagnostics(uri, Some(1));
@@ -168,7 +171,7 @@ fn crlf_files_count_lines_like_lsp() {
 #[test]
 fn bad_input_never_kills_the_server() {
     let mut client = LspClient::spawn();
-    client.initialize(json!({}));
+    client.initialize(vscode_capabilities());
     // A change for a document that was never opened, an out-of-range edit, garbage text,
     // deep nesting and a pathological regex.
     client.notify(
@@ -218,7 +221,7 @@ fn bad_input_never_kills_the_server() {
 #[test]
 fn hover_and_a_quick_fix_applied_through_the_returned_edit() {
     let mut client = LspClient::spawn();
-    client.initialize(json!({}));
+    client.initialize(vscode_capabilities());
     let uri = "file:///tmp/torchcts-lsp-test/fix/manifest.py";
     let mut text = VALID.replace("\"inference\": True", "\"generator\": True");
     client.open(uri, &text, 1);
@@ -256,7 +259,7 @@ fn hover_and_a_quick_fix_applied_through_the_returned_edit() {
 #[test]
 fn a_forgotten_comma_gets_cpythons_message_and_a_fix_that_clears_it() {
     let mut client = LspClient::spawn();
-    client.initialize(json!({}));
+    client.initialize(vscode_capabilities());
     let uri = "file:///tmp/torchcts-lsp-test/comma/manifest.py";
     let text = VALID.replacen(",\n", "\n", 1);
     client.open(uri, &text, 1);
@@ -285,7 +288,7 @@ fn published_for(messages: &[Value], uri: &str) -> bool {
 fn a_python_file_that_is_no_manifest_gets_nothing() {
     // Helix and a plain `vim.lsp.enable` send every Python buffer to the server.
     let mut client = LspClient::spawn();
-    client.initialize(json!({}));
+    client.initialize(vscode_capabilities());
     let other = "file:///tmp/torchcts-lsp-test/plain/setup.py";
     let broken = "manifest = {\"generator\": 1\nimport os\n";
     client.open(other, broken, 1);
@@ -331,7 +334,7 @@ fn every_workspace_folder_counts_and_folders_can_change() {
     let mut client = LspClient::spawn();
     let init = client.request(
         "initialize",
-        json!({"processId": null, "capabilities": {"workspace": {"workspaceFolders": true}},
+        json!({"processId": null, "capabilities": vscode_capabilities(),
                "rootUri": support::lsp_client::file_uri(&folder("a")),
                "workspaceFolders": [
                    {"uri": support::lsp_client::file_uri(&folder("a")), "name": "a"},
@@ -366,8 +369,12 @@ fn every_workspace_folder_counts_and_folders_can_change() {
     );
     let d = client.diagnostics(&c, Some(1));
     find(&d, "Unknown capabilities key 'generator'");
-    let cleared = client.diagnostics(&a, None);
-    assert_eq!(cleared["diagnostics"], json!([]), "{cleared:#}");
+    // An analysis of `a` from before the change (the inventory loading) may still land first.
+    client.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == a.as_str()
+            && m["params"]["diagnostics"] == json!([])
+    });
     // The manifest named manifest.py stays a manifest wherever it is.
     let hover = client.request(
         "textDocument/hover",
@@ -380,7 +387,7 @@ fn every_workspace_folder_counts_and_folders_can_change() {
 #[test]
 fn code_actions_honour_only_and_fix_all_applies_the_safe_fixes() {
     let mut client = LspClient::spawn();
-    let init = client.initialize(json!({}));
+    let init = client.initialize(vscode_capabilities());
     let kinds = init["capabilities"]["codeActionProvider"]["codeActionKinds"].clone();
     assert_eq!(kinds, json!(["quickfix", "source.torchcts.run", "source.fixAll.torchcts"]));
     let uri = "file:///tmp/torchcts-lsp-test/fix-all/manifest.py";
@@ -449,7 +456,7 @@ fn log_level_and_log_file_settings() {
     let mut client = LspClient::spawn();
     client.request(
         "initialize",
-        json!({"processId": null, "rootUri": null, "capabilities": {},
+        json!({"processId": null, "rootUri": null, "capabilities": vscode_capabilities(),
                "initializationOptions": {"torchcts": {"logLevel": "debug", "logFile": log.to_str().unwrap()}}}),
     );
     client.notify("initialized", json!({}));
@@ -478,7 +485,7 @@ fn log_level_and_log_file_settings() {
 #[test]
 fn a_finding_of_ours_can_be_suppressed_from_the_editor() {
     let mut client = LspClient::spawn();
-    client.initialize(json!({}));
+    client.initialize(vscode_capabilities());
     let uri = "file:///tmp/torchcts-lsp-test/suppress/manifest.py";
     let text = VALID.replace("\n}", "\n    \"supported_dtypes\": {\"float32\": True},\n    \"bogus\": 1,\n}");
     client.open(uri, &text, 1);
@@ -526,7 +533,10 @@ fn the_project_configuration_applies_in_the_editor_and_is_read_again_on_change()
     std::fs::write(&device, &text).unwrap();
 
     let mut client = LspClient::spawn();
-    client.initialize(json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}}));
+    client.initialize(with_capabilities(
+        vscode_capabilities(),
+        json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}}),
+    ));
     let registration = client.wait_for(|m| m["method"] == "client/registerCapability");
     assert_eq!(registration["params"]["registrations"][0]["method"], "workspace/didChangeWatchedFiles");
     let uri = support::lsp_client::file_uri(&manifest);
@@ -569,7 +579,7 @@ fn log_level_and_log_file_flags() {
     let _ = std::fs::remove_file(&log);
     let mut client =
         LspClient::spawn_with_args(&["--stdio", "--log-level", "debug", "--log-file", log.to_str().unwrap()]);
-    client.initialize(json!({}));
+    client.initialize(vscode_capabilities());
     client.wait_for(|m| {
         m["method"] == "window/logMessage" && m["params"]["message"].as_str().unwrap().starts_with("workspace folders")
     });
@@ -591,7 +601,7 @@ fn a_bad_project_configuration_is_a_diagnostic_on_the_pyproject() {
     let manifest = dir.join("manifest.py");
     std::fs::write(&manifest, VALID).unwrap();
     let mut client = LspClient::spawn();
-    client.initialize(json!({}));
+    client.initialize(vscode_capabilities());
     let uri = support::lsp_client::file_uri(&manifest);
     let config_uri = support::lsp_client::file_uri(&pyproject);
     client.open(&uri, VALID, 1);
@@ -627,7 +637,7 @@ fn the_projects_on_save_applies_only_where_the_editor_says_none() {
         let mut client = LspClient::spawn();
         client.request(
             "initialize",
-            json!({"processId": null, "rootUri": null, "capabilities": {}, "initializationOptions": options}),
+            json!({"processId": null, "rootUri": null, "capabilities": vscode_capabilities(), "initializationOptions": options}),
         );
         client.notify("initialized", json!({}));
         client.open(&uri, VALID, 1);
@@ -664,7 +674,7 @@ fn the_projects_level_is_the_default_level() {
         std::fs::write(&manifest, text).unwrap();
         let uri = support::lsp_client::file_uri(&manifest);
         let mut client = LspClient::spawn();
-        client.initialize(json!({}));
+        client.initialize(vscode_capabilities());
         client.open(&uri, text, 1);
         let status = client.wait_for(|m| m["method"] == "torchcts/status");
         client.shutdown();
@@ -694,7 +704,7 @@ fn the_hover_on_an_entry_shows_what_the_runs_showed() {
     std::fs::write(&manifest, text).unwrap();
     let uri = support::lsp_client::file_uri(&manifest);
     let mut client = LspClient::spawn();
-    client.initialize(json!({}));
+    client.initialize(vscode_capabilities());
     client.open(&uri, text, 1);
     client.wait_for(|m| m["method"] == "torchcts/status");
     let at = json!({"textDocument": {"uri": uri}, "position": {"line": 4, "character": 30}});

@@ -7,7 +7,7 @@ mod support;
 
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-use support::lsp_client::{file_uri, LspClient};
+use support::lsp_client::{file_uri, vscode_capabilities, LspClient};
 
 const MANIFEST: &str = "import torch\n\nmanifest = {\n    \"manifest_version\": 1,\n    \"device_name\": \"cpu\",\n    \"supported_dtypes\": {torch.float32: True},\n    \"semantic_level\": 2,\n    \"capabilities\": {\"inference\": True},\n}\n";
 
@@ -42,7 +42,7 @@ fn start(dir: &Path) -> (LspClient, String) {
 fn start_with(dir: &Path, text: &str) -> (LspClient, String) {
     let mut client = LspClient::spawn_with(&[], &["VIRTUAL_ENV", "TORCHCTS_LSP_PYTHON"]);
     let root = file_uri(dir);
-    client.request("initialize", json!({"processId": null, "rootUri": root, "capabilities": {}}));
+    client.request("initialize", json!({"processId": null, "rootUri": root, "capabilities": vscode_capabilities()}));
     client.notify("initialized", json!({}));
     let uri = file_uri(&dir.join("manifest.py"));
     client.open(&uri, text, 1);

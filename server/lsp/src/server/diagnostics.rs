@@ -111,9 +111,10 @@ pub async fn refresh(session: &Session, uri: Uri) {
 /// `Ok(None)` if the core panicked.
 fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob, on_pool: &OnPool) -> Cancellable<Option<Published>> {
     let (text, version, revision, old_tree, encoding, _) = snapshot;
+    let client = session.client_support();
     if text.len_bytes() > LIVE_ANALYSIS_MAX_BYTES {
         let positions = Positions::of_rope(&text, encoding);
-        let diagnostics = vec![to_proto::diagnostic(&positions, &too_large(&text), uri)];
+        let diagnostics = vec![to_proto::diagnostic(&client, &positions, &too_large(&text), uri)];
         return Ok(Some(Published { version, diagnostics, status: None }));
     }
     let inventory = session.inventory_if_ready();
@@ -128,15 +129,16 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob, on_pool: &OnPool
         .findings
         .iter()
         .filter(|f| !surroundings.ignores(f))
-        .map(|f| to_proto::diagnostic(&positions, f, &uri))
+        .map(|f| to_proto::diagnostic(&client, &positions, f, &uri))
         .collect();
     let run_results = session.lock().documents.get(&uri).and_then(|d| d.run_results.clone());
     if let Some(results) = &run_results {
-        diagnostics
-            .extend(runs::run_findings(&analysis, results).iter().map(|f| to_proto::diagnostic(&positions, f, &uri)));
+        diagnostics.extend(
+            runs::run_findings(&analysis, results).iter().map(|f| to_proto::diagnostic(&client, &positions, f, &uri)),
+        );
     }
     let review = crate::server::review_lens::findings(session, &uri, &analysis, inventory);
-    diagnostics.extend(review.iter().map(|f| to_proto::diagnostic(&positions, f, &uri)));
+    diagnostics.extend(review.iter().map(|f| to_proto::diagnostic(&client, &positions, f, &uri)));
     // Accounting is recomputed only when the facts it depends on changed.
     let layout = session.run_layout(&uri);
     let facts = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()).map(|m| {
@@ -262,7 +264,7 @@ async fn publish_config_problem(session: &Session, uri: &Uri) {
         None => format!("[tool.torchcts-lsp]: {}", e.message),
     };
     let finding = Finding::new(span, Severity::Error, message, torchcts_core::codes::Code::ProjectConfig, Origin::Lsp);
-    let diagnostic = to_proto::diagnostic(&positions, &finding, &config_uri);
+    let diagnostic = to_proto::diagnostic(&session.client_support(), &positions, &finding, &config_uri);
     session.client.publish_diagnostics(config_uri, vec![diagnostic], None).await;
 }
 
@@ -281,7 +283,8 @@ async fn publish_open_ledger(session: &Session, uri: &Uri) {
     let finding = crate::host::project_ledger::parse(&path, text.as_bytes(), &torchcts).err().map(ledger_finding);
     let index = LineIndex::new(&text);
     let positions = Positions::new(&text, &index, encoding);
-    let diagnostics = finding.iter().map(|f| to_proto::diagnostic(&positions, f, uri)).collect();
+    let diagnostics =
+        finding.iter().map(|f| to_proto::diagnostic(&session.client_support(), &positions, f, uri)).collect();
     session.client.publish_diagnostics(uri.clone(), diagnostics, Some(version)).await;
 }
 
@@ -327,7 +330,8 @@ async fn publish_ledger_problem(session: &Session, uri: &Uri) {
             let index = LineIndex::new(&text);
             let encoding = session.lock().encoding;
             let positions = Positions::new(&text, &index, encoding);
-            let diagnostic = to_proto::diagnostic(&positions, &ledger_finding(problem), &ledger_uri);
+            let diagnostic =
+                to_proto::diagnostic(&session.client_support(), &positions, &ledger_finding(problem), &ledger_uri);
             session.client.publish_diagnostics(ledger_uri, vec![diagnostic], None).await;
         }
         (Some(false), _) => session.client.publish_diagnostics(ledger_uri, Vec::new(), None).await,

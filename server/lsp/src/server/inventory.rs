@@ -6,6 +6,7 @@
 use crate::host::Environment;
 use crate::server::session::{Change, Session};
 use std::path::Path;
+use std::time::Duration;
 use torchcts_core::accounting_view::Inventory;
 use tower_lsp_server::ls_types::MessageType;
 
@@ -42,8 +43,44 @@ pub async fn load_and_refresh(session: &Session) {
         if !custom {
             report_inventory(&session, false).await;
         }
-        session.changed(Change::Findings(uris));
+        // The counts, hints and lenses change with the inventory.
+        session.changed(Change::Counts(uris));
     });
+}
+
+/// Lenses and inlay hints asked for while the inventory loads (right after `didOpen`) wait
+/// up to this long for the counts, rather than answer nothing.
+const COUNTS_WAIT: Duration = Duration::from_secs(3);
+
+/// Waits (at most [`COUNTS_WAIT`]) until the manifest `uri` has its counts, or has been
+/// analysed with the inventory loaded and has none (not a manifest dict): what the lenses
+/// and inlay hints of a document opened while the inventory loads need.
+pub async fn wait_for_counts(session: &Session, uri: &tower_lsp_server::ls_types::Uri) {
+    if !session.is_manifest(uri) {
+        return;
+    }
+    let deadline = tokio::time::Instant::now() + COUNTS_WAIT;
+    loop {
+        let (counted, settled) = {
+            let state = session.lock();
+            let Some(doc) = state.documents.get(uri) else { return };
+            let current = doc.analysis.as_ref().is_some_and(|(version, _)| *version == doc.version);
+            (doc.summary.is_some(), current && doc.analysing.is_none())
+        };
+        if counted || (settled && session.inventory_is_ready()) || tokio::time::Instant::now() >= deadline {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Waits (at most [`COUNTS_WAIT`]) for the inventory to load: the first diagnostics of a
+/// document opened meanwhile then hold the inventory's findings too.
+pub async fn wait_until_loaded(session: &Session) {
+    let deadline = tokio::time::Instant::now() + COUNTS_WAIT;
+    while !session.inventory_is_ready() && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
 
 /// Loads the inventory the settings name (the embedded one on failure, with a warning).

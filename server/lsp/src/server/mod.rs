@@ -24,6 +24,7 @@ mod fix_all;
 mod handlers;
 mod inventory;
 mod log;
+mod plaintext;
 mod pool;
 mod positions;
 mod protocol;

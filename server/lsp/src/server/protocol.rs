@@ -17,8 +17,11 @@ pub const CANCEL_RUN: &str = "torchcts.cancelRun";
 pub const SHOW_SKIPS: &str = "torchcts.showSkips";
 /// Run again the tests the last run failed.
 pub const RERUN_FAILED: &str = "torchcts.rerunFailed";
+/// Apply a `WorkspaceEdit` (the argument): a fix offered as a command to a client without
+/// code action literals; the server asks the client to apply it (`workspace/applyEdit`).
+pub const APPLY_EDIT: &str = "torchcts.applyEdit";
 /// Every command the server declares in `initialize`.
-pub const COMMANDS: &[&str] = &[RUN_AFFECTED, RUN_LEVEL, CANCEL_RUN, SHOW_SKIPS, RERUN_FAILED];
+pub const COMMANDS: &[&str] = &[RUN_AFFECTED, RUN_LEVEL, CANCEL_RUN, SHOW_SKIPS, RERUN_FAILED, APPLY_EDIT];
 
 /// The kind of the code actions that start a run.
 pub fn run_action_kind() -> CodeActionKind {

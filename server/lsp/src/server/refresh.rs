@@ -3,7 +3,8 @@
 //! doing the work themselves. It asks `diagnostics` to analyse and publish again (which in
 //! turn asks each feature for its findings), reads evidence again through `dispatch` (on
 //! the blocking pool: result folders, git blame), and asks the client for code lenses
-//! again. Evidence work runs in its own task: a result file that cannot be read soon (a
+//! and inlay hints again (`workspace/codeLens/refresh`, `workspace/inlayHint/refresh`, each
+//! only to a client that declared it) once what they show changed. Evidence work runs in its own task: a result file that cannot be read soon (a
 //! pipe, a slow disk) holds up neither the handlers nor the loop.
 
 use crate::server::session::{Change, Session};
@@ -28,6 +29,12 @@ pub async fn run(session: Session, mut changes: UnboundedReceiver<Change>) {
                     }
                 });
             }
+            Change::Counts(uris) => {
+                for uri in uris {
+                    diagnostics::refresh(&session, uri).await;
+                }
+                ask_client_to_refresh(&session, true);
+            }
             Change::Results(uris) => {
                 let session = session.clone();
                 tokio::spawn(async move { results_changed(&session, &uris).await });
@@ -42,12 +49,23 @@ async fn results_changed(session: &Session, uris: &[Uri]) {
     for uri in uris {
         evidence_of(session, uri).await;
     }
-    if session.lock().can_refresh_code_lens {
-        // Not awaited here: a client slow to answer must not hold up the loop. An error
-        // only means the client would not; its next edit asks anyway.
-        let client = session.client.clone();
-        tokio::spawn(async move { client.code_lens_refresh().await });
-    }
+    ask_client_to_refresh(session, false);
+}
+
+/// Asks the client to fetch the code lenses (and the inlay hints, `with_hints`) again, each
+/// only if it declared `refreshSupport`. Not awaited: a client slow to answer must not hold
+/// up the loop; an error only means the client would not, and its next edit asks anyway.
+fn ask_client_to_refresh(session: &Session, with_hints: bool) {
+    let support = session.client_support();
+    let client = session.client.clone();
+    tokio::spawn(async move {
+        if support.refresh_code_lens {
+            let _ = client.code_lens_refresh().await;
+        }
+        if with_hints && support.refresh_inlay_hints {
+            let _ = client.inlay_hint_refresh().await;
+        }
+    });
 }
 
 /// The evidence findings of `uri` again (on open and save), read on the blocking pool; the

@@ -126,15 +126,20 @@ async fn follow(
 ) {
     let client = session.client.clone();
     let token = protocol::run_progress_token(handle.control().id());
-    // Ask the client to create the progress token; never wait on it for long.
-    let created = tokio::time::timeout(
-        Duration::from_secs(5),
-        client.send_request::<request::WorkDoneProgressCreate>(super::to_proto::progress_create(token.clone())),
-    )
-    .await;
-    let progress = match created {
-        Ok(Ok(())) => Some(client.progress(token, title.clone()).with_message("starting").begin().await),
-        _ => None,
+    // Ask the client to create the progress token (only one that declared
+    // `window.workDoneProgress`); never wait on it for long.
+    let progress = if session.client_support().work_done_progress {
+        let created = tokio::time::timeout(
+            Duration::from_secs(5),
+            client.send_request::<request::WorkDoneProgressCreate>(super::to_proto::progress_create(token.clone())),
+        )
+        .await;
+        match created {
+            Ok(Ok(())) => Some(client.progress(token, title.clone()).with_message("starting").begin().await),
+            _ => None,
+        }
+    } else {
+        None
     };
     let mut outcome: Option<RunOutcome> = None;
     while let Some(event) = handle.next_event().await {

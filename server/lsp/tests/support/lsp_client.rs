@@ -239,3 +239,60 @@ pub fn file_uri(path: &std::path::Path) -> String {
     }
     out
 }
+
+/// What VS Code (1.9x, vscode-languageclient 9) declares, for what this server answers or
+/// sends: the rich forms of every response (code action literals, nested symbols, markdown,
+/// the 3.17 kinds, progress, refresh). `workspace.configuration` is left out: a test that
+/// wants settings pulled adds it (see [`with_capabilities`]).
+pub fn vscode_capabilities() -> Value {
+    json!({
+        "general": {"positionEncodings": ["utf-16"]},
+        "window": {"workDoneProgress": true, "showMessage": {"messageActionItem": {"additionalPropertiesSupport": true}}},
+        "workspace": {
+            "applyEdit": true,
+            "workspaceFolders": true,
+            "didChangeConfiguration": {"dynamicRegistration": true},
+            "codeLens": {"refreshSupport": true},
+            "inlayHint": {"refreshSupport": true},
+        },
+        "textDocument": {
+            "publishDiagnostics": {"relatedInformation": true, "versionSupport": false},
+            "hover": {"contentFormat": ["markdown", "plaintext"]},
+            "completion": {
+                "completionItem": {"snippetSupport": true, "documentationFormat": ["markdown", "plaintext"]},
+                "completionItemKind": {"valueSet": (1..=25).collect::<Vec<i32>>()},
+            },
+            "documentSymbol": {
+                "hierarchicalDocumentSymbolSupport": true,
+                "symbolKind": {"valueSet": (1..=26).collect::<Vec<i32>>()},
+            },
+            "codeAction": {
+                "isPreferredSupport": true,
+                "codeActionLiteralSupport": {"codeActionKind": {"valueSet": [
+                    "", "quickfix", "refactor", "refactor.extract", "refactor.inline", "refactor.rewrite",
+                    "source", "source.organizeImports",
+                ]}},
+            },
+            "foldingRange": {"lineFoldingOnly": true, "foldingRangeKind": {"valueSet": ["comment", "imports", "region"]}},
+            "codeLens": {},
+            "inlayHint": {},
+        },
+    })
+}
+
+/// `base` with `extra`'s members added (objects merged member by member, anything else replaced).
+pub fn with_capabilities(mut base: Value, extra: Value) -> Value {
+    match (&mut base, extra) {
+        (Value::Object(b), Value::Object(e)) => {
+            for (k, v) in e {
+                let merged = match b.remove(&k) {
+                    Some(old) => with_capabilities(old, v),
+                    None => v,
+                };
+                b.insert(k, merged);
+            }
+            base
+        }
+        (_, e) => e,
+    }
+}

@@ -36,6 +36,7 @@ fn code_action_now(
     let positions = snapshot.positions();
     let (start, end) = (positions.offset(params.range.start), positions.offset(params.range.end));
     let analysis = &snapshot.analysis;
+    let client = session.client_support();
     let mut actions: Vec<CodeActionOrCommand> = Vec::new();
     let wants_fixes = wanted(only, &CodeActionKind::QUICKFIX);
     let asked_fix_all = only.is_some() && wanted(only, &protocol::fix_all_kind());
@@ -46,14 +47,17 @@ fn code_action_now(
     };
     let offer_fix_all = asked_fix_all || (only.is_none() && fix_all::has_safe(&fixes));
     if wants_fixes {
-        actions.extend(fixes.into_iter().map(|fix| to_proto::quick_fix(&positions, analysis, fix, &uri)));
+        actions
+            .extend(fixes.into_iter().filter_map(|fix| to_proto::quick_fix(&client, &positions, analysis, fix, &uri)));
         // "Ignore CODE on this line" for our own findings (a `# torchcts-lsp: ignore[...]`).
         let suppressions = torchcts_core::actions::suppression_fixes(analysis, start..end);
-        actions.extend(suppressions.into_iter().map(|fix| to_proto::quick_fix(&positions, analysis, fix, &uri)));
+        actions.extend(
+            suppressions.into_iter().filter_map(|fix| to_proto::quick_fix(&client, &positions, analysis, fix, &uri)),
+        );
     }
     if offer_fix_all {
         if let Some((edit, count)) = fix_all::fix_all(session, &uri, analysis, cancel).ok()? {
-            actions.push(to_proto::fix_all_action(&positions, &edit, count, &uri));
+            actions.extend(to_proto::fix_all_action(&client, &positions, &edit, count, &uri));
         }
     }
     if wanted(only, &protocol::run_action_kind()) {
@@ -77,6 +81,7 @@ fn wanted(only: Option<&[CodeActionKind]>, kind: &CodeActionKind) -> bool {
 fn run_actions(session: &Session, uri: &Uri, snapshot: &Snapshot, offset: usize) -> Vec<CodeActionOrCommand> {
     let analysis = &snapshot.analysis;
     let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) else { return Vec::new() };
+    let client = session.client_support();
     let device_setting = session.settings_for(uri).device;
     let facts = session.facts_for(uri, manifest);
     let device = facts.resolve_device(device_setting.as_deref());
@@ -97,10 +102,10 @@ fn run_actions(session: &Session, uri: &Uri, snapshot: &Snapshot, offset: usize)
             format!("Run affected tests on {device} ({n} tests of {})", target.label)
         };
         let argument = serde_json::json!({"uri": uri.as_str(), "position": position});
-        out.push(to_proto::run_action(title, RUN_AFFECTED, argument));
+        out.push(to_proto::run_action(&client, title, RUN_AFFECTED, argument));
     }
     let argument = serde_json::json!({"uri": uri.as_str(), "level": level});
-    out.push(to_proto::run_action(format!("Run level {level} on {device}"), RUN_LEVEL, argument));
+    out.push(to_proto::run_action(&client, format!("Run level {level} on {device}"), RUN_LEVEL, argument));
     out
 }
 

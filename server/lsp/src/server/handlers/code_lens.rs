@@ -13,6 +13,7 @@ use tower_lsp_server::ls_types::{CodeLens, CodeLensParams, Uri};
 
 pub async fn code_lens(session: &Session, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
     let uri = params.text_document.uri;
+    crate::server::inventory::wait_for_counts(session, &uri).await;
     dispatch::on_snapshot(session, "codeLens", uri.clone(), move |session, snapshot, on_pool| {
         code_lens_now(session, snapshot, uri, on_pool)
     })

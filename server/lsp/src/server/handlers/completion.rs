@@ -30,6 +30,7 @@ fn completion_now(session: &Session, snapshot: &Snapshot, params: CompletionPara
     let offset = positions.offset(params.text_document_position.position);
     let operators = InventoryOperators(session.inventory());
     let items = torchcts_core::completion::complete(&snapshot.analysis, offset, Some(&operators));
-    let items = items.into_iter().map(|item| to_proto::completion_item(&positions, item)).collect();
+    let client = session.client_support();
+    let items = items.into_iter().map(|item| to_proto::completion_item(&client, &positions, item)).collect();
     Some(CompletionResponse::Array(items))
 }

@@ -18,7 +18,8 @@ pub async fn did_change_watched_files(session: &Session, params: DidChangeWatche
     let pyproject = params.changes.iter().any(|c| c.uri.as_str().ends_with(crate::host::project_config::FILE_NAME));
     let results = params.changes.iter().any(|c| is_result_file(c.uri.as_str()));
     if ledger && !pyproject {
-        crate::server::diagnostics::refresh_all(session).await;
+        // What is counted changed: findings, lenses and hints again.
+        session.changed(Change::Counts(session.lock().documents.uris()));
     }
     if pyproject {
         {
@@ -29,7 +30,7 @@ pub async fn did_change_watched_files(session: &Session, params: DidChangeWatche
         }
         // The `results` folders may have changed with it.
         session.evidence.clear();
-        crate::server::diagnostics::refresh_all(session).await;
+        session.changed(Change::Counts(session.lock().documents.uris()));
     }
     if pyproject || results {
         let uris = session.lock().documents.uris();

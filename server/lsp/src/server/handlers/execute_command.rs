@@ -1,10 +1,11 @@
 //! `workspace/executeCommand`: the run commands (`torchcts.runAffectedTests`,
 //! `torchcts.runLevel`, `torchcts.rerunFailed`), `torchcts.cancelRun` and
-//! `torchcts.showSkips`. An unknown command is an error (InvalidParams), not `null`.
+//! `torchcts.showSkips`, and `torchcts.applyEdit` (a fix run as a command by a client
+//! without code action literals: the edit goes back as `workspace/applyEdit`). An unknown command is an error (InvalidParams), not `null`.
 
 use crate::server::dispatch;
 use crate::server::pool::OnPool;
-use crate::server::protocol::{CommandArgs, CANCEL_RUN, RERUN_FAILED, RUN_AFFECTED, RUN_LEVEL, SHOW_SKIPS};
+use crate::server::protocol::{CommandArgs, APPLY_EDIT, CANCEL_RUN, RERUN_FAILED, RUN_AFFECTED, RUN_LEVEL, SHOW_SKIPS};
 use crate::server::runs::WhenRunning;
 use crate::server::session::Session;
 use torchcts_core::accounting_view::{self as av, RunTarget};
@@ -16,6 +17,23 @@ pub async fn execute_command(session: &Session, params: ExecuteCommandParams) ->
         params.arguments.first().and_then(|a| serde_json::from_value(a.clone()).ok()).unwrap_or_default();
     let uri: Option<Uri> = args.uri.as_deref().and_then(|u| u.parse().ok());
     Ok(match params.command.as_str() {
+        APPLY_EDIT => {
+            let edit = params
+                .arguments
+                .into_iter()
+                .next()
+                .and_then(|a| crate::server::to_proto::apply_edit_params("torchcts fix", a));
+            let Some(edit) = edit else {
+                return Err(Error::invalid_params("torchcts.applyEdit takes a WorkspaceEdit"));
+            };
+            // Not awaited here: the client answers applyEdit after this command's reply
+            // (some clients apply nothing until it).
+            let client = session.client.clone();
+            tokio::spawn(async move {
+                client.send_request::<tower_lsp_server::ls_types::request::ApplyWorkspaceEdit>(edit).await
+            });
+            None
+        }
         CANCEL_RUN => {
             let path = uri.as_ref().and_then(|u| u.to_file_path()).map(|p| p.into_owned());
             let cancelled = path.and_then(|p| session.runs.cancel(&p)).is_some();

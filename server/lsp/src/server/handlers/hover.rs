@@ -53,7 +53,7 @@ fn hover_now(session: &Session, snapshot: &Snapshot, params: HoverParams, on_poo
         }
         (h, None) => h,
     };
-    result.map(|h| to_proto::hover(&positions, h))
+    result.map(|h| to_proto::hover(&session.client_support(), &positions, h))
 }
 
 /// Where the hover lists the known crashes: the ledger entries past their review date, as

@@ -1,15 +1,17 @@
-//! `initialize` (negotiate the position encoding, read settings and every workspace folder,
-//! declare capabilities) and `initialized` (log the schema, load the inventory).
+//! `initialize` (negotiate the position encoding, read what the client supports, settings
+//! and every workspace folder, declare capabilities) and `initialized` (log the schema,
+//! pull the settings where the client serves `workspace/configuration`, load the inventory).
 
 use crate::server::log::{self, Level};
 use crate::server::session::workspace::Folders;
-use crate::server::session::{Session, Settings};
+use crate::server::session::{ClientSupport, Session, Settings};
 use crate::server::to_proto;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
 pub async fn initialize(session: &Session, params: InitializeParams) -> Result<InitializeResult> {
     let encoding = to_proto::negotiate_encoding(&params);
+    let client = std::sync::Arc::new(ClientSupport::from_capabilities(&params.capabilities));
     {
         let mut state = session.lock();
         state.encoding = encoding;
@@ -22,17 +24,12 @@ pub async fn initialize(session: &Session, params: InitializeParams) -> Result<I
             Some(folders) if !folders.is_empty() => folders.iter().map(|f| f.uri.clone()).collect(),
             _ => params.root_uri.iter().cloned().collect(),
         };
-        let workspace = params.capabilities.workspace.as_ref();
-        state.can_watch_files =
-            workspace.and_then(|w| w.did_change_watched_files.as_ref()).and_then(|w| w.dynamic_registration)
-                == Some(true);
-        state.can_refresh_code_lens =
-            workspace.and_then(|w| w.code_lens.as_ref()).and_then(|c| c.refresh_support) == Some(true);
+        state.client_support = client.clone();
         state.folders = Folders::new(uris.iter().filter_map(|u| u.to_file_path().map(|p| p.into_owned())).collect());
     }
     let settings = session.settings();
     apply_log_settings(session, &settings).await;
-    Ok(to_proto::initialize_result(encoding))
+    Ok(to_proto::initialize_result(&client, encoding))
 }
 
 pub async fn initialized(session: &Session, _: InitializedParams) {
@@ -46,7 +43,8 @@ pub async fn initialized(session: &Session, _: InitializedParams) {
     session.log(Level::Info, ready).await;
     let folders = session.lock().folders.all().to_vec();
     session.log(Level::Debug, format!("workspace folders: {folders:?}")).await;
-    if session.lock().can_watch_files {
+    let client = session.client_support();
+    if client.watch_files {
         // Off the start-up path: a client answers the registration whenever it likes.
         let session = session.clone();
         tokio::spawn(async move {
@@ -55,12 +53,46 @@ pub async fn initialized(session: &Session, _: InitializedParams) {
             }
         });
     }
-    crate::server::inventory::load_and_refresh(session).await;
+    if client.pull_configuration {
+        // The settings first (they name the python and inventory the counts come from),
+        // in a task: a client slow to answer holds up no message.
+        let session = session.clone();
+        tokio::spawn(async move {
+            if let Some(settings) = pull_settings(&session).await {
+                apply_log_settings(&session, &settings).await;
+                session.lock().settings = settings;
+            }
+            crate::server::inventory::load_and_refresh(&session).await;
+        });
+    } else {
+        crate::server::inventory::load_and_refresh(session).await;
+    }
 }
 
 /// Applies `logLevel` and `logFile`; a log file that cannot be opened is a warning.
 pub async fn apply_log_settings(session: &Session, settings: &Settings) {
     if let Err(e) = log::configure(settings.log_level, settings.log_file.as_deref()) {
         session.client.show_message(MessageType::WARNING, format!("torchcts: {e}")).await;
+    }
+}
+
+/// How long the server waits for the client's answer to `workspace/configuration`.
+const PULL_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The settings the client holds under `torchcts` (`workspace/configuration`); `None` when
+/// it answers nothing usable (null, an error) or not within [`PULL_TIMEOUT`].
+pub async fn pull_settings(session: &Session) -> Option<Settings> {
+    let item = ConfigurationItem { scope_uri: None, section: Some("torchcts".into()) };
+    let answer = tokio::time::timeout(PULL_TIMEOUT, session.client.configuration(vec![item])).await;
+    match answer {
+        Ok(Ok(values)) => values.into_iter().next().filter(|v| v.is_object()).map(|v| Settings::from_json(&v)),
+        Ok(Err(e)) => {
+            session.log(Level::Debug, format!("workspace/configuration failed: {e}")).await;
+            None
+        }
+        Err(_) => {
+            session.log(Level::Warn, "workspace/configuration: no answer within 5 s; settings kept").await;
+            None
+        }
     }
 }

@@ -14,6 +14,7 @@ pub async fn inlay_hint(session: &Session, params: InlayHintParams) -> Result<Op
         return Ok(None);
     }
     let uri = params.text_document.uri;
+    crate::server::inventory::wait_for_counts(session, &uri).await;
     dispatch::on_snapshot(session, "inlayHint", uri.clone(), move |session, snapshot, cancel| {
         inlay_hint_now(session, snapshot, uri, cancel)
     })

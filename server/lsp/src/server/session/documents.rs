@@ -243,10 +243,12 @@ mod tests {
             assert_eq!(of_rope.findings, of_string.findings, "after edit {version}");
             let rope_positions = Positions::of_rope(&doc.text, encoding);
             let string_positions = Positions::new(&of_string.text, &of_string.line_index, encoding);
+            // Related places included, so that they are compared too.
+            let client = crate::server::session::ClientSupport { related_information: true, ..Default::default() };
             for finding in &of_string.findings {
                 assert_eq!(
-                    to_proto::diagnostic(&rope_positions, finding, &uri),
-                    to_proto::diagnostic(&string_positions, finding, &uri),
+                    to_proto::diagnostic(&client, &rope_positions, finding, &uri),
+                    to_proto::diagnostic(&client, &string_positions, finding, &uri),
                     "after edit {version}"
                 );
             }

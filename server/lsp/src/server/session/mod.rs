@@ -10,6 +10,7 @@
 //! Locking: `state` is a std mutex held only for short synchronous sections, never across
 //! an `.await`; a poisoned lock is taken over (a panic must not take the server down).
 
+pub mod client;
 pub mod documents;
 pub mod ledgers;
 pub mod project;
@@ -20,6 +21,7 @@ pub mod workspace;
 
 use crate::host::evidence::EvidenceIndexes;
 use crate::host::Environment;
+pub use client::ClientSupport;
 use documents::DocumentStore;
 pub use runs::RunResults;
 pub use settings::{OnSave, Settings};
@@ -56,10 +58,9 @@ pub struct State {
     pub project_environments: std::collections::HashMap<PathBuf, Arc<Environment>>,
     /// The project known-segfault ledgers, read once until one changes.
     pub ledgers: ledgers::ProjectLedgers,
-    /// The client can be asked to watch `pyproject.toml` files (dynamic registration).
-    pub can_watch_files: bool,
-    /// The client takes `workspace/codeLens/refresh` (a run landed: the evidence lenses change).
-    pub can_refresh_code_lens: bool,
+    /// What the client declared it understands (read once at `initialize`): every response
+    /// and request is shaped from it.
+    pub client_support: Arc<client::ClientSupport>,
 }
 
 /// Cheap to clone into tasks (a finished run republishes, the inventory loader refreshes).
@@ -95,6 +96,10 @@ pub enum Change {
     /// Result files changed (a run landed): these documents' evidence again, and the
     /// client asked to fetch the code lenses again.
     Results(Vec<Uri>),
+    /// What the counts of these documents come from changed (the inventory loaded, a
+    /// project configuration or ledger, the settings): analyse and publish them again, then
+    /// ask the client to fetch code lenses and inlay hints again.
+    Counts(Vec<Uri>),
 }
 
 /// Set once the request that started some work is cancelled (`$/cancelRequest`, which
@@ -126,6 +131,11 @@ impl Session {
 
     pub fn lock(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// What the client declared it understands.
+    pub fn client_support(&self) -> Arc<client::ClientSupport> {
+        self.lock().client_support.clone()
     }
 
     pub fn settings(&self) -> Settings {
