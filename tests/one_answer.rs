@@ -14,12 +14,18 @@
 //!   skip_ops table says the same;
 //! - `diff`'s text lists levels lowest first and leaves out no selected level.
 //!
+//! - the editor's status line (`torchcts/status`: run and filtered up to the level) is
+//!   analyze's, for the same file with the same defaults.
+//!
 //! Every case counts with torch 2.12.1's inventory and `--rooted-at-package`, whatever the
 //! environment, so the numbers do not depend on the machine.
 
-use serde_json::Value;
+mod support;
+
+use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use support::lsp_client::LspClient;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -43,9 +49,13 @@ fn manifests() -> Vec<PathBuf> {
 
 /// The binary's JSON on stdout (`None` when it wrote none: a manifest it cannot count).
 fn run_json(dir: &Path, args: &[&str]) -> Option<Value> {
+    run_json_with(dir, args, &["--torch", "2.12.1", "--rooted-at-package"])
+}
+
+fn run_json_with(dir: &Path, args: &[&str], pinned: &[&str]) -> Option<Value> {
     let output = Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
         .args(args)
-        .args(["--torch", "2.12.1", "--rooted-at-package"])
+        .args(pinned)
         .current_dir(dir)
         .output()
         .expect("run torchcts-lsp");
@@ -226,4 +236,34 @@ fn every_view_gives_one_answer_to_one_question() {
     assert!(checked.manifests >= 100, "manifests counted: {}", checked.manifests);
     assert!(checked.diffs >= 100, "entries compared with diff: {} of {}", checked.diffs, checked.entries);
     eprintln!("{} manifests, {} of {} entries compared with diff", checked.manifests, checked.diffs, checked.entries);
+}
+
+/// The status the server sends for the example is analyze's count of the same file: both find
+/// the environment, inventory and run layout the same way, so neither is pinned here.
+#[test]
+fn the_status_line_is_analyzes_count() {
+    let dir = std::env::temp_dir().join(format!("torchcts-one-answer-status-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(root().join("examples/manifest.py")).unwrap();
+    let manifest = dir.join("manifest.py");
+    std::fs::write(&manifest, &text).unwrap();
+    let analyze = run_json_with(&dir, &["analyze", "--format", "json", "manifest.py"], &[]).expect("analyze json");
+    let levels = analyze["accounting"]["levels"].as_array().unwrap().clone();
+
+    let uri = support::lsp_client::file_uri(&manifest);
+    let mut client = LspClient::spawn();
+    client.initialize(json!({}));
+    client.open(&uri, &text, 1);
+    let status = client.wait_for(|m| m["method"] == "torchcts/status");
+    client.shutdown();
+    let params = &status["params"];
+    let level = n(&params["level"]);
+    let up_to: Vec<&Value> = levels.iter().filter(|l| n(&l["level"]) <= level).collect();
+    let run: u64 = up_to.iter().map(|l| n(&l["run"])).sum();
+    let filtered: u64 = up_to.iter().map(|l| n(&l["filtered"])).sum();
+    assert_eq!(n(&params["run"]), run, "status run vs analyze's run up to level {level}: {params}");
+    assert_eq!(n(&params["filtered"]), filtered, "status filtered vs analyze's up to level {level}: {params}");
+    assert_eq!(n(&params["run"]), n(&analyze["accounting"]["executable"]), "status run vs analyze's executable");
+    let _ = std::fs::remove_dir_all(&dir);
 }
