@@ -15,7 +15,8 @@
 //! - `diff`'s text lists levels lowest first and leaves out no selected level.
 //!
 //! - the editor's status line (`torchcts/status`: run and filtered up to the level) is
-//!   analyze's, for the same file with the same defaults.
+//!   analyze's, and the hover on an entry names the report's number of tests for it, for the
+//!   same file with the same defaults.
 //!
 //! Every case counts with torch 2.12.1's inventory and `--rooted-at-package`, whatever the
 //! environment, so the numbers do not depend on the machine.
@@ -238,14 +239,24 @@ fn every_view_gives_one_answer_to_one_question() {
     eprintln!("{} manifests, {} of {} entries compared with diff", checked.manifests, checked.diffs, checked.entries);
 }
 
-/// The status the server sends for the example is analyze's count of the same file: both find
+/// The status the server sends for the example is analyze's count of the same file, and the
+/// hover on each entry names the report's number of tests for that entry: they all find
 /// the environment, inventory and run layout the same way, so neither is pinned here.
 #[test]
 fn the_status_line_is_analyzes_count() {
     let dir = std::env::temp_dir().join(format!("torchcts-one-answer-status-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let text = std::fs::read_to_string(root().join("examples/manifest.py")).unwrap();
+    // On cpu, with a real run's records (`tests/fixtures/runs/artifacts/focused`): the hover
+    // shows an entry's runs only where some exist.
+    let text = std::fs::read_to_string(root().join("examples/manifest.py"))
+        .unwrap()
+        .replace("\"device_name\": \"mps\"", "\"device_name\": \"cpu\"");
+    let artifacts = root().join("tests/fixtures/runs/artifacts/focused/results");
+    for file in ["cpu_vm_23gb_latest.json", "cpu_vm_23gb_history/2026-11-30T16-24-12Z.json"] {
+        std::fs::create_dir_all(dir.join("results").join(file).parent().unwrap()).unwrap();
+        std::fs::copy(artifacts.join(file), dir.join("results").join(file)).unwrap();
+    }
     let manifest = dir.join("manifest.py");
     std::fs::write(&manifest, &text).unwrap();
     let analyze = run_json_with(&dir, &["analyze", "--format", "json", "manifest.py"], &[]).expect("analyze json");
@@ -256,7 +267,27 @@ fn the_status_line_is_analyzes_count() {
     client.initialize(json!({}));
     client.open(&uri, &text, 1);
     let status = client.wait_for(|m| m["method"] == "torchcts/status");
+    // The hover on each entry names the tests it decides: the report's entries table's number.
+    let report = run_json_with(&dir, &["report", "--format", "json", "manifest.py"], &[]).expect("report json");
+    let mut hovered = 0;
+    for entry in report["entries"].as_array().unwrap() {
+        let (Some(line), Some(label)) = (entry["line"].as_u64(), entry["label"].as_str()) else { continue };
+        let line_text = text.lines().nth(line as usize - 1).unwrap_or_default();
+        let key = entry["key_path"].as_array().unwrap().last().unwrap().as_str().unwrap_or_default();
+        let short = key.trim_start_matches("torch.");
+        let Some(character) = line_text.find(short) else { continue };
+        let at = json!({"textDocument": {"uri": uri}, "position": {"line": line - 1, "character": character + 1}});
+        let hover = client.request("textDocument/hover", at);
+        let markdown = hover["contents"]["value"].as_str().unwrap_or_default().to_string();
+        let Some(start) = markdown.find(&format!("({label}, ")) else { continue };
+        let shown: u64 = markdown[start + label.len() + 3..].split(' ').next().unwrap().parse().unwrap();
+        assert_eq!(shown, n(&entry["tally"]["tests"]), "hover on {label} vs the report's entry: {markdown}");
+        hovered += 1;
+    }
     client.shutdown();
+    // The hover names an entry's tests where a run recorded some of them (here the float32
+    // entry: `add` and `sub` in float32).
+    assert!(hovered >= 1, "entries whose hover names their tests: {hovered}");
     let params = &status["params"];
     let level = n(&params["level"]);
     let up_to: Vec<&Value> = levels.iter().filter(|l| n(&l["level"]) <= level).collect();
