@@ -230,3 +230,89 @@ fn a_second_run_asks_before_replacing_the_running_one() {
     client.request("workspace/executeCommand", json!({"command": "torchcts.cancelRun", "arguments": [{"uri": uri}]}));
     client.shutdown();
 }
+
+/// The real torchcts's Python, or None (and a note) to skip; `TORCHCTS_REQUIRE_REAL_RUNS=1`
+/// (CI) makes its absence a failure.
+fn real_python() -> Option<String> {
+    match std::env::var("TORCHCTS_PYTHON").ok().filter(|v| !v.is_empty()) {
+        Some(python) => Some(python),
+        None => {
+            assert!(
+                std::env::var("TORCHCTS_REQUIRE_REAL_RUNS").as_deref() != Ok("1"),
+                "TORCHCTS_REQUIRE_REAL_RUNS=1 but TORCHCTS_PYTHON is not set"
+            );
+            println!("SKIPPED: real torchcts runs not executed (set TORCHCTS_PYTHON)");
+            None
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs TORCHCTS_PYTHON: real torchcts"]
+fn a_real_crash_on_simdev_is_counted_apart_named_and_offers_the_isolated_rerun() {
+    let Some(python) = real_python() else { return };
+    let simdev = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/simdev").canonicalize().unwrap();
+    let text = std::fs::read_to_string(simdev.join("manifest.py"))
+        .unwrap()
+        .replace(r#""skip_ops": []"#, r#""skip_ops": ["cos"]"#);
+    let dir = workspace("simdev-crash");
+    std::fs::write(dir.join("manifest.py"), &text).unwrap();
+    let uri = file_uri(&dir.join("manifest.py"));
+    // The backend importable, and cos aborting the process.
+    let simdev_path = simdev.display().to_string();
+    let mut client = LspClient::spawn_with_env(
+        &[],
+        &["VIRTUAL_ENV"],
+        &[("PYTHONPATH", simdev_path.as_str()), ("SIMDEV_ABORT", r"^aten\.cos\.")],
+    );
+    client.request(
+        "initialize",
+        json!({"processId": null, "rootUri": null,
+               "capabilities": {"window": {"workDoneProgress": true}},
+               "initializationOptions": {"torchcts": {"python": python, "timeoutSeconds": 600}}}),
+    );
+    client.notify("initialized", json!({}));
+    client.open(&uri, &text, 1);
+    client.diagnostics(&uri, Some(1));
+    let line = text.lines().position(|l| l.contains("skip_ops")).unwrap();
+    let character = text.lines().nth(line).unwrap().find("\"cos\"").unwrap() + 1;
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": {"start": {"line": line, "character": character}, "end": {"line": line, "character": character}}, "context": {"diagnostics": []}}),
+    );
+    let run = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["title"].as_str().unwrap_or("").contains("skipped operator cos"))
+        .unwrap_or_else(|| panic!("no run action for the skip_ops entry in {actions:#}"))
+        .clone();
+    assert!(run["title"].as_str().unwrap().contains("on simdev"), "{run:#}");
+    let command = &run["command"];
+    let began = std::time::Instant::now();
+    let result = client
+        .request("workspace/executeCommand", json!({"command": command["command"], "arguments": command["arguments"]}));
+    assert_eq!(result["started"], true);
+    let message = client.wait_for(run_summary);
+    println!("editor run on simdev with a crash: {:?}", began.elapsed());
+    let text = message["params"]["message"].as_str().unwrap();
+    assert_eq!(message["params"]["type"], 1, "an error: {text}");
+    assert!(text.contains("crashed: killed by SIGABRT (abort)"), "{text}");
+    assert!(text.contains("0 failed, 0 errors, 1 crashed"), "{text}");
+    assert!(text.contains("(crashed in ") && text.contains("-cos"), "names the test: {text}");
+    assert!(text.contains(r#"`torchcts.rerunFailed` with {"isolate": true}"#), "offers the isolated re-run: {text}");
+    // What completed and the crash are evidence in the results folder.
+    let history = std::fs::read_dir(dir.join(".torchcts-lsp/results"))
+        .unwrap()
+        .flatten()
+        .find(|e| e.file_name().to_string_lossy().ends_with("_history"))
+        .expect("a history folder");
+    assert!(
+        std::fs::read_dir(history.path())
+            .unwrap()
+            .flatten()
+            .any(|f| f.file_name().to_string_lossy().ends_with("-torchcts-lsp-crash.json")),
+        "our record of the crash"
+    );
+    client.shutdown();
+}

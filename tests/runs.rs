@@ -58,6 +58,8 @@ fn request(python: PathBuf, dir: &Path, selection: Selection, timeout: Duration)
         results_dir: "results".into(),
         timeout,
         workers: 0,
+        isolate: false,
+        env: Vec::new(),
     }
 }
 
@@ -251,8 +253,10 @@ async fn segfault_is_reported_as_a_crash_of_the_running_test() {
     }
     assert_eq!(test(&outcome, "opinfo/test_fake.py::test_first").outcome, TestOutcome::Passed);
     let boom = test(&outcome, "opinfo/test_fake.py::test_boom");
-    assert_eq!(boom.outcome, TestOutcome::Error);
+    assert_eq!(boom.outcome, TestOutcome::Crashed);
     assert!(boom.message.as_deref().unwrap().contains("crashed during this test"), "{boom:?}");
+    // No run log (a fake torchcts): no hardware key to file our record under.
+    assert_eq!(outcome.crash_artifact, None);
     assert!(outcome.output_tail.contains("Fatal Python error: Segmentation fault"));
     assert_group_gone(pgid(&handle.control())).await;
 }
@@ -891,7 +895,7 @@ async fn real_backend_that_segfaults_in_a_test() {
     assert!(matches!(outcome.status, RunStatus::Crashed { signal: Some(11), .. }), "{:?}", outcome.status);
     assert_eq!(test(&outcome, ADD_F32).outcome, TestOutcome::Passed, "from the partial results JSON");
     let sub = test(&outcome, SUB_F32);
-    assert_eq!(sub.outcome, TestOutcome::Error);
+    assert_eq!(sub.outcome, TestOutcome::Crashed);
     assert!(sub.message.as_deref().unwrap().contains("crashed during this test"), "{sub:?}");
     assert!(outcome.results_json.is_some());
     assert_group_gone(pgid(&handle.control())).await;
@@ -1072,4 +1076,190 @@ async fn real_parallel_run_with_an_unknown_node_id() {
         assert_eq!(flagged.outcome, TestOutcome::Error);
         assert!(flagged.message.as_deref().unwrap().contains("collected none of the requested tests"), "{flagged:?}");
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Real torchcts on simdev, a simulated PrivateUse1 device (tests/fixtures/simdev) whose
+// faults are switched by environment variables: real failures, errors and crashes.
+// ---------------------------------------------------------------------------------------
+
+fn simdev_fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/simdev").canonicalize().expect("simdev fixture")
+}
+
+/// A folder with the simdev manifest, and a request on `simdev` with the backend on
+/// `PYTHONPATH` and the given faults.
+fn simdev_request(python: PathBuf, name: &str, ids: &[&str], faults: &[(&str, &str)]) -> (RunRequest, PathBuf) {
+    let manifest = std::fs::read_to_string(simdev_fixture().join("manifest.py")).unwrap();
+    let dir = workdir(name, &manifest);
+    let mut req = request(python, &dir, nodes(ids), Duration::from_secs(600));
+    req.device = "simdev".into();
+    req.env.push(("PYTHONPATH".into(), simdev_fixture().to_string_lossy().into_owned()));
+    for (k, v) in faults {
+        req.env.push((k.to_string(), v.to_string()));
+    }
+    (req, dir)
+}
+
+fn simdev_evidence(dir: &Path) -> runner::evidence::EvidenceIndex {
+    runner::evidence::EvidenceIndex::read(&[dir.join("results")], "simdev", Default::default())
+}
+
+#[tokio::test]
+#[ignore = "needs TORCHCTS_PYTHON: real torchcts"]
+async fn real_simdev_wrong_values_fail_and_a_raise_errors() {
+    let Some(python) = real_python() else { return };
+    let _serial = REAL_RUNS.lock().await;
+    let (req, dir) = simdev_request(
+        python,
+        "simdev-fail",
+        &[ADD_F32, SUB_F32, COS_F32],
+        &[("SIMDEV_WRONG", r"^aten\.sub\."), ("SIMDEV_RAISE", r"^aten\.cos\.")],
+    );
+    let began = Instant::now();
+    let mut handle = start(req);
+    let (events, outcome) = drain(&mut handle, Duration::from_secs(660)).await;
+    println!("real run on simdev, a FAIL and an ERROR: {:?}", began.elapsed());
+    assert_eq!(outcome.status, RunStatus::Completed { exit_code: 1 }, "{}", outcome.output_tail);
+    assert_eq!(test(&outcome, ADD_F32).outcome, TestOutcome::Passed);
+    let sub = test(&outcome, SUB_F32);
+    assert_eq!(sub.outcome, TestOutcome::Failed, "{sub:?}");
+    let cos = test(&outcome, COS_F32);
+    assert_eq!(cos.outcome, TestOutcome::Error, "{cos:?}");
+    assert!(cos.message.as_deref().unwrap().contains("SIMDEV_RAISE"), "{cos:?}");
+    // pytest prints both as FAILED: the progress counts them as failed, the outcome (from
+    // torchcts's records) apart.
+    assert_eq!(progress(&events).last(), Some(&(1, 2, 0, 0, Some(3))));
+    let index = simdev_evidence(&dir);
+    assert_eq!(index.problems(), &[]);
+    let status = |id: &str| index.record(id).map(|e| e.status);
+    use runner::evidence::EvidenceStatus as S;
+    assert_eq!((status(ADD_F32), status(SUB_F32), status(COS_F32)), (Some(S::Passed), Some(S::Failed), Some(S::Error)));
+    assert!(index.record(COS_F32).unwrap().error.as_deref().unwrap().contains("SIMDEV_RAISE"));
+}
+
+#[tokio::test]
+#[ignore = "needs TORCHCTS_PYTHON: real torchcts"]
+async fn real_simdev_abort_without_isolation_keeps_what_completed_and_records_the_crash() {
+    let Some(python) = real_python() else { return };
+    let _serial = REAL_RUNS.lock().await;
+    let (req, dir) =
+        simdev_request(python, "simdev-abort", &[ADD_F32, SUB_F32, COS_F32], &[("SIMDEV_ABORT", r"^aten\.sub\.")]);
+    let began = Instant::now();
+    let mut handle = start(req);
+    let (_, outcome) = drain(&mut handle, Duration::from_secs(660)).await;
+    println!("real run on simdev, abort without isolation: {:?}", began.elapsed());
+    assert!(matches!(outcome.status, RunStatus::Crashed { signal: Some(6), .. }), "{:?}", outcome.status);
+    assert_eq!(test(&outcome, ADD_F32).outcome, TestOutcome::Passed);
+    let sub = test(&outcome, SUB_F32);
+    assert_eq!(sub.outcome, TestOutcome::Crashed, "{sub:?}");
+    assert!(sub.message.as_deref().unwrap().contains("SIGABRT"), "{sub:?}");
+    assert!(outcome.tests.iter().all(|t| t.nodeid != COS_F32), "cos never ran");
+    // torchcts left add in its partial `_latest.json`; our record holds the crash.
+    let artifact = outcome.crash_artifact.clone().expect("a crash artifact");
+    let (payload, _) = decode_artifact(&artifact).unwrap();
+    assert_eq!(payload["results"][SUB_F32]["error_type"], "ProcessCrash");
+    assert_eq!(payload["results"][SUB_F32]["subprocess"]["signal"], "SIGABRT");
+    assert_eq!(payload["metadata"]["session_completed"], false);
+    assert_eq!(payload["metadata"]["pytorch_version"].as_str().unwrap().split('+').next(), Some("2.12.1"));
+    assert_eq!(payload["results"][ADD_F32]["status"], "PASS", "torchcts's partial records are kept with it");
+    let index = simdev_evidence(&dir);
+    assert_eq!(index.problems(), &[]);
+    use runner::evidence::EvidenceStatus as S;
+    assert_eq!(index.record(ADD_F32).map(|e| e.status), Some(S::Passed));
+    let crashed = index.record(SUB_F32).expect("the crash is evidence");
+    assert_eq!(crashed.status, S::Error);
+    assert!(crashed.run.partial);
+    assert!(crashed.error.as_deref().unwrap().contains("died during this test"), "{crashed:?}");
+}
+
+#[tokio::test]
+#[ignore = "needs TORCHCTS_PYTHON: real torchcts"]
+async fn real_simdev_crash_in_the_first_test_is_recorded_and_the_next_run_isolates_it() {
+    let Some(python) = real_python() else { return };
+    let _serial = REAL_RUNS.lock().await;
+    let faults = [("SIMDEV_ABORT", r"^aten\.sub\.")];
+    let (req, dir) = simdev_request(python.clone(), "simdev-abort-first", &[SUB_F32], &faults);
+    let began = Instant::now();
+    let (_, outcome) = drain(&mut start(req.clone()), Duration::from_secs(660)).await;
+    println!("real run on simdev, abort in the only test: {:?}", began.elapsed());
+    assert!(matches!(outcome.status, RunStatus::Crashed { signal: Some(6), .. }), "{:?}", outcome.status);
+    assert_eq!(outcome.results_json, None, "torchcts wrote no artifact");
+    assert_eq!(test(&outcome, SUB_F32).outcome, TestOutcome::Crashed);
+    assert!(outcome.crash_artifact.is_some());
+    assert_eq!(simdev_evidence(&dir).record(SUB_F32).map(|e| e.run.partial), Some(true));
+    // The same run again: torchcts's adaptive isolation reads our record and runs sub in a
+    // child process (our plugin gives it the right rootdir), so the run completes.
+    let began = Instant::now();
+    let mut again = req;
+    again.selection = nodes(&[ADD_F32, SUB_F32]);
+    let (_, outcome) = drain(&mut start(again), Duration::from_secs(660)).await;
+    println!("real run on simdev, the next run with adaptive isolation: {:?}", began.elapsed());
+    assert_eq!(outcome.status, RunStatus::Completed { exit_code: 1 }, "{}", outcome.output_tail);
+    assert_eq!(test(&outcome, ADD_F32).outcome, TestOutcome::Passed);
+    let sub = test(&outcome, SUB_F32);
+    assert_eq!(sub.outcome, TestOutcome::Crashed, "{sub:?}");
+    assert!(sub.message.as_deref().unwrap().contains("signal=SIGABRT"), "{sub:?}");
+}
+
+#[tokio::test]
+#[ignore = "needs TORCHCTS_PYTHON: real torchcts"]
+async fn real_simdev_abort_with_isolation_is_a_record_and_the_run_completes() {
+    let Some(python) = real_python() else { return };
+    let _serial = REAL_RUNS.lock().await;
+    let (mut req, dir) = simdev_request(
+        python,
+        "simdev-isolated",
+        &[ADD_F32, SUB_F32, COS_F32],
+        &[("SIMDEV_ABORT", r"^aten\.sub\."), ("SIMDEV_RAISE", r"^aten\.cos\.")],
+    );
+    req.isolate = true;
+    let began = Instant::now();
+    let mut handle = start(req);
+    let (events, outcome) = drain(&mut handle, Duration::from_secs(660)).await;
+    println!("real run on simdev, isolated, abort + raise: {:?}", began.elapsed());
+    let Some(RunEvent::Started { argv }) = events.first() else { panic!("{events:?}") };
+    assert!(argv.iter().any(|a| a == "--subprocess-per-test"), "{argv:?}");
+    assert_eq!(outcome.status, RunStatus::Completed { exit_code: 1 }, "{}", outcome.output_tail);
+    assert_eq!(test(&outcome, ADD_F32).outcome, TestOutcome::Passed);
+    let sub = test(&outcome, SUB_F32);
+    assert_eq!(sub.outcome, TestOutcome::Crashed, "{sub:?}");
+    assert!(sub.message.as_deref().unwrap().contains("signal=SIGABRT"), "{sub:?}");
+    let cos = test(&outcome, COS_F32);
+    assert_eq!(cos.outcome, TestOutcome::Error, "{cos:?}");
+    assert!(cos.message.as_deref().unwrap().contains("SIMDEV_RAISE"), "{cos:?}");
+    assert_eq!(outcome.crash_artifact, None, "torchcts recorded the crash itself");
+    let index = simdev_evidence(&dir);
+    assert_eq!(index.problems(), &[]);
+    // The run is complete (each isolated child also leaves a history file of its own).
+    assert!(index.runs().iter().any(|r| !r.partial && r.tests == 3), "{:#?}", index.runs());
+    assert_eq!(index.records().count(), 3);
+    use runner::evidence::EvidenceStatus as S;
+    assert_eq!(index.record(SUB_F32).map(|e| e.status), Some(S::Error));
+}
+
+#[tokio::test]
+#[ignore = "needs TORCHCTS_PYTHON: real torchcts"]
+async fn real_simdev_known_crash_ledger_entry_records_the_test_without_running_it() {
+    let Some(python) = real_python() else { return };
+    let _serial = REAL_RUNS.lock().await;
+    let (req, dir) = simdev_request(python, "simdev-ledger", &[ADD_F32, SUB_F32], &[("SIMDEV_ABORT", r"^aten\.sub\.")]);
+    // The project's ledger, beside the manifest: sub crashes simdev (its node id as torchcts
+    // canonicalises it, `torchcts/...`; our plugin lets it match the runner's package-rooted ids).
+    std::fs::copy(simdev_fixture().join("ledger/known_segfaults.json"), dir.join("known_segfaults.json")).unwrap();
+    let began = Instant::now();
+    let (_, outcome) = drain(&mut start(req), Duration::from_secs(660)).await;
+    println!("real run on simdev with a known-crash ledger entry: {:?}", began.elapsed());
+    assert_eq!(outcome.status, RunStatus::Completed { exit_code: 1 }, "not run, so no crash: {}", outcome.output_tail);
+    assert_eq!(test(&outcome, ADD_F32).outcome, TestOutcome::Passed);
+    let sub = test(&outcome, SUB_F32);
+    assert_eq!(sub.outcome, TestOutcome::Error, "{sub:?}");
+    assert!(
+        sub.message.as_deref().unwrap().contains("Known confirmed backend crash was recorded without executing"),
+        "{sub:?}"
+    );
+    let (payload, _) = decode_artifact(outcome.results_json.as_ref().unwrap()).unwrap();
+    assert_eq!(payload["results"][SUB_F32]["failure_stage"], "known_backend_crash");
+    assert_eq!(payload["skips"][SUB_F32]["skip_reason"], "known_backend_crash");
+    assert_eq!(payload["skips"][SUB_F32]["known_segfault_id"], "simdev-sub-aborts");
 }

@@ -44,6 +44,7 @@ pub fn run_main(args: Vec<String>) -> ExitCode {
         Some(Command::Inventory(args)) => cli::inventory::run(args),
         Some(Command::Diff(args)) => cli::diff::run(args),
         Some(Command::Report(args)) => cli::report::run(args),
+        Some(Command::Run(args)) => cli::run::run(args),
         Some(Command::Config(args)) => cli::config::run(args),
         Some(Command::Completions(args)) => cli::completions::run(args),
     };

@@ -21,6 +21,11 @@
 //!   notice) when the request asks for more than one worker: pytest-xdist runs the tests in N
 //!   processes; torchcts gives each worker its own `<hardware>_latest.gwK.json` and merges them
 //!   at the end of the session (`output.rs` reads xdist's `[gwK] [ NN%] PASSED <location>`).
+//! - `-ptorchcts_lsp_isolate` (with the package's rootdir): our pytest plugin
+//!   (`server/runner/python/torchcts_lsp_isolate.py`, put on `PYTHONPATH` by `process.rs`)
+//!   that gives torchcts's isolated child processes an absolute node id and the same rootdir;
+//!   without it every isolated test fails to collect (see the plugin's docstring).
+//!   `--subprocess-per-test` when the request asks for isolation.
 
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
@@ -93,7 +98,21 @@ pub fn results_dir(req: &RunRequest) -> PathBuf {
 pub const PROBE_SCRIPT: &str = "import importlib.util, json, os\n\
 s = importlib.util.find_spec('torchcts')\n\
 d = list(s.submodule_search_locations)[0] if s is not None and s.submodule_search_locations else None\n\
-print(json.dumps({'package_dir': os.path.abspath(d) if d else None, 'cwd': os.getcwd()}))\n";
+t = importlib.util.find_spec('torch')\n\
+v = None\n\
+try:\n    v = open(os.path.join(list(t.submodule_search_locations)[0], 'version.py')).read().split(\"__version__ = '\", 1)[1].split(\"'\", 1)[0]\n\
+except Exception:\n    pass\n\
+print(json.dumps({'package_dir': os.path.abspath(d) if d else None, 'cwd': os.getcwd(), 'torch_version': v}))\n";
+
+/// The module name of our pytest plugin and its source.
+pub const PLUGIN_MODULE: &str = "torchcts_lsp_isolate";
+pub const PLUGIN_SOURCE: &str = include_str!("../python/torchcts_lsp_isolate.py");
+
+/// The folder the plugin is written to (and put on `PYTHONPATH`): in the results folder,
+/// which is ours.
+pub fn plugin_dir(req: &RunRequest) -> PathBuf {
+    results_dir(req).join(".torchcts-lsp-plugin")
+}
 
 pub fn probe_command(req: &RunRequest) -> (PathBuf, Vec<OsString>) {
     (req.python.clone(), vec![OsString::from("-c"), OsString::from(PROBE_SCRIPT)])
@@ -116,6 +135,10 @@ pub fn command_line(req: &RunRequest, package_dir: Option<&Path>) -> (PathBuf, V
         args.push(joined("--rootdir=", pkg.as_os_str()));
         let parent = pkg.parent().unwrap_or(pkg);
         args.push(joined("--confcutdir=", parent.as_os_str()));
+        args.push(format!("-p{PLUGIN_MODULE}").into());
+    }
+    if req.isolate {
+        args.push("--subprocess-per-test".into());
     }
     for fixed in ["-pno:cacheprovider", "--color=no", "-v", "-rfE"] {
         args.push(fixed.into());
@@ -184,6 +207,8 @@ mod tests {
             results_dir: "results".into(),
             timeout: Duration::from_secs(60),
             workers: 0,
+            isolate: false,
+            env: Vec::new(),
         }
     }
 
@@ -210,6 +235,7 @@ mod tests {
                 "--results-dir=/work/proj/results",
                 "--rootdir=/site/torchcts",
                 "--confcutdir=/site",
+                "-ptorchcts_lsp_isolate",
                 "-pno:cacheprovider",
                 "--color=no",
                 "-v",

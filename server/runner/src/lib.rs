@@ -8,7 +8,8 @@
 //! reading torchcts's result artifacts into per-test outcomes, and a per-manifest registry
 //! that guarantees at most one run per manifest; and reading a manifest's committed version
 //! from git (`git.rs`); and the evidence index of results folders (`evidence.rs`): per test, the
-//! newest record on a device. It knows nothing of LSP: the glue turns
+//! newest record on a device; and, for a run that dies, a record of our own of what completed and
+//! the test that crashed (`crash.rs`). It knows nothing of LSP: the glue turns
 //! [`RunEvent`]s into work-done progress and [`TestResult`]s into diagnostics.
 //!
 //! Invariants:
@@ -25,6 +26,7 @@
 //!   calls, which the language server makes on its blocking pool.)
 
 mod command;
+mod crash;
 pub mod environment;
 pub mod evidence;
 pub mod git;
@@ -61,6 +63,12 @@ pub struct RunRequest {
     /// than one needs pytest-xdist in the run's environment, else the run fails to start
     /// with how to install it (see `process.rs`).
     pub workers: u16,
+    /// Each test in a child process of its own (torchcts's `--subprocess-per-test`): a test
+    /// that crashes becomes a `ProcessCrash` record and the run goes on. Slower (a Python
+    /// start per test).
+    pub isolate: bool,
+    /// Extra environment variables for the run (on top of the inherited environment).
+    pub env: Vec<(String, String)>,
 }
 
 /// Which tests to run.
@@ -116,6 +124,9 @@ pub struct RunOutcome {
     pub report_markdown: Option<PathBuf>,
     /// The last lines of stdout and stderr, interleaved as they arrived.
     pub output_tail: String,
+    /// The artifact torchcts-lsp wrote for a run that died (see `crash.rs`): what completed
+    /// and the test that crashed, as evidence, when torchcts could not write it all.
+    pub crash_artifact: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -155,6 +166,9 @@ pub enum TestOutcome {
     Failed,
     Skipped,
     Error,
+    /// The test's process died (signal, abort): torchcts's `ProcessCrash` record of an
+    /// isolated test, or the test running when the whole run died.
+    Crashed,
 }
 
 /// The folder torchcts-lsp keeps its own files in beside a manifest (run results, scratch

@@ -189,7 +189,7 @@ impl OutputParser {
             TestOutcome::Passed => self.counts.passed += 1,
             TestOutcome::Failed => self.counts.failed += 1,
             TestOutcome::Skipped => self.counts.skipped += 1,
-            TestOutcome::Error => self.counts.errors += 1,
+            TestOutcome::Error | TestOutcome::Crashed => self.counts.errors += 1,
         }
         self.counts.last = Some(id.clone());
         self.finished.push((id, outcome));

@@ -33,7 +33,10 @@ use tokio::process::{Child, Command};
 use tokio::sync::{mpsc, watch};
 use tokio::time::{sleep, sleep_until, timeout, Instant};
 
-use super::command::{command_line, manifest_dir, probe_command, results_dir};
+use super::command::{
+    command_line, manifest_dir, plugin_dir, probe_command, results_dir, PLUGIN_MODULE, PLUGIN_SOURCE,
+};
+use super::crash::{read_run_log, write_crash_artifact, Crash};
 use super::output::OutputParser;
 use super::results::{decode_artifact, newest_artifact, snapshot_dir, tests_from_payload, worker_artifacts, Snapshot};
 use super::{RunEvent, RunOutcome, RunRequest, RunStatus, Selection, TestOutcome, TestResult};
@@ -130,6 +133,7 @@ fn lost_outcome() -> RunOutcome {
         results_json: None,
         report_markdown: None,
         output_tail: String::new(),
+        crash_artifact: None,
     }
 }
 
@@ -217,12 +221,19 @@ impl Supervisor {
         // The run.
         let (program, args) = command_line(&self.req, Some(&probe.package_dir));
         let results_dir = results_dir(&self.req);
+        let plugin = plugin_dir(&self.req);
         {
-            let dir = results_dir.clone();
-            let _ = tokio::task::spawn_blocking(move || crate::create_own_folder(&dir)).await;
+            let (dir, plugin) = (results_dir.clone(), plugin.clone());
+            let _ = tokio::task::spawn_blocking(move || {
+                crate::create_own_folder(&dir)?;
+                std::fs::create_dir_all(&plugin)?;
+                std::fs::write(plugin.join(format!("{PLUGIN_MODULE}.py")), PLUGIN_SOURCE)
+            })
+            .await;
         }
         let before = snapshot(&results_dir).await;
-        let mut child = match spawn(&program, &args, &cwd) {
+        let env = run_environment(&self.req, &plugin);
+        let mut child = match spawn_with(&program, &args, &cwd, &env) {
             Ok(child) => child,
             Err(e) => {
                 let message = format!("cannot run {}: {e}", program.display());
@@ -294,7 +305,7 @@ impl Supervisor {
             (None, Ok(status)) => exit_status(status),
             (None, Err(e)) => RunStatus::Crashed { signal: None, description: format!("lost the process: {e}") },
         };
-        let outcome = collect(&self.req, status, parser, tail, &results_dir, before).await;
+        let outcome = collect(&self.req, status, parser, tail, &results_dir, before, probe.torch_version).await;
         self.finish(outcome).await
     }
 
@@ -348,9 +359,15 @@ impl Supervisor {
             parsed.as_ref().and_then(|v| v.get("package_dir")).and_then(|v| v.as_str()).map(PathBuf::from);
         let probe_cwd = parsed.as_ref().and_then(|v| v.get("cwd")).and_then(|v| v.as_str()).map(PathBuf::from);
         match (status, package_dir) {
-            (Ok(s), Some(package_dir)) if s.success() => {
-                Ok(Probe { package_dir, cwd: probe_cwd.unwrap_or_else(|| cwd.to_path_buf()) })
-            }
+            (Ok(s), Some(package_dir)) if s.success() => Ok(Probe {
+                package_dir,
+                cwd: probe_cwd.unwrap_or_else(|| cwd.to_path_buf()),
+                torch_version: parsed
+                    .as_ref()
+                    .and_then(|v| v.get("torch_version"))
+                    .and_then(|v| v.as_str())
+                    .map(str::to_string),
+            }),
             (status, _) => {
                 let err = String::from_utf8_lossy(&err);
                 let detail = err.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string();
@@ -408,6 +425,29 @@ impl Stop {
 struct Probe {
     package_dir: PathBuf,
     cwd: PathBuf,
+    /// `torch.__version__` as torchcts records it (`2.12.1+cu130`), read from `torch/version.py`.
+    torch_version: Option<String>,
+}
+
+/// The request's variables, and `PYTHONPATH` with our plugin's folder first (the user's
+/// `PYTHONPATH`, from the request or inherited, after it).
+fn run_environment(req: &RunRequest, plugin: &Path) -> Vec<(OsString, OsString)> {
+    let mut env: Vec<(OsString, OsString)> =
+        req.env.iter().filter(|(k, _)| k != "PYTHONPATH").map(|(k, v)| (k.into(), v.into())).collect();
+    let user = req
+        .env
+        .iter()
+        .find(|(k, _)| k == "PYTHONPATH")
+        .map(|(_, v)| OsString::from(v))
+        .or_else(|| std::env::var_os("PYTHONPATH"))
+        .filter(|v| !v.is_empty());
+    let mut path = plugin.as_os_str().to_os_string();
+    if let Some(user) = user {
+        path.push(":");
+        path.push(user);
+    }
+    env.push(("PYTHONPATH".into(), path));
+    env
 }
 
 /// Whether pytest-xdist is installed beside torchcts (the probe's package folder is in the
@@ -441,13 +481,25 @@ async fn snapshot(dir: &Path) -> Snapshot {
 }
 
 fn bare(status: RunStatus) -> RunOutcome {
-    RunOutcome { status, tests: Vec::new(), results_json: None, report_markdown: None, output_tail: String::new() }
+    RunOutcome {
+        status,
+        tests: Vec::new(),
+        results_json: None,
+        report_markdown: None,
+        output_tail: String::new(),
+        crash_artifact: None,
+    }
 }
 
 fn spawn(program: &Path, args: &[OsString], cwd: &Path) -> std::io::Result<Child> {
+    spawn_with(program, args, cwd, &[])
+}
+
+fn spawn_with(program: &Path, args: &[OsString], cwd: &Path, env: &[(OsString, OsString)]) -> std::io::Result<Child> {
     let mut command = Command::new(program);
     command
         .args(args)
+        .envs(env.iter().map(|(k, v)| (k, v)))
         .current_dir(cwd)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -721,6 +773,7 @@ async fn collect(
     tail: Tail,
     results_dir: &Path,
     before: Snapshot,
+    torch_version: Option<String>,
 ) -> RunOutcome {
     let requested: Option<HashSet<String>> = match &req.selection {
         Selection::Nodes(ids) => Some(
@@ -737,23 +790,31 @@ async fn collect(
         Selection::Filters { .. } => None,
     };
     let dir = results_dir.to_path_buf();
+    let crashed = matches!(status, RunStatus::Crashed { .. });
     let loaded = tokio::task::spawn_blocking(move || {
+        let run_log =
+            if crashed { newest_artifact(&dir, "_runlog.txt", &before).and_then(|p| read_run_log(&p)) } else { None };
         let latest = newest_artifact(&dir, "_latest.json", &before);
         let report = newest_artifact(&dir, "_report.md", &before);
         // A run with workers that was stopped (or whose controller died) leaves one file per
         // worker instead of a merged `_latest.json`.
         let workers = worker_artifacts(&dir, &before);
         let decoded: Vec<_> = latest.iter().chain(&workers).map(|p| (p.clone(), decode_artifact(p))).collect();
-        (latest.or_else(|| workers.first().cloned()), report, decoded)
+        (latest.or_else(|| workers.first().cloned()), report, decoded, run_log)
     })
     .await;
-    let (results_json, report_markdown, decoded) = loaded.unwrap_or((None, None, Vec::new()));
+    let (results_json, report_markdown, decoded, run_log) = loaded.unwrap_or((None, None, Vec::new(), None));
     let mut output_tail = tail.text();
     let mut tests: Vec<TestResult> = Vec::new();
     let mut known: HashSet<String> = HashSet::new();
+    // torchcts's own artifact of this run (partial when the run died), for the crash record.
+    let mut decoded_partial: Option<serde_json::Value> = None;
     for (path, decoded) in decoded {
         match decoded {
             Ok((payload, _)) => {
+                if decoded_partial.is_none() && results_json.as_ref() == Some(&path) {
+                    decoded_partial = Some(payload.clone());
+                }
                 for test in tests_from_payload(&payload, requested.as_ref()) {
                     if known.insert(test.nodeid.clone()) {
                         tests.push(test);
@@ -819,20 +880,57 @@ async fn collect(
             }
         }
     }
-    let cause = match &status {
+    let left = Leftovers { results_dir, run_log, partial: decoded_partial.as_ref(), torch_version };
+    let crash_artifact = mark_unfinished(req, &status, &parser, &mut tests, &mut output_tail, left);
+    RunOutcome { status, tests, results_json, report_markdown, output_tail, crash_artifact }
+}
+
+/// What a run left in its results folder: its run log (hardware key, last test started),
+/// torchcts's partial artifact, and the torch version from the probe.
+struct Leftovers<'a> {
+    results_dir: &'a Path,
+    run_log: Option<(String, Option<String>)>,
+    partial: Option<&'a serde_json::Value>,
+    torch_version: Option<String>,
+}
+
+/// The tests in flight when the run died or was stopped get an outcome naming the cause (from
+/// the output, else the run log's last line); a run that died also leaves our record of it
+/// (`crash.rs`), whose path is returned.
+fn mark_unfinished(
+    req: &RunRequest,
+    status: &RunStatus,
+    parser: &OutputParser,
+    tests: &mut Vec<TestResult>,
+    output_tail: &mut String,
+    left: Leftovers,
+) -> Option<PathBuf> {
+    let Leftovers { results_dir, run_log, partial, torch_version } = left;
+    let cause = match status {
         RunStatus::Crashed { description, .. } => {
-            Some(format!("the test process crashed during this test: {description}"))
+            Some((TestOutcome::Crashed, format!("the test process crashed during this test: {description}")))
         }
-        RunStatus::TimedOut => Some(format!("the run timed out during this test (after {:?})", req.timeout)),
+        RunStatus::TimedOut => {
+            Some((TestOutcome::Error, format!("the run timed out during this test (after {:?})", req.timeout)))
+        }
         _ => None,
     };
-    if let Some(cause) = cause {
+    // The test running when the process died: from the output, else the run log's last line.
+    let mut running = parser.unfinished();
+    if running.is_empty() && matches!(status, RunStatus::Crashed { .. }) {
+        if let Some(last) = run_log.as_ref().and_then(|(_, last)| last.clone()) {
+            if !tests.iter().any(|t| t.nodeid == last) {
+                running.push(last);
+            }
+        }
+    }
+    if let Some((outcome, cause)) = cause {
         // One test, or under xdist every test in flight on a worker.
-        for running in parser.unfinished() {
-            if !tests.iter().any(|t| t.nodeid == running) {
+        for running in &running {
+            if !tests.iter().any(|t| &t.nodeid == running) {
                 tests.push(TestResult {
-                    nodeid: running,
-                    outcome: TestOutcome::Error,
+                    nodeid: running.clone(),
+                    outcome,
                     message: Some(cause.clone()),
                     dtype: None,
                     op: None,
@@ -840,5 +938,22 @@ async fn collect(
             }
         }
     }
-    RunOutcome { status, tests, results_json, report_markdown, output_tail }
+    // A run that died: what completed and the crash become evidence of our own.
+    let mut crash_artifact = None;
+    if let RunStatus::Crashed { signal, description } = status {
+        let crash = Crash {
+            device: &req.device,
+            signal: *signal,
+            description,
+            running,
+            finished: &parser.finished,
+            partial,
+            torch_version: torch_version.as_deref(),
+        };
+        match write_crash_artifact(results_dir, run_log, &crash) {
+            Ok(path) => crash_artifact = path,
+            Err(e) => output_tail.push_str(&format!("[torchcts-lsp] could not record the crash: {e}\n")),
+        }
+    }
+    crash_artifact
 }

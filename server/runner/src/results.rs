@@ -167,6 +167,9 @@ pub fn tests_from_payload(payload: &Value, requested: Option<&HashSet<String>>) 
                 "PASS" => TestOutcome::Passed,
                 "FAIL" => TestOutcome::Failed,
                 "SKIP" => TestOutcome::Skipped,
+                // An isolated test whose process died (`--subprocess-per-test`, or our own
+                // record of a run that died, `crash.rs`).
+                _ if text(record, "error_type").as_deref() == Some("ProcessCrash") => TestOutcome::Crashed,
                 _ => TestOutcome::Error,
             };
             let message = match outcome {

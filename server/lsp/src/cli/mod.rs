@@ -15,6 +15,7 @@ pub mod inventory;
 pub mod output;
 pub mod places;
 pub mod report;
+pub mod run;
 pub mod skips;
 
 use crate::host::project_config::ProjectConfig;
@@ -69,6 +70,7 @@ pub enum Command {
     Inventory(inventory::InventoryArgs),
     Diff(diff::DiffArgs),
     Report(report::ReportArgs),
+    Run(run::RunArgs),
     Config(config::ConfigArgs),
     Completions(completions::CompletionsArgs),
 }
@@ -84,6 +86,7 @@ impl Command {
             Command::Diff(a) => &a.output,
             // `report -o` is a file or, for several manifests, a folder: the command writes it.
             Command::Report(_) => return None,
+            Command::Run(a) => &a.output,
             Command::Config(a) => &a.output,
             Command::Completions(a) => &a.output,
         };

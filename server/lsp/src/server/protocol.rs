@@ -52,6 +52,8 @@ pub struct CommandArgs {
     pub python: Option<String>,
     /// pytest-xdist workers for this run (`-n N`), instead of the `workers` setting.
     pub workers: Option<u16>,
+    /// Each test in its own process (`--subprocess-per-test`): the re-run a crash offers.
+    pub isolate: Option<bool>,
 }
 
 /// `torchcts/status`: the manifest's run/filtered counts at its level, for status bars.

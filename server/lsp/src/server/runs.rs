@@ -98,6 +98,8 @@ pub async fn start(
         results_dir,
         timeout: Duration::from_secs(settings.timeout_seconds.max(1)),
         workers: args.workers.unwrap_or(settings.workers),
+        isolate: args.isolate.unwrap_or(false),
+        env: Vec::new(),
     };
     let anchor_text = anchor_text(session, &uri, &target.anchor).await;
     let (handle, replaced) = session.runs.start_or_replace(&manifest_path, request);
@@ -143,7 +145,10 @@ async fn follow(
                     let done = passed + failed + skipped + errors;
                     let total = total.map(|t| format!("/{t}")).unwrap_or_default();
                     let last = last.map(|l| format!(" · {l}")).unwrap_or_default();
-                    p.report(format!("{done}{total}: {passed} passed, {failed} failed, {skipped} skipped{last}")).await;
+                    p.report(format!(
+                        "{done}{total}: {passed} passed, {failed} failed, {errors} errors, {skipped} skipped{last}"
+                    ))
+                    .await;
                 }
             }
             RunEvent::Finished(o) => {
@@ -230,11 +235,12 @@ pub fn anchor_span(analysis: &torchcts_core::Analysis, anchor: &[String]) -> Opt
 /// The run's diagnostics (on the anchor entry) and its one-line summary.
 fn summarize_outcome(target: &RunTarget, outcome: &RunOutcome, anchor_text: Option<String>) -> (String, RunResults) {
     let count = |o: TestOutcome| outcome.tests.iter().filter(|t| t.outcome == o).count();
-    let (passed, failed, skipped, errors) = (
+    let (passed, failed, skipped, errors, crashed) = (
         count(TestOutcome::Passed),
         count(TestOutcome::Failed),
         count(TestOutcome::Skipped),
         count(TestOutcome::Error),
+        count(TestOutcome::Crashed),
     );
     let status = match &outcome.status {
         RunStatus::Completed { exit_code } => format!("finished (exit {exit_code})"),
@@ -243,10 +249,22 @@ fn summarize_outcome(target: &RunTarget, outcome: &RunOutcome, anchor_text: Opti
         RunStatus::Cancelled => "cancelled".to_string(),
         RunStatus::FailedToStart(why) => format!("could not start: {why}"),
     };
-    let summary = format!(
-        "TorchCTS run of {} on {} {status}: {passed} passed, {failed} failed, {errors} errors, {skipped} skipped",
+    let mut summary = format!(
+        "TorchCTS run of {} on {} {status}: {passed} passed, {failed} failed, {errors} errors, {crashed} crashed, \
+         {skipped} skipped",
         target.label, target.device
     );
+    // A run that died: its crash is recorded as evidence; isolation contains it next time.
+    if matches!(outcome.status, RunStatus::Crashed { .. }) {
+        let running = outcome.tests.iter().find(|t| t.outcome == TestOutcome::Crashed).map(|t| t.nodeid.as_str());
+        if let Some(running) = running {
+            summary.push_str(&format!(" (crashed in {running})"));
+        }
+        summary.push_str(
+            ". Re-run the failures isolated, each test in its own process: `torchcts.rerunFailed` with \
+                          {\"isolate\": true}, or `torchcts-lsp run --failed --isolate`",
+        );
+    }
     let mut findings = Vec::new();
     // Group failures by (op, dtype): "matmul torch.float16: 3 of 12 failed, first failure: ...".
     let mut groups: BTreeMap<(String, String), (usize, usize, Option<String>)> = BTreeMap::new();
@@ -254,7 +272,7 @@ fn summarize_outcome(target: &RunTarget, outcome: &RunOutcome, anchor_text: Opti
         let key = (t.op.clone().unwrap_or_else(|| "tests".into()), t.dtype.clone().unwrap_or_default());
         let g = groups.entry(key).or_insert((0, 0, None));
         g.0 += 1;
-        if matches!(t.outcome, TestOutcome::Failed | TestOutcome::Error) {
+        if matches!(t.outcome, TestOutcome::Failed | TestOutcome::Error | TestOutcome::Crashed) {
             g.1 += 1;
             if g.2.is_none() {
                 g.2 = t.message.clone().or_else(|| Some(t.nodeid.clone()));
@@ -289,7 +307,7 @@ fn summarize_outcome(target: &RunTarget, outcome: &RunOutcome, anchor_text: Opti
     let failed_ids = outcome
         .tests
         .iter()
-        .filter(|t| matches!(t.outcome, TestOutcome::Failed | TestOutcome::Error))
+        .filter(|t| matches!(t.outcome, TestOutcome::Failed | TestOutcome::Error | TestOutcome::Crashed))
         .map(|t| t.nodeid.clone())
         .collect();
     (summary, RunResults { anchor: target.anchor.clone(), anchor_text, findings, failed: failed_ids })
