@@ -45,6 +45,9 @@ fn manifests() -> Vec<PathBuf> {
         cases.sort();
         out.extend(cases);
     }
+    // The same manifest under several cases (one per torch release) is checked once.
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|p| seen.insert(std::fs::read(p).unwrap_or_default()));
     out
 }
 
@@ -234,7 +237,7 @@ fn every_view_gives_one_answer_to_one_question() {
     }
     // The property must have been checked, not skipped: the corpus counts most manifests and
     // their entries.
-    assert!(checked.manifests >= 100, "manifests counted: {}", checked.manifests);
+    assert!(checked.manifests >= 90, "manifests counted: {}", checked.manifests);
     assert!(checked.diffs >= 100, "entries compared with diff: {} of {}", checked.diffs, checked.entries);
     eprintln!("{} manifests, {} of {} entries compared with diff", checked.manifests, checked.diffs, checked.entries);
 }
