@@ -24,7 +24,7 @@ Writes, under tests/fixtures/runs/artifacts/:
 
 meta.json holds what the Rust tests need to read stdout.txt as the runner would: the working
 directory and the rootdir (the torchcts package) of that run, and the exit status.
-The Rust tests (tests/runs.rs) only read these files; they never need torch.
+The Rust tests (server/runner/tests/runs.rs) only read these files; they never need torch.
 """
 
 import json

@@ -66,6 +66,14 @@ pub fn analyze(text: &str, input: &AnalysisInput) -> Analysis {
 /// its rope's chunks itself); `input.old_tree` is not used. Given up once `cancel` is set
 /// (checked between phases and inside the long ones).
 pub fn analyze_parsed(text: &str, tree: Tree, input: &AnalysisInput, cancel: &Cancel) -> Cancellable<Analysis> {
+    analyze_parsed_owned(text.to_string(), tree, input, cancel)
+}
+
+/// [`analyze_parsed`] of a text the caller materialised for this analysis (the language
+/// server, from its rope): the [`Analysis`] keeps it, so it is not copied again.
+pub fn analyze_parsed_owned(text: String, tree: Tree, input: &AnalysisInput, cancel: &Cancel) -> Cancellable<Analysis> {
+    let owned = text;
+    let text = owned.as_str();
     // A caller's parser sees a lone CR as a space; CPython (and `parse`) as a line break.
     let tree = if crate::syntax::has_lone_cr(text) { parse(text, None) } else { tree };
     let model = evaluate_with(&tree, text, cancel, input.importable)?;
@@ -98,7 +106,7 @@ pub fn analyze_parsed(text: &str, tree: Tree, input: &AnalysisInput, cancel: &Ca
     let check =
         CheckOutcome::from_parts(python_error.as_ref(), file_name, model.load_error.as_ref(), &model, validated);
     Ok(Analysis {
-        text: text.to_string(),
+        text: owned,
         file_name: file_name.to_string(),
         line_index,
         tree,

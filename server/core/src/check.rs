@@ -132,7 +132,7 @@ impl CheckOutcome {
 #[cfg(test)]
 mod tests {
     //! Shapes where the emulation once differed from the real check-manifest (found by the
-    //! differential test, tests/check_differential.rs); the expected lines are torchcts 0.4.1's.
+    //! differential test, server/lsp/tests/check_differential.rs); the expected lines are torchcts 0.4.1's.
 
     use crate::{analyze, AnalysisInput};
 

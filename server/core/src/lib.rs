@@ -26,6 +26,8 @@ pub mod hover;
 pub mod key_docs;
 pub mod line_index;
 pub mod locate;
+pub mod markdown;
+pub mod navigation;
 pub mod regex_check;
 pub mod review_diff;
 pub mod runnable;

@@ -4,7 +4,7 @@
 //! later analysis (placed on their entries, suppressible, with the skip_ops quick fix).
 //!
 //! The records are made up per test here (statuses are what is under test); the node ids
-//! are the accounting's own, and the stdio test (`tests/lsp_evidence.rs`) reads real
+//! are the accounting's own, and the stdio test (`server/lsp/tests/lsp_evidence.rs`) reads real
 //! artifacts.
 
 use std::collections::HashMap;

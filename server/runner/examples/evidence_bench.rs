@@ -3,6 +3,13 @@
 //!
 //!     cargo run --release -p runner --example evidence_bench -- generate DIR [MB]
 //!     cargo run --release -p runner --example evidence_bench -- read DIR [MAX_HISTORY_FILES]
+//!     cargo run --release -p runner --example evidence_bench -- generate-short DIR
+//!     cargo run --release -p runner --example evidence_bench -- generate-history DIR
+//!
+//! `generate-short` (issue 35): one valid 60 MiB `_latest.json` of about 1.18M short records
+//! (`{"status":"PASS"}` under distinct node ids). `generate-history`: a `_history` of 64
+//! real-size files (3.7 MB each, the real records repeated: a folder after 64 full runs) and
+//! a `_latest.json` reference to the newest.
 //!
 //! `generate` writes, from the real artifact of `tests/fixtures/runs/artifacts/workers`
 //! (torchcts 0.4.1, cpu), a folder of about MB megabytes (default 200): a `_history` of
@@ -27,6 +34,8 @@ fn main() {
         Some("generate") if args.len() >= 2 => {
             generate(Path::new(&args[1]), args.get(2).and_then(|m| m.parse().ok()).unwrap_or(200))
         }
+        Some("generate-short") if args.len() >= 2 => generate_short(Path::new(&args[1])),
+        Some("generate-history") if args.len() >= 2 => generate_history(Path::new(&args[1])),
         Some("read") if args.len() >= 2 => read(Path::new(&args[1]), args.get(2).and_then(|m| m.parse().ok())),
         _ => eprintln!("usage: evidence_bench generate DIR [MB] | read DIR [MAX_HISTORY_FILES]"),
     }
@@ -96,6 +105,49 @@ fn generate(dir: &Path, megabytes: usize) {
         dir.display(),
         newest_bytes.len() / 1024,
         total as f64 / 1048576.0
+    );
+}
+
+fn generate_short(dir: &Path) {
+    std::fs::create_dir_all(dir).unwrap();
+    let real = real_payload();
+    let mut text = String::from("{\"metadata\":");
+    let mut metadata = real["metadata"].clone();
+    metadata["session_completed"] = json!(true);
+    text.push_str(&metadata.to_string());
+    text.push_str(",\"results\":{");
+    let mut i = 0usize;
+    while text.len() < 60 * 1024 * 1024 {
+        if i > 0 {
+            text.push(',');
+        }
+        text.push_str(&format!("\"opinfo/test_x.py::test[{i}]\":{{\"status\":\"PASS\"}}"));
+        i += 1;
+    }
+    text.push_str("},\"skips\":{}}");
+    std::fs::write(dir.join(format!("{HARDWARE}_latest.json")), &text).unwrap();
+    println!("generated {}: {i} records, {:.1} MiB", dir.display(), text.len() as f64 / 1048576.0);
+}
+
+fn generate_history(dir: &Path) {
+    let real = real_payload();
+    let history = dir.join(format!("{HARDWARE}_history"));
+    std::fs::create_dir_all(&history).unwrap();
+    let probe = serde_json::to_vec(&payload(&real, 100, 0)).unwrap().len();
+    let records = 3_700_000 * 100 / probe;
+    let mut newest = PathBuf::new();
+    for index in 0..64 {
+        let path = history.join(format!("{}.json", time_of(index)));
+        std::fs::write(&path, serde_json::to_vec(&payload(&real, records, index)).unwrap()).unwrap();
+        newest = path;
+    }
+    let reference = json!({"format": "torchcts_result_reference", "format_version": 1,
+        "artifact": format!("{HARDWARE}_history/{}", newest.file_name().unwrap().to_string_lossy())});
+    std::fs::write(dir.join(format!("{HARDWARE}_latest.json")), reference.to_string()).unwrap();
+    println!(
+        "generated {}: 64 history files of {records} records, {} bytes each",
+        dir.display(),
+        std::fs::metadata(&newest).unwrap().len()
     );
 }
 

@@ -1,7 +1,7 @@
 //! Runs the real `torchcts run` for a manifest: a child process of the user's Python, in the
 //! manifest's folder, narrowed to a selection, streamed as events, cancellable, with a time
 //! limit, and surviving a backend that segfaults or hangs. A library crate used by the
-//! language server and by `tests/runs.rs`.
+//! language server and by `server/runner/tests/runs.rs`.
 //!
 //! What this crate owns: building the command line (no shell, ever), finding the Python,
 //! spawning and supervising the process group, parsing pytest's per-test lines into progress,
@@ -32,6 +32,7 @@ pub mod evidence;
 pub mod git;
 mod output;
 mod process;
+mod process_group;
 mod registry;
 mod results;
 

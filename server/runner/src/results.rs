@@ -24,137 +24,51 @@
 //! are ignored so a stale result is never reported as this run's.
 
 use std::collections::{HashMap, HashSet};
-use std::path::{Component, Path, PathBuf};
+use std::io::Read;
+use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::{TestOutcome, TestResult};
-
-pub(crate) const COMPACT_FORMAT: &str = "torchcts_compact_results";
-pub(crate) const REFERENCE_FORMAT: &str = "torchcts_result_reference";
-pub(crate) const MAX_REFERENCE_DEPTH: usize = 8;
-const TOKEN_ALPHABET: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+use crate::evidence::layout::{
+    is_worker_artifact, reference_path, COMPACT_FORMAT, MAX_REFERENCE_DEPTH, REFERENCE_FORMAT,
+};
 
 /// Loads a results file as torchcts's `load_result_artifact` does: follows references,
-/// expands the compact format. Returns the expanded payload and the file it came from.
+/// expands the compact format, reads Python's JSON (`NaN`, `Infinity`: a failing record's
+/// `cosim`; they become `null` here). Only regular files are read (`evidence/open.rs`).
+/// Returns the expanded payload and the file it came from.
 pub fn decode_artifact(path: &Path) -> Result<(Value, PathBuf), String> {
+    use crate::evidence::compact::expand_compact;
+    use crate::evidence::pyjson::{loads, Json};
     let mut current = path.to_path_buf();
     for _ in 0..=MAX_REFERENCE_DEPTH {
-        let text = std::fs::read_to_string(&current).map_err(|e| format!("{}: {e}", current.display()))?;
-        let value: Value =
-            serde_json::from_str(&text).map_err(|e| format!("invalid result JSON in {}: {e}", current.display()))?;
-        let Value::Object(object) = &value else {
+        let (file, _) =
+            crate::evidence::open::open_regular(&current).map_err(|e| format!("{}: {e}", current.display()))?;
+        let mut bytes = Vec::new();
+        file.take(MAX_ARTIFACT_BYTES + 1).read_to_end(&mut bytes).map_err(|e| format!("{}: {e}", current.display()))?;
+        if bytes.len() as u64 > MAX_ARTIFACT_BYTES {
+            return Err(format!("{}: more than {MAX_ARTIFACT_BYTES} bytes", current.display()));
+        }
+        let value = loads(&bytes).map_err(|e| format!("invalid result JSON in {}: {e}", current.display()))?;
+        if !matches!(value, Json::Object(_)) {
             return Err(format!("{}: result artifact must contain a JSON object", current.display()));
-        };
-        match object.get("format").and_then(Value::as_str) {
-            Some(REFERENCE_FORMAT) => current = reference_target(&current, object)?,
-            Some(COMPACT_FORMAT) => return Ok((decode_compact(object)?, current)),
-            _ => return Ok((value, current)),
+        }
+        match value.get("format").and_then(Json::as_str) {
+            Some(REFERENCE_FORMAT) => {
+                let version_one = value.get("format_version").is_some_and(Json::equals_one);
+                current = reference_path(&current, version_one, value.get("artifact").and_then(Json::as_str))?;
+            }
+            Some(COMPACT_FORMAT) => return Ok((expand_compact(value)?.to_serde(), current)),
+            _ => return Ok((value.to_serde(), current)),
         }
     }
     Err(format!("result reference depth exceeds {MAX_REFERENCE_DEPTH}"))
 }
 
-pub(crate) fn reference_target(reference: &Path, object: &Map<String, Value>) -> Result<PathBuf, String> {
-    if object.get("format_version").and_then(Value::as_i64) != Some(1) {
-        return Err(format!("unsupported result reference version: {:?}", object.get("format_version")));
-    }
-    let artifact = object
-        .get("artifact")
-        .and_then(Value::as_str)
-        .filter(|a| !a.is_empty())
-        .ok_or("result reference artifact must be a non-empty relative path")?;
-    let relative = Path::new(artifact);
-    if relative.is_absolute() || relative.components().any(|c| matches!(c, Component::ParentDir)) {
-        return Err(format!("result reference escapes its directory: {artifact:?}"));
-    }
-    Ok(reference.parent().unwrap_or(Path::new(".")).join(relative))
-}
-
-fn token(mut index: usize) -> String {
-    let base = TOKEN_ALPHABET.len();
-    let mut out = Vec::new();
-    loop {
-        out.push(TOKEN_ALPHABET[index % base]);
-        index /= base;
-        if index == 0 {
-            break;
-        }
-    }
-    out.reverse();
-    String::from_utf8(out).unwrap_or_default()
-}
-
-pub(crate) fn decode_compact(object: &Map<String, Value>) -> Result<Value, String> {
-    if object.get("format_version").and_then(Value::as_i64) != Some(1) {
-        return Err(format!("unsupported compact result format version: {:?}", object.get("format_version")));
-    }
-    let strings = |name: &str| -> Result<Vec<String>, String> {
-        object
-            .get(name)
-            .and_then(Value::as_array)
-            .ok_or(format!("compact result {name} must contain strings"))?
-            .iter()
-            .map(|v| v.as_str().map(str::to_string).ok_or(format!("compact result {name} must contain strings")))
-            .collect()
-    };
-    let key_table = strings("key_table")?;
-    let string_table = strings("string_table")?;
-    if key_table.iter().collect::<HashSet<_>>().len() != key_table.len() {
-        return Err("compact result key_table contains duplicates".into());
-    }
-    let token_keys: HashMap<String, &str> =
-        key_table.iter().enumerate().map(|(i, key)| (token(i), key.as_str())).collect();
-    let payload = decode_value(object.get("payload").unwrap_or(&Value::Null), &token_keys, &string_table, 0)?;
-    if !payload.is_object() {
-        return Err("compact result payload must decode to an object".into());
-    }
-    Ok(payload)
-}
-
-fn decode_value(
-    value: &Value,
-    keys: &HashMap<String, &str>,
-    strings: &[String],
-    depth: usize,
-) -> Result<Value, String> {
-    if depth > 512 {
-        return Err("compact result nests too deeply".into());
-    }
-    Ok(match value {
-        Value::Object(object) => {
-            if object.len() == 1 {
-                if let Some(index) = object.get("$") {
-                    let index = index
-                        .as_u64()
-                        .filter(|_| index.is_u64())
-                        .ok_or("compact result string reference must be an integer")?;
-                    let s = strings
-                        .get(index as usize)
-                        .ok_or(format!("compact result string reference is out of range: {index}"))?;
-                    return Ok(Value::String(s.clone()));
-                }
-            }
-            let mut out = Map::with_capacity(object.len());
-            for (encoded, item) in object {
-                let key = match encoded.strip_prefix('~') {
-                    Some(literal) => literal.to_string(),
-                    None => keys.get(encoded).map(|k| k.to_string()).unwrap_or_else(|| encoded.clone()),
-                };
-                if out.contains_key(&key) {
-                    return Err(format!("compact result decodes duplicate key {key:?}"));
-                }
-                out.insert(key, decode_value(item, keys, strings, depth + 1)?);
-            }
-            Value::Object(out)
-        }
-        Value::Array(items) => {
-            Value::Array(items.iter().map(|i| decode_value(i, keys, strings, depth + 1)).collect::<Result<_, _>>()?)
-        }
-        other => other.clone(),
-    })
-}
+/// The largest artifact [`decode_artifact`] reads (a run's own, after it ended).
+const MAX_ARTIFACT_BYTES: u64 = 256 * 1024 * 1024;
 
 /// Per-test outcomes from an expanded payload: every `results` record, in node id order, and,
 /// for `requested` node ids, their `skips` records (tests the manifest filtered) as skipped.
@@ -240,16 +154,6 @@ pub type Snapshot = HashMap<PathBuf, SystemTime>;
 pub fn snapshot_dir(dir: &Path) -> Snapshot {
     let Ok(entries) = std::fs::read_dir(dir) else { return Snapshot::new() };
     entries.flatten().filter_map(|e| Some((e.path(), e.metadata().and_then(|m| m.modified()).ok()?))).collect()
-}
-
-/// Whether `name` is a per-worker results file of a run under pytest-xdist:
-/// `<hardware>_latest.gw<K>.json`, plain JSON each worker rewrites after every test. The
-/// controller merges them into `<hardware>_latest.json` and deletes them when the session
-/// ends; a run that was killed leaves them (and the next run merges them first).
-pub fn is_worker_artifact(name: &str) -> bool {
-    name.strip_suffix(".json")
-        .and_then(|n| n.rsplit_once("_latest.gw"))
-        .is_some_and(|(hardware, k)| !hardware.is_empty() && !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The per-worker results files in `dir` that are new or changed since `before`, by name.

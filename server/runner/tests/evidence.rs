@@ -224,7 +224,7 @@ fn the_history_is_read_newest_first_within_the_limits() {
 
     // The history file is 7396 bytes, `_latest.json` 117: with a 1000-byte bound the
     // reference is read, its target is a problem.
-    let limits = Limits { max_history_files: 8, max_file_bytes: 1000 };
+    let limits = Limits { max_history_files: 8, max_file_bytes: 1000, ..Limits::default() };
     let index = EvidenceIndex::read(std::slice::from_ref(&results), "cpu", limits);
     let big: Vec<_> = index.problems().iter().filter(|p| p.path == results.join(HISTORY)).collect();
     assert_eq!(big.len(), 1, "{:?}", index.problems());

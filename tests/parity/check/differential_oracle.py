@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Oracle of tests/check_differential.rs: the real `torchcts check-manifest` on many files.
+"""Oracle of server/lsp/tests/check_differential.rs: the real `torchcts check-manifest` on many files.
 
 Reads manifest paths from stdin, one per line, and for each calls
 `torchcts.cli.check_manifest(path)` in this one process (torch and torchcts are imported

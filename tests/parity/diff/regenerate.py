@@ -6,7 +6,7 @@
 The same procedure as tests/parity/skips/regenerate.py (whose code this reuses), over
 cases.json of this folder: a base manifest and variants of it that each change one kind of
 entry (a dtype switched off, a skip_ops entry added, a capability switched off, a resource
-limit). `tests/diff_parity.rs` checks that `torchcts-lsp diff base variant` equals the
+limit). `server/lsp/tests/diff_parity.rs` checks that `torchcts-lsp diff base variant` equals the
 difference of the two real show-skips outputs.
 """
 

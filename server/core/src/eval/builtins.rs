@@ -131,7 +131,7 @@ pub(super) const STDLIB_MODULES: &[&str] = &[
 ];
 
 /// `dir(builtins)` of CPython 3.11, plus module dunders.
-pub(super) const PYTHON_BUILTINS: &[&str] = &[
+pub(crate) const PYTHON_BUILTINS: &[&str] = &[
     "ArithmeticError",
     "AssertionError",
     "AttributeError",

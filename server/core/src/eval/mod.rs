@@ -13,7 +13,7 @@
 //! failure is recorded as a [`LoadError`], which is what `check-manifest` reports as
 //! `Failed to parse manifest: ...`.
 
-mod builtins;
+pub(crate) mod builtins;
 mod compile_nesting;
 mod expressions;
 mod literals;

@@ -92,7 +92,7 @@ manifest = {
         let at = new.find(r#""add""#).unwrap();
         assert!(effects.iter().any(|e| e.exact && e.span.start == at), "{effects:?}");
         let markdown = render_markdown(&review, "HEAD:manifest.py", "manifest.py", 3);
-        assert!(markdown.contains("<details>") && markdown.contains("| stop | skip_ops += add |"), "{markdown}");
+        assert!(markdown.contains("<details>") && markdown.contains("| stop | skip\\_ops += add |"), "{markdown}");
     }
 
     #[test]

@@ -115,11 +115,14 @@ fn deltas_text(deltas: &[(String, i64)]) -> String {
 
 /// A pull-request comment: summary line, a table per level, collapsed node-id lists.
 pub fn render_markdown(review: &Review, old_name: &str, new_name: &str, shown: usize) -> String {
+    use crate::markdown::{code_span, escape_text};
     let d = &review.diff;
     let mut out = format!(
-        "### torchcts manifest review: `{new_name}` vs `{old_name}`\n\n**{}**\n\nTests that run on `{}` ({}): {} → {} (**{:+}**)\n",
-        summary_line(review),
-        review.device,
+        "### torchcts manifest review: {} vs {}\n\n**{}**\n\nTests that run on {} ({}): {} → {} (**{:+}**)\n",
+        code_span(new_name),
+        code_span(old_name),
+        escape_text(&summary_line(review)),
+        code_span(&review.device),
         selection_text(review),
         d.old_running,
         d.new_running,
@@ -135,22 +138,22 @@ pub fn render_markdown(review: &Review, old_name: &str, new_name: &str, shown: u
             level.stopped.iter().map(|g| ("stop", "−", g)).chain(level.started.iter().map(|g| ("start", "+", g)));
         for (what, sign, g) in rows.clone() {
             out.push_str(&format!(
-                "| {what} | {} | `{}` | {sign}{} |\n",
-                change_label(review, &g.cause),
-                g.reason,
+                "| {what} | {} | {} | {sign}{} |\n",
+                escape_text(&change_label(review, &g.cause)),
+                code_span(&g.reason),
                 g.nodes.len()
             ));
         }
         for (what, _, g) in rows {
             out.push_str(&format!(
-                "\n<details><summary>level {}, {} `{}`: {} tests {what} running</summary>\n\n",
+                "\n<details><summary>level {}, {} {}: {} tests {what} running</summary>\n\n",
                 level.level,
-                change_label(review, &g.cause),
-                g.reason,
+                escape_text(&change_label(review, &g.cause)),
+                code_span(&g.reason),
                 g.nodes.len()
             ));
             for id in g.nodes.iter().take(shown) {
-                out.push_str(&format!("- `{}`\n", printed(id)));
+                out.push_str(&format!("- {}\n", code_span(printed(id))));
             }
             if g.nodes.len() > shown {
                 out.push_str(&format!(
@@ -166,7 +169,7 @@ pub fn render_markdown(review: &Review, old_name: &str, new_name: &str, shown: u
             "\n<details><summary>Not-run records per reason (new − old)</summary>\n\n| reason | change |\n|---|---:|\n",
         );
         for (r, n) in &d.reason_deltas {
-            out.push_str(&format!("| `{r}` | {n:+} |\n"));
+            out.push_str(&format!("| {} | {n:+} |\n", code_span(r)));
         }
         out.push_str("\n</details>\n");
     }

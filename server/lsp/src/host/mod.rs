@@ -27,7 +27,7 @@ pub mod torch_env;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use torchcts_core::accounting_view::Inventory;
-use torchcts_core::analysis::analyze_parsed;
+use torchcts_core::analysis::analyze_parsed_owned;
 use torchcts_core::eval::modules::ImportableModules;
 use torchcts_core::evidence::EvidenceNote;
 use torchcts_core::regex_check::PythonVersion;
@@ -124,23 +124,26 @@ impl Surroundings {
         cancel: &Cancel,
     ) -> Cancellable<Analysis> {
         let tree = parse_text(text, old_tree, cancel).ok_or(torchcts_core::Cancelled)?;
-        self.analyze_tree(text, tree, inventory, cancel)
+        self.analyze_tree(text.to_string(), tree, inventory, cancel)
     }
 
     /// [`Surroundings::analyze`] that nothing cancels (the CLI, the Python API).
     pub fn analyze_whole(&self, text: &str, inventory: Option<&Inventory>) -> Analysis {
         let tree = torchcts_core::syntax::parse(text, None);
-        torchcts_core::cancel::uncancelled(|cancel| self.analyze_tree(text, tree, inventory, cancel))
+        torchcts_core::cancel::uncancelled(|cancel| self.analyze_tree(text.to_string(), tree, inventory, cancel))
     }
 
-    fn analyze_tree(
+    /// The analysis of `text` parsed as `tree`. The [`Analysis`] keeps `text` (the server
+    /// materialises it from its rope once per analysis, after parsing the rope's chunks;
+    /// nothing copies it again).
+    pub fn analyze_tree(
         &self,
-        text: &str,
+        text: String,
         tree: tree_sitter::Tree,
         inventory: Option<&Inventory>,
         cancel: &Cancel,
     ) -> Cancellable<Analysis> {
-        self.with_input(inventory, |input| analyze_parsed(text, tree, input, cancel))
+        self.with_input(inventory, |input| analyze_parsed_owned(text, tree, input, cancel))
     }
 
     /// The core's fix-all engine (`check --fix`, `--diff`, the editor's

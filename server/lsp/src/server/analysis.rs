@@ -3,11 +3,18 @@
 //! configuration, the evidence notes), the core run on a version of its text outside any
 //! lock, and the [`Snapshot`] read-only requests work on. A panic in the core becomes `None`
 //! and a line on stderr, never a dead server.
+//!
+//! What is copied when: an edit copies nothing (the rope, `session/documents.rs`); an
+//! analysis takes an O(1) clone of the rope, parses it chunk by chunk, and materialises the
+//! text once as the `String` its `Analysis` keeps (the core reads one `&str`; requests read
+//! that text). Several edits that arrive while an analysis runs cost one analysis, so one
+//! copy, not one per edit.
 
 use crate::host::{Environment, Place, Surroundings};
 use crate::server::pool::{guarded, OnPool};
 use crate::server::positions::Positions;
 use crate::server::session::Session;
+use ropey::Rope;
 use std::sync::Arc;
 use torchcts_core::accounting_view::Inventory;
 use torchcts_core::{Analysis, Cancellable, Cancelled, PositionEncoding};
@@ -68,17 +75,37 @@ pub fn surroundings(session: &Session, uri: &Uri, on_pool: &OnPool) -> Surroundi
     Surroundings::of(place, environment.as_deref(), config.as_ref()).with_evidence(evidence)
 }
 
-/// The analysis of `text` as the document `uri` in its `surroundings`, reusing `old_tree`.
-/// `Err` once cancelled; `Ok(None)` if the core panicked.
+/// Parses the rope chunk by chunk (no copy of the text for the parser), reusing `old_tree`
+/// (edited to match) where it can. Stops (`None`) once `cancel` is set.
+pub(crate) fn parse_rope(rope: &Rope, old_tree: Option<&Tree>, cancel: &torchcts_core::Cancel) -> Option<Tree> {
+    let mut parser = tree_sitter::Parser::new();
+    parser.set_language(&tree_sitter_python::LANGUAGE.into()).ok()?;
+    let mut read = |byte: usize, _: tree_sitter::Point| -> &[u8] {
+        match rope.get_chunk_at_byte(byte) {
+            Some((chunk, chunk_start, _, _)) => &chunk.as_bytes()[byte - chunk_start..],
+            None => &[],
+        }
+    };
+    let mut stop = |_: &tree_sitter::ParseState| cancel.is_cancelled();
+    parser.parse_with_options(&mut read, old_tree, Some(tree_sitter::ParseOptions::new().progress_callback(&mut stop)))
+}
+
+/// The analysis of the rope's text as the document `uri` in its `surroundings`, reusing
+/// `old_tree`. `Err` once cancelled; `Ok(None)` if the core panicked.
 pub fn run_analysis(
     uri: &Uri,
     surroundings: &Surroundings,
-    text: &str,
+    rope: &Rope,
     old_tree: Option<&Tree>,
     inventory: Option<&Inventory>,
     on_pool: &OnPool,
 ) -> Cancellable<Option<Analysis>> {
-    match guarded("analysis", || surroundings.analyze(text, old_tree, inventory, on_pool)) {
+    let analyse = || {
+        let tree = parse_rope(rope, old_tree, on_pool).ok_or(Cancelled)?;
+        // The one copy of this version's text: the analysis keeps it.
+        surroundings.analyze_tree(rope.to_string(), tree, inventory, on_pool)
+    };
+    match guarded("analysis", analyse) {
         Some(Ok(analysis)) => Ok(Some(analysis)),
         Some(Err(Cancelled)) => Err(Cancelled),
         None => {
@@ -103,11 +130,11 @@ pub fn snapshot(session: &Session, uri: &Uri, on_pool: &OnPool) -> Option<Snapsh
             return Some(Snapshot { analysis: analysis.clone(), encoding });
         }
     }
-    // Shared, not copied: an edit meanwhile copies the document's text instead.
+    // An O(1) clone of the rope: an edit meanwhile copies only the nodes it touches.
     let text = doc.text.clone();
     drop(state);
     // Not analysed on request either: the document has its "too large" finding.
-    if text.len() > LIVE_ANALYSIS_MAX_BYTES {
+    if text.len_bytes() > LIVE_ANALYSIS_MAX_BYTES {
         return None;
     }
     let surroundings = surroundings(session, uri, on_pool);

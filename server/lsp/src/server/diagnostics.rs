@@ -14,6 +14,7 @@ use crate::server::pool::{self, guarded, OnPool};
 use crate::server::positions::Positions;
 use crate::server::session::{Cancel, Session};
 use crate::server::{protocol, runs, to_proto};
+use ropey::Rope;
 use std::sync::Arc;
 use torchcts_core::accounting_view::{self as av, Summary};
 use torchcts_core::{Cancellable, Cancelled, Finding, LineIndex, Origin, PositionEncoding, Severity};
@@ -70,10 +71,10 @@ pub async fn refresh(session: &Session, uri: Uri) {
             }
             let cancel = Cancel::default();
             doc.analysing = Some(cancel.clone());
-            (doc.text.clone(), doc.version, doc.tree.take(), encoding, cancel)
+            (doc.text.clone(), doc.version, doc.revision, doc.tree.take(), encoding, cancel)
         };
-        let small = snapshot.0.len() <= INLINE_ANALYSIS_BYTES;
-        let cancel = snapshot.4.clone();
+        let small = snapshot.0.len_bytes() <= INLINE_ANALYSIS_BYTES;
+        let cancel = snapshot.5.clone();
         let worker = session.clone();
         let analysed_uri = uri.clone();
         let analyse = move |on_pool: &OnPool| analyse(&worker, &analysed_uri, snapshot, on_pool);
@@ -109,10 +110,9 @@ pub async fn refresh(session: &Session, uri: Uri) {
 /// blocking thread); the document's caches are updated if it is still that version.
 /// `Ok(None)` if the core panicked.
 fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob, on_pool: &OnPool) -> Cancellable<Option<Published>> {
-    let (text, version, old_tree, encoding, _) = snapshot;
-    if text.len() > LIVE_ANALYSIS_MAX_BYTES {
-        let index = LineIndex::new(&text);
-        let positions = Positions::new(&text, &index, encoding);
+    let (text, version, revision, old_tree, encoding, _) = snapshot;
+    if text.len_bytes() > LIVE_ANALYSIS_MAX_BYTES {
+        let positions = Positions::of_rope(&text, encoding);
         let diagnostics = vec![to_proto::diagnostic(&positions, &too_large(&text), uri)];
         return Ok(Some(Published { version, diagnostics, status: None }));
     }
@@ -160,7 +160,7 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob, on_pool: &OnPool
     {
         let mut state = session.lock();
         if let Some(doc) = state.documents.get_mut(&uri) {
-            if doc.version == version && (Arc::ptr_eq(&doc.text, &text) || doc.text == text) {
+            if doc.version == version && doc.revision == revision {
                 doc.tree = Some(analysis.tree.clone());
                 doc.analysis = Some((version, Arc::new(analysis)));
                 doc.summary = summary.clone();
@@ -197,9 +197,9 @@ async fn publish(session: &Session, uri: &Uri, published: Published) {
     }
 }
 
-/// What one analysis reads: the text, its version, the previous tree (edited to match), the
+/// What one analysis reads: the text, its version and revision, the previous tree (edited to match), the
 /// position encoding and the analysis's cancellation.
-type AnalysisJob = (Arc<String>, i32, Option<Tree>, PositionEncoding, Cancel);
+type AnalysisJob = (Rope, i32, u64, Option<Tree>, PositionEncoding, Cancel);
 
 /// What one analysis publishes.
 struct Published {
@@ -212,13 +212,13 @@ struct Published {
 /// The one finding of a document over [`LIVE_ANALYSIS_MAX_BYTES`]: its size, the limit
 /// and the literal that makes it large. That scan of the lexer runs on every edit of such a
 /// document, so only up to 2 MiB (~30 ms; the largest analysis costs ~10x that).
-fn too_large(text: &str) -> torchcts_core::findings::Finding {
+fn too_large(text: &Rope) -> torchcts_core::findings::Finding {
     use torchcts_core::findings::{Finding, Origin, Severity};
-    let bytes = text.len();
-    let scanned = (bytes <= 2 << 20).then_some(text);
+    let bytes = text.len_bytes();
+    let scanned = (bytes <= 2 << 20).then(|| text.to_string());
     let message = format!(
         "{} Run `torchcts-lsp check` (TORCHCTS_LSP_MAX_BYTES=0 lifts the limit) or `torchcts check-manifest` on it for its findings.",
-        torchcts_core::size_limit::too_large_message(bytes, LIVE_ANALYSIS_MAX_BYTES, scanned)
+        torchcts_core::size_limit::too_large_message(bytes, LIVE_ANALYSIS_MAX_BYTES, scanned.as_deref())
     );
     Finding::new(0..0, Severity::Warning, message, torchcts_core::codes::Code::FileTooLarge, Origin::Lsp)
 }
@@ -276,6 +276,8 @@ async fn publish_open_ledger(session: &Session, uri: &Uri) {
         let Some(doc) = state.documents.get(uri) else { return };
         (doc.text.clone(), doc.version, state.encoding)
     };
+    // A ledger is read whole; its positions from the same text.
+    let text = text.to_string();
     let finding = crate::host::project_ledger::parse(&path, text.as_bytes(), &torchcts).err().map(ledger_finding);
     let index = LineIndex::new(&text);
     let positions = Positions::new(&text, &index, encoding);

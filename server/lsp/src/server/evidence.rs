@@ -111,7 +111,7 @@ fn notes(session: &Session, uri: &Uri, analysis: &Analysis, on_pool: &OnPool) ->
 fn file_link(label: &str, path: &str) -> String {
     match Uri::from_file_path(path) {
         Some(uri) => format!("[{label}]({})", uri.as_str()),
-        None => format!("{label} `{path}`"),
+        None => format!("{label} {}", torchcts_core::markdown::code_span(path)),
     }
 }
 
@@ -123,14 +123,15 @@ fn run_links(run: &evidence::EvidenceRun) -> String {
 }
 
 fn render(e: &EntryEvidence) -> String {
+    use torchcts_core::markdown::{code_span, escape_text};
     let t = &e.tally;
-    let mut out = format!("**Runs on `{}`** ({}, {} tests): {}\n", e.device, e.label, t.tests, e.line());
+    let mut out = format!("**Runs on {}** ({}, {} tests): {}\n", code_span(&e.device), e.label, t.tests, e.line());
     if let Some(run) = &t.newest {
         out.push_str(&format!(
             "\nNewest run {} (torch {}, {}): {}{}.\n",
-            run.timestamp.as_deref().unwrap_or("(no time)"),
-            run.torch_version.as_deref().unwrap_or("?"),
-            run.hardware.as_deref().unwrap_or("?"),
+            escape_text(run.timestamp.as_deref().unwrap_or("(no time)")),
+            escape_text(run.torch_version.as_deref().unwrap_or("?")),
+            escape_text(run.hardware.as_deref().unwrap_or("?")),
             run_links(run),
             if t.partial { "; a run that did not complete counts for the tests it reached" } else { "" }
         ));
@@ -143,12 +144,12 @@ fn render(e: &EntryEvidence) -> String {
         for f in t.failures.iter().take(5) {
             let status = if f.status == TestStatus::Failed { "FAIL" } else { "ERROR" };
             out.push_str(&format!(
-                "- {status} `{}`: {} ({}, torch {}, {}; {})\n",
-                f.node_id,
-                f.error.as_deref().unwrap_or("(no message)"),
-                f.tested_at.as_deref().unwrap_or("no time"),
-                f.run.torch_version.as_deref().unwrap_or("?"),
-                f.run.hardware.as_deref().unwrap_or("?"),
+                "- {status} {}: {} ({}, torch {}, {}; {})\n",
+                code_span(&f.node_id),
+                escape_text(f.error.as_deref().unwrap_or("(no message)")),
+                escape_text(f.tested_at.as_deref().unwrap_or("no time")),
+                escape_text(f.run.torch_version.as_deref().unwrap_or("?")),
+                escape_text(f.run.hardware.as_deref().unwrap_or("?")),
                 run_links(&f.run)
             ));
         }

@@ -225,6 +225,14 @@ fn capabilities(encoding: torchcts_core::PositionEncoding) -> ServerCapabilities
         code_lens_provider: Some(CodeLensOptions { resolve_provider: Some(false) }),
         inlay_hint_provider: Some(OneOf::Left(true)),
         folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
+        definition_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
+        document_highlight_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Right(RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: Default::default(),
+        })),
+        selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
         code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
             // Every kind `textDocument/codeAction` returns.
             code_action_kinds: Some(crate::server::protocol::code_action_kinds()),
@@ -265,4 +273,40 @@ pub fn progress_create(token: NumberOrString) -> WorkDoneProgressCreateParams {
 /// The buttons of a question to the user.
 pub fn message_actions(titles: &[&str]) -> Vec<MessageActionItem> {
     titles.iter().map(|title| MessageActionItem { title: (*title).into(), properties: Default::default() }).collect()
+}
+
+/// Locations of `spans` in the document `uri` (definition, references).
+pub fn locations(positions: &Positions, uri: &Uri, spans: &[std::ops::Range<usize>]) -> Vec<Location> {
+    spans.iter().map(|span| Location { uri: uri.clone(), range: positions.range(span) }).collect()
+}
+
+pub fn document_highlight(
+    positions: &Positions,
+    highlight: &torchcts_core::navigation::highlight::Highlight,
+) -> DocumentHighlight {
+    use torchcts_core::navigation::highlight::Access;
+    DocumentHighlight {
+        range: positions.range(&highlight.span),
+        kind: Some(match highlight.access {
+            Access::Read => DocumentHighlightKind::READ,
+            Access::Write => DocumentHighlightKind::WRITE,
+        }),
+    }
+}
+
+/// The selection ranges around one position, innermost first, as LSP's chain of parents
+/// (an empty range at `offset` where the core found none).
+pub fn selection_range(positions: &Positions, spans: &[std::ops::Range<usize>], offset: usize) -> SelectionRange {
+    let mut outer: Option<SelectionRange> = None;
+    for span in spans.iter().rev() {
+        outer = Some(SelectionRange { range: positions.range(span), parent: outer.map(Box::new) });
+    }
+    outer.unwrap_or_else(|| SelectionRange { range: positions.range(&(offset..offset)), parent: None })
+}
+
+/// A rename's edits in the one document `uri`.
+pub fn workspace_edit(positions: &Positions, uri: &Uri, edits: &[torchcts_core::actions::TextEdit]) -> WorkspaceEdit {
+    let edits =
+        edits.iter().map(|e| TextEdit { range: positions.range(&e.span), new_text: e.new_text.clone() }).collect();
+    WorkspaceEdit { changes: Some(std::iter::once((uri.clone(), edits)).collect()), ..Default::default() }
 }

@@ -3,13 +3,14 @@
 
 use super::model::{Outcome, SupportRecord, Tally};
 use std::fmt::Write;
+use torchcts_core::markdown::{code_span, escape_text};
 
 /// Failing tests listed in the comment.
 const FAILURES_SHOWN: usize = 20;
 
 pub fn render(r: &SupportRecord) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "### TorchCTS support record: `{}` on `{}`\n", r.manifest, r.device);
+    let _ = writeln!(out, "### TorchCTS support record: {} on {}\n", code_span(&r.manifest), code_span(&r.device));
     let _ = writeln!(
         out,
         "torchcts {} · torch {} · {}{}\n",
@@ -57,9 +58,9 @@ pub fn render(r: &SupportRecord) -> String {
         }
         let _ = writeln!(
             out,
-            "| `{}` | {} | {} | {} | {} | {} | {} | {} |",
-            d.name,
-            if d.claim.is_empty() { "–".to_string() } else { format!("`{}`", d.claim.replace('|', "\\|")) },
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            code_span(&d.name),
+            if d.claim.is_empty() { "–".to_string() } else { code_span(&d.claim) },
             t.tests,
             t.passed,
             t.failed,
@@ -77,35 +78,53 @@ pub fn render(r: &SupportRecord) -> String {
             let _ = writeln!(
                 out,
                 "| {} | {} | {} | {} | {} | {} |",
-                e.label, t.tests, t.passed, t.failed, t.errored, t.no_record
+                escape_text(&e.label),
+                t.tests,
+                t.passed,
+                t.failed,
+                t.errored,
+                t.no_record
             );
         }
     }
-    if !r.capabilities.is_empty() {
-        out.push_str("\n| capability | declared | filtered tests it is the cause of |\n|---|---|---:|\n");
-        for c in &r.capabilities {
-            let _ = writeln!(out, "| `{}` | `{}` | {} |", c.name, c.value.replace('|', "\\|"), c.removes);
-        }
-    }
-    if !r.skip_ops.is_empty() {
-        out.push_str("\n| skip_ops | tests it removes (as its entry above) | of them passed / failed in a run |\n|---|---:|---|\n");
-        for s in &r.skip_ops {
-            let _ = writeln!(out, "| `{}` | {} | {} / {} |", s.name, s.removes, s.removed_passed, s.removed_failed);
-        }
-    }
-    if !r.tolerances.is_empty() {
-        out.push_str("\n| tolerance override | value | against torchcts' default |\n|---|---|---|\n");
-        for t in &r.tolerances {
-            let _ = writeln!(out, "| `{}` | `{}` | {} |", t.key, t.value, t.effect);
-        }
-    }
+    manifest_tables(&mut out, r);
     if let Some(review) = &r.review {
-        let _ = write!(out, "\n#### Against `{}`\n\n{}", review.against, review.markdown);
+        let _ = write!(out, "\n#### Against {}\n\n{}", code_span(&review.against), review.markdown);
     }
     for note in &r.notes {
         let _ = writeln!(out, "\n> Note: {note}");
     }
     out
+}
+
+/// The manifest's capabilities, `skip_ops` and tolerance overrides, each a table (names and
+/// values as code spans: they are the manifest's text).
+fn manifest_tables(out: &mut String, r: &SupportRecord) {
+    if !r.capabilities.is_empty() {
+        out.push_str("\n| capability | declared | filtered tests it is the cause of |\n|---|---|---:|\n");
+        for c in &r.capabilities {
+            let _ = writeln!(out, "| {} | {} | {} |", code_span(&c.name), code_span(&c.value), c.removes);
+        }
+    }
+    if !r.skip_ops.is_empty() {
+        out.push_str("\n| skip_ops | tests it removes (as its entry above) | of them passed / failed in a run |\n|---|---:|---|\n");
+        for s in &r.skip_ops {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} / {} |",
+                code_span(&s.name),
+                s.removes,
+                s.removed_passed,
+                s.removed_failed
+            );
+        }
+    }
+    if !r.tolerances.is_empty() {
+        out.push_str("\n| tolerance override | value | against torchcts' default |\n|---|---|---|\n");
+        for t in &r.tolerances {
+            let _ = writeln!(out, "| {} | {} | {} |", code_span(&t.key), code_span(&t.value), escape_text(&t.effect));
+        }
+    }
 }
 
 fn failures(out: &mut String, r: &SupportRecord) {
@@ -126,7 +145,7 @@ fn failures(out: &mut String, r: &SupportRecord) {
     }
     let _ = writeln!(out, "\n<details><summary>{} failing tests</summary>\n", failing.len());
     for (status, id, message) in failing.iter().take(FAILURES_SHOWN) {
-        let _ = writeln!(out, "- {status} `{id}`: {}", message.replace('`', "'"));
+        let _ = writeln!(out, "- {status} {}: {}", code_span(id), escape_text(message));
     }
     if failing.len() > FAILURES_SHOWN {
         let _ = writeln!(out, "- … and {} more", failing.len() - FAILURES_SHOWN);

@@ -1,23 +1,26 @@
-//! Open documents: the text (a `String` and the core's `LineIndex` of it, the one text
-//! model of the server, the CLI and the core), the version and the last syntax tree, with
-//! LSP edits applied in order. An edit moves the text after it and indexes the lines again
-//! (linear, ~1 µs per KB); the text is shared with a running analysis (`Arc`) and copied
-//! only when an edit arrives while one still reads it.
+//! Open documents: the text in a rope (the server's one text model), the version and the
+//! last syntax tree, with LSP edits applied in order. An edit costs O(log n) in the rope and
+//! in the tree's edit, whatever the file's size: no whole-text copy or scan per edit. A
+//! clone of the rope (what an analysis takes) shares its nodes and is O(1); an edit
+//! arriving while an analysis reads the old version copies only the nodes it touches.
 
 use crate::server::positions::Positions;
+use ropey::Rope;
 use std::collections::HashMap;
 use std::sync::Arc;
 use torchcts_core::accounting_view::{ManifestFacts, Summary};
-use torchcts_core::{Analysis, LineIndex, PositionEncoding};
+use torchcts_core::{Analysis, PositionEncoding};
 use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
 use tree_sitter::{InputEdit, Tree};
 
 pub struct Document {
-    /// Shared with the analysis that reads it (an analysis never copies the text out).
-    pub text: Arc<String>,
-    /// The line index of `text`, for converting the positions of the next edit.
-    pub line_index: LineIndex,
+    /// The text; an analysis takes an O(1) clone and reads its chunks.
+    pub text: Rope,
     pub version: i32,
+    /// Which text this is, store-wide: a new number on every open and change, so a finished
+    /// analysis knows it read the current text (a client may reopen a file at the same
+    /// version) without comparing the texts.
+    pub revision: u64,
     /// The tree of the previous analysis, edited along with the text for incremental parsing.
     pub tree: Option<Tree>,
     /// The analysis of `version` (with its text and line index), for read-only requests.
@@ -46,6 +49,8 @@ pub struct Document {
 #[derive(Default)]
 pub struct DocumentStore {
     docs: HashMap<Uri, Document>,
+    /// The last [`Document::revision`] given.
+    revision: u64,
 }
 
 impl DocumentStore {
@@ -53,12 +58,13 @@ impl DocumentStore {
         // A client may reopen a file (even at version 0): start afresh, but keep what was
         // read from git (read again only when HEAD moves).
         let committed = self.docs.get(&uri).map(|d| d.committed.clone()).unwrap_or_default();
+        self.revision += 1;
         self.docs.insert(
             uri,
             Document {
-                text: Arc::new(text.to_string()),
-                line_index: LineIndex::new(text),
+                text: Rope::from_str(text),
                 version,
+                revision: self.revision,
                 tree: None,
                 analysis: None,
                 summary: None,
@@ -105,11 +111,12 @@ impl DocumentStore {
         encoding: PositionEncoding,
     ) -> bool {
         let Some(doc) = self.docs.get_mut(uri) else { return false };
+        self.revision += 1;
+        doc.revision = self.revision;
         for change in changes {
             match change.range {
                 None => {
-                    doc.line_index = LineIndex::new(&change.text);
-                    doc.text = Arc::new(change.text);
+                    doc.text = Rope::from_str(&change.text);
                     doc.tree = None;
                 }
                 Some(range) => doc.replace(range, &change.text, encoding),
@@ -124,17 +131,17 @@ impl Document {
     /// Replaces an LSP range of the text and edits the tree to match, so the next parse can
     /// reuse it.
     fn replace(&mut self, range: tower_lsp_server::ls_types::Range, new_text: &str, encoding: PositionEncoding) {
-        let before = Positions::new(&self.text, &self.line_index, encoding);
+        let before = Positions::of_rope(&self.text, encoding);
         let start = before.offset(range.start);
         let end = before.offset(range.end).max(start);
         let (start_position, old_end_position) = (before.point(start), before.point(end));
-        // Copies the text only if an analysis still reads this version.
-        let text = Arc::make_mut(&mut self.text);
-        text.replace_range(start..end, new_text);
-        self.line_index = LineIndex::new(text);
+        // `offset` answers character boundaries only, so these are exact.
+        let (start_char, end_char) = (self.text.byte_to_char(start), self.text.byte_to_char(end));
+        self.text.remove(start_char..end_char);
+        self.text.insert(start_char, new_text);
         let new_end = start + new_text.len();
         if let Some(tree) = self.tree.as_mut() {
-            let after = Positions::new(&self.text, &self.line_index, encoding);
+            let after = Positions::of_rope(&self.text, encoding);
             tree.edit(&InputEdit {
                 start_byte: start,
                 old_end_byte: end,
@@ -150,40 +157,68 @@ impl Document {
 #[cfg(test)]
 mod tests {
     use super::DocumentStore;
-    use crate::host::parse_text;
+    use crate::server::analysis::parse_rope;
+    use crate::server::positions::Positions;
     use crate::server::session::Cancel;
+    use crate::server::to_proto;
+    use torchcts_core::analysis::{analyze, analyze_parsed_owned, AnalysisInput};
     use torchcts_core::{LineCol, LineIndex, PositionEncoding};
     use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent, Uri};
 
-    /// 2,000 random incremental edits (UTF-16 ranges, multi-byte text, every line break)
-    /// give the text a `String` reference gets, and a tree that re-parses like a fresh one.
-    #[test]
-    fn random_edits_match_a_reference_and_a_fresh_parse() {
-        let mut reference = include_str!("../../../../../examples/manifest.py").to_string();
-        let uri: Uri = "file:///tmp/edits/manifest.py".parse().unwrap();
-        let mut store = DocumentStore::default();
-        store.open(uri.clone(), &reference, 0);
-        let inserts = ["", "x", "é", "😀", "\n", "\r\n", "\r", "\"a\": 1,\n", "]", "{"];
-        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = move |n: usize| {
+    /// A fixed-seed xorshift: the same edits on every run.
+    fn generator(mut seed: u64) -> impl FnMut(usize) -> usize {
+        move |n: usize| {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             (seed % n as u64) as usize
-        };
-        for version in 1..=2000 {
+        }
+    }
+
+    /// Random incremental edits (ranges in `encoding`, multi-byte and astral text, CJK,
+    /// every line break LSP knows and U+2028, which it does not) applied to the document's
+    /// rope and to a `String` reference (through the core's `LineIndex`, the CLI's
+    /// converter) give the same text; every `check_every` edits the incrementally parsed
+    /// tree equals a fresh parse, and the analysis of the rope (chunk-parsed, reusing the
+    /// edited tree) gives the reference's findings, converted to the same LSP ranges.
+    fn random_edits_match_a_string_model(encoding: PositionEncoding, seed: u64, edits: i32, check_every: i32) {
+        let mut reference = include_str!("../../../../../examples/manifest.py").to_string();
+        let uri: Uri = "file:///tmp/edits/manifest.py".parse().unwrap();
+        let mut store = DocumentStore::default();
+        store.open(uri.clone(), &reference, 0);
+        let inserts = [
+            "",
+            "x",
+            "é",
+            "😀",
+            "漢字",
+            "\n",
+            "\r\n",
+            "\r",
+            "\u{2028}",
+            "\"a\": 1,\n",
+            "]",
+            "{",
+            "# ü\r\n",
+            "'\u{85}'",
+        ];
+        let mut next = generator(seed);
+        for version in 1..=edits {
             let index = LineIndex::new(&reference);
             let position = |offset: usize| {
-                let lc = index.position(&reference, offset, PositionEncoding::Utf16);
+                let lc = index.position(&reference, offset, encoding);
                 Position { line: lc.line, character: lc.col }
             };
             let start = next(reference.len() + 1);
             let end = (start + next(6)).min(reference.len());
-            let (start_pos, end_pos) = (position(start), position(end));
-            let text = inserts[next(inserts.len())].to_string();
-            let offset = |p: Position| {
-                index.offset(&reference, LineCol { line: p.line, col: p.character }, PositionEncoding::Utf16)
+            // Now and then a column past the line's end or a line past the text's (clamped).
+            let (start_pos, end_pos) = match next(40) {
+                0 => (position(start), Position { line: position(end).line, character: 999 }),
+                1 => (position(start), Position { line: 99_999, character: 0 }),
+                _ => (position(start), position(end)),
             };
+            let text = inserts[next(inserts.len())].to_string();
+            let offset = |p: Position| index.offset(&reference, LineCol { line: p.line, col: p.character }, encoding);
             let (a, b) = (offset(start_pos), offset(end_pos).max(offset(start_pos)));
             reference.replace_range(a..b, &text);
             let change = TextDocumentContentChangeEvent {
@@ -191,15 +226,90 @@ mod tests {
                 range_length: None,
                 text,
             };
-            assert!(store.change(&uri, version, vec![change], PositionEncoding::Utf16));
+            assert!(store.change(&uri, version, vec![change], encoding));
             let doc = store.get_mut(&uri).unwrap();
-            assert_eq!(*doc.text, reference, "after edit {version}");
-            if version % 50 == 0 {
-                let incremental = parse_text(&doc.text, doc.tree.as_ref(), &Cancel::default()).unwrap();
-                let fresh = parse_text(&doc.text, None, &Cancel::default()).unwrap();
-                assert_eq!(incremental.root_node().to_sexp(), fresh.root_node().to_sexp(), "after edit {version}");
-                doc.tree = Some(incremental);
+            assert_eq!(doc.text.len_bytes(), reference.len(), "after edit {version}");
+            if version % check_every != 0 {
+                continue;
+            }
+            assert_eq!(doc.text.to_string(), reference, "after edit {version}");
+            let incremental = parse_rope(&doc.text, doc.tree.as_ref(), &Cancel::default()).unwrap();
+            let fresh = parse_rope(&doc.text, None, &Cancel::default()).unwrap();
+            assert_eq!(incremental.root_node().to_sexp(), fresh.root_node().to_sexp(), "after edit {version}");
+            doc.tree = Some(incremental.clone());
+            let input = AnalysisInput::default();
+            let of_rope = analyze_parsed_owned(doc.text.to_string(), incremental, &input, &Cancel::default()).unwrap();
+            let of_string = analyze(&reference, &input);
+            assert_eq!(of_rope.findings, of_string.findings, "after edit {version}");
+            let rope_positions = Positions::of_rope(&doc.text, encoding);
+            let string_positions = Positions::new(&of_string.text, &of_string.line_index, encoding);
+            for finding in &of_string.findings {
+                assert_eq!(
+                    to_proto::diagnostic(&rope_positions, finding, &uri),
+                    to_proto::diagnostic(&string_positions, finding, &uri),
+                    "after edit {version}"
+                );
             }
         }
+    }
+
+    #[test]
+    fn random_utf16_edits_match_a_string_model() {
+        random_edits_match_a_string_model(PositionEncoding::Utf16, 0x9e37_79b9_7f4a_7c15, 2000, 50);
+    }
+
+    #[test]
+    fn random_utf8_and_utf32_edits_match_a_string_model() {
+        random_edits_match_a_string_model(PositionEncoding::Utf8, 0x2545_f491_4f6c_dd1d, 600, 40);
+        random_edits_match_a_string_model(PositionEncoding::Utf32, 0x5851_f42d_4c95_7f2d, 600, 40);
+    }
+
+    /// A reopen at the same version and every change give the text a new revision (what a
+    /// finished analysis compares instead of the texts).
+    #[test]
+    fn every_open_and_change_is_a_new_revision() {
+        let uri: Uri = "file:///tmp/edits/revision.py".parse().unwrap();
+        let mut store = DocumentStore::default();
+        store.open(uri.clone(), "a", 0);
+        let first = store.get(&uri).unwrap().revision;
+        store.open(uri.clone(), "a", 0);
+        let reopened = store.get(&uri).unwrap().revision;
+        assert_ne!(first, reopened);
+        let change = TextDocumentContentChangeEvent { range: None, range_length: None, text: "a".into() };
+        assert!(store.change(&uri, 0, vec![change], PositionEncoding::Utf16));
+        assert_ne!(store.get(&uri).unwrap().revision, reopened);
+    }
+
+    /// Edits that join or split a `\r\n` (a `\n` typed after a lone `\r`, a `\r\n`
+    /// whose halves are edited apart) count lines as LSP does after each step.
+    #[test]
+    fn edits_that_join_and_split_crlf() {
+        let uri: Uri = "file:///tmp/edits/crlf.py".parse().unwrap();
+        let mut store = DocumentStore::default();
+        store.open(uri.clone(), "a\rb", 0);
+        let at = |line, character| Position { line, character };
+        let edit = |store: &mut DocumentStore, version, start: Position, end: Position, text: &str| {
+            let change = TextDocumentContentChangeEvent {
+                range: Some(Range { start, end }),
+                range_length: None,
+                text: text.to_string(),
+            };
+            assert!(store.change(&uri, version, vec![change], PositionEncoding::Utf16));
+            let text = store.get(&uri).unwrap().text.clone();
+            (text.to_string(), text.len_lines())
+        };
+        // After the lone \r, at the start of line 1: the \n joins it into one \r\n.
+        assert_eq!(edit(&mut store, 1, at(1, 0), at(1, 0), "\n"), ("a\r\nb".to_string(), 2));
+        // Line 1 starts after the \n: typing there leaves the break whole.
+        assert_eq!(edit(&mut store, 2, at(1, 0), at(1, 0), "x"), ("a\r\nxb".to_string(), 2));
+        // Replacing line 0's end (before the \r) with a \r\n: two breaks.
+        assert_eq!(edit(&mut store, 3, at(0, 1), at(0, 1), "\r\n"), ("a\r\n\r\nxb".to_string(), 3));
+        // Deleting from line 0's end through line 2's start removes both breaks.
+        assert_eq!(edit(&mut store, 4, at(0, 1), at(2, 0), ""), ("axb".to_string(), 1));
+        // U+2028 and NEL are not line breaks.
+        assert_eq!(edit(&mut store, 5, at(0, 1), at(0, 2), "\u{2028}\u{85}"), ("a\u{2028}\u{85}b".to_string(), 1));
+        assert_eq!(edit(&mut store, 6, at(0, 2), at(0, 2), "😀"), ("a\u{2028}😀\u{85}b".to_string(), 1));
+        // Column 4 in UTF-16: after the emoji's two units.
+        assert_eq!(edit(&mut store, 7, at(0, 4), at(0, 4), "\r"), ("a\u{2028}😀\r\u{85}b".to_string(), 2));
     }
 }
