@@ -232,6 +232,18 @@ pub fn prepare(acc: &Accounting) -> Prepared {
     p
 }
 
+/// A side on which nothing is collected and nothing runs, for the inventory of `acc`: the old
+/// side of a manifest that did not exist yet, so that every test `acc` runs starts.
+pub fn prepare_nothing(acc: &Accounting) -> Prepared {
+    Prepared {
+        items: vec![None; acc.inventory.items.len()],
+        others: Vec::new(),
+        other_index: HashMap::new(),
+        record_counts: Vec::new(),
+        running: 0,
+    }
+}
+
 impl Prepared {
     fn other(&self, node: NodeRef) -> Option<&State> {
         other_key(node).and_then(|k| self.other_index.get(&k)).map(|&i| &self.others[i].1)

@@ -71,7 +71,6 @@ fn unknown_options_and_values_are_usage_errors() {
         &["analyze", m, "--bogus"],
         &["analyze", m, "--format", "yaml"],
         &["analyze", m, "--level", "9"],
-        &["analyze"],
         &["skips", m, "--bogus"],
         &["skips", m, "--format", "yaml"],
         &["skips", m, "--level", "0"],
@@ -631,7 +630,11 @@ fn a_venv_gets_the_regex_answers_of_its_python() {
             stderr(&text).lines().filter(|l| l.starts_with("Error: ")).map(|l| l[7..].to_string()).collect();
         assert_eq!(printed, errors, "Python {version}: {}", stderr(&text));
         assert_eq!(text.status.code(), Some(if errors.is_empty() { 0 } else { 1 }), "Python {version}");
-        let said = format!("Note: regexes checked as CPython {minor}'s re (the Python of ");
+        // Once, in words: these regexes are judged differently by 3.10 to 3.13.
+        let said = format!(
+            "Note: manifest.py has a regex that Python versions judge differently (valid in one, an error or a warning in another); they were judged as Python {minor} does, the Python of "
+        );
+        assert_eq!(stderr(&text).matches("Note: ").count(), 1, "{}", stderr(&text));
         assert!(stderr(&text).contains(&said), "Python {version}: {}", stderr(&text));
         let report = json(&in_dir(&dir, &["check", "manifest.py", "--format", "json"]));
         assert_eq!(report["python"], minor.as_str());
@@ -754,4 +757,31 @@ fn a_module_in_no_folder_of_the_environment_is_not_importable() {
     let o = check("import orch");
     assert!(!stderr(&o).contains("No module named"), "{}", stderr(&o));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn analyze_without_file_reads_manifest_py_as_check_does() {
+    let dir = std::env::temp_dir().join(format!("torchcts-cli-default-file-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let in_dir =
+        |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_torchcts-lsp")).args(args).current_dir(&dir).output().unwrap();
+    // No manifest.py: the same "not found" as check, exit 1 (an unreadable file), not a usage error.
+    let (analyze, check) = (in_dir(&["analyze"]), in_dir(&["check"]));
+    assert_eq!(analyze.status.code(), Some(1), "{}", stderr(&analyze));
+    assert_eq!(check.status.code(), Some(1));
+    assert!(stderr(&analyze).contains("manifest.py"), "{}", stderr(&analyze));
+    std::fs::copy(corpus("real_privateuse1"), dir.join("manifest.py")).unwrap();
+    let (default, named) = (in_dir(&["analyze"]), in_dir(&["analyze", "manifest.py"]));
+    assert_eq!(default.status.code(), named.status.code());
+    assert_eq!(stdout(&default), stdout(&named));
+    assert!(!stdout(&default).is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn analyze_names_the_regex_python_only_where_it_can_change_an_answer() {
+    // The example has no regex: nothing to say about which Python judged them.
+    let o = run(&["analyze", &format!("{}/examples/manifest.py", root().display())]);
+    assert!(!stdout(&o).contains("regexes checked as"), "{}", stdout(&o));
 }

@@ -347,3 +347,86 @@ fn completions_for_each_shell() {
     }
     assert_eq!(run_in(&dir, &["completions", "tcsh"], None).status.code(), Some(2));
 }
+
+/// Valid for check-manifest, with two findings of ours: a string dtype key selection ignores
+/// and an operator regex that CPython 3.10 refuses (an atomic group) and 3.11 to 3.13 accept.
+const OURS: &str = "import torch\n\nmanifest = {\n    \"manifest_version\": 1,\n    \"device_name\": \"cpu\",\n    \"supported_dtypes\": {\"float64\": True, torch.float32: \"^(?>add|mul)$\"},\n    \"capabilities\": {},\n}\n";
+
+#[test]
+fn check_text_prints_our_findings_as_path_line_col_after_check_manifests_lines() {
+    let dir = scratch("own-lines");
+    std::fs::write(dir.join("manifest.py"), OURS).unwrap();
+    let o = run_in(&dir, &["check", "manifest.py"], None);
+    assert_eq!(o.status.code(), Some(0), "ours never change the exit code: {}", err(&o));
+    assert_eq!(out(&o), "Manifest is valid!\n");
+    let stderr = err(&o);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert!(lines[0].starts_with("manifest.py:6:26: dtype-key-ignored 'float64' passes check-manifest"), "{stderr}");
+    assert!(lines.iter().all(|l| l.starts_with("manifest.py:") || l.starts_with("Note: ")), "{stderr}");
+    // The regex's answer depends on the Python: said once, last.
+    assert_eq!(stderr.matches("Note: ").count(), 1, "{stderr}");
+    assert!(
+        lines.last().unwrap().starts_with("Note: manifest.py has a regex that Python versions judge differently"),
+        "{stderr}"
+    );
+
+    // A check-manifest error: its line first, byte for byte, then ours.
+    std::fs::write(
+        dir.join("manifest.py"),
+        OURS.replace("\"capabilities\": {}", "\"capabilities\": {\"generator\": True}"),
+    )
+    .unwrap();
+    let o = run_in(&dir, &["check", "manifest.py"], None);
+    assert_eq!(o.status.code(), Some(1));
+    let stderr = err(&o);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines[0], "Error: Unknown capabilities key 'generator'", "{stderr}");
+    assert!(lines[1..].iter().any(|l| l.starts_with("manifest.py:7:22: stale-capability ")), "{stderr}");
+
+    // --check-manifest-only: the real tool's lines alone (and the one note on the regexes).
+    let o = run_in(&dir, &["check", "--check-manifest-only", "manifest.py"], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(!err(&o).contains("manifest.py:"), "{}", err(&o));
+    assert!(
+        err(&o).starts_with("Error: Unknown capabilities key 'generator'\nNote: manifest.py has a regex"),
+        "{}",
+        err(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn check_quiet_prints_errors_only() {
+    let dir = scratch("quiet");
+    std::fs::write(dir.join("manifest.py"), OURS).unwrap();
+    let o = run_in(&dir, &["check", "--quiet", "manifest.py"], None);
+    assert_eq!((o.status.code(), out(&o), err(&o)), (Some(0), String::new(), String::new()));
+    std::fs::write(dir.join("bad.py"), BAD).unwrap();
+    let o = run_in(&dir, &["check", "-q", "bad.py"], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(out(&o), "");
+    assert!(err(&o).starts_with("Error: "), "{}", err(&o));
+    assert!(err(&o).lines().all(|l| l.starts_with("Error: ")), "{}", err(&o));
+    let o = run_in(&dir, &["check", "--quiet", "--check-manifest-only", "bad.py"], None);
+    assert_eq!(o.status.code(), Some(2), "two ways to narrow the output is a usage error");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_python_note_is_said_once_per_command_and_only_when_it_can_change_an_answer() {
+    let dir = scratch("python-note");
+    for name in ["a", "b"] {
+        std::fs::create_dir_all(dir.join(name)).unwrap();
+        std::fs::write(dir.join(name).join("manifest.py"), OURS).unwrap();
+    }
+    // A regex every Python judges alike: nothing to say.
+    std::fs::create_dir_all(dir.join("c")).unwrap();
+    std::fs::write(dir.join("c/manifest.py"), OURS.replace("^(?>add|mul)$", "^(add|mul)$")).unwrap();
+    let o = run_in(&dir, &["check", "c/manifest.py"], None);
+    assert!(!err(&o).contains("Note: "), "{}", err(&o));
+    let o = run_in(&dir, &["check", "."], None);
+    let stderr = err(&o);
+    assert_eq!(stderr.matches("Note: ").count(), 1, "{stderr}");
+    assert!(stderr.contains("Note: a/manifest.py, b/manifest.py have regexes that Python versions judge"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

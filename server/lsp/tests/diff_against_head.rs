@@ -120,3 +120,32 @@ fn two_files_and_a_level_override() {
     assert!(text.contains("skip_ops += add [not_collected]"), "{text}");
     assert!(!text.contains("float16 entry"), "{text}");
 }
+
+#[test]
+fn a_manifest_new_since_rev_is_compared_with_nothing() {
+    let repo = repo("new");
+    std::fs::create_dir_all(repo.0.join("added")).unwrap();
+    std::fs::write(repo.0.join("added/manifest.py"), MANIFEST).unwrap();
+    // Text: every test it runs starts, none stops; the note says why the old side is empty.
+    let out = diff(&repo.0, &["--against", "HEAD", "added/manifest.py", "--fail-on-removed"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = stdout(&out);
+    assert!(text.starts_with("nothing (new since HEAD) -> added/manifest.py on cpu"), "{text}");
+    assert!(!text.contains("stop running"), "{text}");
+    assert!(!text.contains("not-run records"), "{text}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("added/manifest.py is not in HEAD: a new manifest"));
+    // Json: the counts equal those of the same manifest against an empty old side.
+    let out = diff(&repo.0, &["--against", "HEAD", "added/manifest.py", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["old"]["file"], serde_json::Value::Null);
+    assert_eq!(report["old"]["absent_at"], "HEAD");
+    assert_eq!(report["old_running"], 0);
+    assert_eq!(report["stopped"], 0);
+    let running = report["new_running"].as_u64().unwrap();
+    assert!(running > 0);
+    assert_eq!(report["started"].as_u64().unwrap(), running, "{report}");
+    // The same count as the committed copy of that manifest runs (diff against itself).
+    let committed = diff(&repo.0, &["--against", "HEAD", "backend/manifest.py", "--format", "json"]);
+    let committed: serde_json::Value = serde_json::from_slice(&committed.stdout).unwrap();
+    assert_eq!(committed["new_running"].as_u64().unwrap(), running);
+}

@@ -301,11 +301,12 @@ fn check_with_results_reports_the_evidence_findings_in_every_format() {
     let stderr = String::from_utf8_lossy(&text.stderr).into_owned();
     let lines: Vec<&str> = stderr.lines().collect();
     assert_eq!(lines.len(), 2, "{stderr}");
+    // One `PATH:LINE:COL: CODE message` line each, as check prints all of its own findings.
     assert!(
-        lines[0].starts_with("Note: line 5: [run-evidence] 1 of the tests the torch.float32 entry lets in failed"),
+        lines[0].starts_with(&format!("{m}:5:26: run-evidence 1 of the tests the torch.float32 entry lets in failed")),
         "{stderr}"
     );
-    assert!(lines[1].starts_with("Note: line 8: [skip-op-passes] `sub` passes now"), "{stderr}");
+    assert!(lines[1].starts_with(&format!("{m}:8:18: skip-op-passes `sub` passes now")), "{stderr}");
 
     let json = cli(&["check", "--format", "json", "--results", results, "--results", ci, m]);
     let report: Value = serde_json::from_slice(&json.stdout).unwrap();

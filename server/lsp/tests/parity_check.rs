@@ -93,12 +93,35 @@ fn cli_check_matches_real_check_manifest() {
             }
             continue;
         }
-        let mut lines: Vec<String> = String::from_utf8_lossy(&output.stderr)
+        // Our own findings are `PATH:LINE:COL: CODE message` lines after check-manifest's.
+        let own = format!("{}:", case.manifest.display());
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        let first_own = stderr.lines().position(|l| l.starts_with(&own)).unwrap_or(usize::MAX);
+        if stderr.lines().skip(first_own).any(|l| l.starts_with("Warning: ") || l.starts_with("Error: ")) {
+            failures.push(format!("{}: a check-manifest line after our own findings:\n{stderr}", case.name));
+        }
+        let mut lines: Vec<String> = stderr
             .lines()
             .chain(String::from_utf8_lossy(&output.stdout).lines())
-            .filter(|l| !l.starts_with("Note: ") && !l.starts_with("Traceback") && !l.starts_with(' '))
+            .filter(|l| {
+                !l.starts_with("Note: ") && !l.starts_with("Traceback") && !l.starts_with(' ') && !l.starts_with(&own)
+            })
             .map(str::to_string)
             .collect();
+        // --check-manifest-only: the same lines with nothing of ours but the notes.
+        let only = Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
+            .args(["check", "--check-manifest-only"])
+            .arg(&case.manifest)
+            .output()
+            .expect("run torchcts-lsp check --check-manifest-only");
+        let only_stderr = String::from_utf8_lossy(&only.stderr);
+        let kept: Vec<&str> = stderr.lines().filter(|l| !l.starts_with(&own)).collect();
+        if only_stderr.lines().collect::<Vec<_>>() != kept
+            || only.stdout != output.stdout
+            || only.status != output.status
+        {
+            failures.push(format!("{}: --check-manifest-only differs from check without our lines", case.name));
+        }
         // stdout holds only "Manifest is valid!", which the real tool prints last.
         lines.sort_by_key(|l| l == "Manifest is valid!");
         if let Some(f) = compare(case, &lines, output.status.code().unwrap_or(-1) as i64) {

@@ -9,6 +9,12 @@ use std::time::SystemTime;
 /// The text of `file` as committed at `rev`, read with `git show REV:path` (git as a
 /// subprocess, no shell), the path taken relative to the repository root.
 pub fn committed_text(file: &Path, rev: &str) -> Result<String, String> {
+    committed_text_if_any(file, rev)?.ok_or_else(|| format!("{} does not exist at {rev}", file.display()))
+}
+
+/// [`committed_text`], with `Ok(None)` when `rev` is a commit that does not hold the file (a
+/// manifest the change adds). An unknown revision or a git failure stays an error.
+pub fn committed_text_if_any(file: &Path, rev: &str) -> Result<Option<String>, String> {
     let absolute =
         if file.is_absolute() { file.to_path_buf() } else { std::env::current_dir().unwrap_or_default().join(file) };
     let dir = absolute.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -31,9 +37,17 @@ pub fn committed_text(file: &Path, rev: &str) -> Result<String, String> {
         }
     };
     let prefix = String::from_utf8(git(&["rev-parse", "--show-prefix"])?).map_err(|e| e.to_string())?;
+    // The revision first, so that a typo in it is not read as "the file is new".
+    git(&["rev-parse", "--verify", "--quiet", "--end-of-options", &format!("{rev}^{{commit}}")])
+        .map_err(|_| format!("{rev} is not a commit of this repository"))?;
     let spec = format!("{rev}:{}{name}", prefix.trim_end_matches(['\n', '\r']));
+    if git(&["cat-file", "-e", &spec]).is_err() {
+        return Ok(None);
+    }
     let bytes = git(&["show", &spec])?;
-    String::from_utf8(bytes).map_err(|e| format!("{spec} is not valid UTF-8 (byte {})", e.utf8_error().valid_up_to()))
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|e| format!("{spec} is not valid UTF-8 (byte {})", e.utf8_error().valid_up_to()))
 }
 
 /// What `.git/HEAD` and the branch it points to looked like: (path, modified, length) of

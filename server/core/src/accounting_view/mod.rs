@@ -22,4 +22,6 @@ pub use bridge::{
 pub use inlay_hints::{entry_counts, entry_counts_until};
 pub use inventory_hints::inventory_hints;
 pub use operators::{matched_count, nearby_unmatched, regex_split};
-pub use run_targets::{changed_entries_target, executable_ids, run_target, scratch_manifest, RunTarget};
+pub use run_targets::{
+    changed_entries_target, executable_ids, run_target, run_target_as, scratch_manifest, CountedAs, RunTarget,
+};

@@ -102,9 +102,38 @@ pub fn run_target(
     target: Option<&Target>,
     device_override: Option<&str>,
 ) -> RunTarget {
-    let base = facts(manifest);
-    let device = base.resolve_device(device_override);
-    let selection = LevelSelection::from_manifest(&base).unwrap_or(LevelSelection::Cumulative(3));
+    run_target_as(inventory, manifest, target, &CountedAs { device: device_override, ..CountedAs::default() })
+}
+
+/// How a view counts besides the manifest: the command line's device, levels and run layout
+/// (`--device`, `--level`, `--rooted-at-package`); `None` keeps the manifest's (and the
+/// common layout). An entry's tests are counted as the view counts everything else, so its
+/// number and the view's totals answer at the same levels.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CountedAs<'a> {
+    pub device: Option<&'a str>,
+    pub selection: Option<LevelSelection>,
+    pub layout: Option<&'a accounting::RunLayout>,
+}
+
+impl CountedAs<'_> {
+    /// The manifest's facts with the view's layout, and the levels counted.
+    pub fn facts_and_selection(&self, manifest: &Dict) -> (ManifestFacts, LevelSelection) {
+        let mut base = facts(manifest);
+        if let Some(layout) = self.layout {
+            base.layout = layout.clone();
+        }
+        let selection = self
+            .selection
+            .unwrap_or_else(|| LevelSelection::from_manifest(&base).unwrap_or(LevelSelection::Cumulative(3)));
+        (base, selection)
+    }
+}
+
+/// [`run_target`] counted as a view counts ([`CountedAs`]).
+pub fn run_target_as(inventory: &Inventory, manifest: &Dict, target: Option<&Target>, at: &CountedAs) -> RunTarget {
+    let (base, selection) = at.facts_and_selection(manifest);
+    let device = base.resolve_device(at.device);
     let level = selection.max_level();
     let Some(question) = target.and_then(|target| entry_question(manifest, target, &base)) else {
         return RunTarget {

@@ -26,7 +26,7 @@ pub mod tolerance;
 pub use crate::entry_notes::{anchor_span, EvidenceNote};
 pub use notes::{notes, NoteContext, CLAIMED_FAILING, OTHER_TORCH, SKIP_OP_PASSES, STALE};
 
-use crate::accounting_view::{self as av, Inventory, LevelSelection};
+use crate::accounting_view::{self as av, Inventory};
 use crate::analysis::Analysis;
 use crate::value::{Dict, Span, ValueKind};
 use serde::Serialize;
@@ -319,7 +319,19 @@ pub fn entry_tallies(
     lookup: &dyn EvidenceLookup,
     now: Option<i64>,
 ) -> Vec<EntryEvidence> {
-    let mut attribution = Attribution::new(inventory, analysis, device_override);
+    entry_tallies_as(inventory, analysis, &av::CountedAs { device: device_override, ..Default::default() }, lookup, now)
+}
+
+/// [`entry_tallies`] counted as a view counts (its levels, device and run layout), so that
+/// each entry's number answers at the view's levels (the report's `--level`).
+pub fn entry_tallies_as(
+    inventory: &Inventory,
+    analysis: &Analysis,
+    counted_as: &av::CountedAs,
+    lookup: &dyn EvidenceLookup,
+    now: Option<i64>,
+) -> Vec<EntryEvidence> {
+    let mut attribution = Attribution::new(inventory, analysis, *counted_as);
     entries(analysis).into_iter().filter_map(|entry| attribution.evidence(entry, lookup, now)).collect()
 }
 
@@ -334,21 +346,22 @@ pub fn entry_tally_at(
     offset: usize,
 ) -> Option<EntryEvidence> {
     let entry = entries(analysis).into_iter().find(|e| e.span.start <= offset && offset <= e.span.end)?;
-    Attribution::new(inventory, analysis, device_override).evidence(entry, lookup, now)
+    let counted_as = av::CountedAs { device: device_override, ..Default::default() };
+    Attribution::new(inventory, analysis, counted_as).evidence(entry, lookup, now)
 }
 
 /// The node ids each entry decides, sharing the accounting of the manifest as it is.
 struct Attribution<'a> {
     inventory: &'a Inventory,
     analysis: &'a Analysis,
-    device_override: Option<&'a str>,
+    counted_as: av::CountedAs<'a>,
     /// Every test the manifest runs (computed once, when first needed).
     all: Option<Vec<String>>,
 }
 
 impl<'a> Attribution<'a> {
-    fn new(inventory: &'a Inventory, analysis: &'a Analysis, device_override: Option<&'a str>) -> Self {
-        Attribution { inventory, analysis, device_override, all: None }
+    fn new(inventory: &'a Inventory, analysis: &'a Analysis, counted_as: av::CountedAs<'a>) -> Self {
+        Attribution { inventory, analysis, counted_as, all: None }
     }
 
     fn manifest(&self) -> Option<&'a Dict> {
@@ -369,7 +382,7 @@ impl<'a> Attribution<'a> {
                 // Inside a skip_ops item's string, so `locate` finds the item, not the list.
                 let at = if entry.kind == EntryKind::SkipOp { entry.span.start + 1 } else { entry.span.start };
                 let located = crate::locate::locate(&self.analysis.tree, &self.analysis.text, at)?;
-                let target = av::run_target(self.inventory, manifest, Some(&located), self.device_override);
+                let target = av::run_target_as(self.inventory, manifest, Some(&located), &self.counted_as);
                 Some((target.label, target.device, target.node_ids?))
             }
             EntryKind::ToleranceOverride => {
@@ -383,8 +396,7 @@ impl<'a> Attribution<'a> {
                 Some((format!("the tolerance override {category}:{dtype}"), device, ids))
             }
             EntryKind::SemanticLevel => {
-                let facts = av::facts(manifest);
-                let level = LevelSelection::from_manifest(&facts).unwrap_or(LevelSelection::Cumulative(3)).max_level();
+                let level = self.counted_as.facts_and_selection(manifest).1.max_level();
                 let (device, all) = self.all_tests()?;
                 Some((format!("level {level}"), device, all.clone()))
             }
@@ -394,10 +406,9 @@ impl<'a> Attribution<'a> {
     /// The device and every test the manifest runs on it.
     fn all_tests(&mut self) -> Option<(String, &Vec<String>)> {
         let manifest = self.manifest()?;
-        let facts = av::facts(manifest);
-        let device = facts.resolve_device(self.device_override);
+        let (facts, selection) = self.counted_as.facts_and_selection(manifest);
+        let device = facts.resolve_device(self.counted_as.device);
         if self.all.is_none() {
-            let selection = LevelSelection::from_manifest(&facts).unwrap_or(LevelSelection::Cumulative(3));
             self.all = Some(av::executable_ids(self.inventory, &facts, &device, selection));
         }
         Some((device, self.all.as_ref()?))

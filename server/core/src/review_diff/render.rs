@@ -74,7 +74,10 @@ pub fn render_text(review: &Review, old_name: &str, new_name: &str, shown: usize
         d.new_running,
         d.new_running as i64 - d.old_running as i64
     );
-    for level in d.levels.iter().filter(|l| !l.is_empty()).rev() {
+    // Lowest level first, every level either side selects (a ±0 one too, so none is silently
+    // left out); a level neither selects runs nothing, its records' shifts go to the total.
+    let selected = |level: u8| review.old_selection.contains(level) || review.new_selection.contains(level);
+    for level in d.levels.iter().filter(|l| selected(l.level) || l.started_count() + l.stopped_count() > 0) {
         out.push_str(&format!(
             "\nlevel {}: {}\n",
             level.level,
@@ -125,7 +128,7 @@ pub fn render_markdown(review: &Review, old_name: &str, new_name: &str, shown: u
         d.new_running,
         d.new_running as i64 - d.old_running as i64
     );
-    for level in d.levels.iter().filter(|l| !l.started.is_empty() || !l.stopped.is_empty()).rev() {
+    for level in d.levels.iter().filter(|l| !l.started.is_empty() || !l.stopped.is_empty()) {
         out.push_str(&format!(
             "\n#### Level {}: {}\n\n| | manifest entry | reason | tests |\n|---|---|---|---:|\n",
             level.level,
@@ -236,7 +239,7 @@ pub fn to_json(review: &Review) -> serde_json::Value {
 /// Markdown listing the groups of the given causes (a lens tooltip, a hover).
 pub fn groups_markdown(review: &Review, causes: &[Cause], against: &str, shown: usize) -> String {
     let mut out = format!("**vs {against}** ({} on `{}`)\n\n", selection_text(review), review.device);
-    for level in review.diff.levels.iter().rev() {
+    for level in review.diff.levels.iter() {
         let rows = level.stopped.iter().map(|g| ("stop", g)).chain(level.started.iter().map(|g| ("start", g)));
         for (what, g) in rows.filter(|(_, g)| causes.contains(&g.cause)) {
             out.push_str(&format!(

@@ -51,8 +51,7 @@ struct Joined {
     rows: Vec<(String, String, TestRow)>,
     /// The ids of the tests that run.
     run_ids: std::collections::HashSet<String>,
-    /// Per `skip_ops` item and per capability: (tests it removes, of them passed, failed).
-    skip_removed: BTreeMap<String, (usize, usize, usize)>,
+    /// Per capability: (tests filtered with it as the cause, of them passed, failed).
     cap_removed: BTreeMap<String, (usize, usize, usize)>,
 }
 
@@ -73,7 +72,6 @@ fn join(acc: &Accounting, src: &Sources) -> Joined {
         run_ids.insert(id.clone());
         rows.push((op, dt, TestRow { node_id: id, level, outcome: Outcome::Runs(observed) }));
     }
-    let mut skip_removed: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
     let mut cap_removed: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
     for rec in acc.records() {
         let id = (src.normalize)(&acc.node_id(&rec));
@@ -88,19 +86,15 @@ fn join(acc: &Accounting, src: &Sources) -> Joined {
                 _ => {}
             }
         };
-        match &cause {
-            Cause::SkipOp(name) => count(skip_removed.entry(name.clone()).or_default()),
-            Cause::Capability(names) => {
-                for n in names {
-                    count(cap_removed.entry(n.clone()).or_default());
-                }
+        if let Cause::Capability(names) = &cause {
+            for n in names {
+                count(cap_removed.entry(n.clone()).or_default());
             }
-            _ => {}
         }
         let outcome = Outcome::Filtered { reason: acc.reason_name(rec.reason).to_string(), cause: cause.label() };
         rows.push((op, dt, TestRow { node_id: id, level: rec.level, outcome }));
     }
-    Joined { rows, run_ids, skip_removed, cap_removed }
+    Joined { rows, run_ids, cap_removed }
 }
 
 /// The record of one manifest.
@@ -108,7 +102,7 @@ pub fn build(acc: &Accounting, src: &Sources) -> SupportRecord {
     let recorded = src.recorded;
     let line_of_span = |start: usize| src.line_index.line_of(start) + 1;
     let dtypes_dict = src.manifest.get("supported_dtypes").and_then(|e| e.value.as_dict());
-    let Joined { rows, run_ids, skip_removed, cap_removed } = join(acc, src);
+    let Joined { rows, run_ids, cap_removed } = join(acc, src);
     let dtypes = dtype_columns(&rows, src.facts, dtypes_dict, &line_of_span);
     let column: HashMap<&str, usize> = dtypes.iter().enumerate().map(|(i, d)| (d.name.as_str(), i)).collect();
     let skip_lines = skip_op_lines(src.manifest, &line_of_span);
@@ -149,7 +143,8 @@ pub fn build(acc: &Accounting, src: &Sources) -> SupportRecord {
         dtypes,
         operators,
         capabilities: capability_rows(src.manifest, &cap_removed, &line_of_span),
-        skip_ops: skip_op_rows(src.facts, &skip_lines, &skip_removed),
+        // Their counts are the entries' ([`SupportRecord::attach_entries`]).
+        skip_ops: skip_op_rows(src.facts, &skip_lines),
         tolerances: tolerance_rows(src.manifest, &dtype_run, &line_of_span),
         evidence: EvidenceSummary {
             folders: recorded.folders.clone(),
@@ -338,11 +333,7 @@ fn capability_rows(
     rows
 }
 
-fn skip_op_rows(
-    facts: &accounting::ManifestFacts,
-    lines: &HashMap<String, usize>,
-    removed: &BTreeMap<String, (usize, usize, usize)>,
-) -> Vec<EntryRow> {
+fn skip_op_rows(facts: &accounting::ManifestFacts, lines: &HashMap<String, usize>) -> Vec<EntryRow> {
     let mut seen = Vec::new();
     facts
         .skip_ops
@@ -352,16 +343,13 @@ fn skip_op_rows(
             seen.push(*op);
             first
         })
-        .map(|op| {
-            let (removes, removed_passed, removed_failed) = removed.get(op).copied().unwrap_or_default();
-            EntryRow {
-                name: op.clone(),
-                value: String::new(),
-                line: lines.get(op).copied(),
-                removes,
-                removed_passed,
-                removed_failed,
-            }
+        .map(|op| EntryRow {
+            name: op.clone(),
+            value: String::new(),
+            line: lines.get(op).copied(),
+            removes: 0,
+            removed_passed: 0,
+            removed_failed: 0,
         })
         .collect()
 }

@@ -13,6 +13,7 @@ pub use build::{build, RecordedRuns, RecordedTest, Sources};
 
 pub use crate::evidence::Tally;
 use crate::evidence::TestStatus;
+use crate::evidence::{EntryEvidence, EntryKind};
 
 /// The column of tests that test no dtype, and the row of tests of no operator.
 pub const NO_DTYPE: &str = "(no dtype)";
@@ -160,8 +161,10 @@ pub struct EntryRow {
     /// The value as written (`True`, a regex's repr); `skip_ops` entries have none.
     pub value: String,
     pub line: Option<usize>,
-    /// Tests the accounting filters because of this entry (a missing or false capability, a
-    /// skipped operator).
+    /// A capability: the tests the accounting filters with it as the cause (missing or
+    /// false). A `skip_ops` item: the tests it removes at the record's levels, the same answer
+    /// as its entry's (those that run without the item and not with it; see
+    /// [`SupportRecord::attach_entries`]).
     pub removes: usize,
     /// Of the tests it removes, those with a record on the device (an older run or a scratch
     /// run without the entry): passed and failed-or-errored.
@@ -225,4 +228,24 @@ pub struct ReviewPart {
     pub json: serde_json::Value,
     /// (label, started, stopped) per cause, largest first.
     pub changes: Vec<(String, usize, usize)>,
+}
+
+impl SupportRecord {
+    /// Sets the per-entry tallies (line, evidence) and takes the `skip_ops` table's counts from
+    /// them: "tests a skip_ops item removes" has one answer, the entry's (what `diff` without
+    /// the item and the editor's lens say too). The accounting names no record's cause as the
+    /// item: a skipped operator's tests are not collected, so counting causes gave 0.
+    pub fn attach_entries(&mut self, entries: Vec<(usize, EntryEvidence)>) {
+        for row in &mut self.skip_ops {
+            let of_row = |(_, e): &&(usize, EntryEvidence)| {
+                e.entry.kind == EntryKind::SkipOp && e.entry.key_path.last() == Some(&row.name)
+            };
+            if let Some((_, e)) = entries.iter().find(of_row) {
+                row.removes = e.tally.tests;
+                row.removed_passed = e.tally.passed;
+                row.removed_failed = e.tally.failed + e.tally.errored;
+            }
+        }
+        self.entries = entries;
+    }
 }

@@ -50,7 +50,7 @@ Exit code: check-manifest's (0 valid, 1 errors or an unreadable file); 2 for a u
 #[derive(clap::Args, Debug)]
 // Our own usage line: after a typo clap would print the option it suggests as if required.
 #[command(
-    override_usage = "torchcts-lsp analyze [OPTIONS] FILE|DIR|-...",
+    override_usage = "torchcts-lsp analyze [OPTIONS] [FILE|DIR|-]...",
     about = "Every diagnostic with its position, the check-manifest output and the per-level accounting",
     after_help = ANALYZE_HELP
 )]
@@ -82,11 +82,6 @@ pub enum AnalyzeFormat {
 }
 
 pub fn run(args: &AnalyzeArgs) -> ExitCode {
-    if args.inputs.files.is_empty() {
-        errln!("error: the following required arguments were not provided:\n  <FILE>...\n");
-        errln!("Usage: torchcts-lsp analyze [OPTIONS] FILE|DIR|-...\n\nFor more information, try '--help'.");
-        return ExitCode::from(2);
-    }
     let given = match args.inputs.expand("manifest.py") {
         Ok(inputs) => inputs,
         Err(e) => return super::input_error("analyze", e),
@@ -175,8 +170,7 @@ fn one(
     let accounting = manifest.map(|manifest| account(&inventory, manifest, flags, path, project_ledger));
     match args.format {
         AnalyzeFormat::Text => {
-            print_diagnostics(path, &analysis);
-            outln!("note: {python_line}");
+            print_diagnostics(path, &analysis, &python_line);
             if let Err(problem) = &ledger {
                 // torchcts refuses the project's ledger: show-skips and run stop there.
                 outln!("== The project's known-segfault ledger");
@@ -264,7 +258,9 @@ fn account<'i>(
     accounting::account(inventory, &facts, &device, selection)
 }
 
-fn print_diagnostics(path: &Path, analysis: &Analysis) {
+/// The diagnostics, check-manifest's output, and `python_line` (which Python judged the
+/// regexes) where that Python's version can change an answer, as in `check`.
+fn print_diagnostics(path: &Path, analysis: &Analysis, python_line: &str) {
     let count = analysis.findings.len();
     outln!("== Diagnostics for {} ({count} {})", path.display(), plural(count, "finding", "findings"));
     for f in super::places::sorted_findings(analysis) {
@@ -285,6 +281,9 @@ fn print_diagnostics(path: &Path, analysis: &Analysis) {
     outln!("== torchcts check-manifest would print (exit code {})", analysis.check.exit_code());
     for (_, line) in analysis.check.lines() {
         outln!("{line}");
+    }
+    if super::regex_note::answer_depends_on_python(analysis) {
+        outln!("note: {python_line}");
     }
 }
 

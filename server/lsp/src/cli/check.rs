@@ -1,7 +1,10 @@
 //! `torchcts-lsp check [FILE] [--format text|json|github]`.
 //!
-//! Text output is exactly `torchcts check-manifest --manifest FILE` without its banner
-//! (same lines, streams and exit code). JSON adds every finding, ours included, with
+//! Text output is `torchcts check-manifest --manifest FILE` without its banner (same lines,
+//! streams, order and exit code), then torchcts-lsp's own findings, one `PATH:LINE:COL: CODE
+//! message` line each on stderr (`--check-manifest-only` leaves them out, `--quiet` prints
+//! errors only), then at most one note on the Python that judged the regexes, for the whole
+//! command and only where the Python's version can change an answer. JSON adds every finding, ours included, with
 //! 1-based line and column ranges (columns in Unicode code points), sorted by position;
 //! `github` prints the same findings as GitHub Actions annotations.
 
@@ -40,9 +43,18 @@ pyproject.toml `[tool.torchcts-lsp] ignore = [CODE, ...]` silences codes project
 
 Output (--format):
   text    What `torchcts check-manifest --manifest FILE` prints, without its banner:
-          `Warning: ...` and `Error: ...` on stderr, `Manifest is valid!` on stdout.
-          Lines starting with `Note:` (stderr) are ours: values that cannot be known
-          without running Python (check-manifest would run them).
+          `Warning: ...` and `Error: ...` on stderr, `Manifest is valid!` on stdout,
+          byte for byte and in its order. After them, on stderr, ours: `Note: line N:`
+          for values that cannot be known without running Python (check-manifest would
+          run them), then torchcts-lsp's own findings, one line each:
+            PATH:LINE:COL: CODE message
+          (duplicate keys, string dtype keys, stale names, skip_ops that skip nothing,
+          evidence with --results; silence one with `# torchcts-lsp: ignore[CODE]`).
+          Last, once for the command: which Python's `re` judged the regexes, only when
+          a manifest has a regex that Python versions judge differently.
+          --check-manifest-only prints check-manifest's lines and the `Note: line N:`
+          lines only; --quiet prints errors only (check-manifest's `Error:` lines and
+          tracebacks, our errors) and nothing for a valid manifest.
   json    {file, exit_code, check_manifest_output: [{stream, text}], findings}: every
           finding, check-manifest's (origin `torchcts`) and ours (origin `lsp`: duplicate
           keys, stale names, inventory hints), with severity, message, code and a 1-based
@@ -58,11 +70,10 @@ the records of earlier `torchcts run`s there (an artifact downloaded from CI) an
 on the manifest's entries: `run-evidence` (a claimed dtype or capability whose tests failed
 or errored in the newest records), `skip-op-passes` (a skip_ops item whose operator's tests
 passed in a run without it), `stale-evidence` (records older than the entry's last change)
-and `evidence-other-torch` (records of another torch release). Text: `Note: line N: [CODE]
-message` lines on stderr after check-manifest's; the other formats: findings. Only the
-folders named are read.
+and `evidence-other-torch` (records of another torch release), as findings in every format
+(text: `PATH:LINE:COL: CODE message` lines with our others). Only the folders named are read.
 
-Exit code: check-manifest's in every format (0 valid, 1 errors or an unreadable file),
+Exit code: check-manifest's in every format, our own findings never change it (0 valid, 1 errors or an unreadable file),
 the highest of the files'; with --diff, 1 when there is a diff; 2 for a usage error or
 a project configuration (pyproject.toml) that cannot be used.
 
@@ -79,7 +90,7 @@ fn check_help() -> String {
 // Our own usage line: after a typo clap would print the option it suggests as if required.
 #[command(
     override_usage = "torchcts-lsp check [OPTIONS] [FILE|DIR|-]...",
-    about = "What `torchcts check-manifest --manifest FILE` prints, with its exit code",
+    about = "What `torchcts check-manifest --manifest FILE` prints, with its exit code; then torchcts-lsp's own findings",
     after_help = check_help()
 )]
 pub struct CheckArgs {
@@ -100,6 +111,12 @@ pub struct CheckArgs {
     /// Print the fixes as a unified diff and write nothing (exit 1 when there is one)
     #[arg(long, conflicts_with = "fix")]
     pub diff: bool,
+    /// Text: only check-manifest's lines (and notes on values known only by running Python), not torchcts-lsp's own findings
+    #[arg(long)]
+    pub check_manifest_only: bool,
+    /// Text: errors only (check-manifest's and ours); nothing for a valid manifest; the same exit code
+    #[arg(short, long, conflicts_with = "check_manifest_only")]
+    pub quiet: bool,
     #[command(flatten)]
     pub results: super::evidence::ResultsArgs,
     #[command(flatten)]
@@ -137,15 +154,16 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         Ok(configs) => configs,
         Err(code) => return code,
     };
-    // The text output is the real tool's; only the others carry our inventory hints.
-    let inventory = (args.format != CheckFormat::Text).then(torchcts_core::accounting_view::Inventory::embedded);
+    // Our inventory hints are warnings: text leaves them out where it shows none of ours.
+    let own_warnings = args.format != CheckFormat::Text || !(args.check_manifest_only || args.quiet);
+    let inventory = own_warnings.then(torchcts_core::accounting_view::Inventory::embedded);
+    let mut python_notes = super::regex_note::PythonNotes::default();
     let mut worst = 0u8;
     let mut kept: Vec<(String, Result<Analysis, String>)> = Vec::new();
     for (input, config) in given.inputs.iter().zip(&configs) {
         let shown = input.shown();
         let flags = super::AccountingArgs::default().for_manifest(config.as_ref());
         let surroundings = flags.surroundings(&input.path, config.as_ref());
-        let python_line = flags.regex_python(&input.path).1;
         let (outcome, changed) = checked(args, input, config.as_ref(), &flags, inventory, &surroundings);
         let code = match &outcome {
             Ok(_) if args.diff && changed => 1,
@@ -187,9 +205,9 @@ pub fn run(args: &CheckArgs) -> ExitCode {
                 }
                 match &outcome {
                     Ok(analysis) => {
-                        print_text(analysis);
-                        if super::has_regexes(analysis) {
-                            errln!("Note: {python_line}");
+                        print_text(analysis, &shown, args);
+                        if !args.quiet && super::regex_note::answer_depends_on_python(analysis) {
+                            python_notes.add(&shown, &flags.environment(&input.path).found);
                         }
                     }
                     Err(message) => errln!("{message}"),
@@ -200,6 +218,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
             left_to_the_exit(analysis);
         }
     }
+    python_notes.print();
     if args.format == CheckFormat::Sarif {
         let reported: Vec<Reported> = kept
             .iter()
@@ -317,12 +336,22 @@ pub(super) fn left_to_the_exit(analysis: Analysis) {
     std::mem::forget(analysis);
 }
 
-fn print_text(analysis: &Analysis) {
+/// One manifest's text output: check-manifest's lines as it prints them, then ours on stderr.
+fn print_text(analysis: &Analysis, shown: &str, args: &CheckArgs) {
     for (stream, line) in analysis.check.lines() {
         match stream {
-            Stream::Stdout => outln!("{line}"),
-            Stream::Stderr => errln!("{line}"),
+            Stream::Stdout if !args.quiet => outln!("{line}"),
+            Stream::Stderr if !(args.quiet && line.starts_with("Warning: ")) => errln!("{line}"),
+            _ => {}
         }
+    }
+    if args.quiet {
+        for f in
+            sorted_findings(analysis).into_iter().filter(|f| f.origin == Origin::Lsp && f.severity == Severity::Error)
+        {
+            errln!("{}", own_line(analysis, shown, f));
+        }
+        return;
     }
     if matches!(analysis.check, CheckOutcome::Validated { .. }) {
         for note in analysis.findings.iter().filter(|f| f.code == "not-evaluated") {
@@ -330,11 +359,20 @@ fn print_text(analysis: &Analysis) {
             errln!("Note: line {}: {}", pos.line + 1, note.message);
         }
     }
-    // What earlier runs showed (`--results`): ours, after check-manifest's lines.
-    for f in sorted_findings(analysis).into_iter().filter(|f| codes::in_category(f.code, codes::Category::Evidence)) {
-        let pos = analysis.line_index.position(&analysis.text, f.span.start, PositionEncoding::Utf32);
-        errln!("Note: line {}: [{}] {}", pos.line + 1, f.code, f.message);
+    if args.check_manifest_only {
+        return;
     }
+    // Ours, after check-manifest's lines (which stay as the real tool prints them).
+    for f in sorted_findings(analysis).into_iter().filter(|f| f.origin == Origin::Lsp && f.code != "not-evaluated") {
+        errln!("{}", own_line(analysis, shown, f));
+    }
+}
+
+/// `PATH:LINE:COL: CODE message`, as ruff and compilers print a finding (1-based, columns in
+/// code points), so editors and terminals link it to the place.
+fn own_line(analysis: &Analysis, shown: &str, finding: &torchcts_core::Finding) -> String {
+    let ((line, column), _) = one_based_range(analysis, finding);
+    format!("{shown}:{line}:{column}: {} {}", finding.code, finding.message)
 }
 
 /// `check --format json`: the check-manifest lines and every finding; `analyze --format

@@ -7,6 +7,7 @@ use super::output::{errln, out};
 use super::{read_manifest, AccountingArgs};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use torchcts_core::accounting_view::{LevelSelection, ManifestFacts};
 use torchcts_core::review_diff::{self, ReviewOptions};
 
 const DIFF_HELP: &str = "\
@@ -26,6 +27,10 @@ A test that stops running is attributed to what filters it in NEW (a dtype entry
 capability, a skip_ops entry, semantic_level, a hardware or resource limit); a test that
 starts running to what filtered it in OLD. A test that one version does not generate at all
 has the reason `not_collected` and its dtype as cause.
+
+A manifest that REV does not hold (added by the change) is new: with --against it is
+compared with nothing, named `nothing (new since REV)`, so every test it runs starts
+(json: \"old\": {\"file\": null, \"absent_at\": REV}); a REV that is not a commit is an error.
 
 Levels: --level/--level-exact/--level-range apply to both versions; without them each
 version counts its own semantic_level (so a change of semantic_level shows).
@@ -84,19 +89,26 @@ fn usage_error(message: impl std::fmt::Display) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// What NEW is compared with: a manifest's (name, text), or nothing (a manifest that
+/// `--against REV` does not hold: new in the change).
+enum Old {
+    Text(String, String),
+    Absent { rev: String },
+}
+
 pub fn run(args: &DiffArgs) -> ExitCode {
-    // (name, text) of both versions.
     let (old, new_path) = match (&args.against, args.files.as_slice()) {
         (Some(rev), [] | [_]) => {
             let path = args.files.first().cloned().unwrap_or_else(|| PathBuf::from("manifest.py"));
-            match runner::git::committed_text(&path, rev) {
-                Ok(text) => ((format!("{rev}:{}", path.display()), text), path),
+            match runner::git::committed_text_if_any(&path, rev) {
+                Ok(Some(text)) => (Old::Text(format!("{rev}:{}", path.display()), text), path),
+                Ok(None) => (Old::Absent { rev: rev.clone() }, path),
                 Err(e) => return usage_error(format!("cannot read {} at {rev}: {e}", path.display())),
             }
         }
         (Some(_), _) => return usage_error("with --against, give one manifest (the working version)"),
         (None, [old, new]) => match read_manifest(old) {
-            Ok(text) => ((old.display().to_string(), text), new.clone()),
+            Ok(text) => (Old::Text(old.display().to_string(), text), new.clone()),
             Err(e) => return usage_error(e),
         },
         (None, _) => return usage_error("give OLD and NEW manifests, or --against REV [FILE]"),
@@ -109,30 +121,58 @@ pub fn run(args: &DiffArgs) -> ExitCode {
         Ok(inventory) => inventory,
         Err(e) => return usage_error(e),
     };
-    let reviewed = match review_texts((&old.0, &old.1), (&new.0, &new.1), &new_path, &args.accounting, &inventory) {
+    let (old_name, reviewed) = match &old {
+        Old::Text(name, text) => {
+            (name.clone(), review_texts((name, text), (&new.0, &new.1), &new_path, &args.accounting, &inventory))
+        }
+        Old::Absent { rev } => (
+            format!("nothing (new since {rev})"),
+            review_new_text((&new.0, &new.1), &new_path, &args.accounting, &inventory),
+        ),
+    };
+    let Reviewed { review, old: old_side, new: new_side } = match reviewed {
         Ok(r) => r,
         Err(e) => return usage_error(e),
     };
-    let Reviewed { review, old: old_side, new: new_side } = reviewed;
+    let absent_note = match &old {
+        Old::Absent { rev } => Some(format!(
+            "{} is not in {rev}: a new manifest, compared with no manifest at all (every test it runs starts)",
+            new.0
+        )),
+        Old::Text(..) => None,
+    };
     match args.format {
         DiffFormat::Json => {
             let mut report = review_diff::to_json(&review);
-            report["old"] = serde_json::json!({"file": old.0, "not_static": old_side.not_static});
+            report["old"] = match &old {
+                Old::Text(name, _) => serde_json::json!({"file": name, "not_static": old_side.not_static}),
+                Old::Absent { rev } => serde_json::json!({"file": null, "absent_at": rev, "not_static": []}),
+            };
             report["new"] = serde_json::json!({"file": new.0, "not_static": new_side.not_static});
             report["inventory"] = super::skips::inventory_json(&inventory);
             super::output::write_json_stdout(&report);
         }
         DiffFormat::Markdown => {
-            out!("{}", review_diff::render_markdown(&review, &old.0, &new.0, args.show));
-            out!("\n<sub>Counts for {}.</sub>\n", inventory_label(&inventory));
+            out!("{}", review_diff::render_markdown(&review, &old_name, &new.0, args.show));
+            let new_manifest = match &old {
+                Old::Absent { rev } => format!(
+                    "A new manifest: `{}` is not in {rev}, so it is compared with no manifest at all (every test it runs starts). ",
+                    new.0
+                ),
+                Old::Text(..) => String::new(),
+            };
+            out!("\n<sub>{new_manifest}Counts for {}.</sub>\n", inventory_label(&inventory));
         }
         DiffFormat::Text => {
-            out!("{}", review_diff::render_text(&review, &old.0, &new.0, args.show));
+            out!("{}", review_diff::render_text(&review, &old_name, &new.0, args.show));
+            if let Some(note) = absent_note {
+                errln!("Note: {note}");
+            }
             errln!("Note: counts for {}", inventory_label(&inventory));
             if let Some(note) = args.accounting.layout_note(&new_path) {
                 errln!("Note: {note}");
             }
-            for (name, side) in [(&old.0, &old_side), (&new.0, &new_side)] {
+            for (name, side) in [(&old_name, &old_side), (&new.0, &new_side)] {
                 for n in &side.not_static {
                     errln!("Note: {name}: {n}; counted as far as it is known");
                 }
@@ -161,18 +201,69 @@ pub fn review_texts(
     accounting: &AccountingArgs,
     inventory: &super::SelectedInventory,
 ) -> Result<Reviewed, String> {
-    let mut old_side = review_diff::side(old.1).map_err(|e| format!("{}: {e}", old.0))?;
-    let mut new_side = review_diff::side(new.1).map_err(|e| format!("{}: {e}", new.0))?;
-    let layout = accounting.run_layout(new_path);
-    old_side.facts.layout = layout.clone();
-    new_side.facts.layout = layout;
-    let python = accounting.regex_python(new_path).0;
-    old_side.facts.python = python;
-    new_side.facts.python = python;
+    let folder = Folder::of(new_path, accounting);
+    let old_side = folder.side(old)?;
+    let new_side = folder.side(new)?;
     let options = ReviewOptions { device: accounting.device.clone(), selection: accounting.levels.selection() };
     let review = review_diff::review(inventory, &old_side.facts, &new_side.facts, &options)?;
     if let Some(problem) = &review.diff.problem {
         return Err(problem.clone());
     }
     Ok(Reviewed { review, old: old_side, new: new_side })
+}
+
+/// A new manifest (no old version) reviewed against nothing: the old side collects and runs
+/// nothing, so every test the manifest runs starts, `not_collected`, attributed to its dtype
+/// entry (or to the new manifest itself for a test of no dtype). Its not-run records are
+/// left out (each would read as a change from nothing).
+pub fn review_new_text(
+    new: (&str, &str),
+    new_path: &std::path::Path,
+    accounting: &AccountingArgs,
+    inventory: &super::SelectedInventory,
+) -> Result<Reviewed, String> {
+    let new_side = Folder::of(new_path, accounting).side(new)?;
+    let facts = &new_side.facts;
+    let device = facts.resolve_device(accounting.device.as_deref());
+    let selection = match accounting.levels.selection() {
+        Some(s) => s,
+        None => LevelSelection::from_manifest(facts).map_err(|e| format!("{}: {e}", new.0))?,
+    };
+    let new_acc = accounting::account(inventory, facts, &device, selection);
+    let nothing = accounting::diff::prepare_nothing(&new_acc);
+    let no_manifest = ManifestFacts::default();
+    let mut review = review_diff::review_prepared(&new_acc, &nothing, &no_manifest, &new_acc, facts);
+    // Every record of the manifest would read as a change from nothing; `skips` lists them.
+    review.diff.reason_deltas.clear();
+    for level in &mut review.diff.levels {
+        level.reason_deltas.clear();
+    }
+    for change in &mut review.changes {
+        if change.cause == review_diff::Cause::GeneratedSet {
+            change.label = "the new manifest".to_string();
+        }
+    }
+    let old_side = review_diff::Side { facts: no_manifest, not_static: Vec::new() };
+    Ok(Reviewed { review, old: old_side, new: new_side })
+}
+
+/// What the working version's folder decides for both versions: how a run there names
+/// tests, and the Python whose `re` judges regexes.
+struct Folder {
+    layout: accounting::RunLayout,
+    python: torchcts_core::regex_check::PythonVersion,
+}
+
+impl Folder {
+    fn of(new_path: &std::path::Path, accounting: &AccountingArgs) -> Folder {
+        Folder { layout: accounting.run_layout(new_path), python: accounting.regex_python(new_path).0 }
+    }
+
+    /// One version's text evaluated in this folder.
+    fn side(&self, (name, text): (&str, &str)) -> Result<review_diff::Side, String> {
+        let mut side = review_diff::side(text).map_err(|e| format!("{name}: {e}"))?;
+        side.facts.layout = self.layout.clone();
+        side.facts.python = self.python;
+        Ok(side)
+    }
 }

@@ -14,6 +14,7 @@ pub mod inputs;
 pub mod inventory;
 pub mod output;
 pub mod places;
+pub mod regex_note;
 pub mod report;
 pub mod run;
 pub mod skips;
@@ -24,7 +25,6 @@ use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use torchcts_core::accounting_view::{Inventory, LevelSelection};
 use torchcts_core::regex_check::PythonVersion;
-use torchcts_core::value::ValueKind;
 use torchcts_core::Analysis;
 
 /// The whole command line. Without a command, the language server runs on stdio.
@@ -562,16 +562,6 @@ pub fn analyze_input(
     }
     let analysis = surroundings.analyze_whole(&text, inventory);
     Ok((text, analysis))
-}
-
-/// Whether the manifest has values check-manifest compiles as regexes (`supported_dtypes`
-/// strings, `capabilities.ieee754`; `skip_ops` holds exact names).
-pub fn has_regexes(analysis: &Analysis) -> bool {
-    let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) else { return false };
-    let dtypes = manifest.get("supported_dtypes").and_then(|e| e.value.as_dict());
-    let capabilities = manifest.get("capabilities").and_then(|e| e.value.as_dict());
-    dtypes.is_some_and(|d| d.entries.iter().any(|e| e.value.as_str().is_some()))
-        || capabilities.and_then(|c| c.get("ieee754")).is_some_and(|e| !matches!(e.value.kind, ValueKind::Bool(_)))
 }
 
 /// `os.path.abspath(path)`: joined to the working folder and normalised lexically (`.` and

@@ -86,8 +86,8 @@ pub fn render(r: &SupportRecord) -> String {
     chart(&mut out, &r.levels);
     matrix(&mut out, r);
     entry_evidence(&mut out, r);
-    entries(&mut out, "capabilities", "Capabilities", "declared", "tests filtered for want of it", &r.capabilities);
-    entries(&mut out, "skip-ops", "skip_ops", "", "tests it removes", &r.skip_ops);
+    entries(&mut out, "capabilities", "Capabilities", "declared", "filtered tests it is the cause of", &r.capabilities);
+    entries(&mut out, "skip-ops", "skip_ops", "", "tests it removes (as its entry above)", &r.skip_ops);
     tolerances(&mut out, r);
     runs(&mut out, r);
     review(&mut out, r);
@@ -182,14 +182,18 @@ fn chart(out: &mut String, levels: &[LevelRow]) {
         }
         let _ = writeln!(
             out,
-            "<text x=\"{:.1}\" y=\"{}\">{} / {}</text></g>",
+            "<text x=\"{:.1}\" y=\"{}\">{} run, {} filtered</text></g>",
             x + 6.0,
             y + 15.0,
             l.run,
-            l.run + l.filtered
+            l.filtered
         );
     }
-    out.push_str("</svg>\n<ul class=\"legend\">");
+    out.push_str(
+        "</svg>\n<p class=\"hint\">Per level: the tests that run and those filtered; filtered counts \
+         OpInfo tests that are not collected (a dtype or operator left out) besides collected ones, so \
+         a bar can be longer than the level's collected tests.</p>\n<ul class=\"legend\">",
+    );
     let _ = write!(out, "<li><i style=\"background:{RUN_COLOUR}\"></i>run</li>");
     if levels.iter().any(|l| !l.selected && l.run > 0) {
         let _ =
@@ -328,14 +332,14 @@ fn entry_evidence(out: &mut String, r: &SupportRecord) {
     out.push_str(
         "<section id=\"entries\"><h2>Per entry: what the runs showed</h2>\n<p class=\"hint\">The tests an entry decides: \
          a dtype or capability, those it lets in; a skip_ops item, those it removes; a tolerance override, the OpInfo \
-         tests comparing under it; semantic_level, all that run.</p>\n",
+         tests comparing under it; semantic_level, all that run; parameter sets of generated tests included.</p>\n",
     );
     if r.entries.is_empty() {
         out.push_str("<p>No entry decides tests.</p></section>\n");
         return;
     }
     out.push_str(
-        "<table class=\"entries\"><thead><tr><th>entry</th><th>tests</th><th>passed</th><th>failed</th><th>errored</th>\
+        "<table class=\"entries\"><thead><tr><th>entry</th><th>tests it decides</th><th>passed</th><th>failed</th><th>errored</th>\
          <th>skipped</th><th>no record</th><th>newest record</th></tr></thead><tbody>\n",
     );
     for (line, e) in &r.entries {

@@ -30,7 +30,9 @@ pub fn render(r: &SupportRecord) -> String {
         Tally::outcome_line(&e.tally),
         if e.partial { " (a run that did not complete counts for the tests it reached)" } else { "" }
     );
-    out.push_str("| level | run | filtered | filtered by |\n|---:|---:|---:|---|\n");
+    out.push_str(
+        "| level | run | filtered (OpInfo tests not collected included) | filtered by |\n|---:|---:|---:|---|\n",
+    );
     for l in r.levels.iter().filter(|l| l.collected > 0) {
         let reasons: Vec<String> = l.by_reason.iter().take(3).map(|(k, n)| format!("{k} {n}")).collect();
         let _ = writeln!(
@@ -43,7 +45,7 @@ pub fn render(r: &SupportRecord) -> String {
             reasons.join(", ")
         );
     }
-    out.push_str("\n| dtype | claim | run | passed | failed | errored | no record | filtered |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
+    out.push_str("\n| dtype | claim | tests of this dtype that run | passed | failed | errored | no record | filtered |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
     for (i, d) in r.dtypes.iter().enumerate() {
         let mut t = Tally::default();
         for cell in r.operators.iter().filter_map(|o| o.cells[i].as_ref()) {
@@ -70,7 +72,7 @@ pub fn render(r: &SupportRecord) -> String {
     failures(&mut out, r);
     let decided: Vec<_> = r.entries.iter().filter(|(_, e)| e.tally.tests > 0).collect();
     if !decided.is_empty() {
-        out.push_str("\n| entry | tests | passed | failed | errored | no record |\n|---|---:|---:|---:|---:|---:|\n");
+        out.push_str("\n| entry | tests it decides (parameter sets of generated tests included) | passed | failed | errored | no record |\n|---|---:|---:|---:|---:|---:|\n");
         for (_, e) in decided {
             let t = &e.tally;
             let _ = writeln!(
@@ -99,13 +101,13 @@ pub fn render(r: &SupportRecord) -> String {
 /// values as code spans: they are the manifest's text).
 fn manifest_tables(out: &mut String, r: &SupportRecord) {
     if !r.capabilities.is_empty() {
-        out.push_str("\n| capability | declared | tests filtered for it |\n|---|---|---:|\n");
+        out.push_str("\n| capability | declared | filtered tests it is the cause of |\n|---|---|---:|\n");
         for c in &r.capabilities {
             let _ = writeln!(out, "| {} | {} | {} |", code_span(&c.name), code_span(&c.value), c.removes);
         }
     }
     if !r.skip_ops.is_empty() {
-        out.push_str("\n| skip_ops | tests removed | of them passed / failed in a run |\n|---|---:|---|\n");
+        out.push_str("\n| skip_ops | tests it removes (as its entry above) | of them passed / failed in a run |\n|---|---:|---|\n");
         for s in &r.skip_ops {
             let _ = writeln!(
                 out,

@@ -239,14 +239,18 @@ fn build_record(
     // clock would make two records of the same input differ).
     let lookup = crate::host::evidence::IndexLookup::new(&index);
     let now = args.timestamp.then(crate::host::clock::now_seconds);
-    let device = flags.device.as_deref();
-    record.entries = torchcts_core::evidence::entry_tallies(&inventory, &analysis, device, &lookup, now)
-        .into_iter()
-        .map(|mut e| {
-            model::without_machine_paths(&mut e.tally, &folders);
-            (analysis.line_index.line_of(e.entry.span.start) + 1, e)
-        })
-        .collect();
+    // The entries counted as the record counts (its levels, device and layout).
+    let counted_as =
+        av::CountedAs { device: flags.device.as_deref(), selection: Some(selection), layout: Some(&facts.layout) };
+    record.attach_entries(
+        torchcts_core::evidence::entry_tallies_as(&inventory, &analysis, &counted_as, &lookup, now)
+            .into_iter()
+            .map(|mut e| {
+                model::without_machine_paths(&mut e.tally, &folders);
+                (analysis.line_index.line_of(e.entry.span.start) + 1, e)
+            })
+            .collect(),
+    );
     record.notes.extend(acc.not_modelled.iter().chain(&av::unknown_inputs(manifest)).map(|n| model::strip_paths(n)));
     if let Some(rev) = &args.against {
         record.review = Some(review_part(path, rev, &text, flags, &inventory)?);
