@@ -268,7 +268,7 @@ fn a_real_crash_on_simdev_is_counted_apart_named_and_offers_the_isolated_rerun()
     client.request(
         "initialize",
         json!({"processId": null, "rootUri": null,
-               "capabilities": {"window": {"workDoneProgress": true}},
+               "capabilities": vscode_capabilities(),
                "initializationOptions": {"torchcts": {"python": python, "timeoutSeconds": 600}}}),
     );
     client.notify("initialized", json!({}));
