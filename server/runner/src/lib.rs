@@ -35,6 +35,7 @@ mod process;
 mod process_group;
 mod registry;
 mod results;
+mod utc;
 
 use std::path::PathBuf;
 use std::time::Duration;

@@ -14,18 +14,7 @@ use super::{canonical, pyjson, stamp, CachedFile, EvidenceIndex, Problem, RunInf
 /// The clock as torchcts writes times (`2026-11-30T16:24:12`), to compare as text.
 pub(super) fn iso_seconds(now: SystemTime) -> String {
     let secs = now.duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_secs()) as i64;
-    let (days, rem) = (secs.div_euclid(86400), secs.rem_euclid(86400));
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719468;
-    let era = z.div_euclid(146097);
-    let doe = z - era * 146097;
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}", rem / 3600, rem / 60 % 60, rem % 60)
+    crate::utc::iso_seconds(secs)
 }
 
 /// Whether a torchcts time is after the clock (`now`: [`iso_seconds`]); compared on its
