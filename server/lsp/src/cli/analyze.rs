@@ -86,7 +86,7 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
         Ok(inputs) => inputs,
         Err(e) => return super::input_error("analyze", e),
     };
-    let configs = match super::configs_for(&given.inputs) {
+    let configs = match super::configs_for("analyze", &given.inputs) {
         Ok(configs) => configs,
         Err(code) => return code,
     };

@@ -150,7 +150,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
             Err(e) => return super::input_error("check", e),
         },
     };
-    let configs = match super::configs_for(&given.inputs) {
+    let configs = match super::configs_for("check", &given.inputs) {
         Ok(configs) => configs,
         Err(code) => return code,
     };

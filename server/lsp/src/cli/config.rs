@@ -9,29 +9,27 @@ use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const CONFIG_HELP: &str = "\
-The settings, in the nearest pyproject.toml at or above FILE that has the table
+/// `config --help`: the keys, from [`project_config::KEYS`].
+fn config_help() -> String {
+    format!(
+        "The settings, in the nearest pyproject.toml at or above FILE that has the table
 (the nearest wins; nested files are not merged); paths relative to its folder:
 
-  [tool.torchcts-lsp]
-  device = \"cuda\"                   # device for counts and runs [default: the manifest's device_name]
-  level = 2                         # level when the manifest has no semantic_level [default: 3]
-  python = \".venv/bin/python\"       # the Python with torchcts (runs, the torch version)
-  manifests = [\"**/manifests/*.py\"] # manifests besides every manifest.py (folders, the editor)
-  results = [\"ci-results\"]          # folders of earlier run results
-  inventory = \"inventory.bin\"       # an inventory written by `torchcts-lsp inventory`
-  on-save = \"off\"                   # off | affected | level (the editor's on-save runs)
-  ignore = [\"dtype-key-ignored\"]    # torchcts-lsp's own finding codes to silence
+{}
+`inventory`, `torch` and `torchcts` choose the inventory, as the flags do: give `inventory`
+or `torch`/`torchcts`, not both. CLI flags (--device, --level, --inventory, --torch,
+--torchcts, --python, --results) and editor settings override them. A value that cannot be
+used is an error naming the file, line and key (exit 2), for every command.
 
-CLI flags (--device, --level, --inventory, --torch) and editor settings override them.
-A value that cannot be used is an error naming the file, line and key (exit 2).
-
-Exit code: 0; 2 for a usage error or a configuration that cannot be used.";
+Exit code: 0; 2 for a usage error or a configuration that cannot be used.",
+        project_config::sample_table()
+    )
+}
 
 #[derive(clap::Args, Debug)]
 #[command(
     about = "Print the effective project settings (pyproject.toml [tool.torchcts-lsp]) and where each comes from",
-    after_help = CONFIG_HELP
+    after_help = config_help()
 )]
 pub struct ConfigArgs {
     /// A manifest or folder [default: the working folder]
@@ -73,44 +71,76 @@ pub fn run(args: &ConfigArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// `(key, value as TOML, where from)` for every setting.
+/// `(key, value as TOML, where from)` for every key of [`project_config::KEYS`].
 fn rows(config: Option<&ProjectConfig>) -> Vec<(&'static str, Value, String)> {
-    fn row<T>(
-        key: &'static str,
-        setting: Option<&Setting<T>>,
-        file: &str,
-        value: impl Fn(&T) -> Value,
-        default: (Value, &str),
-    ) -> (&'static str, Value, String) {
-        match setting {
-            Some(s) => (key, value(&s.value), format!("{file}:{}", s.line)),
-            None => (key, default.0, format!("default: {}", default.1)),
-        }
-    }
-    let file = config.map(|c| c.file.display().to_string()).unwrap_or_default();
     let c = config.cloned().unwrap_or_default();
+    let file = c.file.display().to_string();
+    project_config::KEYS
+        .iter()
+        .map(|key| match value_of(&c, key.name) {
+            Some((value, line)) => (key.name, value, format!("{file}:{line}")),
+            None => (key.name, default_of(key.name), format!("default: {}", key.default)),
+        })
+        .collect()
+}
+
+/// The value of `key` in `config` as JSON, and its line; `None` where it is not set.
+fn value_of(c: &ProjectConfig, key: &str) -> Option<(Value, usize)> {
+    fn of<T>(setting: &Option<Setting<T>>, value: impl Fn(&T) -> Value) -> Option<(Value, usize)> {
+        setting.as_ref().map(|s| (value(&s.value), s.line))
+    }
     let path = |p: &PathBuf| json!(p.display().to_string());
-    let paths = |v: &Vec<PathBuf>| json!(v.iter().map(|p| p.display().to_string()).collect::<Vec<_>>());
-    vec![
-        row("device", c.device.as_ref(), &file, |v| json!(v), (json!(""), "the manifest's device_name")),
-        row("level", c.level.as_ref(), &file, |v| json!(v), (json!(3), "the manifest's semantic_level, else 3")),
-        row(
-            "python",
-            c.python.as_ref(),
-            &file,
-            path,
-            (json!(""), "$VIRTUAL_ENV, a .venv beside the manifest, else python3"),
-        ),
-        row("manifests", c.manifests.as_ref(), &file, |v| json!(v), (json!([]), "files named manifest.py only")),
-        row("results", c.results.as_ref(), &file, paths, (json!([]), ".torchcts-lsp/results beside the manifest")),
-        row(
-            "inventory",
-            c.inventory.as_ref(),
-            &file,
-            path,
-            (json!(""), "the embedded one for the environment's torch"),
-        ),
-        row("on-save", c.on_save.as_ref(), &file, |v| json!(v), (json!("off"), "no runs on save")),
-        row("ignore", c.ignore.as_ref(), &file, |v| json!(v), (json!([]), "nothing silenced")),
-    ]
+    match key {
+        "device" => of(&c.device, |v| json!(v)),
+        "level" => of(&c.level, |v| json!(v)),
+        "python" => of(&c.python, path),
+        "manifests" => of(&c.manifests, |v| json!(v)),
+        "results" => of(&c.results, |v| json!(v.iter().map(|p| p.display().to_string()).collect::<Vec<_>>())),
+        "inventory" => of(&c.inventory, path),
+        "torch" => of(&c.torch, |v| json!(v)),
+        "torchcts" => of(&c.torchcts, |v| json!(v)),
+        "on-save" => of(&c.on_save, |v| json!(v)),
+        "ignore" => of(&c.ignore, |v| json!(v)),
+        _ => None,
+    }
+}
+
+/// The value a key has when it is not set, as JSON (`""` or `[]` where the default is
+/// decided later, by the manifest or the environment).
+fn default_of(key: &str) -> Value {
+    match key {
+        "level" => json!(3),
+        "on-save" => json!("off"),
+        "manifests" | "results" | "ignore" => json!([]),
+        _ => json!(""),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_key_has_a_row_read_from_the_file() {
+        let dir = std::env::temp_dir().join(format!("torchcts-config-rows-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("inv.bin"), b"").unwrap();
+        let file = dir.join("pyproject.toml");
+        // Every key but the inventory choice's other half (`inventory` or `torch`/`torchcts`).
+        let table = |choice: &str| {
+            format!("[tool.torchcts-lsp]\ndevice = \"cuda\"\nlevel = 2\npython = \"py\"\nmanifests = [\"m/*.py\"]\nresults = [\"r\"]\non-save = \"level\"\nignore = [\"duplicate-key\"]\n{choice}")
+        };
+        let mut from_file = std::collections::BTreeSet::new();
+        for choice in ["inventory = \"inv.bin\"\n", "torch = \"2.9.1\"\ntorchcts = \"0.4.1\"\n"] {
+            let config = project_config::parse(&table(choice), &file).unwrap().unwrap();
+            for (key, _, from) in rows(Some(&config)) {
+                if from.starts_with(&file.display().to_string()) {
+                    from_file.insert(key);
+                }
+            }
+        }
+        let keys: std::collections::BTreeSet<&str> = project_config::KEYS.iter().map(|k| k.name).collect();
+        assert_eq!(from_file, keys, "a key of KEYS that `config` does not show from the file");
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }

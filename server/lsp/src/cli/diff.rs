@@ -7,7 +7,7 @@ use super::output::{errln, out};
 use super::{read_manifest, AccountingArgs};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use torchcts_core::accounting_view::{LevelSelection, ManifestFacts};
+use torchcts_core::accounting_view::ManifestFacts;
 use torchcts_core::review_diff::{self, ReviewOptions};
 
 const DIFF_HELP: &str = "\
@@ -117,17 +117,23 @@ pub fn run(args: &DiffArgs) -> ExitCode {
         Ok(text) => (new_path.display().to_string(), text),
         Err(e) => return usage_error(e),
     };
-    let inventory = match args.accounting.load_inventory(&new_path) {
+    // The working version's project configuration, for both versions.
+    let config = match super::config_for_manifest("diff", &new_path) {
+        Ok(config) => config,
+        Err(code) => return code,
+    };
+    let accounting = args.accounting.for_manifest(config.as_ref());
+    let inventory = match accounting.load_inventory(&new_path) {
         Ok(inventory) => inventory,
         Err(e) => return usage_error(e),
     };
     let (old_name, reviewed) = match &old {
         Old::Text(name, text) => {
-            (name.clone(), review_texts((name, text), (&new.0, &new.1), &new_path, &args.accounting, &inventory))
+            (name.clone(), review_texts((name, text), (&new.0, &new.1), &new_path, &accounting, &inventory))
         }
         Old::Absent { rev } => (
             format!("nothing (new since {rev})"),
-            review_new_text((&new.0, &new.1), &new_path, &args.accounting, &inventory),
+            review_new_text((&new.0, &new.1), &new_path, &accounting, &inventory),
         ),
     };
     let Reviewed { review, old: old_side, new: new_side } = match reviewed {
@@ -169,7 +175,7 @@ pub fn run(args: &DiffArgs) -> ExitCode {
                 errln!("Note: {note}");
             }
             errln!("Note: counts for {}", inventory_label(&inventory));
-            if let Some(note) = args.accounting.layout_note(&new_path) {
+            if let Some(note) = accounting.layout_note(&new_path) {
                 errln!("Note: {note}");
             }
             for (name, side) in [(&old_name, &old_side), (&new.0, &new_side)] {
@@ -227,7 +233,7 @@ pub fn review_new_text(
     let device = facts.resolve_device(accounting.device.as_deref());
     let selection = match accounting.levels.selection() {
         Some(s) => s,
-        None => LevelSelection::from_manifest(facts).map_err(|e| format!("{}: {e}", new.0))?,
+        None => accounting.default_selection(facts).map_err(|e| format!("{}: {e}", new.0))?,
     };
     let new_acc = accounting::account(inventory, facts, &device, selection);
     let nothing = accounting::diff::prepare_nothing(&new_acc);
@@ -252,11 +258,17 @@ pub fn review_new_text(
 struct Folder {
     layout: accounting::RunLayout,
     python: torchcts_core::regex_check::PythonVersion,
+    /// The project's `level`, for a version without `semantic_level`.
+    default_level: Option<u8>,
 }
 
 impl Folder {
     fn of(new_path: &std::path::Path, accounting: &AccountingArgs) -> Folder {
-        Folder { layout: accounting.run_layout(new_path), python: accounting.regex_python(new_path).0 }
+        Folder {
+            layout: accounting.run_layout(new_path),
+            python: accounting.regex_python(new_path).0,
+            default_level: accounting.default_level,
+        }
     }
 
     /// One version's text evaluated in this folder.
@@ -264,6 +276,9 @@ impl Folder {
         let mut side = review_diff::side(text).map_err(|e| format!("{name}: {e}"))?;
         side.facts.layout = self.layout.clone();
         side.facts.python = self.python;
+        if side.facts.semantic_level.is_none() {
+            side.facts.semantic_level = self.default_level.map(|l| accounting::PyValue::Int(i64::from(l)));
+        }
         Ok(side)
     }
 }

@@ -115,13 +115,20 @@ pub fn input_error(command: &str, error: inputs::InputError) -> std::process::Ex
 /// The project configuration of each input (`Err`: one cannot be used, said on stderr;
 /// the command exits 2).
 pub fn configs_for(
+    command: &str,
     inputs: &[inputs::Input],
 ) -> Result<Vec<Option<crate::host::project_config::ProjectConfig>>, std::process::ExitCode> {
     inputs
         .iter()
         .map(inputs::config_for)
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| input_error("config", inputs::InputError::Config(e)))
+        .map_err(|e| input_error(command, inputs::InputError::Config(e)))
+}
+
+/// The project configuration of one manifest (`Err`: it cannot be used, said on stderr
+/// under `command`'s name; the command exits 2).
+pub fn config_for_manifest(command: &str, manifest: &Path) -> Result<Option<ProjectConfig>, std::process::ExitCode> {
+    crate::host::project_config::load_for(manifest).map_err(|e| input_error(command, inputs::InputError::Config(e)))
 }
 
 /// Drops the findings the project configuration's `ignore` names (the host's one rule,
@@ -191,6 +198,10 @@ pub struct AccountingArgs {
     /// no `semantic_level` and no level flag is given.
     #[arg(skip)]
     pub default_level: Option<u8>,
+    /// Where the inventory choice was made when the project configuration made it
+    /// (`pyproject.toml:7: [tool.torchcts-lsp] inventory`): said when it cannot load.
+    #[arg(skip)]
+    pub inventory_origin: Option<String>,
 }
 
 impl AccountingArgs {
@@ -208,13 +219,27 @@ impl AccountingArgs {
             environment: std::sync::OnceLock::new(),
             python: self.python.clone(),
             default_level: self.default_level,
+            inventory_origin: self.inventory_origin.clone(),
         };
         if let Some(config) = config {
             if out.device.is_none() {
                 out.device = config.device.as_ref().map(|s| s.value.clone());
             }
+            // The flags choose the inventory as a whole: any of them, and none of the file's.
             if out.inventory.is_none() && out.torch.is_none() && out.torchcts.is_none() {
                 out.inventory = config.inventory.as_ref().map(|s| s.value.clone());
+                out.torch = config.torch.as_ref().map(|s| s.value.clone());
+                out.torchcts = config.torchcts.as_ref().map(|s| s.value.clone());
+                let chosen_by = [
+                    ("inventory", config.inventory.as_ref().map(|s| s.line)),
+                    ("torch", config.torch.as_ref().map(|s| s.line)),
+                    ("torchcts", config.torchcts.as_ref().map(|s| s.line)),
+                ];
+                out.inventory_origin = chosen_by.iter().find_map(|(key, line)| {
+                    line.map(|line| {
+                        format!("{}:{line}: [{}] {key}", config.file.display(), crate::host::project_config::TABLE)
+                    })
+                });
             }
             out.python = out.python.or_else(|| config.python.as_ref().map(|s| s.value.clone()));
             out.default_level = out.default_level.or(config.level.as_ref().map(|s| s.value));
@@ -274,6 +299,13 @@ impl AccountingArgs {
     /// The inventory to count `manifest` with: `--inventory`, `--torch`, else the embedded
     /// one for the environment's torch. `Err` says why it cannot load.
     pub fn load_inventory(&self, manifest: &Path) -> Result<SelectedInventory, String> {
+        self.load_inventory_as_chosen(manifest).map_err(|e| match &self.inventory_origin {
+            Some(origin) => format!("{origin}: {e}"),
+            None => e,
+        })
+    }
+
+    fn load_inventory_as_chosen(&self, manifest: &Path) -> Result<SelectedInventory, String> {
         if let Some(p) = &self.inventory {
             return std::fs::read(p)
                 .map_err(|e| format!("{}: {e}", p.display()))
@@ -322,29 +354,14 @@ fn manifest_folder(manifest: &Path) -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("."))
 }
 
-/// `--torch`: a release with an embedded inventory of some torchcts (a local suffix like
-/// `+cu128` is allowed); whether the `--torchcts` release has it is checked on load.
+/// `--torch`: [`crate::host::torch_env::torch_release_option`].
 fn parse_torch_release(value: &str) -> Result<String, String> {
-    let wanted = accounting::versions::release(value);
-    let embedded = accounting::versions::embedded_torchcts_releases()
-        .into_iter()
-        .any(|cts| accounting::versions::embedded_torch_releases_of(cts).contains(&wanted));
-    if embedded {
-        Ok(value.to_string())
-    } else {
-        Err(accounting::versions::no_inventory_message(value))
-    }
+    crate::host::torch_env::torch_release_option(value)
 }
 
-/// `--torchcts`: a torchcts release with embedded inventories.
+/// `--torchcts`: [`crate::host::torch_env::torchcts_release_option`].
 fn parse_torchcts_release(value: &str) -> Result<String, String> {
-    match accounting::versions::embedded_torchcts(value) {
-        Some(release) => Ok(release.to_string()),
-        None => Err(format!(
-            "no inventory of torchcts {value} is embedded (embedded: {})",
-            accounting::versions::embedded_torchcts_releases().join(", ")
-        )),
-    }
+    crate::host::torch_env::torchcts_release_option(value)
 }
 
 /// The inventory a command counts with.

@@ -113,22 +113,32 @@ pub fn run(args: &RunArgs) -> ExitCode {
         Err(e) => return usage_error(e),
     };
     let folder = manifest.parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."));
+    // The project configuration fills what the flags leave unset (device, level, python,
+    // the inventory of --against, the earlier results --failed reads).
+    let config = match super::config_for_manifest("run", &manifest) {
+        Ok(config) => config,
+        Err(code) => return code,
+    };
+    let accounting = args.accounting.for_manifest(config.as_ref());
+    let configured_results: Vec<PathBuf> =
+        config.as_ref().and_then(|c| c.results.as_ref()).map(|r| r.value.clone()).unwrap_or_default();
     let results_dir = args.results.clone().unwrap_or_else(|| folder.join(runner::OWN_FOLDER).join("results"));
     let results_dir = std::path::absolute(&results_dir).unwrap_or(results_dir);
     let side = match torchcts_core::review_diff::side(&text) {
         Ok(side) => side,
         Err(e) => return usage_error(format!("{}: {e}", manifest.display())),
     };
-    let device = side.facts.resolve_device(args.accounting.device.as_deref());
+    let device = side.facts.resolve_device(accounting.device.as_deref());
 
     // The node ids, for the selections that name tests.
     let nodes: Option<Vec<String>> = if let Some(rev) = &args.against {
-        match started_against(&manifest, &text, rev, &args.accounting) {
+        match started_against(&manifest, &text, rev, &accounting) {
             Ok(nodes) => Some(nodes),
             Err(e) => return usage_error(e),
         }
     } else if args.failed {
-        let index = EvidenceIndex::read(std::slice::from_ref(&results_dir), &device, Default::default());
+        let folders: Vec<PathBuf> = std::iter::once(results_dir.clone()).chain(configured_results).collect();
+        let index = EvidenceIndex::read(&folders, &device, Default::default());
         let mut failed: Vec<String> = index
             .records()
             .filter(|(_, e)| matches!(e.status, EvidenceStatus::Failed | EvidenceStatus::Error))
@@ -156,12 +166,11 @@ pub fn run(args: &RunArgs) -> ExitCode {
             if args.shard.is_some() {
                 return usage_error("--shard splits node ids: use it with --against, --failed or --node");
             }
-            let level = match args
-                .accounting
+            let level = match accounting
                 .levels
                 .selection()
                 .map(Ok)
-                .unwrap_or_else(|| args.accounting.for_manifest(None).default_selection(&side.facts))
+                .unwrap_or_else(|| accounting.default_selection(&side.facts))
             {
                 Ok(level) => level,
                 Err(e) => return usage_error(e),
@@ -169,7 +178,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
             Selection::Filters { level: runner_level(level), dtypes: Vec::new(), keyword: None }
         }
     };
-    let python = runner::find_python(args.python.as_deref(), Some(&folder));
+    let python = runner::find_python(args.python.as_deref().or(accounting.python.as_deref()), Some(&folder));
     let request = RunRequest {
         python,
         manifest_path: manifest.clone(),

@@ -86,7 +86,7 @@ pub fn run(args: &SkipsArgs) -> ExitCode {
         Ok(inputs) => inputs,
         Err(e) => return super::input_error("skips", e),
     };
-    let configs = match super::configs_for(&given.inputs) {
+    let configs = match super::configs_for("skips", &given.inputs) {
         Ok(configs) => configs,
         Err(code) => return code,
     };

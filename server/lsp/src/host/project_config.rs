@@ -1,23 +1,14 @@
 //! Project configuration: `[tool.torchcts-lsp]` in the nearest `pyproject.toml` above a
 //! manifest (the nearest file that has the table wins; nested files are not merged).
-//!
-//! ```toml
-//! [tool.torchcts-lsp]
-//! device = "cuda"                   # device for counts and runs
-//! level = 2                         # default level when the manifest has no semantic_level
-//! python = ".venv/bin/python"       # relative to this pyproject.toml's folder
-//! manifests = ["**/manifests/*.py"] # globs of manifests besides every manifest.py
-//! results = ["ci-results"]          # folders of earlier run results (relative)
-//! inventory = "tools/inventory.bin" # an inventory written by `torchcts-lsp inventory`
-//! on-save = "affected"              # off | affected | level
-//! ignore = ["dtype-key-ignored"]    # torchcts-lsp's own finding codes to silence
-//! ```
+//! The keys, what each sets and its default are [`KEYS`] (schema as data: `config` and its
+//! help, the docs and the settings tests are checked against it).
 //!
 //! The CLI reads it per manifest; the server calls [`load_for`] for each document and
 //! [`load_file`] again when a `pyproject.toml` changes (`workspace/didChangeWatchedFiles`).
 //! Editor settings and CLI flags override it. A bad value is a [`ConfigError`] naming the
-//! file, the key and the byte range of the value (for a diagnostic on the file), never a
-//! panic. Parsing is TOML by the `toml` crate; this module is IO (the core reads no files).
+//! file, the line, the key and the byte range of the value (for a diagnostic on the file),
+//! never a panic. Parsing is TOML by the `toml` crate; this module is IO (the core reads no
+//! files; `inventory` is checked to be a file).
 
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -29,6 +20,92 @@ pub const FILE_NAME: &str = "pyproject.toml";
 pub const TABLE: &str = "tool.torchcts-lsp";
 /// The values `on-save` takes (the editor's `torchcts.onSave`).
 pub const ON_SAVE_VALUES: [&str; 3] = ["off", "affected", "level"];
+
+/// One key of the table.
+#[derive(Clone, Copy, Debug)]
+pub struct Key {
+    pub name: &'static str,
+    /// A value, as TOML (the sample table of `config --help`).
+    pub example: &'static str,
+    /// What it sets.
+    pub meaning: &'static str,
+    /// What applies without it.
+    pub default: &'static str,
+}
+
+/// Every key [`parse`] reads, in the order `config` prints them. A key added here without
+/// its parsing, its `config` row, its line in docs/configuration.md or its rows in the
+/// settings test matrix (`server/lsp/tests/settings_matrix.rs`) fails a test.
+pub const KEYS: &[Key] = &[
+    Key {
+        name: "device",
+        example: "\"cuda\"",
+        meaning: "device for counts and runs",
+        default: "the manifest's device_name",
+    },
+    Key { name: "level", example: "2", meaning: "level when the manifest has no semantic_level", default: "3" },
+    Key {
+        name: "python",
+        example: "\".venv/bin/python\"",
+        meaning: "the Python with torchcts (runs, its torch version, regexes)",
+        default: "$VIRTUAL_ENV, a .venv beside the manifest, else python3",
+    },
+    Key {
+        name: "manifests",
+        example: "[\"**/manifests/*.py\"]",
+        meaning: "globs of manifests besides every manifest.py",
+        default: "files named manifest.py only",
+    },
+    Key {
+        name: "results",
+        example: "[\"ci-results\"]",
+        meaning: "folders of earlier run results",
+        default: ".torchcts-lsp/results beside the manifest",
+    },
+    Key {
+        name: "inventory",
+        example: "\"tools/inventory.json.gz\"",
+        meaning: "an inventory written by `torchcts-lsp inventory`",
+        default: "the embedded one for the environment's torch",
+    },
+    Key {
+        name: "torch",
+        example: "\"2.9.1\"",
+        meaning: "count for this torch release, as --torch",
+        default: "the environment's torch, else the newest",
+    },
+    Key {
+        name: "torchcts",
+        example: "\"0.4.1\"",
+        meaning: "count for this torchcts release, as --torchcts",
+        default: "the environment's torchcts, else the newest",
+    },
+    Key {
+        name: "on-save",
+        example: "\"off\"",
+        meaning: "off | affected | level: the editor's on-save runs",
+        default: "off",
+    },
+    Key {
+        name: "ignore",
+        example: "[\"dtype-key-ignored\"]",
+        meaning: "torchcts-lsp's own finding codes to silence",
+        default: "nothing silenced",
+    },
+];
+
+/// A sample `[tool.torchcts-lsp]` table of every key of [`KEYS`], each with a comment saying
+/// what it sets and its default (`config --help`; `inventory`, `torch` and `torchcts` are
+/// one choice: a real table gives one of them).
+pub fn sample_table() -> String {
+    let width = KEYS.iter().map(|k| k.name.len() + k.example.len()).max().unwrap_or(0) + 3;
+    let mut out = format!("[{TABLE}]\n");
+    for key in KEYS {
+        let assignment = format!("{} = {}", key.name, key.example);
+        out.push_str(&format!("{assignment:<width$} # {} [default: {}]\n", key.meaning, key.default));
+    }
+    out
+}
 
 /// The settings of one `[tool.torchcts-lsp]` table, paths resolved against its folder.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -44,8 +121,12 @@ pub struct ProjectConfig {
     pub manifests: Option<Setting<Vec<String>>>,
     /// Absolute folders.
     pub results: Option<Setting<Vec<PathBuf>>>,
-    /// Absolute.
+    /// Absolute; an existing file.
     pub inventory: Option<Setting<PathBuf>>,
+    /// A torch release with an embedded inventory (`--torch`).
+    pub torch: Option<Setting<String>>,
+    /// A torchcts release with embedded inventories (`--torchcts`).
+    pub torchcts: Option<Setting<String>>,
     /// One of [`ON_SAVE_VALUES`].
     pub on_save: Option<Setting<String>>,
     /// Finding codes; only torchcts-lsp's own findings (origin `lsp`) are silenced.
@@ -151,20 +232,7 @@ struct Pyproject {
 #[derive(Deserialize)]
 struct Tools {
     #[serde(rename = "torchcts-lsp")]
-    ours: Option<toml::Table>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-struct Raw {
-    device: Option<Spanned<String>>,
-    level: Option<Spanned<i64>>,
-    python: Option<Spanned<String>>,
-    manifests: Option<Spanned<Vec<String>>>,
-    results: Option<Spanned<Vec<String>>>,
-    inventory: Option<Spanned<String>>,
-    on_save: Option<Spanned<String>>,
-    ignore: Option<Spanned<Vec<String>>>,
+    ours: Option<std::collections::BTreeMap<String, Spanned<toml::Value>>>,
 }
 
 /// [`load_file`] of a text (the server passes an unsaved buffer); `file` names it and
@@ -185,99 +253,178 @@ pub fn parse(text: &str, file: &Path) -> Result<Option<ProjectConfig>, ConfigErr
         Err(e) => return Err(error(None, toml_message(&e), e.span())),
     };
     let Some(table) = doc.tool.and_then(|t| t.ours) else { return Ok(None) };
-    // Again with spans: the table's own text, found through the document's spans.
-    let raw: Raw = match toml::from_str::<SpannedPyproject>(text) {
-        Ok(SpannedPyproject { tool: Some(SpannedTools { ours: Some(raw) }) }) => raw,
-        Ok(_) => return Ok(None),
-        Err(e) => {
-            let key = table.keys().find(|k| e.message().contains(&format!("`{k}`"))).cloned().or_else(|| {
-                // serde names an unknown field as `field`; a wrong type names no key: the span's line does.
-                let span = e.span()?;
-                let line_start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
-                let key = text[line_start..].split('=').next()?.trim().trim_matches('"');
-                table.contains_key(key).then(|| key.to_string())
-            });
-            return Err(error(key.as_deref(), toml_message(&e), e.span()));
-        }
-    };
+    // In file order: the first wrong line is the one reported.
+    let mut entries: Vec<(String, Spanned<toml::Value>)> = table.into_iter().collect();
+    entries.sort_by_key(|(_, v)| v.span().start);
     let root = std::path::absolute(file).ok().and_then(|f| f.parent().map(Path::to_path_buf)).unwrap_or_default();
-    let at = |s: std::ops::Range<usize>| line_of(s.start);
     let mut config = ProjectConfig { file: file.to_path_buf(), ..ProjectConfig::default() };
-    if let Some(d) = raw.device {
-        let span = d.span();
-        let value = d.into_inner();
-        if value.trim().is_empty() {
-            return Err(error(
-                Some("device"),
-                "must name a device (\"cpu\", \"cuda\", ...), not be empty".into(),
-                Some(span),
-            ));
-        }
-        config.device = Some(Setting { value, line: at(span) });
-    }
-    if let Some(l) = raw.level {
-        let span = l.span();
-        let value = *l.get_ref();
-        if !(1..=8).contains(&value) {
-            return Err(error(Some("level"), format!("must be an integer from 1 to 8, not {value}"), Some(span)));
-        }
-        config.level = Some(Setting { value: value as u8, line: at(span) });
-    }
-    let path_setting = |s: Spanned<String>, key: &str| -> Result<Setting<PathBuf>, ConfigError> {
-        let span = s.span();
-        let value = s.into_inner();
-        if value.trim().is_empty() {
-            return Err(error(Some(key), "must be a path, not empty".into(), Some(span)));
-        }
-        Ok(Setting { value: root.join(value), line: at(span) })
-    };
-    config.python = raw.python.map(|p| path_setting(p, "python")).transpose()?;
-    config.inventory = raw.inventory.map(|p| path_setting(p, "inventory")).transpose()?;
-    if let Some(m) = raw.manifests {
-        let span = m.span();
-        let globs = m.into_inner();
-        for g in &globs {
-            if let Err(e) = globset::GlobBuilder::new(g).literal_separator(true).build() {
-                return Err(error(Some("manifests"), format!("`{g}` is not a glob pattern: {}", e.kind()), Some(span)));
+    for (key, value) in entries {
+        let span = value.span();
+        let line = line_of(span.start);
+        let value = value.into_inner();
+        let wrong = |message: String| error(Some(&key), message, Some(span.clone()));
+        match key.as_str() {
+            "device" => {
+                let device = string(&value)
+                    .map_err(|got| wrong(format!("must be a device name such as \"cuda\", not {got}")))?;
+                if device.trim().is_empty() {
+                    return Err(wrong("must name a device (\"cpu\", \"cuda\", ...), not be empty".into()));
+                }
+                config.device = Some(Setting { value: device, line });
+            }
+            "level" => {
+                let level = match value {
+                    toml::Value::Integer(n) if (1..=8).contains(&n) => n as u8,
+                    toml::Value::Integer(n) => return Err(wrong(format!("must be an integer from 1 to 8, not {n}"))),
+                    toml::Value::String(s) if s.trim().parse::<i64>().is_ok() => {
+                        return Err(wrong(format!(
+                            "must be an integer from 1 to 8, not the string {s:?}: write `level = {}` (no quotes)",
+                            s.trim()
+                        )))
+                    }
+                    other => return Err(wrong(format!("must be an integer from 1 to 8, not {}", describe(&other)))),
+                };
+                config.level = Some(Setting { value: level, line });
+            }
+            "python" | "inventory" => {
+                let path = string(&value).map_err(|got| wrong(format!("must be a path (a string), not {got}")))?;
+                if path.trim().is_empty() {
+                    return Err(wrong("must be a path, not empty".into()));
+                }
+                let absolute = root.join(&path);
+                if key == "inventory" && !absolute.is_file() {
+                    let why = if absolute.exists() { "is not a file" } else { "does not exist" };
+                    return Err(wrong(format!(
+                        "{} {why} (a relative path is from this pyproject.toml's folder); `torchcts-lsp inventory --python PY --out FILE` writes one",
+                        absolute.display()
+                    )));
+                }
+                let setting = Some(Setting { value: absolute, line });
+                if key == "python" {
+                    config.python = setting;
+                } else {
+                    config.inventory = setting;
+                }
+            }
+            "torch" => {
+                let version = string(&value)
+                    .map_err(|got| wrong(format!("must be a torch release such as \"2.9.1\" (a string), not {got}")))?;
+                let version = crate::host::torch_env::torch_release_option(&version).map_err(wrong)?;
+                config.torch = Some(Setting { value: version, line });
+            }
+            "torchcts" => {
+                let version = string(&value).map_err(|got| {
+                    wrong(format!("must be a torchcts release such as \"0.4.1\" (a string), not {got}"))
+                })?;
+                let version = crate::host::torch_env::torchcts_release_option(&version).map_err(wrong)?;
+                config.torchcts = Some(Setting { value: version, line });
+            }
+            "manifests" => {
+                let globs = strings(&value).map_err(|got| {
+                    wrong(format!("must be a list of glob patterns such as [\"**/manifests/*.py\"], not {got}"))
+                })?;
+                for g in &globs {
+                    if let Err(e) = globset::GlobBuilder::new(g).literal_separator(true).build() {
+                        return Err(wrong(format!("`{g}` is not a glob pattern: {}", e.kind())));
+                    }
+                }
+                config.manifests = Some(Setting { value: globs, line });
+            }
+            "results" => {
+                let folders = strings(&value)
+                    .map_err(|got| wrong(format!("must be a list of folders such as [\"ci-results\"], not {got}")))?;
+                config.results = Some(Setting { value: folders.into_iter().map(|f| root.join(f)).collect(), line });
+            }
+            "on-save" => {
+                let expected = ON_SAVE_VALUES.map(|v| format!("\"{v}\"")).join(", ");
+                let on_save = string(&value).map_err(|got| wrong(format!("must be one of {expected}, not {got}")))?;
+                if !ON_SAVE_VALUES.contains(&on_save.as_str()) {
+                    return Err(wrong(format!("must be one of {expected}, not {on_save:?}")));
+                }
+                config.on_save = Some(Setting { value: on_save, line });
+            }
+            "ignore" => {
+                let codes = strings(&value).map_err(|got| {
+                    wrong(format!("must be a list of finding codes such as [\"dtype-key-ignored\"], not {got}"))
+                })?;
+                // A misspelt code would silence nothing, and quietly.
+                if let Some(why) = codes.iter().find_map(|c| torchcts_core::codes::unknown_code(c)) {
+                    return Err(wrong(why));
+                }
+                config.ignore = Some(Setting { value: codes, line });
+            }
+            unknown => {
+                let names: Vec<&str> = KEYS.iter().map(|k| k.name).collect();
+                let hint = match torchcts_core::edit_distance::nearest(unknown, &names, 1).first() {
+                    Some(near) => format!("did you mean `{near}`? "),
+                    None => String::new(),
+                };
+                return Err(wrong(format!("unknown key; {hint}the keys are {}", names.join(", "))));
             }
         }
-        config.manifests = Some(Setting { value: globs, line: at(span) });
     }
-    if let Some(r) = raw.results {
-        let span = r.span();
-        let folders = r.into_inner().into_iter().map(|f| root.join(f)).collect();
-        config.results = Some(Setting { value: folders, line: at(span) });
-    }
-    if let Some(o) = raw.on_save {
-        let span = o.span();
-        let value = o.into_inner();
-        if !ON_SAVE_VALUES.contains(&value.as_str()) {
-            let expected = ON_SAVE_VALUES.map(|v| format!("\"{v}\"")).join(", ");
-            return Err(error(Some("on-save"), format!("must be one of {expected}, not {value:?}"), Some(span)));
-        }
-        config.on_save = Some(Setting { value, line: at(span) });
-    }
-    if let Some(i) = raw.ignore {
-        let span = i.span();
-        let codes = i.into_inner();
-        // A misspelt code would silence nothing, and quietly.
-        if let Some(why) = codes.iter().find_map(|c| torchcts_core::codes::unknown_code(c)) {
-            return Err(error(Some("ignore"), why, Some(span)));
-        }
-        config.ignore = Some(Setting { value: codes, line: at(span) });
-    }
+    check_inventory_choice(&config)?;
     Ok(Some(config))
 }
 
-#[derive(Deserialize)]
-struct SpannedPyproject {
-    tool: Option<SpannedTools>,
+/// `inventory` against `torch`/`torchcts` (one choice of inventory, as the CLI's flags),
+/// and `torch` against `torchcts` (a pair with an embedded inventory).
+fn check_inventory_choice(config: &ProjectConfig) -> Result<(), ConfigError> {
+    let error = |key: &str, line: usize, message: String| ConfigError {
+        file: config.file.clone(),
+        key: Some(key.to_string()),
+        message,
+        span: None,
+        line: Some(line),
+    };
+    let pinned = [("torch", &config.torch), ("torchcts", &config.torchcts)];
+    if let (Some(inventory), Some((key, Some(version)))) =
+        (&config.inventory, pinned.iter().find(|(_, setting)| setting.is_some()))
+    {
+        return Err(error(
+            key,
+            version.line,
+            format!(
+                "`{key} = {:?}` chooses an embedded inventory and `inventory` (line {}) names a file: give one of them",
+                version.value, inventory.line
+            ),
+        ));
+    }
+    if let (Some(torch), Some(torchcts)) = (&config.torch, &config.torchcts) {
+        let wanted = accounting::versions::release(&torch.value);
+        if !accounting::versions::embedded_torch_releases_of(&torchcts.value).contains(&wanted) {
+            let message = accounting::versions::no_inventory_message_of(&torchcts.value, &torch.value);
+            return Err(error("torch", torch.line, message));
+        }
+    }
+    Ok(())
 }
 
-#[derive(Deserialize)]
-struct SpannedTools {
-    #[serde(rename = "torchcts-lsp")]
-    ours: Option<Raw>,
+/// A string value, else how the value is described.
+fn string(value: &toml::Value) -> Result<String, String> {
+    match value {
+        toml::Value::String(s) => Ok(s.clone()),
+        other => Err(describe(other)),
+    }
+}
+
+/// A list of strings, else how the value is described.
+fn strings(value: &toml::Value) -> Result<Vec<String>, String> {
+    let toml::Value::Array(items) = value else { return Err(describe(value)) };
+    items.iter().map(|item| string(item).map_err(|got| format!("a list holding {got}"))).collect()
+}
+
+/// What a value is, in words: `the string "2"`, `the integer 9`, `a table`.
+fn describe(value: &toml::Value) -> String {
+    match value {
+        toml::Value::String(s) => format!("the string {s:?}"),
+        toml::Value::Integer(n) => format!("the integer {n}"),
+        toml::Value::Float(x) => format!("the number {x}"),
+        toml::Value::Boolean(b) => format!("the boolean {b}"),
+        toml::Value::Datetime(d) => format!("the date {d}"),
+        toml::Value::Array(_) => "a list".into(),
+        toml::Value::Table(_) => "a table".into(),
+    }
 }
 
 /// toml's message without its own rendering of the file (we name file and line ourselves).

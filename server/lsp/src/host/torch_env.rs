@@ -33,6 +33,32 @@ fn choice_for(env: &PythonEnvironment, torchcts: Option<&str>) -> InventoryChoic
     choice
 }
 
+/// A `--torch` value (or the project's `torch`): a release some embedded torchcts has an
+/// inventory for (a local suffix like `+cu128` is allowed); whether the chosen torchcts has
+/// it is checked on load.
+pub fn torch_release_option(value: &str) -> Result<String, String> {
+    let wanted = accounting::versions::release(value);
+    let embedded = accounting::versions::embedded_torchcts_releases()
+        .into_iter()
+        .any(|cts| accounting::versions::embedded_torch_releases_of(cts).contains(&wanted));
+    if embedded {
+        Ok(value.to_string())
+    } else {
+        Err(accounting::versions::no_inventory_message(value))
+    }
+}
+
+/// A `--torchcts` value (or the project's `torchcts`): a release with embedded inventories.
+pub fn torchcts_release_option(value: &str) -> Result<String, String> {
+    match accounting::versions::embedded_torchcts(value) {
+        Some(release) => Ok(release.to_string()),
+        None => Err(format!(
+            "no inventory of torchcts {value} is embedded (embedded: {})",
+            accounting::versions::embedded_torchcts_releases().join(", ")
+        )),
+    }
+}
+
 /// The inventory for an explicit `--torch VERSION` (of torchcts `torchcts`, default the
 /// newest embedded); the error names the embedded releases.
 pub fn inventory_for_torch_option(torchcts: Option<&str>, version: &str) -> Result<InventoryChoice, String> {

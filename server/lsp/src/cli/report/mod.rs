@@ -102,7 +102,7 @@ pub fn run(args: &ReportArgs) -> ExitCode {
         Ok(inputs) => inputs,
         Err(e) => return super::input_error("report", e),
     };
-    let configs = match super::configs_for(&given.inputs) {
+    let configs = match super::configs_for("report", &given.inputs) {
         Ok(configs) => configs,
         Err(code) => return code,
     };
