@@ -442,12 +442,17 @@ mod tests {
 
     #[test]
     fn reads_every_key_and_resolves_paths() {
+        let dir = std::env::temp_dir().join(format!("torchcts-project-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("inv.bin"), b"").unwrap();
         let text = "[project]\nname = 'x'\n[tool.torchcts-lsp]\ndevice = 'cuda'\nlevel = 2\npython = '.venv/bin/python'\nmanifests = ['m/*.py']\nresults = ['r']\ninventory = 'inv.bin'\non-save = 'affected'\nignore = ['duplicate-key']\n";
-        let c = parse_text(text).unwrap().unwrap();
+        let c = parse(text, &dir.join("pyproject.toml")).unwrap().unwrap();
         assert_eq!(c.device.unwrap(), Setting { value: "cuda".into(), line: 4 });
         assert_eq!(c.level.unwrap().value, 2);
-        assert_eq!(c.python.unwrap().value, PathBuf::from("/p/.venv/bin/python"));
-        assert_eq!(c.results.unwrap().value, vec![PathBuf::from("/p/r")]);
+        assert_eq!(c.python.unwrap().value, dir.join(".venv/bin/python"));
+        assert_eq!(c.results.unwrap().value, vec![dir.join("r")]);
+        assert_eq!(c.inventory.unwrap(), Setting { value: dir.join("inv.bin"), line: 9 });
+        std::fs::remove_dir_all(&dir).ok();
         assert_eq!(c.on_save.unwrap().value, "affected");
         assert_eq!(c.ignore.unwrap().value, vec!["duplicate-key".to_string()]);
         let typo = parse_text("[tool.torchcts-lsp]\nignore = ['duplicate-key', 'unknwon-operator']\n").unwrap_err();
@@ -469,5 +474,52 @@ mod tests {
         assert!(e.to_string().contains("on-save"), "{e}");
         let e = parse_text("[tool.torchcts-lsp]\nmanifests = ['a/[b']\n").unwrap_err();
         assert!(e.to_string().contains("manifests"), "{e}");
+    }
+
+    #[test]
+    fn a_wrong_type_says_what_was_written_and_what_is_expected() {
+        let e = parse_text("[tool.torchcts-lsp]\ndevice = 'cpu'\nlevel = \"2\"\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "/p/pyproject.toml:3: [tool.torchcts-lsp] level: must be an integer from 1 to 8, not the string \"2\": write `level = 2` (no quotes)"
+        );
+        let e = parse_text("[tool.torchcts-lsp]\nignore = 'duplicate-key'\n").unwrap_err();
+        assert!(e.to_string().contains(":2: [tool.torchcts-lsp] ignore: must be a list of finding codes"), "{e}");
+        let e = parse_text("[tool.torchcts-lsp]\nresults = ['a', 3]\n").unwrap_err();
+        assert!(e.to_string().contains("not a list holding the integer 3"), "{e}");
+        let e = parse_text("[tool.torchcts-lsp]\non_save = 'off'\n").unwrap_err();
+        assert!(e.to_string().contains("on_save: unknown key; did you mean `on-save`?"), "{e}");
+        // The first wrong line in the file is the one said, whatever the key's name.
+        let e = parse_text("[tool.torchcts-lsp]\nzzz = 1\naaa = 2\n").unwrap_err();
+        assert_eq!(e.line, Some(2), "{e}");
+    }
+
+    #[test]
+    fn torch_and_torchcts_pin_an_embedded_inventory() {
+        let c = parse_text("[tool.torchcts-lsp]\ntorch = '2.9.1'\ntorchcts = '0.4.1'\n").unwrap().unwrap();
+        assert_eq!((c.torch.unwrap().value, c.torchcts.unwrap().value), ("2.9.1".into(), "0.4.1".into()));
+        let e = parse_text("[tool.torchcts-lsp]\ntorch = '1.0.0'\n").unwrap_err();
+        assert_eq!((e.key.as_deref(), e.line), (Some("torch"), Some(2)), "{e}");
+        let e = parse_text("[tool.torchcts-lsp]\ntorchcts = '9.9'\n").unwrap_err();
+        assert!(e.to_string().contains("no inventory of torchcts 9.9 is embedded"), "{e}");
+        let e = parse_text("[tool.torchcts-lsp]\ntorch = 2.9\n").unwrap_err();
+        assert!(e.to_string().contains("not the number 2.9"), "{e}");
+        // An inventory named beside a pinned release: one choice only.
+        let e = parse_text("[tool.torchcts-lsp]\ninventory = '/'\n").unwrap_err();
+        assert!(e.to_string().contains("/ is not a file"), "{e}");
+        let e = parse_text("[tool.torchcts-lsp]\ninventory = 'missing.bin'\n").unwrap_err();
+        assert!(e.to_string().contains(":2: [tool.torchcts-lsp] inventory: /p/missing.bin does not exist"), "{e}");
+    }
+
+    #[test]
+    fn the_sample_table_parses_and_has_every_key() {
+        // `inventory` and `torch`/`torchcts` are one choice: the sample without `inventory`.
+        let sample: String =
+            sample_table().lines().filter(|l| !l.starts_with("inventory")).map(|l| format!("{l}\n")).collect();
+        let c = parse_text(&sample).unwrap().unwrap();
+        assert!(c.device.is_some() && c.level.is_some() && c.torch.is_some() && c.torchcts.is_some(), "{sample}");
+        for key in KEYS {
+            assert!(sample_table().contains(&format!("\n{} = ", key.name)), "{} not in the sample", key.name);
+        }
     }
 }

@@ -71,6 +71,7 @@ pub fn surroundings(session: &Session, uri: &Uri, on_pool: &OnPool) -> Surroundi
         (config, evidence)
     };
     let environment = environment_for(session, uri, on_pool);
+    crate::server::inventory::load_for_project(session, uri, environment.as_deref(), on_pool);
     let place = path.as_deref().map_or(Place::Nowhere, Place::File);
     Surroundings::of(place, environment.as_deref(), config.as_ref()).with_evidence(evidence)
 }
@@ -138,6 +139,6 @@ pub fn snapshot(session: &Session, uri: &Uri, on_pool: &OnPool) -> Option<Snapsh
         return None;
     }
     let surroundings = surroundings(session, uri, on_pool);
-    let analysis = run_analysis(uri, &surroundings, &text, None, Some(session.inventory()), on_pool).ok()??;
+    let analysis = run_analysis(uri, &surroundings, &text, None, Some(session.inventory(uri)), on_pool).ok()??;
     Some(Snapshot { analysis: Arc::new(analysis), encoding })
 }

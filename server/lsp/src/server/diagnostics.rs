@@ -117,8 +117,9 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob, on_pool: &OnPool
         let diagnostics = vec![to_proto::diagnostic(&client, &positions, &too_large(&text), uri)];
         return Ok(Some(Published { version, diagnostics, status: None }));
     }
-    let inventory = session.inventory_if_ready();
+    // The surroundings first: they load the project's inventory, if it chooses one.
     let surroundings = crate::server::analysis::surroundings(session, uri, on_pool);
+    let inventory = session.inventory_if_ready(uri);
     let Some(analysis) = run_analysis(uri, &surroundings, &text, old_tree.as_ref(), inventory, on_pool)? else {
         return Ok(None);
     };
@@ -179,7 +180,7 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob, on_pool: &OnPool
                 &s.device,
                 av::runnable_up_to(s, level),
                 av::filtered_up_to(s, level),
-                session.counts_for(),
+                session.counts_for(&uri),
             ));
         }
     }
@@ -272,7 +273,7 @@ async fn publish_config_problem(session: &Session, uri: &Uri) {
 /// is (an error where torchcts stops, none when it reads well).
 async fn publish_open_ledger(session: &Session, uri: &Uri) {
     let Some(path) = uri.to_file_path() else { return };
-    let (torchcts, _) = session.counted_versions();
+    let (torchcts, _) = session.counted_versions(uri);
     let (text, version, encoding) = {
         let state = session.lock();
         let Some(doc) = state.documents.get(uri) else { return };

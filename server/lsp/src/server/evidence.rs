@@ -71,7 +71,7 @@ pub fn hover_markdown(
 ) -> Option<String> {
     let now = Some(crate::host::clock::now_seconds());
     let entry = with_evidence(session, uri, analysis, on_pool, |device, lookup| {
-        evidence::entry_tally_at(session.inventory(), analysis, device, lookup, now, offset)
+        evidence::entry_tally_at(session.inventory(uri), analysis, device, lookup, now, offset)
     })??;
     entry.tally.any().then(|| render(&entry))
 }
@@ -89,7 +89,7 @@ pub fn entry_lines(
     let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) else { return Vec::new() };
     let Some((device_setting, index)) = index_of(session, uri, analysis, on_pool) else { return Vec::new() };
     let entries = evidence::entries(analysis);
-    let inventory = session.inventory();
+    let inventory = session.inventory(uri);
     let facts = torchcts_core::accounting_view::facts(manifest);
     let kept = session.lock().documents.get(uri).and_then(|d| d.evidence_lens.clone());
     let counts = {
@@ -177,7 +177,7 @@ fn notes(session: &Session, uri: &Uri, analysis: &Analysis, on_pool: &OnPool) ->
     let path = uri.to_file_path().map(|p| p.into_owned());
     let now = Some(crate::host::clock::now_seconds());
     with_evidence(session, uri, analysis, on_pool, |device, lookup| {
-        let inventory = session.inventory();
+        let inventory = session.inventory(uri);
         let torch = environment_torch.as_deref();
         crate::host::evidence::entries_and_notes(inventory, analysis, path.as_deref(), device, lookup, torch, now).1
     })

@@ -26,7 +26,7 @@ pub fn fix_all(
 ) -> Cancellable<Option<(TextEdit, usize)>> {
     // Without the evidence notes, as `check --fix` runs: they have no safe fix.
     let surroundings = crate::server::analysis::surroundings(session, uri, on_pool).with_evidence(Default::default());
-    let fixed = surroundings.fix_all(&analysis.text, Some(session.inventory()), false, on_pool)?;
+    let fixed = surroundings.fix_all(&analysis.text, Some(session.inventory(uri)), false, on_pool)?;
     if fixed.applied.is_empty() || fixed.text == analysis.text {
         return Ok(None);
     }

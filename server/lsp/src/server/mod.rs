@@ -32,6 +32,9 @@ mod refresh;
 mod review_lens;
 mod runs;
 mod session;
+
+/// The server's settings schema (`torchcts.*`): what the editors' settings are checked against.
+pub use session::settings::{Kind as SettingKind, SettingSchema, DEFAULT_LEVEL, SCHEMA as SETTINGS};
 mod stdio;
 mod to_proto;
 mod transport;

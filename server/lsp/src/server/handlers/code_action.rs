@@ -91,7 +91,7 @@ fn run_actions(session: &Session, uri: &Uri, snapshot: &Snapshot, offset: usize)
     let located = torchcts_core::locate::locate(&analysis.tree, &analysis.text, offset);
     let entry = located.as_ref().filter(|t| torchcts_core::runnable::is_runnable_entry(t, &facts));
     if let Some(t) = entry {
-        let target = av::run_target(session.inventory(), manifest, Some(t), device_setting.as_deref());
+        let target = av::run_target(session.inventory(uri), manifest, Some(t), device_setting.as_deref());
         let n = target.node_ids.as_ref().map(Vec::len).unwrap_or(0);
         let title = if target.scratch_change.is_some() {
             format!(

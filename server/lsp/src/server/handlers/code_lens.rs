@@ -36,7 +36,7 @@ fn code_lens_now(session: &Session, snapshot: &Snapshot, uri: Uri, on_pool: &OnP
     let mut lenses = vec![to_proto::code_lens(&positions, &span, run_title, Some((RUN_LEVEL, run_argument)))];
     // "vs HEAD" on each changed entry, and what earlier runs showed on each dtype and
     // capability entry: lines to read, no command.
-    let review = crate::server::review_lens::lens_lines(session, &uri, analysis, session.inventory());
+    let review = crate::server::review_lens::lens_lines(session, &uri, analysis, session.inventory(&uri));
     let evidence = crate::server::evidence::entry_lines(session, &uri, analysis, on_pool);
     let lines = review.into_iter().chain(evidence);
     lenses.extend(lines.map(|(span, title)| to_proto::code_lens(&positions, &span, title, None)));

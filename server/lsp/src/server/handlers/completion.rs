@@ -28,7 +28,7 @@ pub async fn completion(session: &Session, params: CompletionParams) -> Result<O
 fn completion_now(session: &Session, snapshot: &Snapshot, params: CompletionParams) -> Option<CompletionResponse> {
     let positions = snapshot.positions();
     let offset = positions.offset(params.text_document_position.position);
-    let operators = InventoryOperators(session.inventory());
+    let operators = InventoryOperators(session.inventory(&params.text_document_position.text_document.uri));
     let items = torchcts_core::completion::complete(&snapshot.analysis, offset, Some(&operators));
     let client = session.client_support();
     let items = items.into_iter().map(|item| to_proto::completion_item(&client, &positions, item)).collect();

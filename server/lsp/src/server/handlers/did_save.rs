@@ -59,7 +59,7 @@ fn on_save_run(session: &Session, uri: &Uri, on_pool: &OnPool) -> Option<OnSaveR
         OnSave::Off => return None,
         OnSave::Affected => {
             // First save: nothing to compare with yet; the facts are remembered only.
-            av::changed_entries_target(session.inventory(), &previous?, &facts, settings.device.as_deref())?
+            av::changed_entries_target(session.inventory(uri), &previous?, &facts, settings.device.as_deref())?
         }
         OnSave::Level => {
             let level = av::LevelSelection::from_manifest(&facts).map(|s| s.max_level()).unwrap_or(3);

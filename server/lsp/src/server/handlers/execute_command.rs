@@ -79,7 +79,7 @@ fn show_skips(session: &Session, uri: &Uri, args: &CommandArgs, on_pool: &OnPool
         None => av::LevelSelection::from_manifest(&facts).unwrap_or(av::LevelSelection::Cumulative(3)),
     };
     let device = facts.resolve_device(args.device.as_deref().or(session.settings_for(uri).device.as_deref()));
-    let acc = accounting::account(session.inventory(), &facts, &device, selection);
+    let acc = accounting::account(session.inventory(uri), &facts, &device, selection);
     // A regex-valued entry is printed in every record it filters: the text can be far
     // larger than the accounting, so the editor gets at most SHOW_SKIPS_MAX_BYTES of it.
     let mut text = Capped { text: String::new(), cap: SHOW_SKIPS_MAX_BYTES };
@@ -149,7 +149,7 @@ fn target_for(session: &Session, command: &str, uri: &Uri, args: &CommandArgs, o
         _ => {
             let offset = args.position.map(|p| snapshot.positions().offset(p)).unwrap_or(0);
             let located = torchcts_core::locate::locate(&analysis.tree, &analysis.text, offset);
-            Some(av::run_target(session.inventory(), manifest, located.as_ref(), device.as_deref()))
+            Some(av::run_target(session.inventory(uri), manifest, located.as_ref(), device.as_deref()))
         }
     }
 }

@@ -6,7 +6,7 @@ use crate::server::pool::OnPool;
 use crate::server::session::Session;
 use crate::server::to_proto;
 use tower_lsp_server::jsonrpc::Result;
-use tower_lsp_server::ls_types::{Hover, HoverParams};
+use tower_lsp_server::ls_types::{Hover, HoverParams, Uri};
 
 pub async fn hover(session: &Session, params: HoverParams) -> Result<Option<Hover>> {
     let uri = params.text_document_position_params.text_document.uri.clone();
@@ -22,14 +22,14 @@ fn hover_now(session: &Session, snapshot: &Snapshot, params: HoverParams, on_poo
     let offset = positions.offset(params.text_document_position_params.position);
     let summary = session.lock().documents.get(&uri).and_then(|d| d.summary.clone());
     let counts =
-        summary.as_deref().map(|summary| torchcts_core::hover::Counts { inventory: session.inventory(), summary });
+        summary.as_deref().map(|summary| torchcts_core::hover::Counts { inventory: session.inventory(&uri), summary });
     let result = torchcts_core::hover::hover(&snapshot.analysis, offset, counts.as_ref()).map(|mut h| {
         // Where the inventory added counts, say which versions they are for.
         if h.counted {
             if let Some(summary) = summary.as_deref().filter(|_| h.markdown.contains("known backend crash")) {
-                h.markdown.push_str(&expired_ledger_entries(session, &summary.device, &summary.facts));
+                h.markdown.push_str(&expired_ledger_entries(session, &uri, &summary.device, &summary.facts));
             }
-            h.markdown.push_str(&format!("\n\n*Counts for {}.*", session.counts_for()));
+            h.markdown.push_str(&format!("\n\n*Counts for {}.*", session.counts_for(&uri)));
         }
         h
     });
@@ -42,7 +42,7 @@ fn hover_now(session: &Session, snapshot: &Snapshot, params: HoverParams, on_poo
             (h, _) => h,
         };
     let review =
-        crate::server::review_lens::hover_markdown(session, &uri, &snapshot.analysis, offset, session.inventory());
+        crate::server::review_lens::hover_markdown(session, &uri, &snapshot.analysis, offset, session.inventory(&uri));
     let result = match (result, review) {
         (Some(mut h), Some(r)) => {
             h.markdown = format!("{}\n\n---\n\n{r}", h.markdown);
@@ -58,8 +58,8 @@ fn hover_now(session: &Session, snapshot: &Snapshot, params: HoverParams, on_poo
 
 /// Where the hover lists the known crashes: the ledger entries past their review date, as
 /// `show-skips` and `run` warn about them (today's date read in the IO layer).
-fn expired_ledger_entries(session: &Session, device: &str, facts: &accounting::ManifestFacts) -> String {
-    let (torchcts, torch) = session.counted_versions();
+fn expired_ledger_entries(session: &Session, uri: &Uri, device: &str, facts: &accounting::ManifestFacts) -> String {
+    let (torchcts, torch) = session.counted_versions(uri);
     let expired = crate::host::ledger_warnings::expired(&torchcts, &torch, device, facts);
     if expired.is_empty() {
         return String::new();

@@ -32,7 +32,7 @@ fn inlay_hint_now(session: &Session, snapshot: &Snapshot, uri: Uri, cancel: &Can
     let hints = match cached {
         Some(c) => c.1,
         None => {
-            let computed = av::entry_counts_until(session.inventory(), manifest, &summary, cancel).ok()?;
+            let computed = av::entry_counts_until(session.inventory(&uri), manifest, &summary, cancel).ok()?;
             if let Some(doc) = session.lock().documents.get_mut(&uri) {
                 doc.inlay_cache = Some((summary.facts.clone(), computed.clone()));
             }

@@ -56,6 +56,11 @@ pub struct State {
     /// The environments of projects whose `[tool.torchcts-lsp]` names a `python`, per
     /// interpreter (forgotten when a pyproject.toml changes).
     pub project_environments: std::collections::HashMap<PathBuf, Arc<Environment>>,
+    /// The inventories project configurations choose (`inventory`, `torch`, `torchcts`, or
+    /// the torch of their `python`), loaded once per choice (`Err`: why it cannot load; the
+    /// workspace's inventory is used).
+    pub project_inventories:
+        std::collections::HashMap<project::ProjectInventory, Result<accounting::InventoryChoice, String>>,
     /// The project known-segfault ledgers, read once until one changes.
     pub ledgers: ledgers::ProjectLedgers,
     /// What the client declared it understands (read once at `initialize`): every response
@@ -178,14 +183,20 @@ impl Session {
     }
 
     /// The manifest facts of `uri` as the server counts and runs them: a manifest without
-    /// `semantic_level` takes the project's `level` (`[tool.torchcts-lsp]`), as the CLI does.
+    /// `semantic_level` takes the project's `level` (`[tool.torchcts-lsp]`), as the CLI does,
+    /// else the editor's `defaultLevel` (3 unless set). The project's wins over the
+    /// editor's: both are the level for a manifest that names none, and the project's is
+    /// what the team's CLI and CI count. Lenses, the status, on-save and run actions all
+    /// take their level from these facts.
     pub fn facts_for(&self, uri: &Uri, manifest: &torchcts_core::value::Dict) -> accounting::ManifestFacts {
         let mut facts = torchcts_core::accounting_view::facts(manifest);
         if facts.semantic_level.is_none() {
-            if let Some(path) = uri.to_file_path() {
-                let level = self.lock().project_configs.for_path(&path).and_then(|c| c.level.as_ref()).map(|l| l.value);
-                facts.semantic_level = level.map(|l| accounting::PyValue::Int(i64::from(l)));
-            }
+            let mut state = self.lock();
+            let project = uri
+                .to_file_path()
+                .and_then(|path| state.project_configs.for_path(&path).and_then(|c| c.level.as_ref()).map(|l| l.value));
+            let level = project.unwrap_or(state.settings.default_level);
+            facts.semantic_level = Some(accounting::PyValue::Int(i64::from(level)));
         }
         facts
     }
@@ -194,7 +205,7 @@ impl Session {
     /// torchcts and torch: `Err` when torchcts would refuse it.
     pub fn project_ledger(&self, uri: &Uri) -> ledgers::LedgerRead {
         let Some(path) = uri.to_file_path() else { return Ok(Vec::new()) };
-        let (torchcts, _) = self.counted_versions();
+        let (torchcts, _) = self.counted_versions(uri);
         let file = crate::host::project_ledger::file_for(&path);
         self.lock().ledgers.get(&file, &torchcts)
     }
@@ -202,7 +213,7 @@ impl Session {
     /// What an accounting of `uri` counts with of its project ledger (none when refused:
     /// the run stops before counting).
     pub fn project_ledger_facts(&self, uri: &Uri) -> accounting::ledger::ProjectLedger {
-        let (_, torch) = self.counted_versions();
+        let (_, torch) = self.counted_versions(uri);
         accounting::ledger::ProjectLedger {
             entries: self.project_ledger(uri).unwrap_or_default(),
             torch,
@@ -225,10 +236,37 @@ impl Session {
         self.client.log_message(level.message_type(), message).await;
     }
 
-    /// The inventory in use, decoding the embedded one if needed.
-    pub fn inventory(&self) -> &'static Inventory {
+    /// The inventory the workspace counts with (the editor's `inventoryPath`, else the
+    /// embedded one for the environment's torch), decoding the embedded one if needed.
+    pub fn workspace_inventory(&self) -> &'static Inventory {
         let state = self.lock();
         state.inventory.or(state.embedded.as_ref().map(|c| c.inventory)).unwrap_or_else(Inventory::embedded)
+    }
+
+    /// What the project configuration of `uri` chooses for its counts, where the editor
+    /// does not (`inventoryPath`, and `python` for the project's `python`).
+    pub fn project_inventory_choice(&self, uri: &Uri) -> Option<project::ProjectInventory> {
+        let path = uri.to_file_path()?;
+        let mut state = self.lock();
+        if state.settings.inventory_path.is_some() {
+            return None;
+        }
+        let editor_python = state.settings.python.is_some();
+        project::ProjectInventory::of(state.project_configs.for_path(&path)?, editor_python)
+    }
+
+    /// The project's inventory for `uri`, once loaded (`crate::server::inventory::load_for_project`).
+    fn project_choice(&self, uri: &Uri) -> Option<accounting::InventoryChoice> {
+        let choice = self.project_inventory_choice(uri)?;
+        self.lock().project_inventories.get(&choice)?.as_ref().ok().cloned()
+    }
+
+    /// The inventory `uri` is counted with: its project's choice, else the workspace's.
+    pub fn inventory(&self, uri: &Uri) -> &'static Inventory {
+        match self.project_choice(uri) {
+            Some(choice) => choice.inventory,
+            None => self.workspace_inventory(),
+        }
     }
 
     /// How a real run of this manifest (in its folder, with the environment's torchcts)
@@ -243,9 +281,16 @@ impl Session {
         }
     }
 
-    /// "torchcts 0.4.1 with torch 2.9.1": what the counts are for.
-    /// (torchcts, torch) the counts are for, as `counts_for` names them.
-    pub fn counted_versions(&self) -> (String, String) {
+    /// (torchcts, torch) the counts of `uri` are for, as [`Self::counts_for`] names them.
+    pub fn counted_versions(&self, uri: &Uri) -> (String, String) {
+        if let Some(choice) = self.project_choice(uri) {
+            return (choice.inventory.meta.torchcts_version.clone(), choice.torch);
+        }
+        self.workspace_counted_versions()
+    }
+
+    /// (torchcts, torch) the workspace's inventory is for.
+    pub fn workspace_counted_versions(&self) -> (String, String) {
         let state = self.lock();
         match (state.inventory, &state.embedded) {
             (Some(custom), _) => (custom.meta.torchcts_version.clone(), custom.meta.torch_version.clone()),
@@ -256,25 +301,23 @@ impl Session {
         }
     }
 
-    pub fn counts_for(&self) -> String {
-        let state = self.lock();
-        match (state.inventory, &state.embedded) {
-            (Some(custom), _) => {
-                format!("torchcts {} with torch {}", custom.meta.torchcts_version, custom.meta.torch_version)
-            }
-            (None, Some(choice)) => choice.label(),
-            (None, None) => {
-                format!(
-                    "torchcts {} with torch {}",
-                    accounting::versions::EMBEDDED_TORCHCTS,
-                    accounting::newest_torch_release()
-                )
-            }
-        }
+    /// "torchcts 0.4.1 with torch 2.9.1": what the counts of `uri` are for.
+    pub fn counts_for(&self, uri: &Uri) -> String {
+        let (torchcts, torch) = self.counted_versions(uri);
+        format!("torchcts {torchcts} with torch {torch}")
     }
 
-    /// The inventory if it is already loaded (never waits for the embedded one).
-    pub fn inventory_if_ready(&self) -> Option<&'static Inventory> {
+    /// What the workspace's inventory is for ("torchcts 0.4.1 with torch 2.9.1").
+    pub fn workspace_counts_for(&self) -> String {
+        let (torchcts, torch) = self.workspace_counted_versions();
+        format!("torchcts {torchcts} with torch {torch}")
+    }
+
+    /// The inventory of `uri` if it is already loaded (never waits for the embedded one).
+    pub fn inventory_if_ready(&self, uri: &Uri) -> Option<&'static Inventory> {
+        if let Some(choice) = self.project_choice(uri) {
+            return Some(choice.inventory);
+        }
         let state = self.lock();
         let embedded = state.embedded.as_ref().map(|c| c.inventory);
         state.inventory.or_else(|| self.inventory_ready.load(Ordering::Acquire).then_some(embedded).flatten())

@@ -41,3 +41,29 @@ impl ProjectConfigs {
         self.by_folder.clear();
     }
 }
+
+/// The inventory a project configuration chooses for its manifests' counts, as the CLI
+/// takes it: `inventory`, else `torch`/`torchcts`, else the torch of its `python` (where
+/// the editor names no Python).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ProjectInventory {
+    File(PathBuf),
+    Embedded { torch: Option<String>, torchcts: Option<String> },
+    Python(PathBuf),
+}
+
+impl ProjectInventory {
+    pub fn of(config: &ProjectConfig, editor_python: bool) -> Option<ProjectInventory> {
+        if let Some(file) = &config.inventory {
+            return Some(ProjectInventory::File(file.value.clone()));
+        }
+        let version = |s: &Option<project_config::Setting<String>>| s.as_ref().map(|s| s.value.clone());
+        if config.torch.is_some() || config.torchcts.is_some() {
+            return Some(ProjectInventory::Embedded {
+                torch: version(&config.torch),
+                torchcts: version(&config.torchcts),
+            });
+        }
+        config.python.as_ref().filter(|_| !editor_python).map(|p| ProjectInventory::Python(p.value.clone()))
+    }
+}

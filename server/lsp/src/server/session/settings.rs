@@ -1,5 +1,125 @@
 //! Settings under `torchcts.*` (initializationOptions or workspace/didChangeConfiguration),
-//! read into types once so handlers never compare strings.
+//! read into types once so handlers never compare strings. [`SCHEMA`] lists each setting
+//! with its type and default: the one source the editors' settings (VS Code's
+//! `package.json`, the Neovim plugin's defaults) and docs/configuration.md are checked
+//! against (`tests/settings_schema.rs`).
+
+/// The type of a setting's value, as the editors declare it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    String,
+    Boolean,
+    Integer {
+        min: i64,
+        max: i64,
+    },
+    /// One of these strings.
+    OneOf(&'static [&'static str]),
+    /// A list of strings.
+    Strings,
+}
+
+/// One setting the server reads.
+#[derive(Clone, Copy, Debug)]
+pub struct SettingSchema {
+    /// Its path under `torchcts`, dotted as the editors nest it (`python.interpreter`:
+    /// VS Code's `torchcts.python.interpreter`, the Neovim plugin's `python = { interpreter }`).
+    pub key: &'static str,
+    /// VS Code's name where it differs (`files.include`, which also picks the documents).
+    pub vscode_key: Option<&'static str>,
+    pub kind: Kind,
+    /// The default, as JSON.
+    pub default: &'static str,
+    /// What it does (docs/configuration.md's table says the same).
+    pub meaning: &'static str,
+}
+
+/// Every setting [`Settings::from_json`] reads, with the value that applies without it.
+pub const SCHEMA: &[SettingSchema] = &[
+    SettingSchema {
+        key: "python.interpreter",
+        vscode_key: None,
+        kind: Kind::String,
+        default: "\"\"",
+        meaning: "the Python with torchcts for runs and the torch version counted",
+    },
+    SettingSchema {
+        key: "device",
+        vscode_key: None,
+        kind: Kind::String,
+        default: "\"\"",
+        meaning: "device for counts and runs (empty: the project's device, else the manifest's device_name)",
+    },
+    SettingSchema {
+        key: "defaultLevel",
+        vscode_key: None,
+        kind: Kind::Integer { min: 1, max: 8 },
+        default: "3",
+        meaning:
+            "level of lenses, on-save and run actions for a manifest without semantic_level and a project without level",
+    },
+    SettingSchema {
+        key: "onSave",
+        vscode_key: None,
+        kind: Kind::OneOf(&["off", "affected", "level"]),
+        default: "\"off\"",
+        meaning: "opt-in runs on save",
+    },
+    SettingSchema {
+        key: "run.workers",
+        vscode_key: None,
+        kind: Kind::Integer { min: 1, max: 256 },
+        default: "1",
+        meaning: "pytest-xdist worker processes per run",
+    },
+    SettingSchema {
+        key: "run.timeoutSeconds",
+        vscode_key: None,
+        kind: Kind::Integer { min: 1, max: 604_800 },
+        default: "1800",
+        meaning: "time limit of one run, in seconds",
+    },
+    SettingSchema {
+        key: "inlayHints.enabled",
+        vscode_key: None,
+        kind: Kind::Boolean,
+        default: "true",
+        meaning: "run/filtered counts beside entries",
+    },
+    SettingSchema {
+        key: "inventory.path",
+        vscode_key: None,
+        kind: Kind::String,
+        default: "\"\"",
+        meaning:
+            "an inventory written by `torchcts-lsp inventory` (empty: the project's choice, else the embedded one)",
+    },
+    SettingSchema {
+        key: "manifests",
+        vscode_key: Some("files.include"),
+        kind: Kind::Strings,
+        default: "[]",
+        meaning: "globs of manifests besides every manifest.py",
+    },
+    SettingSchema {
+        key: "logLevel",
+        vscode_key: None,
+        kind: Kind::OneOf(&["error", "warn", "info", "debug"]),
+        default: "\"info\"",
+        meaning: "the least severe log line written",
+    },
+    SettingSchema {
+        key: "logFile",
+        vscode_key: None,
+        kind: Kind::String,
+        default: "\"\"",
+        meaning: "a file the log is appended to as well",
+    },
+];
+
+/// The level of [`SCHEMA`]'s `defaultLevel` default: torchcts' own for a manifest without
+/// `semantic_level`, and the CLI's.
+pub const DEFAULT_LEVEL: u8 = 3;
 
 /// When a save starts a test run (opt-in: never by default, never on open).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -23,10 +143,13 @@ impl OnSave {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
     pub python: Option<String>,
     pub device: Option<String>,
+    /// The level for a manifest without `semantic_level` whose project names no `level`
+    /// (`defaultLevel`): lenses, the status, on-save and run actions.
+    pub default_level: u8,
     pub on_save: OnSave,
     /// The editor said `onSave` (else the project configuration's `on-save` may).
     pub on_save_set: bool,
@@ -50,6 +173,7 @@ impl Default for Settings {
         Settings {
             python: None,
             device: None,
+            default_level: DEFAULT_LEVEL,
             on_save: OnSave::Off,
             on_save_set: false,
             timeout_seconds: 1800,
@@ -81,6 +205,13 @@ impl Settings {
         Settings {
             python: text(&["/python", "/python/interpreter"]),
             device: text(&["/device"]),
+            // A level out of range is the default, as a typo never changes what runs.
+            default_level: v
+                .pointer("/defaultLevel")
+                .and_then(|x| x.as_u64())
+                .and_then(|n| u8::try_from(n).ok())
+                .filter(|n| (1..=8).contains(n))
+                .unwrap_or(default.default_level),
             on_save: text(&["/onSave"]).map(|s| OnSave::parse(&s)).unwrap_or(default.on_save),
             on_save_set: text(&["/onSave"]).is_some(),
             timeout_seconds: ["/timeoutSeconds", "/run/timeoutSeconds"]
@@ -155,6 +286,44 @@ mod tests {
         assert_eq!(s.log_level, Some(crate::server::log::Level::Debug));
         assert_eq!(s.log_file.as_deref(), Some("/tmp/x.log"));
         assert_eq!(Settings::from_json(&json!({"logLevel": "loud"})).log_level, None);
+    }
+
+    /// `{"a": {"b": value}}` for the dotted key `a.b`.
+    fn nested(key: &str, value: serde_json::Value) -> serde_json::Value {
+        key.rsplit('.').fold(value, |inner, part| json!({ part: inner }))
+    }
+
+    #[test]
+    fn the_schema_defaults_are_the_servers_and_each_key_is_read() {
+        // Without `logLevel` the server takes --log-level or the environment, else info;
+        // `onSave` said at all (even "off") wins over the project's `on-save`.
+        let effective = |mut s: Settings| {
+            s.log_level = s.log_level.or(Some(crate::server::log::Level::Info));
+            s.on_save_set = false;
+            s
+        };
+        let none = effective(Settings::from_json(&json!({})));
+        for setting in super::SCHEMA {
+            let default: serde_json::Value = serde_json::from_str(setting.default).unwrap();
+            let read = effective(Settings::from_json(&json!({"torchcts": nested(setting.key, default.clone())})));
+            assert_eq!(read, none, "{}: the schema's default {default} is not the server's", setting.key);
+            let other = match setting.kind {
+                super::Kind::String => json!("x"),
+                super::Kind::Boolean => json!(!default.as_bool().unwrap()),
+                super::Kind::Integer { min, max } => json!(if default == json!(min) { max } else { min }),
+                super::Kind::OneOf(values) => json!(values.iter().find(|v| json!(v) != default).unwrap()),
+                super::Kind::Strings => json!(["x/*.py"]),
+            };
+            let read = effective(Settings::from_json(&json!({"torchcts": nested(setting.key, other.clone())})));
+            assert_ne!(read, none, "{}: {other} is not read", setting.key);
+        }
+    }
+
+    #[test]
+    fn default_level_out_of_range_is_the_default() {
+        assert_eq!(Settings::from_json(&json!({"defaultLevel": 5})).default_level, 5);
+        assert_eq!(Settings::from_json(&json!({"defaultLevel": 9})).default_level, super::DEFAULT_LEVEL);
+        assert_eq!(Settings::from_json(&json!({"defaultLevel": "2"})).default_level, super::DEFAULT_LEVEL);
     }
 
     #[test]
