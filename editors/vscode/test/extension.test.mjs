@@ -387,10 +387,11 @@ test("status bar shows torchcts/status counts; commands send workspace/executeCo
   assert.deepEqual(init.params.initializationOptions, {
     python: { interpreter: "/opt/py/bin/python" },
     device: "cuda",
-    defaultLevel: 2,
+    defaultLevel: 3,
     // onSave not set by the user: not sent, so the project's `on-save` can apply.
-    workers: 1,
+    run: { workers: 1, timeoutSeconds: 1800 },
     inlayHints: { enabled: true },
+    inventory: { path: "" },
     manifests: [],
     logLevel: "info",
     logFile: "",

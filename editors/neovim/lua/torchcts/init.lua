@@ -5,7 +5,7 @@
 --   require("torchcts").setup({
 --     cmd = { "/path/to/torchcts-lsp" },   -- default: $TORCHCTS_LSP, $VIRTUAL_ENV/bin, .venv/bin, PATH
 --     patterns = { "manifest.py" },         -- autocmd patterns of manifest files
---     settings = { device = "cuda", defaultLevel = 2, onSave = "off", workers = 1,
+--     settings = { device = "cuda", defaultLevel = 3, onSave = "off", run = { workers = 1 },
 --                  python = { interpreter = "python3" }, inlayHints = { enabled = true } },
 --     on_attach = function(client, bufnr) end,
 --   })
@@ -31,15 +31,29 @@ local defaults = {
   -- The root directory is the nearest parent with one of these; else the file's folder.
   root_markers = { ".git", "pyproject.toml", "setup.cfg", "setup.py" },
   -- Sent as initializationOptions and as the `torchcts` configuration section.
+  -- Every setting the server reads, with its default (docs/configuration.md; a test checks
+  -- this table against the server's schema).
   settings = {
     python = { interpreter = "" },
+    -- "": the project's device (pyproject.toml [tool.torchcts-lsp]), else the manifest's.
     device = "",
-    defaultLevel = 2,
+    -- Level for a manifest without semantic_level whose project names no `level`.
+    defaultLevel = 3,
     onSave = "off", -- "off" | "affected" | "level"
-    -- Worker processes per test run (pytest-xdist `-n N`); above 1 needs `pip install
-    -- pytest-xdist` in the run's Python, else the run does not start and says so.
-    workers = 1,
+    run = {
+      -- Worker processes per test run (pytest-xdist `-n N`); above 1 needs `pip install
+      -- pytest-xdist` in the run's Python, else the run does not start and says so.
+      workers = 1,
+      -- Time limit of one run, in seconds.
+      timeoutSeconds = 1800,
+    },
     inlayHints = { enabled = true },
+    -- An inventory written by `torchcts-lsp inventory`; "": the project's, else the embedded one.
+    inventory = { path = "" },
+    -- Globs of manifests besides every manifest.py (add them to `patterns` too).
+    manifests = {},
+    logLevel = "info", -- "error" | "warn" | "info" | "debug"
+    logFile = "",
   },
   on_attach = nil,
   -- Called as on_exit(code, signal, client_id) when a server process ends.
@@ -333,7 +347,7 @@ end
 local function parse_level(arg)
   if arg == nil or arg == "" then
     local s = M.config.settings or {}
-    return s.defaultLevel or 2
+    return s.defaultLevel or 3
   end
   local n = tonumber(arg)
   if n == nil or n < 1 or n > 8 or n ~= math.floor(n) then
@@ -356,6 +370,11 @@ function M.run_affected()
 end
 
 function M.run_level(level)
+  -- No level given: the one the server resolved (semantic_level, the project's, defaultLevel).
+  local s = status_by_buf[vim.api.nvim_get_current_buf()]
+  if (level == nil or level == "") and s ~= nil then
+    level = s.level
+  end
   level = parse_level(level)
   if level == nil then
     return false
@@ -498,7 +517,7 @@ local function create_user_commands()
   end, { desc = "TorchCTS: run the tests affected by the entry under the cursor" })
   cmd("TorchctsRunLevel", function(o)
     M.run_level(o.args)
-  end, { nargs = "?", desc = "TorchCTS: run the manifest's tests at a level (default: settings.defaultLevel)" })
+  end, { nargs = "?", desc = "TorchCTS: run the manifest's tests at a level (default: the lens's level)" })
   cmd("TorchctsCancelRun", function()
     M.cancel_run()
   end, { desc = "TorchCTS: cancel the running tests" })

@@ -150,9 +150,12 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob, on_pool: &OnPool
         facts
     });
     let previous = session.lock().documents.get(&uri).and_then(|d| d.summary.clone());
+    // Counted on the device runs use: the editor's `device`, else the project's, else the
+    // manifest's (the CLI counts the same way).
+    let device = session.settings_for(&uri).device;
     let summary: Option<Arc<Summary>> = match (&facts, &previous, inventory) {
-        (Some(f), Some(p), _) if p.facts == *f => Some(p.clone()),
-        (Some(f), _, Some(inv)) => guarded("accounting", || av::summarize(inv, f, None)).map(Arc::new),
+        (Some(f), Some(p), _) if p.facts == *f && p.device == f.resolve_device(device.as_deref()) => Some(p.clone()),
+        (Some(f), _, Some(inv)) => guarded("accounting", || av::summarize(inv, f, device.as_deref())).map(Arc::new),
         _ => None,
     };
     let changed = match (&summary, &previous) {
@@ -237,13 +240,22 @@ async fn publish_config_problem(session: &Session, uri: &Uri) {
         let flagged = &mut state.project_configs.flagged;
         let mut cleared = Vec::new();
         match &problem {
-            Some(e) if !flagged.contains(&e.file) => flagged.push(e.file.clone()),
             // Published already (this runs on every keystroke).
-            Some(_) => problem = None,
+            Some(e) if flagged.contains(&(e.file.clone(), e.to_string())) => problem = None,
+            // New, or another problem of a file flagged before (one error fixed, another made).
+            Some(e) => {
+                flagged.retain(|(f, _)| *f != e.file);
+                flagged.push((e.file.clone(), e.to_string()));
+            }
             None => {
                 // This document's config reads well: forget files flagged from it before.
-                cleared = flagged.iter().filter(|f| path.ancestors().any(|a| Some(a) == f.parent())).cloned().collect();
-                flagged.retain(|f| !cleared.contains(f));
+                cleared = flagged
+                    .iter()
+                    .map(|(f, _)| f)
+                    .filter(|f| path.ancestors().any(|a| Some(a) == f.parent()))
+                    .cloned()
+                    .collect();
+                flagged.retain(|(f, _)| !cleared.contains(f));
             }
         }
         (problem, cleared)

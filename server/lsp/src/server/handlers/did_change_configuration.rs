@@ -34,10 +34,12 @@ async fn apply(session: &Session, new: Settings) {
     let reload = old.inventory_path != new.inventory_path || old.python != new.python;
     let manifests_changed = old.manifests != new.manifests;
     let hints_changed = old.inlay_hints != new.inlay_hints;
+    // The counts are for the device and, without a semantic_level, the default level.
+    let counts_changed = old.device != new.device || old.default_level != new.default_level;
     session.lock().settings = new;
     if reload {
         crate::server::inventory::load_and_refresh(session).await;
-    } else if manifests_changed || hints_changed {
+    } else if manifests_changed || hints_changed || counts_changed {
         let uris = session.lock().documents.uris();
         session.changed(Change::Counts(uris));
     }

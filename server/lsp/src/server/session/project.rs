@@ -15,8 +15,9 @@ use std::path::{Path, PathBuf};
 #[derive(Default)]
 pub struct ProjectConfigs {
     by_folder: HashMap<PathBuf, Result<Option<ProjectConfig>, ConfigError>>,
-    /// The config files diagnostics were published for (cleared when they read well again).
-    pub flagged: Vec<PathBuf>,
+    /// The config files a diagnostic was published for, with its message (cleared when they
+    /// read well again; published again when the message changes).
+    pub flagged: Vec<(PathBuf, String)>,
 }
 
 impl ProjectConfigs {
