@@ -872,3 +872,112 @@ fn server_save(dir: &Path) -> String {
     client.shutdown();
     said.unwrap_or_else(|| "no run".to_string())
 }
+
+/// The level of a manifest without `semantic_level` is decided once, in the same order
+/// everywhere (the manifest's, the project's `level`, the editor's `defaultLevel`, 3): the
+/// status, the code lens, the "Run level" action and an on-save `level` run all say it.
+#[test]
+fn the_level_is_decided_once_for_status_lens_run_action_and_save() {
+    let dir = fixture("level");
+    let uri = file_uri(&dir.join(M));
+    let with_level = MANIFEST.replace("    \"capabilities\"", "    \"semantic_level\": 4,\n    \"capabilities\"");
+    // (manifest, the project's level, the editor's defaultLevel) -> the level.
+    let cases: [(&str, Option<u8>, Option<u8>, usize); 4] = [
+        (MANIFEST, None, None, 3),
+        (MANIFEST, None, Some(5), 5),
+        (MANIFEST, Some(2), Some(5), 2),
+        (&with_level, Some(2), Some(5), 4),
+    ];
+    for (text, project, editor, expected) in cases {
+        let level_line = project.map(|l| format!("level = {l}\n")).unwrap_or_default();
+        write_pyproject(&dir, &format!("[tool.torchcts-lsp]\npython = \"venv/bin/python\"\n{level_line}"));
+        std::fs::write(dir.join(M), text).unwrap();
+        let mut options = json!({"onSave": "level"});
+        if let Some(level) = editor {
+            options["defaultLevel"] = json!(level);
+        }
+        let case = format!("project level {project:?}, defaultLevel {editor:?}, semantic_level 4: {}", text == with_level);
+        let mut client = LspClient::spawn_with(&[], &["VIRTUAL_ENV", "TORCHCTS_LSP_PYTHON", "PYTHONPATH"]);
+        client.request(
+            "initialize",
+            json!({"processId": null, "rootUri": file_uri(&dir), "capabilities": vscode_capabilities(), "initializationOptions": options}),
+        );
+        client.notify("initialized", json!({}));
+        client.open(&uri, text, 1);
+        let status = client.wait_for(|m| m["method"] == "torchcts/status" && m["params"]["uri"] == uri.as_str());
+        assert_eq!(status["params"]["level"], expected, "{case}: status");
+        let lenses = client.request("textDocument/codeLens", json!({"textDocument": {"uri": uri}}));
+        let titles: Vec<&str> =
+            lenses.as_array().unwrap().iter().filter_map(|l| l["command"]["title"].as_str()).collect();
+        assert!(
+            titles.iter().any(|t| t.starts_with(&format!("▶ Run level {expected} on cpu ("))),
+            "{case}: lenses {titles:?}"
+        );
+        let range = json!({"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 0}});
+        let actions = client.request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri}, "range": range, "context": {"diagnostics": []}}),
+        );
+        let titles: Vec<&str> = actions.as_array().unwrap().iter().filter_map(|a| a["title"].as_str()).collect();
+        assert!(titles.contains(&format!("Run level {expected} on cpu").as_str()), "{case}: actions {titles:?}");
+        client.notify("textDocument/didSave", json!({"textDocument": {"uri": uri}}));
+        let finished = client.wait_for(|m| {
+            m["method"] == "window/showMessage" && m["params"]["message"].as_str().is_some_and(|t| t.contains("run of"))
+        });
+        let said = finished["params"]["message"].as_str().unwrap().to_string();
+        assert!(said.starts_with(&format!("TorchCTS run of level {expected} on cpu")), "{case}: {said}");
+        client.shutdown();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// One server serving several workspace folders (Neovim's `reuse_client`, a VS Code
+/// multi-root workspace) says that no torch was found once, not once per folder, nor again
+/// when a setting that does not change the environment changes.
+#[test]
+fn the_no_torch_warning_is_said_once_per_server() {
+    let dirs: Vec<PathBuf> = ["warn-a", "warn-b", "warn-c"]
+        .iter()
+        .map(|name| {
+            let dir = std::env::temp_dir().join(format!("torchcts-settings-matrix-{name}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("manifest.py"), MANIFEST).unwrap();
+            dir
+        })
+        .collect();
+    let folder = |d: &PathBuf| json!({"uri": file_uri(d), "name": d.file_name().unwrap().to_str().unwrap()});
+    // A Python with no torch, whatever this machine's python3 has.
+    let python = dirs[0].join("no-venv/bin/python");
+    let mut client = LspClient::spawn_with(&[], &["VIRTUAL_ENV", "TORCHCTS_LSP_PYTHON", "PYTHONPATH"]);
+    client.request(
+        "initialize",
+        json!({"processId": null, "rootUri": file_uri(&dirs[0]), "capabilities": vscode_capabilities(),
+               "workspaceFolders": [folder(&dirs[0]), folder(&dirs[1])],
+               "initializationOptions": {"python": {"interpreter": python}}}),
+    );
+    client.notify("initialized", json!({}));
+    client.open(&file_uri(&dirs[0].join("manifest.py")), MANIFEST, 1);
+    client.open(&file_uri(&dirs[1].join("manifest.py")), MANIFEST, 1);
+    client.notify(
+        "workspace/didChangeWorkspaceFolders",
+        json!({"event": {"added": [folder(&dirs[2])], "removed": []}}),
+    );
+    client.open(&file_uri(&dirs[2].join("manifest.py")), MANIFEST, 1);
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"torchcts": {"python": {"interpreter": python}, "inlayHints": {"enabled": false}}}}),
+    );
+    let warnings: Vec<String> = client
+        .drain_for(Duration::from_secs(5))
+        .into_iter()
+        .filter(|m| m["method"] == "window/showMessage")
+        .filter_map(|m| m["params"]["message"].as_str().map(str::to_string))
+        .filter(|m| m.contains("no torch found"))
+        .collect();
+    client.shutdown();
+    assert_eq!(warnings.len(), 1, "{warnings:#?}");
+    for dir in dirs {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
