@@ -49,6 +49,8 @@ fn context(command: &str, key: &str) -> &'static str {
     }
 }
 
+// One row a line: the table reads as the matrix it is.
+#[rustfmt::skip]
 fn cells() -> Vec<(&'static str, &'static str, Cell)> {
     use Cell::{NotUsed, Shows};
     const NO_COUNTS: &str = "check reports findings; nothing it reports is counted for a device or level";
@@ -58,421 +60,102 @@ fn cells() -> Vec<(&'static str, &'static str, Cell)> {
     const ONE_FILE: &str = "it takes the manifest files it is given, not folders";
     vec![
         ("device", "check", NotUsed(NO_COUNTS)),
-        (
-            "device",
-            "analyze",
-            Shows {
-                value: "\"cuda\"",
-                probe: |d| json_at(d, &["analyze", M], "/accounting/device/name"),
-                expected: "cuda",
-            },
-        ),
-        (
-            "device",
-            "skips",
-            Shows { value: "\"cuda\"", probe: |d| json_at(d, &["skips", M], "/device"), expected: "cuda" },
-        ),
-        (
-            "device",
-            "diff",
-            Shows { value: "\"cuda\"", probe: |d| json_at(d, &["diff", OLD, M], "/device"), expected: "cuda" },
-        ),
-        (
-            "device",
-            "report",
-            Shows { value: "\"cuda\"", probe: |d| json_at(d, &["report", M], "/device/name"), expected: "cuda" },
-        ),
+        ("device", "analyze", Shows { value: "\"cuda\"", probe: |d| json_at(d, &["analyze", M], "/accounting/device/name"), expected: "cuda" }),
+        ("device", "skips", Shows { value: "\"cuda\"", probe: |d| json_at(d, &["skips", M], "/device"), expected: "cuda" }),
+        ("device", "diff", Shows { value: "\"cuda\"", probe: |d| json_at(d, &["diff", OLD, M], "/device"), expected: "cuda" }),
+        ("device", "report", Shows { value: "\"cuda\"", probe: |d| json_at(d, &["report", M], "/device/name"), expected: "cuda" }),
         ("device", "run", Shows { value: "\"cuda\"", probe: |d| run_argv(d, &[]), expected: "--device=cuda" }),
-        (
-            "device",
-            "config",
-            Shows {
-                value: "\"cuda\"",
-                probe: |d| config_value(d, "device"),
-                expected: "\"cuda\" from pyproject.toml:2",
-            },
-        ),
+        ("device", "config", Shows { value: "\"cuda\"", probe: |d| config_value(d, "device"), expected: "\"cuda\" from pyproject.toml:2" }),
         ("device", "server", Shows { value: "\"cuda\"", probe: |d| server_status(d, "device"), expected: "cuda" }),
+
         ("level", "check", NotUsed(NO_COUNTS)),
-        (
-            "level",
-            "analyze",
-            Shows {
-                value: "2",
-                probe: |d| json_at(d, &["analyze", M], "/accounting/selection"),
-                expected: "requested <= 2",
-            },
-        ),
-        (
-            "level",
-            "skips",
-            Shows { value: "2", probe: |d| json_at(d, &["skips", M], "/selection"), expected: "requested <= 2" },
-        ),
-        (
-            "level",
-            "diff",
-            Shows {
-                value: "2",
-                probe: |d| json_at(d, &["diff", OLD, M], "/new_selection"),
-                expected: "requested <= 2",
-            },
-        ),
-        (
-            "level",
-            "report",
-            Shows { value: "2", probe: |d| json_at(d, &["report", M], "/selection"), expected: "requested <= 2" },
-        ),
+        ("level", "analyze", Shows { value: "2", probe: |d| json_at(d, &["analyze", M], "/accounting/selection"), expected: "requested <= 2" }),
+        ("level", "skips", Shows { value: "2", probe: |d| json_at(d, &["skips", M], "/selection"), expected: "requested <= 2" }),
+        ("level", "diff", Shows { value: "2", probe: |d| json_at(d, &["diff", OLD, M], "/new_selection"), expected: "requested <= 2" }),
+        ("level", "report", Shows { value: "2", probe: |d| json_at(d, &["report", M], "/selection"), expected: "requested <= 2" }),
         ("level", "run", Shows { value: "2", probe: |d| run_argv(d, &[]), expected: "--level=2" }),
-        (
-            "level",
-            "config",
-            Shows { value: "2", probe: |d| config_value(d, "level"), expected: "2 from pyproject.toml:2" },
-        ),
+        ("level", "config", Shows { value: "2", probe: |d| config_value(d, "level"), expected: "2 from pyproject.toml:2" }),
         ("level", "server", Shows { value: "2", probe: |d| server_status(d, "level"), expected: "2" }),
         // The venv's torch is 2.9.1 and it can import `orch`'s absence: the counts and the
         // modules are the venv's with the key, python3's without.
-        (
-            "python",
-            "check",
-            Shows {
-                value: PYTHON,
-                probe: |d| stdout(&cli(d, &["check", "--format", "json", "m/imports/manifest.py"])),
-                expected: "No module named 'orch'",
-            },
-        ),
-        (
-            "python",
-            "analyze",
-            Shows {
-                value: PYTHON,
-                probe: |d| json_at(d, &["analyze", M], "/accounting/inventory/torch"),
-                expected: "2.9.1",
-            },
-        ),
-        (
-            "python",
-            "skips",
-            Shows { value: PYTHON, probe: |d| json_at(d, &["skips", M], "/inventory/torch"), expected: "2.9.1" },
-        ),
-        (
-            "python",
-            "diff",
-            Shows { value: PYTHON, probe: |d| json_at(d, &["diff", OLD, M], "/inventory/torch"), expected: "2.9.1" },
-        ),
-        (
-            "python",
-            "report",
-            Shows { value: PYTHON, probe: |d| json_at(d, &["report", M], "/inventory/torch"), expected: "2.9.1" },
-        ),
-        (
-            "python",
-            "run",
-            Shows { value: PYTHON, probe: |d| run_argv(d, &[]), expected: "venv/bin/python -m torchcts run" },
-        ),
-        (
-            "python",
-            "config",
-            Shows {
-                value: PYTHON,
-                probe: |d| config_value(d, "python"),
-                expected: "venv/bin/python\" from pyproject.toml:2",
-            },
-        ),
-        (
-            "python",
-            "server",
-            Shows { value: PYTHON, probe: |d| server_status(d, "countsFor"), expected: "with torch 2.9.1" },
-        ),
-        (
-            "manifests",
-            "check",
-            Shows {
-                value: GLOBS,
-                probe: |d| stdout(&cli(d, &["check", "--format", "json", "."])),
-                expected: "extra/x.py",
-            },
-        ),
-        (
-            "manifests",
-            "analyze",
-            Shows { value: GLOBS, probe: |d| stdout(&cli(d, &["analyze", "."])), expected: "== extra/x.py" },
-        ),
-        (
-            "manifests",
-            "skips",
-            Shows { value: GLOBS, probe: |d| stdout(&cli(d, &["skips", "."])), expected: "== extra/x.py" },
-        ),
+
+        ("python", "check", Shows { value: PYTHON, probe: |d| stdout(&cli(d, &["check", "--format", "json", "m/imports/manifest.py"])), expected: "No module named 'orch'" }),
+        ("python", "analyze", Shows { value: PYTHON, probe: |d| json_at(d, &["analyze", M], "/accounting/inventory/torch"), expected: "2.9.1" }),
+        ("python", "skips", Shows { value: PYTHON, probe: |d| json_at(d, &["skips", M], "/inventory/torch"), expected: "2.9.1" }),
+        ("python", "diff", Shows { value: PYTHON, probe: |d| json_at(d, &["diff", OLD, M], "/inventory/torch"), expected: "2.9.1" }),
+        ("python", "report", Shows { value: PYTHON, probe: |d| json_at(d, &["report", M], "/inventory/torch"), expected: "2.9.1" }),
+        ("python", "run", Shows { value: PYTHON, probe: |d| run_argv(d, &[]), expected: "venv/bin/python -m torchcts run" }),
+        ("python", "config", Shows { value: PYTHON, probe: |d| config_value(d, "python"), expected: "venv/bin/python\" from pyproject.toml:2" }),
+        ("python", "server", Shows { value: PYTHON, probe: |d| server_status(d, "countsFor"), expected: "with torch 2.9.1" }),
+
+        ("manifests", "check", Shows { value: GLOBS, probe: |d| stdout(&cli(d, &["check", "--format", "json", "."])), expected: "extra/x.py" }),
+        ("manifests", "analyze", Shows { value: GLOBS, probe: |d| stdout(&cli(d, &["analyze", "."])), expected: "== extra/x.py" }),
+        ("manifests", "skips", Shows { value: GLOBS, probe: |d| stdout(&cli(d, &["skips", "."])), expected: "== extra/x.py" }),
         ("manifests", "diff", NotUsed(ONE_FILE)),
-        (
-            "manifests",
-            "report",
-            Shows {
-                value: GLOBS,
-                probe: |d| stdout(&cli(d, &["report", "--format", "json", "."])),
-                expected: "extra/x.py",
-            },
-        ),
+        ("manifests", "report", Shows { value: GLOBS, probe: |d| stdout(&cli(d, &["report", "--format", "json", "."])), expected: "extra/x.py" }),
         ("manifests", "run", NotUsed(ONE_FILE)),
-        (
-            "manifests",
-            "config",
-            Shows {
-                value: GLOBS,
-                probe: |d| config_value(d, "manifests"),
-                expected: "[\"extra/*.py\"] from pyproject.toml:2",
-            },
-        ),
+        ("manifests", "config", Shows { value: GLOBS, probe: |d| config_value(d, "manifests"), expected: "[\"extra/*.py\"] from pyproject.toml:2" }),
         ("manifests", "server", Shows { value: GLOBS, probe: server_extra_diagnostics, expected: "duplicate-key" }),
         // `ci/` holds a run where the float32 entry's `add` test failed.
-        (
-            "results",
-            "check",
-            Shows {
-                value: RESULTS,
-                probe: |d| stdout(&cli(d, &["check", "--format", "json", M])),
-                expected: "run-evidence",
-            },
-        ),
-        (
-            "results",
-            "analyze",
-            Shows { value: RESULTS, probe: |d| json_at(d, &["analyze", M], "/evidence/runs"), expected: "1" },
-        ),
+
+        ("results", "check", Shows { value: RESULTS, probe: |d| stdout(&cli(d, &["check", "--format", "json", M])), expected: "run-evidence" }),
+        ("results", "analyze", Shows { value: RESULTS, probe: |d| json_at(d, &["analyze", M], "/evidence/runs"), expected: "1" }),
         ("results", "skips", NotUsed("skips counts what the manifest selects; run results are not counted")),
         ("results", "diff", NotUsed("diff compares two manifests; run results are not compared")),
-        (
-            "results",
-            "report",
-            Shows { value: RESULTS, probe: |d| json_at(d, &["report", M], "/evidence/tests/failed"), expected: "1" },
-        ),
-        (
-            "results",
-            "run",
-            Shows { value: RESULTS, probe: |d| run_argv(d, &["--failed"]), expected: "clean-add-torch.float32" },
-        ),
-        (
-            "results",
-            "config",
-            Shows { value: RESULTS, probe: |d| config_value(d, "results"), expected: "ci\"] from pyproject.toml:2" },
-        ),
+        ("results", "report", Shows { value: RESULTS, probe: |d| json_at(d, &["report", M], "/evidence/tests/failed"), expected: "1" }),
+        ("results", "run", Shows { value: RESULTS, probe: |d| run_argv(d, &["--failed"]), expected: "clean-add-torch.float32" }),
+        ("results", "config", Shows { value: RESULTS, probe: |d| config_value(d, "results"), expected: "ci\"] from pyproject.toml:2" }),
         ("results", "server", Shows { value: RESULTS, probe: server_manifest_diagnostics, expected: "run-evidence" }),
         // An inventory file that is not the embedded one: its torch says `+cu130`.
+
         ("inventory", "check", NotUsed(EMBEDDED_HINTS)),
-        (
-            "inventory",
-            "analyze",
-            Shows {
-                value: INVENTORY,
-                probe: |d| json_at(d, &["analyze", M], "/accounting/inventory/torch"),
-                expected: "2.12.1+cu130",
-            },
-        ),
-        (
-            "inventory",
-            "skips",
-            Shows {
-                value: INVENTORY,
-                probe: |d| json_at(d, &["skips", M], "/inventory/torch"),
-                expected: "2.12.1+cu130",
-            },
-        ),
-        (
-            "inventory",
-            "diff",
-            Shows {
-                value: INVENTORY,
-                probe: |d| json_at(d, &["diff", OLD, M], "/inventory/torch"),
-                expected: "2.12.1+cu130",
-            },
-        ),
-        (
-            "inventory",
-            "report",
-            Shows {
-                value: INVENTORY,
-                probe: |d| json_at(d, &["report", M], "/inventory/torch"),
-                expected: "2.12.1+cu130",
-            },
-        ),
+        ("inventory", "analyze", Shows { value: INVENTORY, probe: |d| json_at(d, &["analyze", M], "/accounting/inventory/torch"), expected: "2.12.1+cu130" }),
+        ("inventory", "skips", Shows { value: INVENTORY, probe: |d| json_at(d, &["skips", M], "/inventory/torch"), expected: "2.12.1+cu130" }),
+        ("inventory", "diff", Shows { value: INVENTORY, probe: |d| json_at(d, &["diff", OLD, M], "/inventory/torch"), expected: "2.12.1+cu130" }),
+        ("inventory", "report", Shows { value: INVENTORY, probe: |d| json_at(d, &["report", M], "/inventory/torch"), expected: "2.12.1+cu130" }),
         // `run --against` counts with it: a file that is no inventory stops it, naming the line.
-        (
-            "inventory",
-            "run",
-            Shows {
-                value: "\"not-an-inventory.json\"",
-                probe: |d| stderr(&cli(d, &["run", "--against", "HEAD", M])),
-                expected: "pyproject.toml:2: [tool.torchcts-lsp] inventory: cannot load inventory",
-            },
-        ),
-        (
-            "inventory",
-            "config",
-            Shows {
-                value: INVENTORY,
-                probe: |d| config_value(d, "inventory"),
-                expected: "inv.json.gz\" from pyproject.toml:2",
-            },
-        ),
-        (
-            "inventory",
-            "server",
-            Shows { value: INVENTORY, probe: |d| server_status(d, "countsFor"), expected: "with torch 2.12.1+cu130" },
-        ),
+        ("inventory", "run", Shows { value: "\"not-an-inventory.json\"", probe: |d| stderr(&cli(d, &["run", "--against", "HEAD", M])), expected: "pyproject.toml:2: [tool.torchcts-lsp] inventory: cannot load inventory" }),
+        ("inventory", "config", Shows { value: INVENTORY, probe: |d| config_value(d, "inventory"), expected: "inv.json.gz\" from pyproject.toml:2" }),
+        ("inventory", "server", Shows { value: INVENTORY, probe: |d| server_status(d, "countsFor"), expected: "with torch 2.12.1+cu130" }),
         // `run --against HEAD` starts the float32 tests: 2,788 with the venv's torch 2.9.1,
         // 2,784 with 2.7.0, and 2,784 with torchcts 0.4.0's suite for torch 2.9.1
         // (`diff --torch`/`--torchcts` count the same).
+
         ("torch", "check", NotUsed(EMBEDDED_HINTS)),
-        (
-            "torch",
-            "analyze",
-            Shows {
-                value: "\"2.7.0\"",
-                probe: |d| json_at(d, &["analyze", M], "/accounting/inventory/torch"),
-                expected: "2.7.0",
-            },
-        ),
-        (
-            "torch",
-            "skips",
-            Shows { value: "\"2.7.0\"", probe: |d| json_at(d, &["skips", M], "/inventory/torch"), expected: "2.7.0" },
-        ),
-        (
-            "torch",
-            "diff",
-            Shows {
-                value: "\"2.7.0\"",
-                probe: |d| json_at(d, &["diff", OLD, M], "/inventory/torch"),
-                expected: "2.7.0",
-            },
-        ),
-        (
-            "torch",
-            "report",
-            Shows { value: "\"2.7.0\"", probe: |d| json_at(d, &["report", M], "/inventory/torch"), expected: "2.7.0" },
-        ),
+        ("torch", "analyze", Shows { value: "\"2.7.0\"", probe: |d| json_at(d, &["analyze", M], "/accounting/inventory/torch"), expected: "2.7.0" }),
+        ("torch", "skips", Shows { value: "\"2.7.0\"", probe: |d| json_at(d, &["skips", M], "/inventory/torch"), expected: "2.7.0" }),
+        ("torch", "diff", Shows { value: "\"2.7.0\"", probe: |d| json_at(d, &["diff", OLD, M], "/inventory/torch"), expected: "2.7.0" }),
+        ("torch", "report", Shows { value: "\"2.7.0\"", probe: |d| json_at(d, &["report", M], "/inventory/torch"), expected: "2.7.0" }),
         ("torch", "run", Shows { value: "\"2.7.0\"", probe: run_against_nodes, expected: "2784 tests" }),
-        (
-            "torch",
-            "config",
-            Shows {
-                value: "\"2.7.0\"",
-                probe: |d| config_value(d, "torch"),
-                expected: "\"2.7.0\" from pyproject.toml:2",
-            },
-        ),
-        (
-            "torch",
-            "server",
-            Shows { value: "\"2.7.0\"", probe: |d| server_status(d, "countsFor"), expected: "with torch 2.7.0" },
-        ),
+        ("torch", "config", Shows { value: "\"2.7.0\"", probe: |d| config_value(d, "torch"), expected: "\"2.7.0\" from pyproject.toml:2" }),
+        ("torch", "server", Shows { value: "\"2.7.0\"", probe: |d| server_status(d, "countsFor"), expected: "with torch 2.7.0" }),
+
         ("torchcts", "check", NotUsed(EMBEDDED_HINTS)),
-        (
-            "torchcts",
-            "analyze",
-            Shows {
-                value: "\"0.4.0\"",
-                probe: |d| json_at(d, &["analyze", M], "/accounting/inventory/torchcts"),
-                expected: "0.4.0",
-            },
-        ),
-        (
-            "torchcts",
-            "skips",
-            Shows {
-                value: "\"0.4.0\"",
-                probe: |d| json_at(d, &["skips", M], "/inventory/torchcts"),
-                expected: "0.4.0",
-            },
-        ),
-        (
-            "torchcts",
-            "diff",
-            Shows {
-                value: "\"0.4.0\"",
-                probe: |d| json_at(d, &["diff", OLD, M], "/inventory/torchcts"),
-                expected: "0.4.0",
-            },
-        ),
-        (
-            "torchcts",
-            "report",
-            Shows {
-                value: "\"0.4.0\"",
-                probe: |d| json_at(d, &["report", M], "/inventory/torchcts"),
-                expected: "0.4.0",
-            },
-        ),
+        ("torchcts", "analyze", Shows { value: "\"0.4.0\"", probe: |d| json_at(d, &["analyze", M], "/accounting/inventory/torchcts"), expected: "0.4.0" }),
+        ("torchcts", "skips", Shows { value: "\"0.4.0\"", probe: |d| json_at(d, &["skips", M], "/inventory/torchcts"), expected: "0.4.0" }),
+        ("torchcts", "diff", Shows { value: "\"0.4.0\"", probe: |d| json_at(d, &["diff", OLD, M], "/inventory/torchcts"), expected: "0.4.0" }),
+        ("torchcts", "report", Shows { value: "\"0.4.0\"", probe: |d| json_at(d, &["report", M], "/inventory/torchcts"), expected: "0.4.0" }),
         ("torchcts", "run", Shows { value: "\"0.4.0\"", probe: run_against_nodes, expected: "2784 tests" }),
-        (
-            "torchcts",
-            "config",
-            Shows {
-                value: "\"0.4.0\"",
-                probe: |d| config_value(d, "torchcts"),
-                expected: "\"0.4.0\" from pyproject.toml:2",
-            },
-        ),
-        (
-            "torchcts",
-            "server",
-            Shows { value: "\"0.4.0\"", probe: |d| server_status(d, "countsFor"), expected: "torchcts 0.4.0 with" },
-        ),
+        ("torchcts", "config", Shows { value: "\"0.4.0\"", probe: |d| config_value(d, "torchcts"), expected: "\"0.4.0\" from pyproject.toml:2" }),
+        ("torchcts", "server", Shows { value: "\"0.4.0\"", probe: |d| server_status(d, "countsFor"), expected: "torchcts 0.4.0 with" }),
+
         ("on-save", "check", NotUsed(EDITOR_ONLY)),
         ("on-save", "analyze", NotUsed(EDITOR_ONLY)),
         ("on-save", "skips", NotUsed(EDITOR_ONLY)),
         ("on-save", "diff", NotUsed(EDITOR_ONLY)),
         ("on-save", "report", NotUsed(EDITOR_ONLY)),
         ("on-save", "run", NotUsed(EDITOR_ONLY)),
-        (
-            "on-save",
-            "config",
-            Shows {
-                value: "\"level\"",
-                probe: |d| config_value(d, "on-save"),
-                expected: "\"level\" from pyproject.toml:2",
-            },
-        ),
+        ("on-save", "config", Shows { value: "\"level\"", probe: |d| config_value(d, "on-save"), expected: "\"level\" from pyproject.toml:2" }),
         ("on-save", "server", Shows { value: "\"level\"", probe: server_save, expected: "level 3" }),
-        (
-            "ignore",
-            "check",
-            Shows {
-                value: IGNORE,
-                probe: |d| has(&stdout(&cli(d, &["check", "--format", "json", M])), "duplicate-key"),
-                expected: "without duplicate-key",
-            },
-        ),
-        (
-            "ignore",
-            "analyze",
-            Shows {
-                value: IGNORE,
-                probe: |d| has(&stdout(&cli(d, &["analyze", "--format", "json", M])), "duplicate-key"),
-                expected: "without duplicate-key",
-            },
-        ),
+
+        ("ignore", "check", Shows { value: IGNORE, probe: |d| has(&stdout(&cli(d, &["check", "--format", "json", M])), "duplicate-key"), expected: "without duplicate-key" }),
+        ("ignore", "analyze", Shows { value: IGNORE, probe: |d| has(&stdout(&cli(d, &["analyze", "--format", "json", M])), "duplicate-key"), expected: "without duplicate-key" }),
         ("ignore", "skips", NotUsed("skips reports counts, no findings")),
         ("ignore", "diff", NotUsed("diff reports counts, no findings")),
         ("ignore", "report", NotUsed("the support record reports counts and evidence, no findings")),
         ("ignore", "run", NotUsed("run reports test outcomes, no findings")),
-        (
-            "ignore",
-            "config",
-            Shows {
-                value: IGNORE,
-                probe: |d| config_value(d, "ignore"),
-                expected: "[\"duplicate-key\"] from pyproject.toml:2",
-            },
-        ),
-        (
-            "ignore",
-            "server",
-            Shows {
-                value: IGNORE,
-                probe: |d| has(&server_manifest_diagnostics(d), "duplicate-key"),
-                expected: "without duplicate-key",
-            },
-        ),
+        ("ignore", "config", Shows { value: IGNORE, probe: |d| config_value(d, "ignore"), expected: "[\"duplicate-key\"] from pyproject.toml:2" }),
+        ("ignore", "server", Shows { value: IGNORE, probe: |d| has(&server_manifest_diagnostics(d), "duplicate-key"), expected: "without duplicate-key" }),
     ]
 }
 
@@ -832,8 +515,8 @@ fn server_diagnostics(dir: &Path, path: &str) -> String {
     client.shutdown();
     let last = messages
         .iter()
-        .filter(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri.as_str())
-        .last();
+        .rev()
+        .find(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri.as_str());
     match last {
         Some(m) => {
             let codes: Vec<String> =
@@ -896,7 +579,8 @@ fn the_level_is_decided_once_for_status_lens_run_action_and_save() {
         if let Some(level) = editor {
             options["defaultLevel"] = json!(level);
         }
-        let case = format!("project level {project:?}, defaultLevel {editor:?}, semantic_level 4: {}", text == with_level);
+        let case =
+            format!("project level {project:?}, defaultLevel {editor:?}, semantic_level 4: {}", text == with_level);
         let mut client = LspClient::spawn_with(&[], &["VIRTUAL_ENV", "TORCHCTS_LSP_PYTHON", "PYTHONPATH"]);
         client.request(
             "initialize",
@@ -959,10 +643,8 @@ fn the_no_torch_warning_is_said_once_per_server() {
     client.notify("initialized", json!({}));
     client.open(&file_uri(&dirs[0].join("manifest.py")), MANIFEST, 1);
     client.open(&file_uri(&dirs[1].join("manifest.py")), MANIFEST, 1);
-    client.notify(
-        "workspace/didChangeWorkspaceFolders",
-        json!({"event": {"added": [folder(&dirs[2])], "removed": []}}),
-    );
+    client
+        .notify("workspace/didChangeWorkspaceFolders", json!({"event": {"added": [folder(&dirs[2])], "removed": []}}));
     client.open(&file_uri(&dirs[2].join("manifest.py")), MANIFEST, 1);
     client.notify(
         "workspace/didChangeConfiguration",
