@@ -33,8 +33,10 @@ compared with nothing, named `nothing (new since REV)`, so every test it runs st
 (json: \"old\": {\"file\": null, \"absent_at\": REV}); a REV that is not a commit is an error.
 
 Levels: --level/--level-exact/--level-range apply to both versions; without them each
-version counts its own semantic_level (so a change of semantic_level shows).
-Device: --device, else NEW's device_name (auto: cpu), for both versions.
+version counts its own semantic_level (so a change of semantic_level shows), else the
+project's `level` (pyproject.toml [tool.torchcts-lsp]), else 3.
+Device: --device, else the project's `device`, else NEW's device_name (auto: cpu), for both
+versions. The project configuration is NEW's (`torchcts-lsp config NEW` shows it).
 
 Exit code: 0; 1 with --fail-on-removed when a test stops running; 2 for a usage error, a
 manifest that cannot be read or evaluated, or a git error.";

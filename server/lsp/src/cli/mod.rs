@@ -162,20 +162,23 @@ pub enum ReportFormat {
 pub struct AccountingArgs {
     #[command(flatten)]
     pub levels: LevelArgs,
-    /// Device to count for, like `show-skips --device` [default: the manifest's device_name; cpu for auto]
+    /// Device to count for, like `show-skips --device` [default: pyproject.toml's `device`,
+    /// else the manifest's device_name; cpu for auto]
     #[arg(long, value_name = "D")]
     pub device: Option<String>,
     /// Another inventory (written by `torchcts-lsp inventory`) instead of the embedded one
+    /// [default: pyproject.toml's `inventory`]
     #[arg(long, value_name = "PATH", conflicts_with = "torch")]
     pub inventory: Option<PathBuf>,
     /// Count for this torch release (one embedded inventory per release torchcts 0.4.1
-    /// supports, 2.7.0 to 2.12.1) [default: the torch installed in $VIRTUAL_ENV, a .venv
-    /// beside the manifest or python3's environment, read from its dist-info; else the newest]
+    /// supports, 2.7.0 to 2.12.1) [default: pyproject.toml's `torch`, else the torch installed
+    /// in $VIRTUAL_ENV, a .venv beside the manifest or python3's environment, read from its
+    /// dist-info; else the newest]
     #[arg(long, value_name = "VERSION", value_parser = parse_torch_release)]
     pub torch: Option<String>,
     /// Count for this torchcts release (embedded inventories: 0.4.1 for every torch release
-    /// it supports, 0.4.0 for those extracted) [default: the torchcts installed in the
-    /// environment found as for --torch, if embedded; else the newest]
+    /// it supports, 0.4.0 for those extracted) [default: pyproject.toml's `torchcts`, else the
+    /// torchcts installed in the environment found as for --torch, if embedded; else the newest]
     #[arg(long, value_name = "VERSION", value_parser = parse_torchcts_release, conflicts_with = "inventory")]
     pub torchcts: Option<String>,
     /// How a real run names tests: the path from pytest's root folder to the torchcts
