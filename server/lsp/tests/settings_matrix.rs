@@ -54,8 +54,6 @@ fn context(command: &str, key: &str) -> &'static str {
 fn cells() -> Vec<(&'static str, &'static str, Cell)> {
     use Cell::{NotUsed, Shows};
     const NO_COUNTS: &str = "check reports findings; nothing it reports is counted for a device or level";
-    const EMBEDDED_HINTS: &str =
-        "check's inventory hints (unknown operators) come from the embedded inventory, whatever the counts use";
     const EDITOR_ONLY: &str = "on-save runs are the editor's";
     const ONE_FILE: &str = "it takes the manifest files it is given, not folders";
     vec![
@@ -108,7 +106,8 @@ fn cells() -> Vec<(&'static str, &'static str, Cell)> {
         ("results", "server", Shows { value: RESULTS, probe: server_manifest_diagnostics, expected: "run-evidence" }),
         // An inventory file that is not the embedded one: its torch says `+cu130`.
 
-        ("inventory", "check", NotUsed(EMBEDDED_HINTS)),
+        // A file that is no inventory: check says so, and takes its hints from the embedded one.
+        ("inventory", "check", Shows { value: "\"not-an-inventory.json\"", probe: |d| stderr(&cli(d, &["check", M])), expected: "pyproject.toml:2: [tool.torchcts-lsp] inventory: cannot load inventory" }),
         ("inventory", "analyze", Shows { value: INVENTORY, probe: |d| json_at(d, &["analyze", M], "/accounting/inventory/torch"), expected: "2.12.1+cu130" }),
         ("inventory", "skips", Shows { value: INVENTORY, probe: |d| json_at(d, &["skips", M], "/inventory/torch"), expected: "2.12.1+cu130" }),
         ("inventory", "diff", Shows { value: INVENTORY, probe: |d| json_at(d, &["diff", OLD, M], "/inventory/torch"), expected: "2.12.1+cu130" }),
@@ -121,7 +120,8 @@ fn cells() -> Vec<(&'static str, &'static str, Cell)> {
         // 2,784 with 2.7.0, and 2,784 with torchcts 0.4.0's suite for torch 2.9.1
         // (`diff --torch`/`--torchcts` count the same).
 
-        ("torch", "check", NotUsed(EMBEDDED_HINTS)),
+        // check's hints: `hash_tensor` is an operator of torch 2.12.1's suite, not 2.7.0's.
+        ("torch", "check", Shows { value: "\"2.7.0\"", probe: |d| has(&stdout(&cli(d, &["check", "--format", "json", "m/hash/manifest.py"])), "unknown-operator"), expected: "with unknown-operator" }),
         ("torch", "analyze", Shows { value: "\"2.7.0\"", probe: |d| json_at(d, &["analyze", M], "/accounting/inventory/torch"), expected: "2.7.0" }),
         ("torch", "skips", Shows { value: "\"2.7.0\"", probe: |d| json_at(d, &["skips", M], "/inventory/torch"), expected: "2.7.0" }),
         ("torch", "diff", Shows { value: "\"2.7.0\"", probe: |d| json_at(d, &["diff", OLD, M], "/inventory/torch"), expected: "2.7.0" }),
@@ -130,7 +130,8 @@ fn cells() -> Vec<(&'static str, &'static str, Cell)> {
         ("torch", "config", Shows { value: "\"2.7.0\"", probe: |d| config_value(d, "torch"), expected: "\"2.7.0\" from pyproject.toml:2" }),
         ("torch", "server", Shows { value: "\"2.7.0\"", probe: |d| server_status(d, "countsFor"), expected: "with torch 2.7.0" }),
 
-        ("torchcts", "check", NotUsed(EMBEDDED_HINTS)),
+        // check's hints: `aten::flip` is an operator of torchcts 0.4.1's suite, not 0.4.0's.
+        ("torchcts", "check", Shows { value: "\"0.4.0\"", probe: |d| has(&stdout(&cli(d, &["check", "--format", "json", "m/hash/manifest.py"])), "unknown-operator"), expected: "with unknown-operator" }),
         ("torchcts", "analyze", Shows { value: "\"0.4.0\"", probe: |d| json_at(d, &["analyze", M], "/accounting/inventory/torchcts"), expected: "0.4.0" }),
         ("torchcts", "skips", Shows { value: "\"0.4.0\"", probe: |d| json_at(d, &["skips", M], "/inventory/torchcts"), expected: "0.4.0" }),
         ("torchcts", "diff", Shows { value: "\"0.4.0\"", probe: |d| json_at(d, &["diff", OLD, M], "/inventory/torchcts"), expected: "0.4.0" }),
@@ -356,7 +357,7 @@ fn fixture(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("torchcts-settings-matrix-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     // `m/imports/`: a module beside a manifest is importable, so `orch`'s manifest has a folder of its own.
-    for folder in ["m/imports", "extra", "ci/cpu_vm_23gb_history", "venv/bin"] {
+    for folder in ["m/imports", "m/hash", "extra", "ci/cpu_vm_23gb_history", "venv/bin"] {
         std::fs::create_dir_all(dir.join(folder)).unwrap();
     }
     let dir = dir.canonicalize().unwrap();
@@ -369,6 +370,10 @@ fn fixture(name: &str) -> PathBuf {
     std::fs::write(dir.join(OLD), MANIFEST.replace("[\"sub\", \"div\"]", "[\"div\"]")).unwrap();
     std::fs::write(dir.join("m/imports/manifest.py"), format!("import orch\n{MANIFEST}")).unwrap();
     std::fs::write(dir.join("extra/x.py"), MANIFEST).unwrap();
+    // Operators of the newest suite only: `hash_tensor` (not torch 2.7.0's), `aten::flip`
+    // (not torchcts 0.4.0's).
+    let newest_only = MANIFEST.replace("\"div\"]", "\"hash_tensor\", \"aten::flip\"]");
+    std::fs::write(dir.join("m/hash/manifest.py"), newest_only).unwrap();
     support::copy_file(
         &support::run_artifacts().join("derived/failing.json"),
         &dir.join("ci/cpu_vm_23gb_history/2026-12-01T09-00-00Z.json"),

@@ -156,7 +156,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     };
     // Our inventory hints are warnings: text leaves them out where it shows none of ours.
     let own_warnings = args.format != CheckFormat::Text || !(args.check_manifest_only || args.quiet);
-    let inventory = own_warnings.then(torchcts_core::accounting_view::Inventory::embedded);
+    let embedded = own_warnings.then(torchcts_core::accounting_view::Inventory::embedded);
     let mut python_notes = super::regex_note::PythonNotes::default();
     let mut worst = 0u8;
     let mut kept: Vec<(String, Result<Analysis, String>)> = Vec::new();
@@ -164,6 +164,16 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         let shown = input.shown();
         let flags = super::AccountingArgs::default().for_manifest(config.as_ref());
         let surroundings = flags.surroundings(&input.path, config.as_ref());
+        // The hints come from the inventory `analyze` counts with (the project's `inventory`,
+        // `torch`, `torchcts`, else the environment's torch); the embedded one if it cannot load.
+        let counted = match embedded.map(|_| flags.load_inventory(&input.path)) {
+            Some(Err(e)) => {
+                errln!("Note: {e}; hints from the embedded inventory");
+                None
+            }
+            loaded => loaded.and_then(Result::ok),
+        };
+        let inventory = counted.as_deref().or(embedded);
         let (outcome, changed) = checked(args, input, config.as_ref(), &flags, inventory, &surroundings);
         let code = match &outcome {
             Ok(_) if args.diff && changed => 1,
@@ -242,7 +252,7 @@ fn checked(
     input: &Input,
     config: Option<&crate::host::project_config::ProjectConfig>,
     flags: &super::AccountingArgs,
-    inventory: Option<&'static torchcts_core::accounting_view::Inventory>,
+    inventory: Option<&torchcts_core::accounting_view::Inventory>,
     surroundings: &crate::host::Surroundings,
 ) -> (Result<Analysis, String>, bool) {
     let finish = |analysis: &mut Analysis| {
