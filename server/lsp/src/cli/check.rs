@@ -164,15 +164,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         let shown = input.shown();
         let flags = super::AccountingArgs::default().for_manifest(config.as_ref());
         let surroundings = flags.surroundings(&input.path, config.as_ref());
-        // The hints come from the inventory `analyze` counts with (the project's `inventory`,
-        // `torch`, `torchcts`, else the environment's torch); the embedded one if it cannot load.
-        let counted = match embedded.map(|_| flags.load_inventory(&input.path)) {
-            Some(Err(e)) => {
-                errln!("Note: {e}; hints from the embedded inventory");
-                None
-            }
-            loaded => loaded.and_then(Result::ok),
-        };
+        let counted = embedded.and_then(|_| hints_inventory(&flags, &input.path));
         let inventory = counted.as_deref().or(embedded);
         let (outcome, changed) = checked(args, input, config.as_ref(), &flags, inventory, &surroundings);
         let code = match &outcome {
@@ -242,6 +234,13 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         }
     }
     ExitCode::from(worst)
+}
+
+/// The inventory the hints of `manifest` come from: the one `analyze` counts with (the
+/// project's `inventory`, `torch`, `torchcts`, else the environment's torch); `None` (the
+/// embedded one) when it cannot load, said in a note.
+fn hints_inventory(flags: &super::AccountingArgs, manifest: &std::path::Path) -> Option<super::SelectedInventory> {
+    flags.load_inventory(manifest).map_err(|e| errln!("Note: {e}; hints from the embedded inventory")).ok()
 }
 
 /// One input analysed as `check` reports it, and whether `--fix`/`--diff` changed its text:

@@ -174,12 +174,12 @@ pub struct AccountingArgs {
     /// supports, 2.7.0 to 2.12.1) [default: pyproject.toml's `torch`, else the torch installed
     /// in $VIRTUAL_ENV, a .venv beside the manifest or python3's environment, read from its
     /// dist-info; else the newest]
-    #[arg(long, value_name = "VERSION", value_parser = parse_torch_release)]
+    #[arg(long, value_name = "VERSION", value_parser = crate::host::torch_env::torch_release_option)]
     pub torch: Option<String>,
     /// Count for this torchcts release (embedded inventories: 0.4.1 for every torch release
     /// it supports, 0.4.0 for those extracted) [default: pyproject.toml's `torchcts`, else the
     /// torchcts installed in the environment found as for --torch, if embedded; else the newest]
-    #[arg(long, value_name = "VERSION", value_parser = parse_torchcts_release, conflicts_with = "inventory")]
+    #[arg(long, value_name = "VERSION", value_parser = crate::host::torch_env::torchcts_release_option, conflicts_with = "inventory")]
     pub torchcts: Option<String>,
     /// How a real run names tests: the path from pytest's root folder to the torchcts
     /// package (`.venv/lib/python3.11/site-packages/torchcts/`), quoted in some details
@@ -355,16 +355,6 @@ fn manifest_folder(manifest: &Path) -> PathBuf {
         .ok()
         .and_then(|m| m.parent().map(Path::to_path_buf))
         .unwrap_or_else(|| PathBuf::from("."))
-}
-
-/// `--torch`: [`crate::host::torch_env::torch_release_option`].
-fn parse_torch_release(value: &str) -> Result<String, String> {
-    crate::host::torch_env::torch_release_option(value)
-}
-
-/// `--torchcts`: [`crate::host::torch_env::torchcts_release_option`].
-fn parse_torchcts_release(value: &str) -> Result<String, String> {
-    crate::host::torch_env::torchcts_release_option(value)
 }
 
 /// The inventory a command counts with.

@@ -120,8 +120,6 @@ pub fn run(args: &RunArgs) -> ExitCode {
         Err(code) => return code,
     };
     let accounting = args.accounting.for_manifest(config.as_ref());
-    let configured_results: Vec<PathBuf> =
-        config.as_ref().and_then(|c| c.results.as_ref()).map(|r| r.value.clone()).unwrap_or_default();
     let results_dir = args.results.clone().unwrap_or_else(|| folder.join(runner::OWN_FOLDER).join("results"));
     let results_dir = std::path::absolute(&results_dir).unwrap_or(results_dir);
     let side = match torchcts_core::review_diff::side(&text) {
@@ -137,15 +135,10 @@ pub fn run(args: &RunArgs) -> ExitCode {
             Err(e) => return usage_error(e),
         }
     } else if args.failed {
-        let folders: Vec<PathBuf> = std::iter::once(results_dir.clone()).chain(configured_results).collect();
-        let index = EvidenceIndex::read(&folders, &device, Default::default());
-        let mut failed: Vec<String> = index
-            .records()
-            .filter(|(_, e)| matches!(e.status, EvidenceStatus::Failed | EvidenceStatus::Error))
-            .map(|(id, _)| id.to_string())
-            .collect();
-        failed.sort();
-        Some(failed)
+        let configured = config.as_ref().and_then(|c| c.results.as_ref()).map(|r| r.value.clone());
+        let folders: Vec<PathBuf> =
+            std::iter::once(results_dir.clone()).chain(configured.into_iter().flatten()).collect();
+        Some(failed_in(&folders, &device))
     } else if !args.node.is_empty() {
         Some(args.node.clone())
     } else {
@@ -205,6 +198,18 @@ pub fn run(args: &RunArgs) -> ExitCode {
         errln!("torchcts-lsp run: could not start: {why}");
     }
     finish(args, &summary, code)
+}
+
+/// The node ids that failed or errored in the newest records of `folders` on `device`, sorted.
+fn failed_in(folders: &[PathBuf], device: &str) -> Vec<String> {
+    let index = EvidenceIndex::read(folders, device, Default::default());
+    let mut failed: Vec<String> = index
+        .records()
+        .filter(|(_, e)| matches!(e.status, EvidenceStatus::Failed | EvidenceStatus::Error))
+        .map(|(id, _)| id.to_string())
+        .collect();
+    failed.sort();
+    failed
 }
 
 /// The command line that re-runs this run's failures isolated.

@@ -261,110 +261,126 @@ pub fn parse(text: &str, file: &Path) -> Result<Option<ProjectConfig>, ConfigErr
     for (key, value) in entries {
         let span = value.span();
         let line = line_of(span.start);
-        let value = value.into_inner();
-        let wrong = |message: String| error(Some(&key), message, Some(span.clone()));
-        match key.as_str() {
-            "device" => {
-                let device = string(&value)
-                    .map_err(|got| wrong(format!("must be a device name such as \"cuda\", not {got}")))?;
-                if device.trim().is_empty() {
-                    return Err(wrong("must name a device (\"cpu\", \"cuda\", ...), not be empty".into()));
-                }
-                config.device = Some(Setting { value: device, line });
-            }
-            "level" => {
-                let level = match value {
-                    toml::Value::Integer(n) if (1..=8).contains(&n) => n as u8,
-                    toml::Value::Integer(n) => return Err(wrong(format!("must be an integer from 1 to 8, not {n}"))),
-                    toml::Value::String(s) if s.trim().parse::<i64>().is_ok() => {
-                        return Err(wrong(format!(
-                            "must be an integer from 1 to 8, not the string {s:?}: write `level = {}` (no quotes)",
-                            s.trim()
-                        )))
-                    }
-                    other => return Err(wrong(format!("must be an integer from 1 to 8, not {}", describe(&other)))),
-                };
-                config.level = Some(Setting { value: level, line });
-            }
-            "python" | "inventory" => {
-                let path = string(&value).map_err(|got| wrong(format!("must be a path (a string), not {got}")))?;
-                if path.trim().is_empty() {
-                    return Err(wrong("must be a path, not empty".into()));
-                }
-                let absolute = root.join(&path);
-                if key == "inventory" && !absolute.is_file() {
-                    let why = if absolute.exists() { "is not a file" } else { "does not exist" };
-                    return Err(wrong(format!(
-                        "{} {why} (a relative path is from this pyproject.toml's folder); `torchcts-lsp inventory --python PY --out FILE` writes one",
-                        absolute.display()
-                    )));
-                }
-                let setting = Some(Setting { value: absolute, line });
-                if key == "python" {
-                    config.python = setting;
-                } else {
-                    config.inventory = setting;
-                }
-            }
-            "torch" => {
-                let version = string(&value)
-                    .map_err(|got| wrong(format!("must be a torch release such as \"2.9.1\" (a string), not {got}")))?;
-                let version = crate::host::torch_env::torch_release_option(&version).map_err(wrong)?;
-                config.torch = Some(Setting { value: version, line });
-            }
-            "torchcts" => {
-                let version = string(&value).map_err(|got| {
-                    wrong(format!("must be a torchcts release such as \"0.4.1\" (a string), not {got}"))
-                })?;
-                let version = crate::host::torch_env::torchcts_release_option(&version).map_err(wrong)?;
-                config.torchcts = Some(Setting { value: version, line });
-            }
-            "manifests" => {
-                let globs = strings(&value).map_err(|got| {
-                    wrong(format!("must be a list of glob patterns such as [\"**/manifests/*.py\"], not {got}"))
-                })?;
-                for g in &globs {
-                    if let Err(e) = globset::GlobBuilder::new(g).literal_separator(true).build() {
-                        return Err(wrong(format!("`{g}` is not a glob pattern: {}", e.kind())));
-                    }
-                }
-                config.manifests = Some(Setting { value: globs, line });
-            }
-            "results" => {
-                let folders = strings(&value)
-                    .map_err(|got| wrong(format!("must be a list of folders such as [\"ci-results\"], not {got}")))?;
-                config.results = Some(Setting { value: folders.into_iter().map(|f| root.join(f)).collect(), line });
-            }
-            "on-save" => {
-                let expected = ON_SAVE_VALUES.map(|v| format!("\"{v}\"")).join(", ");
-                let on_save = string(&value).map_err(|got| wrong(format!("must be one of {expected}, not {got}")))?;
-                if !ON_SAVE_VALUES.contains(&on_save.as_str()) {
-                    return Err(wrong(format!("must be one of {expected}, not {on_save:?}")));
-                }
-                config.on_save = Some(Setting { value: on_save, line });
-            }
-            "ignore" => {
-                let codes = strings(&value).map_err(|got| {
-                    wrong(format!("must be a list of finding codes such as [\"dtype-key-ignored\"], not {got}"))
-                })?;
-                // A misspelt code would silence nothing, and quietly.
-                if let Some(why) = codes.iter().find_map(|c| torchcts_core::codes::unknown_code(c)) {
-                    return Err(wrong(why));
-                }
-                config.ignore = Some(Setting { value: codes, line });
-            }
-            unknown => {
-                let names: Vec<&str> = KEYS.iter().map(|k| k.name).collect();
-                let hint = match torchcts_core::edit_distance::nearest(unknown, &names, 1).first() {
-                    Some(near) => format!("did you mean `{near}`? "),
-                    None => String::new(),
-                };
-                return Err(wrong(format!("unknown key; {hint}the keys are {}", names.join(", "))));
-            }
-        }
+        read_key(&mut config, &key, value.into_inner(), line, &root)
+            .map_err(|message| error(Some(&key), message, Some(span)))?;
     }
     check_inventory_choice(&config)?;
     Ok(Some(config))
+}
+
+/// Sets `key` of `config` to `value` (written on `line`; paths against `root`); `Err` says
+/// what is wrong with it.
+fn read_key(config: &mut ProjectConfig, key: &str, value: toml::Value, line: usize, root: &Path) -> Result<(), String> {
+    match key {
+        "device" => config.device = at(device(&value)?, line),
+        "level" => config.level = at(level(&value)?, line),
+        "python" => config.python = at(path(&value, root)?, line),
+        "inventory" => config.inventory = at(inventory_file(&value, root)?, line),
+        "torch" => {
+            let version = string(&value)
+                .map_err(|got| format!("must be a torch release such as \"2.9.1\" (a string), not {got}"))?;
+            config.torch = at(crate::host::torch_env::torch_release_option(&version)?, line);
+        }
+        "torchcts" => {
+            let version = string(&value)
+                .map_err(|got| format!("must be a torchcts release such as \"0.4.1\" (a string), not {got}"))?;
+            config.torchcts = at(crate::host::torch_env::torchcts_release_option(&version)?, line);
+        }
+        "manifests" => config.manifests = at(globs(&value)?, line),
+        "results" => {
+            let folders = strings(&value)
+                .map_err(|got| format!("must be a list of folders such as [\"ci-results\"], not {got}"))?;
+            config.results = at(folders.into_iter().map(|f| root.join(f)).collect(), line);
+        }
+        "on-save" => config.on_save = at(on_save(&value)?, line),
+        "ignore" => config.ignore = at(codes(&value)?, line),
+        unknown => {
+            let names: Vec<&str> = KEYS.iter().map(|k| k.name).collect();
+            let hint = match torchcts_core::edit_distance::nearest(unknown, &names, 1).first() {
+                Some(near) => format!("did you mean `{near}`? "),
+                None => String::new(),
+            };
+            return Err(format!("unknown key; {hint}the keys are {}", names.join(", ")));
+        }
+    }
+    Ok(())
+}
+
+/// `value`, written on `line`.
+fn at<T>(value: T, line: usize) -> Option<Setting<T>> {
+    Some(Setting { value, line })
+}
+
+fn device(value: &toml::Value) -> Result<String, String> {
+    let device = string(value).map_err(|got| format!("must be a device name such as \"cuda\", not {got}"))?;
+    if device.trim().is_empty() {
+        return Err("must name a device (\"cpu\", \"cuda\", ...), not be empty".into());
+    }
+    Ok(device)
+}
+
+fn level(value: &toml::Value) -> Result<u8, String> {
+    match value {
+        toml::Value::Integer(n) if (1..=8).contains(n) => Ok(*n as u8),
+        toml::Value::Integer(n) => Err(format!("must be an integer from 1 to 8, not {n}")),
+        toml::Value::String(s) if s.trim().parse::<i64>().is_ok() => Err(format!(
+            "must be an integer from 1 to 8, not the string {s:?}: write `level = {}` (no quotes)",
+            s.trim()
+        )),
+        other => Err(format!("must be an integer from 1 to 8, not {}", describe(other))),
+    }
+}
+
+/// A path, joined to `root`.
+fn path(value: &toml::Value, root: &Path) -> Result<PathBuf, String> {
+    let path = string(value).map_err(|got| format!("must be a path (a string), not {got}"))?;
+    if path.trim().is_empty() {
+        return Err("must be a path, not empty".into());
+    }
+    Ok(root.join(path))
+}
+
+/// An inventory file: a path to a file that is there.
+fn inventory_file(value: &toml::Value, root: &Path) -> Result<PathBuf, String> {
+    let file = path(value, root)?;
+    if !file.is_file() {
+        let why = if file.exists() { "is not a file" } else { "does not exist" };
+        return Err(format!(
+            "{} {why} (a relative path is from this pyproject.toml's folder); `torchcts-lsp inventory --python PY --out FILE` writes one",
+            file.display()
+        ));
+    }
+    Ok(file)
+}
+
+fn globs(value: &toml::Value) -> Result<Vec<String>, String> {
+    let globs = strings(value)
+        .map_err(|got| format!("must be a list of glob patterns such as [\"**/manifests/*.py\"], not {got}"))?;
+    for g in &globs {
+        if let Err(e) = globset::GlobBuilder::new(g).literal_separator(true).build() {
+            return Err(format!("`{g}` is not a glob pattern: {}", e.kind()));
+        }
+    }
+    Ok(globs)
+}
+
+fn on_save(value: &toml::Value) -> Result<String, String> {
+    let expected = ON_SAVE_VALUES.map(|v| format!("\"{v}\"")).join(", ");
+    let on_save = string(value).map_err(|got| format!("must be one of {expected}, not {got}"))?;
+    if !ON_SAVE_VALUES.contains(&on_save.as_str()) {
+        return Err(format!("must be one of {expected}, not {on_save:?}"));
+    }
+    Ok(on_save)
+}
+
+fn codes(value: &toml::Value) -> Result<Vec<String>, String> {
+    let codes = strings(value)
+        .map_err(|got| format!("must be a list of finding codes such as [\"dtype-key-ignored\"], not {got}"))?;
+    // A misspelt code would silence nothing, and quietly.
+    match codes.iter().find_map(|c| torchcts_core::codes::unknown_code(c)) {
+        Some(why) => Err(why),
+        None => Ok(codes),
+    }
 }
 
 /// `inventory` against `torch`/`torchcts` (one choice of inventory, as the CLI's flags),

@@ -71,7 +71,7 @@ pub fn surroundings(session: &Session, uri: &Uri, on_pool: &OnPool) -> Surroundi
         (config, evidence)
     };
     let environment = environment_for(session, uri, on_pool);
-    crate::server::inventory::load_for_project(session, uri, environment.as_deref(), on_pool);
+    crate::server::project_inventory::load_for_project(session, uri, environment.as_deref(), on_pool);
     let place = path.as_deref().map_or(Place::Nowhere, Place::File);
     Surroundings::of(place, environment.as_deref(), config.as_ref()).with_evidence(evidence)
 }

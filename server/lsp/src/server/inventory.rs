@@ -88,7 +88,7 @@ async fn apply_inventory_setting(session: &Session) {
     let settings = session.settings();
     let mut problem = None;
     let loaded: Option<&'static Inventory> = match &settings.inventory_path {
-        Some(path) => match read_inventory(path) {
+        Some(path) => match crate::server::project_inventory::read_inventory(path) {
             Ok(inv) => Some(Box::leak(Box::new(inv))),
             Err(e) => {
                 problem = Some(format!("torchcts: cannot load the inventory {path}: {e}; using the embedded one"));
@@ -172,54 +172,4 @@ fn drop_resident_pages(bytes: &'static [u8]) {
             libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_DONTNEED);
         }
     }
-}
-
-/// Loads the inventory the project configuration of `uri` chooses, once per choice (file
-/// IO and decoding: on the pool); the session then counts `uri` with it. A choice that
-/// cannot load is logged once and the workspace's inventory is used (`config` and the CLI
-/// commands say why, naming the line).
-pub fn load_for_project(
-    session: &Session,
-    uri: &tower_lsp_server::ls_types::Uri,
-    environment: Option<&Environment>,
-    _: &crate::server::pool::OnPool,
-) {
-    use crate::server::session::project::ProjectInventory;
-    let Some(choice) = session.project_inventory_choice(uri) else { return };
-    if session.lock().project_inventories.contains_key(&choice) {
-        return;
-    }
-    let found = environment.map(|e| &e.found);
-    let loaded = match &choice {
-        ProjectInventory::File(path) => read_inventory(&path.to_string_lossy()).map(|inventory| {
-            let inventory: &'static Inventory = Box::leak(Box::new(inventory));
-            accounting::InventoryChoice { inventory, torch: inventory.meta.torch_version.clone(), note: None }
-        }),
-        ProjectInventory::Embedded { torch: Some(torch), torchcts } => {
-            crate::host::torch_env::inventory_for_torch_option(torchcts.as_deref(), torch)
-        }
-        ProjectInventory::Embedded { torch: None, torchcts } => Ok(match found {
-            Some(found) => {
-                crate::host::torch_env::inventory_for_torchcts_option(torchcts.as_deref().unwrap_or_default(), found)
-            }
-            None => accounting::choose_for_environment(None, torchcts.as_deref()),
-        }),
-        ProjectInventory::Python(_) => Ok(match environment {
-            Some(environment) => environment.inventory_choice(),
-            None => accounting::choose_for_environment(None, None),
-        }),
-    };
-    if let Err(e) = &loaded {
-        crate::server::log::stderr(&format!(
-            "torchcts-lsp: the project's inventory for {} cannot load: {e}; counting with the workspace's",
-            uri.as_str()
-        ));
-    }
-    session.lock().project_inventories.insert(choice, loaded);
-}
-
-/// An inventory file the settings name, read here: the accounting crate does no IO.
-fn read_inventory(path: &str) -> Result<Inventory, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-    Inventory::from_bytes(&bytes)
 }

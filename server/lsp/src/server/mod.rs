@@ -27,6 +27,7 @@ mod log;
 mod plaintext;
 mod pool;
 mod positions;
+mod project_inventory;
 mod protocol;
 mod refresh;
 mod review_lens;
