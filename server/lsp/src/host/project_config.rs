@@ -520,7 +520,16 @@ mod tests {
         assert!(e.to_string().contains("no inventory of torchcts 9.9 is embedded"), "{e}");
         let e = parse_text("[tool.torchcts-lsp]\ntorch = 2.9\n").unwrap_err();
         assert!(e.to_string().contains("not the number 2.9"), "{e}");
-        // An inventory named beside a pinned release: one choice only.
+        let e = parse_text("[tool.torchcts-lsp]\ntorch = '2.7.0'\ntorchcts = '0.4.0'\n").unwrap_err();
+        assert_eq!((e.key.as_deref(), e.line), (Some("torch"), Some(2)), "{e}");
+        // An inventory file beside a pinned release: one choice only, as the flags.
+        let dir = std::env::temp_dir().join(format!("torchcts-project-config-choice-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("inv.bin"), b"").unwrap();
+        let text = "[tool.torchcts-lsp]\ninventory = 'inv.bin'\ntorch = '2.9.1'\n";
+        let e = parse(text, &dir.join("pyproject.toml")).unwrap_err();
+        assert!(e.to_string().contains(":3: [tool.torchcts-lsp] torch: `torch = \"2.9.1\"` chooses an embedded inventory and `inventory` (line 2) names a file: give one of them"), "{e}");
+        std::fs::remove_dir_all(&dir).ok();
         let e = parse_text("[tool.torchcts-lsp]\ninventory = '/'\n").unwrap_err();
         assert!(e.to_string().contains("/ is not a file"), "{e}");
         let e = parse_text("[tool.torchcts-lsp]\ninventory = 'missing.bin'\n").unwrap_err();
