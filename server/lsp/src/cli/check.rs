@@ -30,11 +30,14 @@ block per file under `== PATH`, json one compact object per line, and the exit c
 the highest of the files'. `--manifest FILE` is check-manifest's spelling of one FILE.
 
 Fixes: --fix applies the safe quick fixes in place (CPython's one missing comma or colon,
-a capability torchcts renamed to one name, a string dtype key written as torch.X), prints
-`PATH:LINE: fixed [CODE] title` and what is left on stderr, then reports as without it.
---unsafe-fixes adds the fixes that pick among several candidates or change other entries'
-tests. --diff prints the fixes as a unified diff and writes nothing. With `-`, --fix
-prints the fixed text. A fixed text that would not load or has a new finding is not kept.
+a capability torchcts renamed to one name, a string dtype key written as the dtype
+selection matches: "half" -> torch.float16), prints `PATH:LINE: fixed [CODE] title`
+and what is left on stderr (and what a suppression comment kept from being fixed), then
+reports as without it. --unsafe-fixes adds the fixes that pick among several candidates
+or change other entries' tests (a misspelt key renamed, keeping its value, to the name
+its finding suggests: "did you mean 'capabilities'?"). --diff prints the fixes as a
+unified diff and writes nothing. With `-`, --fix prints the fixed text. A fixed text
+that would not load or has a new finding is not kept.
 
 Suppression: `# torchcts-lsp: ignore[CODE]` at the end of a line silences torchcts-lsp's
 own finding CODE that starts on that line (`ignore-file[CODE]`: anywhere in the file); a
