@@ -41,7 +41,7 @@ manifest = {
 }
 "#,
         expect![[r#"
-            == Replace with 'device_generator' (preferred) [fixes: Unknown capabilities key 'generator' (did you mean 'device_generator'?)]
+            == Replace with 'device_generator' (preferred) [fixes: Unknown capabilities key 'generator']
 
             manifest = {
                 'manifest_version': 1, 'device_name': 'cpu',

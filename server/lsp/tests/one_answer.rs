@@ -291,7 +291,8 @@ fn the_status_line_is_analyzes_count() {
     }
     // The inlay hint after each dtype and True capability entry ("N tests") is the report's
     // entries table's number for it; the one after semantic_level is the status line's.
-    let whole = json!({"start": {"line": 0, "character": 0}, "end": {"line": text.lines().count() + 1, "character": 0}});
+    let whole =
+        json!({"start": {"line": 0, "character": 0}, "end": {"line": text.lines().count() + 1, "character": 0}});
     let hints = client.request("textDocument/inlayHint", json!({"textDocument": {"uri": uri}, "range": whole}));
     let hint_on = |line: u64| -> Option<String> {
         hints.as_array()?.iter().find(|h| n(&h["position"]["line"]) == line - 1).map(|h| match &h["label"] {

@@ -35,10 +35,12 @@ pub fn key_suggestions(section: KeySection, name: &str) -> Vec<String> {
 
 /// The finding as the editor and our reports show it: an unknown key's message ends with
 /// "(did you mean 'x'?)". check-manifest's own output keeps the real tool's text (the
-/// analysis builds it from the findings before this is applied).
+/// analysis builds it from the findings before this is applied). A stale capability name
+/// has its own finding that names its successors, so its message stays as it is.
 pub fn with_suggestion(mut finding: Finding) -> Finding {
     if let Some(FixData::UnknownKey { section, name }) = &finding.data {
-        let names = key_suggestions(*section, name);
+        let stale = *section == KeySection::Capabilities && STALE_CAPABILITIES.iter().any(|(old, _)| old == name);
+        let names = if stale { Vec::new() } else { key_suggestions(*section, name) };
         if !names.is_empty() {
             let quoted: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
             finding.message = format!("{} (did you mean {}?)", finding.message, quoted.join(" or "));

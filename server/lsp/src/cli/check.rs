@@ -31,11 +31,11 @@ the highest of the files'. `--manifest FILE` is check-manifest's spelling of one
 
 Fixes: --fix applies the safe quick fixes in place (CPython's one missing comma or colon,
 a capability torchcts renamed to one name, a string dtype key written as the dtype
-selection matches: "half" -> torch.float16), prints `PATH:LINE: fixed [CODE] title`
+selection matches: 'half' -> torch.float16), prints `PATH:LINE: fixed [CODE] title`
 and what is left on stderr (and what a suppression comment kept from being fixed), then
 reports as without it. --unsafe-fixes adds the fixes that pick among several candidates
 or change other entries' tests (a misspelt key renamed, keeping its value, to the name
-its finding suggests: "did you mean 'capabilities'?"). --diff prints the fixes as a
+its finding suggests: did you mean 'capabilities'?). --diff prints the fixes as a
 unified diff and writes nothing. With `-`, --fix prints the fixed text. A fixed text
 that would not load or has a new finding is not kept.
 
