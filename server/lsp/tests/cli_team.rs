@@ -156,7 +156,7 @@ fn fix_applies_the_safe_fixes_and_diff_writes_nothing() {
     let fixed = std::fs::read_to_string(&path).unwrap();
     assert!(fixed.contains("\"manifest_version\": 1,\n") && fixed.contains("device_generator"), "{fixed}");
     assert!(err(&o).contains("manifest.py:2: fixed [syntax-error]"), "{}", err(&o));
-    assert!(err(&o).contains("fixed 2 findings, 0 findings left"), "{}", err(&o));
+    assert!(err(&o).contains("fixed 3 findings, 0 findings left"), "{}", err(&o));
     assert_eq!(out(&o), "Manifest is valid!\n");
 
     // A guess among several names waits for --unsafe-fixes.

@@ -301,8 +301,8 @@ fn fix_one(
     let verb = if args.diff { "would fix" } else { "fixed" };
     let mut summary = format!(
         "{shown}: {verb} {} {}, {left} {} left",
-        fixed.applied.len(),
-        plural(fixed.applied.len(), "finding", "findings"),
+        fixed.findings_fixed,
+        plural(fixed.findings_fixed, "finding", "findings"),
         plural(left, "finding", "findings"),
     );
     if fixed.unsafe_left > 0 {
