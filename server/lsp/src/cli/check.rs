@@ -1,9 +1,9 @@
 //! `torchcts-lsp check [FILE] [--format text|json|github]`.
 //!
 //! Text output is `torchcts check-manifest --manifest FILE` without its banner (same lines,
-//! streams, order and exit code), then torchcts-lsp's own findings, one `PATH:LINE:COL: CODE
-//! message` line each on stderr (`--check-manifest-only` leaves them out, `--quiet` prints
-//! errors only), then at most one note on the Python that judged the regexes, for the whole
+//! streams, order and exit code), then torchcts-lsp's own findings (and check-manifest's
+//! where we say more: a misspelt key's "did you mean"), one `PATH:LINE:COL: CODE message` line
+//! each on stderr (`--check-manifest-only` leaves them out, `--quiet` prints errors only), then at most one note on the Python that judged the regexes, for the whole
 //! command and only where the Python's version can change an answer. JSON adds every finding, ours included, with
 //! 1-based line and column ranges (columns in Unicode code points), sorted by position;
 //! `github` prints the same findings as GitHub Actions annotations.
@@ -52,7 +52,10 @@ Output (--format):
           run them), then torchcts-lsp's own findings, one line each:
             PATH:LINE:COL: CODE message
           (duplicate keys, string dtype keys, stale names, skip_ops that skip nothing,
-          evidence with --results; silence one with `# torchcts-lsp: ignore[CODE]`).
+          evidence with --results; silence one with `# torchcts-lsp: ignore[CODE]`),
+          and, at its place, a check-manifest finding we say more about (a misspelt
+          key: "Unknown top-level manifest key 'capabilites' (did you mean
+          'capabilities'?)").
           Last, once for the command: which Python's `re` judged the regexes, only when
           a manifest has a regex that Python versions judge differently.
           --check-manifest-only prints check-manifest's lines and the `Note: line N:`
@@ -348,10 +351,11 @@ fn print_text(analysis: &Analysis, shown: &str, args: &CheckArgs) {
             _ => {}
         }
     }
+    let ours = |f: &&torchcts_core::Finding| {
+        (f.origin == Origin::Lsp && f.code != "not-evaluated") || says_more_than_check_manifest(analysis, f)
+    };
     if args.quiet {
-        for f in
-            sorted_findings(analysis).into_iter().filter(|f| f.origin == Origin::Lsp && f.severity == Severity::Error)
-        {
+        for f in sorted_findings(analysis).into_iter().filter(ours).filter(|f| f.severity == Severity::Error) {
             errln!("{}", own_line(analysis, shown, f));
         }
         return;
@@ -366,9 +370,18 @@ fn print_text(analysis: &Analysis, shown: &str, args: &CheckArgs) {
         return;
     }
     // Ours, after check-manifest's lines (which stay as the real tool prints them).
-    for f in sorted_findings(analysis).into_iter().filter(|f| f.origin == Origin::Lsp && f.code != "not-evaluated") {
+    for f in sorted_findings(analysis).into_iter().filter(ours) {
         errln!("{}", own_line(analysis, shown, f));
     }
+}
+
+/// A check-manifest finding whose message says more than its line in check-manifest's
+/// output (a misspelt key's "did you mean"): printed with our findings, at its place, since
+/// the real tool's line stays as it is.
+fn says_more_than_check_manifest(analysis: &Analysis, finding: &torchcts_core::Finding) -> bool {
+    let CheckOutcome::Validated { findings } = &analysis.check else { return false };
+    finding.origin == Origin::Torchcts
+        && findings.iter().any(|f| f.span == finding.span && f.code == finding.code && f.message != finding.message)
 }
 
 /// `PATH:LINE:COL: CODE message`, as ruff and compilers print a finding (1-based, columns in
