@@ -15,6 +15,7 @@ use super::places::{one_based_range, sorted_findings};
 use super::OutputArgs;
 use serde::Serialize;
 use serde_json::Value;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use torchcts_core::check::{CheckOutcome, Stream};
@@ -54,8 +55,8 @@ Output (--format):
           (duplicate keys, string dtype keys, stale names, skip_ops that skip nothing,
           evidence with --results; silence one with `# torchcts-lsp: ignore[CODE]`),
           and, at its place, a check-manifest finding we say more about (a misspelt
-          key: "Unknown top-level manifest key 'capabilites' (did you mean
-          'capabilities'?)").
+          key: `Unknown top-level manifest key 'capabilites' (did you mean
+          'capabilities'?)`).
           Last, once for the command: which Python's `re` judged the regexes, only when
           a manifest has a regex that Python versions judge differently.
           --check-manifest-only prints check-manifest's lines and the `Note: line N:`
@@ -351,8 +352,10 @@ fn print_text(analysis: &Analysis, shown: &str, args: &CheckArgs) {
             _ => {}
         }
     }
+    let more = saying_more_than_check_manifest(analysis);
     let ours = |f: &&torchcts_core::Finding| {
-        (f.origin == Origin::Lsp && f.code != "not-evaluated") || says_more_than_check_manifest(analysis, f)
+        (f.origin == Origin::Lsp && f.code != "not-evaluated")
+            || (f.origin == Origin::Torchcts && more.contains(&(f.span.start, f.code)))
     };
     if args.quiet {
         for f in sorted_findings(analysis).into_iter().filter(ours).filter(|f| f.severity == Severity::Error) {
@@ -375,13 +378,20 @@ fn print_text(analysis: &Analysis, shown: &str, args: &CheckArgs) {
     }
 }
 
-/// A check-manifest finding whose message says more than its line in check-manifest's
-/// output (a misspelt key's "did you mean"): printed with our findings, at its place, since
-/// the real tool's line stays as it is.
-fn says_more_than_check_manifest(analysis: &Analysis, finding: &torchcts_core::Finding) -> bool {
-    let CheckOutcome::Validated { findings } = &analysis.check else { return false };
-    finding.origin == Origin::Torchcts
-        && findings.iter().any(|f| f.span == finding.span && f.code == finding.code && f.message != finding.message)
+/// The check-manifest findings whose message says more than their line in check-manifest's
+/// output (a misspelt key's "did you mean"), by position: printed with our findings, at
+/// their place, since the real tool's line stays as it is.
+fn saying_more_than_check_manifest(analysis: &Analysis) -> HashSet<(usize, &'static str)> {
+    let CheckOutcome::Validated { findings } = &analysis.check else { return HashSet::new() };
+    let as_printed: HashSet<(usize, &str, &str)> =
+        findings.iter().map(|f| (f.span.start, f.code, f.message.as_str())).collect();
+    analysis
+        .findings
+        .iter()
+        .filter(|f| f.origin == Origin::Torchcts && f.data.is_some())
+        .filter(|f| !as_printed.contains(&(f.span.start, f.code, f.message.as_str())))
+        .map(|f| (f.span.start, f.code))
+        .collect()
 }
 
 /// `PATH:LINE:COL: CODE message`, as ruff and compilers print a finding (1-based, columns in
