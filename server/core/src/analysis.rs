@@ -9,7 +9,7 @@ use crate::findings::{Finding, Origin, Severity};
 use crate::fix_data::{FixData, SyntaxRepair};
 use crate::line_index::LineIndex;
 use crate::syntax::{parse, syntax_findings};
-use crate::validate::{lsp_hints, validate_manifest, ValidationContext};
+use crate::validate::{lsp_hints, validate_manifest, with_suggestion, ValidationContext};
 use crate::value::ValueKind;
 use tree_sitter::Tree;
 
@@ -183,7 +183,9 @@ fn manifest_findings(
         Some(ValueKind::Dict(dict)) => {
             let ctx = ValidationContext { dir_exists: input.dir_exists, python: input.python };
             let result = validate_manifest(dict, module_span.clone(), &ctx);
-            findings.extend(result.iter().cloned());
+            // check-manifest's lines come from `result`, as the real tool words them; the
+            // findings shown add what a misspelt key probably stands for.
+            findings.extend(result.iter().cloned().map(with_suggestion));
             cancel.check()?;
             let line_of = |offset: usize| line_index.line_of(offset);
             findings.extend(lsp_hints(dict, &line_of, input.python));

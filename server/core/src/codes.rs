@@ -124,7 +124,7 @@ codes! {
     RegexMatchesNone "regex-matches-none" Ours Inventory "A regex that matches no operator of the suite.";
     UnknownOperator "unknown-operator" Ours Inventory "A `skip_ops` name no test of the suite has.";
     StaleCapability "stale-capability" Ours Meaning "A capability name torchcts renamed or removed.";
-    DtypeKeyIgnored "dtype-key-ignored" Ours Meaning "A string dtype key test selection does not match (it matches `torch.X` only).";
+    DtypeKeyIgnored "dtype-key-ignored" Ours Meaning "A string dtype key test selection does not match (it matches the dtype `torch.X` or the string `'torch.X'` only, by the canonical name).";
     DuplicateKey "duplicate-key" Ours Meaning "A key written twice: the later value wins.";
     WideTolerance "wide-tolerance" Ours Meaning "A tolerance so wide the comparison hardly tests anything.";
     NotEvaluated "not-evaluated" Ours NotEvaluated "A value that cannot be known without running Python.";

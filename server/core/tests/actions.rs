@@ -58,7 +58,7 @@ fn unknown_capability_typo_gets_the_nearest_names() {
 manifest = {"manifest_version": 1, "device_name": "cpu", "capabilities": {"infrence$0": True}}
 "#,
         expect![[r#"
-            == Replace with 'inference' (preferred) [fixes: Unknown capabilities key 'infrence']
+            == Replace with 'inference' (preferred) [fixes: Unknown capabilities key 'infrence' (did you mean 'inference'?)]
 
             manifest = {"manifest_version": 1, "device_name": "cpu", "capabilities": {"inference": True}}
         "#]],
@@ -110,17 +110,106 @@ manifest$0 = {
 }
 
 #[test]
-fn dtype_string_key_becomes_the_torch_attribute() {
+fn a_misspelt_required_key_is_renamed_keeping_its_value() {
+    // On the missing key's finding (the `manifest` name) and on the misspelt key alike:
+    // the rename, which keeps the entries, before an empty `capabilities`.
+    let text = r#"
+manif$0est = {
+    "manifest_version": 1,
+    "device_name": "cpu",
+    "capabilites": {"inference": True},
+}
+"#;
+    check(
+        text,
+        expect![[r#"
+            == Replace with 'capabilities' (preferred) [fixes: Missing required key 'capabilities']
+
+            manifest = {
+                "manifest_version": 1,
+                "device_name": "cpu",
+                "capabilities": {"inference": True},
+            }
+            == Add "capabilities": {} [fixes: Missing required key 'capabilities']
+
+            manifest = {
+                "capabilities": {},
+                "manifest_version": 1,
+                "device_name": "cpu",
+                "capabilites": {"inference": True},
+            }
+        "#]],
+    );
+    check(
+        &text.replace("manif$0est", "manifest").replace("capabilites", "capab$0ilites"),
+        expect![[r#"
+            == Replace with 'capabilities' (preferred) [fixes: Unknown top-level manifest key 'capabilites' (did you mean 'capabilities'?)]
+
+            manifest = {
+                "manifest_version": 1,
+                "device_name": "cpu",
+                "capabilities": {"inference": True},
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn a_misspelt_section_key_says_what_it_probably_means() {
+    check(
+        r#"
+manifest = {"manifest_version": 1, "device_name": "cpu", "capabilities": {}, "hardware": {"memory_modle$0": "unified"}}
+"#,
+        expect![[r#"
+            == Replace with 'memory_model' (preferred) [fixes: Unknown hardware key 'memory_modle' (did you mean 'memory_model'?)]
+
+            manifest = {"manifest_version": 1, "device_name": "cpu", "capabilities": {}, "hardware": {"memory_model": "unified"}}
+        "#]],
+    );
+}
+
+#[test]
+fn dtype_string_key_becomes_the_canonical_torch_attribute() {
     check(
         r#"
 import torch
 manifest = {"manifest_version": 1, "device_name": "cpu", "capabilities": {}, "supported_dtypes": {"ha$0lf": True}}
 "#,
         expect![[r#"
-            == Write the key as torch.half (preferred) [fixes: 'half' passes check-manifest but test selection ignores it: selection matches only torch.half or the exact string 'torch.float16']
+            == Write the key as torch.float16 (preferred) [fixes: 'half' passes check-manifest but test selection ignores it: selection matches only the dtype torch.float16 (unquoted) or the exact string 'torch.float16']
 
             import torch
-            manifest = {"manifest_version": 1, "device_name": "cpu", "capabilities": {}, "supported_dtypes": {torch.half: True}}
+            manifest = {"manifest_version": 1, "device_name": "cpu", "capabilities": {}, "supported_dtypes": {torch.float16: True}}
+        "#]],
+    );
+}
+
+#[test]
+fn dtype_alias_written_torch_dot_is_written_as_the_dtype_object() {
+    check(
+        r#"
+import torch
+manifest = {"manifest_version": 1, "device_name": "cpu", "capabilities": {}, "supported_dtypes": {"torch.h$0alf": True}}
+"#,
+        expect![[r#"
+            == Write the key as torch.float16 (preferred) [fixes: 'torch.half' passes check-manifest but test selection ignores it: selection matches only the dtype torch.float16 (unquoted) or the exact string 'torch.float16']
+
+            import torch
+            manifest = {"manifest_version": 1, "device_name": "cpu", "capabilities": {}, "supported_dtypes": {torch.float16: True}}
+        "#]],
+    );
+}
+
+#[test]
+fn dtype_alias_without_import_torch_is_written_as_the_canonical_string() {
+    check(
+        r#"
+manifest = {"manifest_version": 1, "device_name": "cpu", "capabilities": {}, "supported_dtypes": {"ha$0lf": True}}
+"#,
+        expect![[r#"
+            == Write the key as "torch.float16" (preferred) [fixes: 'half' passes check-manifest but test selection ignores it: selection matches only the dtype torch.float16 (unquoted) or the exact string 'torch.float16']
+
+            manifest = {"manifest_version": 1, "device_name": "cpu", "capabilities": {}, "supported_dtypes": {"torch.float16": True}}
         "#]],
     );
 }

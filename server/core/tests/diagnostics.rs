@@ -60,7 +60,7 @@ manifest = {
     "device_name": "cpu",
     "capabilities": {},
     "supported_dtypes": {"float32": True, torch.half: False, torch.float16: True},
-#                        ^^^^^^^^^ warning: 'float32' passes check-manifest but test selection ignores it: selection matches only torch.float32 or the exact string 'torch.float32'
+#                        ^^^^^^^^^ warning: 'float32' passes check-manifest but test selection ignores it: selection matches only the dtype torch.float32 (unquoted) or the exact string 'torch.float32'
 #                                         ^^^^^^^^^^ warning: Duplicate key torch.float16 in supported_dtypes: this value is overridden by the one on line 7 (the last one wins)
 }
 "#,

@@ -156,7 +156,7 @@ fn fix_applies_the_safe_fixes_and_diff_writes_nothing() {
     let fixed = std::fs::read_to_string(&path).unwrap();
     assert!(fixed.contains("\"manifest_version\": 1,\n") && fixed.contains("device_generator"), "{fixed}");
     assert!(err(&o).contains("manifest.py:2: fixed [syntax-error]"), "{}", err(&o));
-    assert!(err(&o).contains("fixed 2 findings, 0 findings left"), "{}", err(&o));
+    assert!(err(&o).contains("fixed 3 findings, 0 findings left"), "{}", err(&o));
     assert_eq!(out(&o), "Manifest is valid!\n");
 
     // A guess among several names waits for --unsafe-fixes.
@@ -193,6 +193,69 @@ fn fix_says_why_it_left_a_silenced_finding_and_counts_what_analyze_shows() {
     let o = run_in(&dir, &["check", "manifest.py"], None);
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
     assert!(err(&o).contains("pyproject.toml:2: [tool.torchcts-lsp] ignore: unknown finding code `dtype-key-ignord`: did you mean `dtype-key-ignored`?"), "{}", err(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_misspelt_key_is_renamed_and_named_while_check_manifest_lines_stay() {
+    let dir = scratch("did-you-mean");
+    let path = dir.join("manifest.py");
+    let text = "manifest = {\n    \"manifest_version\": 1,\n    \"device_name\": \"cpu\",\n    \"capabilites\": {\"inference\": True},\n}\n";
+    std::fs::write(&path, text).unwrap();
+    // check-manifest's lines as the real tool prints them (tests/parity: the same rules).
+    let o = run_in(&dir, &["check", "manifest.py"], None);
+    assert_eq!(o.status.code(), Some(1));
+    // Then, at its place, what we add to the real tool's line.
+    assert_eq!(
+        err(&o),
+        "Error: Missing required key 'capabilities'\nError: Unknown top-level manifest key 'capabilites'\n\
+         manifest.py:4:5: unknown-key Unknown top-level manifest key 'capabilites' (did you mean 'capabilities'?)\n"
+    );
+    // The finding itself says what the key probably stands for.
+    let o = run_in(&dir, &["check", "--format", "json", "manifest.py"], None);
+    let report: Value = serde_json::from_str(&out(&o)).unwrap();
+    let unknown = report["findings"].as_array().unwrap().iter().find(|f| f["code"] == "unknown-key").unwrap();
+    assert_eq!(unknown["message"], "Unknown top-level manifest key 'capabilites' (did you mean 'capabilities'?)");
+    assert_eq!(report["check_manifest_output"][1]["text"], "Error: Unknown top-level manifest key 'capabilites'");
+    // A rename is a guess: --fix leaves it to --unsafe-fixes, which renames the key and keeps
+    // its value rather than adding an empty `capabilities`.
+    let o = run_in(&dir, &["check", "--fix", "manifest.py"], None);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    assert!(err(&o).contains("fixed 0 findings, 2 findings left (1 more fix with --unsafe-fixes)"), "{}", err(&o));
+    let o = run_in(&dir, &["check", "--diff", "--unsafe-fixes", "manifest.py"], None);
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    assert!(
+        out(&o)
+            .contains("-    \"capabilites\": {\"inference\": True},\n+    \"capabilities\": {\"inference\": True},\n"),
+        "{}",
+        out(&o)
+    );
+    assert!(!out(&o).contains("\"capabilities\": {}"), "{}", out(&o));
+    assert!(err(&o).contains("manifest.py: would fix 2 findings, 0 findings left"), "{}", err(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_string_dtype_alias_is_fixed_to_the_canonical_key() {
+    let dir = scratch("dtype-alias");
+    let path = dir.join("manifest.py");
+    let with_torch = "import torch\nmanifest = {\n    \"manifest_version\": 1,\n    \"device_name\": \"cpu\",\n    \"capabilities\": {},\n    \"supported_dtypes\": {\"torch.half\": True},\n}\n";
+    std::fs::write(&path, with_torch).unwrap();
+    let o = run_in(&dir, &["check", "manifest.py"], None);
+    assert!(
+        err(&o).contains("manifest.py:6:26: dtype-key-ignored 'torch.half' passes check-manifest but test selection ignores it: selection matches only the dtype torch.float16 (unquoted) or the exact string 'torch.float16'"),
+        "{}",
+        err(&o)
+    );
+    let o = run_in(&dir, &["check", "--fix", "manifest.py"], None);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(err(&o).contains("manifest.py:6: fixed [dtype-key-ignored] Write the key as torch.float16"), "{}", err(&o));
+    assert!(std::fs::read_to_string(&path).unwrap().contains("{torch.float16: True}"));
+    // Without `import torch` the key becomes torchcts's string for the dtype.
+    std::fs::write(&path, with_torch.replace("import torch\n", "").replace("torch.half", "half")).unwrap();
+    let o = run_in(&dir, &["check", "--fix", "manifest.py"], None);
+    assert!(err(&o).contains("fixed 1 finding, 0 findings left"), "{}", err(&o));
+    assert!(std::fs::read_to_string(&path).unwrap().contains("{\"torch.float16\": True}"));
     std::fs::remove_dir_all(&dir).ok();
 }
 

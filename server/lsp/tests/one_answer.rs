@@ -15,8 +15,10 @@
 //! - `diff`'s text lists levels lowest first and leaves out no selected level.
 //!
 //! - the editor's status line (`torchcts/status`: run and filtered up to the level) is
-//!   analyze's, and the hover on an entry names the report's number of tests for it, for the
-//!   same file with the same defaults.
+//!   analyze's, and so are the run lens ("▶ Run level N on D (M tests)") and the inlay hint
+//!   after `semantic_level`; the hover on an entry and the inlay hint after each dtype and
+//!   `True` capability name the report's number of tests for it, for the same file with the
+//!   same defaults.
 //!
 //! Every case counts with torch 2.12.1's inventory and `--rooted-at-package`, whatever the
 //! environment, so the numbers do not depend on the machine.
@@ -287,11 +289,59 @@ fn the_status_line_is_analyzes_count() {
         assert_eq!(shown, n(&entry["tally"]["tests"]), "hover on {label} vs the report's entry: {markdown}");
         hovered += 1;
     }
+    // The inlay hint after each dtype and True capability entry ("N tests") is the report's
+    // entries table's number for it; the one after semantic_level is the status line's.
+    let whole =
+        json!({"start": {"line": 0, "character": 0}, "end": {"line": text.lines().count() + 1, "character": 0}});
+    let hints = client.request("textDocument/inlayHint", json!({"textDocument": {"uri": uri}, "range": whole}));
+    let hint_on = |line: u64| -> Option<String> {
+        hints.as_array()?.iter().find(|h| n(&h["position"]["line"]) == line - 1).map(|h| match &h["label"] {
+            Value::String(s) => s.clone(),
+            parts => parts.as_array().into_iter().flatten().filter_map(|p| p["value"].as_str()).collect(),
+        })
+    };
+    let mut hinted = 0;
+    for entry in report["entries"].as_array().unwrap() {
+        let (Some(line), Some(label)) = (entry["line"].as_u64(), entry["label"].as_str()) else { continue };
+        let line_text = text.lines().nth(line as usize - 1).unwrap_or_default();
+        let counted = match entry["kind"].as_str() {
+            Some("dtype") => !line_text.trim_start().starts_with('"'),
+            Some("capability") => line_text.contains(": True"),
+            _ => false,
+        };
+        if !counted {
+            continue;
+        }
+        let Some(hint) = hint_on(line) else { panic!("no inlay hint on line {line} ({label}): {hints}") };
+        let shown: u64 = hint.trim().split(' ').next().unwrap().parse().unwrap();
+        assert_eq!(shown, n(&entry["tally"]["tests"]), "inlay hint on {label} vs the report's entry: {hint}");
+        hinted += 1;
+    }
+    assert!(hinted >= 8, "entries whose inlay hint was compared: {hinted}");
+    // The run lens above semantic_level counts the tests that run.
+    let lenses = client.request("textDocument/codeLens", json!({"textDocument": {"uri": uri}}));
+    let run_lens = lenses
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|l| l["command"]["title"].as_str())
+        .find(|t| t.starts_with("▶ Run level"))
+        .expect("the run lens")
+        .to_string();
+    let semantic_line = text.lines().position(|l| l.contains("\"semantic_level\"")).unwrap() as u64 + 1;
+    let level_hint = hint_on(semantic_line).expect("the semantic_level inlay hint");
     client.shutdown();
     // The hover names an entry's tests where a run recorded some of them (here the float32
     // entry: `add` and `sub` in float32).
     assert!(hovered >= 1, "entries whose hover names their tests: {hovered}");
     let params = &status["params"];
+    let lens_run: u64 = run_lens.rsplit('(').next().unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert_eq!(lens_run, n(&params["run"]), "the run lens vs the status line: {run_lens}");
+    assert_eq!(
+        level_hint.trim(),
+        format!("{} run · {} filtered", n(&params["run"]), n(&params["filtered"])),
+        "the semantic_level hint vs the status line"
+    );
     let level = n(&params["level"]);
     let up_to: Vec<&Value> = levels.iter().filter(|l| n(&l["level"]) <= level).collect();
     let run: u64 = up_to.iter().map(|l| n(&l["run"])).sum();

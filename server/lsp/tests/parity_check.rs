@@ -213,7 +213,13 @@ fn lsp_diagnostics_match_real_check_manifest() {
         }
         let parity: Vec<&Value> = diags.iter().filter(|d| d["source"] == "torchcts").collect();
         let render = |d: &&Value| -> String {
+            // A misspelt key's diagnostic is the real tool's text and what the key probably
+            // stands for (`... 'capabilites' (did you mean 'capabilities'?)`).
             let message = d["message"].as_str().unwrap();
+            let message = match message.rfind(" (did you mean ") {
+                Some(at) if message.ends_with("?)") && d["code"] == "unknown-key" => &message[..at],
+                _ => message,
+            };
             match (d["code"].as_str().unwrap(), d["severity"].as_i64().unwrap()) {
                 ("syntax-error" | "load-error", _) => message.to_string(),
                 ("check-crash", _) => message.trim_start_matches("check-manifest crashes: ").to_string(),

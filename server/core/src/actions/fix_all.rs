@@ -43,6 +43,10 @@ pub struct FixAll {
     /// The fixed text's analysis, with the caller's input.
     pub analysis: Analysis,
     pub applied: Vec<Applied>,
+    /// How many findings the applied fixes removed: one rename can fix a missing key and the
+    /// misspelt one; a repaired comma fixes the syntax error and may reveal findings that a
+    /// later round fixes (each fix then counts one).
+    pub findings_fixed: usize,
     /// Fixes not applied because they are unsafe (0 with `unsafe_fixes`).
     pub unsafe_left: usize,
 }
@@ -52,6 +56,7 @@ pub struct FixAll {
 pub fn fix_all(text: &str, input: &AnalysisInput, unsafe_fixes: bool, cancel: &Cancel) -> Cancellable<FixAll> {
     let analyse = |text: &str| analyze_parsed(text, crate::syntax::parse(text, None), input, cancel);
     let mut analysis = analyse(text)?;
+    let findings_before = analysis.findings.len();
     let mut applied = Vec::new();
     for _ in 0..MAX_ROUNDS {
         let fixes = chosen(&analysis, unsafe_fixes, cancel)?;
@@ -77,7 +82,8 @@ pub fn fix_all(text: &str, input: &AnalysisInput, unsafe_fixes: bool, cancel: &C
     }
     let unsafe_left =
         if unsafe_fixes { 0 } else { chosen(&analysis, true, cancel)?.iter().filter(|f| !f.safe).count() };
-    Ok(FixAll { text: analysis.text.clone(), analysis, applied, unsafe_left })
+    let findings_fixed = findings_before.saturating_sub(analysis.findings.len()).max(applied.len());
+    Ok(FixAll { text: analysis.text.clone(), analysis, applied, findings_fixed, unsafe_left })
 }
 
 fn applied_fix(analysis: &Analysis, fix: &QuickFix) -> Applied {

@@ -18,7 +18,7 @@ use crate::findings::Finding;
 use crate::fix_data::{FixData, KeySection, SyntaxRepair};
 use crate::schema::schema;
 use crate::syntax::node_text;
-use crate::validate::STALE_CAPABILITIES;
+use crate::validate::{key_suggestions, STALE_CAPABILITIES};
 use crate::value::Span;
 use edits::pair_of_key;
 use std::collections::HashSet;
@@ -57,7 +57,7 @@ fn fixes_for(analysis: &Analysis, index: usize, finding: &Finding) -> Vec<QuickF
             [only] if finding.code == "stale-capability" => vec![safe_rename(&target, only)],
             _ => rename_fixes(&target, replacements),
         },
-        Some(FixData::DtypeKeyIgnored { canonical, attr }) => dtype_key_fixes(&target, canonical, attr),
+        Some(FixData::DtypeKeyIgnored { canonical, .. }) => dtype_key_fixes(&target, canonical),
         Some(FixData::InvalidDtypeKey { name }) => dtype_name_fixes(&target, name),
         Some(FixData::Category { category }) => tolerance_category_fixes(&target, category),
         Some(FixData::InvalidRegex { pattern }) => regex_fixes(&target, pattern),
@@ -110,33 +110,16 @@ impl Target<'_> {
     }
 }
 
-/// The nearest names its section knows (a stale capability's replacements first), else
-/// removing the entry.
+/// The names the key probably stands for ([`key_suggestions`]: a stale capability's
+/// replacements first), else removing the entry.
 fn unknown_key_fixes(target: &Target, section: KeySection, name: &str) -> Vec<QuickFix> {
-    let s = schema();
-    let known = match section {
-        KeySection::TopLevel => &s.top_level_keys,
-        KeySection::Capabilities => &s.capabilities,
-        KeySection::Hardware => &s.hardware_keys,
-        KeySection::ResourceLimits => &s.resource_limit_keys,
-        KeySection::SupportedContainerFormats | KeySection::CustomContainerDecoders => &s.container_formats,
-    };
-    let candidates: Vec<&str> = known.iter().map(String::as_str).collect();
-    let mut names: Vec<String> = Vec::new();
     if section == KeySection::Capabilities {
-        if let Some((_, replacements)) = STALE_CAPABILITIES.iter().find(|(old, _)| *old == name) {
-            if let [only] = replacements {
-                // A capability torchcts renamed to one name: that name alone, and safe.
-                return vec![safe_rename(target, only)];
-            }
-            names.extend(replacements.iter().map(|r| r.to_string()));
+        if let Some((_, [only])) = STALE_CAPABILITIES.iter().find(|(old, _)| *old == name) {
+            // A capability torchcts renamed to one name: that name alone, and safe.
+            return vec![safe_rename(target, only)];
         }
     }
-    for n in nearest(name, &candidates, 3) {
-        if !names.contains(&n) {
-            names.push(n);
-        }
-    }
+    let names = key_suggestions(section, name);
     if names.is_empty() {
         return remove_entry_fix(target, name).into_iter().collect();
     }
@@ -171,11 +154,12 @@ fn rename_fixes(target: &Target, names: &[String]) -> Vec<QuickFix> {
         .collect()
 }
 
-/// A dtype key that test selection ignores, written as selection matches it: `torch.ATTR`
-/// when the file imports torch, else the canonical string.
-fn dtype_key_fixes(target: &Target, canonical: &str, attr: &str) -> Vec<QuickFix> {
+/// A dtype key that test selection ignores, written as selection matches it, by its
+/// canonical name (`"half"` and `"torch.half"` mean `torch.float16`): the dtype object
+/// when the file imports torch, else torchcts's string for it.
+fn dtype_key_fixes(target: &Target, canonical: &str) -> Vec<QuickFix> {
     let replacement =
-        if target.analysis.model.imports_torch { format!("torch.{attr}") } else { format!("\"{canonical}\"") };
+        if target.analysis.model.imports_torch { canonical.to_string() } else { format!("\"{canonical}\"") };
     let edits = target.key_writes().into_iter().map(|span| TextEdit { span, new_text: replacement.clone() }).collect();
     vec![target.safe_fix(format!("Write the key as {replacement}"), edits)]
 }
@@ -227,8 +211,18 @@ fn regex_fixes(target: &Target, pattern: &str) -> Vec<QuickFix> {
     vec![target.replace_finding(format!("Change the regex to {new_literal}"), new_literal, true)]
 }
 
-/// The required key inserted as the manifest's first entry, with a value that passes.
+/// A misspelt top-level key renamed to the required key it stands for (keeping its value;
+/// the same fix as its unknown-key finding's), else the key inserted as the manifest's
+/// first entry, with a value that passes.
 fn missing_key_fixes(target: &Target, key: &str) -> Vec<QuickFix> {
+    let mut out: Vec<QuickFix> = misspelling_of(target.analysis, key)
+        .map(|misspelt| {
+            let writes = Target { finding: misspelt, ..*target }.key_writes();
+            let edits = writes.iter().map(|k| replace_string_literal(target.analysis, k, key)).collect();
+            target.fix(format!("Replace with '{key}'"), edits, true)
+        })
+        .into_iter()
+        .collect();
     let value = match key {
         "manifest_version" => "1",
         "device_name" => "\"cpu\"",
@@ -236,7 +230,22 @@ fn missing_key_fixes(target: &Target, key: &str) -> Vec<QuickFix> {
         _ => "None",
     };
     let edit = insert_top_level_entry(target.analysis, key, value);
-    edit.map(|edit| target.fix(format!("Add \"{key}\": {value}"), vec![edit], true)).into_iter().collect()
+    let preferred = out.is_empty();
+    out.extend(edit.map(|edit| target.fix(format!("Add \"{key}\": {value}"), vec![edit], preferred)));
+    out
+}
+
+/// The unknown top-level key whose likeliest meaning is `key` (`"capabilites"` for a missing
+/// `"capabilities"`), when there is exactly one.
+fn misspelling_of<'a>(analysis: &'a Analysis, key: &str) -> Option<&'a Finding> {
+    let mut misspelt = analysis.findings.iter().filter(|f| match &f.data {
+        Some(FixData::UnknownKey { section: KeySection::TopLevel, name }) => {
+            key_suggestions(KeySection::TopLevel, name).first().map(String::as_str) == Some(key)
+        }
+        _ => false,
+    });
+    let first = misspelt.next()?;
+    misspelt.next().is_none().then_some(first)
 }
 
 /// The repairs CPython's specialised syntax errors name (a comma, a ':'), likeliest first;

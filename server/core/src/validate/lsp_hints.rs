@@ -65,14 +65,16 @@ pub fn lsp_hints(manifest: &Dict, line_of: &dyn Fn(usize) -> usize, python: Pyth
                 if let Some(d) = schema().dtype_from_string_key(key) {
                     if *key != d.canonical {
                         let attr = python_strip(key).trim_start_matches("torch.");
+                        // Selection looks the dtype up as the dtype object or as torchcts's
+                        // one string for it (`opinfo_adapter.DTYPE_TO_STR`): the canonical name.
                         out.push(
                             Finding::new(
                                 entry.key.span.clone(),
                                 Severity::Warning,
                                 format!(
-                                    "{} passes check-manifest but test selection ignores it: selection matches only {} or the exact string '{}'",
+                                    "{} passes check-manifest but test selection ignores it: selection matches only the dtype {} (unquoted) or the exact string '{}'",
                                     entry.key.repr(),
-                                    format_args!("torch.{attr}"),
+                                    d.canonical,
                                     d.canonical
                                 ),
                                 Code::DtypeKeyIgnored,

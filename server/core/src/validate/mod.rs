@@ -18,12 +18,14 @@ mod dtypes;
 mod hardware;
 mod lsp_hints;
 mod quantized;
+mod suggestions;
 mod tolerances;
 mod top_level;
 
 pub use common::ValidationContext;
 pub use dtypes::dtype_from_manifest_key;
 pub use lsp_hints::{lsp_hints, STALE_CAPABILITIES};
+pub use suggestions::{key_suggestions, with_suggestion};
 
 use crate::findings::Finding;
 use crate::value::{Dict, Span};

@@ -1,9 +1,9 @@
 //! `torchcts-lsp check [FILE] [--format text|json|github]`.
 //!
 //! Text output is `torchcts check-manifest --manifest FILE` without its banner (same lines,
-//! streams, order and exit code), then torchcts-lsp's own findings, one `PATH:LINE:COL: CODE
-//! message` line each on stderr (`--check-manifest-only` leaves them out, `--quiet` prints
-//! errors only), then at most one note on the Python that judged the regexes, for the whole
+//! streams, order and exit code), then torchcts-lsp's own findings (and check-manifest's
+//! where we say more: a misspelt key's "did you mean"), one `PATH:LINE:COL: CODE message` line
+//! each on stderr (`--check-manifest-only` leaves them out, `--quiet` prints errors only), then at most one note on the Python that judged the regexes, for the whole
 //! command and only where the Python's version can change an answer. JSON adds every finding, ours included, with
 //! 1-based line and column ranges (columns in Unicode code points), sorted by position;
 //! `github` prints the same findings as GitHub Actions annotations.
@@ -15,6 +15,7 @@ use super::places::{one_based_range, sorted_findings};
 use super::OutputArgs;
 use serde::Serialize;
 use serde_json::Value;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use torchcts_core::check::{CheckOutcome, Stream};
@@ -30,11 +31,14 @@ block per file under `== PATH`, json one compact object per line, and the exit c
 the highest of the files'. `--manifest FILE` is check-manifest's spelling of one FILE.
 
 Fixes: --fix applies the safe quick fixes in place (CPython's one missing comma or colon,
-a capability torchcts renamed to one name, a string dtype key written as torch.X), prints
-`PATH:LINE: fixed [CODE] title` and what is left on stderr, then reports as without it.
---unsafe-fixes adds the fixes that pick among several candidates or change other entries'
-tests. --diff prints the fixes as a unified diff and writes nothing. With `-`, --fix
-prints the fixed text. A fixed text that would not load or has a new finding is not kept.
+a capability torchcts renamed to one name, a string dtype key written as the dtype
+selection matches: 'half' -> torch.float16), prints `PATH:LINE: fixed [CODE] title`
+and what is left on stderr (and what a suppression comment kept from being fixed), then
+reports as without it. --unsafe-fixes adds the fixes that pick among several candidates
+or change other entries' tests (a misspelt key renamed, keeping its value, to the name
+its finding suggests: did you mean 'capabilities'?). --diff prints the fixes as a
+unified diff and writes nothing. With `-`, --fix prints the fixed text. A fixed text
+that would not load or has a new finding is not kept.
 
 Suppression: `# torchcts-lsp: ignore[CODE]` at the end of a line silences torchcts-lsp's
 own finding CODE that starts on that line (`ignore-file[CODE]`: anywhere in the file); a
@@ -49,7 +53,10 @@ Output (--format):
           run them), then torchcts-lsp's own findings, one line each:
             PATH:LINE:COL: CODE message
           (duplicate keys, string dtype keys, stale names, skip_ops that skip nothing,
-          evidence with --results; silence one with `# torchcts-lsp: ignore[CODE]`).
+          evidence with --results; silence one with `# torchcts-lsp: ignore[CODE]`),
+          and, at its place, a check-manifest finding we say more about (a misspelt
+          key: `Unknown top-level manifest key 'capabilites' (did you mean
+          'capabilities'?)`).
           Last, once for the command: which Python's `re` judged the regexes, only when
           a manifest has a regex that Python versions judge differently.
           --check-manifest-only prints check-manifest's lines and the `Note: line N:`
@@ -307,8 +314,8 @@ fn fix_one(
     let verb = if args.diff { "would fix" } else { "fixed" };
     let mut summary = format!(
         "{shown}: {verb} {} {}, {left} {} left",
-        fixed.applied.len(),
-        plural(fixed.applied.len(), "finding", "findings"),
+        fixed.findings_fixed,
+        plural(fixed.findings_fixed, "finding", "findings"),
         plural(left, "finding", "findings"),
     );
     if fixed.unsafe_left > 0 {
@@ -354,10 +361,13 @@ fn print_text(analysis: &Analysis, shown: &str, args: &CheckArgs) {
             _ => {}
         }
     }
+    let more = saying_more_than_check_manifest(analysis);
+    let ours = |f: &&torchcts_core::Finding| {
+        (f.origin == Origin::Lsp && f.code != "not-evaluated")
+            || (f.origin == Origin::Torchcts && more.contains(&(f.span.start, f.code)))
+    };
     if args.quiet {
-        for f in
-            sorted_findings(analysis).into_iter().filter(|f| f.origin == Origin::Lsp && f.severity == Severity::Error)
-        {
+        for f in sorted_findings(analysis).into_iter().filter(ours).filter(|f| f.severity == Severity::Error) {
             errln!("{}", own_line(analysis, shown, f));
         }
         return;
@@ -372,9 +382,25 @@ fn print_text(analysis: &Analysis, shown: &str, args: &CheckArgs) {
         return;
     }
     // Ours, after check-manifest's lines (which stay as the real tool prints them).
-    for f in sorted_findings(analysis).into_iter().filter(|f| f.origin == Origin::Lsp && f.code != "not-evaluated") {
+    for f in sorted_findings(analysis).into_iter().filter(ours) {
         errln!("{}", own_line(analysis, shown, f));
     }
+}
+
+/// The check-manifest findings whose message says more than their line in check-manifest's
+/// output (a misspelt key's "did you mean"), by position: printed with our findings, at
+/// their place, since the real tool's line stays as it is.
+fn saying_more_than_check_manifest(analysis: &Analysis) -> HashSet<(usize, &'static str)> {
+    let CheckOutcome::Validated { findings } = &analysis.check else { return HashSet::new() };
+    let as_printed: HashSet<(usize, &str, &str)> =
+        findings.iter().map(|f| (f.span.start, f.code, f.message.as_str())).collect();
+    analysis
+        .findings
+        .iter()
+        .filter(|f| f.origin == Origin::Torchcts && f.data.is_some())
+        .filter(|f| !as_printed.contains(&(f.span.start, f.code, f.message.as_str())))
+        .map(|f| (f.span.start, f.code))
+        .collect()
 }
 
 /// `PATH:LINE:COL: CODE message`, as ruff and compilers print a finding (1-based, columns in
