@@ -247,3 +247,22 @@ fn lsp_diagnostics_match_real_check_manifest() {
     println!("lsp parity: {} cases, {} differ", all.len(), failures.len());
     assert!(failures.is_empty(), "{} of {} cases differ:\n{}", failures.len(), all.len(), failures.join("\n"));
 }
+
+/// `check` with no FILE where the working folder holds no manifest.py: check-manifest's
+/// line names the file by its absolute path (`tests/parity/check/no_manifest.json`, recorded
+/// by `regenerate.py` in an empty folder shown as `<CASE>`).
+#[test]
+fn cli_check_without_file_names_the_absolute_path_as_check_manifest() {
+    let recorded = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/parity/check/no_manifest.json");
+    let expected: Value = serde_json::from_str(&std::fs::read_to_string(recorded).expect("recorded")).unwrap();
+    let folder = std::env::temp_dir().join(format!("torchcts-lsp-no-manifest-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let folder = folder.canonicalize().unwrap();
+    let output =
+        Command::new(env!("CARGO_BIN_EXE_torchcts-lsp")).arg("check").current_dir(&folder).output().expect("run check");
+    let _ = std::fs::remove_dir_all(&folder);
+    let stderr = String::from_utf8_lossy(&output.stderr).replace(&folder.display().to_string(), "<CASE>");
+    let lines: Vec<&str> = stderr.lines().chain(std::str::from_utf8(&output.stdout).unwrap().lines()).collect();
+    assert_eq!(json!(lines), expected["lines"], "{stderr}");
+    assert_eq!(i64::from(output.status.code().unwrap_or(-1)), expected["exit_code"].as_i64().unwrap());
+}
