@@ -266,3 +266,55 @@ fn cli_check_without_file_names_the_absolute_path_as_check_manifest() {
     assert_eq!(json!(lines), expected["lines"], "{stderr}");
     assert_eq!(i64::from(output.status.code().unwrap_or(-1)), expected["exit_code"].as_i64().unwrap());
 }
+
+/// Manifests whose bytes are not all UTF-8 (`tests/parity/check/encoding`): `check` decodes
+/// them as CPython's `compile()` does (a Latin-1 byte in a comment is accepted, a coding
+/// cookie decodes, a byte in a string or name is CPython's `(unicode error)` on its line),
+/// and prints what the real check-manifest printed. The server receives text the editor
+/// decoded: Neovim, not finding UTF-8, reads such a file as Latin-1, and a comment is
+/// judged as the real tool judges it.
+#[test]
+fn encodings_read_as_cpython_reads_them() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/parity/check/encoding");
+    let mut names: Vec<_> = std::fs::read_dir(&root).unwrap().flatten().map(|e| e.file_name()).collect();
+    names.sort();
+    assert!(names.len() >= 5, "{names:?}");
+    let mut failures = Vec::new();
+    for name in &names {
+        let dir = root.join(name).canonicalize().unwrap();
+        let expected: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("expected.json")).unwrap()).unwrap();
+        let case = Case { name: name.to_string_lossy().into_owned(), manifest: dir.join("manifest.py"), expected };
+        let output = Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
+            .args(["check", "--check-manifest-only"])
+            .arg(&case.manifest)
+            .output()
+            .expect("run check");
+        let lines: Vec<String> = String::from_utf8_lossy(&output.stderr)
+            .lines()
+            .chain(String::from_utf8_lossy(&output.stdout).lines())
+            .map(str::to_string)
+            .collect();
+        // The whole line, CPython's words included.
+        if json!(lines) != case.expected["lines"] {
+            failures.push(format!("{}: {lines:?}, expected {}", case.name, case.expected["lines"]));
+        }
+        if let Some(f) = compare(&case, &lines, i64::from(output.status.code().unwrap_or(-1))) {
+            failures.push(f);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+
+    // The editor's text of the Latin-1 comment case: no error, as check-manifest says.
+    let manifest = root.join("encoding_latin1_comment/manifest.py").canonicalize().unwrap();
+    let latin1: String = std::fs::read(&manifest).unwrap().iter().map(|&b| char::from(b)).collect();
+    assert!(latin1.starts_with("# café backend\n"));
+    let mut client = LspClient::spawn();
+    client.initialize(json!({}));
+    let uri = file_uri(&manifest);
+    client.open(&uri, &latin1, 1);
+    let published = client.diagnostics(&uri, Some(1));
+    let errors: Vec<&Value> =
+        published["diagnostics"].as_array().unwrap().iter().filter(|d| d["severity"] == 1).collect();
+    assert!(errors.is_empty(), "{errors:?}");
+}

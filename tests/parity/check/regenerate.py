@@ -35,6 +35,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 CASES = HERE / "cases"
+# Manifests whose bytes are not all UTF-8 (a Latin-1 comment, a coding cookie, ...): apart from
+# `cases`, whose readers take the files as UTF-8 text.
+ENCODING = HERE / "encoding"
 # `check-manifest` with no --manifest where no manifest.py exists (not a case folder: it has none).
 NO_MANIFEST = HERE / "no_manifest.json"
 
@@ -180,7 +183,7 @@ def dump(result: dict) -> str:
 
 
 def case_dirs(selected: list[str] | None = None) -> list[Path]:
-    dirs = sorted(p for p in CASES.iterdir() if (p / "manifest.py").is_file())
+    dirs = sorted(p for root in (CASES, ENCODING) for p in root.iterdir() if (p / "manifest.py").is_file())
     if selected:
         dirs = [d for d in dirs if d.name in set(selected)]
     return dirs

@@ -10,6 +10,8 @@
 //! - [`hints`]: the parser's specialised messages (its `invalid_*` grammar rules).
 //! - [`targets`]: an expression reader for the messages about a bad `=` target.
 //! - [`arguments`]: call arguments out of order, a keyword repeated.
+//! - [`source_bytes`]: a file's bytes decoded as CPython decodes them (coding cookie,
+//!   UTF-8, bytes that are not UTF-8 in comments, strings and names).
 //! - [`estimate`]: which of those CPython reports first; [`error`]: the result type.
 
 mod arguments;
@@ -19,6 +21,7 @@ mod estimate;
 pub mod hints;
 pub mod lexer;
 mod numbers;
+pub mod source_bytes;
 pub(crate) mod targets;
 mod tokenizer_errors;
 pub(crate) mod tokens;

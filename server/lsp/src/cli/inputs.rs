@@ -142,15 +142,13 @@ pub fn walk(dir: &Path) -> Result<Vec<PathBuf>, ConfigError> {
     Ok(out)
 }
 
-/// Reads stdin as a manifest's text; `Err` with check-manifest's words for one that is not
-/// UTF-8.
+/// Reads stdin as a manifest's text, decoded as CPython decodes a file
+/// ([`super::decode_manifest`]).
 pub fn read_stdin(shown: &str) -> Result<String, String> {
     use std::io::Read;
     let mut bytes = Vec::new();
     std::io::stdin()
         .read_to_end(&mut bytes)
         .map_err(|e| format!("Failed to parse manifest: cannot read stdin: {e}"))?;
-    String::from_utf8(bytes).map_err(|e| {
-        format!("Failed to parse manifest: {shown} (stdin) is not valid UTF-8 (byte {})", e.utf8_error().valid_up_to())
-    })
+    super::decode_manifest(bytes, Path::new(shown))
 }
