@@ -8,6 +8,8 @@
 //!   ([`project_config`], [`project_ledger`], [`ledger_warnings`]);
 //! - [`evidence`]: all evidence IO (the result folders of a manifest, the runner's index and
 //!   its cache, git blame line times, the notes);
+//! - [`cpython`]: CPython's own `compile()` verdict for a manifest the emulation finds broken
+//!   (a worker process, never executing the manifest);
 //! - [`clock`]: the time, read nowhere else.
 //!
 //! What the callers still decide is which environment and configuration apply (flags,
@@ -15,6 +17,7 @@
 //! same input of them everywhere.
 
 pub mod clock;
+pub mod cpython;
 pub mod environment;
 pub mod evidence;
 pub mod importable;
@@ -79,6 +82,12 @@ pub struct Surroundings {
     pub evidence: Arc<Vec<EvidenceNote>>,
     /// The project configuration's `ignore` codes ([`project::ignores`]).
     pub ignored: Vec<String>,
+    /// The CPython whose `compile()` may judge a text the emulation finds broken
+    /// ([`cpython::interpreter`]); `None`: the emulation answers.
+    pub compile_python: Option<PathBuf>,
+    /// CPython's answer for a text (the server's, asked in the background); the core applies
+    /// it only to the text it answers.
+    pub compiled: Option<Arc<torchcts_core::cpython::CompileAnswer>>,
 }
 
 impl Surroundings {
@@ -93,6 +102,7 @@ impl Surroundings {
     ) -> Surroundings {
         let folder = place.folder();
         let importable = environment.zip(folder.as_deref()).and_then(|(env, folder)| env.importable(folder));
+        let compile_allowed = config.is_none_or(|c| c.cpython_compile_allowed());
         Surroundings {
             file_name: place.file_name(),
             python: environment.map(|env| env.regex_python().0).unwrap_or_default(),
@@ -100,6 +110,8 @@ impl Surroundings {
             folder,
             evidence: Arc::default(),
             ignored: config.map(|c| c.ignored_codes().to_vec()).unwrap_or_default(),
+            compile_python: environment.and_then(|env| cpython::interpreter(&env.found, compile_allowed)),
+            compiled: None,
         }
     }
 
@@ -127,10 +139,36 @@ impl Surroundings {
         self.analyze_tree(text.to_string(), tree, inventory, cancel)
     }
 
-    /// [`Surroundings::analyze`] that nothing cancels (the CLI, the Python API).
+    /// [`Surroundings::analyze`] that nothing cancels (the CLI, the Python API). Where our
+    /// parsers find a syntax error and a CPython may be asked, one process's `compile()`
+    /// judges it ([`cpython::compile_once`]) and the text is analysed with its verdict.
     pub fn analyze_whole(&self, text: &str, inventory: Option<&Inventory>) -> Analysis {
         let tree = torchcts_core::syntax::parse(text, None);
-        torchcts_core::cancel::uncancelled(|cancel| self.analyze_tree(text.to_string(), tree, inventory, cancel))
+        let analysis = torchcts_core::cancel::uncancelled(|cancel| {
+            self.analyze_tree(text.to_string(), tree.clone(), inventory, cancel)
+        });
+        match self.cpython_answer(&analysis) {
+            Some(answer) if !answer.agrees_with(analysis.syntax_error.as_ref()) => {
+                let judged = Surroundings { compiled: Some(Arc::new(answer)), ..self.clone() };
+                torchcts_core::cancel::uncancelled(|cancel| {
+                    judged.analyze_tree(text.to_string(), tree, inventory, cancel)
+                })
+            }
+            Some(_) => Analysis { syntax_judge: torchcts_core::cpython::SyntaxJudge::CPython, ..analysis },
+            None => analysis,
+        }
+    }
+
+    /// CPython's `compile()` of `analysis`'s text, asked of one process, where our parsers
+    /// found a syntax error ([`Analysis::syntax_in_doubt`]) and a CPython may be asked; `None`
+    /// otherwise or when it gave no answer.
+    fn cpython_answer(&self, analysis: &Analysis) -> Option<torchcts_core::cpython::CompileAnswer> {
+        if !analysis.syntax_in_doubt() {
+            return None;
+        }
+        let python = self.compile_python.as_deref()?;
+        let name = self.file_name.as_deref().unwrap_or("manifest.py");
+        cpython::compile_once(python, analysis.text.as_bytes(), name, &analysis.text).ok()
     }
 
     /// The analysis of `text` parsed as `tree`. The [`Analysis`] keeps `text` (the server
@@ -170,6 +208,7 @@ impl Surroundings {
             python: self.python,
             importable: self.importable.as_ref(),
             evidence: Some(&self.evidence),
+            compiled: self.compiled.as_deref(),
         };
         work(&input)
     }

@@ -11,6 +11,7 @@
 //! inventory = "tools/inventory.bin" # an inventory written by `torchcts-lsp inventory`
 //! on-save = "affected"              # off | affected | level
 //! ignore = ["dtype-key-ignored"]    # torchcts-lsp's own finding codes to silence
+//! cpython-compile = false           # never ask a CPython to compile() a broken manifest
 //! ```
 //!
 //! The CLI reads it per manifest; the server calls [`load_for`] for each document and
@@ -50,6 +51,8 @@ pub struct ProjectConfig {
     pub on_save: Option<Setting<String>>,
     /// Finding codes; only torchcts-lsp's own findings (origin `lsp`) are silenced.
     pub ignore: Option<Setting<Vec<String>>>,
+    /// `false`: never ask a CPython to `compile()` a manifest (the emulation answers).
+    pub cpython_compile: Option<Setting<bool>>,
 }
 
 /// A value and where it is written (1-based line in [`ProjectConfig::file`]).
@@ -81,6 +84,11 @@ impl ProjectConfig {
         let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
         let root = std::path::absolute(self.root()).unwrap_or_else(|_| self.root().to_path_buf());
         absolute.strip_prefix(&root).is_ok_and(|relative| globs.is_match(relative))
+    }
+
+    /// Whether a CPython may be asked to `compile()` a manifest (`cpython-compile`, default true).
+    pub fn cpython_compile_allowed(&self) -> bool {
+        self.cpython_compile.as_ref().is_none_or(|s| s.value)
     }
 
     /// The codes of `ignore` (empty without it).
@@ -165,6 +173,7 @@ struct Raw {
     inventory: Option<Spanned<String>>,
     on_save: Option<Spanned<String>>,
     ignore: Option<Spanned<Vec<String>>>,
+    cpython_compile: Option<Spanned<bool>>,
 }
 
 /// [`load_file`] of a text (the server passes an unsaved buffer); `file` names it and
@@ -256,6 +265,10 @@ pub fn parse(text: &str, file: &Path) -> Result<Option<ProjectConfig>, ConfigErr
             return Err(error(Some("on-save"), format!("must be one of {expected}, not {value:?}"), Some(span)));
         }
         config.on_save = Some(Setting { value, line: at(span) });
+    }
+    if let Some(c) = raw.cpython_compile {
+        let line = at(c.span());
+        config.cpython_compile = Some(Setting { value: c.into_inner(), line });
     }
     if let Some(i) = raw.ignore {
         let span = i.span();
