@@ -82,6 +82,7 @@ function settings() {
     inlayHints: cfg.get<boolean>("inlayHints.enabled", true),
     logLevel: cfg.get<string>("logLevel", "info"),
     logFile: cfg.get<string>("logFile", ""),
+    cpythonCompile: cfg.get<boolean>("cpythonCompile", true),
   };
 }
 
@@ -121,6 +122,9 @@ function serverSettings(selectedPython: string | undefined) {
     manifests: s.include.filter((p) => typeof p === "string" && p.trim() !== ""),
     logLevel: s.logLevel,
     logFile: s.logFile,
+    // The environment's CPython compile()s a manifest with a syntax error (never runs it);
+    // not in an untrusted workspace, whose interpreter is the workspace's own file.
+    cpythonCompile: safe && s.cpythonCompile,
   };
 }
 
