@@ -135,6 +135,13 @@ pub enum CheckFormat {
     Sarif,
 }
 
+/// Said once, after the text output, when a syntax error was the emulation's: no CPython
+/// 3.10+ could be asked (`host::cpython`), so its wording or line may differ from CPython's.
+pub const EMULATED_SYNTAX_NOTE: &str =
+    "Note: the syntax error above is torchcts-lsp's emulation of CPython 3.11's compile(): \
+     no CPython 3.10 or newer was asked (none found for the manifest, `cpython-compile = false`, or \
+     TORCHCTS_LSP_NO_CPYTHON); CPython may word it differently or name another line";
+
 pub fn run(args: &CheckArgs) -> ExitCode {
     if args.unsafe_fixes && !(args.fix || args.diff) {
         errln!("error: --unsafe-fixes goes with --fix or --diff\n\nUsage: torchcts-lsp check --fix --unsafe-fixes [FILE|DIR|-]...");
@@ -158,6 +165,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     let own_warnings = args.format != CheckFormat::Text || !(args.check_manifest_only || args.quiet);
     let inventory = own_warnings.then(torchcts_core::accounting_view::Inventory::embedded);
     let mut python_notes = super::regex_note::PythonNotes::default();
+    let mut emulated_syntax = false;
     let mut worst = 0u8;
     let mut kept: Vec<(String, Result<Analysis, String>)> = Vec::new();
     for (input, config) in given.inputs.iter().zip(&configs) {
@@ -209,6 +217,8 @@ pub fn run(args: &CheckArgs) -> ExitCode {
                         if !args.quiet && super::regex_note::answer_depends_on_python(analysis) {
                             python_notes.add(&shown, &flags.environment(&input.path).found);
                         }
+                        emulated_syntax |= analysis.syntax_error.is_some()
+                            && analysis.syntax_judge == torchcts_core::cpython::SyntaxJudge::Emulation;
                     }
                     Err(message) => errln!("{message}"),
                 }
@@ -219,6 +229,9 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         }
     }
     python_notes.print();
+    if emulated_syntax && !args.quiet {
+        errln!("{EMULATED_SYNTAX_NOTE}");
+    }
     if args.format == CheckFormat::Sarif {
         let reported: Vec<Reported> = kept
             .iter()

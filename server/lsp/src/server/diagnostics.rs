@@ -13,7 +13,7 @@ use crate::server::log::Level;
 use crate::server::pool::{self, guarded, OnPool};
 use crate::server::positions::Positions;
 use crate::server::session::{Cancel, Session};
-use crate::server::{protocol, runs, to_proto};
+use crate::server::{cpython, protocol, runs, to_proto};
 use ropey::Rope;
 use std::sync::Arc;
 use torchcts_core::accounting_view::{self as av, Summary};
@@ -115,7 +115,7 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob, on_pool: &OnPool
     if text.len_bytes() > LIVE_ANALYSIS_MAX_BYTES {
         let positions = Positions::of_rope(&text, encoding);
         let diagnostics = vec![to_proto::diagnostic(&client, &positions, &too_large(&text), uri)];
-        return Ok(Some(Published { version, diagnostics, status: None }));
+        return Ok(Some(Published { version, diagnostics, status: None, question: None }));
     }
     let inventory = session.inventory_if_ready();
     let surroundings = crate::server::analysis::surroundings(session, uri, on_pool);
@@ -159,12 +159,14 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob, on_pool: &OnPool
         (Some(_), None) => true,
         _ => false,
     };
+    let analysis = Arc::new(analysis);
+    let question = cpython::question(&uri, revision, surroundings.compile_python.clone(), &analysis);
     {
         let mut state = session.lock();
         if let Some(doc) = state.documents.get_mut(&uri) {
             if doc.version == version && doc.revision == revision {
                 doc.tree = Some(analysis.tree.clone());
-                doc.analysis = Some((version, Arc::new(analysis)));
+                doc.analysis = Some((version, analysis));
                 doc.summary = summary.clone();
             }
         }
@@ -183,12 +185,16 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob, on_pool: &OnPool
             ));
         }
     }
-    Ok(Some(Published { version, diagnostics, status }))
+    Ok(Some(Published { version, diagnostics, status, question }))
 }
 
 /// Sends the status (when the counts changed) and the diagnostics, if their version is
 /// still the document's.
 async fn publish(session: &Session, uri: &Uri, published: Published) {
+    // Asked after the emulation's diagnostics are out: the exact verdict follows.
+    if let Some(question) = published.question {
+        cpython::ask(session, question);
+    }
     if let Some(params) = published.status {
         session.client.send_notification::<protocol::StatusNotification>(params).await;
     }
@@ -209,6 +215,8 @@ struct Published {
     diagnostics: Vec<Diagnostic>,
     /// `torchcts/status` parameters when the counts changed.
     status: Option<serde_json::Value>,
+    /// CPython's `compile()` to ask once these are published (`server/cpython.rs`).
+    question: Option<cpython::Question>,
 }
 
 /// The one finding of a document over [`LIVE_ANALYSIS_MAX_BYTES`]: its size, the limit
