@@ -177,6 +177,22 @@ pub fn run(args: &DiffArgs) -> ExitCode {
                     errln!("Note: {name}: {n}; counted as far as it is known");
                 }
             }
+            // Which Python's `re` judged the regexes (both versions counted with it), as `check` says it.
+            let old_text = match &old {
+                Old::Text(_, text) => Some(text.as_str()),
+                Old::Absent { .. } => None,
+            };
+            let python = args.accounting.surroundings(&new_path, None).python;
+            let environment = &args.accounting.environment(&new_path).found;
+            let mut notes = super::regex_note::PythonNotes::default();
+            for (name, text) in [(&old_name, old_text), (&new.0, Some(new.1.as_str()))] {
+                let analysed =
+                    text.map(|t| crate::host::Surroundings::bare("manifest.py", python).analyze_whole(t, None));
+                if analysed.is_some_and(|a| super::regex_note::answer_depends_on_python(&a)) {
+                    notes.add(name, environment);
+                }
+            }
+            notes.print();
         }
     }
     if args.fail_on_removed && review.diff.stopped_count() > 0 {
