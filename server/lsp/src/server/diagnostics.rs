@@ -191,10 +191,6 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob, on_pool: &OnPool
 /// Sends the status (when the counts changed) and the diagnostics, if their version is
 /// still the document's.
 async fn publish(session: &Session, uri: &Uri, published: Published) {
-    // Asked after the emulation's diagnostics are out: the exact verdict follows.
-    if let Some(question) = published.question {
-        cpython::ask(session, question);
-    }
     if let Some(params) = published.status {
         session.client.send_notification::<protocol::StatusNotification>(params).await;
     }
@@ -202,6 +198,11 @@ async fn publish(session: &Session, uri: &Uri, published: Published) {
     let current = session.lock().documents.get(uri).map(|d| d.version);
     if current == Some(published.version) {
         session.client.publish_diagnostics(uri.clone(), published.diagnostics, Some(published.version)).await;
+        // Asked once the emulation's diagnostics are out, so CPython's, published again for
+        // the same version, always come after them.
+        if let Some(question) = published.question {
+            cpython::ask(session, question);
+        }
     }
 }
 
