@@ -233,18 +233,23 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         errln!("{EMULATED_SYNTAX_NOTE}");
     }
     if args.format == CheckFormat::Sarif {
-        let reported: Vec<Reported> = kept
-            .iter()
-            .map(|(path, outcome)| Reported { path: path.clone(), outcome: outcome.as_ref().map_err(String::as_str) })
-            .collect();
-        super::output::write_json_stdout(&formats::sarif(&reported));
-        for (_, outcome) in &kept {
-            if let Err(message) = outcome {
-                errln!("{message}");
-            }
-        }
+        print_sarif(&kept);
     }
     ExitCode::from(worst)
+}
+
+/// One SARIF log for every file, then the messages of those that could not be read.
+fn print_sarif(kept: &[(String, Result<Analysis, String>)]) {
+    let reported: Vec<Reported> = kept
+        .iter()
+        .map(|(path, outcome)| Reported { path: path.clone(), outcome: outcome.as_ref().map_err(String::as_str) })
+        .collect();
+    super::output::write_json_stdout(&formats::sarif(&reported));
+    for (_, outcome) in kept {
+        if let Err(message) = outcome {
+            errln!("{message}");
+        }
+    }
 }
 
 /// One input analysed as `check` reports it, and whether `--fix`/`--diff` changed its text:

@@ -170,9 +170,9 @@ impl Surroundings {
         if !answer.agrees_with(analysis.syntax_error.as_ref()) {
             return analyse(&Surroundings { compiled: Some(Arc::new(answer)), ..self.clone() });
         }
-        let found = missing_module(&analysis)
-            .filter(|_| answer.error.is_none())
-            .and_then(|module| Some((worker.find_spec(std::slice::from_ref(&module), &self.module_folders).ok()?, module)));
+        let found = missing_module(&analysis).filter(|_| answer.error.is_none()).and_then(|module| {
+            Some((worker.find_spec(std::slice::from_ref(&module), &self.module_folders).ok()?, module))
+        });
         match (found, &self.importable) {
             (Some((found, module)), Some(importable)) if found == [Some(true)] => {
                 let mut importable = importable.clone();

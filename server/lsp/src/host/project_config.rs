@@ -266,10 +266,7 @@ pub fn parse(text: &str, file: &Path) -> Result<Option<ProjectConfig>, ConfigErr
         }
         config.on_save = Some(Setting { value, line: at(span) });
     }
-    if let Some(c) = raw.cpython_compile {
-        let line = at(c.span());
-        config.cpython_compile = Some(Setting { value: c.into_inner(), line });
-    }
+    config.cpython_compile = raw.cpython_compile.map(|c| Setting { line: at(c.span()), value: c.into_inner() });
     if let Some(i) = raw.ignore {
         let span = i.span();
         let codes = i.into_inner();
