@@ -22,6 +22,7 @@ The settings, in the nearest pyproject.toml at or above FILE that has the table
   inventory = \"inventory.bin\"       # an inventory written by `torchcts-lsp inventory`
   on-save = \"off\"                   # off | affected | level (the editor's on-save runs)
   ignore = [\"dtype-key-ignored\"]    # torchcts-lsp's own finding codes to silence
+  cpython-compile = false           # never ask the environment's CPython to compile() a manifest
 
 CLI flags (--device, --level, --inventory, --torch) and editor settings override them.
 A value that cannot be used is an error naming the file, line and key (exit 2).
@@ -112,5 +113,12 @@ fn rows(config: Option<&ProjectConfig>) -> Vec<(&'static str, Value, String)> {
         ),
         row("on-save", c.on_save.as_ref(), &file, |v| json!(v), (json!("off"), "no runs on save")),
         row("ignore", c.ignore.as_ref(), &file, |v| json!(v), (json!([]), "nothing silenced")),
+        row(
+            "cpython-compile",
+            c.cpython_compile.as_ref(),
+            &file,
+            |v| json!(v),
+            (json!(true), "the environment's CPython compile()s a manifest our parsers find broken"),
+        ),
     ]
 }
