@@ -84,6 +84,7 @@ function settings() {
     inventoryPath: cfg.get<string>("inventory.path", ""),
     logLevel: cfg.get<string>("logLevel", "info"),
     logFile: cfg.get<string>("logFile", ""),
+    cpythonCompile: cfg.get<boolean>("cpythonCompile", true),
   };
 }
 
@@ -124,6 +125,9 @@ function serverSettings(selectedPython: string | undefined) {
     manifests: s.include.filter((p) => typeof p === "string" && p.trim() !== ""),
     logLevel: s.logLevel,
     logFile: s.logFile,
+    // The environment's CPython compile()s a manifest with a syntax error (never runs it);
+    // not in an untrusted workspace, whose interpreter is the workspace's own file.
+    cpythonCompile: safe && s.cpythonCompile,
   };
 }
 

@@ -37,6 +37,9 @@ pub struct AnalysisInput<'a> {
     /// entries in this text (a note whose entry is gone is dropped) before suppression
     /// comments apply.
     pub evidence: Option<&'a [crate::entry_notes::EvidenceNote]>,
+    /// A real CPython's `compile()` of this text (the host asks one where it may): its
+    /// verdict replaces the emulation's. Ignored unless it is the answer for this text.
+    pub compiled: Option<&'a crate::cpython::CompileAnswer>,
 }
 
 pub struct Analysis {
@@ -55,6 +58,25 @@ pub struct Analysis {
     pub check: CheckOutcome,
     /// The Python whose `re` answered for the regexes.
     pub python: crate::regex_check::PythonVersion,
+    /// The syntax error `compile()` raises (CPython's, or the emulation's), if any.
+    pub syntax_error: Option<PythonSyntaxError>,
+    /// Who judged whether the text compiles.
+    pub syntax_judge: crate::cpython::SyntaxJudge,
+}
+
+impl Analysis {
+    /// Whether CPython's own `compile()` should judge this text (where one may be asked):
+    /// the emulation found a syntax error, or tree-sitter found one the emulation did not
+    /// name, or we report an error loading the module (which CPython raises only for a text
+    /// that compiles), or a line ends on an operator (tree-sitter joins it to the next:
+    /// `ce.` then a line break reads as `ce.manifest = ...`), and no CPython answered yet.
+    pub fn syntax_in_doubt(&self) -> bool {
+        self.syntax_judge == crate::cpython::SyntaxJudge::Emulation
+            && (self.syntax_error.is_some()
+                || self.tree.root_node().has_error()
+                || self.model.load_error.is_some()
+                || crate::cpython::doubt::line_ends_on_operator(&self.text))
+    }
 }
 
 pub fn analyze(text: &str, input: &AnalysisInput) -> Analysis {
@@ -80,8 +102,12 @@ pub fn analyze_parsed_owned(text: String, tree: Tree, input: &AnalysisInput, can
     let line_index = LineIndex::new(text);
     let mut findings = Vec::new();
 
-    let python_error = python_syntax_error(&tree, text);
+    let emulated = python_syntax_error(&tree, text);
     cancel.check()?;
+    let (python_error, syntax_judge) = match input.compiled.filter(|answer| answer.answers(text)) {
+        Some(answer) => (answer.applied_to(emulated), crate::cpython::SyntaxJudge::CPython),
+        None => (emulated, crate::cpython::SyntaxJudge::Emulation),
+    };
     let file_name = input.file_name.unwrap_or("manifest.py");
     if let Some(err) = &python_error {
         syntax_error_findings(err, &tree, text, &line_index, file_name, &mut findings);
@@ -115,6 +141,8 @@ pub fn analyze_parsed_owned(text: String, tree: Tree, input: &AnalysisInput, can
         silenced,
         check,
         python: input.python,
+        syntax_error: python_error,
+        syntax_judge,
     })
 }
 

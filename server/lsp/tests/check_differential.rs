@@ -30,8 +30,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use torchcts_core::check::CheckOutcome;
+use torchcts_core::cpython::CompileAnswer;
 use torchcts_core::eval::modules::ImportableModules;
 use torchcts_core::{analyze, AnalysisInput};
+use torchcts_lsp::host::cpython::Worker;
 
 const DEFAULT_SEED: u64 = 20_261_201;
 const DEFAULT_CASES: usize = 1_200;
@@ -780,6 +782,8 @@ struct Ours {
     /// `manifest` itself is not known statically: we print a note instead of a claim.
     not_static: bool,
     unevaluated: Vec<String>,
+    /// Our parsers found a syntax error (CPython's `compile()` is asked then).
+    syntax_error: bool,
 }
 
 impl Ours {
@@ -829,7 +833,7 @@ fn oracle_importable(python: &Path) -> Option<ImportableModules> {
     torchcts_lsp::host::importable::importable_modules(&env, &oracle_dir)
 }
 
-fn ours(mutant: &Mutant, importable: Option<&ImportableModules>) -> Ours {
+fn ours(mutant: &Mutant, importable: Option<&ImportableModules>, compiled: Option<&CompileAnswer>) -> Ours {
     let base = mutant.path.parent().unwrap().to_path_buf();
     let dir_exists = move |entry: &str| {
         let p = Path::new(entry);
@@ -848,6 +852,7 @@ fn ours(mutant: &Mutant, importable: Option<&ImportableModules>) -> Ours {
             file_name: Some("manifest.py"),
             importable,
             evidence: None,
+            compiled,
             ..AnalysisInput::default()
         },
     );
@@ -856,12 +861,14 @@ fn ours(mutant: &Mutant, importable: Option<&ImportableModules>) -> Ours {
     if let CheckOutcome::NotStatic { reason } = &analysis.check {
         unevaluated.push(reason.clone());
     }
-    // A crash prints a traceback; the real tool's last line is what the oracle keeps.
+    // A crash prints a traceback; the real tool's last line is what the oracle keeps. A
+    // message with a line break in it (a key holding `\n`) prints as two lines, as the
+    // real tool's does.
     let lines = analysis
         .check
         .lines()
         .into_iter()
-        .map(|(_, line)| line)
+        .flat_map(|(_, line)| line.split('\n').map(str::to_string).collect::<Vec<_>>())
         .filter(|l| !l.starts_with("Traceback") && !l.starts_with(' '))
         .collect();
     Ours {
@@ -869,6 +876,54 @@ fn ours(mutant: &Mutant, importable: Option<&ImportableModules>) -> Ours {
         lines,
         not_static: matches!(analysis.check, CheckOutcome::NotStatic { .. }),
         unevaluated,
+        syntax_error: analysis.syntax_in_doubt(),
+    }
+}
+
+/// What `check` says where a CPython is known (as the CLI does it, `host::Surroundings::
+/// analyze_whole`): where the emulation finds a syntax error, CPython's `compile()` of the
+/// text (a long-lived worker here, one process per file in the CLI) judges it.
+fn ours_with_cpython(
+    mutant: &Mutant,
+    importable: Option<&ImportableModules>,
+    emulated: Ours,
+    worker: &mut Option<Worker>,
+) -> Ours {
+    if !emulated.syntax_error {
+        return emulated;
+    }
+    let Some(w) = worker.as_mut() else { return emulated };
+    match w.compile(mutant.text.as_bytes(), "manifest.py", &mutant.text) {
+        Ok(answer) => ours(mutant, importable, Some(&answer)),
+        Err(e) => panic!("the CPython worker gave no answer for {}: {e}", mutant.path.display()),
+    }
+}
+
+/// How the mutants compare with the real tool, for one way of judging syntax errors.
+#[derive(Default)]
+struct Tally {
+    compared: usize,
+    unclaimed: usize,
+    partial: usize,
+    classes: BTreeMap<String, Vec<usize>>,
+}
+
+impl Tally {
+    fn add(&mut self, i: usize, m: &Mutant, r: &Real, o: &Ours) {
+        if o.same_as(r) {
+            self.compared += 1;
+        } else if !o.unevaluated.is_empty() && (NEEDS_PYTHON.contains(&m.from.as_str()) || o.only_python_knows()) {
+            self.unclaimed += 1;
+        } else if o.holds_where_evaluated(r) {
+            self.partial += 1;
+        } else {
+            self.compared += 1;
+            self.classes.entry(class_of(r, o)).or_default().push(i);
+        }
+    }
+
+    fn differing(&self) -> usize {
+        self.classes.values().map(Vec::len).sum()
     }
 }
 
@@ -929,36 +984,34 @@ fn check_matches_real_check_manifest_under_random_edits() {
         importable.as_ref().map_or("not known".to_string(), |m| m.names.len().to_string())
     );
 
-    let mut classes: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    let (mut compared, mut unclaimed, mut partial, mut timeouts) = (0, 0, 0, 0);
+    // CPython's `compile()` for the syntax errors: the oracle's own interpreter.
+    let mut worker = Worker::start(&python).ok();
+    let (mut exact, mut emulation, mut timeouts) = (Tally::default(), Tally::default(), 0);
     for (i, (m, r)) in mutants.iter().zip(&real).enumerate() {
         if r.timeout {
             timeouts += 1;
             continue;
         }
-        let o = ours(m, importable.as_ref());
-        if o.same_as(r) {
-            compared += 1;
-            continue;
-        }
-        if !o.unevaluated.is_empty() && (NEEDS_PYTHON.contains(&m.from.as_str()) || o.only_python_knows()) {
-            unclaimed += 1;
-            continue;
-        }
-        if o.holds_where_evaluated(r) {
-            partial += 1;
-            continue;
-        }
-        compared += 1;
-        classes.entry(class_of(r, &o)).or_default().push(i);
+        let emulated = ours(m, importable.as_ref(), None);
+        emulation.add(i, m, r, &emulated);
+        let judged = ours_with_cpython(m, importable.as_ref(), emulated, &mut worker);
+        exact.add(i, m, r, &judged);
     }
-    let differing: usize = classes.values().map(Vec::len).sum();
+    let (compared, unclaimed, partial) = (exact.compared, exact.unclaimed, exact.partial);
+    let differing = exact.differing();
     println!(
         "check differential (seed {seed}): {} mutants, {compared} compared, {unclaimed} need Python \
          (an unknown import, or mutants of {NEEDS_PYTHON:?}), {partial} partly not evaluated by us (what we \
-         print holds), {timeouts} timed out in Python, {differing} differ",
-        mutants.len()
+         print holds), {timeouts} timed out in Python, {differing} differ with CPython's compile() for syntax \
+         errors ({}); the emulation alone: {} differ",
+        mutants.len(),
+        if worker.is_some() { python.display().to_string() } else { "no CPython 3.10+: the emulation".into() },
+        emulation.differing(),
     );
+    for (class, cases) in &emulation.classes {
+        println!("  emulation residue: {:4} x {class}", cases.len());
+    }
+    let classes = exact.classes;
     if differing == 0 {
         let _ = std::fs::remove_dir_all(&dir);
         assert!(compared >= 1000 || count < 1000, "only {compared} mutants compared");
@@ -975,7 +1028,7 @@ fn check_matches_real_check_manifest_under_random_edits() {
     'outer: for cases in classes.values() {
         for &i in cases.iter().take(per_class) {
             let (m, r) = (&mutants[i], &real[i]);
-            let o = ours(m, importable.as_ref());
+            let o = ours_with_cpython(m, importable.as_ref(), ours(m, importable.as_ref(), None), &mut worker);
             report.push_str(&format!(
                 "\n--- {} (from {}; {})\n  real: exit {} {:?}\n  ours: {}\n",
                 m.path.display(),

@@ -647,6 +647,11 @@ fn a_venv_gets_the_regex_answers_of_its_python() {
             p.as_str().unwrap().starts_with("re.error for \"^(?>add|mul)$\": unknown extension ?> at position 2")
         });
         assert_eq!(refused, minor == "3.10", "{}", skips["problems"]);
+        // `skips` and `diff` text name the Python as `check` does (issue 34, item 6).
+        let skips_text = in_dir(&dir, &["skips", "manifest.py", "--level", "1"]);
+        assert!(stderr(&skips_text).contains(&said), "skips, Python {version}: {}", stderr(&skips_text));
+        let diff_text = in_dir(&dir, &["diff", "manifest.py", "manifest.py"]);
+        assert!(stderr(&diff_text).contains(&said), "diff, Python {version}: {}", stderr(&diff_text));
         let _ = std::fs::remove_dir_all(&dir);
     }
     // No pyvenv.cfg: the `lib/python3.10` folder says it.

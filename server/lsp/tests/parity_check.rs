@@ -253,3 +253,74 @@ fn lsp_diagnostics_match_real_check_manifest() {
     println!("lsp parity: {} cases, {} differ", all.len(), failures.len());
     assert!(failures.is_empty(), "{} of {} cases differ:\n{}", failures.len(), all.len(), failures.join("\n"));
 }
+
+/// `check` with no FILE where the working folder holds no manifest.py: check-manifest's
+/// line names the file by its absolute path (`tests/parity/check/no_manifest.json`, recorded
+/// by `regenerate.py` in an empty folder shown as `<CASE>`).
+#[test]
+fn cli_check_without_file_names_the_absolute_path_as_check_manifest() {
+    let recorded = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/parity/check/no_manifest.json");
+    let expected: Value = serde_json::from_str(&std::fs::read_to_string(recorded).expect("recorded")).unwrap();
+    let folder = std::env::temp_dir().join(format!("torchcts-lsp-no-manifest-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let folder = folder.canonicalize().unwrap();
+    let output =
+        Command::new(env!("CARGO_BIN_EXE_torchcts-lsp")).arg("check").current_dir(&folder).output().expect("run check");
+    let _ = std::fs::remove_dir_all(&folder);
+    let stderr = String::from_utf8_lossy(&output.stderr).replace(&folder.display().to_string(), "<CASE>");
+    let lines: Vec<&str> = stderr.lines().chain(std::str::from_utf8(&output.stdout).unwrap().lines()).collect();
+    assert_eq!(json!(lines), expected["lines"], "{stderr}");
+    assert_eq!(i64::from(output.status.code().unwrap_or(-1)), expected["exit_code"].as_i64().unwrap());
+}
+
+/// Manifests whose bytes are not all UTF-8 (`tests/parity/check/encoding`): `check` decodes
+/// them as CPython's `compile()` does (a Latin-1 byte in a comment is accepted, a coding
+/// cookie decodes, a byte in a string or name is CPython's `(unicode error)` on its line),
+/// and prints what the real check-manifest printed. The server receives text the editor
+/// decoded: Neovim, not finding UTF-8, reads such a file as Latin-1, and a comment is
+/// judged as the real tool judges it.
+#[test]
+fn encodings_read_as_cpython_reads_them() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/parity/check/encoding");
+    let mut names: Vec<_> = std::fs::read_dir(&root).unwrap().flatten().map(|e| e.file_name()).collect();
+    names.sort();
+    assert!(names.len() >= 5, "{names:?}");
+    let mut failures = Vec::new();
+    for name in &names {
+        let dir = root.join(name).canonicalize().unwrap();
+        let expected: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("expected.json")).unwrap()).unwrap();
+        let case = Case { name: name.to_string_lossy().into_owned(), manifest: dir.join("manifest.py"), expected };
+        let output = Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
+            .args(["check", "--check-manifest-only"])
+            .arg(&case.manifest)
+            .output()
+            .expect("run check");
+        let lines: Vec<String> = String::from_utf8_lossy(&output.stderr)
+            .lines()
+            .chain(String::from_utf8_lossy(&output.stdout).lines())
+            .map(str::to_string)
+            .collect();
+        // The whole line, CPython's words included.
+        if json!(lines) != case.expected["lines"] {
+            failures.push(format!("{}: {lines:?}, expected {}", case.name, case.expected["lines"]));
+        }
+        if let Some(f) = compare(&case, &lines, i64::from(output.status.code().unwrap_or(-1))) {
+            failures.push(f);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+
+    // The editor's text of the Latin-1 comment case: no error, as check-manifest says.
+    let manifest = root.join("encoding_latin1_comment/manifest.py").canonicalize().unwrap();
+    let latin1: String = std::fs::read(&manifest).unwrap().iter().map(|&b| char::from(b)).collect();
+    assert!(latin1.starts_with("# café backend\n"));
+    let mut client = LspClient::spawn();
+    client.initialize(json!({}));
+    let uri = file_uri(&manifest);
+    client.open(&uri, &latin1, 1);
+    let published = client.diagnostics(&uri, Some(1));
+    let errors: Vec<&Value> =
+        published["diagnostics"].as_array().unwrap().iter().filter(|d| d["severity"] == 1).collect();
+    assert!(errors.is_empty(), "{errors:?}");
+}

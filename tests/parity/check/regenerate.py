@@ -30,10 +30,16 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 CASES = HERE / "cases"
+# Manifests whose bytes are not all UTF-8 (a Latin-1 comment, a coding cookie, ...): apart from
+# `cases`, whose readers take the files as UTF-8 text.
+ENCODING = HERE / "encoding"
+# `check-manifest` with no --manifest where no manifest.py exists (not a case folder: it has none).
+NO_MANIFEST = HERE / "no_manifest.json"
 
 BANNER_RE = re.compile(r"^  TorchCTS v\S+$")
 BANNER_LINE2 = "  PyTorch backend validation harness with explicit capability reporting"
@@ -74,6 +80,19 @@ def run_case(torchcts: str, case_dir: Path) -> dict:
                      proc.stdout.decode("utf-8", "replace"),
                      proc.stderr.decode("utf-8", "replace"),
                      case_dir)
+
+
+
+
+def run_no_manifest(torchcts: str) -> dict:
+    """`torchcts check-manifest` with no --manifest in a folder without manifest.py: the
+    real tool names the file by its absolute path (`os.path.join(os.getcwd(), ...)`),
+    recorded with the folder as `<CASE>`."""
+    with tempfile.TemporaryDirectory(prefix="torchcts-no-manifest-") as folder:
+        proc = subprocess.run([torchcts, "check-manifest"], cwd=folder, env=tool_env(),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
+        return normalize(proc.returncode, proc.stdout.decode("utf-8", "replace"),
+                         proc.stderr.decode("utf-8", "replace"), Path(folder))
 
 
 def _split(text: str) -> list[str]:
@@ -164,7 +183,7 @@ def dump(result: dict) -> str:
 
 
 def case_dirs(selected: list[str] | None = None) -> list[Path]:
-    dirs = sorted(p for p in CASES.iterdir() if (p / "manifest.py").is_file())
+    dirs = sorted(p for root in (CASES, ENCODING) for p in root.iterdir() if (p / "manifest.py").is_file())
     if selected:
         dirs = [d for d in dirs if d.name in set(selected)]
     return dirs
@@ -199,6 +218,14 @@ def cmd_run(args) -> int:
                 if old != text:
                     target.write_text(text, encoding="utf-8")
             print(f"[{done}/{len(dirs)}] {d.name}: {status}", flush=True)
+    if not args.cases:
+        text = dump(run_no_manifest(torchcts))
+        old = NO_MANIFEST.read_text(encoding="utf-8") if NO_MANIFEST.exists() else None
+        if args.check and old != text:
+            stale.append(NO_MANIFEST.name)
+        elif not args.check and old != text:
+            NO_MANIFEST.write_text(text, encoding="utf-8")
+        print(f"{NO_MANIFEST.name}: {'ok' if old == text else 'written' if not args.check else 'STALE'}", flush=True)
     if args.check:
         if stale:
             print(f"\n{len(stale)} case(s) out of date: {', '.join(sorted(stale))}")
@@ -281,7 +308,7 @@ TEMPLATES: list[tuple[str, str]] = [
 UNREACHABLE = {
     "'manifest' must be a dictionary": "validate_manifest's own check; cli.check_manifest rejects non-dicts first",
     "Invalid tolerance_overrides dtype ": "defense-in-depth; normalize_tolerance_overrides already rejected the dtype",
-    "Manifest file not found: ": "the corpus always has a manifest.py",
+    "Manifest file not found: ": "recorded apart, in no_manifest.json (the corpus cases all have a manifest.py)",
 }
 
 # extra (non-message) behaviours the corpus must show

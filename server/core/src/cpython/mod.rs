@@ -10,18 +10,24 @@
 //! - [`hints`]: the parser's specialised messages (its `invalid_*` grammar rules).
 //! - [`targets`]: an expression reader for the messages about a bad `=` target.
 //! - [`arguments`]: call arguments out of order, a keyword repeated.
+//! - [`source_bytes`]: a file's bytes decoded as CPython decodes them (coding cookie,
+//!   UTF-8, bytes that are not UTF-8 in comments, strings and names).
+//! - [`doubt`]: shapes tree-sitter reads leniently where CPython ends a statement (they ask
+//!   for CPython's own verdict).
 //! - [`estimate`]: which of those CPython reports first; [`error`]: the result type.
 
 mod arguments;
+pub mod doubt;
 pub mod error;
 pub mod escapes;
 mod estimate;
 pub mod hints;
 pub mod lexer;
 mod numbers;
+pub mod source_bytes;
 pub(crate) mod targets;
 mod tokenizer_errors;
 pub(crate) mod tokens;
 
-pub use error::{PythonSyntaxError, SyntaxFix};
+pub use error::{CompileAnswer, PythonSyntaxError, SyntaxFix, SyntaxJudge};
 pub use estimate::python_syntax_error;

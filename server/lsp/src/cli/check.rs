@@ -142,6 +142,13 @@ pub enum CheckFormat {
     Sarif,
 }
 
+/// Said once, after the text output, when a syntax error was the emulation's: no CPython
+/// 3.10+ could be asked (`host::cpython`), so its wording or line may differ from CPython's.
+pub const EMULATED_SYNTAX_NOTE: &str =
+    "Note: the syntax error above is torchcts-lsp's emulation of CPython 3.11's compile(): \
+     no CPython 3.10 or newer was asked (none found for the manifest, `cpython-compile = false`, or \
+     TORCHCTS_LSP_NO_CPYTHON); CPython may word it differently or name another line";
+
 pub fn run(args: &CheckArgs) -> ExitCode {
     if args.unsafe_fixes && !(args.fix || args.diff) {
         errln!("error: --unsafe-fixes goes with --fix or --diff\n\nUsage: torchcts-lsp check --fix --unsafe-fixes [FILE|DIR|-]...");
@@ -165,6 +172,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     let own_warnings = args.format != CheckFormat::Text || !(args.check_manifest_only || args.quiet);
     let embedded = own_warnings.then(torchcts_core::accounting_view::Inventory::embedded);
     let mut python_notes = super::regex_note::PythonNotes::default();
+    let mut emulated_syntax = false;
     let mut worst = 0u8;
     let mut kept: Vec<(String, Result<Analysis, String>)> = Vec::new();
     for (input, config) in given.inputs.iter().zip(&configs) {
@@ -218,6 +226,8 @@ pub fn run(args: &CheckArgs) -> ExitCode {
                         if !args.quiet && super::regex_note::answer_depends_on_python(analysis) {
                             python_notes.add(&shown, &flags.environment(&input.path).found);
                         }
+                        emulated_syntax |= analysis.syntax_error.is_some()
+                            && analysis.syntax_judge == torchcts_core::cpython::SyntaxJudge::Emulation;
                     }
                     Err(message) => errln!("{message}"),
                 }
@@ -228,17 +238,11 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         }
     }
     python_notes.print();
+    if emulated_syntax && !args.quiet {
+        errln!("{EMULATED_SYNTAX_NOTE}");
+    }
     if args.format == CheckFormat::Sarif {
-        let reported: Vec<Reported> = kept
-            .iter()
-            .map(|(path, outcome)| Reported { path: path.clone(), outcome: outcome.as_ref().map_err(String::as_str) })
-            .collect();
-        super::output::write_json_stdout(&formats::sarif(&reported));
-        for (_, outcome) in &kept {
-            if let Err(message) = outcome {
-                errln!("{message}");
-            }
-        }
+        print_sarif(&kept);
     }
     ExitCode::from(worst)
 }
@@ -248,6 +252,20 @@ pub fn run(args: &CheckArgs) -> ExitCode {
 /// embedded one) when it cannot load, said in a note.
 fn hints_inventory(flags: &super::AccountingArgs, manifest: &std::path::Path) -> Option<super::SelectedInventory> {
     flags.load_inventory(manifest).map_err(|e| errln!("Note: {e}; hints from the embedded inventory")).ok()
+}
+
+/// One SARIF log for every file, then the messages of those that could not be read.
+fn print_sarif(kept: &[(String, Result<Analysis, String>)]) {
+    let reported: Vec<Reported> = kept
+        .iter()
+        .map(|(path, outcome)| Reported { path: path.clone(), outcome: outcome.as_ref().map_err(String::as_str) })
+        .collect();
+    super::output::write_json_stdout(&formats::sarif(&reported));
+    for (_, outcome) in kept {
+        if let Err(message) = outcome {
+            errln!("{message}");
+        }
+    }
 }
 
 /// One input analysed as `check` reports it, and whether `--fix`/`--diff` changed its text:

@@ -101,6 +101,7 @@ fn value_of(c: &ProjectConfig, key: &str) -> Option<(Value, usize)> {
         "torchcts" => of(&c.torchcts, |v| json!(v)),
         "on-save" => of(&c.on_save, |v| json!(v)),
         "ignore" => of(&c.ignore, |v| json!(v)),
+        "cpython-compile" => of(&c.cpython_compile, |v| json!(v)),
         _ => None,
     }
 }
@@ -110,6 +111,7 @@ fn value_of(c: &ProjectConfig, key: &str) -> Option<(Value, usize)> {
 fn default_of(key: &str) -> Value {
     match key {
         "level" => json!(3),
+        "cpython-compile" => json!(true),
         "on-save" => json!("off"),
         "manifests" | "results" | "ignore" => json!([]),
         _ => json!(""),
@@ -128,7 +130,7 @@ mod tests {
         let file = dir.join("pyproject.toml");
         // Every key but the inventory choice's other half (`inventory` or `torch`/`torchcts`).
         let table = |choice: &str| {
-            format!("[tool.torchcts-lsp]\ndevice = \"cuda\"\nlevel = 2\npython = \"py\"\nmanifests = [\"m/*.py\"]\nresults = [\"r\"]\non-save = \"level\"\nignore = [\"duplicate-key\"]\n{choice}")
+            format!("[tool.torchcts-lsp]\ndevice = \"cuda\"\nlevel = 2\npython = \"py\"\nmanifests = [\"m/*.py\"]\nresults = [\"r\"]\non-save = \"level\"\nignore = [\"duplicate-key\"]\ncpython-compile = false\n{choice}")
         };
         let mut from_file = std::collections::BTreeSet::new();
         for choice in ["inventory = \"inv.bin\"\n", "torch = \"2.9.1\"\ntorchcts = \"0.4.1\"\n"] {

@@ -185,12 +185,32 @@ pub fn run(args: &DiffArgs) -> ExitCode {
                     errln!("Note: {name}: {n}; counted as far as it is known");
                 }
             }
+            let old_text = match &old {
+                Old::Text(_, text) => Some(text.as_str()),
+                Old::Absent { .. } => None,
+            };
+            python_note(args, &new_path, [(&old_name, old_text), (&new.0, Some(new.1.as_str()))]);
         }
     }
     if args.fail_on_removed && review.diff.stopped_count() > 0 {
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS
+}
+
+/// Which Python's `re` judged the regexes (both versions are counted with it), said as
+/// `check` says it: only where a version's regexes are judged differently by CPython 3.10-3.13.
+fn python_note(args: &DiffArgs, new_path: &std::path::Path, versions: [(&String, Option<&str>); 2]) {
+    let python = args.accounting.surroundings(new_path, None).python;
+    let environment = &args.accounting.environment(new_path).found;
+    let mut notes = super::regex_note::PythonNotes::default();
+    for (name, text) in versions {
+        let analysed = text.map(|t| crate::host::Surroundings::bare("manifest.py", python).analyze_whole(t, None));
+        if analysed.is_some_and(|a| super::regex_note::answer_depends_on_python(&a)) {
+            notes.add(name, environment);
+        }
+    }
+    notes.print();
 }
 
 /// A review and its two sides.

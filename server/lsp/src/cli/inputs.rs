@@ -54,7 +54,7 @@ impl InputArgs {
     /// The manifests, in argument order, each folder's sorted by path. `Err`: a usage
     /// problem (stdin named twice) or a project configuration that cannot be read.
     pub fn expand(&self, default: &str) -> Result<Inputs, InputError> {
-        let files = if self.files.is_empty() { vec![PathBuf::from(default)] } else { self.files.clone() };
+        let files = if self.files.is_empty() { vec![default_file(default)] } else { self.files.clone() };
         if files.iter().filter(|f| f.as_os_str() == "-").count() > 1 {
             return Err(InputError::Usage("`-` (stdin) can be given once".into()));
         }
@@ -79,6 +79,18 @@ impl InputArgs {
             }
         }
         Ok(Inputs { inputs, single })
+    }
+}
+
+/// The FILE a command reads when given none: `default` in the working folder, named by its
+/// absolute path where it is not there, as check-manifest names it
+/// (`os.path.join(os.getcwd(), "manifest.py")`: `Manifest file not found: /abs/cwd/manifest.py`).
+fn default_file(default: &str) -> PathBuf {
+    let relative = PathBuf::from(default);
+    if relative.exists() {
+        relative
+    } else {
+        super::python_abspath(&relative)
     }
 }
 
@@ -130,15 +142,13 @@ pub fn walk(dir: &Path) -> Result<Vec<PathBuf>, ConfigError> {
     Ok(out)
 }
 
-/// Reads stdin as a manifest's text; `Err` with check-manifest's words for one that is not
-/// UTF-8.
+/// Reads stdin as a manifest's text, decoded as CPython decodes a file
+/// ([`super::decode_manifest`]).
 pub fn read_stdin(shown: &str) -> Result<String, String> {
     use std::io::Read;
     let mut bytes = Vec::new();
     std::io::stdin()
         .read_to_end(&mut bytes)
         .map_err(|e| format!("Failed to parse manifest: cannot read stdin: {e}"))?;
-    String::from_utf8(bytes).map_err(|e| {
-        format!("Failed to parse manifest: {shown} (stdin) is not valid UTF-8 (byte {})", e.utf8_error().valid_up_to())
-    })
+    super::decode_manifest(bytes, Path::new(shown))
 }

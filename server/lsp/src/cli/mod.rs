@@ -491,17 +491,29 @@ pub fn read_manifest(path: &Path) -> Result<String, String> {
         ));
     }
     match std::fs::read(path) {
-        Ok(bytes) => String::from_utf8(bytes).map_err(|e| {
-            format!(
-                "Failed to parse manifest: {} is not valid UTF-8 (byte {})",
-                path.display(),
-                e.utf8_error().valid_up_to()
-            )
-        }),
+        Ok(bytes) => decode_manifest(bytes, path),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             Err(format!("Manifest file not found: {}", path.display()))
         }
         Err(e) => Err(format!("Failed to parse manifest: cannot read {}: {e}", path.display())),
+    }
+}
+
+/// A manifest's bytes as CPython's `compile()` reads them (a coding cookie, else UTF-8, and
+/// any bytes inside comments): the text, or check-manifest's line for a file CPython cannot
+/// decode (`(unicode error) 'utf-8' codec can't decode byte 0xe9 ...`, under the file's name).
+pub fn decode_manifest(bytes: Vec<u8>, path: &Path) -> Result<String, String> {
+    use torchcts_core::cpython::source_bytes::{decode_source, SourceText};
+    match decode_source(&bytes) {
+        SourceText::Text(text) => Ok(text),
+        SourceText::Error { message, line } => {
+            let name = path.file_name().map_or("manifest.py".into(), |n| n.to_string_lossy());
+            Err(format!("Failed to parse manifest: {message} ({name}, line {line})"))
+        }
+        SourceText::UnknownEncoding(name) => Err(format!(
+            "{}: its coding cookie names {name}, which torchcts-lsp does not decode; run torchcts check-manifest",
+            path.display()
+        )),
     }
 }
 

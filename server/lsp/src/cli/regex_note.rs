@@ -1,6 +1,7 @@
 //! Which Python judged a manifest's regexes, said only where it can change an answer: a
 //! regex that CPython 3.10 to 3.13 judge differently (valid in one, an error or a warning in
-//! another). `check` says it once per command, `analyze` once per manifest's report.
+//! another). `check`, `skips` and `diff` say it once per command, `analyze` once per
+//! manifest's report.
 
 use super::output::errln;
 use torchcts_core::regex_check::{check_regex, PythonVersion, RegexPython};
@@ -47,6 +48,7 @@ impl PythonNotes {
     pub fn add(&mut self, shown: &str, env: &runner::environment::PythonEnvironment) {
         let said = python_note(env);
         match self.notes.iter_mut().find(|(s, _)| *s == said) {
+            Some((_, files)) if files.iter().any(|f| f == shown) => {}
             Some((_, files)) => files.push(shown.to_string()),
             None => self.notes.push((said, vec![shown.to_string()])),
         }

@@ -91,19 +91,28 @@ pub fn run(args: &SkipsArgs) -> ExitCode {
         Err(code) => return code,
     };
     let mut worst = 0u8;
+    let mut python_notes = super::regex_note::PythonNotes::default();
     for (input, config) in given.inputs.iter().zip(&configs) {
         if !given.single && args.format == ReportFormat::Text {
             outln!("== {}", input.shown());
         }
         let flags = args.accounting.for_manifest(config.as_ref());
-        let code = one(args, &flags, input, given.single);
+        let code = one(args, &flags, input, given.single, &mut python_notes);
         worst = worst.max(code);
     }
+    // Which Python's `re` judged the regexes, once, as `check` says it.
+    python_notes.print();
     ExitCode::from(worst)
 }
 
 /// One manifest's report; its exit code.
-fn one(args: &SkipsArgs, flags: &AccountingArgs, input: &Input, single: bool) -> u8 {
+fn one(
+    args: &SkipsArgs,
+    flags: &AccountingArgs,
+    input: &Input,
+    single: bool,
+    python_notes: &mut super::regex_note::PythonNotes,
+) -> u8 {
     let path = &input.path;
     let failed = |message: String, code: u8| {
         if !single && args.format == ReportFormat::Json {
@@ -190,6 +199,9 @@ fn one(args: &SkipsArgs, flags: &AccountingArgs, input: &Input, single: bool) ->
         }
         if acc.device.assumed {
             errln!("Note: {}", super::assumed_device_note(&inventory, &acc.device.device));
+        }
+        if super::regex_note::answer_depends_on_python(&analysis) {
+            python_notes.add(&input.shown(), &flags.environment(path).found);
         }
     }
     0

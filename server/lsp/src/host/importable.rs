@@ -37,6 +37,32 @@ pub fn environment_modules(env: &PythonEnvironment) -> Option<HashSet<String>> {
     Some(names)
 }
 
+/// The folders the Python that loads a manifest in `manifest_folder` searches for a
+/// top-level module besides its standard library (as [`environment_modules`] lists them,
+/// `.pth` folders included even where a `.pth` also runs code): where CPython's
+/// `PathFinder.find_spec` confirms a module we would say is missing (`host::cpython`).
+pub fn search_folders(env: &PythonEnvironment, manifest_folder: &Path) -> Vec<PathBuf> {
+    let mut folders: Vec<PathBuf> = env.site_packages.iter().cloned().collect();
+    folders.extend(env.python.parent().map(Path::to_path_buf));
+    if let Some(site) = env.site_packages.as_deref() {
+        folders.extend(pth_path_lines(site));
+    }
+    folders.push(manifest_folder.to_path_buf());
+    folders
+}
+
+/// The folder lines of the `.pth` files in `site` (their `import` lines left out).
+fn pth_path_lines(site: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(site) else { return Vec::new() };
+    let mut out = Vec::new();
+    for path in entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "pth")) {
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let lines = text.lines().map(str::trim_end).filter(|l| !l.is_empty() && !l.starts_with('#'));
+        out.extend(lines.filter(|l| !l.starts_with("import ") && !l.starts_with("import\t")).map(|l| site.join(l)));
+    }
+    out
+}
+
 /// `environment`'s modules and those of the manifest's folder.
 pub fn with_manifest_folder(environment: &HashSet<String>, manifest_folder: &Path) -> Option<ImportableModules> {
     let mut names = environment.clone();

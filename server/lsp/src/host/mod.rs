@@ -8,6 +8,8 @@
 //!   ([`project_config`], [`project_ledger`], [`ledger_warnings`]);
 //! - [`evidence`]: all evidence IO (the result folders of a manifest, the runner's index and
 //!   its cache, git blame line times, the notes);
+//! - [`cpython`]: CPython's own `compile()` verdict for a manifest the emulation finds broken
+//!   (a worker process, never executing the manifest);
 //! - [`clock`]: the time, read nowhere else.
 //!
 //! What the callers still decide is which environment and configuration apply (flags,
@@ -15,6 +17,7 @@
 //! same input of them everywhere.
 
 pub mod clock;
+pub mod cpython;
 pub mod environment;
 pub mod evidence;
 pub mod importable;
@@ -79,6 +82,15 @@ pub struct Surroundings {
     pub evidence: Arc<Vec<EvidenceNote>>,
     /// The project configuration's `ignore` codes ([`project::ignores`]).
     pub ignored: Vec<String>,
+    /// The CPython whose `compile()` may judge a text the emulation finds broken
+    /// ([`cpython::interpreter`]); `None`: the emulation answers.
+    pub compile_python: Option<PathBuf>,
+    /// CPython's answer for a text (the server's, asked in the background); the core applies
+    /// it only to the text it answers.
+    pub compiled: Option<Arc<torchcts_core::cpython::CompileAnswer>>,
+    /// The folders of the environment's `sys.path` and the manifest's, where `find_spec`
+    /// looks for a module we say cannot be imported ([`importable::search_folders`]).
+    pub module_folders: Vec<PathBuf>,
 }
 
 impl Surroundings {
@@ -93,6 +105,11 @@ impl Surroundings {
     ) -> Surroundings {
         let folder = place.folder();
         let importable = environment.zip(folder.as_deref()).and_then(|(env, folder)| env.importable(folder));
+        let module_folders = environment
+            .zip(folder.as_deref())
+            .map(|(env, folder)| importable::search_folders(&env.found, folder))
+            .unwrap_or_default();
+        let compile_allowed = config.is_none_or(|c| c.cpython_compile_allowed());
         Surroundings {
             file_name: place.file_name(),
             python: environment.map(|env| env.regex_python().0).unwrap_or_default(),
@@ -100,6 +117,9 @@ impl Surroundings {
             folder,
             evidence: Arc::default(),
             ignored: config.map(|c| c.ignored_codes().to_vec()).unwrap_or_default(),
+            compile_python: environment.and_then(|env| cpython::interpreter(&env.found, compile_allowed)),
+            compiled: None,
+            module_folders,
         }
     }
 
@@ -127,10 +147,41 @@ impl Surroundings {
         self.analyze_tree(text.to_string(), tree, inventory, cancel)
     }
 
-    /// [`Surroundings::analyze`] that nothing cancels (the CLI, the Python API).
+    /// [`Surroundings::analyze`] that nothing cancels (the CLI, the Python API). Where our
+    /// parsers find a syntax error ([`Analysis::syntax_in_doubt`]) and a CPython may be
+    /// asked, one process judges it ([`cpython`]): its `compile()` of the text, and, for a
+    /// text that compiles but that we say cannot import a module (`No module named 'X'`,
+    /// from the listing of the environment's folders), `PathFinder.find_spec` of X on those
+    /// folders; the text is analysed again with what it says.
     pub fn analyze_whole(&self, text: &str, inventory: Option<&Inventory>) -> Analysis {
         let tree = torchcts_core::syntax::parse(text, None);
-        torchcts_core::cancel::uncancelled(|cancel| self.analyze_tree(text.to_string(), tree, inventory, cancel))
+        let analyse = |surroundings: &Surroundings| {
+            torchcts_core::cancel::uncancelled(|cancel| {
+                surroundings.analyze_tree(text.to_string(), tree.clone(), inventory, cancel)
+            })
+        };
+        let analysis = analyse(self);
+        let Some(python) = self.compile_python.as_deref().filter(|_| analysis.syntax_in_doubt()) else {
+            return analysis;
+        };
+        let Ok(mut worker) = cpython::Worker::start(python) else { return analysis };
+        let name = self.file_name.as_deref().unwrap_or("manifest.py");
+        let Ok(answer) = worker.compile(text.as_bytes(), name, text) else { return analysis };
+        if !answer.agrees_with(analysis.syntax_error.as_ref()) {
+            return analyse(&Surroundings { compiled: Some(Arc::new(answer)), ..self.clone() });
+        }
+        let found = missing_module(&analysis).filter(|_| answer.error.is_none()).and_then(|module| {
+            Some((worker.find_spec(std::slice::from_ref(&module), &self.module_folders).ok()?, module))
+        });
+        match (found, &self.importable) {
+            (Some((found, module)), Some(importable)) if found == [Some(true)] => {
+                let mut importable = importable.clone();
+                importable.names.insert(module);
+                let compiled = Some(Arc::new(answer));
+                analyse(&Surroundings { compiled, importable: Some(importable), ..self.clone() })
+            }
+            _ => Analysis { syntax_judge: torchcts_core::cpython::SyntaxJudge::CPython, ..analysis },
+        }
     }
 
     /// The analysis of `text` parsed as `tree`. The [`Analysis`] keeps `text` (the server
@@ -170,6 +221,7 @@ impl Surroundings {
             python: self.python,
             importable: self.importable.as_ref(),
             evidence: Some(&self.evidence),
+            compiled: self.compiled.as_deref(),
         };
         work(&input)
     }
@@ -183,6 +235,13 @@ impl Surroundings {
     pub fn drop_ignored(&self, analysis: &mut Analysis) {
         analysis.findings.retain(|f| !self.ignores(f));
     }
+}
+
+/// The module `analysis` says cannot be imported (its load error `No module named 'X'`).
+fn missing_module(analysis: &Analysis) -> Option<String> {
+    let load = analysis.model.load_error.as_ref().filter(|e| e.exception == "ModuleNotFoundError")?;
+    let name = load.message.strip_prefix("No module named '")?.strip_suffix('\'')?;
+    Some(name.to_string())
 }
 
 /// Parses `text`, reusing `old_tree` (edited to match) where it can; `None` once `cancel`
@@ -233,6 +292,39 @@ mod tests {
         let broken = in_file.analyze_whole("manifest = {\n", None);
         assert_eq!(broken.file_name, "my_manifest.py");
         assert_eq!(nowhere.analyze_whole("manifest = {\n", None).file_name, "manifest.py");
+    }
+
+    /// A module we would say is missing (the listing) that CPython's `PathFinder.find_spec`
+    /// finds in the folders is not claimed; one it does not find stays `No module named`,
+    /// now judged by CPython (needs a CPython 3.10+: `TORCHCTS_PYTHON` or `python3`).
+    #[test]
+    fn find_spec_confirms_a_missing_module() {
+        let python = std::env::var_os("TORCHCTS_PYTHON").map(PathBuf::from).unwrap_or_else(|| "python3".into());
+        let python = runner::environment::PythonEnvironment::of_python(&python).python;
+        if cpython::Worker::start(&python).is_err() {
+            println!("SKIPPED: no CPython 3.10+");
+            return;
+        }
+        let dir = std::env::temp_dir().join(format!("torchcts-lsp-host-find-spec-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("pkg_here")).unwrap();
+        std::fs::write(dir.join("pkg_here/__init__.py"), "").unwrap();
+        let surroundings = Surroundings {
+            importable: Some(ImportableModules::default()),
+            module_folders: vec![dir.clone()],
+            compile_python: Some(python),
+            ..Surroundings::default()
+        };
+        let load_error = |text: &str| {
+            let analysis = surroundings.analyze_whole(text, None);
+            (analysis.model.load_error.map(|e| e.message), analysis.syntax_judge)
+        };
+        let manifest = "manifest = {}\n";
+        assert_eq!(load_error(&format!("import pkg_here\n{manifest}")).0, None);
+        assert_eq!(
+            load_error(&format!("import not_here\n{manifest}")),
+            (Some("No module named 'not_here'".into()), torchcts_core::cpython::SyntaxJudge::CPython)
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// The one `ignore` rule: our codes go, check-manifest's stay and are named once.

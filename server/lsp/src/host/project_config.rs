@@ -92,6 +92,12 @@ pub const KEYS: &[Key] = &[
         meaning: "torchcts-lsp's own finding codes to silence",
         default: "nothing silenced",
     },
+    Key {
+        name: "cpython-compile",
+        example: "false",
+        meaning: "false: never ask the environment's CPython to compile() a manifest our parsers find broken",
+        default: "true",
+    },
 ];
 
 /// A sample `[tool.torchcts-lsp]` table of every key of [`KEYS`], each with a comment saying
@@ -131,6 +137,8 @@ pub struct ProjectConfig {
     pub on_save: Option<Setting<String>>,
     /// Finding codes; only torchcts-lsp's own findings (origin `lsp`) are silenced.
     pub ignore: Option<Setting<Vec<String>>>,
+    /// `false`: never ask a CPython to `compile()` a manifest (the emulation answers).
+    pub cpython_compile: Option<Setting<bool>>,
 }
 
 /// A value and where it is written (1-based line in [`ProjectConfig::file`]).
@@ -162,6 +170,11 @@ impl ProjectConfig {
         let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
         let root = std::path::absolute(self.root()).unwrap_or_else(|_| self.root().to_path_buf());
         absolute.strip_prefix(&root).is_ok_and(|relative| globs.is_match(relative))
+    }
+
+    /// Whether a CPython may be asked to `compile()` a manifest (`cpython-compile`, default true).
+    pub fn cpython_compile_allowed(&self) -> bool {
+        self.cpython_compile.as_ref().is_none_or(|s| s.value)
     }
 
     /// The codes of `ignore` (empty without it).
@@ -294,6 +307,10 @@ fn read_key(config: &mut ProjectConfig, key: &str, value: toml::Value, line: usi
         }
         "on-save" => config.on_save = at(on_save(&value)?, line),
         "ignore" => config.ignore = at(codes(&value)?, line),
+        "cpython-compile" => {
+            let on = value.as_bool().ok_or_else(|| format!("must be true or false, not {}", describe(&value)))?;
+            config.cpython_compile = at(on, line);
+        }
         unknown => {
             let names: Vec<&str> = KEYS.iter().map(|k| k.name).collect();
             let hint = match torchcts_core::edit_distance::nearest(unknown, &names, 1).first() {

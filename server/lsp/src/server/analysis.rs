@@ -64,16 +64,24 @@ pub fn environment_for(session: &Session, uri: &Uri, _: &OnPool) -> Option<Arc<E
 /// configuration, its environment; untitled: none of them) with its evidence notes.
 pub fn surroundings(session: &Session, uri: &Uri, on_pool: &OnPool) -> Surroundings {
     let path = uri.to_file_path();
-    let (config, evidence) = {
+    let (config, evidence, compiled, cpython_allowed) = {
         let mut state = session.lock();
         let config = path.as_deref().and_then(|p| state.project_configs.for_path(p).cloned());
-        let evidence = state.documents.get(uri).map(|d| d.evidence_notes.clone()).unwrap_or_default();
-        (config, evidence)
+        let document = state.documents.get(uri);
+        let evidence = document.map(|d| d.evidence_notes.clone()).unwrap_or_default();
+        let compiled = document.and_then(|d| d.compile_answer.clone());
+        (config, evidence, compiled, state.settings.cpython_compile)
     };
     let environment = environment_for(session, uri, on_pool);
     crate::server::project_inventory::load_for_project(session, uri, environment.as_deref(), on_pool);
     let place = path.as_deref().map_or(Place::Nowhere, Place::File);
-    Surroundings::of(place, environment.as_deref(), config.as_ref()).with_evidence(evidence)
+    let mut surroundings = Surroundings::of(place, environment.as_deref(), config.as_ref()).with_evidence(evidence);
+    // The editor's `cpythonCompile: false` (VS Code's in an untrusted workspace) wins.
+    if !cpython_allowed {
+        surroundings.compile_python = None;
+    }
+    surroundings.compiled = compiled;
+    surroundings
 }
 
 /// Parses the rope chunk by chunk (no copy of the text for the parser), reusing `old_tree`

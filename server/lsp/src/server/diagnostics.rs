@@ -13,7 +13,7 @@ use crate::server::log::Level;
 use crate::server::pool::{self, guarded, OnPool};
 use crate::server::positions::Positions;
 use crate::server::session::{Cancel, Session};
-use crate::server::{protocol, runs, to_proto};
+use crate::server::{cpython, protocol, runs, to_proto};
 use ropey::Rope;
 use std::sync::Arc;
 use torchcts_core::accounting_view::{self as av, Summary};
@@ -115,7 +115,7 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob, on_pool: &OnPool
     if text.len_bytes() > LIVE_ANALYSIS_MAX_BYTES {
         let positions = Positions::of_rope(&text, encoding);
         let diagnostics = vec![to_proto::diagnostic(&client, &positions, &too_large(&text), uri)];
-        return Ok(Some(Published { version, diagnostics, status: None }));
+        return Ok(Some(Published { version, diagnostics, status: None, question: None }));
     }
     // The surroundings first: they load the project's inventory, if it chooses one.
     let surroundings = crate::server::analysis::surroundings(session, uri, on_pool);
@@ -163,12 +163,14 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob, on_pool: &OnPool
         (Some(_), None) => true,
         _ => false,
     };
+    let analysis = Arc::new(analysis);
+    let question = cpython::question(&uri, revision, surroundings.compile_python.clone(), &analysis);
     {
         let mut state = session.lock();
         if let Some(doc) = state.documents.get_mut(&uri) {
             if doc.version == version && doc.revision == revision {
                 doc.tree = Some(analysis.tree.clone());
-                doc.analysis = Some((version, Arc::new(analysis)));
+                doc.analysis = Some((version, analysis));
                 doc.summary = summary.clone();
             }
         }
@@ -187,7 +189,7 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob, on_pool: &OnPool
             ));
         }
     }
-    Ok(Some(Published { version, diagnostics, status }))
+    Ok(Some(Published { version, diagnostics, status, question }))
 }
 
 /// Sends the status (when the counts changed) and the diagnostics, if their version is
@@ -200,6 +202,11 @@ async fn publish(session: &Session, uri: &Uri, published: Published) {
     let current = session.lock().documents.get(uri).map(|d| d.version);
     if current == Some(published.version) {
         session.client.publish_diagnostics(uri.clone(), published.diagnostics, Some(published.version)).await;
+        // Asked once the emulation's diagnostics are out, so CPython's, published again for
+        // the same version, always come after them.
+        if let Some(question) = published.question {
+            cpython::ask(session, question);
+        }
     }
 }
 
@@ -213,6 +220,8 @@ struct Published {
     diagnostics: Vec<Diagnostic>,
     /// `torchcts/status` parameters when the counts changed.
     status: Option<serde_json::Value>,
+    /// CPython's `compile()` to ask once these are published (`server/cpython.rs`).
+    question: Option<cpython::Question>,
 }
 
 /// The one finding of a document over [`LIVE_ANALYSIS_MAX_BYTES`]: its size, the limit

@@ -17,6 +17,7 @@
 //! edits ends with diagnostics for the last version only.
 
 mod analysis;
+mod cpython;
 mod diagnostics;
 mod dispatch;
 mod evidence;

@@ -47,6 +47,9 @@ pub struct Document {
     pub analyse_again: bool,
     /// The committed version ("vs HEAD") and the reviews against it.
     pub committed: super::review::CommittedSlot,
+    /// CPython's `compile()` answer for a text of this document (`server/cpython.rs`): every
+    /// analysis of that same text applies it (the core checks the text), none of another.
+    pub compile_answer: Option<Arc<torchcts_core::cpython::CompileAnswer>>,
 }
 
 /// The counts behind a document's evidence lens lines and what they were computed from:
@@ -100,6 +103,7 @@ impl DocumentStore {
                 run_results: None,
                 last_run_facts: None,
                 evidence_notes: Default::default(),
+                compile_answer: None,
                 evidence_lens: None,
                 analysing: None,
                 analyse_again: false,

@@ -86,6 +86,12 @@ pub struct Session {
     /// Where features say that something changed; the refresh loop (`server/refresh.rs`)
     /// analyses and publishes again.
     changes: UnboundedSender<Change>,
+    /// The CPython workers that judge syntax errors (`server/cpython.rs`), one per
+    /// interpreter, outside `state` (asking one blocks).
+    pub cpython: Arc<crate::host::cpython::Workers>,
+    /// Said once: syntax errors are the emulation's (no CPython may be asked), or a CPython
+    /// worker failed.
+    pub cpython_said: Arc<AtomicBool>,
 }
 
 /// Something changed that the published diagnostics, lenses or evidence depend on: the
@@ -124,6 +130,8 @@ impl Session {
             inventory_ready: Arc::new(AtomicBool::new(false)),
             evidence: Arc::default(),
             changes,
+            cpython: Arc::default(),
+            cpython_said: Arc::default(),
         };
         (session, receiver)
     }

@@ -166,6 +166,9 @@ pub struct Settings {
     pub log_level: Option<crate::server::log::Level>,
     /// A file every log line is appended to as well (`logFile`).
     pub log_file: Option<String>,
+    /// Whether the environment's CPython may `compile()` a manifest our parsers find broken
+    /// (`cpythonCompile`, default true; VS Code sends false in an untrusted workspace).
+    pub cpython_compile: bool,
 }
 
 impl Default for Settings {
@@ -183,6 +186,7 @@ impl Default for Settings {
             manifests: Vec::new(),
             log_level: None,
             log_file: None,
+            cpython_compile: true,
         }
     }
 }
@@ -240,6 +244,10 @@ impl Settings {
                 .collect(),
             log_level: text(&["/logLevel", "/log/level"]).and_then(|l| crate::server::log::Level::parse(&l)),
             log_file: text(&["/logFile", "/log/file"]),
+            cpython_compile: ["/cpythonCompile", "/cpython/compile"]
+                .iter()
+                .find_map(|p| v.pointer(p).and_then(|x| x.as_bool()))
+                .unwrap_or(default.cpython_compile),
         }
     }
 }
