@@ -65,8 +65,33 @@ pub(crate) struct ParsedRun {
 
 /// Reads `path` (a regular file, see `open.rs`). `max_records`: records kept at most.
 pub(crate) fn parse(path: &Path, max_records: usize) -> Result<Parsed, String> {
-    let (file, _) = open_regular(path)?;
+    let (file, len) = open_regular(path)?;
     let mut reader = Reader::new(file);
+    if let Some(parsed) = parse_from(&mut reader, path, max_records, Some(len))? {
+        return Ok(parsed);
+    }
+    // The string table guessed from the file's end was not the file's, or the payload was
+    // refused under it: two passes decide.
+    reader.seek(0)?;
+    parse_from(&mut reader, path, max_records, None)?.ok_or_else(|| "cannot read: the file changed while read".into())
+}
+
+/// The string table of a compact file is after its payload (torchcts sorts the keys), so a
+/// payload's references cannot be resolved when they are read. This much of the file's end
+/// is read first to find the table there (`"string_table":[...]}` closes what torchcts
+/// writes), so the payload is read once; the guess is checked against the table read in
+/// its turn, and a file it does not fit is read in two passes.
+const STRING_TABLE_TAIL: u64 = 256 * 1024;
+
+/// One reading of the file. `guess_from_end`: the file's length, to guess the string table
+/// from its end (see [`STRING_TABLE_TAIL`]); `Ok(None)`: the guess did not hold, read again
+/// without it.
+fn parse_from(
+    reader: &mut Reader<std::fs::File>,
+    path: &Path,
+    max_records: usize,
+    guess_from_end: Option<u64>,
+) -> Result<Option<Parsed>, String> {
     if !reader.begin_object()? {
         reader.skip_value(0)?;
         reader.expect_end()?;
@@ -75,28 +100,45 @@ pub(crate) fn parse(path: &Path, max_records: usize) -> Result<Parsed, String> {
     let mut top: Vec<(Box<str>, Json)> = Vec::new();
     let (mut key_table, mut string_table) = (None, None);
     let mut payload_at = None;
+    // The payload read under the guessed string table.
+    let mut guessed: Option<(Tables, Parsed)> = None;
     let mut plain = Staging::new(max_records);
     let mut results_object = false;
     let mut first = true;
     while let Some(key) = reader.next_key(&mut first)? {
         match key.as_str() {
+            // What the guessed reading assumed, given again after it: the last one counts.
+            "format" | "format_version" | "key_table" | "payload" if guessed.is_some() => return Ok(None),
             "format" | "format_version" | "artifact" | "metadata" => {
-                let value = read_bounded(&mut reader)?;
+                let value = read_bounded(reader)?;
                 insert_last_wins(&mut top, key.into_boxed_str(), value);
             }
-            "key_table" => key_table = Some(read_strings(&mut reader)?),
-            "string_table" => string_table = Some(read_strings(&mut reader)?),
+            "key_table" => key_table = Some(read_strings(reader)?),
+            "string_table" => string_table = Some(read_strings(reader)?),
             "payload" => {
-                // Read in full once the tables are known; here only its end is found.
                 reader.peek_token()?;
                 let start = reader.offset();
-                reader.skip_unchecked()?;
-                payload_at = Some((start, reader.offset()));
+                let guess = match (guess_from_end, payload_at) {
+                    (Some(len), None) => compact_keys(&top, &key_table)
+                        .and_then(|keys| Some(Tables::new(keys, string_table_at_end(reader.get_ref(), len)?))),
+                    _ => None,
+                };
+                match guess {
+                    Some(tables) => match read_compact_payload(reader, &tables, max_records) {
+                        Ok(run) => guessed = Some((tables, run)),
+                        Err(_) => return Ok(None),
+                    },
+                    None => {
+                        // Read in full once the tables are known; here only its end is found.
+                        reader.skip_unchecked()?;
+                        payload_at = Some((start, reader.offset()));
+                    }
+                }
             }
             "results" => {
                 // A repeated key: its last value is the one (a `dict`).
                 plain = Staging::new(max_records);
-                results_object = read_results(&mut reader, &mut plain, None)?;
+                results_object = read_results(reader, &mut plain, None)?;
             }
             _ => reader.skip_value(1)?,
         }
@@ -106,7 +148,8 @@ pub(crate) fn parse(path: &Path, max_records: usize) -> Result<Parsed, String> {
     match field("format").and_then(Json::as_str) {
         Some(REFERENCE_FORMAT) => {
             let version_one = field("format_version").is_some_and(Json::equals_one);
-            reference_path(path, version_one, field("artifact").and_then(Json::as_str)).map(Parsed::Reference)
+            reference_path(path, version_one, field("artifact").and_then(Json::as_str))
+                .map(|p| Some(Parsed::Reference(p)))
         }
         Some(COMPACT_FORMAT) => {
             if !field("format_version").is_some_and(Json::equals_one) {
@@ -120,19 +163,22 @@ pub(crate) fn parse(path: &Path, max_records: usize) -> Result<Parsed, String> {
                 return Err("compact result key_table contains duplicates".into());
             }
             let strings = string_table.flatten().ok_or("compact result string_table must contain strings")?;
-            let tables = Tables { keys, strings };
+            if let Some((tables, run)) = guessed {
+                return Ok((tables.strings == strings).then_some(run));
+            }
+            let tables = Tables::new(keys, strings);
             let Some((start, end)) = payload_at else {
                 return Err("compact result payload must decode to an object".into());
             };
             reader.seek(start)?;
-            let run = read_compact_payload(&mut reader, &tables, max_records)?;
+            let run = read_compact_payload(reader, &tables, max_records)?;
             if reader.offset() != end {
                 return Err(format!(
                     "invalid JSON at byte {}: the payload does not end where it seemed to",
                     reader.offset()
                 ));
             }
-            Ok(run)
+            Ok(Some(run))
         }
         _ => {
             let Some(Json::Object(metadata)) = field("metadata").cloned() else {
@@ -141,8 +187,52 @@ pub(crate) fn parse(path: &Path, max_records: usize) -> Result<Parsed, String> {
             if !results_object {
                 return Err("not a torchcts result artifact: no `metadata` and `results` objects".into());
             }
-            Ok(Parsed::Run(plain.into_run(metadata)))
+            Ok(Some(Parsed::Run(plain.into_run(metadata))))
         }
+    }
+}
+
+/// The key table of a file read so far as compact (format and version given, the table a
+/// list of distinct strings): what reading its payload at once needs besides the strings.
+fn compact_keys(top: &[(Box<str>, Json)], key_table: &Option<Option<Vec<Box<str>>>>) -> Option<Vec<Box<str>>> {
+    let field = |k: &str| top.iter().find(|(key, _)| &**key == k).map(|(_, v)| v);
+    if field("format").and_then(Json::as_str) != Some(COMPACT_FORMAT) || !field("format_version")?.equals_one() {
+        return None;
+    }
+    let keys = key_table.as_ref()?.as_ref()?;
+    (keys.iter().collect::<HashSet<_>>().len() == keys.len()).then(|| keys.clone())
+}
+
+/// The string table as the file's last [`STRING_TABLE_TAIL`] bytes show it: the value of the
+/// last `"string_table":` there, when the rest of the file is that list of strings and the
+/// object's end. A guess: the caller checks it against the table the file gives.
+fn string_table_at_end(file: &std::fs::File, len: u64) -> Option<Vec<Box<str>>> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileExt;
+        let take = len.min(STRING_TABLE_TAIL);
+        let mut tail = vec![0; take as usize];
+        file.read_exact_at(&mut tail, len - take).ok()?;
+        let at = memchr::memmem::rfind(&tail, b"\"string_table\":")?;
+        let mut text = Vec::with_capacity(tail.len() - at + 1);
+        text.push(b'{');
+        text.extend_from_slice(&tail[at..]);
+        let Ok(Json::Object(mut entries)) = super::pyjson::loads(&text) else { return None };
+        match entries.pop() {
+            Some((_, Json::Array(items))) if entries.is_empty() => items
+                .into_iter()
+                .map(|i| match i {
+                    Json::Str(s) => Some(s),
+                    _ => None,
+                })
+                .collect(),
+            _ => None,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (file, len);
+        None
     }
 }
 
@@ -168,7 +258,7 @@ fn read_strings<R: std::io::Read>(reader: &mut Reader<R>) -> Result<Option<Vec<B
 /// A staged entry: the raw key when it differs from the decoded one, and the record or why
 /// it is damaged.
 type Staged = (Option<Box<str>>, Result<Record, String>);
-pub(crate) type StagedMap = HashMap<Box<str>, Staged, foldhash::fast::RandomState>;
+pub(crate) type StagedMap = indexmap::IndexMap<Box<str>, Staged, foldhash::fast::RandomState>;
 
 impl ParsedRun {
     /// The records, by node id.
@@ -238,6 +328,10 @@ impl Staging {
     }
 }
 
+/// The bytes kept ahead for a record read in place (a record with a traceback is a few
+/// KB; a longer one is streamed).
+const FAST_WINDOW: usize = 16 * 1024;
+
 /// Streams a `results` value into `staging`; whether it was an object.
 fn read_results<R: std::io::Read>(
     reader: &mut Reader<R>,
@@ -262,7 +356,14 @@ fn read_results<R: std::io::Read>(
             staging.insert(t.key(&raw), &raw, classify(&value))?;
             continue;
         }
-        let record = read_record(reader, tables)?;
+        // The common record in place (`fast.rs`); anything else, streamed.
+        let record = match super::fast::record(reader.ahead(FAST_WINDOW)?, tables) {
+            Some((taken, record)) => {
+                reader.consume(taken);
+                Ok(record)
+            }
+            None => read_record(reader, tables)?,
+        };
         staging.insert(key_of(tables, &raw), &raw, record)?;
     }
     // `{"$": i}` is a string in the compact format, not an object of one record.
@@ -320,7 +421,7 @@ fn read_compact_payload<R: std::io::Read>(
 
 /// Which of the fields the index uses `key` is, in [`Record`]'s order (a `match`: a real
 /// record has some 40 keys, and this runs for each).
-fn field_index(key: &str) -> Option<usize> {
+pub(crate) fn field_index(key: &str) -> Option<usize> {
     match key {
         "status" => Some(0),
         "error_message" => Some(1),
@@ -336,7 +437,7 @@ fn field_index(key: &str) -> Option<usize> {
 /// the others checked and dropped without a tree (a real record has some 40 fields).
 /// `Ok(Err(why))`: not a record (counted as damage); `Err`: the file is refused (what the
 /// loader refuses: a compact key decoding twice, a string index out of range).
-fn read_record<R: std::io::Read>(
+pub(crate) fn read_record<R: std::io::Read>(
     reader: &mut Reader<R>,
     tables: Option<&Tables>,
 ) -> Result<Result<Record, String>, String> {
@@ -381,8 +482,7 @@ fn read_record<R: std::io::Read>(
     Ok(record_of(fields))
 }
 
-/// A record, or why it is left out: torchcts's statuses are the strings `PASS`, `FAIL`,
-/// `ERROR` and `SKIP`; anything else would be counted wrong, so it is damage.
+/// A record, or why it is left out (a status not one of [`status_of`]'s is damage).
 fn classify(value: &Json) -> Result<Record, String> {
     let Json::Object(entries) = value else {
         return Err("not an object".into());
@@ -398,32 +498,41 @@ fn classify(value: &Json) -> Result<Record, String> {
 
 /// The record of its fields (in [`field_index`]'s order), or why it is none.
 fn record_of(fields: [Option<Json>; 6]) -> Result<Record, String> {
-    let [status, error, skip_reason, last_tested, op, dtype] = fields;
+    let [status, error, skip_reason, last_tested, op, dtype] = &fields;
     let status = match status {
-        Some(Json::Str(s)) => match &*s {
-            "PASS" => EvidenceStatus::Passed,
-            "FAIL" => EvidenceStatus::Failed,
-            "ERROR" => EvidenceStatus::Error,
-            "SKIP" => EvidenceStatus::Skipped,
-            _ => return Err("an unknown status".into()),
-        },
+        Some(Json::Str(s)) => status_of(s).ok_or("an unknown status")?,
         Some(other) => return Err(format!("status {}", other.kind())),
         None => return Err("no status".into()),
     };
-    let text = |v: Option<Json>| match v {
-        Some(Json::Str(s)) => Some(s),
+    Ok(Record::new(status, [error, skip_reason, last_tested, op, dtype].map(|v| v.as_ref().and_then(Json::as_str))))
+}
+
+/// torchcts's statuses are the strings `PASS`, `FAIL`, `ERROR` and `SKIP`; anything else
+/// would be counted wrong, so it is damage.
+pub(crate) fn status_of(text: &str) -> Option<EvidenceStatus> {
+    match text {
+        "PASS" => Some(EvidenceStatus::Passed),
+        "FAIL" => Some(EvidenceStatus::Failed),
+        "ERROR" => Some(EvidenceStatus::Error),
+        "SKIP" => Some(EvidenceStatus::Skipped),
         _ => None,
-    };
-    let first_line = |v: Option<Json>| match v {
-        Some(Json::Str(s)) => s.lines().map(str::trim).find(|l| !l.is_empty()).map(Box::from),
-        _ => None,
-    };
-    Ok(Record {
-        status,
-        error: first_line(error),
-        skip_reason: first_line(skip_reason),
-        last_tested: text(last_tested),
-        op: text(op),
-        dtype: text(dtype),
-    })
+    }
+}
+
+impl Record {
+    /// A record of its status and its text fields, those that are strings (in
+    /// [`field_index`]'s order after the status: error, skip reason, last tested, op, dtype).
+    pub(crate) fn new(status: EvidenceStatus, texts: [Option<&str>; 5]) -> Record {
+        let [error, skip_reason, last_tested, op, dtype] = texts;
+        let first_line =
+            |v: Option<&str>| v.and_then(|s| s.lines().map(str::trim).find(|l| !l.is_empty())).map(Box::from);
+        Record {
+            status,
+            error: first_line(error),
+            skip_reason: first_line(skip_reason),
+            last_tested: last_tested.map(Box::from),
+            op: op.map(Box::from),
+            dtype: dtype.map(Box::from),
+        }
+    }
 }

@@ -110,6 +110,8 @@ pub(crate) struct Reader<R> {
     scratch: Vec<u8>,
     /// The last key read.
     key: String,
+    /// The input gave its last byte (a read returned nothing): [`Reader::ahead`] stops asking.
+    at_end: bool,
 }
 
 type Result<T> = std::result::Result<T, String>;
@@ -124,7 +126,13 @@ impl<R: Read> Reader<R> {
             base: 0,
             scratch: Vec::new(),
             key: String::new(),
+            at_end: false,
         }
+    }
+
+    /// What the reader reads from.
+    pub(crate) fn get_ref(&self) -> &R {
+        &self.inner
     }
 
     /// The offset of the next byte to read.
@@ -147,12 +155,43 @@ impl<R: Read> Reader<R> {
             match self.inner.read(&mut self.buf) {
                 Ok(n) => {
                     self.len = n;
+                    self.at_end = n == 0;
                     return Ok(n > 0);
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(format!("cannot read: {e}")),
             }
         }
+    }
+
+    /// The bytes not read yet that the buffer holds, at least `want` of them (at most the
+    /// buffer's size) unless the input ends first: the unread bytes move to the buffer's
+    /// start and more are read after them. For a caller that scans a whole value in place
+    /// (`fast.rs`) and then [`Reader::consume`]s it.
+    pub(crate) fn ahead(&mut self, want: usize) -> Result<&[u8]> {
+        if self.len - self.pos < want.min(BUFFER) && !self.at_end {
+            self.buf.copy_within(self.pos..self.len, 0);
+            self.base += self.pos as u64;
+            self.len -= self.pos;
+            self.pos = 0;
+            while self.len < BUFFER {
+                match self.inner.read(&mut self.buf[self.len..]) {
+                    Ok(0) => {
+                        self.at_end = true;
+                        break;
+                    }
+                    Ok(n) => self.len += n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(format!("cannot read: {e}")),
+                }
+            }
+        }
+        Ok(&self.buf[self.pos..self.len])
+    }
+
+    /// Moves past `n` bytes of what [`Reader::ahead`] gave.
+    pub(crate) fn consume(&mut self, n: usize) {
+        self.pos = (self.pos + n).min(self.len);
     }
 
     #[inline]
@@ -567,6 +606,7 @@ impl<R: Read + Seek> Reader<R> {
         self.base = offset;
         self.pos = 0;
         self.len = 0;
+        self.at_end = false;
         Ok(())
     }
 }
