@@ -119,8 +119,9 @@ fn parse_from(
                 reader.peek_token()?;
                 let start = reader.offset();
                 let guess = match (guess_from_end, payload_at) {
-                    (Some(len), None) => compact_keys(&top, &key_table)
-                        .and_then(|keys| Some(Tables::new(keys, string_table_at_end(reader.get_ref(), len)?))),
+                    (Some(len), None) => compact_keys(&top, &key_table).and_then(|keys| {
+                        Some(Tables::new(keys, string_table_at_end(reader.get_ref(), len)?, field_index))
+                    }),
                     _ => None,
                 };
                 match guess {
@@ -163,22 +164,7 @@ fn parse_from(
                 return Err("compact result key_table contains duplicates".into());
             }
             let strings = string_table.flatten().ok_or("compact result string_table must contain strings")?;
-            if let Some((tables, run)) = guessed {
-                return Ok((tables.strings == strings).then_some(run));
-            }
-            let tables = Tables::new(keys, strings);
-            let Some((start, end)) = payload_at else {
-                return Err("compact result payload must decode to an object".into());
-            };
-            reader.seek(start)?;
-            let run = read_compact_payload(reader, &tables, max_records)?;
-            if reader.offset() != end {
-                return Err(format!(
-                    "invalid JSON at byte {}: the payload does not end where it seemed to",
-                    reader.offset()
-                ));
-            }
-            Ok(Some(run))
+            compact_run(reader, Tables::new(keys, strings, field_index), guessed, payload_at, max_records)
         }
         _ => {
             let Some(Json::Object(metadata)) = field("metadata").cloned() else {
@@ -190,6 +176,30 @@ fn parse_from(
             Ok(Some(Parsed::Run(plain.into_run(metadata))))
         }
     }
+}
+
+/// A compact file's run, its tables read: the payload read under the guessed string table
+/// when the guess was the file's table (`None` when it was not: read again), else the
+/// payload read now from where the first pass found it.
+fn compact_run(
+    reader: &mut Reader<std::fs::File>,
+    tables: Tables,
+    guessed: Option<(Tables, Parsed)>,
+    payload_at: Option<(u64, u64)>,
+    max_records: usize,
+) -> Result<Option<Parsed>, String> {
+    if let Some((guess, run)) = guessed {
+        return Ok((guess.strings == tables.strings).then_some(run));
+    }
+    let Some((start, end)) = payload_at else {
+        return Err("compact result payload must decode to an object".into());
+    };
+    reader.seek(start)?;
+    let run = read_compact_payload(reader, &tables, max_records)?;
+    if reader.offset() != end {
+        return Err(format!("invalid JSON at byte {}: the payload does not end where it seemed to", reader.offset()));
+    }
+    Ok(Some(run))
 }
 
 /// The key table of a file read so far as compact (format and version given, the table a
@@ -357,7 +367,7 @@ fn read_results<R: std::io::Read>(
             continue;
         }
         // The common record in place (`fast.rs`); anything else, streamed.
-        let record = match super::fast::record(reader.ahead(FAST_WINDOW)?, tables) {
+        let record = match scanned_record(reader.ahead(FAST_WINDOW)?, tables) {
             Some((taken, record)) => {
                 reader.consume(taken);
                 Ok(record)
@@ -373,6 +383,11 @@ fn read_results<R: std::io::Read>(
         return Ok(false);
     }
     Ok(true)
+}
+
+/// The record at the start of `bytes` read in place (`fast.rs`), when it is a plain case.
+fn scanned_record(bytes: &[u8], tables: Option<&Tables>) -> Option<(usize, Record)> {
+    super::fast::record(bytes, tables, field_index, |status, texts| Some(Record::new(status_of(status)?, texts)))
 }
 
 /// The compact payload from its first byte: an object whose `results` are streamed.
@@ -534,5 +549,123 @@ impl Record {
             op: op.map(Box::from),
             dtype: dtype.map(Box::from),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fast::{MAX_DEPTH, MAX_NUMBER_BYTES};
+    use super::super::pyjson::Reader;
+    use super::*;
+
+    /// A key table whose tokens `0`-`9` stand for the fields the index uses and some others.
+    fn tables() -> Tables {
+        let keys = [
+            "status",
+            "error_message",
+            "op",
+            "dtype",
+            "last_tested",
+            "skip_reason",
+            "cosim",
+            "shapes",
+            "semantic_level_selection",
+            "mode",
+        ];
+        let strings = ["PASS", "float32", "a long\nmessage", "\u{e9}t\u{e9}"];
+        Tables::new(keys.map(Box::from).to_vec(), strings.map(Box::from).to_vec(), field_index)
+    }
+
+    const COMPACT: [&str; 3] = [
+        r#"{"0":"PASS","1":null,"2":{"$":1},"3":"torch.float32","4":"2026-11-30T16:24:12.093778Z","6":NaN,"7":[[2,3],[4]],"8":{"9":{"$":3},"0":-1.5e-3},"5":null}"#,
+        r#"{ "0" : "FAIL" , "1" : {"$":2}, "6": -Infinity, "7": [], "8": {}, "9": "\u00e9t\u00e9", "5": 1E+2 }"#,
+        r#"{"0":{"$":0},"1":"RuntimeError: x\nTraceback","2":"add","3":{"$":3},"4":true}"#,
+    ];
+
+    const PLAIN: [&str; 3] = [
+        r#"{"status":"PASS","error_message":null,"op":"add","dtype":"torch.float32","last_tested":"2026-11-30T16:24:12Z","cosim":Infinity,"shapes":[[1,2]],"nested":{"$":3,"x":"é"},"status":"SKIP"}"#,
+        r#"{"status":"ERROR","skip_reason":"no\tsamples","op":"\u00e9","error_message":"  \n first line \n second","dtype":0}"#,
+        "{\"status\":\"FAIL\",\r\n\t\"op\": \"\u{e9}\u{1F600}\", \"x\": [0, -0, 0.5, 10e-3, null, false]}",
+    ];
+
+    /// The streaming reader's reading of the record at the start of `text`, and where it ended.
+    fn streamed(text: &[u8], tables: Option<&Tables>) -> Option<(usize, Record)> {
+        let mut reader = Reader::new(text);
+        match read_record(&mut reader, tables) {
+            Ok(Ok(record)) => Some((reader.offset() as usize, record)),
+            _ => None,
+        }
+    }
+
+    /// Every record this scan takes, the streaming reader takes the same, to the same byte:
+    /// on the records above and on each of them cut at every byte, and with one byte
+    /// replaced by or inserted as a byte that matters to JSON at every position.
+    #[test]
+    fn scanned_records_are_the_streamed_ones() {
+        let tables = tables();
+        let bytes_that_matter = b"\"\\{}[],:0-1.eEnNI$~ \t\x01\x1f\x7f\xc3\xff";
+        let mut taken = 0;
+        let mut checked = 0;
+        let cases = COMPACT.iter().map(|r| (r, Some(&tables))).chain(PLAIN.iter().map(|r| (r, None)));
+        for (base, tables) in cases {
+            let base = base.as_bytes();
+            let mut variants = vec![base.to_vec()];
+            for at in 0..base.len() {
+                variants.push(base[..at].to_vec());
+                for &b in bytes_that_matter {
+                    let mut replaced = base.to_vec();
+                    replaced[at] = b;
+                    variants.push(replaced);
+                    let mut inserted = base.to_vec();
+                    inserted.insert(at, b);
+                    variants.push(inserted);
+                }
+            }
+            for variant in &variants {
+                checked += 1;
+                if let Some(scanned) = scanned_record(variant, tables) {
+                    taken += 1;
+                    assert_eq!(
+                        Some(&scanned),
+                        streamed(variant, tables).as_ref(),
+                        "{}",
+                        String::from_utf8_lossy(variant)
+                    );
+                }
+            }
+        }
+        // The scan takes the common records, not only a few.
+        for (base, tables) in
+            [(COMPACT[0], Some(&tables)), (COMPACT[1], Some(&tables)), (PLAIN[0], None), (PLAIN[2], None)]
+        {
+            assert!(scanned_record(base.as_bytes(), tables).is_some(), "{base}");
+        }
+        assert!(taken > checked / 10, "{taken} of {checked}");
+    }
+
+    #[test]
+    fn what_needs_the_streaming_reader_is_left_to_it() {
+        let tables = tables();
+        for (text, tables) in [
+            // An escape in a field kept; a key that is not a token; `$` beside other keys; a
+            // status that is not torchcts's; a number too long to judge here.
+            (COMPACT[2], Some(&tables)),
+            (r#"{"0":"PASS","~op":"x"}"#, Some(&tables)),
+            (r#"{"0":"PASS","z":"x"}"#, Some(&tables)),
+            (r#"{"0":"PASS","8":{"$":1,"0":2}}"#, Some(&tables)),
+            (r#"{"0":"PASS","8":{"$":4}}"#, Some(&tables)),
+            (r#"{"0":"PASS","8":{"$":-0}}"#, Some(&tables)),
+            (r#"{"$":0}"#, Some(&tables)),
+            (r#"{"status":"Passed"}"#, None),
+            (r#"{"status":null}"#, None),
+            (r#"{"st\u0061tus":"PASS"}"#, None),
+            (r#"{}"#, None),
+        ] {
+            assert_eq!(scanned_record(text.as_bytes(), tables), None, "{text}");
+        }
+        let long = format!(r#"{{"status":"PASS","x":1{}}}"#, "0".repeat(MAX_NUMBER_BYTES));
+        assert_eq!(scanned_record(long.as_bytes(), None), None);
+        let deep = format!(r#"{{"status":"PASS","x":{}{}}}"#, "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
+        assert_eq!(scanned_record(deep.as_bytes(), None), None);
     }
 }

@@ -15,14 +15,14 @@ const MAX_VALUE_BYTES: u64 = 4 * 1024 * 1024;
 pub(crate) struct Tables {
     pub keys: Vec<Box<str>>,
     pub strings: Vec<Box<str>>,
-    /// Per key token, which field of a record the index uses it is (`artifact::field_index`
-    /// of its key): a record's keys are looked up here, not decoded and compared.
+    /// Per key token, which field of a record the index uses it is of its key): a record's keys are looked up here, not decoded and compared.
     pub fields: Vec<Option<u8>>,
 }
 
 impl Tables {
-    pub(crate) fn new(keys: Vec<Box<str>>, strings: Vec<Box<str>>) -> Tables {
-        let fields = keys.iter().map(|k| super::artifact::field_index(k).map(|i| i as u8)).collect();
+    /// `field_of`: which field of a record the index uses a key is (`artifact::field_index`).
+    pub(crate) fn new(keys: Vec<Box<str>>, strings: Vec<Box<str>>, field_of: fn(&str) -> Option<usize>) -> Tables {
+        let fields = keys.iter().map(|k| field_of(k).map(|i| i as u8)).collect();
         Tables { keys, strings, fields }
     }
 
@@ -224,7 +224,8 @@ pub(crate) fn expand_compact(object: Json) -> Result<Json, String> {
         return Err("compact result key_table contains duplicates".into());
     }
     let strings = strings(take("string_table"), "string_table")?;
-    let tables = Tables::new(keys, strings);
+    // A whole small file: no record is read field by field.
+    let tables = Tables::new(keys, strings, |_| None);
     let payload = decode(take("payload").unwrap_or(Json::Null), &tables)?;
     if !matches!(payload, Json::Object(_)) {
         return Err("compact result payload must decode to an object".into());

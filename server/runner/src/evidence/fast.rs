@@ -11,23 +11,24 @@
 //! other keys, a number too long, a status that is not one of torchcts's four, nesting past
 //! [`MAX_DEPTH`], a record that runs past the buffer, any grammar error), and the caller reads
 //! the same record with the streaming reader from the same place, which decides. So a record
-//! taken here is one the streaming reader takes, as the same [`Record`]
-//! (`tests::scanned_records_are_the_streamed_ones` checks it on damaged and hostile records).
+//! taken here is one the streaming reader takes, as the same record
+//! (`artifact.rs`, `tests::scanned_records_are_the_streamed_ones`, checks it on damaged and
+//! hostile records). What a record is, is the caller's (`field_of`, `build`): this module
+//! knows JSON and the compact tables only.
 //!
 //! Why a compact record needs no check of keys decoding twice here: its keys are all tokens
 //! of the table (else `None`), distinct tokens are distinct entries, and the table has no
 //! duplicates (checked when read); a token repeated is one `dict` key, its last value kept.
 
-use super::artifact::{field_index, status_of, Record};
 use super::compact::{token_index, Tables};
 
 /// Nesting inside a record taken here; deeper goes to the streaming reader (which allows
 /// Python's limit).
-const MAX_DEPTH: usize = 32;
+pub(crate) const MAX_DEPTH: usize = 32;
 
 /// A number longer than this goes to the streaming reader (Python refuses integers of more
 /// than 4,300 digits).
-const MAX_NUMBER_BYTES: usize = 64;
+pub(crate) const MAX_NUMBER_BYTES: usize = 64;
 
 /// A value as the record's fields need it.
 #[derive(Clone, Copy)]
@@ -47,8 +48,16 @@ struct Scan<'a> {
 
 /// The record at the start of `bytes` (its `{` first, after whitespace) and how many bytes
 /// it took, when it lies whole in `bytes` and is a plain case (see the module's
-/// documentation); `tables`: a compact file's.
-pub(crate) fn record<'a>(bytes: &'a [u8], tables: Option<&'a Tables>) -> Option<(usize, Record)> {
+/// documentation); `tables`: a compact file's. `field_of`: which of the six kept fields a
+/// key is (the status first); `build`: the record of the status's text and the other five
+/// fields' texts (a field that is no string is `None`), `None` to leave it to the streaming
+/// reader.
+pub(crate) fn record<'a, R>(
+    bytes: &'a [u8],
+    tables: Option<&'a Tables>,
+    field_of: fn(&str) -> Option<usize>,
+    build: impl FnOnce(&'a str, [Option<&'a str>; 5]) -> Option<R>,
+) -> Option<(usize, R)> {
     let mut scan = Scan { bytes, at: 0 };
     scan.expect(b'{')?;
     let mut fields: [Option<Value<'a>>; 6] = [None; 6];
@@ -58,11 +67,11 @@ pub(crate) fn record<'a>(bytes: &'a [u8], tables: Option<&'a Tables>) -> Option<
         scan.expect(b':')?;
         let field = match tables {
             Some(t) => t.token_field(key)?.map(usize::from),
-            None => field_index(key),
+            None => field_of(key),
         };
         let value = scan.value(tables, 1)?;
-        if let Some(i) = field {
-            fields[i] = Some(value);
+        if let Some(slot) = field.and_then(|i| fields.get_mut(i)) {
+            *slot = Some(value);
         }
         match scan.token()? {
             b',' => scan.at += 1,
@@ -75,7 +84,6 @@ pub(crate) fn record<'a>(bytes: &'a [u8], tables: Option<&'a Tables>) -> Option<
     }
     let [status, texts @ ..] = fields;
     let Some(Value::Text(status)) = status else { return None };
-    let status = status_of(status)?;
     let mut kept = [None; 5];
     for (slot, value) in kept.iter_mut().zip(texts) {
         *slot = match value {
@@ -84,7 +92,7 @@ pub(crate) fn record<'a>(bytes: &'a [u8], tables: Option<&'a Tables>) -> Option<
             Some(Value::Other) | None => None,
         };
     }
-    Some((scan.at, Record::new(status, kept)))
+    Some((scan.at, build(status, kept)?))
 }
 
 impl<'a> Scan<'a> {
@@ -278,123 +286,5 @@ impl<'a> Scan<'a> {
                 _ => return None,
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::evidence::artifact::read_record;
-    use crate::evidence::pyjson::Reader;
-
-    /// A key table whose tokens `0`-`9` stand for the fields the index uses and some others.
-    fn tables() -> Tables {
-        let keys = [
-            "status",
-            "error_message",
-            "op",
-            "dtype",
-            "last_tested",
-            "skip_reason",
-            "cosim",
-            "shapes",
-            "semantic_level_selection",
-            "mode",
-        ];
-        let strings = ["PASS", "float32", "a long\nmessage", "\u{e9}t\u{e9}"];
-        Tables::new(keys.map(Box::from).to_vec(), strings.map(Box::from).to_vec())
-    }
-
-    const COMPACT: [&str; 3] = [
-        r#"{"0":"PASS","1":null,"2":{"$":1},"3":"torch.float32","4":"2026-11-30T16:24:12.093778Z","6":NaN,"7":[[2,3],[4]],"8":{"9":{"$":3},"0":-1.5e-3},"5":null}"#,
-        r#"{ "0" : "FAIL" , "1" : {"$":2}, "6": -Infinity, "7": [], "8": {}, "9": "\u00e9t\u00e9", "5": 1E+2 }"#,
-        r#"{"0":{"$":0},"1":"RuntimeError: x\nTraceback","2":"add","3":{"$":3},"4":true}"#,
-    ];
-
-    const PLAIN: [&str; 3] = [
-        r#"{"status":"PASS","error_message":null,"op":"add","dtype":"torch.float32","last_tested":"2026-11-30T16:24:12Z","cosim":Infinity,"shapes":[[1,2]],"nested":{"$":3,"x":"é"},"status":"SKIP"}"#,
-        r#"{"status":"ERROR","skip_reason":"no\tsamples","op":"\u00e9","error_message":"  \n first line \n second","dtype":0}"#,
-        "{\"status\":\"FAIL\",\r\n\t\"op\": \"\u{e9}\u{1F600}\", \"x\": [0, -0, 0.5, 10e-3, null, false]}",
-    ];
-
-    /// The streaming reader's reading of the record at the start of `text`, and where it ended.
-    fn streamed(text: &[u8], tables: Option<&Tables>) -> Option<(usize, Record)> {
-        let mut reader = Reader::new(text);
-        match read_record(&mut reader, tables) {
-            Ok(Ok(record)) => Some((reader.offset() as usize, record)),
-            _ => None,
-        }
-    }
-
-    /// Every record this scan takes, the streaming reader takes the same, to the same byte:
-    /// on the records above and on each of them cut at every byte, and with one byte
-    /// replaced by or inserted as a byte that matters to JSON at every position.
-    #[test]
-    fn scanned_records_are_the_streamed_ones() {
-        let tables = tables();
-        let bytes_that_matter = b"\"\\{}[],:0-1.eEnNI$~ \t\x01\x1f\x7f\xc3\xff";
-        let mut taken = 0;
-        let mut checked = 0;
-        let cases = COMPACT.iter().map(|r| (r, Some(&tables))).chain(PLAIN.iter().map(|r| (r, None)));
-        for (base, tables) in cases {
-            let base = base.as_bytes();
-            let mut variants = vec![base.to_vec()];
-            for at in 0..base.len() {
-                variants.push(base[..at].to_vec());
-                for &b in bytes_that_matter {
-                    let mut replaced = base.to_vec();
-                    replaced[at] = b;
-                    variants.push(replaced);
-                    let mut inserted = base.to_vec();
-                    inserted.insert(at, b);
-                    variants.push(inserted);
-                }
-            }
-            for variant in &variants {
-                checked += 1;
-                if let Some(scanned) = record(variant, tables) {
-                    taken += 1;
-                    assert_eq!(
-                        Some(&scanned),
-                        streamed(variant, tables).as_ref(),
-                        "{}",
-                        String::from_utf8_lossy(variant)
-                    );
-                }
-            }
-        }
-        // The scan takes the common records, not only a few.
-        for (base, tables) in
-            [(COMPACT[0], Some(&tables)), (COMPACT[1], Some(&tables)), (PLAIN[0], None), (PLAIN[2], None)]
-        {
-            assert!(record(base.as_bytes(), tables).is_some(), "{base}");
-        }
-        assert!(taken > checked / 10, "{taken} of {checked}");
-    }
-
-    #[test]
-    fn what_needs_the_streaming_reader_is_left_to_it() {
-        let tables = tables();
-        for (text, tables) in [
-            // An escape in a field kept; a key that is not a token; `$` beside other keys; a
-            // status that is not torchcts's; a number too long to judge here.
-            (COMPACT[2], Some(&tables)),
-            (r#"{"0":"PASS","~op":"x"}"#, Some(&tables)),
-            (r#"{"0":"PASS","z":"x"}"#, Some(&tables)),
-            (r#"{"0":"PASS","8":{"$":1,"0":2}}"#, Some(&tables)),
-            (r#"{"0":"PASS","8":{"$":4}}"#, Some(&tables)),
-            (r#"{"0":"PASS","8":{"$":-0}}"#, Some(&tables)),
-            (r#"{"$":0}"#, Some(&tables)),
-            (r#"{"status":"Passed"}"#, None),
-            (r#"{"status":null}"#, None),
-            (r#"{"st\u0061tus":"PASS"}"#, None),
-            (r#"{}"#, None),
-        ] {
-            assert_eq!(record(text.as_bytes(), tables), None, "{text}");
-        }
-        let long = format!(r#"{{"status":"PASS","x":1{}}}"#, "0".repeat(MAX_NUMBER_BYTES));
-        assert_eq!(record(long.as_bytes(), None), None);
-        let deep = format!(r#"{{"status":"PASS","x":{}{}}}"#, "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
-        assert_eq!(record(deep.as_bytes(), None), None);
     }
 }

@@ -57,6 +57,7 @@ mod files;
 pub(crate) mod layout;
 pub(crate) mod open;
 pub(crate) mod pyjson;
+mod pyvalue;
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
