@@ -16,11 +16,22 @@ plain history files of 3.7 MB and a reference to the newest). Its files are hard
 `results/` beside a copy of the template, a fresh server is started, and a hover on
 `semantic_level` is sent right after `didOpen`: the time to its answer is what a user waits
 for the first hover (the inventory, the analysis and the evidence index read, all of it).
-A second hover after it shows the warm cost. Pure stdlib besides `bench_report.py`.
+A second hover after it shows the warm cost. Then one new history file is linked in (the
+newest under a later name, as the next run stores it), `workspace/didChangeWatchedFiles`
+says so, and a code lens is asked: its time is the index's refresh, which must read that
+file alone (reading the other 64 again would cost what the first hover did). The server's
+CPU time (user + system, from /proc) is printed beside each wall time: the machine is shared,
+so wall time alone says more about the load than about the server.
+
+`--commands N`: `report`, `check --results` and `analyze --results` on the same folder, N
+times each, wall and CPU time (the children's rusage) of each. Give `--bin` twice or more
+(`--bin A --bin B`) to measure several builds in the same run, alternating.
+Pure stdlib besides `bench_report.py`.
 """
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -87,6 +98,15 @@ class Server:
         self.proc.wait(timeout=10)
 
 
+def cpu_seconds(pid):
+    """User + system time of a running process, from /proc (Linux)."""
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return float("nan")
+
+
 def timed(server, method, params):
     t0 = time.perf_counter()
     reply = server.request(method, params)
@@ -117,50 +137,108 @@ def lenses(exe, template, count):
         shutil.rmtree(work, ignore_errors=True)
 
 
-def first_hover(exe, template, history):
+def history_workdir(template, history):
+    """A copy of the template on cpu with `history`'s files hard-linked as `results/`:
+    (the folder, the manifest's text, the number of files)."""
     work = tempfile.mkdtemp(prefix="torchcts-bench-hover-")
+    text = open(template, encoding="utf-8").read().replace('"device_name": "auto"', '"device_name": "cpu"')
+    with open(os.path.join(work, "manifest.py"), "w", encoding="utf-8") as f:
+        f.write(text)
+    files = 0
+    for folder, _, names in os.walk(history):
+        target = os.path.join(work, "results", os.path.relpath(folder, history))
+        os.makedirs(target, exist_ok=True)
+        for name in names:
+            os.link(os.path.join(folder, name), os.path.join(target, name))
+            files += 1
+    return work, text, files
+
+
+def first_hover(exe, template, history):
+    work, text, files = history_workdir(template, history)
     try:
-        text = open(template, encoding="utf-8").read().replace('"device_name": "auto"', '"device_name": "cpu"')
-        with open(os.path.join(work, "manifest.py"), "w", encoding="utf-8") as f:
-            f.write(text)
-        files = 0
-        for folder, _, names in os.walk(history):
-            target = os.path.join(work, "results", os.path.relpath(folder, history))
-            os.makedirs(target, exist_ok=True)
-            for name in names:
-                os.link(os.path.join(folder, name), os.path.join(target, name))
-                files += 1
         uri = "file://" + os.path.join(work, "manifest.py")
         offset = text.index('"semantic_level"') + 2
         at = {"line": text.count("\n", 0, offset), "character": offset - (text.rfind("\n", 0, offset) + 1)}
         params = {"textDocument": {"uri": uri}, "position": at}
         server = Server(exe, work)
+        cpu0 = cpu_seconds(server.proc.pid)
         t0 = time.perf_counter()
         server.open(uri, text)
         reply = server.request("textDocument/hover", params)
         first = (time.perf_counter() - t0) * 1000
+        first_cpu = (cpu_seconds(server.proc.pid) - cpu0) * 1000
         warm, again = timed(server, "textDocument/hover", params)
+        server.request("textDocument/codeLens", {"textDocument": {"uri": uri}})
+        # The next run's history file: the newest linked under a later name.
+        histories = [os.path.join(work, "results", d) for d in os.listdir(os.path.join(work, "results"))
+                     if d.endswith("_history")]
+        newest = max(os.listdir(histories[0]))
+        new_file = os.path.join(histories[0], "2099-01-01T00-00-00Z.json")
+        os.link(os.path.join(histories[0], newest), new_file)
+        cpu1 = cpu_seconds(server.proc.pid)
+        t1 = time.perf_counter()
+        server.send({"jsonrpc": "2.0", "method": "workspace/didChangeWatchedFiles",
+                     "params": {"changes": [{"uri": "file://" + new_file, "type": 1}]}})
+        server.request("textDocument/codeLens", {"textDocument": {"uri": uri}})
+        after_new = (time.perf_counter() - t1) * 1000
+        new_cpu = (cpu_seconds(server.proc.pid) - cpu1) * 1000
         server.close()
         said = json.dumps(reply)
-        print(f"first hover, {files} files in results/ ({history}): {first:.0f} ms from didOpen "
-              f"(evidence section: {'Runs on' in said}), the next {warm:.1f} ms "
-              f"(evidence section: {'Runs on' in json.dumps(again)})")
+        print(f"first hover, {files} files in results/ ({history}): {first:.0f} ms from didOpen, "
+              f"server CPU {first_cpu:.0f} ms (evidence section: {'Runs on' in said}), the next {warm:.1f} ms "
+              f"(evidence section: {'Runs on' in json.dumps(again)}); one new history file: code lens after "
+              f"didChangeWatchedFiles {after_new:.1f} ms, server CPU {new_cpu:.0f} ms")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def commands(exes, template, history, runs):
+    work, _, files = history_workdir(template, history)
+    try:
+        argv = {"report": ["report", "manifest.py", "--torch", "2.12.1"],
+                "check --results": ["check", "manifest.py", "--results", "results"],
+                "analyze --results": ["analyze", "manifest.py", "--results", "results", "--torch", "2.12.1"]}
+        for name, args in argv.items():
+            figures = {exe: [] for exe in exes}
+            for _ in range(runs):
+                for exe in exes:
+                    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                    t0 = time.perf_counter()
+                    subprocess.run([exe] + args, cwd=work, capture_output=True)
+                    wall = time.perf_counter() - t0
+                    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+                    figures[exe].append((wall, cpu))
+            for exe, runs_of in figures.items():
+                walls = sorted(w for w, _ in runs_of)
+                cpus = sorted(c for _, c in runs_of)
+                print(f"{name}, {files} files ({history}), {exe}: wall median {statistics.median(walls):.2f} s "
+                      f"({walls[0]:.2f}-{walls[-1]:.2f}), CPU median {statistics.median(cpus):.2f} s "
+                      f"({cpus[0]:.2f}-{cpus[-1]:.2f})")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", default=os.path.join(ROOT, "target", "release", "torchcts-lsp"))
+    ap.add_argument("--bin", action="append")
     ap.add_argument("--lenses", type=int, default=40)
     ap.add_argument("--template")
     ap.add_argument("--history")
+    ap.add_argument("--commands", type=int, default=0)
+    ap.add_argument("--no-lenses", action="store_true")
     args = ap.parse_args()
-    exe = os.path.abspath(args.bin)
+    exes = [os.path.abspath(b) for b in (args.bin or [os.path.join(ROOT, "target", "release", "torchcts-lsp")])]
     template = template_path(args.template)
-    lenses(exe, template, args.lenses)
-    if args.history:
-        first_hover(exe, template, args.history)
+    for exe in exes:
+        print(f"== {exe}")
+        if not args.no_lenses:
+            lenses(exe, template, args.lenses)
+        if args.history:
+            first_hover(exe, template, args.history)
+    if args.history and args.commands:
+        commands(exes, template, args.history, args.commands)
 
 
 if __name__ == "__main__":

@@ -7,18 +7,17 @@
 mod support;
 
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
-use support::{copy_dir, run_artifacts as artifacts};
+use support::{copy_dir, run_artifacts as artifacts, TempDir};
 
 /// The template the fixture runs used (torchcts' `manifest.minimal.py`, on cpu).
 const MANIFEST: &str = "import torch\nmanifest = {\n    \"manifest_version\": 1,\n    \"device_name\": \"cpu\",\n    \"supported_dtypes\": {\n        torch.float32: True,\n        torch.int64: True,\n        torch.bool: True,\n        torch.float16: r\"^(add|mul)$\",\n    },\n    \"semantic_level\": 2,\n    \"capabilities\": {\"inference\": True, \"training\": False},\n    \"skip_ops\": [\"mul\"],\n    \"tolerance_overrides\": {\"elementwise:torch.float16\": {\"rtol\": 1e-2, \"atol\": 1e-2}},\n}\n";
 
 /// A fresh folder holding `manifest.py` and `results/` copied from the fixture `run`.
-fn workspace(name: &str, run: Option<&str>) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("torchcts-report-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+/// The folder is removed when the test ends (the guard).
+fn workspace(name: &str, run: Option<&str>) -> TempDir {
+    let dir = TempDir::fresh(&format!("torchcts-report-{name}"));
     std::fs::write(dir.join("manifest.py"), MANIFEST).unwrap();
     if let Some(run) = run {
         copy_dir(&artifacts().join(run).join("results"), &dir.join("results"));

@@ -10,14 +10,14 @@ mod support;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use support::lsp_client::{file_uri, vscode_capabilities, with_capabilities, LspClient};
-use support::{copy_file as copy, run_artifacts as artifacts};
+use support::{copy_file as copy, run_artifacts as artifacts, TempDir};
 
 const MANIFEST: &str = "import torch\nmanifest = {\n    \"manifest_version\": 1,\n    \"device_name\": \"cpu\",\n    \"supported_dtypes\": {torch.float32: True},\n    \"semantic_level\": 2,\n    \"capabilities\": {\"inference\": True},\n    \"skip_ops\": [\"sub\", \"div\"],\n    \"tolerance_overrides\": {\"elementwise:torch.float32\": {\"rtol\": 1e-4}},\n}\n";
 
 /// A manifest folder with the real focused run in `results/`.
-fn workspace(name: &str) -> (PathBuf, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("torchcts-lsp-evidence-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+/// The folder is removed when the test ends (the guard).
+fn workspace(name: &str) -> (TempDir, PathBuf) {
+    let dir = TempDir::fresh(&format!("torchcts-lsp-evidence-{name}"));
     let focused = artifacts().join("focused/results");
     for file in ["cpu_vm_23gb_latest.json", "cpu_vm_23gb_history/2026-11-30T16-24-12Z.json", "cpu_vm_23gb_report.md"] {
         copy(&focused.join(file), &dir.join("results").join(file));
@@ -278,7 +278,7 @@ fn cli(args: &[&str]) -> std::process::Output {
 }
 
 /// The real run, and the derived failing one in a second folder (as a CI artifact would be).
-fn with_ci_artifact(name: &str) -> (PathBuf, PathBuf, PathBuf) {
+fn with_ci_artifact(name: &str) -> (TempDir, PathBuf, PathBuf) {
     let (dir, manifest) = workspace(name);
     let ci = dir.join("ci-artifact");
     copy(&artifacts().join("derived/failing.json"), &ci.join("cpu_vm_23gb_history/2026-12-01T09-00-00Z.json"));

@@ -13,6 +13,9 @@
 //!   `_latest.json` with `session_completed` false, `timestamp` 2026-11-30T16:24:21.657267Z,
 //!   one result, `add` PASS (last_tested 2026-11-30T16:24:21.657212Z).
 
+mod support;
+use support::Scratch;
+
 use std::path::{Path, PathBuf};
 
 use runner::evidence::{EvidenceIndex, EvidenceStatus, Limits};
@@ -28,11 +31,9 @@ fn artifacts() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/runs/artifacts")
 }
 
-fn workdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("torchcts-evidence-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A scratch folder for the test, removed when it ends (`support::Scratch`).
+fn workdir(name: &str) -> Scratch {
+    Scratch::new("torchcts-evidence", name, "")
 }
 
 fn copy(from: &str, to: &Path) {
@@ -53,7 +54,8 @@ fn read(folders: &[PathBuf], device: &str) -> EvidenceIndex {
 
 #[test]
 fn a_completed_real_run_is_evidence_for_its_tests() {
-    let results = workdir("completed").join("results");
+    let scratch = workdir("completed");
+    let results = scratch.join("results");
     completed_run(&results);
     let index = read(std::slice::from_ref(&results), "cpu");
     assert_eq!(index.problems(), &[]);
@@ -96,7 +98,8 @@ fn a_completed_real_run_is_evidence_for_its_tests() {
 fn a_narrow_partial_run_updates_only_the_tests_it_reached() {
     // The crash run came after the focused one: its plain `_latest.json` replaced the
     // reference, the focused run stays in the history. It reached `add` only.
-    let results = workdir("partial").join("results");
+    let scratch = workdir("partial");
+    let results = scratch.join("results");
     completed_run(&results);
     copy(&format!("crash/results/{LATEST}"), &results.join(LATEST));
     let index = read(std::slice::from_ref(&results), "cpu");
@@ -155,7 +158,8 @@ fn node_ids_under_different_pytest_roots_are_the_same_test() {
 
 #[test]
 fn a_truncated_artifact_is_one_problem() {
-    let results = workdir("truncated").join("results");
+    let scratch = workdir("truncated");
+    let results = scratch.join("results");
     completed_run(&results);
     let history = results.join(HISTORY);
     let bytes = std::fs::read(&history).unwrap();
@@ -171,7 +175,8 @@ fn a_truncated_artifact_is_one_problem() {
 
 #[test]
 fn a_reference_loop_is_one_problem() {
-    let results = workdir("loop").join("results");
+    let scratch = workdir("loop");
+    let results = scratch.join("results");
     let reference = |artifact: &str| {
         format!(r#"{{"artifact":"{artifact}","format":"torchcts_result_reference","format_version":1}}"#)
     };
@@ -195,7 +200,8 @@ fn a_reference_loop_is_one_problem() {
 
 #[test]
 fn foreign_files_are_problems_and_the_real_run_still_counts() {
-    let results = workdir("foreign").join("results");
+    let scratch = workdir("foreign");
+    let results = scratch.join("results");
     completed_run(&results);
     std::fs::write(results.join("notes_latest.json"), r#"{"hello": "world"}"#).unwrap();
     std::fs::write(results.join("cpu_vm_23gb_history/zz.json"), "[1, 2]").unwrap();
@@ -211,7 +217,8 @@ fn foreign_files_are_problems_and_the_real_run_still_counts() {
 
 #[test]
 fn the_history_is_read_newest_first_within_the_limits() {
-    let results = workdir("limits").join("results");
+    let scratch = workdir("limits");
+    let results = scratch.join("results");
     completed_run(&results);
     // An older history file (by its name, the run's time), corrupt: beyond the bound it is
     // never read, so it is no problem either.
@@ -234,7 +241,8 @@ fn the_history_is_read_newest_first_within_the_limits() {
 
 #[test]
 fn refresh_reads_only_what_changed() {
-    let results = workdir("refresh").join("results");
+    let scratch = workdir("refresh");
+    let results = scratch.join("results");
     completed_run(&results);
     let mut index = read(std::slice::from_ref(&results), "cpu");
     // The history file, then `_latest.json` (whose target is reused, not parsed again).
@@ -265,7 +273,8 @@ fn refresh_reads_only_what_changed() {
 fn a_long_reference_chain_stops_at_torchcts_depth() {
     // torchcts follows at most 8 references (`MAX_REFERENCE_DEPTH` in results.rs); a chain
     // of 20 is one problem after 9 files, not 20 reads.
-    let results = workdir("chain").join("results");
+    let scratch = workdir("chain");
+    let results = scratch.join("results");
     std::fs::create_dir_all(results.join("cpu_history")).unwrap();
     let reference = |artifact: &str| {
         format!(r#"{{"artifact":"{artifact}","format":"torchcts_result_reference","format_version":1}}"#)
@@ -346,7 +355,8 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 fn a_real_run_stopped_midway_is_partial_evidence_for_the_tests_it_reached() {
     // `killed`: add, cos, sub, exp with a backend whose sub hangs, stopped by SIGTERM to the
     // group after two results: a plain `_latest.json`, session_completed false.
-    let results = workdir("killed").join("results");
+    let scratch = workdir("killed");
+    let results = scratch.join("results");
     copy_results("killed", &results);
     let index = read(std::slice::from_ref(&results), "cpu");
     assert_eq!(index.problems(), &[]);
@@ -363,7 +373,8 @@ fn a_real_run_stopped_midway_is_partial_evidence_for_the_tests_it_reached() {
 fn a_completed_run_with_workers_is_evidence_like_any_other() {
     // `workers`: `-n 2`, a backend whose sub segfaults: xdist replaced the worker and the
     // session completed; torchcts recorded add and cos (the crashed test has no record).
-    let results = workdir("workers").join("results");
+    let scratch = workdir("workers");
+    let results = scratch.join("results");
     copy_results("workers", &results);
     let index = read(std::slice::from_ref(&results), "cpu");
     assert_eq!(index.problems(), &[]);
@@ -378,7 +389,8 @@ fn a_completed_run_with_workers_is_evidence_like_any_other() {
 fn per_worker_files_of_a_stopped_parallel_run_are_partial_runs() {
     // `workers_killed`: `-n 2` stopped with one worker hung in sub: only
     // `cpu_vm_23gb_latest.gw0.json` (add and cos), beside an older completed run.
-    let results = workdir("workers-killed").join("results");
+    let scratch = workdir("workers-killed");
+    let results = scratch.join("results");
     completed_run(&results);
     copy_results("workers_killed", &results);
     let worker_file = results.join("cpu_vm_23gb_latest.gw0.json");
@@ -420,7 +432,8 @@ fn a_reference_outside_the_folder_is_one_problem() {
 
 #[test]
 fn a_huge_file_is_skipped_unread_with_one_problem() {
-    let results = workdir("huge").join("results");
+    let scratch = workdir("huge");
+    let results = scratch.join("results");
     completed_run(&results);
     // 4 GiB, sparse: costs no disk, and would cost minutes and gigabytes if it were read.
     let huge = results.join("big_latest.json");

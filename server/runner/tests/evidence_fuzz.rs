@@ -8,6 +8,9 @@
 //! The seed is fixed (CI); `EVIDENCE_FUZZ_SEED=random` (or a number) draws others, and the
 //! seed is printed so a failure can be replayed. `EVIDENCE_FUZZ_CASES` sets how many.
 
+mod support;
+use support::Scratch;
+
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -172,7 +175,8 @@ fn damaged_results_folders_never_hang_bloat_or_change_the_undamaged_counts() {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    let root = std::env::temp_dir().join(format!("torchcts-evidence-fuzz-{}", std::process::id()));
+    // Removed when the test ends, passed or failed (a FIFO a case made included).
+    let root = Scratch::new("torchcts-evidence-fuzz", "cases", "");
     // The undamaged folder: the compact variant, its node ids moved under `intact/`.
     let intact = root.join("intact");
     std::fs::create_dir_all(&intact).unwrap();
@@ -242,5 +246,4 @@ fn damaged_results_folders_never_hang_bloat_or_change_the_undamaged_counts() {
         assert_eq!(failed, 1, "case {case} ({name}, seed {seed})");
         let _ = std::fs::remove_dir_all(&folder);
     }
-    let _ = std::fs::remove_dir_all(&root);
 }

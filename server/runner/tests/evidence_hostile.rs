@@ -4,17 +4,18 @@
 //! instead of miscounting, and says each bound it reaches. Every read runs under a time-out
 //! in a thread: a hang fails the test instead of freezing the suite.
 
-use std::path::{Path, PathBuf};
+mod support;
+use support::Scratch;
+
+use std::path::Path;
 use std::sync::mpsc;
 use std::time::{Duration, SystemTime};
 
 use runner::evidence::{EvidenceIndex, EvidenceStatus, Limits};
 
-fn workdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("torchcts-evidence-hostile-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("results")).unwrap();
-    dir.join("results")
+/// A `results` folder for the test, removed with its scratch folder when the test ends.
+fn workdir(name: &str) -> Scratch {
+    Scratch::new("torchcts-evidence-hostile", name, "results")
 }
 
 /// Reads under a time-out: a read that waits on a FIFO or a device never returns.
@@ -166,6 +167,43 @@ fn compact_variants_torchcts_accepts_are_read() {
     assert_eq!(index.runs()[0].tests, 2);
     assert_eq!(index.record("a::t").unwrap().status, EvidenceStatus::Passed);
     assert_eq!(index.record("a::u").unwrap().status, EvidenceStatus::Failed);
+}
+
+/// A compact file's payload is read once, its string table taken from the file's end
+/// (torchcts writes it last); a file whose end only looks like the table is still read as the
+/// loader reads it: the table the file gives wins.
+#[test]
+fn a_string_table_guessed_from_the_end_never_decides_alone() {
+    let results = workdir("guess");
+    let compact = |tables: &str, reference: usize| {
+        format!(
+            r#"{{"format":"torchcts_compact_results","format_version":1,"key_table":["status"],"payload":{{"metadata":{METADATA},"results":{{"a::t":{{"0":{{"$":{reference}}}}}}}}},{tables}}}"#
+        )
+    };
+    let status = |text: String| {
+        std::fs::write(results.join("cpu_vm_23gb_latest.json"), text).unwrap();
+        let index = read(&results);
+        assert_eq!(index.problems(), &[], "{:?}", messages(&index));
+        index.record("a::t").unwrap().status
+    };
+    // As torchcts writes it.
+    assert_eq!(status(compact(r#""string_table":["PASS","FAIL"]"#, 1)), EvidenceStatus::Failed);
+    // A last key whose name ends in `"string_table` (an escaped quote): the end looks like
+    // another table, which would make the record passed.
+    assert_eq!(
+        status(compact(r#""string_table":["FAIL","PASS"],"q\"string_table":["PASS"]"#, 0)),
+        EvidenceStatus::Failed
+    );
+    // The look-alike is too short for the reference: the payload is read again.
+    assert_eq!(
+        status(compact(r#""string_table":["PASS","FAIL"],"q\"string_table":["PASS"]"#, 1)),
+        EvidenceStatus::Failed
+    );
+    // The table before the payload, and given twice (the last counts).
+    let early = format!(
+        r#"{{"string_table":["PASS"],"format":"torchcts_compact_results","format_version":1,"key_table":["status"],"string_table":["FAIL"],"payload":{{"metadata":{METADATA},"results":{{"a::t":{{"0":{{"$":0}}}}}}}}}}"#
+    );
+    assert_eq!(status(early), EvidenceStatus::Failed);
 }
 
 #[test]

@@ -12,7 +12,7 @@
 use runner::evidence::{EvidenceIndex, EvidenceStatus, Limits, RunInfo};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use torchcts_core::evidence::{EvidenceLookup, EvidenceRun, TestRecord, TestStatus};
 
 /// An evidence index read as the core asks: each run converted once.
@@ -186,15 +186,20 @@ pub struct EvidenceIndexes {
     by_folder: Mutex<IndexMap>,
 }
 
-/// Per (manifest folder, device): its index, shared with the questions reading it.
-type IndexMap = HashMap<(PathBuf, String), Arc<Mutex<EvidenceIndex>>>;
+/// Per (manifest folder, device): its index once read, shared with the questions reading it.
+type IndexMap = HashMap<(PathBuf, String), Arc<OnceLock<Arc<Mutex<EvidenceIndex>>>>>;
 
 impl EvidenceIndexes {
     /// The index of the manifest at `path` on `device` over `folders` (its
     /// [`result_folders`]), refreshed; `None` when none of the folders exists yet.
+    ///
+    /// The first read is done once (issue 35): a second question arriving while it goes on
+    /// (the open's evidence notes and the first hover or lens come together) waits for it
+    /// instead of reading the same files beside it, which on a loaded machine doubled the
+    /// CPU the first answer waited for.
     pub fn index(&self, path: &Path, device: &str, folders: &[PathBuf]) -> Option<Arc<Mutex<EvidenceIndex>>> {
         let key = (path.parent()?.to_path_buf(), device.to_string());
-        let known = self.map().get(&key).cloned();
+        let known = self.map().get(&key).and_then(|slot| slot.get().cloned());
         if let Some(index) = known {
             index.lock().unwrap_or_else(|p| p.into_inner()).refresh();
             return Some(index);
@@ -202,9 +207,19 @@ impl EvidenceIndexes {
         if !folders.iter().any(|f| f.is_dir()) {
             return None;
         }
-        // The first read happens outside the map's lock: it is file IO.
-        let index = Arc::new(Mutex::new(EvidenceIndex::read(folders, device, Limits::default())));
-        Some(self.map().entry(key).or_insert(index).clone())
+        let slot = self.map().entry(key).or_default().clone();
+        // The read happens outside the map's lock (it is file IO), under the slot's.
+        let mut read_here = false;
+        let index = slot
+            .get_or_init(|| {
+                read_here = true;
+                Arc::new(Mutex::new(EvidenceIndex::read(folders, device, Limits::default())))
+            })
+            .clone();
+        if !read_here {
+            index.lock().unwrap_or_else(|p| p.into_inner()).refresh();
+        }
+        Some(index)
     }
 
     /// Forgets every index (the result folders a manifest has may have changed).

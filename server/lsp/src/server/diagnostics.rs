@@ -45,6 +45,8 @@ pub async fn refresh(session: &Session, uri: Uri) {
         publish_open_ledger(session, &uri).await;
         return;
     }
+    // The project's configuration and ledger read on the pool, not here on the loop.
+    session.read_project_files(&uri).await;
     if !session.is_manifest(&uri) {
         let analysed = session.lock().documents.get_mut(&uri).is_some_and(|d| {
             d.summary = None;

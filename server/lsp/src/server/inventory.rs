@@ -56,6 +56,7 @@ const COUNTS_WAIT: Duration = Duration::from_secs(3);
 /// analysed with the inventory loaded and has none (not a manifest dict): what the lenses
 /// and inlay hints of a document opened while the inventory loads need.
 pub async fn wait_for_counts(session: &Session, uri: &tower_lsp_server::ls_types::Uri) {
+    session.read_project_files(uri).await;
     if !session.is_manifest(uri) {
         return;
     }

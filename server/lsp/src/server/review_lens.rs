@@ -25,6 +25,7 @@ const AGAINST: &str = "HEAD";
 /// didOpen and didSave: (re-)reads the committed version when HEAD moved since the last read
 /// (or on the first call for this document). Runs git off the async threads.
 pub async fn note_head(session: &Session, uri: &Uri) {
+    session.read_project_files(uri).await;
     if !session.is_manifest(uri) {
         return;
     }

@@ -62,6 +62,7 @@ pub async fn start(
         session.log(crate::server::log::Level::Info, "torchcts: kept the running test run; no new run started").await;
         return false;
     }
+    session.read_project_files(&uri).await;
     let settings = session.settings_for(&uri);
     // The workspace `.venv` of the folder holding the manifest (multi-root).
     let workspace = session.folder_for(Some(&manifest_path));

@@ -58,8 +58,32 @@ pub fn git(dir: &Path, args: &[&str]) {
     assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
 }
 
-/// A folder removed when this is dropped (also when the test fails).
+/// A folder removed when this is dropped (also when the test fails). It dereferences to
+/// the folder's path.
 pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    /// `<temp>/<name>-<pid>`, made empty.
+    pub fn fresh(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for TempDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
 
 impl Drop for TempDir {
     fn drop(&mut self) {

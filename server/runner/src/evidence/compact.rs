@@ -15,9 +15,25 @@ const MAX_VALUE_BYTES: u64 = 4 * 1024 * 1024;
 pub(crate) struct Tables {
     pub keys: Vec<Box<str>>,
     pub strings: Vec<Box<str>>,
+    /// Per key token, which field of a record the index uses it is of its key): a record's keys are looked up here, not decoded and compared.
+    pub fields: Vec<Option<u8>>,
 }
 
 impl Tables {
+    /// `field_of`: which field of a record the index uses a key is (`artifact::field_index`).
+    pub(crate) fn new(keys: Vec<Box<str>>, strings: Vec<Box<str>>, field_of: fn(&str) -> Option<usize>) -> Tables {
+        let fields = keys.iter().map(|k| field_of(k).map(|i| i as u8)).collect();
+        Tables { keys, strings, fields }
+    }
+
+    /// A record key's field when it is a token of the table (`Some(None)`: a field the index
+    /// does not use); `None` when it is not a token of the table (`~` literal, `$`, anything
+    /// else: the streaming reader decides what it means).
+    #[inline]
+    pub(crate) fn token_field(&self, raw: &str) -> Option<Option<u8>> {
+        token_index(raw).and_then(|i| self.fields.get(i).copied())
+    }
+
     pub(crate) fn key<'k>(&'k self, raw: &'k str) -> &'k str {
         match raw.strip_prefix('~') {
             Some(literal) => literal,
@@ -29,7 +45,7 @@ impl Tables {
 /// The index a key table token stands for (`token(i)`: base 62, digits then lower then
 /// upper case, no leading zero), computed instead of looked up: every key of a compact file
 /// goes through here.
-fn token_index(raw: &str) -> Option<usize> {
+pub(crate) fn token_index(raw: &str) -> Option<usize> {
     let bytes = raw.as_bytes();
     if bytes.is_empty() || bytes.len() > 6 || (bytes[0] == b'0' && bytes.len() > 1) {
         return None;
@@ -208,7 +224,8 @@ pub(crate) fn expand_compact(object: Json) -> Result<Json, String> {
         return Err("compact result key_table contains duplicates".into());
     }
     let strings = strings(take("string_table"), "string_table")?;
-    let tables = Tables { keys, strings };
+    // A whole small file: no record is read field by field.
+    let tables = Tables::new(keys, strings, |_| None);
     let payload = decode(take("payload").unwrap_or(Json::Null), &tables)?;
     if !matches!(payload, Json::Object(_)) {
         return Err("compact result payload must decode to an object".into());

@@ -24,79 +24,7 @@ pub(crate) const MAX_DEPTH: usize = 900;
 const MAX_INT_DIGITS: usize = 4300;
 const BUFFER: usize = 64 * 1024;
 
-/// A JSON value with Python's meaning. Objects keep their first key's position and the last
-/// value of a repeated key, as a `dict` built by `json.loads` does.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Json {
-    Null,
-    Bool(bool),
-    Int(i64),
-    /// An integer beyond `i64` (its sign): never a valid index or version.
-    BigInt(bool),
-    Float(f64),
-    Str(Box<str>),
-    Array(Vec<Json>),
-    Object(Vec<(Box<str>, Json)>),
-}
-
-impl Json {
-    pub(crate) fn as_str(&self) -> Option<&str> {
-        match self {
-            Json::Str(s) => Some(s),
-            _ => None,
-        }
-    }
-
-    pub(crate) fn get(&self, key: &str) -> Option<&Json> {
-        match self {
-            Json::Object(entries) => entries.iter().find(|(k, _)| &**k == key).map(|(_, v)| v),
-            _ => None,
-        }
-    }
-
-    /// Python's `value == 1` (so `1`, `1.0` and `true` all are).
-    pub(crate) fn equals_one(&self) -> bool {
-        matches!(self, Json::Int(1) | Json::Bool(true)) || matches!(self, Json::Float(f) if *f == 1.0)
-    }
-
-    /// The type's name as Python would say it, for messages.
-    pub(crate) fn kind(&self) -> &'static str {
-        match self {
-            Json::Null => "null",
-            Json::Bool(_) => "a boolean",
-            Json::Int(_) | Json::BigInt(_) => "an integer",
-            Json::Float(_) => "a float",
-            Json::Str(_) => "a string",
-            Json::Array(_) => "a list",
-            Json::Object(_) => "an object",
-        }
-    }
-
-    /// As `serde_json` holds it: non-finite floats become `null` (JSON has no word for them).
-    pub(crate) fn to_serde(&self) -> serde_json::Value {
-        use serde_json::Value;
-        match self {
-            Json::Null => Value::Null,
-            Json::Bool(b) => Value::Bool(*b),
-            Json::Int(i) => Value::from(*i),
-            Json::BigInt(_) => Value::Null,
-            Json::Float(f) => serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number),
-            Json::Str(s) => Value::String(s.to_string()),
-            Json::Array(items) => Value::Array(items.iter().map(Json::to_serde).collect()),
-            Json::Object(entries) => {
-                Value::Object(entries.iter().map(|(k, v)| (k.to_string(), v.to_serde())).collect())
-            }
-        }
-    }
-}
-
-/// Inserts with `dict` semantics: a repeated key replaces the value in its first position.
-pub(crate) fn insert_last_wins(entries: &mut Vec<(Box<str>, Json)>, key: Box<str>, value: Json) {
-    match entries.iter_mut().find(|(k, _)| *k == key) {
-        Some(slot) => slot.1 = value,
-        None => entries.push((key, value)),
-    }
-}
+pub(crate) use super::pyvalue::{insert_last_wins, Json};
 
 /// A pull reader of one JSON text.
 pub(crate) struct Reader<R> {
@@ -110,6 +38,8 @@ pub(crate) struct Reader<R> {
     scratch: Vec<u8>,
     /// The last key read.
     key: String,
+    /// The input gave its last byte (a read returned nothing): [`Reader::ahead`] stops asking.
+    at_end: bool,
 }
 
 type Result<T> = std::result::Result<T, String>;
@@ -124,7 +54,13 @@ impl<R: Read> Reader<R> {
             base: 0,
             scratch: Vec::new(),
             key: String::new(),
+            at_end: false,
         }
+    }
+
+    /// What the reader reads from.
+    pub(crate) fn get_ref(&self) -> &R {
+        &self.inner
     }
 
     /// The offset of the next byte to read.
@@ -147,12 +83,43 @@ impl<R: Read> Reader<R> {
             match self.inner.read(&mut self.buf) {
                 Ok(n) => {
                     self.len = n;
+                    self.at_end = n == 0;
                     return Ok(n > 0);
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(format!("cannot read: {e}")),
             }
         }
+    }
+
+    /// The bytes not read yet that the buffer holds, at least `want` of them (at most the
+    /// buffer's size) unless the input ends first: the unread bytes move to the buffer's
+    /// start and more are read after them. For a caller that scans a whole value in place
+    /// (`fast.rs`) and then [`Reader::consume`]s it.
+    pub(crate) fn ahead(&mut self, want: usize) -> Result<&[u8]> {
+        if self.len - self.pos < want.min(BUFFER) && !self.at_end {
+            self.buf.copy_within(self.pos..self.len, 0);
+            self.base += self.pos as u64;
+            self.len -= self.pos;
+            self.pos = 0;
+            while self.len < BUFFER {
+                match self.inner.read(&mut self.buf[self.len..]) {
+                    Ok(0) => {
+                        self.at_end = true;
+                        break;
+                    }
+                    Ok(n) => self.len += n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(format!("cannot read: {e}")),
+                }
+            }
+        }
+        Ok(&self.buf[self.pos..self.len])
+    }
+
+    /// Moves past `n` bytes of what [`Reader::ahead`] gave.
+    pub(crate) fn consume(&mut self, n: usize) {
+        self.pos = (self.pos + n).min(self.len);
     }
 
     #[inline]
@@ -567,6 +534,7 @@ impl<R: Read + Seek> Reader<R> {
         self.base = offset;
         self.pos = 0;
         self.len = 0;
+        self.at_end = false;
         Ok(())
     }
 }

@@ -19,6 +19,7 @@ pub async fn did_save(session: &Session, params: DidSaveTextDocumentParams) {
 }
 
 async fn run_on_save(session: &Session, uri: Uri) {
+    session.read_project_files(&uri).await;
     if session.settings_for(&uri).on_save == OnSave::Off {
         return;
     }

@@ -21,11 +21,32 @@ impl ProjectLedgers {
     pub fn get(&mut self, file: &Path, torchcts: &str) -> LedgerRead {
         self.read
             .entry((file.to_path_buf(), torchcts.to_string()))
-            .or_insert_with(|| match std::fs::read(file) {
-                Ok(bytes) => crate::host::project_ledger::parse(file, &bytes, torchcts),
-                Err(_) => Ok(Vec::new()),
-            })
+            .or_insert_with(|| Self::read(file, torchcts))
             .clone()
+    }
+
+    /// Reads the ledger at `file` (file IO: callers keep it off the session's lock). Only a
+    /// regular file is read: a FIFO or a device (a link to `/dev/stdin`) would wait forever,
+    /// so it is no ledger, as a `pyproject.toml` that is no file is none.
+    pub fn read(file: &Path, torchcts: &str) -> LedgerRead {
+        if !file.is_file() {
+            return Ok(Vec::new());
+        }
+        match std::fs::read(file) {
+            Ok(bytes) => crate::host::project_ledger::parse(file, &bytes, torchcts),
+            Err(_) => Ok(Vec::new()),
+        }
+    }
+
+    /// Whether the ledger at `file` for `torchcts` is kept already.
+    pub fn is_kept(&self, file: &Path, torchcts: &str) -> bool {
+        self.read.contains_key(&(file.to_path_buf(), torchcts.to_string()))
+    }
+
+    /// Keeps a ledger read elsewhere ([`ProjectLedgers::read`] on the blocking pool); one
+    /// kept already stays.
+    pub fn keep(&mut self, file: &Path, torchcts: &str, read: LedgerRead) {
+        self.read.entry((file.to_path_buf(), torchcts.to_string())).or_insert(read);
     }
 
     pub fn forget(&mut self) {

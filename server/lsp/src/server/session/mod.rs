@@ -155,6 +155,38 @@ impl Session {
         self.lock().settings.clone()
     }
 
+    /// Reads what `uri`'s project gives that is not kept yet (its `pyproject.toml`
+    /// configuration, its known-segfault ledger) on the blocking pool and outside the
+    /// session's lock, so that what asks for them next ([`Session::is_manifest`],
+    /// [`Session::settings_for`], [`Session::facts_for`], [`Session::project_ledger`]) finds
+    /// them kept: the async handlers call it first and read no file on the request loop
+    /// (issue 35). Work already on the pool may ask without it (it reads there on a miss).
+    pub async fn read_project_files(&self, uri: &Uri) {
+        let Some(path) = uri.to_file_path().map(|p| p.to_path_buf()) else { return };
+        let (torchcts, _) = self.counted_versions();
+        let ledger = crate::host::project_ledger::file_for(&path);
+        let kept = {
+            let state = self.lock();
+            state.project_configs.is_kept(&path) && state.ledgers.is_kept(&ledger, &torchcts)
+        };
+        if kept {
+            return;
+        }
+        let session = self.clone();
+        crate::server::pool::run("project files", Cancel::default(), move |_| {
+            if !session.lock().project_configs.is_kept(&path) {
+                let read = crate::host::project_config::load_for(&path);
+                session.lock().project_configs.keep(&path, read);
+            }
+            if !session.lock().ledgers.is_kept(&ledger, &torchcts) {
+                let read = ledgers::ProjectLedgers::read(&ledger, &torchcts);
+                session.lock().ledgers.keep(&ledger, &torchcts, read);
+            }
+            Some(())
+        })
+        .await;
+    }
+
     /// Whether `uri` is a manifest (`manifest.py`, a `manifests` glob, or no file path):
     /// the server is silent on any other document an editor sends.
     pub fn is_manifest(&self, uri: &Uri) -> bool {

@@ -29,6 +29,20 @@ impl ProjectConfigs {
         entry.as_ref().ok().and_then(Option::as_ref)
     }
 
+    /// Whether the configuration for a document at `path` is kept already (asking for it
+    /// reads no file).
+    pub fn is_kept(&self, path: &Path) -> bool {
+        self.by_folder.contains_key(path.parent().unwrap_or(Path::new("")))
+    }
+
+    /// Keeps the configuration for a document at `path`, read elsewhere (on the blocking
+    /// pool, outside the session's lock: `Session::read_project_files`); one kept already
+    /// stays.
+    pub fn keep(&mut self, path: &Path, read: Result<Option<ProjectConfig>, ConfigError>) {
+        let folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        self.by_folder.entry(folder).or_insert(read);
+    }
+
     /// Why the configuration for a document at `path` cannot be read (it then applies
     /// nothing), if it cannot.
     pub fn error_for(&mut self, path: &Path) -> Option<ConfigError> {
