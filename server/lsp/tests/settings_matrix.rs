@@ -55,6 +55,8 @@ fn cells() -> Vec<(&'static str, &'static str, Cell)> {
     use Cell::{NotUsed, Shows};
     const NO_COUNTS: &str = "check reports findings; nothing it reports is counted for a device or level";
     const EDITOR_ONLY: &str = "on-save runs are the editor's";
+    // The verdict on a syntax error only (its message and line); the server's is tested in lsp_cpython.rs.
+    const SYNTAX_ONLY: &str = "only a manifest with a syntax error is judged (check's cell; lsp_cpython.rs for the server)";
     const ONE_FILE: &str = "it takes the manifest files it is given, not folders";
     vec![
         ("device", "check", NotUsed(NO_COUNTS)),
@@ -149,6 +151,16 @@ fn cells() -> Vec<(&'static str, &'static str, Cell)> {
         ("on-save", "config", Shows { value: "\"level\"", probe: |d| config_value(d, "on-save"), expected: "\"level\" from pyproject.toml:2" }),
         ("on-save", "server", Shows { value: "\"level\"", probe: server_save, expected: "level 3" }),
 
+        // A syntax error: without the key the system's CPython judges it; with it the emulation does, and check says so.
+        ("cpython-compile", "check", Shows { value: "false", probe: |d| stderr(&cli(d, &["check", "broken.py"])), expected: "torchcts-lsp's emulation" }),
+        ("cpython-compile", "analyze", NotUsed(SYNTAX_ONLY)),
+        ("cpython-compile", "skips", NotUsed(SYNTAX_ONLY)),
+        ("cpython-compile", "diff", NotUsed(SYNTAX_ONLY)),
+        ("cpython-compile", "report", NotUsed(SYNTAX_ONLY)),
+        ("cpython-compile", "run", NotUsed(SYNTAX_ONLY)),
+        ("cpython-compile", "config", Shows { value: "false", probe: |d| config_value(d, "cpython-compile"), expected: "false from pyproject.toml:2" }),
+        ("cpython-compile", "server", NotUsed(SYNTAX_ONLY)),
+
         ("ignore", "check", Shows { value: IGNORE, probe: |d| has(&stdout(&cli(d, &["check", "--format", "json", M])), "duplicate-key"), expected: "without duplicate-key" }),
         ("ignore", "analyze", Shows { value: IGNORE, probe: |d| has(&stdout(&cli(d, &["analyze", "--format", "json", M])), "duplicate-key"), expected: "without duplicate-key" }),
         ("ignore", "skips", NotUsed("skips reports counts, no findings")),
@@ -169,7 +181,7 @@ const INVENTORY: &str = "\"inv.json.gz\"";
 const IGNORE: &str = "[\"duplicate-key\"]";
 
 /// A bad value of each key, and what the refusal says after `KEY: `.
-const BAD: [(&str, &str, &str); 10] = [
+const BAD: [(&str, &str, &str); 11] = [
     ("device", "device = 3", "must be a device name such as \"cuda\", not the integer 3"),
     ("level", "level = \"2\"", "must be an integer from 1 to 8, not the string \"2\": write `level = 2` (no quotes)"),
     ("python", "python = \"\"", "must be a path, not empty"),
@@ -184,6 +196,7 @@ const BAD: [(&str, &str, &str); 10] = [
         "ignore = [\"unknwon-operator\"]",
         "unknown finding code `unknwon-operator`: did you mean `unknown-operator`?",
     ),
+    ("cpython-compile", "cpython-compile = \"no\"", "must be true or false, not the string \"no\""),
 ];
 
 #[test]
@@ -344,6 +357,7 @@ fn any_value(key: &str) -> &'static str {
         "torchcts" => "\"0.4.0\"",
         "on-save" => "\"level\"",
         "ignore" => IGNORE,
+        "cpython-compile" => "false",
         other => panic!("no value for {other}: add one"),
     }
 }
@@ -374,6 +388,7 @@ fn fixture(name: &str) -> PathBuf {
     // (not torchcts 0.4.0's).
     let newest_only = MANIFEST.replace("\"div\"]", "\"hash_tensor\", \"aten::flip\"]");
     std::fs::write(dir.join("m/hash/manifest.py"), newest_only).unwrap();
+    std::fs::write(dir.join("broken.py"), "manifest = {\n    \"device_name\": \"cpu\"\n    \"x\": 1,\n}\n").unwrap();
     support::copy_file(
         &support::run_artifacts().join("derived/failing.json"),
         &dir.join("ci/cpu_vm_23gb_history/2026-12-01T09-00-00Z.json"),
