@@ -163,21 +163,27 @@ impl Session {
     /// (issue 35). Work already on the pool may ask without it (it reads there on a miss).
     pub async fn read_project_files(&self, uri: &Uri) {
         let Some(path) = uri.to_file_path().map(|p| p.to_path_buf()) else { return };
-        let (torchcts, _) = self.counted_versions();
         let ledger = crate::host::project_ledger::file_for(&path);
+        // The ledger is kept per torchcts release, which the project's configuration may pin:
+        // the configuration first, then the release it gives.
         let kept = {
-            let state = self.lock();
-            state.project_configs.is_kept(&path) && state.ledgers.is_kept(&ledger, &torchcts)
+            let config_kept = self.lock().project_configs.is_kept(&path);
+            config_kept && {
+                let (torchcts, _) = self.counted_versions(uri);
+                self.lock().ledgers.is_kept(&ledger, &torchcts)
+            }
         };
         if kept {
             return;
         }
         let session = self.clone();
+        let uri = uri.clone();
         crate::server::pool::run("project files", Cancel::default(), move |_| {
             if !session.lock().project_configs.is_kept(&path) {
                 let read = crate::host::project_config::load_for(&path);
                 session.lock().project_configs.keep(&path, read);
             }
+            let (torchcts, _) = session.counted_versions(&uri);
             if !session.lock().ledgers.is_kept(&ledger, &torchcts) {
                 let read = ledgers::ProjectLedgers::read(&ledger, &torchcts);
                 session.lock().ledgers.keep(&ledger, &torchcts, read);
