@@ -308,12 +308,7 @@ fn artifact_counts(path: &Path) -> std::collections::BTreeMap<String, usize> {
 fn index_counts(index: &EvidenceIndex) -> std::collections::BTreeMap<String, usize> {
     let mut counts = std::collections::BTreeMap::new();
     for (_, evidence) in index.records() {
-        let status = match evidence.status {
-            EvidenceStatus::Passed => "PASS",
-            EvidenceStatus::Failed => "FAIL",
-            EvidenceStatus::Error => "ERROR",
-            EvidenceStatus::Skipped => "SKIP",
-        };
+        let status = evidence.status.torchcts_status();
         *counts.entry(status.to_string()).or_default() += 1;
     }
     counts

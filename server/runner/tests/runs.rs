@@ -1168,7 +1168,7 @@ async fn real_simdev_abort_without_isolation_keeps_what_completed_and_records_th
     use runner::evidence::EvidenceStatus as S;
     assert_eq!(index.record(ADD_F32).map(|e| e.status), Some(S::Passed));
     let crashed = index.record(SUB_F32).expect("the crash is evidence");
-    assert_eq!(crashed.status, S::Error);
+    assert_eq!(crashed.status, S::Crashed);
     assert!(crashed.run.partial);
     assert!(crashed.error.as_deref().unwrap().contains("died during this test"), "{crashed:?}");
 }
@@ -1235,7 +1235,7 @@ async fn real_simdev_abort_with_isolation_is_a_record_and_the_run_completes() {
     assert!(index.runs().iter().any(|r| !r.partial && r.tests == 3), "{:#?}", index.runs());
     assert_eq!(index.records().count(), 3);
     use runner::evidence::EvidenceStatus as S;
-    assert_eq!(index.record(SUB_F32).map(|e| e.status), Some(S::Error));
+    assert_eq!(index.record(SUB_F32).map(|e| e.status), Some(S::Crashed));
 }
 
 #[tokio::test]
@@ -1262,4 +1262,7 @@ async fn real_simdev_known_crash_ledger_entry_records_the_test_without_running_i
     assert_eq!(payload["results"][SUB_F32]["failure_stage"], "known_backend_crash");
     assert_eq!(payload["skips"][SUB_F32]["skip_reason"], "known_backend_crash");
     assert_eq!(payload["skips"][SUB_F32]["known_segfault_id"], "simdev-sub-aborts");
+    // In the evidence it is a known crash, apart from the tests that errored.
+    use runner::evidence::EvidenceStatus as S;
+    assert_eq!(simdev_evidence(&dir).record(SUB_F32).map(|e| e.status), Some(S::KnownCrash));
 }

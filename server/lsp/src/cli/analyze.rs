@@ -395,7 +395,7 @@ fn print_evidence(analysis: &Analysis, evidence: &super::evidence::Evidence) {
         let pos = analysis.line_index.position(&analysis.text, e.entry.span.start, PositionEncoding::Utf32);
         outln!("{:>5}  {} ({}): {}", pos.line + 1, e.entry.key_path.join(" / "), e.label, e.line());
         for f in e.tally.failures.iter().take(3) {
-            let status = if f.status == torchcts_core::evidence::TestStatus::Failed { "FAIL" } else { "ERROR" };
+            let status = f.status.record_word();
             outln!("         {status} {}: {}", f.node_id, f.error.as_deref().unwrap_or("(no message)"));
         }
         if e.tally.failures.len() > 3 {

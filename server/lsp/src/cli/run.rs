@@ -131,7 +131,9 @@ pub fn run(args: &RunArgs) -> ExitCode {
         let index = EvidenceIndex::read(std::slice::from_ref(&results_dir), &device, Default::default());
         let mut failed: Vec<String> = index
             .records()
-            .filter(|(_, e)| matches!(e.status, EvidenceStatus::Failed | EvidenceStatus::Error))
+            .filter(|(_, e)| {
+                matches!(e.status, EvidenceStatus::Failed | EvidenceStatus::Error | EvidenceStatus::Crashed)
+            })
             .map(|(id, _)| id.to_string())
             .collect();
         failed.sort();

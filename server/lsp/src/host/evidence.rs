@@ -34,16 +34,23 @@ impl EvidenceLookup for IndexLookup<'_> {
         let run = self.runs.get(&std::sync::Arc::as_ptr(&e.run))?;
         Some(TestRecord {
             node_id: &e.node_id,
-            status: match e.status {
-                EvidenceStatus::Passed => TestStatus::Passed,
-                EvidenceStatus::Failed => TestStatus::Failed,
-                EvidenceStatus::Error => TestStatus::Errored,
-                EvidenceStatus::Skipped => TestStatus::Skipped,
-            },
+            status: test_status(e.status),
             error: e.error.as_deref(),
             tested_at: e.tested_at.as_deref(),
             run,
         })
+    }
+}
+
+/// The core's status of a record the index read.
+pub fn test_status(status: EvidenceStatus) -> TestStatus {
+    match status {
+        EvidenceStatus::Passed => TestStatus::Passed,
+        EvidenceStatus::Failed => TestStatus::Failed,
+        EvidenceStatus::Error => TestStatus::Errored,
+        EvidenceStatus::Skipped => TestStatus::Skipped,
+        EvidenceStatus::Crashed => TestStatus::Crashed,
+        EvidenceStatus::KnownCrash => TestStatus::KnownCrash,
     }
 }
 

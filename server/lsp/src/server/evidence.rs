@@ -13,7 +13,7 @@ use crate::server::session::Session;
 use runner::evidence::EvidenceIndex;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use torchcts_core::evidence::{self, EntryEvidence, EvidenceLookup, TestStatus};
+use torchcts_core::evidence::{self, EntryEvidence, EvidenceLookup};
 use torchcts_core::Analysis;
 use tower_lsp_server::ls_types::Uri;
 
@@ -219,7 +219,7 @@ fn render(e: &EntryEvidence) -> String {
     if !t.failures.is_empty() {
         out.push('\n');
         for f in t.failures.iter().take(5) {
-            let status = if f.status == TestStatus::Failed { "FAIL" } else { "ERROR" };
+            let status = f.status.record_word();
             out.push_str(&format!(
                 "- {status} {}: {} ({}, torch {}, {}; {})\n",
                 code_span(&f.node_id),

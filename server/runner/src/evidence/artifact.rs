@@ -20,7 +20,8 @@ use super::layout::{reference_path, COMPACT_FORMAT, REFERENCE_FORMAT};
 use super::open::open_regular;
 use super::pyjson::{insert_last_wins, Json, Reader};
 
-/// A run's status for one test, as torchcts records it.
+/// A run's status for one test, as torchcts records it, with its two kinds of `ERROR` that
+/// are no error of the test told apart (by the record's `error_type` and `failure_stage`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum EvidenceStatus {
     Passed,
@@ -28,6 +29,24 @@ pub enum EvidenceStatus {
     Error,
     /// Skipped at run time (the test ran and called `pytest.skip`).
     Skipped,
+    /// `ERROR` with `error_type` `ProcessCrash`: the process running the test died (an
+    /// isolated child's signal, or our record of a run that died during it, `crash.rs`).
+    Crashed,
+    /// `ERROR` with `failure_stage` `known_backend_crash`: a known-segfault ledger entry
+    /// recorded it without running it.
+    KnownCrash,
+}
+
+impl EvidenceStatus {
+    /// The `status` torchcts wrote: `PASS`, `FAIL`, `ERROR` (both crashes too) or `SKIP`.
+    pub fn torchcts_status(self) -> &'static str {
+        match self {
+            EvidenceStatus::Passed => "PASS",
+            EvidenceStatus::Failed => "FAIL",
+            EvidenceStatus::Error | EvidenceStatus::Crashed | EvidenceStatus::KnownCrash => "ERROR",
+            EvidenceStatus::Skipped => "SKIP",
+        }
+    }
 }
 
 /// One record as read (the node id apart), before the device and the newest are chosen.
@@ -318,6 +337,9 @@ fn read_compact_payload<R: std::io::Read>(
     }
 }
 
+/// How many fields of a record the index reads ([`field_index`]).
+const FIELDS: usize = 8;
+
 /// Which of the fields the index uses `key` is, in [`Record`]'s order (a `match`: a real
 /// record has some 40 keys, and this runs for each).
 fn field_index(key: &str) -> Option<usize> {
@@ -328,6 +350,8 @@ fn field_index(key: &str) -> Option<usize> {
         "last_tested" => Some(3),
         "op" => Some(4),
         "dtype" => Some(5),
+        "error_type" => Some(6),
+        "failure_stage" => Some(7),
         _ => None,
     }
 }
@@ -348,7 +372,7 @@ fn read_record<R: std::io::Read>(
         };
         return Ok(classify(&value));
     }
-    let mut fields: [Option<Json>; 6] = Default::default();
+    let mut fields: [Option<Json>; FIELDS] = Default::default();
     // Compact: to find a key that decodes twice (a real record has some 40 keys).
     let mut keys = KeySet::<64>::new();
     let mut dollar = None;
@@ -387,7 +411,7 @@ fn classify(value: &Json) -> Result<Record, String> {
     let Json::Object(entries) = value else {
         return Err("not an object".into());
     };
-    let mut fields: [Option<Json>; 6] = Default::default();
+    let mut fields: [Option<Json>; FIELDS] = Default::default();
     for (key, item) in entries {
         if let Some(i) = field_index(key) {
             fields[i] = Some(item.clone());
@@ -397,12 +421,15 @@ fn classify(value: &Json) -> Result<Record, String> {
 }
 
 /// The record of its fields (in [`field_index`]'s order), or why it is none.
-fn record_of(fields: [Option<Json>; 6]) -> Result<Record, String> {
-    let [status, error, skip_reason, last_tested, op, dtype] = fields;
+fn record_of(fields: [Option<Json>; FIELDS]) -> Result<Record, String> {
+    let [status, error, skip_reason, last_tested, op, dtype, error_type, failure_stage] = fields;
+    let is = |field: &Option<Json>, value: &str| matches!(field, Some(Json::Str(s)) if &**s == value);
     let status = match status {
         Some(Json::Str(s)) => match &*s {
             "PASS" => EvidenceStatus::Passed,
             "FAIL" => EvidenceStatus::Failed,
+            "ERROR" if is(&failure_stage, "known_backend_crash") => EvidenceStatus::KnownCrash,
+            "ERROR" if is(&error_type, "ProcessCrash") => EvidenceStatus::Crashed,
             "ERROR" => EvidenceStatus::Error,
             "SKIP" => EvidenceStatus::Skipped,
             _ => return Err("an unknown status".into()),

@@ -21,7 +21,8 @@ The record (per manifest):
   the manifest, device, torch and torchcts releases of the inventory counted with, the
   level selection; per level a stacked bar of the tests that run and those filtered, by
   reason; an operator x dtype matrix (the dtype's claim, per cell the tests that run and
-  what their newest records say: passed, failed, errored, skipped, no record; the tests
+  what their newest records say: passed, failed, errored, crashed, known crash, skipped,
+  no record; the tests
   filtered and why) with the tests of each cell listed; the capabilities declared and the
   tests each one's absence filters; skip_ops and what each removes; tolerance_overrides
   against torchcts' defaults; the runs the evidence comes from; with --against, the review
