@@ -118,6 +118,58 @@ fn run_against_a_commit_runs_exactly_the_tests_diff_lists() {
     let ran: Vec<String> = outcomes(&report).into_keys().collect();
     assert_eq!(ran, listed);
     assert_eq!(report["passed"].as_u64(), Some(listed.len() as u64));
+    // The committed version's `skip_ops[0]`, as the editor's run action on it: the same tests
+    // (those the entry removes), on a scratch copy; the manifest stays as committed.
+    git(&dir, &["checkout", "-q", "manifest.py"]);
+    let committed = std::fs::read_to_string(dir.join("manifest.py")).unwrap();
+    let began = Instant::now();
+    let run = lsp(
+        &dir,
+        &["run", "--entry", "skip_ops[0]", "--python", &python, "--format", "json"],
+        &[("VIRTUAL_ENV", &venv)],
+    );
+    println!("run --entry skip_ops[0] ({} tests): {:?}", listed.len(), began.elapsed());
+    let report = json(&run);
+    assert_eq!(run.status.code(), Some(0), "{report:#}\n{}", String::from_utf8_lossy(&run.stderr));
+    assert_eq!(outcomes(&report).into_keys().collect::<Vec<_>>(), listed);
+    assert!(String::from_utf8_lossy(&run.stderr).contains(&format!("skip_ops[0]: {} tests", listed.len())));
+    assert_eq!(std::fs::read_to_string(dir.join("manifest.py")).unwrap(), committed);
+    assert!(dir.join(".torchcts-lsp/scratch/manifest.py").is_file());
+}
+
+/// `--entry` names what it cannot run: no real torchcts needed (nothing starts).
+#[test]
+fn run_entry_refuses_what_it_cannot_run_and_says_what_is_there() {
+    let dir = folder("entry-usage");
+    let manifest = std::fs::read_to_string(simdev().join("manifest.py"))
+        .unwrap()
+        .replace(r#""skip_ops": []"#, r#""skip_ops": ["cos"]"#);
+    std::fs::write(dir.join("manifest.py"), &manifest).unwrap();
+    let mut messages = Vec::new();
+    for key_path in ["capabilities.nothing_such", "skip_ops[3]", "semantic_level.x", "skip_ops"] {
+        let out = lsp(&dir, &["run", "--entry", key_path, "--python", "/nonexistent/python"], &[]);
+        assert_eq!(out.status.code(), Some(2), "{key_path}");
+        messages.push(String::from_utf8_lossy(&out.stderr).trim().to_string());
+    }
+    assert!(
+        messages[0].starts_with("torchcts-lsp run: `capabilities.nothing_such`: the keys of `capabilities` are "),
+        "{}",
+        messages[0]
+    );
+    assert_eq!(messages[1], r#"torchcts-lsp run: `skip_ops[3]`: `skip_ops` holds 1 items: "cos""#);
+    assert_eq!(messages[2], "torchcts-lsp run: `semantic_level.x`: `semantic_level` is no list or dict");
+    assert!(messages[3].contains("expected SECTION.NAME or SECTION[INDEX]"), "{}", messages[3]);
+    // A capability that is False gates tests that do not run: nothing to run for it.
+    std::fs::write(dir.join("manifest.py"), manifest.replace(r#""device_api": True"#, r#""device_api": False"#))
+        .unwrap();
+    let out = lsp(&dir, &["run", "--entry", "capabilities.device_api", "--python", "/nonexistent/python"], &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("decides no tests to run"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -16,11 +16,15 @@ use std::time::Duration;
 const RUN_HELP: &str = "\
 Which tests (one of; default: the manifest's level, as `torchcts run --level N`):
   --level N        levels 1..=N (torchcts's own filters)
+  --entry KEY_PATH the tests one manifest entry decides, as the editor's \"Run affected
+                   tests\" on it: a dtype (supported_dtypes.torch.float16), a capability
+                   while True (capabilities.autograd), a skip_ops item (skip_ops[2] or
+                   skip_ops.cos: its tests run on a scratch copy without it)
   --against REV    the tests `torchcts-lsp diff --against REV` lists as starting to run
   --failed         the tests that failed, errored or crashed in the newest results of the
                    results folder (the re-run after fixing something)
   --node ID        these node ids (repeatable; relative to the torchcts package)
---shard K/N splits a node-id selection (--against, --failed, --node) by a stable hash of the
+--shard K/N splits a node-id selection (--entry, --against, --failed, --node) by a stable hash of the
 node id: N machines running shards 1/N..N/N run disjoint sets whose union is the selection.
 Copy their results folders' `*_history/*.json` files into one folder to merge them (each
 run's history file is its own record; `report` and the editor read them all).
@@ -45,6 +49,9 @@ pub struct RunArgs {
     pub file: Option<PathBuf>,
     #[command(flatten)]
     pub accounting: AccountingArgs,
+    /// The tests one entry decides (`capabilities.autograd`, `skip_ops[2]`), as the editor's run action
+    #[arg(long, value_name = "KEY_PATH", conflicts_with_all = ["against", "failed", "node"])]
+    pub entry: Option<String>,
     /// Only the tests that `diff --against REV` lists as starting to run
     #[arg(long, value_name = "REV", conflicts_with_all = ["failed", "node"])]
     pub against: Option<String>,
@@ -121,8 +128,21 @@ pub fn run(args: &RunArgs) -> ExitCode {
     };
     let device = side.facts.resolve_device(args.accounting.device.as_deref());
 
-    // The node ids, for the selections that name tests.
-    let nodes: Option<Vec<String>> = if let Some(rev) = &args.against {
+    // The node ids, for the selections that name tests; a skip_ops entry's run on a scratch copy.
+    let mut run_manifest = manifest.clone();
+    let nodes: Option<Vec<String>> = if let Some(key_path) = &args.entry {
+        match entry_tests(args, &manifest, &text) {
+            Ok((nodes, scratch)) => {
+                run_manifest = scratch.unwrap_or(run_manifest);
+                Some(nodes)
+            }
+            Err(e) => return usage_error(e),
+        }
+        .map(|nodes| {
+            errln!("torchcts-lsp run: {key_path}: {} tests", nodes.len());
+            nodes
+        })
+    } else if let Some(rev) = &args.against {
         match started_against(&manifest, &text, rev, &args.accounting) {
             Ok(nodes) => Some(nodes),
             Err(e) => return usage_error(e),
@@ -156,7 +176,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
         }
         None => {
             if args.shard.is_some() {
-                return usage_error("--shard splits node ids: use it with --against, --failed or --node");
+                return usage_error("--shard splits node ids: use it with --entry, --against, --failed or --node");
             }
             let level = match args
                 .accounting
@@ -174,7 +194,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
     let python = runner::find_python(args.python.as_deref(), Some(&folder));
     let request = RunRequest {
         python,
-        manifest_path: manifest.clone(),
+        manifest_path: run_manifest,
         device: device.clone(),
         selection,
         results_dir: results_dir.clone(),
@@ -231,6 +251,42 @@ fn runner_level(level: torchcts_core::accounting_view::LevelSelection) -> runner
         L::Exact(n) => runner::LevelSelection::Exact(n),
         L::Range(a, b) => runner::LevelSelection::Range(a, b),
     }
+}
+
+/// The node ids (relative to the torchcts package) the entry at `args.entry` decides, as the
+/// editor's run action on it counts them, and the scratch copy a `skip_ops` item's tests run
+/// on (written now).
+fn entry_tests(args: &RunArgs, manifest: &Path, text: &str) -> Result<(Vec<String>, Option<PathBuf>), String> {
+    use torchcts_core::accounting_view as av;
+    let key_path = args.entry.as_deref().unwrap_or_default();
+    let accounting = args.accounting.for_manifest(None);
+    let inventory = accounting.load_inventory(manifest)?;
+    let analysis = accounting.surroundings(manifest, None).analyze_whole(text, None);
+    let dict = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()).ok_or_else(|| {
+        let lines: Vec<String> = analysis.check.lines().into_iter().map(|(_, line)| line).collect();
+        format!("{}: {}", manifest.display(), lines.join("\n"))
+    })?;
+    let target = torchcts_core::runnable::target_at_key_path(&analysis, key_path)?;
+    if !torchcts_core::runnable::is_runnable_entry(&target, &av::facts(dict)) {
+        return Err(format!(
+            "{key_path} decides no tests to run: --entry takes a supported_dtypes entry, a capability \
+             while it is True, or a skip_ops item"
+        ));
+    }
+    let counted_as = av::CountedAs {
+        device: accounting.device.as_deref(),
+        selection: accounting.levels.selection(),
+        ..Default::default()
+    };
+    let run = av::run_target_as(&inventory, dict, Some(&target), &counted_as);
+    let nodes = run.node_ids.unwrap_or_default();
+    let scratch = match &run.scratch_change {
+        Some(change) if !nodes.is_empty() => {
+            Some(runner::write_scratch_manifest(manifest, |original, dir| av::scratch_manifest(original, dir, change))?)
+        }
+        _ => None,
+    };
+    Ok((nodes, scratch))
 }
 
 /// The node ids (relative to the torchcts package) that start running from `rev`'s version

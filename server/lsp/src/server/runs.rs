@@ -337,27 +337,12 @@ pub fn run_findings(analysis: &torchcts_core::Analysis, results: &RunResults) ->
         .collect()
 }
 
-/// [`write_scratch_manifest`] on the blocking pool (file IO).
+/// [`runner::write_scratch_manifest`] on the blocking pool (file IO).
 async fn scratch_manifest(session: &Session, manifest_path: &std::path::Path, change: &str) -> Result<PathBuf, String> {
     let (path, change) = (manifest_path.to_path_buf(), change.to_string());
     crate::server::dispatch::background(session, "scratch manifest", move |_, _| {
-        Some(write_scratch_manifest(&path, &change))
+        Some(runner::write_scratch_manifest(&path, |original, dir| av::scratch_manifest(original, dir, &change)))
     })
     .await
     .unwrap_or_else(|| Err("writing the scratch copy failed; see stderr".to_string()))
-}
-
-/// Writes `<manifest folder>/.torchcts-lsp/scratch/manifest.py`: the saved manifest with
-/// `change` applied, for a run of tests the manifest itself excludes. The user's file is
-/// only read.
-fn write_scratch_manifest(manifest_path: &std::path::Path, change: &str) -> Result<PathBuf, String> {
-    let original = std::fs::read_to_string(manifest_path)
-        .map_err(|e| format!("cannot read {} for a scratch copy: {e}", manifest_path.display()))?;
-    let dir = manifest_path.parent().unwrap_or(std::path::Path::new("."));
-    let scratch_dir = dir.join(".torchcts-lsp").join("scratch");
-    runner::create_own_folder(&scratch_dir).map_err(|e| format!("cannot create {}: {e}", scratch_dir.display()))?;
-    let text = av::scratch_manifest(&original, &dir.to_string_lossy(), change);
-    let path = scratch_dir.join("manifest.py");
-    std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    Ok(path)
 }

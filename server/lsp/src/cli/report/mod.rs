@@ -207,6 +207,15 @@ fn build_record(
     };
     let mut facts = av::facts(manifest);
     facts.layout = flags.run_layout(path);
+    // The project's known-segfault ledger, as `skips` and the run read it; a ledger torchcts
+    // would refuse is said in the record and left out.
+    let ledger_note = match super::project_ledger(path, &inventory) {
+        Ok(ledger) => {
+            facts.project_ledger = ledger;
+            None
+        }
+        Err(problem) => Some(format!("not counted: {}", model::strip_paths(&problem.located()))),
+    };
     let selection = match flags.levels.selection() {
         Some(s) => s,
         None => flags.default_selection(&facts).map_err(|e| format!("{}: ERROR: {e}", input.shown()))?,
@@ -241,8 +250,12 @@ fn build_record(
     let lookup = crate::host::evidence::IndexLookup::new(&index);
     let now = args.timestamp.then(crate::host::clock::now_seconds);
     // The entries counted as the record counts (its levels, device and layout).
-    let counted_as =
-        av::CountedAs { device: flags.device.as_deref(), selection: Some(selection), layout: Some(&facts.layout) };
+    let counted_as = av::CountedAs {
+        device: flags.device.as_deref(),
+        selection: Some(selection),
+        layout: Some(&facts.layout),
+        project_ledger: Some(&facts.project_ledger),
+    };
     record.attach_entries(
         torchcts_core::evidence::entry_tallies_as(&inventory, &analysis, &counted_as, &lookup, now)
             .into_iter()
@@ -252,6 +265,7 @@ fn build_record(
             })
             .collect(),
     );
+    record.notes.extend(ledger_note);
     record.notes.extend(acc.not_modelled.iter().chain(&av::unknown_inputs(manifest)).map(|n| model::strip_paths(n)));
     if let Some(rev) = &args.against {
         record.review = Some(review_part(path, rev, &text, flags, &inventory)?);
