@@ -195,6 +195,40 @@ fn a_skip_ops_entry_runs_its_tests_on_a_scratch_copy_and_leaves_the_manifest_alo
     client.shutdown();
 }
 
+/// An entry that decides no test offers no run of it (issue 31: "Run affected tests on cpu
+/// (0 tests of ...)"); the level's run stays.
+#[test]
+fn an_entry_that_decides_no_test_offers_no_run_of_it() {
+    let text = MANIFEST.replace("    \"semantic_level\": 1,\n", "    \"semantic_level\": 2,\n").replace(
+        "    \"capabilities\": {\"inference\": True},\n",
+        "    \"capabilities\": {\"inference\": True},\n    \"skip_ops\": [\"no_such_op\", \"abs\"],\n",
+    );
+    let dir = workspace("zero");
+    std::fs::write(dir.join("manifest.py"), &text).unwrap();
+    let uri = file_uri(&dir.join("manifest.py"));
+    let mut client = start(&fixture("python_argv"));
+    client.open(&uri, &text, 1);
+    client.diagnostics(&uri, Some(1));
+    let mut titles = |character: usize| -> Vec<String> {
+        let actions = client.request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 7, "character": character}, "end": {"line": 7, "character": character}}, "context": {"diagnostics": []}}),
+        );
+        actions.as_array().unwrap().iter().filter_map(|a| a["title"].as_str().map(str::to_string)).collect()
+    };
+    // Line 7: `    "skip_ops": ["no_such_op", "abs"],`: inside "no_such_op", then inside "abs".
+    let on_unknown = titles(20);
+    assert!(on_unknown.iter().all(|t| !t.starts_with("Run affected tests")), "{on_unknown:#?}");
+    assert!(on_unknown.iter().any(|t| t.starts_with("Run level 2 on cpu")), "{on_unknown:#?}");
+    let on_abs = titles(35);
+    assert!(
+        on_abs.iter().any(|t| t.starts_with("Run affected tests on cpu (") && t.contains("skipped operator abs")),
+        "{on_abs:#?}"
+    );
+    assert!(on_abs.iter().all(|t| !t.contains("(0 tests")), "{on_abs:#?}");
+    client.shutdown();
+}
+
 #[test]
 fn a_second_run_asks_before_replacing_the_running_one() {
     let dir = workspace("replace");

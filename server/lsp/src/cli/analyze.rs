@@ -388,6 +388,12 @@ fn print_evidence(analysis: &Analysis, evidence: &super::evidence::Evidence) {
         evidence.runs,
         plural(evidence.runs, "run", "runs")
     );
+    let switch = |d: &str| format!("pass `--device {d}`");
+    if let Some(note) =
+        crate::host::evidence::other_devices_note(&evidence.device, evidence.runs, &evidence.other_devices, switch)
+    {
+        outln!("Note: {note}");
+    }
     for e in &evidence.entries {
         if !e.tally.any() {
             continue;
@@ -416,5 +422,5 @@ fn evidence_json(evidence: &super::evidence::Evidence) -> Value {
             value
         })
         .collect();
-    json!({"device": evidence.device, "runs": evidence.runs, "entries": entries})
+    json!({"device": evidence.device, "runs": evidence.runs, "other_devices": evidence.other_devices, "entries": entries})
 }

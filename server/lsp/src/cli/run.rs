@@ -133,15 +133,12 @@ pub fn run(args: &RunArgs) -> ExitCode {
     let nodes: Option<Vec<String>> = if let Some(key_path) = &args.entry {
         match entry_tests(args, &manifest, &text) {
             Ok((nodes, scratch)) => {
+                errln!("torchcts-lsp run: {key_path}: {} tests", nodes.len());
                 run_manifest = scratch.unwrap_or(run_manifest);
                 Some(nodes)
             }
             Err(e) => return usage_error(e),
         }
-        .map(|nodes| {
-            errln!("torchcts-lsp run: {key_path}: {} tests", nodes.len());
-            nodes
-        })
     } else if let Some(rev) = &args.against {
         match started_against(&manifest, &text, rev, &args.accounting) {
             Ok(nodes) => Some(nodes),

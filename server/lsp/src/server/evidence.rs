@@ -70,10 +70,18 @@ pub fn hover_markdown(
     on_pool: &OnPool,
 ) -> Option<String> {
     let now = Some(crate::host::clock::now_seconds());
-    let entry = with_evidence(session, uri, analysis, on_pool, |device, lookup| {
-        evidence::entry_tally_at(session.inventory(), analysis, device, lookup, now, offset)
-    })??;
-    entry.tally.any().then(|| render(&entry))
+    let (device_setting, index) = index_of(session, uri, analysis, on_pool)?;
+    let index = index.lock().unwrap_or_else(|p| p.into_inner());
+    let lookup = IndexLookup::new(&index);
+    let entry =
+        evidence::entry_tally_at(session.inventory(), analysis, device_setting.as_deref(), &lookup, now, offset)?;
+    if entry.tally.any() {
+        return Some(render(&entry));
+    }
+    // Records on other devices only: say so, not nothing.
+    let switch = |d: &str| format!("set the `device` setting to `{d}`");
+    crate::host::evidence::other_devices_note(&entry.device, index.runs().len(), index.other_devices(), switch)
+        .map(|note| format!("**Runs**: {note}."))
 }
 
 /// Every entry with records: (the entry's span, the lens line). The counts are kept on the

@@ -266,6 +266,13 @@ fn build_record(
             .collect(),
     );
     record.notes.extend(ledger_note);
+    let switch = |d: &str| format!("pass `--device {d}`");
+    record.notes.extend(crate::host::evidence::other_devices_note(
+        &acc.device.device,
+        index.runs().len(),
+        index.other_devices(),
+        switch,
+    ));
     record.notes.extend(acc.not_modelled.iter().chain(&av::unknown_inputs(manifest)).map(|n| model::strip_paths(n)));
     if let Some(rev) = &args.against {
         record.review = Some(review_part(path, rev, &text, flags, &inventory)?);
