@@ -207,6 +207,26 @@ pub fn skips_report(source: Source, options: &SkipsOptions) -> Result<Value, Api
     Ok(crate::cli::skips::report_json(Path::new(&loaded.display), &inventory, &acc, selection, &unknown))
 }
 
+/// What `report --format json` prints for the manifest at `path`, with the `skips` options
+/// and the results folders `results` (besides `results/` beside the manifest, at the
+/// workspace root, `.torchcts-lsp/results` and the project's): the accounting's tables and
+/// the evidence, each test's newest record counted as passed, failed, errored, crashed,
+/// known backend crash, skipped or no record (`evidence.tests`, and per entry in `entries`).
+pub fn support_record(path: &Path, options: &SkipsOptions, results: &[PathBuf]) -> Result<Value, ApiError> {
+    let requested = level_selection(&options.levels)?;
+    if !path.is_file() {
+        return Err(unreadable(path, format!("{}: no such manifest file", path.display())));
+    }
+    let args = AccountingArgs {
+        levels: LevelArgs { level: requested, ..LevelArgs::default() },
+        device: options.device.clone(),
+        inventory: options.inventory.clone(),
+        torch: options.torch.clone(),
+        ..AccountingArgs::default()
+    };
+    crate::cli::report::record_json(path, &args, results).map_err(ApiError::Invalid)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

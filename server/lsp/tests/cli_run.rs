@@ -254,25 +254,26 @@ fn a_crash_exits_3_and_says_how_to_rerun_isolated() {
         "{stdout}"
     );
     assert!(stdout.contains(&format!("CRASHED {SUB_F32}: ")), "{stdout}");
-    let hint = stderr.lines().find(|l| l.contains("--failed --isolate")).expect("the re-run hint");
-    assert!(
-        hint.ends_with(&format!(
-            "torchcts-lsp run {}/manifest.py --failed --isolate --device simdev --python {python}",
-            dir.display()
-        )),
-        "{hint}"
+    let hint = stderr.lines().find(|l| l.starts_with("Hint: run the same tests again")).expect("the re-run hint");
+    let command = format!(
+        "torchcts-lsp run {}/manifest.py --node '{ADD_F32}' --node '{SUB_F32}' --isolate --device simdev --python {python}",
+        dir.display()
     );
-    // The hint's command: the crash is now one test's record and the run completes.
+    assert!(hint.ends_with(&format!(": {command}")), "{hint}");
+    // The hint's command, as a shell reads it: the crash is now one test's record and the
+    // run completes.
+    let words = shell_words(command.strip_prefix("torchcts-lsp ").unwrap());
+    let mut words: Vec<&str> = words.iter().map(String::as_str).collect();
+    words.extend(["--format", "json"]);
     let began = Instant::now();
-    let again = lsp(
-        &dir,
-        &["run", "--python", &python, "--device", "simdev", "--failed", "--isolate", "--format", "json"],
-        &faults,
-    );
+    let again = lsp(&dir, &words, &faults);
     println!("the isolated re-run: {:?}", began.elapsed());
     let report = json(&again);
     assert_eq!(again.status.code(), Some(3), "{report:#}");
-    assert_eq!(outcomes(&report), BTreeMap::from([(SUB_F32.to_string(), "crashed".to_string())]));
+    assert_eq!(
+        outcomes(&report),
+        BTreeMap::from([(ADD_F32.to_string(), "passed".to_string()), (SUB_F32.to_string(), "crashed".to_string())])
+    );
     assert_eq!(report["status"], "completed (torchcts exit 1)");
     // The support record: add's pass from the run that died is kept (torchcts's `_latest.json`
     // of that run has since been rewritten), and sub's crash is the newest record.
@@ -288,6 +289,27 @@ fn a_crash_exits_3_and_says_how_to_rerun_isolated() {
         "{:#}",
         record["evidence"]
     );
+}
+
+/// A command line split as a POSIX shell splits one with single-quoted words only.
+fn shell_words(line: &str) -> Vec<String> {
+    let (mut words, mut word, mut quoted, mut any) = (Vec::new(), String::new(), false, false);
+    for c in line.chars() {
+        match c {
+            '\'' => (quoted, any) = (!quoted, true),
+            ' ' if !quoted => {
+                if any {
+                    words.push(std::mem::take(&mut word));
+                }
+                any = false;
+            }
+            c => (word, any) = (word + &c.to_string(), true),
+        }
+    }
+    if any {
+        words.push(word);
+    }
+    words
 }
 
 /// A `requires capabilities: a, b` detail with its names sorted: torchcts prints a Python

@@ -12,7 +12,7 @@ use support::lsp_client::{file_uri, vscode_capabilities, LspClient};
 /// The message a finished run shows (other messages, such as what the server says about
 /// the fake Python's environment, are not about the run).
 fn run_summary(m: &Value) -> bool {
-    m["method"] == "window/showMessage"
+    (m["method"] == "window/showMessage" || m["method"] == "window/showMessageRequest")
         && m["params"]["message"].as_str().is_some_and(|t| t.starts_with("TorchCTS run"))
 }
 
@@ -229,6 +229,38 @@ fn an_entry_that_decides_no_test_offers_no_run_of_it() {
     client.shutdown();
 }
 
+/// A run that dies asks with a button for the isolated re-run; the button starts the same
+/// tests with `--subprocess-per-test`, and that run's summary says so (and asks nothing).
+#[test]
+fn a_crashed_run_offers_the_isolated_rerun_as_a_button() {
+    let dir = workspace("crash-button");
+    let uri = file_uri(&dir.join("manifest.py"));
+    let mut client = start(&fixture("python_segv"));
+    client.open(&uri, MANIFEST, 1);
+    client.diagnostics(&uri, Some(1));
+    client.answer("window/showMessageRequest", json!({"title": "Re-run isolated"}));
+    let run_level = json!({"command": "torchcts.runLevel", "arguments": [{"uri": uri, "level": 1}]});
+    assert_eq!(client.request("workspace/executeCommand", run_level)["started"], true);
+    let first = client.wait_for(run_summary);
+    assert_eq!(first["method"], "window/showMessageRequest", "{first:#}");
+    let text = first["params"]["message"].as_str().unwrap();
+    assert!(text.starts_with("TorchCTS run of level 1 on cpu crashed: "), "{text}");
+    assert!(text.contains("(crashed in opinfo/test_fake.py::test_boom)"), "{text}");
+    assert!(text.contains(". Re-run isolated: the same tests, each in its own process"), "{text}");
+    let titles: Vec<&str> =
+        first["params"]["actions"].as_array().unwrap().iter().filter_map(|a| a["title"].as_str()).collect();
+    assert_eq!(titles, ["Re-run isolated"]);
+    // The button's run: isolated, said in its summary; the fake Python crashes again, and
+    // no second question comes.
+    let second =
+        client.wait_for(|m| run_summary(m) && m["params"]["message"].as_str().unwrap_or("").contains("own process)"));
+    assert_eq!(second["method"], "window/showMessage", "{second:#}");
+    let text = second["params"]["message"].as_str().unwrap();
+    assert!(text.starts_with("TorchCTS run of level 1 on cpu (each test in its own process) crashed"), "{text}");
+    assert!(!text.contains("Re-run isolated"), "{text}");
+    client.shutdown();
+}
+
 #[test]
 fn a_second_run_asks_before_replacing_the_running_one() {
     let dir = workspace("replace");
@@ -324,17 +356,30 @@ fn a_real_crash_on_simdev_is_counted_apart_named_and_offers_the_isolated_rerun()
     assert!(run["title"].as_str().unwrap().contains("on simdev"), "{run:#}");
     let command = &run["command"];
     let began = std::time::Instant::now();
+    // The user clicks the button the crash offers.
+    client.answer("window/showMessageRequest", json!({"title": "Re-run isolated"}));
     let result = client
         .request("workspace/executeCommand", json!({"command": command["command"], "arguments": command["arguments"]}));
     assert_eq!(result["started"], true);
     let message = client.wait_for(run_summary);
     println!("editor run on simdev with a crash: {:?}", began.elapsed());
     let text = message["params"]["message"].as_str().unwrap();
+    assert_eq!(message["method"], "window/showMessageRequest", "a question with a button: {message:#}");
     assert_eq!(message["params"]["type"], 1, "an error: {text}");
     assert!(text.contains("crashed: killed by SIGABRT (abort)"), "{text}");
     assert!(text.contains("0 failed, 0 errors, 1 crashed"), "{text}");
     assert!(text.contains("(crashed in ") && text.contains("-cos"), "names the test: {text}");
-    assert!(text.contains(r#"`torchcts.rerunFailed` with {"isolate": true}"#), "offers the isolated re-run: {text}");
+    assert_eq!(message["params"]["actions"], json!([{"title": "Re-run isolated"}]), "offers the isolated re-run");
+    // The button's run: the same tests, each in its own process; the crash is one test's
+    // record and the run completes.
+    let began = std::time::Instant::now();
+    let isolated = client.wait_for(|m| {
+        run_summary(m) && m["params"]["message"].as_str().unwrap_or("").contains("(each test in its own process)")
+    });
+    println!("the isolated re-run from the button: {:?}", began.elapsed());
+    let text = isolated["params"]["message"].as_str().unwrap();
+    assert!(text.contains("on simdev (each test in its own process) finished (exit 1): "), "{text}");
+    assert!(text.contains(" 0 failed, 0 errors, 1 crashed"), "{text}");
     // What completed and the crash are evidence in the results folder.
     let history = std::fs::read_dir(dir.join(".torchcts-lsp/results"))
         .unwrap()

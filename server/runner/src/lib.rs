@@ -171,6 +171,9 @@ pub enum TestOutcome {
     /// The test's process died (signal, abort): torchcts's `ProcessCrash` record of an
     /// isolated test, or the test running when the whole run died.
     Crashed,
+    /// Recorded without running by a known-segfault ledger entry (`ERROR` with
+    /// `failure_stage` `known_backend_crash`).
+    KnownCrash,
 }
 
 /// The folder torchcts-lsp keeps its own files in beside a manifest (run results, scratch

@@ -209,7 +209,11 @@ pub fn run(args: &RunArgs) -> ExitCode {
     let code = summary.exit_code();
     if matches!(outcome.status, RunStatus::Crashed { .. }) && !args.isolate {
         errln!("Hint: the run died during a test; what completed and the crash are kept in {}.", results_dir.display());
-        errln!("Hint: re-run the failures each in its own process: {}", rerun_command(args, &manifest));
+        errln!(
+            "Hint: run the same tests again, each in its own process (the crash is then one test's record and \
+             the run completes): {}",
+            rerun_command(args, &manifest)
+        );
     }
     if let RunStatus::FailedToStart(why) = &outcome.status {
         errln!("torchcts-lsp run: could not start: {why}");
@@ -217,10 +221,30 @@ pub fn run(args: &RunArgs) -> ExitCode {
     finish(args, &summary, code)
 }
 
-/// The command line that re-runs this run's failures isolated.
+/// The command line that runs this run's selection again, each test in its own process.
 fn rerun_command(args: &RunArgs, manifest: &Path) -> String {
+    use torchcts_core::accounting_view::LevelSelection as L;
     let mut parts = vec!["torchcts-lsp run".to_string(), shell_word(&manifest.to_string_lossy())];
-    parts.push("--failed --isolate".into());
+    if let Some(entry) = &args.entry {
+        parts.push(format!("--entry {}", shell_word(entry)));
+    } else if let Some(rev) = &args.against {
+        parts.push(format!("--against {}", shell_word(rev)));
+    } else if args.failed {
+        parts.push("--failed".into());
+    } else if !args.node.is_empty() {
+        parts.extend(args.node.iter().map(|n| format!("--node {}", shell_word(n))));
+    } else {
+        match args.accounting.levels.selection() {
+            Some(L::Cumulative(n)) => parts.push(format!("--level {n}")),
+            Some(L::Exact(n)) => parts.push(format!("--level-exact {n}")),
+            Some(L::Range(a, b)) => parts.push(format!("--level-range {a}:{b}")),
+            None => {}
+        }
+    }
+    if let Some((k, n)) = args.shard {
+        parts.push(format!("--shard {k}/{n}"));
+    }
+    parts.push("--isolate".into());
     if let Some(device) = &args.accounting.device {
         parts.push(format!("--device {}", shell_word(device)));
     }
@@ -229,6 +253,9 @@ fn rerun_command(args: &RunArgs, manifest: &Path) -> String {
     }
     if let Some(python) = &args.python {
         parts.push(format!("--python {}", shell_word(&python.to_string_lossy())));
+    }
+    if args.workers > 0 {
+        parts.push(format!("--workers {}", args.workers));
     }
     parts.join(" ")
 }
@@ -417,13 +444,20 @@ fn outcome_word(outcome: TestOutcome) -> &'static str {
         TestOutcome::Skipped => "skipped",
         TestOutcome::Error => "errored",
         TestOutcome::Crashed => "crashed",
+        TestOutcome::KnownCrash => "known_backend_crash",
     }
 }
 
 fn finish(args: &RunArgs, summary: &RunSummary, code: ExitCode) -> ExitCode {
-    let counts =
-        [TestOutcome::Passed, TestOutcome::Failed, TestOutcome::Error, TestOutcome::Crashed, TestOutcome::Skipped]
-            .map(|o| (outcome_word(o), summary.count(o)));
+    let counts = [
+        TestOutcome::Passed,
+        TestOutcome::Failed,
+        TestOutcome::Error,
+        TestOutcome::Crashed,
+        TestOutcome::KnownCrash,
+        TestOutcome::Skipped,
+    ]
+    .map(|o| (outcome_word(o), summary.count(o)));
     match args.format {
         super::ReportFormat::Json => {
             let mut report = serde_json::json!({
@@ -442,7 +476,16 @@ fn finish(args: &RunArgs, summary: &RunSummary, code: ExitCode) -> ExitCode {
             super::output::write_json_stdout(&report);
         }
         super::ReportFormat::Text => {
-            let counted = counts.iter().map(|(w, n)| format!("{n} {w}")).collect::<Vec<_>>().join(", ");
+            // A known crash (the ledger's record, not run) only where there is one.
+            let counted = counts
+                .iter()
+                .filter(|(w, n)| *n > 0 || *w != "known_backend_crash")
+                .map(|(w, n)| match *w {
+                    "known_backend_crash" => format!("{n} known backend crash (not run)"),
+                    _ => format!("{n} {w}"),
+                })
+                .collect::<Vec<_>>()
+                .join(", ");
             out!("torchcts run {}: {counted}\n", summary.status);
             for t in summary.tests.iter().filter(|t| !matches!(t.outcome, TestOutcome::Passed | TestOutcome::Skipped)) {
                 let message = t.message.as_deref().and_then(|m| m.lines().next()).unwrap_or("");

@@ -118,7 +118,8 @@ pub fn run(args: &ReportArgs) -> ExitCode {
     for (input, config) in given.inputs.iter().zip(&configs) {
         let flags = args.accounting.for_manifest(config.as_ref());
         let extra = args.results.folders(config.as_ref());
-        let record = match build_record(args, &flags, input, &extra) {
+        let made = Made { against: args.against.as_deref(), timestamp: args.timestamp };
+        let record = match build_record(made, &flags, input, &extra) {
             Ok(record) => record,
             Err(message) => {
                 errln!("{message}");
@@ -191,8 +192,25 @@ fn file_name_for(manifest: &str, format: RecordFormat) -> String {
 }
 
 /// The record of one manifest, or the message why there is none.
+/// What a record adds besides the accounting and the evidence.
+#[derive(Clone, Copy, Default)]
+pub struct Made<'a> {
+    /// `--against REV`: the review diff against the committed version at REV.
+    pub against: Option<&'a str>,
+    /// `--timestamp`: the time of generation, and ages.
+    pub timestamp: bool,
+}
+
+/// The support record of the manifest at `path` as `report --format json` prints it (the
+/// Python API's `report`).
+pub fn record_json(path: &Path, flags: &AccountingArgs, results: &[PathBuf]) -> Result<serde_json::Value, String> {
+    let input = Input { path: path.to_path_buf(), stdin: false, empty_folder: false };
+    let record = build_record(Made::default(), flags, &input, results)?;
+    Ok(json::to_json(&record))
+}
+
 fn build_record(
-    args: &ReportArgs,
+    args: Made,
     flags: &AccountingArgs,
     input: &Input,
     extra_results: &[PathBuf],
@@ -274,7 +292,7 @@ fn build_record(
         switch,
     ));
     record.notes.extend(acc.not_modelled.iter().chain(&av::unknown_inputs(manifest)).map(|n| model::strip_paths(n)));
-    if let Some(rev) = &args.against {
+    if let Some(rev) = args.against {
         record.review = Some(review_part(path, rev, &text, flags, &inventory)?);
     }
     if args.timestamp {
