@@ -160,6 +160,17 @@ pub struct SkipsOptions {
     pub torch: Option<String>,
 }
 
+/// The CLI's flags for `options` and the level selection they asked for.
+fn accounting_args(options: &SkipsOptions, requested: Option<LevelSelection>) -> AccountingArgs {
+    AccountingArgs {
+        levels: LevelArgs { level: requested, ..LevelArgs::default() },
+        device: options.device.clone(),
+        inventory: options.inventory.clone(),
+        torch: options.torch.clone(),
+        ..AccountingArgs::default()
+    }
+}
+
 /// What `torchcts-lsp skips FILE --format json` prints for the same options: per-level
 /// counts, reason counts, records and notes; the inventory is chosen as the CLI chooses it
 /// (for manifest text, as for a `manifest.py` in the current folder).
@@ -173,13 +184,7 @@ pub fn skips_report(source: Source, options: &SkipsOptions) -> Result<Value, Api
         Source::Path(path) => path,
         Source::Text(_) => Path::new("manifest.py"),
     };
-    let args = AccountingArgs {
-        levels: LevelArgs { level: requested, ..LevelArgs::default() },
-        device: options.device.clone(),
-        inventory: options.inventory.clone(),
-        torch: options.torch.clone(),
-        ..AccountingArgs::default()
-    };
+    let args = accounting_args(options, requested);
     let inventory = args.load_inventory(path).map_err(ApiError::Invalid)?;
     let surroundings = args.surroundings(path, None);
     let python = surroundings.python;
@@ -217,13 +222,7 @@ pub fn support_record(path: &Path, options: &SkipsOptions, results: &[PathBuf]) 
     if !path.is_file() {
         return Err(unreadable(path, format!("{}: no such manifest file", path.display())));
     }
-    let args = AccountingArgs {
-        levels: LevelArgs { level: requested, ..LevelArgs::default() },
-        device: options.device.clone(),
-        inventory: options.inventory.clone(),
-        torch: options.torch.clone(),
-        ..AccountingArgs::default()
-    };
+    let args = accounting_args(options, requested);
     crate::cli::report::record_json(path, &args, results).map_err(ApiError::Invalid)
 }
 
