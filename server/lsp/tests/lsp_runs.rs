@@ -416,17 +416,7 @@ fn a_known_crash_ledger_entry_is_a_known_backend_crash_in_the_run_skips_report_a
     std::fs::write(dir.join("manifest.py"), &text).unwrap();
     std::fs::copy(simdev.join("ledger/known_segfaults.json"), dir.join("known_segfaults.json")).unwrap();
     let simdev_path = simdev.display().to_string();
-    let cli = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
-            .args(args)
-            .current_dir(&dir)
-            .env("PYTHONPATH", &simdev_path)
-            .env("SIMDEV_ABORT", r"^aten\.sub\.")
-            .env_remove("VIRTUAL_ENV")
-            .stdin(std::process::Stdio::null())
-            .output()
-            .unwrap()
-    };
+    let cli = |args: &[&str]| simdev_cli(&dir, args, &[("SIMDEV_ABORT", r"^aten\.sub\.")]);
     let began = std::time::Instant::now();
     let run = cli(&["run", "--python", &python, "--device", "simdev", "--node", ADD, "--node", SUB]);
     println!("run with a known-crash ledger entry: {:?}", began.elapsed());
@@ -450,16 +440,7 @@ fn a_known_crash_ledger_entry_is_a_known_backend_crash_in_the_run_skips_report_a
     assert_eq!(known.map(|r| r["count"].clone()), Some(json!(1)), "{:#}", record["reason_counts"]);
     // The editor: the hover on `device_name` lists the known crash; the float32 entry's lens
     // counts the run's record of it apart.
-    let mut client = LspClient::spawn_with_env(&[], &["VIRTUAL_ENV"], &[("PYTHONPATH", simdev_path.as_str())]);
-    client.request(
-        "initialize",
-        json!({"processId": null, "rootUri": null, "capabilities": vscode_capabilities(),
-               "initializationOptions": {"torchcts": {"python": python}}}),
-    );
-    client.notify("initialized", json!({}));
-    let uri = file_uri(&dir.join("manifest.py"));
-    client.open(&uri, &text, 1);
-    client.diagnostics(&uri, Some(1));
+    let (mut client, uri) = simdev_editor(&dir, &text, &python, &simdev_path);
     let line = text.lines().position(|l| l.contains("\"device_name\"")).unwrap();
     let at = json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": 6}});
     let mut markdown = String::new();
@@ -475,5 +456,129 @@ fn a_known_crash_ledger_entry_is_a_known_backend_crash_in_the_run_skips_report_a
     let lenses = client.request("textDocument/codeLens", json!({"textDocument": {"uri": uri}}));
     let titles: Vec<&str> = lenses.as_array().unwrap().iter().filter_map(|l| l["command"]["title"].as_str()).collect();
     assert!(titles.iter().any(|t| t.starts_with("simdev: 1 passed · 1 known crash (not run) · ")), "{titles:#?}");
+    client.shutdown();
+}
+
+/// `torchcts-lsp ARGS` in `dir` with the simdev backend importable and `faults` set.
+fn simdev_cli(dir: &Path, args: &[&str], faults: &[(&str, &str)]) -> std::process::Output {
+    let simdev = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/simdev").canonicalize().unwrap();
+    std::process::Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
+        .args(args)
+        .current_dir(dir)
+        .env("PYTHONPATH", simdev)
+        .envs(faults.iter().copied())
+        .env_remove("VIRTUAL_ENV")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap()
+}
+
+/// The server with `python` for runs and the simdev backend importable, `dir/manifest.py`
+/// open with `text`, its first diagnostics in.
+fn simdev_editor(dir: &Path, text: &str, python: &str, simdev_path: &str) -> (LspClient, String) {
+    let mut client = LspClient::spawn_with_env(&[], &["VIRTUAL_ENV"], &[("PYTHONPATH", simdev_path)]);
+    client.request(
+        "initialize",
+        json!({"processId": null, "rootUri": null, "capabilities": vscode_capabilities(),
+               "initializationOptions": {"torchcts": {"python": python}}}),
+    );
+    client.notify("initialized", json!({}));
+    let uri = file_uri(&dir.join("manifest.py"));
+    client.open(&uri, text, 1);
+    client.diagnostics(&uri, Some(1));
+    (client, uri)
+}
+
+/// Issue 33: a real FAIL, ERROR and crash on simdev (one isolated run: wrong values in sub,
+/// an exception in exp, an abort in cos) as a user sees them: the run's summary, `report`,
+/// and in the editor the float32 entry's lens, its `run-evidence` warning and its hover.
+#[test]
+#[ignore = "needs TORCHCTS_PYTHON: real torchcts"]
+fn a_real_fail_error_and_crash_on_simdev_are_counted_apart_in_every_view() {
+    let Some(python) = real_python() else { return };
+    let forward = |op: &str| format!("opinfo/test_opinfo_forward.py::test_op_forward[clean-{op}-torch.float32]");
+    let simdev = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/simdev").canonicalize().unwrap();
+    let dir = workspace("simdev-views");
+    let text = std::fs::read_to_string(simdev.join("manifest.py")).unwrap();
+    std::fs::write(dir.join("manifest.py"), &text).unwrap();
+    let faults =
+        [("SIMDEV_WRONG", r"^aten\.sub\."), ("SIMDEV_RAISE", r"^aten\.exp\."), ("SIMDEV_ABORT", r"^aten\.cos\.")];
+    let mut args = vec!["run".to_string(), "--python".into(), python.clone(), "--device".into(), "simdev".into()];
+    for op in ["add", "sub", "exp", "cos"] {
+        args.extend(["--node".to_string(), forward(op)]);
+    }
+    args.push("--isolate".into());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let began = std::time::Instant::now();
+    let run = simdev_cli(&dir, &args, &faults);
+    println!("isolated run of 4 tests on simdev (PASS, FAIL, ERROR, crash): {:?}", began.elapsed());
+    let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
+    assert_eq!(run.status.code(), Some(3), "a crash: {stdout}\n{}", String::from_utf8_lossy(&run.stderr));
+    assert!(
+        stdout.starts_with(
+            "torchcts run completed (torchcts exit 1): 1 passed, 1 failed, 1 errored, 1 crashed, 0 skipped"
+        ),
+        "{stdout}"
+    );
+    for (word, op) in [("FAILED", "sub"), ("ERRORED", "exp"), ("CRASHED", "cos")] {
+        assert!(stdout.contains(&format!("{word} {}: ", forward(op))), "{word} {op}: {stdout}");
+    }
+    let record = simdev_cli(
+        &dir,
+        &["report", "manifest.py", "--device", "simdev", "--torch", "2.12.1", "--format", "json"],
+        &[],
+    );
+    let record: Value = serde_json::from_slice(&record.stdout).unwrap();
+    let tests = &record["evidence"]["tests"];
+    assert_eq!(
+        [&tests["passed"], &tests["failed"], &tests["errored"], &tests["crashed"]],
+        [&json!(1), &json!(1), &json!(1), &json!(1)],
+        "{tests:#}"
+    );
+    // The editor: the records read back from the results folder.
+    let (mut client, uri) = simdev_editor(&dir, &text, &python, &simdev.display().to_string());
+    let line = text.lines().position(|l| l.contains("\"supported_dtypes\"")).unwrap();
+    let mut lens = String::new();
+    for _ in 0..200 {
+        let lenses = client.request("textDocument/codeLens", json!({"textDocument": {"uri": uri}}));
+        if let Some(title) = lenses.as_array().unwrap().iter().find_map(|l| {
+            (l["range"]["start"]["line"] == line)
+                .then(|| l["command"]["title"].as_str())
+                .flatten()
+                .filter(|t| t.starts_with("simdev: "))
+        }) {
+            lens = title.to_string();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(lens.starts_with("simdev: 1 passed · 1 failed · 1 errored · 1 crashed · "), "{lens}");
+    let warning = client.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["diagnostics"].as_array().is_some_and(|d| d.iter().any(|x| x["code"] == "run-evidence"))
+    });
+    let warning = warning["params"]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["code"] == "run-evidence")
+        .unwrap()
+        .clone();
+    assert!(
+        warning["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("3 of the tests the torch.float32 entry lets in failed, errored or crashed"),
+        "{warning:#}"
+    );
+    let character = text.lines().nth(line).unwrap().find("torch.float32").unwrap() + 2;
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}),
+    );
+    let markdown = hover["contents"]["value"].as_str().unwrap_or_default();
+    for (word, op) in [("FAIL", "sub"), ("ERROR", "exp"), ("CRASH", "cos")] {
+        assert!(markdown.contains(&format!("- {word} `{}`", forward(op))), "{word} {op}: {markdown}");
+    }
     client.shutdown();
 }
