@@ -31,15 +31,19 @@ run's history file is its own record; `report` and the editor read them all).
 
 Results go to <manifest folder>/.torchcts-lsp/results (--results DIR to change), where the
 editor's hover, lenses and `report` read them. A run that dies (abort, segfault, out of
-memory) keeps what completed and records the test that crashed there; re-run with
+memory) keeps what completed and records the test that crashed there; run it again with
 --isolate (each test in its own process) to contain it.
 
-Progress goes to stderr on a terminal. Output (--format): text, a summary line and the
-node ids that did not pass; json: {status, exit_code, passed, failed, errored, crashed,
-skipped, tests: [{nodeid, outcome, message}], results_dir, crash_artifact, argv}.
+Progress goes to stderr on a terminal (torchcts's ERROR and crashes counted apart from FAIL).
+Output (--format): text, a summary line and the node ids that did not pass; json: {status,
+exit_code, passed, failed, errored, crashed, known_backend_crash, skipped, tests: [{nodeid,
+outcome, message}], results_dir, crash_artifact, argv}. A known backend crash is a project
+known_segfaults.json entry's record of a test torchcts did not run.
 
-Exit code: 0 all passed; 1 a test failed or errored; 3 a test crashed or the run died (a
-crash, a time-out); 2 a usage error or a run that could not start (no torchcts, no Python).";
+Exit code: 0 all passed; 1 a test failed or errored (or torchcts exited non-zero, as it does
+for a known crash's record); 3 a test crashed or the run died (a crash, a time-out): the hint
+on stderr is the command that runs the same tests again with --isolate; 2 a usage error or a
+run that could not start (no torchcts, no Python).";
 
 #[derive(clap::Args, Debug)]
 #[command(about = "Run the real torchcts for a manifest (CI, terminals): FAIL, ERROR and crashes apart", after_help = RUN_HELP)]
