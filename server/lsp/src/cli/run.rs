@@ -133,36 +133,9 @@ pub fn run(args: &RunArgs) -> ExitCode {
     let device = side.facts.resolve_device(args.accounting.device.as_deref());
 
     // The node ids, for the selections that name tests; a skip_ops entry's run on a scratch copy.
-    let mut run_manifest = manifest.clone();
-    let nodes: Option<Vec<String>> = if let Some(key_path) = &args.entry {
-        match entry_tests(args, &manifest, &text) {
-            Ok((nodes, scratch)) => {
-                errln!("torchcts-lsp run: {key_path}: {} tests", nodes.len());
-                run_manifest = scratch.unwrap_or(run_manifest);
-                Some(nodes)
-            }
-            Err(e) => return usage_error(e),
-        }
-    } else if let Some(rev) = &args.against {
-        match started_against(&manifest, &text, rev, &args.accounting) {
-            Ok(nodes) => Some(nodes),
-            Err(e) => return usage_error(e),
-        }
-    } else if args.failed {
-        let index = EvidenceIndex::read(std::slice::from_ref(&results_dir), &device, Default::default());
-        let mut failed: Vec<String> = index
-            .records()
-            .filter(|(_, e)| {
-                matches!(e.status, EvidenceStatus::Failed | EvidenceStatus::Error | EvidenceStatus::Crashed)
-            })
-            .map(|(id, _)| id.to_string())
-            .collect();
-        failed.sort();
-        Some(failed)
-    } else if !args.node.is_empty() {
-        Some(args.node.clone())
-    } else {
-        None
+    let (nodes, run_manifest) = match named_tests(args, &manifest, &text, &results_dir, &device) {
+        Ok(named) => named,
+        Err(e) => return usage_error(e),
     };
     let selection = match nodes {
         Some(mut nodes) => {
@@ -223,6 +196,41 @@ pub fn run(args: &RunArgs) -> ExitCode {
         errln!("torchcts-lsp run: could not start: {why}");
     }
     finish(args, &summary, code)
+}
+
+/// The node ids the selection flags name (`None`: a level run), and the manifest the run
+/// uses (a scratch copy for a `skip_ops` entry's tests).
+fn named_tests(
+    args: &RunArgs,
+    manifest: &Path,
+    text: &str,
+    results_dir: &Path,
+    device: &str,
+) -> Result<(Option<Vec<String>>, PathBuf), String> {
+    if let Some(key_path) = &args.entry {
+        let (nodes, scratch) = entry_tests(args, manifest, text)?;
+        errln!("torchcts-lsp run: {key_path}: {} tests", nodes.len());
+        return Ok((Some(nodes), scratch.unwrap_or_else(|| manifest.to_path_buf())));
+    }
+    let nodes = if let Some(rev) = &args.against {
+        Some(started_against(manifest, text, rev, &args.accounting)?)
+    } else if args.failed {
+        let index = EvidenceIndex::read(&[results_dir.to_path_buf()], device, Default::default());
+        let mut failed: Vec<String> = index
+            .records()
+            .filter(|(_, e)| {
+                matches!(e.status, EvidenceStatus::Failed | EvidenceStatus::Error | EvidenceStatus::Crashed)
+            })
+            .map(|(id, _)| id.to_string())
+            .collect();
+        failed.sort();
+        Some(failed)
+    } else if !args.node.is_empty() {
+        Some(args.node.clone())
+    } else {
+        None
+    };
+    Ok((nodes, manifest.to_path_buf()))
 }
 
 /// The command line that runs this run's selection again, each test in its own process.
