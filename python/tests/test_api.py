@@ -160,3 +160,47 @@ def test_skips_releases_the_gil():
     finally:
         sys.setswitchinterval(old)
     assert reads[1] > reads[0], f"the main thread did not run during skips(): {reads}"
+
+
+def test_report_counts_crashes_apart_and_equals_the_cli_json(cargo_binary, tmp_path):
+    """The support record through the API: a test whose process died (torchcts's `ProcessCrash`
+    record) and one a known-segfault ledger entry recorded without running are counted apart
+    from the errors, as `torchcts-lsp report --format json` counts them."""
+    (tmp_path / "manifest.py").write_text(
+        'import torch\nmanifest = {\n    "manifest_version": 1,\n    "device_name": "cpu",\n'
+        '    "supported_dtypes": {torch.float32: True},\n    "semantic_level": 2,\n}\n'
+    )
+    forward = "opinfo/test_opinfo_forward.py::test_op_forward[clean-{}-torch.float32]"
+    # A plain torchcts artifact, its records as torchcts 0.4.1 writes them (conftest.py).
+    artifact = {
+        "metadata": {
+            "device_name": "cpu",
+            "hardware_key": "cpu_vm",
+            "timestamp": "2026-12-01T00:00:00Z",
+            "pytorch_version": "2.12.1",
+            "session_completed": True,
+        },
+        "results": {
+            forward.format("add"): {"status": "PASS"},
+            forward.format("sub"): {"status": "ERROR", "error_type": "ProcessCrash", "failure_stage": "process_crash",
+                                    "error_message": "Subprocess crashed: returncode=-6 signal=SIGABRT"},
+            forward.format("cos"): {"status": "ERROR", "failure_stage": "known_backend_crash",
+                                    "error_message": "Known confirmed backend crash was recorded without executing"},
+            forward.format("div"): {"status": "ERROR", "error_type": "RuntimeError", "failure_stage": "pytest_call",
+                                    "error_message": "RuntimeError: not implemented"},
+        },
+        "skips": {},
+    }
+    history = tmp_path / "results" / "cpu_vm_history"
+    history.mkdir(parents=True)
+    (history / "2026-12-01T00-00-00Z.json").write_text(json.dumps(artifact))
+    record = torchcts_lsp.report(tmp_path / "manifest.py", torch="2.12.1")
+    tests = record["evidence"]["tests"]
+    assert (tests["passed"], tests["errored"], tests["crashed"], tests["known_backend_crash"], tests["failed"]) == (1, 1, 1, 1, 0)
+    statuses = {t["node_id"]: t.get("status") for row in record["matrix"] for cell in row["cells"] for t in cell["tests"]}
+    assert statuses[forward.format("sub")] == "crashed"
+    assert statuses[forward.format("cos")] == "known_backend_crash"
+    expected = cli_json(cargo_binary, "report", str(tmp_path / "manifest.py"), "--torch", "2.12.1")
+    assert record == expected
+    with pytest.raises(FileNotFoundError):
+        torchcts_lsp.report(tmp_path / "missing.py")

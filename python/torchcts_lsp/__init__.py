@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass
-from typing import Any, Literal, Union
+from typing import Any, Literal, Sequence, Union
 
 from . import _native
 from ._types import CheckReport, InventoryInfo, Origin, Severity, SkipsReport
@@ -44,6 +44,7 @@ __all__ = [
     "__version__",
     "check",
     "inventory",
+    "report",
     "serve",
     "skips",
     "torch_version",
@@ -179,6 +180,31 @@ def skips(
     """
     os.environ.setdefault(PYTHON_ENV, sys.executable)
     return _native.skips(path, level, level_exact, level_range, device, inventory, torch)
+
+
+def report(
+    path: str | os.PathLike[str],
+    level: int | None = None,
+    device: str | None = None,
+    *,
+    results: Sequence[str | os.PathLike[str]] = (),
+    inventory: str | os.PathLike[str] | None = None,
+    torch: str | None = None,
+) -> dict[str, Any]:
+    """The support record of a manifest: the dict ``torchcts-lsp report FILE --format json``
+    prints. ``record["evidence"]["tests"]`` counts what the newest record of each test that
+    runs says: ``passed``, ``failed``, ``errored``, ``crashed`` (the process died during the
+    test), ``known_backend_crash`` (recorded without running by a known-segfault ledger
+    entry), ``skipped``, ``no_record``; ``record["entries"]`` the same per manifest entry.
+
+    The records are read from ``results/`` beside the manifest, ``.torchcts-lsp/results``
+    (where ``torchcts-lsp run`` and the editor put them), the project's ``results`` and the
+    folders in ``results``. ``level``, ``device``, ``inventory`` and ``torch`` as in
+    :func:`skips`. Raises ``FileNotFoundError`` for a missing manifest, ``ValueError`` for a
+    bad level or a manifest that does not evaluate.
+    """
+    os.environ.setdefault(PYTHON_ENV, sys.executable)
+    return _native.report(path, level, device, [os.fspath(r) for r in results], inventory, torch)
 
 
 def inventory(path: str | os.PathLike[str] | None = None) -> InventoryInfo:

@@ -2,6 +2,7 @@
 ``torchcts_lsp``; these are the raw calls they make."""
 
 import os
+from typing import Any
 
 from ._types import CheckReport, InventoryInfo, SkipsReport
 
@@ -25,6 +26,16 @@ def skips(
     torch: str | None = None,
 ) -> SkipsReport:
     """``torchcts-lsp skips FILE --format json``'s report."""
+
+def report(
+    path: str | os.PathLike[str],
+    level: int | None = None,
+    device: str | None = None,
+    results: list[str] | None = None,
+    inventory: str | os.PathLike[str] | None = None,
+    torch: str | None = None,
+) -> dict[str, Any]:
+    """``torchcts-lsp report FILE --format json``'s support record."""
 
 def inventory_info(path: str | os.PathLike[str] | None = None) -> InventoryInfo:
     """The embedded (or given) inventory's torchcts/torch versions and extraction date."""

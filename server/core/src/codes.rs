@@ -128,7 +128,7 @@ codes! {
     DuplicateKey "duplicate-key" Ours Meaning "A key written twice: the later value wins.";
     WideTolerance "wide-tolerance" Ours Meaning "A tolerance so wide the comparison hardly tests anything.";
     NotEvaluated "not-evaluated" Ours NotEvaluated "A value that cannot be known without running Python.";
-    RunEvidence "run-evidence" Ours Evidence "A claimed dtype or capability whose tests failed or errored in the newest records.";
+    RunEvidence "run-evidence" Ours Evidence "A claimed dtype or capability whose tests failed, errored or crashed in the newest records.";
     SkipOpPasses "skip-op-passes" Ours Evidence "A `skip_ops` item whose operator's tests passed in a run without it.";
     StaleEvidence "stale-evidence" Ours Evidence "Records older than the entry's last change.";
     EvidenceOtherTorch "evidence-other-torch" Ours Evidence "Records of another torch release.";

@@ -195,6 +195,43 @@ fn the_hover_question_computes_only_the_entry_under_the_cursor() {
     assert!(evidence::entry_tally_at(Inventory::embedded(), &a, None, &records, Some(NOW), 3).is_none());
 }
 
+#[test]
+fn crashed_and_known_crash_records_are_counted_apart_from_errors() {
+    let a = analysis(MANIFEST);
+    let ids = ids_at(&a, "torch.float16");
+    let at = "2026-11-30T16:24:12.000000Z".to_string();
+    let mut by_id: HashMap<_, _> =
+        ids.iter().map(|id| (id.clone(), (TestStatus::Passed, None, at.clone(), false))).collect();
+    let crash = "the test process crashed during this test: killed by SIGABRT (abort)".to_string();
+    by_id.insert(ids[0].clone(), (TestStatus::Crashed, Some(crash.clone()), at.clone(), false));
+    let known = "Known confirmed backend crash was recorded without executing".to_string();
+    by_id.insert(ids[1].clone(), (TestStatus::KnownCrash, Some(known), at.clone(), false));
+    by_id.insert(ids[2].clone(), (TestStatus::Errored, Some("RuntimeError: x".into()), at.clone(), false));
+    let records =
+        Records { run: run("2.12.1", "2026-11-30T16:24:12Z"), old_run: run("2.12.1", "2026-11-30T16:24:12Z"), by_id };
+    let entries = evidence::entry_tallies(Inventory::embedded(), &a, None, &records, Some(NOW));
+    let t = &by_kind(&entries, &["supported_dtypes", "torch.float16"]).tally;
+    assert_eq!((t.failed, t.errored, t.crashed, t.known_crash, t.passed), (0, 1, 1, 1, ids.len() - 3));
+    assert_eq!(t.failing(), 2);
+    // The lens line; a known crash is no failure (the ledger knows it) but is said.
+    assert_eq!(
+        by_kind(&entries, &["supported_dtypes", "torch.float16"]).line(),
+        format!("cpu: {} passed · 1 errored · 1 crashed · 1 known crash (not run), newest 2 d ago", ids.len() - 3)
+    );
+    let failures: Vec<(TestStatus, &str)> =
+        t.failures.iter().map(|f| (f.status, f.error.as_deref().unwrap_or(""))).collect();
+    assert_eq!(failures, vec![(TestStatus::Crashed, crash.as_str()), (TestStatus::Errored, "RuntimeError: x")]);
+    assert_eq!((TestStatus::Crashed.record_word(), TestStatus::KnownCrash.record_word()), ("CRASH", "KNOWN CRASH"));
+    // The finding says crashed apart.
+    let notes = evidence::notes(&a, &entries, &NoteContext::default());
+    let f16 = notes.iter().find(|n| n.key_path == ["supported_dtypes", "torch.float16"]).unwrap();
+    assert!(
+        f16.message.starts_with("2 of the tests the torch.float16 entry lets in errored or crashed in the newest runs"),
+        "{}",
+        f16.message
+    );
+}
+
 /// The notes of MANIFEST's records, placed by an analysis of `text`.
 fn findings_of(text: &str, context: &NoteContext) -> Vec<(String, Severity, String, String)> {
     let a = analysis(MANIFEST);

@@ -160,6 +160,17 @@ pub struct SkipsOptions {
     pub torch: Option<String>,
 }
 
+/// The CLI's flags for `options` and the level selection they asked for.
+fn accounting_args(options: &SkipsOptions, requested: Option<LevelSelection>) -> AccountingArgs {
+    AccountingArgs {
+        levels: LevelArgs { level: requested, ..LevelArgs::default() },
+        device: options.device.clone(),
+        inventory: options.inventory.clone(),
+        torch: options.torch.clone(),
+        ..AccountingArgs::default()
+    }
+}
+
 /// What `torchcts-lsp skips FILE --format json` prints for the same options: per-level
 /// counts, reason counts, records and notes; the inventory is chosen as the CLI chooses it
 /// (for manifest text, as for a `manifest.py` in the current folder).
@@ -173,13 +184,7 @@ pub fn skips_report(source: Source, options: &SkipsOptions) -> Result<Value, Api
         Source::Path(path) => path,
         Source::Text(_) => Path::new("manifest.py"),
     };
-    let args = AccountingArgs {
-        levels: LevelArgs { level: requested, ..LevelArgs::default() },
-        device: options.device.clone(),
-        inventory: options.inventory.clone(),
-        torch: options.torch.clone(),
-        ..AccountingArgs::default()
-    };
+    let args = accounting_args(options, requested);
     let inventory = args.load_inventory(path).map_err(ApiError::Invalid)?;
     let surroundings = args.surroundings(path, None);
     let python = surroundings.python;
@@ -205,6 +210,20 @@ pub fn skips_report(source: Source, options: &SkipsOptions) -> Result<Value, Api
     let acc = accounting::account(&inventory, &facts, &device, selection);
     let unknown = av::unknown_inputs(manifest);
     Ok(crate::cli::skips::report_json(Path::new(&loaded.display), &inventory, &acc, selection, &unknown))
+}
+
+/// What `report --format json` prints for the manifest at `path`, with the `skips` options
+/// and the results folders `results` (besides `results/` beside the manifest, at the
+/// workspace root, `.torchcts-lsp/results` and the project's): the accounting's tables and
+/// the evidence, each test's newest record counted as passed, failed, errored, crashed,
+/// known backend crash, skipped or no record (`evidence.tests`, and per entry in `entries`).
+pub fn support_record(path: &Path, options: &SkipsOptions, results: &[PathBuf]) -> Result<Value, ApiError> {
+    let requested = level_selection(&options.levels)?;
+    if !path.is_file() {
+        return Err(unreadable(path, format!("{}: no such manifest file", path.display())));
+    }
+    let args = accounting_args(options, requested);
+    crate::cli::report::record_json(path, &args, results).map_err(ApiError::Invalid)
 }
 
 #[cfg(test)]

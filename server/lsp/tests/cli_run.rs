@@ -118,6 +118,58 @@ fn run_against_a_commit_runs_exactly_the_tests_diff_lists() {
     let ran: Vec<String> = outcomes(&report).into_keys().collect();
     assert_eq!(ran, listed);
     assert_eq!(report["passed"].as_u64(), Some(listed.len() as u64));
+    // The committed version's `skip_ops[0]`, as the editor's run action on it: the same tests
+    // (those the entry removes), on a scratch copy; the manifest stays as committed.
+    git(&dir, &["checkout", "-q", "manifest.py"]);
+    let committed = std::fs::read_to_string(dir.join("manifest.py")).unwrap();
+    let began = Instant::now();
+    let run = lsp(
+        &dir,
+        &["run", "--entry", "skip_ops[0]", "--python", &python, "--format", "json"],
+        &[("VIRTUAL_ENV", &venv)],
+    );
+    println!("run --entry skip_ops[0] ({} tests): {:?}", listed.len(), began.elapsed());
+    let report = json(&run);
+    assert_eq!(run.status.code(), Some(0), "{report:#}\n{}", String::from_utf8_lossy(&run.stderr));
+    assert_eq!(outcomes(&report).into_keys().collect::<Vec<_>>(), listed);
+    assert!(String::from_utf8_lossy(&run.stderr).contains(&format!("skip_ops[0]: {} tests", listed.len())));
+    assert_eq!(std::fs::read_to_string(dir.join("manifest.py")).unwrap(), committed);
+    assert!(dir.join(".torchcts-lsp/scratch/manifest.py").is_file());
+}
+
+/// `--entry` names what it cannot run: no real torchcts needed (nothing starts).
+#[test]
+fn run_entry_refuses_what_it_cannot_run_and_says_what_is_there() {
+    let dir = folder("entry-usage");
+    let manifest = std::fs::read_to_string(simdev().join("manifest.py"))
+        .unwrap()
+        .replace(r#""skip_ops": []"#, r#""skip_ops": ["cos"]"#);
+    std::fs::write(dir.join("manifest.py"), &manifest).unwrap();
+    let mut messages = Vec::new();
+    for key_path in ["capabilities.nothing_such", "skip_ops[3]", "semantic_level.x", "skip_ops"] {
+        let out = lsp(&dir, &["run", "--entry", key_path, "--python", "/nonexistent/python"], &[]);
+        assert_eq!(out.status.code(), Some(2), "{key_path}");
+        messages.push(String::from_utf8_lossy(&out.stderr).trim().to_string());
+    }
+    assert!(
+        messages[0].starts_with("torchcts-lsp run: `capabilities.nothing_such`: the keys of `capabilities` are "),
+        "{}",
+        messages[0]
+    );
+    assert_eq!(messages[1], r#"torchcts-lsp run: `skip_ops[3]`: `skip_ops` holds 1 items: "cos""#);
+    assert_eq!(messages[2], "torchcts-lsp run: `semantic_level.x`: `semantic_level` is no list or dict");
+    assert!(messages[3].contains("expected SECTION.NAME or SECTION[INDEX]"), "{}", messages[3]);
+    // A capability that is False gates tests that do not run: nothing to run for it.
+    std::fs::write(dir.join("manifest.py"), manifest.replace(r#""device_api": True"#, r#""device_api": False"#))
+        .unwrap();
+    let out = lsp(&dir, &["run", "--entry", "capabilities.device_api", "--python", "/nonexistent/python"], &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("decides no tests to run"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -202,25 +254,26 @@ fn a_crash_exits_3_and_says_how_to_rerun_isolated() {
         "{stdout}"
     );
     assert!(stdout.contains(&format!("CRASHED {SUB_F32}: ")), "{stdout}");
-    let hint = stderr.lines().find(|l| l.contains("--failed --isolate")).expect("the re-run hint");
-    assert!(
-        hint.ends_with(&format!(
-            "torchcts-lsp run {}/manifest.py --failed --isolate --device simdev --python {python}",
-            dir.display()
-        )),
-        "{hint}"
+    let hint = stderr.lines().find(|l| l.starts_with("Hint: run the same tests again")).expect("the re-run hint");
+    let command = format!(
+        "torchcts-lsp run {}/manifest.py --node '{ADD_F32}' --node '{SUB_F32}' --isolate --device simdev --python {python}",
+        dir.display()
     );
-    // The hint's command: the crash is now one test's record and the run completes.
+    assert!(hint.ends_with(&format!(": {command}")), "{hint}");
+    // The hint's command, as a shell reads it: the crash is now one test's record and the
+    // run completes.
+    let words = shell_words(command.strip_prefix("torchcts-lsp ").unwrap());
+    let mut words: Vec<&str> = words.iter().map(String::as_str).collect();
+    words.extend(["--format", "json"]);
     let began = Instant::now();
-    let again = lsp(
-        &dir,
-        &["run", "--python", &python, "--device", "simdev", "--failed", "--isolate", "--format", "json"],
-        &faults,
-    );
+    let again = lsp(&dir, &words, &faults);
     println!("the isolated re-run: {:?}", began.elapsed());
     let report = json(&again);
     assert_eq!(again.status.code(), Some(3), "{report:#}");
-    assert_eq!(outcomes(&report), BTreeMap::from([(SUB_F32.to_string(), "crashed".to_string())]));
+    assert_eq!(
+        outcomes(&report),
+        BTreeMap::from([(ADD_F32.to_string(), "passed".to_string()), (SUB_F32.to_string(), "crashed".to_string())])
+    );
     assert_eq!(report["status"], "completed (torchcts exit 1)");
     // The support record: add's pass from the run that died is kept (torchcts's `_latest.json`
     // of that run has since been rewritten), and sub's crash is the newest record.
@@ -229,7 +282,34 @@ fn a_crash_exits_3_and_says_how_to_rerun_isolated() {
         lsp(&dir, &["report", "manifest.py", "--device", "simdev", "--format", "json"], &[("VIRTUAL_ENV", &venv)]);
     let record = json(&record);
     let tests = &record["evidence"]["tests"];
-    assert_eq!((tests["passed"].as_u64(), tests["errored"].as_u64()), (Some(1), Some(1)), "{:#}", record["evidence"]);
+    // The crash is counted apart from the tests that errored.
+    assert_eq!(
+        (tests["passed"].as_u64(), tests["errored"].as_u64(), tests["crashed"].as_u64()),
+        (Some(1), Some(0), Some(1)),
+        "{:#}",
+        record["evidence"]
+    );
+}
+
+/// A command line split as a POSIX shell splits one with single-quoted words only.
+fn shell_words(line: &str) -> Vec<String> {
+    let (mut words, mut word, mut quoted, mut any) = (Vec::new(), String::new(), false, false);
+    for c in line.chars() {
+        match c {
+            '\'' => (quoted, any) = (!quoted, true),
+            ' ' if !quoted => {
+                if any {
+                    words.push(std::mem::take(&mut word));
+                }
+                any = false;
+            }
+            c => (word, any) = (word + &c.to_string(), true),
+        }
+    }
+    if any {
+        words.push(word);
+    }
+    words
 }
 
 /// A `requires capabilities: a, b` detail with its names sorted: torchcts prints a Python

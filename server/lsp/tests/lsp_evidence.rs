@@ -380,3 +380,50 @@ fn the_project_configuration_names_the_results_and_analyze_shows_each_entry() {
     assert_eq!(kinds, vec!["dtype", "capability", "skip_op", "skip_op", "tolerance_override", "semantic_level"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 31, item 6: runs recorded with `--device cpu` for a manifest whose `device_name` is
+/// `mps` are no evidence on `mps`, but "0 runs" alone says nothing: every view says what the
+/// folders hold and how to see it.
+#[test]
+fn runs_of_another_device_are_said_with_how_to_see_them() {
+    let (dir, manifest) = workspace("other-device");
+    let text = MANIFEST.replace("\"device_name\": \"cpu\"", "\"device_name\": \"mps\"");
+    write_before_the_runs(&manifest, &text);
+    let m = manifest.to_str().unwrap();
+    let results = dir.join("results");
+    let r = results.to_str().unwrap();
+    let note = "no runs on `mps` in the results folders, which hold 1 run on `cpu`: to see them, pass `--device cpu`";
+    let out = cli(&["analyze", m, "--results", r]);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        stdout.contains(&format!("== Evidence on `mps` (0 runs with records in the results folders)\nNote: {note}\n")),
+        "{stdout}"
+    );
+    let json = cli(&["analyze", "--format", "json", m, "--results", r]);
+    let report: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(report["evidence"]["other_devices"], json!({"cpu": 1}));
+    // What the note says to do shows the records.
+    let out = cli(&["analyze", m, "--results", r, "--device", "cpu"]);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(stdout.contains("== Evidence on `cpu` (1 run with records in the results folders)"), "{stdout}");
+    assert!(!stdout.contains("no runs on"), "{stdout}");
+    let record = cli(&["report", m, "--format", "json", "--torch", "2.12.1"]);
+    let record: Value = serde_json::from_slice(&record.stdout).unwrap();
+    assert!(record["notes"].as_array().unwrap().iter().any(|n| n == note), "{:#}", record["notes"]);
+
+    // The editor's hover on an entry: the same, with its own way to switch.
+    let uri = file_uri(&manifest);
+    let mut client = LspClient::spawn_with_env(&[], &[], &[("TORCHCTS_LSP_NOW", "2026-12-02T16:24:12Z")]);
+    client.initialize(vscode_capabilities());
+    client.open(&uri, &text, 1);
+    client.wait_for(|m| m["method"] == "torchcts/status");
+    let shown = hover(&mut client, &uri, 4, 27);
+    assert!(
+        shown.contains(
+            "**Runs**: no runs on `mps` in the results folders, which hold 1 run on `cpu`: to see them, set the `device` setting to `cpu`."
+        ),
+        "{shown}"
+    );
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}

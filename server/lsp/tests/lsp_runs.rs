@@ -12,7 +12,7 @@ use support::lsp_client::{file_uri, vscode_capabilities, LspClient};
 /// The message a finished run shows (other messages, such as what the server says about
 /// the fake Python's environment, are not about the run).
 fn run_summary(m: &Value) -> bool {
-    m["method"] == "window/showMessage"
+    (m["method"] == "window/showMessage" || m["method"] == "window/showMessageRequest")
         && m["params"]["message"].as_str().is_some_and(|t| t.starts_with("TorchCTS run"))
 }
 
@@ -195,6 +195,72 @@ fn a_skip_ops_entry_runs_its_tests_on_a_scratch_copy_and_leaves_the_manifest_alo
     client.shutdown();
 }
 
+/// An entry that decides no test offers no run of it (issue 31: "Run affected tests on cpu
+/// (0 tests of ...)"); the level's run stays.
+#[test]
+fn an_entry_that_decides_no_test_offers_no_run_of_it() {
+    let text = MANIFEST.replace("    \"semantic_level\": 1,\n", "    \"semantic_level\": 2,\n").replace(
+        "    \"capabilities\": {\"inference\": True},\n",
+        "    \"capabilities\": {\"inference\": True},\n    \"skip_ops\": [\"no_such_op\", \"abs\"],\n",
+    );
+    let dir = workspace("zero");
+    std::fs::write(dir.join("manifest.py"), &text).unwrap();
+    let uri = file_uri(&dir.join("manifest.py"));
+    let mut client = start(&fixture("python_argv"));
+    client.open(&uri, &text, 1);
+    client.diagnostics(&uri, Some(1));
+    let mut titles = |character: usize| -> Vec<String> {
+        let actions = client.request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 7, "character": character}, "end": {"line": 7, "character": character}}, "context": {"diagnostics": []}}),
+        );
+        actions.as_array().unwrap().iter().filter_map(|a| a["title"].as_str().map(str::to_string)).collect()
+    };
+    // Line 7: `    "skip_ops": ["no_such_op", "abs"],`: inside "no_such_op", then inside "abs".
+    let on_unknown = titles(20);
+    assert!(on_unknown.iter().all(|t| !t.starts_with("Run affected tests")), "{on_unknown:#?}");
+    assert!(on_unknown.iter().any(|t| t.starts_with("Run level 2 on cpu")), "{on_unknown:#?}");
+    let on_abs = titles(35);
+    assert!(
+        on_abs.iter().any(|t| t.starts_with("Run affected tests on cpu (") && t.contains("skipped operator abs")),
+        "{on_abs:#?}"
+    );
+    assert!(on_abs.iter().all(|t| !t.contains("(0 tests")), "{on_abs:#?}");
+    client.shutdown();
+}
+
+/// A run that dies asks with a button for the isolated re-run; the button starts the same
+/// tests with `--subprocess-per-test`, and that run's summary says so (and asks nothing).
+#[test]
+fn a_crashed_run_offers_the_isolated_rerun_as_a_button() {
+    let dir = workspace("crash-button");
+    let uri = file_uri(&dir.join("manifest.py"));
+    let mut client = start(&fixture("python_segv"));
+    client.open(&uri, MANIFEST, 1);
+    client.diagnostics(&uri, Some(1));
+    client.answer("window/showMessageRequest", json!({"title": "Re-run isolated"}));
+    let run_level = json!({"command": "torchcts.runLevel", "arguments": [{"uri": uri, "level": 1}]});
+    assert_eq!(client.request("workspace/executeCommand", run_level)["started"], true);
+    let first = client.wait_for(run_summary);
+    assert_eq!(first["method"], "window/showMessageRequest", "{first:#}");
+    let text = first["params"]["message"].as_str().unwrap();
+    assert!(text.starts_with("TorchCTS run of level 1 on cpu crashed: "), "{text}");
+    assert!(text.contains("(crashed in opinfo/test_fake.py::test_boom)"), "{text}");
+    assert!(text.contains(". Re-run isolated: the same tests, each in its own process"), "{text}");
+    let titles: Vec<&str> =
+        first["params"]["actions"].as_array().unwrap().iter().filter_map(|a| a["title"].as_str()).collect();
+    assert_eq!(titles, ["Re-run isolated"]);
+    // The button's run: isolated, said in its summary; the fake Python crashes again, and
+    // no second question comes.
+    let second =
+        client.wait_for(|m| run_summary(m) && m["params"]["message"].as_str().unwrap_or("").contains("own process)"));
+    assert_eq!(second["method"], "window/showMessage", "{second:#}");
+    let text = second["params"]["message"].as_str().unwrap();
+    assert!(text.starts_with("TorchCTS run of level 1 on cpu (each test in its own process) crashed"), "{text}");
+    assert!(!text.contains("Re-run isolated"), "{text}");
+    client.shutdown();
+}
+
 #[test]
 fn a_second_run_asks_before_replacing_the_running_one() {
     let dir = workspace("replace");
@@ -230,6 +296,9 @@ fn a_second_run_asks_before_replacing_the_running_one() {
     client.request("workspace/executeCommand", json!({"command": "torchcts.cancelRun", "arguments": [{"uri": uri}]}));
     client.shutdown();
 }
+
+/// How long a real torchcts run may take here (a busy 2-core machine: minutes).
+const REAL_RUN_LIMIT: Duration = Duration::from_secs(600);
 
 /// The real torchcts's Python, or None (and a note) to skip; `TORCHCTS_REQUIRE_REAL_RUNS=1`
 /// (CI) makes its absence a failure.
@@ -290,17 +359,31 @@ fn a_real_crash_on_simdev_is_counted_apart_named_and_offers_the_isolated_rerun()
     assert!(run["title"].as_str().unwrap().contains("on simdev"), "{run:#}");
     let command = &run["command"];
     let began = std::time::Instant::now();
+    // The user clicks the button the crash offers.
+    client.answer("window/showMessageRequest", json!({"title": "Re-run isolated"}));
     let result = client
         .request("workspace/executeCommand", json!({"command": command["command"], "arguments": command["arguments"]}));
     assert_eq!(result["started"], true);
-    let message = client.wait_for(run_summary);
+    let message = client.wait_for_within(REAL_RUN_LIMIT, run_summary);
     println!("editor run on simdev with a crash: {:?}", began.elapsed());
     let text = message["params"]["message"].as_str().unwrap();
+    assert_eq!(message["method"], "window/showMessageRequest", "a question with a button: {message:#}");
     assert_eq!(message["params"]["type"], 1, "an error: {text}");
     assert!(text.contains("crashed: killed by SIGABRT (abort)"), "{text}");
     assert!(text.contains("0 failed, 0 errors, 1 crashed"), "{text}");
     assert!(text.contains("(crashed in ") && text.contains("-cos"), "names the test: {text}");
-    assert!(text.contains(r#"`torchcts.rerunFailed` with {"isolate": true}"#), "offers the isolated re-run: {text}");
+    assert_eq!(message["params"]["actions"], json!([{"title": "Re-run isolated"}]), "offers the isolated re-run");
+    // The button's run: the same tests, each in its own process; the crash is one test's
+    // record and the run completes.
+    let began = std::time::Instant::now();
+    let isolated = client.wait_for_within(REAL_RUN_LIMIT, |m| {
+        run_summary(m) && m["params"]["message"].as_str().unwrap_or("").contains("(each test in its own process)")
+    });
+    println!("the isolated re-run from the button: {:?}", began.elapsed());
+    let text = isolated["params"]["message"].as_str().unwrap();
+    assert!(text.contains("on simdev (each test in its own process) finished (exit 1): "), "{text}");
+    // Every test of cos aborts (6 at level 2): each is now a record of its own.
+    assert!(text.contains(": 0 passed, 0 failed, 0 errors, 6 crashed, 0 skipped"), "{text}");
     // What completed and the crash are evidence in the results folder.
     let history = std::fs::read_dir(dir.join(".torchcts-lsp/results"))
         .unwrap()
@@ -314,5 +397,188 @@ fn a_real_crash_on_simdev_is_counted_apart_named_and_offers_the_isolated_rerun()
             .any(|f| f.file_name().to_string_lossy().ends_with("-torchcts-lsp-crash.json")),
         "our record of the crash"
     );
+    client.shutdown();
+}
+
+/// Issue 33: a project `known_segfaults.json` entry for the test that crashes simdev, shown
+/// by a real run: torchcts records the test without running it, and every view counts it as
+/// `known_backend_crash`: the run's outcome, `skips`, `report` and the editor's hover and
+/// lens (the records read back from the run's results folder).
+#[test]
+#[ignore = "needs TORCHCTS_PYTHON: real torchcts"]
+fn a_known_crash_ledger_entry_is_a_known_backend_crash_in_the_run_skips_report_and_hover() {
+    let Some(python) = real_python() else { return };
+    const ADD: &str = "opinfo/test_opinfo_forward.py::test_op_forward[clean-add-torch.float32]";
+    const SUB: &str = "opinfo/test_opinfo_forward.py::test_op_forward[clean-sub-torch.float32]";
+    let simdev = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/simdev").canonicalize().unwrap();
+    let dir = workspace("simdev-known-crash");
+    let text = std::fs::read_to_string(simdev.join("manifest.py")).unwrap();
+    std::fs::write(dir.join("manifest.py"), &text).unwrap();
+    std::fs::copy(simdev.join("ledger/known_segfaults.json"), dir.join("known_segfaults.json")).unwrap();
+    let simdev_path = simdev.display().to_string();
+    let cli = |args: &[&str]| simdev_cli(&dir, args, &[("SIMDEV_ABORT", r"^aten\.sub\.")]);
+    let began = std::time::Instant::now();
+    let run = cli(&["run", "--python", &python, "--device", "simdev", "--node", ADD, "--node", SUB]);
+    println!("run with a known-crash ledger entry: {:?}", began.elapsed());
+    let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
+    assert_eq!(run.status.code(), Some(1), "torchcts exits 1 for the known crash's ERROR record: {stdout}");
+    assert!(
+        stdout.starts_with(
+            "torchcts run completed (torchcts exit 1): 1 passed, 0 failed, 0 errored, 0 crashed, 1 known backend crash (not run), 0 skipped"
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains(&format!("KNOWN_BACKEND_CRASH {SUB}: ")), "{stdout}");
+    // Counted as the runner runs: node ids rooted at the package, the ledger matched as
+    // `torchcts/...` (our plugin): `--node-prefix torchcts/`.
+    let counted_as = ["--device", "simdev", "--torch", "2.12.1", "--node-prefix", "torchcts/"];
+    let skips = cli(&[&["skips"], &counted_as[..]].concat());
+    assert!(String::from_utf8_lossy(&skips.stdout).contains("    known_backend_crash      : 1\n"));
+    let record = cli(&[&["report", "manifest.py", "--format", "json"], &counted_as[..]].concat());
+    let record: Value = serde_json::from_slice(&record.stdout).unwrap();
+    let known = record["reason_counts"].as_array().unwrap().iter().find(|r| r["reason"] == "known_backend_crash");
+    assert_eq!(known.map(|r| r["count"].clone()), Some(json!(1)), "{:#}", record["reason_counts"]);
+    // The editor: the hover on `device_name` lists the known crash; the float32 entry's lens
+    // counts the run's record of it apart.
+    let (mut client, uri) = simdev_editor(&dir, &text, &python, &simdev_path);
+    let line = text.lines().position(|l| l.contains("\"device_name\"")).unwrap();
+    let at = json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": 6}});
+    let mut markdown = String::new();
+    for _ in 0..200 {
+        markdown = client.request("textDocument/hover", at.clone())["contents"]["value"].as_str().unwrap_or("").into();
+        if markdown.contains("known backend crashes") {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(markdown.contains("**1 known backend crashes** on `simdev`"), "{markdown}");
+    assert!(markdown.contains("test_op_forward[clean-sub-torch.float32]`"), "{markdown}");
+    let lenses = client.request("textDocument/codeLens", json!({"textDocument": {"uri": uri}}));
+    let titles: Vec<&str> = lenses.as_array().unwrap().iter().filter_map(|l| l["command"]["title"].as_str()).collect();
+    assert!(titles.iter().any(|t| t.starts_with("simdev: 1 passed · 1 known crash (not run) · ")), "{titles:#?}");
+    client.shutdown();
+}
+
+/// `torchcts-lsp ARGS` in `dir` with the simdev backend importable and `faults` set.
+fn simdev_cli(dir: &Path, args: &[&str], faults: &[(&str, &str)]) -> std::process::Output {
+    let simdev = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/simdev").canonicalize().unwrap();
+    std::process::Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
+        .args(args)
+        .current_dir(dir)
+        .env("PYTHONPATH", simdev)
+        .envs(faults.iter().copied())
+        .env_remove("VIRTUAL_ENV")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap()
+}
+
+/// The server with `python` for runs and the simdev backend importable, `dir/manifest.py`
+/// open with `text`, its first diagnostics in.
+fn simdev_editor(dir: &Path, text: &str, python: &str, simdev_path: &str) -> (LspClient, String) {
+    let mut client = LspClient::spawn_with_env(&[], &["VIRTUAL_ENV"], &[("PYTHONPATH", simdev_path)]);
+    client.request(
+        "initialize",
+        json!({"processId": null, "rootUri": null, "capabilities": vscode_capabilities(),
+               "initializationOptions": {"torchcts": {"python": python}}}),
+    );
+    client.notify("initialized", json!({}));
+    let uri = file_uri(&dir.join("manifest.py"));
+    client.open(&uri, text, 1);
+    client.diagnostics(&uri, Some(1));
+    (client, uri)
+}
+
+/// Issue 33: a real FAIL, ERROR and crash on simdev (one isolated run: wrong values in sub,
+/// an exception in exp, an abort in cos) as a user sees them: the run's summary, `report`,
+/// and in the editor the float32 entry's lens, its `run-evidence` warning and its hover.
+#[test]
+#[ignore = "needs TORCHCTS_PYTHON: real torchcts"]
+fn a_real_fail_error_and_crash_on_simdev_are_counted_apart_in_every_view() {
+    let Some(python) = real_python() else { return };
+    let forward = |op: &str| format!("opinfo/test_opinfo_forward.py::test_op_forward[clean-{op}-torch.float32]");
+    let simdev = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/simdev").canonicalize().unwrap();
+    let dir = workspace("simdev-views");
+    let text = std::fs::read_to_string(simdev.join("manifest.py")).unwrap();
+    std::fs::write(dir.join("manifest.py"), &text).unwrap();
+    let faults =
+        [("SIMDEV_WRONG", r"^aten\.sub\."), ("SIMDEV_RAISE", r"^aten\.exp\."), ("SIMDEV_ABORT", r"^aten\.cos\.")];
+    let mut args = vec!["run".to_string(), "--python".into(), python.clone(), "--device".into(), "simdev".into()];
+    for op in ["add", "sub", "exp", "cos"] {
+        args.extend(["--node".to_string(), forward(op)]);
+    }
+    args.push("--isolate".into());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let began = std::time::Instant::now();
+    let run = simdev_cli(&dir, &args, &faults);
+    println!("isolated run of 4 tests on simdev (PASS, FAIL, ERROR, crash): {:?}", began.elapsed());
+    let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
+    assert_eq!(run.status.code(), Some(3), "a crash: {stdout}\n{}", String::from_utf8_lossy(&run.stderr));
+    assert!(
+        stdout.starts_with(
+            "torchcts run completed (torchcts exit 1): 1 passed, 1 failed, 1 errored, 1 crashed, 0 skipped"
+        ),
+        "{stdout}"
+    );
+    for (word, op) in [("FAILED", "sub"), ("ERRORED", "exp"), ("CRASHED", "cos")] {
+        assert!(stdout.contains(&format!("{word} {}: ", forward(op))), "{word} {op}: {stdout}");
+    }
+    let record = simdev_cli(
+        &dir,
+        &["report", "manifest.py", "--device", "simdev", "--torch", "2.12.1", "--format", "json"],
+        &[],
+    );
+    let record: Value = serde_json::from_slice(&record.stdout).unwrap();
+    let tests = &record["evidence"]["tests"];
+    assert_eq!(
+        [&tests["passed"], &tests["failed"], &tests["errored"], &tests["crashed"]],
+        [&json!(1), &json!(1), &json!(1), &json!(1)],
+        "{tests:#}"
+    );
+    // The editor: the records read back from the results folder.
+    let (mut client, uri) = simdev_editor(&dir, &text, &python, &simdev.display().to_string());
+    let line = text.lines().position(|l| l.contains("\"supported_dtypes\"")).unwrap();
+    let mut lens = String::new();
+    for _ in 0..200 {
+        let lenses = client.request("textDocument/codeLens", json!({"textDocument": {"uri": uri}}));
+        if let Some(title) = lenses.as_array().unwrap().iter().find_map(|l| {
+            (l["range"]["start"]["line"] == line)
+                .then(|| l["command"]["title"].as_str())
+                .flatten()
+                .filter(|t| t.starts_with("simdev: "))
+        }) {
+            lens = title.to_string();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(lens.starts_with("simdev: 1 passed · 1 failed · 1 errored · 1 crashed · "), "{lens}");
+    let warning = client.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["diagnostics"].as_array().is_some_and(|d| d.iter().any(|x| x["code"] == "run-evidence"))
+    });
+    let warning = warning["params"]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["code"] == "run-evidence")
+        .unwrap()
+        .clone();
+    assert!(
+        warning["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("3 of the tests the torch.float32 entry lets in failed, errored or crashed"),
+        "{warning:#}"
+    );
+    let character = text.lines().nth(line).unwrap().find("torch.float32").unwrap() + 2;
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}),
+    );
+    let markdown = hover["contents"]["value"].as_str().unwrap_or_default();
+    for (word, op) in [("FAIL", "sub"), ("ERROR", "exp"), ("CRASH", "cos")] {
+        assert!(markdown.contains(&format!("- {word} `{}`", forward(op))), "{word} {op}: {markdown}");
+    }
     client.shutdown();
 }

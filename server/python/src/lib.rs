@@ -177,6 +177,30 @@ fn skips<'py>(
     to_python(py, &report)
 }
 
+/// The report of `torchcts-lsp report FILE --format json` (the support record) as a dict.
+#[pyfunction]
+#[pyo3(signature = (path, level=None, device=None, results=None, inventory=None, torch=None))]
+#[allow(clippy::too_many_arguments)]
+fn report<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+    level: Option<&Bound<'py, PyAny>>,
+    device: Option<String>,
+    results: Option<Vec<PathBuf>>,
+    inventory: Option<PathBuf>,
+    torch: Option<String>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let options = SkipsOptions {
+        levels: LevelOptions { level: level_arg("level", level)?, ..LevelOptions::default() },
+        device,
+        inventory,
+        torch,
+    };
+    let results = results.unwrap_or_default();
+    let record = detached(py, "report", || api::support_record(&path, &options, &results))?.map_err(to_py_err)?;
+    to_python(py, &record)
+}
+
 /// The embedded inventory's (or the file's) `torchcts`, `torch` and `extracted_at`.
 #[pyfunction]
 #[pyo3(signature = (path=None))]
@@ -195,6 +219,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_main, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(skips, m)?)?;
+    m.add_function(wrap_pyfunction!(report, m)?)?;
     m.add_function(wrap_pyfunction!(inventory_info, m)?)?;
     Ok(())
 }

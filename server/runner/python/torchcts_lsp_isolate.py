@@ -11,13 +11,72 @@ The same rootdir makes node ids package-relative (`opinfo/test_x.py::t`), which 
 known-segfault ledgers never match: their node ids are `torchcts/opinfo/test_x.py::t`, what
 any other rootdir canonicalises to. Ledger matching therefore sees the node id with the
 `torchcts/` prefix a run from the manifest's folder would give it.
+
+pytest prints every failed test as FAILED, while torchcts records an exception other than an
+AssertionError as ERROR (and a dead isolated child as a `ProcessCrash` ERROR): after pytest's
+line for such a test, a line `torchcts-lsp-status: ERROR|CRASHED <node id>` says what
+torchcts recorded, so the progress counts it apart from the failures. A test torchcts runs
+in a child process (`--subprocess-per-test`) or records without running (a known-segfault
+ledger entry) gets no line of pytest's at all: it gets one of ours, `torchcts-lsp-status:
+PASSED|FAILED|SKIPPED|ERROR|CRASHED|KNOWN_CRASH <node id>`, so such runs show progress too.
 """
 
 import os
 import sys
 
+import pytest
+
+STATUS_PREFIX = "torchcts-lsp-status: "
+# The run's config (pytest's terminal reporter registers after our `pytest_configure`).
+_config = []
+
+
+# Node ids pytest reported on (its own line printed).
+_reported = set()
+
+
+def _record(nodeid):
+    records = getattr(sys.modules.get("torchcts.conftest"), "_SESSION_RESULTS", None)
+    record = records.get(nodeid) if isinstance(records, dict) else None
+    return record if isinstance(record, dict) else None
+
+
+def _kind(record):
+    status = record.get("status")
+    if status == "ERROR":
+        if record.get("failure_stage") == "known_backend_crash":
+            return "KNOWN_CRASH"
+        return "CRASHED" if record.get("error_type") == "ProcessCrash" else "ERROR"
+    return {"PASS": "PASSED", "FAIL": "FAILED", "SKIP": "SKIPPED"}.get(status)
+
+
+def _say(kind, nodeid):
+    reporter = _config[0].pluginmanager.get_plugin("terminalreporter") if _config else None
+    if reporter is not None and kind is not None:
+        reporter.write_line(STATUS_PREFIX + kind + " " + nodeid)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_logreport(report):
+    _reported.add(report.nodeid)
+    if not report.failed or report.when == "teardown":
+        return
+    record = _record(report.nodeid)
+    if record is not None and record.get("status") == "ERROR":
+        _say(_kind(record), report.nodeid)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    yield
+    if item.nodeid not in _reported:
+        record = _record(item.nodeid)
+        if record is not None:
+            _say(_kind(record), item.nodeid)
+
 
 def pytest_configure(config):
+    _config[:] = [config]
     conftest = sys.modules.get("torchcts.conftest")
     original = getattr(conftest, "_subprocess_child_command", None)
     if original is None or getattr(original, "_torchcts_lsp", False):

@@ -121,7 +121,7 @@ pub(crate) fn write_crash_artifact(
             TestOutcome::Passed => "PASS",
             TestOutcome::Failed => "FAIL",
             TestOutcome::Skipped => "SKIP",
-            TestOutcome::Error | TestOutcome::Crashed => "ERROR",
+            TestOutcome::Error | TestOutcome::Crashed | TestOutcome::KnownCrash => "ERROR",
         };
         results.insert(id.clone(), json!({"status": status, "last_tested": now, "phase": "output"}));
     }

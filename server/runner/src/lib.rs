@@ -171,6 +171,9 @@ pub enum TestOutcome {
     /// The test's process died (signal, abort): torchcts's `ProcessCrash` record of an
     /// isolated test, or the test running when the whole run died.
     Crashed,
+    /// Recorded without running by a known-segfault ledger entry (`ERROR` with
+    /// `failure_stage` `known_backend_crash`).
+    KnownCrash,
 }
 
 /// The folder torchcts-lsp keeps its own files in beside a manifest (run results, scratch
@@ -193,6 +196,24 @@ pub fn create_own_folder(dir: &std::path::Path) -> std::io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Writes `<manifest folder>/.torchcts-lsp/scratch/manifest.py`, `text` of the saved
+/// manifest and its folder (the caller applies its change: the core's `scratch_manifest`),
+/// for a run of tests the manifest itself excludes. The user's file is only read.
+pub fn write_scratch_manifest(
+    manifest_path: &std::path::Path,
+    text: impl FnOnce(&str, &str) -> String,
+) -> Result<PathBuf, String> {
+    let original = std::fs::read_to_string(manifest_path)
+        .map_err(|e| format!("cannot read {} for a scratch copy: {e}", manifest_path.display()))?;
+    let dir = manifest_path.parent().unwrap_or(std::path::Path::new("."));
+    let scratch_dir = dir.join(OWN_FOLDER).join("scratch");
+    create_own_folder(&scratch_dir).map_err(|e| format!("cannot create {}: {e}", scratch_dir.display()))?;
+    let path = scratch_dir.join("manifest.py");
+    std::fs::write(&path, text(&original, &dir.to_string_lossy()))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(path)
 }
 
 #[cfg(test)]

@@ -66,6 +66,10 @@ pub struct OutputParser {
     counted_partial: Option<String>,
 }
 
+/// The start of our plugin's line naming what torchcts recorded for a test pytest printed as
+/// FAILED (`python/torchcts_lsp_isolate.py`).
+const STATUS_PREFIX: &str = "torchcts-lsp-status: ";
+
 const STATUSES: [(&str, TestOutcome); 6] = [
     ("PASSED", TestOutcome::Passed),
     ("FAILED", TestOutcome::Failed),
@@ -101,6 +105,9 @@ impl OutputParser {
         }
         if self.not_found_line(line) {
             return false;
+        }
+        if let Some(changed) = self.status_line(line) {
+            return changed;
         }
         if self.in_summary {
             if line.starts_with('=') {
@@ -188,11 +195,42 @@ impl OutputParser {
         match outcome {
             TestOutcome::Passed => self.counts.passed += 1,
             TestOutcome::Failed => self.counts.failed += 1,
-            TestOutcome::Skipped => self.counts.skipped += 1,
+            TestOutcome::Skipped | TestOutcome::KnownCrash => self.counts.skipped += 1,
             TestOutcome::Error | TestOutcome::Crashed => self.counts.errors += 1,
         }
         self.counts.last = Some(id.clone());
         self.finished.push((id, outcome));
+    }
+
+    /// Our plugin's `torchcts-lsp-status: KIND <node id>`: after pytest's FAILED line of a
+    /// test torchcts records as an ERROR (counted as one, not as a failure), or the only line
+    /// of a test pytest printed nothing for (run in a child process, or a known crash's
+    /// record). `None`: not such a line.
+    fn status_line(&mut self, line: &str) -> Option<bool> {
+        let rest = line.strip_prefix(STATUS_PREFIX)?;
+        let (kind, location) = rest.split_once(' ')?;
+        let outcome = match kind {
+            "PASSED" => TestOutcome::Passed,
+            "FAILED" => TestOutcome::Failed,
+            "SKIPPED" => TestOutcome::Skipped,
+            "ERROR" => TestOutcome::Error,
+            "CRASHED" => TestOutcome::Crashed,
+            "KNOWN_CRASH" => TestOutcome::KnownCrash,
+            _ => return Some(false),
+        };
+        // pytest's node id, relative to the rootdir already (not to the working folder).
+        let id = location.trim();
+        let Some(finished) = self.finished.iter_mut().rev().find(|(f, _)| f == id) else {
+            self.count(id.to_string(), outcome);
+            return Some(true);
+        };
+        if finished.1 != TestOutcome::Failed || !matches!(outcome, TestOutcome::Error | TestOutcome::Crashed) {
+            return Some(false);
+        }
+        finished.1 = outcome;
+        self.counts.failed -= 1;
+        self.counts.errors += 1;
+        Some(true)
     }
 
     fn progress_line(&mut self, line: &str) -> bool {
@@ -384,6 +422,33 @@ mod tests {
 
     fn parser() -> OutputParser {
         OutputParser::new(Some("/tmp/proj".into()), Some("/venv/lib/python3.11/site-packages/torchcts".into()))
+    }
+
+    #[test]
+    fn the_plugins_status_line_counts_an_error_apart_from_the_failures() {
+        let mut p = parser();
+        assert!(p.line("collecting ... collected 3 items"));
+        let at = "../../venv/lib/python3.11/site-packages/torchcts/opinfo/x.py";
+        assert!(p.line(&format!("{at}::t[wrong] FAILED [ 33%]")));
+        assert!(p.line(&format!("{at}::t[raise] FAILED [ 66%]")));
+        assert!(p.line("torchcts-lsp-status: ERROR opinfo/x.py::t[raise]"));
+        assert!(p.line(&format!("{at}::t[ok] PASSED [100%]")));
+        // Unknown kinds, unknown tests and a second line for the same test change nothing.
+        assert!(!p.line("torchcts-lsp-status: ERROR opinfo/x.py::t[raise]"));
+        assert!(!p.line("torchcts-lsp-status: LOST opinfo/x.py::t[wrong]"));
+        assert!(!p.line("torchcts-lsp-status: PASSED opinfo/x.py::t[wrong]"));
+        assert_eq!((p.counts.passed, p.counts.failed, p.counts.errors), (1, 1, 1));
+        let outcomes: Vec<TestOutcome> = p.finished.iter().map(|(_, o)| *o).collect();
+        assert_eq!(outcomes, [TestOutcome::Failed, TestOutcome::Error, TestOutcome::Passed]);
+        // A test pytest printed nothing for (run in a child process, a known crash): ours is
+        // its line.
+        assert!(p.line("torchcts-lsp-status: CRASHED opinfo/x.py::t[abort]"));
+        assert!(p.line("torchcts-lsp-status: KNOWN_CRASH opinfo/x.py::t[known]"));
+        assert_eq!(
+            (p.counts.errors, p.counts.skipped, p.counts.last.as_deref()),
+            (2, 1, Some("opinfo/x.py::t[known]"))
+        );
+        assert_eq!(p.finished[3], ("opinfo/x.py::t[abort]".to_string(), TestOutcome::Crashed));
     }
 
     #[test]

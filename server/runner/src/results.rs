@@ -81,6 +81,8 @@ pub fn tests_from_payload(payload: &Value, requested: Option<&HashSet<String>>) 
                 "PASS" => TestOutcome::Passed,
                 "FAIL" => TestOutcome::Failed,
                 "SKIP" => TestOutcome::Skipped,
+                // A known-segfault ledger entry's record: the test did not run.
+                _ if text(record, "failure_stage").as_deref() == Some("known_backend_crash") => TestOutcome::KnownCrash,
                 // An isolated test whose process died (`--subprocess-per-test`, or our own
                 // record of a run that died, `crash.rs`).
                 _ if text(record, "error_type").as_deref() == Some("ProcessCrash") => TestOutcome::Crashed,

@@ -92,6 +92,9 @@ fn a_completed_real_run_is_evidence_for_its_tests() {
     // Another device: the cpu run is no evidence.
     let cuda = read(&[results], "cuda");
     assert!(cuda.runs().is_empty() && cuda.record(ADD).is_none() && cuda.problems().is_empty());
+    // ... but it is said: one run on cpu (the reference and its history file are one run).
+    assert_eq!(cuda.other_devices(), &std::collections::BTreeMap::from([("cpu".to_string(), 1)]));
+    assert!(index.other_devices().is_empty());
 }
 
 #[test]
@@ -317,12 +320,7 @@ fn artifact_counts(path: &Path) -> std::collections::BTreeMap<String, usize> {
 fn index_counts(index: &EvidenceIndex) -> std::collections::BTreeMap<String, usize> {
     let mut counts = std::collections::BTreeMap::new();
     for (_, evidence) in index.records() {
-        let status = match evidence.status {
-            EvidenceStatus::Passed => "PASS",
-            EvidenceStatus::Failed => "FAIL",
-            EvidenceStatus::Error => "ERROR",
-            EvidenceStatus::Skipped => "SKIP",
-        };
+        let status = evidence.status.torchcts_status();
         *counts.entry(status.to_string()).or_default() += 1;
     }
     counts

@@ -107,6 +107,29 @@ fn what_python_json_reads_is_read_nan_infinity_big_exponents_and_minus_zero() {
 }
 
 #[test]
+fn a_process_crash_and_a_known_backend_crash_are_errors_told_apart() {
+    // torchcts records all four as `ERROR` (conftest.py: an isolated child killed by a signal
+    // is `ProcessCrash`, one that failed otherwise `SubprocessFailure`; a known-segfault ledger
+    // entry's record without execution has `failure_stage` `known_backend_crash`).
+    let results = workdir("crash-kinds");
+    let records = r#""a::crash":{"status":"ERROR","error_type":"ProcessCrash","failure_stage":"process_crash"},
+        "a::known":{"status":"ERROR","phase":"known_segfault","failure_stage":"known_backend_crash"},
+        "a::raised":{"status":"ERROR","error_type":"RuntimeError","failure_stage":"pytest_call"},
+        "a::child":{"status":"ERROR","error_type":"SubprocessFailure"},
+        "a::typed":{"status":"FAIL","error_type":"ProcessCrash"}"#;
+    std::fs::write(results.join("cpu_vm_23gb_latest.json"), plain(records)).unwrap();
+    let index = read(&results);
+    assert_eq!(index.problems(), &[]);
+    let status = |id: &str| index.record(id).unwrap().status;
+    assert_eq!(status("a::crash"), EvidenceStatus::Crashed);
+    assert_eq!(status("a::known"), EvidenceStatus::KnownCrash);
+    assert_eq!(status("a::raised"), EvidenceStatus::Error);
+    assert_eq!(status("a::child"), EvidenceStatus::Error);
+    // Only an ERROR is a crash: the status decides first.
+    assert_eq!(status("a::typed"), EvidenceStatus::Failed);
+}
+
+#[test]
 fn statuses_of_the_wrong_type_are_left_out_and_named_not_counted_as_errors() {
     let results = workdir("status");
     let records = r#""a::ok":{"status":"PASS"},"a::null":{"status":null},"a::number":{"status":1},

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use runner::evidence::{EvidenceIndex, EvidenceStatus, Limits};
+use runner::evidence::{EvidenceIndex, Limits};
 use serde_json::Value;
 
 #[test]
@@ -24,12 +24,7 @@ fn counts_equal_torchcts_loader_on_every_variant() {
             [run] if index.problems().is_empty() => {
                 let mut statuses = BTreeMap::new();
                 for (_, e) in index.records() {
-                    let status = match e.status {
-                        EvidenceStatus::Passed => "PASS",
-                        EvidenceStatus::Failed => "FAIL",
-                        EvidenceStatus::Error => "ERROR",
-                        EvidenceStatus::Skipped => "SKIP",
-                    };
+                    let status = e.status.torchcts_status();
                     *statuses.entry(status.to_string()).or_insert(0) += 1;
                 }
                 serde_json::json!({"kind": "run", "records": run.tests, "statuses": statuses})

@@ -1127,9 +1127,9 @@ async fn real_simdev_wrong_values_fail_and_a_raise_errors() {
     let cos = test(&outcome, COS_F32);
     assert_eq!(cos.outcome, TestOutcome::Error, "{cos:?}");
     assert!(cos.message.as_deref().unwrap().contains("SIMDEV_RAISE"), "{cos:?}");
-    // pytest prints both as FAILED: the progress counts them as failed, the outcome (from
-    // torchcts's records) apart.
-    assert_eq!(progress(&events).last(), Some(&(1, 2, 0, 0, Some(3))));
+    // pytest prints both as FAILED; our plugin's line after the ERROR's says what torchcts
+    // recorded, so the progress counts it apart too (passed, failed, skipped, errors, total).
+    assert_eq!(progress(&events).last(), Some(&(1, 1, 0, 1, Some(3))));
     let index = simdev_evidence(&dir);
     assert_eq!(index.problems(), &[]);
     let status = |id: &str| index.record(id).map(|e| e.status);
@@ -1168,7 +1168,7 @@ async fn real_simdev_abort_without_isolation_keeps_what_completed_and_records_th
     use runner::evidence::EvidenceStatus as S;
     assert_eq!(index.record(ADD_F32).map(|e| e.status), Some(S::Passed));
     let crashed = index.record(SUB_F32).expect("the crash is evidence");
-    assert_eq!(crashed.status, S::Error);
+    assert_eq!(crashed.status, S::Crashed);
     assert!(crashed.run.partial);
     assert!(crashed.error.as_deref().unwrap().contains("died during this test"), "{crashed:?}");
 }
@@ -1229,13 +1229,16 @@ async fn real_simdev_abort_with_isolation_is_a_record_and_the_run_completes() {
     assert_eq!(cos.outcome, TestOutcome::Error, "{cos:?}");
     assert!(cos.message.as_deref().unwrap().contains("SIMDEV_RAISE"), "{cos:?}");
     assert_eq!(outcome.crash_artifact, None, "torchcts recorded the crash itself");
+    // pytest prints no line for a test run in a child process; our plugin's lines give the
+    // progress, the crash counted with the errors and apart from the failures.
+    assert_eq!(progress(&events).last(), Some(&(1, 0, 0, 2, Some(3))));
     let index = simdev_evidence(&dir);
     assert_eq!(index.problems(), &[]);
     // The run is complete (each isolated child also leaves a history file of its own).
     assert!(index.runs().iter().any(|r| !r.partial && r.tests == 3), "{:#?}", index.runs());
     assert_eq!(index.records().count(), 3);
     use runner::evidence::EvidenceStatus as S;
-    assert_eq!(index.record(SUB_F32).map(|e| e.status), Some(S::Error));
+    assert_eq!(index.record(SUB_F32).map(|e| e.status), Some(S::Crashed));
 }
 
 #[tokio::test]
@@ -1248,12 +1251,14 @@ async fn real_simdev_known_crash_ledger_entry_records_the_test_without_running_i
     // canonicalises it, `torchcts/...`; our plugin lets it match the runner's package-rooted ids).
     std::fs::copy(simdev_fixture().join("ledger/known_segfaults.json"), dir.join("known_segfaults.json")).unwrap();
     let began = Instant::now();
-    let (_, outcome) = drain(&mut start(req), Duration::from_secs(660)).await;
+    let (events, outcome) = drain(&mut start(req), Duration::from_secs(660)).await;
     println!("real run on simdev with a known-crash ledger entry: {:?}", began.elapsed());
+    // The known crash is not run: counted with the skipped tests in the progress.
+    assert_eq!(progress(&events).last(), Some(&(1, 0, 1, 0, Some(2))));
     assert_eq!(outcome.status, RunStatus::Completed { exit_code: 1 }, "not run, so no crash: {}", outcome.output_tail);
     assert_eq!(test(&outcome, ADD_F32).outcome, TestOutcome::Passed);
     let sub = test(&outcome, SUB_F32);
-    assert_eq!(sub.outcome, TestOutcome::Error, "{sub:?}");
+    assert_eq!(sub.outcome, TestOutcome::KnownCrash, "{sub:?}");
     assert!(
         sub.message.as_deref().unwrap().contains("Known confirmed backend crash was recorded without executing"),
         "{sub:?}"
@@ -1262,4 +1267,7 @@ async fn real_simdev_known_crash_ledger_entry_records_the_test_without_running_i
     assert_eq!(payload["results"][SUB_F32]["failure_stage"], "known_backend_crash");
     assert_eq!(payload["skips"][SUB_F32]["skip_reason"], "known_backend_crash");
     assert_eq!(payload["skips"][SUB_F32]["known_segfault_id"], "simdev-sub-aborts");
+    // In the evidence it is a known crash, apart from the tests that errored.
+    use runner::evidence::EvidenceStatus as S;
+    assert_eq!(simdev_evidence(&dir).record(SUB_F32).map(|e| e.status), Some(S::KnownCrash));
 }

@@ -114,6 +114,8 @@ pub struct CountedAs<'a> {
     pub device: Option<&'a str>,
     pub selection: Option<LevelSelection>,
     pub layout: Option<&'a accounting::RunLayout>,
+    /// The project's known-segfault ledger (`None`: none), as the view's accounting has it.
+    pub project_ledger: Option<&'a accounting::ledger::ProjectLedger>,
 }
 
 impl CountedAs<'_> {
@@ -122,6 +124,9 @@ impl CountedAs<'_> {
         let mut base = facts(manifest);
         if let Some(layout) = self.layout {
             base.layout = layout.clone();
+        }
+        if let Some(ledger) = self.project_ledger {
+            base.project_ledger = ledger.clone();
         }
         let selection = self
             .selection

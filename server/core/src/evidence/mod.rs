@@ -41,6 +41,34 @@ pub enum TestStatus {
     Errored,
     /// Skipped at run time (the test ran and called `pytest.skip`).
     Skipped,
+    /// The process running the test died (`ERROR` with `error_type` `ProcessCrash`: an
+    /// isolated child killed by a signal, or a run that died during this test).
+    Crashed,
+    /// Recorded without running by a known-segfault ledger entry (`ERROR` with
+    /// `failure_stage` `known_backend_crash`).
+    #[serde(rename = "known_backend_crash")]
+    KnownCrash,
+}
+
+impl TestStatus {
+    /// A failed, errored or crashed test: what a team has to look at (a known crash is
+    /// known already).
+    pub fn is_failure(self) -> bool {
+        matches!(self, TestStatus::Failed | TestStatus::Errored | TestStatus::Crashed)
+    }
+
+    /// The word torchcts's records and our run outcome lists use: `FAIL`, `ERROR`, `CRASH`,
+    /// `KNOWN CRASH`, `PASS`, `SKIP`.
+    pub fn record_word(self) -> &'static str {
+        match self {
+            TestStatus::Passed => "PASS",
+            TestStatus::Failed => "FAIL",
+            TestStatus::Errored => "ERROR",
+            TestStatus::Skipped => "SKIP",
+            TestStatus::Crashed => "CRASH",
+            TestStatus::KnownCrash => "KNOWN CRASH",
+        }
+    }
 }
 
 /// One run artifact, as the IO layer found it.
@@ -91,7 +119,7 @@ pub enum EntryKind {
     SemanticLevel,
 }
 
-/// A test whose newest record failed or errored.
+/// A test whose newest record failed, errored or crashed.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FailedTest {
     pub node_id: String,
@@ -110,11 +138,15 @@ pub struct Tally {
     pub passed: usize,
     pub failed: usize,
     pub errored: usize,
+    /// The process died during the test ([`TestStatus::Crashed`]).
+    pub crashed: usize,
+    /// Recorded without running by a known-segfault ledger entry ([`TestStatus::KnownCrash`]).
+    pub known_crash: usize,
     /// Skipped at run time.
     pub skipped: usize,
     /// No record on the device.
     pub no_record: usize,
-    /// Failed and errored tests, in the accounting's order.
+    /// Failed, errored and crashed tests, in the accounting's order.
     pub failures: Vec<FailedTest>,
     /// The run of the newest record.
     pub newest: Option<EvidenceRun>,
@@ -148,13 +180,8 @@ impl Tally {
                 t.no_record += 1;
                 continue;
             };
-            match record.status {
-                TestStatus::Passed => t.passed += 1,
-                TestStatus::Failed => t.failed += 1,
-                TestStatus::Errored => t.errored += 1,
-                TestStatus::Skipped => t.skipped += 1,
-            }
-            if matches!(record.status, TestStatus::Failed | TestStatus::Errored) {
+            t.count(record.status);
+            if record.status.is_failure() {
                 t.failures.push(FailedTest {
                     node_id: record.node_id.to_string(),
                     status: record.status,
@@ -186,6 +213,37 @@ impl Tally {
         t
     }
 
+    /// One more test whose newest record has `status`.
+    pub fn count(&mut self, status: TestStatus) {
+        let slot = match status {
+            TestStatus::Passed => &mut self.passed,
+            TestStatus::Failed => &mut self.failed,
+            TestStatus::Errored => &mut self.errored,
+            TestStatus::Skipped => &mut self.skipped,
+            TestStatus::Crashed => &mut self.crashed,
+            TestStatus::KnownCrash => &mut self.known_crash,
+        };
+        *slot += 1;
+    }
+
+    /// Adds the counts of `other` (a column's or a table's total of cells).
+    pub fn add_counts(&mut self, other: &Tally) {
+        self.tests += other.tests;
+        self.filtered += other.filtered;
+        self.passed += other.passed;
+        self.failed += other.failed;
+        self.errored += other.errored;
+        self.crashed += other.crashed;
+        self.known_crash += other.known_crash;
+        self.skipped += other.skipped;
+        self.no_record += other.no_record;
+    }
+
+    /// Failed, errored and crashed tests (a known crash is known already).
+    pub fn failing(&self) -> usize {
+        self.failed + self.errored + self.crashed
+    }
+
     /// Sets the age of the newest record for the clock `now` (Unix seconds; `None`: no age):
     /// counts kept from an earlier call of [`Tally::of`] say their age at a later time.
     pub fn set_age(&mut self, now: Option<i64>) {
@@ -199,6 +257,8 @@ impl Tally {
             (self.passed, "passed"),
             (self.failed, "failed"),
             (self.errored, "errored"),
+            (self.crashed, "crashed"),
+            (self.known_crash, "known crash (not run)"),
             (self.skipped, "skipped at run time"),
             (self.no_record, no_record),
         ]
@@ -215,7 +275,7 @@ impl Tally {
 
     /// Whether any of the entry's tests has a record.
     pub fn any(&self) -> bool {
-        self.passed + self.failed + self.errored + self.skipped > 0
+        self.passed + self.failed + self.errored + self.crashed + self.known_crash + self.skipped > 0
     }
 
     /// "cuda: 409 passed · 3 failed · 12 not run yet, newest 2 d ago" (zero counts left out).

@@ -9,7 +9,7 @@ use crate::entry_notes::EvidenceNote;
 use crate::findings::Severity;
 use crate::fix_data::FixData;
 
-/// A claimed dtype or capability with failed or errored tests in the newest records.
+/// A claimed dtype or capability with failed, errored or crashed tests in the newest records.
 pub const CLAIMED_FAILING: Code = Code::RunEvidence;
 /// A `skip_ops` item whose operator's tests passed in a run without it.
 pub const SKIP_OP_PASSES: Code = Code::SkipOpPasses;
@@ -40,11 +40,11 @@ pub fn notes(analysis: &Analysis, entries: &[EntryEvidence], context: &NoteConte
             message,
             data: None,
         };
-        let bad = t.failed + t.errored;
+        let bad = t.failing();
         if e.entry.claimed && bad > 0 {
             out.push(note(Severity::Warning, CLAIMED_FAILING, claimed_failing(e)));
         }
-        if e.entry.kind == EntryKind::SkipOp && t.passed > 0 && bad == 0 {
+        if e.entry.kind == EntryKind::SkipOp && t.passed > 0 && bad == 0 && t.known_crash == 0 {
             let name = e.entry.key_path.last().cloned().unwrap_or_default();
             let mut n = note(Severity::Information, SKIP_OP_PASSES, skip_op_passes(e, &name));
             n.data = Some(FixData::PassingSkipOp { skip_op: name });
@@ -97,21 +97,31 @@ fn release(version: &str) -> &str {
 
 fn claimed_failing(e: &EntryEvidence) -> String {
     let t = &e.tally;
-    let bad = t.failed + t.errored;
+    let bad = t.failing();
     let first: Vec<String> = t.failures.iter().take(3).map(|f| format!("`{}`", f.node_id)).collect();
     format!(
         "{bad} of the tests {} lets in {} in the newest runs on `{}`{}: {}{}",
         e.label,
-        match (t.failed, t.errored) {
-            (0, _) => "errored",
-            (_, 0) => "failed",
-            _ => "failed or errored",
-        },
+        failing_words(t),
         e.device,
         t.newest_tested_at.as_deref().map(|at| format!(" (newest {at})")).unwrap_or_default(),
         first.join(", "),
         if bad > first.len() { ", ..." } else { "" }
     )
+}
+
+/// "failed", "errored", "crashed", or two or three of them: "failed or crashed".
+fn failing_words(t: &super::Tally) -> String {
+    let words: Vec<&str> = [(t.failed, "failed"), (t.errored, "errored"), (t.crashed, "crashed")]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(_, w)| *w)
+        .collect();
+    match words.as_slice() {
+        [] => "failed".to_string(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
 }
 
 fn skip_op_passes(e: &EntryEvidence, name: &str) -> String {

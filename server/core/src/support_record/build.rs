@@ -82,7 +82,7 @@ fn join(acc: &Accounting, src: &Sources) -> Joined {
             slot.0 += 1;
             match seen {
                 Some(TestStatus::Passed) => slot.1 += 1,
-                Some(TestStatus::Failed | TestStatus::Errored) => slot.2 += 1,
+                Some(status) if status.is_failure() => slot.2 += 1,
                 _ => {}
             }
         };

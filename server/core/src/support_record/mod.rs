@@ -115,10 +115,7 @@ impl Tally {
                 self.tests += 1;
                 match observed.as_ref().map(|o| o.status) {
                     None => self.no_record += 1,
-                    Some(TestStatus::Passed) => self.passed += 1,
-                    Some(TestStatus::Failed) => self.failed += 1,
-                    Some(TestStatus::Errored) => self.errored += 1,
-                    Some(TestStatus::Skipped) => self.skipped += 1,
+                    Some(status) => self.count(status),
                 }
             }
         }
@@ -126,7 +123,7 @@ impl Tally {
 }
 
 pub fn is_failure(status: TestStatus) -> bool {
-    matches!(status, TestStatus::Failed | TestStatus::Errored)
+    status.is_failure()
 }
 
 #[derive(Debug, Clone)]

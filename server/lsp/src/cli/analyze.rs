@@ -388,6 +388,12 @@ fn print_evidence(analysis: &Analysis, evidence: &super::evidence::Evidence) {
         evidence.runs,
         plural(evidence.runs, "run", "runs")
     );
+    let switch = |d: &str| format!("pass `--device {d}`");
+    if let Some(note) =
+        crate::host::evidence::other_devices_note(&evidence.device, evidence.runs, &evidence.other_devices, switch)
+    {
+        outln!("Note: {note}");
+    }
     for e in &evidence.entries {
         if !e.tally.any() {
             continue;
@@ -395,7 +401,7 @@ fn print_evidence(analysis: &Analysis, evidence: &super::evidence::Evidence) {
         let pos = analysis.line_index.position(&analysis.text, e.entry.span.start, PositionEncoding::Utf32);
         outln!("{:>5}  {} ({}): {}", pos.line + 1, e.entry.key_path.join(" / "), e.label, e.line());
         for f in e.tally.failures.iter().take(3) {
-            let status = if f.status == torchcts_core::evidence::TestStatus::Failed { "FAIL" } else { "ERROR" };
+            let status = f.status.record_word();
             outln!("         {status} {}: {}", f.node_id, f.error.as_deref().unwrap_or("(no message)"));
         }
         if e.tally.failures.len() > 3 {
@@ -416,5 +422,5 @@ fn evidence_json(evidence: &super::evidence::Evidence) -> Value {
             value
         })
         .collect();
-    json!({"device": evidence.device, "runs": evidence.runs, "entries": entries})
+    json!({"device": evidence.device, "runs": evidence.runs, "other_devices": evidence.other_devices, "entries": entries})
 }

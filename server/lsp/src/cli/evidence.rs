@@ -85,6 +85,12 @@ pub fn apply(
             for problem in &evidence.problems {
                 errln!("Note: results: {problem}");
             }
+            let switch = |d: &str| format!("pass `--device {d}`");
+            if let Some(note) =
+                evidence::other_devices_note(&evidence.device, evidence.runs, &evidence.other_devices, switch)
+            {
+                errln!("Note: results: {note}");
+            }
             *analysis = placed;
             Some(evidence)
         }

@@ -16,26 +16,34 @@ use std::time::Duration;
 const RUN_HELP: &str = "\
 Which tests (one of; default: the manifest's level, as `torchcts run --level N`):
   --level N        levels 1..=N (torchcts's own filters)
+  --entry KEY_PATH the tests one manifest entry decides, as the editor's \"Run affected
+                   tests\" on it: a dtype (supported_dtypes.torch.float16), a capability
+                   while True (capabilities.autograd), a skip_ops item (skip_ops[2] or
+                   skip_ops.cos: its tests run on a scratch copy without it)
   --against REV    the tests `torchcts-lsp diff --against REV` lists as starting to run
   --failed         the tests that failed, errored or crashed in the newest results of the
                    results folder (the re-run after fixing something)
   --node ID        these node ids (repeatable; relative to the torchcts package)
---shard K/N splits a node-id selection (--against, --failed, --node) by a stable hash of the
+--shard K/N splits a node-id selection (--entry, --against, --failed, --node) by a stable hash of the
 node id: N machines running shards 1/N..N/N run disjoint sets whose union is the selection.
 Copy their results folders' `*_history/*.json` files into one folder to merge them (each
 run's history file is its own record; `report` and the editor read them all).
 
 Results go to <manifest folder>/.torchcts-lsp/results (--results DIR to change), where the
 editor's hover, lenses and `report` read them. A run that dies (abort, segfault, out of
-memory) keeps what completed and records the test that crashed there; re-run with
+memory) keeps what completed and records the test that crashed there; run it again with
 --isolate (each test in its own process) to contain it.
 
-Progress goes to stderr on a terminal. Output (--format): text, a summary line and the
-node ids that did not pass; json: {status, exit_code, passed, failed, errored, crashed,
-skipped, tests: [{nodeid, outcome, message}], results_dir, crash_artifact, argv}.
+Progress goes to stderr on a terminal (torchcts's ERROR and crashes counted apart from FAIL).
+Output (--format): text, a summary line and the node ids that did not pass; json: {status,
+exit_code, passed, failed, errored, crashed, known_backend_crash, skipped, tests: [{nodeid,
+outcome, message}], results_dir, crash_artifact, argv}. A known backend crash is a project
+known_segfaults.json entry's record of a test torchcts did not run.
 
-Exit code: 0 all passed; 1 a test failed or errored; 3 a test crashed or the run died (a
-crash, a time-out); 2 a usage error or a run that could not start (no torchcts, no Python).";
+Exit code: 0 all passed; 1 a test failed or errored (or torchcts exited non-zero, as it does
+for a known crash's record); 3 a test crashed or the run died (a crash, a time-out): the hint
+on stderr is the command that runs the same tests again with --isolate; 2 a usage error or a
+run that could not start (no torchcts, no Python).";
 
 #[derive(clap::Args, Debug)]
 #[command(about = "Run the real torchcts for a manifest (CI, terminals): FAIL, ERROR and crashes apart", after_help = RUN_HELP)]
@@ -45,6 +53,9 @@ pub struct RunArgs {
     pub file: Option<PathBuf>,
     #[command(flatten)]
     pub accounting: AccountingArgs,
+    /// The tests one entry decides (`capabilities.autograd`, `skip_ops[2]`), as the editor's run action
+    #[arg(long, value_name = "KEY_PATH", conflicts_with_all = ["against", "failed", "node"])]
+    pub entry: Option<String>,
     /// Only the tests that `diff --against REV` lists as starting to run
     #[arg(long, value_name = "REV", conflicts_with_all = ["failed", "node"])]
     pub against: Option<String>,
@@ -128,22 +139,14 @@ pub fn run(args: &RunArgs) -> ExitCode {
     };
     let device = side.facts.resolve_device(accounting.device.as_deref());
 
-    // The node ids, for the selections that name tests.
-    let nodes: Option<Vec<String>> = if let Some(rev) = &args.against {
-        match started_against(&manifest, &text, rev, &accounting) {
-            Ok(nodes) => Some(nodes),
+    // The node ids, for the selections that name tests; a skip_ops entry's run on a scratch copy.
+    let configured = config.as_ref().and_then(|c| c.results.as_ref()).map(|r| r.value.clone());
+    let folders: Vec<PathBuf> = std::iter::once(results_dir.clone()).chain(configured.into_iter().flatten()).collect();
+    let (nodes, run_manifest) =
+        match named_tests(args, &accounting, config.as_ref(), &manifest, &text, &folders, &device) {
+            Ok(named) => named,
             Err(e) => return usage_error(e),
-        }
-    } else if args.failed {
-        let configured = config.as_ref().and_then(|c| c.results.as_ref()).map(|r| r.value.clone());
-        let folders: Vec<PathBuf> =
-            std::iter::once(results_dir.clone()).chain(configured.into_iter().flatten()).collect();
-        Some(failed_in(&folders, &device))
-    } else if !args.node.is_empty() {
-        Some(args.node.clone())
-    } else {
-        None
-    };
+        };
     let selection = match nodes {
         Some(mut nodes) => {
             if let Some(shard) = args.shard {
@@ -157,7 +160,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
         }
         None => {
             if args.shard.is_some() {
-                return usage_error("--shard splits node ids: use it with --against, --failed or --node");
+                return usage_error("--shard splits node ids: use it with --entry, --against, --failed or --node");
             }
             let level = match accounting
                 .levels
@@ -174,7 +177,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
     let python = runner::find_python(args.python.as_deref().or(accounting.python.as_deref()), Some(&folder));
     let request = RunRequest {
         python,
-        manifest_path: manifest.clone(),
+        manifest_path: run_manifest,
         device: device.clone(),
         selection,
         results_dir: results_dir.clone(),
@@ -192,7 +195,11 @@ pub fn run(args: &RunArgs) -> ExitCode {
     let code = summary.exit_code();
     if matches!(outcome.status, RunStatus::Crashed { .. }) && !args.isolate {
         errln!("Hint: the run died during a test; what completed and the crash are kept in {}.", results_dir.display());
-        errln!("Hint: re-run the failures each in its own process: {}", rerun_command(args, &manifest));
+        errln!(
+            "Hint: run the same tests again, each in its own process (the crash is then one test's record and \
+             the run completes): {}",
+            rerun_command(args, &manifest)
+        );
     }
     if let RunStatus::FailedToStart(why) = &outcome.status {
         errln!("torchcts-lsp run: could not start: {why}");
@@ -200,22 +207,70 @@ pub fn run(args: &RunArgs) -> ExitCode {
     finish(args, &summary, code)
 }
 
-/// The node ids that failed or errored in the newest records of `folders` on `device`, sorted.
+/// The node ids that failed, errored or crashed in the newest records of `folders` on `device`, sorted.
 fn failed_in(folders: &[PathBuf], device: &str) -> Vec<String> {
     let index = EvidenceIndex::read(folders, device, Default::default());
     let mut failed: Vec<String> = index
         .records()
-        .filter(|(_, e)| matches!(e.status, EvidenceStatus::Failed | EvidenceStatus::Error))
+        .filter(|(_, e)| matches!(e.status, EvidenceStatus::Failed | EvidenceStatus::Error | EvidenceStatus::Crashed))
         .map(|(id, _)| id.to_string())
         .collect();
     failed.sort();
     failed
 }
 
-/// The command line that re-runs this run's failures isolated.
+/// The node ids the selection flags name (`None`: a level run), and the manifest the run
+/// uses (a scratch copy for a `skip_ops` entry's tests).
+fn named_tests(
+    args: &RunArgs,
+    accounting: &super::AccountingArgs,
+    config: Option<&crate::host::project_config::ProjectConfig>,
+    manifest: &Path,
+    text: &str,
+    folders: &[PathBuf],
+    device: &str,
+) -> Result<(Option<Vec<String>>, PathBuf), String> {
+    if let Some(key_path) = &args.entry {
+        let (nodes, scratch) = entry_tests(args, accounting, config, manifest, text)?;
+        errln!("torchcts-lsp run: {key_path}: {} tests", nodes.len());
+        return Ok((Some(nodes), scratch.unwrap_or_else(|| manifest.to_path_buf())));
+    }
+    let nodes = if let Some(rev) = &args.against {
+        Some(started_against(manifest, text, rev, accounting)?)
+    } else if args.failed {
+        Some(failed_in(folders, device))
+    } else if !args.node.is_empty() {
+        Some(args.node.clone())
+    } else {
+        None
+    };
+    Ok((nodes, manifest.to_path_buf()))
+}
+
+/// The command line that runs this run's selection again, each test in its own process.
 fn rerun_command(args: &RunArgs, manifest: &Path) -> String {
+    use torchcts_core::accounting_view::LevelSelection as L;
     let mut parts = vec!["torchcts-lsp run".to_string(), shell_word(&manifest.to_string_lossy())];
-    parts.push("--failed --isolate".into());
+    if let Some(entry) = &args.entry {
+        parts.push(format!("--entry {}", shell_word(entry)));
+    } else if let Some(rev) = &args.against {
+        parts.push(format!("--against {}", shell_word(rev)));
+    } else if args.failed {
+        parts.push("--failed".into());
+    } else if !args.node.is_empty() {
+        parts.extend(args.node.iter().map(|n| format!("--node {}", shell_word(n))));
+    } else {
+        match args.accounting.levels.selection() {
+            Some(L::Cumulative(n)) => parts.push(format!("--level {n}")),
+            Some(L::Exact(n)) => parts.push(format!("--level-exact {n}")),
+            Some(L::Range(a, b)) => parts.push(format!("--level-range {a}:{b}")),
+            None => {}
+        }
+    }
+    if let Some((k, n)) = args.shard {
+        parts.push(format!("--shard {k}/{n}"));
+    }
+    parts.push("--isolate".into());
     if let Some(device) = &args.accounting.device {
         parts.push(format!("--device {}", shell_word(device)));
     }
@@ -224,6 +279,9 @@ fn rerun_command(args: &RunArgs, manifest: &Path) -> String {
     }
     if let Some(python) = &args.python {
         parts.push(format!("--python {}", shell_word(&python.to_string_lossy())));
+    }
+    if args.workers > 0 {
+        parts.push(format!("--workers {}", args.workers));
     }
     parts.join(" ")
 }
@@ -243,6 +301,47 @@ fn runner_level(level: torchcts_core::accounting_view::LevelSelection) -> runner
         L::Exact(n) => runner::LevelSelection::Exact(n),
         L::Range(a, b) => runner::LevelSelection::Range(a, b),
     }
+}
+
+/// The node ids (relative to the torchcts package) the entry at `args.entry` decides, as the
+/// editor's run action on it counts them, and the scratch copy a `skip_ops` item's tests run
+/// on (written now).
+fn entry_tests(
+    args: &RunArgs,
+    accounting: &super::AccountingArgs,
+    config: Option<&crate::host::project_config::ProjectConfig>,
+    manifest: &Path,
+    text: &str,
+) -> Result<(Vec<String>, Option<PathBuf>), String> {
+    use torchcts_core::accounting_view as av;
+    let key_path = args.entry.as_deref().unwrap_or_default();
+    let inventory = accounting.load_inventory(manifest)?;
+    let analysis = accounting.surroundings(manifest, config).analyze_whole(text, None);
+    let dict = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()).ok_or_else(|| {
+        let lines: Vec<String> = analysis.check.lines().into_iter().map(|(_, line)| line).collect();
+        format!("{}: {}", manifest.display(), lines.join("\n"))
+    })?;
+    let target = torchcts_core::runnable::target_at_key_path(&analysis, key_path)?;
+    if !torchcts_core::runnable::is_runnable_entry(&target, &av::facts(dict)) {
+        return Err(format!(
+            "{key_path} decides no tests to run: --entry takes a supported_dtypes entry, a capability \
+             while it is True, or a skip_ops item"
+        ));
+    }
+    let counted_as = av::CountedAs {
+        device: accounting.device.as_deref(),
+        selection: accounting.levels.selection(),
+        ..Default::default()
+    };
+    let run = av::run_target_as(&inventory, dict, Some(&target), &counted_as);
+    let nodes = run.node_ids.unwrap_or_default();
+    let scratch = match &run.scratch_change {
+        Some(change) if !nodes.is_empty() => {
+            Some(runner::write_scratch_manifest(manifest, |original, dir| av::scratch_manifest(original, dir, change))?)
+        }
+        _ => None,
+    };
+    Ok((nodes, scratch))
 }
 
 /// The node ids (relative to the torchcts package) that start running from `rev`'s version
@@ -376,13 +475,20 @@ fn outcome_word(outcome: TestOutcome) -> &'static str {
         TestOutcome::Skipped => "skipped",
         TestOutcome::Error => "errored",
         TestOutcome::Crashed => "crashed",
+        TestOutcome::KnownCrash => "known_backend_crash",
     }
 }
 
 fn finish(args: &RunArgs, summary: &RunSummary, code: ExitCode) -> ExitCode {
-    let counts =
-        [TestOutcome::Passed, TestOutcome::Failed, TestOutcome::Error, TestOutcome::Crashed, TestOutcome::Skipped]
-            .map(|o| (outcome_word(o), summary.count(o)));
+    let counts = [
+        TestOutcome::Passed,
+        TestOutcome::Failed,
+        TestOutcome::Error,
+        TestOutcome::Crashed,
+        TestOutcome::KnownCrash,
+        TestOutcome::Skipped,
+    ]
+    .map(|o| (outcome_word(o), summary.count(o)));
     match args.format {
         super::ReportFormat::Json => {
             let mut report = serde_json::json!({
@@ -401,7 +507,16 @@ fn finish(args: &RunArgs, summary: &RunSummary, code: ExitCode) -> ExitCode {
             super::output::write_json_stdout(&report);
         }
         super::ReportFormat::Text => {
-            let counted = counts.iter().map(|(w, n)| format!("{n} {w}")).collect::<Vec<_>>().join(", ");
+            // A known crash (the ledger's record, not run) only where there is one.
+            let counted = counts
+                .iter()
+                .filter(|(w, n)| *n > 0 || *w != "known_backend_crash")
+                .map(|(w, n)| match *w {
+                    "known_backend_crash" => format!("{n} known backend crash (not run)"),
+                    _ => format!("{n} {w}"),
+                })
+                .collect::<Vec<_>>()
+                .join(", ");
             out!("torchcts run {}: {counted}\n", summary.status);
             for t in summary.tests.iter().filter(|t| !matches!(t.outcome, TestOutcome::Passed | TestOutcome::Skipped)) {
                 let message = t.message.as_deref().and_then(|m| m.lines().next()).unwrap_or("");

@@ -34,16 +34,23 @@ impl EvidenceLookup for IndexLookup<'_> {
         let run = self.runs.get(&std::sync::Arc::as_ptr(&e.run))?;
         Some(TestRecord {
             node_id: &e.node_id,
-            status: match e.status {
-                EvidenceStatus::Passed => TestStatus::Passed,
-                EvidenceStatus::Failed => TestStatus::Failed,
-                EvidenceStatus::Error => TestStatus::Errored,
-                EvidenceStatus::Skipped => TestStatus::Skipped,
-            },
+            status: test_status(e.status),
             error: e.error.as_deref(),
             tested_at: e.tested_at.as_deref(),
             run,
         })
+    }
+}
+
+/// The core's status of a record the index read.
+pub fn test_status(status: EvidenceStatus) -> TestStatus {
+    match status {
+        EvidenceStatus::Passed => TestStatus::Passed,
+        EvidenceStatus::Failed => TestStatus::Failed,
+        EvidenceStatus::Error => TestStatus::Errored,
+        EvidenceStatus::Skipped => TestStatus::Skipped,
+        EvidenceStatus::Crashed => TestStatus::Crashed,
+        EvidenceStatus::KnownCrash => TestStatus::KnownCrash,
     }
 }
 
@@ -138,6 +145,8 @@ pub struct Evidence {
     pub notes: Vec<torchcts_core::evidence::EvidenceNote>,
     /// Runs on the device that gave records.
     pub runs: usize,
+    /// Runs of other devices in the folders, per device ([`other_devices_note`]).
+    pub other_devices: std::collections::BTreeMap<String, usize>,
     /// What could not be used, one line each (`PATH: why`, a folder that is none, history
     /// files left unread), for the caller to say once.
     pub problems: Vec<String>,
@@ -176,7 +185,31 @@ pub fn read(
     let now = Some(super::clock::now_seconds());
     let lookup = IndexLookup::new(&index);
     let (entries, notes) = entries_and_notes(inventory, analysis, path, device_override, &lookup, env_torch, now);
-    Some(Evidence { device, entries, notes, runs: index.runs().len(), problems })
+    let other_devices = index.other_devices().clone();
+    Some(Evidence { device, entries, notes, runs: index.runs().len(), other_devices, problems })
+}
+
+/// Where the results folders hold no run on `device` but runs of other devices (records
+/// made with `torchcts run --device cpu` for a manifest whose `device_name` is `mps`): what
+/// was found, and how to see it (`switch` of the device with the most runs: the caller's
+/// way to change the device, `--device cpu` or a setting). `None` otherwise.
+pub fn other_devices_note(
+    device: &str,
+    runs: usize,
+    other_devices: &std::collections::BTreeMap<String, usize>,
+    switch: impl Fn(&str) -> String,
+) -> Option<String> {
+    if runs > 0 {
+        return None;
+    }
+    let most = other_devices.iter().max_by_key(|(_, n)| **n).map(|(d, _)| d)?;
+    let found: Vec<String> =
+        other_devices.iter().map(|(d, n)| format!("{n} {} on `{d}`", if *n == 1 { "run" } else { "runs" })).collect();
+    Some(format!(
+        "no runs on `{device}` in the results folders, which hold {}: to see them, {}",
+        found.join(", "),
+        switch(most)
+    ))
 }
 
 /// The server's evidence indexes, kept per (manifest folder, device) and refreshed on each

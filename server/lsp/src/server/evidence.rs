@@ -13,7 +13,7 @@ use crate::server::session::Session;
 use runner::evidence::EvidenceIndex;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use torchcts_core::evidence::{self, EntryEvidence, EvidenceLookup, TestStatus};
+use torchcts_core::evidence::{self, EntryEvidence, EvidenceLookup};
 use torchcts_core::Analysis;
 use tower_lsp_server::ls_types::Uri;
 
@@ -70,10 +70,18 @@ pub fn hover_markdown(
     on_pool: &OnPool,
 ) -> Option<String> {
     let now = Some(crate::host::clock::now_seconds());
-    let entry = with_evidence(session, uri, analysis, on_pool, |device, lookup| {
-        evidence::entry_tally_at(session.inventory(uri), analysis, device, lookup, now, offset)
-    })??;
-    entry.tally.any().then(|| render(&entry))
+    let (device_setting, index) = index_of(session, uri, analysis, on_pool)?;
+    let index = index.lock().unwrap_or_else(|p| p.into_inner());
+    let lookup = IndexLookup::new(&index);
+    let entry =
+        evidence::entry_tally_at(session.inventory(uri), analysis, device_setting.as_deref(), &lookup, now, offset)?;
+    if entry.tally.any() {
+        return Some(render(&entry));
+    }
+    // Records on other devices only: say so, not nothing.
+    let switch = |d: &str| format!("set the `device` setting to `{d}`");
+    crate::host::evidence::other_devices_note(&entry.device, index.runs().len(), index.other_devices(), switch)
+        .map(|note| format!("**Runs**: {note}."))
 }
 
 /// Every entry with records: (the entry's span, the lens line). The counts are kept on the
@@ -219,7 +227,7 @@ fn render(e: &EntryEvidence) -> String {
     if !t.failures.is_empty() {
         out.push('\n');
         for f in t.failures.iter().take(5) {
-            let status = if f.status == TestStatus::Failed { "FAIL" } else { "ERROR" };
+            let status = f.status.record_word();
             out.push_str(&format!(
                 "- {status} {}: {} ({}, torch {}, {}; {})\n",
                 code_span(&f.node_id),

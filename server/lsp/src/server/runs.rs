@@ -20,6 +20,8 @@ use tower_lsp_server::ls_types::*;
 
 const REPLACE_RUN: &str = "Replace it";
 const KEEP_RUN: &str = "Keep running";
+/// The button on a crashed run's summary: the same tests again, each in its own process.
+pub const RERUN_ISOLATED: &str = "Re-run isolated";
 
 /// What a new run does while one of the same manifest is in progress.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,20 +113,35 @@ pub async fn start(
         Some(ids) => format!("TorchCTS: {} ({} tests) on {}", target.label, ids.len(), target.device),
         None => format!("TorchCTS: level {} on {}", target.level, target.device),
     };
-    tokio::spawn(follow(session.clone(), handle, uri, target, title, anchor_text));
+    tokio::spawn(follow(session.clone(), handle, Started { uri, target, args, title, anchor_text }));
     true
 }
 
-/// Follows a started run to its end: work-done progress while it runs, then a summary
-/// message, and its results as diagnostics on the entry (unless it was cancelled).
-async fn follow(
-    session: Session,
-    mut handle: runner::RunHandle,
+/// What a started run is about, for [`follow`].
+struct Started {
     uri: Uri,
     target: RunTarget,
+    args: CommandArgs,
     title: String,
     anchor_text: Option<String>,
-) {
+}
+
+/// [`start`] as a boxed future of a named type: a finished run's follow-up (the isolated
+/// re-run a crash offers) starts the next run through it without a recursive future type.
+fn start_again(
+    session: Session,
+    uri: Uri,
+    target: RunTarget,
+    args: CommandArgs,
+) -> std::pin::Pin<Box<dyn std::future::Future<Output = bool> + Send>> {
+    Box::pin(async move { start(&session, uri, target, args, WhenRunning::Ask).await })
+}
+
+/// Follows a started run to its end: work-done progress while it runs, then its results as
+/// diagnostics on the entry (unless it was cancelled) and a summary message; a run that died
+/// offers the isolated re-run as a button.
+async fn follow(session: Session, mut handle: runner::RunHandle, started: Started) {
+    let Started { uri, target, args, title, anchor_text } = started;
     let client = session.client.clone();
     let token = protocol::run_progress_token(handle.control().id());
     // Ask the client to create the progress token (only one that declared
@@ -167,7 +184,8 @@ async fn follow(
         Some(o) => o,
         None => handle.wait().await,
     };
-    let (summary, results) = summarize_outcome(&target, &outcome, anchor_text);
+    let isolated = args.isolate.unwrap_or(false);
+    let (summary, results) = summarize_outcome(&target, &outcome, anchor_text, isolated);
     if let Some(p) = progress {
         p.finish_with_message(summary.clone()).await;
     }
@@ -183,7 +201,6 @@ async fn follow(
         .and_then(Uri::from_file_path)
         .map(|u| format!(" Report: {}", u.as_str()))
         .unwrap_or_default();
-    client.show_message(kind, format!("{summary}{report}")).await;
     if !matches!(outcome.status, RunStatus::Cancelled) {
         if let Some(doc) = session.lock().documents.get_mut(&uri) {
             doc.run_results = Some(results);
@@ -191,7 +208,17 @@ async fn follow(
         session.changed(Change::Findings(vec![uri.clone()]));
         // The run wrote its artifact into a result folder: evidence for every entry now,
         // whether or not the client watches files.
-        session.changed(Change::Results(vec![uri]));
+        session.changed(Change::Results(vec![uri.clone()]));
+    }
+    if !matches!(outcome.status, RunStatus::Crashed { .. }) || isolated {
+        client.show_message(kind, format!("{summary}{report}")).await;
+        return;
+    }
+    // The user may answer much later (or never): nothing waits on it but this task.
+    let actions = super::to_proto::message_actions(&[RERUN_ISOLATED]);
+    let answer = client.show_message_request(kind, format!("{summary}{report}"), Some(actions)).await;
+    if matches!(answer, Ok(Some(MessageActionItem { title, .. })) if title == RERUN_ISOLATED) {
+        start_again(session, uri, target, CommandArgs { isolate: Some(true), ..args }).await;
     }
 }
 
@@ -239,7 +266,12 @@ pub fn anchor_span(analysis: &torchcts_core::Analysis, anchor: &[String]) -> Opt
 }
 
 /// The run's diagnostics (on the anchor entry) and its one-line summary.
-fn summarize_outcome(target: &RunTarget, outcome: &RunOutcome, anchor_text: Option<String>) -> (String, RunResults) {
+fn summarize_outcome(
+    target: &RunTarget,
+    outcome: &RunOutcome,
+    anchor_text: Option<String>,
+    isolated: bool,
+) -> (String, RunResults) {
     let count = |o: TestOutcome| outcome.tests.iter().filter(|t| t.outcome == o).count();
     let (passed, failed, skipped, errors, crashed) = (
         count(TestOutcome::Passed),
@@ -255,10 +287,16 @@ fn summarize_outcome(target: &RunTarget, outcome: &RunOutcome, anchor_text: Opti
         RunStatus::Cancelled => "cancelled".to_string(),
         RunStatus::FailedToStart(why) => format!("could not start: {why}"),
     };
+    let known = match count(TestOutcome::KnownCrash) {
+        0 => String::new(),
+        n => format!(", {n} known backend crash (not run)"),
+    };
     let mut summary = format!(
-        "TorchCTS run of {} on {} {status}: {passed} passed, {failed} failed, {errors} errors, {crashed} crashed, \
-         {skipped} skipped",
-        target.label, target.device
+        "TorchCTS run of {} on {}{} {status}: {passed} passed, {failed} failed, {errors} errors, {crashed} crashed, \
+         {skipped} skipped{known}",
+        target.label,
+        target.device,
+        if isolated { " (each test in its own process)" } else { "" }
     );
     // A run that died: its crash is recorded as evidence; isolation contains it next time.
     if matches!(outcome.status, RunStatus::Crashed { .. }) {
@@ -266,10 +304,12 @@ fn summarize_outcome(target: &RunTarget, outcome: &RunOutcome, anchor_text: Opti
         if let Some(running) = running {
             summary.push_str(&format!(" (crashed in {running})"));
         }
-        summary.push_str(
-            ". Re-run the failures isolated, each test in its own process: `torchcts.rerunFailed` with \
-                          {\"isolate\": true}, or `torchcts-lsp run --failed --isolate`",
-        );
+        if !isolated {
+            summary.push_str(&format!(
+                ". {RERUN_ISOLATED}: the same tests, each in its own process, so a crash is one test's \
+                 record and the run completes (`torchcts-lsp run --isolate` in a terminal)"
+            ));
+        }
     }
     let mut findings = Vec::new();
     // Group failures by (op, dtype): "matmul torch.float16: 3 of 12 failed, first failure: ...".
@@ -338,27 +378,12 @@ pub fn run_findings(analysis: &torchcts_core::Analysis, results: &RunResults) ->
         .collect()
 }
 
-/// [`write_scratch_manifest`] on the blocking pool (file IO).
+/// [`runner::write_scratch_manifest`] on the blocking pool (file IO).
 async fn scratch_manifest(session: &Session, manifest_path: &std::path::Path, change: &str) -> Result<PathBuf, String> {
     let (path, change) = (manifest_path.to_path_buf(), change.to_string());
     crate::server::dispatch::background(session, "scratch manifest", move |_, _| {
-        Some(write_scratch_manifest(&path, &change))
+        Some(runner::write_scratch_manifest(&path, |original, dir| av::scratch_manifest(original, dir, &change)))
     })
     .await
     .unwrap_or_else(|| Err("writing the scratch copy failed; see stderr".to_string()))
-}
-
-/// Writes `<manifest folder>/.torchcts-lsp/scratch/manifest.py`: the saved manifest with
-/// `change` applied, for a run of tests the manifest itself excludes. The user's file is
-/// only read.
-fn write_scratch_manifest(manifest_path: &std::path::Path, change: &str) -> Result<PathBuf, String> {
-    let original = std::fs::read_to_string(manifest_path)
-        .map_err(|e| format!("cannot read {} for a scratch copy: {e}", manifest_path.display()))?;
-    let dir = manifest_path.parent().unwrap_or(std::path::Path::new("."));
-    let scratch_dir = dir.join(".torchcts-lsp").join("scratch");
-    runner::create_own_folder(&scratch_dir).map_err(|e| format!("cannot create {}: {e}", scratch_dir.display()))?;
-    let text = av::scratch_manifest(&original, &dir.to_string_lossy(), change);
-    let path = scratch_dir.join("manifest.py");
-    std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    Ok(path)
 }

@@ -150,10 +150,15 @@ impl LspClient {
     /// Waits for the first message (backlog first) that satisfies `pred`; answers
     /// server-to-client requests on the way (null unless [`LspClient::answer`] says otherwise).
     pub fn wait_for(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
+        self.wait_for_within(TIMEOUT, pred)
+    }
+
+    /// [`LspClient::wait_for`] with a time limit of its own (a real torchcts run).
+    pub fn wait_for_within(&mut self, limit: Duration, pred: impl Fn(&Value) -> bool) -> Value {
         if let Some(i) = self.backlog.iter().position(&pred) {
             return self.backlog.remove(i);
         }
-        let deadline = Instant::now() + TIMEOUT;
+        let deadline = Instant::now() + limit;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.incoming.recv_timeout(left) {

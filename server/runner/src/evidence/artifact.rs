@@ -20,7 +20,8 @@ use super::layout::{reference_path, COMPACT_FORMAT, REFERENCE_FORMAT};
 use super::open::open_regular;
 use super::pyjson::{insert_last_wins, Json, Reader};
 
-/// A run's status for one test, as torchcts records it.
+/// A run's status for one test, as torchcts records it, with its two kinds of `ERROR` that
+/// are no error of the test told apart (by the record's `error_type` and `failure_stage`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum EvidenceStatus {
     Passed,
@@ -28,6 +29,24 @@ pub enum EvidenceStatus {
     Error,
     /// Skipped at run time (the test ran and called `pytest.skip`).
     Skipped,
+    /// `ERROR` with `error_type` `ProcessCrash`: the process running the test died (an
+    /// isolated child's signal, or our record of a run that died during it, `crash.rs`).
+    Crashed,
+    /// `ERROR` with `failure_stage` `known_backend_crash`: a known-segfault ledger entry
+    /// recorded it without running it.
+    KnownCrash,
+}
+
+impl EvidenceStatus {
+    /// The `status` torchcts wrote: `PASS`, `FAIL`, `ERROR` (both crashes too) or `SKIP`.
+    pub fn torchcts_status(self) -> &'static str {
+        match self {
+            EvidenceStatus::Passed => "PASS",
+            EvidenceStatus::Failed => "FAIL",
+            EvidenceStatus::Error | EvidenceStatus::Crashed | EvidenceStatus::KnownCrash => "ERROR",
+            EvidenceStatus::Skipped => "SKIP",
+        }
+    }
 }
 
 /// One record as read (the node id apart), before the device and the newest are chosen.
@@ -387,7 +406,10 @@ fn read_results<R: std::io::Read>(
 
 /// The record at the start of `bytes` read in place (`fast.rs`), when it is a plain case.
 fn scanned_record(bytes: &[u8], tables: Option<&Tables>) -> Option<(usize, Record)> {
-    super::fast::record(bytes, tables, field_index, |status, texts| Some(Record::new(status_of(status)?, texts)))
+    super::fast::record(bytes, tables, field_index, |status, texts| {
+        let [error, skip_reason, last_tested, op, dtype, error_type, failure_stage] = texts;
+        Some(Record::new(status_of(status, error_type, failure_stage)?, [error, skip_reason, last_tested, op, dtype]))
+    })
 }
 
 /// The compact payload from its first byte: an object whose `results` are streamed.
@@ -434,6 +456,9 @@ fn read_compact_payload<R: std::io::Read>(
     }
 }
 
+/// How many fields of a record the index reads ([`field_index`]).
+const FIELDS: usize = 8;
+
 /// Which of the fields the index uses `key` is, in [`Record`]'s order (a `match`: a real
 /// record has some 40 keys, and this runs for each).
 pub(crate) fn field_index(key: &str) -> Option<usize> {
@@ -444,6 +469,8 @@ pub(crate) fn field_index(key: &str) -> Option<usize> {
         "last_tested" => Some(3),
         "op" => Some(4),
         "dtype" => Some(5),
+        "error_type" => Some(6),
+        "failure_stage" => Some(7),
         _ => None,
     }
 }
@@ -464,7 +491,7 @@ pub(crate) fn read_record<R: std::io::Read>(
         };
         return Ok(classify(&value));
     }
-    let mut fields: [Option<Json>; 6] = Default::default();
+    let mut fields: [Option<Json>; FIELDS] = Default::default();
     // Compact: to find a key that decodes twice (a real record has some 40 keys).
     let mut keys = KeySet::<64>::new();
     let mut dollar = None;
@@ -502,7 +529,7 @@ fn classify(value: &Json) -> Result<Record, String> {
     let Json::Object(entries) = value else {
         return Err("not an object".into());
     };
-    let mut fields: [Option<Json>; 6] = Default::default();
+    let mut fields: [Option<Json>; FIELDS] = Default::default();
     for (key, item) in entries {
         if let Some(i) = field_index(key) {
             fields[i] = Some(item.clone());
@@ -512,10 +539,13 @@ fn classify(value: &Json) -> Result<Record, String> {
 }
 
 /// The record of its fields (in [`field_index`]'s order), or why it is none.
-fn record_of(fields: [Option<Json>; 6]) -> Result<Record, String> {
-    let [status, error, skip_reason, last_tested, op, dtype] = &fields;
+fn record_of(fields: [Option<Json>; FIELDS]) -> Result<Record, String> {
+    let [status, error, skip_reason, last_tested, op, dtype, error_type, failure_stage] = &fields;
     let status = match status {
-        Some(Json::Str(s)) => status_of(s).ok_or("an unknown status")?,
+        Some(Json::Str(s)) => {
+            status_of(s, error_type.as_ref().and_then(Json::as_str), failure_stage.as_ref().and_then(Json::as_str))
+                .ok_or("an unknown status")?
+        }
         Some(other) => return Err(format!("status {}", other.kind())),
         None => return Err("no status".into()),
     };
@@ -524,10 +554,14 @@ fn record_of(fields: [Option<Json>; 6]) -> Result<Record, String> {
 
 /// torchcts's statuses are the strings `PASS`, `FAIL`, `ERROR` and `SKIP`; anything else
 /// would be counted wrong, so it is damage.
-pub(crate) fn status_of(text: &str) -> Option<EvidenceStatus> {
+/// (An ERROR that torchcts recorded for a known-segfault entry, or for a test whose process
+/// crashed, is counted apart from other errors.)
+pub(crate) fn status_of(text: &str, error_type: Option<&str>, failure_stage: Option<&str>) -> Option<EvidenceStatus> {
     match text {
         "PASS" => Some(EvidenceStatus::Passed),
         "FAIL" => Some(EvidenceStatus::Failed),
+        "ERROR" if failure_stage == Some("known_backend_crash") => Some(EvidenceStatus::KnownCrash),
+        "ERROR" if error_type == Some("ProcessCrash") => Some(EvidenceStatus::Crashed),
         "ERROR" => Some(EvidenceStatus::Error),
         "SKIP" => Some(EvidenceStatus::Skipped),
         _ => None,

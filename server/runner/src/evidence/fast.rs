@@ -56,11 +56,12 @@ pub(crate) fn record<'a, R>(
     bytes: &'a [u8],
     tables: Option<&'a Tables>,
     field_of: fn(&str) -> Option<usize>,
-    build: impl FnOnce(&'a str, [Option<&'a str>; 5]) -> Option<R>,
+    build: impl FnOnce(&'a str, [Option<&'a str>; 7]) -> Option<R>,
 ) -> Option<(usize, R)> {
     let mut scan = Scan { bytes, at: 0 };
     scan.expect(b'{')?;
-    let mut fields: [Option<Value<'a>>; 6] = [None; 6];
+    // The status and the seven text fields of `field_index` (error .. failure_stage).
+    let mut fields: [Option<Value<'a>>; 8] = [None; 8];
     loop {
         // An escaped key (it could spell a field's name) or no key (`{}`): the reader's.
         let key = scan.string()??;
@@ -84,7 +85,7 @@ pub(crate) fn record<'a, R>(
     }
     let [status, texts @ ..] = fields;
     let Some(Value::Text(status)) = status else { return None };
-    let mut kept = [None; 5];
+    let mut kept = [None; 7];
     for (slot, value) in kept.iter_mut().zip(texts) {
         *slot = match value {
             Some(Value::Text(text)) => Some(text),

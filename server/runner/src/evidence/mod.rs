@@ -59,7 +59,7 @@ pub(crate) mod open;
 pub(crate) mod pyjson;
 mod pyvalue;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::SystemTime;
@@ -177,6 +177,16 @@ fn device_base(device: &str) -> &str {
     device.split(':').next().unwrap_or(device)
 }
 
+/// The device a run is of: its `device_name` (without an index), else its `hardware_key`'s
+/// part before the first `_`.
+fn device_of_run(run: &RunInfo) -> Option<&str> {
+    match (&run.device_name, &run.hardware_key) {
+        (Some(name), _) => Some(device_base(name)),
+        (None, Some(key)) => key.split('_').next().filter(|d| !d.is_empty()),
+        (None, None) => None,
+    }
+}
+
 fn belongs_to_device(run: &RunInfo, device: &str) -> bool {
     let device = device_base(device);
     match (&run.device_name, &run.hardware_key) {
@@ -227,6 +237,9 @@ pub struct EvidenceIndex {
     /// buckets missed the cache on nearly every lookup (a third of a 64-file read).
     records: indexmap::IndexMap<String, Evidence, foldhash::fast::RandomState>,
     runs: Vec<Arc<RunInfo>>,
+    /// Runs of other devices in the folders, per device (`device_name`, else the
+    /// `hardware_key`'s first part): what a question about this device does not see.
+    other_devices: BTreeMap<String, usize>,
     problems: Vec<Problem>,
     omitted: usize,
     files_read: usize,
@@ -254,6 +267,7 @@ impl EvidenceIndex {
             cache: HashMap::new(),
             records: indexmap::IndexMap::default(),
             runs: Vec::new(),
+            other_devices: BTreeMap::new(),
             problems: Vec::new(),
             omitted: 0,
             files_read: 0,
@@ -452,6 +466,7 @@ impl EvidenceIndex {
     /// The runs and problems of the listed files, after a refresh.
     fn collect(&mut self, listed: &[PathBuf]) {
         self.runs.clear();
+        self.other_devices.clear();
         self.problems.clear();
         let mut runs_seen = HashSet::new();
         for path in listed {
@@ -470,8 +485,13 @@ impl EvidenceIndex {
                     self.problems.push(note.clone());
                 }
             }
-            if belongs_to_device(run, &self.device) && runs_seen.insert(canonical(&run.path)) {
+            if !runs_seen.insert(canonical(&run.path)) {
+                continue;
+            }
+            if belongs_to_device(run, &self.device) {
                 self.runs.push(run.clone());
+            } else if let Some(other) = device_of_run(run) {
+                *self.other_devices.entry(other.to_string()).or_default() += 1;
             }
         }
         self.problems.extend(self.bound_notes.iter().cloned());
@@ -493,6 +513,12 @@ impl EvidenceIndex {
     /// run), newest first.
     pub fn runs(&self) -> &[Arc<RunInfo>] {
         &self.runs
+    }
+
+    /// How many runs of each other device the folders hold (by name, sorted): runs a
+    /// question about this device does not see (say so where this device has none).
+    pub fn other_devices(&self) -> &BTreeMap<String, usize> {
+        &self.other_devices
     }
 
     /// The files that could not be used (or only in part), each once, in listing order,

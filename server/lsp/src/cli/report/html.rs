@@ -206,7 +206,7 @@ fn chart(out: &mut String, levels: &[LevelRow]) {
 }
 
 fn cell_class(t: &Tally) -> &'static str {
-    if t.failed + t.errored > 0 {
+    if t.failing() > 0 {
         "fail"
     } else if t.tests == 0 {
         "filt"
@@ -225,7 +225,7 @@ fn matrix(out: &mut String, r: &SupportRecord) {
          <p><label>Filter operators <input id=\"filter\" type=\"search\" placeholder=\"add, conv, ...\"></label> \
          <span id=\"shown\"></span></p>\n<ul class=\"legend\"><li><i class=\"pass\"></i>all that run passed</li>\
          <li><i class=\"part\"></i>some passed, others no record</li><li><i class=\"none\"></i>run, no record</li>\
-         <li><i class=\"fail\"></i>failed or errored</li><li><i class=\"filt\"></i>filtered only</li></ul>\n\
+         <li><i class=\"fail\"></i>failed, errored or crashed</li><li><i class=\"filt\"></i>filtered only</li></ul>\n\
          <p class=\"hint\">A cell reads: tests that run (failing ones in bold) / tests filtered. It links to its tests.</p>\n\
          <div class=\"scroll\"><table id=\"matrix-table\"><thead><tr><th>operator</th>",
     );
@@ -257,8 +257,8 @@ fn matrix(out: &mut String, r: &SupportRecord) {
             };
             empty_cells(out, &mut empty);
             let t = &c.tally;
-            add_to(&mut column_totals[i], t);
-            let run = if t.failed + t.errored > 0 { format!("<b>{}</b>", t.tests) } else { t.tests.to_string() };
+            column_totals[i].add_counts(t);
+            let run = if t.failing() > 0 { format!("<b>{}</b>", t.tests) } else { t.tests.to_string() };
             // The entry's line is the column's (or the row's, for a skipped operator): the
             // page's script finds it, so that ten thousand cells do not repeat it.
             let _ = write!(out, "<td class={}><a href=#c{}>{run}/{}</a>", cell_class(t), c.id, t.filtered);
@@ -285,16 +285,6 @@ fn empty_cells(out: &mut String, n: &mut usize) {
     *n = 0;
 }
 
-fn add_to(total: &mut Tally, t: &Tally) {
-    total.tests += t.tests;
-    total.filtered += t.filtered;
-    total.passed += t.passed;
-    total.failed += t.failed;
-    total.errored += t.errored;
-    total.skipped += t.skipped;
-    total.no_record += t.no_record;
-}
-
 fn short_claim(claim: &str) -> String {
     if claim.starts_with("regex") {
         "regex".to_string()
@@ -315,7 +305,7 @@ fn entries(out: &mut String, id: &str, title: &str, value_head: &str, removes_he
     }
     let _ = writeln!(
         out,
-        "<th>{removes_head}</th><th>of those, in a run: passed / failed or errored</th></tr></thead><tbody>"
+        "<th>{removes_head}</th><th>of those, in a run: passed / failed, errored or crashed</th></tr></thead><tbody>"
     );
     for e in rows {
         let _ = write!(out, "<tr{}><td><code>{}</code></td>", line_attr(e.line), esc(&e.name));
@@ -340,19 +330,20 @@ fn entry_evidence(out: &mut String, r: &SupportRecord) {
     }
     out.push_str(
         "<table class=\"entries\"><thead><tr><th>entry</th><th>tests it decides</th><th>passed</th><th>failed</th><th>errored</th>\
-         <th>skipped</th><th>no record</th><th>newest record</th></tr></thead><tbody>\n",
+         <th>crashed</th><th>skipped</th><th>no record</th><th>newest record</th></tr></thead><tbody>\n",
     );
     for (line, e) in &r.entries {
         let t = &e.tally;
-        let class = if t.failed + t.errored > 0 { " class=fail" } else { "" };
+        let class = if t.failing() > 0 { " class=fail" } else { "" };
         let _ = writeln!(
             out,
-            "<tr data-line={line}{class}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}{}</td></tr>",
+            "<tr data-line={line}{class}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}{}</td></tr>",
             esc(&e.label),
             t.tests,
             t.passed,
             t.failed,
             t.errored,
+            t.crashed,
             t.skipped,
             t.no_record,
             esc(t.newest_tested_at.as_deref().unwrap_or("")),
@@ -572,8 +563,8 @@ fn printed(node_id: &str) -> &str {
 fn status_class(status: TestStatus) -> &'static str {
     match status {
         TestStatus::Passed => "pass",
-        TestStatus::Failed | TestStatus::Errored => "fail",
-        TestStatus::Skipped => "skip",
+        TestStatus::Failed | TestStatus::Errored | TestStatus::Crashed => "fail",
+        TestStatus::Skipped | TestStatus::KnownCrash => "skip",
     }
 }
 

@@ -85,13 +85,15 @@ pub(super) fn status_name(status: TestStatus) -> &'static str {
         TestStatus::Failed => "failed",
         TestStatus::Errored => "errored",
         TestStatus::Skipped => "skipped",
+        TestStatus::Crashed => "crashed",
+        TestStatus::KnownCrash => "known_backend_crash",
     }
 }
 
 fn tally_json(t: &Tally) -> Value {
     json!({
         "run": t.tests, "filtered": t.filtered, "passed": t.passed, "failed": t.failed,
-        "errored": t.errored, "skipped": t.skipped, "no_record": t.no_record,
+        "errored": t.errored, "crashed": t.crashed, "known_backend_crash": t.known_crash, "skipped": t.skipped, "no_record": t.no_record,
         "filtered_by_reason": pairs(&t.by_reason, "reason", "count"),
     })
 }

@@ -45,26 +45,22 @@ pub fn render(r: &SupportRecord) -> String {
             reasons.join(", ")
         );
     }
-    out.push_str("\n| dtype | claim | tests of this dtype that run | passed | failed | errored | no record | filtered |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
+    out.push_str("\n| dtype | claim | tests of this dtype that run | passed | failed | errored | crashed | no record | filtered |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (i, d) in r.dtypes.iter().enumerate() {
         let mut t = Tally::default();
         for cell in r.operators.iter().filter_map(|o| o.cells[i].as_ref()) {
-            t.tests += cell.tally.tests;
-            t.passed += cell.tally.passed;
-            t.failed += cell.tally.failed;
-            t.errored += cell.tally.errored;
-            t.no_record += cell.tally.no_record;
-            t.filtered += cell.tally.filtered;
+            t.add_counts(&cell.tally);
         }
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             code_span(&d.name),
             if d.claim.is_empty() { "–".to_string() } else { code_span(&d.claim) },
             t.tests,
             t.passed,
             t.failed,
             t.errored,
+            t.crashed,
             t.no_record,
             t.filtered
         );
@@ -72,17 +68,18 @@ pub fn render(r: &SupportRecord) -> String {
     failures(&mut out, r);
     let decided: Vec<_> = r.entries.iter().filter(|(_, e)| e.tally.tests > 0).collect();
     if !decided.is_empty() {
-        out.push_str("\n| entry | tests it decides (parameter sets of generated tests included) | passed | failed | errored | no record |\n|---|---:|---:|---:|---:|---:|\n");
+        out.push_str("\n| entry | tests it decides (parameter sets of generated tests included) | passed | failed | errored | crashed | no record |\n|---|---:|---:|---:|---:|---:|---:|\n");
         for (_, e) in decided {
             let t = &e.tally;
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} |",
                 escape_text(&e.label),
                 t.tests,
                 t.passed,
                 t.failed,
                 t.errored,
+                t.crashed,
                 t.no_record
             );
         }

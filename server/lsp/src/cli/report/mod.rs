@@ -21,7 +21,8 @@ The record (per manifest):
   the manifest, device, torch and torchcts releases of the inventory counted with, the
   level selection; per level a stacked bar of the tests that run and those filtered, by
   reason; an operator x dtype matrix (the dtype's claim, per cell the tests that run and
-  what their newest records say: passed, failed, errored, skipped, no record; the tests
+  what their newest records say: passed, failed, errored, crashed, known crash, skipped,
+  no record; the tests
   filtered and why) with the tests of each cell listed; the capabilities declared and the
   tests each one's absence filters; skip_ops and what each removes; tolerance_overrides
   against torchcts' defaults; the runs the evidence comes from; with --against, the review
@@ -117,7 +118,8 @@ pub fn run(args: &ReportArgs) -> ExitCode {
     for (input, config) in given.inputs.iter().zip(&configs) {
         let flags = args.accounting.for_manifest(config.as_ref());
         let extra = args.results.folders(config.as_ref());
-        let record = match build_record(args, &flags, input, &extra) {
+        let made = Made { against: args.against.as_deref(), timestamp: args.timestamp };
+        let record = match build_record(made, &flags, input, &extra) {
             Ok(record) => record,
             Err(message) => {
                 errln!("{message}");
@@ -190,8 +192,25 @@ fn file_name_for(manifest: &str, format: RecordFormat) -> String {
 }
 
 /// The record of one manifest, or the message why there is none.
+/// What a record adds besides the accounting and the evidence.
+#[derive(Clone, Copy, Default)]
+pub struct Made<'a> {
+    /// `--against REV`: the review diff against the committed version at REV.
+    pub against: Option<&'a str>,
+    /// `--timestamp`: the time of generation, and ages.
+    pub timestamp: bool,
+}
+
+/// The support record of the manifest at `path` as `report --format json` prints it (the
+/// Python API's `report`).
+pub fn record_json(path: &Path, flags: &AccountingArgs, results: &[PathBuf]) -> Result<serde_json::Value, String> {
+    let input = Input { path: path.to_path_buf(), stdin: false, empty_folder: false };
+    let record = build_record(Made::default(), flags, &input, results)?;
+    Ok(json::to_json(&record))
+}
+
 fn build_record(
-    args: &ReportArgs,
+    args: Made,
     flags: &AccountingArgs,
     input: &Input,
     extra_results: &[PathBuf],
@@ -206,6 +225,15 @@ fn build_record(
     };
     let mut facts = av::facts(manifest);
     facts.layout = flags.run_layout(path);
+    // The project's known-segfault ledger, as `skips` and the run read it; a ledger torchcts
+    // would refuse is said in the record and left out.
+    let ledger_note = match super::project_ledger(path, &inventory) {
+        Ok(ledger) => {
+            facts.project_ledger = ledger;
+            None
+        }
+        Err(problem) => Some(format!("not counted: {}", model::strip_paths(&problem.located()))),
+    };
     let selection = match flags.levels.selection() {
         Some(s) => s,
         None => flags.default_selection(&facts).map_err(|e| format!("{}: ERROR: {e}", input.shown()))?,
@@ -240,8 +268,12 @@ fn build_record(
     let lookup = crate::host::evidence::IndexLookup::new(&index);
     let now = args.timestamp.then(crate::host::clock::now_seconds);
     // The entries counted as the record counts (its levels, device and layout).
-    let counted_as =
-        av::CountedAs { device: flags.device.as_deref(), selection: Some(selection), layout: Some(&facts.layout) };
+    let counted_as = av::CountedAs {
+        device: flags.device.as_deref(),
+        selection: Some(selection),
+        layout: Some(&facts.layout),
+        project_ledger: Some(&facts.project_ledger),
+    };
     record.attach_entries(
         torchcts_core::evidence::entry_tallies_as(&inventory, &analysis, &counted_as, &lookup, now)
             .into_iter()
@@ -251,8 +283,16 @@ fn build_record(
             })
             .collect(),
     );
+    record.notes.extend(ledger_note);
+    let switch = |d: &str| format!("pass `--device {d}`");
+    record.notes.extend(crate::host::evidence::other_devices_note(
+        &acc.device.device,
+        index.runs().len(),
+        index.other_devices(),
+        switch,
+    ));
     record.notes.extend(acc.not_modelled.iter().chain(&av::unknown_inputs(manifest)).map(|n| model::strip_paths(n)));
-    if let Some(rev) = &args.against {
+    if let Some(rev) = args.against {
         record.review = Some(review_part(path, rev, &text, flags, &inventory)?);
     }
     if args.timestamp {

@@ -5,11 +5,10 @@
 
 pub use torchcts_core::support_record::*;
 
-use runner::evidence::{EvidenceIndex, EvidenceStatus, RunInfo};
+use runner::evidence::{EvidenceIndex, RunInfo};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use torchcts_core::evidence::TestStatus;
 
 /// An error text in the record: at most this many characters of its first line.
 const ERROR_CHARS: usize = 200;
@@ -22,7 +21,7 @@ pub fn recorded_runs(index: &EvidenceIndex, folders: &[PathBuf]) -> RecordedRuns
         .records()
         .map(|(id, e)| {
             let test = RecordedTest {
-                status: status(e.status),
+                status: crate::host::evidence::test_status(e.status),
                 message: e.error.as_deref().or(e.skip_reason.as_deref()).map(clean_message),
                 run: run_position.get(&Arc::as_ptr(&e.run)).copied().unwrap_or(0),
                 partial: e.run.partial,
@@ -36,15 +35,6 @@ pub fn recorded_runs(index: &EvidenceIndex, folders: &[PathBuf]) -> RecordedRuns
         records,
         problems: index.problems().iter().map(|p| (relative(&p.path), clean_message(&p.message))).collect(),
         omitted: index.omitted(),
-    }
-}
-
-fn status(status: EvidenceStatus) -> TestStatus {
-    match status {
-        EvidenceStatus::Passed => TestStatus::Passed,
-        EvidenceStatus::Failed => TestStatus::Failed,
-        EvidenceStatus::Error => TestStatus::Errored,
-        EvidenceStatus::Skipped => TestStatus::Skipped,
     }
 }
 

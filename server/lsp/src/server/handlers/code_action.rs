@@ -77,7 +77,8 @@ fn wanted(only: Option<&[CodeActionKind]>, kind: &CodeActionKind) -> bool {
     })
 }
 
-/// "Run affected tests on DEVICE" for the entry at `offset`, and the whole level.
+/// "Run affected tests on DEVICE" for the entry at `offset` (none when it decides no test:
+/// a run of 0 tests is no action), and the whole level.
 fn run_actions(session: &Session, uri: &Uri, snapshot: &Snapshot, offset: usize) -> Vec<CodeActionOrCommand> {
     let analysis = &snapshot.analysis;
     let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) else { return Vec::new() };
@@ -90,8 +91,9 @@ fn run_actions(session: &Session, uri: &Uri, snapshot: &Snapshot, offset: usize)
     let mut out = Vec::new();
     let located = torchcts_core::locate::locate(&analysis.tree, &analysis.text, offset);
     let entry = located.as_ref().filter(|t| torchcts_core::runnable::is_runnable_entry(t, &facts));
-    if let Some(t) = entry {
-        let target = av::run_target(session.inventory(uri), manifest, Some(t), device_setting.as_deref());
+    let entry_target =
+        entry.map(|t| av::run_target(session.inventory(uri), manifest, Some(t), device_setting.as_deref()));
+    if let Some(target) = entry_target.filter(|t| t.node_ids.as_ref().is_some_and(|ids| !ids.is_empty())) {
         let n = target.node_ids.as_ref().map(Vec::len).unwrap_or(0);
         let title = if target.scratch_change.is_some() {
             format!(
