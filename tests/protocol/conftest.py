@@ -55,8 +55,33 @@ async def client(request, lsp_client: LanguageClient):
     """pytest-lsp hands this fixture its client (`lsp_client`); tests get it as `client`."""
     capabilities = CAPABILITY_SETS[request.param]()
     lsp_client.capability_set = request.param
-    await lsp_client.initialize_session(
+    lsp_client.initialize_result = await lsp_client.initialize_session(
         types.InitializeParams(capabilities=capabilities, root_uri=(ROOT / "tests" / "parity").as_uri())
     )
     yield
     await lsp_client.shutdown_session()
+
+
+def capability_set_of(nodeid):
+    """The capability set a test ran under: the `client` fixture's parameter leads its id."""
+    first = nodeid.partition("[")[2].rstrip("]").split("-", 1)[0]
+    return first if first in CAPABILITY_SETS else "no client"
+
+
+def pytest_terminal_summary(terminalreporter):
+    """How many tests passed and failed per capability set, for the CI log."""
+    counts = {}
+    for outcome in ("passed", "failed", "error", "skipped"):
+        for report in terminalreporter.stats.get(outcome, []):
+            # A test's outcome is its call phase's; a failing setup is reported as "error".
+            if outcome == "passed" and getattr(report, "when", None) != "call":
+                continue
+            per_set = counts.setdefault(capability_set_of(report.nodeid), {})
+            per_set[outcome] = per_set.get(outcome, 0) + 1
+    terminalreporter.write_sep("-", "tests per capability set (client: pytest-lsp)")
+    for name in [*CAPABILITY_SETS, "no client"]:
+        if name in counts:
+            per_set = counts[name]
+            extra = "".join(f", {per_set[o]} {o}" for o in ("error", "skipped") if o in per_set)
+            label = f"{name} set" if name in CAPABILITY_SETS else "without a client"
+            terminalreporter.write_line(f"{label}: {per_set.get('passed', 0)} passed, {per_set.get('failed', 0)} failed{extra}")

@@ -4,7 +4,13 @@
 --   vim.lsp.config("torchcts", { cmd = { "/path/to/torchcts-lsp" } })  -- optional overrides
 --   vim.lsp.enable("torchcts")
 --
--- It attaches to Python buffers named manifest.py only.
+-- It attaches to Python buffers named manifest.py only, and sets up what setup() does in a
+-- manifest buffer (require("torchcts").on_attach: `K` for hover, `gd`, code lenses refreshed on
+-- BufEnter, InsertLeave and the server's request, inlay hints), with the plugin's handlers
+-- (status, progress in the command line, `workspace/codeLens/refresh`). An on_attach of your
+-- own replaces this one: call require("torchcts").on_attach(client, bufnr) from it.
+local torchcts = require("torchcts")
+
 return {
   cmd = { "torchcts-lsp" },
   filetypes = { "python" },
@@ -41,4 +47,10 @@ return {
       logFile = "",
     },
   },
+  on_attach = function(client, bufnr)
+    torchcts.on_attach(client, bufnr)
+  end,
+  handlers = torchcts.handlers(),
+  -- Only what the plugin adds: Neovim merges it over its own capabilities.
+  capabilities = torchcts.capabilities({}),
 }

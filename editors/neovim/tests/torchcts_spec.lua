@@ -6,8 +6,13 @@
 --                         is open, as lazy-loading does) or "native" (vim.lsp.enable, 0.11+)
 --   TORCHCTS_TEST_TMP     a fresh folder for the manifest
 --
--- Opens a manifest with a known error, waits for the diagnostics, checks hover and the code
--- actions on the error line, and shuts the server down (it must exit by itself with code 0).
+-- Opens a manifest with a known error, waits for the diagnostics, checks hover (the request,
+-- and `K` in the buffer with Python's ftplugin on, as a user has it), the code lenses (there
+-- without a manual refresh; again on BufEnter, InsertLeave and the server's
+-- `workspace/codeLens/refresh`), inlay hints on 0.10+, a run's progress in the command line,
+-- the code actions on the error line, that every command the server offers is in the plugin
+-- and documented, :TorchctsReport with and without a browser, and shuts the server down (it
+-- must exit by itself with code 0).
 -- Every check that cannot run because an earlier one failed counts as failed: the test never
 -- passes vacuously. Exit status: 0 when all passed, 1 otherwise.
 
@@ -150,6 +155,21 @@ local MANIFEST = {
 }
 
 local exit_info = nil
+-- `workspace/codeLens/refresh` requests the server sent (counted by a handler that wraps the
+-- plugin's, given the way a user overrides handlers).
+local lens_refreshes = 0
+local function counting_handlers()
+  return {
+    ["workspace/codeLens/refresh"] = function(err, result, ctx, config)
+      lens_refreshes = lens_refreshes + 1
+      return require("torchcts").handlers()["workspace/codeLens/refresh"](err, result, ctx, config)
+    end,
+  }
+end
+
+-- Python's ftplugin, as in a user's Neovim: it sets 'keywordprg' to pydoc, so `K` is the
+-- plugin's mapping or pydoc.
+vim.cmd("filetype plugin on")
 
 -- 1. Setup and attach.
 vim.fn.mkdir(tmp .. "/backend", "p")
@@ -171,6 +191,7 @@ local setup_ok = check("plugin setup (" .. mode .. ")", function()
     vim.cmd("filetype on")
     vim.lsp.config("torchcts", {
       cmd = { server },
+      handlers = counting_handlers(),
       on_exit = function(code, signal)
         exit_info = { code = code, signal = signal }
       end,
@@ -180,6 +201,7 @@ local setup_ok = check("plugin setup (" .. mode .. ")", function()
     torchcts = require("torchcts")
     torchcts.setup({
       cmd = { server },
+      handlers = counting_handlers(),
       notify = function(msg, level)
         table.insert(messages, { msg = msg, level = level })
         out("# notify: " .. msg)
@@ -188,7 +210,7 @@ local setup_ok = check("plugin setup (" .. mode .. ")", function()
         exit_info = { code = code, signal = signal }
       end,
     })
-    for _, c in ipairs({ "TorchctsRunAffected", "TorchctsRunLevel", "TorchctsCancelRun", "TorchctsShowSkips", "TorchctsRestart" }) do
+    for _, c in ipairs({ "TorchctsRunAffected", "TorchctsRunLevel", "TorchctsRerunFailed", "TorchctsCancelRun", "TorchctsShowSkips", "TorchctsReport", "TorchctsRestart" }) do
       assert_eq(vim.fn.exists(":" .. c), 2, ":" .. c .. " defined")
     end
   end
@@ -223,7 +245,7 @@ local attached = setup_ok
   end)
 
 if not attached then
-  fail_rest({ "diagnostics", "hover", "code actions", "commands", "shutdown" }, "the server is not attached")
+  fail_rest({ "diagnostics", "hover", "K", "code lenses", "progress", "code actions", "commands", "shutdown" }, "the server is not attached")
   for _, m in ipairs(messages) do
     out("# " .. m.msg)
   end
@@ -290,6 +312,124 @@ check('hover on "semantic_level" is non-empty', function()
     error("empty hover: " .. vim.inspect(result), 0)
   end
   out("# hover: " .. text:sub(1, 120):gsub("\n", " | "))
+end)
+
+-- 3b. `K` in the manifest buffer: the plugin's mapping (Python's ftplugin made it pydoc), a
+-- float with the server's hover.
+local function floats()
+  local list = {}
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_config(w).relative ~= "" then
+      table.insert(list, w)
+    end
+  end
+  return list
+end
+
+check("K shows the server's hover in a float (the plugin's buffer-local mapping)", function()
+  vim.api.nvim_set_current_buf(bufnr)
+  assert_eq(vim.bo[bufnr].keywordprg:find("pydoc", 1, true) ~= nil, true, "Python's ftplugin set 'keywordprg' to pydoc")
+  local map = vim.fn.maparg("K", "n", false, true)
+  assert_eq(map.buffer, 1, "K is mapped in the buffer")
+  vim.api.nvim_win_set_cursor(0, { 6, 8 }) -- on "semantic_level"
+  vim.api.nvim_feedkeys("K", "x", false)
+  local win = wait("the hover float", function()
+    return floats()[1]
+  end)
+  local text = table.concat(vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(win), 0, -1, false), "\n")
+  out("# K float: " .. text:sub(1, 100):gsub("\n", " | "))
+  assert(text:find("semantic_level", 1, true), "the float names semantic_level: " .. text)
+  for _, w in ipairs(floats()) do
+    vim.api.nvim_win_close(w, true)
+  end
+end)
+
+-- 3c. Code lenses: there after the open without any request of the test's; again on BufEnter,
+-- InsertLeave and `workspace/codeLens/refresh`.
+local function lens_titles()
+  local titles = {}
+  for _, lens in ipairs(vim.lsp.codelens.get(bufnr) or {}) do
+    if lens.command and lens.command.title then
+      table.insert(titles, lens.command.title)
+    end
+  end
+  return #titles > 0 and titles or nil
+end
+
+local function lenses_come_back(what, trigger)
+  vim.lsp.codelens.save({}, bufnr, client.id)
+  assert_eq(lens_titles(), nil, "no lens after clearing them")
+  trigger()
+  wait("the lenses again after " .. what, lens_titles)
+end
+
+check("code lenses: shown after the open; again on BufEnter, InsertLeave and the server's refresh", function()
+  local titles = wait("code lenses without a manual refresh", lens_titles)
+  out("# lenses: " .. table.concat(titles, " | "))
+  local declared = ((client.config.capabilities or client.capabilities or {}).workspace or {}).codeLens or {}
+  assert_eq(declared.refreshSupport, true, "the client declares workspace.codeLens.refreshSupport")
+  wait("the server's workspace/codeLens/refresh (after its inventory loads)", function()
+    return lens_refreshes > 0
+  end)
+  vim.api.nvim_set_current_buf(bufnr)
+  lenses_come_back("BufEnter", function()
+    vim.cmd("doautocmd <nomodeline> BufEnter")
+  end)
+  lenses_come_back("InsertLeave", function()
+    vim.cmd("doautocmd <nomodeline> InsertLeave")
+  end)
+  lenses_come_back("workspace/codeLens/refresh", function()
+    local answer = client.handlers["workspace/codeLens/refresh"](nil, vim.NIL, { client_id = client.id, method = "workspace/codeLens/refresh" })
+    assert_eq(answer, vim.NIL, "the answer to the request")
+  end)
+end)
+
+-- 3d. Inlay hints: enabled by the plugin where Neovim has them (0.10+).
+if vim.lsp.inlay_hint ~= nil then
+  check("inlay hints: enabled in the buffer and shown", function()
+    assert_eq(vim.lsp.inlay_hint.is_enabled({ bufnr = bufnr }), true, "inlay hints enabled")
+    local hints = wait("inlay hints", function()
+      local h = vim.lsp.inlay_hint.get({ bufnr = bufnr })
+      return #h > 0 and h or nil
+    end)
+    local label = hints[1].inlay_hint.label
+    out("# first inlay hint: " .. (type(label) == "string" and label or vim.inspect(label)))
+  end)
+else
+  out("# inlay hints: Neovim " .. vstr .. " has none (0.10+)")
+end
+
+-- 3e. A run's progress in the command line, as the server sends it (title, "starting", counts,
+-- the summary), through the client's `$/progress` handler.
+check("progress: a run's $/progress is echoed in the command line", function()
+  local echoed = {}
+  local real_echo = vim.api.nvim_echo
+  vim.api.nvim_echo = function(chunks, history, opts)
+    table.insert(echoed, chunks[1][1])
+    return real_echo(chunks, history, opts)
+  end
+  local handler = client.handlers["$/progress"]
+  local ok, err = pcall(function()
+    assert(handler ~= nil, "the client has the plugin's $/progress handler")
+    local token = "torchcts-run-1"
+    if client.messages ~= nil and client.messages.progress ~= nil then
+      client.messages.progress[token] = {} -- what window/workDoneProgress/create does on 0.7
+    end
+    local ctx = { client_id = client.id, method = "$/progress" }
+    handler(nil, { token = token, value = { kind = "begin", title = "TorchCTS: level 2 on cpu", message = "starting" } }, ctx)
+    handler(nil, { token = token, value = { kind = "report", message = "3/10: 3 passed, 0 failed, 0 errors, 0 skipped" } }, ctx)
+    handler(nil, { token = token, value = { kind = "end", message = "TorchCTS run of level 2 on cpu completed: 10 passed" } }, ctx)
+  end)
+  vim.api.nvim_echo = real_echo
+  out("") -- headless Neovim ends no echoed line
+  if not ok then
+    error(err, 0)
+  end
+  assert_eq(vim.inspect(echoed), vim.inspect({
+    "TorchCTS: level 2 on cpu: starting",
+    "TorchCTS: level 2 on cpu: 3/10: 3 passed, 0 failed, 0 errors, 0 skipped",
+    "TorchCTS run of level 2 on cpu completed: 10 passed",
+  }), "echoed")
 end)
 
 -- 4. Code actions on the error line.
@@ -363,6 +503,50 @@ if mode ~= "native" then
     out("# server commands: " .. (#offered > 0 and table.concat(offered, ", ") or "(none yet)"))
   end)
 end
+
+-- 5a. Every command the server offers is in the plugin and documented (docs/editors.md's
+-- Neovim part and the plugin's README), and so is every :Torchcts* user command.
+check("commands: each the server offers is in the plugin and documented", function()
+  local plugin = require("torchcts")
+  local spec_dir = vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h")
+  local docs = table.concat(vim.fn.readfile(spec_dir .. "/../../../docs/editors.md"), "\n")
+  local from, to = docs:find("\n## Neovim\n", 1, true), docs:find("\n## Helix", 1, true)
+  assert(from and to, "docs/editors.md has a Neovim section before Helix")
+  local neovim_docs = docs:sub(from, to)
+  local readme = table.concat(vim.fn.readfile(spec_dir .. "/../README.md"), "\n")
+  local known = {}
+  for _, id in pairs(plugin.server_commands) do
+    known[id] = "sent by a user command"
+  end
+  for _, id in pairs(plugin.internal_commands) do
+    known[id] = "internal"
+  end
+  local offered = ((client.server_capabilities or {}).executeCommandProvider or {}).commands or {}
+  assert(#offered > 0, "the server offers commands")
+  local missing = {}
+  for _, id in ipairs(offered) do
+    if known[id] == nil then
+      table.insert(missing, id .. " (not in the plugin's server_commands or internal_commands)")
+    elseif not neovim_docs:find("`" .. id .. "`", 1, true) then
+      table.insert(missing, id .. " (not in docs/editors.md's Neovim part)")
+    elseif known[id] ~= "internal" and not readme:find("`" .. id .. "`", 1, true) then
+      table.insert(missing, id .. " (not in editors/neovim/README.md)")
+    end
+  end
+  for name, _ in pairs(vim.api.nvim_get_commands({})) do
+    if name:find("^Torchcts") then
+      for doc, text in pairs({ ["docs/editors.md"] = neovim_docs, ["README.md"] = readme }) do
+        if not text:find(":" .. name, 1, true) then
+          table.insert(missing, ":" .. name .. " (not in " .. doc .. ")")
+        end
+      end
+    end
+  end
+  out("# server commands: " .. table.concat(offered, ", "))
+  if #missing > 0 then
+    error("undocumented: " .. table.concat(missing, "; "), 0)
+  end
+end)
 
 -- 5b. Where the plugin finds the server without `cmd`: $TORCHCTS_LSP, $VIRTUAL_ENV/bin, the
 -- workspace's .venv/bin, then PATH (what `pip install torchcts-lsp` provides).
@@ -440,8 +624,50 @@ if mode == "setup" then
     local shown = vim.api.nvim_buf_get_lines(0, 0, 1, false)[1]
     assert_eq(shown, "### TorchCTS support record: `manifest.py` on `cpu`", "the split's first line")
     assert_eq(vim.bo.filetype, "markdown", "the split's filetype")
+    assert_eq(vim.bo.buftype, "nofile", "a scratch buffer")
     vim.cmd("close")
   end)
+
+  -- With no browser (an SSH session: no $DISPLAY; or an opener that fails): the page's path
+  -- is said, and the markdown form opens in a scratch split.
+  for _, case in ipairs({
+    { name = "no $DISPLAY", open = nil, reason = "" },
+    { name = "the opener fails", open = { "false" }, reason = "false exited with code 1" },
+  }) do
+    check(":TorchctsReport without a browser (" .. case.name .. "): says where the page is, shows the markdown", function()
+      local saved = { open = torchcts.config.report_open, display = vim.env.DISPLAY, wayland = vim.env.WAYLAND_DISPLAY }
+      torchcts.config.report_open = case.open
+      vim.env.DISPLAY = nil
+      vim.env.WAYLAND_DISPLAY = nil
+      messages = {}
+      vim.api.nvim_set_current_buf(bufnr)
+      local windows = #vim.api.nvim_list_wins()
+      local ok, err = pcall(function()
+        vim.cmd("TorchctsReport")
+        wait("the markdown split", function()
+          return #vim.api.nvim_list_wins() > windows and vim.bo.filetype == "markdown"
+        end)
+      end)
+      torchcts.config.report_open = saved.open
+      vim.env.DISPLAY = saved.display
+      vim.env.WAYLAND_DISPLAY = saved.wayland
+      if not ok then
+        error(err, 0)
+      end
+      local page = torchcts.report_path(vim.api.nvim_buf_get_name(bufnr))
+      local said
+      for _, m in ipairs(messages) do
+        if m.msg:find("support record written to " .. page, 1, true) and m.msg:find("not opened (" .. case.reason, 1, true) then
+          said = m.msg
+        end
+      end
+      assert(said, "a message with the page's path and why it was not opened: " .. vim.inspect(messages))
+      assert_eq(vim.fn.filereadable(page), 1, "the page exists")
+      assert(page:find(vim.fn.stdpath("cache"), 1, true) == 1, "the page is in Neovim's cache folder: " .. page)
+      assert_eq(vim.api.nvim_buf_get_lines(0, 0, 1, false)[1], "### TorchCTS support record: `manifest.py` on `cpu`", "the split's first line")
+      vim.cmd("close")
+    end)
+  end
 end
 
 -- 6. Shutdown: shutdown request, exit notification, process exits by itself with code 0.

@@ -190,6 +190,17 @@ fn hover_and_completion_documentation_are_plain_text_without_markdown() {
 }
 
 #[test]
+fn rename_options_with_prepare_provider_only_with_prepare_support() {
+    // LSP 3.17: `RenameOptions` may only be specified if the client states `prepareSupport`.
+    let (client, _, init, _) = minimal();
+    assert_eq!(init["capabilities"]["renameProvider"], true, "{:#}", init["capabilities"]);
+    client.shutdown();
+    let (client, _, init, _) = vscode();
+    assert_eq!(init["capabilities"]["renameProvider"], json!({"prepareProvider": true}));
+    client.shutdown();
+}
+
+#[test]
 fn related_information_only_when_declared() {
     let (client, _, _, diagnostics) = minimal();
     let duplicate = find(&diagnostics, "duplicate-key");

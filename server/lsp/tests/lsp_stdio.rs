@@ -733,7 +733,8 @@ fn position_of(text: &str, needle: &str, nth: usize) -> Value {
 #[test]
 fn definition_references_and_rename_of_a_module_level_name_in_the_example() {
     let mut client = LspClient::spawn();
-    let init = client.initialize(json!({}));
+    // A client that sends `prepareRename` declares it (`RenameOptions` are for such a client only).
+    let init = client.initialize(json!({"textDocument": {"rename": {"prepareSupport": true}}}));
     let caps = &init["capabilities"];
     assert_eq!(caps["definitionProvider"], true, "{caps:#}");
     assert_eq!(caps["referencesProvider"], true);

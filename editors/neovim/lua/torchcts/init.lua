@@ -7,8 +7,13 @@
 --     patterns = { "manifest.py" },         -- autocmd patterns of manifest files
 --     settings = { device = "cuda", defaultLevel = 3, onSave = "off", run = { workers = 1 },
 --                  python = { interpreter = "python3" }, inlayHints = { enabled = true } },
---     on_attach = function(client, bufnr) end,
+--     on_attach = function(client, bufnr) end, -- after the plugin's own (keymaps, lenses, hints)
+--     keymaps = { hover = "K", definition = "gd", codelens = "<leader>cl" }, -- false: none
+--     codelens = true, progress = true,
 --   })
+--
+-- With vim.lsp.enable / nvim-lspconfig instead of setup(): on_attach = require("torchcts").on_attach,
+-- handlers = require("torchcts").handlers(), capabilities = require("torchcts").capabilities().
 
 local M = {}
 
@@ -20,6 +25,13 @@ M.server_commands = {
   run_level = "torchcts.runLevel",
   cancel_run = "torchcts.cancelRun",
   show_skips = "torchcts.showSkips",
+  rerun_failed = "torchcts.rerunFailed",
+}
+
+--- Commands the server offers that the plugin sends no request for: `torchcts.applyEdit` is
+--- how the server hands a quick fix to a client without code action literals (Neovim has them).
+M.internal_commands = {
+  apply_edit = "torchcts.applyEdit",
 }
 
 local defaults = {
@@ -63,6 +75,20 @@ local defaults = {
   handlers = {},
   -- Create the :Torchcts* user commands.
   user_commands = true,
+  -- Buffer-local keymaps in manifests (normal mode); false: none, or a key set to false.
+  -- `K` is mapped because Python's ftplugin sets 'keywordprg' to pydoc, which wins over
+  -- Neovim's own LSP `K` (0.10+) and is all `K` does on 0.7-0.9.
+  keymaps = {
+    hover = "K", -- vim.lsp.buf.hover()
+    definition = "gd", -- vim.lsp.buf.definition()
+    codelens = "<leader>cl", -- vim.lsp.codelens.run(): the lens on the cursor line
+  },
+  -- Code lenses: fetched on attach, BufEnter, InsertLeave and when the server asks
+  -- (`workspace/codeLens/refresh`, e.g. once its inventory has loaded or a run landed).
+  codelens = true,
+  -- A run's progress (`$/progress`) echoed in the command line; false: leave it to Neovim
+  -- (vim.lsp.status(), 0.10+) or a progress plugin.
+  progress = true,
   -- Called with (message, level) instead of vim.notify.
   notify = nil,
   -- :TorchctsReport: how the HTML support record is opened (a function of its path, or a
@@ -222,8 +248,146 @@ function M.status(bufnr)
   return ("TorchCTS L%d: %d run, %d filtered"):format(s.level, s.run, s.filtered)
 end
 
+--- Fetches the code lenses of `bufnr` again (every version: `codelens.refresh()` serves only
+--- the current buffer before 0.10).
+function M.refresh_codelens(bufnr)
+  if not vim.api.nvim_buf_is_loaded(bufnr) then
+    return
+  end
+  if has("nvim-0.10") then
+    vim.lsp.codelens.refresh({ bufnr = bufnr })
+    return
+  end
+  for _, client in ipairs(get_clients(bufnr)) do
+    client_request(client, "textDocument/codeLens", {
+      textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+    }, vim.lsp.codelens.on_codelens, bufnr)
+  end
+end
+
+-- `workspace/codeLens/refresh` (a request: the answer is null): every buffer of the client.
+local function on_codelens_refresh(_, _, ctx)
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  if client ~= nil and M.config.codelens then
+    for bufnr, _ in pairs(client.attached_buffers or {}) do
+      vim.schedule(function()
+        M.refresh_codelens(bufnr)
+      end)
+    end
+  end
+  return vim.NIL
+end
+
+--- The text shown for a `$/progress` value: "TorchCTS: level 2 on cpu: 40/262: 40 passed, ...";
+--- at the end the server's summary alone.
+function M.progress_text(value)
+  if type(value) ~= "table" then
+    return nil
+  end
+  local text = value.title or ""
+  if value.message ~= nil and value.message ~= "" then
+    text = text ~= "" and (text .. ": " .. value.message) or value.message
+  end
+  if value.percentage ~= nil then
+    text = ("%s (%d%%)"):format(text, math.floor(value.percentage))
+  end
+  if value.kind == "end" then
+    -- The server's last message is the run's whole summary.
+    return value.message or (text .. " done")
+  end
+  return text
+end
+
+-- `$/progress`: Neovim's own handler (it keeps the state vim.lsp.status() and progress plugins
+-- read), then the text in the command line. Neovim 0.7 to 0.11 show no progress by themselves.
+local titles = {}
+local function on_progress(err, result, ctx, config)
+  local default = vim.lsp.handlers["$/progress"]
+  local answer = default and default(err, result, ctx, config)
+  if M.config.progress and type(result) == "table" and type(result.value) == "table" then
+    local key = tostring(ctx.client_id) .. ":" .. tostring(result.token)
+    local value = vim.deepcopy(result.value)
+    if value.kind == "begin" then
+      titles[key] = value.title
+    else
+      value.title = titles[key]
+    end
+    if value.kind == "end" then
+      titles[key] = nil
+    end
+    local text = M.progress_text(value)
+    if text ~= nil and text ~= "" then
+      vim.api.nvim_echo({ { text } }, false, {}) -- the title names TorchCTS
+    end
+  end
+  return answer
+end
+
+--- The plugin's handlers (`torchcts/status`, `$/progress`, `workspace/codeLens/refresh`), for a
+--- client config made without setup() (vim.lsp.config, nvim-lspconfig).
+function M.handlers()
+  return {
+    ["torchcts/status"] = on_status,
+    ["$/progress"] = on_progress,
+    ["workspace/codeLens/refresh"] = on_codelens_refresh,
+  }
+end
+
+--- `base` (default: Neovim's make_client_capabilities()) with what the plugin adds: it answers
+--- `workspace/codeLens/refresh`, which Neovim itself does not declare (0.7 to 0.11).
+function M.capabilities(base)
+  base = base or vim.lsp.protocol.make_client_capabilities()
+  return vim.tbl_deep_extend("force", base, { workspace = { codeLens = { refreshSupport = true } } })
+end
+
+local function map_keys(bufnr)
+  local keys = M.config.keymaps
+  if type(keys) ~= "table" then
+    return
+  end
+  local actions = {
+    hover = { vim.lsp.buf.hover, "TorchCTS: hover (vim.lsp.buf.hover)" },
+    definition = { vim.lsp.buf.definition, "TorchCTS: go to definition (vim.lsp.buf.definition)" },
+    codelens = { vim.lsp.codelens.run, "TorchCTS: run the code lens of this line (vim.lsp.codelens.run)" },
+  }
+  for name, action in pairs(actions) do
+    local lhs = keys[name]
+    if type(lhs) == "string" and lhs ~= "" then
+      vim.keymap.set("n", lhs, function()
+        action[1]()
+      end, { buffer = bufnr, silent = true, desc = action[2] })
+    end
+  end
+end
+
+--- What the plugin sets up in a buffer the server attached to: the keymaps, the code lenses
+--- (now, and again on BufEnter and InsertLeave), inlay hints on Neovim 0.10+ (unless
+--- settings.inlayHints.enabled is false). setup() calls it before config.on_attach; call it from
+--- your own on_attach when you configure the client without setup().
+function M.on_attach(client, bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  map_keys(bufnr)
+  if M.config.codelens and (client.server_capabilities or {}).codeLensProvider then
+    -- One group per buffer: attaching again (a restart) replaces the autocmds, not adds to them.
+    local group = vim.api.nvim_create_augroup("torchcts_codelens_" .. bufnr, { clear = true })
+    vim.api.nvim_create_autocmd({ "BufEnter", "InsertLeave" }, {
+      group = group,
+      buffer = bufnr,
+      callback = function()
+        M.refresh_codelens(bufnr)
+      end,
+      desc = "torchcts-lsp: fetch the code lenses again",
+    })
+    M.refresh_codelens(bufnr)
+  end
+  local hints = ((M.config.settings or {}).inlayHints or {}).enabled
+  if hints ~= false and vim.lsp.inlay_hint ~= nil and (client.server_capabilities or {}).inlayHintProvider then
+    pcall(vim.lsp.inlay_hint.enable, true, { bufnr = bufnr })
+  end
+end
+
 local function make_config(cmd, root)
-  local handlers = vim.tbl_extend("force", { ["torchcts/status"] = on_status }, M.config.handlers or {})
+  local handlers = vim.tbl_extend("force", M.handlers(), M.config.handlers or {})
   return {
     name = NAME,
     cmd = cmd,
@@ -232,8 +396,13 @@ local function make_config(cmd, root)
     init_options = M.config.settings,
     settings = { torchcts = M.config.settings },
     handlers = handlers,
-    capabilities = M.config.capabilities or vim.lsp.protocol.make_client_capabilities(),
-    on_attach = M.config.on_attach,
+    capabilities = M.capabilities(M.config.capabilities),
+    on_attach = function(client, bufnr)
+      M.on_attach(client, bufnr)
+      if M.config.on_attach then
+        M.config.on_attach(client, bufnr)
+      end
+    end,
     on_exit = function(code, signal, client_id)
       for r, id in pairs(clients_by_root) do
         if id == client_id then
@@ -340,6 +509,7 @@ local function show_text(text)
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
   vim.bo[buf].buftype = "nofile"
   vim.bo[buf].bufhidden = "wipe"
+  vim.bo[buf].swapfile = false
   vim.bo[buf].filetype = "markdown"
   vim.bo[buf].modifiable = false
 end
@@ -383,6 +553,21 @@ function M.run_level(level)
   return M.execute(M.server_commands.run_level, { uri = vim.uri_from_bufnr(0), level = level, device = device, python = python })
 end
 
+--- Runs again the tests the manifest's last run failed; `isolate`: each in its own process
+--- (what the server suggests after a crash).
+function M.rerun_failed(isolate)
+  local device, python = run_options()
+  local args = { uri = vim.uri_from_bufnr(0), device = device, python = python }
+  if isolate then
+    args.isolate = true
+  end
+  return M.execute(M.server_commands.rerun_failed, args, function(result)
+    if result == nil or result == vim.NIL then
+      notify("nothing to re-run: the last run of this manifest failed no test (or there was none)")
+    end
+  end)
+end
+
 function M.cancel_run()
   return M.execute(M.server_commands.cancel_run, { uri = vim.uri_from_bufnr(0) })
 end
@@ -404,30 +589,63 @@ function M.show_skips(level)
   end)
 end
 
+-- How the page is opened: a function of its path, or an argv the path is appended to; nil with
+-- the reason when there is no browser to open it with (an SSH session on a GPU host).
 local function report_opener()
   local open = M.config.report_open
   if type(open) == "function" then
     return open
   end
   local command = type(open) == "table" and open or (has("mac") and { "open" } or { "xdg-open" })
-  return function(path)
+  if vim.fn.executable(command[1]) ~= 1 then
+    return nil, ("%s is not executable"):format(command[1])
+  end
+  local graphical = has("mac") or has("win32") or (vim.env.DISPLAY or "") ~= "" or (vim.env.WAYLAND_DISPLAY or "") ~= ""
+  if open == nil and not graphical then
+    return nil, "no $DISPLAY or $WAYLAND_DISPLAY"
+  end
+  return function(path, on_failure)
     local argv = vim.deepcopy(command)
     table.insert(argv, path)
-    vim.fn.jobstart(argv, { detach = true })
+    local ok, job = pcall(vim.fn.jobstart, argv, {
+      detach = true,
+      on_exit = function(_, code)
+        if code ~= 0 then
+          vim.schedule(function()
+            on_failure(("%s exited with code %d"):format(argv[1], code))
+          end)
+        end
+      end,
+    })
+    if not ok or job <= 0 then
+      on_failure(("cannot start %s"):format(argv[1]))
+    end
   end
 end
 
+--- Where :TorchctsReport writes the page of `file`: one per manifest in Neovim's cache folder
+--- (it outlives the session, unlike a temporary file).
+function M.report_path(file)
+  local dir = vim.fn.stdpath("cache") .. "/torchcts"
+  vim.fn.mkdir(dir, "p")
+  local path = vim.fn.fnamemodify(file, ":p")
+  local folder = vim.fn.fnamemodify(path, ":h:t"):gsub("[^%w._-]", "_")
+  return ("%s/support-record-%s-%s.html"):format(dir, folder, vim.fn.sha256(path):sub(1, 8))
+end
+
 --- The support record of the current manifest (`torchcts-lsp report`, from the buffer's text):
---- format "html" (default) writes the page to a temporary file and opens it (config.report_open);
---- "markdown" shows the compact form in a split. `on_done(path_or_text)` when given, for
---- scripts and tests. Returns false when it cannot start.
-function M.report(format, on_done)
+--- format "html" (default) writes the page (M.report_path), says where, and opens it
+--- (config.report_open); with no browser to open it, it shows the markdown form instead.
+--- "markdown" shows the compact form in a scratch split. `on_done(path_or_text)` when given,
+--- for scripts and tests; `bufnr` (default: the current one) the manifest's buffer. Returns
+--- false when it cannot start.
+function M.report(format, on_done, bufnr)
   format = (format == nil or format == "") and "html" or format
   if format ~= "html" and format ~= "markdown" then
     notify(("report format must be html or markdown, got %s"):format(format), vim.log.levels.ERROR)
     return false
   end
-  local bufnr = vim.api.nvim_get_current_buf()
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
   local file = vim.api.nvim_buf_get_name(bufnr)
   if file == "" then
     notify("open a manifest.py first", vim.log.levels.WARN)
@@ -444,7 +662,7 @@ function M.report(format, on_done)
   if device ~= nil and device ~= "" then
     vim.list_extend(argv, { "--device", device })
   end
-  local page = format == "html" and (vim.fn.tempname() .. "-support-record.html") or nil
+  local page = format == "html" and M.report_path(file) or nil
   if page ~= nil then
     vim.list_extend(argv, { "-o", page })
   end
@@ -466,7 +684,22 @@ function M.report(format, on_done)
           return
         end
         if page ~= nil then
-          report_opener()(page)
+          local open, why = report_opener()
+          local function markdown_instead(reason)
+            notify(
+              ("support record written to %s; not opened (%s): the markdown form follows (:TorchctsReport markdown)"):format(page, reason),
+              vim.log.levels.WARN
+            )
+            if vim.api.nvim_buf_is_valid(bufnr) then
+              M.report("markdown", nil, bufnr)
+            end
+          end
+          if open == nil then
+            markdown_instead(why)
+          else
+            notify("support record written to " .. page)
+            open(page, markdown_instead)
+          end
           if on_done then
             on_done(page)
           end
@@ -518,6 +751,19 @@ local function create_user_commands()
   cmd("TorchctsRunLevel", function(o)
     M.run_level(o.args)
   end, { nargs = "?", desc = "TorchCTS: run the manifest's tests at a level (default: the lens's level)" })
+  cmd("TorchctsRerunFailed", function(o)
+    if o.args ~= "" and o.args ~= "isolate" then
+      notify("usage: :TorchctsRerunFailed [isolate]", vim.log.levels.ERROR)
+      return
+    end
+    M.rerun_failed(o.args == "isolate")
+  end, {
+    nargs = "?",
+    complete = function()
+      return { "isolate" }
+    end,
+    desc = "TorchCTS: run again the tests the last run failed (isolate: each in its own process)",
+  })
   cmd("TorchctsCancelRun", function()
     M.cancel_run()
   end, { desc = "TorchCTS: cancel the running tests" })
@@ -531,7 +777,7 @@ local function create_user_commands()
     complete = function()
       return { "html", "markdown" }
     end,
-    desc = "TorchCTS: the support record (html: open the page; markdown: in a split)",
+    desc = "TorchCTS: the support record (html: write the page, say where, open it; markdown: in a split)",
   })
   cmd("TorchctsRestart", function()
     M.restart()

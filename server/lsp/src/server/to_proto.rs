@@ -331,10 +331,12 @@ fn capabilities(client: &ClientSupport, encoding: torchcts_core::PositionEncodin
         definition_provider: Some(OneOf::Left(true)),
         references_provider: Some(OneOf::Left(true)),
         document_highlight_provider: Some(OneOf::Left(true)),
-        rename_provider: Some(OneOf::Right(RenameOptions {
-            prepare_provider: Some(true),
-            work_done_progress_options: Default::default(),
-        })),
+        // `RenameOptions` may only be sent to a client that declared `rename.prepareSupport`.
+        rename_provider: Some(if client.prepare_rename {
+            OneOf::Right(RenameOptions { prepare_provider: Some(true), work_done_progress_options: Default::default() })
+        } else {
+            OneOf::Left(true)
+        }),
         selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
         // `CodeActionOptions` (the kinds) is valid only for a client with code action literals.
         code_action_provider: Some(if client.code_action_literals {

@@ -281,6 +281,7 @@ pub fn vscode_capabilities() -> Value {
             "foldingRange": {"lineFoldingOnly": true, "foldingRangeKind": {"valueSet": ["comment", "imports", "region"]}},
             "codeLens": {},
             "inlayHint": {},
+            "rename": {"prepareSupport": true},
         },
     })
 }

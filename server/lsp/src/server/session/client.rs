@@ -89,6 +89,8 @@ pub struct ClientSupport {
     pub refresh_code_lens: bool,
     /// `workspace.inlayHint.refreshSupport`.
     pub refresh_inlay_hints: bool,
+    /// `textDocument.rename.prepareSupport`: `RenameOptions` with `prepareProvider` (else `true`).
+    pub prepare_rename: bool,
 }
 
 impl ClientSupport {
@@ -129,6 +131,7 @@ impl ClientSupport {
                 == Some(true),
             refresh_inlay_hints: workspace.and_then(|w| w.inlay_hint.as_ref()).and_then(|c| c.refresh_support)
                 == Some(true),
+            prepare_rename: text.and_then(|t| t.rename.as_ref()).and_then(|r| r.prepare_support) == Some(true),
         }
     }
 
