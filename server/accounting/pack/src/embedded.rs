@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::{pack_json, ArchiveWriter, Names};
+use crate::{pack_json, pack_json_with, ArchiveWriter, MetadataDonor, Names};
 
 #[derive(Deserialize)]
 struct DeltaFile {
@@ -25,7 +25,8 @@ enum Delta {
 }
 
 /// Packs the base inventory (JSON text) and the deltas file (JSON text) into an archive
-/// holding every release; the base release (the newest) comes first.
+/// holding every release; the base release (the newest) comes first. A release extracted
+/// without match metadata takes the base's (by node id; its header says so).
 pub fn pack_releases(base_json: &[u8], deltas_json: &[u8]) -> Result<Vec<u8>, String> {
     let deltas: DeltaFile = serde_json::from_slice(deltas_json).map_err(|e| format!("inventory deltas: {e}"))?;
     if deltas.format != "torchcts-lsp-inventory-deltas" {
@@ -33,7 +34,9 @@ pub fn pack_releases(base_json: &[u8], deltas_json: &[u8]) -> Result<Vec<u8>, St
     }
     let mut archive = ArchiveWriter::default();
     let mut names = Names::default();
-    archive.add(&deltas.base, pack_json(&mut names, base_json)?);
+    let base = pack_json(&mut names, base_json)?;
+    let donor = MetadataDonor::new(&deltas.base, &base);
+    archive.add(&deltas.base, base);
     let base_text = std::str::from_utf8(base_json).map_err(|e| format!("base inventory: {e}"))?;
     let base_lines: Vec<&str> = base_text.lines().collect();
     for (name, delta) in &deltas.versions {
@@ -41,7 +44,9 @@ pub fn pack_releases(base_json: &[u8], deltas_json: &[u8]) -> Result<Vec<u8>, St
             Delta::Alias(of) => archive.add_alias(name, of),
             Delta::Lines(ops) => {
                 let text = apply_line_delta(&base_lines, ops);
-                archive.add(name, pack_json(&mut names, text.as_bytes()).map_err(|e| format!("torch {name}: {e}"))?);
+                let rows = pack_json_with(&mut names, text.as_bytes(), donor.as_ref())
+                    .map_err(|e| format!("torch {name}: {e}"))?;
+                archive.add(name, rows);
             }
         }
     }

@@ -13,13 +13,34 @@ use std::collections::HashMap;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::rows::{code, generated as gbit, item as ibit, opinfo as obit, RowWriter};
+use crate::rows::{code, generated as gbit, item as ibit, metadata as mbit, opinfo as obit, RowWriter};
 use crate::{Section, SECTION_COUNT};
 
 /// The rows of one release, per section.
 #[derive(Default)]
 pub struct ReleaseRows {
     pub sections: [Vec<Vec<u8>>; SECTION_COUNT],
+    /// The items' node ids, in order (for [`MetadataDonor::new`]).
+    pub node_ids: Vec<String>,
+}
+
+/// A release's match metadata by node id, lent to releases extracted without it (rows of
+/// one archive share their interned names, so a row means the same in every release).
+pub struct MetadataDonor {
+    pub name: String,
+    by_id: HashMap<String, Vec<u8>>,
+}
+
+impl MetadataDonor {
+    /// `rows`' metadata, or None when it has none.
+    pub fn new(name: &str, rows: &ReleaseRows) -> Option<MetadataDonor> {
+        let metadata = &rows.sections[Section::Metadata as usize];
+        if metadata.is_empty() {
+            return None;
+        }
+        let by_id = rows.node_ids.iter().cloned().zip(metadata.iter().cloned()).collect();
+        Some(MetadataDonor { name: name.to_string(), by_id })
+    }
 }
 
 #[derive(Deserialize)]
@@ -39,6 +60,9 @@ struct RawInventory {
     generated: Vec<Value>,
     opinfo: RawOpinfo,
     items: Vec<RawItem>,
+    /// Per item, aligned with `items`: its match metadata in short keys (absent: not extracted).
+    #[serde(default)]
+    match_metadata: Option<Vec<Value>>,
 }
 
 type RawRd = (String, u32);
@@ -53,6 +77,8 @@ struct RawItem {
     #[serde(default)]
     op: Option<u32>,
     lvl: u8,
+    #[serde(default)]
+    suite: Option<String>,
     #[serde(default)]
     d1: Option<RawDtypeCheck>,
     #[serde(default)]
@@ -180,6 +206,12 @@ impl Names {
 
 /// Pack one inventory (JSON text) into rows; `names` is shared by the releases of an archive.
 pub fn pack_json(names: &mut Names, json: &[u8]) -> Result<ReleaseRows, String> {
+    pack_json_with(names, json, None)
+}
+
+/// [`pack_json`]; a release without match metadata of its own takes `donor`'s, by node id
+/// (its header then names the donor; an item the donor lacks has an empty row: no metadata).
+pub fn pack_json_with(names: &mut Names, json: &[u8], donor: Option<&MetadataDonor>) -> Result<ReleaseRows, String> {
     let raw: RawInventory = serde_json::from_slice(json).map_err(|e| format!("inventory JSON: {e}"))?;
     if raw.format != "torchcts-lsp-inventory" || raw.format_version != 1 {
         return Err(format!("unsupported inventory format {} v{}", raw.format, raw.format_version));
@@ -196,6 +228,25 @@ pub fn pack_json(names: &mut Names, json: &[u8]) -> Result<ReleaseRows, String> 
     for it in &raw.items {
         let row = p.item(it)?;
         out.sections[Section::Items as usize].push(row);
+        out.node_ids.push(it.id.clone());
+    }
+    let mut metadata_from = "";
+    match (&raw.match_metadata, donor) {
+        (Some(metadata), _) => {
+            if metadata.len() != raw.items.len() {
+                return Err(format!("match_metadata has {} rows for {} items", metadata.len(), raw.items.len()));
+            }
+            for (md, it) in metadata.iter().zip(&raw.items) {
+                let row = p.metadata(md, it).map_err(|e| format!("match_metadata of {}: {e}", it.id))?;
+                out.sections[Section::Metadata as usize].push(row);
+            }
+        }
+        (None, Some(donor)) => {
+            metadata_from = &donor.name;
+            out.sections[Section::Metadata as usize] =
+                raw.items.iter().map(|it| donor.by_id.get(&it.id).cloned().unwrap_or_default()).collect();
+        }
+        (None, None) => {}
     }
     for f in &raw.opinfo.forward {
         let row = p.forward(f)?;
@@ -213,7 +264,7 @@ pub fn pack_json(names: &mut Names, json: &[u8]) -> Result<ReleaseRows, String> 
     }
     deselect.sort_unstable();
     deselect.dedup();
-    out.sections[Section::Header as usize].push(p.header(&raw, &deselect));
+    out.sections[Section::Header as usize].push(p.header(&raw, &deselect, metadata_from));
     out.sections[Section::Strings as usize] = p.names.strings.iter().map(|s| s.as_bytes().to_vec()).collect();
     Ok(out)
 }
@@ -270,7 +321,7 @@ impl<'n> Packer<'n> {
         Ok((self.reason(&c.0), self.sid(c.1)?))
     }
 
-    fn header(&self, raw: &RawInventory, deselect: &[u16]) -> Vec<u8> {
+    fn header(&self, raw: &RawInventory, deselect: &[u16], metadata_from: &str) -> Vec<u8> {
         let mut w = RowWriter::default();
         w.var(raw.format_version);
         for s in [&raw.torchcts_version, &raw.torch_version, &raw.python_version, &raw.extracted_at] {
@@ -304,7 +355,60 @@ impl<'n> Packer<'n> {
         for &r in deselect {
             w.var(u64::from(r));
         }
+        w.str(metadata_from);
         w.buf
+    }
+
+    /// One item's metadata row: the JSON keeps only what is not derivable (`su` where the
+    /// suite differs from the item's, `ck` where the coverage kind is not the default);
+    /// the row holds suite and coverage kind always.
+    fn metadata(&mut self, md: &Value, item: &RawItem) -> Result<Vec<u8>, String> {
+        let empty = serde_json::Map::new();
+        let md = match md {
+            Value::Object(map) => map,
+            Value::Number(n) if n.as_u64() == Some(0) => &empty,
+            other => return Err(format!("expected an object, got {other}")),
+        };
+        let suite = match md.get("su") {
+            Some(v) => self.sidx(v)?,
+            None => self.intern(item.suite.as_deref().ok_or("no suite")?),
+        };
+        let opinfo = md.get("tk").is_some_and(|v| v.as_u64() == Some(1));
+        let kind = match md.get("ck") {
+            Some(v) => self.sidx(v)?,
+            None => {
+                let generated = self.names.strings[suite as usize] == "generated";
+                self.intern(if opinfo {
+                    "opinfo"
+                } else if generated {
+                    "generated"
+                } else {
+                    "handwritten"
+                })
+            }
+        };
+        let mut flags = 0;
+        if opinfo {
+            flags |= mbit::OPINFO_KIND;
+        }
+        if md.get("mf").is_some_and(|v| v.as_u64() == Some(1)) {
+            flags |= mbit::MANIFEST_DTYPE;
+        }
+        let mut optional = Vec::new();
+        for (key, bit) in mbit::OPTIONAL {
+            if let Some(v) = md.get(key) {
+                flags |= bit;
+                optional.push(self.sidx(v)?);
+            }
+        }
+        let mut w = RowWriter::default();
+        w.var(u64::from(flags));
+        w.var(u64::from(suite));
+        w.var(u64::from(kind));
+        for id in optional {
+            w.var(u64::from(id));
+        }
+        Ok(w.buf)
     }
 
     fn dtype_check(&mut self, w: &mut RowWriter, v: &RawDtypeCheck) -> Result<(), String> {

@@ -10,13 +10,13 @@
 use foldhash::{HashMap, HashMapExt};
 use std::io::Read;
 
-use inventory_pack::rows::{code, generated as gbit, item as ibit, opinfo as obit, RowReader};
+use inventory_pack::rows::{code, generated as gbit, item as ibit, metadata as mbit, opinfo as obit, RowReader};
 use inventory_pack::{Release, Section};
 
 use super::{
     BackwardOp, ContractMode, DevFact, DevRule, DeviceInfo, DtCode, DtypeCheck, DtypeInfo, DtypeParam, FixedGate,
-    ForwardOp, Generated, InventoryMeta, Item, OiParam, OracleOutcome, Placeholders, Reason, ReasonDetail, ShapeFacts,
-    StrId, Tables, WellKnown, CUSTOM_DEVICE_PLACEHOLDER, ENGINE_REASONS,
+    ForwardOp, Generated, InventoryMeta, Item, MatchMetadata, MetadataRows, OiParam, OracleOutcome, Placeholders,
+    Reason, ReasonDetail, ShapeFacts, StrId, Tables, WellKnown, CUSTOM_DEVICE_PLACEHOLDER, ENGINE_REASONS,
 };
 
 /// What a release's rows hold, before indexing.
@@ -35,6 +35,7 @@ struct Rows {
     items: Vec<Item>,
     forward: Vec<ForwardOp>,
     backward: Vec<BackwardOp>,
+    metadata: MetadataRows,
 }
 
 /// A release of a packed archive, read and indexed.
@@ -94,6 +95,20 @@ fn read_rows(release: &Release) -> Result<Rows, String> {
     each(Section::Items, &mut |r| tables.items.push(read_item(r, strings, ids)));
     each(Section::Forward, &mut |r| tables.forward.push(read_forward(r)));
     each(Section::Backward, &mut |r| tables.backward.push(read_backward(r)));
+    // Metadata rows are kept as bytes (decoded only for a project ledger); each is checked
+    // here, so that decoding later cannot fail.
+    let metadata_rows = release.len(Section::Metadata);
+    if metadata_rows != 0 && metadata_rows != tables.items.len() {
+        truncated = true;
+    }
+    if metadata_rows != 0 {
+        tables.metadata.ends.reserve(metadata_rows);
+        for row in release.rows(Section::Metadata) {
+            truncated |= !row.is_empty() && read_metadata(row).is_none();
+            tables.metadata.bytes.extend_from_slice(row);
+            tables.metadata.ends.push(tables.metadata.bytes.len() as u32);
+        }
+    }
     if truncated || bad_string {
         return Err(format!("inventory archive: release {}: a row does not decode", release.name));
     }
@@ -115,6 +130,7 @@ fn read_header(r: &mut RowReader) -> Rows {
     let dtypes = (0..r.var()).map(|_| DtypeInfo { name: r.str().to_string(), float_or_complex: r.u8() == 1 }).collect();
     let reasons = (0..r.var()).map(|_| r.str().to_string()).collect();
     let deselect = (0..r.var()).map(|_| r.var() as Reason).collect();
+    let metadata_from = r.str().to_string();
     Rows {
         meta: InventoryMeta { format_version, torchcts_version, torch_version, python_version, extracted_at },
         opinfo_level,
@@ -129,7 +145,27 @@ fn read_header(r: &mut RowReader) -> Rows {
         items: Vec::new(),
         forward: Vec::new(),
         backward: Vec::new(),
+        metadata: MetadataRows { from: metadata_from, ..MetadataRows::default() },
     }
+}
+
+/// One metadata row (`inventory_pack::rows::metadata`); None where it does not decode.
+pub(crate) fn read_metadata(row: &[u8]) -> Option<MatchMetadata> {
+    let mut r = RowReader::new(row);
+    let flags = r.var32();
+    let mut md = MatchMetadata {
+        suite: r.var32(),
+        coverage_kind: r.var32(),
+        opinfo_kind: flags & mbit::OPINFO_KIND != 0,
+        manifest_dtype: flags & mbit::MANIFEST_DTYPE != 0,
+        optional: [None; 8],
+    };
+    for (slot, (_, bit)) in md.optional.iter_mut().zip(mbit::OPTIONAL) {
+        if flags & bit != 0 {
+            *slot = Some(r.var32());
+        }
+    }
+    (!r.truncated && r.at_end()).then_some(md)
 }
 
 fn rd(r: &mut RowReader) -> Option<ReasonDetail> {
@@ -396,6 +432,7 @@ fn index(t: Rows) -> Result<Tables, String> {
     let canonical_str = canonical_ids(&names);
     let dtype_slot = dtype_slots(&dtype_pos, &canonical_str);
     Ok(Tables {
+        metadata: t.metadata,
         meta: t.meta,
         strings: names.strings,
         string_index: names.string_index,

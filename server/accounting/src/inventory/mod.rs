@@ -56,6 +56,8 @@ pub struct Tables {
     pub(crate) placeholders: Placeholders,
     /// Well-known strings.
     pub(crate) well_known: WellKnown,
+    /// Per item, what the known-segfault matchers read of its metadata.
+    pub(crate) metadata: MetadataRows,
 }
 
 #[derive(Debug, Clone, Copy)]

@@ -133,12 +133,28 @@ fn utf8_error_message(bytes: &[u8], e: &std::str::Utf8Error) -> String {
 }
 
 /// The packaged ledger of `torchcts_version`, in its order; the newest release's for a
-/// version without a table of its own.
+/// version without a table of its own. Entries carry how they match
+/// (`tools/inventory/gen_ledger.py`): a project entry may override one.
 pub fn packaged_ledger(torchcts_version: &str) -> Vec<LedgerEntry> {
     let Ok(Value::Object(tables)) = serde_json::from_str::<Value>(PACKAGED) else { return Vec::new() };
     let newest = tables.keys().max_by_key(|v| release_key(v)).cloned();
     let table = tables.get(torchcts_version).or_else(|| newest.and_then(|v| tables.get(&v)));
     let text = |e: &Value, key: &str| e.get(key).and_then(Value::as_str).map(str::to_string);
+    let constraints = |e: &Value| -> Vec<Constraint> {
+        let Some(Value::Object(map)) = e.get("constraints") else { return Vec::new() };
+        map.iter()
+            .map(|(key, values)| Constraint {
+                key: key.clone(),
+                values: values
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+                    .collect(),
+                glob: validate::GLOB_CONSTRAINT_KEYS.contains(&key.as_str()),
+            })
+            .collect()
+    };
     table
         .and_then(Value::as_array)
         .map(|entries| {
@@ -151,13 +167,13 @@ pub fn packaged_ledger(torchcts_version: &str) -> Vec<LedgerEntry> {
                     pytorch_min: text(e, "pytorch_min"),
                     pytorch_max: text(e, "pytorch_max"),
                     review_after: text(e, "review_after").unwrap_or_default(),
-                    match_mode: String::new(),
-                    nodeid: None,
-                    dispatcher: None,
-                    coverage_id: None,
-                    classification: "confirmed_backend_crash".into(),
-                    execution_policy: "record_without_execution".into(),
-                    constraints: Vec::new(),
+                    match_mode: text(e, "match").unwrap_or_default(),
+                    nodeid: text(e, "nodeid"),
+                    dispatcher: text(e, "dispatcher"),
+                    coverage_id: text(e, "coverage_id"),
+                    classification: text(e, "classification").unwrap_or_else(|| "confirmed_backend_crash".into()),
+                    execution_policy: text(e, "execution_policy").unwrap_or_else(|| "record_without_execution".into()),
+                    constraints: constraints(e),
                 })
                 .collect()
         })
