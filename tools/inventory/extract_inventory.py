@@ -154,6 +154,15 @@ class InventoryPlugin:
 
             self.items = [i for i in self.items if re.search(self.args.only, i.nodeid)]
         log(f"collected {len(items)} items; snapshot taken")
+        if self.args is not None and self.args.metadata_into:
+            # The metadata needs nothing torchcts' own hook computes: take it now and leave
+            # that hook (the rule chain and its CPU probes, minutes) nothing to do.
+            try:
+                self.result = add_match_metadata(self.items, self.args)
+            except Exception:
+                self.error = traceback.format_exc()
+                log(self.error)
+            items[:] = []
 
     pytest_collection_modifyitems = __import__("pytest").hookimpl(tryfirst=True)(pytest_collection_modifyitems)
 
@@ -164,7 +173,6 @@ class InventoryPlugin:
             return
         try:
             if self.args.metadata_into:
-                self.result = add_match_metadata(self.items, self.args)
                 return
             self.result = build_inventory(self.items, self.args, self.version)
         except Exception:

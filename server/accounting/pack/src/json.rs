@@ -31,6 +31,26 @@ pub struct MetadataDonor {
     by_id: HashMap<String, Vec<u8>>,
 }
 
+impl ReleaseRows {
+    /// A release without match metadata of its own takes `donor`'s, by node id: an item the
+    /// donor lacks gets an empty row (no metadata), and the header names the donor.
+    pub fn lend_metadata(&mut self, donor: &MetadataDonor) {
+        if !self.sections[Section::Metadata as usize].is_empty() {
+            return;
+        }
+        self.sections[Section::Metadata as usize] =
+            self.node_ids.iter().map(|id| donor.by_id.get(id).cloned().unwrap_or_default()).collect();
+        if let Some(header) = self.sections[Section::Header as usize].first_mut() {
+            // The header ends with the donor's name, written empty by the packer.
+            if header.pop() == Some(0) {
+                let mut w = RowWriter::default();
+                w.str(&donor.name);
+                header.extend_from_slice(&w.buf);
+            }
+        }
+    }
+}
+
 impl MetadataDonor {
     /// `rows`' metadata, or None when it has none.
     pub fn new(name: &str, rows: &ReleaseRows) -> Option<MetadataDonor> {
@@ -209,9 +229,9 @@ pub fn pack_json(names: &mut Names, json: &[u8]) -> Result<ReleaseRows, String> 
     pack_json_with(names, json, None)
 }
 
-/// [`pack_json`]; a release without match metadata of its own takes `donor`'s, by node id
-/// (its header then names the donor; an item the donor lacks has an empty row: no metadata).
-pub fn pack_json_with(names: &mut Names, json: &[u8], donor: Option<&MetadataDonor>) -> Result<ReleaseRows, String> {
+/// [`pack_json`], with the release's match metadata (per item, the committed texts form of
+/// `tools/inventory/out/inventory-metadata.json.gz`) where its JSON has none.
+pub fn pack_json_with(names: &mut Names, json: &[u8], metadata: Option<&[Value]>) -> Result<ReleaseRows, String> {
     let raw: RawInventory = serde_json::from_slice(json).map_err(|e| format!("inventory JSON: {e}"))?;
     if raw.format != "torchcts-lsp-inventory" || raw.format_version != 1 {
         return Err(format!("unsupported inventory format {} v{}", raw.format, raw.format_version));
@@ -230,23 +250,14 @@ pub fn pack_json_with(names: &mut Names, json: &[u8], donor: Option<&MetadataDon
         out.sections[Section::Items as usize].push(row);
         out.node_ids.push(it.id.clone());
     }
-    let mut metadata_from = "";
-    match (&raw.match_metadata, donor) {
-        (Some(metadata), _) => {
-            if metadata.len() != raw.items.len() {
-                return Err(format!("match_metadata has {} rows for {} items", metadata.len(), raw.items.len()));
-            }
-            for (md, it) in metadata.iter().zip(&raw.items) {
-                let row = p.metadata(md, it).map_err(|e| format!("match_metadata of {}: {e}", it.id))?;
-                out.sections[Section::Metadata as usize].push(row);
-            }
+    if let Some(metadata) = raw.match_metadata.as_deref().or(metadata) {
+        if metadata.len() != raw.items.len() {
+            return Err(format!("match_metadata has {} rows for {} items", metadata.len(), raw.items.len()));
         }
-        (None, Some(donor)) => {
-            metadata_from = &donor.name;
-            out.sections[Section::Metadata as usize] =
-                raw.items.iter().map(|it| donor.by_id.get(&it.id).cloned().unwrap_or_default()).collect();
+        for (md, it) in metadata.iter().zip(&raw.items) {
+            let row = p.metadata(md, it).map_err(|e| format!("match_metadata of {}: {e}", it.id))?;
+            out.sections[Section::Metadata as usize].push(row);
         }
-        (None, None) => {}
     }
     for f in &raw.opinfo.forward {
         let row = p.forward(f)?;
@@ -264,7 +275,7 @@ pub fn pack_json_with(names: &mut Names, json: &[u8], donor: Option<&MetadataDon
     }
     deselect.sort_unstable();
     deselect.dedup();
-    out.sections[Section::Header as usize].push(p.header(&raw, &deselect, metadata_from));
+    out.sections[Section::Header as usize].push(p.header(&raw, &deselect));
     out.sections[Section::Strings as usize] = p.names.strings.iter().map(|s| s.as_bytes().to_vec()).collect();
     Ok(out)
 }
@@ -321,7 +332,7 @@ impl<'n> Packer<'n> {
         Ok((self.reason(&c.0), self.sid(c.1)?))
     }
 
-    fn header(&self, raw: &RawInventory, deselect: &[u16], metadata_from: &str) -> Vec<u8> {
+    fn header(&self, raw: &RawInventory, deselect: &[u16]) -> Vec<u8> {
         let mut w = RowWriter::default();
         w.var(raw.format_version);
         for s in [&raw.torchcts_version, &raw.torch_version, &raw.python_version, &raw.extracted_at] {
@@ -355,8 +366,17 @@ impl<'n> Packer<'n> {
         for &r in deselect {
             w.var(u64::from(r));
         }
-        w.str(metadata_from);
+        // The release whose match metadata this is when not its own ([`ReleaseRows::lend_metadata`]).
+        w.str("");
         w.buf
+    }
+
+    /// A string given by its text (the committed metadata file) or its index (an extraction).
+    fn text_or_index(&mut self, v: &Value) -> Result<u32, String> {
+        match v {
+            Value::String(text) => Ok(self.intern(text)),
+            _ => self.sidx(v),
+        }
     }
 
     /// One item's metadata row: the JSON keeps only what is not derivable (`su` where the
@@ -370,12 +390,12 @@ impl<'n> Packer<'n> {
             other => return Err(format!("expected an object, got {other}")),
         };
         let suite = match md.get("su") {
-            Some(v) => self.sidx(v)?,
+            Some(v) => self.text_or_index(v)?,
             None => self.intern(item.suite.as_deref().ok_or("no suite")?),
         };
         let opinfo = md.get("tk").is_some_and(|v| v.as_u64() == Some(1));
         let kind = match md.get("ck") {
-            Some(v) => self.sidx(v)?,
+            Some(v) => self.text_or_index(v)?,
             None => {
                 let generated = self.names.strings[suite as usize] == "generated";
                 self.intern(if opinfo {
@@ -398,7 +418,7 @@ impl<'n> Packer<'n> {
         for (key, bit) in mbit::OPTIONAL {
             if let Some(v) = md.get(key) {
                 flags |= bit;
-                optional.push(self.sidx(v)?);
+                optional.push(self.text_or_index(v)?);
             }
         }
         let mut w = RowWriter::default();

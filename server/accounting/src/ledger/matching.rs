@@ -415,6 +415,7 @@ fn manifest_dtype(facts: &ManifestFacts) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ledger::Constraint;
 
     #[test]
     fn globs_match_as_fnmatch_does() {
@@ -426,6 +427,54 @@ mod tests {
         assert!(fnmatch("a-", "a[a-c-]") || fnmatch("ab", "a[a-c]"));
         assert!(!fnmatch("abc", "ab"));
         assert!(fnmatch("", "*"));
+    }
+
+    fn entry(id: &str, mode: &str, constraints: &[(&str, &[&str])]) -> LedgerEntry {
+        LedgerEntry {
+            id: id.into(),
+            backend: "cpu".into(),
+            hardware: "any".into(),
+            pytorch_min: None,
+            pytorch_max: None,
+            review_after: "2030-01-01".into(),
+            match_mode: mode.into(),
+            nodeid: None,
+            dispatcher: Some("aten::x".into()),
+            coverage_id: None,
+            classification: "confirmed_backend_crash".into(),
+            execution_policy: "record_without_execution".into(),
+            constraints: constraints
+                .iter()
+                .map(|(key, values)| Constraint {
+                    key: key.to_string(),
+                    values: values.iter().map(|v| v.to_string()).collect(),
+                    glob: key.ends_with("_glob"),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn the_best_match_is_the_most_specific_as_match_specificity_orders_it() {
+        // (base by match mode, constraint count, exact count, glob text length, -glob count, id)
+        let nodeid = entry("a", "nodeid", &[]);
+        let dispatcher = entry("b", "dispatcher", &[("suite", &["generated"]), ("dtype", &["torch.float64"])]);
+        assert!(specificity(&nodeid) > specificity(&dispatcher));
+        let exact = entry("c", "coverage_id", &[("suite", &["x"]), ("strategy", &["y"])]);
+        let glob = entry("d", "coverage_id", &[("suite", &["x"]), ("coverage_id_glob", &["aten::*backward*"])]);
+        assert!(specificity(&exact) > specificity(&glob), "more exact keys first");
+        // Then the glob text without `*`/`?`: 18 characters against 14.
+        let longer = entry("e", "coverage_id", &[("suite", &["x"]), ("coverage_id_glob", &["aten::native_batch*"])]);
+        assert!(specificity(&longer) > specificity(&glob));
+        // Equal keys: the higher id (sorted in reverse) wins.
+        assert!(specificity(&entry("z", "nodeid", &[])) > specificity(&entry("y", "nodeid", &[])));
+    }
+
+    #[test]
+    fn dispatcher_names_compare_without_default_and_blanks() {
+        assert_eq!(canonical_dispatcher(" aten::addmm.default "), "aten::addmm");
+        assert_eq!(canonical_dispatcher("aten::addmm.out"), "aten::addmm.out");
+        assert_eq!(canonical_dispatcher("aten::addmm"), canonical_dispatcher("aten::addmm.default"));
     }
 
     #[test]

@@ -264,4 +264,20 @@ mod tests {
         assert_eq!(expired_warnings(&active, "2026-10-01").len(), 12);
         assert_eq!(expired_warnings(&active, "2026-12-03").len(), 13);
     }
+
+    #[test]
+    fn packaged_entries_say_how_they_match() {
+        let ledger = packaged_ledger("0.4.1");
+        let modes: Vec<&str> = ledger.iter().map(|e| e.match_mode.as_str()).collect();
+        assert_eq!(modes.iter().filter(|m| **m == "nodeid").count(), 5);
+        assert_eq!(modes.iter().filter(|m| **m == "dispatcher").count(), 6);
+        assert_eq!(modes.iter().filter(|m| **m == "coverage_id").count(), 2);
+        let subprocess: Vec<&str> =
+            ledger.iter().filter(|e| e.execution_policy == "subprocess").map(|e| e.id.as_str()).collect();
+        assert_eq!(subprocess, ["mps-generated-grid-sampler-2d-cpu-fallback-backward-state-corruptor-pytorch-2-12"]);
+        let sdpa = ledger.iter().find(|e| e.id == "mps-path-shape-sdpa-bool-causal-pytorch-2-12").unwrap();
+        let level = sdpa.constraints.iter().find(|c| c.key == "semantic_level").unwrap();
+        assert_eq!(level.values, ["7", "8"]);
+        assert!(sdpa.constraints.iter().find(|c| c.key == "coverage_id_glob").unwrap().glob);
+    }
 }
