@@ -217,9 +217,10 @@ MATCH_METADATA_SHORT = {
 }
 
 
-def match_metadata(C, item, S, suite):
+def match_metadata(C, item, suite, S=str):
     """The item's match metadata (`conftest._extract_result_metadata`, as the ledger reads
-    it), compactly: only non-null values, strings interned; `suite` only where it differs
+    it), compactly: only non-null values, strings as text (kept out of the `strings` table,
+    so that adding metadata leaves the rest of an inventory as it was); `suite` only where it differs
     from the item's own `suite`, `tk: 1` for test_kind `opinfo`, `ck` only where
     coverage_kind is not the default the engine derives (opinfo / generated /
     handwritten). `mf: 1`: the dtype is the manifest's when its `dtype_filter` has one
@@ -715,7 +716,7 @@ def build_inventory(items, args, version):
 
     records, gen_list = compute_item_facts(C, items, S, torch, all_dtypes)
     log("match metadata")
-    metadata = [match_metadata(C, item, S, rec.get("suite")) for item, rec in zip(items, records)]
+    metadata = [match_metadata(C, item, rec.get("suite")) for item, rec in zip(items, records)]
     log("building OpInfo tables")
     tables = {"forward": [], "backward": []} if args.no_tables else opinfo_tables(S, torch)
     # The maximal manifest has no skip_ops, so the error ops are exactly its items.
@@ -783,13 +784,11 @@ def add_match_metadata(items, args):
         extra = sorted(set(got) - set(want))[:5]
         raise RuntimeError(f"the collection differs from {args.metadata_into}: {len(got)} vs {len(want)} items; "
                            f"missing {missing}, extra {extra}")
-    S = Strings(inv["strings"])
     metadata = []
     for i, (item, rec) in enumerate(zip(items, inv["items"])):
-        metadata.append(match_metadata(C, item, S, rec.get("suite")))
+        metadata.append(match_metadata(C, item, rec.get("suite")))
         if i % 2000 == 0:
             log(f"match metadata {i + 1}/{len(items)}")
-    inv["strings"] = S.items
     inv.pop("match_metadata", None)
     # Keep `match_metadata` right after `items`, where a full extraction writes it.
     out = {}

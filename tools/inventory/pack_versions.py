@@ -103,35 +103,23 @@ METADATA_STRING_KEYS = ("su", "ck", "dn", "ci", "sk", "vk", "cs", "st", "sf", "d
 
 
 def metadata_as_text(inv: dict) -> list | None:
-    """An extraction's `match_metadata` with its strings as text (taken out of `inv`)."""
+    """An extraction's `match_metadata` (taken out of `inv`), strings as text (an older
+    extraction gave indices into `strings`)."""
     metadata = inv.pop("match_metadata", None)
     if metadata is None:
         return None
     strings = inv["strings"]
-    return [{k: strings[v] if k in METADATA_STRING_KEYS else v for k, v in md.items()} for md in metadata]
+    text = lambda k, v: strings[v] if k in METADATA_STRING_KEYS and isinstance(v, int) else v  # noqa: E731
+    return [{k: text(k, v) for k, v in md.items()} for md in metadata]
 
 
-def metadata_as_indices(inv: dict, metadata: list) -> dict:
-    """`inv` with `metadata` (texts) as its `match_metadata`, strings interned into its table."""
-    strings = list(inv["strings"])
-    index = {}
-    for i, text in enumerate(strings):
-        index.setdefault(text, i)
-
-    def intern(text):
-        if text not in index:
-            index[text] = len(strings)
-            strings.append(text)
-        return index[text]
-
+def with_metadata(inv: dict, metadata: list) -> dict:
+    """`inv` with `metadata` as its `match_metadata`, right after its items."""
     out = {}
     for key, value in inv.items():
-        out[key] = strings if key == "strings" else value
+        out[key] = value
         if key == "items":
-            out["match_metadata"] = [
-                {k: intern(v) if k in METADATA_STRING_KEYS else v for k, v in md.items()} for md in metadata
-            ]
-    out["strings"] = strings
+            out["match_metadata"] = metadata
     return out
 
 
@@ -231,7 +219,7 @@ def main() -> int:
         inv = invs[args.unpack]
         metadata = packed_metadata(args.out_dir).get(args.unpack)
         if metadata is not None:
-            inv = metadata_as_indices(inv, metadata)
+            inv = with_metadata(inv, metadata)
         with open(args.out, "wb") as f:
             f.write(gzip.compress(dumps(inv).encode("utf-8"), compresslevel=9, mtime=0))
         print(f"{args.out}: {args.unpack}, {len(inv['items'])} items"
