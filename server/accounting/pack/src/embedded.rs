@@ -128,3 +128,40 @@ fn apply_line_delta(base_lines: &[&str], ops: &[Value]) -> String {
     }
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Section;
+
+    fn donor(name: &str) -> MetadataDonor {
+        let mut rows = ReleaseRows::default();
+        rows.sections[Section::Metadata as usize].push(vec![0, 1, 2]);
+        rows.node_ids.push("t.py::t".into());
+        MetadataDonor::new(name, &rows).unwrap()
+    }
+
+    #[test]
+    fn a_release_borrows_the_nearest_metadata_of_its_torchcts_first() {
+        let donors = [donor("0.4.1/2.12.1"), donor("0.4.1/2.7.1"), donor("0.4.0/2.9.1")];
+        let pick = |name: &str| nearest_donor(name, &donors).map(|d| d.name.as_str());
+        assert_eq!(pick("0.4.1/2.11.0"), Some("0.4.1/2.12.1"));
+        assert_eq!(pick("0.4.1/2.8.0"), Some("0.4.1/2.7.1"));
+        assert_eq!(pick("0.4.0/2.12.1"), Some("0.4.0/2.9.1"));
+        // A torchcts without metadata of its own: the newest torchcts's nearest torch.
+        assert_eq!(pick("0.3.9/2.8.0"), Some("0.4.1/2.7.1"));
+        assert_eq!(pick("0.4.1/2.12.1"), Some("0.4.1/2.7.1"), "never itself");
+    }
+
+    #[test]
+    fn lending_fills_the_rows_by_node_id_and_names_the_donor_in_the_header() {
+        let mut rows = ReleaseRows::default();
+        rows.sections[Section::Header as usize].push(vec![7, 0]);
+        rows.node_ids = vec!["other.py::x".into(), "t.py::t".into()];
+        rows.lend_metadata(&donor("0.4.1/2.12.1"));
+        assert_eq!(rows.sections[Section::Metadata as usize], [vec![], vec![0, 1, 2]]);
+        let header = &rows.sections[Section::Header as usize][0];
+        assert_eq!(header[0], 7);
+        assert_eq!(&header[2..], b"0.4.1/2.12.1");
+    }
+}

@@ -95,8 +95,8 @@ fn read_rows(release: &Release) -> Result<Rows, String> {
     each(Section::Items, &mut |r| tables.items.push(read_item(r, strings, ids)));
     each(Section::Forward, &mut |r| tables.forward.push(read_forward(r)));
     each(Section::Backward, &mut |r| tables.backward.push(read_backward(r)));
-    // Metadata rows are kept as bytes (decoded only for a project ledger); each is checked
-    // here, so that decoding later cannot fail.
+    // Metadata rows are kept as bytes, decoded only for a project ledger (a row that does
+    // not decode then reads as no metadata).
     let metadata_rows = release.len(Section::Metadata);
     if metadata_rows != 0 && metadata_rows != tables.items.len() {
         truncated = true;
@@ -104,7 +104,6 @@ fn read_rows(release: &Release) -> Result<Rows, String> {
     if metadata_rows != 0 {
         tables.metadata.ends.reserve(metadata_rows);
         for row in release.rows(Section::Metadata) {
-            truncated |= !row.is_empty() && read_metadata(row).is_none();
             tables.metadata.bytes.extend_from_slice(row);
             tables.metadata.ends.push(tables.metadata.bytes.len() as u32);
         }

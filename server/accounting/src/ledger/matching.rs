@@ -471,6 +471,27 @@ mod tests {
     }
 
     #[test]
+    fn releases_carry_their_own_match_metadata_or_the_nearest_ones() {
+        let own = Inventory::for_release("0.4.1", "2.12.1").unwrap();
+        assert_eq!(own.metadata.from, "");
+        assert_eq!(own.metadata.ends.len(), own.items.len());
+        let at = |inv: &Inventory, id: &str| inv.items.iter().position(|it| it.id_in(&inv.ids) == id).unwrap();
+        let md = own.metadata.get(at(own, "operators/test_matmul.py::test_addmm[dtype0]")).unwrap();
+        let text = |s: Option<StrId>| s.map(|s| own.string(s));
+        // `_extract_result_metadata` of that test, as the extraction recorded it.
+        assert_eq!(own.string(md.suite), "operators");
+        assert_eq!(own.string(md.coverage_kind), "handwritten");
+        assert_eq!(text(md.optional[0]), Some("aten::addmm"));
+        assert_eq!(text(md.optional[1]), Some("aten::addmm"));
+        assert_eq!(text(md.optional[7]), Some("torch.float32"));
+        assert!(!md.opinfo_kind && !md.manifest_dtype);
+        let lent = Inventory::for_release("0.4.0", "2.9.1").unwrap();
+        assert_eq!(lent.metadata.from, "0.4.1/2.12.1");
+        let md = lent.metadata.get(at(lent, "operators/test_matmul.py::test_addmm[dtype0]")).unwrap();
+        assert_eq!(lent.string(md.optional[0].unwrap()), "aten::addmm");
+    }
+
+    #[test]
     fn dispatcher_names_compare_without_default_and_blanks() {
         assert_eq!(canonical_dispatcher(" aten::addmm.default "), "aten::addmm");
         assert_eq!(canonical_dispatcher("aten::addmm.out"), "aten::addmm.out");
