@@ -123,7 +123,7 @@ fn a_project_entry_records_its_test_as_a_known_crash() {
     let dispatcher = entry("d", "x", r#", "constraints": {"suite": "operators"}"#)
         .replace(r#""match": "nodeid""#, r#""match": "dispatcher""#)
         .replace("exact_node", "constrained_metadata");
-    facts.project_ledger.entries = ledger(&[dispatcher.clone()]);
+    facts.project_ledger.entries = ledger(std::slice::from_ref(&dispatcher));
     let (crashes, _, notes) = count(&facts);
     assert!(crashes.is_empty());
     assert!(!notes.iter().any(|n| n.contains("entry d ")), "{notes:?}");

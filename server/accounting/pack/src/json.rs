@@ -13,8 +13,13 @@ use std::collections::HashMap;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::rows::{code, generated as gbit, item as ibit, metadata as mbit, opinfo as obit, RowWriter};
+use crate::rows::{code, generated as gbit, item as ibit, opinfo as obit, RowWriter};
 use crate::{Section, SECTION_COUNT};
+
+mod metadata;
+mod names;
+pub use metadata::MetadataDonor;
+pub use names::{intern, Names};
 
 /// The rows of one release, per section.
 #[derive(Default)]
@@ -22,45 +27,6 @@ pub struct ReleaseRows {
     pub sections: [Vec<Vec<u8>>; SECTION_COUNT],
     /// The items' node ids, in order (for [`MetadataDonor::new`]).
     pub node_ids: Vec<String>,
-}
-
-/// A release's match metadata by node id, lent to releases extracted without it (rows of
-/// one archive share their interned names, so a row means the same in every release).
-pub struct MetadataDonor {
-    pub name: String,
-    by_id: HashMap<String, Vec<u8>>,
-}
-
-impl ReleaseRows {
-    /// A release without match metadata of its own takes `donor`'s, by node id: an item the
-    /// donor lacks gets an empty row (no metadata), and the header names the donor.
-    pub fn lend_metadata(&mut self, donor: &MetadataDonor) {
-        if !self.sections[Section::Metadata as usize].is_empty() {
-            return;
-        }
-        self.sections[Section::Metadata as usize] =
-            self.node_ids.iter().map(|id| donor.by_id.get(id).cloned().unwrap_or_default()).collect();
-        if let Some(header) = self.sections[Section::Header as usize].first_mut() {
-            // The header ends with the donor's name, written empty by the packer.
-            if header.pop() == Some(0) {
-                let mut w = RowWriter::default();
-                w.str(&donor.name);
-                header.extend_from_slice(&w.buf);
-            }
-        }
-    }
-}
-
-impl MetadataDonor {
-    /// `rows`' metadata, or None when it has none.
-    pub fn new(name: &str, rows: &ReleaseRows) -> Option<MetadataDonor> {
-        let metadata = &rows.sections[Section::Metadata as usize];
-        if metadata.is_empty() {
-            return None;
-        }
-        let by_id = rows.node_ids.iter().cloned().zip(metadata.iter().cloned()).collect();
-        Some(MetadataDonor { name: name.to_string(), by_id })
-    }
 }
 
 #[derive(Deserialize)]
@@ -184,46 +150,6 @@ const DEVICE_ORDER: &[&str] = &["cpu", "cuda", "mps", "xpu", "meta", "xla", "hpu
 /// The deselecting reason sets of torchcts.
 const DESELECT_SETS: [&str; 4] = ["manifest_declined", "structured_deselect", "dtype_manifest", "dtype_contract"];
 
-/// Strings and reasons of an archive, interned by text.
-#[derive(Default)]
-pub struct Names {
-    strings: Vec<String>,
-    string_index: HashMap<String, u32>,
-    reasons: Vec<String>,
-    reason_index: HashMap<String, u16>,
-}
-
-/// The id of `s` in `strings`, appended where absent (`index`: text -> first id).
-pub fn intern<S: std::hash::BuildHasher>(
-    strings: &mut Vec<String>,
-    index: &mut HashMap<String, u32, S>,
-    s: &str,
-) -> u32 {
-    if let Some(&i) = index.get(s) {
-        return i;
-    }
-    let i = strings.len() as u32;
-    strings.push(s.to_string());
-    index.insert(s.to_string(), i);
-    i
-}
-
-impl Names {
-    fn intern(&mut self, s: &str) -> u32 {
-        intern(&mut self.strings, &mut self.string_index, s)
-    }
-
-    fn reason(&mut self, r: &str) -> u16 {
-        if let Some(&i) = self.reason_index.get(r) {
-            return i;
-        }
-        let i = self.reasons.len() as u16;
-        self.reasons.push(r.to_string());
-        self.reason_index.insert(r.to_string(), i);
-        i
-    }
-}
-
 /// Pack one inventory (JSON text) into rows; `names` is shared by the releases of an archive.
 pub fn pack_json(names: &mut Names, json: &[u8]) -> Result<ReleaseRows, String> {
     pack_json_with(names, json, None)
@@ -251,13 +177,7 @@ pub fn pack_json_with(names: &mut Names, json: &[u8], metadata: Option<&[Value]>
         out.node_ids.push(it.id.clone());
     }
     if let Some(metadata) = raw.match_metadata.as_deref().or(metadata) {
-        if metadata.len() != raw.items.len() {
-            return Err(format!("match_metadata has {} rows for {} items", metadata.len(), raw.items.len()));
-        }
-        for (md, it) in metadata.iter().zip(&raw.items) {
-            let row = p.metadata(md, it).map_err(|e| format!("match_metadata of {}: {e}", it.id))?;
-            out.sections[Section::Metadata as usize].push(row);
-        }
+        out.sections[Section::Metadata as usize] = p.metadata_rows(metadata, &raw.items)?;
     }
     for f in &raw.opinfo.forward {
         let row = p.forward(f)?;
@@ -369,66 +289,6 @@ impl<'n> Packer<'n> {
         // The release whose match metadata this is when not its own ([`ReleaseRows::lend_metadata`]).
         w.str("");
         w.buf
-    }
-
-    /// A string given by its text (the committed metadata file) or its index (an extraction).
-    fn text_or_index(&mut self, v: &Value) -> Result<u32, String> {
-        match v {
-            Value::String(text) => Ok(self.intern(text)),
-            _ => self.sidx(v),
-        }
-    }
-
-    /// One item's metadata row: the JSON keeps only what is not derivable (`su` where the
-    /// suite differs from the item's, `ck` where the coverage kind is not the default);
-    /// the row holds suite and coverage kind always.
-    fn metadata(&mut self, md: &Value, item: &RawItem) -> Result<Vec<u8>, String> {
-        let empty = serde_json::Map::new();
-        let md = match md {
-            Value::Object(map) => map,
-            Value::Number(n) if n.as_u64() == Some(0) => &empty,
-            other => return Err(format!("expected an object, got {other}")),
-        };
-        let suite = match md.get("su") {
-            Some(v) => self.text_or_index(v)?,
-            None => self.intern(item.suite.as_deref().ok_or("no suite")?),
-        };
-        let opinfo = md.get("tk").is_some_and(|v| v.as_u64() == Some(1));
-        let kind = match md.get("ck") {
-            Some(v) => self.text_or_index(v)?,
-            None => {
-                let generated = self.names.strings[suite as usize] == "generated";
-                self.intern(if opinfo {
-                    "opinfo"
-                } else if generated {
-                    "generated"
-                } else {
-                    "handwritten"
-                })
-            }
-        };
-        let mut flags = 0;
-        if opinfo {
-            flags |= mbit::OPINFO_KIND;
-        }
-        if md.get("mf").is_some_and(|v| v.as_u64() == Some(1)) {
-            flags |= mbit::MANIFEST_DTYPE;
-        }
-        let mut optional = Vec::new();
-        for (key, bit) in mbit::OPTIONAL {
-            if let Some(v) = md.get(key) {
-                flags |= bit;
-                optional.push(self.text_or_index(v)?);
-            }
-        }
-        let mut w = RowWriter::default();
-        w.var(u64::from(flags));
-        w.var(u64::from(suite));
-        w.var(u64::from(kind));
-        for id in optional {
-            w.var(u64::from(id));
-        }
-        Ok(w.buf)
     }
 
     fn dtype_check(&mut self, w: &mut RowWriter, v: &RawDtypeCheck) -> Result<(), String> {

@@ -10,13 +10,13 @@
 use foldhash::{HashMap, HashMapExt};
 use std::io::Read;
 
-use inventory_pack::rows::{code, generated as gbit, item as ibit, metadata as mbit, opinfo as obit, RowReader};
+use inventory_pack::rows::{code, generated as gbit, item as ibit, opinfo as obit, RowReader};
 use inventory_pack::{Release, Section};
 
 use super::{
     BackwardOp, ContractMode, DevFact, DevRule, DeviceInfo, DtCode, DtypeCheck, DtypeInfo, DtypeParam, FixedGate,
-    ForwardOp, Generated, InventoryMeta, Item, MatchMetadata, MetadataRows, OiParam, OracleOutcome, Placeholders,
-    Reason, ReasonDetail, ShapeFacts, StrId, Tables, WellKnown, CUSTOM_DEVICE_PLACEHOLDER, ENGINE_REASONS,
+    ForwardOp, Generated, InventoryMeta, Item, MetadataRows, OiParam, OracleOutcome, Placeholders, Reason,
+    ReasonDetail, ShapeFacts, StrId, Tables, WellKnown, CUSTOM_DEVICE_PLACEHOLDER, ENGINE_REASONS,
 };
 
 /// What a release's rows hold, before indexing.
@@ -95,19 +95,7 @@ fn read_rows(release: &Release) -> Result<Rows, String> {
     each(Section::Items, &mut |r| tables.items.push(read_item(r, strings, ids)));
     each(Section::Forward, &mut |r| tables.forward.push(read_forward(r)));
     each(Section::Backward, &mut |r| tables.backward.push(read_backward(r)));
-    // Metadata rows are kept as bytes, decoded only for a project ledger (a row that does
-    // not decode then reads as no metadata).
-    let metadata_rows = release.len(Section::Metadata);
-    if metadata_rows != 0 && metadata_rows != tables.items.len() {
-        truncated = true;
-    }
-    if metadata_rows != 0 {
-        tables.metadata.ends.reserve(metadata_rows);
-        for row in release.rows(Section::Metadata) {
-            tables.metadata.bytes.extend_from_slice(row);
-            tables.metadata.ends.push(tables.metadata.bytes.len() as u32);
-        }
-    }
+    truncated |= !tables.metadata.read(release, tables.items.len());
     if truncated || bad_string {
         return Err(format!("inventory archive: release {}: a row does not decode", release.name));
     }
@@ -146,25 +134,6 @@ fn read_header(r: &mut RowReader) -> Rows {
         backward: Vec::new(),
         metadata: MetadataRows { from: metadata_from, ..MetadataRows::default() },
     }
-}
-
-/// One metadata row (`inventory_pack::rows::metadata`); None where it does not decode.
-pub(crate) fn read_metadata(row: &[u8]) -> Option<MatchMetadata> {
-    let mut r = RowReader::new(row);
-    let flags = r.var32();
-    let mut md = MatchMetadata {
-        suite: r.var32(),
-        coverage_kind: r.var32(),
-        opinfo_kind: flags & mbit::OPINFO_KIND != 0,
-        manifest_dtype: flags & mbit::MANIFEST_DTYPE != 0,
-        optional: [None; 8],
-    };
-    for (slot, (_, bit)) in md.optional.iter_mut().zip(mbit::OPTIONAL) {
-        if flags & bit != 0 {
-            *slot = Some(r.var32());
-        }
-    }
-    (!r.truncated && r.at_end()).then_some(md)
 }
 
 fn rd(r: &mut RowReader) -> Option<ReasonDetail> {

@@ -10,11 +10,13 @@
 
 pub(crate) mod catalogue;
 pub(crate) mod load;
+mod metadata;
 mod model;
 
 // foldhash: loading hashes every item and string; SipHash was a third of the load time.
 use foldhash::HashMap;
 
+pub(crate) use metadata::MetadataRows;
 pub use model::*;
 
 /// One release's tables, loaded and indexed (the public `Inventory` of `loaded.rs` is these with
