@@ -18,10 +18,12 @@ fn main() {
     let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let source = manifest_dir.join("../../tools/inventory/out");
     let (base, deltas) = (source.join("inventory-base.json.gz"), source.join("inventory-deltas.json.gz"));
-    for path in [&base, &deltas] {
+    let metadata = source.join("inventory-metadata.json.gz");
+    for path in [&base, &deltas, &metadata] {
         println!("cargo:rerun-if-changed={}", path.display());
     }
-    let archive = inventory_pack::embedded::pack_releases(&gunzip(&base), &gunzip(&deltas))
+    let metadata = metadata.exists().then(|| gunzip(&metadata));
+    let archive = inventory_pack::embedded::pack_releases(&gunzip(&base), &gunzip(&deltas), metadata.as_deref())
         .unwrap_or_else(|e| panic!("packing the committed inventories: {e}"));
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("inventory.pack");
     std::fs::write(&out, archive).unwrap_or_else(|e| panic!("{}: {e}", out.display()));

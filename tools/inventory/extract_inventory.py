@@ -154,6 +154,15 @@ class InventoryPlugin:
 
             self.items = [i for i in self.items if re.search(self.args.only, i.nodeid)]
         log(f"collected {len(items)} items; snapshot taken")
+        if self.args is not None and self.args.metadata_into:
+            # The metadata needs nothing torchcts' own hook computes: take it now and leave
+            # that hook (the rule chain and its CPU probes, minutes) nothing to do.
+            try:
+                self.result = add_match_metadata(self.items, self.args)
+            except Exception:
+                self.error = traceback.format_exc()
+                log(self.error)
+            items[:] = []
 
     pytest_collection_modifyitems = __import__("pytest").hookimpl(tryfirst=True)(pytest_collection_modifyitems)
 
@@ -163,6 +172,8 @@ class InventoryPlugin:
         if self.items is None:
             return
         try:
+            if self.args.metadata_into:
+                return
             self.result = build_inventory(self.items, self.args, self.version)
         except Exception:
             self.error = traceback.format_exc()
@@ -189,6 +200,53 @@ def ledger_nodeid(nodeid):
 
     canonical = canonicalize_nodeid(nodeid)
     return canonical if canonical.startswith("torchcts/") else "torchcts/" + canonical
+
+
+
+# What torchcts' ledger matchers read of an item's metadata (`MATCH_METADATA_KEYS`), as short
+# keys of the inventory's `match_metadata` (semantic_level is the item's `lvl`).
+MATCH_METADATA_SHORT = {
+    "dispatcher_name": "dn",
+    "coverage_id": "ci",
+    "surface_kind": "sk",
+    "variant_kind": "vk",
+    "coverage_status": "cs",
+    "strategy": "st",
+    "strategy_family": "sf",
+    "dtype": "dt",
+}
+
+
+def match_metadata(C, item, suite, S=str):
+    """The item's match metadata (`conftest._extract_result_metadata`, as the ledger reads
+    it), compactly: only non-null values, strings as text (kept out of the `strings` table,
+    so that adding metadata leaves the rest of an inventory as it was); `suite` only where it differs
+    from the item's own `suite`, `tk: 1` for test_kind `opinfo`, `ck` only where
+    coverage_kind is not the default the engine derives (opinfo / generated /
+    handwritten). `mf: 1`: the dtype is the manifest's when its `dtype_filter` has one
+    entry (a parametrized item with no dtype, dtype_str or path-shape case parameter);
+    the metadata computed here comes from the maximal manifest, which has none."""
+    md = C._extract_result_metadata(item)
+    out = {}
+    if md.get("suite") != suite:
+        out["su"] = S(md.get("suite"))
+    opinfo = md.get("test_kind") == "opinfo"
+    if opinfo:
+        out["tk"] = 1
+    default_kind = "opinfo" if opinfo else "generated" if md.get("suite") == "generated" else "handwritten"
+    if md.get("coverage_kind") != default_kind:
+        out["ck"] = S(md.get("coverage_kind"))
+    for key, short in MATCH_METADATA_SHORT.items():
+        if md.get(key) is not None:
+            out[short] = S(md[key])
+    params = item.callspec.params if hasattr(item, "callspec") else None
+    if params is not None and "dtype" not in params and "dtype_str" not in params and not isinstance(
+        params.get("path_shape_case"), dict
+    ):
+        if md.get("dtype") is not None:
+            raise RuntimeError(f"{item.nodeid}: a dtype without a dtype parameter: {md.get('dtype')!r}")
+        out["mf"] = 1
+    return out
 
 
 def torchcts_release():
@@ -657,6 +715,8 @@ def build_inventory(items, args, version):
     from torchcts.core.opinfo_adapter import dtype_to_str
 
     records, gen_list = compute_item_facts(C, items, S, torch, all_dtypes)
+    log("match metadata")
+    metadata = [match_metadata(C, item, rec.get("suite")) for item, rec in zip(items, records)]
     log("building OpInfo tables")
     tables = {"forward": [], "backward": []} if args.no_tables else opinfo_tables(S, torch)
     # The maximal manifest has no skip_ops, so the error ops are exactly its items.
@@ -694,9 +754,49 @@ def build_inventory(items, args, version):
         "generated": gen_list,
         "opinfo": tables,
         "items": records,
+        "match_metadata": metadata,
         "maximal_run": {"conftest_records": len(CC._SESSION_SKIPS), "items": len(records)},
     }
     return inv
+
+
+def read_inventory(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        return json.load(f)
+
+
+def add_match_metadata(items, args):
+    """`--metadata-into`: the given inventory of this very release (same items, same
+    order) with its `match_metadata` (re)computed; its other facts are kept as they are."""
+    import torch
+
+    C = sys.modules.get("torchcts.conftest")
+    if C is None:
+        import torchcts.conftest as C  # noqa: N813
+    inv = read_inventory(args.metadata_into)
+    if str(inv.get("torch_version")).split("+")[0] != torch.__version__.split("+")[0]:
+        raise RuntimeError(f"{args.metadata_into} is torch {inv.get('torch_version')}, this is torch {torch.__version__}")
+    got = [item.nodeid for item in items]
+    want = [rec["id"] for rec in inv["items"]]
+    if got != want:
+        missing = sorted(set(want) - set(got))[:5]
+        extra = sorted(set(got) - set(want))[:5]
+        raise RuntimeError(f"the collection differs from {args.metadata_into}: {len(got)} vs {len(want)} items; "
+                           f"missing {missing}, extra {extra}")
+    metadata = []
+    for i, (item, rec) in enumerate(zip(items, inv["items"])):
+        metadata.append(match_metadata(C, item, rec.get("suite")))
+        if i % 2000 == 0:
+            log(f"match metadata {i + 1}/{len(items)}")
+    inv.pop("match_metadata", None)
+    # Keep `match_metadata` right after `items`, where a full extraction writes it.
+    out = {}
+    for key, value in inv.items():
+        out[key] = value
+        if key == "items":
+            out["match_metadata"] = metadata
+    return out
 
 
 def main():
@@ -708,8 +808,13 @@ def main():
     ap.add_argument("--no-tables", action="store_true", help="skip the OpInfo tables (debugging only)")
     ap.add_argument("--strings-from", help="seed the strings table from this inventory (stable indices across versions)")
     ap.add_argument("--pytest-arg", action="append", default=[], help="extra pytest argument (debugging only)")
+    ap.add_argument("--metadata-into", metavar="INVENTORY",
+                    help="only (re)compute the match metadata of INVENTORY, an extraction of this same "
+                         "torchcts and torch (collection only: minutes, not the full extraction)")
     args = ap.parse_args()
     args.out = os.path.abspath(args.out)  # the run changes into a scratch folder
+    if args.metadata_into:
+        args.metadata_into = os.path.abspath(args.metadata_into)
     if args.strings_from:
         args.strings_from = os.path.abspath(args.strings_from)
 
@@ -760,7 +865,8 @@ def main():
     inv = plugin.result
     if inv is None:
         raise SystemExit(f"inventory was not built: {plugin.error}")
-    inv["extraction_seconds"] = round(time.time() - _T0, 1)
+    if not args.metadata_into:
+        inv["extraction_seconds"] = round(time.time() - _T0, 1)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)) or ".", exist_ok=True)
     raw = json.dumps(inv, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
     if args.out.endswith(".gz"):

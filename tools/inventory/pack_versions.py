@@ -17,11 +17,22 @@ any torchcts) is stored as a line delta against the base: a list whose elements 
 whose extraction equals another one of the same torchcts (provenance lines aside) is stored
 as an alias of it.
 
+An extraction's `match_metadata` (what the known-segfault matchers read of each item) is
+kept out of the line deltas, in a file of its own, so that adding it to a release leaves the
+base and the deltas as they are.
+
 Outputs (gzip -9, mtime 0):
 * `inventory-base.json.gz`   - the base inventory (valid inventory JSON on its own)
 * `inventory-deltas.json.gz` - `{"format": "torchcts-lsp-inventory-deltas", "format_version": 2,
   "base": "TORCHCTS/TORCH", "versions": {"TORCHCTS/TORCH": {"alias": NAME} | {"lines": [...]}}}`
   (format 1, read with `--keep-packed`, named releases by torch alone, all of one torchcts)
+* `inventory-metadata.json.gz` - `{"format": "torchcts-lsp-match-metadata", "format_version": 1,
+  "releases": {"TORCHCTS/TORCH": [per item, aligned with its items: the match metadata
+  object, strings as text]}}`, for the releases extracted with it (the build lends the
+  nearest one's to the others, by node id)
+
+`--unpack TORCHCTS/TORCH --out FILE` writes one packed release back as a full inventory
+(with its match metadata, where it has some), e.g. for `extract_inventory.py --metadata-into`.
 
 `accounting::Inventory::for_release(TORCHCTS, TORCH)` rebuilds a release from these two files.
 """
@@ -85,6 +96,39 @@ def suite_facts(inv: dict) -> dict:
     facts = {k: v for k, v in inv.items() if k not in PROVENANCE_KEYS}
     facts["items"] = [dict(item, req=sorted(item["req"])) if "req" in item else item for item in facts.get("items", [])]
     return facts
+
+
+# Match metadata keys whose values are strings (`extract_inventory.match_metadata`).
+METADATA_STRING_KEYS = ("su", "ck", "dn", "ci", "sk", "vk", "cs", "st", "sf", "dt")
+
+
+def metadata_as_text(inv: dict) -> list | None:
+    """An extraction's `match_metadata` (taken out of `inv`), strings as text (an older
+    extraction gave indices into `strings`)."""
+    metadata = inv.pop("match_metadata", None)
+    if metadata is None:
+        return None
+    strings = inv["strings"]
+    text = lambda k, v: strings[v] if k in METADATA_STRING_KEYS and isinstance(v, int) else v  # noqa: E731
+    return [{k: text(k, v) for k, v in md.items()} for md in metadata]
+
+
+def with_metadata(inv: dict, metadata: list) -> dict:
+    """`inv` with `metadata` as its `match_metadata`, right after its items."""
+    out = {}
+    for key, value in inv.items():
+        out[key] = value
+        if key == "items":
+            out["match_metadata"] = metadata
+    return out
+
+
+def packed_metadata(out_dir: str) -> dict:
+    path = os.path.join(out_dir, "inventory-metadata.json.gz")
+    if not os.path.exists(path):
+        return {}
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        return json.load(f)["releases"]
 
 
 def line_delta(base: list[str], version: list[str]) -> list:
@@ -164,13 +208,41 @@ def main() -> int:
     ap.add_argument("--out-dir", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "out"))
     ap.add_argument("--keep-packed", action="store_true",
                     help="also pack the releases already in the out dir (new extractions replace them)")
+    ap.add_argument("--unpack", metavar="TORCHCTS/TORCH", help="write this packed release to --out, then stop")
+    ap.add_argument("--out", help="with --unpack: the full inventory to write (.json.gz)")
     args = ap.parse_args()
 
+    if args.unpack:
+        invs = packed_inventories(args.out_dir)
+        if args.unpack not in invs or not args.out:
+            raise SystemExit(f"--unpack needs --out and one of {sorted(invs)}")
+        inv = invs[args.unpack]
+        metadata = packed_metadata(args.out_dir).get(args.unpack)
+        if metadata is not None:
+            inv = with_metadata(inv, metadata)
+        with open(args.out, "wb") as f:
+            f.write(gzip.compress(dumps(inv).encode("utf-8"), compresslevel=9, mtime=0))
+        print(f"{args.out}: {args.unpack}, {len(inv['items'])} items"
+              + (", with match metadata" if metadata is not None else ""), file=sys.stderr)
+        return 0
+
     invs = packed_inventories(args.out_dir) if args.keep_packed else {}
+    metadata = packed_metadata(args.out_dir) if args.keep_packed else {}
     for path in args.inventories:
         with gzip.open(path, "rt", encoding="utf-8") as f:
             inv = json.load(f)
-        invs[release_name(inv)] = inv
+        release = release_name(inv)
+        invs[release] = inv
+        own = metadata_as_text(inv)
+        if own is not None:
+            metadata[release] = own
+        else:
+            # A new extraction without metadata replaces the release, metadata too.
+            metadata.pop(release, None)
+    for release in list(metadata):
+        if release not in invs or len(metadata[release]) != len(invs[release]["items"]):
+            print(f"{release}: match metadata dropped (no such release, or other items)", file=sys.stderr)
+            del metadata[release]
 
     # Newest torchcts first, within it newest torch first: the base is the newest of both.
     order = sorted(invs, key=name_key, reverse=True)
@@ -201,6 +273,15 @@ def main() -> int:
         "versions": versions,
     }
     delta_size = write_gz(os.path.join(args.out_dir, "inventory-deltas.json.gz"), json.dumps(deltas, ensure_ascii=False))
+    metadata_path = os.path.join(args.out_dir, "inventory-metadata.json.gz")
+    if metadata:
+        metadata_file = {"format": "torchcts-lsp-match-metadata", "format_version": 1,
+                         "releases": {r: metadata[r] for r in order if r in metadata}}
+        metadata_size = write_gz(metadata_path, dumps(metadata_file))
+        print(f"match metadata for {', '.join(r for r in order if r in metadata)}: {metadata_size} bytes",
+              file=sys.stderr)
+    elif os.path.exists(metadata_path):
+        os.remove(metadata_path)
     print(f"base {base_version}: {base_size} bytes; deltas for {len(versions)} versions: {delta_size} bytes",
           file=sys.stderr)
     return 0

@@ -168,6 +168,10 @@ pub struct ManifestFacts {
     /// The project's own `known_segfaults.json` in the run's folder (not a manifest key
     /// either), validated by the caller (`ledger::read_project_ledger`).
     pub project_ledger: crate::ledger::ProjectLedger,
+    /// `dtype_filter` (what `--dtype` sets; a manifest may hold it too): with one entry it
+    /// is the `dtype` the known-segfault ledger sees on parametrized tests without a dtype
+    /// parameter.
+    pub dtype_filter: Option<PyValue>,
 }
 
 /// Where pytest roots the node ids of a real run, which decides two things show-skips
@@ -278,6 +282,7 @@ impl ManifestFacts {
                 "custom_container_decoders" => f.custom_container_decoders = str_pairs(v),
                 "semantic_level" => f.semantic_level = Some(v.clone()),
                 "custom_test_dirs" => f.has_custom_test_dirs = v.truthy(),
+                "dtype_filter" => f.dtype_filter = Some(v.clone()),
                 _ => {}
             }
         }

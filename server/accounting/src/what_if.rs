@@ -150,6 +150,7 @@ impl<'d> Question<'d> {
             layout,
             python,
             project_ledger,
+            dtype_filter,
         } = base;
         let rest_equal = *skip_ops == changed.skip_ops
             && *device_count == changed.device_count
@@ -162,7 +163,8 @@ impl<'d> Question<'d> {
             && *has_custom_test_dirs == changed.has_custom_test_dirs
             && *layout == changed.layout
             && *python == changed.python
-            && *project_ledger == changed.project_ledger;
+            && *project_ledger == changed.project_ledger
+            && *dtype_filter == changed.dtype_filter;
         if !rest_equal {
             return None;
         }

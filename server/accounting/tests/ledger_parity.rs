@@ -64,7 +64,8 @@ fn project_ledgers_read_as_torchcts_reads_them() {
 
 /// A project entry for one test: that test (and no other) is recorded as
 /// `known_backend_crash` on its backend, in the layouts whose node ids it names, unless it
-/// is isolated in a subprocess; an entry that matches by dispatcher is named, not counted.
+/// is isolated in a subprocess; an entry that matches by dispatcher is matched against the
+/// tests' metadata (the parity cases `project_ledger_*` check it against the real tool).
 #[test]
 fn a_project_entry_records_its_test_as_a_known_crash() {
     use accounting::{account, Inventory, LevelSelection, ManifestFacts, RunLayout};
@@ -117,12 +118,25 @@ fn a_project_entry_records_its_test_as_a_known_crash() {
         entry("b", &format!("torchcts/{target}"), glob),
     ]);
     assert_eq!(count(&facts).0, vec![target.clone()]);
-    // A dispatcher match needs the live collection: a note, no count.
+    // A dispatcher entry is matched by the tests' metadata: no test's dispatcher is `aten::x`,
+    // and nothing is left to a note.
     let dispatcher = entry("d", "x", r#", "constraints": {"suite": "operators"}"#)
         .replace(r#""match": "nodeid""#, r#""match": "dispatcher""#)
         .replace("exact_node", "constrained_metadata");
-    facts.project_ledger.entries = ledger(&[dispatcher]);
+    facts.project_ledger.entries = ledger(std::slice::from_ref(&dispatcher));
     let (crashes, _, notes) = count(&facts);
     assert!(crashes.is_empty());
-    assert!(notes.iter().any(|n| n.contains("entry d matches by dispatcher")), "{notes:?}");
+    assert!(!notes.iter().any(|n| n.contains("entry d ")), "{notes:?}");
+    // `aten::addmm.default` names the tests whose dispatcher is `aten::addmm`, in operators
+    // (those that run with this manifest: the addmm path-shape cases).
+    facts.project_ledger.entries = ledger(&[dispatcher.replace("aten::x", "aten::addmm.default")]);
+    let (crashes, _, _) = count(&facts);
+    assert_eq!(crashes.len(), 5, "{crashes:?}");
+    assert!(
+        crashes
+            .iter()
+            .all(|c| c
+                .contains("operators/test_operator_path_shapes.py::test_operator_path_shape_case[matmul_addmm_addmm_")),
+        "{crashes:?}"
+    );
 }

@@ -88,6 +88,11 @@ fn show_skips_parity() {
                 accounting::ledger::read_project_ledger(&bytes, "known_segfaults.json", &packaged)
                     .expect("a valid ledger");
             facts.project_ledger.torch = expected["tool"]["torch"].as_str().unwrap_or_default().to_string();
+            // The machine the real run saw, for hardware-specific entries.
+            facts.project_ledger.host = accounting::ledger::HostFacts {
+                node: expected["host"]["node"].as_str().map(str::to_string),
+                memory_gb: expected["host"]["memory_gb"].as_u64(),
+            };
         }
         let args: Vec<String> =
             case["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_string()).collect();

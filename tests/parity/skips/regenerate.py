@@ -18,7 +18,8 @@ cases/NAME/:
                     ledger entries: its stderr and the day (UTC) it ran
 
 A case folder's `known_segfaults.json` (the project's own ledger) is laid beside the
-manifest too.
+manifest too, and `expected.json.gz` then records what `get_hardware_key` reads of the
+machine (`host`: `platform.node()` and the memory in GB), for hardware-specific entries.
 
 One run costs 90-500 s of CPU.  Cases run one at a time.
 """
@@ -149,6 +150,15 @@ def pytest_node_prefix(work: str, pkg: str):
     return os.path.relpath(os.path.realpath(pkg), common).replace(os.sep, "/") + "/"
 
 
+def host_facts(python: str) -> dict:
+    """What `report.get_hardware_key` reads of the machine off cuda and mps."""
+    code = (
+        "import json, platform, psutil\n"
+        "print(json.dumps({'node': platform.node(), 'memory_gb': int(psutil.virtual_memory().total / 1024**3)}))"
+    )
+    return json.loads(subprocess.check_output([python, "-c", code], text=True))
+
+
 def versions(python: str) -> dict:
     code = (
         "import json, platform, torch\n"
@@ -202,6 +212,7 @@ def main() -> int:
         out_gz = os.path.join(cdir, "output.txt.gz")
         t0 = time.time()
         node_prefix = None
+        host = None
         if args.parse_only:
             with gzip.open(out_gz, "rt", encoding="utf-8") as f:
                 stdout = f.read()
@@ -214,6 +225,7 @@ def main() -> int:
             ledger = os.path.join(cdir, "known_segfaults.json")
             if os.path.exists(ledger):
                 shutil.copy(ledger, os.path.join(work, "known_segfaults.json"))
+                host = host_facts(python)
             cmd = ["nice", "-n", "19", *base_cmd, "show-skips", *case["args"]]
             print(f"[{n}/{len(cases)}] {name}: {' '.join(cmd[3:])} ...", file=sys.stderr, flush=True)
             proc = subprocess.run(cmd, cwd=work, capture_output=True, text=True)
@@ -256,6 +268,8 @@ def main() -> int:
             # The path pytest prefixed node ids with (null: rooted at the package).
             "node_prefix": node_prefix if not args.parse_only else old.get("node_prefix"),
             "tool": vers,
+            # The machine the run saw (hardware keys of project ledger entries).
+            "host": host if not args.parse_only else old.get("host"),
             "wall_seconds": wall if wall is not None else old.get("wall_seconds"),
             "collected": parsed["collected"],
             "deselected": parsed["deselected"],

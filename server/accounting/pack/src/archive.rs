@@ -28,9 +28,23 @@ impl ArchiveWriter {
     pub fn add(&mut self, name: &str, rows: ReleaseRows) {
         let runs = std::array::from_fn(|s| {
             let mut runs: Vec<(u32, u32)> = Vec::new();
+            // Metadata rows repeat within a release (tests that differ only in a parameter
+            // the matchers do not read): stored in release order, each release's rows then
+            // continue one run instead of jumping back to a row's first copy at every item.
+            let in_order = s == Section::Metadata as usize;
+            let first_release = self.pools[s].is_empty();
             for row in &rows.sections[s] {
                 let next = self.pools[s].len() as u32;
-                let at = *self.index[s].entry(row.clone()).or_insert(next);
+                let continued = runs
+                    .last()
+                    .map(|&(start, count)| start + count)
+                    .filter(|&end| in_order && self.pools[s].get(end as usize).is_some_and(|r| r == row));
+                let at = match continued {
+                    Some(end) => end,
+                    None if in_order && first_release => next,
+                    None => *self.index[s].get(row).unwrap_or(&next),
+                };
+                self.index[s].entry(row.clone()).or_insert(at);
                 if at == next {
                     self.pools[s].push(row.clone());
                 }

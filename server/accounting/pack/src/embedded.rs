@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::{pack_json, ArchiveWriter, Names};
+use crate::{pack_json_with, ArchiveWriter, MetadataDonor, Names, ReleaseRows};
 
 #[derive(Deserialize)]
 struct DeltaFile {
@@ -24,28 +24,86 @@ enum Delta {
     Lines(Vec<Value>),
 }
 
-/// Packs the base inventory (JSON text) and the deltas file (JSON text) into an archive
-/// holding every release; the base release (the newest) comes first.
-pub fn pack_releases(base_json: &[u8], deltas_json: &[u8]) -> Result<Vec<u8>, String> {
+#[derive(Deserialize)]
+struct MetadataFile {
+    format: String,
+    /// Per release, per item (aligned with its items): the match metadata, strings as text.
+    releases: BTreeMap<String, Vec<Value>>,
+}
+
+/// Packs the base inventory (JSON text), the deltas file (JSON text) and the match metadata
+/// file (JSON text; absent: no release has metadata) into an archive holding every release;
+/// the base release (the newest) comes first. A release without match metadata of its own
+/// takes the nearest one's that has some (`nearest_donor`), by node id.
+pub fn pack_releases(base_json: &[u8], deltas_json: &[u8], metadata_json: Option<&[u8]>) -> Result<Vec<u8>, String> {
     let deltas: DeltaFile = serde_json::from_slice(deltas_json).map_err(|e| format!("inventory deltas: {e}"))?;
     if deltas.format != "torchcts-lsp-inventory-deltas" {
         return Err(format!("unexpected deltas format {:?}", deltas.format));
     }
-    let mut archive = ArchiveWriter::default();
+    let metadata = match metadata_json {
+        Some(json) => {
+            let file: MetadataFile =
+                serde_json::from_slice(json).map_err(|e| format!("inventory match metadata: {e}"))?;
+            if file.format != "torchcts-lsp-match-metadata" {
+                return Err(format!("unexpected match metadata format {:?}", file.format));
+            }
+            file.releases
+        }
+        None => BTreeMap::new(),
+    };
+    let own = |name: &str| metadata.get(name).map(Vec::as_slice);
     let mut names = Names::default();
-    archive.add(&deltas.base, pack_json(&mut names, base_json)?);
+    let mut packed: Vec<(String, Option<ReleaseRows>, Option<String>)> = Vec::new();
+    let base = pack_json_with(&mut names, base_json, own(&deltas.base)).map_err(|e| format!("{}: {e}", deltas.base))?;
+    packed.push((deltas.base.clone(), Some(base), None));
     let base_text = std::str::from_utf8(base_json).map_err(|e| format!("base inventory: {e}"))?;
     let base_lines: Vec<&str> = base_text.lines().collect();
     for (name, delta) in &deltas.versions {
         match delta {
-            Delta::Alias(of) => archive.add_alias(name, of),
+            Delta::Alias(of) => packed.push((name.clone(), None, Some(of.clone()))),
             Delta::Lines(ops) => {
                 let text = apply_line_delta(&base_lines, ops);
-                archive.add(name, pack_json(&mut names, text.as_bytes()).map_err(|e| format!("torch {name}: {e}"))?);
+                let rows =
+                    pack_json_with(&mut names, text.as_bytes(), own(name)).map_err(|e| format!("{name}: {e}"))?;
+                packed.push((name.clone(), Some(rows), None));
             }
         }
     }
+    let donors: Vec<MetadataDonor> =
+        packed.iter().filter_map(|(name, rows, _)| rows.as_ref().and_then(|r| MetadataDonor::new(name, r))).collect();
+    let mut archive = ArchiveWriter::default();
+    for (name, rows, alias) in packed {
+        match (rows, alias) {
+            (Some(mut rows), _) => {
+                if let Some(donor) = nearest_donor(&name, &donors) {
+                    rows.lend_metadata(donor);
+                }
+                archive.add(&name, rows);
+            }
+            (None, Some(of)) => archive.add_alias(&name, &of),
+            (None, None) => {}
+        }
+    }
     Ok(archive.finish())
+}
+
+/// The release whose metadata a release without its own takes: of the same torchcts the
+/// nearest torch release (the newer on a tie), else the newest torchcts's nearest.
+fn nearest_donor<'d>(name: &str, donors: &'d [MetadataDonor]) -> Option<&'d MetadataDonor> {
+    let key = |n: &str| -> (Vec<u64>, i64) {
+        let (torchcts, torch) = n.split_once('/').unwrap_or((n, ""));
+        let torch: Vec<i64> = torch.split('.').map(|p| p.parse().unwrap_or(0)).collect();
+        let flat = torch.first().copied().unwrap_or(0) * 10_000
+            + torch.get(1).copied().unwrap_or(0) * 100
+            + torch.get(2).copied().unwrap_or(0);
+        (torchcts.split('.').map(|p| p.parse().unwrap_or(0)).collect(), flat)
+    };
+    let (torchcts, torch) = key(name);
+    donors.iter().filter(|d| d.name != name).min_by_key(|d| {
+        let (d_torchcts, d_torch) = key(&d.name);
+        let other_release = d_torchcts != torchcts;
+        (other_release, std::cmp::Reverse(d_torchcts), (d_torch - torch).abs(), std::cmp::Reverse(d_torch))
+    })
 }
 
 /// A release's JSON text from the base lines and its delta.
@@ -69,4 +127,41 @@ fn apply_line_delta(base_lines: &[&str], ops: &[Value]) -> String {
         }
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Section;
+
+    fn donor(name: &str) -> MetadataDonor {
+        let mut rows = ReleaseRows::default();
+        rows.sections[Section::Metadata as usize].push(vec![0, 1, 2]);
+        rows.node_ids.push("t.py::t".into());
+        MetadataDonor::new(name, &rows).unwrap()
+    }
+
+    #[test]
+    fn a_release_borrows_the_nearest_metadata_of_its_torchcts_first() {
+        let donors = [donor("0.4.1/2.12.1"), donor("0.4.1/2.7.1"), donor("0.4.0/2.9.1")];
+        let pick = |name: &str| nearest_donor(name, &donors).map(|d| d.name.as_str());
+        assert_eq!(pick("0.4.1/2.11.0"), Some("0.4.1/2.12.1"));
+        assert_eq!(pick("0.4.1/2.8.0"), Some("0.4.1/2.7.1"));
+        assert_eq!(pick("0.4.0/2.12.1"), Some("0.4.0/2.9.1"));
+        // A torchcts without metadata of its own: the newest torchcts's nearest torch.
+        assert_eq!(pick("0.3.9/2.8.0"), Some("0.4.1/2.7.1"));
+        assert_eq!(pick("0.4.1/2.12.1"), Some("0.4.1/2.7.1"), "never itself");
+    }
+
+    #[test]
+    fn lending_fills_the_rows_by_node_id_and_names_the_donor_in_the_header() {
+        let mut rows = ReleaseRows::default();
+        rows.sections[Section::Header as usize].push(vec![7, 0]);
+        rows.node_ids = vec!["other.py::x".into(), "t.py::t".into()];
+        rows.lend_metadata(&donor("0.4.1/2.12.1"));
+        assert_eq!(rows.sections[Section::Metadata as usize], [vec![], vec![0, 1, 2]]);
+        let header = &rows.sections[Section::Header as usize][0];
+        assert_eq!(header[0], 7);
+        assert_eq!(&header[2..], b"0.4.1/2.12.1");
+    }
 }

@@ -16,10 +16,17 @@ use serde_json::Value;
 use crate::rows::{code, generated as gbit, item as ibit, opinfo as obit, RowWriter};
 use crate::{Section, SECTION_COUNT};
 
+mod metadata;
+mod names;
+pub use metadata::MetadataDonor;
+pub use names::{intern, Names};
+
 /// The rows of one release, per section.
 #[derive(Default)]
 pub struct ReleaseRows {
     pub sections: [Vec<Vec<u8>>; SECTION_COUNT],
+    /// The items' node ids, in order (for [`MetadataDonor::new`]).
+    pub node_ids: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -39,6 +46,9 @@ struct RawInventory {
     generated: Vec<Value>,
     opinfo: RawOpinfo,
     items: Vec<RawItem>,
+    /// Per item, aligned with `items`: its match metadata in short keys (absent: not extracted).
+    #[serde(default)]
+    match_metadata: Option<Vec<Value>>,
 }
 
 type RawRd = (String, u32);
@@ -53,6 +63,8 @@ struct RawItem {
     #[serde(default)]
     op: Option<u32>,
     lvl: u8,
+    #[serde(default)]
+    suite: Option<String>,
     #[serde(default)]
     d1: Option<RawDtypeCheck>,
     #[serde(default)]
@@ -138,48 +150,14 @@ const DEVICE_ORDER: &[&str] = &["cpu", "cuda", "mps", "xpu", "meta", "xla", "hpu
 /// The deselecting reason sets of torchcts.
 const DESELECT_SETS: [&str; 4] = ["manifest_declined", "structured_deselect", "dtype_manifest", "dtype_contract"];
 
-/// Strings and reasons of an archive, interned by text.
-#[derive(Default)]
-pub struct Names {
-    strings: Vec<String>,
-    string_index: HashMap<String, u32>,
-    reasons: Vec<String>,
-    reason_index: HashMap<String, u16>,
-}
-
-/// The id of `s` in `strings`, appended where absent (`index`: text -> first id).
-pub fn intern<S: std::hash::BuildHasher>(
-    strings: &mut Vec<String>,
-    index: &mut HashMap<String, u32, S>,
-    s: &str,
-) -> u32 {
-    if let Some(&i) = index.get(s) {
-        return i;
-    }
-    let i = strings.len() as u32;
-    strings.push(s.to_string());
-    index.insert(s.to_string(), i);
-    i
-}
-
-impl Names {
-    fn intern(&mut self, s: &str) -> u32 {
-        intern(&mut self.strings, &mut self.string_index, s)
-    }
-
-    fn reason(&mut self, r: &str) -> u16 {
-        if let Some(&i) = self.reason_index.get(r) {
-            return i;
-        }
-        let i = self.reasons.len() as u16;
-        self.reasons.push(r.to_string());
-        self.reason_index.insert(r.to_string(), i);
-        i
-    }
-}
-
 /// Pack one inventory (JSON text) into rows; `names` is shared by the releases of an archive.
 pub fn pack_json(names: &mut Names, json: &[u8]) -> Result<ReleaseRows, String> {
+    pack_json_with(names, json, None)
+}
+
+/// [`pack_json`], with the release's match metadata (per item, the committed texts form of
+/// `tools/inventory/out/inventory-metadata.json.gz`) where its JSON has none.
+pub fn pack_json_with(names: &mut Names, json: &[u8], metadata: Option<&[Value]>) -> Result<ReleaseRows, String> {
     let raw: RawInventory = serde_json::from_slice(json).map_err(|e| format!("inventory JSON: {e}"))?;
     if raw.format != "torchcts-lsp-inventory" || raw.format_version != 1 {
         return Err(format!("unsupported inventory format {} v{}", raw.format, raw.format_version));
@@ -196,6 +174,10 @@ pub fn pack_json(names: &mut Names, json: &[u8]) -> Result<ReleaseRows, String> 
     for it in &raw.items {
         let row = p.item(it)?;
         out.sections[Section::Items as usize].push(row);
+        out.node_ids.push(it.id.clone());
+    }
+    if let Some(metadata) = raw.match_metadata.as_deref().or(metadata) {
+        out.sections[Section::Metadata as usize] = p.metadata_rows(metadata, &raw.items)?;
     }
     for f in &raw.opinfo.forward {
         let row = p.forward(f)?;
@@ -304,6 +286,8 @@ impl<'n> Packer<'n> {
         for &r in deselect {
             w.var(u64::from(r));
         }
+        // The release whose match metadata this is when not its own ([`ReleaseRows::lend_metadata`]).
+        w.str("");
         w.buf
     }
 

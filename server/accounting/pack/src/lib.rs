@@ -12,7 +12,7 @@
 //!
 //! ```text
 //! "TCINVPK1"
-//! per section (header, strings, generated, forward, backward, items):
+//! per section (header, strings, generated, forward, backward, items, metadata):
 //!     row count n, n + 1 row offsets (u32 little endian, fixed width), data length, data
 //! release count, per release: name, kind (0 rows, 1 alias), then
 //!     alias: the release it equals; rows: per section, run count, runs of (first row, count)
@@ -28,7 +28,7 @@ mod json;
 pub mod rows;
 
 pub use archive::{Archive, ArchiveWriter, Release};
-pub use json::{intern, pack_json, Names, ReleaseRows};
+pub use json::{intern, pack_json, pack_json_with, MetadataDonor, Names, ReleaseRows};
 
 /// The sections of a release, in archive order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,9 +40,12 @@ pub enum Section {
     Forward = 3,
     Backward = 4,
     Items = 5,
+    /// Per item, aligned with `Items`, what torchcts' known-segfault matchers read of its
+    /// metadata ([`rows::metadata`]); empty for a release extracted without it.
+    Metadata = 6,
 }
 
-pub const SECTION_COUNT: usize = 6;
+pub const SECTION_COUNT: usize = 7;
 
 /// Pack one inventory (JSON text, as the extraction writes it) into an archive with one release.
 pub fn pack_single(json: &[u8], name: &str) -> Result<Vec<u8>, String> {

@@ -10,6 +10,9 @@
 //! dtypes (name, float/complex flag), reason names (the id is the position), deselecting
 //! reason ids.
 //!
+//! Metadata row (one per item, aligned): bit set [`metadata`], suite, coverage kind, then the
+//! present optional strings.
+//!
 //! Strings row: the text (string ids are row positions; the JSON's strings first, then the
 //! strings the packer interned, such as dtype names and test functions).
 //!
@@ -37,6 +40,26 @@ pub mod item {
     pub const DUMMY: u32 = 1 << 14;
     pub const OPINFO: u32 = 1 << 15;
     pub const DEV: u32 = 1 << 16;
+}
+
+/// Bits of a metadata row: `suite`, `coverage_kind` (string ids) always, then the present
+/// optional strings in bit order (`dispatcher_name` ... `dtype`, see [`metadata::OPTIONAL`]).
+pub mod metadata {
+    /// `test_kind` is `opinfo` (else `handwritten`).
+    pub const OPINFO_KIND: u32 = 1;
+    /// The dtype is the manifest's `dtype_filter` when that has one entry.
+    pub const MANIFEST_DTYPE: u32 = 1 << 1;
+    /// The optional strings, in row order: the inventory JSON's short key and the bit.
+    pub const OPTIONAL: [(&str, u32); 8] = [
+        ("dn", 1 << 2),
+        ("ci", 1 << 3),
+        ("sk", 1 << 4),
+        ("vk", 1 << 5),
+        ("cs", 1 << 6),
+        ("st", 1 << 7),
+        ("sf", 1 << 8),
+        ("dt", 1 << 9),
+    ];
 }
 
 /// Bits of a generated-entry row.

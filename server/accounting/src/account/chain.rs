@@ -105,7 +105,7 @@ pub(super) fn chain(ctx: &mut Ctx, node: NodeRef, hot: &HotItem, item: &Item) ->
         }
     }
     if flags != 0 || has_dev {
-        let outcome = rare_fact_rules(ctx, hot, item, has_dev);
+        let outcome = rare_fact_rules(ctx, node, hot, item, has_dev);
         if outcome.is_some() {
             return outcome;
         }
@@ -152,7 +152,7 @@ pub(super) fn rare_dtype_gates(ctx: &mut Ctx, op: Option<StrId>, flags: u16, ite
 /// Steps 5b-14 of the chain (after `skip_ops`): the rules on facts only a few items have,
 /// each behind its rare flag or the item's device facts.
 #[inline(never)]
-pub(super) fn rare_fact_rules(ctx: &mut Ctx, hot: &HotItem, item: &Item, has_dev: bool) -> Outcome {
+pub(super) fn rare_fact_rules(ctx: &mut Ctx, node: NodeRef, hot: &HotItem, item: &Item, has_dev: bool) -> Outcome {
     let op = hot.op;
     let flags = hot.rare;
     if let Some(outcome) = resource_rules(ctx, flags, item) {
@@ -199,7 +199,11 @@ pub(super) fn rare_fact_rules(ctx: &mut Ctx, hot: &HotItem, item: &Item, has_dev
     }
     // 13 (semantic level) is applied by the caller; 14. known backend crash
     // comes after it and only for items the level keeps.
-    if has_dev && !ctx.facts.layout.rooted_at_package && ctx.selection.contains(hot.level) {
+    let project_decides = match (&ctx.project_decided, node) {
+        (Some(decided), NodeRef::Item(i)) => decided.get(i as usize),
+        _ => false,
+    };
+    if has_dev && !project_decides && !ctx.facts.layout.rooted_at_package && ctx.selection.contains(hot.level) {
         if let Some(rd) = dev_fact(ctx, item, DevRule::Crash) {
             return Some(dev_outcome(ctx, rd));
         }

@@ -85,6 +85,10 @@ pub(crate) struct Ctx<'a, 'f> {
     pub(super) reasons: ChainReasons,
     /// Items the project's known-segfault ledger records without running them.
     pub(super) project_crashes: Option<crate::bits::Bits>,
+    /// Items a project ledger entry matches: `project_crashes` decides them, not the
+    /// inventory's packaged crash fact (the best match of both ledgers may be a project
+    /// `subprocess` entry).
+    pub(super) project_decided: Option<crate::bits::Bits>,
     /// Project ledger entries whose tests are not counted, and why.
     pub(super) ledger_notes: Vec<String>,
 }
@@ -331,6 +335,7 @@ pub(super) fn new_context<'a, 'f>(
         },
         keys_allow: None,
         project_crashes: None,
+        project_decided: None,
         ledger_notes: Vec::new(),
     };
     let ledger = &facts.project_ledger;
@@ -340,13 +345,12 @@ pub(super) fn new_context<'a, 'f>(
         let matcher = crate::ledger::ProjectMatcher::new(
             inv,
             &ledger.entries,
-            &resolution.device,
-            torch,
-            hardware.as_deref(),
-            &facts.layout,
+            (&resolution.device, torch, hardware.as_deref()),
+            facts,
             |i| inv.engine.hot.items[i].level,
         );
         ctx.project_crashes = matcher.crash_items;
+        ctx.project_decided = matcher.decided;
         ctx.ledger_notes = matcher.notes;
     }
     ctx.ieee754 = match facts.capability("ieee754") {

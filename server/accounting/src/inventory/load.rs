@@ -15,8 +15,8 @@ use inventory_pack::{Release, Section};
 
 use super::{
     BackwardOp, ContractMode, DevFact, DevRule, DeviceInfo, DtCode, DtypeCheck, DtypeInfo, DtypeParam, FixedGate,
-    ForwardOp, Generated, InventoryMeta, Item, OiParam, OracleOutcome, Placeholders, Reason, ReasonDetail, ShapeFacts,
-    StrId, Tables, WellKnown, CUSTOM_DEVICE_PLACEHOLDER, ENGINE_REASONS,
+    ForwardOp, Generated, InventoryMeta, Item, MetadataRows, OiParam, OracleOutcome, Placeholders, Reason,
+    ReasonDetail, ShapeFacts, StrId, Tables, WellKnown, CUSTOM_DEVICE_PLACEHOLDER, ENGINE_REASONS,
 };
 
 /// What a release's rows hold, before indexing.
@@ -35,6 +35,7 @@ struct Rows {
     items: Vec<Item>,
     forward: Vec<ForwardOp>,
     backward: Vec<BackwardOp>,
+    metadata: MetadataRows,
 }
 
 /// A release of a packed archive, read and indexed.
@@ -94,6 +95,7 @@ fn read_rows(release: &Release) -> Result<Rows, String> {
     each(Section::Items, &mut |r| tables.items.push(read_item(r, strings, ids)));
     each(Section::Forward, &mut |r| tables.forward.push(read_forward(r)));
     each(Section::Backward, &mut |r| tables.backward.push(read_backward(r)));
+    truncated |= !tables.metadata.read(release, tables.items.len());
     if truncated || bad_string {
         return Err(format!("inventory archive: release {}: a row does not decode", release.name));
     }
@@ -115,6 +117,7 @@ fn read_header(r: &mut RowReader) -> Rows {
     let dtypes = (0..r.var()).map(|_| DtypeInfo { name: r.str().to_string(), float_or_complex: r.u8() == 1 }).collect();
     let reasons = (0..r.var()).map(|_| r.str().to_string()).collect();
     let deselect = (0..r.var()).map(|_| r.var() as Reason).collect();
+    let metadata_from = r.str().to_string();
     Rows {
         meta: InventoryMeta { format_version, torchcts_version, torch_version, python_version, extracted_at },
         opinfo_level,
@@ -129,6 +132,7 @@ fn read_header(r: &mut RowReader) -> Rows {
         items: Vec::new(),
         forward: Vec::new(),
         backward: Vec::new(),
+        metadata: MetadataRows { from: metadata_from, ..MetadataRows::default() },
     }
 }
 
@@ -396,6 +400,7 @@ fn index(t: Rows) -> Result<Tables, String> {
     let canonical_str = canonical_ids(&names);
     let dtype_slot = dtype_slots(&dtype_pos, &canonical_str);
     Ok(Tables {
+        metadata: t.metadata,
         meta: t.meta,
         strings: names.strings,
         string_index: names.string_index,

@@ -10,11 +10,13 @@
 
 pub(crate) mod catalogue;
 pub(crate) mod load;
+mod metadata;
 mod model;
 
 // foldhash: loading hashes every item and string; SipHash was a third of the load time.
 use foldhash::HashMap;
 
+pub(crate) use metadata::MetadataRows;
 pub use model::*;
 
 /// One release's tables, loaded and indexed (the public `Inventory` of `loaded.rs` is these with
@@ -56,6 +58,8 @@ pub struct Tables {
     pub(crate) placeholders: Placeholders,
     /// Well-known strings.
     pub(crate) well_known: WellKnown,
+    /// Per item, what the known-segfault matchers read of its metadata.
+    pub(crate) metadata: MetadataRows,
 }
 
 #[derive(Debug, Clone, Copy)]

@@ -133,12 +133,28 @@ fn utf8_error_message(bytes: &[u8], e: &std::str::Utf8Error) -> String {
 }
 
 /// The packaged ledger of `torchcts_version`, in its order; the newest release's for a
-/// version without a table of its own.
+/// version without a table of its own. Entries carry how they match
+/// (`tools/inventory/gen_ledger.py`): a project entry may override one.
 pub fn packaged_ledger(torchcts_version: &str) -> Vec<LedgerEntry> {
     let Ok(Value::Object(tables)) = serde_json::from_str::<Value>(PACKAGED) else { return Vec::new() };
     let newest = tables.keys().max_by_key(|v| release_key(v)).cloned();
     let table = tables.get(torchcts_version).or_else(|| newest.and_then(|v| tables.get(&v)));
     let text = |e: &Value, key: &str| e.get(key).and_then(Value::as_str).map(str::to_string);
+    let constraints = |e: &Value| -> Vec<Constraint> {
+        let Some(Value::Object(map)) = e.get("constraints") else { return Vec::new() };
+        map.iter()
+            .map(|(key, values)| Constraint {
+                key: key.clone(),
+                values: values
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+                    .collect(),
+                glob: validate::GLOB_CONSTRAINT_KEYS.contains(&key.as_str()),
+            })
+            .collect()
+    };
     table
         .and_then(Value::as_array)
         .map(|entries| {
@@ -151,13 +167,13 @@ pub fn packaged_ledger(torchcts_version: &str) -> Vec<LedgerEntry> {
                     pytorch_min: text(e, "pytorch_min"),
                     pytorch_max: text(e, "pytorch_max"),
                     review_after: text(e, "review_after").unwrap_or_default(),
-                    match_mode: String::new(),
-                    nodeid: None,
-                    dispatcher: None,
-                    coverage_id: None,
-                    classification: "confirmed_backend_crash".into(),
-                    execution_policy: "record_without_execution".into(),
-                    constraints: Vec::new(),
+                    match_mode: text(e, "match").unwrap_or_default(),
+                    nodeid: text(e, "nodeid"),
+                    dispatcher: text(e, "dispatcher"),
+                    coverage_id: text(e, "coverage_id"),
+                    classification: text(e, "classification").unwrap_or_else(|| "confirmed_backend_crash".into()),
+                    execution_policy: text(e, "execution_policy").unwrap_or_else(|| "record_without_execution".into()),
+                    constraints: constraints(e),
                 })
                 .collect()
         })
@@ -247,5 +263,21 @@ mod tests {
         assert_eq!(expired_warnings(&active, "2026-09-30").len(), 0);
         assert_eq!(expired_warnings(&active, "2026-10-01").len(), 12);
         assert_eq!(expired_warnings(&active, "2026-12-03").len(), 13);
+    }
+
+    #[test]
+    fn packaged_entries_say_how_they_match() {
+        let ledger = packaged_ledger("0.4.1");
+        let modes: Vec<&str> = ledger.iter().map(|e| e.match_mode.as_str()).collect();
+        assert_eq!(modes.iter().filter(|m| **m == "nodeid").count(), 5);
+        assert_eq!(modes.iter().filter(|m| **m == "dispatcher").count(), 6);
+        assert_eq!(modes.iter().filter(|m| **m == "coverage_id").count(), 2);
+        let subprocess: Vec<&str> =
+            ledger.iter().filter(|e| e.execution_policy == "subprocess").map(|e| e.id.as_str()).collect();
+        assert_eq!(subprocess, ["mps-generated-grid-sampler-2d-cpu-fallback-backward-state-corruptor-pytorch-2-12"]);
+        let sdpa = ledger.iter().find(|e| e.id == "mps-path-shape-sdpa-bool-causal-pytorch-2-12").unwrap();
+        let level = sdpa.constraints.iter().find(|c| c.key == "semantic_level").unwrap();
+        assert_eq!(level.values, ["7", "8"]);
+        assert!(sdpa.constraints.iter().find(|c| c.key == "coverage_id_glob").unwrap().glob);
     }
 }

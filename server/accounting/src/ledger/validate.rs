@@ -27,7 +27,7 @@ const VALID_EVIDENCE_SCOPES: &[&str] = &["constrained_metadata", "dispatcher_sur
 const VALID_CLASSIFICATIONS: &[&str] = &["confirmed_backend_crash"];
 const VALID_EXECUTION_POLICIES: &[&str] = &["record_without_execution", "subprocess"];
 const VALID_SIGNALS: &[&str] = &["SIGABRT", "SIGBUS", "SIGILL", "SIGSEGV"];
-const GLOB_CONSTRAINT_KEYS: &[&str] = &["coverage_id_glob", "nodeid_glob"];
+pub(super) const GLOB_CONSTRAINT_KEYS: &[&str] = &["coverage_id_glob", "nodeid_glob"];
 const VALID_CONSTRAINT_KEYS: &[&str] = &[
     "coverage_id_glob",
     "coverage_kind",
