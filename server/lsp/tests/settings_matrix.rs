@@ -340,6 +340,7 @@ fn default_probe(command: &str) -> Probe {
         "diff" => |d| out_and_err(&cli(d, &["diff", "--format", "json", OLD, M])),
         "report" => |d| out_and_err(&cli(d, &["report", "--format", "json", M])),
         "run" => |d| run_argv(d, &[]),
+        "server" => server_manifest_diagnostics,
         other => panic!("no default probe for {other}: every key is used there"),
     }
 }
