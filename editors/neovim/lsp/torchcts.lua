@@ -32,6 +32,7 @@ return {
     manifests = {},
     logLevel = "info",
     logFile = "",
+    cpythonCompile = true,
   },
   settings = {
     torchcts = {
@@ -45,6 +46,7 @@ return {
       manifests = {},
       logLevel = "info",
       logFile = "",
+      cpythonCompile = true,
     },
   },
   on_attach = function(client, bufnr)

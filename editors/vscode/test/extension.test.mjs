@@ -395,6 +395,7 @@ test("status bar shows torchcts/status counts; commands send workspace/executeCo
     manifests: [],
     logLevel: "info",
     logFile: "",
+    cpythonCompile: true,
   });
   assert.deepEqual(current.rec.warnings, []);
   assert.deepEqual(current.rec.errors, []);

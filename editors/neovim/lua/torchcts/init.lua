@@ -66,6 +66,8 @@ local defaults = {
     manifests = {},
     logLevel = "info", -- "error" | "warn" | "info" | "debug"
     logFile = "",
+    -- Ask the environment's CPython to compile() (never run) a manifest with a syntax error.
+    cpythonCompile = true,
   },
   on_attach = nil,
   -- Called as on_exit(code, signal, client_id) when a server process ends.

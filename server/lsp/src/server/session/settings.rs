@@ -115,6 +115,13 @@ pub const SCHEMA: &[SettingSchema] = &[
         default: "\"\"",
         meaning: "a file the log is appended to as well",
     },
+    SettingSchema {
+        key: "cpythonCompile",
+        vscode_key: None,
+        kind: Kind::Boolean,
+        default: "true",
+        meaning: "ask the environment's CPython to compile() a manifest with a syntax error (never exec), for its exact message",
+    },
 ];
 
 /// The level of [`SCHEMA`]'s `defaultLevel` default: torchcts' own for a manifest without
