@@ -129,7 +129,9 @@ def test_bad_input_raises_python_exceptions(call, error, message):
 def test_not_utf8_is_a_value_error(tmp_path):
     bad = tmp_path / "manifest.py"
     bad.write_bytes(b"manifest = {'device_name': '\xff'}\n")
-    with pytest.raises(ValueError, match="UTF-8"):
+    # CPython's own words for a byte it cannot decode in a string (what check-manifest prints:
+    # tests/parity/check/encoding/encoding_utf8_error_in_string).
+    with pytest.raises(ValueError, match="'utf-8' codec can't decode byte 0xff"):
         torchcts_lsp.check(bad)
 
 
