@@ -56,14 +56,36 @@ def _say(kind, nodeid):
         reporter.write_line(STATUS_PREFIX + kind + " " + nodeid)
 
 
+# A pytest-xdist worker's lines never reach the controller's terminal: the worker puts what
+# torchcts recorded on the report (`user_properties` travel with it), the controller says it.
+_PROPERTY = "torchcts_lsp_status"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report is None or not report.failed or report.when == "teardown":
+        return
+    record = _record(item.nodeid)
+    if record is not None and record.get("status") == "ERROR":
+        report.user_properties.append((_PROPERTY, _kind(record)))
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_runtest_logreport(report):
     _reported.add(report.nodeid)
     if not report.failed or report.when == "teardown":
         return
     record = _record(report.nodeid)
-    if record is not None and record.get("status") == "ERROR":
-        _say(_kind(record), report.nodeid)
+    if record is not None:
+        if record.get("status") == "ERROR":
+            _say(_kind(record), report.nodeid)
+        return
+    # No record here: the controller of a `-n N` run, the test's record in a worker.
+    kinds = [value for name, value in getattr(report, "user_properties", ()) if name == _PROPERTY]
+    if kinds:
+        _say(kinds[-1], report.nodeid)
 
 
 @pytest.hookimpl(hookwrapper=True)

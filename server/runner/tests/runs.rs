@@ -1140,6 +1140,30 @@ async fn real_simdev_wrong_values_fail_and_a_raise_errors() {
 
 #[tokio::test]
 #[ignore = "needs TORCHCTS_PYTHON: real torchcts"]
+async fn real_simdev_error_with_two_workers_is_counted_apart_in_the_progress() {
+    let Some(python) = real_python() else { return };
+    let _serial = REAL_RUNS.lock().await;
+    let (mut req, _dir) = simdev_request(
+        python,
+        "simdev-fail-workers",
+        &[ADD_F32, SUB_F32, COS_F32],
+        &[("SIMDEV_WRONG", r"^aten\.sub\."), ("SIMDEV_RAISE", r"^aten\.cos\.")],
+    );
+    req.workers = 2;
+    let began = Instant::now();
+    let mut handle = start(req);
+    let (events, outcome) = drain(&mut handle, Duration::from_secs(660)).await;
+    println!("real run on simdev, 2 workers, a FAIL and an ERROR: {:?}", began.elapsed());
+    assert_eq!(outcome.status, RunStatus::Completed { exit_code: 1 }, "{}", outcome.output_tail);
+    assert_eq!(test(&outcome, SUB_F32).outcome, TestOutcome::Failed);
+    assert_eq!(test(&outcome, COS_F32).outcome, TestOutcome::Error);
+    // pytest-xdist's controller prints the ERROR as FAILED; the worker's record reaches it on
+    // the report, and our line after it counts it apart while the run goes (as without -n).
+    assert_eq!(progress(&events).last(), Some(&(1, 1, 0, 1, Some(3))));
+}
+
+#[tokio::test]
+#[ignore = "needs TORCHCTS_PYTHON: real torchcts"]
 async fn real_simdev_abort_without_isolation_keeps_what_completed_and_records_the_crash() {
     let Some(python) = real_python() else { return };
     let _serial = REAL_RUNS.lock().await;
