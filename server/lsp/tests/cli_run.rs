@@ -135,6 +135,35 @@ fn run_against_a_commit_runs_exactly_the_tests_diff_lists() {
     assert!(String::from_utf8_lossy(&run.stderr).contains(&format!("skip_ops[0]: {} tests", listed.len())));
     assert_eq!(std::fs::read_to_string(dir.join("manifest.py")).unwrap(), committed);
     assert!(dir.join(".torchcts-lsp/scratch/manifest.py").is_file());
+
+    // A commit that enables a dtype by a regex: float16 for cos only. `run --against` runs
+    // exactly the float16 cos tests `diff` lists as started.
+    std::fs::write(dir.join("manifest.py"), &manifest).unwrap();
+    git(&dir, &["commit", "-qam", "cos runs"]);
+    let regex = manifest.replace("torch.bool: True}", r#"torch.bool: True, torch.float16: r"^cos$"}"#);
+    assert_ne!(regex, manifest, "the fixture's supported_dtypes changed: update this test");
+    std::fs::write(dir.join("manifest.py"), &regex).unwrap();
+    let diff =
+        lsp(&dir, &["diff", "--against", "HEAD", "--rooted-at-package", "--format", "json"], &[("VIRTUAL_ENV", &venv)]);
+    let diff = json(&diff);
+    let mut started: Vec<String> = diff["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|l| l["groups"].as_array().unwrap().iter())
+        .filter(|g| g["change"] == "started")
+        .flat_map(|g| g["nodes"].as_array().unwrap().iter().map(|n| n.as_str().unwrap().to_string()))
+        .collect();
+    started.sort();
+    // (Node ids name the dtype as pytest ids it: `torch.float16` or `dtype1`.)
+    assert!(!started.is_empty() && started.iter().all(|n| n.contains("cos")), "{started:?}");
+    assert!(started.iter().any(|n| n.contains("torch.float16")), "{started:?}");
+    let began = Instant::now();
+    let run =
+        lsp(&dir, &["run", "--against", "HEAD", "--python", &python, "--format", "json"], &[("VIRTUAL_ENV", &venv)]);
+    println!("run --against HEAD, a dtype regex ({} tests): {:?}", started.len(), began.elapsed());
+    let report = json(&run);
+    assert_eq!(outcomes(&report).into_keys().collect::<Vec<_>>(), started, "{report:#}");
 }
 
 /// `--entry` names what it cannot run: no real torchcts needed (nothing starts).
