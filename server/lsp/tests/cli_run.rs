@@ -67,6 +67,20 @@ fn outcomes(report: &Value) -> BTreeMap<String, String> {
         .collect()
 }
 
+/// The node ids `diff --format json` lists as started, sorted.
+fn started_in(diff: &Value) -> Vec<String> {
+    let mut started: Vec<String> = diff["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|l| l["groups"].as_array().unwrap().iter())
+        .filter(|g| g["change"] == "started")
+        .flat_map(|g| g["nodes"].as_array().unwrap().iter().map(|n| n.as_str().unwrap().to_string()))
+        .collect();
+    started.sort();
+    started
+}
+
 fn git(dir: &Path, args: &[&str]) {
     let status = Command::new("git")
         .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
@@ -97,16 +111,7 @@ fn run_against_a_commit_runs_exactly_the_tests_diff_lists() {
     // What diff lists (the environment's torch decides the inventory, as for the run).
     let diff =
         lsp(&dir, &["diff", "--against", "HEAD", "--rooted-at-package", "--format", "json"], &[("VIRTUAL_ENV", &venv)]);
-    let diff = json(&diff);
-    let mut listed: Vec<String> = diff["levels"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|l| l["groups"].as_array().unwrap().iter())
-        .filter(|g| g["change"] == "started")
-        .flat_map(|g| g["nodes"].as_array().unwrap().iter().map(|n| n.as_str().unwrap().to_string()))
-        .collect();
-    listed.sort();
+    let listed = started_in(&json(&diff));
     assert!(!listed.is_empty() && listed.iter().all(|n| n.contains("cos")), "{listed:?}");
     let began = Instant::now();
     let python = python.to_string_lossy().into_owned();
@@ -145,16 +150,7 @@ fn run_against_a_commit_runs_exactly_the_tests_diff_lists() {
     std::fs::write(dir.join("manifest.py"), &regex).unwrap();
     let diff =
         lsp(&dir, &["diff", "--against", "HEAD", "--rooted-at-package", "--format", "json"], &[("VIRTUAL_ENV", &venv)]);
-    let diff = json(&diff);
-    let mut started: Vec<String> = diff["levels"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|l| l["groups"].as_array().unwrap().iter())
-        .filter(|g| g["change"] == "started")
-        .flat_map(|g| g["nodes"].as_array().unwrap().iter().map(|n| n.as_str().unwrap().to_string()))
-        .collect();
-    started.sort();
+    let started = started_in(&json(&diff));
     // (Node ids name the dtype as pytest ids it: `torch.float16` or `dtype1`.)
     assert!(!started.is_empty() && started.iter().all(|n| n.contains("cos")), "{started:?}");
     assert!(started.iter().any(|n| n.contains("torch.float16")), "{started:?}");
