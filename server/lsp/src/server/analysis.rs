@@ -80,6 +80,12 @@ pub fn surroundings(session: &Session, uri: &Uri, on_pool: &OnPool) -> Surroundi
     if !cpython_allowed {
         surroundings.compile_python = None;
     }
+    // The modules CPython's `find_spec` found where the listing saw none
+    // (`server/cpython.rs`): the listing is made once per environment, CPython looked since.
+    if let Some(python) = &surroundings.compile_python {
+        let found = session.cpython.found_modules(python, &surroundings.module_folders);
+        surroundings.confirm_importable(found);
+    }
     surroundings.compiled = compiled;
     surroundings
 }

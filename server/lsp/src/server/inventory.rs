@@ -34,6 +34,8 @@ pub async fn load_and_refresh(session: &Session) {
             let mut state = session.lock();
             state.embedded = Some(choice);
             state.environment = Some(std::sync::Arc::new(environment));
+            // What CPython found importable was found in the previous one's folders.
+            session.cpython.forget_found_modules();
             // Counts cached per document were made from the previous inventory.
             state.documents.forget_summaries();
             state.documents.uris()

@@ -40,6 +40,17 @@ pub fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// Installs `package` `version` into the site-packages folder `site` as far as torchcts-lsp
+/// reads it (no Python runs it): an empty package and its dist-info `METADATA`.
+pub fn install_package(site: &Path, package: &str, version: &str) {
+    std::fs::create_dir_all(site.join(package)).unwrap();
+    std::fs::write(site.join(package).join("__init__.py"), "").unwrap();
+    let info = site.join(format!("{package}-{version}.dist-info"));
+    std::fs::create_dir_all(&info).unwrap();
+    std::fs::write(info.join("METADATA"), format!("Metadata-Version: 2.1\nName: {package}\nVersion: {version}\n"))
+        .unwrap();
+}
+
 /// Copies the file `from` to `to`, making `to`'s folder.
 pub fn copy_file(from: &Path, to: &Path) {
     std::fs::create_dir_all(to.parent().unwrap()).unwrap();
