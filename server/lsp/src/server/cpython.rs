@@ -61,9 +61,10 @@ pub fn question(uri: &Uri, revision: u64, surroundings: &Surroundings, analysis:
 /// What the worker said of one question.
 struct Answer {
     compiled: Arc<CompileAnswer>,
-    /// `find_spec` just found the module the analysis says is missing (not an answer kept
-    /// from before: that one the analysis already had).
-    found_now: bool,
+    /// `find_spec` finds the module the analysis says is missing. (Even an answer kept from
+    /// before: another document's question may have found it after this analysis was made.
+    /// The next analysis has it, so it is not asked again.)
+    found: bool,
 }
 
 /// Asks the question in the background (never on the request loop: the pool) and, when
@@ -87,7 +88,7 @@ pub fn ask(session: &Session, question: Question) {
         })
         .await;
         let Some((answer, question)) = asked else { return };
-        let Answer { compiled, found_now } = match answer {
+        let Answer { compiled, found } = match answer {
             Ok(answer) => answer,
             Err(e) => {
                 say_once(&session, format!("CPython gave no verdict on this manifest ({e}); the emulation's stands"));
@@ -104,7 +105,7 @@ pub fn ask(session: &Session, question: Question) {
             doc.compile_answer = Some(compiled);
         }
         // The module found is importable to the next analysis (`analysis::surroundings`).
-        if !agrees || found_now {
+        if !agrees || found {
             session.changed(Change::Findings(vec![uri]));
         }
     });
@@ -126,14 +127,11 @@ fn answer(
         None => Arc::new(session.cpython.compile(python, text, &question.file_name)?),
     };
     let missing = missing_module(&question.analysis).filter(|_| compiled.error.is_none());
-    let found_now = match missing {
-        Some(module) => {
-            let found = session.cpython.find_spec(python, &module, &question.module_folders)?;
-            found.asked && found.found == Some(true)
-        }
+    let found = match missing {
+        Some(module) => session.cpython.find_spec(python, &module, &question.module_folders)?.found == Some(true),
         None => false,
     };
-    Ok(Answer { compiled, found_now })
+    Ok(Answer { compiled, found })
 }
 
 fn say_once(session: &Session, message: String) {
