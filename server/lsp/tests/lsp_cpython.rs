@@ -293,7 +293,9 @@ fn the_server_confirms_a_missing_module_with_find_spec_as_check_does() {
 }
 
 /// Without CPython (`cpythonCompile: false`, or `TORCHCTS_LSP_NO_CPYTHON`), the listing's
-/// word stands: `orch`, installed after the server listed the venv, stays missing.
+/// word stands: `orch`, installed after the server listed the venv, stays missing. The
+/// editor's setting turned on (VS Code, once the workspace is trusted): CPython is asked at
+/// once, and the diagnostics end as `check`'s.
 #[test]
 fn without_cpython_the_listing_says_which_modules_are_missing() {
     let Some(python) = python() else { return };
@@ -314,6 +316,17 @@ fn without_cpython_the_listing_says_which_modules_are_missing() {
         for published in published_until_quiet(&mut client, &uri, 2) {
             let said = said_in_diagnostics(&published["diagnostics"]);
             assert!(said.iter().any(|(_, line, m)| m == NO_ORCH && *line == 2), "{name}: {said:?}");
+        }
+        if env.is_empty() {
+            client.notify(
+                "workspace/didChangeConfiguration",
+                json!({"settings": {"torchcts": {"cpythonCompile": true}}}),
+            );
+            let published = published_until_quiet(&mut client, &uri, 2);
+            std::fs::write(dir.join("manifest.py"), &edited).unwrap();
+            let (cli, report) = cli_said(&dir);
+            assert!(!cli.iter().any(|(_, _, m)| m.contains("No module named")), "{report}");
+            assert_eq!(said_in_diagnostics(&published.last().unwrap()["diagnostics"]), cli, "{name}, turned on");
         }
         client.shutdown();
         let _ = std::fs::remove_dir_all(&dir);

@@ -86,7 +86,8 @@ pub fn surroundings(session: &Session, uri: &Uri, on_pool: &OnPool) -> Surroundi
         let found = session.cpython.found_modules(python, &surroundings.module_folders);
         surroundings.confirm_importable(found);
     }
-    surroundings.compiled = compiled;
+    // A CPython answer kept on the document applies only while CPython may be asked.
+    surroundings.compiled = compiled.filter(|_| surroundings.compile_python.is_some());
     surroundings
 }
 
