@@ -71,7 +71,7 @@ struct Answer {
 /// CPython's answer differs from what was published, has the document published again.
 pub fn ask(session: &Session, question: Question) {
     let Some(python) = question.python.clone() else {
-        say_once(session, "syntax errors are torchcts-lsp's emulation of CPython 3.11's compile(): no CPython 3.10 or newer may be asked for this manifest (the environment's Python, or `cpythonCompile` / `cpython-compile` is false)".into());
+        say_once(session, "syntax errors are torchcts-lsp's emulation of CPython 3.11's compile(), and missing modules its listing of the environment's folders: no CPython 3.10 or newer may be asked for this manifest (the environment's Python, `cpythonCompile` / `cpython-compile` is false, or TORCHCTS_LSP_NO_CPYTHON is set)".into());
         return;
     };
     let session = session.clone();
