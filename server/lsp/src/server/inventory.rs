@@ -134,14 +134,25 @@ async fn report_inventory(session: &Session, custom: bool) {
         repeated
     };
     if let Some(note) = note.filter(|_| !repeated) {
-        session.client
-            .show_message(
-                MessageType::WARNING,
-                format!(
-                    "torchcts-lsp: {note}. Set torchcts.python to the interpreter of your torch environment, or run `torchcts-lsp inventory --python PY` and set torchcts.inventory.path to the file it prints."
-                ),
-            )
-            .await;
+        let no_torch = session.lock().environment.as_ref().is_some_and(|e| e.found.torch.is_none());
+        let versions = session.lock().embedded.as_ref().map(|c| (c.torch.clone(), c.torchcts().to_string()));
+        let (torch, torchcts) = versions.unwrap_or_default();
+        session.log(crate::server::log::Level::Warn, format!("torchcts-lsp: {note}. {INVENTORY_FIX}")).await;
+        session.client.show_message(MessageType::WARNING, inventory_warning(no_torch, &torch, &torchcts)).await;
+    }
+}
+
+/// What to do when the counts are not for the environment's versions: in the log, beside
+/// the note that says why.
+const INVENTORY_FIX: &str = "Set torchcts.python.interpreter to the interpreter of your torch environment, or run `torchcts-lsp inventory --python PY` and set torchcts.inventory.path to the file it prints.";
+
+/// The warning shown when the counts are not for the environment's versions: at most
+/// 68 characters (one line of an 80-column Neovim, see the test); why and what to do are in the log.
+fn inventory_warning(no_torch: bool, torch: &str, torchcts: &str) -> String {
+    if no_torch {
+        "torchcts: no torch found; set python.interpreter (see the log)".to_string()
+    } else {
+        format!("torchcts: counts for torch {torch}, torchcts {torchcts} (see the log)")
     }
 }
 
@@ -171,6 +182,27 @@ fn drop_resident_pages(bytes: &'static [u8]) {
         // of the executable; MADV_DONTNEED on such pages only drops them from memory.
         unsafe {
             libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_DONTNEED);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What Neovim can echo on one line of an 80-column screen (`v:echospace`: the columns
+    /// less 12 for 'showcmd'); a longer message stops it at a "Press ENTER" prompt.
+    const MESSAGE_WIDTH: usize = 68;
+
+    #[test]
+    fn the_inventory_warnings_fit_one_line_of_an_80_column_screen() {
+        for cts in accounting::versions::embedded_torchcts_releases() {
+            for torch in accounting::versions::embedded_torch_releases_of(cts) {
+                for no_torch in [true, false] {
+                    let warning = inventory_warning(no_torch, torch, cts);
+                    assert!(warning.chars().count() <= MESSAGE_WIDTH, "{} chars: {warning}", warning.chars().count());
+                }
+            }
         }
     }
 }
