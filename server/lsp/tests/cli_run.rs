@@ -3,11 +3,14 @@
 //! starting to run; two shards together give the same evidence as one run; a crash exits 3
 //! with the isolated re-run's command.
 
+mod support;
+
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Instant;
+use support::TempDir;
 
 const ADD_F32: &str = "opinfo/test_opinfo_forward.py::test_op_forward[clean-add-torch.float32]";
 const SUB_F32: &str = "opinfo/test_opinfo_forward.py::test_op_forward[clean-sub-torch.float32]";
@@ -35,11 +38,9 @@ fn simdev() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/simdev").canonicalize().unwrap()
 }
 
-fn folder(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("torchcts-lsp-cli-run-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.canonicalize().unwrap()
+/// A fresh folder, removed when the test ends (or fails).
+fn folder(name: &str) -> TempDir {
+    TempDir::fresh_canonical(&format!("torchcts-lsp-cli-run-{name}"))
 }
 
 /// `torchcts-lsp ARGS` in `dir`, with the simdev backend importable and `env` set.
@@ -194,7 +195,6 @@ fn run_entry_refuses_what_it_cannot_run_and_says_what_is_there() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

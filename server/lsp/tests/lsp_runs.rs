@@ -5,9 +5,10 @@
 mod support;
 
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 use support::lsp_client::{file_uri, vscode_capabilities, LspClient};
+use support::TempDir;
 
 /// The message a finished run shows (other messages, such as what the server says about
 /// the fake Python's environment, are not about the run).
@@ -28,10 +29,10 @@ fn fixture(name: &str) -> String {
         .to_string()
 }
 
-fn workspace(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("torchcts-lsp-runs-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+/// The manifest in a folder of its own, removed when the test ends (declared before the
+/// client, it goes after the server).
+fn workspace(name: &str) -> TempDir {
+    let dir = TempDir::fresh(&format!("torchcts-lsp-runs-{name}"));
     std::fs::write(dir.join("manifest.py"), MANIFEST).unwrap();
     dir
 }

@@ -59,7 +59,8 @@ pub fn git(dir: &Path, args: &[&str]) {
 }
 
 /// A folder removed when this is dropped (also when the test fails). It dereferences to
-/// the folder's path.
+/// the folder's path. Every scratch folder of these tests is one, so that a run leaves
+/// nothing in the temp folder (an `LspClient` can own one: [`lsp_client::LspClient::owns`]).
 pub struct TempDir(pub PathBuf);
 
 impl TempDir {
@@ -69,6 +70,15 @@ impl TempDir {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         TempDir(dir)
+    }
+
+    /// [`TempDir::fresh`] under its canonical path (links resolved), as the server and the
+    /// CLI name it.
+    pub fn fresh_canonical(name: &str) -> TempDir {
+        let dir = TempDir::fresh(name);
+        let canonical = dir.0.canonicalize().unwrap();
+        std::mem::forget(dir);
+        TempDir(canonical)
     }
 }
 
