@@ -10,26 +10,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Instant;
-use support::TempDir;
+use support::{real_python, TempDir};
 
 const ADD_F32: &str = "opinfo/test_opinfo_forward.py::test_op_forward[clean-add-torch.float32]";
 const SUB_F32: &str = "opinfo/test_opinfo_forward.py::test_op_forward[clean-sub-torch.float32]";
 const COS_F32: &str = "opinfo/test_opinfo_forward.py::test_op_forward[clean-cos-torch.float32]";
 const EXP_F32: &str = "opinfo/test_opinfo_forward.py::test_op_forward[clean-exp-torch.float32]";
-
-fn real_python() -> Option<PathBuf> {
-    match std::env::var_os("TORCHCTS_PYTHON").filter(|v| !v.is_empty()) {
-        Some(python) => Some(PathBuf::from(python)),
-        None => {
-            assert!(
-                std::env::var("TORCHCTS_REQUIRE_REAL_RUNS").as_deref() != Ok("1"),
-                "TORCHCTS_REQUIRE_REAL_RUNS=1 but TORCHCTS_PYTHON is not set"
-            );
-            println!("SKIPPED: real torchcts runs not executed (set TORCHCTS_PYTHON)");
-            None
-        }
-    }
-}
 
 /// Real runs one at a time (CPU-heavy).
 static REAL_RUNS: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -95,7 +81,7 @@ fn git(dir: &Path, args: &[&str]) {
 #[test]
 #[ignore = "needs TORCHCTS_PYTHON: real torchcts"]
 fn run_against_a_commit_runs_exactly_the_tests_diff_lists() {
-    let Some(python) = real_python() else { return };
+    let Some(python) = real_python("real torchcts runs not executed") else { return };
     let _serial = REAL_RUNS.lock().unwrap_or_else(|e| e.into_inner());
     let dir = folder("against");
     let manifest = std::fs::read_to_string(simdev().join("manifest.py"))
@@ -200,7 +186,7 @@ fn run_entry_refuses_what_it_cannot_run_and_says_what_is_there() {
 #[test]
 #[ignore = "needs TORCHCTS_PYTHON: real torchcts"]
 fn two_shards_together_equal_one_run() {
-    let Some(python) = real_python() else { return };
+    let Some(python) = real_python("real torchcts runs not executed") else { return };
     let _serial = REAL_RUNS.lock().unwrap_or_else(|e| e.into_inner());
     let python = python.to_string_lossy().into_owned();
     let dir = folder("shards");
@@ -262,7 +248,7 @@ fn two_shards_together_equal_one_run() {
 #[test]
 #[ignore = "needs TORCHCTS_PYTHON: real torchcts"]
 fn a_crash_exits_3_and_says_how_to_rerun_isolated() {
-    let Some(python) = real_python() else { return };
+    let Some(python) = real_python("real torchcts runs not executed") else { return };
     let _serial = REAL_RUNS.lock().unwrap_or_else(|e| e.into_inner());
     let python = python.to_string_lossy().into_owned();
     let dir = folder("crash");
