@@ -22,14 +22,14 @@ the import to `orchN`" (the server's listing, made once per environment, says it
 missing), the time to the first diagnostics (the listing's) and, when on, to those without
 the error (CPython's `find_spec` found the module).
 """
-import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
+
+from lsp_pipe import send, show, start_with, wait_for
 
 exe, python = sys.argv[1], sys.argv[2]
 missing_module = "--missing-module" in sys.argv[3:]
@@ -41,40 +41,6 @@ URI = "file:///tmp/bench-syntax-keystrokes/manifest.py"
 CPYTHON = "invalid syntax (manifest.py, line 2)"
 
 
-def frame(obj):
-    body = json.dumps(obj).encode()
-    return b"Content-Length: %d\r\n\r\n" % len(body) + body
-
-
-def read_message(proc):
-    length = None
-    while True:
-        header = proc.stdout.readline()
-        if not header:
-            raise SystemExit("server exited")
-        if header.lower().startswith(b"content-length:"):
-            length = int(header.split(b":")[1])
-        if header in (b"\r\n", b"\n"):
-            break
-    return json.loads(proc.stdout.read(length))
-
-
-def send(proc, obj):
-    proc.stdin.write(frame(obj))
-    proc.stdin.flush()
-
-
-def wait_for(proc, pred, timeout=10.0):
-    deadline = time.perf_counter() + timeout
-    while time.perf_counter() < deadline:
-        msg = read_message(proc)
-        if "id" in msg and "method" in msg:
-            send(proc, {"jsonrpc": "2.0", "id": msg["id"], "result": None})
-        if pred(msg):
-            return msg
-    raise SystemExit("timed out")
-
-
 def syntax_message(msg):
     for d in msg["params"]["diagnostics"]:
         if d.get("code") == "syntax-error" and d.get("source") == "torchcts":
@@ -83,15 +49,7 @@ def syntax_message(msg):
 
 
 def session(cpython_compile):
-    proc = subprocess.Popen([exe], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    options = {"python": python, "cpythonCompile": cpython_compile}
-    send(proc, {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                "params": {"capabilities": {}, "initializationOptions": options}})
-    wait_for(proc, lambda m: m.get("id") == 1)
-    send(proc, {"jsonrpc": "2.0", "method": "initialized", "params": {}})
-    send(proc, {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
-        "textDocument": {"uri": URI, "languageId": "python", "version": 1, "text": text}}})
-    wait_for(proc, lambda m: m.get("method") == "textDocument/publishDiagnostics")
+    proc = start_with(exe, URI, text, {"python": python, "cpythonCompile": cpython_compile})
     time.sleep(1.0)  # the inventory decoded, the worker started
     line = text.count("\n") - 1
     first, exact = [], []
@@ -104,23 +62,17 @@ def session(cpython_compile):
             "textDocument": {"uri": URI, "version": version}, "contentChanges": [change]}})
         is_version = lambda m, v=version: (m.get("method") == "textDocument/publishDiagnostics"
                                            and m["params"].get("version") == v)
-        msg = wait_for(proc, is_version)
+        msg = wait_for(proc, is_version, timeout=10.0)
         first.append(time.perf_counter() - t0)
         if CPYTHON in (syntax_message(msg) or ""):
             raise SystemExit(f"version {version}: the first diagnostics were already CPython's")
         if cpython_compile:
             while CPYTHON not in (syntax_message(msg) or ""):
-                msg = wait_for(proc, is_version)
+                msg = wait_for(proc, is_version, timeout=10.0)
             exact.append(time.perf_counter() - t0)
     proc.kill()
     proc.wait()
     return first, exact
-
-
-def show(label, samples):
-    samples = sorted(samples)
-    p95 = samples[int(len(samples) * 0.95) - 1]
-    print(f"{label}: median {statistics.median(samples) * 1000:.2f} ms, p95 {p95 * 1000:.2f} ms ({len(samples)} edits)")
 
 
 def venv_with_torchcts(root):
@@ -164,15 +116,7 @@ def module_session(cpython_compile):
         with open(manifest, "w", encoding="utf-8") as f:
             f.write(text)
         uri = "file://" + manifest
-        proc = subprocess.Popen([exe], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        options = {"python": venv_python, "cpythonCompile": cpython_compile}
-        send(proc, {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                    "params": {"capabilities": {}, "initializationOptions": options}})
-        wait_for(proc, lambda m: m.get("id") == 1)
-        send(proc, {"jsonrpc": "2.0", "method": "initialized", "params": {}})
-        send(proc, {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
-            "textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": text}}})
-        wait_for(proc, lambda m: m.get("method") == "textDocument/publishDiagnostics")
+        proc = start_with(exe, uri, text, {"python": venv_python, "cpythonCompile": cpython_compile})
         time.sleep(1.0)  # the inventory decoded, the environment listed, the worker started
         version = 1
 
