@@ -17,6 +17,7 @@
 //! or the project turned it off (`cpythonCompile: false`, `cpython-compile = false`; VS Code
 //! sends false in an untrusted workspace) or `TORCHCTS_LSP_NO_CPYTHON` is set.
 
+use super::folder_stamps::{stamps, Stamps};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -223,16 +224,9 @@ struct FoundModules {
     answers: Mutex<std::collections::HashMap<(PathBuf, Vec<PathBuf>), FolderAnswers>>,
 }
 
-/// Each folder's modification time (`None`: not there).
-type Stamps = Vec<Option<std::time::SystemTime>>;
-
 struct FolderAnswers {
     stamps: Stamps,
     found: std::collections::HashMap<String, Option<bool>>,
-}
-
-fn stamps(folders: &[PathBuf]) -> Stamps {
-    folders.iter().map(|folder| std::fs::metadata(folder).and_then(|m| m.modified()).ok()).collect()
 }
 
 impl FoundModules {

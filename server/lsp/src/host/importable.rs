@@ -4,7 +4,13 @@
 //! folders its `.pth` files name), the interpreter's folder, the manifest's folder. Only
 //! where that list is complete: a venv that does not see the system's site-packages, no
 //! `PYTHONPATH`, no `.pth` that runs code; else `None` and nothing is claimed.
+//!
+//! The environment's part is kept as a [`Listing`] with its folders' modification times:
+//! `pip install` / `pip uninstall` adds or removes an entry of the folder that holds the
+//! module, so a kept listing knows at one `stat` per folder ([`Listing::is_current`])
+//! that it must be made again.
 
+use super::folder_stamps::{stamps, Stamps};
 use runner::environment::PythonEnvironment;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -16,9 +22,9 @@ pub fn importable_modules(env: &PythonEnvironment, manifest_folder: &Path) -> Op
 }
 
 /// The modules `env`'s own `sys.path` folders hold (site-packages, the folders its `.pth`
-/// files add, the interpreter's folder): `None` where that list cannot be complete. They
-/// change only with the environment, so the server keeps them; the manifest's folder, which
-/// the user edits, is listed on each question ([`with_manifest_folder`]).
+/// files add, the interpreter's folder): `None` where that list cannot be complete. The
+/// manifest's folder, which the user edits, is listed on each question
+/// ([`with_manifest_folder`]).
 pub fn environment_modules(env: &PythonEnvironment) -> Option<HashSet<String>> {
     if env.torchcts.is_none() || std::env::var_os("PYTHONPATH").is_some_and(|p| !p.is_empty()) {
         return None;
@@ -37,16 +43,50 @@ pub fn environment_modules(env: &PythonEnvironment) -> Option<HashSet<String>> {
     Some(names)
 }
 
-/// The folders the Python that loads a manifest in `manifest_folder` searches for a
-/// top-level module besides its standard library (as [`environment_modules`] lists them,
-/// `.pth` folders included even where a `.pth` also runs code): where CPython's
-/// `PathFinder.find_spec` confirms a module we would say is missing (`host::cpython`).
-pub fn search_folders(env: &PythonEnvironment, manifest_folder: &Path) -> Vec<PathBuf> {
+/// [`environment_modules`] as listed at one time, with the modification times its folders
+/// had just before (a change while it lists is not taken as listed).
+#[derive(Clone, Debug)]
+pub struct Listing {
+    pub modules: Option<HashSet<String>>,
+    folders: Vec<PathBuf>,
+    stamps: Stamps,
+}
+
+impl Listing {
+    /// Lists `env`'s folders now (a `read_dir` of each: see docs/performance.md for a
+    /// large venv).
+    pub fn of(env: &PythonEnvironment) -> Listing {
+        let folders = environment_folders(env);
+        let stamps = stamps(&folders);
+        Listing { modules: environment_modules(env), folders, stamps }
+    }
+
+    /// No listed folder changed since it was listed (one `stat` per folder: site-packages,
+    /// the interpreter's folder, each `.pth` folder). A `.pth` file rewritten in place (not
+    /// added or removed) is not seen.
+    pub fn is_current(&self) -> bool {
+        stamps(&self.folders) == self.stamps
+    }
+}
+
+/// The environment's own folders of `sys.path` besides its standard library:
+/// site-packages, the interpreter's folder, the folders its `.pth` files name (those of a
+/// `.pth` that also runs code included).
+fn environment_folders(env: &PythonEnvironment) -> Vec<PathBuf> {
     let mut folders: Vec<PathBuf> = env.site_packages.iter().cloned().collect();
     folders.extend(env.python.parent().map(Path::to_path_buf));
     if let Some(site) = env.site_packages.as_deref() {
         folders.extend(pth_path_lines(site));
     }
+    folders
+}
+
+/// The folders the Python that loads a manifest in `manifest_folder` searches for a
+/// top-level module besides its standard library (as [`environment_modules`] lists them,
+/// `.pth` folders included even where a `.pth` also runs code): where CPython's
+/// `PathFinder.find_spec` confirms a module we would say is missing (`host::cpython`).
+pub fn search_folders(env: &PythonEnvironment, manifest_folder: &Path) -> Vec<PathBuf> {
+    let mut folders = environment_folders(env);
     folders.push(manifest_folder.to_path_buf());
     folders
 }

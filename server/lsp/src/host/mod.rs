@@ -20,6 +20,7 @@ pub mod clock;
 pub mod cpython;
 pub mod environment;
 pub mod evidence;
+pub mod folder_stamps;
 pub mod importable;
 pub mod ledger_warnings;
 pub mod project;

@@ -73,6 +73,11 @@ pub fn surroundings(session: &Session, uri: &Uri, on_pool: &OnPool) -> Surroundi
         (config, evidence, compiled, state.settings.cpython_compile)
     };
     let environment = environment_for(session, uri, on_pool);
+    // A folder of the environment's listing changed (`pip install` meanwhile): this
+    // analysis answers with the kept listing, a new one is made in the background.
+    if let Some(environment) = &environment {
+        crate::server::listing::list_again_if_lapsed(session, environment);
+    }
     crate::server::project_inventory::load_for_project(session, uri, environment.as_deref(), on_pool);
     let place = path.as_deref().map_or(Place::Nowhere, Place::File);
     let mut surroundings = Surroundings::of(place, environment.as_deref(), config.as_ref()).with_evidence(evidence);
@@ -81,7 +86,7 @@ pub fn surroundings(session: &Session, uri: &Uri, on_pool: &OnPool) -> Surroundi
         surroundings.compile_python = None;
     }
     // The modules CPython's `find_spec` found where the listing saw none
-    // (`server/cpython.rs`): the listing is made once per environment, CPython looked since.
+    // (`server/cpython.rs`): the listing may be older than what CPython looked at.
     if let Some(python) = &surroundings.compile_python {
         let found = session.cpython.found_modules(python, &surroundings.module_folders);
         surroundings.confirm_importable(found);

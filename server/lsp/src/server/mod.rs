@@ -6,7 +6,8 @@
 //! through [`dispatch`] (off the event loop, cancellable, panics caught); [`protocol`] the
 //! server's extensions to LSP (command ids, `torchcts/status`); [`to_proto`] every
 //! conversion between the core's byte offsets and LSP positions and types; [`diagnostics`]
-//! the analyse-and-publish pipeline, [`inventory`] the inventory loading, `runs.rs` the
+//! the analyse-and-publish pipeline, [`inventory`] the inventory loading, [`listing`] the environment's listing of modules
+//! kept current, `runs.rs` the
 //! test runs started from the editor (the process itself is the `runner` crate's),
 //! [`review_lens`] "vs HEAD".
 //!
@@ -24,6 +25,7 @@ mod evidence;
 mod fix_all;
 mod handlers;
 mod inventory;
+mod listing;
 mod log;
 mod plaintext;
 mod pool;
