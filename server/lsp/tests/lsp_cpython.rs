@@ -34,11 +34,9 @@ fn python() -> Option<PathBuf> {
     }
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("torchcts-lsp-cpython-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// An empty scratch folder, removed when dropped (a failed test included).
+fn scratch(name: &str) -> support::TempDir {
+    support::TempDir::fresh(&format!("torchcts-lsp-cpython-{name}"))
 }
 
 fn syntax_messages(published: &Value) -> Vec<String> {
@@ -114,7 +112,6 @@ fn the_server_publishes_the_emulation_then_cpythons_verdict() {
         assert_eq!(syntax_messages(&m["params"]), vec![EMULATION]);
     }
     client.shutdown();
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -148,13 +145,13 @@ fn the_cli_asks_one_cpython_and_says_when_it_could_not() {
     .unwrap();
     let (_, stderr) = check(&[]);
     assert!(stderr.starts_with(EMULATION), "{stderr}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A manifest that imports `orch` beside a venv (isolated, torch and torchcts, its Python a
-/// link to the CPython found) whose folders the server lists once: `orch`, installed while
-/// the server runs, is in no listing it made, so it says `No module named 'orch'` until
-/// CPython's `find_spec` on the venv's folders finds the module.
+/// link to the CPython found) whose folders the server lists and keeps: `orch`, installed
+/// or removed while the server runs, is in the kept listing or not until a new listing
+/// (site-packages' modification time changed) or CPython's `find_spec` on the venv's folders
+/// says otherwise.
 const IMPORTS_ORCH: &str = "import orch\nimport torch\n\nmanifest = {\n    \"manifest_version\": 1,\n    \"device_name\": \"cpu\",\n    \"supported_dtypes\": {torch.float32: True},\n    \"semantic_level\": 2,\n    \"capabilities\": {\"inference\": True},\n}\n";
 const NO_ORCH: &str = "Failed to parse manifest: No module named 'orch'";
 
@@ -162,7 +159,7 @@ const NO_ORCH: &str = "Failed to parse manifest: No module named 'orch'";
 /// `python`'s real interpreter, `pyvenv.cfg` naming its home and version, torch 2.12.1 and
 /// torchcts 0.4.1 in site-packages), `pyproject.toml` choosing it. Returns the folder and
 /// the site-packages.
-fn venv_project(name: &str, python: &std::path::Path) -> (PathBuf, PathBuf) {
+fn venv_project(name: &str, python: &std::path::Path) -> (support::TempDir, PathBuf) {
     let dir = scratch(name);
     let about = Command::new(python)
         .args([
@@ -258,9 +255,10 @@ fn published_until_quiet(client: &mut LspClient, uri: &str, version: i64) -> Vec
     }
 }
 
-/// `orch` installed into the venv while the server runs, then an edit: the server's listing
-/// (made once per environment) still says it is missing, CPython's `find_spec` on the venv's
-/// folders finds it, and the server's diagnostics end as `check`'s for the same text. Before
+/// `orch` installed into the venv while the server runs, then an edit: the server's kept
+/// listing still says it is missing, CPython's `find_spec` on the venv's folders (or the new
+/// listing, whichever answers first) finds it, and the server's diagnostics end as `check`'s
+/// for the same text. Before
 /// the install, both say `No module named 'orch'` (and CPython's answer for that is kept:
 /// the install, a new entry in site-packages, makes the server ask again).
 #[test]
@@ -274,8 +272,7 @@ fn the_server_confirms_a_missing_module_with_find_spec_as_check_does() {
     assert!(cli_before.iter().any(|(_, _, m)| m == NO_ORCH), "{report}");
     assert_eq!(said_in_diagnostics(last), cli_before, "before the install");
 
-    std::fs::create_dir_all(site.join("orch")).unwrap();
-    std::fs::write(site.join("orch/__init__.py"), "").unwrap();
+    install_orch(&site);
     let edited = format!("# orch is installed now\n{IMPORTS_ORCH}");
     std::fs::write(dir.join("manifest.py"), &edited).unwrap();
     client.notify(
@@ -283,19 +280,17 @@ fn the_server_confirms_a_missing_module_with_find_spec_as_check_does() {
         json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": edited}]}),
     );
     let after = published_until_quiet(&mut client, &uri, 2);
-    let first = said_in_diagnostics(&after[0]["diagnostics"]);
-    assert!(first.iter().any(|(_, _, m)| m == NO_ORCH), "the first answer is the listing's: {first:?}");
     let (cli_after, report) = cli_said(&dir);
     assert!(!cli_after.iter().any(|(_, _, m)| m.contains("No module named")), "{report}");
     assert_eq!(said_in_diagnostics(&after.last().unwrap()["diagnostics"]), cli_after, "then check's answer");
     client.shutdown();
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Without CPython (`cpythonCompile: false`, or `TORCHCTS_LSP_NO_CPYTHON`), the listing's
-/// word stands: `orch`, installed after the server listed the venv, stays missing. The
-/// editor's setting turned on (VS Code, once the workspace is trusted): CPython is asked at
-/// once, and the diagnostics end as `check`'s.
+/// word stands: `orch`, installed after the server listed the venv with site-packages'
+/// modification time put back (an install the listing's `stat` cannot see), stays missing.
+/// The editor's setting turned on (VS Code, once the workspace is trusted): CPython is asked
+/// at once, and the diagnostics end as `check`'s.
 #[test]
 fn without_cpython_the_listing_says_which_modules_are_missing() {
     let Some(python) = python() else { return };
@@ -306,8 +301,9 @@ fn without_cpython_the_listing_says_which_modules_are_missing() {
         let (dir, site) = venv_project(name, &python);
         let (mut client, uri) = project_session(&dir, options, &env);
         published_until_quiet(&mut client, &uri, 1);
-        std::fs::create_dir_all(site.join("orch")).unwrap();
-        std::fs::write(site.join("orch/__init__.py"), "").unwrap();
+        let listed_at = std::fs::metadata(&site).unwrap().modified().unwrap();
+        install_orch(&site);
+        std::fs::File::open(&site).unwrap().set_modified(listed_at).unwrap();
         let edited = format!("# orch is installed now\n{IMPORTS_ORCH}");
         client.notify(
             "textDocument/didChange",
@@ -329,6 +325,73 @@ fn without_cpython_the_listing_says_which_modules_are_missing() {
             assert_eq!(said_in_diagnostics(&published.last().unwrap()["diagnostics"]), cli, "{name}, turned on");
         }
         client.shutdown();
-        let _ = std::fs::remove_dir_all(&dir);
     }
+}
+
+fn install_orch(site: &std::path::Path) {
+    std::fs::create_dir_all(site.join("orch")).unwrap();
+    std::fs::write(site.join("orch/__init__.py"), "").unwrap();
+}
+
+/// The manifest edited to `text` on disk and in the server (as `version`): what the server
+/// publishes for it until quiet.
+fn edit(client: &mut LspClient, dir: &std::path::Path, uri: &str, text: &str, version: i64) -> Vec<Value> {
+    std::fs::write(dir.join("manifest.py"), text).unwrap();
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]}),
+    );
+    published_until_quiet(client, uri, version)
+}
+
+/// `orch` uninstalled while the server runs (its folder removed from site-packages), then
+/// an edit: the server's listing, made while `orch` was there, lapses with site-packages'
+/// modification time, and the diagnostics end as `check`'s: `No module named 'orch'`. With
+/// CPython off and on (on: the listing found `orch`, so `find_spec` was never asked; only
+/// a new listing says it is gone).
+#[test]
+fn an_uninstall_while_the_server_runs_ends_as_check_says() {
+    let Some(python) = python() else { return };
+    for (name, options) in [("uninstall-off", json!({"cpythonCompile": false})), ("uninstall-on", json!({}))] {
+        let (dir, site) = venv_project(name, &python);
+        install_orch(&site);
+        let (mut client, uri) = project_session(&dir, options, &[]);
+        let before = published_until_quiet(&mut client, &uri, 1);
+        let (cli_before, report) = cli_said(&dir);
+        assert!(!cli_before.iter().any(|(_, _, m)| m.contains("No module named")), "{name}: {report}");
+        assert_eq!(said_in_diagnostics(&before.last().unwrap()["diagnostics"]), cli_before, "{name}: installed");
+
+        std::fs::remove_dir_all(site.join("orch")).unwrap();
+        let after = edit(&mut client, &dir, &uri, &format!("# orch is gone now\n{IMPORTS_ORCH}"), 2);
+        let (cli_after, report) = cli_said(&dir);
+        assert!(cli_after.iter().any(|(_, _, m)| m == NO_ORCH), "{name}: {report}");
+        assert_eq!(said_in_diagnostics(&after.last().unwrap()["diagnostics"]), cli_after, "{name}: uninstalled");
+        client.shutdown();
+    }
+}
+
+/// `orch` installed while the server runs with `cpythonCompile: false` (no `find_spec` to
+/// confirm): the edit's analysis answers with the kept listing (`No module named 'orch'`:
+/// no keystroke waits for a new listing), the new listing's analysis follows, and the
+/// diagnostics end as `check`'s.
+#[test]
+fn an_install_without_cpython_ends_as_check_says() {
+    let Some(python) = python() else { return };
+    let (dir, site) = venv_project("install-off", &python);
+    let (mut client, uri) = project_session(&dir, json!({"cpythonCompile": false}), &[]);
+    let before = published_until_quiet(&mut client, &uri, 1);
+    assert!(said_in_diagnostics(&before.last().unwrap()["diagnostics"]).iter().any(|(_, _, m)| m == NO_ORCH));
+
+    install_orch(&site);
+    let after = edit(&mut client, &dir, &uri, &format!("# orch is installed now\n{IMPORTS_ORCH}"), 2);
+    let (cli_after, report) = cli_said(&dir);
+    assert!(!cli_after.iter().any(|(_, _, m)| m.contains("No module named")), "{report}");
+    // Each diagnostics published is the kept listing's or the new one's (the kept one's
+    // is not published when the new listing comes before its analysis ends).
+    for published in &after {
+        let said = said_in_diagnostics(&published["diagnostics"]);
+        assert!(said == cli_after || said.iter().any(|(_, _, m)| m == NO_ORCH), "{said:?}");
+    }
+    assert_eq!(said_in_diagnostics(&after.last().unwrap()["diagnostics"]), cli_after, "then check's answer");
+    client.shutdown();
 }
