@@ -18,9 +18,10 @@ torchcts dist-info, its `bin/python` a link to PYTHON's interpreter) and the man
 importing a module it lacks. Prints, for `cpythonCompile` on and off, the time to the first
 diagnostics of 100 keystrokes while the module is missing (CPython's `find_spec` says so
 too: its answer is kept), then, for 20 rounds of "install `orchN` into site-packages, edit
-the import to `orchN`" (the server's listing, made once per environment, says it is
-missing), the time to the first diagnostics (the listing's) and, when on, to those without
-the error (CPython's `find_spec` found the module).
+the import to `orchN`": the time to the first diagnostics (the kept listing's, stale, unless
+the new listing came before that analysis ended: counted) and to those without the error
+(site-packages' modification time changed: the server lists it again on the pool and
+publishes again; with `cpythonCompile` on, CPython's `find_spec` may answer first).
 """
 import os
 import shutil
@@ -134,24 +135,23 @@ def module_session(cpython_compile):
             t0 = time.perf_counter()
             is_version = edit({"range": {"start": {"line": line, "character": 2 + n},
                                          "end": {"line": line, "character": 2 + n}}, "text": "x"})
-            if not has_missing(wait_for(proc, is_version), "orch0"):
+            if not has_missing(wait_for(proc, is_version, 30), "orch0"):
                 raise SystemExit(f"version {version}: orch0 is not said to be missing")
             typing.append(time.perf_counter() - t0)
-        first, confirmed = [], []
+        first, confirmed, fresh_first = [], [], 0
         for n in range(1, 21):
             install(site, f"orch{n}")
             old = f"orch{n - 1}"
             t0 = time.perf_counter()
             is_version = edit({"range": {"start": {"line": 0, "character": 7},
                                          "end": {"line": 0, "character": 7 + len(old)}}, "text": f"orch{n}"})
-            msg = wait_for(proc, is_version)
+            msg = wait_for(proc, is_version, 30)
             first.append(time.perf_counter() - t0)
-            if not has_missing(msg, f"orch{n}"):
-                raise SystemExit(f"version {version}: the first diagnostics were not the listing's")
-            if cpython_compile:
-                while has_missing(msg, f"orch{n}"):
-                    msg = wait_for(proc, is_version)
-                confirmed.append(time.perf_counter() - t0)
+            fresh_first += not has_missing(msg, f"orch{n}")
+            while has_missing(msg, f"orch{n}"):
+                msg = wait_for(proc, is_version, 30)
+            confirmed.append(time.perf_counter() - t0)
+        print(f"  {fresh_first} of 20 first diagnostics after an install were already without the error")
         proc.kill()
         proc.wait()
         return typing, first, confirmed
@@ -164,9 +164,8 @@ for on in (False, True, False, True):
     if missing_module:
         typing, first, confirmed = module_session(on)
         show(f"{label}: typing while a module is missing, first diagnostics", typing)
-        show(f"{label}: after an install, first diagnostics (the listing's)", first)
-        if on:
-            show(f"{label}: after an install, find_spec's answer published", confirmed)
+        show(f"{label}: after an install, first diagnostics", first)
+        show(f"{label}: after an install, diagnostics without the error published", confirmed)
         continue
     first, exact = session(on)
     show(f"{label}: first diagnostics (the emulation's)", first)

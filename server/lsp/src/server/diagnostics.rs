@@ -86,13 +86,6 @@ pub async fn refresh(session: &Session, uri: Uri) {
         } else {
             pool::run("analysis", cancel, move |on_pool| Some(analyse(on_pool))).await
         };
-        let again = match session.lock().documents.get_mut(&uri) {
-            Some(doc) => {
-                doc.analysing = None;
-                std::mem::take(&mut doc.analyse_again)
-            }
-            None => false,
-        };
         match published {
             Some(Ok(Some(published))) => publish(session, &uri, published).await,
             // Cancelled by the refresh that asked to go round again.
@@ -102,6 +95,16 @@ pub async fn refresh(session: &Session, uri: Uri) {
                 session.log(Level::Error, failed).await;
             }
         }
+        // Only once published: a refresh asked for meanwhile (what the findings come from
+        // changed: the environment listed again, say) goes round again here, so its
+        // analysis is never published before this older one.
+        let again = match session.lock().documents.get_mut(&uri) {
+            Some(doc) => {
+                doc.analysing = None;
+                std::mem::take(&mut doc.analyse_again)
+            }
+            None => false,
+        };
         if !again {
             return;
         }
