@@ -279,6 +279,17 @@ impl Value {
         }
     }
 
+    /// Whether [`Value::repr`] (and [`Value::py_str`]) is exactly what Python prints: not for
+    /// a module (Python names its file), an unknown value, or a dict with unknown entries.
+    pub fn repr_is_exact(&self) -> bool {
+        match &self.kind {
+            ValueKind::Module(_) | ValueKind::Unknown(_) => false,
+            ValueKind::List(items) | ValueKind::Tuple(items) => items.iter().all(Value::repr_is_exact),
+            ValueKind::Dict(d) => !d.open && d.entries.iter().all(|e| e.key.repr_is_exact() && e.value.repr_is_exact()),
+            _ => true,
+        }
+    }
+
     /// Python's `str()`, as f-strings use it.
     pub fn py_str(&self) -> String {
         match &self.kind {

@@ -14,20 +14,15 @@ use tree_sitter::Node;
 /// above the 200 brackets CPython accepts.
 const MAX_DEPTH: usize = 256;
 
-/// Literal callees: their value is known.
-const LITERAL_CALLEES: &[&str] = &[
-    "tuple",
-    "list",
-    "dictionary",
-    "string",
-    "concatenated_string",
-    "integer",
-    "float",
-    "true",
-    "false",
-    "none",
-    "parenthesized_expression",
-];
+/// A call's arguments, evaluated.
+#[derive(Default)]
+pub(super) struct CallArguments {
+    pub(super) positional: Vec<Value>,
+    /// `name=value`, the name as a `str` key.
+    pub(super) keywords: Vec<(Value, Value)>,
+    /// A `*x` or `**x` argument, or a generator: the arguments are not all known.
+    pub(super) unpacked: bool,
+}
 impl Evaluator<'_> {
     pub(super) fn expr(&mut self, node: Node) -> Value {
         if self.depth >= MAX_DEPTH {
@@ -274,62 +269,89 @@ impl Evaluator<'_> {
         let s = span(node);
         let function = node.field(Field::Function);
         let fname = function.map(|f| self.t(f)).unwrap_or("");
-        // Evaluate arguments for NameErrors whatever the callee.
-        self.scan_names(node);
+        // Python evaluates the callee, then the arguments left to right, then calls: the
+        // first exception among them is the one loading raises. A name is looked at, not
+        // copied (a large dict bound to it would be cloned for nothing).
+        let not_callable = match function {
+            Some(f) if f.kind() == "identifier" => match self.env.get(self.t(f)) {
+                Some(v) => v.is_builtin_instance().then(|| v.type_name()),
+                None => {
+                    let _ = self.name(f);
+                    None
+                }
+            },
+            Some(f) => Some(self.expr(f)).filter(Value::is_builtin_instance).map(|v| v.type_name()),
+            None => None,
+        };
+        let arguments = self.call_arguments(node);
         if self.model.load_error.is_some() {
             return Value::unknown("call", s);
         }
-        // The callee is evaluated before the call: a literal (or a name bound to one) is
-        // not callable. A name is looked at, not copied (its NameError came from the scan).
-        let not_callable = match function {
-            Some(f) if f.kind() == "identifier" => {
-                self.env.get(self.t(f)).filter(|v| v.is_builtin_instance()).map(Value::type_name)
-            }
-            Some(f) if LITERAL_CALLEES.contains(&f.kind()) => {
-                Some(self.expr(f)).filter(Value::is_builtin_instance).map(|v| v.type_name())
-            }
-            _ => None,
-        };
         if let Some(type_name) = not_callable {
             self.fail(s.clone(), "TypeError", format!("'{type_name}' object is not callable"));
             return Value::unknown("call", s);
         }
-        if let Some(v) = self.builtin_call(node, fname) {
+        if let Some(v) = self.builtin_call(fname, &arguments, s.clone()) {
             return v;
         }
-        if fname == "dict" && !self.env.contains_key("dict") {
-            if let Some(args) = node.field(Field::Arguments) {
-                let mut d = Dict::default();
-                let mut cursor = args.walk();
-                let children: Vec<Node> = args.named_children(&mut cursor).collect();
-                for child in children {
-                    match child.kind() {
-                        "keyword_argument" => {
-                            let (Some(k), Some(v)) = (child.field(Field::Name), child.field(Field::Value)) else {
-                                continue;
-                            };
-                            let key = Value::new(ValueKind::Str(self.t(k).to_string()), span(k));
-                            let value = self.expr(v);
-                            d.insert(key, value);
-                        }
-                        "comment" => {}
-                        _ => {
-                            let v = self.expr(child);
-                            match v.kind {
-                                ValueKind::Dict(other) if d.entries.is_empty() => d = other,
-                                _ => return Value::unknown("`dict(...)` of a value not known statically", s),
-                            }
-                        }
-                    }
-                }
-                return Value::new(ValueKind::Dict(d), s);
+        if fname == "dict" && !self.env.contains_key("dict") && !arguments.unpacked {
+            let mut d = Dict::default();
+            match arguments.positional.as_slice() {
+                [] => {}
+                [Value { kind: ValueKind::Dict(other), .. }] => d = other.clone(),
+                _ => return Value::unknown("`dict(...)` of a value not known statically", s),
             }
+            for (key, value) in arguments.keywords {
+                d.insert(key, value);
+            }
+            return Value::new(ValueKind::Dict(d), s);
         }
         Value::unknown(
             format!("the call `{}(...)` is not evaluated statically", fname.chars().take(40).collect::<String>()),
             s,
         )
     }
+
+    /// The arguments of a call, evaluated in order (stopping at the first exception).
+    fn call_arguments(&mut self, call: Node) -> CallArguments {
+        let mut out = CallArguments::default();
+        let Some(args) = call.field(Field::Arguments) else { return out };
+        if args.kind() != "argument_list" {
+            // `f(x for x in y)`: a generator, evaluated lazily by the callee.
+            out.unpacked = true;
+            let _ = self.expr(args);
+            return out;
+        }
+        let mut cursor = args.walk();
+        let children: Vec<Node> = args.named_children(&mut cursor).filter(|n| n.kind() != "comment").collect();
+        for child in children {
+            if self.model.load_error.is_some() {
+                break;
+            }
+            match child.kind() {
+                "keyword_argument" => {
+                    let (Some(k), Some(v)) = (child.field(Field::Name), child.field(Field::Value)) else {
+                        out.unpacked = true;
+                        continue;
+                    };
+                    let value = self.expr(v);
+                    out.keywords.push((Value::new(ValueKind::Str(self.t(k).to_string()), span(k)), value));
+                }
+                "list_splat" | "dictionary_splat" => {
+                    out.unpacked = true;
+                    if let Some(inner) = first_named(child) {
+                        let _ = self.expr(inner);
+                    }
+                }
+                _ => {
+                    let value = self.expr(child);
+                    out.positional.push(value);
+                }
+            }
+        }
+        out
+    }
+
     /// Adds one `pair` or `**splat` of a dict literal to `d`; false when loading would raise.
     pub(super) fn dict_entry(&mut self, child: Node, d: &mut Dict) -> bool {
         match child.kind() {
@@ -419,13 +441,11 @@ impl Evaluator<'_> {
     }
 
     pub(super) fn string(&mut self, node: Node) -> Value {
-        let s = span(node);
         let mut cursor = node.walk();
-        let has_interpolation = node.named_children(&mut cursor).any(|c| c.kind() == "interpolation");
-        if has_interpolation {
-            self.scan_names(node);
-            return Value::unknown("f-strings with replacement fields are not evaluated statically", s);
+        let fields: Vec<Node> = node.named_children(&mut cursor).filter(|c| c.kind() == "interpolation").collect();
+        if fields.is_empty() {
+            return decode_string_literal(self.t(node), span(node));
         }
-        decode_string_literal(self.t(node), s)
+        self.f_string(node, &fields)
     }
 }

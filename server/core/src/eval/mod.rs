@@ -16,6 +16,7 @@
 pub(crate) mod builtins;
 mod compile_nesting;
 mod expressions;
+mod fstrings;
 mod literals;
 mod load_error;
 pub mod modules;

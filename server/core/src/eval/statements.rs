@@ -484,73 +484,34 @@ impl Evaluator<'_> {
         }
         keys.reverse();
         let key_values: Vec<Value> = keys.iter().map(|k| self.expr(*k)).collect();
+        if self.model.load_error.is_some() {
+            return true;
+        }
         let root = self.t(node).to_string();
-        let Some(mut current) = self.env.get_mut(&root) else { return false };
-        for key in &key_values {
-            match &mut current.kind {
-                ValueKind::Dict(d) => match d.position(key) {
-                    Some(p) => current = &mut d.entries[p].value,
-                    None => return false,
-                },
-                _ => return false,
-            }
-        }
-        match (&mut current.kind, method) {
-            (ValueKind::Dict(d), "update") if args.len() == 1 => {
-                match &args[0].kind {
-                    ValueKind::Dict(other) => {
-                        for e in other.entries.clone() {
-                            d.insert(e.key, e.value);
+        // What the mutation certainly raises (recorded once its borrow of the environment ends).
+        let mut raises: Option<Raised> = None;
+        let understood = 'mutation: {
+            let Some(mut current) = self.env.get_mut(&root) else { return false };
+            for key in &key_values {
+                match &mut current.kind {
+                    ValueKind::Dict(d) => match d.position(key) {
+                        Some(p) => current = &mut d.entries[p].value,
+                        None => {
+                            if !d.open && !key.contains_unknown() {
+                                raises = Some((key.span.clone(), "KeyError", key.repr()));
+                            }
+                            break 'mutation raises.is_some();
                         }
-                        d.open |= other.open;
-                    }
-                    _ => d.open = true,
+                    },
+                    _ => return false,
                 }
-                true
             }
-            (ValueKind::Dict(d), "setdefault") if !args.is_empty() => {
-                if d.position(&args[0]).is_none() {
-                    let value = args.get(1).cloned().unwrap_or_else(|| Value::new(ValueKind::None, call_span));
-                    d.insert(args[0].clone(), value);
-                }
-                true
-            }
-            (ValueKind::Dict(d), "pop") if !args.is_empty() => {
-                d.remove(&args[0]);
-                true
-            }
-            (ValueKind::List(items), "append") if args.len() == 1 => {
-                items.push(args[0].clone());
-                true
-            }
-            (ValueKind::List(items), "extend") if args.len() == 1 => match &args[0].kind {
-                ValueKind::List(more) | ValueKind::Tuple(more) => {
-                    items.extend(more.iter().cloned());
-                    true
-                }
-                _ => {
-                    let s = current.span.clone();
-                    *current = Value::unknown("extended with a value not known statically", s);
-                    true
-                }
-            },
-            (ValueKind::List(items), "insert") if args.len() == 2 => {
-                if let ValueKind::Int(i) = args[0].kind {
-                    let len = items.len() as i128;
-                    let at = if i < 0 { (i + len).max(0) } else { i.min(len) } as usize;
-                    items.insert(at, args[1].clone());
-                    return true;
-                }
-                false
-            }
-            (ValueKind::List(items), "remove") if args.len() == 1 => {
-                if let Some(p) = items.iter().position(|v| py_eq(v, &args[0]) == Some(true)) {
-                    items.remove(p);
-                }
-                true
-            }
-            _ => false,
+            apply_method(current, method, &args, call_span, &mut raises)
+        };
+        if let Some((s, exception, message)) = raises {
+            self.fail(s, exception, message);
         }
+        understood
     }
 
     /// `name.method` where `name` holds a dict or list without that attribute: fails
@@ -593,5 +554,87 @@ impl Evaluator<'_> {
                 return;
             }
         }
+    }
+}
+
+/// An exception: where, its type, `str()` of it.
+type Raised = (Span, &'static str, String);
+
+/// `method(args)` on a known container `current`; false when not understood. What it
+/// certainly raises (`pop`/`del` of a missing key, `remove` of an absent item) goes to `raises`.
+fn apply_method(
+    current: &mut Value,
+    method: &str,
+    args: &[Value],
+    call_span: Span,
+    raises: &mut Option<Raised>,
+) -> bool {
+    match (&mut current.kind, method) {
+        (ValueKind::Dict(d), "update") if args.len() == 1 => {
+            match &args[0].kind {
+                ValueKind::Dict(other) => {
+                    for e in other.entries.clone() {
+                        d.insert(e.key, e.value);
+                    }
+                    d.open |= other.open;
+                }
+                _ => d.open = true,
+            }
+            true
+        }
+        (ValueKind::Dict(d), "setdefault") if !args.is_empty() => {
+            if d.position(&args[0]).is_none() {
+                let value = args.get(1).cloned().unwrap_or_else(|| Value::new(ValueKind::None, call_span));
+                d.insert(args[0].clone(), value);
+            }
+            true
+        }
+        (ValueKind::Dict(d), "pop") if !args.is_empty() => {
+            // `pop(key)` without a default raises where the key is missing.
+            if !d.remove(&args[0]) && args.len() == 1 && !d.open && !args[0].contains_unknown() {
+                *raises = Some((args[0].span.clone(), "KeyError", args[0].repr()));
+            }
+            true
+        }
+        (ValueKind::List(items), "append") if args.len() == 1 => {
+            items.push(args[0].clone());
+            true
+        }
+        (ValueKind::List(items), "extend") if args.len() == 1 => match &args[0].kind {
+            ValueKind::List(more) | ValueKind::Tuple(more) => {
+                items.extend(more.iter().cloned());
+                true
+            }
+            _ => {
+                let s = current.span.clone();
+                *current = Value::unknown("extended with a value not known statically", s);
+                true
+            }
+        },
+        (ValueKind::List(items), "insert") if args.len() == 2 => {
+            if let ValueKind::Int(i) = args[0].kind {
+                let len = items.len() as i128;
+                let at = if i < 0 { (i + len).max(0) } else { i.min(len) } as usize;
+                items.insert(at, args[1].clone());
+                return true;
+            }
+            false
+        }
+        (ValueKind::List(items), "remove") if args.len() == 1 => {
+            let equal: Vec<Option<bool>> = items.iter().map(|v| py_eq(v, &args[0])).collect();
+            match equal.iter().position(|e| *e == Some(true)) {
+                // Only where every item before it is known to differ is it the one removed.
+                Some(p) if equal[..p].iter().all(|e| *e == Some(false)) => {
+                    items.remove(p);
+                }
+                Some(_) => {}
+                None if equal.iter().all(|e| *e == Some(false)) => {
+                    *raises = Some((call_span, "ValueError", "list.remove(x): x not in list".into()));
+                }
+                None => {}
+            }
+            true
+        }
+        _ => false,
     }
 }

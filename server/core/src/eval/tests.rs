@@ -222,3 +222,96 @@ fn a_string_closed_with_other_quotes_than_it_opened_is_unknown_not_a_panic() {
     // CPython: an unterminated triple-quoted string, check-manifest's exit code 1.
     assert_eq!(crate::analyze(text, &crate::AnalysisInput::default()).check.exit_code(), 1);
 }
+
+/// f-strings are built as CPython builds them (values from `python3 -c "print(repr(...))"`);
+/// a format specification, `=`, or an unknown field leaves them unknown.
+#[test]
+fn f_strings_with_known_fields_are_evaluated() {
+    let d = manifest(concat!(
+        "import torch\n",
+        "P = r'^aten\\.'\n",
+        "manifest = {'a': rf'{P}mm$', 'b': f'{1.0}|{True!r}|{None}|{ {1: 2} }|{torch.half}', 'c': f'\\{6}{{x}}',\n",
+        "  'd': f'{\"é\"!a}', 'e': f'{1:>4}', 'f': f'{P=}', 'g': f'{torch}', 'h': f'''{P}'''}\n",
+    ));
+    let value = |k: &str| d.get(k).unwrap().value.clone();
+    assert_eq!(value("a").repr(), "'^aten\\\\.mm$'");
+    assert_eq!(value("b").repr(), "'1.0|True|None|{1: 2}|torch.float16'");
+    assert_eq!(value("c").repr(), "'\\\\6{x}'");
+    assert_eq!(value("h").repr(), "'^aten\\\\.'");
+    for unknown in ["d", "e", "f", "g"] {
+        assert!(value(unknown).is_unknown(), "{unknown}: {}", value(unknown).repr());
+    }
+}
+
+/// A field's exception is the module's, in order: the first field that raises.
+#[test]
+fn f_string_fields_raise_in_order() {
+    let m = eval("import torch\nmanifest = {'a': f'{torch.nope}{undefined}'}\n");
+    assert_eq!(m.load_error.unwrap().message, "module 'torch' has no attribute 'nope'");
+}
+
+/// `del`, `pop(key)` of a key a closed dict lacks, and `remove` of an absent item raise.
+#[test]
+fn deleting_what_is_not_there_raises() {
+    let cases = [
+        ("manifest = {'a': 1}\ndel manifest['b']\n", "KeyError", "'b'"),
+        ("manifest = {'a': {}}\ndel manifest['a']['b']\n", "KeyError", "'b'"),
+        ("manifest = {'a': {}}\ndel manifest['c']['b']\n", "KeyError", "'c'"),
+        ("manifest = {'a': 1}\nmanifest.pop('b')\n", "KeyError", "'b'"),
+        ("manifest = {'a': [1]}\nmanifest['a'].remove(2)\n", "ValueError", "list.remove(x): x not in list"),
+    ];
+    for (text, exception, message) in cases {
+        let error = eval(text).load_error.unwrap_or_else(|| panic!("no error for {text:?}"));
+        assert_eq!((error.exception, error.message.as_str()), (exception, message), "{text:?}");
+    }
+    for fine in [
+        "manifest = {'a': 1}\nmanifest.pop('b', None)\n",
+        "import os\nmanifest = {**os.environ}\ndel manifest['b']\n",
+        "import os\nmanifest = {'a': [os.sep]}\nmanifest['a'].remove(2)\n",
+    ] {
+        assert!(eval(fine).load_error.is_none(), "{fine:?}");
+    }
+}
+
+/// `int()` and `float()` of strings and special floats, as CPython 3.11 answers them.
+#[test]
+fn int_and_float_raise_as_python_does() {
+    let cases = [
+        ("int('nan')", "ValueError", "invalid literal for int() with base 10: 'nan'".to_string()),
+        ("int('_1')", "ValueError", "invalid literal for int() with base 10: '_1'".to_string()),
+        ("int('1e3')", "ValueError", "invalid literal for int() with base 10: '1e3'".to_string()),
+        ("int('x' * 300)", "ValueError", format!("invalid literal for int() with base 10: '{}", "x".repeat(199))),
+        ("int(float('nan'))", "ValueError", "cannot convert float NaN to integer".to_string()),
+        ("int(float('inf'))", "OverflowError", "cannot convert float infinity to integer".to_string()),
+        (
+            "int(None)",
+            "TypeError",
+            "int() argument must be a string, a bytes-like object or a real number, not 'NoneType'".to_string(),
+        ),
+        ("float(None)", "TypeError", "float() argument must be a string or a real number, not 'NoneType'".to_string()),
+        ("float('1__0')", "ValueError", "could not convert string to float: '1__0'".to_string()),
+        ("float('.e1')", "ValueError", "could not convert string to float: '.e1'".to_string()),
+    ];
+    for (call, exception, message) in cases {
+        let text = format!("manifest = {{'a': {call}}}\n");
+        let error = eval(&text).load_error.unwrap_or_else(|| panic!("no error for {call}"));
+        assert_eq!((error.exception, error.message), (exception, message), "{call}");
+    }
+    let d =
+        manifest("manifest = {'a': int(' 1_0 '), 'b': float('1e1_0'), 'c': float('+Infinity'), 'd': float('1.')}\n");
+    let reprs: Vec<String> = d.entries.iter().map(|e| e.value.repr()).collect();
+    assert_eq!(reprs, ["10", "10000000000.0", "inf", "1.0"]);
+    // Digits beyond ASCII are Python's to read: not claimed.
+    assert!(eval("manifest = {'a': int('١٢')}\n").load_error.is_none());
+}
+
+/// The callee, then the arguments left to right: the first exception is the one raised.
+#[test]
+fn calls_raise_in_evaluation_order() {
+    let m = eval("import torch\nmanifest = dict(supported_dtypes={torch.f + loat32: True})\n");
+    assert_eq!(m.load_error.unwrap().message, "module 'torch' has no attribute 'f'");
+    let m = eval("manifest = {'a': 'abc'(undefined)}\n");
+    assert_eq!(m.load_error.unwrap().message, "name 'undefined' is not defined");
+    let m = eval("manifest = {'a': 'abc'(1)}\n");
+    assert_eq!(m.load_error.unwrap().message, "'str' object is not callable");
+}
