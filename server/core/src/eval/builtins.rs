@@ -1,10 +1,19 @@
 //! Python builtins: the calls evaluated on known arguments, and the names that exist
 //! without being defined (builtins and the standard-library modules safe to import).
 
-use super::expressions::CallArguments;
 use super::Evaluator;
 use crate::schema::python_strip;
 use crate::value::{Span, Value, ValueKind};
+
+/// A call's arguments, evaluated.
+#[derive(Default)]
+pub(super) struct CallArguments {
+    pub(super) positional: Vec<Value>,
+    /// `name=value`, the name as a `str` key.
+    pub(super) keywords: Vec<(Value, Value)>,
+    /// A `*x` or `**x` argument, or a generator: the arguments are not all known.
+    pub(super) unpacked: bool,
+}
 
 impl Evaluator<'_> {
     /// `float("nan")`, `int("4")`, `str(x)`, `len(x)`, `list(x)`, `tuple(x)`, `sorted(x)`
@@ -47,49 +56,12 @@ impl Evaluator<'_> {
             }
         };
         let kind = match fname {
-            "float" => match &arg.kind {
-                ValueKind::Str(t) => match float_from_str(t)? {
-                    Some(f) => ValueKind::Float(f),
-                    None => {
-                        let message = format!("could not convert string to float: {}", arg.repr());
-                        return Some(self.raise(s, "ValueError", message));
-                    }
-                },
-                ValueKind::None | ValueKind::List(_) | ValueKind::Tuple(_) | ValueKind::Dict(_) => {
-                    let message =
-                        format!("float() argument must be a string or a real number, not '{}'", arg.type_name());
-                    return Some(self.raise(s, "TypeError", message));
+            "float" | "int" => match number_of(fname, arg)? {
+                Ok(kind) => kind,
+                Err((exception, message)) => {
+                    self.fail(s.clone(), exception, message);
+                    return Some(Value::unknown("raises", s));
                 }
-                _ => ValueKind::Float(arg.as_number()?),
-            },
-            "int" => match &arg.kind {
-                ValueKind::Float(f) if f.is_nan() => {
-                    return Some(self.raise(s, "ValueError", "cannot convert float NaN to integer".into()));
-                }
-                ValueKind::Float(f) if f.is_infinite() => {
-                    return Some(self.raise(s, "OverflowError", "cannot convert float infinity to integer".into()));
-                }
-                // Beyond i128 the value is Python's exact big int: not evaluated.
-                ValueKind::Float(f) if f.abs() < 1.7e38 => ValueKind::Int(f.trunc() as i128),
-                ValueKind::Int(i) => ValueKind::Int(*i),
-                ValueKind::Bool(b) => ValueKind::Int(*b as i128),
-                ValueKind::Str(t) => match int_from_str(t)? {
-                    Some(i) => ValueKind::Int(i),
-                    None => {
-                        // CPython's `%.200R`: the repr cut to 200 characters.
-                        let repr: String = arg.repr().chars().take(200).collect();
-                        let message = format!("invalid literal for int() with base 10: {repr}");
-                        return Some(self.raise(s, "ValueError", message));
-                    }
-                },
-                ValueKind::None | ValueKind::List(_) | ValueKind::Tuple(_) | ValueKind::Dict(_) => {
-                    let message = format!(
-                        "int() argument must be a string, a bytes-like object or a real number, not '{}'",
-                        arg.type_name()
-                    );
-                    return Some(self.raise(s, "TypeError", message));
-                }
-                _ => return None,
             },
             "str" if !arg.repr_is_exact() => return None,
             "str" => ValueKind::Str(arg.py_str()),
@@ -112,12 +84,45 @@ impl Evaluator<'_> {
         };
         Some(Value::new(kind, s))
     }
+}
 
-    /// Records the exception a builtin raises; the call's value is unknown.
-    fn raise(&mut self, s: Span, exception: &'static str, message: String) -> Value {
-        self.fail(s.clone(), exception, message);
-        Value::unknown("raises", s)
-    }
+/// `float(arg)` or `int(arg)` as CPython 3.11 answers it: the value, the exception it raises,
+/// or `None` where not known here.
+fn number_of(fname: &str, arg: &Value) -> Option<Result<ValueKind, (&'static str, String)>> {
+    let not_a_number =
+        matches!(arg.kind, ValueKind::None | ValueKind::List(_) | ValueKind::Tuple(_) | ValueKind::Dict(_));
+    let type_name = arg.type_name();
+    Some(match (fname, &arg.kind) {
+        ("float", ValueKind::Str(t)) => match float_from_str(t)? {
+            Some(f) => Ok(ValueKind::Float(f)),
+            None => Err(("ValueError", format!("could not convert string to float: {}", arg.repr()))),
+        },
+        ("float", _) if not_a_number => {
+            Err(("TypeError", format!("float() argument must be a string or a real number, not '{type_name}'")))
+        }
+        ("float", _) => Ok(ValueKind::Float(arg.as_number()?)),
+        ("int", ValueKind::Float(f)) if f.is_nan() => Err(("ValueError", "cannot convert float NaN to integer".into())),
+        ("int", ValueKind::Float(f)) if f.is_infinite() => {
+            Err(("OverflowError", "cannot convert float infinity to integer".into()))
+        }
+        // Beyond i128 the value is Python's exact big int: not evaluated.
+        ("int", ValueKind::Float(f)) if f.abs() < 1.7e38 => Ok(ValueKind::Int(f.trunc() as i128)),
+        ("int", ValueKind::Int(i)) => Ok(ValueKind::Int(*i)),
+        ("int", ValueKind::Bool(b)) => Ok(ValueKind::Int(*b as i128)),
+        ("int", ValueKind::Str(t)) => match int_from_str(t)? {
+            Some(i) => Ok(ValueKind::Int(i)),
+            // CPython's `%.200R`: the repr cut to 200 characters.
+            None => Err((
+                "ValueError",
+                format!("invalid literal for int() with base 10: {}", arg.repr().chars().take(200).collect::<String>()),
+            )),
+        },
+        ("int", _) if not_a_number => Err((
+            "TypeError",
+            format!("int() argument must be a string, a bytes-like object or a real number, not '{type_name}'"),
+        )),
+        _ => return None,
+    })
 }
 
 /// `int(text)` (base 10) as CPython reads it: `Some(Some(n))`, `Some(None)` where it raises

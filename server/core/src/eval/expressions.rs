@@ -1,28 +1,19 @@
 //! Expressions: literals, names, attributes, subscripts, calls, dict literals and the
 //! operators, evaluated to a [`Value`] or to `Unknown` with a reason.
 
-use super::builtins::PYTHON_BUILTINS;
+use super::builtins::{CallArguments, PYTHON_BUILTINS};
 use super::literals::{decode_string_literal, parse_float, parse_int};
 use super::operators::binary;
 use super::{first_named, span, Evaluator};
 use crate::fields::{Field, FieldChild};
 use crate::schema::schema;
-use crate::value::{py_eq, Dict, Value, ValueKind};
+use crate::value::{Dict, Value, ValueKind};
 use tree_sitter::Node;
 
 /// Expressions nested deeper than this are not evaluated (an information note says so);
 /// above the 200 brackets CPython accepts.
 const MAX_DEPTH: usize = 256;
 
-/// A call's arguments, evaluated.
-#[derive(Default)]
-pub(super) struct CallArguments {
-    pub(super) positional: Vec<Value>,
-    /// `name=value`, the name as a `str` key.
-    pub(super) keywords: Vec<(Value, Value)>,
-    /// A `*x` or `**x` argument, or a generator: the arguments are not all known.
-    pub(super) unpacked: bool,
-}
 impl Evaluator<'_> {
     pub(super) fn expr(&mut self, node: Node) -> Value {
         if self.depth >= MAX_DEPTH {
@@ -226,7 +217,7 @@ impl Evaluator<'_> {
             ValueKind::Module(m) => Value::unknown(format!("`{m}.{attr}` is not evaluated statically"), s),
             ValueKind::Unknown(_) => Value::unknown(format!("`{}` is not known statically", self.t(node)), s),
             _ if base.lacks_attribute(attr).is_some() => {
-                let type_name = base.type_name();
+                let type_name = base.lacks_attribute(attr).unwrap_or("object");
                 self.fail(s.clone(), "AttributeError", format!("'{type_name}' object has no attribute '{attr}'"));
                 Value::unknown(format!("`{type_name}` has no attribute `{attr}`"), s)
             }
@@ -241,28 +232,10 @@ impl Evaluator<'_> {
         };
         let base = self.expr(obj);
         let key = self.expr(index);
-        match (&base.kind, &key.kind) {
-            (ValueKind::Dict(d), _) if !key.is_unknown() => {
-                match d.entries.iter().find(|e| py_eq(&e.key, &key) == Some(true)) {
-                    Some(e) => e.value.clone(),
-                    None if d.open => Value::unknown("key of a dict that is not fully known", s),
-                    None => {
-                        self.fail(key.span.clone(), "KeyError", key.repr());
-                        Value::unknown("missing key", s)
-                    }
-                }
-            }
-            (ValueKind::List(items) | ValueKind::Tuple(items), ValueKind::Int(i)) => {
-                let len = items.len() as i128;
-                let real = if *i < 0 { i + len } else { *i };
-                if real >= 0 && real < len {
-                    items[real as usize].clone()
-                } else {
-                    Value::unknown("index out of range", s)
-                }
-            }
-            _ => Value::unknown(format!("`{}` is not evaluated statically", self.t(node)), s),
+        if self.model.load_error.is_some() {
+            return Value::unknown("raises", s);
         }
+        self.read_item(base, key, s)
     }
 
     fn call(&mut self, node: Node) -> Value {
@@ -274,13 +247,13 @@ impl Evaluator<'_> {
         // copied (a large dict bound to it would be cloned for nothing).
         let not_callable = match function {
             Some(f) if f.kind() == "identifier" => match self.env.get(self.t(f)) {
-                Some(v) => v.is_builtin_instance().then(|| v.type_name()),
+                Some(v) => v.not_callable().then(|| v.exception_type_name()),
                 None => {
                     let _ = self.name(f);
                     None
                 }
             },
-            Some(f) => Some(self.expr(f)).filter(Value::is_builtin_instance).map(|v| v.type_name()),
+            Some(f) => Some(self.expr(f)).filter(Value::not_callable).map(|v| v.exception_type_name()),
             None => None,
         };
         let arguments = self.call_arguments(node);
@@ -313,7 +286,7 @@ impl Evaluator<'_> {
     }
 
     /// The arguments of a call, evaluated in order (stopping at the first exception).
-    fn call_arguments(&mut self, call: Node) -> CallArguments {
+    pub(super) fn call_arguments(&mut self, call: Node) -> CallArguments {
         let mut out = CallArguments::default();
         let Some(args) = call.field(Field::Arguments) else { return out };
         if args.kind() != "argument_list" {

@@ -2,6 +2,7 @@
 //! `.update(...)`-style mutations of known containers, `del`, and blocks left unevaluated.
 
 use super::builtins::STDLIB_MODULES;
+use super::items::{subscript_chain, ItemOp, Raised, Reached};
 use super::names::{collect_bound_names, mentions_name};
 use super::operators::binary;
 use super::{first_line_span, span, Evaluator};
@@ -271,7 +272,7 @@ impl Evaluator<'_> {
                     self.bind(*t, v);
                 }
             }
-            "subscript" => self.subscript_assign(target, value),
+            "subscript" => self.item_statement(target, ItemOp::Assign(value)),
             // `x.attr = value`: x is evaluated; the builtin types take no new attributes.
             "attribute" => {
                 let (Some(object), Some(attr)) = (target.field(Field::Object), target.field(Field::Attribute)) else {
@@ -285,115 +286,6 @@ impl Evaluator<'_> {
                 self.fail(span(target), "AttributeError", message);
             }
             _ => {}
-        }
-    }
-
-    /// `manifest["a"]["b"] = value`: walks the chain of subscripts from the root name.
-    fn subscript_assign(&mut self, target: Node, value: Value) {
-        let mut keys = Vec::new();
-        let mut node = target;
-        while node.kind() == "subscript" {
-            let Some(index) = node.field(Field::Subscript) else { return };
-            keys.push(index);
-            let Some(inner) = node.field(Field::Value) else { return };
-            node = inner;
-        }
-        if node.kind() != "identifier" {
-            return;
-        }
-        let root = self.t(node).to_string();
-        keys.reverse();
-        let mut key_values = Vec::new();
-        for k in &keys {
-            let kv = self.expr(*k);
-            if self.model.load_error.is_some() {
-                return;
-            }
-            key_values.push(kv);
-        }
-        if !self.env.contains_key(&root) {
-            if !self.bound_before.contains(&root) {
-                self.fail(span(node), "NameError", format!("name '{root}' is not defined"));
-            }
-            return;
-        }
-        let mut failure = None;
-        {
-            let Some(mut current) = self.env.get_mut(&root) else { return };
-            let last = key_values.len() - 1;
-            for (i, key) in key_values.into_iter().enumerate() {
-                if key.is_unknown() {
-                    if let ValueKind::Dict(d) = &mut current.kind {
-                        d.open = true;
-                    }
-                    break;
-                }
-                let type_name = current.type_name();
-                let scalar = matches!(
-                    current.kind,
-                    ValueKind::None | ValueKind::Bool(_) | ValueKind::Int(_) | ValueKind::Float(_)
-                );
-                match &mut current.kind {
-                    ValueKind::Dict(d) => {
-                        if i == last {
-                            if let Err(t) = key.hashable() {
-                                failure = Some((key.span.clone(), "TypeError", format!("unhashable type: '{t}'")));
-                                break;
-                            }
-                            d.insert(key, value);
-                            break;
-                        }
-                        match d.position(&key) {
-                            Some(p) => current = &mut d.entries[p].value,
-                            None if d.open => break,
-                            None => {
-                                failure = Some((key.span.clone(), "KeyError", key.repr()));
-                                break;
-                            }
-                        }
-                    }
-                    ValueKind::List(items) => {
-                        let idx = match key.kind {
-                            ValueKind::Int(i) => i,
-                            _ => break,
-                        };
-                        let len = items.len() as i128;
-                        let real = if idx < 0 { idx + len } else { idx };
-                        if real < 0 || real >= len {
-                            failure =
-                                Some((key.span.clone(), "IndexError", "list assignment index out of range".into()));
-                            break;
-                        }
-                        if i == last {
-                            items[real as usize] = value;
-                            break;
-                        }
-                        current = &mut items[real as usize];
-                    }
-                    // No `__setitem__`, whatever the key; the scalars have no `__getitem__`
-                    // either (what a str, bytes or tuple index reads is left unknown).
-                    ValueKind::None
-                    | ValueKind::Bool(_)
-                    | ValueKind::Int(_)
-                    | ValueKind::Float(_)
-                    | ValueKind::Str(_)
-                    | ValueKind::Bytes(_)
-                    | ValueKind::Tuple(_) => {
-                        let what = match i == last {
-                            true => "does not support item assignment",
-                            false if scalar => "is not subscriptable",
-                            false => break,
-                        };
-                        let message = format!("'{type_name}' object {what}");
-                        failure = Some((key.span.clone(), "TypeError", message));
-                        break;
-                    }
-                    _ => break,
-                }
-            }
-        }
-        if let Some((s, e, m)) = failure {
-            self.fail(s, e, m);
         }
     }
 
@@ -422,26 +314,8 @@ impl Evaluator<'_> {
     /// Calls as statements: the mutations of `manifest` we understand.
     fn call_statement(&mut self, call: Node) {
         let Some(function) = call.field(Field::Function) else { return };
-        let args = call.field(Field::Arguments);
-        if function.kind() == "attribute" {
-            // The method is looked up before the arguments are evaluated.
-            if self.missing_method(function) {
-                return;
-            }
-            let object = function.field(Field::Object);
-            let method = function.field(Field::Attribute).map(|n| self.t(n)).unwrap_or("");
-            if let (Some(object), Some(args)) = (object, args) {
-                let mut cursor = args.walk();
-                let arg_nodes: Vec<Node> = args.named_children(&mut cursor).collect();
-                let arg_values: Vec<Value> =
-                    arg_nodes.iter().filter(|n| n.kind() != "comment").map(|n| self.expr(*n)).collect();
-                if self.model.load_error.is_some() {
-                    return;
-                }
-                if self.mutate(object, method, arg_values, span(call)) {
-                    return;
-                }
-            }
+        if function.kind() == "attribute" && self.known_method_call(call, function) {
+            return;
         }
         // Any other call: evaluate it for NameErrors; a call that may change `manifest`
         // makes it uncertain.
@@ -468,87 +342,63 @@ impl Evaluator<'_> {
         }
     }
 
-    /// Applies `obj.method(args)` to a known container; false when not understood.
-    fn mutate(&mut self, object: Node, method: &str, args: Vec<Value>, call_span: Span) -> bool {
-        // Resolve the object as an lvalue path from a root name.
-        let mut keys = Vec::new();
-        let mut node = object;
-        while node.kind() == "subscript" {
-            let Some(index) = node.field(Field::Subscript) else { return false };
-            keys.push(index);
-            let Some(inner) = node.field(Field::Value) else { return false };
-            node = inner;
-        }
-        if node.kind() != "identifier" {
+    /// `name[k1]...[kn].method(args)` on a value we hold: the object, then the method's
+    /// lookup (`AttributeError`), then the arguments, then the mutations we understand.
+    /// False when the call is not understood (the caller evaluates it as any call).
+    fn known_method_call(&mut self, call: Node, function: Node) -> bool {
+        let (Some(object), Some(attr)) = (function.field(Field::Object), function.field(Field::Attribute)) else {
+            return false;
+        };
+        let Some((root_node, keys)) = subscript_chain(object) else { return false };
+        if root_node.kind() != "identifier" || !self.env.contains_key(self.t(root_node)) {
             return false;
         }
-        keys.reverse();
-        let key_values: Vec<Value> = keys.iter().map(|k| self.expr(*k)).collect();
+        let (root, path) = match self.reach(root_node, &keys) {
+            Reached::Known(root, path) => (root, path),
+            Reached::Raised => return true,
+            Reached::Unknown => return false,
+        };
+        let method = self.t(attr);
+        if let Some(type_name) = self.at_path(&root, &path).and_then(|v| v.lacks_attribute(method)) {
+            self.fail(span(function), "AttributeError", format!("'{type_name}' object has no attribute '{method}'"));
+            return true;
+        }
+        let arguments = self.call_arguments(call);
         if self.model.load_error.is_some() {
             return true;
         }
-        let root = self.t(node).to_string();
-        // What the mutation certainly raises (recorded once its borrow of the environment ends).
-        let mut raises: Option<Raised> = None;
-        let understood = 'mutation: {
-            let Some(mut current) = self.env.get_mut(&root) else { return false };
-            for key in &key_values {
-                match &mut current.kind {
-                    ValueKind::Dict(d) => match d.position(key) {
-                        Some(p) => current = &mut d.entries[p].value,
-                        None => {
-                            if !d.open && !key.contains_unknown() {
-                                raises = Some((key.span.clone(), "KeyError", key.repr()));
-                            }
-                            break 'mutation raises.is_some();
-                        }
-                    },
-                    _ => return false,
-                }
-            }
-            apply_method(current, method, &args, call_span, &mut raises)
+        if arguments.unpacked || !arguments.keywords.is_empty() {
+            return false;
+        }
+        let mut raises = None;
+        let understood = match self.at_path(&root, &path) {
+            Some(current) => apply_method(current, method, &arguments.positional, span(call), &mut raises),
+            None => false,
         };
         if let Some((s, exception, message)) = raises {
             self.fail(s, exception, message);
+            return true;
         }
         understood
     }
 
-    /// `name.method` where `name` holds a dict or list without that attribute: fails
-    /// (AttributeError) without copying the value.
-    fn missing_method(&mut self, function: Node) -> bool {
-        let (Some(object), Some(attr)) = (function.field(Field::Object), function.field(Field::Attribute)) else {
-            return false;
-        };
-        if object.kind() != "identifier" {
-            return false;
-        }
-        let attr = self.t(attr);
-        let Some(type_name) = self.env.get(self.t(object)).and_then(|v| v.lacks_attribute(attr)) else {
-            return false;
-        };
-        self.fail(span(function), "AttributeError", format!("'{type_name}' object has no attribute '{attr}'"));
-        true
-    }
-
     fn delete(&mut self, node: Node) {
         let mut cursor = node.walk();
-        let targets: Vec<Node> = node.named_children(&mut cursor).collect();
+        let mut targets: Vec<Node> = node.named_children(&mut cursor).filter(|t| t.kind() != "comment").collect();
+        // `del a, b`: one list of targets, deleted left to right.
+        if let [list] = targets[..] {
+            if list.kind() == "expression_list" {
+                let mut cursor = list.walk();
+                targets = list.named_children(&mut cursor).filter(|t| t.kind() != "comment").collect();
+            }
+        }
         for target in targets {
-            if target.kind() == "subscript" {
-                if let (Some(obj), Some(key)) = (target.field(Field::Value), target.field(Field::Subscript)) {
-                    // The object first: `del mafest[...]` is a NameError.
-                    if obj.kind() == "identifier" && !self.env.contains_key(self.t(obj)) {
-                        let _ = self.name(obj);
-                    }
-                    if self.model.load_error.is_some() {
-                        return;
-                    }
-                    let key = self.expr(key);
-                    let _ = self.mutate(obj, "pop", vec![key], span(target));
+            match target.kind() {
+                "subscript" => self.item_statement(target, ItemOp::Delete),
+                "identifier" if self.env.remove(self.t(target)).is_none() => {
+                    let _ = self.name(target);
                 }
-            } else if target.kind() == "identifier" && self.env.remove(self.t(target)).is_none() {
-                let _ = self.name(target);
+                _ => {}
             }
             if self.model.load_error.is_some() {
                 return;
@@ -556,9 +406,6 @@ impl Evaluator<'_> {
         }
     }
 }
-
-/// An exception: where, its type, `str()` of it.
-type Raised = (Span, &'static str, String);
 
 /// `method(args)` on a known container `current`; false when not understood. What it
 /// certainly raises (`pop`/`del` of a missing key, `remove` of an absent item) goes to `raises`.
