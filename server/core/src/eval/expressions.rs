@@ -93,31 +93,10 @@ impl Evaluator<'_> {
                 }
             }
             "dictionary" => self.dictionary(node),
+            "set" => self.set(node),
             "attribute" => self.attribute(node),
             "subscript" => self.subscript(node),
-            "unary_operator" => {
-                let (Some(op), Some(arg)) = (node.field(Field::Operator), node.field(Field::Argument)) else {
-                    return Value::unknown("incomplete expression", s);
-                };
-                let v = self.expr(arg);
-                match (self.t(op), &v.kind) {
-                    ("-", ValueKind::Int(i)) => Value::new(ValueKind::Int(-i), s),
-                    ("-", ValueKind::Float(f)) => Value::new(ValueKind::Float(-f), s),
-                    ("-", ValueKind::Bool(b)) => Value::new(ValueKind::Int(-(*b as i128)), s),
-                    ("+", ValueKind::Int(_) | ValueKind::Float(_)) => Value::new(v.kind, s),
-                    ("+", ValueKind::Bool(b)) => Value::new(ValueKind::Int(*b as i128), s),
-                    ("~", ValueKind::Int(i)) => Value::new(ValueKind::Int(!i), s),
-                    ("~", ValueKind::Bool(b)) => Value::new(ValueKind::Int(!(*b as i128)), s),
-                    (op @ ("-" | "+" | "~"), kind) if !matches!(kind, ValueKind::Unknown(_)) => {
-                        let type_name =
-                            if matches!(kind, ValueKind::Dtype { .. }) { "torch.dtype" } else { v.type_name() };
-                        let message = format!("bad operand type for unary {op}: '{type_name}'");
-                        self.fail(s.clone(), "TypeError", message);
-                        Value::unknown("raises TypeError", s)
-                    }
-                    _ => Value::unknown(format!("`{}` is not evaluated statically", self.t(node)), s),
-                }
-            }
+            "unary_operator" => self.unary(node),
             "not_operator" => {
                 let v = node.field(Field::Argument).map(|a| self.expr(a));
                 match v.and_then(|v| v.truthy()) {
@@ -178,6 +157,31 @@ impl Evaluator<'_> {
         }
     }
 
+    /// `-x`, `+x`, `~x` on known operands, with the TypeError for the types without them.
+    fn unary(&mut self, node: Node) -> Value {
+        let s = span(node);
+        let (Some(op), Some(arg)) = (node.field(Field::Operator), node.field(Field::Argument)) else {
+            return Value::unknown("incomplete expression", s);
+        };
+        let v = self.expr(arg);
+        match (self.t(op), &v.kind) {
+            ("-", ValueKind::Int(i)) => Value::new(ValueKind::Int(-i), s),
+            ("-", ValueKind::Float(f)) => Value::new(ValueKind::Float(-f), s),
+            ("-", ValueKind::Bool(b)) => Value::new(ValueKind::Int(-(*b as i128)), s),
+            ("+", ValueKind::Int(_) | ValueKind::Float(_)) => Value::new(v.kind, s),
+            ("+", ValueKind::Bool(b)) => Value::new(ValueKind::Int(*b as i128), s),
+            ("~", ValueKind::Int(i)) => Value::new(ValueKind::Int(!i), s),
+            ("~", ValueKind::Bool(b)) => Value::new(ValueKind::Int(!(*b as i128)), s),
+            (op @ ("-" | "+" | "~"), kind) if !matches!(kind, ValueKind::Unknown(_)) => {
+                let type_name = if matches!(kind, ValueKind::Dtype { .. }) { "torch.dtype" } else { v.type_name() };
+                let message = format!("bad operand type for unary {op}: '{type_name}'");
+                self.fail(s.clone(), "TypeError", message);
+                Value::unknown("raises TypeError", s)
+            }
+            _ => Value::unknown(format!("`{}` is not evaluated statically", self.t(node)), s),
+        }
+    }
+
     pub(super) fn name(&mut self, node: Node) -> Value {
         let name = self.t(node);
         let s = span(node);
@@ -235,7 +239,7 @@ impl Evaluator<'_> {
         if self.model.load_error.is_some() {
             return Value::unknown("raises", s);
         }
-        self.read_item(base, key, s)
+        self.read_item(base, key, node)
     }
 
     fn call(&mut self, node: Node) -> Value {
@@ -411,6 +415,33 @@ impl Evaluator<'_> {
             d.open = true;
         }
         Value::new(ValueKind::Dict(d), s)
+    }
+
+    /// A set display: its elements are evaluated, in order, and must be hashable; the set
+    /// itself is not modelled.
+    fn set(&mut self, node: Node) -> Value {
+        let s = span(node);
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect();
+        for child in children {
+            let element = match child.kind() {
+                "list_splat" => {
+                    if let Some(inner) = first_named(child) {
+                        let _ = self.expr(inner);
+                    }
+                    continue;
+                }
+                _ => self.expr(child),
+            };
+            if self.model.load_error.is_some() {
+                return Value::unknown("raises", s);
+            }
+            if let Err(t) = element.hashable() {
+                self.fail(element.span.clone(), "TypeError", format!("unhashable type: '{t}'"));
+                return Value::unknown("raises", s);
+            }
+        }
+        Value::unknown("set expressions are not evaluated statically", s)
     }
 
     pub(super) fn string(&mut self, node: Node) -> Value {

@@ -252,13 +252,16 @@ impl Evaluator<'_> {
         }
     }
 
-    /// Reads `object[key]` (an expression) where both are evaluated.
-    pub(super) fn read_item(&mut self, mut object: Value, key: Value, s: Span) -> Value {
+    /// Reads `object[key]` (the expression `node`) where both are evaluated.
+    pub(super) fn read_item(&mut self, mut object: Value, key: Value, node: Node) -> Value {
+        let s = node.start_byte()..node.end_byte();
+        let not_known = |s: Span| Value::unknown(format!("`{}` is not evaluated statically", self.t(node)), s);
         match item_index(&mut object, &key) {
-            Ok(Some(index)) => item_at(&mut object, index)
-                .map(|v| v.clone())
-                .unwrap_or_else(|| Value::unknown("not evaluated statically", s.clone())),
-            Ok(None) => Value::unknown("an item not known statically", s),
+            Ok(Some(index)) => match item_at(&mut object, index) {
+                Some(v) => v.clone(),
+                None => not_known(s),
+            },
+            Ok(None) => not_known(s),
             Err((at, exception, message)) => {
                 self.fail(at, exception, message);
                 Value::unknown("raises", s)

@@ -303,6 +303,10 @@ impl Evaluator<'_> {
         let op = self.t(op).trim_end_matches('=').to_string();
         let result = match binary(&op, &current, &rhs, span(node)) {
             Ok(v) => v,
+            // In place, `list += iterable` extends and the messages name `+=`: not modelled.
+            Err(("TypeError", _)) => {
+                Value::unknown(format!("`{op}=` on these operands is not evaluated statically"), span(node))
+            }
             Err((exception, message)) => {
                 self.fail(span(node), exception, message);
                 return;

@@ -352,3 +352,48 @@ fn items_and_methods_raise_as_python_does() {
     assert_eq!(d.get("a").unwrap().value.repr(), "[1, 2]");
     assert_eq!(d.get("c").unwrap().value.repr(), "2");
 }
+
+/// `LEFT OP RIGHT` over values of every kind, against CPython 3.11's answers
+/// (`tests/fixture/binary_operators.py` wrote them): every exception we claim is CPython's,
+/// every TypeError and ZeroDivisionError CPython raises is claimed, and every value we give is
+/// CPython's.
+#[test]
+fn binary_operators_answer_as_cpython() {
+    let table = include_str!("../../tests/fixture/binary_operators.tsv");
+    let mut wrong = Vec::new();
+    for line in table.lines().filter(|l| !l.starts_with('#')) {
+        let [left, op, right, answer]: [&str; 4] = line.split('\t').collect::<Vec<_>>().try_into().unwrap();
+        let text = format!("import torch\nmanifest = {{'a': {left} {op} {right}}}\n");
+        let model = eval(&text);
+        let ours = match (&model.load_error, model.manifest.as_ref().and_then(|m| m.as_dict()?.get("a").cloned())) {
+            (Some(e), _) => Some(format!("! {}: {}", e.exception, e.message)),
+            (None, Some(entry)) if !entry.value.is_unknown() => Some(format!("= {}", entry.value.repr())),
+            _ => None,
+        };
+        // `str % x` formats; what formatting raises is not modelled.
+        let formatting = op == "%" && (left.starts_with('\'') || left.starts_with("b'"));
+        let must_claim =
+            !formatting && (answer.starts_with("! TypeError") || answer.starts_with("! ZeroDivisionError"));
+        match ours {
+            Some(ours) if ours != answer => wrong.push(format!("{left} {op} {right}: ours {ours}, CPython {answer}")),
+            None if must_claim => wrong.push(format!("{left} {op} {right}: not claimed, CPython {answer}")),
+            _ => {}
+        }
+    }
+    assert!(wrong.is_empty(), "{} of the table differ:\n{}", wrong.len(), wrong.join("\n"));
+}
+
+/// A set's elements are evaluated in order and must be hashable (CPython 3.11's messages).
+#[test]
+fn set_elements_are_evaluated() {
+    let cases = [
+        ("import torch\nmanifest = {'a': {torch.float3True}}\n", "module 'torch' has no attribute 'float3True'"),
+        ("manifest = {'a': {'x'(1), undefined}}\n", "'str' object is not callable"),
+        ("manifest = {'a': {1, [2]}}\n", "unhashable type: 'list'"),
+    ];
+    for (text, message) in cases {
+        let error = eval(text).load_error.unwrap_or_else(|| panic!("no error for {text:?}"));
+        assert_eq!(error.message, message, "{text:?}");
+    }
+    assert!(eval("x = 1\nx += 'a'\nmanifest = {}\n").load_error.is_none(), "in-place operators are not claimed");
+}
