@@ -28,6 +28,9 @@ pub fn decode_source(bytes: &[u8]) -> SourceText {
     };
     let encoding = coding_cookie(body).map(|name| normal_encoding_name(&name));
     match encoding.as_deref() {
+        Some(name) if !codec_exists(name) => {
+            SourceText::Error { message: format!("unknown encoding: {name}"), line: 0 }
+        }
         Some(name) if bom && name != "utf-8" => {
             SourceText::Error { message: format!("encoding problem: {name} with BOM"), line: 0 }
         }
@@ -92,6 +95,29 @@ fn normal_encoding_name(name: &str) -> String {
     } else {
         name.to_string()
     }
+}
+
+/// Whether CPython's codec registry finds `name` (`codecs.lookup`: lower case, then
+/// `encodings.search_function`'s `normalize_encoding`, an alias, else a module of that name).
+fn codec_exists(name: &str) -> bool {
+    use super::codec_names::{CODEC_ALIASES, CODEC_MODULES};
+    let mut normal = String::new();
+    let mut punctuation = false;
+    for c in name.to_ascii_lowercase().chars() {
+        if c.is_ascii_alphanumeric() || c == '.' {
+            if punctuation && !normal.is_empty() {
+                normal.push('_');
+            }
+            normal.push(c);
+            punctuation = false;
+        } else {
+            punctuation = true;
+        }
+    }
+    let is_alias = |n: &str| CODEC_ALIASES.binary_search(&n).is_ok();
+    is_alias(&normal)
+        || is_alias(&normal.replace('.', "_"))
+        || !normal.contains('.') && CODEC_MODULES.binary_search(&normal.as_str()).is_ok()
 }
 
 /// UTF-8 source: bytes that are not UTF-8 are fine in a comment and an error anywhere else.
@@ -242,6 +268,22 @@ mod tests {
         assert_eq!(error(b"x = 1\n\xff = 2\n"), (ue("byte 0xff in position 0: invalid start byte"), 2));
         assert_eq!(error(b"x = [\n\"\xe9\",\n1 2]\n"), (ue("byte 0xe9 in position 0: unexpected end of data"), 2));
         assert_eq!(error(b"x = b\"caf\xe9\"\n"), ("bytes can only contain ASCII literal characters".into(), 1));
+    }
+
+    #[test]
+    fn a_cookie_naming_no_codec_is_an_unknown_encoding() {
+        // CPython 3.11.7: `compile(b"# -*- coding: ut8 -*-\\nx=1\\n", ...)` and friends.
+        let error = |cookie: &str| match decode_source(format!("# -*- coding: {cookie} -*-\nx = 1\n").as_bytes()) {
+            SourceText::Error { message, line: 0 } => Some(message),
+            _ => None,
+        };
+        assert_eq!(error("ut8").as_deref(), Some("unknown encoding: ut8"));
+        assert_eq!(error("utuf-8").as_deref(), Some("unknown encoding: utuf-8"));
+        assert_eq!(error("latin.1").as_deref(), Some("unknown encoding: latin.1"));
+        assert_eq!(error("cp-1252").as_deref(), Some("unknown encoding: cp-1252"));
+        for known in ["UTF8", "u8", "euc--jp", "mac-roman", "x-mac-japanese", "Latin_1", "cp1252", "utf-8-sig"] {
+            assert_eq!(error(known), None, "{known}");
+        }
     }
 
     #[test]
