@@ -222,6 +222,7 @@ fn first_error(tree: &Tree, text: &str, tokens: Option<&[super::tokens::Token]>)
         tokens.and_then(super::hints::statement_juxtaposition),
         tokens.and_then(glued_string_prefix),
         tokens.and_then(import_junk),
+        tokens.and_then(super::targets::del_target_error),
     ]
     .into_iter()
     .flatten();
@@ -230,14 +231,22 @@ fn first_error(tree: &Tree, text: &str, tokens: Option<&[super::tokens::Token]>)
 }
 
 /// The first token an `import` statement cannot hold (`import a-b`: tree-sitter reads on
-/// after the module name). A `from` statement is left to tree-sitter.
+/// after the module name), or a `.` among the names a `from` statement imports (`from torch
+/// import flo.at16`, which tree-sitter reads as a dotted name). The rest of a `from`
+/// statement is left to tree-sitter.
 fn import_junk(tokens: &[super::tokens::Token]) -> Option<std::ops::Range<usize>> {
     use super::tokens::Kind;
-    let mut in_import = false;
+    let (mut in_import, mut in_from, mut from_names) = (false, false, false);
     for t in tokens {
         if t.logical_start || t.is(";") {
             in_import = t.is_name("import");
+            (in_from, from_names) = (t.is_name("from"), false);
             continue;
+        }
+        if in_from && t.is_name("import") {
+            from_names = true;
+        } else if from_names && t.is(".") {
+            return Some(t.start..t.end());
         }
         let allowed =
             t.kind == Kind::Name && !super::tokens::is_keyword(t.text) || t.is_name("as") || t.is(".") || t.is(",");
@@ -515,6 +524,39 @@ mod tests {
     fn a_dict_cut_after_a_key_is_a_bracket_never_closed() {
         let e = err("x = 1\nmanifest = {\n  'a': 1,\n  'b'").unwrap();
         assert_eq!((e.message.as_str(), e.line), ("'{' was never closed", 2));
+    }
+
+    /// CPython 3.11.7's `compile()` of the same sources.
+    #[test]
+    fn del_targets_that_cannot_be_deleted() {
+        assert_errors(&[
+            ("manifest = {}\ndel +manifest['a']\n", "cannot delete expression", 2),
+            ("del x + 1\n", "cannot delete expression", 1),
+            ("del f()\n", "cannot delete function call", 1),
+            ("del 1\n", "cannot delete literal", 1),
+            ("x = 1\ndel (x, 1)\n", "cannot delete literal", 2),
+            ("del x, -y\n", "cannot delete expression", 1),
+            ("del *x\n", "cannot delete starred", 1),
+        ]);
+        assert_eq!(err("x = [1]\ndel [x, x[0].y], x\n"), None);
+    }
+
+    /// A `*` right after an operator that wants an operand, a dotted name imported from a
+    /// module: CPython 3.11.7 says `invalid syntax` there.
+    #[test]
+    fn stars_after_operators_and_dotted_from_imports() {
+        assert_errors(&[
+            ("x = {'a': +*y}\n", "invalid syntax", 1),
+            ("x = 1\ny = [-*x]\n", "invalid syntax", 2),
+            ("f(~*y)\n", "invalid syntax", 1),
+            ("x = not *y\n", "invalid syntax", 1),
+            ("x = a ** *b\n", "invalid syntax", 1),
+            ("import torch\nfrom torch import flo.at16 as F16\n", "invalid syntax", 2),
+        ]);
+        assert_eq!(
+            err("f(*a, *b)\nx = [*a, *b]\nfor x in *a, *b:\n    pass\nfrom . import x\ny = lambda *a: 0\n"),
+            None
+        );
     }
 
     #[test]
