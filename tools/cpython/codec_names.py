@@ -23,10 +23,11 @@ for module in pkgutil.iter_modules(encodings.__path__):
 print(f"//! The codec names CPython {sys.version.split()[0]}'s registry finds through `encodings.search_function`")
 print("//! (written by `tools/cpython/codec_names.py`).")
 print()
-print("/// The keys of `encodings.aliases.aliases`, sorted (for a binary search).")
-print("pub(super) const CODEC_ALIASES: &[&str] = &[")
-for name in sorted(encodings.aliases.aliases):
-    print(f'    "{name}",')
+print("/// `encodings.aliases.aliases`: each alias and the module it names, sorted by alias (for a")
+print("/// binary search).")
+print("pub(super) const CODEC_ALIASES: &[(&str, &str)] = &[")
+for name, module in sorted(encodings.aliases.aliases.items()):
+    print(f'    ("{name}", "{module}"),')
 print("];")
 print()
 print("/// The modules of the `encodings` package that define a codec (`getregentry`), sorted.")

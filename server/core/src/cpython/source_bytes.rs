@@ -27,13 +27,19 @@ pub fn decode_source(bytes: &[u8]) -> SourceText {
         None => (false, bytes),
     };
     let encoding = coding_cookie(body).map(|name| normal_encoding_name(&name));
+    // Another spelling of UTF-8 or Latin-1 (`utf8`, `latin1`): that codec decodes the text.
+    let module = encoding.as_deref().map(codec_module);
     match encoding.as_deref() {
-        Some(name) if !codec_exists(name) => {
+        Some(name) if module == Some(None) => {
             SourceText::Error { message: format!("unknown encoding: {name}"), line: 0 }
         }
         Some(name) if bom && name != "utf-8" => {
             SourceText::Error { message: format!("encoding problem: {name} with BOM"), line: 0 }
         }
+        Some(name) if name != "utf-8" && module == Some(Some("utf_8")) && std::str::from_utf8(body).is_ok() => {
+            decode_utf8(body)
+        }
+        _ if module == Some(Some("latin_1")) => SourceText::Text(body.iter().map(|&b| char::from(b)).collect()),
         None | Some("utf-8") => match decode_utf8(body) {
             // The text keeps its BOM, as it has always been analysed (the lexer skips it).
             SourceText::Text(text) if bom => SourceText::Text(format!("\u{feff}{text}")),
@@ -97,9 +103,9 @@ fn normal_encoding_name(name: &str) -> String {
     }
 }
 
-/// Whether CPython's codec registry finds `name` (`codecs.lookup`: lower case, then
+/// The codec module CPython's registry finds for `name` (`codecs.lookup`: lower case, then
 /// `encodings.search_function`'s `normalize_encoding`, an alias, else a module of that name).
-fn codec_exists(name: &str) -> bool {
+fn codec_module(name: &str) -> Option<&'static str> {
     use super::codec_names::{CODEC_ALIASES, CODEC_MODULES};
     let mut normal = String::new();
     let mut punctuation = false;
@@ -114,10 +120,12 @@ fn codec_exists(name: &str) -> bool {
             punctuation = true;
         }
     }
-    let is_alias = |n: &str| CODEC_ALIASES.binary_search(&n).is_ok();
-    is_alias(&normal)
-        || is_alias(&normal.replace('.', "_"))
-        || !normal.contains('.') && CODEC_MODULES.binary_search(&normal.as_str()).is_ok()
+    let alias = |n: &str| CODEC_ALIASES.binary_search_by(|(a, _)| (*a).cmp(n)).ok().map(|i| CODEC_ALIASES[i].1);
+    let module = || {
+        let at = CODEC_MODULES.binary_search(&normal.as_str()).ok()?;
+        (!normal.contains('.')).then_some(CODEC_MODULES[at])
+    };
+    alias(&normal).or_else(|| alias(&normal.replace('.', "_"))).or_else(module)
 }
 
 /// UTF-8 source: bytes that are not UTF-8 are fine in a comment and an error anywhere else.
@@ -284,6 +292,11 @@ mod tests {
         for known in ["UTF8", "u8", "euc--jp", "mac-roman", "x-mac-japanese", "Latin_1", "cp1252", "utf-8-sig"] {
             assert_eq!(error(known), None, "{known}");
         }
+        // Other spellings of UTF-8 and Latin-1 decode as those codecs do.
+        let text =
+            |cookie: &str, body: &[u8]| decode_source(&[format!("# coding: {cookie}\n").as_bytes(), body].concat());
+        assert_eq!(text("utf8", "x = 'é'\n".as_bytes()), SourceText::Text("# coding: utf8\nx = 'é'\n".into()));
+        assert_eq!(text("latin1", b"x = '\xe9'\n"), SourceText::Text("# coding: latin1\nx = 'é'\n".into()));
     }
 
     #[test]
