@@ -70,7 +70,11 @@ fn parse_or_compile_error(
     // CPython's parser reads to EOF without an error of its own (tree-sitter marks the
     // open bracket instead).
     if let Some(tok) = token_error.as_ref().filter(|t| t.at_eof && first.is_some() && arguments.is_none()) {
-        let completes = |tail: &str| !parse(&format!("{text}\n{tail}{}\n", tok.closers), None).root_node().has_error();
+        let completes = |tail: &str| {
+            let whole = format!("{text}\n{tail}{}\n", tok.closers);
+            let tokens = super::tokens::tokenize(&whole);
+            !parse(&whole, None).root_node().has_error() && missed_error(&whole, tokens.as_deref()).is_none()
+        };
         // Nothing, a value, or a dict key's ':' and value (`{"a": 1, "b"`).
         if completes("") || completes("0") || completes(":0") {
             return token_error.map(|t| t.error);
@@ -216,7 +220,13 @@ fn parser_error(
 fn first_error(tree: &Tree, text: &str, tokens: Option<&[super::tokens::Token]>) -> Option<(usize, usize, usize)> {
     let findings = if tree.root_node().has_error() { syntax_findings(tree, text, 1) } else { Vec::new() };
     let tree_sitter = findings.first().map(|f| f.span.clone());
-    let missed = [
+    let span = missed_error(text, tokens).into_iter().chain(tree_sitter).min_by_key(|s| s.start)?;
+    Some((line_at(text, span.start), span.end, span.start))
+}
+
+/// The first error CPython's parser finds where tree-sitter finds none.
+fn missed_error(text: &str, tokens: Option<&[super::tokens::Token]>) -> Option<std::ops::Range<usize>> {
+    [
         stray_character(text),
         tokens.and_then(super::hints::missed_starred),
         tokens.and_then(super::hints::statement_juxtaposition),
@@ -225,9 +235,8 @@ fn first_error(tree: &Tree, text: &str, tokens: Option<&[super::tokens::Token]>)
         tokens.and_then(super::targets::del_target_error),
     ]
     .into_iter()
-    .flatten();
-    let span = missed.chain(tree_sitter).min_by_key(|s| s.start)?;
-    Some((line_at(text, span.start), span.end, span.start))
+    .flatten()
+    .min_by_key(|s| s.start)
 }
 
 /// The first token an `import` statement cannot hold (`import a-b`: tree-sitter reads on
@@ -552,6 +561,8 @@ mod tests {
             ("x = not *y\n", "invalid syntax", 1),
             ("x = a ** *b\n", "invalid syntax", 1),
             ("import torch\nfrom torch import flo.at16 as F16\n", "invalid syntax", 2),
+            // Before a bracket left open at EOF: the parser's error comes first.
+            ("from torch import flo.at16 as F16\nx = {\n  'a': 1,\n", "invalid syntax", 1),
         ]);
         assert_eq!(
             err("f(*a, *b)\nx = [*a, *b]\nfor x in *a, *b:\n    pass\nfrom . import x\ny = lambda *a: 0\n"),
