@@ -561,6 +561,8 @@ mod tests {
             ("x = not *y\n", "invalid syntax", 1),
             ("x = a ** *b\n", "invalid syntax", 1),
             ("import torch\nfrom torch import flo.at16 as F16\n", "invalid syntax", 2),
+            ("\\", "unexpected EOF while parsing", 1),
+            ("x = (1,\n\\", "'(' was never closed", 1),
             // Before a bracket left open at EOF: the parser's error comes first.
             ("from torch import flo.at16 as F16\nx = {\n  'a': 1,\n", "invalid syntax", 1),
         ]);
