@@ -78,8 +78,13 @@ impl Evaluator<'_> {
                         "list_splat" => {
                             let Some(inner) = first_named(child) else { continue };
                             let v = self.expr(inner);
+                            // `*x` iterates x: a str's characters, a dict's keys.
                             match v.kind {
                                 ValueKind::List(more) | ValueKind::Tuple(more) => items.extend(more),
+                                ValueKind::Str(text) => items.extend(
+                                    text.chars().map(|c| Value::new(ValueKind::Str(c.to_string()), v.span.clone())),
+                                ),
+                                ValueKind::Dict(d) if !d.open => items.extend(d.entries.into_iter().map(|e| e.key)),
                                 _ => return Value::unknown("`*` unpacking of a value not known statically", s),
                             }
                         }

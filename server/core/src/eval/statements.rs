@@ -172,6 +172,16 @@ impl Evaluator<'_> {
                 ),
                 _ => (self.t(name), self.t(name)),
             };
+            // Whether the module has the name is only known by importing it (the error names
+            // the module's file): what follows is claimed as if it had. As for `import`, the
+            // standard library's are taken to be there.
+            let top = module.split('.').next().unwrap_or(module);
+            if top != "torch" && !STDLIB_MODULES.contains(&top) && !module.starts_with('.') && !imported.is_empty() {
+                self.note(
+                    span(name),
+                    format!("whether `{module}.{imported}` can be imported is only known when Python loads the manifest (check-manifest fails if it cannot)"),
+                );
+            }
             let value = if module == "torch" {
                 match schema().dtype_by_attr(imported) {
                     Some(d) => Value::new(

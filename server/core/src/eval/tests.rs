@@ -397,3 +397,18 @@ fn set_elements_are_evaluated() {
     }
     assert!(eval("x = 1\nx += 'a'\nmanifest = {}\n").load_error.is_none(), "in-place operators are not claimed");
 }
+
+/// `*x` in a tuple or list iterates a str's characters and a dict's keys; a name imported
+/// from a module outside torch and the standard library may not be there (a note says so).
+#[test]
+fn star_unpacking_and_names_imported_from_modules() {
+    let d = manifest("manifest = {'a': (*'ab', None), 'b': [*{'k': 1}]}\n");
+    assert_eq!(d.get("a").unwrap().value.repr(), "('a', 'b', None)");
+    assert_eq!(d.get("b").unwrap().value.repr(), "['k']");
+    let m = eval("from torchcts.core.tolerances import TidTol\nmanifest = {}\n");
+    assert!(m
+        .notes
+        .iter()
+        .any(|n| n.message.contains("`torchcts.core.tolerances.TidTol` can be imported is only known")));
+    assert!(eval("from typing import Any\nmanifest = {}\n").notes.is_empty());
+}
