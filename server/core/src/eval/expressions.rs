@@ -85,6 +85,17 @@ impl Evaluator<'_> {
                                     text.chars().map(|c| Value::new(ValueKind::Str(c.to_string()), v.span.clone())),
                                 ),
                                 ValueKind::Dict(d) if !d.open => items.extend(d.entries.into_iter().map(|e| e.key)),
+                                ValueKind::None
+                                | ValueKind::Bool(_)
+                                | ValueKind::Int(_)
+                                | ValueKind::Float(_)
+                                | ValueKind::Dtype { .. }
+                                | ValueKind::Module(_) => {
+                                    let type_name = v.exception_type_name();
+                                    let message = format!("Value after * must be an iterable, not {type_name}");
+                                    self.fail(v.span.clone(), "TypeError", message);
+                                    return Value::unknown("raises", s);
+                                }
                                 _ => return Value::unknown("`*` unpacking of a value not known statically", s),
                             }
                         }

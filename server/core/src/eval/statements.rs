@@ -176,7 +176,12 @@ impl Evaluator<'_> {
             // the module's file): what follows is claimed as if it had. As for `import`, the
             // standard library's are taken to be there.
             let top = module.split('.').next().unwrap_or(module);
-            if top != "torch" && !STDLIB_MODULES.contains(&top) && !module.starts_with('.') && !imported.is_empty() {
+            let torch_has = |name: &str| schema().torch_attributes.iter().any(|a| a == name);
+            let known = match module {
+                "torch" => torch_has(imported) || schema().dtype_by_attr(imported).is_some(),
+                _ => STDLIB_MODULES.contains(&top),
+            };
+            if !known && !module.starts_with('.') && !imported.is_empty() {
                 self.note(
                     span(name),
                     format!("whether `{module}.{imported}` can be imported is only known when Python loads the manifest (check-manifest fails if it cannot)"),
@@ -254,6 +259,12 @@ impl Evaluator<'_> {
                 let iterated: Option<Vec<Value>> = match &value.kind {
                     ValueKind::Tuple(items) | ValueKind::List(items) => Some(items.clone()),
                     ValueKind::Dict(d) if !d.open => Some(d.entries.iter().map(|e| e.key.clone()).collect()),
+                    ValueKind::Str(text) => Some(
+                        text.chars().map(|c| Value::new(ValueKind::Str(c.to_string()), value.span.clone())).collect(),
+                    ),
+                    ValueKind::Bytes(bytes) => {
+                        Some(bytes.iter().map(|&b| Value::new(ValueKind::Int(b.into()), value.span.clone())).collect())
+                    }
                     _ => None,
                 };
                 let message = match (&value.kind, &iterated) {

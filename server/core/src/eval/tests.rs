@@ -411,4 +411,11 @@ fn star_unpacking_and_names_imported_from_modules() {
         .iter()
         .any(|n| n.message.contains("`torchcts.core.tolerances.TidTol` can be imported is only known")));
     assert!(eval("from typing import Any\nmanifest = {}\n").notes.is_empty());
+    assert!(!eval("from torch import flat16\nmanifest = {}\n").notes.is_empty());
+    assert!(eval("from torch import float16, nn\nmanifest = {}\n").notes.is_empty());
+    // CPython 3.11.7's messages.
+    let error = |text: &str| eval(text).load_error.map(|e| e.message);
+    assert_eq!(error("manifest = {'a': (*1.5,)}\n").as_deref(), Some("Value after * must be an iterable, not float"));
+    assert_eq!(error("manifest = {'a': [*1.5]}\n").as_deref(), Some("Value after * must be an iterable, not float"));
+    assert_eq!(error("m, anifest = 'dtype key'\n").as_deref(), Some("too many values to unpack (expected 2)"));
 }
