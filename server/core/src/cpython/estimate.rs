@@ -572,6 +572,20 @@ mod tests {
         );
     }
 
+    /// An f-string's structure error is raised as its escapes are (CPython 3.11.7's lines).
+    #[test]
+    fn fstring_structure_errors() {
+        assert_errors(&[
+            ("x = {\n 'a': f'ab}c',\n 'b': 1}\n", "f-string: single '}' is not allowed", 2),
+            ("x = f'{a'\n", "f-string: expecting '}'", 1),
+            ("x = [\n f'{a' 'b',\n 2]\n", "f-string: expecting '}'", 2),
+            ("x = (f'{a}'\n     f'}')\n", "f-string: single '}' is not allowed", 2),
+            ("x = f'{a\\n}'\n", "f-string expression part cannot include a backslash", 1),
+            ("x = f'{}'\n", "f-string: empty expression not allowed", 1),
+            ("y = 1 +\nx = f'}'\n", "invalid syntax", 1),
+        ]);
+    }
+
     #[test]
     fn valid_file_has_no_error() {
         assert_eq!(err("x = {'a': [1, (2, 3)]}  # ) ]\ns = ')'\n"), None);

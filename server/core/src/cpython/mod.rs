@@ -6,7 +6,8 @@
 //!   literal ends and its errors.
 //! - [`tokens`]: the tokens CPython's parser reads, and what the grammar asks of one.
 //! - [`tokenizer_errors`]: the tokenizer's first error, atom errors, unexpected indents.
-//! - [`escapes`]: string and bytes escape errors, `\N{name}` lookups.
+//! - [`escapes`]: string and bytes escape errors, `\N{name}` lookups; [`fstrings`]: an
+//!   f-string's structure errors (`f-string: single '}' is not allowed`, ...).
 //! - [`hints`]: the parser's specialised messages (its `invalid_*` grammar rules).
 //! - [`targets`]: an expression reader for the messages about a bad `=` target.
 //! - [`arguments`]: call arguments out of order, a keyword repeated.
@@ -23,6 +24,7 @@ pub mod doubt;
 pub mod error;
 pub mod escapes;
 mod estimate;
+mod fstrings;
 pub mod hints;
 pub mod lexer;
 mod numbers;
