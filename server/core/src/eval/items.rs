@@ -232,8 +232,17 @@ impl Evaluator<'_> {
 
     /// `target = value` or `del target` where the target is a subscript.
     pub(super) fn item_statement(&mut self, target: Node, op: ItemOp) {
-        let Some((object, keys)) = subscript_chain(target) else { return };
+        let Some((object, keys)) = subscript_chain(target) else {
+            // `x[*a] = v` and the like: the object is still evaluated.
+            if let Some(object) = target.field(Field::Value) {
+                let _ = self.expr(object);
+            }
+            return;
+        };
         let Some((last, containers)) = keys.split_last() else { return };
+        if object.kind() != "identifier" || !self.env.contains_key(self.t(object)) {
+            return self.item_statement_on_a_value(object, containers, *last, op);
+        }
         let (root, path) = match self.reach(object, containers) {
             Reached::Known(root, path) => (root, path),
             Reached::Raised => return,
@@ -248,6 +257,29 @@ impl Evaluator<'_> {
         }
         let Some(container) = self.at_path(&root, &path) else { return };
         if let Err((s, exception, message)) = apply_item_op(container, key, op) {
+            self.fail(s, exception, message);
+        }
+    }
+
+    /// `item_statement` where the object is not a name we hold (`["a"]["b"] = 1`, an unknown
+    /// name): evaluated, read and changed as Python would, the result thrown away.
+    fn item_statement_on_a_value(&mut self, object: Node, containers: &[Node], last: Node, op: ItemOp) {
+        let mut value = self.expr(object);
+        if self.model.load_error.is_some() {
+            return;
+        }
+        for k in containers {
+            let key = self.expr(*k);
+            if self.model.load_error.is_some() {
+                return;
+            }
+            value = self.read_item(value, key, *k);
+        }
+        let key = self.expr(last);
+        if self.model.load_error.is_some() {
+            return;
+        }
+        if let Err((s, exception, message)) = apply_item_op(&mut value, key, op) {
             self.fail(s, exception, message);
         }
     }

@@ -209,23 +209,29 @@ impl Evaluator<'_> {
             self.annotation(node);
             return;
         };
-        // Chained `a = b = value`: the right side is itself an assignment.
-        let value = if right.kind() == "assignment" {
-            self.assignment(right);
-            match right.field(Field::Left) {
-                Some(inner) if inner.kind() == "identifier" => self
-                    .env
-                    .get(self.t(inner))
-                    .cloned()
-                    .unwrap_or_else(|| Value::unknown("chained assignment", span(right))),
-                _ => Value::unknown("chained assignment", span(right)),
-            }
-        } else {
-            self.expr(right)
-        };
+        // Chained `a = b = value`: the value is evaluated once, then bound to each target
+        // from left to right.
+        let mut targets = vec![left];
+        let mut value_node = right;
+        while value_node.kind() == "assignment" {
+            let (Some(target), Some(next)) = (value_node.field(Field::Left), value_node.field(Field::Right)) else {
+                return;
+            };
+            targets.push(target);
+            value_node = next;
+        }
+        let value = self.expr(value_node);
         if self.model.load_error.is_some() {
             return;
         }
+        let (last, first) = targets.split_last().expect("one target at least");
+        for target in first {
+            self.bind(*target, value.clone());
+            if self.model.load_error.is_some() {
+                return;
+            }
+        }
+        let left = *last;
         self.bind(left, value);
         // `x: T = value` stores x, then evaluates T (NameError for a name never imported).
         if self.model.load_error.is_none() {
@@ -420,8 +426,13 @@ impl Evaluator<'_> {
         for target in targets {
             match target.kind() {
                 "subscript" => self.item_statement(target, ItemOp::Delete),
-                "identifier" if self.env.remove(self.t(target)).is_none() => {
-                    let _ = self.name(target);
+                "identifier" => {
+                    let name = self.t(target);
+                    if self.env.remove(name).is_none() {
+                        let _ = self.name(target);
+                    }
+                    // Unbound from here on, whatever bound it before.
+                    self.bound_before.remove(name);
                 }
                 _ => {}
             }

@@ -419,3 +419,20 @@ fn star_unpacking_and_names_imported_from_modules() {
     assert_eq!(error("manifest = {'a': [*1.5]}\n").as_deref(), Some("Value after * must be an iterable, not float"));
     assert_eq!(error("m, anifest = 'dtype key'\n").as_deref(), Some("too many values to unpack (expected 2)"));
 }
+
+/// Chained assignments bind left to right after one evaluation; `del name` unbinds it; an
+/// item of a value that is no name is still read and set (CPython 3.11.7's messages).
+#[test]
+fn targets_in_pythons_order() {
+    let error = |text: &str| eval(text).load_error.map(|e| e.message);
+    assert_eq!(
+        error("manifest = ['hardware']['memory_model'] = 'unified'\n").as_deref(),
+        Some("list indices must be integers or slices, not str")
+    );
+    let d = manifest("a = manifest = {'x': 1}\n");
+    assert_eq!(d.get("x").unwrap().value.repr(), "1");
+    assert_eq!(
+        error("manifest = {'a': {}}\ndel manifest, ['x'][0]\ndel manifest['a']['b']\n").as_deref(),
+        Some("name 'manifest' is not defined")
+    );
+}
