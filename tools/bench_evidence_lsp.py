@@ -41,11 +41,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_report import ROOT, template_path, write_full_run  # noqa: E402
-
-
-def frame(obj):
-    body = json.dumps(obj).encode()
-    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+import lsp_pipe  # noqa: E402
 
 
 class Server:
@@ -59,28 +55,10 @@ class Server:
         self.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
 
     def send(self, obj):
-        self.proc.stdin.write(frame(obj))
-        self.proc.stdin.flush()
-
-    def read(self):
-        length = None
-        while True:
-            header = self.proc.stdout.readline()
-            if not header:
-                raise SystemExit("server exited")
-            if header.lower().startswith(b"content-length:"):
-                length = int(header.split(b":")[1])
-            if header in (b"\r\n", b"\n"):
-                break
-        return json.loads(self.proc.stdout.read(length))
+        lsp_pipe.send(self.proc, obj)
 
     def wait_for(self, pred):
-        while True:
-            msg = self.read()
-            if "id" in msg and "method" in msg:  # a server request: answer null
-                self.send({"jsonrpc": "2.0", "id": msg["id"], "result": None})
-            if pred(msg):
-                return msg
+        return lsp_pipe.wait_for(self.proc, pred)
 
     def request(self, method, params):
         rid = self.next_id

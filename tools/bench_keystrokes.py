@@ -12,47 +12,15 @@ counts are then computed anew: they are cached per facts). Prints the median and
 percentile of each kind. Pure stdlib.
 """
 import json
-import statistics
-import subprocess
 import sys
 import time
+
+from lsp_pipe import send, show, start_with, wait_for
 
 exe = sys.argv[1]
 path = sys.argv[2] if len(sys.argv) > 2 else "tests/parity/check/cases/template_complete/manifest.py"
 text = open(path, encoding="utf-8").read()
 URI = "file:///tmp/bench-keystrokes/manifest.py"
-
-
-def frame(obj):
-    body = json.dumps(obj).encode()
-    return b"Content-Length: %d\r\n\r\n" % len(body) + body
-
-
-def read_message(proc):
-    length = None
-    while True:
-        header = proc.stdout.readline()
-        if not header:
-            raise SystemExit("server exited")
-        if header.lower().startswith(b"content-length:"):
-            length = int(header.split(b":")[1])
-        if header in (b"\r\n", b"\n"):
-            break
-    return json.loads(proc.stdout.read(length))
-
-
-def send(proc, obj):
-    proc.stdin.write(frame(obj))
-    proc.stdin.flush()
-
-
-def wait_for(proc, pred):
-    while True:
-        msg = read_message(proc)
-        if "id" in msg and "method" in msg:  # a server request: answer null
-            send(proc, {"jsonrpc": "2.0", "id": msg["id"], "result": None})
-        if pred(msg):
-            return msg
 
 
 def position(offset):
@@ -62,13 +30,7 @@ def position(offset):
 
 
 def main():
-    proc = subprocess.Popen([exe], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    send(proc, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}})
-    wait_for(proc, lambda m: m.get("id") == 1)
-    send(proc, {"jsonrpc": "2.0", "method": "initialized", "params": {}})
-    send(proc, {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
-        "textDocument": {"uri": URI, "languageId": "python", "version": 1, "text": text}}})
-    wait_for(proc, lambda m: m.get("method") == "textDocument/publishDiagnostics")
+    proc = start_with(exe, URI, text)
     at = position(text.index('"semantic_level"') + 2)
     for attempt in range(500):
         rid = 100 + attempt
@@ -125,9 +87,7 @@ def main():
     proc.kill()
     proc.wait()
     for kind, samples in timings.items():
-        samples.sort()
-        p95 = samples[int(len(samples) * 0.95) - 1]
-        print(f"{kind}: median {statistics.median(samples) * 1000:.2f} ms, p95 {p95 * 1000:.2f} ms ({len(samples)} edits)")
+        show(kind, samples)
 
 
 main()

@@ -7,8 +7,9 @@
 -- It attaches to Python buffers named manifest.py only, and sets up what setup() does in a
 -- manifest buffer (require("torchcts").on_attach: `K` for hover, `gd`, code lenses refreshed on
 -- BufEnter, InsertLeave and the server's request, inlay hints), with the plugin's handlers
--- (status, progress in the command line, `workspace/codeLens/refresh`). An on_attach of your
--- own replaces this one: call require("torchcts").on_attach(client, bufnr) from it.
+-- (status, progress in the command line, `workspace/codeLens/refresh`, the server's messages on
+-- one line). An on_attach of your own replaces this one: call
+-- require("torchcts").on_attach(client, bufnr) from it.
 local torchcts = require("torchcts")
 
 return {

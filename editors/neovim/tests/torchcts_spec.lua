@@ -425,11 +425,49 @@ check("progress: a run's $/progress is echoed in the command line", function()
   if not ok then
     error(err, 0)
   end
+  -- Cut to one line of the command line (v:echospace: 68 in headless Neovim's 80 columns).
+  assert_eq(vim.v.echospace, 68, "v:echospace")
   assert_eq(vim.inspect(echoed), vim.inspect({
     "TorchCTS: level 2 on cpu: starting",
-    "TorchCTS: level 2 on cpu: 3/10: 3 passed, 0 failed, 0 errors, 0 skipped",
+    "TorchCTS: level 2 on cpu: 3/10: 3 passed, 0 failed, 0 errors, 0 s...",
     "TorchCTS run of level 2 on cpu completed: 10 passed",
   }), "echoed")
+end)
+
+-- 3f. The server's window/showMessage: one line in the command line (Neovim 0.11's own handler
+-- ends every message with a line break: a "Press ENTER" prompt), the whole text kept.
+check("messages: window/showMessage is echoed on one line, kept whole", function()
+  local echoed = {}
+  local real_echo = vim.api.nvim_echo
+  vim.api.nvim_echo = function(chunks, history, opts)
+    table.insert(echoed, { chunks[1][1], chunks[1][2], history })
+    return real_echo(chunks, history, opts)
+  end
+  local long = "Level 4 on mps: 3833 passed, 2 failed. Report: file:///home/someone/project/results/report.md"
+  local torchcts = require("torchcts")
+  local notify = torchcts.config.notify -- this test's (setup mode): without it, the echo
+  torchcts.config.notify = nil
+  local ok, err = pcall(function()
+    local handler = client.handlers["window/showMessage"]
+    assert(handler ~= nil, "the client has the plugin's window/showMessage handler")
+    local ctx = { client_id = client.id, method = "window/showMessage" }
+    handler(nil, { type = 2, message = "short warning" }, ctx)
+    handler(nil, { type = 3, message = long }, ctx)
+    handler(nil, { type = 1, message = "first line\nsecond line" }, ctx)
+  end)
+  torchcts.config.notify = notify
+  vim.api.nvim_echo = real_echo
+  out("")
+  if not ok then
+    error(err, 0)
+  end
+  assert_eq(vim.inspect(echoed), vim.inspect({
+    { "short warning", "WarningMsg", true },
+    { "Level 4 on mps: 3833 passed, 2 failed. Report: file:///home/someo...", nil, true },
+    { "first line...", "ErrorMsg", true },
+  }), "echoed")
+  local kept = torchcts.messages()
+  assert_eq(vim.inspect({ unpack(kept, #kept - 2) }), vim.inspect({ "short warning", long, "first line\nsecond line" }), "kept")
 end)
 
 -- 4. Code actions on the error line.

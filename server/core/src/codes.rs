@@ -72,11 +72,19 @@ pub struct CodeInfo {
     pub doc: &'static str,
 }
 
-/// The project's home (SARIF's `informationUri`). OWNER: the README's placeholder too,
-/// until the repository is published.
-pub const REPOSITORY_URL: &str = "https://github.com/OWNER/torchcts-lsp";
-/// Where `docs/codes.md` is published; a code's anchor is its name.
-pub const DOCS_URL: &str = "https://github.com/OWNER/torchcts-lsp/blob/main/docs/codes.md";
+/// The published repository: the `repository` key of this crate's Cargo.toml. Unset, as it
+/// is while the repository is not public, it is `None` and no URL is made up (SARIF's
+/// `informationUri` and `helpUri` are optional and left out).
+pub const REPOSITORY_URL: Option<&str> = {
+    let url = env!("CARGO_PKG_REPOSITORY");
+    if url.is_empty() {
+        None
+    } else {
+        Some(url)
+    }
+};
+/// The codes' documentation in the source tree; a code's anchor is its name.
+pub const DOCS_PATH: &str = "docs/codes.md";
 
 macro_rules! codes {
     ($($variant:ident $name:literal $source:ident $category:ident $doc:literal;)*) => {
@@ -155,9 +163,9 @@ impl Code {
         CODES.iter().find(|c| c.name == name).map(|c| c.code)
     }
 
-    /// The code's section in the docs.
-    pub fn help_uri(self) -> String {
-        format!("{DOCS_URL}#{}", self.name())
+    /// The code's section in the published docs (`None` while [`REPOSITORY_URL`] is).
+    pub fn help_uri(self) -> Option<String> {
+        REPOSITORY_URL.map(|repo| format!("{repo}/blob/main/{DOCS_PATH}#{}", self.name()))
     }
 }
 

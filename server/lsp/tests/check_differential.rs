@@ -27,6 +27,8 @@
 //! On failure the mutants stay on disk and the report names the folder, the seed, and the
 //! first differing cases in full.
 
+mod support;
+
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -942,20 +944,6 @@ impl Tally {
     }
 }
 
-fn python() -> Option<PathBuf> {
-    match std::env::var_os("TORCHCTS_PYTHON").filter(|v| !v.is_empty()) {
-        Some(python) => Some(PathBuf::from(python)),
-        None => {
-            assert!(
-                std::env::var("TORCHCTS_REQUIRE_REAL_RUNS").as_deref() != Ok("1"),
-                "TORCHCTS_REQUIRE_REAL_RUNS=1 but TORCHCTS_PYTHON is not set"
-            );
-            println!("SKIPPED: check-manifest differential test not run (set TORCHCTS_PYTHON)");
-            None
-        }
-    }
-}
-
 fn seed() -> u64 {
     match std::env::var("CHECK_DIFF_SEED").as_deref() {
         Ok("random") => std::time::SystemTime::now()
@@ -985,7 +973,7 @@ fn class_of(real: &Real, ours: &Ours) -> String {
 #[test]
 #[ignore = "needs TORCHCTS_PYTHON: real torchcts"]
 fn check_matches_real_check_manifest_under_random_edits() {
-    let Some(python) = python() else { return };
+    let Some(python) = support::real_python("check-manifest differential test not run") else { return };
     let seed = seed();
     let count = std::env::var("CHECK_DIFF_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(DEFAULT_CASES);
     let dir = std::env::temp_dir().join(format!("torchcts-check-diff-{}-{seed}", std::process::id()));

@@ -3,30 +3,19 @@
 //! starting to run; two shards together give the same evidence as one run; a crash exits 3
 //! with the isolated re-run's command.
 
+mod support;
+
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Instant;
+use support::{real_python, TempDir};
 
 const ADD_F32: &str = "opinfo/test_opinfo_forward.py::test_op_forward[clean-add-torch.float32]";
 const SUB_F32: &str = "opinfo/test_opinfo_forward.py::test_op_forward[clean-sub-torch.float32]";
 const COS_F32: &str = "opinfo/test_opinfo_forward.py::test_op_forward[clean-cos-torch.float32]";
 const EXP_F32: &str = "opinfo/test_opinfo_forward.py::test_op_forward[clean-exp-torch.float32]";
-
-fn real_python() -> Option<PathBuf> {
-    match std::env::var_os("TORCHCTS_PYTHON").filter(|v| !v.is_empty()) {
-        Some(python) => Some(PathBuf::from(python)),
-        None => {
-            assert!(
-                std::env::var("TORCHCTS_REQUIRE_REAL_RUNS").as_deref() != Ok("1"),
-                "TORCHCTS_REQUIRE_REAL_RUNS=1 but TORCHCTS_PYTHON is not set"
-            );
-            println!("SKIPPED: real torchcts runs not executed (set TORCHCTS_PYTHON)");
-            None
-        }
-    }
-}
 
 /// Real runs one at a time (CPU-heavy).
 static REAL_RUNS: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -35,11 +24,9 @@ fn simdev() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/simdev").canonicalize().unwrap()
 }
 
-fn folder(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("torchcts-lsp-cli-run-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.canonicalize().unwrap()
+/// A fresh folder, removed when the test ends (or fails).
+fn folder(name: &str) -> TempDir {
+    TempDir::fresh_canonical(&format!("torchcts-lsp-cli-run-{name}"))
 }
 
 /// `torchcts-lsp ARGS` in `dir`, with the simdev backend importable and `env` set.
@@ -94,7 +81,7 @@ fn git(dir: &Path, args: &[&str]) {
 #[test]
 #[ignore = "needs TORCHCTS_PYTHON: real torchcts"]
 fn run_against_a_commit_runs_exactly_the_tests_diff_lists() {
-    let Some(python) = real_python() else { return };
+    let Some(python) = real_python("real torchcts runs not executed") else { return };
     let _serial = REAL_RUNS.lock().unwrap_or_else(|e| e.into_inner());
     let dir = folder("against");
     let manifest = std::fs::read_to_string(simdev().join("manifest.py"))
@@ -194,13 +181,12 @@ fn run_entry_refuses_what_it_cannot_run_and_says_what_is_there() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 #[ignore = "needs TORCHCTS_PYTHON: real torchcts"]
 fn two_shards_together_equal_one_run() {
-    let Some(python) = real_python() else { return };
+    let Some(python) = real_python("real torchcts runs not executed") else { return };
     let _serial = REAL_RUNS.lock().unwrap_or_else(|e| e.into_inner());
     let python = python.to_string_lossy().into_owned();
     let dir = folder("shards");
@@ -262,7 +248,7 @@ fn two_shards_together_equal_one_run() {
 #[test]
 #[ignore = "needs TORCHCTS_PYTHON: real torchcts"]
 fn a_crash_exits_3_and_says_how_to_rerun_isolated() {
-    let Some(python) = real_python() else { return };
+    let Some(python) = real_python("real torchcts runs not executed") else { return };
     let _serial = REAL_RUNS.lock().unwrap_or_else(|e| e.into_inner());
     let python = python.to_string_lossy().into_owned();
     let dir = folder("crash");

@@ -69,12 +69,7 @@ fn project() -> (PathBuf, BTreeMap<String, PathBuf>) {
     .unwrap();
     let site = venv.join("lib/python3.12/site-packages");
     for (package, version) in [("torch", accounting::newest_torch_release()), ("torchcts", "0.4.1")] {
-        std::fs::create_dir_all(site.join(package)).unwrap();
-        std::fs::write(site.join(package).join("__init__.py"), "").unwrap();
-        let info = site.join(format!("{package}-{version}.dist-info"));
-        std::fs::create_dir_all(&info).unwrap();
-        std::fs::write(info.join("METADATA"), format!("Metadata-Version: 2.1\nName: {package}\nVersion: {version}\n"))
-            .unwrap();
+        support::install_package(&site, package, version);
     }
     let focused = repo().join("tests/fixtures/runs/artifacts/focused/results");
     for file in ["cpu_vm_23gb_latest.json", "cpu_vm_23gb_history/2026-11-30T16-24-12Z.json", "cpu_vm_23gb_report.md"] {

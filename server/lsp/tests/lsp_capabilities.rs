@@ -10,6 +10,7 @@ mod support;
 use serde_json::{json, Value};
 use std::time::Duration;
 use support::lsp_client::{file_uri, vscode_capabilities, with_capabilities, LspClient};
+use support::TempDir;
 
 /// Line 6: an unknown key (a quick fix) and a duplicate key (a finding with a related
 /// place); line 7: a `skip_ops` name only the inventory knows is no operator.
@@ -20,9 +21,9 @@ const BASE_SYMBOL_KINDS: std::ops::RangeInclusive<u64> = 1..=18;
 /// The completion kinds of LSP 1.0 (Text=1..Reference=18).
 const BASE_COMPLETION_KINDS: std::ops::RangeInclusive<u64> = 1..=18;
 
-fn manifest_uri(name: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("torchcts-lsp-caps-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+/// The manifest written in a folder of its own, which `client` removes when it goes.
+fn manifest_uri(client: &mut LspClient, name: &str) -> String {
+    let dir = client.owns(TempDir::fresh(&format!("torchcts-lsp-caps-{name}")));
     let path = dir.join("manifest.py");
     std::fs::write(&path, MANIFEST).unwrap();
     file_uri(&path)
@@ -32,7 +33,7 @@ fn manifest_uri(name: &str) -> String {
 fn opened(name: &str, capabilities: Value) -> (LspClient, String, Value, Value) {
     let mut client = LspClient::spawn();
     let init = client.initialize(capabilities);
-    let uri = manifest_uri(name);
+    let uri = manifest_uri(&mut client, name);
     client.open(&uri, MANIFEST, 1);
     let diagnostics = client.diagnostics(&uri, Some(1));
     (client, uri, init, diagnostics)
@@ -226,7 +227,7 @@ fn run_messages(capabilities: Value) -> Vec<Value> {
                "initializationOptions": {"torchcts": {"python": python, "timeoutSeconds": 60}}}),
     );
     client.notify("initialized", json!({}));
-    let uri = manifest_uri("progress");
+    let uri = manifest_uri(&mut client, "progress");
     client.open(&uri, MANIFEST, 1);
     client.diagnostics(&uri, Some(1));
     let started = client.request(
@@ -273,7 +274,7 @@ fn settings_null_keeps_the_settings_of_a_client_that_serves_no_configuration() {
                "initializationOptions": {"torchcts": {"inlayHints": false}}}),
     );
     client.notify("initialized", json!({}));
-    let uri = manifest_uri("null");
+    let uri = manifest_uri(&mut client, "null");
     client.open(&uri, MANIFEST, 1);
     client.diagnostics(&uri, Some(1));
     client.notify("workspace/didChangeConfiguration", json!({"settings": null}));
@@ -293,7 +294,7 @@ fn settings_are_pulled_at_initialized_and_when_they_change() {
     client.initialize(capabilities);
     let pulled = client.wait_for(|m| m["method"] == "workspace/configuration");
     assert_eq!(pulled["params"]["items"][0]["section"], "torchcts", "{pulled:#}");
-    let uri = manifest_uri("pull");
+    let uri = manifest_uri(&mut client, "pull");
     client.open(&uri, MANIFEST, 1);
     client.diagnostics(&uri, Some(1));
     assert_eq!(hints(&mut client, &uri), Value::Null, "the pulled inlayHints: false");
@@ -319,7 +320,7 @@ fn settings_are_pulled_at_initialized_and_when_they_change() {
 fn lenses_and_hints_are_there_after_an_open_without_any_edit() {
     let mut client = LspClient::spawn();
     client.initialize(vscode_capabilities());
-    let uri = manifest_uri("refresh");
+    let uri = manifest_uri(&mut client, "refresh");
     // Opened at once, while the inventory loads.
     client.open(&uri, MANIFEST, 1);
     let lens_params = json!({"textDocument": {"uri": uri}});
@@ -351,7 +352,7 @@ fn after_the_inventory_loads_the_client_is_asked_to_refresh_only_when_it_declare
     // A client without refresh support gets no refresh request (it would be an error).
     let mut client = LspClient::spawn();
     client.initialize(json!({}));
-    let uri = manifest_uri("norefresh");
+    let uri = manifest_uri(&mut client, "norefresh");
     client.open(&uri, MANIFEST, 1);
     client.diagnostics(&uri, Some(1));
     let later = client.drain_for(Duration::from_millis(1500));

@@ -150,3 +150,185 @@ fn the_cli_asks_one_cpython_and_says_when_it_could_not() {
     assert!(stderr.starts_with(EMULATION), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A manifest that imports `orch` beside a venv (isolated, torch and torchcts, its Python a
+/// link to the CPython found) whose folders the server lists once: `orch`, installed while
+/// the server runs, is in no listing it made, so it says `No module named 'orch'` until
+/// CPython's `find_spec` on the venv's folders finds the module.
+const IMPORTS_ORCH: &str = "import orch\nimport torch\n\nmanifest = {\n    \"manifest_version\": 1,\n    \"device_name\": \"cpu\",\n    \"supported_dtypes\": {torch.float32: True},\n    \"semantic_level\": 2,\n    \"capabilities\": {\"inference\": True},\n}\n";
+const NO_ORCH: &str = "Failed to parse manifest: No module named 'orch'";
+
+/// The project: `manifest.py` (importing `orch`), `.venv` (its `bin/python` a link to
+/// `python`'s real interpreter, `pyvenv.cfg` naming its home and version, torch 2.12.1 and
+/// torchcts 0.4.1 in site-packages), `pyproject.toml` choosing it. Returns the folder and
+/// the site-packages.
+fn venv_project(name: &str, python: &std::path::Path) -> (PathBuf, PathBuf) {
+    let dir = scratch(name);
+    let about = Command::new(python)
+        .args([
+            "-I",
+            "-c",
+            "import os, sys; print(os.path.realpath(sys.executable)); print('%d.%d.%d' % sys.version_info[:3])",
+        ])
+        .output()
+        .unwrap();
+    let about = String::from_utf8(about.stdout).unwrap();
+    let (real, version) = about.trim().split_once('\n').unwrap();
+    let minor: Vec<&str> = version.split('.').collect();
+    let venv = dir.join(".venv");
+    std::fs::create_dir_all(venv.join("bin")).unwrap();
+    std::os::unix::fs::symlink(real, venv.join("bin/python")).unwrap();
+    let home = std::path::Path::new(real).parent().unwrap().display().to_string();
+    std::fs::write(
+        venv.join("pyvenv.cfg"),
+        format!("home = {home}\ninclude-system-site-packages = false\nversion = {version}\n"),
+    )
+    .unwrap();
+    let site = venv.join(format!("lib/python{}.{}/site-packages", minor[0], minor[1]));
+    for (package, version) in [("torch", "2.12.1"), ("torchcts", "0.4.1")] {
+        support::install_package(&site, package, version);
+    }
+    std::fs::write(dir.join("pyproject.toml"), "[tool.torchcts-lsp]\npython = \".venv/bin/python\"\n").unwrap();
+    std::fs::write(dir.join("manifest.py"), IMPORTS_ORCH).unwrap();
+    (dir, site)
+}
+
+/// A finding as the server and `check --format json` both say it: code, 1-based line,
+/// message.
+type Said = std::collections::BTreeSet<(String, u64, String)>;
+
+fn said_in_diagnostics(diagnostics: &Value) -> Said {
+    let said = |d: &Value| {
+        let line = d["range"]["start"]["line"].as_u64().unwrap() + 1;
+        (d["code"].as_str().unwrap_or_default().to_string(), line, d["message"].as_str().unwrap().to_string())
+    };
+    diagnostics.as_array().unwrap().iter().map(said).collect()
+}
+
+/// `check --format json manifest.py` in `dir`: what it says, and its report.
+fn cli_said(dir: &std::path::Path) -> (Said, Value) {
+    let output = Command::new(env!("CARGO_BIN_EXE_torchcts-lsp"))
+        .current_dir(dir)
+        .env_remove("VIRTUAL_ENV")
+        .env_remove("TORCHCTS_LSP_PYTHON")
+        .env_remove("TORCHCTS_LSP_NO_CPYTHON")
+        .args(["check", "--format", "json", "manifest.py"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{e}: {output:?}"));
+    let said = |f: &Value| {
+        let line = f["range"]["start"]["line"].as_u64().unwrap();
+        (f["code"].as_str().unwrap_or_default().to_string(), line, f["message"].as_str().unwrap().to_string())
+    };
+    (report["findings"].as_array().unwrap().iter().map(said).collect(), report)
+}
+
+/// The server on the project in `dir` (the editor's `options`, the process's `env`) with
+/// its manifest open as version 1.
+fn project_session(dir: &std::path::Path, options: Value, env: &[(&str, &str)]) -> (LspClient, String) {
+    let mut client =
+        LspClient::spawn_with_env(&[], &["VIRTUAL_ENV", "TORCHCTS_LSP_PYTHON", "TORCHCTS_LSP_NO_CPYTHON"], env);
+    client.request(
+        "initialize",
+        json!({"processId": null, "rootUri": file_uri(dir), "capabilities": {}, "initializationOptions": options}),
+    );
+    client.notify("initialized", json!({}));
+    let uri = file_uri(&dir.join("manifest.py"));
+    client.open(&uri, IMPORTS_ORCH, 1);
+    (client, uri)
+}
+
+/// Every diagnostics the server publishes for `uri` at `version` until it has been quiet
+/// for 2 s (the inventory's loading and CPython's answers republish).
+fn published_until_quiet(client: &mut LspClient, uri: &str, version: i64) -> Vec<Value> {
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    let mut all = Vec::new();
+    loop {
+        let published: Vec<Value> = client
+            .drain_for(Duration::from_secs(2))
+            .into_iter()
+            .filter(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri)
+            .map(|m| m["params"].clone())
+            .collect();
+        if published.is_empty() && all.iter().any(|p: &Value| p["version"] == version) {
+            return all.into_iter().filter(|p: &Value| p["version"] == version).collect();
+        }
+        all.extend(published);
+        assert!(std::time::Instant::now() < deadline, "no diagnostics for version {version}: {all:#?}");
+    }
+}
+
+/// `orch` installed into the venv while the server runs, then an edit: the server's listing
+/// (made once per environment) still says it is missing, CPython's `find_spec` on the venv's
+/// folders finds it, and the server's diagnostics end as `check`'s for the same text. Before
+/// the install, both say `No module named 'orch'` (and CPython's answer for that is kept:
+/// the install, a new entry in site-packages, makes the server ask again).
+#[test]
+fn the_server_confirms_a_missing_module_with_find_spec_as_check_does() {
+    let Some(python) = python() else { return };
+    let (dir, site) = venv_project("find-spec", &python);
+    let (mut client, uri) = project_session(&dir, json!({}), &[]);
+    let before = published_until_quiet(&mut client, &uri, 1);
+    let last = &before.last().unwrap()["diagnostics"];
+    let (cli_before, report) = cli_said(&dir);
+    assert!(cli_before.iter().any(|(_, _, m)| m == NO_ORCH), "{report}");
+    assert_eq!(said_in_diagnostics(last), cli_before, "before the install");
+
+    std::fs::create_dir_all(site.join("orch")).unwrap();
+    std::fs::write(site.join("orch/__init__.py"), "").unwrap();
+    let edited = format!("# orch is installed now\n{IMPORTS_ORCH}");
+    std::fs::write(dir.join("manifest.py"), &edited).unwrap();
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": edited}]}),
+    );
+    let after = published_until_quiet(&mut client, &uri, 2);
+    let first = said_in_diagnostics(&after[0]["diagnostics"]);
+    assert!(first.iter().any(|(_, _, m)| m == NO_ORCH), "the first answer is the listing's: {first:?}");
+    let (cli_after, report) = cli_said(&dir);
+    assert!(!cli_after.iter().any(|(_, _, m)| m.contains("No module named")), "{report}");
+    assert_eq!(said_in_diagnostics(&after.last().unwrap()["diagnostics"]), cli_after, "then check's answer");
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Without CPython (`cpythonCompile: false`, or `TORCHCTS_LSP_NO_CPYTHON`), the listing's
+/// word stands: `orch`, installed after the server listed the venv, stays missing. The
+/// editor's setting turned on (VS Code, once the workspace is trusted): CPython is asked at
+/// once, and the diagnostics end as `check`'s.
+#[test]
+fn without_cpython_the_listing_says_which_modules_are_missing() {
+    let Some(python) = python() else { return };
+    for (name, options, env) in [
+        ("find-spec-off", json!({"cpythonCompile": false}), vec![]),
+        ("find-spec-env", json!({}), vec![("TORCHCTS_LSP_NO_CPYTHON", "1")]),
+    ] {
+        let (dir, site) = venv_project(name, &python);
+        let (mut client, uri) = project_session(&dir, options, &env);
+        published_until_quiet(&mut client, &uri, 1);
+        std::fs::create_dir_all(site.join("orch")).unwrap();
+        std::fs::write(site.join("orch/__init__.py"), "").unwrap();
+        let edited = format!("# orch is installed now\n{IMPORTS_ORCH}");
+        client.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": edited}]}),
+        );
+        for published in published_until_quiet(&mut client, &uri, 2) {
+            let said = said_in_diagnostics(&published["diagnostics"]);
+            assert!(said.iter().any(|(_, line, m)| m == NO_ORCH && *line == 2), "{name}: {said:?}");
+        }
+        if env.is_empty() {
+            client.notify(
+                "workspace/didChangeConfiguration",
+                json!({"settings": {"torchcts": {"cpythonCompile": true}}}),
+            );
+            let published = published_until_quiet(&mut client, &uri, 2);
+            std::fs::write(dir.join("manifest.py"), &edited).unwrap();
+            let (cli, report) = cli_said(&dir);
+            assert!(!cli.iter().any(|(_, _, m)| m.contains("No module named")), "{report}");
+            assert_eq!(said_in_diagnostics(&published.last().unwrap()["diagnostics"]), cli, "{name}, turned on");
+        }
+        client.shutdown();
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

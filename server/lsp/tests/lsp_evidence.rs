@@ -427,3 +427,55 @@ fn runs_of_another_device_are_said_with_how_to_see_them() {
     client.shutdown();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 35: after one new history file the server reads that file alone, not the folder
+/// again. The count is the server's own (`evidence: N results files read ...`, written to the
+/// log file at debug level by each question whose refresh read something).
+#[test]
+fn after_one_new_history_file_the_server_reads_that_file_alone() {
+    let (dir, manifest) = workspace("reads");
+    // Three earlier runs in the history (the focused run's file under two more names).
+    let history = dir.join("results/cpu_vm_23gb_history");
+    for earlier in ["2026-11-28T10-00-00Z.json", "2026-11-29T10-00-00Z.json"] {
+        copy(&history.join("2026-11-30T16-24-12Z.json"), &history.join(earlier));
+    }
+    let log = dir.join("server.log");
+    let uri = file_uri(&manifest);
+    let mut client = LspClient::spawn_with_env(&[], &[], &[("TORCHCTS_LSP_NOW", "2026-12-02T16:24:12Z")]);
+    let capabilities = with_capabilities(
+        vscode_capabilities(),
+        json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}}),
+    );
+    client.request(
+        "initialize",
+        json!({"processId": null, "rootUri": null, "capabilities": capabilities,
+               "initializationOptions": {"torchcts": {"logLevel": "debug", "logFile": log.to_str().unwrap()}}}),
+    );
+    client.notify("initialized", json!({}));
+    client.open(&uri, MANIFEST, 1);
+    client.wait_for(|m| m["method"] == "torchcts/status");
+    let reads = || -> Vec<usize> {
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        text.lines()
+            .filter_map(|l| l.split("evidence: ").nth(1))
+            .filter_map(|rest| rest.strip_suffix(" on cpu").and_then(|r| r.split(' ').next()?.parse().ok()))
+            .collect()
+    };
+    let first = evidence_lenses(&mut client, &uri);
+    assert_eq!(first.len(), 4, "{first:#?}");
+    // The first read: the three history files and the `_latest.json` reference (each parsed).
+    assert_eq!(reads(), vec![4], "{}", std::fs::read_to_string(&log).unwrap_or_default());
+    // Asked again with nothing new: nothing read.
+    evidence_lenses(&mut client, &uri);
+    hover(&mut client, &uri, 6, 6);
+    assert_eq!(reads(), vec![4]);
+
+    let landed = history.join("2026-12-01T09-00-00Z.json");
+    copy(&artifacts().join("derived/failing.json"), &landed);
+    client.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": file_uri(&landed), "type": 1}]}));
+    let after = evidence_lenses(&mut client, &uri);
+    assert_ne!(after, first, "the new run is in the counts");
+    evidence_lenses(&mut client, &uri);
+    assert_eq!(reads(), vec![4, 1], "{}", std::fs::read_to_string(&log).unwrap_or_default());
+    client.shutdown();
+}

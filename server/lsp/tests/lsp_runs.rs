@@ -5,9 +5,10 @@
 mod support;
 
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 use support::lsp_client::{file_uri, vscode_capabilities, LspClient};
+use support::{real_python, TempDir};
 
 /// The message a finished run shows (other messages, such as what the server says about
 /// the fake Python's environment, are not about the run).
@@ -28,10 +29,10 @@ fn fixture(name: &str) -> String {
         .to_string()
 }
 
-fn workspace(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("torchcts-lsp-runs-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+/// The manifest in a folder of its own, removed when the test ends (declared before the
+/// client, it goes after the server).
+fn workspace(name: &str) -> TempDir {
+    let dir = TempDir::fresh(&format!("torchcts-lsp-runs-{name}"));
     std::fs::write(dir.join("manifest.py"), MANIFEST).unwrap();
     dir
 }
@@ -300,26 +301,11 @@ fn a_second_run_asks_before_replacing_the_running_one() {
 /// How long a real torchcts run may take here (a busy 2-core machine: minutes).
 const REAL_RUN_LIMIT: Duration = Duration::from_secs(600);
 
-/// The real torchcts's Python, or None (and a note) to skip; `TORCHCTS_REQUIRE_REAL_RUNS=1`
-/// (CI) makes its absence a failure.
-fn real_python() -> Option<String> {
-    match std::env::var("TORCHCTS_PYTHON").ok().filter(|v| !v.is_empty()) {
-        Some(python) => Some(python),
-        None => {
-            assert!(
-                std::env::var("TORCHCTS_REQUIRE_REAL_RUNS").as_deref() != Ok("1"),
-                "TORCHCTS_REQUIRE_REAL_RUNS=1 but TORCHCTS_PYTHON is not set"
-            );
-            println!("SKIPPED: real torchcts runs not executed (set TORCHCTS_PYTHON)");
-            None
-        }
-    }
-}
-
 #[test]
 #[ignore = "needs TORCHCTS_PYTHON: real torchcts"]
 fn a_real_crash_on_simdev_is_counted_apart_named_and_offers_the_isolated_rerun() {
-    let Some(python) = real_python() else { return };
+    let Some(python) = real_python("real torchcts runs not executed") else { return };
+    let python = python.display().to_string();
     let simdev = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/simdev").canonicalize().unwrap();
     let text = std::fs::read_to_string(simdev.join("manifest.py"))
         .unwrap()
@@ -407,7 +393,8 @@ fn a_real_crash_on_simdev_is_counted_apart_named_and_offers_the_isolated_rerun()
 #[test]
 #[ignore = "needs TORCHCTS_PYTHON: real torchcts"]
 fn a_known_crash_ledger_entry_is_a_known_backend_crash_in_the_run_skips_report_and_hover() {
-    let Some(python) = real_python() else { return };
+    let Some(python) = real_python("real torchcts runs not executed") else { return };
+    let python = python.display().to_string();
     const ADD: &str = "opinfo/test_opinfo_forward.py::test_op_forward[clean-add-torch.float32]";
     const SUB: &str = "opinfo/test_opinfo_forward.py::test_op_forward[clean-sub-torch.float32]";
     let simdev = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/simdev").canonicalize().unwrap();
@@ -495,7 +482,8 @@ fn simdev_editor(dir: &Path, text: &str, python: &str, simdev_path: &str) -> (Ls
 #[test]
 #[ignore = "needs TORCHCTS_PYTHON: real torchcts"]
 fn a_real_fail_error_and_crash_on_simdev_are_counted_apart_in_every_view() {
-    let Some(python) = real_python() else { return };
+    let Some(python) = real_python("real torchcts runs not executed") else { return };
+    let python = python.display().to_string();
     let forward = |op: &str| format!("opinfo/test_opinfo_forward.py::test_op_forward[clean-{op}-torch.float32]");
     let simdev = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/simdev").canonicalize().unwrap();
     let dir = workspace("simdev-views");

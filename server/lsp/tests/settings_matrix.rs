@@ -671,15 +671,28 @@ fn the_no_torch_warning_is_said_once_per_server() {
         "workspace/didChangeConfiguration",
         json!({"settings": {"torchcts": {"python": {"interpreter": python}, "inlayHints": {"enabled": false}}}}),
     );
-    let warnings: Vec<String> = client
-        .drain_for(Duration::from_secs(5))
-        .into_iter()
-        .filter(|m| m["method"] == "window/showMessage")
-        .filter_map(|m| m["params"]["message"].as_str().map(str::to_string))
-        .filter(|m| m.contains("no torch found"))
-        .collect();
+    let messages = client.drain_for(Duration::from_secs(5));
+    let text_of = |method: &str| -> Vec<String> {
+        messages
+            .iter()
+            .filter(|m| m["method"] == method)
+            .filter_map(|m| m["params"]["message"].as_str().map(str::to_string))
+            .collect()
+    };
+    let warnings: Vec<String> =
+        text_of("window/showMessage").into_iter().filter(|m| m.contains("no torch found")).collect();
     client.shutdown();
     assert_eq!(warnings.len(), 1, "{warnings:#?}");
+    // One line of an 80-column Neovim (`v:echospace` 68: a longer message stops it at a "Press
+    // ENTER" prompt); the interpreter, the counts' versions and both ways to fix it are in the log.
+    assert!(warnings[0].chars().count() <= 68, "{} chars: {}", warnings[0].chars().count(), warnings[0]);
+    let logged = text_of("window/logMessage");
+    let detail =
+        logged.iter().find(|m| m.contains("no torch found in the environment of")).expect("the note in the log");
+    assert!(
+        detail.contains(&python.display().to_string()) && detail.contains("torchcts-lsp inventory --python PY"),
+        "{detail}"
+    );
     for dir in dirs {
         let _ = std::fs::remove_dir_all(&dir);
     }

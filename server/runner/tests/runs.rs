@@ -12,6 +12,8 @@
 //!   run with `-- --include-ignored`; run so without `TORCHCTS_PYTHON` they say "SKIPPED: ..."
 //!   and pass, or fail with `TORCHCTS_REQUIRE_REAL_RUNS=1` (CI). They run one at a time.
 
+mod support;
+
 use runner::{
     command_line, decode_artifact, start, tests_from_payload, LevelSelection, OutputParser, RunControl, RunEvent,
     RunHandle, RunOutcome, RunRegistry, RunRequest, RunStatus, Selection, TestOutcome, TestResult,
@@ -21,6 +23,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+use support::Scratch;
 
 const FAKE_PKG: &str = "/fake/site-packages/torchcts";
 const ADD_F32: &str = "opinfo/test_opinfo_forward.py::test_op_forward[clean-add-torch.float32]";
@@ -35,18 +38,12 @@ fn fake(name: &str) -> PathBuf {
     fixtures().join(name)
 }
 
-/// A fresh folder with a manifest.py in it.
-fn workdir(name: &str, manifest: &str) -> PathBuf {
+/// A fresh folder with a manifest.py in it, removed when the test ends (or fails).
+fn workdir(name: &str, manifest: &str) -> Scratch {
     static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "torchcts-lsp-runs-{name}-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new_canonical("torchcts-lsp-runs", &format!("{name}-{}", N.fetch_add(1, Ordering::SeqCst)), "");
     std::fs::write(dir.join("manifest.py"), manifest).unwrap();
-    dir.canonicalize().unwrap()
+    dir
 }
 
 fn request(python: PathBuf, dir: &Path, selection: Selection, timeout: Duration) -> RunRequest {
@@ -981,7 +978,7 @@ async fn real_run_with_two_workers_becomes_evidence() {
 
 /// Starts a run of add, cos, sub and exp with a backend whose sub hangs, cancels it once two
 /// tests passed, and returns its outcome and folder.
-async fn run_stopped_midway(python: PathBuf, name: &str, workers: u16) -> (RunOutcome, PathBuf, i32) {
+async fn run_stopped_midway(python: PathBuf, name: &str, workers: u16) -> (RunOutcome, Scratch, i32) {
     let dir = workdir(name, &real_manifest(Some("hangy_backend")));
     std::fs::write(dir.join("hangy_backend.py"), HANGING_SUB_BACKEND).unwrap();
     let mut req = request(python, &dir, nodes(&[ADD_F32, COS_F32, SUB_F32, EXP_F32]), Duration::from_secs(600));
@@ -1089,7 +1086,7 @@ fn simdev_fixture() -> PathBuf {
 
 /// A folder with the simdev manifest, and a request on `simdev` with the backend on
 /// `PYTHONPATH` and the given faults.
-fn simdev_request(python: PathBuf, name: &str, ids: &[&str], faults: &[(&str, &str)]) -> (RunRequest, PathBuf) {
+fn simdev_request(python: PathBuf, name: &str, ids: &[&str], faults: &[(&str, &str)]) -> (RunRequest, Scratch) {
     let manifest = std::fs::read_to_string(simdev_fixture().join("manifest.py")).unwrap();
     let dir = workdir(name, &manifest);
     let mut req = request(python, &dir, nodes(ids), Duration::from_secs(600));

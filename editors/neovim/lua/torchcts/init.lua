@@ -91,7 +91,8 @@ local defaults = {
   -- A run's progress (`$/progress`) echoed in the command line; false: leave it to Neovim
   -- (vim.lsp.status(), 0.10+) or a progress plugin.
   progress = true,
-  -- Called with (message, level) instead of vim.notify.
+  -- Called with (message, level) instead of vim.notify, and with the server's messages
+  -- (window/showMessage, whole) instead of the one-line echo.
   notify = nil,
   -- :TorchctsReport: how the HTML support record is opened (a function of its path, or a
   -- command list the path is appended to); nil: xdg-open (Linux), open (macOS).
@@ -300,6 +301,57 @@ function M.progress_text(value)
   return text
 end
 
+--- `text` as one line of the command line: its first line, cut ("..." at the cut) to `width`
+--- (default `v:echospace`, the columns less those of 'showcmd' and 'ruler'). Longer, or several
+--- lines, and Neovim stops at a "Press ENTER" prompt.
+function M.one_line(text, width)
+  text = tostring(text):gsub("\r", ""):gsub("%s+$", "")
+  local line = text:match("^[^\n]*")
+  width = width or vim.v.echospace
+  if line == text and vim.fn.strdisplaywidth(line) <= width then
+    return line
+  end
+  local n = vim.fn.strchars(line)
+  while n > 0 and vim.fn.strdisplaywidth(vim.fn.strcharpart(line, 0, n)) > width - 3 do
+    n = n - 1
+  end
+  return vim.fn.strcharpart(line, 0, n) .. "..."
+end
+
+-- The server's messages (`window/showMessage`), whole, for :TorchctsMessages: the command
+-- line shows one line of each.
+local MESSAGES_KEPT = 50
+local messages = {}
+
+--- The server's last messages (at most 50), oldest first.
+function M.messages()
+  return vim.deepcopy(messages)
+end
+
+local MESSAGE_HIGHLIGHT = { "ErrorMsg", "WarningMsg" } -- by LSP MessageType; others: none
+
+-- `window/showMessage`: one line in the command line, kept in :messages, instead of Neovim's
+-- handler, whose message ends with a line break on 0.11 (always a "Press ENTER" prompt) and
+-- which prompts for a message wider than the screen. The `notify` option gets the whole text.
+local function on_show_message(_, result, ctx)
+  if type(result) ~= "table" or type(result.message) ~= "string" then
+    return vim.NIL
+  end
+  table.insert(messages, result.message)
+  if #messages > MESSAGES_KEPT then
+    table.remove(messages, 1)
+  end
+  local levels = vim.log.levels
+  local level = ({ levels.ERROR, levels.WARN, levels.INFO, levels.DEBUG })[result.type] or levels.INFO
+  if M.config.notify then
+    M.config.notify(result.message, level)
+  else
+    local hl = MESSAGE_HIGHLIGHT[result.type]
+    vim.api.nvim_echo({ { M.one_line(result.message), hl } }, true, {})
+  end
+  return vim.NIL
+end
+
 -- `$/progress`: Neovim's own handler (it keeps the state vim.lsp.status() and progress plugins
 -- read), then the text in the command line. Neovim 0.7 to 0.11 show no progress by themselves.
 local titles = {}
@@ -319,19 +371,21 @@ local function on_progress(err, result, ctx, config)
     end
     local text = M.progress_text(value)
     if text ~= nil and text ~= "" then
-      vim.api.nvim_echo({ { text } }, false, {}) -- the title names TorchCTS
+      vim.api.nvim_echo({ { M.one_line(text) } }, false, {}) -- the title names TorchCTS
     end
   end
   return answer
 end
 
---- The plugin's handlers (`torchcts/status`, `$/progress`, `workspace/codeLens/refresh`), for a
+--- The plugin's handlers (`torchcts/status`, `$/progress`, `workspace/codeLens/refresh`,
+--- `window/showMessage`), for a
 --- client config made without setup() (vim.lsp.config, nvim-lspconfig).
 function M.handlers()
   return {
     ["torchcts/status"] = on_status,
     ["$/progress"] = on_progress,
     ["workspace/codeLens/refresh"] = on_codelens_refresh,
+    ["window/showMessage"] = on_show_message,
   }
 end
 
@@ -781,6 +835,13 @@ local function create_user_commands()
     end,
     desc = "TorchCTS: the support record (html: write the page, say where, open it; markdown: in a split)",
   })
+  cmd("TorchctsMessages", function()
+    local chunks = {}
+    for _, m in ipairs(messages) do
+      table.insert(chunks, { m .. "\n" })
+    end
+    vim.api.nvim_echo(#chunks > 0 and chunks or { { "torchcts-lsp has sent no message" } }, false, {})
+  end, { desc = "TorchCTS: the server's messages, whole (the command line shows one line of each)" })
   cmd("TorchctsRestart", function()
     M.restart()
   end, { desc = "TorchCTS: restart torchcts-lsp" })

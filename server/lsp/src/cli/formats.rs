@@ -129,12 +129,12 @@ pub fn sarif(reports: &[Reported]) -> Value {
                 "name": code,
                 "shortDescription": {"text": doc},
                 "fullDescription": {"text": format!("{doc} {code}: {whose}.")},
-                "help": {"text": format!("{doc} See {}#{code}", codes::DOCS_URL)},
+                "help": {"text": format!("{doc} See {}#{code} in torchcts-lsp's documentation.", codes::DOCS_PATH)},
                 "defaultConfiguration": {"level": sarif_level(*severity)},
                 "properties": {"origin": origin, "category": registered.map(|c| c.category.name())},
             });
-            if let Some(c) = registered {
-                rule["helpUri"] = json!(c.code.help_uri());
+            if let Some(uri) = registered.and_then(|c| c.code.help_uri()) {
+                rule["helpUri"] = json!(uri);
             }
             rule
         })
@@ -173,16 +173,15 @@ pub fn sarif(reports: &[Reported]) -> Value {
             }
         }
     }
+    let mut driver = json!({"name": "torchcts-lsp", "version": env!("CARGO_PKG_VERSION"), "rules": rules_json});
+    if let Some(url) = codes::REPOSITORY_URL {
+        driver["informationUri"] = json!(url);
+    }
     json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [{
-            "tool": {"driver": {
-                "name": "torchcts-lsp",
-                "version": env!("CARGO_PKG_VERSION"),
-                "informationUri": codes::REPOSITORY_URL,
-                "rules": rules_json,
-            }},
+            "tool": {"driver": driver},
             "columnKind": "unicodeCodePoints",
             "invocations": [{
                 "executionSuccessful": notifications.is_empty(),
@@ -218,8 +217,32 @@ mod tests {
         let rule = rules.iter().find(|r| r["id"] == "duplicate-key").expect("a duplicate-key rule");
         let doc = torchcts_core::codes::Code::DuplicateKey.info().doc;
         assert_eq!(rule["shortDescription"]["text"], doc);
-        assert_eq!(rule["helpUri"], format!("{}#duplicate-key", torchcts_core::codes::DOCS_URL));
-        assert!(rule["help"]["text"].as_str().unwrap().starts_with(doc), "{rule}");
+        let help = rule["help"]["text"].as_str().unwrap();
+        assert!(help.starts_with(doc) && help.contains("docs/codes.md#duplicate-key"), "{rule}");
         assert_eq!(rule["properties"]["category"], "meaning");
+    }
+
+    /// No placeholder URL (the `OWNER` of an unpublished repository) reaches the log: while
+    /// Cargo.toml names no `repository`, SARIF's optional `informationUri` and `helpUri` are
+    /// left out; with one, they are under it.
+    #[test]
+    fn sarif_names_no_made_up_url() {
+        let text = "manifest = {\"manifest_version\": 1, \"device_name\": \"cpu\", \"capabilities\": {}, \"device_name\": \"cpu\"}\n";
+        let analysis = torchcts_core::analyze(text, &torchcts_core::AnalysisInput::default());
+        let log = super::sarif(&[super::Reported { path: "manifest.py".into(), outcome: Ok(&analysis) }]);
+        let serialized = log.to_string();
+        assert!(!serialized.contains("OWNER"), "{serialized}");
+        let driver = &log["runs"][0]["tool"]["driver"];
+        let rule = driver["rules"].as_array().unwrap().iter().find(|r| r["id"] == "duplicate-key").unwrap();
+        match torchcts_core::codes::REPOSITORY_URL {
+            None => {
+                assert!(driver.get("informationUri").is_none() && rule.get("helpUri").is_none(), "{driver}");
+                assert!(!serialized.contains("https://github.com"), "{serialized}");
+            }
+            Some(repo) => {
+                assert_eq!(driver["informationUri"], repo);
+                assert_eq!(rule["helpUri"], format!("{repo}/blob/main/docs/codes.md#duplicate-key"));
+            }
+        }
     }
 }

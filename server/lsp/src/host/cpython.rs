@@ -146,15 +146,18 @@ pub fn compile_once(python: &Path, source: &[u8], file_name: &str, text: &str) -
 }
 
 /// The server's long-lived workers, one per interpreter, each behind its own lock (a
-/// question at a time); a worker that failed is started again at the next question.
+/// question at a time); a worker that failed is started again at the next question. With
+/// them, what `find_spec` said ([`FoundModules`]), so a keystroke never asks twice.
 #[derive(Default)]
 pub struct Workers {
     workers: Mutex<std::collections::HashMap<PathBuf, Arc<Mutex<Option<Worker>>>>>,
+    found: FoundModules,
 }
 
 impl Workers {
-    /// [`Worker::compile`] on `python`'s worker, started if needed.
-    pub fn compile(&self, python: &Path, text: &str, file_name: &str) -> Result<CompileAnswer, String> {
+    /// `work` on `python`'s worker, started if needed; a worker that fails is dropped (the
+    /// next question starts another).
+    fn with_worker<R>(&self, python: &Path, work: impl FnOnce(&mut Worker) -> Result<R, String>) -> Result<R, String> {
         let slot = {
             let mut workers = self.workers.lock().unwrap_or_else(|p| p.into_inner());
             workers.entry(python.to_path_buf()).or_default().clone()
@@ -163,15 +166,114 @@ impl Workers {
         if worker.is_none() {
             *worker = Some(Worker::start(python)?);
         }
-        let answer = worker.as_mut().map(|w| w.compile(text.as_bytes(), file_name, text));
-        match answer {
-            Some(Ok(answer)) => Ok(answer),
-            Some(Err(e)) => {
-                *worker = None;
-                Err(e)
-            }
-            None => Err("no worker".into()),
+        let answer = worker.as_mut().map_or_else(|| Err("no worker".into()), work);
+        if answer.is_err() {
+            *worker = None;
         }
+        answer
+    }
+
+    /// [`Worker::compile`] on `python`'s worker.
+    pub fn compile(&self, python: &Path, text: &str, file_name: &str) -> Result<CompileAnswer, String> {
+        self.with_worker(python, |worker| worker.compile(text.as_bytes(), file_name, text))
+    }
+
+    /// Whether `python`'s `PathFinder.find_spec` finds the top-level `module` in `folders`:
+    /// the answer kept for them while no folder changed, else asked of the worker (and kept).
+    pub fn find_spec(&self, python: &Path, module: &str, folders: &[PathBuf]) -> Result<FindSpec, String> {
+        if let Some(found) = self.found.known(python, folders, module) {
+            return Ok(FindSpec { found, asked: false });
+        }
+        // The folders as they were before the question: a change while it is asked is not
+        // taken as answered.
+        let before = stamps(folders);
+        let names = [module.to_string()];
+        let found = self.with_worker(python, |worker| worker.find_spec(&names, folders))?;
+        let found = found.first().copied().flatten();
+        self.found.keep(python, folders, before, module, found);
+        Ok(FindSpec { found, asked: true })
+    }
+
+    /// The modules `python`'s `find_spec` found in `folders` (as they are now): importable,
+    /// whatever the listing of those folders says.
+    pub fn found_modules(&self, python: &Path, folders: &[PathBuf]) -> Vec<String> {
+        self.found.found(python, folders)
+    }
+
+    /// Forgets every `find_spec` answer (the environment changed).
+    pub fn forget_found_modules(&self) {
+        self.found.forget();
+    }
+}
+
+/// One `find_spec` answer: `found` (`None`: it raised), and whether the worker was asked
+/// now (`false`: the answer kept from an earlier question).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FindSpec {
+    pub found: Option<bool>,
+    pub asked: bool,
+}
+
+/// `find_spec` answers per interpreter and folders, valid while each folder's modification
+/// time is what it was when they were asked: installing or removing a module adds or
+/// removes an entry of the folder that holds it (its top-level name is all we ask), so the
+/// answers go with it, while a keystroke costs one `stat` per folder at most.
+#[derive(Default)]
+struct FoundModules {
+    answers: Mutex<std::collections::HashMap<(PathBuf, Vec<PathBuf>), FolderAnswers>>,
+}
+
+/// Each folder's modification time (`None`: not there).
+type Stamps = Vec<Option<std::time::SystemTime>>;
+
+struct FolderAnswers {
+    stamps: Stamps,
+    found: std::collections::HashMap<String, Option<bool>>,
+}
+
+fn stamps(folders: &[PathBuf]) -> Stamps {
+    folders.iter().map(|folder| std::fs::metadata(folder).and_then(|m| m.modified()).ok()).collect()
+}
+
+impl FoundModules {
+    /// The answers for `python` and `folders` if no folder changed since they were asked
+    /// (stale ones are dropped).
+    fn current<R>(&self, python: &Path, folders: &[PathBuf], read: impl FnOnce(&FolderAnswers) -> R) -> Option<R> {
+        let mut answers = self.answers.lock().unwrap_or_else(|p| p.into_inner());
+        let key = (python.to_path_buf(), folders.to_vec());
+        let kept = answers.get(&key)?;
+        if kept.stamps != stamps(folders) {
+            answers.remove(&key);
+            return None;
+        }
+        Some(read(kept))
+    }
+
+    fn known(&self, python: &Path, folders: &[PathBuf], module: &str) -> Option<Option<bool>> {
+        self.current(python, folders, |kept| kept.found.get(module).copied()).flatten()
+    }
+
+    fn found(&self, python: &Path, folders: &[PathBuf]) -> Vec<String> {
+        let found = |kept: &FolderAnswers| {
+            kept.found.iter().filter(|(_, found)| **found == Some(true)).map(|(name, _)| name.clone()).collect()
+        };
+        self.current(python, folders, found).unwrap_or_default()
+    }
+
+    /// Keeps `found` for `module`, asked while the folders had `asked_at`.
+    fn keep(&self, python: &Path, folders: &[PathBuf], asked_at: Stamps, module: &str, found: Option<bool>) {
+        let mut answers = self.answers.lock().unwrap_or_else(|p| p.into_inner());
+        let kept = answers
+            .entry((python.to_path_buf(), folders.to_vec()))
+            .or_insert_with(|| FolderAnswers { stamps: asked_at.clone(), found: Default::default() });
+        if kept.stamps != asked_at {
+            *kept = FolderAnswers { stamps: asked_at, found: Default::default() };
+        }
+        kept.found.insert(module.to_string(), found);
+    }
+
+    fn forget(&self) {
+        self.answers.lock().unwrap_or_else(|p| p.into_inner()).clear();
     }
 }
 
@@ -214,5 +316,37 @@ mod tests {
         // The one-shot form the CLI uses.
         let once = compile_once(&python, b"x = (\n", "m.py", "x = (\n").unwrap();
         assert_eq!(once.error, Some(("'(' was never closed".to_string(), 1)));
+    }
+
+    /// The server's `find_spec`: asked once per module and folders, answered from what was
+    /// kept while the folders stay as they were, asked again once one changes (a module
+    /// installed), forgotten with the environment.
+    #[test]
+    fn find_spec_answers_are_kept_while_the_folders_stay_as_they_were() {
+        let Some(python) = python() else {
+            println!("SKIPPED: no CPython 3.10+ (TORCHCTS_PYTHON or python3)");
+            return;
+        };
+        let dir = std::env::temp_dir().join(format!("torchcts-lsp-found-modules-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let folders = [dir.clone()];
+        let workers = Workers::default();
+        let ask = |module: &str| workers.find_spec(&python, module, &folders).unwrap();
+        assert_eq!(ask("orch"), FindSpec { found: Some(false), asked: true });
+        assert_eq!(ask("orch"), FindSpec { found: Some(false), asked: false });
+        assert!(workers.found_modules(&python, &folders).is_empty());
+        // Installed: a new entry of the folder (its time moves on; a coarse clock may need
+        // a moment to show it).
+        std::thread::sleep(Duration::from_millis(20));
+        std::fs::write(dir.join("orch.py"), "").unwrap();
+        assert_eq!(ask("orch"), FindSpec { found: Some(true), asked: true });
+        assert_eq!(ask("orch"), FindSpec { found: Some(true), asked: false });
+        assert_eq!(workers.found_modules(&python, &folders), vec!["orch".to_string()]);
+        assert!(workers.found_modules(&python, &[]).is_empty(), "other folders, other answers");
+        workers.forget_found_modules();
+        assert!(workers.found_modules(&python, &folders).is_empty());
+        assert_eq!(ask("orch"), FindSpec { found: Some(true), asked: true });
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

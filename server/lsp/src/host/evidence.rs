@@ -224,18 +224,20 @@ type IndexMap = HashMap<(PathBuf, String), Arc<OnceLock<Arc<Mutex<EvidenceIndex>
 
 impl EvidenceIndexes {
     /// The index of the manifest at `path` on `device` over `folders` (its
-    /// [`result_folders`]), refreshed; `None` when none of the folders exists yet.
+    /// [`result_folders`]), refreshed, and how many results files this call read (the first
+    /// read's, or the refresh's: only new or changed files); `None` when none of the folders
+    /// exists yet.
     ///
     /// The first read is done once (issue 35): a second question arriving while it goes on
     /// (the open's evidence notes and the first hover or lens come together) waits for it
     /// instead of reading the same files beside it, which on a loaded machine doubled the
     /// CPU the first answer waited for.
-    pub fn index(&self, path: &Path, device: &str, folders: &[PathBuf]) -> Option<Arc<Mutex<EvidenceIndex>>> {
+    pub fn index(&self, path: &Path, device: &str, folders: &[PathBuf]) -> Option<(Arc<Mutex<EvidenceIndex>>, usize)> {
         let key = (path.parent()?.to_path_buf(), device.to_string());
         let known = self.map().get(&key).and_then(|slot| slot.get().cloned());
         if let Some(index) = known {
-            index.lock().unwrap_or_else(|p| p.into_inner()).refresh();
-            return Some(index);
+            let read = index.lock().unwrap_or_else(|p| p.into_inner()).refresh();
+            return Some((index, read));
         }
         if !folders.iter().any(|f| f.is_dir()) {
             return None;
@@ -249,10 +251,15 @@ impl EvidenceIndexes {
                 Arc::new(Mutex::new(EvidenceIndex::read(folders, device, Limits::default())))
             })
             .clone();
-        if !read_here {
-            index.lock().unwrap_or_else(|p| p.into_inner()).refresh();
-        }
-        Some(index)
+        let read = {
+            let mut index = index.lock().unwrap_or_else(|p| p.into_inner());
+            if read_here {
+                index.files_read()
+            } else {
+                index.refresh()
+            }
+        };
+        Some((index, read))
     }
 
     /// Forgets every index (the result folders a manifest has may have changed).

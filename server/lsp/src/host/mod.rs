@@ -152,7 +152,9 @@ impl Surroundings {
     /// asked, one process judges it ([`cpython`]): its `compile()` of the text, and, for a
     /// text that compiles but that we say cannot import a module (`No module named 'X'`,
     /// from the listing of the environment's folders), `PathFinder.find_spec` of X on those
-    /// folders; the text is analysed again with what it says.
+    /// folders, module after module while it finds them; the text is analysed again with
+    /// what it says. (The server asks the same questions of its long-lived worker,
+    /// `server/cpython.rs`, and ends at the same analysis.)
     pub fn analyze_whole(&self, text: &str, inventory: Option<&Inventory>) -> Analysis {
         let tree = torchcts_core::syntax::parse(text, None);
         let analyse = |surroundings: &Surroundings| {
@@ -167,21 +169,31 @@ impl Surroundings {
         let Ok(mut worker) = cpython::Worker::start(python) else { return analysis };
         let name = self.file_name.as_deref().unwrap_or("manifest.py");
         let Ok(answer) = worker.compile(text.as_bytes(), name, text) else { return analysis };
-        if !answer.agrees_with(analysis.syntax_error.as_ref()) {
-            return analyse(&Surroundings { compiled: Some(Arc::new(answer)), ..self.clone() });
-        }
-        let found = missing_module(&analysis).filter(|_| answer.error.is_none()).and_then(|module| {
-            Some((worker.find_spec(std::slice::from_ref(&module), &self.module_folders).ok()?, module))
-        });
-        match (found, &self.importable) {
-            (Some((found, module)), Some(importable)) if found == [Some(true)] => {
-                let mut importable = importable.clone();
-                importable.names.insert(module);
-                let compiled = Some(Arc::new(answer));
-                analyse(&Surroundings { compiled, importable: Some(importable), ..self.clone() })
+        let (compiles, agrees) = (answer.error.is_none(), answer.agrees_with(analysis.syntax_error.as_ref()));
+        let mut judged = Surroundings { compiled: Some(Arc::new(answer)), ..self.clone() };
+        let mut analysis = if agrees {
+            Analysis { syntax_judge: torchcts_core::cpython::SyntaxJudge::CPython, ..analysis }
+        } else {
+            analyse(&judged)
+        };
+        // Each confirmation adds a name the text imports: as many rounds as it has imports.
+        while let Some(module) = missing_module(&analysis).filter(|_| compiles) {
+            let found = worker.find_spec(std::slice::from_ref(&module), &self.module_folders);
+            if !matches!(found.as_deref(), Ok([Some(true)])) || !judged.confirm_importable([module]) {
+                break;
             }
-            _ => Analysis { syntax_judge: torchcts_core::cpython::SyntaxJudge::CPython, ..analysis },
+            analysis = analyse(&judged);
         }
+        analysis
+    }
+
+    /// Adds `modules` (CPython's `find_spec` found them) to the importable modules, where
+    /// the listing is complete enough to claim any missing; true if one was new.
+    pub fn confirm_importable(&mut self, modules: impl IntoIterator<Item = String>) -> bool {
+        let Some(importable) = self.importable.as_mut() else { return false };
+        let before = importable.names.len();
+        importable.names.extend(modules);
+        importable.names.len() > before
     }
 
     /// The analysis of `text` parsed as `tree`. The [`Analysis`] keeps `text` (the server
@@ -238,7 +250,7 @@ impl Surroundings {
 }
 
 /// The module `analysis` says cannot be imported (its load error `No module named 'X'`).
-fn missing_module(analysis: &Analysis) -> Option<String> {
+pub fn missing_module(analysis: &Analysis) -> Option<String> {
     let load = analysis.model.load_error.as_ref().filter(|e| e.exception == "ModuleNotFoundError")?;
     let name = load.message.strip_prefix("No module named '")?.strip_suffix('\'')?;
     Some(name.to_string())
@@ -320,6 +332,13 @@ mod tests {
         };
         let manifest = "manifest = {}\n";
         assert_eq!(load_error(&format!("import pkg_here\n{manifest}")).0, None);
+        // Module after module: each one the listing misses and find_spec finds.
+        std::fs::write(dir.join("also_here.py"), "").unwrap();
+        assert_eq!(load_error(&format!("import pkg_here\nimport also_here\n{manifest}")).0, None);
+        assert_eq!(
+            load_error(&format!("import pkg_here\nimport not_here\nimport also_here\n{manifest}")).0,
+            Some("No module named 'not_here'".into())
+        );
         assert_eq!(
             load_error(&format!("import not_here\n{manifest}")),
             (Some("No module named 'not_here'".into()), torchcts_core::cpython::SyntaxJudge::CPython)

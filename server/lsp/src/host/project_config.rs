@@ -95,7 +95,7 @@ pub const KEYS: &[Key] = &[
     Key {
         name: "cpython-compile",
         example: "false",
-        meaning: "false: never ask the environment's CPython to compile() a manifest our parsers find broken",
+        meaning: "false: never ask the environment's CPython to compile() a manifest our parsers find broken or find_spec() a module we say is missing",
         default: "true",
     },
 ];

@@ -80,7 +80,14 @@ pub fn surroundings(session: &Session, uri: &Uri, on_pool: &OnPool) -> Surroundi
     if !cpython_allowed {
         surroundings.compile_python = None;
     }
-    surroundings.compiled = compiled;
+    // The modules CPython's `find_spec` found where the listing saw none
+    // (`server/cpython.rs`): the listing is made once per environment, CPython looked since.
+    if let Some(python) = &surroundings.compile_python {
+        let found = session.cpython.found_modules(python, &surroundings.module_folders);
+        surroundings.confirm_importable(found);
+    }
+    // A CPython answer kept on the document applies only while CPython may be asked.
+    surroundings.compiled = compiled.filter(|_| surroundings.compile_python.is_some());
     surroundings
 }
 

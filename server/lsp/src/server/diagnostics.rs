@@ -166,7 +166,7 @@ fn analyse(session: &Session, uri: &Uri, snapshot: AnalysisJob, on_pool: &OnPool
         _ => false,
     };
     let analysis = Arc::new(analysis);
-    let question = cpython::question(&uri, revision, surroundings.compile_python.clone(), &analysis);
+    let question = cpython::question(&uri, revision, &surroundings, &analysis);
     {
         let mut state = session.lock();
         if let Some(doc) = state.documents.get_mut(&uri) {

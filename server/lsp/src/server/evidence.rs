@@ -27,7 +27,14 @@ fn index_for(session: &Session, path: &Path, device: &str, _: &OnPool) -> Option
         .and_then(|c| c.results.as_ref().map(|r| r.value.clone()))
         .unwrap_or_default();
     let folders = result_folders(path, root.as_deref(), &extra);
-    session.evidence.index(path, device, &folders)
+    let (index, read) = session.evidence.index(path, device, &folders)?;
+    if read > 0 && crate::server::log::enabled(crate::server::log::Level::Debug) {
+        // What a refresh costs, for the log file at debug level (a test reads it: after one
+        // new history file the refresh reads that file alone).
+        let line = format!("evidence: {read} results files read for {} on {device}", path.display());
+        crate::server::log::to_file(crate::server::log::Level::Debug, &line);
+    }
+    Some(index)
 }
 
 /// The device setting and the refreshed evidence index of `uri`'s manifest on its device;

@@ -34,6 +34,8 @@ pub async fn load_and_refresh(session: &Session) {
             let mut state = session.lock();
             state.embedded = Some(choice);
             state.environment = Some(std::sync::Arc::new(environment));
+            // What CPython found importable was found in the previous one's folders.
+            session.cpython.forget_found_modules();
             // Counts cached per document were made from the previous inventory.
             state.documents.forget_summaries();
             state.documents.uris()
@@ -134,14 +136,33 @@ async fn report_inventory(session: &Session, custom: bool) {
         repeated
     };
     if let Some(note) = note.filter(|_| !repeated) {
-        session.client
-            .show_message(
-                MessageType::WARNING,
-                format!(
-                    "torchcts-lsp: {note}. Set torchcts.python to the interpreter of your torch environment, or run `torchcts-lsp inventory --python PY` and set torchcts.inventory.path to the file it prints."
-                ),
-            )
-            .await;
+        let found = session.lock().environment.as_ref().and_then(|e| e.found.torch.clone());
+        let versions = session.lock().embedded.as_ref().map(|c| (c.torch.clone(), c.torchcts().to_string()));
+        let (torch, torchcts) = versions.unwrap_or_default();
+        session.log(crate::server::log::Level::Warn, format!("torchcts-lsp: {note}. {INVENTORY_FIX}")).await;
+        session.client.show_message(MessageType::WARNING, inventory_warning(found.as_deref(), &torch, &torchcts)).await;
+    }
+}
+
+/// What to do when the counts are not for the environment's versions: in the log, beside
+/// the note that says why.
+const INVENTORY_FIX: &str = "Set torchcts.python.interpreter to the interpreter of your torch environment, or run `torchcts-lsp inventory --python PY` and set torchcts.inventory.path to the file it prints.";
+
+/// The warning shown when the counts (for `torch` and `torchcts`) are not for the
+/// environment's versions (its torch: `found`): at most 68 characters, one line of an
+/// 80-column Neovim (see the test); why and what to do are in the log.
+fn inventory_warning(found: Option<&str>, torch: &str, torchcts: &str) -> String {
+    let Some(found) = found.map(accounting::versions::release) else {
+        return "torchcts: no torch found; set python.interpreter (see the log)".to_string();
+    };
+    if found == torch {
+        return format!("torchcts: counts for torchcts {torchcts} with torch {torch} (see the log)");
+    }
+    let mismatch = format!("torchcts: counts for torch {torch}, not your {found} (see the log)");
+    if mismatch.chars().count() <= 68 {
+        mismatch
+    } else {
+        format!("torchcts: counts for torch {torch}, not yours (see the log)")
     }
 }
 
@@ -171,6 +192,27 @@ fn drop_resident_pages(bytes: &'static [u8]) {
         // of the executable; MADV_DONTNEED on such pages only drops them from memory.
         unsafe {
             libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_DONTNEED);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What Neovim can echo on one line of an 80-column screen (`v:echospace`: the columns
+    /// less 12 for 'showcmd'); a longer message stops it at a "Press ENTER" prompt.
+    const MESSAGE_WIDTH: usize = 68;
+
+    #[test]
+    fn the_inventory_warnings_fit_one_line_of_an_80_column_screen() {
+        for cts in accounting::versions::embedded_torchcts_releases() {
+            for torch in accounting::versions::embedded_torch_releases_of(cts) {
+                for found in [None, Some(torch), Some("2.6.0"), Some("2.11.0.dev20250101+cu128")] {
+                    let warning = inventory_warning(found, torch, cts);
+                    assert!(warning.chars().count() <= MESSAGE_WIDTH, "{} chars: {warning}", warning.chars().count());
+                }
+            }
         }
     }
 }

@@ -18,6 +18,8 @@ pub struct LspClient {
     pub backlog: Vec<Value>,
     /// Results to answer server-to-client requests with, by method (default: null).
     answers: std::collections::HashMap<String, Value>,
+    /// Folders removed once the server is gone (fields drop after `Drop::drop` kills it).
+    scratch: Vec<super::TempDir>,
 }
 
 pub const TIMEOUT: Duration = Duration::from_secs(20);
@@ -87,7 +89,15 @@ impl LspClient {
                 }
             }
         });
-        LspClient { child, stdin, incoming: rx, next_id: 1, backlog: Vec::new(), answers: Default::default() }
+        LspClient {
+            child,
+            stdin,
+            incoming: rx,
+            next_id: 1,
+            backlog: Vec::new(),
+            answers: Default::default(),
+            scratch: Vec::new(),
+        }
     }
 
     pub fn send(&mut self, message: Value) {
@@ -125,6 +135,14 @@ impl LspClient {
             assert!(Instant::now() < deadline, "the server did not exit");
             std::thread::sleep(Duration::from_millis(20));
         }
+    }
+
+    /// Keeps `dir` (the test's workspace) until this client is dropped, then removes it after
+    /// the server: for a folder made where the client is.
+    pub fn owns(&mut self, dir: super::TempDir) -> std::path::PathBuf {
+        let path = dir.0.clone();
+        self.scratch.push(dir);
+        path
     }
 
     /// Answer the server's `method` requests with `result` from now on.

@@ -40,6 +40,17 @@ pub fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// Installs `package` `version` into the site-packages folder `site` as far as torchcts-lsp
+/// reads it (no Python runs it): an empty package and its dist-info `METADATA`.
+pub fn install_package(site: &Path, package: &str, version: &str) {
+    std::fs::create_dir_all(site.join(package)).unwrap();
+    std::fs::write(site.join(package).join("__init__.py"), "").unwrap();
+    let info = site.join(format!("{package}-{version}.dist-info"));
+    std::fs::create_dir_all(&info).unwrap();
+    std::fs::write(info.join("METADATA"), format!("Metadata-Version: 2.1\nName: {package}\nVersion: {version}\n"))
+        .unwrap();
+}
+
 /// Copies the file `from` to `to`, making `to`'s folder.
 pub fn copy_file(from: &Path, to: &Path) {
     std::fs::create_dir_all(to.parent().unwrap()).unwrap();
@@ -58,8 +69,27 @@ pub fn git(dir: &Path, args: &[&str]) {
     assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
 }
 
+/// The real TorchCTS's Python (`TORCHCTS_PYTHON`: torchcts 0.4.1, torch 2.12.1), for the
+/// tests `#[ignore]`d without it; `None` after printing "SKIPPED: {skipped} (set
+/// TORCHCTS_PYTHON)", so that the test passes, unless `TORCHCTS_REQUIRE_REAL_RUNS=1` (CI),
+/// where its absence fails the test.
+pub fn real_python(skipped: &str) -> Option<PathBuf> {
+    match std::env::var_os("TORCHCTS_PYTHON").filter(|v| !v.is_empty()) {
+        Some(python) => Some(PathBuf::from(python)),
+        None => {
+            assert!(
+                std::env::var("TORCHCTS_REQUIRE_REAL_RUNS").as_deref() != Ok("1"),
+                "TORCHCTS_REQUIRE_REAL_RUNS=1 but TORCHCTS_PYTHON is not set"
+            );
+            println!("SKIPPED: {skipped} (set TORCHCTS_PYTHON)");
+            None
+        }
+    }
+}
+
 /// A folder removed when this is dropped (also when the test fails). It dereferences to
-/// the folder's path.
+/// the folder's path. Every scratch folder of these tests is one, so that a run leaves
+/// nothing in the temp folder (an `LspClient` can own one: [`lsp_client::LspClient::owns`]).
 pub struct TempDir(pub PathBuf);
 
 impl TempDir {
@@ -69,6 +99,15 @@ impl TempDir {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         TempDir(dir)
+    }
+
+    /// [`TempDir::fresh`] under its canonical path (links resolved), as the server and the
+    /// CLI name it.
+    pub fn fresh_canonical(name: &str) -> TempDir {
+        let dir = TempDir::fresh(name);
+        let canonical = dir.0.canonicalize().unwrap();
+        std::mem::forget(dir);
+        TempDir(canonical)
     }
 }
 

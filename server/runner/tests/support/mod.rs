@@ -25,6 +25,14 @@ impl Scratch {
         Scratch { root, path }
     }
 
+    /// [`Scratch::new`] under its canonical path (links resolved), as runs name it.
+    pub fn new_canonical(prefix: &str, name: &str, sub: &str) -> Scratch {
+        let mut scratch = Scratch::new(prefix, name, sub);
+        scratch.root = scratch.root.canonicalize().unwrap();
+        scratch.path = scratch.path.canonicalize().unwrap();
+        scratch
+    }
+
     /// The folder as an owned path (for what takes a `PathBuf`).
     pub fn to_path_buf(&self) -> PathBuf {
         self.path.clone()

@@ -1,6 +1,7 @@
 //! `workspace/didChangeConfiguration`: new settings; a changed inventory path or python reloads the
 //! inventory and refreshes every open document, changed `manifests` globs refresh (or
-//! silence) every open document, the log level and file apply at once.
+//! silence) every open document, a changed `cpythonCompile` analyses every open document
+//! again (CPython's answers apply, or stop applying), the log level and file apply at once.
 //!
 //! A pull-model client sends `settings: null` (nothing in it): the settings are kept, and
 //! pulled with `workspace/configuration` (section `torchcts`) when the client serves it.
@@ -36,11 +37,17 @@ async fn apply(session: &Session, new: Settings) {
     let hints_changed = old.inlay_hints != new.inlay_hints;
     // The counts are for the device and, without a semantic_level, the default level.
     let counts_changed = old.device != new.device || old.default_level != new.default_level;
+    // CPython's answers (syntax errors, missing modules) apply, or stop applying, at once:
+    // VS Code sends `true` once the workspace is trusted.
+    let cpython_changed = old.cpython_compile != new.cpython_compile;
     session.lock().settings = new;
     if reload {
         crate::server::inventory::load_and_refresh(session).await;
     } else if manifests_changed || hints_changed || counts_changed {
         let uris = session.lock().documents.uris();
         session.changed(Change::Counts(uris));
+    } else if cpython_changed {
+        let uris = session.lock().documents.uris();
+        session.changed(Change::Findings(uris));
     }
 }

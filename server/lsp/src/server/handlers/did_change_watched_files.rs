@@ -25,9 +25,10 @@ pub async fn did_change_watched_files(session: &Session, params: DidChangeWatche
         {
             let mut state = session.lock();
             state.project_configs.forget();
-            // Its `python` may have changed with it.
+            // Its `python` may have changed with it, and with it the modules it imports.
             state.project_environments.clear();
         }
+        session.cpython.forget_found_modules();
         // The `results` folders may have changed with it.
         session.evidence.clear();
         session.changed(Change::Counts(session.lock().documents.uris()));
