@@ -66,11 +66,11 @@ impl Evaluator<'_> {
             "str" if !arg.repr_is_exact() => return None,
             "str" => ValueKind::Str(arg.py_str()),
             "bool" => ValueKind::Bool(arg.truthy()?),
-            "len" => ValueKind::Int(items(&arg)?.len() as i128),
-            "list" => ValueKind::List(items(&arg)?),
-            "tuple" => ValueKind::Tuple(items(&arg)?),
+            "len" => ValueKind::Int(items(arg)?.len() as i128),
+            "list" => ValueKind::List(items(arg)?),
+            "tuple" => ValueKind::Tuple(items(arg)?),
             "sorted" => {
-                let mut v = items(&arg)?;
+                let mut v = items(arg)?;
                 if v.iter().all(|x| x.as_str().is_some()) {
                     v.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
                 } else if v.iter().all(|x| x.as_number().is_some()) {
