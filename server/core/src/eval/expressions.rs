@@ -247,11 +247,11 @@ impl Evaluator<'_> {
 
     fn subscript(&mut self, node: Node) -> Value {
         let s = span(node);
-        let (Some(obj), Some(index)) = (node.field(Field::Value), node.field(Field::Subscript)) else {
+        let (Some(obj), Some(_)) = (node.field(Field::Value), node.field(Field::Subscript)) else {
             return Value::unknown("incomplete subscript", s);
         };
         let base = self.expr(obj);
-        let key = self.expr(index);
+        let key = self.subscript_key(node);
         if self.model.load_error.is_some() {
             return Value::unknown("raises", s);
         }

@@ -154,16 +154,18 @@ fn apply_item_op(container: &mut Value, key: Value, op: ItemOp) -> Result<(), Ra
     }
 }
 
-/// A target's chain of subscripts: the innermost object and the key nodes, outermost last.
+/// A target's chain of subscripts: the innermost object and the `subscript` nodes, innermost
+/// first (their keys are read with [`Evaluator::subscript_key`]).
 pub(super) fn subscript_chain(target: Node) -> Option<(Node, Vec<Node>)> {
-    let mut keys = Vec::new();
+    let mut subscripts = Vec::new();
     let mut node = target;
     while node.kind() == "subscript" {
-        keys.push(node.field(Field::Subscript)?);
+        node.field(Field::Subscript)?;
+        subscripts.push(node);
         node = node.field(Field::Value)?;
     }
-    keys.reverse();
-    Some((node, keys))
+    subscripts.reverse();
+    Some((node, subscripts))
 }
 
 impl Evaluator<'_> {
@@ -177,14 +179,14 @@ impl Evaluator<'_> {
                 if self.model.load_error.is_some() {
                     break;
                 }
-                let _ = self.expr(*k);
+                let _ = self.subscript_key(*k);
             }
             return if self.model.load_error.is_some() { Reached::Raised } else { Reached::Unknown };
         }
         let root = self.t(object).to_string();
         let mut path = Vec::new();
         for (i, k) in keys.iter().enumerate() {
-            let key = self.expr(*k);
+            let key = self.subscript_key(*k);
             if self.model.load_error.is_some() {
                 return Reached::Raised;
             }
@@ -204,7 +206,7 @@ impl Evaluator<'_> {
                 Ok(None) => {
                     // Not known from here on: the remaining keys still raise their own errors.
                     for k in &keys[i + 1..] {
-                        let _ = self.expr(*k);
+                        let _ = self.subscript_key(*k);
                         if self.model.load_error.is_some() {
                             return Reached::Raised;
                         }
@@ -247,11 +249,11 @@ impl Evaluator<'_> {
             Reached::Known(root, path) => (root, path),
             Reached::Raised => return,
             Reached::Unknown => {
-                let _ = self.expr(*last);
+                let _ = self.subscript_key(*last);
                 return;
             }
         };
-        let key = self.expr(*last);
+        let key = self.subscript_key(*last);
         if self.model.load_error.is_some() {
             return;
         }
@@ -269,18 +271,40 @@ impl Evaluator<'_> {
             return;
         }
         for k in containers {
-            let key = self.expr(*k);
+            let key = self.subscript_key(*k);
             if self.model.load_error.is_some() {
                 return;
             }
             value = self.read_item(value, key, *k);
         }
-        let key = self.expr(last);
+        let key = self.subscript_key(last);
         if self.model.load_error.is_some() {
             return;
         }
         if let Err((s, exception, message)) = apply_item_op(&mut value, key, op) {
             self.fail(s, exception, message);
+        }
+    }
+
+    /// The key of the subscript `node`: `x[a, b]` (or `x[a,]`) is the tuple `(a, b)`.
+    pub(super) fn subscript_key(&mut self, node: Node) -> Value {
+        let s = node.start_byte()..node.end_byte();
+        let mut cursor = node.walk();
+        let parts: Vec<Node> = node.children_by_field_name("subscript", &mut cursor).collect();
+        let mut cursor = node.walk();
+        let comma = node.children(&mut cursor).any(|c| !c.is_named() && c.kind() == ",");
+        match parts.as_slice() {
+            [one] if !comma => self.expr(*one),
+            _ => {
+                let mut items = Vec::with_capacity(parts.len());
+                for part in parts {
+                    items.push(self.expr(part));
+                    if self.model.load_error.is_some() {
+                        break;
+                    }
+                }
+                Value::new(ValueKind::Tuple(items), s)
+            }
         }
     }
 

@@ -436,3 +436,13 @@ fn targets_in_pythons_order() {
         Some("name 'manifest' is not defined")
     );
 }
+
+/// `x[a,]` and `x[a, b]` index with a tuple (CPython 3.11.7: `KeyError: ('training',)`).
+#[test]
+fn a_comma_in_a_subscript_makes_a_tuple_key() {
+    let error = |text: &str| eval(text).load_error.map(|e| e.message);
+    assert_eq!(error("manifest = {'a': 1}\ndel manifest['training',]\n").as_deref(), Some("('training',)"));
+    assert_eq!(error("manifest = {'a': 1}\nx = manifest['a', 'b']\n").as_deref(), Some("('a', 'b')"));
+    let d = manifest("manifest = {('a', 1): 2}\nmanifest['b'] = manifest['a', 1]\n");
+    assert_eq!(d.get("b").unwrap().value.repr(), "2");
+}
