@@ -240,13 +240,18 @@ fn missed_error(text: &str, tokens: Option<&[super::tokens::Token]>) -> Option<s
 }
 
 /// The first token an `import` statement cannot hold (`import a-b`: tree-sitter reads on
-/// after the module name), or a `.` among the names a `from` statement imports (`from torch
+/// after the module name; a trailing comma), or a `.` among the names a `from` statement imports (`from torch
 /// import flo.at16`, which tree-sitter reads as a dotted name). The rest of a `from`
 /// statement is left to tree-sitter.
 fn import_junk(tokens: &[super::tokens::Token]) -> Option<std::ops::Range<usize>> {
     use super::tokens::Kind;
     let (mut in_import, mut in_from, mut from_names) = (false, false, false);
-    for t in tokens {
+    for (k, t) in tokens.iter().enumerate() {
+        // `import a,` then the statement's end.
+        let ends = tokens.get(k + 1).is_none_or(|n| n.logical_start || n.is(";"));
+        if in_import && t.is(",") && ends {
+            return Some(t.start..t.end());
+        }
         if t.logical_start || t.is(";") {
             in_import = t.is_name("import");
             (in_from, from_names) = (t.is_name("from"), false);
@@ -561,6 +566,8 @@ mod tests {
             ("x = not *y\n", "invalid syntax", 1),
             ("x = a ** *b\n", "invalid syntax", 1),
             ("import torch\nfrom torch import flo.at16 as F16\n", "invalid syntax", 2),
+            ("import torch,\n\nmanifest = {}\n", "invalid syntax", 1),
+            ("import a, b,;x = 1\n", "invalid syntax", 1),
             ("\\", "unexpected EOF while parsing", 1),
             ("x = (1,\n\\", "'(' was never closed", 1),
             // Before a bracket left open at EOF: the parser's error comes first.
