@@ -26,10 +26,14 @@ Outputs (gzip -9, mtime 0):
 * `inventory-deltas.json.gz` - `{"format": "torchcts-lsp-inventory-deltas", "format_version": 2,
   "base": "TORCHCTS/TORCH", "versions": {"TORCHCTS/TORCH": {"alias": NAME} | {"lines": [...]}}}`
   (format 1, read with `--keep-packed`, named releases by torch alone, all of one torchcts)
-* `inventory-metadata.json.gz` - `{"format": "torchcts-lsp-match-metadata", "format_version": 1,
-  "releases": {"TORCHCTS/TORCH": [per item, aligned with its items: the match metadata
-  object, strings as text]}}`, for the releases extracted with it (the build lends the
-  nearest one's to the others, by node id)
+* `inventory-metadata.json.gz` - `{"format": "torchcts-lsp-match-metadata", "format_version": 2,
+  "base": "TORCHCTS/TORCH", "releases": {"TORCHCTS/TORCH": [per item, aligned with its
+  items: the match metadata object, strings as text] | {"rows_against_base": [the same, but
+  null where the item's metadata equals the base release's for the same node id]}}}`, for
+  the releases extracted with it (the build lends the nearest one's to the others, by node
+  id). The base release is written in full; the others almost wholly null: the matchers'
+  metadata of a test rarely changes between releases (format 1, read too, wrote every
+  release in full)
 
 `--unpack TORCHCTS/TORCH --out FILE` writes one packed release back as a full inventory
 (with its match metadata, where it has some), e.g. for `extract_inventory.py --metadata-into`.
@@ -123,12 +127,46 @@ def with_metadata(inv: dict, metadata: list) -> dict:
     return out
 
 
-def packed_metadata(out_dir: str) -> dict:
+def packed_metadata(out_dir: str, invs: dict) -> dict:
+    """Every release's committed match metadata in full (`invs`: the packed releases, whose
+    node ids resolve the rows written against the base)."""
     path = os.path.join(out_dir, "inventory-metadata.json.gz")
     if not os.path.exists(path):
         return {}
     with gzip.open(path, "rt", encoding="utf-8") as f:
-        return json.load(f)["releases"]
+        stored = json.load(f)
+    releases = stored["releases"]
+    if stored.get("format_version", 1) < 2:
+        return releases
+    base = stored["base"]
+    base_by_id = node_id_map(invs[base], releases[base])
+    out = {}
+    for release, rows in releases.items():
+        if isinstance(rows, dict):
+            items = invs[release]["items"]
+            rows = [base_by_id[it["id"]] if md is None else md for it, md in zip(items, rows["rows_against_base"])]
+        out[release] = rows
+    return out
+
+
+def node_id_map(inv: dict, metadata: list) -> dict:
+    return {it["id"]: md for it, md in zip(inv["items"], metadata)}
+
+
+def metadata_file(base: str, order: list, invs: dict, metadata: dict) -> dict:
+    """The committed form: the base release's metadata in full, every other release's rows
+    null where they equal the base's for the same node id."""
+    if base not in metadata:
+        return {"format": "torchcts-lsp-match-metadata", "format_version": 1,
+                "releases": {r: metadata[r] for r in order if r in metadata}}
+    base_by_id = node_id_map(invs[base], metadata[base])
+    releases: dict = {base: metadata[base]}
+    for release in order:
+        if release in metadata and release != base:
+            rows = [None if it["id"] in base_by_id and base_by_id[it["id"]] == md else md
+                    for it, md in zip(invs[release]["items"], metadata[release])]
+            releases[release] = {"rows_against_base": rows}
+    return {"format": "torchcts-lsp-match-metadata", "format_version": 2, "base": base, "releases": releases}
 
 
 def line_delta(base: list[str], version: list[str]) -> list:
@@ -217,7 +255,7 @@ def main() -> int:
         if args.unpack not in invs or not args.out:
             raise SystemExit(f"--unpack needs --out and one of {sorted(invs)}")
         inv = invs[args.unpack]
-        metadata = packed_metadata(args.out_dir).get(args.unpack)
+        metadata = packed_metadata(args.out_dir, invs).get(args.unpack)
         if metadata is not None:
             inv = with_metadata(inv, metadata)
         with open(args.out, "wb") as f:
@@ -227,7 +265,7 @@ def main() -> int:
         return 0
 
     invs = packed_inventories(args.out_dir) if args.keep_packed else {}
-    metadata = packed_metadata(args.out_dir) if args.keep_packed else {}
+    metadata = packed_metadata(args.out_dir, invs) if args.keep_packed else {}
     for path in args.inventories:
         with gzip.open(path, "rt", encoding="utf-8") as f:
             inv = json.load(f)
@@ -264,6 +302,14 @@ def main() -> int:
         versions[release] = {"lines": ops}
         print(f"{release}: {literal} of {len(lines)} lines differ from {base_version}", file=sys.stderr)
 
+    # An alias is its twin's rows in the archive, metadata too: an alias's own metadata
+    # (the same items) serves the twin extracted without any.
+    for release, stored in versions.items():
+        twin = stored.get("alias")
+        if twin and release in metadata and twin not in metadata:
+            metadata[twin] = metadata[release]
+            print(f"{twin}: match metadata of its alias {release}", file=sys.stderr)
+
     os.makedirs(args.out_dir, exist_ok=True)
     base_size = write_gz(os.path.join(args.out_dir, "inventory-base.json.gz"), "\n".join(base_lines) + "\n")
     deltas = {
@@ -275,9 +321,7 @@ def main() -> int:
     delta_size = write_gz(os.path.join(args.out_dir, "inventory-deltas.json.gz"), json.dumps(deltas, ensure_ascii=False))
     metadata_path = os.path.join(args.out_dir, "inventory-metadata.json.gz")
     if metadata:
-        metadata_file = {"format": "torchcts-lsp-match-metadata", "format_version": 1,
-                         "releases": {r: metadata[r] for r in order if r in metadata}}
-        metadata_size = write_gz(metadata_path, dumps(metadata_file))
+        metadata_size = write_gz(metadata_path, dumps(metadata_file(base_version, order, invs, metadata)))
         print(f"match metadata for {', '.join(r for r in order if r in metadata)}: {metadata_size} bytes",
               file=sys.stderr)
     elif os.path.exists(metadata_path):

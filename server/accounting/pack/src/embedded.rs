@@ -27,8 +27,86 @@ enum Delta {
 #[derive(Deserialize)]
 struct MetadataFile {
     format: String,
-    /// Per release, per item (aligned with its items): the match metadata, strings as text.
-    releases: BTreeMap<String, Vec<Value>>,
+    #[serde(default = "first_format")]
+    format_version: u32,
+    /// The release written in full (format 2).
+    #[serde(default)]
+    base: Option<String>,
+    /// Per release, per item (aligned with its items): the match metadata, strings as text;
+    /// in format 2 `{"rows_against_base": [...]}` for the releases other than the base, a
+    /// null row meaning the base's row for the same node id.
+    releases: BTreeMap<String, Value>,
+}
+
+fn first_format() -> u32 {
+    1
+}
+
+/// The node ids of an inventory's items, in order (the rest of its JSON skipped).
+fn node_ids(json: &[u8]) -> Result<Vec<String>, String> {
+    #[derive(Deserialize)]
+    struct Item {
+        id: String,
+    }
+    #[derive(Deserialize)]
+    struct Items {
+        items: Vec<Item>,
+    }
+    let items: Items = serde_json::from_slice(json).map_err(|e| format!("inventory JSON: {e}"))?;
+    Ok(items.items.into_iter().map(|it| it.id).collect())
+}
+
+/// The committed match metadata with every release's rows in full.
+struct Metadata {
+    releases: BTreeMap<String, Value>,
+    /// The base release's rows by node id (format 2).
+    base_by_id: BTreeMap<String, Value>,
+}
+
+impl Metadata {
+    fn read(json: &[u8], base_json: &[u8]) -> Result<Metadata, String> {
+        let file: MetadataFile = serde_json::from_slice(json).map_err(|e| format!("inventory match metadata: {e}"))?;
+        if file.format != "torchcts-lsp-match-metadata" || !(1..=2).contains(&file.format_version) {
+            return Err(format!("unexpected match metadata format {:?} v{}", file.format, file.format_version));
+        }
+        let mut base_by_id = BTreeMap::new();
+        if file.format_version >= 2 {
+            let base = file.base.as_deref().ok_or("match metadata format 2 without its base")?;
+            let rows =
+                file.releases.get(base).and_then(Value::as_array).ok_or("the base's match metadata is missing")?;
+            base_by_id = node_ids(base_json)?.into_iter().zip(rows.iter().cloned()).collect();
+        }
+        Ok(Metadata { releases: file.releases, base_by_id })
+    }
+
+    /// A release's rows in full (`json`: its inventory, for the node ids of rows written
+    /// against the base).
+    fn of(&self, name: &str, json: &[u8]) -> Result<Option<Vec<Value>>, String> {
+        let Some(stored) = self.releases.get(name) else { return Ok(None) };
+        if let Some(rows) = stored.as_array() {
+            return Ok(Some(rows.clone()));
+        }
+        let rows = stored
+            .get("rows_against_base")
+            .and_then(Value::as_array)
+            .ok_or_else(|| format!("{name}: match metadata neither rows nor rows_against_base"))?;
+        let ids = node_ids(json)?;
+        if ids.len() != rows.len() {
+            return Err(format!("{name}: match_metadata has {} rows for {} items", rows.len(), ids.len()));
+        }
+        ids.iter()
+            .zip(rows)
+            .map(|(id, row)| match row {
+                Value::Null => self
+                    .base_by_id
+                    .get(id)
+                    .cloned()
+                    .ok_or_else(|| format!("{name}: {id} refers to the base's metadata, which has no such test")),
+                row => Ok(row.clone()),
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some)
+    }
 }
 
 /// Packs the base inventory (JSON text), the deltas file (JSON text) and the match metadata
@@ -41,20 +119,18 @@ pub fn pack_releases(base_json: &[u8], deltas_json: &[u8], metadata_json: Option
         return Err(format!("unexpected deltas format {:?}", deltas.format));
     }
     let metadata = match metadata_json {
-        Some(json) => {
-            let file: MetadataFile =
-                serde_json::from_slice(json).map_err(|e| format!("inventory match metadata: {e}"))?;
-            if file.format != "torchcts-lsp-match-metadata" {
-                return Err(format!("unexpected match metadata format {:?}", file.format));
-            }
-            file.releases
-        }
-        None => BTreeMap::new(),
+        Some(json) => Some(Metadata::read(json, base_json)?),
+        None => None,
     };
-    let own = |name: &str| metadata.get(name).map(Vec::as_slice);
+    let own = |name: &str, json: &[u8]| match &metadata {
+        Some(metadata) => metadata.of(name, json),
+        None => Ok(None),
+    };
     let mut names = Names::default();
     let mut packed: Vec<(String, Option<ReleaseRows>, Option<String>)> = Vec::new();
-    let base = pack_json_with(&mut names, base_json, own(&deltas.base)).map_err(|e| format!("{}: {e}", deltas.base))?;
+    let base_metadata = own(&deltas.base, base_json)?;
+    let base =
+        pack_json_with(&mut names, base_json, base_metadata.as_deref()).map_err(|e| format!("{}: {e}", deltas.base))?;
     packed.push((deltas.base.clone(), Some(base), None));
     let base_text = std::str::from_utf8(base_json).map_err(|e| format!("base inventory: {e}"))?;
     let base_lines: Vec<&str> = base_text.lines().collect();
@@ -63,8 +139,9 @@ pub fn pack_releases(base_json: &[u8], deltas_json: &[u8], metadata_json: Option
             Delta::Alias(of) => packed.push((name.clone(), None, Some(of.clone()))),
             Delta::Lines(ops) => {
                 let text = apply_line_delta(&base_lines, ops);
-                let rows =
-                    pack_json_with(&mut names, text.as_bytes(), own(name)).map_err(|e| format!("{name}: {e}"))?;
+                let metadata = own(name, text.as_bytes())?;
+                let rows = pack_json_with(&mut names, text.as_bytes(), metadata.as_deref())
+                    .map_err(|e| format!("{name}: {e}"))?;
                 packed.push((name.clone(), Some(rows), None));
             }
         }
@@ -151,6 +228,35 @@ mod tests {
         // A torchcts without metadata of its own: the newest torchcts's nearest torch.
         assert_eq!(pick("0.3.9/2.8.0"), Some("0.4.1/2.7.1"));
         assert_eq!(pick("0.4.1/2.12.1"), Some("0.4.1/2.7.1"), "never itself");
+    }
+
+    #[test]
+    fn rows_written_against_the_base_take_its_row_for_the_same_node_id() {
+        let base = br#"{"items": [{"id": "a", "lvl": 1}, {"id": "b"}]}"#;
+        let file = br#"{"format": "torchcts-lsp-match-metadata", "format_version": 2, "base": "B",
+            "releases": {"B": [{"dn": "aten::a"}, 0], "R": {"rows_against_base": [null, {"dn": "new"}, null]}}}"#;
+        let metadata = Metadata::read(file, base).unwrap();
+        let release = br#"{"items": [{"id": "b"}, {"id": "c"}, {"id": "a"}]}"#;
+        let rows = metadata.of("R", release).unwrap().unwrap();
+        assert_eq!(
+            rows,
+            [serde_json::json!(0), serde_json::json!({"dn": "new"}), serde_json::json!({"dn": "aten::a"})]
+        );
+        assert_eq!(metadata.of("B", base).unwrap().unwrap().len(), 2);
+        assert_eq!(metadata.of("other", release).unwrap(), None);
+        // A null row for a test the base lacks, or rows not aligned with the items: an error.
+        let lacking = br#"{"items": [{"id": "z"}, {"id": "c"}, {"id": "a"}]}"#;
+        assert!(metadata.of("R", lacking).unwrap_err().contains("z refers to the base's metadata"));
+        assert!(metadata.of("R", base).unwrap_err().contains("3 rows for 2 items"));
+    }
+
+    #[test]
+    fn format_1_files_are_read_as_they_are() {
+        let file = br#"{"format": "torchcts-lsp-match-metadata", "format_version": 1, "releases": {"R": [0]}}"#;
+        let metadata = Metadata::read(file, b"{}").unwrap();
+        assert_eq!(metadata.of("R", b"{}").unwrap().unwrap(), [serde_json::json!(0)]);
+        let unknown = br#"{"format": "torchcts-lsp-match-metadata", "format_version": 3, "releases": {}}"#;
+        assert!(Metadata::read(unknown, b"{}").is_err());
     }
 
     #[test]

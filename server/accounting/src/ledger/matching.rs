@@ -485,10 +485,29 @@ mod tests {
         assert_eq!(text(md.optional[1]), Some("aten::addmm"));
         assert_eq!(text(md.optional[7]), Some("torch.float32"));
         assert!(!md.opinfo_kind && !md.manifest_dtype);
-        let lent = Inventory::for_release("0.4.0", "2.9.1").unwrap();
-        assert_eq!(lent.metadata.from, "0.4.1/2.12.1");
-        let md = lent.metadata.get(at(lent, "operators/test_matmul.py::test_addmm[dtype0]")).unwrap();
-        assert_eq!(lent.string(md.optional[0].unwrap()), "aten::addmm");
+        // Torch 2.7.0's own: its suite has tests 2.12.1's lacks (chalf's has_nan/has_inf
+        // forward tests), which no lending by node id could give metadata.
+        let old_torch = Inventory::for_release("0.4.1", "2.7.0").unwrap();
+        assert_eq!(old_torch.metadata.from, "");
+        let md = old_torch
+            .metadata
+            .get(at(old_torch, "opinfo/test_opinfo_forward.py::test_op_forward[has_nan-chalf-torch.float32]"))
+            .unwrap();
+        assert_eq!(old_torch.string(md.optional[0].unwrap()), "aten::chalf");
+        assert!(md.opinfo_kind);
+        // Every embedded release has rows for its items: its own, or a release's with its own
+        // that the build named (lent by node id).
+        for torchcts in crate::inventory::catalogue::embedded_torchcts_releases() {
+            for torch in crate::inventory::catalogue::embedded_torch_releases_of(torchcts) {
+                let inv = Inventory::for_release(torchcts, torch).unwrap();
+                assert_eq!(inv.metadata.ends.len(), inv.items.len(), "{torchcts}/{torch}");
+                if let Some((cts, t)) = inv.metadata.from.split_once('/') {
+                    assert_eq!(Inventory::for_release(cts, t).unwrap().metadata.from, "", "{torchcts}/{torch} lends");
+                }
+                let md = inv.metadata.get(at(inv, "operators/test_matmul.py::test_addmm[dtype0]")).unwrap();
+                assert_eq!(inv.string(md.optional[0].unwrap()), "aten::addmm", "{torchcts}/{torch}");
+            }
+        }
     }
 
     #[test]
