@@ -25,6 +25,8 @@ fields! {
     Argument = "argument",
     Arguments = "arguments",
     Attribute = "attribute",
+    Expression = "expression",
+    FormatSpecifier = "format_specifier",
     Function = "function",
     Key = "key",
     Left = "left",
@@ -35,6 +37,7 @@ fields! {
     Right = "right",
     Subscript = "subscript",
     Type = "type",
+    TypeConversion = "type_conversion",
     Value = "value",
 }
 
@@ -56,13 +59,15 @@ mod tests {
     /// Each field resolves to the child `child_by_field_name` gives.
     #[test]
     fn every_field_finds_what_its_name_finds() {
-        let text = "import a.b as c\nfrom m import n\nx = {1: f(y=2)}[0].attr + -z\n";
+        let text = "import a.b as c\nfrom m import n\nx = {1: f(y=2)}[0].attr + -z\ns = f'{x!r:>4}'\n";
         let tree = crate::syntax::parse(text, None);
         let fields = [
             (Field::Alias, "alias"),
             (Field::Argument, "argument"),
             (Field::Arguments, "arguments"),
             (Field::Attribute, "attribute"),
+            (Field::Expression, "expression"),
+            (Field::FormatSpecifier, "format_specifier"),
             (Field::Function, "function"),
             (Field::Key, "key"),
             (Field::Left, "left"),
@@ -72,6 +77,7 @@ mod tests {
             (Field::Operator, "operator"),
             (Field::Right, "right"),
             (Field::Subscript, "subscript"),
+            (Field::TypeConversion, "type_conversion"),
             (Field::Value, "value"),
         ];
         let mut found = vec![0; fields.len()];

@@ -183,22 +183,38 @@ impl Value {
         }
     }
 
-    /// Python's `type(x).__name__`.
-    /// The type name when this is a dict or list without attribute `attr` (the public
-    /// attributes of CPython 3.11's `dir(dict)` / `dir(list)`; dunder names are assumed to
-    /// exist).
+    /// The type name when this value certainly lacks attribute `attr` (the public attributes
+    /// of CPython 3.11's `dir()` of its type, torch 2.12's for `torch.dtype`; dunder names are
+    /// assumed to exist), as exception messages name the type.
     pub fn lacks_attribute(&self, attr: &str) -> Option<&'static str> {
-        const DICT: &[&str] =
-            &["clear", "copy", "fromkeys", "get", "items", "keys", "pop", "popitem", "setdefault", "update", "values"];
-        const LIST: &[&str] =
-            &["append", "clear", "copy", "count", "extend", "index", "insert", "pop", "remove", "reverse", "sort"];
         let known = match self.kind {
-            ValueKind::Dict(_) => DICT,
-            ValueKind::List(_) => LIST,
-            _ => return None,
+            ValueKind::Dict(_) => DICT_ATTRIBUTES,
+            ValueKind::List(_) => LIST_ATTRIBUTES,
+            ValueKind::Tuple(_) => TUPLE_ATTRIBUTES,
+            ValueKind::Int(_) | ValueKind::Bool(_) => INT_ATTRIBUTES,
+            ValueKind::Float(_) => FLOAT_ATTRIBUTES,
+            ValueKind::Str(_) => STR_ATTRIBUTES,
+            ValueKind::Bytes(_) => BYTES_ATTRIBUTES,
+            ValueKind::None => &[],
+            ValueKind::Dtype { .. } => DTYPE_ATTRIBUTES,
+            ValueKind::Module(_) | ValueKind::Unknown(_) => return None,
         };
         let dunder = attr.len() > 4 && attr.starts_with("__") && attr.ends_with("__");
-        (!dunder && !known.contains(&attr)).then(|| self.type_name())
+        (!dunder && !known.contains(&attr)).then(|| self.exception_type_name())
+    }
+
+    /// The type's name as CPython's exception messages print it (`tp_name`: `torch.dtype`,
+    /// where `type(x).__name__` is `dtype`).
+    pub fn exception_type_name(&self) -> &'static str {
+        match self.kind {
+            ValueKind::Dtype { .. } => "torch.dtype",
+            _ => self.type_name(),
+        }
+    }
+
+    /// Whether calling this value certainly raises `TypeError: '...' object is not callable`.
+    pub fn not_callable(&self) -> bool {
+        self.is_builtin_instance() || matches!(self.kind, ValueKind::Dtype { .. } | ValueKind::Module(_))
     }
 
     /// An instance of a builtin type (no `__setattr__` of its own, not callable).
@@ -217,6 +233,7 @@ impl Value {
         )
     }
 
+    /// Python's `type(x).__name__`.
     pub fn type_name(&self) -> &'static str {
         match &self.kind {
             ValueKind::None => "NoneType",
@@ -276,6 +293,17 @@ impl Value {
             ValueKind::Dtype { canonical, .. } => canonical.clone(),
             ValueKind::Module(name) => format!("<module '{name}'>"),
             ValueKind::Unknown(_) => "<unknown>".into(),
+        }
+    }
+
+    /// Whether [`Value::repr`] (and [`Value::py_str`]) is exactly what Python prints: not for
+    /// a module (Python names its file), an unknown value, or a dict with unknown entries.
+    pub fn repr_is_exact(&self) -> bool {
+        match &self.kind {
+            ValueKind::Module(_) | ValueKind::Unknown(_) => false,
+            ValueKind::List(items) | ValueKind::Tuple(items) => items.iter().all(Value::repr_is_exact),
+            ValueKind::Dict(d) => !d.open && d.entries.iter().all(|e| e.key.repr_is_exact() && e.value.repr_is_exact()),
+            _ => true,
         }
     }
 
@@ -398,3 +426,119 @@ fn bytes_repr(b: &[u8]) -> String {
     out.push(quote);
     out
 }
+
+/// Public attributes of the builtin types (CPython 3.11's `dir()`) and of `torch.dtype`
+/// (torch 2.12), for [`Value::lacks_attribute`].
+const DICT_ATTRIBUTES: &[&str] =
+    &["clear", "copy", "fromkeys", "get", "items", "keys", "pop", "popitem", "setdefault", "update", "values"];
+const LIST_ATTRIBUTES: &[&str] =
+    &["append", "clear", "copy", "count", "extend", "index", "insert", "pop", "remove", "reverse", "sort"];
+const TUPLE_ATTRIBUTES: &[&str] = &["count", "index"];
+const INT_ATTRIBUTES: &[&str] = &[
+    "as_integer_ratio",
+    "bit_count",
+    "bit_length",
+    "conjugate",
+    "denominator",
+    "from_bytes",
+    "imag",
+    "numerator",
+    "real",
+    "to_bytes",
+];
+const FLOAT_ATTRIBUTES: &[&str] = &["as_integer_ratio", "conjugate", "fromhex", "hex", "imag", "is_integer", "real"];
+const STR_ATTRIBUTES: &[&str] = &[
+    "capitalize",
+    "casefold",
+    "center",
+    "count",
+    "encode",
+    "endswith",
+    "expandtabs",
+    "find",
+    "format",
+    "format_map",
+    "index",
+    "isalnum",
+    "isalpha",
+    "isascii",
+    "isdecimal",
+    "isdigit",
+    "isidentifier",
+    "islower",
+    "isnumeric",
+    "isprintable",
+    "isspace",
+    "istitle",
+    "isupper",
+    "join",
+    "ljust",
+    "lower",
+    "lstrip",
+    "maketrans",
+    "partition",
+    "removeprefix",
+    "removesuffix",
+    "replace",
+    "rfind",
+    "rindex",
+    "rjust",
+    "rpartition",
+    "rsplit",
+    "rstrip",
+    "split",
+    "splitlines",
+    "startswith",
+    "strip",
+    "swapcase",
+    "title",
+    "translate",
+    "upper",
+    "zfill",
+];
+const BYTES_ATTRIBUTES: &[&str] = &[
+    "capitalize",
+    "center",
+    "count",
+    "decode",
+    "endswith",
+    "expandtabs",
+    "find",
+    "fromhex",
+    "hex",
+    "index",
+    "isalnum",
+    "isalpha",
+    "isascii",
+    "isdigit",
+    "islower",
+    "isspace",
+    "istitle",
+    "isupper",
+    "join",
+    "ljust",
+    "lower",
+    "lstrip",
+    "maketrans",
+    "partition",
+    "removeprefix",
+    "removesuffix",
+    "replace",
+    "rfind",
+    "rindex",
+    "rjust",
+    "rpartition",
+    "rsplit",
+    "rstrip",
+    "split",
+    "splitlines",
+    "startswith",
+    "strip",
+    "swapcase",
+    "title",
+    "translate",
+    "upper",
+    "zfill",
+];
+const DTYPE_ATTRIBUTES: &[&str] =
+    &["is_complex", "is_floating_point", "is_signed", "itemsize", "to_complex", "to_real"];

@@ -91,8 +91,8 @@ fn mutate(text: &str, rng: &mut Rng) -> String {
                 t.remove(marks[rng.below(marks.len())]);
             }
         }
-        // A duplicated or deleted line.
-        3 => {
+        // A duplicated or deleted line (an earlier mutation may have left none).
+        3 if !lines.is_empty() => {
             let i = rng.below(lines.len());
             let mut out: Vec<&str> = lines.clone();
             if rng.below(2) == 0 {

@@ -21,6 +21,8 @@
 //!   apart, not as a difference.
 //! - `CHECK_DIFF_CASES=<n>`: how many mutants (default 1,200); `CHECK_DIFF_SHOW=<n>`: how
 //!   many differing cases the report shows in full (default 12).
+//! - `CHECK_DIFF_EMULATION_ONLY=1`: syntax errors judged by our emulation of CPython's parser
+//!   only (as where no CPython 3.10+ is known), so the report shows its residue in full.
 //!
 //! On failure the mutants stay on disk and the report names the folder, the seed, and the
 //! first differing cases in full.
@@ -836,6 +838,15 @@ fn oracle_importable(python: &Path) -> Option<ImportableModules> {
 }
 
 fn ours(mutant: &Mutant, importable: Option<&ImportableModules>, compiled: Option<&CompileAnswer>) -> Ours {
+    // The file's bytes read as the CLI reads them (a coding cookie naming no codec, say, is
+    // check-manifest's line before any analysis).
+    let text = match torchcts_lsp::cli::decode_manifest(mutant.text.clone().into_bytes(), &mutant.path) {
+        Ok(text) => text,
+        Err(line) => {
+            let unevaluated = if line.starts_with("Failed to parse manifest: ") { vec![] } else { vec![line.clone()] };
+            return Ours { exit_code: 1, lines: vec![line], not_static: false, unevaluated, syntax_error: false };
+        }
+    };
     let base = mutant.path.parent().unwrap().to_path_buf();
     let dir_exists = move |entry: &str| {
         let p = Path::new(entry);
@@ -846,7 +857,7 @@ fn ours(mutant: &Mutant, importable: Option<&ImportableModules>, compiled: Optio
         }
     };
     let analysis = analyze(
-        &mutant.text,
+        &text,
         &AnalysisInput {
             old_tree: None,
             dir_exists: Some(&dir_exists),
@@ -907,6 +918,8 @@ struct Tally {
     compared: usize,
     unclaimed: usize,
     partial: usize,
+    /// What we left out where what we print holds (the first reason of each such mutant).
+    partial_reasons: BTreeMap<String, usize>,
     classes: BTreeMap<String, Vec<usize>>,
 }
 
@@ -918,6 +931,8 @@ impl Tally {
             self.unclaimed += 1;
         } else if o.holds_where_evaluated(r) {
             self.partial += 1;
+            let why: String = o.unevaluated[0].chars().take(90).collect();
+            *self.partial_reasons.entry(why).or_default() += 1;
         } else {
             self.compared += 1;
             self.classes.entry(class_of(r, o)).or_default().push(i);
@@ -972,8 +987,10 @@ fn check_matches_real_check_manifest_under_random_edits() {
         importable.as_ref().map_or("not known".to_string(), |m| m.names.len().to_string())
     );
 
-    // CPython's `compile()` for the syntax errors: the oracle's own interpreter.
-    let mut worker = Worker::start(&python).ok();
+    // CPython's `compile()` for the syntax errors: the oracle's own interpreter (not with
+    // CHECK_DIFF_EMULATION_ONLY=1, which reports the emulation's differences in full).
+    let emulation_only = std::env::var("CHECK_DIFF_EMULATION_ONLY").as_deref() == Ok("1");
+    let mut worker = if emulation_only { None } else { Worker::start(&python).ok() };
     let (mut exact, mut emulation, mut timeouts) = (Tally::default(), Tally::default(), 0);
     for (i, (m, r)) in mutants.iter().zip(&real).enumerate() {
         if r.timeout {
@@ -998,6 +1015,9 @@ fn check_matches_real_check_manifest_under_random_edits() {
     );
     for (class, cases) in &emulation.classes {
         println!("  emulation residue: {:4} x {class}", cases.len());
+    }
+    for (why, n) in &exact.partial_reasons {
+        println!("  partly not evaluated: {n:4} x {why}");
     }
     let classes = exact.classes;
     if differing == 0 {

@@ -70,7 +70,11 @@ fn parse_or_compile_error(
     // CPython's parser reads to EOF without an error of its own (tree-sitter marks the
     // open bracket instead).
     if let Some(tok) = token_error.as_ref().filter(|t| t.at_eof && first.is_some() && arguments.is_none()) {
-        let completes = |tail: &str| !parse(&format!("{text}\n{tail}{}\n", tok.closers), None).root_node().has_error();
+        let completes = |tail: &str| {
+            let whole = format!("{text}\n{tail}{}\n", tok.closers);
+            let tokens = super::tokens::tokenize(&whole);
+            !parse(&whole, None).root_node().has_error() && missed_error(&whole, tokens.as_deref()).is_none()
+        };
         // Nothing, a value, or a dict key's ':' and value (`{"a": 1, "b"`).
         if completes("") || completes("0") || completes(":0") {
             return token_error.map(|t| t.error);
@@ -216,28 +220,47 @@ fn parser_error(
 fn first_error(tree: &Tree, text: &str, tokens: Option<&[super::tokens::Token]>) -> Option<(usize, usize, usize)> {
     let findings = if tree.root_node().has_error() { syntax_findings(tree, text, 1) } else { Vec::new() };
     let tree_sitter = findings.first().map(|f| f.span.clone());
-    let missed = [
+    let span = missed_error(text, tokens).into_iter().chain(tree_sitter).min_by_key(|s| s.start)?;
+    Some((line_at(text, span.start), span.end, span.start))
+}
+
+/// The first error CPython's parser finds where tree-sitter finds none.
+fn missed_error(text: &str, tokens: Option<&[super::tokens::Token]>) -> Option<std::ops::Range<usize>> {
+    [
         stray_character(text),
         tokens.and_then(super::hints::missed_starred),
         tokens.and_then(super::hints::statement_juxtaposition),
         tokens.and_then(glued_string_prefix),
         tokens.and_then(import_junk),
+        tokens.and_then(super::targets::del_target_error),
     ]
     .into_iter()
-    .flatten();
-    let span = missed.chain(tree_sitter).min_by_key(|s| s.start)?;
-    Some((line_at(text, span.start), span.end, span.start))
+    .flatten()
+    .min_by_key(|s| s.start)
 }
 
 /// The first token an `import` statement cannot hold (`import a-b`: tree-sitter reads on
-/// after the module name). A `from` statement is left to tree-sitter.
+/// after the module name; a trailing comma), or a `.` among the names a `from` statement imports (`from torch
+/// import flo.at16`, which tree-sitter reads as a dotted name). The rest of a `from`
+/// statement is left to tree-sitter.
 fn import_junk(tokens: &[super::tokens::Token]) -> Option<std::ops::Range<usize>> {
     use super::tokens::Kind;
-    let mut in_import = false;
-    for t in tokens {
+    let (mut in_import, mut in_from, mut from_names) = (false, false, false);
+    for (k, t) in tokens.iter().enumerate() {
+        // `import a,` then the statement's end.
+        let ends = tokens.get(k + 1).is_none_or(|n| n.logical_start || n.is(";"));
+        if in_import && t.is(",") && ends {
+            return Some(t.start..t.end());
+        }
         if t.logical_start || t.is(";") {
             in_import = t.is_name("import");
+            (in_from, from_names) = (t.is_name("from"), false);
             continue;
+        }
+        if in_from && t.is_name("import") {
+            from_names = true;
+        } else if from_names && t.is(".") {
+            return Some(t.start..t.end());
         }
         let allowed =
             t.kind == Kind::Name && !super::tokens::is_keyword(t.text) || t.is_name("as") || t.is(".") || t.is(",");
@@ -515,6 +538,59 @@ mod tests {
     fn a_dict_cut_after_a_key_is_a_bracket_never_closed() {
         let e = err("x = 1\nmanifest = {\n  'a': 1,\n  'b'").unwrap();
         assert_eq!((e.message.as_str(), e.line), ("'{' was never closed", 2));
+    }
+
+    /// CPython 3.11.7's `compile()` of the same sources.
+    #[test]
+    fn del_targets_that_cannot_be_deleted() {
+        assert_errors(&[
+            ("manifest = {}\ndel +manifest['a']\n", "cannot delete expression", 2),
+            ("del x + 1\n", "cannot delete expression", 1),
+            ("del f()\n", "cannot delete function call", 1),
+            ("del 1\n", "cannot delete literal", 1),
+            ("x = 1\ndel (x, 1)\n", "cannot delete literal", 2),
+            ("del x, -y\n", "cannot delete expression", 1),
+            ("del *x\n", "cannot delete starred", 1),
+        ]);
+        assert_eq!(err("x = [1]\ndel [x, x[0].y], x\n"), None);
+    }
+
+    /// A `*` right after an operator that wants an operand, a dotted name imported from a
+    /// module: CPython 3.11.7 says `invalid syntax` there.
+    #[test]
+    fn stars_after_operators_and_dotted_from_imports() {
+        assert_errors(&[
+            ("x = {'a': +*y}\n", "invalid syntax", 1),
+            ("x = 1\ny = [-*x]\n", "invalid syntax", 2),
+            ("f(~*y)\n", "invalid syntax", 1),
+            ("x = not *y\n", "invalid syntax", 1),
+            ("x = a ** *b\n", "invalid syntax", 1),
+            ("import torch\nfrom torch import flo.at16 as F16\n", "invalid syntax", 2),
+            ("import torch,\n\nmanifest = {}\n", "invalid syntax", 1),
+            ("import a, b,;x = 1\n", "invalid syntax", 1),
+            ("\\", "unexpected EOF while parsing", 1),
+            ("x = (1,\n\\", "'(' was never closed", 1),
+            // Before a bracket left open at EOF: the parser's error comes first.
+            ("from torch import flo.at16 as F16\nx = {\n  'a': 1,\n", "invalid syntax", 1),
+        ]);
+        assert_eq!(
+            err("f(*a, *b)\nx = [*a, *b]\nfor x in *a, *b:\n    pass\nfrom . import x\ny = lambda *a: 0\n"),
+            None
+        );
+    }
+
+    /// An f-string's structure error is raised as its escapes are (CPython 3.11.7's lines).
+    #[test]
+    fn fstring_structure_errors() {
+        assert_errors(&[
+            ("x = {\n 'a': f'ab}c',\n 'b': 1}\n", "f-string: single '}' is not allowed", 2),
+            ("x = f'{a'\n", "f-string: expecting '}'", 1),
+            ("x = [\n f'{a' 'b',\n 2]\n", "f-string: expecting '}'", 2),
+            ("x = (f'{a}'\n     f'}')\n", "f-string: single '}' is not allowed", 2),
+            ("x = f'{a\\n}'\n", "f-string expression part cannot include a backslash", 1),
+            ("x = f'{}'\n", "f-string: empty expression not allowed", 1),
+            ("y = 1 +\nx = f'}'\n", "invalid syntax", 1),
+        ]);
     }
 
     #[test]

@@ -221,10 +221,17 @@ impl Lexer<'_> {
         let break_len = self.line_break_len(start + 1);
         self.pos = start + 1 + break_len;
         let mut token = self.token(TokenKind::Continuation, start..self.pos, line);
-        if break_len == 0 {
+        // CPython reads the text with a line break added at its end: a `\` that ends the
+        // text continues onto nothing, E_EOF (`unexpected EOF while parsing`; inside a
+        // bracket, the bracket never closed, which EOF reports anyway).
+        let at_eof = self.pos >= self.bytes.len();
+        if break_len == 0 && !at_eof {
             token.error = self.error("unexpected character after line continuation character", line);
         } else {
-            self.line += 1;
+            if at_eof && self.brackets.is_empty() {
+                token.error = self.error("unexpected EOF while parsing", line);
+            }
+            self.line += usize::from(break_len > 0);
         }
         token
     }
@@ -561,6 +568,9 @@ mod tests {
         assert_eq!(message("x = 1eé\n"), says("invalid decimal literal", 1));
         assert_eq!(message("x = 1é\n"), None);
         assert_eq!(message("x = 1 \\ \n"), says("unexpected character after line continuation character", 1));
+        // CPython 3.11.7: a `\` that ends the text (with or without its line break).
+        assert_eq!(message("\\"), says("unexpected EOF while parsing", 1));
+        assert_eq!(message("x = 1\n\\\n"), says("unexpected EOF while parsing", 2));
         assert_eq!(
             message("x = (1,\n2]\n"),
             says("closing parenthesis ']' does not match opening parenthesis '(' on line 1", 2)

@@ -6,21 +6,25 @@
 //!   literal ends and its errors.
 //! - [`tokens`]: the tokens CPython's parser reads, and what the grammar asks of one.
 //! - [`tokenizer_errors`]: the tokenizer's first error, atom errors, unexpected indents.
-//! - [`escapes`]: string and bytes escape errors, `\N{name}` lookups.
+//! - [`escapes`]: string and bytes escape errors, `\N{name}` lookups; [`fstrings`]: an
+//!   f-string's structure errors (`f-string: single '}' is not allowed`, ...).
 //! - [`hints`]: the parser's specialised messages (its `invalid_*` grammar rules).
 //! - [`targets`]: an expression reader for the messages about a bad `=` target.
 //! - [`arguments`]: call arguments out of order, a keyword repeated.
 //! - [`source_bytes`]: a file's bytes decoded as CPython decodes them (coding cookie,
-//!   UTF-8, bytes that are not UTF-8 in comments, strings and names).
+//!   UTF-8, bytes that are not UTF-8 in comments, strings and names); [`codec_names`]: the
+//!   codecs CPython's registry knows (a cookie naming another is `unknown encoding`).
 //! - [`doubt`]: shapes tree-sitter reads leniently where CPython ends a statement (they ask
 //!   for CPython's own verdict).
 //! - [`estimate`]: which of those CPython reports first; [`error`]: the result type.
 
 mod arguments;
+mod codec_names;
 pub mod doubt;
 pub mod error;
 pub mod escapes;
 mod estimate;
+mod fstrings;
 pub mod hints;
 pub mod lexer;
 mod numbers;

@@ -27,10 +27,19 @@ pub fn decode_source(bytes: &[u8]) -> SourceText {
         None => (false, bytes),
     };
     let encoding = coding_cookie(body).map(|name| normal_encoding_name(&name));
+    // Another spelling of UTF-8 or Latin-1 (`utf8`, `latin1`): that codec decodes the text.
+    let module = encoding.as_deref().map(codec_module);
     match encoding.as_deref() {
+        Some(name) if module == Some(None) => {
+            SourceText::Error { message: format!("unknown encoding: {name}"), line: 0 }
+        }
         Some(name) if bom && name != "utf-8" => {
             SourceText::Error { message: format!("encoding problem: {name} with BOM"), line: 0 }
         }
+        Some(name) if name != "utf-8" && module == Some(Some("utf_8")) && std::str::from_utf8(body).is_ok() => {
+            decode_utf8(body)
+        }
+        _ if module == Some(Some("latin_1")) => SourceText::Text(body.iter().map(|&b| char::from(b)).collect()),
         None | Some("utf-8") => match decode_utf8(body) {
             // The text keeps its BOM, as it has always been analysed (the lexer skips it).
             SourceText::Text(text) if bom => SourceText::Text(format!("\u{feff}{text}")),
@@ -92,6 +101,31 @@ fn normal_encoding_name(name: &str) -> String {
     } else {
         name.to_string()
     }
+}
+
+/// The codec module CPython's registry finds for `name` (`codecs.lookup`: lower case, then
+/// `encodings.search_function`'s `normalize_encoding`, an alias, else a module of that name).
+fn codec_module(name: &str) -> Option<&'static str> {
+    use super::codec_names::{CODEC_ALIASES, CODEC_MODULES};
+    let mut normal = String::new();
+    let mut punctuation = false;
+    for c in name.to_ascii_lowercase().chars() {
+        if c.is_ascii_alphanumeric() || c == '.' {
+            if punctuation && !normal.is_empty() {
+                normal.push('_');
+            }
+            normal.push(c);
+            punctuation = false;
+        } else {
+            punctuation = true;
+        }
+    }
+    let alias = |n: &str| CODEC_ALIASES.binary_search_by(|(a, _)| (*a).cmp(n)).ok().map(|i| CODEC_ALIASES[i].1);
+    let module = || {
+        let at = CODEC_MODULES.binary_search(&normal.as_str()).ok()?;
+        (!normal.contains('.')).then_some(CODEC_MODULES[at])
+    };
+    alias(&normal).or_else(|| alias(&normal.replace('.', "_"))).or_else(module)
 }
 
 /// UTF-8 source: bytes that are not UTF-8 are fine in a comment and an error anywhere else.
@@ -242,6 +276,27 @@ mod tests {
         assert_eq!(error(b"x = 1\n\xff = 2\n"), (ue("byte 0xff in position 0: invalid start byte"), 2));
         assert_eq!(error(b"x = [\n\"\xe9\",\n1 2]\n"), (ue("byte 0xe9 in position 0: unexpected end of data"), 2));
         assert_eq!(error(b"x = b\"caf\xe9\"\n"), ("bytes can only contain ASCII literal characters".into(), 1));
+    }
+
+    #[test]
+    fn a_cookie_naming_no_codec_is_an_unknown_encoding() {
+        // CPython 3.11.7: `compile(b"# -*- coding: ut8 -*-\\nx=1\\n", ...)` and friends.
+        let error = |cookie: &str| match decode_source(format!("# -*- coding: {cookie} -*-\nx = 1\n").as_bytes()) {
+            SourceText::Error { message, line: 0 } => Some(message),
+            _ => None,
+        };
+        assert_eq!(error("ut8").as_deref(), Some("unknown encoding: ut8"));
+        assert_eq!(error("utuf-8").as_deref(), Some("unknown encoding: utuf-8"));
+        assert_eq!(error("latin.1").as_deref(), Some("unknown encoding: latin.1"));
+        assert_eq!(error("cp-1252").as_deref(), Some("unknown encoding: cp-1252"));
+        for known in ["UTF8", "u8", "euc--jp", "mac-roman", "x-mac-japanese", "Latin_1", "cp1252", "utf-8-sig"] {
+            assert_eq!(error(known), None, "{known}");
+        }
+        // Other spellings of UTF-8 and Latin-1 decode as those codecs do.
+        let text =
+            |cookie: &str, body: &[u8]| decode_source(&[format!("# coding: {cookie}\n").as_bytes(), body].concat());
+        assert_eq!(text("utf8", "x = 'é'\n".as_bytes()), SourceText::Text("# coding: utf8\nx = 'é'\n".into()));
+        assert_eq!(text("latin1", b"x = '\xe9'\n"), SourceText::Text("# coding: latin1\nx = 'é'\n".into()));
     }
 
     #[test]

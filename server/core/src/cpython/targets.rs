@@ -294,17 +294,32 @@ impl<'t> Reader<'_, 't> {
     /// part that is not a name, attribute or subscript (inside tuples, lists and `*`), as
     /// (token, kind). `Err` where the reader cannot tell.
     fn invalid_target(&self, start: usize, end: usize, nesting: usize) -> Result<Option<(usize, &'static str)>, ()> {
+        self.invalid_targets(start, end, nesting, false)
+    }
+
+    /// [`Reader::invalid_target`] for assignment targets, or for `del` targets
+    /// (`DEL_TARGETS`, where a starred expression is itself invalid).
+    fn invalid_targets(
+        &self,
+        start: usize,
+        end: usize,
+        nesting: usize,
+        delete: bool,
+    ) -> Result<Option<(usize, &'static str)>, ()> {
         if nesting >= MAX_NESTING {
             return Err(());
         }
         for (from, to) in self.elements(start, end) {
+            if delete && self.is(from, "*") {
+                return Ok(Some((from, "starred")));
+            }
             let from = if self.is(from, "*") { from + 1 } else { from };
             let e = self.star_named_expression(from, nesting).filter(|e| e.end == to).ok_or(())?;
             if e.is_target() {
                 continue;
             }
             if let Some((a, b)) = e.elements {
-                match self.invalid_target(a, b, nesting + 1)? {
+                match self.invalid_targets(a, b, nesting + 1, delete)? {
                     Some(found) => return Ok(Some(found)),
                     None => continue,
                 }
@@ -375,6 +390,18 @@ impl<'a, 't> Targets<'a, 't> {
     /// `invalid syntax`.
     pub(crate) fn element_error(&self, start: usize, eq: usize, limit: usize) -> Option<TargetError> {
         self.reader(limit).named_expression_error(start, eq).map(|(error, _)| error)
+    }
+
+    /// `invalid_del_stmt` for the targets `start..limit` of a `del` statement: `cannot delete
+    /// expression` (and the like) at its first invalid target, and the token CPython's parser
+    /// has read to (the statement's end). `None` where the targets are valid or not read.
+    pub(crate) fn del_error(&self, start: usize, limit: usize) -> Option<(TargetError, usize)> {
+        let r = self.reader(limit);
+        if r.star_expressions(start).is_none_or(|e| e.end != limit) {
+            return None;
+        }
+        let (at, name) = r.invalid_targets(start, limit, 0, true).ok()??;
+        Some((TargetError { message: format!("cannot delete {name}"), at }, limit))
     }
 
     /// The statement `start..limit`, whose first `=` at its own level is `eq`, as the
@@ -530,4 +557,30 @@ pub(crate) fn juxtaposed_expression(text: &str, from: usize) -> Option<std::ops:
     })?;
     let e = targets.reader(end).expression(k, 0)?;
     Some(tokens[k].start..tokens[e.end - 1].end())
+}
+
+/// Where the statement starting at token `start` ends: the next logical line, or a `;` on
+/// its own level.
+pub(crate) fn statement_end(tokens: &[Token], start: usize) -> usize {
+    let depth = tokens[start].depth;
+    (start + 1..tokens.len())
+        .find(|&j| tokens[j].logical_start || tokens[j].is(";") && tokens[j].depth == depth)
+        .unwrap_or(tokens.len())
+}
+
+/// The first invalid target of a `del` statement (`del +x[0]`, `del f()`), which tree-sitter
+/// reads as a deletion: where CPython's parser fails.
+pub(crate) fn del_target_error(tokens: &[Token]) -> Option<std::ops::Range<usize>> {
+    let openers = matching_openers(tokens);
+    let targets = Targets::new(tokens, &openers);
+    let starts = tokens.iter().enumerate().filter(|(k, t)| {
+        t.is_name("del") && (t.logical_start || k.checked_sub(1).is_some_and(|p| tokens[p].is(";") && t.depth == 0))
+    });
+    for (k, _) in starts {
+        if let Some((error, _)) = targets.del_error(k + 1, statement_end(tokens, k)) {
+            let t = &tokens[error.at];
+            return Some(t.start..t.end());
+        }
+    }
+    None
 }

@@ -40,16 +40,21 @@ fn non_ascii_bytes(text: &str, token: &Token) -> bool {
     text[token.span.start..quote].to_ascii_lowercase().contains('b') && !text[body].is_ascii()
 }
 
-/// The escape error of a string literal (`token`), if CPython raises one when it builds
-/// the string.
+/// The error CPython raises when it builds the string literal `token`: an f-string's
+/// structure, else an escape.
 fn literal_escape_error(text: &str, token: &Token) -> Option<String> {
     let (quote, body) = (token.quote_offset()?, token.string_body()?);
     let prefix = text[token.span.start..quote].to_ascii_lowercase();
+    // Python reads the file with universal newlines.
+    let body = text[body].replace("\r\n", "\n").replace('\r', "\n");
+    if prefix.contains('f') {
+        if let Some(error) = super::fstrings::fstring_error(&body, prefix.contains('r')) {
+            return Some(error);
+        }
+    }
     if prefix.contains('r') {
         return None;
     }
-    // Python reads the file with universal newlines.
-    let body = text[body].replace("\r\n", "\n").replace('\r', "\n");
     if prefix.contains('b') {
         bytes_escape_error(&body)
     } else {
@@ -238,7 +243,12 @@ impl Scan<'_> {
                     let error = PythonSyntaxError { message, line: token.line, fixes: Vec::new() };
                     self.atom = Some(AtomError { error, offset: token.span.start });
                 } else if let Some(message) = literal_escape_error(self.text, token) {
-                    self.pending = Some((message, token.quote_offset().unwrap_or(token.span.start)));
+                    // tree-sitter's error in an f-string may start at its prefix.
+                    let offset = match message.starts_with("f-string") {
+                        true => token.span.start,
+                        false => token.quote_offset().unwrap_or(token.span.start),
+                    };
+                    self.pending = Some((message, offset));
                 }
             }
             _ => {}

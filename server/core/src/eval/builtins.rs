@@ -1,46 +1,46 @@
 //! Python builtins: the calls evaluated on known arguments, and the names that exist
 //! without being defined (builtins and the standard-library modules safe to import).
 
-use super::{span, Evaluator};
-use crate::fields::{Field, FieldChild};
-use crate::value::{Value, ValueKind};
-use tree_sitter::Node;
+use super::Evaluator;
+use crate::schema::python_strip;
+use crate::value::{Span, Value, ValueKind};
+
+/// A call's arguments, evaluated.
+#[derive(Default)]
+pub(super) struct CallArguments {
+    pub(super) positional: Vec<Value>,
+    /// `name=value`, the name as a `str` key.
+    pub(super) keywords: Vec<(Value, Value)>,
+    /// A `*x` or `**x` argument, or a generator: the arguments are not all known.
+    pub(super) unpacked: bool,
+}
 
 impl Evaluator<'_> {
     /// `float("nan")`, `int("4")`, `str(x)`, `len(x)`, `list(x)`, `tuple(x)`, `sorted(x)`
     /// and `bool(x)` on known arguments (unless the name was rebound).
-    pub(super) fn builtin_call(&mut self, node: Node, fname: &str) -> Option<Value> {
+    pub(super) fn builtin_call(&mut self, fname: &str, args: &CallArguments, s: Span) -> Option<Value> {
         if !matches!(fname, "float" | "int" | "str" | "bool" | "len" | "list" | "tuple" | "sorted")
             || self.env.contains_key(fname)
             || self.bound_before.contains(fname)
+            || args.unpacked
+            || !args.keywords.is_empty()
+            || args.positional.len() > 1
         {
             return None;
         }
-        let s = span(node);
-        let args = node.field(Field::Arguments)?;
-        let mut cursor = args.walk();
-        let arg_nodes: Vec<Node> = args.named_children(&mut cursor).filter(|n| n.kind() != "comment").collect();
-        if arg_nodes.iter().any(|a| a.kind() == "keyword_argument" || a.kind().ends_with("splat"))
-            || arg_nodes.len() > 1
-        {
-            return None;
-        }
-        let arg = match arg_nodes.first() {
-            Some(a) => self.expr(*a),
-            None => {
-                return Some(Value::new(
-                    match fname {
-                        "float" => ValueKind::Float(0.0),
-                        "int" => ValueKind::Int(0),
-                        "str" => ValueKind::Str(String::new()),
-                        "bool" => ValueKind::Bool(false),
-                        "list" => ValueKind::List(vec![]),
-                        "tuple" => ValueKind::Tuple(vec![]),
-                        _ => return None,
-                    },
-                    s,
-                ))
-            }
+        let Some(arg) = args.positional.first() else {
+            return Some(Value::new(
+                match fname {
+                    "float" => ValueKind::Float(0.0),
+                    "int" => ValueKind::Int(0),
+                    "str" => ValueKind::Str(String::new()),
+                    "bool" => ValueKind::Bool(false),
+                    "list" => ValueKind::List(vec![]),
+                    "tuple" => ValueKind::Tuple(vec![]),
+                    _ => return None,
+                },
+                s,
+            ));
         };
         if arg.contains_unknown() {
             return None;
@@ -56,43 +56,21 @@ impl Evaluator<'_> {
             }
         };
         let kind = match fname {
-            "float" => match &arg.kind {
-                ValueKind::Str(t) => {
-                    let t = crate::schema::python_strip(t).to_ascii_lowercase().replace('_', "");
-                    let parsed = match t.as_str() {
-                        "nan" | "+nan" | "-nan" => Some(f64::NAN),
-                        "inf" | "+inf" | "infinity" | "+infinity" => Some(f64::INFINITY),
-                        "-inf" | "-infinity" => Some(f64::NEG_INFINITY),
-                        _ => t.parse::<f64>().ok(),
-                    };
-                    match parsed {
-                        Some(f) => ValueKind::Float(f),
-                        None => {
-                            self.fail(
-                                s.clone(),
-                                "ValueError",
-                                format!("could not convert string to float: {}", arg.repr()),
-                            );
-                            return Some(Value::unknown("raises", s));
-                        }
-                    }
+            "float" | "int" => match number_of(fname, arg)? {
+                Ok(kind) => kind,
+                Err((exception, message)) => {
+                    self.fail(s.clone(), exception, message);
+                    return Some(Value::unknown("raises", s));
                 }
-                _ => ValueKind::Float(arg.as_number()?),
             },
-            "int" => match &arg.kind {
-                ValueKind::Float(f) if f.is_finite() => ValueKind::Int(f.trunc() as i128),
-                ValueKind::Int(i) => ValueKind::Int(*i),
-                ValueKind::Bool(b) => ValueKind::Int(*b as i128),
-                ValueKind::Str(t) => ValueKind::Int(crate::schema::python_strip(t).replace('_', "").parse().ok()?),
-                _ => return None,
-            },
+            "str" if !arg.repr_is_exact() => return None,
             "str" => ValueKind::Str(arg.py_str()),
             "bool" => ValueKind::Bool(arg.truthy()?),
-            "len" => ValueKind::Int(items(&arg)?.len() as i128),
-            "list" => ValueKind::List(items(&arg)?),
-            "tuple" => ValueKind::Tuple(items(&arg)?),
+            "len" => ValueKind::Int(items(arg)?.len() as i128),
+            "list" => ValueKind::List(items(arg)?),
+            "tuple" => ValueKind::Tuple(items(arg)?),
             "sorted" => {
-                let mut v = items(&arg)?;
+                let mut v = items(arg)?;
                 if v.iter().all(|x| x.as_str().is_some()) {
                     v.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
                 } else if v.iter().all(|x| x.as_number().is_some()) {
@@ -106,6 +84,106 @@ impl Evaluator<'_> {
         };
         Some(Value::new(kind, s))
     }
+}
+
+/// `float(arg)` or `int(arg)` as CPython 3.11 answers it: the value, the exception it raises,
+/// or `None` where not known here.
+fn number_of(fname: &str, arg: &Value) -> Option<Result<ValueKind, (&'static str, String)>> {
+    let not_a_number =
+        matches!(arg.kind, ValueKind::None | ValueKind::List(_) | ValueKind::Tuple(_) | ValueKind::Dict(_));
+    let type_name = arg.type_name();
+    Some(match (fname, &arg.kind) {
+        ("float", ValueKind::Str(t)) => match float_from_str(t)? {
+            Some(f) => Ok(ValueKind::Float(f)),
+            None => Err(("ValueError", format!("could not convert string to float: {}", arg.repr()))),
+        },
+        ("float", _) if not_a_number => {
+            Err(("TypeError", format!("float() argument must be a string or a real number, not '{type_name}'")))
+        }
+        ("float", _) => Ok(ValueKind::Float(arg.as_number()?)),
+        ("int", ValueKind::Float(f)) if f.is_nan() => Err(("ValueError", "cannot convert float NaN to integer".into())),
+        ("int", ValueKind::Float(f)) if f.is_infinite() => {
+            Err(("OverflowError", "cannot convert float infinity to integer".into()))
+        }
+        // Beyond i128 the value is Python's exact big int: not evaluated.
+        ("int", ValueKind::Float(f)) if f.abs() < 1.7e38 => Ok(ValueKind::Int(f.trunc() as i128)),
+        ("int", ValueKind::Int(i)) => Ok(ValueKind::Int(*i)),
+        ("int", ValueKind::Bool(b)) => Ok(ValueKind::Int(*b as i128)),
+        ("int", ValueKind::Str(t)) => match int_from_str(t)? {
+            Some(i) => Ok(ValueKind::Int(i)),
+            // CPython's `%.200R`: the repr cut to 200 characters.
+            None => Err((
+                "ValueError",
+                format!("invalid literal for int() with base 10: {}", arg.repr().chars().take(200).collect::<String>()),
+            )),
+        },
+        ("int", _) if not_a_number => Err((
+            "TypeError",
+            format!("int() argument must be a string, a bytes-like object or a real number, not '{type_name}'"),
+        )),
+        _ => return None,
+    })
+}
+
+/// `int(text)` (base 10) as CPython reads it: `Some(Some(n))`, `Some(None)` where it raises
+/// `ValueError`, `None` where not known here (beyond i128, or non-ASCII digits, which Python
+/// accepts).
+fn int_from_str(text: &str) -> Option<Option<i128>> {
+    let t = python_strip(text);
+    if t.chars().any(|c| !c.is_ascii() && c.is_numeric()) {
+        return None;
+    }
+    let (negative, digits) = split_sign(t);
+    if !is_digit_part(digits) {
+        return Some(None);
+    }
+    let n: i128 = digits.replace('_', "").parse().ok()?;
+    Some(Some(if negative { -n } else { n }))
+}
+
+/// `float(text)` as CPython reads it (`_Py_string_to_number_with_underscores`): the same
+/// three answers as [`int_from_str`].
+fn float_from_str(text: &str) -> Option<Option<f64>> {
+    let t = python_strip(text);
+    if t.chars().any(|c| !c.is_ascii() && c.is_numeric()) {
+        return None;
+    }
+    let (negative, body) = split_sign(t);
+    let magnitude = match body.to_ascii_lowercase().as_str() {
+        "inf" | "infinity" => f64::INFINITY,
+        "nan" => f64::NAN,
+        lower => {
+            let (mantissa, exponent) = match lower.split_once('e') {
+                Some((m, e)) => (m, Some(e)),
+                None => (lower, None),
+            };
+            let mantissa_ok = match mantissa.split_once('.') {
+                Some(("", "")) => false,
+                Some((whole, fraction)) => {
+                    (whole.is_empty() || is_digit_part(whole)) && (fraction.is_empty() || is_digit_part(fraction))
+                }
+                None => is_digit_part(mantissa),
+            };
+            let exponent_ok = exponent.is_none_or(|e| is_digit_part(split_sign(e).1));
+            if !(mantissa_ok && exponent_ok) {
+                return Some(None);
+            }
+            lower.replace('_', "").parse::<f64>().ok()?
+        }
+    };
+    Some(Some(if negative { -magnitude } else { magnitude }))
+}
+
+fn split_sign(t: &str) -> (bool, &str) {
+    match t.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    }
+}
+
+/// ASCII digits, a single `_` allowed between two of them (Python's `digitpart`).
+fn is_digit_part(text: &str) -> bool {
+    !text.is_empty() && text.split('_').all(|group| !group.is_empty() && group.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Standard-library modules a manifest may import without risk of ImportError.

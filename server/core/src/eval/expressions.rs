@@ -1,33 +1,19 @@
 //! Expressions: literals, names, attributes, subscripts, calls, dict literals and the
 //! operators, evaluated to a [`Value`] or to `Unknown` with a reason.
 
-use super::builtins::PYTHON_BUILTINS;
+use super::builtins::{CallArguments, PYTHON_BUILTINS};
 use super::literals::{decode_string_literal, parse_float, parse_int};
 use super::operators::binary;
 use super::{first_named, span, Evaluator};
 use crate::fields::{Field, FieldChild};
 use crate::schema::schema;
-use crate::value::{py_eq, Dict, Value, ValueKind};
+use crate::value::{Dict, Value, ValueKind};
 use tree_sitter::Node;
 
 /// Expressions nested deeper than this are not evaluated (an information note says so);
 /// above the 200 brackets CPython accepts.
 const MAX_DEPTH: usize = 256;
 
-/// Literal callees: their value is known.
-const LITERAL_CALLEES: &[&str] = &[
-    "tuple",
-    "list",
-    "dictionary",
-    "string",
-    "concatenated_string",
-    "integer",
-    "float",
-    "true",
-    "false",
-    "none",
-    "parenthesized_expression",
-];
 impl Evaluator<'_> {
     pub(super) fn expr(&mut self, node: Node) -> Value {
         if self.depth >= MAX_DEPTH {
@@ -92,8 +78,24 @@ impl Evaluator<'_> {
                         "list_splat" => {
                             let Some(inner) = first_named(child) else { continue };
                             let v = self.expr(inner);
+                            // `*x` iterates x: a str's characters, a dict's keys.
                             match v.kind {
                                 ValueKind::List(more) | ValueKind::Tuple(more) => items.extend(more),
+                                ValueKind::Str(text) => items.extend(
+                                    text.chars().map(|c| Value::new(ValueKind::Str(c.to_string()), v.span.clone())),
+                                ),
+                                ValueKind::Dict(d) if !d.open => items.extend(d.entries.into_iter().map(|e| e.key)),
+                                ValueKind::None
+                                | ValueKind::Bool(_)
+                                | ValueKind::Int(_)
+                                | ValueKind::Float(_)
+                                | ValueKind::Dtype { .. }
+                                | ValueKind::Module(_) => {
+                                    let type_name = v.exception_type_name();
+                                    let message = format!("Value after * must be an iterable, not {type_name}");
+                                    self.fail(v.span.clone(), "TypeError", message);
+                                    return Value::unknown("raises", s);
+                                }
                                 _ => return Value::unknown("`*` unpacking of a value not known statically", s),
                             }
                         }
@@ -107,31 +109,10 @@ impl Evaluator<'_> {
                 }
             }
             "dictionary" => self.dictionary(node),
+            "set" => self.set(node),
             "attribute" => self.attribute(node),
             "subscript" => self.subscript(node),
-            "unary_operator" => {
-                let (Some(op), Some(arg)) = (node.field(Field::Operator), node.field(Field::Argument)) else {
-                    return Value::unknown("incomplete expression", s);
-                };
-                let v = self.expr(arg);
-                match (self.t(op), &v.kind) {
-                    ("-", ValueKind::Int(i)) => Value::new(ValueKind::Int(-i), s),
-                    ("-", ValueKind::Float(f)) => Value::new(ValueKind::Float(-f), s),
-                    ("-", ValueKind::Bool(b)) => Value::new(ValueKind::Int(-(*b as i128)), s),
-                    ("+", ValueKind::Int(_) | ValueKind::Float(_)) => Value::new(v.kind, s),
-                    ("+", ValueKind::Bool(b)) => Value::new(ValueKind::Int(*b as i128), s),
-                    ("~", ValueKind::Int(i)) => Value::new(ValueKind::Int(!i), s),
-                    ("~", ValueKind::Bool(b)) => Value::new(ValueKind::Int(!(*b as i128)), s),
-                    (op @ ("-" | "+" | "~"), kind) if !matches!(kind, ValueKind::Unknown(_)) => {
-                        let type_name =
-                            if matches!(kind, ValueKind::Dtype { .. }) { "torch.dtype" } else { v.type_name() };
-                        let message = format!("bad operand type for unary {op}: '{type_name}'");
-                        self.fail(s.clone(), "TypeError", message);
-                        Value::unknown("raises TypeError", s)
-                    }
-                    _ => Value::unknown(format!("`{}` is not evaluated statically", self.t(node)), s),
-                }
-            }
+            "unary_operator" => self.unary(node),
             "not_operator" => {
                 let v = node.field(Field::Argument).map(|a| self.expr(a));
                 match v.and_then(|v| v.truthy()) {
@@ -192,6 +173,31 @@ impl Evaluator<'_> {
         }
     }
 
+    /// `-x`, `+x`, `~x` on known operands, with the TypeError for the types without them.
+    fn unary(&mut self, node: Node) -> Value {
+        let s = span(node);
+        let (Some(op), Some(arg)) = (node.field(Field::Operator), node.field(Field::Argument)) else {
+            return Value::unknown("incomplete expression", s);
+        };
+        let v = self.expr(arg);
+        match (self.t(op), &v.kind) {
+            ("-", ValueKind::Int(i)) => Value::new(ValueKind::Int(-i), s),
+            ("-", ValueKind::Float(f)) => Value::new(ValueKind::Float(-f), s),
+            ("-", ValueKind::Bool(b)) => Value::new(ValueKind::Int(-(*b as i128)), s),
+            ("+", ValueKind::Int(_) | ValueKind::Float(_)) => Value::new(v.kind, s),
+            ("+", ValueKind::Bool(b)) => Value::new(ValueKind::Int(*b as i128), s),
+            ("~", ValueKind::Int(i)) => Value::new(ValueKind::Int(!i), s),
+            ("~", ValueKind::Bool(b)) => Value::new(ValueKind::Int(!(*b as i128)), s),
+            (op @ ("-" | "+" | "~"), kind) if !matches!(kind, ValueKind::Unknown(_)) => {
+                let type_name = if matches!(kind, ValueKind::Dtype { .. }) { "torch.dtype" } else { v.type_name() };
+                let message = format!("bad operand type for unary {op}: '{type_name}'");
+                self.fail(s.clone(), "TypeError", message);
+                Value::unknown("raises TypeError", s)
+            }
+            _ => Value::unknown(format!("`{}` is not evaluated statically", self.t(node)), s),
+        }
+    }
+
     pub(super) fn name(&mut self, node: Node) -> Value {
         let name = self.t(node);
         let s = span(node);
@@ -231,7 +237,7 @@ impl Evaluator<'_> {
             ValueKind::Module(m) => Value::unknown(format!("`{m}.{attr}` is not evaluated statically"), s),
             ValueKind::Unknown(_) => Value::unknown(format!("`{}` is not known statically", self.t(node)), s),
             _ if base.lacks_attribute(attr).is_some() => {
-                let type_name = base.type_name();
+                let type_name = base.lacks_attribute(attr).unwrap_or("object");
                 self.fail(s.clone(), "AttributeError", format!("'{type_name}' object has no attribute '{attr}'"));
                 Value::unknown(format!("`{type_name}` has no attribute `{attr}`"), s)
             }
@@ -241,95 +247,104 @@ impl Evaluator<'_> {
 
     fn subscript(&mut self, node: Node) -> Value {
         let s = span(node);
-        let (Some(obj), Some(index)) = (node.field(Field::Value), node.field(Field::Subscript)) else {
+        let (Some(obj), Some(_)) = (node.field(Field::Value), node.field(Field::Subscript)) else {
             return Value::unknown("incomplete subscript", s);
         };
         let base = self.expr(obj);
-        let key = self.expr(index);
-        match (&base.kind, &key.kind) {
-            (ValueKind::Dict(d), _) if !key.is_unknown() => {
-                match d.entries.iter().find(|e| py_eq(&e.key, &key) == Some(true)) {
-                    Some(e) => e.value.clone(),
-                    None if d.open => Value::unknown("key of a dict that is not fully known", s),
-                    None => {
-                        self.fail(key.span.clone(), "KeyError", key.repr());
-                        Value::unknown("missing key", s)
-                    }
-                }
-            }
-            (ValueKind::List(items) | ValueKind::Tuple(items), ValueKind::Int(i)) => {
-                let len = items.len() as i128;
-                let real = if *i < 0 { i + len } else { *i };
-                if real >= 0 && real < len {
-                    items[real as usize].clone()
-                } else {
-                    Value::unknown("index out of range", s)
-                }
-            }
-            _ => Value::unknown(format!("`{}` is not evaluated statically", self.t(node)), s),
+        let key = self.subscript_key(node);
+        if self.model.load_error.is_some() {
+            return Value::unknown("raises", s);
         }
+        self.read_item(base, key, node)
     }
 
     fn call(&mut self, node: Node) -> Value {
         let s = span(node);
         let function = node.field(Field::Function);
         let fname = function.map(|f| self.t(f)).unwrap_or("");
-        // Evaluate arguments for NameErrors whatever the callee.
-        self.scan_names(node);
+        // Python evaluates the callee, then the arguments left to right, then calls: the
+        // first exception among them is the one loading raises. A name is looked at, not
+        // copied (a large dict bound to it would be cloned for nothing).
+        let not_callable = match function {
+            Some(f) if f.kind() == "identifier" => match self.env.get(self.t(f)) {
+                Some(v) => v.not_callable().then(|| v.exception_type_name()),
+                None => {
+                    let _ = self.name(f);
+                    None
+                }
+            },
+            Some(f) => Some(self.expr(f)).filter(Value::not_callable).map(|v| v.exception_type_name()),
+            None => None,
+        };
+        let arguments = self.call_arguments(node);
         if self.model.load_error.is_some() {
             return Value::unknown("call", s);
         }
-        // The callee is evaluated before the call: a literal (or a name bound to one) is
-        // not callable. A name is looked at, not copied (its NameError came from the scan).
-        let not_callable = match function {
-            Some(f) if f.kind() == "identifier" => {
-                self.env.get(self.t(f)).filter(|v| v.is_builtin_instance()).map(Value::type_name)
-            }
-            Some(f) if LITERAL_CALLEES.contains(&f.kind()) => {
-                Some(self.expr(f)).filter(Value::is_builtin_instance).map(|v| v.type_name())
-            }
-            _ => None,
-        };
         if let Some(type_name) = not_callable {
             self.fail(s.clone(), "TypeError", format!("'{type_name}' object is not callable"));
             return Value::unknown("call", s);
         }
-        if let Some(v) = self.builtin_call(node, fname) {
+        if let Some(v) = self.builtin_call(fname, &arguments, s.clone()) {
             return v;
         }
-        if fname == "dict" && !self.env.contains_key("dict") {
-            if let Some(args) = node.field(Field::Arguments) {
-                let mut d = Dict::default();
-                let mut cursor = args.walk();
-                let children: Vec<Node> = args.named_children(&mut cursor).collect();
-                for child in children {
-                    match child.kind() {
-                        "keyword_argument" => {
-                            let (Some(k), Some(v)) = (child.field(Field::Name), child.field(Field::Value)) else {
-                                continue;
-                            };
-                            let key = Value::new(ValueKind::Str(self.t(k).to_string()), span(k));
-                            let value = self.expr(v);
-                            d.insert(key, value);
-                        }
-                        "comment" => {}
-                        _ => {
-                            let v = self.expr(child);
-                            match v.kind {
-                                ValueKind::Dict(other) if d.entries.is_empty() => d = other,
-                                _ => return Value::unknown("`dict(...)` of a value not known statically", s),
-                            }
-                        }
-                    }
-                }
-                return Value::new(ValueKind::Dict(d), s);
+        if fname == "dict" && !self.env.contains_key("dict") && !arguments.unpacked {
+            let mut d = Dict::default();
+            match arguments.positional.as_slice() {
+                [] => {}
+                [Value { kind: ValueKind::Dict(other), .. }] => d = other.clone(),
+                _ => return Value::unknown("`dict(...)` of a value not known statically", s),
             }
+            for (key, value) in arguments.keywords {
+                d.insert(key, value);
+            }
+            return Value::new(ValueKind::Dict(d), s);
         }
         Value::unknown(
             format!("the call `{}(...)` is not evaluated statically", fname.chars().take(40).collect::<String>()),
             s,
         )
     }
+
+    /// The arguments of a call, evaluated in order (stopping at the first exception).
+    pub(super) fn call_arguments(&mut self, call: Node) -> CallArguments {
+        let mut out = CallArguments::default();
+        let Some(args) = call.field(Field::Arguments) else { return out };
+        if args.kind() != "argument_list" {
+            // `f(x for x in y)`: a generator, evaluated lazily by the callee.
+            out.unpacked = true;
+            let _ = self.expr(args);
+            return out;
+        }
+        let mut cursor = args.walk();
+        let children: Vec<Node> = args.named_children(&mut cursor).filter(|n| n.kind() != "comment").collect();
+        for child in children {
+            if self.model.load_error.is_some() {
+                break;
+            }
+            match child.kind() {
+                "keyword_argument" => {
+                    let (Some(k), Some(v)) = (child.field(Field::Name), child.field(Field::Value)) else {
+                        out.unpacked = true;
+                        continue;
+                    };
+                    let value = self.expr(v);
+                    out.keywords.push((Value::new(ValueKind::Str(self.t(k).to_string()), span(k)), value));
+                }
+                "list_splat" | "dictionary_splat" => {
+                    out.unpacked = true;
+                    if let Some(inner) = first_named(child) {
+                        let _ = self.expr(inner);
+                    }
+                }
+                _ => {
+                    let value = self.expr(child);
+                    out.positional.push(value);
+                }
+            }
+        }
+        out
+    }
+
     /// Adds one `pair` or `**splat` of a dict literal to `d`; false when loading would raise.
     pub(super) fn dict_entry(&mut self, child: Node, d: &mut Dict) -> bool {
         match child.kind() {
@@ -418,14 +433,39 @@ impl Evaluator<'_> {
         Value::new(ValueKind::Dict(d), s)
     }
 
-    pub(super) fn string(&mut self, node: Node) -> Value {
+    /// A set display: its elements are evaluated, in order, and must be hashable; the set
+    /// itself is not modelled.
+    fn set(&mut self, node: Node) -> Value {
         let s = span(node);
         let mut cursor = node.walk();
-        let has_interpolation = node.named_children(&mut cursor).any(|c| c.kind() == "interpolation");
-        if has_interpolation {
-            self.scan_names(node);
-            return Value::unknown("f-strings with replacement fields are not evaluated statically", s);
+        let children: Vec<Node> = node.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect();
+        for child in children {
+            let element = match child.kind() {
+                "list_splat" => {
+                    if let Some(inner) = first_named(child) {
+                        let _ = self.expr(inner);
+                    }
+                    continue;
+                }
+                _ => self.expr(child),
+            };
+            if self.model.load_error.is_some() {
+                return Value::unknown("raises", s);
+            }
+            if let Err(t) = element.hashable() {
+                self.fail(element.span.clone(), "TypeError", format!("unhashable type: '{t}'"));
+                return Value::unknown("raises", s);
+            }
         }
-        decode_string_literal(self.t(node), s)
+        Value::unknown("set expressions are not evaluated statically", s)
+    }
+
+    pub(super) fn string(&mut self, node: Node) -> Value {
+        let mut cursor = node.walk();
+        let fields: Vec<Node> = node.named_children(&mut cursor).filter(|c| c.kind() == "interpolation").collect();
+        if fields.is_empty() {
+            return decode_string_literal(self.t(node), span(node));
+        }
+        self.f_string(node, &fields)
     }
 }

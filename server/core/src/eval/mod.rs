@@ -16,6 +16,8 @@
 pub(crate) mod builtins;
 mod compile_nesting;
 mod expressions;
+mod fstrings;
+mod items;
 mod literals;
 mod load_error;
 pub mod modules;

@@ -11,6 +11,7 @@ pub(super) fn binary(op: &str, left: &Value, right: &Value, s: Span) -> Result<V
             ("/", true) => "float division by zero",
             ("%", true) => "float modulo",
             ("//", true) => "float floor division by zero",
+            ("%", false) => "integer modulo by zero",
             _ => "integer division or modulo by zero",
         };
         Err(("ZeroDivisionError", message.to_string()))
@@ -19,7 +20,50 @@ pub(super) fn binary(op: &str, left: &Value, right: &Value, s: Span) -> Result<V
         let float = matches!(left.kind, Float(_)) || matches!(right.kind, Float(_));
         return zero_division(float);
     }
+    if let Some(message) = type_error(op, left, right) {
+        return Err(("TypeError", message));
+    }
     Ok(binary_value(op, left, right, s))
+}
+
+/// The `TypeError` CPython 3.11 raises for `left op right` where the operands' types do not
+/// support `op` (`tests/fixture/binary_operators.tsv` holds its answers); `None` where they
+/// do, or where an operand is not known.
+fn type_error(op: &str, left: &Value, right: &Value) -> Option<String> {
+    use ValueKind::*;
+    if left.is_unknown() || right.is_unknown() {
+        return Option::None;
+    }
+    let (lt, rt) = (left.exception_type_name(), right.exception_type_name());
+    let numeric = |v: &Value| matches!(v.kind, Bool(_) | Int(_) | Float(_));
+    let integral = |v: &Value| matches!(v.kind, Bool(_) | Int(_));
+    let sequence = |v: &Value| matches!(v.kind, Str(_) | Bytes(_) | List(_) | Tuple(_));
+    let shown = if op == "**" { "** or pow()" } else { op };
+    let unsupported = Some(format!("unsupported operand type(s) for {shown}: '{lt}' and '{rt}'"));
+    let same_type = std::mem::discriminant(&left.kind) == std::mem::discriminant(&right.kind);
+    match op {
+        _ if numeric(left) && numeric(right) && !matches!(op, "<<" | ">>" | "&" | "|" | "^" | "@") => Option::None,
+        "+" => match &left.kind {
+            _ if sequence(left) && same_type => Option::None,
+            Str(_) => Some(format!("can only concatenate str (not \"{rt}\") to str")),
+            List(_) => Some(format!("can only concatenate list (not \"{rt}\") to list")),
+            Tuple(_) => Some(format!("can only concatenate tuple (not \"{rt}\") to tuple")),
+            Bytes(_) => Some(format!("can't concat {rt} to bytes")),
+            _ => unsupported,
+        },
+        "*" if sequence(left) => {
+            (!integral(right)).then(|| format!("can't multiply sequence by non-int of type '{rt}'"))
+        }
+        "*" if sequence(right) => {
+            (!integral(left)).then(|| format!("can't multiply sequence by non-int of type '{lt}'"))
+        }
+        // `str % x` and `bytes % x` format: what they raise is not modelled.
+        "%" if matches!(left.kind, Str(_) | Bytes(_)) => Option::None,
+        "|" if matches!((&left.kind, &right.kind), (Dict(_), Dict(_))) => Option::None,
+        "<<" | ">>" | "&" | "|" | "^" if integral(left) && integral(right) => Option::None,
+        "-" | "*" | "/" | "//" | "%" | "**" | "<<" | ">>" | "&" | "|" | "^" | "@" => unsupported,
+        _ => Option::None,
+    }
 }
 
 fn binary_value(op: &str, left: &Value, right: &Value, s: Span) -> Value {
@@ -31,6 +75,15 @@ fn binary_value(op: &str, left: &Value, right: &Value, s: Span) -> Value {
         _ => Option::None,
     };
     match (&left.kind, &right.kind) {
+        // `bool`'s own `&`, `|` and `^` keep the type.
+        (Bool(a), Bool(b)) if matches!(op, "&" | "|" | "^") => {
+            let r = match op {
+                "&" => a & b,
+                "|" => a | b,
+                _ => a ^ b,
+            };
+            Value::new(Bool(r), s)
+        }
         (Str(a), Str(b)) if op == "+" => Value::new(Str(format!("{a}{b}")), s),
         (Bytes(a), Bytes(b)) if op == "+" => Value::new(Bytes([a.clone(), b.clone()].concat()), s),
         (List(a), List(b)) if op == "+" => Value::new(List([a.clone(), b.clone()].concat()), s),

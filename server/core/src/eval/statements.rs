@@ -2,6 +2,7 @@
 //! `.update(...)`-style mutations of known containers, `del`, and blocks left unevaluated.
 
 use super::builtins::STDLIB_MODULES;
+use super::items::{subscript_chain, ItemOp, Raised, Reached};
 use super::names::{collect_bound_names, mentions_name};
 use super::operators::binary;
 use super::{first_line_span, span, Evaluator};
@@ -171,6 +172,21 @@ impl Evaluator<'_> {
                 ),
                 _ => (self.t(name), self.t(name)),
             };
+            // Whether the module has the name is only known by importing it (the error names
+            // the module's file): what follows is claimed as if it had. As for `import`, the
+            // standard library's are taken to be there.
+            let top = module.split('.').next().unwrap_or(module);
+            let torch_has = |name: &str| schema().torch_attributes.iter().any(|a| a == name);
+            let known = match module {
+                "torch" => torch_has(imported) || schema().dtype_by_attr(imported).is_some(),
+                _ => STDLIB_MODULES.contains(&top),
+            };
+            if !known && !module.starts_with('.') && !imported.is_empty() {
+                self.note(
+                    span(name),
+                    format!("whether `{module}.{imported}` can be imported is only known when Python loads the manifest (check-manifest fails if it cannot)"),
+                );
+            }
             let value = if module == "torch" {
                 match schema().dtype_by_attr(imported) {
                     Some(d) => Value::new(
@@ -193,23 +209,29 @@ impl Evaluator<'_> {
             self.annotation(node);
             return;
         };
-        // Chained `a = b = value`: the right side is itself an assignment.
-        let value = if right.kind() == "assignment" {
-            self.assignment(right);
-            match right.field(Field::Left) {
-                Some(inner) if inner.kind() == "identifier" => self
-                    .env
-                    .get(self.t(inner))
-                    .cloned()
-                    .unwrap_or_else(|| Value::unknown("chained assignment", span(right))),
-                _ => Value::unknown("chained assignment", span(right)),
-            }
-        } else {
-            self.expr(right)
-        };
+        // Chained `a = b = value`: the value is evaluated once, then bound to each target
+        // from left to right.
+        let mut targets = vec![left];
+        let mut value_node = right;
+        while value_node.kind() == "assignment" {
+            let (Some(target), Some(next)) = (value_node.field(Field::Left), value_node.field(Field::Right)) else {
+                return;
+            };
+            targets.push(target);
+            value_node = next;
+        }
+        let value = self.expr(value_node);
         if self.model.load_error.is_some() {
             return;
         }
+        let (last, first) = targets.split_last().expect("one target at least");
+        for target in first {
+            self.bind(*target, value.clone());
+            if self.model.load_error.is_some() {
+                return;
+            }
+        }
+        let left = *last;
         self.bind(left, value);
         // `x: T = value` stores x, then evaluates T (NameError for a name never imported).
         if self.model.load_error.is_none() {
@@ -243,6 +265,12 @@ impl Evaluator<'_> {
                 let iterated: Option<Vec<Value>> = match &value.kind {
                     ValueKind::Tuple(items) | ValueKind::List(items) => Some(items.clone()),
                     ValueKind::Dict(d) if !d.open => Some(d.entries.iter().map(|e| e.key.clone()).collect()),
+                    ValueKind::Str(text) => Some(
+                        text.chars().map(|c| Value::new(ValueKind::Str(c.to_string()), value.span.clone())).collect(),
+                    ),
+                    ValueKind::Bytes(bytes) => {
+                        Some(bytes.iter().map(|&b| Value::new(ValueKind::Int(b.into()), value.span.clone())).collect())
+                    }
                     _ => None,
                 };
                 let message = match (&value.kind, &iterated) {
@@ -271,7 +299,7 @@ impl Evaluator<'_> {
                     self.bind(*t, v);
                 }
             }
-            "subscript" => self.subscript_assign(target, value),
+            "subscript" => self.item_statement(target, ItemOp::Assign(value)),
             // `x.attr = value`: x is evaluated; the builtin types take no new attributes.
             "attribute" => {
                 let (Some(object), Some(attr)) = (target.field(Field::Object), target.field(Field::Attribute)) else {
@@ -285,115 +313,6 @@ impl Evaluator<'_> {
                 self.fail(span(target), "AttributeError", message);
             }
             _ => {}
-        }
-    }
-
-    /// `manifest["a"]["b"] = value`: walks the chain of subscripts from the root name.
-    fn subscript_assign(&mut self, target: Node, value: Value) {
-        let mut keys = Vec::new();
-        let mut node = target;
-        while node.kind() == "subscript" {
-            let Some(index) = node.field(Field::Subscript) else { return };
-            keys.push(index);
-            let Some(inner) = node.field(Field::Value) else { return };
-            node = inner;
-        }
-        if node.kind() != "identifier" {
-            return;
-        }
-        let root = self.t(node).to_string();
-        keys.reverse();
-        let mut key_values = Vec::new();
-        for k in &keys {
-            let kv = self.expr(*k);
-            if self.model.load_error.is_some() {
-                return;
-            }
-            key_values.push(kv);
-        }
-        if !self.env.contains_key(&root) {
-            if !self.bound_before.contains(&root) {
-                self.fail(span(node), "NameError", format!("name '{root}' is not defined"));
-            }
-            return;
-        }
-        let mut failure = None;
-        {
-            let Some(mut current) = self.env.get_mut(&root) else { return };
-            let last = key_values.len() - 1;
-            for (i, key) in key_values.into_iter().enumerate() {
-                if key.is_unknown() {
-                    if let ValueKind::Dict(d) = &mut current.kind {
-                        d.open = true;
-                    }
-                    break;
-                }
-                let type_name = current.type_name();
-                let scalar = matches!(
-                    current.kind,
-                    ValueKind::None | ValueKind::Bool(_) | ValueKind::Int(_) | ValueKind::Float(_)
-                );
-                match &mut current.kind {
-                    ValueKind::Dict(d) => {
-                        if i == last {
-                            if let Err(t) = key.hashable() {
-                                failure = Some((key.span.clone(), "TypeError", format!("unhashable type: '{t}'")));
-                                break;
-                            }
-                            d.insert(key, value);
-                            break;
-                        }
-                        match d.position(&key) {
-                            Some(p) => current = &mut d.entries[p].value,
-                            None if d.open => break,
-                            None => {
-                                failure = Some((key.span.clone(), "KeyError", key.repr()));
-                                break;
-                            }
-                        }
-                    }
-                    ValueKind::List(items) => {
-                        let idx = match key.kind {
-                            ValueKind::Int(i) => i,
-                            _ => break,
-                        };
-                        let len = items.len() as i128;
-                        let real = if idx < 0 { idx + len } else { idx };
-                        if real < 0 || real >= len {
-                            failure =
-                                Some((key.span.clone(), "IndexError", "list assignment index out of range".into()));
-                            break;
-                        }
-                        if i == last {
-                            items[real as usize] = value;
-                            break;
-                        }
-                        current = &mut items[real as usize];
-                    }
-                    // No `__setitem__`, whatever the key; the scalars have no `__getitem__`
-                    // either (what a str, bytes or tuple index reads is left unknown).
-                    ValueKind::None
-                    | ValueKind::Bool(_)
-                    | ValueKind::Int(_)
-                    | ValueKind::Float(_)
-                    | ValueKind::Str(_)
-                    | ValueKind::Bytes(_)
-                    | ValueKind::Tuple(_) => {
-                        let what = match i == last {
-                            true => "does not support item assignment",
-                            false if scalar => "is not subscriptable",
-                            false => break,
-                        };
-                        let message = format!("'{type_name}' object {what}");
-                        failure = Some((key.span.clone(), "TypeError", message));
-                        break;
-                    }
-                    _ => break,
-                }
-            }
-        }
-        if let Some((s, e, m)) = failure {
-            self.fail(s, e, m);
         }
     }
 
@@ -411,6 +330,10 @@ impl Evaluator<'_> {
         let op = self.t(op).trim_end_matches('=').to_string();
         let result = match binary(&op, &current, &rhs, span(node)) {
             Ok(v) => v,
+            // In place, `list += iterable` extends and the messages name `+=`: not modelled.
+            Err(("TypeError", _)) => {
+                Value::unknown(format!("`{op}=` on these operands is not evaluated statically"), span(node))
+            }
             Err((exception, message)) => {
                 self.fail(span(node), exception, message);
                 return;
@@ -422,26 +345,8 @@ impl Evaluator<'_> {
     /// Calls as statements: the mutations of `manifest` we understand.
     fn call_statement(&mut self, call: Node) {
         let Some(function) = call.field(Field::Function) else { return };
-        let args = call.field(Field::Arguments);
-        if function.kind() == "attribute" {
-            // The method is looked up before the arguments are evaluated.
-            if self.missing_method(function) {
-                return;
-            }
-            let object = function.field(Field::Object);
-            let method = function.field(Field::Attribute).map(|n| self.t(n)).unwrap_or("");
-            if let (Some(object), Some(args)) = (object, args) {
-                let mut cursor = args.walk();
-                let arg_nodes: Vec<Node> = args.named_children(&mut cursor).collect();
-                let arg_values: Vec<Value> =
-                    arg_nodes.iter().filter(|n| n.kind() != "comment").map(|n| self.expr(*n)).collect();
-                if self.model.load_error.is_some() {
-                    return;
-                }
-                if self.mutate(object, method, arg_values, span(call)) {
-                    return;
-                }
-            }
+        if function.kind() == "attribute" && self.known_method_call(call, function) {
+            return;
         }
         // Any other call: evaluate it for NameErrors; a call that may change `manifest`
         // makes it uncertain.
@@ -468,130 +373,151 @@ impl Evaluator<'_> {
         }
     }
 
-    /// Applies `obj.method(args)` to a known container; false when not understood.
-    fn mutate(&mut self, object: Node, method: &str, args: Vec<Value>, call_span: Span) -> bool {
-        // Resolve the object as an lvalue path from a root name.
-        let mut keys = Vec::new();
-        let mut node = object;
-        while node.kind() == "subscript" {
-            let Some(index) = node.field(Field::Subscript) else { return false };
-            keys.push(index);
-            let Some(inner) = node.field(Field::Value) else { return false };
-            node = inner;
-        }
-        if node.kind() != "identifier" {
-            return false;
-        }
-        keys.reverse();
-        let key_values: Vec<Value> = keys.iter().map(|k| self.expr(*k)).collect();
-        let root = self.t(node).to_string();
-        let Some(mut current) = self.env.get_mut(&root) else { return false };
-        for key in &key_values {
-            match &mut current.kind {
-                ValueKind::Dict(d) => match d.position(key) {
-                    Some(p) => current = &mut d.entries[p].value,
-                    None => return false,
-                },
-                _ => return false,
-            }
-        }
-        match (&mut current.kind, method) {
-            (ValueKind::Dict(d), "update") if args.len() == 1 => {
-                match &args[0].kind {
-                    ValueKind::Dict(other) => {
-                        for e in other.entries.clone() {
-                            d.insert(e.key, e.value);
-                        }
-                        d.open |= other.open;
-                    }
-                    _ => d.open = true,
-                }
-                true
-            }
-            (ValueKind::Dict(d), "setdefault") if !args.is_empty() => {
-                if d.position(&args[0]).is_none() {
-                    let value = args.get(1).cloned().unwrap_or_else(|| Value::new(ValueKind::None, call_span));
-                    d.insert(args[0].clone(), value);
-                }
-                true
-            }
-            (ValueKind::Dict(d), "pop") if !args.is_empty() => {
-                d.remove(&args[0]);
-                true
-            }
-            (ValueKind::List(items), "append") if args.len() == 1 => {
-                items.push(args[0].clone());
-                true
-            }
-            (ValueKind::List(items), "extend") if args.len() == 1 => match &args[0].kind {
-                ValueKind::List(more) | ValueKind::Tuple(more) => {
-                    items.extend(more.iter().cloned());
-                    true
-                }
-                _ => {
-                    let s = current.span.clone();
-                    *current = Value::unknown("extended with a value not known statically", s);
-                    true
-                }
-            },
-            (ValueKind::List(items), "insert") if args.len() == 2 => {
-                if let ValueKind::Int(i) = args[0].kind {
-                    let len = items.len() as i128;
-                    let at = if i < 0 { (i + len).max(0) } else { i.min(len) } as usize;
-                    items.insert(at, args[1].clone());
-                    return true;
-                }
-                false
-            }
-            (ValueKind::List(items), "remove") if args.len() == 1 => {
-                if let Some(p) = items.iter().position(|v| py_eq(v, &args[0]) == Some(true)) {
-                    items.remove(p);
-                }
-                true
-            }
-            _ => false,
-        }
-    }
-
-    /// `name.method` where `name` holds a dict or list without that attribute: fails
-    /// (AttributeError) without copying the value.
-    fn missing_method(&mut self, function: Node) -> bool {
+    /// `name[k1]...[kn].method(args)` on a value we hold: the object, then the method's
+    /// lookup (`AttributeError`), then the arguments, then the mutations we understand.
+    /// False when the call is not understood (the caller evaluates it as any call).
+    fn known_method_call(&mut self, call: Node, function: Node) -> bool {
         let (Some(object), Some(attr)) = (function.field(Field::Object), function.field(Field::Attribute)) else {
             return false;
         };
-        if object.kind() != "identifier" {
+        let Some((root_node, keys)) = subscript_chain(object) else { return false };
+        if root_node.kind() != "identifier" || !self.env.contains_key(self.t(root_node)) {
             return false;
         }
-        let attr = self.t(attr);
-        let Some(type_name) = self.env.get(self.t(object)).and_then(|v| v.lacks_attribute(attr)) else {
-            return false;
+        let (root, path) = match self.reach(root_node, &keys) {
+            Reached::Known(root, path) => (root, path),
+            Reached::Raised => return true,
+            Reached::Unknown => return false,
         };
-        self.fail(span(function), "AttributeError", format!("'{type_name}' object has no attribute '{attr}'"));
-        true
+        let method = self.t(attr);
+        if let Some(type_name) = self.at_path(&root, &path).and_then(|v| v.lacks_attribute(method)) {
+            self.fail(span(function), "AttributeError", format!("'{type_name}' object has no attribute '{method}'"));
+            return true;
+        }
+        let arguments = self.call_arguments(call);
+        if self.model.load_error.is_some() {
+            return true;
+        }
+        if arguments.unpacked || !arguments.keywords.is_empty() {
+            return false;
+        }
+        let mut raises = None;
+        let understood = match self.at_path(&root, &path) {
+            Some(current) => apply_method(current, method, &arguments.positional, span(call), &mut raises),
+            None => false,
+        };
+        if let Some((s, exception, message)) = raises {
+            self.fail(s, exception, message);
+            return true;
+        }
+        understood
     }
 
     fn delete(&mut self, node: Node) {
         let mut cursor = node.walk();
-        let targets: Vec<Node> = node.named_children(&mut cursor).collect();
+        let mut targets: Vec<Node> = node.named_children(&mut cursor).filter(|t| t.kind() != "comment").collect();
+        // `del a, b`: one list of targets, deleted left to right.
+        if let [list] = targets[..] {
+            if list.kind() == "expression_list" {
+                let mut cursor = list.walk();
+                targets = list.named_children(&mut cursor).filter(|t| t.kind() != "comment").collect();
+            }
+        }
         for target in targets {
-            if target.kind() == "subscript" {
-                if let (Some(obj), Some(key)) = (target.field(Field::Value), target.field(Field::Subscript)) {
-                    // The object first: `del mafest[...]` is a NameError.
-                    if obj.kind() == "identifier" && !self.env.contains_key(self.t(obj)) {
-                        let _ = self.name(obj);
+            match target.kind() {
+                "subscript" => self.item_statement(target, ItemOp::Delete),
+                "identifier" => {
+                    let name = self.t(target);
+                    if self.env.remove(name).is_none() {
+                        let _ = self.name(target);
                     }
-                    if self.model.load_error.is_some() {
-                        return;
-                    }
-                    let key = self.expr(key);
-                    let _ = self.mutate(obj, "pop", vec![key], span(target));
+                    // Unbound from here on, whatever bound it before.
+                    self.bound_before.remove(name);
                 }
-            } else if target.kind() == "identifier" && self.env.remove(self.t(target)).is_none() {
-                let _ = self.name(target);
+                _ => {}
             }
             if self.model.load_error.is_some() {
                 return;
             }
         }
+    }
+}
+
+/// `method(args)` on a known container `current`; false when not understood. What it
+/// certainly raises (`pop`/`del` of a missing key, `remove` of an absent item) goes to `raises`.
+fn apply_method(
+    current: &mut Value,
+    method: &str,
+    args: &[Value],
+    call_span: Span,
+    raises: &mut Option<Raised>,
+) -> bool {
+    match (&mut current.kind, method) {
+        (ValueKind::Dict(d), "update") if args.len() == 1 => {
+            match &args[0].kind {
+                ValueKind::Dict(other) => {
+                    for e in other.entries.clone() {
+                        d.insert(e.key, e.value);
+                    }
+                    d.open |= other.open;
+                }
+                _ => d.open = true,
+            }
+            true
+        }
+        (ValueKind::Dict(d), "setdefault") if !args.is_empty() => {
+            if d.position(&args[0]).is_none() {
+                let value = args.get(1).cloned().unwrap_or_else(|| Value::new(ValueKind::None, call_span));
+                d.insert(args[0].clone(), value);
+            }
+            true
+        }
+        (ValueKind::Dict(d), "pop") if !args.is_empty() => {
+            // `pop(key)` without a default raises where the key is missing.
+            if !d.remove(&args[0]) && args.len() == 1 && !d.open && !args[0].contains_unknown() {
+                *raises = Some((args[0].span.clone(), "KeyError", args[0].repr()));
+            }
+            true
+        }
+        (ValueKind::List(items), "append") if args.len() == 1 => {
+            items.push(args[0].clone());
+            true
+        }
+        (ValueKind::List(items), "extend") if args.len() == 1 => match &args[0].kind {
+            ValueKind::List(more) | ValueKind::Tuple(more) => {
+                items.extend(more.iter().cloned());
+                true
+            }
+            _ => {
+                let s = current.span.clone();
+                *current = Value::unknown("extended with a value not known statically", s);
+                true
+            }
+        },
+        (ValueKind::List(items), "insert") if args.len() == 2 => {
+            if let ValueKind::Int(i) = args[0].kind {
+                let len = items.len() as i128;
+                let at = if i < 0 { (i + len).max(0) } else { i.min(len) } as usize;
+                items.insert(at, args[1].clone());
+                return true;
+            }
+            false
+        }
+        (ValueKind::List(items), "remove") if args.len() == 1 => {
+            let equal: Vec<Option<bool>> = items.iter().map(|v| py_eq(v, &args[0])).collect();
+            match equal.iter().position(|e| *e == Some(true)) {
+                // Only where every item before it is known to differ is it the one removed.
+                Some(p) if equal[..p].iter().all(|e| *e == Some(false)) => {
+                    items.remove(p);
+                }
+                Some(_) => {}
+                None if equal.iter().all(|e| *e == Some(false)) => {
+                    *raises = Some((call_span, "ValueError", "list.remove(x): x not in list".into()));
+                }
+                None => {}
+            }
+            true
+        }
+        _ => false,
     }
 }

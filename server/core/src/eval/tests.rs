@@ -121,8 +121,12 @@ fn item_assignment_into_a_scalar_is_a_type_error() {
         ("1.5", "'float' object does not support item assignment", "'float' object is not subscriptable"),
         ("True", "'bool' object does not support item assignment", "'bool' object is not subscriptable"),
         ("None", "'NoneType' object does not support item assignment", "'NoneType' object is not subscriptable"),
-        ("'s'", "'str' object does not support item assignment", ""),
-        ("(1,)", "'tuple' object does not support item assignment", ""),
+        ("'s'", "'str' object does not support item assignment", "string indices must be integers, not 'str'"),
+        (
+            "(1,)",
+            "'tuple' object does not support item assignment",
+            "tuple indices must be integers or slices, not str",
+        ),
     ];
     for (value, assigning, reading) in cases {
         let text = format!("manifest = {{'a': {value}}}\nmanifest['a']['b'] = 1\n");
@@ -130,7 +134,6 @@ fn item_assignment_into_a_scalar_is_a_type_error() {
         assert_eq!((error.exception, error.message.as_str()), ("TypeError", assigning), "{value}");
         let text = format!("manifest = {{'a': {value}}}\nmanifest['a']['b']['c'] = 1\n");
         let error = eval(&text).load_error.map(|e| e.message);
-        // What a str or tuple index reads is not modelled: no error then.
         assert_eq!(error.as_deref().unwrap_or(""), reading, "{value}");
     }
 }
@@ -221,4 +224,225 @@ fn a_string_closed_with_other_quotes_than_it_opened_is_unknown_not_a_panic() {
     let _ = eval(text);
     // CPython: an unterminated triple-quoted string, check-manifest's exit code 1.
     assert_eq!(crate::analyze(text, &crate::AnalysisInput::default()).check.exit_code(), 1);
+}
+
+/// f-strings are built as CPython builds them (values from `python3 -c "print(repr(...))"`);
+/// a format specification, `=`, or an unknown field leaves them unknown.
+#[test]
+fn f_strings_with_known_fields_are_evaluated() {
+    let d = manifest(concat!(
+        "import torch\n",
+        "P = r'^aten\\.'\n",
+        "manifest = {'a': rf'{P}mm$', 'b': f'{1.0}|{True!r}|{None}|{ {1: 2} }|{torch.half}', 'c': f'\\{6}{{x}}',\n",
+        "  'd': f'{\"é\"!a}', 'e': f'{1:>4}', 'f': f'{P=}', 'g': f'{torch}', 'h': f'''{P}'''}\n",
+    ));
+    let value = |k: &str| d.get(k).unwrap().value.clone();
+    assert_eq!(value("a").repr(), "'^aten\\\\.mm$'");
+    assert_eq!(value("b").repr(), "'1.0|True|None|{1: 2}|torch.float16'");
+    assert_eq!(value("c").repr(), "'\\\\6{x}'");
+    assert_eq!(value("h").repr(), "'^aten\\\\.'");
+    for unknown in ["d", "e", "f", "g"] {
+        assert!(value(unknown).is_unknown(), "{unknown}: {}", value(unknown).repr());
+    }
+}
+
+/// A field's exception is the module's, in order: the first field that raises.
+#[test]
+fn f_string_fields_raise_in_order() {
+    let m = eval("import torch\nmanifest = {'a': f'{torch.nope}{undefined}'}\n");
+    assert_eq!(m.load_error.unwrap().message, "module 'torch' has no attribute 'nope'");
+}
+
+/// `del`, `pop(key)` of a key a closed dict lacks, and `remove` of an absent item raise.
+#[test]
+fn deleting_what_is_not_there_raises() {
+    let cases = [
+        ("manifest = {'a': 1}\ndel manifest['b']\n", "KeyError", "'b'"),
+        ("manifest = {'a': {}}\ndel manifest['a']['b']\n", "KeyError", "'b'"),
+        ("manifest = {'a': {}}\ndel manifest['c']['b']\n", "KeyError", "'c'"),
+        ("manifest = {'a': 1}\nmanifest.pop('b')\n", "KeyError", "'b'"),
+        ("manifest = {'a': [1]}\nmanifest['a'].remove(2)\n", "ValueError", "list.remove(x): x not in list"),
+    ];
+    for (text, exception, message) in cases {
+        let error = eval(text).load_error.unwrap_or_else(|| panic!("no error for {text:?}"));
+        assert_eq!((error.exception, error.message.as_str()), (exception, message), "{text:?}");
+    }
+    for fine in [
+        "manifest = {'a': 1}\nmanifest.pop('b', None)\n",
+        "import os\nmanifest = {**os.environ}\ndel manifest['b']\n",
+        "import os\nmanifest = {'a': [os.sep]}\nmanifest['a'].remove(2)\n",
+    ] {
+        assert!(eval(fine).load_error.is_none(), "{fine:?}");
+    }
+}
+
+/// `int()` and `float()` of strings and special floats, as CPython 3.11 answers them.
+#[test]
+fn int_and_float_raise_as_python_does() {
+    let cases = [
+        ("int('nan')", "ValueError", "invalid literal for int() with base 10: 'nan'".to_string()),
+        ("int('_1')", "ValueError", "invalid literal for int() with base 10: '_1'".to_string()),
+        ("int('1e3')", "ValueError", "invalid literal for int() with base 10: '1e3'".to_string()),
+        ("int('x' * 300)", "ValueError", format!("invalid literal for int() with base 10: '{}", "x".repeat(199))),
+        ("int(float('nan'))", "ValueError", "cannot convert float NaN to integer".to_string()),
+        ("int(float('inf'))", "OverflowError", "cannot convert float infinity to integer".to_string()),
+        (
+            "int(None)",
+            "TypeError",
+            "int() argument must be a string, a bytes-like object or a real number, not 'NoneType'".to_string(),
+        ),
+        ("float(None)", "TypeError", "float() argument must be a string or a real number, not 'NoneType'".to_string()),
+        ("float('1__0')", "ValueError", "could not convert string to float: '1__0'".to_string()),
+        ("float('.e1')", "ValueError", "could not convert string to float: '.e1'".to_string()),
+    ];
+    for (call, exception, message) in cases {
+        let text = format!("manifest = {{'a': {call}}}\n");
+        let error = eval(&text).load_error.unwrap_or_else(|| panic!("no error for {call}"));
+        assert_eq!((error.exception, error.message), (exception, message), "{call}");
+    }
+    let d =
+        manifest("manifest = {'a': int(' 1_0 '), 'b': float('1e1_0'), 'c': float('+Infinity'), 'd': float('1.')}\n");
+    let reprs: Vec<String> = d.entries.iter().map(|e| e.value.repr()).collect();
+    assert_eq!(reprs, ["10", "10000000000.0", "inf", "1.0"]);
+    // Digits beyond ASCII are Python's to read: not claimed.
+    assert!(eval("manifest = {'a': int('١٢')}\n").load_error.is_none());
+}
+
+/// The callee, then the arguments left to right: the first exception is the one raised.
+#[test]
+fn calls_raise_in_evaluation_order() {
+    let m = eval("import torch\nmanifest = dict(supported_dtypes={torch.f + loat32: True})\n");
+    assert_eq!(m.load_error.unwrap().message, "module 'torch' has no attribute 'f'");
+    let m = eval("manifest = {'a': 'abc'(undefined)}\n");
+    assert_eq!(m.load_error.unwrap().message, "name 'undefined' is not defined");
+    let m = eval("manifest = {'a': 'abc'(1)}\n");
+    assert_eq!(m.load_error.unwrap().message, "'str' object is not callable");
+}
+
+/// Items read, deleted and methods looked up on values of every kind, in Python's order
+/// (each message is CPython 3.11.7's for the same text run with `exec`).
+#[test]
+fn items_and_methods_raise_as_python_does() {
+    let cases = [
+        ("manifest = {'a': 4}\ndel manifest['a']['b']\n", "'int' object does not support item deletion"),
+        ("manifest = {'a': b'x'}\ndel manifest['a']['b']\n", "'bytes' object does not support item deletion"),
+        ("manifest = {'a': b'x'}\ndel manifest['a'][0]\n", "'bytes' object doesn't support item deletion"),
+        ("manifest = {'a': (1,)}\ndel manifest['a'][0]\n", "'tuple' object doesn't support item deletion"),
+        ("manifest = {'a': [16]}\ndel manifest['a']['b']\n", "list indices must be integers or slices, not str"),
+        ("manifest = {'a': [16]}\ndel manifest['a'][-2]\n", "list assignment index out of range"),
+        ("manifest = {'a': {}}\ndel mnifest['a']['b']\n", "name 'mnifest' is not defined"),
+        ("manifest = {'a': {}}\ndel manifest['a'], manifest['a']\n", "'a'"),
+        ("manifest = {}\nmanifest['x'][undefined] = 1\n", "'x'"),
+        ("manifest = {'a': 'cpu'}\nmanifest['a'].remove('b')\n", "'str' object has no attribute 'remove'"),
+        ("manifest = {'a': (1,)}\nmanifest['a'].append(undefined)\n", "'tuple' object has no attribute 'append'"),
+        ("import torch\nx = torch.float32\nx.remove(1)\n", "'torch.dtype' object has no attribute 'remove'"),
+        ("manifest = {'a': 1['gone']}\n", "'int' object is not subscriptable"),
+        ("manifest = {'a': [1][5]}\n", "list index out of range"),
+        ("manifest = {'a': 'ab'[5]}\n", "string index out of range"),
+        ("manifest = {'a': {'b': 1}[[1]]}\n", "unhashable type: 'list'"),
+        ("import torch\nmanifest = {'a': torch.float32(1)}\n", "'torch.dtype' object is not callable"),
+        ("import torch\nmanifest = {'a': torch(1)}\n", "'module' object is not callable"),
+    ];
+    for (text, message) in cases {
+        let error = eval(text).load_error.unwrap_or_else(|| panic!("no error for {text:?}"));
+        assert_eq!(error.message, message, "{text:?}");
+    }
+    let d =
+        manifest("manifest = {'a': [1, 2, 3], 'b': 'x'}\ndel manifest['a'][-1]\nmanifest['c'] = manifest['a'][1]\n");
+    assert_eq!(d.get("a").unwrap().value.repr(), "[1, 2]");
+    assert_eq!(d.get("c").unwrap().value.repr(), "2");
+}
+
+/// `LEFT OP RIGHT` over values of every kind, against CPython 3.11's answers
+/// (`tests/fixture/binary_operators.py` wrote them): every exception we claim is CPython's,
+/// every TypeError and ZeroDivisionError CPython raises is claimed, and every value we give is
+/// CPython's.
+#[test]
+fn binary_operators_answer_as_cpython() {
+    let table = include_str!("../../tests/fixture/binary_operators.tsv");
+    let mut wrong = Vec::new();
+    for line in table.lines().filter(|l| !l.starts_with('#')) {
+        let [left, op, right, answer]: [&str; 4] = line.split('\t').collect::<Vec<_>>().try_into().unwrap();
+        let text = format!("import torch\nmanifest = {{'a': {left} {op} {right}}}\n");
+        let model = eval(&text);
+        let ours = match (&model.load_error, model.manifest.as_ref().and_then(|m| m.as_dict()?.get("a").cloned())) {
+            (Some(e), _) => Some(format!("! {}: {}", e.exception, e.message)),
+            (None, Some(entry)) if !entry.value.is_unknown() => Some(format!("= {}", entry.value.repr())),
+            _ => None,
+        };
+        // `str % x` formats; what formatting raises is not modelled.
+        let formatting = op == "%" && (left.starts_with('\'') || left.starts_with("b'"));
+        let must_claim =
+            !formatting && (answer.starts_with("! TypeError") || answer.starts_with("! ZeroDivisionError"));
+        match ours {
+            Some(ours) if ours != answer => wrong.push(format!("{left} {op} {right}: ours {ours}, CPython {answer}")),
+            None if must_claim => wrong.push(format!("{left} {op} {right}: not claimed, CPython {answer}")),
+            _ => {}
+        }
+    }
+    assert!(wrong.is_empty(), "{} of the table differ:\n{}", wrong.len(), wrong.join("\n"));
+}
+
+/// A set's elements are evaluated in order and must be hashable (CPython 3.11's messages).
+#[test]
+fn set_elements_are_evaluated() {
+    let cases = [
+        ("import torch\nmanifest = {'a': {torch.float3True}}\n", "module 'torch' has no attribute 'float3True'"),
+        ("manifest = {'a': {'x'(1), undefined}}\n", "'str' object is not callable"),
+        ("manifest = {'a': {1, [2]}}\n", "unhashable type: 'list'"),
+    ];
+    for (text, message) in cases {
+        let error = eval(text).load_error.unwrap_or_else(|| panic!("no error for {text:?}"));
+        assert_eq!(error.message, message, "{text:?}");
+    }
+    assert!(eval("x = 1\nx += 'a'\nmanifest = {}\n").load_error.is_none(), "in-place operators are not claimed");
+}
+
+/// `*x` in a tuple or list iterates a str's characters and a dict's keys; a name imported
+/// from a module outside torch and the standard library may not be there (a note says so).
+#[test]
+fn star_unpacking_and_names_imported_from_modules() {
+    let d = manifest("manifest = {'a': (*'ab', None), 'b': [*{'k': 1}]}\n");
+    assert_eq!(d.get("a").unwrap().value.repr(), "('a', 'b', None)");
+    assert_eq!(d.get("b").unwrap().value.repr(), "['k']");
+    let m = eval("from torchcts.core.tolerances import TidTol\nmanifest = {}\n");
+    assert!(m
+        .notes
+        .iter()
+        .any(|n| n.message.contains("`torchcts.core.tolerances.TidTol` can be imported is only known")));
+    assert!(eval("from typing import Any\nmanifest = {}\n").notes.is_empty());
+    assert!(!eval("from torch import flat16\nmanifest = {}\n").notes.is_empty());
+    assert!(eval("from torch import float16, nn\nmanifest = {}\n").notes.is_empty());
+    // CPython 3.11.7's messages.
+    let error = |text: &str| eval(text).load_error.map(|e| e.message);
+    assert_eq!(error("manifest = {'a': (*1.5,)}\n").as_deref(), Some("Value after * must be an iterable, not float"));
+    assert_eq!(error("manifest = {'a': [*1.5]}\n").as_deref(), Some("Value after * must be an iterable, not float"));
+    assert_eq!(error("m, anifest = 'dtype key'\n").as_deref(), Some("too many values to unpack (expected 2)"));
+}
+
+/// Chained assignments bind left to right after one evaluation; `del name` unbinds it; an
+/// item of a value that is no name is still read and set (CPython 3.11.7's messages).
+#[test]
+fn targets_in_pythons_order() {
+    let error = |text: &str| eval(text).load_error.map(|e| e.message);
+    assert_eq!(
+        error("manifest = ['hardware']['memory_model'] = 'unified'\n").as_deref(),
+        Some("list indices must be integers or slices, not str")
+    );
+    let d = manifest("a = manifest = {'x': 1}\n");
+    assert_eq!(d.get("x").unwrap().value.repr(), "1");
+    assert_eq!(
+        error("manifest = {'a': {}}\ndel manifest, ['x'][0]\ndel manifest['a']['b']\n").as_deref(),
+        Some("name 'manifest' is not defined")
+    );
+}
+
+/// `x[a,]` and `x[a, b]` index with a tuple (CPython 3.11.7: `KeyError: ('training',)`).
+#[test]
+fn a_comma_in_a_subscript_makes_a_tuple_key() {
+    let error = |text: &str| eval(text).load_error.map(|e| e.message);
+    assert_eq!(error("manifest = {'a': 1}\ndel manifest['training',]\n").as_deref(), Some("('training',)"));
+    assert_eq!(error("manifest = {'a': 1}\nx = manifest['a', 'b']\n").as_deref(), Some("('a', 'b')"));
+    let d = manifest("manifest = {('a', 1): 2}\nmanifest['b'] = manifest['a', 1]\n");
+    assert_eq!(d.get("b").unwrap().value.repr(), "2");
 }

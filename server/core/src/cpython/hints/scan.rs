@@ -111,6 +111,12 @@ impl<'a, 't> Scan<'a, 't> {
         let t = &self.tokens[k];
         if t.logical_start || self.prev(k).is_some_and(separator) {
             (self.statement_start, self.statement_checked) = (k, false);
+            if t.is_name("del") {
+                let end = super::super::targets::statement_end(self.tokens, k);
+                if let Some((error, read_to)) = self.targets.del_error(k + 1, end) {
+                    self.pending = Some((self.target_hint(error, None), read_to));
+                }
+            }
         }
         if t.is("=") && t.depth == 0 && !std::mem::replace(&mut self.statement_checked, true) {
             self.pending = self.invalid_assignment(self.statement_start, k);

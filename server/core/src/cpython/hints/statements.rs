@@ -60,6 +60,18 @@ pub(crate) fn statement_juxtaposition(tokens: &[Token]) -> Option<std::ops::Rang
     None
 }
 
+/// An operator or keyword after which an operand must come and a starred expression cannot.
+fn wants_operand(t: &Token) -> bool {
+    const OPERATORS: &[&str] = &[
+        "+", "-", "~", "*", "/", "//", "%", "@", "**", "<<", ">>", "&", "|", "^", "==", "!=", "<", ">", "<=", ">=", ".",
+    ];
+    match t.kind {
+        Kind::Op => OPERATORS.contains(&t.text),
+        Kind::Name => matches!(t.text, "not" | "and" | "or" | "if" | "else" | "is" | "await"),
+        _ => false,
+    }
+}
+
 /// The first token where CPython's parser fails and tree-sitter does not: a `*x` dict key
 /// (at its ':'), a starred dict value, a parenthesized lone `*x`, a `*` that ends a logical
 /// line (tree-sitter reads `*` NEWLINE `manifest = {}` as the target `*manifest`).
@@ -69,6 +81,12 @@ pub(crate) fn missed_starred(tokens: &[Token]) -> Option<std::ops::Range<usize>>
     let mut frames: Vec<(bool, bool, Option<usize>, bool, bool)> = Vec::new();
     for (k, t) in tokens.iter().enumerate() {
         let span = |t: &Token| t.start..t.end();
+        // A `*` or `**` right after an operator or keyword that wants an operand (`+*x`,
+        // `not *x`, `a == *b`) starts no expression CPython's grammar has.
+        if (t.is("*") || t.is("**")) && !t.logical_start && k.checked_sub(1).is_some_and(|p| wants_operand(&tokens[p]))
+        {
+            return Some(span(t));
+        }
         if t.is("*") && t.depth == 0 {
             let ends_line = tokens.get(k + 1).is_none_or(|n| n.logical_start);
             let import_star =

@@ -1,0 +1,327 @@
+//! Items of known containers: `x[key]` read, assigned and deleted, in Python's order of
+//! evaluation and with the exceptions CPython 3.11 raises (messages checked against
+//! `python3.11 -c`: `'str' object doesn't support item deletion`, `list indices must be
+//! integers or slices, not str`, ...).
+
+use super::Evaluator;
+use crate::fields::{Field, FieldChild};
+use crate::value::{Span, Value, ValueKind};
+use tree_sitter::Node;
+
+/// An exception: where, its type, `str()` of it.
+pub(super) type Raised = (Span, &'static str, String);
+
+/// What is done to the item a subscript target names.
+pub(super) enum ItemOp {
+    Assign(Value),
+    Delete,
+}
+
+/// Where a chain of subscripts from a name leads.
+pub(super) enum Reached {
+    /// Evaluating it raised (recorded).
+    Raised,
+    /// The container is not known statically.
+    Unknown,
+    /// The name and the keys that lead to a known value.
+    Known(String, Vec<Value>),
+}
+
+/// Where `container[key]` is, reading it as Python does: `Ok(Some(i))` the index of the item
+/// in the dict's entries or the sequence's items, `Ok(None)` not known (or not a value we
+/// hold, as a character of a str), or the exception reading it raises.
+pub(super) fn item_index(container: &mut Value, key: &Value) -> Result<Option<usize>, Raised> {
+    if key.is_unknown() {
+        return Ok(None);
+    }
+    let at = key.span.clone();
+    let key_type = key.exception_type_name();
+    let int_key = match key.kind {
+        ValueKind::Int(i) => Some(i),
+        ValueKind::Bool(b) => Some(b as i128),
+        _ => None,
+    };
+    let in_range =
+        |len: usize| int_key.map(|i| if i < 0 { i + len as i128 } else { i }).filter(|i| (0..len as i128).contains(i));
+    let type_name = container.exception_type_name();
+    match &mut container.kind {
+        ValueKind::Dict(d) => {
+            if let Err(t) = key.hashable() {
+                return Err((at, "TypeError", format!("unhashable type: '{t}'")));
+            }
+            match d.position(key) {
+                Some(p) => Ok(Some(p)),
+                None if d.open => Ok(None),
+                None => Err((at, "KeyError", key.repr())),
+            }
+        }
+        ValueKind::List(items) | ValueKind::Tuple(items) => match (int_key, in_range(items.len())) {
+            (Some(_), Some(i)) => Ok(Some(i as usize)),
+            (Some(_), None) => Err((at, "IndexError", format!("{type_name} index out of range"))),
+            (None, _) => {
+                Err((at, "TypeError", format!("{type_name} indices must be integers or slices, not {key_type}")))
+            }
+        },
+        ValueKind::Str(text) => match (int_key, in_range(text.chars().count())) {
+            (Some(_), Some(_)) => Ok(None),
+            (Some(_), None) => Err((at, "IndexError", "string index out of range".into())),
+            (None, _) => Err((at, "TypeError", format!("string indices must be integers, not '{key_type}'"))),
+        },
+        ValueKind::Bytes(bytes) => match (int_key, in_range(bytes.len())) {
+            (Some(_), Some(_)) => Ok(None),
+            (Some(_), None) => Err((at, "IndexError", "index out of range".into())),
+            (None, _) => Err((at, "TypeError", format!("byte indices must be integers or slices, not {key_type}"))),
+        },
+        ValueKind::Unknown(_) => Ok(None),
+        _ => Err((at, "TypeError", format!("'{type_name}' object is not subscriptable"))),
+    }
+}
+
+/// The item at an index [`item_index`] gave.
+pub(super) fn item_at(container: &mut Value, index: usize) -> Option<&mut Value> {
+    match &mut container.kind {
+        ValueKind::Dict(d) => d.entries.get_mut(index).map(|e| &mut e.value),
+        ValueKind::List(items) | ValueKind::Tuple(items) => items.get_mut(index),
+        _ => None,
+    }
+}
+
+/// `container[key] = value` or `del container[key]` on a known container.
+fn apply_item_op(container: &mut Value, key: Value, op: ItemOp) -> Result<(), Raised> {
+    let type_name = container.exception_type_name();
+    let at = key.span.clone();
+    if key.is_unknown() {
+        // Any key may be the one set: the dict may now hold keys we do not know.
+        if let (ValueKind::Dict(d), ItemOp::Assign(_)) = (&mut container.kind, &op) {
+            d.open = true;
+        }
+        return Ok(());
+    }
+    match (&mut container.kind, op) {
+        (ValueKind::Dict(d), ItemOp::Assign(value)) => {
+            if let Err(t) = key.hashable() {
+                return Err((at, "TypeError", format!("unhashable type: '{t}'")));
+            }
+            d.insert(key, value);
+            Ok(())
+        }
+        (ValueKind::Dict(d), ItemOp::Delete) => {
+            if let Err(t) = key.hashable() {
+                return Err((at, "TypeError", format!("unhashable type: '{t}'")));
+            }
+            match d.remove(&key) || d.open {
+                true => Ok(()),
+                false => Err((at, "KeyError", key.repr())),
+            }
+        }
+        (ValueKind::List(items), op) => {
+            let len = items.len() as i128;
+            let index = match key.kind {
+                ValueKind::Int(i) => i,
+                ValueKind::Bool(b) => b as i128,
+                _ => {
+                    let key_type = key.exception_type_name();
+                    return Err((at, "TypeError", format!("list indices must be integers or slices, not {key_type}")));
+                }
+            };
+            let real = if index < 0 { index + len } else { index };
+            if !(0..len).contains(&real) {
+                return Err((at, "IndexError", "list assignment index out of range".into()));
+            }
+            match op {
+                ItemOp::Assign(value) => items[real as usize] = value,
+                ItemOp::Delete => {
+                    items.remove(real as usize);
+                }
+            }
+            Ok(())
+        }
+        (ValueKind::Unknown(_), _) => Ok(()),
+        (kind, op) => {
+            let message = match op {
+                ItemOp::Assign(_) => format!("'{type_name}' object does not support item assignment"),
+                // `PySequence_DelItem`'s own wording, for an index into a sequence type.
+                ItemOp::Delete
+                    if matches!(kind, ValueKind::Str(_) | ValueKind::Bytes(_) | ValueKind::Tuple(_))
+                        && matches!(key.kind, ValueKind::Int(_) | ValueKind::Bool(_)) =>
+                {
+                    format!("'{type_name}' object doesn't support item deletion")
+                }
+                ItemOp::Delete => format!("'{type_name}' object does not support item deletion"),
+            };
+            Err((at, "TypeError", message))
+        }
+    }
+}
+
+/// A target's chain of subscripts: the innermost object and the `subscript` nodes, innermost
+/// first (their keys are read with [`Evaluator::subscript_key`]).
+pub(super) fn subscript_chain(target: Node) -> Option<(Node, Vec<Node>)> {
+    let mut subscripts = Vec::new();
+    let mut node = target;
+    while node.kind() == "subscript" {
+        node.field(Field::Subscript)?;
+        subscripts.push(node);
+        node = node.field(Field::Value)?;
+    }
+    subscripts.reverse();
+    Some((node, subscripts))
+}
+
+impl Evaluator<'_> {
+    /// Evaluates `object[k1][k2]...` in Python's order (the object, then each key and the
+    /// item it reads), stopping at the first exception.
+    pub(super) fn reach(&mut self, object: Node, keys: &[Node]) -> Reached {
+        if object.kind() != "identifier" || !self.env.contains_key(self.t(object)) {
+            // Not a name we hold: its errors (a NameError, say) and the keys' are still raised.
+            let _ = self.expr(object);
+            for k in keys {
+                if self.model.load_error.is_some() {
+                    break;
+                }
+                let _ = self.subscript_key(*k);
+            }
+            return if self.model.load_error.is_some() { Reached::Raised } else { Reached::Unknown };
+        }
+        let root = self.t(object).to_string();
+        let mut path = Vec::new();
+        for (i, k) in keys.iter().enumerate() {
+            let key = self.subscript_key(*k);
+            if self.model.load_error.is_some() {
+                return Reached::Raised;
+            }
+            let read = match self.at_path(&root, &path) {
+                Some(container) => {
+                    // An item under a key we do not know may change: the dict is no longer
+                    // known to hold only the keys we see.
+                    if let (true, ValueKind::Dict(d)) = (key.is_unknown(), &mut container.kind) {
+                        d.open = true;
+                    }
+                    item_index(container, &key)
+                }
+                None => Ok(None),
+            };
+            match read {
+                Ok(Some(_)) => path.push(key),
+                Ok(None) => {
+                    // Not known from here on: the remaining keys still raise their own errors.
+                    for k in &keys[i + 1..] {
+                        let _ = self.subscript_key(*k);
+                        if self.model.load_error.is_some() {
+                            return Reached::Raised;
+                        }
+                    }
+                    return Reached::Unknown;
+                }
+                Err((s, exception, message)) => {
+                    self.fail(s, exception, message);
+                    return Reached::Raised;
+                }
+            }
+        }
+        Reached::Known(root, path)
+    }
+
+    /// The value a path [`Evaluator::reach`] returned leads to.
+    pub(super) fn at_path(&mut self, root: &str, path: &[Value]) -> Option<&mut Value> {
+        let mut current = self.env.get_mut(root)?;
+        for key in path {
+            let index = item_index(current, key).ok()??;
+            current = item_at(current, index)?;
+        }
+        Some(current)
+    }
+
+    /// `target = value` or `del target` where the target is a subscript.
+    pub(super) fn item_statement(&mut self, target: Node, op: ItemOp) {
+        let Some((object, keys)) = subscript_chain(target) else {
+            // `x[*a] = v` and the like: the object is still evaluated.
+            if let Some(object) = target.field(Field::Value) {
+                let _ = self.expr(object);
+            }
+            return;
+        };
+        let Some((last, containers)) = keys.split_last() else { return };
+        if object.kind() != "identifier" || !self.env.contains_key(self.t(object)) {
+            return self.item_statement_on_a_value(object, containers, *last, op);
+        }
+        let (root, path) = match self.reach(object, containers) {
+            Reached::Known(root, path) => (root, path),
+            Reached::Raised => return,
+            Reached::Unknown => {
+                let _ = self.subscript_key(*last);
+                return;
+            }
+        };
+        let key = self.subscript_key(*last);
+        if self.model.load_error.is_some() {
+            return;
+        }
+        let Some(container) = self.at_path(&root, &path) else { return };
+        if let Err((s, exception, message)) = apply_item_op(container, key, op) {
+            self.fail(s, exception, message);
+        }
+    }
+
+    /// `item_statement` where the object is not a name we hold (`["a"]["b"] = 1`, an unknown
+    /// name): evaluated, read and changed as Python would, the result thrown away.
+    fn item_statement_on_a_value(&mut self, object: Node, containers: &[Node], last: Node, op: ItemOp) {
+        let mut value = self.expr(object);
+        if self.model.load_error.is_some() {
+            return;
+        }
+        for k in containers {
+            let key = self.subscript_key(*k);
+            if self.model.load_error.is_some() {
+                return;
+            }
+            value = self.read_item(value, key, *k);
+        }
+        let key = self.subscript_key(last);
+        if self.model.load_error.is_some() {
+            return;
+        }
+        if let Err((s, exception, message)) = apply_item_op(&mut value, key, op) {
+            self.fail(s, exception, message);
+        }
+    }
+
+    /// The key of the subscript `node`: `x[a, b]` (or `x[a,]`) is the tuple `(a, b)`.
+    pub(super) fn subscript_key(&mut self, node: Node) -> Value {
+        let s = node.start_byte()..node.end_byte();
+        let mut cursor = node.walk();
+        let parts: Vec<Node> = node.children_by_field_name("subscript", &mut cursor).collect();
+        let mut cursor = node.walk();
+        let comma = node.children(&mut cursor).any(|c| !c.is_named() && c.kind() == ",");
+        match parts.as_slice() {
+            [one] if !comma => self.expr(*one),
+            _ => {
+                let mut items = Vec::with_capacity(parts.len());
+                for part in parts {
+                    items.push(self.expr(part));
+                    if self.model.load_error.is_some() {
+                        break;
+                    }
+                }
+                Value::new(ValueKind::Tuple(items), s)
+            }
+        }
+    }
+
+    /// Reads `object[key]` (the expression `node`) where both are evaluated.
+    pub(super) fn read_item(&mut self, mut object: Value, key: Value, node: Node) -> Value {
+        let s = node.start_byte()..node.end_byte();
+        let not_known = |s: Span| Value::unknown(format!("`{}` is not evaluated statically", self.t(node)), s);
+        match item_index(&mut object, &key) {
+            Ok(Some(index)) => match item_at(&mut object, index) {
+                Some(v) => v.clone(),
+                None => not_known(s),
+            },
+            Ok(None) => not_known(s),
+            Err((at, exception, message)) => {
+                self.fail(at, exception, message);
+                Value::unknown("raises", s)
+            }
+        }
+    }
+}
