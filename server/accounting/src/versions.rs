@@ -161,8 +161,15 @@ mod tests {
         assert_eq!(exact.torchcts(), "0.4.0");
         assert!(exact.note.is_none());
         assert!(!std::ptr::eq(exact.inventory, Inventory::for_torch("2.12.1").unwrap()), "not 0.4.1's");
-        // A torch release 0.4.0 has no inventory of: the nearest of 0.4.0's, said so.
-        let near = choose_for_environment(Some("2.8.0"), Some("0.4.0"));
+        // Every torch release 0.4.0 supports has its own inventory.
+        for torch in ["2.12.1", "2.12.0", "2.11.0", "2.10.0", "2.9.1", "2.9.0", "2.8.0", "2.7.1", "2.7.0"] {
+            let own = choose_for_environment(Some(torch), Some("0.4.0"));
+            assert_eq!(own.label(), format!("torchcts 0.4.0 with torch {torch}"));
+            assert!(own.note.is_none(), "{torch}: {:?}", own.note);
+        }
+        // A torch version without an inventory (a build between releases): the nearest of
+        // 0.4.0's, said so.
+        let near = choose_for_environment(Some("2.8.1"), Some("0.4.0"));
         assert_eq!(near.inventory.meta.torchcts_version, "0.4.0");
         assert!(embedded_torch_releases_of("0.4.0").contains(&near.torch.as_str()));
         let note = near.note.unwrap();

@@ -115,7 +115,9 @@ mod tests {
         assert_eq!(inventory_for_torch_option(None, &newest).unwrap().torch, accounting::newest_torch_release());
         let old = inventory_for_torch_option(Some("0.4.0"), "2.12.1").expect("0.4.0 with 2.12.1 is embedded");
         assert_eq!(old.label(), "torchcts 0.4.0 with torch 2.12.1");
-        let err = inventory_for_torch_option(Some("0.4.0"), "2.8.0").err().expect("not extracted for 0.4.0");
-        assert!(err.contains("no inventory of torchcts 0.4.0 with torch 2.8.0 is embedded"), "{err}");
+        let every = inventory_for_torch_option(Some("0.4.0"), "2.8.0").expect("every 0.4.0 release is embedded");
+        assert_eq!(every.label(), "torchcts 0.4.0 with torch 2.8.0");
+        let err = inventory_for_torch_option(Some("0.4.0"), "2.8.1").err().expect("torch 2.8.1 was never released");
+        assert!(err.contains("no inventory of torchcts 0.4.0 with torch 2.8.1 is embedded"), "{err}");
     }
 }
