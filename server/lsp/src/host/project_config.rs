@@ -537,7 +537,7 @@ mod tests {
         assert!(e.to_string().contains("no inventory of torchcts 9.9 is embedded"), "{e}");
         let e = parse_text("[tool.torchcts-lsp]\ntorch = 2.9\n").unwrap_err();
         assert!(e.to_string().contains("not the number 2.9"), "{e}");
-        let e = parse_text("[tool.torchcts-lsp]\ntorch = '2.7.0'\ntorchcts = '0.4.0'\n").unwrap_err();
+        let e = parse_text("[tool.torchcts-lsp]\ntorch = '2.8.1'\ntorchcts = '0.4.0'\n").unwrap_err();
         assert_eq!((e.key.as_deref(), e.line), (Some("torch"), Some(2)), "{e}");
         // An inventory file beside a pinned release: one choice only, as the flags.
         let dir = std::env::temp_dir().join(format!("torchcts-project-config-choice-{}", std::process::id()));
