@@ -35,7 +35,7 @@ pub(super) fn argument_lists<'t>(tree: &'t Tree, text: &str) -> Vec<Node<'t>> {
 
 /// The compiler's error for a file that parses: a keyword argument given twice in one
 /// call (`dict(a=1, a=2)`), on the line of the repeat.
-pub(super) fn compile_error(calls: &[Node], text: &str) -> Option<PythonSyntaxError> {
+pub(super) fn repeated_keyword(calls: &[Node], text: &str) -> Option<PythonSyntaxError> {
     for list in calls {
         let mut cursor = list.walk();
         let mut seen = std::collections::HashSet::new();

@@ -4,9 +4,8 @@
 //! ([`hints`](super::hints)), else `invalid syntax` on the line of the first error
 //! tree-sitter found ([`crate::syntax`]), and the compiler's errors for a file that parses.
 
-use super::arguments::{argument_lists, argument_order_error, compile_error};
+use super::arguments::{argument_lists, argument_order_error};
 use super::error::{line_at, PythonSyntaxError};
-use super::lexer::{lex, TokenKind};
 use super::tokenizer_errors::{tokenizer_error, AtomError, TokenizerError, UnexpectedIndent};
 use crate::syntax::{parse, syntax_findings};
 use tree_sitter::{Node, Tree};
@@ -73,14 +72,15 @@ fn parse_or_compile_error(
         let completes = |tail: &str| {
             let whole = format!("{text}\n{tail}{}\n", tok.closers);
             let tokens = super::tokens::tokenize(&whole);
-            !parse(&whole, None).root_node().has_error() && missed_error(&whole, tokens.as_deref()).is_none()
+            !parse(&whole, None).root_node().has_error()
+                && super::leniencies::missed_error(&whole, tokens.as_deref()).is_none()
         };
         // Nothing, a value, or a dict key's ':' and value (`{"a": 1, "b"`).
         if completes("") || completes("0") || completes(":0") {
             return token_error.map(|t| t.error);
         }
     }
-    parser_or_tokenizer_error(text, &calls, first, arguments, token_error)
+    parser_or_tokenizer_error(tree, text, &calls, first, arguments, token_error)
 }
 
 /// An unexpected INDENT token stops the parser there, and CPython says so without reading
@@ -146,6 +146,7 @@ fn atom_error_first(
 /// order, else `invalid syntax` at tree-sitter's first error) against the tokenizer's, or
 /// the compiler's error for a file that parses.
 fn parser_or_tokenizer_error(
+    tree: &Tree,
     text: &str,
     calls: &[Node],
     first: Option<(usize, usize)>,
@@ -188,7 +189,7 @@ fn parser_or_tokenizer_error(
         }
         (Some(tok), None) => Some(tok.error),
         (None, Some(parser)) => Some(parser),
-        (None, None) => compile_error(calls, text),
+        (None, None) => super::compiler::compile_error(tree, calls, text),
     }
 }
 
@@ -220,84 +221,8 @@ fn parser_error(
 fn first_error(tree: &Tree, text: &str, tokens: Option<&[super::tokens::Token]>) -> Option<(usize, usize, usize)> {
     let findings = if tree.root_node().has_error() { syntax_findings(tree, text, 1) } else { Vec::new() };
     let tree_sitter = findings.first().map(|f| f.span.clone());
-    let span = missed_error(text, tokens).into_iter().chain(tree_sitter).min_by_key(|s| s.start)?;
+    let span = super::leniencies::missed_error(text, tokens).into_iter().chain(tree_sitter).min_by_key(|s| s.start)?;
     Some((line_at(text, span.start), span.end, span.start))
-}
-
-/// The first error CPython's parser finds where tree-sitter finds none.
-fn missed_error(text: &str, tokens: Option<&[super::tokens::Token]>) -> Option<std::ops::Range<usize>> {
-    [
-        stray_character(text),
-        tokens.and_then(super::hints::missed_starred),
-        tokens.and_then(super::hints::statement_juxtaposition),
-        tokens.and_then(glued_string_prefix),
-        tokens.and_then(import_junk),
-        tokens.and_then(super::targets::del_target_error),
-    ]
-    .into_iter()
-    .flatten()
-    .min_by_key(|s| s.start)
-}
-
-/// The first token an `import` statement cannot hold (`import a-b`: tree-sitter reads on
-/// after the module name; a trailing comma), or a `.` among the names a `from` statement imports (`from torch
-/// import flo.at16`, which tree-sitter reads as a dotted name). The rest of a `from`
-/// statement is left to tree-sitter.
-fn import_junk(tokens: &[super::tokens::Token]) -> Option<std::ops::Range<usize>> {
-    use super::tokens::Kind;
-    let (mut in_import, mut in_from, mut from_names) = (false, false, false);
-    for (k, t) in tokens.iter().enumerate() {
-        // `import a,` then the statement's end.
-        let ends = tokens.get(k + 1).is_none_or(|n| n.logical_start || n.is(";"));
-        if in_import && t.is(",") && ends {
-            return Some(t.start..t.end());
-        }
-        if t.logical_start || t.is(";") {
-            in_import = t.is_name("import");
-            (in_from, from_names) = (t.is_name("from"), false);
-            continue;
-        }
-        if in_from && t.is_name("import") {
-            from_names = true;
-        } else if from_names && t.is(".") {
-            return Some(t.start..t.end());
-        }
-        let allowed =
-            t.kind == Kind::Name && !super::tokens::is_keyword(t.text) || t.is_name("as") || t.is(".") || t.is(",");
-        if in_import && !allowed {
-            return Some(t.start..t.end());
-        }
-    }
-    None
-}
-
-/// A name glued to a string (`T"key"`): CPython's tokenizer takes only its string prefixes
-/// (`r`, `b`, `f`, `u` and their pairs) into the string, so the two are operands side by
-/// side, which tree-sitter reads as one string.
-fn glued_string_prefix(tokens: &[super::tokens::Token]) -> Option<std::ops::Range<usize>> {
-    use super::tokens::Kind;
-    tokens
-        .windows(2)
-        .find(|w| {
-            w[0].kind == Kind::Name
-                && w[1].kind == Kind::String
-                && w[0].end() == w[1].start
-                && !super::tokens::is_keyword(w[0].text)
-        })
-        .map(|w| w[1].start..w[1].start + 1)
-}
-
-/// The first `!`, `?`, `$` or backquote outside strings and comments: CPython's tokenizer
-/// passes it to the parser as an operator no rule accepts, while tree-sitter skips it.
-fn stray_character(text: &str) -> Option<std::ops::Range<usize>> {
-    // Most files have none of these bytes: no need to tokenize them again.
-    if !text.bytes().any(|b| matches!(b, b'!' | b'?' | b'$' | b'`')) {
-        return None;
-    }
-    lex(text)
-        .take_while(|t| t.error.is_none())
-        .find(|t| t.kind == TokenKind::Op && matches!(t.text(text), "!" | "?" | "$" | "`"))
-        .map(|t| t.span)
 }
 
 #[cfg(test)]

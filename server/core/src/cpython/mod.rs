@@ -11,21 +11,27 @@
 //! - [`hints`]: the parser's specialised messages (its `invalid_*` grammar rules).
 //! - [`targets`]: an expression reader for the messages about a bad `=` target.
 //! - [`arguments`]: call arguments out of order, a keyword repeated.
+//! - [`compiler`]: the compiler's errors for a file that parses (`return` outside a
+//!   function, a parameter named twice, ...).
 //! - [`source_bytes`]: a file's bytes decoded as CPython decodes them (coding cookie,
 //!   UTF-8, bytes that are not UTF-8 in comments, strings and names); [`codec_names`]: the
 //!   codecs CPython's registry knows (a cookie naming another is `unknown encoding`).
+//! - [`leniencies`]: shapes tree-sitter accepts and CPython's parser refuses (`a: b: c`,
+//!   `x <> y`, a trailing comma after `import a`).
 //! - [`doubt`]: shapes tree-sitter reads leniently where CPython ends a statement (they ask
 //!   for CPython's own verdict).
 //! - [`estimate`]: which of those CPython reports first; [`error`]: the result type.
 
 mod arguments;
 mod codec_names;
+mod compiler;
 pub mod doubt;
 pub mod error;
 pub mod escapes;
 mod estimate;
 mod fstrings;
 pub mod hints;
+mod leniencies;
 pub mod lexer;
 mod numbers;
 pub mod source_bytes;

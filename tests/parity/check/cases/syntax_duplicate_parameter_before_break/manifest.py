@@ -1,0 +1,15 @@
+import torch
+
+if torch.cuda.is_available():
+    break
+
+
+def device(kind, kind="cpu"):
+    return kind
+
+
+manifest = {
+    "manifest_version": 1,
+    "device_name": device("cpu"),
+    "capabilities": {"inference": True},
+}
