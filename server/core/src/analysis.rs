@@ -96,8 +96,9 @@ pub fn analyze_parsed(text: &str, tree: Tree, input: &AnalysisInput, cancel: &Ca
 pub fn analyze_parsed_owned(text: String, tree: Tree, input: &AnalysisInput, cancel: &Cancel) -> Cancellable<Analysis> {
     let owned = text;
     let text = owned.as_str();
-    // A caller's parser sees a lone CR as a space; CPython (and `parse`) as a line break.
-    let tree = if crate::syntax::has_lone_cr(text) { parse(text, None) } else { tree };
+    // A caller's parser reads some texts otherwise than CPython (a lone CR as a space, ...):
+    // `parse` gives tree-sitter a copy that reads as CPython reads the text.
+    let tree = if crate::syntax::needs_own_parse(&tree, text) { parse(text, None) } else { tree };
     let model = evaluate_with(&tree, text, cancel, input.importable)?;
     let line_index = LineIndex::new(text);
     let mut findings = Vec::new();

@@ -136,3 +136,13 @@ fn subscript_chain() {
 fn call_chain() {
     assert_linear("chain_call");
 }
+
+#[test]
+fn backslash_continuations_inside_brackets() {
+    assert_linear("bracketed_continuations");
+}
+
+#[test]
+fn statements_tree_sitter_joins() {
+    assert_linear("joined_statements");
+}

@@ -77,6 +77,18 @@ fn cases() -> Vec<Case> {
             text: |n| with_tail(format!("x = {}", vec!["1"; n].join("+"))),
         },
         Case { name: "chain_subscript", what: "`x = a[0][0]...` (N links)", n: 2_500, text: |n| with_tail(format!("x = a{}", "[0]".repeat(n))) },
+        Case {
+            name: "bracketed_continuations",
+            what: "`X = [0,\\ 1,\\ ...]`: N backslash continuations inside brackets",
+            n: 6_250,
+            text: |n| with_tail(format!("X = [{}]", (0..n).map(|i| format!("{i},\\\n")).collect::<String>())),
+        },
+        Case {
+            name: "joined_statements",
+            what: "N statements `a,` that tree-sitter joins to the next line's assignment",
+            n: 2_500,
+            text: |n| with_tail((0..n).map(|i| format!("a{i},\nb{i} = 1, 2\n")).collect()),
+        },
         Case { name: "chain_call", what: "`x = f()()...` (N links)", n: 2_500, text: |n| with_tail(format!("x = f{}", "()".repeat(n))) },
     ]
 }

@@ -5,9 +5,10 @@
 //! What CPython would say about a file that does not compile is [`crate::cpython`]'s.
 
 mod findings;
+mod leniency;
 mod parse;
 mod recovery;
 
 pub use findings::syntax_findings;
-pub use parse::{apply_edit, has_lone_cr, node_text, parse};
+pub use parse::{apply_edit, has_lone_cr, needs_own_parse, node_text, parse};
 pub use recovery::recovered_manifest_pairs;

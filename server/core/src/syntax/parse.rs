@@ -3,40 +3,40 @@
 //! The tree is error-tolerant: a half-typed file still yields a tree whose intact parts
 //! the evaluator can use.
 
+pub use super::leniency::has_lone_cr;
+use super::leniency::{lone_crs_as_line_breaks, same_length_edits};
 use tree_sitter::{InputEdit, Node, Parser, Point, Tree};
 
 /// Parses Python source. Never fails: tree-sitter always returns a tree for UTF-8 input.
+///
+/// CPython reads a file with universal newlines: a lone CR is a line break. tree-sitter
+/// only knows `\n`, so it reads a copy where each lone CR is one; and where it reads some
+/// lines otherwise than CPython ([`same_length_edits`]), a copy edited to read as CPython
+/// does. Each copy has the text's length, so every byte offset and row stays the same.
 pub fn parse(text: &str, old: Option<&Tree>) -> Tree {
     let mut parser = Parser::new();
     parser
         .set_language(&tree_sitter_python::LANGUAGE.into())
         .expect("the bundled grammar's ABI is supported by the bundled tree-sitter");
-    // CPython reads a file with universal newlines: a lone CR is a line break. tree-sitter
-    // only knows `\n`, so it reads a copy where each lone CR is one (same length, so every
-    // byte offset stays the same).
-    let normalized;
-    let text = if has_lone_cr(text) {
-        normalized = lone_cr_as_lf(text);
-        normalized.as_str()
-    } else {
-        text
-    };
-    parser.parse(text, old).expect("parse only fails on cancellation or timeout, neither of which we set")
-}
-
-/// Whether `text` has a CR that is not part of a CRLF (CPython reads it as a line break).
-pub fn has_lone_cr(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    bytes.iter().enumerate().any(|(i, &b)| b == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
-}
-
-fn lone_cr_as_lf(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = String::with_capacity(text.len());
-    for (i, c) in text.char_indices() {
-        out.push(if c == '\r' && bytes.get(i + 1) != Some(&b'\n') { '\n' } else { c });
+    let copy = lone_crs_as_line_breaks(text);
+    let source = copy.as_deref().unwrap_or(text);
+    let tree = parser.parse(source, old).expect("parse only fails on cancellation or timeout, neither of which we set");
+    let edits = same_length_edits(&tree, source);
+    if edits.is_empty() {
+        return tree;
     }
-    out
+    let mut bytes = source.as_bytes().to_vec();
+    for (at, byte) in edits {
+        bytes[at] = byte;
+    }
+    parser.parse(&bytes, None).expect("parse only fails on cancellation or timeout, neither of which we set")
+}
+
+/// Whether `tree` (parsed by a caller from `text` as it is) must be parsed again with
+/// [`parse`]: tree-sitter reads `text` otherwise than CPython (a lone CR, a backslash
+/// continuation inside brackets, a statement joined to the next line).
+pub fn needs_own_parse(tree: &Tree, text: &str) -> bool {
+    has_lone_cr(text) || !same_length_edits(tree, text).is_empty()
 }
 
 /// Replaces `range` of `text` with `new_text` and edits `tree` to match, so the next parse
@@ -68,4 +68,35 @@ pub fn apply_edit(text: &mut String, tree: Option<&mut Tree>, range: std::ops::R
 /// for a tree of a `&str`).
 pub fn node_text<'a>(node: Node, text: &'a str) -> &'a str {
     text.get(node.start_byte()..node.end_byte()).unwrap_or("")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse;
+
+    fn sexp(text: &str) -> String {
+        parse(text, None).root_node().to_sexp()
+    }
+
+    #[test]
+    fn a_statement_ending_on_a_comma_is_not_joined_to_the_next() {
+        let tree = sexp("importorch,\n\nmanifest = {}\n");
+        assert!(
+            tree.starts_with("(module (expression_statement (identifier)) (expression_statement (assignment"),
+            "{tree}"
+        );
+        let tree = sexp("if x:\n    a, # c\n    b = 1\n");
+        assert!(!tree.contains("pattern_list"), "{tree}");
+        // Continued by a backslash, or a valid assignment: one statement.
+        assert!(sexp("a, \\\nb = 1\n").contains("pattern_list"));
+        assert!(sexp("a, b = 1\nx = 1,\ny = 2\n").contains("pattern_list"));
+    }
+
+    #[test]
+    fn a_backslash_inside_brackets_is_no_node() {
+        let tree = sexp("x = dict(\n    a=1,\\\n    b=2,\n)\n");
+        assert!(!tree.contains("line_continuation") && !tree.contains("ERROR"), "{tree}");
+        // Outside brackets it joins the lines, as in CPython.
+        assert!(sexp("x = 1 + \\\n  2\n").contains("binary_operator"));
+    }
 }

@@ -1,0 +1,138 @@
+//! Where tree-sitter reads a text otherwise than CPython, and the same-length copy of the
+//! text it parses instead (every byte offset and row the same): a lone CR is a line break,
+//! a backslash continuation inside brackets is only a space (CPython joins those lines
+//! anyway; tree-sitter keeps the backslash as a node amid the values), and a statement
+//! ending on a comma is not joined to the next line.
+
+use tree_sitter::{Node, Tree};
+
+/// Whether `text` has a CR that is not part of a CRLF (CPython reads it as a line break).
+pub fn has_lone_cr(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().any(|(i, &b)| b == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
+}
+
+/// `text` with each lone CR a line break (the same length), where it has one.
+pub(super) fn lone_crs_as_line_breaks(text: &str) -> Option<String> {
+    if !has_lone_cr(text) {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    let copy = bytes
+        .iter()
+        .enumerate()
+        .map(|(i, &b)| if b == b'\r' && bytes.get(i + 1) != Some(&b'\n') { b'\n' } else { b })
+        .collect();
+    // Only an ASCII byte was replaced by an ASCII byte.
+    String::from_utf8(copy).ok()
+}
+
+/// The bytes of `source` (the text tree-sitter read into `tree`) to replace, and with what,
+/// for tree-sitter to read it as CPython does: each backslash continuation inside brackets
+/// a space, the comma of each statement tree-sitter joins to the next line a `;`.
+pub(super) fn same_length_edits(tree: &Tree, source: &str) -> Vec<(usize, u8)> {
+    let mut edits: Vec<(usize, u8)> = bracketed_continuations(tree, source).into_iter().map(|at| (at, b' ')).collect();
+    edits.extend(joined_statement_commas(tree, source).into_iter().map(|at| (at, b';')));
+    edits
+}
+
+/// The offsets of the backslashes that continue a line inside brackets.
+fn bracketed_continuations(tree: &Tree, source: &str) -> Vec<usize> {
+    // Most files have no backslash before a line break: no need to walk their trees.
+    let bytes = source.as_bytes();
+    if !bytes.windows(2).any(|w| w[0] == b'\\' && matches!(w[1], b'\n' | b'\r')) {
+        return Vec::new();
+    }
+    let mut found = Vec::new();
+    let mut stack = vec![tree.root_node()];
+    let mut cursor = tree.walk();
+    while let Some(node) = stack.pop() {
+        if node.kind() == "line_continuation" {
+            if inside_brackets(node, bytes) {
+                found.push(node.start_byte());
+            }
+            continue;
+        }
+        stack.extend(node.children(&mut cursor).collect::<Vec<_>>());
+    }
+    found
+}
+
+/// Whether a bracket some ancestor of `node` opens before it is still open there: the
+/// ancestor starts with its bracket (a list, a call's arguments, ...), or it is a subscript
+/// whose `[` comes before `node`.
+fn inside_brackets(node: Node, bytes: &[u8]) -> bool {
+    let mut ancestor = node.parent();
+    while let Some(a) = ancestor {
+        if matches!(bytes.get(a.start_byte()), Some(b'(' | b'[' | b'{')) && a.start_byte() < node.start_byte() {
+            return true;
+        }
+        if a.kind() == "subscript" {
+            let mut cursor = a.walk();
+            let open = a.children(&mut cursor).find(|c| c.kind() == "[").map(|c| c.start_byte());
+            if open.is_some_and(|open| open < node.start_byte()) {
+                return true;
+            }
+        }
+        ancestor = a.parent();
+    }
+    false
+}
+
+/// The comma that ends a statement's line where tree-sitter joins the next line to it (the
+/// left side of an assignment `a,` NEWLINE `b = 1`), for each such statement.
+fn joined_statement_commas(tree: &Tree, text: &str) -> Vec<usize> {
+    let mut commas = Vec::new();
+    let mut stack = vec![tree.root_node()];
+    let mut cursor = tree.walk();
+    while let Some(node) = stack.pop() {
+        match node.kind() {
+            "expression_statement" => {
+                let assignment = node.named_child(0).filter(|a| a.kind() == "assignment");
+                let left = assignment.and_then(|a| a.child_by_field_name("left"));
+                if let Some(left) = left.filter(|l| l.kind() == "pattern_list") {
+                    commas.extend(line_ending_comma(left, text));
+                }
+            }
+            // Statements hold statements only in blocks and clauses.
+            "module"
+            | "block"
+            | "if_statement"
+            | "elif_clause"
+            | "else_clause"
+            | "for_statement"
+            | "while_statement"
+            | "try_statement"
+            | "except_clause"
+            | "finally_clause"
+            | "with_statement"
+            | "function_definition"
+            | "class_definition"
+            | "decorated_definition" => {
+                stack.extend(node.named_children(&mut cursor).collect::<Vec<_>>());
+            }
+            _ => {}
+        }
+    }
+    commas
+}
+
+/// The first comma of `targets` that a line break follows (not continued by a backslash).
+fn line_ending_comma(targets: Node, text: &str) -> Option<usize> {
+    let mut cursor = targets.walk();
+    // Comments are children too; the gap after a comma holds them.
+    let children: Vec<Node> = targets.children(&mut cursor).filter(|c| c.kind() != "comment").collect();
+    if children.iter().any(|c| c.kind() == "list_splat_pattern") {
+        return None;
+    }
+    children.windows(2).find_map(|pair| {
+        let (comma, next) = (pair[0], pair[1]);
+        if comma.kind() != "," {
+            return None;
+        }
+        let gap = text.get(comma.end_byte()..next.start_byte())?;
+        let line_end = gap.find(['\n', '\r'])?;
+        let code = gap[..line_end].split('#').next().unwrap_or("");
+        (!code.trim_end().ends_with('\\')).then_some(comma.start_byte())
+    })
+}
