@@ -13,11 +13,19 @@ pub(super) fn missed_error(text: &str, tokens: Option<&[super::tokens::Token]>) 
         tokens.and_then(super::hints::statement_juxtaposition),
         tokens.and_then(glued_string_prefix),
         tokens.and_then(import_junk),
+        tokens.and_then(barry_as_flufl),
         tokens.and_then(super::targets::del_target_error),
     ]
     .into_iter()
     .flatten()
     .min_by_key(|s| s.start)
+}
+
+/// `<>`: one token for CPython (its NOTEQUAL, which the parser refuses unless `from
+/// __future__ import barry_as_FLUFL`), two comparisons side by side for tree-sitter, which
+/// reads `a <> b` as `a < > b` with an error it recovers from silently.
+fn barry_as_flufl(tokens: &[super::tokens::Token]) -> Option<std::ops::Range<usize>> {
+    tokens.windows(2).find(|w| w[0].is("<") && w[1].is(">") && w[0].end() == w[1].start).map(|w| w[0].start..w[1].end())
 }
 
 /// The first token an `import` statement cannot hold (`import a-b`: tree-sitter reads on
@@ -79,4 +87,22 @@ fn stray_character(text: &str) -> Option<std::ops::Range<usize>> {
         .take_while(|t| t.error.is_none())
         .find(|t| t.kind == TokenKind::Op && matches!(t.text(text), "!" | "?" | "$" | "`"))
         .map(|t| t.span)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::python_syntax_error;
+    use crate::syntax::parse;
+
+    /// CPython 3.11.7's compile() of the same sources.
+    #[test]
+    fn shapes_tree_sitter_accepts() {
+        let e = python_syntax_error(&parse("f(1 <> 2)\n", None), "f(1 <> 2)\n").unwrap();
+        assert_eq!((e.message.as_str(), e.line), ("invalid syntax", 1));
+        // After an `=`, the emulation's hints still read `<` and `>` apart (CPython says
+        // `invalid syntax` on line 2); the line is right, and CPython is asked.
+        for text in ["x = 1\nmanifest = 1 <> 2\n", "x = 1\nmanifest = 1 < > 2\n"] {
+            assert_eq!(python_syntax_error(&parse(text, None), text).map(|e| e.line), Some(2));
+        }
+    }
 }

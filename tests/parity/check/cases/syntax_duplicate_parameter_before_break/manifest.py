@@ -10,6 +10,6 @@ def device(kind, kind="cpu"):
 
 manifest = {
     "manifest_version": 1,
-    "device_name": device("cpu"),
+    "device_name": "cpu",
     "capabilities": {"inference": True},
 }
