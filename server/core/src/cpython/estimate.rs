@@ -55,7 +55,12 @@ fn parse_or_compile_error(
     // first one where they come before the first error tree-sitter (or a check) found.
     let first_start = first.map(|(_, _, start)| start);
     let calls = argument_lists(tree, text);
-    let arguments = argument_order_error(&calls, text).filter(|(at, _)| first_start.is_none_or(|start| *at < start));
+    // So are the assignments and parameter lists of `leniencies::tree_shape_error`.
+    let arguments = [argument_order_error(&calls, text), super::leniencies::tree_shape_error(tree, text)]
+        .into_iter()
+        .flatten()
+        .min_by_key(|(at, _)| *at)
+        .filter(|(at, _)| first_start.is_none_or(|start| *at < start));
     let token_error = match indent_error(indent, first, atom.as_ref(), token_error) {
         Ok(error) => return Some(error),
         Err(token_error) => token_error,

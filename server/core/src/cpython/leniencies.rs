@@ -3,7 +3,9 @@
 //! own first error, if earlier) is where [`estimate`](super::estimate) places CPython's
 //! error; finding one also makes the analysis ask CPython (`Analysis::syntax_in_doubt`).
 
+use super::error::{line_at, PythonSyntaxError};
 use super::lexer::{lex, TokenKind};
+use tree_sitter::{Node, Tree};
 
 /// The first error CPython's parser finds where tree-sitter finds none.
 pub(super) fn missed_error(text: &str, tokens: Option<&[super::tokens::Token]>) -> Option<std::ops::Range<usize>> {
@@ -89,6 +91,147 @@ fn stray_character(text: &str) -> Option<std::ops::Range<usize>> {
         .map(|t| t.span)
 }
 
+/// The first parse error CPython's parser reports with its own message in a shape
+/// tree-sitter's tree holds without an error, with the byte it is reported at: an
+/// annotation of a tuple or list target, an annotation chained or inside an assignment
+/// chain, an augmented assignment in a chain, parameters out of order.
+pub(super) fn tree_shape_error(tree: &Tree, text: &str) -> Option<(usize, PythonSyntaxError)> {
+    let mut stack = vec![tree.root_node()];
+    let mut cursor = tree.walk();
+    let mut first: Option<(usize, &'static str)> = None;
+    while let Some(node) = stack.pop() {
+        let found = match node.kind() {
+            "assignment" => assignment_error(node),
+            "augmented_assignment" => node
+                .child_by_field_name("right")
+                .filter(|r| r.kind() == "assignment")
+                .and_then(|r| child_of_kind(r, "="))
+                .map(|eq| (eq.start_byte(), INVALID)),
+            "parameters" | "lambda_parameters" => parameters_error(node),
+            _ => None,
+        };
+        if let Some(found) = found {
+            if first.is_none_or(|(at, _)| found.0 < at) {
+                first = Some(found);
+            }
+        }
+        stack.extend(node.named_children(&mut cursor).collect::<Vec<_>>());
+    }
+    first.map(|(at, message)| {
+        (at, PythonSyntaxError { message: message.into(), line: line_at(text, at), fixes: Vec::new() })
+    })
+}
+
+const INVALID: &str = "invalid syntax";
+
+fn child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
+    let mut cursor = node.walk();
+    let found = node.children(&mut cursor).find(|c| c.kind() == kind);
+    found
+}
+
+/// CPython's error for an assignment tree-sitter accepts (`a, b: int = 1`, `a: b: c`,
+/// `a = b: int = 1`, `a: int = b = 1`, `a = b *= 1`).
+fn assignment_error(assignment: Node) -> Option<(usize, &'static str)> {
+    let left = assignment.child_by_field_name("left")?;
+    let annotation = assignment.child_by_field_name("type");
+    let right = assignment.child_by_field_name("right");
+    if let Some(annotation) = annotation {
+        match left.kind() {
+            "pattern_list" => return Some((left.start_byte(), "only single target (not tuple) can be annotated")),
+            "tuple_pattern" if child_of_kind(left, ",").is_some() => {
+                return Some((left.start_byte(), "only single target (not tuple) can be annotated"))
+            }
+            "list_pattern" => return Some((left.start_byte(), "only single target (not list) can be annotated")),
+            "list_splat_pattern" => return child_of_kind(assignment, ":").map(|c| (c.start_byte(), INVALID)),
+            _ => {}
+        }
+        // `a: b: c`: tree-sitter reads `b: c` as a constrained type.
+        let constrained = annotation.named_child(0).filter(|t| t.kind() == "constrained_type");
+        if let Some(colon) = constrained.and_then(|t| child_of_kind(t, ":")) {
+            return Some((colon.start_byte(), INVALID));
+        }
+        // `a = b: int = 1`: an annotation is a statement of its own.
+        let in_chain = assignment.parent().is_some_and(|p| p.kind() == "assignment");
+        if in_chain {
+            return child_of_kind(assignment, ":").map(|c| (c.start_byte(), INVALID));
+        }
+        // `a: int = b = 1`: an annotated assignment has one target.
+        if let Some(eq) = right.filter(|r| r.kind() == "assignment").and_then(|r| child_of_kind(r, "=")) {
+            return Some((eq.start_byte(), INVALID));
+        }
+    }
+    let augmented = right.filter(|r| r.kind() == "augmented_assignment")?;
+    let operator = augmented.child_by_field_name("operator")?;
+    Some((operator.start_byte(), INVALID))
+}
+
+/// CPython's error for a parameter list tree-sitter accepts: a parameter without a default
+/// after one with, nothing named after a bare `*`, anything after `**k`, two `*`.
+fn parameters_error(parameters: Node) -> Option<(usize, &'static str)> {
+    let mut cursor = parameters.walk();
+    let (mut defaulted, mut star, mut double_star) = (false, None::<Node>, false);
+    let mut named_after_star = false;
+    for parameter in parameters.named_children(&mut cursor) {
+        let kind = splat_kind(parameter);
+        if double_star {
+            return Some((parameter.start_byte(), "arguments cannot follow var-keyword argument"));
+        }
+        match kind {
+            "list_splat_pattern" | "keyword_separator" => {
+                if star.is_some() {
+                    return Some((parameter.start_byte(), "* argument may appear only once"));
+                }
+                star = Some(parameter);
+                named_after_star = kind == "list_splat_pattern";
+            }
+            "dictionary_splat_pattern" => {
+                if let Some(bare) = star.filter(|_| !named_after_star) {
+                    return Some((bare.start_byte(), "named arguments must follow bare *"));
+                }
+                double_star = true;
+            }
+            "default_parameter" | "typed_default_parameter" => {
+                defaulted = true;
+                named_after_star |= star.is_some();
+            }
+            "identifier" | "typed_parameter" => {
+                if defaulted && star.is_none() {
+                    return Some((parameter.start_byte(), "non-default argument follows default argument"));
+                }
+                named_after_star |= star.is_some();
+            }
+            _ => {}
+        }
+    }
+    star.filter(|_| !named_after_star).map(|bare| (bare.start_byte(), "named arguments must follow bare *"))
+}
+
+/// A parameter's kind, looking through a type annotation (`*a: int` is a typed parameter
+/// holding a splat).
+fn splat_kind(parameter: Node) -> &'static str {
+    let kind = parameter.kind();
+    if kind == "typed_parameter" {
+        if let Some(splat) = parameter.named_child(0).filter(|c| c.kind().ends_with("splat_pattern")) {
+            return if splat.kind() == "list_splat_pattern" {
+                "list_splat_pattern"
+            } else {
+                "dictionary_splat_pattern"
+            };
+        }
+        return "typed_parameter";
+    }
+    match kind {
+        "list_splat_pattern" => "list_splat_pattern",
+        "dictionary_splat_pattern" => "dictionary_splat_pattern",
+        "keyword_separator" => "keyword_separator",
+        "default_parameter" => "default_parameter",
+        "typed_default_parameter" => "typed_default_parameter",
+        "identifier" => "identifier",
+        _ => "",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::python_syntax_error;
@@ -103,6 +246,43 @@ mod tests {
         // `invalid syntax` on line 2); the line is right, and CPython is asked.
         for text in ["x = 1\nmanifest = 1 <> 2\n", "x = 1\nmanifest = 1 < > 2\n"] {
             assert_eq!(python_syntax_error(&parse(text, None), text).map(|e| e.line), Some(2));
+        }
+    }
+
+    /// CPython 3.11.7's compile() of the same sources.
+    #[test]
+    fn assignments_and_parameters_tree_sitter_accepts() {
+        let cases: &[(&str, &str, usize)] = &[
+            ("x: int: int = 1\n", "invalid syntax", 1),
+            ("x = [1,\n  2]\ny: int: \\\n int = 1\n", "invalid syntax", 3),
+            ("x = 1\ny = x *= 2\n", "invalid syntax", 2),
+            ("x = (1 +\n 2) *= 3\n", "invalid syntax", 2),
+            ("x *= y = 1\n", "invalid syntax", 1),
+            ("x = 1\nx, y: int\n", "only single target (not tuple) can be annotated", 2),
+            ("(x, y): int = 1\n", "only single target (not tuple) can be annotated", 1),
+            ("[x]: int = 1\n", "only single target (not list) can be annotated", 1),
+            ("*x: int = 1\n", "invalid syntax", 1),
+            ("x = y: int = 1\n", "invalid syntax", 1),
+            ("x: int = y = 1\n", "invalid syntax", 1),
+            ("f = lambda a=1, b: 0\n", "non-default argument follows default argument", 1),
+            ("def f(\n a=1,\n b): pass\n", "non-default argument follows default argument", 3),
+            ("def f(a=1, /, b): pass\n", "non-default argument follows default argument", 1),
+            ("f = lambda *: 0\n", "named arguments must follow bare *", 1),
+            ("def f(*, **k): pass\n", "named arguments must follow bare *", 1),
+            ("def f(**k, a): pass\n", "arguments cannot follow var-keyword argument", 1),
+            ("def f(*a, *b): pass\n", "* argument may appear only once", 1),
+        ];
+        for (text, message, line) in cases {
+            let e = python_syntax_error(&parse(text, None), text).expect(text);
+            assert_eq!((e.message.as_str(), e.line), (*message, *line), "{text:?}");
+        }
+        for text in [
+            "(x): int = 1\nx: int = 1\nx = y = 1\nx *= 2\n",
+            "def f(a, b=1, *c, d, e=2, **g): pass\n",
+            "def f(a, /, b, *, c): pass\nf = lambda *a, b=1, **c: 0\n",
+            "def f(*a: int, **k: int): pass\n",
+        ] {
+            assert_eq!(python_syntax_error(&parse(text, None), text), None, "{text:?}");
         }
     }
 }

@@ -1,7 +1,12 @@
 import torch
 
+
+def same(a, b):
+    return a <> b
+
+
 manifest = {
     "manifest_version": 1,
     "device_name": "cpu",
-    "capabilities": {"inference": bool(torch.float32 <> torch.float16)},
+    "capabilities": {"inference": True},
 }
