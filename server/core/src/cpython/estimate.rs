@@ -61,6 +61,8 @@ fn parse_or_compile_error(
         .flatten()
         .min_by_key(|(at, _)| *at)
         .filter(|(at, _)| first_start.is_none_or(|start| *at < start));
+    // Where one of those comes first, an indent or an atom after it is not read.
+    let first = arguments.as_ref().map(|(at, error)| (error.line, *at, *at)).or(first);
     let token_error = match indent_error(indent, first, atom.as_ref(), token_error) {
         Ok(error) => return Some(error),
         Err(token_error) => token_error,
