@@ -177,16 +177,9 @@ fn is_docstring(statement: Node) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::estimate::tests::assert_errors;
     use super::super::python_syntax_error;
     use crate::syntax::parse;
-
-    /// Each text's (message, line), as CPython 3.11.7's compile() gives them.
-    fn assert_errors(cases: &[(&str, &str, usize)]) {
-        for (text, message, line) in cases {
-            let e = python_syntax_error(&parse(text, None), text).expect(text);
-            assert_eq!((e.message.as_str(), e.line), (*message, *line), "{text:?}");
-        }
-    }
 
     #[test]
     fn statements_outside_their_scope() {

@@ -61,7 +61,13 @@ fn parse_or_compile_error(
         .flatten()
         .min_by_key(|(at, _)| *at)
         .filter(|(at, _)| first_start.is_none_or(|start| *at < start));
-    // Where one of those comes first, an indent or an atom after it is not read.
+    // Where one of those comes first, an indent, an atom or a missing block after it is
+    // not read.
+    if let Some((_, error)) = arguments.as_ref() {
+        if token_error.as_ref().is_some_and(|t| t.missing_block && error.line < t.error.line) {
+            return Some(error.clone());
+        }
+    }
     let first = arguments.as_ref().map(|(at, error)| (error.line, *at, *at)).or(first);
     let token_error = match indent_error(indent, first, atom.as_ref(), token_error) {
         Ok(error) => return Some(error),
@@ -106,7 +112,12 @@ fn indent_error(
             && atom.is_none_or(|a: &AtomError| a.offset > newline_offset);
         if parser_first {
             return Ok(match token_error {
-                Some(tok) if !tok.at_eof => tok.error,
+                Some(tok) if !tok.at_eof && tok.wins_over_parser_error_on(line) => tok.error,
+                Some(tok) if !tok.at_eof => tok.after_parser_error_on(line).unwrap_or_else(|| PythonSyntaxError {
+                    message: "invalid syntax".into(),
+                    line,
+                    fixes: Vec::new(),
+                }),
                 _ => PythonSyntaxError { message: "invalid syntax".into(), line, fixes: Vec::new() },
             });
         }
@@ -188,6 +199,10 @@ fn parser_or_tokenizer_error(
             // has usually read past the construct already.
             // (CPython compares the line of the last token the parser read with the
             // bracket's: its lookahead usually reads on to EOF, not where it stopped.)
+            // A quiet one after the parser's error is not reported as itself.
+            if !tok.wins_over_parser_error_on(parser.line) {
+                return tok.after_parser_error_on(parser.line).or(Some(parser));
+            }
             if tok.at_eof && (parser.line < tok.error.line || stopped_there && parser.line == tok.error.line) {
                 Some(parser)
             } else {
@@ -233,7 +248,7 @@ fn first_error(tree: &Tree, text: &str, tokens: Option<&[super::tokens::Token]>)
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::tokenizer_errors::{int_digits_error, MAX_INT_DIGITS};
     use super::*;
 
@@ -243,9 +258,9 @@ mod tests {
 
     // Messages and lines below are what CPython 3.11 reports for the same sources.
     /// Each text's (message, line), as CPython 3.11.7's compile() gives them.
-    fn assert_errors(cases: &[(&str, &str, usize)]) {
+    pub(in crate::cpython) fn assert_errors(cases: &[(&str, &str, usize)]) {
         for (text, message, line) in cases {
-            let e = err(text).unwrap();
+            let e = err(text).expect(text);
             assert_eq!((e.message.as_str(), e.line), (*message, *line), "{text:?}");
         }
     }
@@ -340,6 +355,10 @@ mod tests {
             // character later on.
             ("g(a=1, a=2)\nf(a=1, 2)\n", positional, 2),
             ("f(a=1, 2)\n$\n", positional, 1),
+            // A tokenizer error that only sets the tokenizer's state is not read after it.
+            ("f(a=1, 2)\ny = 1 \\ 2\n", positional, 1),
+            // ... unless inside a bracket opened before: that bracket never closed.
+            ("x = [\n  f(a=1, 2),\n  1 \\ 2]\n", "'[' was never closed", 1),
             // A tokenizer error anywhere wins.
             ("f(a=1, 2)\nx = 'abc\n", "unterminated string literal (detected at line 2)", 2),
             // ... but one at EOF loses to it.

@@ -234,6 +234,7 @@ fn splat_kind(parameter: Node) -> &'static str {
 
 #[cfg(test)]
 mod tests {
+    use super::super::estimate::tests::assert_errors;
     use super::super::python_syntax_error;
     use crate::syntax::parse;
 
@@ -271,11 +272,13 @@ mod tests {
             ("def f(*, **k): pass\n", "named arguments must follow bare *", 1),
             ("def f(**k, a): pass\n", "arguments cannot follow var-keyword argument", 1),
             ("def f(*a, *b): pass\n", "* argument may appear only once", 1),
+            // A backslash error, or an unindent, later in the file is not read (CPython 3.11.7).
+            ("def f(a=1, b): pass\nx = 1 \\ 2\n", "non-default argument follows default argument", 1),
+            ("x = 1 2\ny = 1 \\ 2\n", "invalid syntax", 1),
+            ("x = {'a' 1}\ny = 1 \\ 2\n", "invalid syntax. Perhaps you forgot a comma?", 1),
+            ("x = 1 2\nif x:\n    y\n  z\n", "invalid syntax", 1),
         ];
-        for (text, message, line) in cases {
-            let e = python_syntax_error(&parse(text, None), text).expect(text);
-            assert_eq!((e.message.as_str(), e.line), (*message, *line), "{text:?}");
-        }
+        assert_errors(cases);
         for text in [
             "(x): int = 1\nx: int = 1\nx = y = 1\nx *= 2\n",
             "def f(a, b=1, *c, d, e=2, **g): pass\n",

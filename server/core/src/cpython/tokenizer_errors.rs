@@ -11,6 +11,31 @@ pub(super) struct TokenizerError {
     pub(super) at_eof: bool,
     /// For brackets still open at EOF: the closing brackets, innermost first.
     pub(super) closers: String,
+    /// A header with no indented block after it: raised by CPython's parser (its
+    /// `invalid_*_stmt` rules) as it reaches the line, so an earlier parser error wins.
+    pub(super) missing_block: bool,
+    /// CPython's tokenizer only sets its state for this error (`E_LINECONT`, `E_DEDENT`,
+    /// `E_TABSPACE`, `E_TOODEEP`): met before the parser's error it is the error, but the
+    /// scan of the rest of the file after a parser error reports only the errors that raise
+    /// (an unterminated string, an unmatched bracket, ...).
+    pub(super) quiet: bool,
+    /// The innermost bracket open at the error, and its line.
+    pub(super) open_bracket: Option<(u8, usize)>,
+}
+
+impl TokenizerError {
+    /// Whether this error is CPython's rather than a parser error on `parser_line`.
+    pub(super) fn wins_over_parser_error_on(&self, parser_line: usize) -> bool {
+        !self.quiet || self.error.line <= parser_line
+    }
+
+    /// What CPython's scan of the rest of the file reports for a quiet error after a parser
+    /// error on `parser_line`: inside a bracket opened on an earlier line, that bracket
+    /// never closed (`_PyPegen_tokenize_full_source_to_check_for_errors`); else nothing.
+    pub(super) fn after_parser_error_on(&self, parser_line: usize) -> Option<PythonSyntaxError> {
+        let (open, line) = self.open_bracket.filter(|&(_, line)| line < parser_line)?;
+        Some(PythonSyntaxError { message: format!("'{}' was never closed", open as char), line, fixes: Vec::new() })
+    }
 }
 
 /// An error CPython raises while its parser builds an atom (a string with a bad escape, an
@@ -84,6 +109,8 @@ pub(super) fn tokenizer_error(
         line_is_header: false,
         previous_line_is_header: false,
         previous_was_line_indent: false,
+        header: None,
+        previous_header: None,
     };
     let mut tokens = lex(text);
     let error = scan.run(&mut tokens);
@@ -108,11 +135,29 @@ struct Scan<'t> {
     line_is_header: bool,
     previous_line_is_header: bool,
     previous_was_line_indent: bool,
+    /// The keyword that starts this logical line's compound statement (`def` for `async
+    /// def`) and its line, and the previous logical line's.
+    header: Option<(&'t str, usize)>,
+    previous_header: Option<(&'t str, usize)>,
 }
 
 fn tokenizer_err(message: String, line: usize) -> Option<TokenizerError> {
+    let quiet = matches!(
+        message.as_str(),
+        "unexpected character after line continuation character"
+            | "unindent does not match any outer indentation level"
+            | "inconsistent use of tabs and spaces in indentation"
+            | "too many levels of indentation"
+    );
     let error = PythonSyntaxError { message, line, fixes: Vec::new() };
-    Some(TokenizerError { error, at_eof: false, closers: String::new() })
+    Some(TokenizerError {
+        error,
+        at_eof: false,
+        closers: String::new(),
+        missing_block: false,
+        quiet,
+        open_bracket: None,
+    })
 }
 
 impl Scan<'_> {
@@ -126,6 +171,7 @@ impl Scan<'_> {
                     self.logical_line_start = true;
                     self.previous_line_end = self.last_significant.take().map(|last| (last, token.clone()));
                     self.previous_line_is_header = std::mem::take(&mut self.line_is_header);
+                    self.previous_header = self.header.take();
                     continue;
                 }
                 TokenKind::EndOfFile => {
@@ -138,7 +184,8 @@ impl Scan<'_> {
                 _ => {}
             }
             if let Some(error) = self.token(token) {
-                return Some(error);
+                let open_bracket = tokens.open_brackets().last().copied();
+                return Some(TokenizerError { open_bracket, ..error });
             }
         }
         let error = eof_error?;
@@ -158,6 +205,9 @@ impl Scan<'_> {
             error: PythonSyntaxError { message: error.message, line: error.line, fixes: Vec::new() },
             at_eof: true,
             closers,
+            missing_block: false,
+            quiet: false,
+            open_bracket: None,
         })
     }
 
@@ -176,7 +226,8 @@ impl Scan<'_> {
     fn token(&mut self, token: Token) -> Option<TokenizerError> {
         if std::mem::take(&mut self.logical_line_start) {
             if self.after_colon && token.kind != TokenKind::Indent {
-                return tokenizer_err("expected an indented block".into(), token.line);
+                let error = tokenizer_err(missing_block(self.previous_header), token.line);
+                return error.map(|e| TokenizerError { missing_block: true, ..e });
             }
             self.note_unexpected_indent(&token);
         }
@@ -195,6 +246,9 @@ impl Scan<'_> {
         }
         if self.last_significant.is_none() {
             self.line_is_header = token.kind == TokenKind::Name && is_header_keyword(token.text(self.text));
+            self.header = self.line_is_header.then(|| (token.text(self.text), token.line));
+        } else if self.header.is_some_and(|(keyword, _)| keyword == "async") {
+            self.header = Some((token.text(self.text), token.line));
         }
         self.last_significant = Some(token.clone());
         // The first token after a string group: the group's escape error is raised once this
@@ -257,6 +311,19 @@ impl Scan<'_> {
 }
 
 /// The first word of a compound statement's header.
+/// CPython's message for a block header with no indented block after it (its
+/// `invalid_*_stmt` rules), naming the header; plain where no header is known.
+fn missing_block(header: Option<(&str, usize)>) -> String {
+    match header {
+        Some(("def", line)) => format!("expected an indented block after function definition on line {line}"),
+        Some(("class", line)) => format!("expected an indented block after class definition on line {line}"),
+        Some((keyword, line)) if is_header_keyword(keyword) && keyword != "async" => {
+            format!("expected an indented block after '{keyword}' statement on line {line}")
+        }
+        _ => "expected an indented block".into(),
+    }
+}
+
 fn is_header_keyword(word: &str) -> bool {
     matches!(
         word,
@@ -334,5 +401,28 @@ fn needs_operand(last: &Token, text: &str) -> bool {
                 | "nonlocal"
         ),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::estimate::tests::assert_errors;
+
+    /// CPython 3.11.7's compile() of the same sources.
+    #[test]
+    fn a_header_without_its_block_is_named() {
+        let cases: &[(&str, &str, usize)] = &[
+            ("def f():\nx = 1\n", "expected an indented block after function definition on line 1", 2),
+            ("async def f():\nx\n", "expected an indented block after function definition on line 1", 2),
+            ("class A:\nx\n", "expected an indented block after class definition on line 1", 2),
+            ("for x in y:\npass\n", "expected an indented block after 'for' statement on line 1", 2),
+            ("if x:\n  pass\nelse:\nx\n", "expected an indented block after 'else' statement on line 3", 4),
+            ("try:\n  x\nexcept E:\ny\n", "expected an indented block after 'except' statement on line 3", 4),
+            ("def f(): return 1\nif x:\n# c\nx\n", "expected an indented block after 'if' statement on line 2", 4),
+            ("if x:\n  1\nelse:   # c\nx = 1\n", "expected an indented block after 'else' statement on line 3", 4),
+            // A parser error on an earlier line comes first.
+            ("def f(a=1, b):\ndef g(): pass\n", "non-default argument follows default argument", 1),
+        ];
+        assert_errors(cases);
     }
 }
