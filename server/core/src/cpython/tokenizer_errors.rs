@@ -185,7 +185,11 @@ impl Scan<'_> {
             }
             if let Some(error) = self.token(token) {
                 let open_bracket = tokens.open_brackets().last().copied();
-                return Some(TokenizerError { open_bracket, ..error });
+                let error = TokenizerError { open_bracket, ..error };
+                if error.missing_block {
+                    return Some(rest_after_parser_error(tokens, error));
+                }
+                return Some(error);
             }
         }
         let error = eof_error?;
@@ -311,6 +315,29 @@ impl Scan<'_> {
 }
 
 /// The first word of a compound statement's header.
+/// What CPython reports after its parser raised `parser` (a missing block), once it has
+/// tokenized the rest of the file (`_PyPegen_tokenize_full_source_to_check_for_errors`): the
+/// first tokenizer error that raises replaces it; a quiet one (or the end of the file)
+/// inside a bracket opened on an earlier line makes that bracket never closed; else
+/// `parser` stands.
+fn rest_after_parser_error(tokens: &mut Lexer, parser: TokenizerError) -> TokenizerError {
+    for token in tokens.by_ref() {
+        let Some(error) = token.error else { continue };
+        let Some(found) = tokenizer_err(error.message, error.line) else { break };
+        if !found.quiet && token.kind != TokenKind::EndOfFile {
+            return found;
+        }
+        let open = tokens.open_brackets().last().copied().filter(|&(_, line)| line < parser.error.line);
+        return match open {
+            Some((bracket, line)) => {
+                tokenizer_err(format!("'{}' was never closed", bracket as char), line).unwrap_or(parser)
+            }
+            None => parser,
+        };
+    }
+    parser
+}
+
 /// CPython's message for a block header with no indented block after it (its
 /// `invalid_*_stmt` rules), naming the header; plain where no header is known.
 fn missing_block(header: Option<(&str, usize)>) -> String {
@@ -422,6 +449,12 @@ mod tests {
             ("if x:\n  1\nelse:   # c\nx = 1\n", "expected an indented block after 'else' statement on line 3", 4),
             // A parser error on an earlier line comes first.
             ("def f(a=1, b):\ndef g(): pass\n", "non-default argument follows default argument", 1),
+            // A tokenizer error later in the file that raises replaces it; one that does not
+            // is not reported; a bracket opened before and never closed is.
+            ("if x:\ny = 1\nz = 'abc\n", "unterminated string literal (detected at line 3)", 3),
+            ("if x:\ny = 1\n}\n", "unmatched '}'", 3),
+            ("if x:\ny = 1\nz = 1 \\ 2\n", "expected an indented block after 'if' statement on line 1", 2),
+            ("if x:\ny = 1\nz = (\n", "expected an indented block after 'if' statement on line 1", 2),
         ];
         assert_errors(cases);
     }
