@@ -17,6 +17,9 @@ pub struct Value {
     pub kind: ValueKind,
     /// Where the expression that produced this value is written.
     pub span: Span,
+    /// Which list or dict object this is, where copies of it exist (see `eval::sharing`);
+    /// 0 for any other value.
+    pub identity: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -37,6 +40,8 @@ pub enum ValueKind {
     },
     /// The `torch` module itself, or another module we only know by name.
     Module(String),
+    /// `slice(start, stop, step)`, as `x[start:stop:step]` makes it (a subscript only).
+    Slice(Box<[Value; 3]>),
     /// Could not be evaluated statically; the string says why.
     Unknown(String),
 }
@@ -146,11 +151,11 @@ impl Dict {
 
 impl Value {
     pub fn new(kind: ValueKind, span: Span) -> Value {
-        Value { kind, span }
+        Value { kind, span, identity: 0 }
     }
 
     pub fn unknown(reason: impl Into<String>, span: Span) -> Value {
-        Value { kind: ValueKind::Unknown(reason.into()), span }
+        Value { kind: ValueKind::Unknown(reason.into()), span, identity: 0 }
     }
 
     pub fn is_unknown(&self) -> bool {
@@ -162,6 +167,7 @@ impl Value {
         match &self.kind {
             ValueKind::Unknown(_) => true,
             ValueKind::List(items) | ValueKind::Tuple(items) => items.iter().any(Value::contains_unknown),
+            ValueKind::Slice(parts) => parts.iter().any(Value::contains_unknown),
             ValueKind::Dict(d) => {
                 d.open || d.entries.iter().any(|e| e.key.contains_unknown() || e.value.contains_unknown())
             }
@@ -196,6 +202,7 @@ impl Value {
             ValueKind::Str(_) => STR_ATTRIBUTES,
             ValueKind::Bytes(_) => BYTES_ATTRIBUTES,
             ValueKind::None => &[],
+            ValueKind::Slice(_) => SLICE_ATTRIBUTES,
             ValueKind::Dtype { .. } => DTYPE_ATTRIBUTES,
             ValueKind::Module(_) | ValueKind::Unknown(_) => return None,
         };
@@ -217,6 +224,15 @@ impl Value {
         self.is_builtin_instance() || matches!(self.kind, ValueKind::Dtype { .. } | ValueKind::Module(_))
     }
 
+    /// Whether iterating this value certainly raises `TypeError: '...' object is not iterable`.
+    pub fn not_iterable(&self) -> bool {
+        let iterable = matches!(
+            self.kind,
+            ValueKind::Str(_) | ValueKind::Bytes(_) | ValueKind::List(_) | ValueKind::Tuple(_) | ValueKind::Dict(_)
+        );
+        matches!(self.kind, ValueKind::Dtype { .. } | ValueKind::Module(_)) || (self.is_builtin_instance() && !iterable)
+    }
+
     /// An instance of a builtin type (no `__setattr__` of its own, not callable).
     pub fn is_builtin_instance(&self) -> bool {
         matches!(
@@ -230,6 +246,7 @@ impl Value {
                 | ValueKind::List(_)
                 | ValueKind::Tuple(_)
                 | ValueKind::Dict(_)
+                | ValueKind::Slice(_)
         )
     }
 
@@ -247,6 +264,7 @@ impl Value {
             ValueKind::Dict(_) => "dict",
             ValueKind::Dtype { .. } => "dtype",
             ValueKind::Module(_) => "module",
+            ValueKind::Slice(_) => "slice",
             ValueKind::Unknown(_) => "object",
         }
     }
@@ -267,7 +285,7 @@ impl Value {
                 }
                 !d.entries.is_empty()
             }
-            ValueKind::Dtype { .. } | ValueKind::Module(_) => true,
+            ValueKind::Dtype { .. } | ValueKind::Module(_) | ValueKind::Slice(_) => true,
             ValueKind::Unknown(_) => return None,
         })
     }
@@ -292,6 +310,7 @@ impl Value {
             }
             ValueKind::Dtype { canonical, .. } => canonical.clone(),
             ValueKind::Module(name) => format!("<module '{name}'>"),
+            ValueKind::Slice(parts) => format!("slice({})", join_reprs(parts.as_slice())),
             ValueKind::Unknown(_) => "<unknown>".into(),
         }
     }
@@ -302,6 +321,7 @@ impl Value {
         match &self.kind {
             ValueKind::Module(_) | ValueKind::Unknown(_) => false,
             ValueKind::List(items) | ValueKind::Tuple(items) => items.iter().all(Value::repr_is_exact),
+            ValueKind::Slice(parts) => parts.iter().all(Value::repr_is_exact),
             ValueKind::Dict(d) => !d.open && d.entries.iter().all(|e| e.key.repr_is_exact() && e.value.repr_is_exact()),
             _ => true,
         }
@@ -316,6 +336,11 @@ impl Value {
     }
 }
 
+/// A slice's (start, stop, step) as a tuple: slices compare as these tuples do.
+fn tuple_of(parts: &[Value; 3]) -> Value {
+    Value::new(ValueKind::Tuple(parts.to_vec()), 0..0)
+}
+
 fn join_reprs(items: &[Value]) -> String {
     items.iter().map(Value::repr).collect::<Vec<_>>().join(", ")
 }
@@ -326,7 +351,8 @@ pub fn key_hash(v: &Value) -> Option<u64> {
     use std::hash::{Hash, Hasher};
     fn feed(v: &Value, h: &mut std::collections::hash_map::DefaultHasher) -> Option<()> {
         match &v.kind {
-            ValueKind::Unknown(_) | ValueKind::Dict(_) => return None,
+            // A slice is unhashable in 3.11: never a key.
+            ValueKind::Unknown(_) | ValueKind::Dict(_) | ValueKind::Slice(_) => return None,
             ValueKind::None => 0u8.hash(h),
             ValueKind::Bool(_) | ValueKind::Int(_) | ValueKind::Float(_) => {
                 let x = v.as_number()?;
@@ -364,6 +390,7 @@ pub fn py_eq(a: &Value, b: &Value) -> Option<bool> {
         (Bytes(x), Bytes(y)) => x == y,
         (Dtype { canonical: x, .. }, Dtype { canonical: y, .. }) => x == y,
         (Module(x), Module(y)) => x == y,
+        (Slice(x), Slice(y)) => return py_eq(&tuple_of(x), &tuple_of(y)),
         (List(x), List(y)) | (Tuple(x), Tuple(y)) => {
             if x.len() != y.len() {
                 return Some(false);
@@ -400,6 +427,7 @@ impl Value {
         match &self.kind {
             ValueKind::List(_) => Err("list"),
             ValueKind::Dict(_) => Err("dict"),
+            ValueKind::Slice(_) => Err("slice"),
             ValueKind::Tuple(items) => items.iter().try_for_each(Value::hashable),
             _ => Ok(()),
         }
@@ -540,5 +568,6 @@ const BYTES_ATTRIBUTES: &[&str] = &[
     "upper",
     "zfill",
 ];
+const SLICE_ATTRIBUTES: &[&str] = &["indices", "start", "step", "stop"];
 const DTYPE_ATTRIBUTES: &[&str] =
     &["is_complex", "is_floating_point", "is_signed", "itemsize", "to_complex", "to_real"];

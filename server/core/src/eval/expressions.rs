@@ -164,6 +164,8 @@ impl Evaluator<'_> {
                 }
             }
             "call" => self.call(node),
+            "comparison_operator" => self.comparison(node),
+            "slice" => self.slice(node),
             "ERROR" => Value::unknown("syntax error", s),
             kind => {
                 // Still look inside for names that do not exist (NameError at load time).
@@ -201,8 +203,7 @@ impl Evaluator<'_> {
     pub(super) fn name(&mut self, node: Node) -> Value {
         let name = self.t(node);
         let s = span(node);
-        if let Some(v) = self.env.get(name) {
-            let mut v = v.clone();
+        if let Some(mut v) = self.read_shared(name) {
             v.span = s;
             return v;
         }
