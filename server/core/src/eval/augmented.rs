@@ -163,7 +163,15 @@ fn in_place(op: &str, current: &Value, rhs: &Value, s: Span) -> Result<Value, (&
             if rhs.not_iterable() {
                 return Err(("TypeError", format!("'{}' object is not iterable", rhs.exception_type_name())));
             }
-            // `dict.update` with an iterable of key/value pairs.
+            // `dict.update` with an iterable of key/value pairs (a set's first is any of them).
+            if let ValueKind::Set(items) = &rhs.kind {
+                if !items.is_empty() && items.iter().all(Value::not_iterable) {
+                    return Err((
+                        "TypeError",
+                        "cannot convert dictionary update sequence element #0 to a sequence".into(),
+                    ));
+                }
+            }
             let Some(elements) = iterated(rhs) else { return unknown() };
             let mut d = d.clone();
             for (i, element) in elements.into_iter().enumerate() {
@@ -188,8 +196,8 @@ fn in_place(op: &str, current: &Value, rhs: &Value, s: Span) -> Result<Value, (&
             }
             Ok(Value::new(ValueKind::Dict(d), s))
         }
-        // A dict has sequence methods but no repeat: the right operand's is not tried.
-        (ValueKind::Dict(_), "*") if !rhs.is_unknown() => {
+        // A dict or set has sequence methods but no repeat: the right operand's is not tried.
+        (ValueKind::Dict(_) | ValueKind::Set(_), "*") if !rhs.is_unknown() => {
             let (l, r) = (current.exception_type_name(), rhs.exception_type_name());
             Err(("TypeError", format!("unsupported operand type(s) for *=: '{l}' and '{r}'")))
         }

@@ -86,7 +86,7 @@ pub(super) fn compare(op: &str, left: &Value, right: &Value) -> Result<Option<bo
 
 /// How `left` orders against `right` for the ordering operator `op` (named in the TypeError).
 fn order(left: &Value, right: &Value, op: &str) -> Result<Option<Ordering>, Raise> {
-    use ValueKind::{Bool, Bytes, Float, Int, List, Str, Tuple, Unknown};
+    use ValueKind::{Bool, Bytes, Float, Int, List, Set, Str, Tuple, Unknown};
     let unsupported = || {
         let (l, r) = (left.exception_type_name(), right.exception_type_name());
         Err(("TypeError", format!("'{op}' not supported between instances of '{l}' and '{r}'")))
@@ -109,6 +109,8 @@ fn order(left: &Value, right: &Value, op: &str) -> Result<Option<Ordering>, Rais
                 _ => Ok(None),
             }
         }
+        // Subset order is not modelled.
+        (Set(_), Set(_)) => Ok(None),
         (Str(a), Str(b)) => Ok(Some(a.cmp(b))),
         (Bytes(a), Bytes(b)) => Ok(Some(a.cmp(b))),
         (List(a), List(b)) | (Tuple(a), Tuple(b)) => {
@@ -128,9 +130,14 @@ fn order(left: &Value, right: &Value, op: &str) -> Result<Option<Ordering>, Rais
 
 /// `needle in container`.
 fn contains(container: &Value, needle: &Value) -> Result<Option<bool>, Raise> {
-    use ValueKind::{Bool, Bytes, Dict, Int, List, Str, Tuple};
+    use ValueKind::{Bool, Bytes, Dict, Int, List, Set, Str, Tuple};
     match &container.kind {
-        List(items) | Tuple(items) => {
+        // A set looked for in a set is taken as a frozenset.
+        Set(_) if needle.hashable().is_err() && !matches!(needle.kind, Set(_)) => {
+            let t = needle.hashable().err().unwrap_or("list");
+            Err(("TypeError", format!("unhashable type: '{t}'")))
+        }
+        List(items) | Tuple(items) | Set(items) => {
             let equal: Vec<Option<bool>> = items.iter().map(|v| py_eq(v, needle)).collect();
             Ok(match equal.iter().position(|e| *e != Some(false)) {
                 None => Some(false),

@@ -435,17 +435,19 @@ impl Evaluator<'_> {
     }
 
     /// A set display: its elements are evaluated, in order, and must be hashable; the set
-    /// itself is not modelled.
+    /// keeps the first of equal elements.
     fn set(&mut self, node: Node) -> Value {
         let s = span(node);
         let mut cursor = node.walk();
         let children: Vec<Node> = node.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect();
+        let mut elements: Option<Vec<Value>> = Some(Vec::new());
         for child in children {
             let element = match child.kind() {
                 "list_splat" => {
                     if let Some(inner) = first_named(child) {
                         let _ = self.expr(inner);
                     }
+                    elements = None;
                     continue;
                 }
                 _ => self.expr(child),
@@ -457,8 +459,19 @@ impl Evaluator<'_> {
                 self.fail(element.span.clone(), "TypeError", format!("unhashable type: '{t}'"));
                 return Value::unknown("raises", s);
             }
+            if element.contains_unknown() {
+                elements = None;
+            }
+            if let Some(known) = &mut elements {
+                if known.iter().all(|e| crate::value::py_eq(e, &element) == Some(false)) {
+                    known.push(element);
+                }
+            }
         }
-        Value::unknown("set expressions are not evaluated statically", s)
+        match elements {
+            Some(elements) => Value::new(ValueKind::Set(elements), s),
+            None => Value::unknown("set of elements not known statically", s),
+        }
     }
 
     pub(super) fn string(&mut self, node: Node) -> Value {
