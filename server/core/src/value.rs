@@ -6,8 +6,8 @@
 //! messages and we must print the same text.
 
 use attributes::{
-    BYTES_ATTRIBUTES, DICT_ATTRIBUTES, DTYPE_ATTRIBUTES, FLOAT_ATTRIBUTES, INT_ATTRIBUTES, LIST_ATTRIBUTES,
-    SET_ATTRIBUTES, SLICE_ATTRIBUTES, STR_ATTRIBUTES, TUPLE_ATTRIBUTES,
+    BYTES_ONLY_ATTRIBUTES, DICT_ATTRIBUTES, DTYPE_ATTRIBUTES, FLOAT_ATTRIBUTES, INT_ATTRIBUTES, LIST_ATTRIBUTES,
+    SET_ATTRIBUTES, SLICE_ATTRIBUTES, STR_ONLY_ATTRIBUTES, TEXT_ATTRIBUTES, TUPLE_ATTRIBUTES,
 };
 use std::ops::Range;
 
@@ -209,8 +209,10 @@ impl Value {
             ValueKind::Tuple(_) => TUPLE_ATTRIBUTES,
             ValueKind::Int(_) | ValueKind::Bool(_) => INT_ATTRIBUTES,
             ValueKind::Float(_) => FLOAT_ATTRIBUTES,
-            ValueKind::Str(_) => STR_ATTRIBUTES,
-            ValueKind::Bytes(_) => BYTES_ATTRIBUTES,
+            ValueKind::Str(_) if TEXT_ATTRIBUTES.contains(&attr) => return None,
+            ValueKind::Str(_) => STR_ONLY_ATTRIBUTES,
+            ValueKind::Bytes(_) if TEXT_ATTRIBUTES.contains(&attr) => return None,
+            ValueKind::Bytes(_) => BYTES_ONLY_ATTRIBUTES,
             ValueKind::None => &[],
             ValueKind::Slice(_) => SLICE_ATTRIBUTES,
             ValueKind::Set(_) => SET_ATTRIBUTES,

@@ -20,65 +20,14 @@ pub(super) const INT_ATTRIBUTES: &[&str] = &[
 ];
 pub(super) const FLOAT_ATTRIBUTES: &[&str] =
     &["as_integer_ratio", "conjugate", "fromhex", "hex", "imag", "is_integer", "real"];
-pub(super) const STR_ATTRIBUTES: &[&str] = &[
-    "capitalize",
-    "casefold",
-    "center",
-    "count",
-    "encode",
-    "endswith",
-    "expandtabs",
-    "find",
-    "format",
-    "format_map",
-    "index",
-    "isalnum",
-    "isalpha",
-    "isascii",
-    "isdecimal",
-    "isdigit",
-    "isidentifier",
-    "islower",
-    "isnumeric",
-    "isprintable",
-    "isspace",
-    "istitle",
-    "isupper",
-    "join",
-    "ljust",
-    "lower",
-    "lstrip",
-    "maketrans",
-    "partition",
-    "removeprefix",
-    "removesuffix",
-    "replace",
-    "rfind",
-    "rindex",
-    "rjust",
-    "rpartition",
-    "rsplit",
-    "rstrip",
-    "split",
-    "splitlines",
-    "startswith",
-    "strip",
-    "swapcase",
-    "title",
-    "translate",
-    "upper",
-    "zfill",
-];
-pub(super) const BYTES_ATTRIBUTES: &[&str] = &[
+/// What `str` and `bytes` both have.
+pub(super) const TEXT_ATTRIBUTES: &[&str] = &[
     "capitalize",
     "center",
     "count",
-    "decode",
     "endswith",
     "expandtabs",
     "find",
-    "fromhex",
-    "hex",
     "index",
     "isalnum",
     "isalpha",
@@ -113,7 +62,9 @@ pub(super) const BYTES_ATTRIBUTES: &[&str] = &[
     "upper",
     "zfill",
 ];
-pub(super) const SLICE_ATTRIBUTES: &[&str] = &["indices", "start", "step", "stop"];
+pub(super) const STR_ONLY_ATTRIBUTES: &[&str] =
+    &["casefold", "encode", "format", "format_map", "isdecimal", "isidentifier", "isnumeric", "isprintable"];
+pub(super) const BYTES_ONLY_ATTRIBUTES: &[&str] = &["decode", "fromhex", "hex"];
 pub(super) const SET_ATTRIBUTES: &[&str] = &[
     "add",
     "clear",
@@ -133,5 +84,6 @@ pub(super) const SET_ATTRIBUTES: &[&str] = &[
     "union",
     "update",
 ];
+pub(super) const SLICE_ATTRIBUTES: &[&str] = &["indices", "start", "step", "stop"];
 pub(super) const DTYPE_ATTRIBUTES: &[&str] =
     &["is_complex", "is_floating_point", "is_signed", "itemsize", "to_complex", "to_real"];
