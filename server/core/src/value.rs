@@ -5,7 +5,13 @@
 //! Formatting follows Python (`repr()` and `str()`) because torchcts puts reprs into its
 //! messages and we must print the same text.
 
+use attributes::{
+    BYTES_ONLY_ATTRIBUTES, DICT_ATTRIBUTES, DTYPE_ATTRIBUTES, FLOAT_ATTRIBUTES, INT_ATTRIBUTES, LIST_ATTRIBUTES,
+    SET_ATTRIBUTES, SLICE_ATTRIBUTES, STR_ONLY_ATTRIBUTES, TEXT_ATTRIBUTES, TUPLE_ATTRIBUTES,
+};
 use std::ops::Range;
+
+mod attributes;
 
 pub use accounting::pyfmt::{float_repr, str_repr};
 
@@ -17,6 +23,9 @@ pub struct Value {
     pub kind: ValueKind,
     /// Where the expression that produced this value is written.
     pub span: Span,
+    /// Which list or dict object this is, where copies of it exist (see `eval::sharing`);
+    /// 0 for any other value.
+    pub identity: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -37,6 +46,11 @@ pub enum ValueKind {
     },
     /// The `torch` module itself, or another module we only know by name.
     Module(String),
+    /// A set: its distinct elements in the order written (Python iterates them in hash
+    /// order, so only a repr that order cannot change is exact).
+    Set(Vec<Value>),
+    /// `slice(start, stop, step)`, as `x[start:stop:step]` makes it (a subscript only).
+    Slice(Box<[Value; 3]>),
     /// Could not be evaluated statically; the string says why.
     Unknown(String),
 }
@@ -146,11 +160,11 @@ impl Dict {
 
 impl Value {
     pub fn new(kind: ValueKind, span: Span) -> Value {
-        Value { kind, span }
+        Value { kind, span, identity: 0 }
     }
 
     pub fn unknown(reason: impl Into<String>, span: Span) -> Value {
-        Value { kind: ValueKind::Unknown(reason.into()), span }
+        Value { kind: ValueKind::Unknown(reason.into()), span, identity: 0 }
     }
 
     pub fn is_unknown(&self) -> bool {
@@ -162,6 +176,8 @@ impl Value {
         match &self.kind {
             ValueKind::Unknown(_) => true,
             ValueKind::List(items) | ValueKind::Tuple(items) => items.iter().any(Value::contains_unknown),
+            ValueKind::Slice(parts) => parts.iter().any(Value::contains_unknown),
+            ValueKind::Set(items) => items.iter().any(Value::contains_unknown),
             ValueKind::Dict(d) => {
                 d.open || d.entries.iter().any(|e| e.key.contains_unknown() || e.value.contains_unknown())
             }
@@ -193,9 +209,13 @@ impl Value {
             ValueKind::Tuple(_) => TUPLE_ATTRIBUTES,
             ValueKind::Int(_) | ValueKind::Bool(_) => INT_ATTRIBUTES,
             ValueKind::Float(_) => FLOAT_ATTRIBUTES,
-            ValueKind::Str(_) => STR_ATTRIBUTES,
-            ValueKind::Bytes(_) => BYTES_ATTRIBUTES,
+            ValueKind::Str(_) if TEXT_ATTRIBUTES.contains(&attr) => return None,
+            ValueKind::Str(_) => STR_ONLY_ATTRIBUTES,
+            ValueKind::Bytes(_) if TEXT_ATTRIBUTES.contains(&attr) => return None,
+            ValueKind::Bytes(_) => BYTES_ONLY_ATTRIBUTES,
             ValueKind::None => &[],
+            ValueKind::Slice(_) => SLICE_ATTRIBUTES,
+            ValueKind::Set(_) => SET_ATTRIBUTES,
             ValueKind::Dtype { .. } => DTYPE_ATTRIBUTES,
             ValueKind::Module(_) | ValueKind::Unknown(_) => return None,
         };
@@ -217,6 +237,20 @@ impl Value {
         self.is_builtin_instance() || matches!(self.kind, ValueKind::Dtype { .. } | ValueKind::Module(_))
     }
 
+    /// Whether iterating this value certainly raises `TypeError: '...' object is not iterable`.
+    pub fn not_iterable(&self) -> bool {
+        let iterable = matches!(
+            self.kind,
+            ValueKind::Str(_)
+                | ValueKind::Bytes(_)
+                | ValueKind::List(_)
+                | ValueKind::Tuple(_)
+                | ValueKind::Dict(_)
+                | ValueKind::Set(_)
+        );
+        matches!(self.kind, ValueKind::Dtype { .. } | ValueKind::Module(_)) || (self.is_builtin_instance() && !iterable)
+    }
+
     /// An instance of a builtin type (no `__setattr__` of its own, not callable).
     pub fn is_builtin_instance(&self) -> bool {
         matches!(
@@ -230,6 +264,8 @@ impl Value {
                 | ValueKind::List(_)
                 | ValueKind::Tuple(_)
                 | ValueKind::Dict(_)
+                | ValueKind::Slice(_)
+                | ValueKind::Set(_)
         )
     }
 
@@ -247,6 +283,8 @@ impl Value {
             ValueKind::Dict(_) => "dict",
             ValueKind::Dtype { .. } => "dtype",
             ValueKind::Module(_) => "module",
+            ValueKind::Slice(_) => "slice",
+            ValueKind::Set(_) => "set",
             ValueKind::Unknown(_) => "object",
         }
     }
@@ -260,14 +298,14 @@ impl Value {
             ValueKind::Float(f) => *f != 0.0,
             ValueKind::Str(s) => !s.is_empty(),
             ValueKind::Bytes(b) => !b.is_empty(),
-            ValueKind::List(v) | ValueKind::Tuple(v) => !v.is_empty(),
+            ValueKind::List(v) | ValueKind::Tuple(v) | ValueKind::Set(v) => !v.is_empty(),
             ValueKind::Dict(d) => {
                 if d.entries.is_empty() && d.open {
                     return None;
                 }
                 !d.entries.is_empty()
             }
-            ValueKind::Dtype { .. } | ValueKind::Module(_) => true,
+            ValueKind::Dtype { .. } | ValueKind::Module(_) | ValueKind::Slice(_) => true,
             ValueKind::Unknown(_) => return None,
         })
     }
@@ -292,6 +330,9 @@ impl Value {
             }
             ValueKind::Dtype { canonical, .. } => canonical.clone(),
             ValueKind::Module(name) => format!("<module '{name}'>"),
+            ValueKind::Slice(parts) => format!("slice({})", join_reprs(parts.as_slice())),
+            ValueKind::Set(items) if items.is_empty() => "set()".into(),
+            ValueKind::Set(items) => format!("{{{}}}", join_reprs(&set_order(items))),
             ValueKind::Unknown(_) => "<unknown>".into(),
         }
     }
@@ -302,6 +343,8 @@ impl Value {
         match &self.kind {
             ValueKind::Module(_) | ValueKind::Unknown(_) => false,
             ValueKind::List(items) | ValueKind::Tuple(items) => items.iter().all(Value::repr_is_exact),
+            ValueKind::Slice(parts) => parts.iter().all(Value::repr_is_exact),
+            ValueKind::Set(items) => set_order_is_known(items) && items.iter().all(Value::repr_is_exact),
             ValueKind::Dict(d) => !d.open && d.entries.iter().all(|e| e.key.repr_is_exact() && e.value.repr_is_exact()),
             _ => true,
         }
@@ -316,6 +359,27 @@ impl Value {
     }
 }
 
+/// A slice's (start, stop, step) as a tuple: slices compare as these tuples do.
+fn tuple_of(parts: &[Value; 3]) -> Value {
+    Value::new(ValueKind::Tuple(parts.to_vec()), 0..0)
+}
+
+/// Whether CPython iterates these set elements in a known order: at most one, or up to four
+/// ints from 0 to 7 (hash = value, each in its own slot of the 8-slot table, so ascending).
+fn set_order_is_known(items: &[Value]) -> bool {
+    let small = |v: &Value| matches!(v.kind, ValueKind::Int(0..=7) | ValueKind::Bool(_));
+    items.len() <= 1 || (items.len() <= 4 && items.iter().all(small))
+}
+
+/// The elements in the order CPython iterates them, where [`set_order_is_known`].
+fn set_order(items: &[Value]) -> Vec<Value> {
+    let mut ordered = items.to_vec();
+    if set_order_is_known(items) {
+        ordered.sort_by(|a, b| a.as_number().partial_cmp(&b.as_number()).unwrap_or(std::cmp::Ordering::Equal));
+    }
+    ordered
+}
+
 fn join_reprs(items: &[Value]) -> String {
     items.iter().map(Value::repr).collect::<Vec<_>>().join(", ")
 }
@@ -326,7 +390,8 @@ pub fn key_hash(v: &Value) -> Option<u64> {
     use std::hash::{Hash, Hasher};
     fn feed(v: &Value, h: &mut std::collections::hash_map::DefaultHasher) -> Option<()> {
         match &v.kind {
-            ValueKind::Unknown(_) | ValueKind::Dict(_) => return None,
+            // A slice is unhashable in 3.11: never a key.
+            ValueKind::Unknown(_) | ValueKind::Dict(_) | ValueKind::Slice(_) | ValueKind::Set(_) => return None,
             ValueKind::None => 0u8.hash(h),
             ValueKind::Bool(_) | ValueKind::Int(_) | ValueKind::Float(_) => {
                 let x = v.as_number()?;
@@ -364,6 +429,7 @@ pub fn py_eq(a: &Value, b: &Value) -> Option<bool> {
         (Bytes(x), Bytes(y)) => x == y,
         (Dtype { canonical: x, .. }, Dtype { canonical: y, .. }) => x == y,
         (Module(x), Module(y)) => x == y,
+        (Slice(x), Slice(y)) => return py_eq(&tuple_of(x), &tuple_of(y)),
         (List(x), List(y)) | (Tuple(x), Tuple(y)) => {
             if x.len() != y.len() {
                 return Some(false);
@@ -377,6 +443,21 @@ pub fn py_eq(a: &Value, b: &Value) -> Option<bool> {
             true
         }
         (Dict(_), Dict(_)) => return Option::None,
+        (Set(x), Set(y)) => {
+            if x.len() != y.len() {
+                return Some(false);
+            }
+            // Equal where every element of one is in the other.
+            let mut all = true;
+            for p in x {
+                match y.iter().map(|q| py_eq(p, q)).try_fold(false, |found, e| e.map(|e| found || e)) {
+                    Some(true) => {}
+                    Some(false) => all = false,
+                    Option::None => return Option::None,
+                }
+            }
+            all
+        }
         _ => match (a.as_number(), b.as_number()) {
             (Some(x), Some(y)) => x == y,
             _ => false,
@@ -400,6 +481,8 @@ impl Value {
         match &self.kind {
             ValueKind::List(_) => Err("list"),
             ValueKind::Dict(_) => Err("dict"),
+            ValueKind::Slice(_) => Err("slice"),
+            ValueKind::Set(_) => Err("set"),
             ValueKind::Tuple(items) => items.iter().try_for_each(Value::hashable),
             _ => Ok(()),
         }
@@ -426,119 +509,3 @@ fn bytes_repr(b: &[u8]) -> String {
     out.push(quote);
     out
 }
-
-/// Public attributes of the builtin types (CPython 3.11's `dir()`) and of `torch.dtype`
-/// (torch 2.12), for [`Value::lacks_attribute`].
-const DICT_ATTRIBUTES: &[&str] =
-    &["clear", "copy", "fromkeys", "get", "items", "keys", "pop", "popitem", "setdefault", "update", "values"];
-const LIST_ATTRIBUTES: &[&str] =
-    &["append", "clear", "copy", "count", "extend", "index", "insert", "pop", "remove", "reverse", "sort"];
-const TUPLE_ATTRIBUTES: &[&str] = &["count", "index"];
-const INT_ATTRIBUTES: &[&str] = &[
-    "as_integer_ratio",
-    "bit_count",
-    "bit_length",
-    "conjugate",
-    "denominator",
-    "from_bytes",
-    "imag",
-    "numerator",
-    "real",
-    "to_bytes",
-];
-const FLOAT_ATTRIBUTES: &[&str] = &["as_integer_ratio", "conjugate", "fromhex", "hex", "imag", "is_integer", "real"];
-const STR_ATTRIBUTES: &[&str] = &[
-    "capitalize",
-    "casefold",
-    "center",
-    "count",
-    "encode",
-    "endswith",
-    "expandtabs",
-    "find",
-    "format",
-    "format_map",
-    "index",
-    "isalnum",
-    "isalpha",
-    "isascii",
-    "isdecimal",
-    "isdigit",
-    "isidentifier",
-    "islower",
-    "isnumeric",
-    "isprintable",
-    "isspace",
-    "istitle",
-    "isupper",
-    "join",
-    "ljust",
-    "lower",
-    "lstrip",
-    "maketrans",
-    "partition",
-    "removeprefix",
-    "removesuffix",
-    "replace",
-    "rfind",
-    "rindex",
-    "rjust",
-    "rpartition",
-    "rsplit",
-    "rstrip",
-    "split",
-    "splitlines",
-    "startswith",
-    "strip",
-    "swapcase",
-    "title",
-    "translate",
-    "upper",
-    "zfill",
-];
-const BYTES_ATTRIBUTES: &[&str] = &[
-    "capitalize",
-    "center",
-    "count",
-    "decode",
-    "endswith",
-    "expandtabs",
-    "find",
-    "fromhex",
-    "hex",
-    "index",
-    "isalnum",
-    "isalpha",
-    "isascii",
-    "isdigit",
-    "islower",
-    "isspace",
-    "istitle",
-    "isupper",
-    "join",
-    "ljust",
-    "lower",
-    "lstrip",
-    "maketrans",
-    "partition",
-    "removeprefix",
-    "removesuffix",
-    "replace",
-    "rfind",
-    "rindex",
-    "rjust",
-    "rpartition",
-    "rsplit",
-    "rstrip",
-    "split",
-    "splitlines",
-    "startswith",
-    "strip",
-    "swapcase",
-    "title",
-    "translate",
-    "upper",
-    "zfill",
-];
-const DTYPE_ATTRIBUTES: &[&str] =
-    &["is_complex", "is_floating_point", "is_signed", "itemsize", "to_complex", "to_real"];

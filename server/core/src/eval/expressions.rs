@@ -164,6 +164,8 @@ impl Evaluator<'_> {
                 }
             }
             "call" => self.call(node),
+            "comparison_operator" => self.comparison(node),
+            "slice" => self.slice(node),
             "ERROR" => Value::unknown("syntax error", s),
             kind => {
                 // Still look inside for names that do not exist (NameError at load time).
@@ -201,8 +203,7 @@ impl Evaluator<'_> {
     pub(super) fn name(&mut self, node: Node) -> Value {
         let name = self.t(node);
         let s = span(node);
-        if let Some(v) = self.env.get(name) {
-            let mut v = v.clone();
+        if let Some(mut v) = self.read_shared(name) {
             v.span = s;
             return v;
         }
@@ -434,17 +435,19 @@ impl Evaluator<'_> {
     }
 
     /// A set display: its elements are evaluated, in order, and must be hashable; the set
-    /// itself is not modelled.
+    /// keeps the first of equal elements.
     fn set(&mut self, node: Node) -> Value {
         let s = span(node);
         let mut cursor = node.walk();
         let children: Vec<Node> = node.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect();
+        let mut elements: Option<Vec<Value>> = Some(Vec::new());
         for child in children {
             let element = match child.kind() {
                 "list_splat" => {
                     if let Some(inner) = first_named(child) {
                         let _ = self.expr(inner);
                     }
+                    elements = None;
                     continue;
                 }
                 _ => self.expr(child),
@@ -456,8 +459,19 @@ impl Evaluator<'_> {
                 self.fail(element.span.clone(), "TypeError", format!("unhashable type: '{t}'"));
                 return Value::unknown("raises", s);
             }
+            if element.contains_unknown() {
+                elements = None;
+            }
+            if let Some(known) = &mut elements {
+                if known.iter().all(|e| crate::value::py_eq(e, &element) == Some(false)) {
+                    known.push(element);
+                }
+            }
         }
-        Value::unknown("set expressions are not evaluated statically", s)
+        match elements {
+            Some(elements) => Value::new(ValueKind::Set(elements), s),
+            None => Value::unknown("set of elements not known statically", s),
+        }
     }
 
     pub(super) fn string(&mut self, node: Node) -> Value {

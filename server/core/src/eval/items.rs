@@ -3,6 +3,7 @@
 //! `python3.11 -c`: `'str' object doesn't support item deletion`, `list indices must be
 //! integers or slices, not str`, ...).
 
+use super::slices::{change_list_through_slice, slice_bounds, slice_of, sliceable};
 use super::Evaluator;
 use crate::fields::{Field, FieldChild};
 use crate::value::{Span, Value, ValueKind};
@@ -35,6 +36,10 @@ pub(super) fn item_index(container: &mut Value, key: &Value) -> Result<Option<us
         return Ok(None);
     }
     let at = key.span.clone();
+    if let (ValueKind::Slice(parts), true) = (&key.kind, sliceable(container)) {
+        // Not one item we hold, but the slice's parts are checked as Python reads it.
+        return slice_bounds(parts).map(|_| None).map_err(|(exception, message)| (at, exception, message));
+    }
     let key_type = key.exception_type_name();
     let int_key = match key.kind {
         ValueKind::Int(i) => Some(i),
@@ -87,7 +92,7 @@ pub(super) fn item_at(container: &mut Value, index: usize) -> Option<&mut Value>
 }
 
 /// `container[key] = value` or `del container[key]` on a known container.
-fn apply_item_op(container: &mut Value, key: Value, op: ItemOp) -> Result<(), Raised> {
+pub(super) fn apply_item_op(container: &mut Value, key: Value, op: ItemOp) -> Result<(), Raised> {
     let type_name = container.exception_type_name();
     let at = key.span.clone();
     if key.is_unknown() {
@@ -113,6 +118,20 @@ fn apply_item_op(container: &mut Value, key: Value, op: ItemOp) -> Result<(), Ra
                 true => Ok(()),
                 false => Err((at, "KeyError", key.repr())),
             }
+        }
+        (ValueKind::List(items), op) if matches!(key.kind, ValueKind::Slice(_)) => {
+            let ValueKind::Slice(parts) = &key.kind else { return Ok(()) };
+            let value = match &op {
+                ItemOp::Assign(value) => Some(value),
+                ItemOp::Delete => None,
+            };
+            let modelled = change_list_through_slice(items, parts, value)
+                .map_err(|(exception, message)| (at, exception, message))?;
+            if !modelled {
+                let s = container.span.clone();
+                *container = Value::unknown("changed through a slice", s);
+            }
+            Ok(())
         }
         (ValueKind::List(items), op) => {
             let len = items.len() as i128;
@@ -261,6 +280,7 @@ impl Evaluator<'_> {
         if let Err((s, exception, message)) = apply_item_op(container, key, op) {
             self.fail(s, exception, message);
         }
+        self.changed_in_place(root, path);
     }
 
     /// `item_statement` where the object is not a name we hold (`["a"]["b"] = 1`, an unknown
@@ -312,6 +332,16 @@ impl Evaluator<'_> {
     pub(super) fn read_item(&mut self, mut object: Value, key: Value, node: Node) -> Value {
         let s = node.start_byte()..node.end_byte();
         let not_known = |s: Span| Value::unknown(format!("`{}` is not evaluated statically", self.t(node)), s);
+        if let (ValueKind::Slice(parts), true) = (&key.kind, sliceable(&object)) {
+            return match slice_of(&object, parts, s.clone()) {
+                Ok(Some(v)) => v,
+                Ok(None) => not_known(s),
+                Err((exception, message)) => {
+                    self.fail(key.span.clone(), exception, message);
+                    Value::unknown("raises", s)
+                }
+            };
+        }
         match item_index(&mut object, &key) {
             Ok(Some(index)) => match item_at(&mut object, index) {
                 Some(v) => v.clone(),

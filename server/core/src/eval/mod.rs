@@ -13,7 +13,9 @@
 //! failure is recorded as a [`LoadError`], which is what `check-manifest` reports as
 //! `Failed to parse manifest: ...`.
 
+mod augmented;
 pub(crate) mod builtins;
+mod comparisons;
 mod compile_nesting;
 mod expressions;
 mod fstrings;
@@ -23,6 +25,8 @@ mod load_error;
 pub mod modules;
 mod names;
 mod operators;
+mod sharing;
+mod slices;
 mod statements;
 #[cfg(test)]
 mod tests;
@@ -83,6 +87,7 @@ pub fn evaluate_with(
         cancel,
         noted: HashSet::new(),
         future_annotations: false,
+        sharing: sharing::Sharing::default(),
     };
     // CPython compiles the whole module before running any of it.
     if let Some(node) = compile_nesting::too_deeply_nested(tree, text, cancel)? {
@@ -137,6 +142,8 @@ struct Evaluator<'a> {
     noted: HashSet<(Span, String)>,
     /// `from __future__ import annotations` was evaluated: annotations stay text.
     future_annotations: bool,
+    /// Which lists and dicts are copies of one another.
+    sharing: sharing::Sharing,
 }
 
 fn span(node: Node) -> Span {

@@ -60,6 +60,7 @@ fn type_error(op: &str, left: &Value, right: &Value) -> Option<String> {
         // `str % x` and `bytes % x` format: what they raise is not modelled.
         "%" if matches!(left.kind, Str(_) | Bytes(_)) => Option::None,
         "|" if matches!((&left.kind, &right.kind), (Dict(_), Dict(_))) => Option::None,
+        "-" | "&" | "|" | "^" if matches!((&left.kind, &right.kind), (Set(_), Set(_))) => Option::None,
         "<<" | ">>" | "&" | "|" | "^" if integral(left) && integral(right) => Option::None,
         "-" | "*" | "/" | "//" | "%" | "**" | "<<" | ">>" | "&" | "|" | "^" | "@" => unsupported,
         _ => Option::None,
@@ -95,6 +96,19 @@ fn binary_value(op: &str, left: &Value, right: &Value, s: Span) -> Value {
             }
             d.open |= b.open;
             Value::new(Dict(d), s)
+        }
+        (Set(a), Set(b)) if !left.contains_unknown() && !right.contains_unknown() => {
+            let in_set = |set: &[Value], v: &Value| set.iter().any(|e| crate::value::py_eq(e, v) == Some(true));
+            let mut out: Vec<Value> = match op {
+                "|" | "^" => a.iter().filter(|v| op == "|" || !in_set(b, v)).cloned().collect(),
+                "&" => a.iter().filter(|v| in_set(b, v)).cloned().collect(),
+                "-" => a.iter().filter(|v| !in_set(b, v)).cloned().collect(),
+                _ => return unknown(),
+            };
+            if matches!(op, "|" | "^") {
+                out.extend(b.iter().filter(|v| !in_set(a, v)).cloned());
+            }
+            Value::new(Set(out), s)
         }
         (Str(a), _) | (_, Str(a)) if op == "*" => {
             let n = int_of(right).or_else(|| int_of(left));

@@ -4,7 +4,6 @@
 use super::builtins::STDLIB_MODULES;
 use super::items::{subscript_chain, ItemOp, Raised, Reached};
 use super::names::{collect_bound_names, mentions_name};
-use super::operators::binary;
 use super::{first_line_span, span, Evaluator};
 use crate::fields::{Field, FieldChild};
 use crate::schema::schema;
@@ -248,7 +247,7 @@ impl Evaluator<'_> {
         }
     }
 
-    fn bind(&mut self, target: Node, value: Value) {
+    pub(super) fn bind(&mut self, target: Node, value: Value) {
         match target.kind() {
             "identifier" => {
                 let name = self.t(target).to_string();
@@ -314,32 +313,6 @@ impl Evaluator<'_> {
             }
             _ => {}
         }
-    }
-
-    fn augmented_assignment(&mut self, node: Node) {
-        let (Some(left), Some(right), Some(op)) =
-            (node.field(Field::Left), node.field(Field::Right), node.field(Field::Operator))
-        else {
-            return;
-        };
-        let current = self.expr(left);
-        let rhs = self.expr(right);
-        if self.model.load_error.is_some() {
-            return;
-        }
-        let op = self.t(op).trim_end_matches('=').to_string();
-        let result = match binary(&op, &current, &rhs, span(node)) {
-            Ok(v) => v,
-            // In place, `list += iterable` extends and the messages name `+=`: not modelled.
-            Err(("TypeError", _)) => {
-                Value::unknown(format!("`{op}=` on these operands is not evaluated statically"), span(node))
-            }
-            Err((exception, message)) => {
-                self.fail(span(node), exception, message);
-                return;
-            }
-        };
-        self.bind(left, result);
     }
 
     /// Calls as statements: the mutations of `manifest` we understand.
@@ -410,6 +383,7 @@ impl Evaluator<'_> {
             self.fail(s, exception, message);
             return true;
         }
+        self.changed_in_place(root, path);
         understood
     }
 

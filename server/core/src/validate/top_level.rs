@@ -35,7 +35,8 @@ pub(super) fn keys(out: &mut Out, manifest: &Dict, manifest_span: &Span) {
 
 pub(super) fn manifest_version(out: &mut Out, manifest: &Dict, manifest_span: &Span) {
     match manifest.get("manifest_version") {
-        Some(e) if e.value.is_unknown() => {}
+        // A value whose repr we cannot print exactly (a set in hash order) is not claimed.
+        Some(e) if e.value.is_unknown() || !e.value.repr_is_exact() => {}
         Some(e) if py_eq(&e.value, &Value::new(ValueKind::Int(1), 0..0)) != Some(true) => {
             out.warning(
                 e.value.span.clone(),

@@ -1,0 +1,199 @@
+//! Comparisons (`<`, `==`, `in`, `is`, chained `a < b < c`) on known operands, with the
+//! exceptions CPython 3.11 raises (`'<' not supported between instances of 'list' and 'int'`,
+//! `argument of type 'int' is not iterable`, ...; checked against `python3.11 -c`).
+
+use super::{span, Evaluator};
+use crate::value::{py_eq, Value, ValueKind};
+use std::cmp::Ordering;
+use tree_sitter::Node;
+
+/// An exception: its type and `str()` of it.
+type Raise = (&'static str, String);
+
+impl Evaluator<'_> {
+    /// `a op1 b op2 c ...`: the operands are evaluated left to right, and evaluation stops at
+    /// the first comparison that is false (or raises), as Python's chained comparison does.
+    pub(super) fn comparison(&mut self, node: Node) -> Value {
+        let s = span(node);
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).filter(|c| c.kind() != "comment").collect();
+        // Operands are named nodes; each operator is one or two unnamed tokens (`not in`).
+        let mut operands = Vec::new();
+        let mut operators: Vec<String> = Vec::new();
+        let mut pending = String::new();
+        for child in children {
+            if child.is_named() {
+                if !pending.is_empty() {
+                    operators.push(std::mem::take(&mut pending));
+                }
+                operands.push(child);
+            } else {
+                if !pending.is_empty() {
+                    pending.push(' ');
+                }
+                pending.push_str(self.t(child));
+            }
+        }
+        if operands.len() != operators.len() + 1 || operands.is_empty() {
+            return Value::unknown("incomplete comparison", s);
+        }
+        let mut left = self.expr(operands[0]);
+        let mut result = Value::unknown("comparison", s.clone());
+        for (op, right_node) in operators.iter().zip(&operands[1..]) {
+            if self.model.load_error.is_some() {
+                return Value::unknown("raises", s);
+            }
+            let right = self.expr(*right_node);
+            if self.model.load_error.is_some() {
+                return Value::unknown("raises", s);
+            }
+            match compare(op, &left, &right) {
+                Err((exception, message)) => {
+                    self.fail(s.clone(), exception, message);
+                    return Value::unknown("raises", s);
+                }
+                Ok(None) => return Value::unknown(format!("`{op}` on these operands is not evaluated statically"), s),
+                Ok(Some(false)) => return Value::new(ValueKind::Bool(false), s),
+                Ok(Some(true)) => result = Value::new(ValueKind::Bool(true), s.clone()),
+            }
+            left = right;
+        }
+        result
+    }
+}
+
+/// `left op right` for one operator: `Ok(None)` where it is not known.
+pub(super) fn compare(op: &str, left: &Value, right: &Value) -> Result<Option<bool>, Raise> {
+    if left.is_unknown() || right.is_unknown() {
+        return Ok(None);
+    }
+    match op {
+        "==" => Ok(py_eq(left, right)),
+        "!=" => Ok(py_eq(left, right).map(|e| !e)),
+        "<" | "<=" | ">" | ">=" => Ok(order(left, right, op)?.map(|o| match op {
+            "<" => o == Ordering::Less,
+            "<=" => o != Ordering::Greater,
+            ">" => o == Ordering::Greater,
+            _ => o != Ordering::Less,
+        })),
+        "in" => contains(right, left),
+        "not in" => Ok(contains(right, left)?.map(|c| !c)),
+        "is" => Ok(identical(left, right)),
+        "is not" => Ok(identical(left, right).map(|i| !i)),
+        _ => Ok(None),
+    }
+}
+
+/// How `left` orders against `right` for the ordering operator `op` (named in the TypeError).
+fn order(left: &Value, right: &Value, op: &str) -> Result<Option<Ordering>, Raise> {
+    use ValueKind::{Bool, Bytes, Float, Int, List, Set, Str, Tuple, Unknown};
+    let unsupported = || {
+        let (l, r) = (left.exception_type_name(), right.exception_type_name());
+        Err(("TypeError", format!("'{op}' not supported between instances of '{l}' and '{r}'")))
+    };
+    let int_of = |v: &Value| match v.kind {
+        Int(i) => Some(i),
+        Bool(b) => Some(b as i128),
+        _ => None,
+    };
+    match (&left.kind, &right.kind) {
+        (Unknown(_), _) | (_, Unknown(_)) => Ok(None),
+        _ if int_of(left).is_some() && int_of(right).is_some() => {
+            Ok(int_of(left).zip(int_of(right)).map(|(a, b)| a.cmp(&b)))
+        }
+        (Bool(_) | Int(_) | Float(_), Bool(_) | Int(_) | Float(_)) => {
+            // Exact only where the int converts to a float exactly (Python compares exactly).
+            let exact = |v: &Value| int_of(v).is_none_or(|i| i.unsigned_abs() <= 1 << 53);
+            match (left.as_number(), right.as_number()) {
+                (Some(a), Some(b)) if exact(left) && exact(right) => Ok(a.partial_cmp(&b)),
+                _ => Ok(None),
+            }
+        }
+        // Subset order is not modelled.
+        (Set(_), Set(_)) => Ok(None),
+        (Str(a), Str(b)) => Ok(Some(a.cmp(b))),
+        (Bytes(a), Bytes(b)) => Ok(Some(a.cmp(b))),
+        (List(a), List(b)) | (Tuple(a), Tuple(b)) => {
+            // The first pair of items that are not `==` decides; else the lengths.
+            for (x, y) in a.iter().zip(b) {
+                match py_eq(x, y) {
+                    Some(true) => continue,
+                    Some(false) => return order(x, y, op),
+                    None => return Ok(None),
+                }
+            }
+            Ok(Some(a.len().cmp(&b.len())))
+        }
+        _ => unsupported(),
+    }
+}
+
+/// `needle in container`.
+fn contains(container: &Value, needle: &Value) -> Result<Option<bool>, Raise> {
+    use ValueKind::{Bool, Bytes, Dict, Int, List, Set, Str, Tuple};
+    match &container.kind {
+        // A set looked for in a set is taken as a frozenset.
+        Set(_) if needle.hashable().is_err() && !matches!(needle.kind, Set(_)) => {
+            let t = needle.hashable().err().unwrap_or("list");
+            Err(("TypeError", format!("unhashable type: '{t}'")))
+        }
+        List(items) | Tuple(items) | Set(items) => {
+            let equal: Vec<Option<bool>> = items.iter().map(|v| py_eq(v, needle)).collect();
+            Ok(match equal.iter().position(|e| *e != Some(false)) {
+                None => Some(false),
+                Some(p) if equal[p] == Some(true) => Some(true),
+                Some(_) => None,
+            })
+        }
+        Dict(d) => {
+            if let Err(t) = needle.hashable() {
+                return Err(("TypeError", format!("unhashable type: '{t}'")));
+            }
+            if needle.contains_unknown() {
+                return Ok(None);
+            }
+            let mut d = d.clone();
+            Ok(match d.position(needle) {
+                Some(_) => Some(true),
+                None if d.open => None,
+                None => Some(false),
+            })
+        }
+        Str(text) => match &needle.kind {
+            Str(part) => Ok(Some(text.contains(part.as_str()))),
+            _ => {
+                let t = needle.exception_type_name();
+                Err(("TypeError", format!("'in <string>' requires string as left operand, not {t}")))
+            }
+        },
+        Bytes(bytes) => match &needle.kind {
+            Bytes(part) => Ok(Some(part.is_empty() || bytes.windows(part.len()).any(|w| w == part.as_slice()))),
+            Int(_) | Bool(_) => match needle.as_number() {
+                Some(n) if (0.0..256.0).contains(&n) => Ok(Some(bytes.contains(&(n as u8)))),
+                _ => Err(("ValueError", "byte must be in range(0, 256)".into())),
+            },
+            _ => {
+                let t = needle.exception_type_name();
+                Err(("TypeError", format!("a bytes-like object is required, not '{t}'")))
+            }
+        },
+        _ if container.not_iterable() => {
+            let t = container.exception_type_name();
+            Err(("TypeError", format!("argument of type '{t}' is not iterable")))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// `left is right`, where it is certain: the singletons `None`, `True` and `False`, and
+/// values of different types.
+fn identical(left: &Value, right: &Value) -> Option<bool> {
+    use ValueKind::{Bool, None as NoneType};
+    match (&left.kind, &right.kind) {
+        (NoneType, NoneType) => Some(true),
+        (Bool(a), Bool(b)) => Some(a == b),
+        (NoneType | Bool(_), _) | (_, NoneType | Bool(_)) => Some(false),
+        _ if std::mem::discriminant(&left.kind) != std::mem::discriminant(&right.kind) => Some(false),
+        _ => None,
+    }
+}
