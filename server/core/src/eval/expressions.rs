@@ -234,7 +234,10 @@ impl Evaluator<'_> {
                     Value::unknown(format!("torch {} has no attribute `{attr}`", schema().torch_version), s)
                 }
             },
-            ValueKind::Module(m) => Value::unknown(format!("`{m}.{attr}` is not evaluated statically"), s),
+            ValueKind::Module(m) => match self.module_attribute(&m.clone(), attr, s.clone()) {
+                Some(raised) => raised,
+                None => Value::unknown(format!("`{m}.{attr}` is not evaluated statically"), s),
+            },
             ValueKind::Unknown(_) => Value::unknown(format!("`{}` is not known statically", self.t(node)), s),
             _ if base.lacks_attribute(attr).is_some() => {
                 let type_name = base.lacks_attribute(attr).unwrap_or("object");
