@@ -222,7 +222,12 @@ impl Evaluator<'_> {
             return Value::unknown("incomplete attribute", s);
         };
         let base = self.expr(object);
-        let attr = self.t(attr);
+        self.attribute_of(&base, self.t(attr), node)
+    }
+
+    /// `base.attr`, `base` evaluated (`node` is the attribute expression).
+    pub(super) fn attribute_of(&mut self, base: &Value, attr: &str, node: Node) -> Value {
+        let s = span(node);
         match &base.kind {
             ValueKind::Module(m) if m == "torch" => match schema().dtype_by_attr(attr) {
                 Some(d) => Value::new(ValueKind::Dtype { attr: d.attr.clone(), canonical: d.canonical.clone() }, s),
@@ -268,6 +273,8 @@ impl Evaluator<'_> {
         // Python evaluates the callee, then the arguments left to right, then calls: the
         // first exception among them is the one loading raises. A name is looked at, not
         // copied (a large dict bound to it would be cloned for nothing).
+        // A method's object, kept for the call (`"a".upper()`, `[1].remove(2)`).
+        let mut bound = None;
         let not_callable = match function {
             Some(f) if f.kind() == "identifier" => match self.env.get(self.t(f)) {
                 Some(v) => v.not_callable().then(|| v.exception_type_name()),
@@ -276,6 +283,11 @@ impl Evaluator<'_> {
                     None
                 }
             },
+            Some(f) if f.kind() == "attribute" => {
+                let (object, method) = self.method_lookup(f);
+                bound = object;
+                method.not_callable().then(|| method.exception_type_name())
+            }
             Some(f) => Some(self.expr(f)).filter(Value::not_callable).map(|v| v.exception_type_name()),
             None => None,
         };
@@ -286,6 +298,11 @@ impl Evaluator<'_> {
         if let Some(type_name) = not_callable {
             self.fail(s.clone(), "TypeError", format!("'{type_name}' object is not callable"));
             return Value::unknown("call", s);
+        }
+        if let Some((object, method)) = bound.as_ref() {
+            if let Some(v) = self.method_call(object, method, &arguments, s.clone()) {
+                return v;
+            }
         }
         if let Some(v) = self.builtin_call(fname, &arguments, s.clone()) {
             return v;

@@ -20,6 +20,7 @@ mod fstrings;
 mod items;
 mod literals;
 mod load_error;
+mod methods;
 pub mod modules;
 mod names;
 mod operators;
