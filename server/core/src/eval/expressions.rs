@@ -231,7 +231,7 @@ impl Evaluator<'_> {
         match &base.kind {
             ValueKind::Module(m) if m == "torch" => match schema().dtype_by_attr(attr) {
                 Some(d) => Value::new(ValueKind::Dtype { attr: d.attr.clone(), canonical: d.canonical.clone() }, s),
-                None if schema().torch_attributes.iter().any(|a| a == attr) => {
+                None if !super::modules::module_lacks("torch", attr, self.loading.version) => {
                     Value::unknown(format!("`torch.{attr}` is not a dtype"), s)
                 }
                 None => {

@@ -94,8 +94,13 @@ fn attribute_table() -> &'static AttributeTable {
 /// The standard-library module `module` certainly has no attribute `attr` under `python`
 /// (`data/module_attributes.txt`, made by `tools/cpython/module_attributes.py`): it is a
 /// plain module (not a package, whose submodules become attributes once imported) that no
-/// CPython 3.10-3.13 gives that name, and it has no `__getattr__` in that version.
+/// CPython 3.10-3.13 gives that name, and it has no `__getattr__` in that version. And
+/// `torch` (the schema's version): its `vars()`, `dir()` and what its `__getattr__` answers
+/// (`torch.onnx`, imported lazily).
 pub fn module_lacks(module: &str, attr: &str, python: PythonVersion) -> bool {
+    if module == "torch" && crate::schema::schema().torch_attributes.iter().any(|a| a == attr) {
+        return false;
+    }
     match attribute_table().get(module) {
         Some((open_in, names)) => !open_in.contains(&python.minor()) && !names.contains(attr),
         None => false,
@@ -117,16 +122,8 @@ impl Evaluator<'_> {
     /// ([`super::ManifestModel::module_file_wanted`]) and noted as not known meanwhile.
     /// True when loading stops here.
     pub(super) fn imported_name_missing(&mut self, node: Node, module: &str, name: &str) -> bool {
-        let lacks = match module {
-            // As for `torch.name`: the attributes of the torch the schema was made from
-            // (`dir(torch)` without dunders); a submodule not imported yet is imported.
-            "torch" => {
-                let dunder = name.starts_with("__") && name.ends_with("__");
-                !name.is_empty() && !dunder && !crate::schema::schema().torch_attributes.iter().any(|a| a == name)
-            }
-            _ => module_lacks(module, name, self.loading.version),
-        };
-        if !lacks {
+        // A submodule not imported yet is imported (checked below, where the files are known).
+        if name.is_empty() || !module_lacks(module, name, self.loading.version) {
             return false;
         }
         let files = self.loading.module_files;
@@ -203,6 +200,9 @@ mod tests {
         // A package, a module nobody listed, and a module with a `__getattr__` (3.13).
         assert!(!module_lacks("json", "nope", v311) && !module_lacks("numpy", "nope", v311));
         assert!(module_lacks("typing", "A", v311) && !module_lacks("typing", "A", PythonVersion::V3_13));
+        assert!(module_lacks("torch", "Float32", v311) && module_lacks("torch", "contrib", v311));
+        assert!(!module_lacks("torch", "float32", v311) && !module_lacks("torch", "__version__", v311));
+        assert!(!module_lacks("torch", "onnx", v311) && !module_lacks("torch", "nn", v311));
         let files = ModuleFiles {
             files: [("sys".into(), None), ("typing".into(), Some("/t.py".into()))].into(),
             ..ModuleFiles::default()
