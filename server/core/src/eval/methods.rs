@@ -12,6 +12,7 @@
 use super::builtins::CallArguments;
 use super::{span, Evaluator};
 use crate::fields::{Field, FieldChild};
+use crate::regex_check::PythonVersion;
 use crate::value::{py_eq, Dict, Span, Value, ValueKind};
 use tree_sitter::Node;
 
@@ -47,6 +48,10 @@ impl Evaluator<'_> {
             return None;
         }
         let args = arguments.positional.as_slice();
+        if let Some(message) = arity_error(object.type_name(), method, args.len(), self.loading.version) {
+            self.fail(s.clone(), "TypeError", message);
+            return Some(Value::unknown("raises", s));
+        }
         if args.iter().any(Value::contains_unknown) {
             return None;
         }
@@ -69,6 +74,55 @@ impl Evaluator<'_> {
             }
         })
     }
+}
+
+/// How a method's argument count error reads (CPython 3.10-3.13, checked with each).
+#[derive(Clone, Copy)]
+enum Arity {
+    /// `str.upper() takes no arguments (1 given)`
+    NoArguments,
+    /// `str.join() takes exactly one argument (2 given)`
+    ExactlyOne,
+    /// Argument Clinic: `strip expected at most 1 argument, got 2`
+    Clinic,
+    /// `PyArg_ParseTuple`: `find() takes at least 1 argument (0 given)`
+    ParseTuple,
+    /// `str.replace` of 3.13: `replace() takes at least 2 positional arguments (1 given)`
+    Replace313,
+}
+
+/// The `TypeError` of calling `type_name.method` with `given` positional arguments, where
+/// the count is wrong (only the methods [`method_call`](Evaluator::method_call) knows).
+fn arity_error(type_name: &str, method: &str, given: usize, python: PythonVersion) -> Option<String> {
+    let new_clinic = python >= PythonVersion::V3_13;
+    let (least, most, arity) = match (type_name, method) {
+        ("str", "upper" | "lower") | ("list", "copy") => (0, 0, Arity::NoArguments),
+        ("str", "join") | ("list", "count" | "remove") => (1, 1, Arity::ExactlyOne),
+        ("str", "strip" | "lstrip" | "rstrip") | ("list", "pop") => (0, 1, Arity::Clinic),
+        ("str", "replace") => (2, 3, if new_clinic { Arity::Replace313 } else { Arity::Clinic }),
+        ("str", "startswith" | "endswith" | "find" | "index" | "count") => {
+            (1, 3, if new_clinic { Arity::Clinic } else { Arity::ParseTuple })
+        }
+        ("str", "split") => (0, 2, Arity::ParseTuple),
+        ("list", "index") => (1, 3, Arity::Clinic),
+        ("dict", "get" | "pop") => (1, 2, Arity::Clinic),
+        _ => return None,
+    };
+    if (least..=most).contains(&given) {
+        return None;
+    }
+    let (bound, limit) = if given < least { ("at least", least) } else { ("at most", most) };
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    Some(match arity {
+        Arity::NoArguments => format!("{type_name}.{method}() takes no arguments ({given} given)"),
+        Arity::ExactlyOne => format!("{type_name}.{method}() takes exactly one argument ({given} given)"),
+        Arity::Clinic => format!("{method} expected {bound} {limit} argument{}, got {given}", plural(limit)),
+        Arity::ParseTuple => format!("{method}() takes {bound} {limit} argument{} ({given} given)", plural(limit)),
+        Arity::Replace313 if given < least => {
+            format!("replace() takes at least 2 positional arguments ({given} given)")
+        }
+        Arity::Replace313 => format!("replace() takes at most 3 arguments ({given} given)"),
+    })
 }
 
 /// An int value (the one place this file makes one).
@@ -261,6 +315,34 @@ mod tests {
         assert_eq!(manifest_of("manifest = 'é'.upper()"), "<unknown>");
     }
 
+    /// Every message of [`super::arity_error`] against what CPython 3.10-3.13 print (recorded
+    /// with each: `str.replace` and the `find` family changed wording in 3.13).
+    #[test]
+    fn argument_count_errors_per_version() {
+        use super::arity_error;
+        use crate::regex_check::PythonVersion::{V3_12, V3_13};
+        let cases = [
+            ("str", "lower", 2, V3_12, "str.lower() takes no arguments (2 given)"),
+            ("str", "join", 0, V3_12, "str.join() takes exactly one argument (0 given)"),
+            ("list", "remove", 2, V3_13, "list.remove() takes exactly one argument (2 given)"),
+            ("str", "strip", 2, V3_13, "strip expected at most 1 argument, got 2"),
+            ("str", "replace", 4, V3_12, "replace expected at most 3 arguments, got 4"),
+            ("str", "replace", 1, V3_13, "replace() takes at least 2 positional arguments (1 given)"),
+            ("str", "replace", 4, V3_13, "replace() takes at most 3 arguments (4 given)"),
+            ("str", "startswith", 0, V3_12, "startswith() takes at least 1 argument (0 given)"),
+            ("str", "endswith", 4, V3_13, "endswith expected at most 3 arguments, got 4"),
+            ("str", "split", 3, V3_13, "split() takes at most 2 arguments (3 given)"),
+            ("list", "index", 0, V3_12, "index expected at least 1 argument, got 0"),
+            ("dict", "get", 3, V3_12, "get expected at most 2 arguments, got 3"),
+            ("dict", "pop", 0, V3_13, "pop expected at least 1 argument, got 0"),
+        ];
+        for (type_name, method, given, python, message) in cases {
+            assert_eq!(arity_error(type_name, method, given, python).as_deref(), Some(message));
+        }
+        assert_eq!(arity_error("str", "replace", 2, V3_13), None);
+        assert_eq!(arity_error("str", "format", 9, V3_13), None);
+    }
+
     #[test]
     fn what_methods_certainly_raise() {
         assert_eq!(load_error("[1].remove(2)").as_deref(), Some("ValueError: list.remove(x): x not in list"));
@@ -275,6 +357,23 @@ mod tests {
         assert_eq!(load_error("x = 'x'.foo()").as_deref(), Some("AttributeError: 'str' object has no attribute 'foo'"));
         assert_eq!(load_error("x = [1, y].remove(2)").as_deref(), Some("NameError: name 'y' is not defined"));
         assert_eq!(load_error("x = [1].remove(1)"), None);
+        assert_eq!(
+            load_error("x = 'a'.replace(' ')").as_deref(),
+            Some("TypeError: replace expected at least 2 arguments, got 1")
+        );
+        assert_eq!(load_error("x = 'a'.upper(y)").as_deref(), Some("NameError: name 'y' is not defined"));
+        assert_eq!(
+            load_error("x = 'a'.upper(1)").as_deref(),
+            Some("TypeError: str.upper() takes no arguments (1 given)")
+        );
+        assert_eq!(
+            load_error("x = 'a'.find()").as_deref(),
+            Some("TypeError: find() takes at least 1 argument (0 given)")
+        );
+        assert_eq!(
+            load_error("x = [].pop(1, 2)").as_deref(),
+            Some("TypeError: pop expected at most 1 argument, got 2")
+        );
         assert_eq!(load_error("x = {**y}.pop('k')").as_deref(), Some("NameError: name 'y' is not defined"));
     }
 }
