@@ -56,7 +56,7 @@ impl Evaluator<'_> {
             return None;
         }
         let outcome = match &object.kind {
-            ValueKind::Str(text) => str_method(text, method, args),
+            ValueKind::Str(text) => str_method(text, method, args, self.loading.version),
             ValueKind::List(items) => list_method(items, method, args),
             ValueKind::Dict(d) => dict_method(d, method, args),
             _ => None,
@@ -151,7 +151,69 @@ fn ascii_space(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c' | '\x1c'..='\x1f')
 }
 
-fn str_method(text: &str, method: &str, args: &[Value]) -> Option<Outcome> {
+/// `TypeError: message` as a method's outcome.
+fn type_error(message: String) -> Option<Outcome> {
+    Some(Err(("TypeError", message)))
+}
+
+/// The `TypeError` of an argument of the wrong type, in the order CPython checks them
+/// (3.10-3.13 alike but for the `find` family's wording in 3.13).
+fn str_argument_error(text: &str, method: &str, args: &[Value], python: PythonVersion) -> Option<Outcome> {
+    let not_str = |v: &Value| str_of(v).is_none().then(|| v.exception_type_name());
+    let none = |v: &Value| matches!(v.kind, ValueKind::None);
+    match (method, args) {
+        ("replace", [old, new, ..]) => {
+            let (n, t) = [old, new].iter().enumerate().find_map(|(n, v)| not_str(v).map(|t| (n + 1, t)))?;
+            type_error(format!("replace() argument {n} must be str, not {t}"))
+        }
+        ("strip" | "lstrip" | "rstrip", [chars]) if not_str(chars).is_some() && !none(chars) => {
+            type_error(format!("{method} arg must be None or str"))
+        }
+        ("startswith" | "endswith", [prefix, ..]) => match &prefix.kind {
+            ValueKind::Str(_) => None,
+            ValueKind::Tuple(items) => {
+                // Stops at the first match: a later item is never looked at.
+                let matches = |p: &str| if method == "startswith" { text.starts_with(p) } else { text.ends_with(p) };
+                let first = items.iter().find(|item| str_of(item).is_none_or(matches))?;
+                let t = not_str(first)?;
+                type_error(format!("tuple for {method} must only contain str, not {t}"))
+            }
+            _ => {
+                let t = prefix.exception_type_name();
+                type_error(format!("{method} first arg must be str or a tuple of str, not {t}"))
+            }
+        },
+        ("find" | "index" | "count", [needle, ..]) => {
+            let t = not_str(needle)?;
+            type_error(match python >= PythonVersion::V3_13 {
+                true => format!("{method}() argument 1 must be str, not {t}"),
+                false => format!("must be str, not {t}"),
+            })
+        }
+        ("split", [separator, ..]) if !none(separator) => {
+            let t = not_str(separator)?;
+            type_error(format!("must be str or None, not {t}"))
+        }
+        ("join", [items])
+            if matches!(
+                items.kind,
+                ValueKind::Int(_)
+                    | ValueKind::Float(_)
+                    | ValueKind::Bool(_)
+                    | ValueKind::None
+                    | ValueKind::Dtype { .. }
+            ) =>
+        {
+            type_error("can only join an iterable".into())
+        }
+        _ => None,
+    }
+}
+
+fn str_method(text: &str, method: &str, args: &[Value], python: PythonVersion) -> Option<Outcome> {
+    if let Some(raised) = str_argument_error(text, method, args, python) {
+        return Some(raised);
+    }
     let ascii = text.is_ascii();
     let value = match (method, args) {
         ("upper", []) if ascii => ValueKind::Str(text.to_ascii_uppercase()),
@@ -173,6 +235,9 @@ fn str_method(text: &str, method: &str, args: &[Value]) -> Option<Outcome> {
             let starts = method == "startswith";
             ValueKind::Bool(candidates.iter().any(|p| if starts { text.starts_with(p) } else { text.ends_with(p) }))
         }
+        ("join", [Value { kind: ValueKind::Str(chars), .. }]) => {
+            ValueKind::Str(chars.chars().map(String::from).collect::<Vec<_>>().join(text))
+        }
         ("join", [items]) => {
             let (ValueKind::List(items) | ValueKind::Tuple(items)) = &items.kind else { return None };
             let mut parts = Vec::with_capacity(items.len());
@@ -187,14 +252,14 @@ fn str_method(text: &str, method: &str, args: &[Value]) -> Option<Outcome> {
             }
             ValueKind::Str(parts.join(text))
         }
-        ("split", [separator]) => {
+        ("split", [separator]) if str_of(separator).is_some() => {
             let separator = str_of(separator)?;
             if separator.is_empty() {
                 return Some(Err(("ValueError", "empty separator".into())));
             }
             ValueKind::List(text.split(separator).map(|p| Value::new(ValueKind::Str(p.into()), 0..0)).collect())
         }
-        ("split", []) if ascii => ValueKind::List(
+        ("split", [] | [Value { kind: ValueKind::None, .. }]) if ascii => ValueKind::List(
             text.split(ascii_space)
                 .filter(|p| !p.is_empty())
                 .map(|p| Value::new(ValueKind::Str(p.into()), 0..0))
@@ -249,6 +314,9 @@ fn list_method(items: &[Value], method: &str, args: &[Value]) -> Option<Outcome>
         },
         ("pop", []) if items.is_empty() => return Some(Err(("IndexError", "pop from empty list".into()))),
         ("pop", [at]) => {
+            if matches!(at.kind, ValueKind::Str(_) | ValueKind::Float(_) | ValueKind::None | ValueKind::List(_)) {
+                return type_error(format!("'{}' object cannot be interpreted as an integer", at.type_name()));
+            }
             let at = index_of(at)?;
             let len = items.len() as i64;
             if items.is_empty() {
@@ -341,6 +409,30 @@ mod tests {
         }
         assert_eq!(arity_error("str", "replace", 2, V3_13), None);
         assert_eq!(arity_error("str", "format", 9, V3_13), None);
+    }
+
+    /// Arguments of the wrong type, as CPython 3.10-3.13 word them (3.11 here).
+    #[test]
+    fn argument_type_errors() {
+        let type_error = |text: &str| load_error(text).map(|e| e.trim_start_matches("TypeError: ").to_string());
+        let cases = [
+            ("x = 'cpu'.replace(' ', 2)", "replace() argument 2 must be str, not int"),
+            ("x = 'a'.strip(1)", "strip arg must be None or str"),
+            ("x = 'a'.startswith(1.5)", "startswith first arg must be str or a tuple of str, not float"),
+            ("x = 'ab'.endswith(('x', None))", "tuple for endswith must only contain str, not NoneType"),
+            ("x = 'a'.find(1)", "must be str, not int"),
+            ("x = 'a'.split(1)", "must be str or None, not int"),
+            ("x = ','.join(3)", "can only join an iterable"),
+            ("x = [].pop('a')", "'str' object cannot be interpreted as an integer"),
+        ];
+        for (text, message) in cases {
+            assert_eq!(type_error(text).as_deref(), Some(message), "{text}");
+        }
+        assert_eq!(type_error("x = 'ab'.startswith(('a', None))"), None);
+        assert_eq!(manifest_of("manifest = ','.join('ab') + ' a  b '.split(None)[1]"), "'a,bb'");
+        let path_module = if cfg!(windows) { "ntpath" } else { "posixpath" };
+        let no_sp = format!("AttributeError: module '{path_module}' has no attribute 'sp'");
+        assert_eq!(load_error("import os\nx = os.path.sp"), Some(no_sp));
     }
 
     #[test]

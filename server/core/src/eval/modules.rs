@@ -4,7 +4,7 @@
 
 use super::{span, Evaluator};
 use crate::regex_check::PythonVersion;
-use crate::value::{Span, Value};
+use crate::value::{Span, Value, ValueKind};
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 use tree_sitter::Node;
@@ -108,8 +108,15 @@ pub fn module_lacks(module: &str, attr: &str, python: PythonVersion) -> bool {
 }
 
 impl Evaluator<'_> {
-    /// `module.attr` on an imported module: AttributeError where it certainly lacks it.
+    /// `module.attr` on an imported module: AttributeError where it certainly lacks it, and
+    /// `os.path` (a module); None where not known.
     pub(super) fn module_attribute(&mut self, module: &str, attr: &str, s: Span) -> Option<Value> {
+        if module == "os" && attr == "path" {
+            // The platform's path module, by whose name its errors call it (`module
+            // 'posixpath' has no attribute 'sp'`).
+            let path_module = if cfg!(windows) { "ntpath" } else { "posixpath" };
+            return Some(Value::new(ValueKind::Module(path_module.into()), s));
+        }
         if !module_lacks(module, attr, self.loading.version) {
             return None;
         }
