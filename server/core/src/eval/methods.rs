@@ -433,6 +433,9 @@ mod tests {
         let path_module = if cfg!(windows) { "ntpath" } else { "posixpath" };
         let no_sp = format!("AttributeError: module '{path_module}' has no attribute 'sp'");
         assert_eq!(load_error("import os\nx = os.path.sp"), Some(no_sp));
+        let unpack = "ValueError: not enough values to unpack (expected 2, got 1)";
+        assert_eq!(load_error("import os\na, b = os.path.sep").as_deref(), Some(unpack));
+        assert_eq!(load_error("import os\nos.sep = 'ab'\na, b = os.sep"), None);
     }
 
     #[test]

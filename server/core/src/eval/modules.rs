@@ -117,6 +117,12 @@ impl Evaluator<'_> {
             let path_module = if cfg!(windows) { "ntpath" } else { "posixpath" };
             return Some(Value::new(ValueKind::Module(path_module.into()), s));
         }
+        if may_set_attributes(self.text) {
+            return None;
+        }
+        if let Some(constant) = path_constant(module, attr) {
+            return Some(Value::new(constant, s));
+        }
         if !module_lacks(module, attr, self.loading.version) {
             return None;
         }
@@ -130,7 +136,7 @@ impl Evaluator<'_> {
     /// True when loading stops here.
     pub(super) fn imported_name_missing(&mut self, node: Node, module: &str, name: &str) -> bool {
         // A submodule not imported yet is imported (checked below, where the files are known).
-        if name.is_empty() || !module_lacks(module, name, self.loading.version) {
+        if name.is_empty() || !module_lacks(module, name, self.loading.version) || may_set_attributes(self.text) {
             return false;
         }
         let files = self.loading.module_files;
@@ -153,6 +159,65 @@ impl Evaluator<'_> {
             }
         }
     }
+}
+
+/// The path constants of `os` and its path module, as the platform this runs on has them
+/// (the loading Python runs there too): `os.sep`, `os.path.sep`, `os.linesep`, ...
+fn path_constant(module: &str, attr: &str) -> Option<ValueKind> {
+    let windows = cfg!(windows);
+    let text = |s: &str| Some(ValueKind::Str(s.to_string()));
+    match (module, attr) {
+        ("os" | "posixpath" | "ntpath", "sep") => text(if windows { "\\" } else { "/" }),
+        ("os" | "posixpath" | "ntpath", "altsep") if windows => text("/"),
+        ("os" | "posixpath" | "ntpath", "altsep") => Some(ValueKind::None),
+        ("os" | "posixpath" | "ntpath", "pathsep") => text(if windows { ";" } else { ":" }),
+        ("os" | "posixpath" | "ntpath", "extsep" | "curdir") => text("."),
+        ("os" | "posixpath" | "ntpath", "pardir") => text(".."),
+        ("os" | "posixpath" | "ntpath", "devnull") => text(if windows { "nul" } else { "/dev/null" }),
+        ("os", "linesep") => text(if windows { "\r\n" } else { "\n" }),
+        ("os", "name") => text(if windows { "nt" } else { "posix" }),
+        _ => None,
+    }
+}
+
+/// Whether the text may give a module an attribute it did not have (`sys.foo = 1`,
+/// `setattr(sys, ...)`, `exec(...)`): then no attribute is claimed missing. A scan of the
+/// text, strings and comments included (more doubt, never a wrong claim), made only where
+/// a claim is about to be made.
+fn may_set_attributes(text: &str) -> bool {
+    const DYNAMIC: [&str; 6] = ["setattr", "__dict__", "vars(", "exec(", "eval(", "globals("];
+    if DYNAMIC.iter().any(|d| text.contains(d)) {
+        return true;
+    }
+    // `del x.y` (a line with `del` and a dot), and `x.y = ...` / `x.y += ...`.
+    let deletes = |line: &str| line.split(';').any(|part| part.trim_start().starts_with("del"));
+    if text.lines().any(|line| deletes(line) && line.contains('.')) {
+        return true;
+    }
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while let Some(dot) = bytes[at..].iter().position(|&b| b == b'.').map(|p| at + p) {
+        let mut i = dot + 1;
+        while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] >= 0x80) {
+            i += 1;
+        }
+        while i < bytes.len() && (bytes[i] == b' ' || bytes[i] == b'\t') {
+            i += 1;
+        }
+        // An augmented operator (`+=`, `//=`, `**=`, `>>=`, ...) before the `=`.
+        while i < bytes.len() && b"+-*/%@&|^<>:".contains(&bytes[i]) && i < dot + 200 {
+            i += 1;
+        }
+        let assigns = bytes.get(i) == Some(&b'=') && bytes.get(i + 1) != Some(&b'=');
+        // `x.y<=z` and `x.y>=z` compare: `<`/`>` alone before `=` is no assignment.
+        let compares =
+            i >= 1 && matches!(bytes[i - 1], b'<' | b'>' | b'!') && !(i >= 2 && bytes[i - 2] == bytes[i - 1]);
+        if assigns && !compares {
+            return true;
+        }
+        at = dot + 1;
+    }
+    false
 }
 
 impl ImportableModules {
@@ -217,5 +282,19 @@ mod tests {
         assert_eq!(files.location("sys").as_deref(), Some("(unknown location)"));
         assert_eq!(files.location("typing").as_deref(), Some("(/t.py)"));
         assert_eq!(files.location("os"), None);
+        for text in ["sys.foo = 1", "sys.foo += 1", "x.y //= 2", "setattr(sys, 'foo', 1)", "del sys.foo", "exec('')"] {
+            assert!(may_set_attributes(text), "{text}");
+        }
+        for text in [
+            "x = sys.argv",
+            "if sys.foo == 1: pass",
+            "a = x.y <= 2",
+            "a = x.y >= 2",
+            "b = x.y != 3",
+            "del m['k']",
+            "d = 'model.x'",
+        ] {
+            assert!(!may_set_attributes(text), "{text}");
+        }
     }
 }
