@@ -40,6 +40,8 @@ pub struct AnalysisInput<'a> {
     /// A real CPython's `compile()` of this text (the host asks one where it may): its
     /// verdict replaces the emulation's. Ignored unless it is the answer for this text.
     pub compiled: Option<&'a crate::cpython::CompileAnswer>,
+    /// The files of modules the loading Python was asked about ([`ManifestModel::module_file_wanted`]).
+    pub module_files: Option<&'a crate::eval::modules::ModuleFiles>,
 }
 
 pub struct Analysis {
@@ -99,7 +101,16 @@ pub fn analyze_parsed_owned(text: String, tree: Tree, input: &AnalysisInput, can
     // A caller's parser reads some texts otherwise than CPython (a lone CR as a space, ...):
     // `parse` gives tree-sitter a copy that reads as CPython reads the text.
     let tree = if crate::syntax::needs_own_parse(&tree, text) { parse(text, None) } else { tree };
-    let model = evaluate_with(&tree, text, cancel, input.importable)?;
+    let model = evaluate_with(
+        &tree,
+        text,
+        cancel,
+        crate::eval::modules::LoadingPython {
+            importable: input.importable,
+            module_files: input.module_files,
+            version: input.python,
+        },
+    )?;
     let line_index = LineIndex::new(text);
     let mut findings = Vec::new();
 

@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use torchcts_core::check::CheckOutcome;
 use torchcts_core::cpython::CompileAnswer;
-use torchcts_core::eval::modules::ImportableModules;
+use torchcts_core::eval::modules::{ImportableModules, ModuleFiles};
 use torchcts_core::{analyze, AnalysisInput};
 use torchcts_lsp::host::cpython::Worker;
 
@@ -788,6 +788,8 @@ struct Ours {
     unevaluated: Vec<String>,
     /// Our parsers found a syntax error (CPython's `compile()` is asked then).
     syntax_error: bool,
+    /// The module whose file the analysis wants (`from M import X` where M lacks X).
+    module_file_wanted: Option<String>,
 }
 
 impl Ours {
@@ -837,14 +839,26 @@ fn oracle_importable(python: &Path) -> Option<ImportableModules> {
     torchcts_lsp::host::importable::importable_modules(&env, &oracle_dir)
 }
 
-fn ours(mutant: &Mutant, importable: Option<&ImportableModules>, compiled: Option<&CompileAnswer>) -> Ours {
+fn ours(
+    mutant: &Mutant,
+    importable: Option<&ImportableModules>,
+    compiled: Option<&CompileAnswer>,
+    module_files: Option<&ModuleFiles>,
+) -> Ours {
     // The file's bytes read as the CLI reads them (a coding cookie naming no codec, say, is
     // check-manifest's line before any analysis).
     let text = match torchcts_lsp::cli::decode_manifest(mutant.text.clone().into_bytes(), &mutant.path) {
         Ok(text) => text,
         Err(line) => {
             let unevaluated = if line.starts_with("Failed to parse manifest: ") { vec![] } else { vec![line.clone()] };
-            return Ours { exit_code: 1, lines: vec![line], not_static: false, unevaluated, syntax_error: false };
+            return Ours {
+                exit_code: 1,
+                lines: vec![line],
+                not_static: false,
+                unevaluated,
+                syntax_error: false,
+                module_file_wanted: None,
+            };
         }
     };
     let base = mutant.path.parent().unwrap().to_path_buf();
@@ -866,6 +880,7 @@ fn ours(mutant: &Mutant, importable: Option<&ImportableModules>, compiled: Optio
             importable,
             evidence: None,
             compiled,
+            module_files,
             ..AnalysisInput::default()
         },
     );
@@ -890,26 +905,59 @@ fn ours(mutant: &Mutant, importable: Option<&ImportableModules>, compiled: Optio
         not_static: matches!(analysis.check, CheckOutcome::NotStatic { .. }),
         unevaluated,
         syntax_error: analysis.syntax_in_doubt(),
+        module_file_wanted: analysis.model.module_file_wanted.clone(),
     }
 }
 
 /// What `check` says where a CPython is known (as the CLI does it, `host::Surroundings::
 /// analyze_whole`): where the emulation finds a syntax error, CPython's `compile()` of the
-/// text (a long-lived worker here, one process per file in the CLI) judges it.
+/// text (a long-lived worker here, one process per file in the CLI) judges it; where the
+/// analysis wants a module's file (`from typing import X`), the worker gives it (kept in
+/// `files` for every later mutant: the oracle's Python does not change).
 fn ours_with_cpython(
     mutant: &Mutant,
     importable: Option<&ImportableModules>,
     emulated: Ours,
     worker: &mut Option<Worker>,
+    files: &mut ModuleFiles,
 ) -> Ours {
-    if !emulated.syntax_error {
-        return emulated;
-    }
     let Some(w) = worker.as_mut() else { return emulated };
-    match w.compile(mutant.text.as_bytes(), "manifest.py", &mutant.text) {
-        Ok(answer) => ours(mutant, importable, Some(&answer)),
-        Err(e) => panic!("the CPython worker gave no answer for {}: {e}", mutant.path.display()),
+    let (mut judged, mut compiled) = (emulated, None);
+    if judged.syntax_error {
+        match w.compile(mutant.text.as_bytes(), "manifest.py", &mutant.text) {
+            Ok(answer) => compiled = Some(answer),
+            Err(e) => panic!("the CPython worker gave no answer for {}: {e}", mutant.path.display()),
+        }
+        judged = ours(mutant, importable, compiled.as_ref(), Some(files));
     }
+    while let Some(module) = judged.module_file_wanted.clone() {
+        if files.files.contains_key(&module) {
+            // Known from an earlier mutant, and still wanted: the answer applies already.
+            let again = ours(mutant, importable, compiled.as_ref(), Some(files));
+            let settled = again.module_file_wanted.as_ref() != Some(&module);
+            judged = again;
+            if settled {
+                continue;
+            }
+            break;
+        }
+        let folders = oracle_folders(&mutant.path);
+        match w.module_files(std::slice::from_ref(&module), &folders) {
+            Ok(found) if !found.files.is_empty() => {
+                files.files.extend(found.files);
+                files.submodules.extend(found.submodules);
+            }
+            _ => break,
+        }
+    }
+    judged
+}
+
+/// Where the oracle's Python finds modules outside its standard library (torch).
+fn oracle_folders(mutant: &Path) -> Vec<PathBuf> {
+    let python = std::env::var_os("TORCHCTS_PYTHON").map(PathBuf::from).unwrap_or_default();
+    let env = runner::environment::PythonEnvironment::of_python(&python);
+    torchcts_lsp::host::importable::search_folders(&env, mutant.parent().unwrap_or(mutant))
 }
 
 /// How the mutants compare with the real tool, for one way of judging syntax errors.
@@ -917,6 +965,9 @@ fn ours_with_cpython(
 struct Tally {
     compared: usize,
     unclaimed: usize,
+    /// Why each unclaimed mutant was left to Python: our first reason, and the real tool's
+    /// first line (what answering it would take).
+    unclaimed_reasons: BTreeMap<String, usize>,
     partial: usize,
     /// What we left out where what we print holds (the first reason of each such mutant).
     partial_reasons: BTreeMap<String, usize>,
@@ -929,6 +980,13 @@ impl Tally {
             self.compared += 1;
         } else if !o.unevaluated.is_empty() && (NEEDS_PYTHON.contains(&m.from.as_str()) || o.only_python_knows()) {
             self.unclaimed += 1;
+            let real_line = r.lines.first().map_or("", String::as_str);
+            let why = format!(
+                "{} -> {}",
+                o.unevaluated[0].chars().take(70).collect::<String>(),
+                real_line.chars().take(90).collect::<String>()
+            );
+            *self.unclaimed_reasons.entry(why).or_default() += 1;
         } else if o.holds_where_evaluated(r) {
             self.partial += 1;
             let why: String = o.unevaluated[0].chars().take(90).collect();
@@ -992,14 +1050,15 @@ fn check_matches_real_check_manifest_under_random_edits() {
     let emulation_only = std::env::var("CHECK_DIFF_EMULATION_ONLY").as_deref() == Ok("1");
     let mut worker = if emulation_only { None } else { Worker::start(&python).ok() };
     let (mut exact, mut emulation, mut timeouts) = (Tally::default(), Tally::default(), 0);
+    let mut files = ModuleFiles::default();
     for (i, (m, r)) in mutants.iter().zip(&real).enumerate() {
         if r.timeout {
             timeouts += 1;
             continue;
         }
-        let emulated = ours(m, importable.as_ref(), None);
+        let emulated = ours(m, importable.as_ref(), None, None);
         emulation.add(i, m, r, &emulated);
-        let judged = ours_with_cpython(m, importable.as_ref(), emulated, &mut worker);
+        let judged = ours_with_cpython(m, importable.as_ref(), emulated, &mut worker, &mut files);
         exact.add(i, m, r, &judged);
     }
     let (compared, unclaimed, partial) = (exact.compared, exact.unclaimed, exact.partial);
@@ -1015,6 +1074,9 @@ fn check_matches_real_check_manifest_under_random_edits() {
     );
     for (class, cases) in &emulation.classes {
         println!("  emulation residue: {:4} x {class}", cases.len());
+    }
+    for (why, n) in &exact.unclaimed_reasons {
+        println!("  needs Python: {n:4} x {why}");
     }
     for (why, n) in &exact.partial_reasons {
         println!("  partly not evaluated: {n:4} x {why}");
@@ -1036,7 +1098,8 @@ fn check_matches_real_check_manifest_under_random_edits() {
     'outer: for cases in classes.values() {
         for &i in cases.iter().take(per_class) {
             let (m, r) = (&mutants[i], &real[i]);
-            let o = ours_with_cpython(m, importable.as_ref(), ours(m, importable.as_ref(), None), &mut worker);
+            let emulated = ours(m, importable.as_ref(), None, None);
+            let o = ours_with_cpython(m, importable.as_ref(), emulated, &mut worker, &mut files);
             report.push_str(&format!(
                 "\n--- {} (from {}; {})\n  real: exit {} {:?}\n  ours: {}\n",
                 m.path.display(),

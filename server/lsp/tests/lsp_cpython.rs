@@ -395,3 +395,43 @@ fn an_install_without_cpython_ends_as_check_says() {
     assert_eq!(said_in_diagnostics(&after.last().unwrap()["diagnostics"]), cli_after, "then check's answer");
     client.shutdown();
 }
+
+/// `from sys import exitcode`: the ImportError names where sys is (built in: no file),
+/// which only the Python asked knows. The server first notes it cannot tell, then asks
+/// its worker (`module_file`, nothing imported) and publishes the load error `check`
+/// prints for the same text; `cpythonCompile: false` keeps the note.
+#[test]
+fn the_server_asks_cpython_for_the_file_a_from_import_error_names() {
+    let Some(python) = python() else { return };
+    const IMPORT: &str = "from sys import version_info, exitcode\nmanifest = {\"manifest_version\": 1}\n";
+    const LOAD: &str = "Failed to parse manifest: cannot import name 'exitcode' from 'sys' (unknown location)";
+    let dir = scratch("module-file");
+    let manifest = dir.join("manifest.py");
+    std::fs::write(&manifest, IMPORT).unwrap();
+    let uri = file_uri(&manifest);
+    let load_errors = |published: &Value| -> Vec<String> {
+        let diagnostics = published["diagnostics"].as_array().unwrap().iter();
+        diagnostics.filter(|d| d["code"] == "load-error").map(|d| d["message"].as_str().unwrap().to_string()).collect()
+    };
+    let mut client = session(&python, json!({}));
+    client.open(&uri, IMPORT, 1);
+    let first = client.diagnostics(&uri, Some(1));
+    assert!(load_errors(&first).is_empty(), "first the note: {first}");
+    let mut last = Vec::new();
+    for _ in 0..4 {
+        last = load_errors(&client.diagnostics(&uri, Some(1)));
+        if !last.is_empty() {
+            break;
+        }
+    }
+    assert_eq!(last, vec![LOAD]);
+    client.shutdown();
+    let mut client = session(&python, json!({"cpythonCompile": false}));
+    client.open(&uri, IMPORT, 1);
+    assert!(load_errors(&client.diagnostics(&uri, Some(1))).is_empty());
+    let later = client.drain_for(Duration::from_millis(1500));
+    for m in later.iter().filter(|m| m["method"] == "textDocument/publishDiagnostics") {
+        assert!(load_errors(&m["params"]).is_empty(), "{m}");
+    }
+    client.shutdown();
+}

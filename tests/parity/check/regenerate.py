@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import ast
 import concurrent.futures
+import functools
 import json
 import os
 import re
@@ -66,6 +67,28 @@ def tool_env() -> dict:
     return env
 
 
+@functools.lru_cache(maxsize=None)
+def machine_folders(torchcts: str) -> tuple:
+    """The tool's interpreter's standard library and site-packages folders, as
+    (folder, placeholder) pairs: an ImportError names a module's file
+    (`cannot import name 'A' from 'typing' (/usr/lib/python3.11/typing.py)`), recorded as
+    `(<STDLIB>/typing.py)` (`server/lsp/tests/parity_check.rs` puts the folders of the
+    Python our side asked in their place)."""
+    try:
+        first = Path(torchcts).read_text(encoding="utf-8", errors="replace").splitlines()[0]
+    except (OSError, IndexError):
+        return ()
+    if not first.startswith("#!"):
+        return ()
+    code = "import sysconfig; p = sysconfig.get_paths(); print(p['stdlib']); print(p['purelib'])"
+    out = subprocess.run([first[2:].strip().split()[0], "-c", code], capture_output=True, text=True, timeout=120)
+    if out.returncode != 0:
+        return ()
+    stdlib, purelib = out.stdout.split("\n")[:2]
+    # The longer first: site-packages may lie inside the standard library's folder.
+    return tuple(sorted([(purelib, "<SITE>"), (stdlib, "<STDLIB>")], key=lambda p: -len(p[0])))
+
+
 def run_case(torchcts: str, case_dir: Path) -> dict:
     manifest = case_dir / "manifest.py"
     proc = subprocess.run(
@@ -76,9 +99,12 @@ def run_case(torchcts: str, case_dir: Path) -> dict:
         stderr=subprocess.PIPE,
         timeout=300,
     )
+    stderr = proc.stderr.decode("utf-8", "replace")
+    for folder, placeholder in machine_folders(torchcts):
+        stderr = stderr.replace(f"({folder}/", f"({placeholder}/")
     return normalize(proc.returncode,
                      proc.stdout.decode("utf-8", "replace"),
-                     proc.stderr.decode("utf-8", "replace"),
+                     stderr,
                      case_dir)
 
 

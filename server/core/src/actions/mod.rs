@@ -54,7 +54,7 @@ fn fixes_for(analysis: &Analysis, index: usize, finding: &Finding) -> Vec<QuickF
     match &finding.data {
         Some(FixData::UnknownKey { section, name }) => unknown_key_fixes(&target, *section, name),
         Some(FixData::Replacements { replacements, .. }) => match replacements.as_slice() {
-            [only] if finding.code == "stale-capability" => vec![safe_rename(&target, only)],
+            [only] if finding.code == "stale-capability" => safe_rename(&target, only).into_iter().collect(),
             _ => rename_fixes(&target, replacements),
         },
         Some(FixData::DtypeKeyIgnored { canonical, .. }) => dtype_key_fixes(&target, canonical),
@@ -116,7 +116,7 @@ fn unknown_key_fixes(target: &Target, section: KeySection, name: &str) -> Vec<Qu
     if section == KeySection::Capabilities {
         if let Some((_, [only])) = STALE_CAPABILITIES.iter().find(|(old, _)| *old == name) {
             // A capability torchcts renamed to one name: that name alone, and safe.
-            return vec![safe_rename(target, only)];
+            return safe_rename(target, only).into_iter().collect();
         }
     }
     let names = key_suggestions(section, name);
@@ -136,9 +136,10 @@ fn remove_entry_fix(target: &Target, name: &str) -> Option<QuickFix> {
 }
 
 /// "Replace with 'name'", safe: the one name torchcts renamed a capability to.
-fn safe_rename(target: &Target, name: &str) -> QuickFix {
-    let edits = target.key_writes().iter().map(|k| replace_string_literal(target.analysis, k, name)).collect();
-    target.safe_fix(format!("Replace with '{name}'"), edits)
+fn safe_rename(target: &Target, name: &str) -> Option<QuickFix> {
+    let edits: Option<Vec<_>> =
+        target.key_writes().iter().map(|k| replace_string_literal(target.analysis, k, name)).collect();
+    Some(target.safe_fix(format!("Replace with '{name}'"), edits?))
 }
 
 /// "Replace with 'name'" for each candidate, the first preferred.
@@ -147,9 +148,9 @@ fn rename_fixes(target: &Target, names: &[String]) -> Vec<QuickFix> {
     names
         .iter()
         .enumerate()
-        .map(|(i, name)| {
-            let edits = keys.iter().map(|k| replace_string_literal(target.analysis, k, name)).collect();
-            target.fix(format!("Replace with '{name}'"), edits, i == 0)
+        .filter_map(|(i, name)| {
+            let edits: Option<Vec<_>> = keys.iter().map(|k| replace_string_literal(target.analysis, k, name)).collect();
+            Some(target.fix(format!("Replace with '{name}'"), edits?, i == 0))
         })
         .collect()
 }
@@ -216,10 +217,11 @@ fn regex_fixes(target: &Target, pattern: &str) -> Vec<QuickFix> {
 /// first entry, with a value that passes.
 fn missing_key_fixes(target: &Target, key: &str) -> Vec<QuickFix> {
     let mut out: Vec<QuickFix> = misspelling_of(target.analysis, key)
-        .map(|misspelt| {
+        .and_then(|misspelt| {
             let writes = Target { finding: misspelt, ..*target }.key_writes();
-            let edits = writes.iter().map(|k| replace_string_literal(target.analysis, k, key)).collect();
-            target.fix(format!("Replace with '{key}'"), edits, true)
+            let edits: Option<Vec<_>> =
+                writes.iter().map(|k| replace_string_literal(target.analysis, k, key)).collect();
+            Some(target.fix(format!("Replace with '{key}'"), edits?, true))
         })
         .into_iter()
         .collect();
@@ -292,11 +294,16 @@ fn decoder_required_fixes(target: &Target) -> Vec<QuickFix> {
     out
 }
 
-/// Replaces the content of a string literal, keeping its prefix and quotes.
-fn replace_string_literal(analysis: &Analysis, span: &Span, new_content: &str) -> TextEdit {
+/// Replaces the content of a string literal, keeping its prefix and quotes; None for a value
+/// a call made (`",".join(ops).split(",")`: no text of its own to replace).
+fn replace_string_literal(analysis: &Analysis, span: &Span, new_content: &str) -> Option<TextEdit> {
     let literal = &analysis.text[span.clone()];
+    let node = analysis.tree.root_node().descendant_for_byte_range(span.start, span.end);
+    if node.is_some_and(|n| n.kind() == "call" && n.byte_range() == *span) {
+        return None;
+    }
     let quote_start = literal.find(['"', '\'']);
-    match quote_start {
+    Some(match quote_start {
         Some(q) => {
             let quote = &literal[q..q + 1];
             let triple = literal[q..].starts_with(&quote.repeat(3));
@@ -306,7 +313,7 @@ fn replace_string_literal(analysis: &Analysis, span: &Span, new_content: &str) -
             TextEdit { span: inner_start..inner_end, new_text: new_content.to_string() }
         }
         None => TextEdit { span: span.clone(), new_text: format!("\"{new_content}\"") },
-    }
+    })
 }
 
 /// Deletes a dict entry with its comma, and its whole line when it stands alone on it.

@@ -223,11 +223,16 @@ impl Evaluator<'_> {
             return Value::unknown("incomplete attribute", s);
         };
         let base = self.expr(object);
-        let attr = self.t(attr);
+        self.attribute_of(&base, self.t(attr), node)
+    }
+
+    /// `base.attr`, `base` evaluated (`node` is the attribute expression).
+    pub(super) fn attribute_of(&mut self, base: &Value, attr: &str, node: Node) -> Value {
+        let s = span(node);
         match &base.kind {
             ValueKind::Module(m) if m == "torch" => match schema().dtype_by_attr(attr) {
                 Some(d) => Value::new(ValueKind::Dtype { attr: d.attr.clone(), canonical: d.canonical.clone() }, s),
-                None if schema().torch_attributes.iter().any(|a| a == attr) => {
+                None if !super::modules::module_lacks("torch", attr, self.loading.version) => {
                     Value::unknown(format!("`torch.{attr}` is not a dtype"), s)
                 }
                 None => {
@@ -235,7 +240,10 @@ impl Evaluator<'_> {
                     Value::unknown(format!("torch {} has no attribute `{attr}`", schema().torch_version), s)
                 }
             },
-            ValueKind::Module(m) => Value::unknown(format!("`{m}.{attr}` is not evaluated statically"), s),
+            ValueKind::Module(m) => match self.module_attribute(&m.clone(), attr, s.clone()) {
+                Some(raised) => raised,
+                None => Value::unknown(format!("`{m}.{attr}` is not evaluated statically"), s),
+            },
             ValueKind::Unknown(_) => Value::unknown(format!("`{}` is not known statically", self.t(node)), s),
             _ if base.lacks_attribute(attr).is_some() => {
                 let type_name = base.lacks_attribute(attr).unwrap_or("object");
@@ -266,6 +274,8 @@ impl Evaluator<'_> {
         // Python evaluates the callee, then the arguments left to right, then calls: the
         // first exception among them is the one loading raises. A name is looked at, not
         // copied (a large dict bound to it would be cloned for nothing).
+        // A method's object, kept for the call (`"a".upper()`, `[1].remove(2)`).
+        let mut bound = None;
         let not_callable = match function {
             Some(f) if f.kind() == "identifier" => match self.env.get(self.t(f)) {
                 Some(v) => v.not_callable().then(|| v.exception_type_name()),
@@ -274,6 +284,11 @@ impl Evaluator<'_> {
                     None
                 }
             },
+            Some(f) if f.kind() == "attribute" => {
+                let (object, method) = self.method_lookup(f);
+                bound = object;
+                method.not_callable().then(|| method.exception_type_name())
+            }
             Some(f) => Some(self.expr(f)).filter(Value::not_callable).map(|v| v.exception_type_name()),
             None => None,
         };
@@ -284,6 +299,11 @@ impl Evaluator<'_> {
         if let Some(type_name) = not_callable {
             self.fail(s.clone(), "TypeError", format!("'{type_name}' object is not callable"));
             return Value::unknown("call", s);
+        }
+        if let Some((object, method)) = bound.as_ref() {
+            if let Some(v) = self.method_call(object, method, &arguments, s.clone()) {
+                return v;
+            }
         }
         if let Some(v) = self.builtin_call(fname, &arguments, s.clone()) {
             return v;

@@ -22,6 +22,7 @@ mod fstrings;
 mod items;
 mod literals;
 mod load_error;
+mod methods;
 pub mod modules;
 mod names;
 mod operators;
@@ -56,6 +57,9 @@ pub struct ManifestModel {
     pub notes: Vec<Finding>,
     /// Whether `torch` is imported at module level (the real loader needs it for dtypes).
     pub imports_torch: bool,
+    /// The module whose file the loading Python should be asked for (`from M import X`
+    /// where M lacks X: the error names M's file, [`modules::ModuleFiles`]).
+    pub module_file_wanted: Option<String>,
 }
 
 /// Runs the module statically, top to bottom, and says what `manifest` ends up holding.
@@ -66,19 +70,19 @@ pub fn evaluate(tree: &Tree, text: &str) -> ManifestModel {
 /// [`evaluate`], given up once `cancel` is set (checked per statement and per
 /// [`CHECK_EVERY`] entries of a literal).
 pub fn evaluate_until(tree: &Tree, text: &str, cancel: &Cancel) -> Cancellable<ManifestModel> {
-    evaluate_with(tree, text, cancel, None)
+    evaluate_with(tree, text, cancel, modules::LoadingPython::default())
 }
 
-/// [`evaluate_until`], knowing which modules the loading Python can import (`None`: not
-/// known, so no import is claimed to fail).
+/// [`evaluate_until`], knowing what `loading` tells of the Python that loads the manifest
+/// (which modules it can import: where not known, no import is claimed to fail).
 pub fn evaluate_with(
     tree: &Tree,
     text: &str,
     cancel: &Cancel,
-    importable: Option<&modules::ImportableModules>,
+    loading: modules::LoadingPython,
 ) -> Cancellable<ManifestModel> {
     let mut ev = Evaluator {
-        importable,
+        loading,
         text,
         env: HashMap::new(),
         model: ManifestModel::default(),
@@ -131,7 +135,7 @@ pub fn evaluate_with(
 
 struct Evaluator<'a> {
     text: &'a str,
-    importable: Option<&'a modules::ImportableModules>,
+    loading: modules::LoadingPython<'a>,
     env: HashMap<String, Value>,
     model: ManifestModel,
     /// Names bound anywhere (including in blocks we do not evaluate) by earlier statements.

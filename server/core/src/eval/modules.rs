@@ -2,7 +2,12 @@
 //! folder): `import orch` certainly fails where the name is in no folder of the loading
 //! Python's `sys.path` and in no standard library. Without that answer nothing is claimed.
 
-use std::collections::HashSet;
+use super::{span, Evaluator};
+use crate::regex_check::PythonVersion;
+use crate::value::{Span, Value, ValueKind};
+use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
+use tree_sitter::Node;
 
 /// The top-level module names found in every folder of the loading Python's `sys.path`
 /// (site-packages, the manifest's folder, ...), read by the IO layer. Only given when that
@@ -19,6 +24,200 @@ static STDLIB: &str = include_str!("../../data/stdlib_modules.txt");
 /// them loads the manifest.
 pub fn in_stdlib(name: &str) -> bool {
     STDLIB.lines().any(|l| l == name)
+}
+
+/// What the loading Python's import system says of modules the analysis asked about
+/// ([`super::ManifestModel::module_file_wanted`]), found without importing them
+/// (`importlib.util.find_spec`): the file each is loaded from, as `from M import X` names
+/// it when M lacks X (`cannot import name 'X' from 'M' (/usr/lib/python3.11/M.py)`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ModuleFiles {
+    /// Module name -> its `__file__`; `None`: it has none (built in), which the error shows
+    /// as `(unknown location)`. A module the Python could not find is not here.
+    pub files: HashMap<String, Option<String>>,
+    /// A package's submodules (what `from torch import onnx` imports when torch has no
+    /// `onnx` attribute yet); none for a plain module.
+    pub submodules: HashMap<String, HashSet<String>>,
+}
+
+impl ModuleFiles {
+    /// Where the ImportError says `module` is: `(path)` or `(unknown location)`; None when
+    /// not asked.
+    pub fn location(&self, module: &str) -> Option<String> {
+        let file = self.files.get(module)?;
+        Some(match file {
+            Some(path) => format!("({path})"),
+            None => "(unknown location)".to_string(),
+        })
+    }
+}
+
+/// What the analysis knows of the Python that loads the manifest.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LoadingPython<'a> {
+    /// The modules it can import, where all are known.
+    pub importable: Option<&'a ImportableModules>,
+    /// The files of the modules it was asked about.
+    pub module_files: Option<&'a ModuleFiles>,
+    /// Its version (3.11 where not known, as for the regexes).
+    pub version: PythonVersion,
+}
+
+static ATTRIBUTES: &str = include_str!("../../data/module_attributes.txt");
+
+/// Per module of [`ATTRIBUTES`]: the versions whose module has a `__getattr__`, and every
+/// name it holds in any version.
+type AttributeTable = HashMap<&'static str, (Vec<u32>, HashSet<&'static str>)>;
+
+fn attribute_table() -> &'static AttributeTable {
+    static TABLE: OnceLock<AttributeTable> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = HashMap::new();
+        for line in ATTRIBUTES.lines().filter(|l| !l.starts_with('#')) {
+            let mut words = line.split(' ');
+            let Some(module) = words.next() else { continue };
+            let (mut open_in, mut names) = (Vec::new(), HashSet::new());
+            for word in words {
+                match word.strip_prefix("!3.").and_then(|minor| minor.parse().ok()) {
+                    Some(minor) => open_in.push(minor),
+                    None => {
+                        names.insert(word);
+                    }
+                }
+            }
+            table.insert(module, (open_in, names));
+        }
+        table
+    })
+}
+
+/// The standard-library module `module` certainly has no attribute `attr` under `python`
+/// (`data/module_attributes.txt`, made by `tools/cpython/module_attributes.py`): it is a
+/// plain module (not a package, whose submodules become attributes once imported) that no
+/// CPython 3.10-3.13 gives that name, and it has no `__getattr__` in that version. And
+/// `torch` (the schema's version): its `vars()`, `dir()` and what its `__getattr__` answers
+/// (`torch.onnx`, imported lazily).
+pub fn module_lacks(module: &str, attr: &str, python: PythonVersion) -> bool {
+    if module == "torch" && crate::schema::schema().torch_attributes.iter().any(|a| a == attr) {
+        return false;
+    }
+    match attribute_table().get(module) {
+        Some((open_in, names)) => !open_in.contains(&python.minor()) && !names.contains(attr),
+        None => false,
+    }
+}
+
+impl Evaluator<'_> {
+    /// `module.attr` on an imported module: AttributeError where it certainly lacks it, and
+    /// `os.path` (a module); None where not known.
+    pub(super) fn module_attribute(&mut self, module: &str, attr: &str, s: Span) -> Option<Value> {
+        if module == "os" && attr == "path" {
+            // The platform's path module, by whose name its errors call it (`module
+            // 'posixpath' has no attribute 'sp'`).
+            let path_module = if cfg!(windows) { "ntpath" } else { "posixpath" };
+            return Some(Value::new(ValueKind::Module(path_module.into()), s));
+        }
+        if may_set_attributes(self.text) {
+            return None;
+        }
+        if let Some(constant) = path_constant(module, attr) {
+            return Some(Value::new(constant, s));
+        }
+        if !module_lacks(module, attr, self.loading.version) {
+            return None;
+        }
+        self.fail(s.clone(), "AttributeError", format!("module '{module}' has no attribute '{attr}'"));
+        Some(Value::unknown(format!("`{module}` has no attribute `{attr}`"), s))
+    }
+
+    /// `from module import name` where the module certainly lacks it: the ImportError names
+    /// the module's file, which only the loading Python knows. Asked for where not given
+    /// ([`super::ManifestModel::module_file_wanted`]) and noted as not known meanwhile.
+    /// True when loading stops here.
+    pub(super) fn imported_name_missing(&mut self, node: Node, module: &str, name: &str) -> bool {
+        // A submodule not imported yet is imported (checked below, where the files are known).
+        if name.is_empty() || !module_lacks(module, name, self.loading.version) || may_set_attributes(self.text) {
+            return false;
+        }
+        let files = self.loading.module_files;
+        if files.and_then(|f| f.submodules.get(module)).is_some_and(|subs| subs.contains(name)) {
+            return false;
+        }
+        match files.and_then(|files| files.location(module)) {
+            Some(location) => {
+                let message = format!("cannot import name '{name}' from '{module}' {location}");
+                self.fail(span(node), "ImportError", message);
+                true
+            }
+            None => {
+                self.model.module_file_wanted.get_or_insert_with(|| module.to_string());
+                self.note(
+                    span(node),
+                    format!("whether `{module}.{name}` can be imported is only known when Python loads the manifest (check-manifest fails if it cannot)"),
+                );
+                false
+            }
+        }
+    }
+}
+
+/// The path constants of `os` and its path module, as the platform this runs on has them
+/// (the loading Python runs there too): `os.sep`, `os.path.sep`, `os.linesep`, ...
+fn path_constant(module: &str, attr: &str) -> Option<ValueKind> {
+    let windows = cfg!(windows);
+    let text = |s: &str| Some(ValueKind::Str(s.to_string()));
+    match (module, attr) {
+        ("os" | "posixpath" | "ntpath", "sep") => text(if windows { "\\" } else { "/" }),
+        ("os" | "posixpath" | "ntpath", "altsep") if windows => text("/"),
+        ("os" | "posixpath" | "ntpath", "altsep") => Some(ValueKind::None),
+        ("os" | "posixpath" | "ntpath", "pathsep") => text(if windows { ";" } else { ":" }),
+        ("os" | "posixpath" | "ntpath", "extsep" | "curdir") => text("."),
+        ("os" | "posixpath" | "ntpath", "pardir") => text(".."),
+        ("os" | "posixpath" | "ntpath", "devnull") => text(if windows { "nul" } else { "/dev/null" }),
+        ("os", "linesep") => text(if windows { "\r\n" } else { "\n" }),
+        ("os", "name") => text(if windows { "nt" } else { "posix" }),
+        _ => None,
+    }
+}
+
+/// Whether the text may give a module an attribute it did not have (`sys.foo = 1`,
+/// `setattr(sys, ...)`, `exec(...)`): then no attribute is claimed missing. A scan of the
+/// text, strings and comments included (more doubt, never a wrong claim), made only where
+/// a claim is about to be made.
+fn may_set_attributes(text: &str) -> bool {
+    const DYNAMIC: [&str; 6] = ["setattr", "__dict__", "vars(", "exec(", "eval(", "globals("];
+    if DYNAMIC.iter().any(|d| text.contains(d)) {
+        return true;
+    }
+    // `del x.y` (a line with `del` and a dot), and `x.y = ...` / `x.y += ...`.
+    let deletes = |line: &str| line.split(';').any(|part| part.trim_start().starts_with("del"));
+    if text.lines().any(|line| deletes(line) && line.contains('.')) {
+        return true;
+    }
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while let Some(dot) = bytes[at..].iter().position(|&b| b == b'.').map(|p| at + p) {
+        let mut i = dot + 1;
+        while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] >= 0x80) {
+            i += 1;
+        }
+        while i < bytes.len() && (bytes[i] == b' ' || bytes[i] == b'\t') {
+            i += 1;
+        }
+        // An augmented operator (`+=`, `//=`, `**=`, `>>=`, ...) before the `=`.
+        while i < bytes.len() && b"+-*/%@&|^<>:".contains(&bytes[i]) && i < dot + 200 {
+            i += 1;
+        }
+        let assigns = bytes.get(i) == Some(&b'=') && bytes.get(i + 1) != Some(&b'=');
+        // `x.y<=z` and `x.y>=z` compare: `<`/`>` alone before `=` is no assignment.
+        let compares =
+            i >= 1 && matches!(bytes[i - 1], b'<' | b'>' | b'!') && !(i >= 2 && bytes[i - 2] == bytes[i - 1]);
+        if assigns && !compares {
+            return true;
+        }
+        at = dot + 1;
+    }
+    false
 }
 
 impl ImportableModules {
@@ -61,5 +260,41 @@ mod tests {
         assert_eq!(m.certainly_missing("orch.sub"), Some("orch".into()));
         assert_eq!(m.certainly_missing("numpy.linalg"), None);
         assert_eq!(m.certainly_missing("json"), None);
+    }
+
+    #[test]
+    fn attributes_of_plain_stdlib_modules_in_every_version() {
+        let v311 = PythonVersion::V3_11;
+        assert!(module_lacks("sys", "ex", v311) && module_lacks("os", "pathx", v311));
+        assert!(!module_lacks("sys", "exit", v311) && !module_lacks("os", "path", v311));
+        // Only some versions have it: not claimed missing.
+        assert!(!module_lacks("typing", "override", v311) && !module_lacks("math", "cbrt", v311));
+        // A package, a module nobody listed, and a module with a `__getattr__` (3.13).
+        assert!(!module_lacks("json", "nope", v311) && !module_lacks("numpy", "nope", v311));
+        assert!(module_lacks("typing", "A", v311) && !module_lacks("typing", "A", PythonVersion::V3_13));
+        assert!(module_lacks("torch", "Float32", v311) && module_lacks("torch", "contrib", v311));
+        assert!(!module_lacks("torch", "float32", v311) && !module_lacks("torch", "__version__", v311));
+        assert!(!module_lacks("torch", "onnx", v311) && !module_lacks("torch", "nn", v311));
+        let files = ModuleFiles {
+            files: [("sys".into(), None), ("typing".into(), Some("/t.py".into()))].into(),
+            ..ModuleFiles::default()
+        };
+        assert_eq!(files.location("sys").as_deref(), Some("(unknown location)"));
+        assert_eq!(files.location("typing").as_deref(), Some("(/t.py)"));
+        assert_eq!(files.location("os"), None);
+        for text in ["sys.foo = 1", "sys.foo += 1", "x.y //= 2", "setattr(sys, 'foo', 1)", "del sys.foo", "exec('')"] {
+            assert!(may_set_attributes(text), "{text}");
+        }
+        for text in [
+            "x = sys.argv",
+            "if sys.foo == 1: pass",
+            "a = x.y <= 2",
+            "a = x.y >= 2",
+            "b = x.y != 3",
+            "del m['k']",
+            "d = 'model.x'",
+        ] {
+            assert!(!may_set_attributes(text), "{text}");
+        }
     }
 }

@@ -142,7 +142,7 @@ impl Evaluator<'_> {
     /// `ModuleNotFoundError` where the module is certainly missing (see
     /// [`super::modules`]); true when loading stops there.
     fn import_fails(&mut self, node: Node, module: &str) -> bool {
-        let Some(missing) = self.importable.and_then(|m| m.certainly_missing(module)) else { return false };
+        let Some(missing) = self.loading.importable.and_then(|m| m.certainly_missing(module)) else { return false };
         self.fail(span(node), "ModuleNotFoundError", format!("No module named '{missing}'"));
         true
     }
@@ -174,6 +174,9 @@ impl Evaluator<'_> {
             // Whether the module has the name is only known by importing it (the error names
             // the module's file): what follows is claimed as if it had. As for `import`, the
             // standard library's are taken to be there.
+            if self.imported_name_missing(name, module, imported) {
+                return;
+            }
             let top = module.split('.').next().unwrap_or(module);
             let torch_has = |name: &str| schema().torch_attributes.iter().any(|a| a == name);
             let known = match module {

@@ -7,6 +7,15 @@
 #        | {"ok": false, "message": str(e), "line": 0, "syntax": false}  (ValueError, ...)
 #   {"op": "find_spec", "names": ["orch"], "paths": ["/venv/lib/python3.11/site-packages"]}
 #     -> {"found": {"orch": false}}  (importlib.machinery.PathFinder: no import executed)
+#   {"op": "module_file", "names": ["typing", "sys"], "paths": ["/venv/lib/python3.11/site-packages"]}
+#     -> {"files": {"typing": {"found": true, "file": "/usr/lib/python3.11/typing.py", "submodules": []},
+#                   "sys": {"found": true, "file": null, "submodules": []}}}
+#     (the `__file__` the module will have, as `from typing import X` names it in its
+#     ImportError: importlib.util.find_spec of a top-level name imports nothing; a frozen
+#     module's file is its loader_state's; a built-in module has none; one the standard
+#     library lacks is looked for with PathFinder in `paths`, the environment's folders; a
+#     package's submodules are those pkgutil lists in its folders, which `from torch import
+#     onnx` imports)
 #
 # compile() is what check-manifest's loader does to the file's bytes before it executes them
 # (importlib's source_to_code); nothing here executes the manifest, and nothing is written.
@@ -35,7 +44,44 @@ def answer(request):
             except Exception:
                 found[name] = None
         return {"found": found}
+    if op == "module_file":
+        paths = list(request.get("paths") or [])
+        return {"files": {name: module_file(name, paths) for name in request["names"]}}
     return {"error": "unknown op %r" % (op,)}
+
+
+def module_file(name, paths):
+    if "." in name:
+        return {"found": False, "file": None}
+    loaded = sys.modules.get(name)
+    if loaded is not None:
+        found = {"found": True, "file": getattr(loaded, "__file__", None)}
+        return dict(found, submodules=submodules(getattr(loaded, "__path__", None)))
+    from importlib.machinery import PathFinder
+    from importlib.util import find_spec
+
+    try:
+        spec = find_spec(name) or PathFinder.find_spec(name, paths)
+    except Exception:
+        spec = None
+    if spec is None:
+        return {"found": False, "file": None}
+    if spec.origin == "frozen":
+        file = getattr(spec.loader_state, "filename", None)
+    else:
+        file = spec.origin if spec.has_location else None
+    return {"found": True, "file": file, "submodules": submodules(spec.submodule_search_locations)}
+
+
+def submodules(locations):
+    if not locations:
+        return []
+    import pkgutil
+
+    try:
+        return sorted({info.name for info in pkgutil.iter_modules(list(locations))})
+    except Exception:
+        return None
 
 
 def main():

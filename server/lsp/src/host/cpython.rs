@@ -25,6 +25,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use torchcts_core::cpython::CompileAnswer;
+use torchcts_core::eval::modules::ModuleFiles;
 
 /// The worker's script, embedded in the binary.
 const WORKER: &str = include_str!("compile_worker.py");
@@ -132,6 +133,26 @@ impl Worker {
         let answer = self.ask(&serde_json::json!({"op": "find_spec", "names": names, "paths": paths}))?;
         Ok(names.iter().map(|n| answer["found"][n].as_bool()).collect())
     }
+
+    /// The file of each of `names` (top-level modules) as the module's `__file__` will be
+    /// (none: built in), from the standard library, else `paths`; a module it does not find
+    /// is left out. No module is imported.
+    pub fn module_files(&mut self, names: &[String], paths: &[PathBuf]) -> Result<ModuleFiles, String> {
+        let paths: Vec<String> = paths.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+        let answer = self.ask(&serde_json::json!({"op": "module_file", "names": names, "paths": paths}))?;
+        let mut files = ModuleFiles::default();
+        for name in names {
+            let entry = &answer["files"][name];
+            // A package whose submodules could not be listed is left out too.
+            let submodules = entry["submodules"].as_array();
+            if entry["found"].as_bool() == Some(true) && submodules.is_some() {
+                files.files.insert(name.clone(), entry["file"].as_str().map(str::to_string));
+                let listed = submodules.into_iter().flatten().filter_map(|s| s.as_str().map(str::to_string));
+                files.submodules.insert(name.clone(), listed.collect());
+            }
+        }
+        Ok(files)
+    }
 }
 
 impl Drop for Worker {
@@ -153,6 +174,8 @@ pub fn compile_once(python: &Path, source: &[u8], file_name: &str, text: &str) -
 pub struct Workers {
     workers: Mutex<std::collections::HashMap<PathBuf, Arc<Mutex<Option<Worker>>>>>,
     found: FoundModules,
+    /// Per interpreter, the module files asked of it (and the modules asked, found or not).
+    files: Mutex<std::collections::HashMap<PathBuf, (ModuleFiles, std::collections::HashSet<String>)>>,
 }
 
 impl Workers {
@@ -201,9 +224,35 @@ impl Workers {
         self.found.found(python, folders)
     }
 
-    /// Forgets every `find_spec` answer (the environment changed).
+    /// Forgets every `find_spec` and module file answer (the environment changed).
     pub fn forget_found_modules(&self) {
         self.found.forget();
+        self.files.lock().unwrap_or_else(|p| p.into_inner()).clear();
+    }
+
+    /// [`Worker::module_files`] of `module` on `python`'s worker, asked once per
+    /// interpreter (until [`Workers::forget_found_modules`]); true when it answered now.
+    pub fn ask_module_file(&self, python: &Path, module: &str, folders: &[PathBuf]) -> Result<bool, String> {
+        let asked = |files: &std::collections::HashMap<PathBuf, (ModuleFiles, _)>| {
+            files.get(python).is_some_and(|(_, asked): &(_, std::collections::HashSet<String>)| asked.contains(module))
+        };
+        if asked(&self.files.lock().unwrap_or_else(|p| p.into_inner())) {
+            return Ok(false);
+        }
+        let names = [module.to_string()];
+        let found = self.with_worker(python, |worker| worker.module_files(&names, folders))?;
+        let mut files = self.files.lock().unwrap_or_else(|p| p.into_inner());
+        let (known, asked) = files.entry(python.to_path_buf()).or_default();
+        asked.insert(module.to_string());
+        let answered = !found.files.is_empty();
+        known.files.extend(found.files);
+        known.submodules.extend(found.submodules);
+        Ok(answered)
+    }
+
+    /// The module files `python` gave so far ([`Workers::ask_module_file`]).
+    pub fn module_files(&self, python: &Path) -> Option<ModuleFiles> {
+        self.files.lock().unwrap_or_else(|p| p.into_inner()).get(python).map(|(files, _)| files.clone())
     }
 }
 
@@ -306,7 +355,16 @@ mod tests {
                 .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
                 .unwrap(),
         );
-        assert_eq!(worker.find_spec(&["json".into()], &[stdlib]).unwrap(), vec![Some(true)]);
+        assert_eq!(worker.find_spec(&["json".into()], std::slice::from_ref(&stdlib)).unwrap(), vec![Some(true)]);
+        // Files as `from M import X` names them: the source, none for a built-in module.
+        let names = ["typing".to_string(), "sys".into(), "os".into(), "no_such_module_here".into()];
+        let files = worker.module_files(&names, &[]).unwrap().files;
+        assert_eq!(files["typing"].as_deref(), Some(stdlib.join("typing.py").to_str().unwrap()));
+        assert_eq!(files["os"].as_deref(), Some(stdlib.join("os.py").to_str().unwrap()));
+        assert_eq!(files["sys"], None);
+        assert!(!files.contains_key("no_such_module_here"));
+        let json = &worker.module_files(&["json".into()], &[]).unwrap().submodules["json"];
+        assert!(json.contains("decoder") && !json.contains("nope"), "{json:?}");
         // The one-shot form the CLI uses.
         let once = compile_once(&python, b"x = (\n", "m.py", "x = (\n").unwrap();
         assert_eq!(once.error, Some(("'(' was never closed".to_string(), 1)));

@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use torchcts_core::accounting_view::Inventory;
 use torchcts_core::analysis::analyze_parsed_owned;
-use torchcts_core::eval::modules::ImportableModules;
+use torchcts_core::eval::modules::{ImportableModules, ModuleFiles};
 use torchcts_core::evidence::EvidenceNote;
 use torchcts_core::regex_check::PythonVersion;
 use torchcts_core::{Analysis, AnalysisInput, Cancel, Cancellable, Finding};
@@ -92,6 +92,9 @@ pub struct Surroundings {
     /// The folders of the environment's `sys.path` and the manifest's, where `find_spec`
     /// looks for a module we say cannot be imported ([`importable::search_folders`]).
     pub module_folders: Vec<PathBuf>,
+    /// The files of modules the analysis asked about (`from typing import X` where typing
+    /// lacks X: the error names typing's file), from `compile_python`'s import system.
+    pub module_files: Option<ModuleFiles>,
 }
 
 impl Surroundings {
@@ -121,6 +124,7 @@ impl Surroundings {
             compile_python: environment.and_then(|env| cpython::interpreter(&env.found, compile_allowed)),
             compiled: None,
             module_folders,
+            module_files: None,
         }
     }
 
@@ -164,19 +168,33 @@ impl Surroundings {
             })
         };
         let analysis = analyse(self);
-        let Some(python) = self.compile_python.as_deref().filter(|_| analysis.syntax_in_doubt()) else {
+        let file_wanted = analysis.model.module_file_wanted.is_some();
+        let Some(python) = self.compile_python.as_deref().filter(|_| analysis.syntax_in_doubt() || file_wanted) else {
             return analysis;
         };
         let Ok(mut worker) = cpython::Worker::start(python) else { return analysis };
-        let name = self.file_name.as_deref().unwrap_or("manifest.py");
-        let Ok(answer) = worker.compile(text.as_bytes(), name, text) else { return analysis };
-        let (compiles, agrees) = (answer.error.is_none(), answer.agrees_with(analysis.syntax_error.as_ref()));
-        let mut judged = Surroundings { compiled: Some(Arc::new(answer)), ..self.clone() };
-        let mut analysis = if agrees {
-            Analysis { syntax_judge: torchcts_core::cpython::SyntaxJudge::CPython, ..analysis }
+        let mut judged = self.clone();
+        let (mut analysis, compiles) = if analysis.syntax_in_doubt() {
+            let name = self.file_name.as_deref().unwrap_or("manifest.py");
+            let Ok(answer) = worker.compile(text.as_bytes(), name, text) else { return analysis };
+            let (compiles, agrees) = (answer.error.is_none(), answer.agrees_with(analysis.syntax_error.as_ref()));
+            judged.compiled = Some(Arc::new(answer));
+            let analysis = if agrees {
+                Analysis { syntax_judge: torchcts_core::cpython::SyntaxJudge::CPython, ..analysis }
+            } else {
+                analyse(&judged)
+            };
+            (analysis, compiles)
         } else {
-            analyse(&judged)
+            (analysis, true)
         };
+        // Each answer settles one `from M import X`: as many rounds as the text has.
+        while let Some(module) = analysis.model.module_file_wanted.clone() {
+            if !judged.add_module_file(&mut worker, module) {
+                break;
+            }
+            analysis = analyse(&judged);
+        }
         // Each confirmation adds a name the text imports: as many rounds as it has imports.
         while let Some(module) = missing_module(&analysis).filter(|_| compiles) {
             let found = worker.find_spec(std::slice::from_ref(&module), &self.module_folders);
@@ -186,6 +204,21 @@ impl Surroundings {
             analysis = analyse(&judged);
         }
         analysis
+    }
+
+    /// Asks `worker` for `module`'s file and keeps it; false where it gave no new answer.
+    pub fn add_module_file(&mut self, worker: &mut cpython::Worker, module: String) -> bool {
+        let files = self.module_files.get_or_insert_with(ModuleFiles::default);
+        if files.files.contains_key(&module) {
+            return false;
+        }
+        match worker.module_files(std::slice::from_ref(&module), &self.module_folders) {
+            Ok(found) if !found.files.is_empty() => {
+                files.files.extend(found.files);
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Adds `modules` (CPython's `find_spec` found them) to the importable modules, where
@@ -235,6 +268,7 @@ impl Surroundings {
             importable: self.importable.as_ref(),
             evidence: Some(&self.evidence),
             compiled: self.compiled.as_deref(),
+            module_files: self.module_files.as_ref(),
         };
         work(&input)
     }

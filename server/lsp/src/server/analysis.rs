@@ -89,7 +89,9 @@ pub fn surroundings(session: &Session, uri: &Uri, on_pool: &OnPool) -> Surroundi
     // (`server/cpython.rs`): the listing may be older than what CPython looked at.
     if let Some(python) = &surroundings.compile_python {
         let found = session.cpython.found_modules(python, &surroundings.module_folders);
+        let files = session.cpython.module_files(python);
         surroundings.confirm_importable(found);
+        surroundings.module_files = files;
     }
     // A CPython answer kept on the document applies only while CPython may be asked.
     surroundings.compiled = compiled.filter(|_| surroundings.compile_python.is_some());

@@ -15,6 +15,11 @@
 //! while no folder changes (`host::cpython::Workers::find_spec`), and forgotten when the
 //! environment does (a `pyproject.toml`, the `python` setting).
 //!
+//! It also gives the file a module is loaded from, where the analysis wants it
+//! (`from typing import X` where typing lacks X: the ImportError names typing's file);
+//! kept per interpreter (`host::cpython::Workers::ask_module_file`), the document is
+//! published again with the claim.
+//!
 //! Without a CPython to ask (none found, not 3.10+, `cpythonCompile: false`,
 //! `cpython-compile = false`, `TORCHCTS_LSP_NO_CPYTHON`), the log says once that syntax
 //! errors are the emulation's, and the listing's word on modules stands.
@@ -48,7 +53,8 @@ pub struct Question {
 /// `find_spec` may not confirm).
 pub fn question(uri: &Uri, revision: u64, surroundings: &Surroundings, analysis: &Arc<Analysis>) -> Option<Question> {
     let missing = surroundings.importable.is_some() && missing_module(analysis).is_some();
-    (analysis.syntax_in_doubt() || missing).then(|| Question {
+    let file_wanted = analysis.model.module_file_wanted.is_some();
+    (analysis.syntax_in_doubt() || missing || file_wanted).then(|| Question {
         uri: uri.clone(),
         revision,
         python: surroundings.compile_python.clone(),
@@ -61,7 +67,8 @@ pub fn question(uri: &Uri, revision: u64, surroundings: &Surroundings, analysis:
 /// What the worker said of one question.
 struct Answer {
     compiled: Arc<CompileAnswer>,
-    /// `find_spec` finds the module the analysis says is missing. (Even an answer kept from
+    /// `find_spec` finds the module the analysis says is missing, or the module file the
+    /// analysis wanted was given. (Even an answer kept from
     /// before: another document's question may have found it after this analysis was made.
     /// The next analysis has it, so it is not asked again.)
     found: bool,
@@ -127,10 +134,15 @@ fn answer(
         None => Arc::new(session.cpython.compile(python, text, &question.file_name)?),
     };
     let missing = missing_module(&question.analysis).filter(|_| compiled.error.is_none());
-    let found = match missing {
+    let mut found = match missing {
         Some(module) => session.cpython.find_spec(python, &module, &question.module_folders)?.found == Some(true),
         None => false,
     };
+    // The file `from M import X` names where M lacks X: known to the next analysis
+    // (`analysis::surroundings`).
+    if let Some(module) = question.analysis.model.module_file_wanted.as_ref().filter(|_| compiled.error.is_none()) {
+        found |= session.cpython.ask_module_file(python, module, &question.module_folders)?;
+    }
     Ok(Answer { compiled, found })
 }
 

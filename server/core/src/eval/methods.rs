@@ -1,0 +1,474 @@
+//! Methods called on values we hold, in expressions: `"CPU".lower()`, `",".join(ops)`,
+//! `caps.get("training")`, and what they certainly raise (`[1].remove(2)`: `ValueError:
+//! list.remove(x): x not in list`, `{}.pop("k")`: `KeyError: 'k'`, `"x".index("y")`).
+//!
+//! Only methods whose result does not depend on the Unicode tables of the loading Python
+//! are evaluated (case and whitespace of ASCII text). A method that changes its object
+//! (`remove`, `pop`) is evaluated only for what it raises: where it succeeds, the object
+//! bound to a name changes, which `statements.rs` follows for the statements it knows
+//! (`manifest["skip_ops"].remove(...)`); the result stays unknown. (Integers are made and
+//! read through [`int`] and [`index_of`] only.)
+
+use super::builtins::CallArguments;
+use super::{span, Evaluator};
+use crate::fields::{Field, FieldChild};
+use crate::regex_check::PythonVersion;
+use crate::value::{py_eq, Dict, Span, Value, ValueKind};
+use tree_sitter::Node;
+
+/// What a method gives: a value, or the exception it raises (type, `str(exc)`).
+type Outcome = Result<ValueKind, (&'static str, String)>;
+
+impl Evaluator<'_> {
+    /// The callee `object.method` of a call: the object with the method's name where a
+    /// method of it may be evaluated, and the attribute's value (its `AttributeError`
+    /// recorded). The object is evaluated once: `a.b().c()` costs one pass.
+    pub(super) fn method_lookup(&mut self, function: Node) -> (Option<(Value, String)>, Value) {
+        let s = span(function);
+        let (Some(object), Some(attr)) = (function.field(Field::Object), function.field(Field::Attribute)) else {
+            return (None, Value::unknown("incomplete attribute", s));
+        };
+        let base = self.expr(object);
+        let name = self.t(attr);
+        let value = self.attribute_of(&base, name, function);
+        let keep = self.model.load_error.is_none() && base.is_builtin_instance();
+        (keep.then(|| (base, name.to_string())), value)
+    }
+
+    /// `object.method(arguments)`, the arguments evaluated: its value or what it raises;
+    /// None where not evaluated.
+    pub(super) fn method_call(
+        &mut self,
+        object: &Value,
+        method: &str,
+        arguments: &CallArguments,
+        s: Span,
+    ) -> Option<Value> {
+        if arguments.unpacked || !arguments.keywords.is_empty() {
+            return None;
+        }
+        let args = arguments.positional.as_slice();
+        if let Some(message) = arity_error(object.type_name(), method, args.len(), self.loading.version) {
+            self.fail(s.clone(), "TypeError", message);
+            return Some(Value::unknown("raises", s));
+        }
+        if args.iter().any(Value::contains_unknown) {
+            return None;
+        }
+        let outcome = match &object.kind {
+            ValueKind::Str(text) => str_method(text, method, args, self.loading.version),
+            ValueKind::List(items) => list_method(items, method, args),
+            ValueKind::Dict(d) => dict_method(d, method, args),
+            _ => None,
+        }?;
+        Some(match outcome {
+            Ok(ValueKind::List(mut items)) => {
+                // Made by the call: its items stand where it does.
+                items.iter_mut().for_each(|item| item.span = s.clone());
+                Value::new(ValueKind::List(items), s)
+            }
+            Ok(kind) => Value::new(kind, s),
+            Err((exception, message)) => {
+                self.fail(s.clone(), exception, message);
+                Value::unknown("raises", s)
+            }
+        })
+    }
+}
+
+/// How a method's argument count error reads (CPython 3.10-3.13, checked with each).
+#[derive(Clone, Copy)]
+enum Arity {
+    /// `str.upper() takes no arguments (1 given)`
+    NoArguments,
+    /// `str.join() takes exactly one argument (2 given)`
+    ExactlyOne,
+    /// Argument Clinic: `strip expected at most 1 argument, got 2`
+    Clinic,
+    /// `PyArg_ParseTuple`: `find() takes at least 1 argument (0 given)`
+    ParseTuple,
+    /// `str.replace` of 3.13: `replace() takes at least 2 positional arguments (1 given)`
+    Replace313,
+}
+
+/// The `TypeError` of calling `type_name.method` with `given` positional arguments, where
+/// the count is wrong (only the methods [`method_call`](Evaluator::method_call) knows).
+fn arity_error(type_name: &str, method: &str, given: usize, python: PythonVersion) -> Option<String> {
+    let new_clinic = python >= PythonVersion::V3_13;
+    let (least, most, arity) = match (type_name, method) {
+        ("str", "upper" | "lower") | ("list", "copy") => (0, 0, Arity::NoArguments),
+        ("str", "join") | ("list", "count" | "remove") => (1, 1, Arity::ExactlyOne),
+        ("str", "strip" | "lstrip" | "rstrip") | ("list", "pop") => (0, 1, Arity::Clinic),
+        ("str", "replace") => (2, 3, if new_clinic { Arity::Replace313 } else { Arity::Clinic }),
+        ("str", "startswith" | "endswith" | "find" | "index" | "count") => {
+            (1, 3, if new_clinic { Arity::Clinic } else { Arity::ParseTuple })
+        }
+        ("str", "split") => (0, 2, Arity::ParseTuple),
+        ("list", "index") => (1, 3, Arity::Clinic),
+        ("dict", "get" | "pop") => (1, 2, Arity::Clinic),
+        _ => return None,
+    };
+    if (least..=most).contains(&given) {
+        return None;
+    }
+    let (bound, limit) = if given < least { ("at least", least) } else { ("at most", most) };
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    Some(match arity {
+        Arity::NoArguments => format!("{type_name}.{method}() takes no arguments ({given} given)"),
+        Arity::ExactlyOne => format!("{type_name}.{method}() takes exactly one argument ({given} given)"),
+        Arity::Clinic => format!("{method} expected {bound} {limit} argument{}, got {given}", plural(limit)),
+        Arity::ParseTuple => format!("{method}() takes {bound} {limit} argument{} ({given} given)", plural(limit)),
+        Arity::Replace313 if given < least => {
+            format!("replace() takes at least 2 positional arguments ({given} given)")
+        }
+        Arity::Replace313 => format!("replace() takes at most 3 arguments ({given} given)"),
+    })
+}
+
+/// An int value (the one place this file makes one).
+fn int(n: usize) -> ValueKind {
+    ValueKind::Int(n as i128)
+}
+
+/// An int argument that fits an index.
+fn index_of(v: &Value) -> Option<i64> {
+    match v.kind {
+        ValueKind::Int(i) => i64::try_from(i).ok(),
+        ValueKind::Bool(b) => Some(b as i64),
+        _ => None,
+    }
+}
+
+fn str_of(v: &Value) -> Option<&str> {
+    match &v.kind {
+        ValueKind::Str(s) => Some(s),
+        _ => None,
+    }
+}
+
+/// The characters `str.isspace()` is true for, among ASCII ones (Python's `strip()`).
+fn ascii_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c' | '\x1c'..='\x1f')
+}
+
+/// `TypeError: message` as a method's outcome.
+fn type_error(message: String) -> Option<Outcome> {
+    Some(Err(("TypeError", message)))
+}
+
+/// The `TypeError` of an argument of the wrong type, in the order CPython checks them
+/// (3.10-3.13 alike but for the `find` family's wording in 3.13).
+fn str_argument_error(text: &str, method: &str, args: &[Value], python: PythonVersion) -> Option<Outcome> {
+    let not_str = |v: &Value| str_of(v).is_none().then(|| v.exception_type_name());
+    let none = |v: &Value| matches!(v.kind, ValueKind::None);
+    match (method, args) {
+        ("replace", [old, new, ..]) => {
+            let (n, t) = [old, new].iter().enumerate().find_map(|(n, v)| not_str(v).map(|t| (n + 1, t)))?;
+            type_error(format!("replace() argument {n} must be str, not {t}"))
+        }
+        ("strip" | "lstrip" | "rstrip", [chars]) if not_str(chars).is_some() && !none(chars) => {
+            type_error(format!("{method} arg must be None or str"))
+        }
+        ("startswith" | "endswith", [prefix, ..]) => match &prefix.kind {
+            ValueKind::Str(_) => None,
+            ValueKind::Tuple(items) => {
+                // Stops at the first match: a later item is never looked at.
+                let matches = |p: &str| if method == "startswith" { text.starts_with(p) } else { text.ends_with(p) };
+                let first = items.iter().find(|item| str_of(item).is_none_or(matches))?;
+                let t = not_str(first)?;
+                type_error(format!("tuple for {method} must only contain str, not {t}"))
+            }
+            _ => {
+                let t = prefix.exception_type_name();
+                type_error(format!("{method} first arg must be str or a tuple of str, not {t}"))
+            }
+        },
+        ("find" | "index" | "count", [needle, ..]) => {
+            let t = not_str(needle)?;
+            type_error(match python >= PythonVersion::V3_13 {
+                true => format!("{method}() argument 1 must be str, not {t}"),
+                false => format!("must be str, not {t}"),
+            })
+        }
+        ("split", [separator, ..]) if !none(separator) => {
+            let t = not_str(separator)?;
+            type_error(format!("must be str or None, not {t}"))
+        }
+        ("join", [items])
+            if matches!(
+                items.kind,
+                ValueKind::Int(_)
+                    | ValueKind::Float(_)
+                    | ValueKind::Bool(_)
+                    | ValueKind::None
+                    | ValueKind::Dtype { .. }
+            ) =>
+        {
+            type_error("can only join an iterable".into())
+        }
+        _ => None,
+    }
+}
+
+fn str_method(text: &str, method: &str, args: &[Value], python: PythonVersion) -> Option<Outcome> {
+    if let Some(raised) = str_argument_error(text, method, args, python) {
+        return Some(raised);
+    }
+    let ascii = text.is_ascii();
+    let value = match (method, args) {
+        ("upper", []) if ascii => ValueKind::Str(text.to_ascii_uppercase()),
+        ("lower", []) if ascii => ValueKind::Str(text.to_ascii_lowercase()),
+        ("strip" | "lstrip" | "rstrip", [] | [Value { kind: ValueKind::None, .. }]) if ascii => {
+            ValueKind::Str(strip(text, method, &ascii_space).to_string())
+        }
+        ("strip" | "lstrip" | "rstrip", [chars]) => {
+            let chars = str_of(chars)?;
+            ValueKind::Str(strip(text, method, &|c| chars.contains(c)).to_string())
+        }
+        ("replace", [old, new]) => ValueKind::Str(text.replace(str_of(old)?, str_of(new)?)),
+        ("startswith" | "endswith", [prefix]) => {
+            let candidates: Vec<&str> = match &prefix.kind {
+                ValueKind::Str(p) => vec![p.as_str()],
+                ValueKind::Tuple(items) => items.iter().map(str_of).collect::<Option<_>>()?,
+                _ => return None,
+            };
+            let starts = method == "startswith";
+            ValueKind::Bool(candidates.iter().any(|p| if starts { text.starts_with(p) } else { text.ends_with(p) }))
+        }
+        ("join", [Value { kind: ValueKind::Str(chars), .. }]) => {
+            ValueKind::Str(chars.chars().map(String::from).collect::<Vec<_>>().join(text))
+        }
+        ("join", [items]) => {
+            let (ValueKind::List(items) | ValueKind::Tuple(items)) = &items.kind else { return None };
+            let mut parts = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                match str_of(item) {
+                    Some(part) => parts.push(part),
+                    None => {
+                        let message = format!("sequence item {i}: expected str instance, {} found", item.type_name());
+                        return Some(Err(("TypeError", message)));
+                    }
+                }
+            }
+            ValueKind::Str(parts.join(text))
+        }
+        ("split", [separator]) if str_of(separator).is_some() => {
+            let separator = str_of(separator)?;
+            if separator.is_empty() {
+                return Some(Err(("ValueError", "empty separator".into())));
+            }
+            ValueKind::List(text.split(separator).map(|p| Value::new(ValueKind::Str(p.into()), 0..0)).collect())
+        }
+        ("split", [] | [Value { kind: ValueKind::None, .. }]) if ascii => ValueKind::List(
+            text.split(ascii_space)
+                .filter(|p| !p.is_empty())
+                .map(|p| Value::new(ValueKind::Str(p.into()), 0..0))
+                .collect(),
+        ),
+        ("find" | "index", [needle]) => match text.find(str_of(needle)?) {
+            Some(at) => int(text[..at].chars().count()),
+            None if method == "find" => ValueKind::Int(-1),
+            None => return Some(Err(("ValueError", "substring not found".into()))),
+        },
+        ("count", [needle]) => int(text.matches(str_of(needle)?).count()),
+        _ => return None,
+    };
+    Some(Ok(value))
+}
+
+fn strip<'t>(text: &'t str, method: &str, strips: &dyn Fn(char) -> bool) -> &'t str {
+    match method {
+        "lstrip" => text.trim_start_matches(strips),
+        "rstrip" => text.trim_end_matches(strips),
+        _ => text.trim_matches(strips),
+    }
+}
+
+/// Where `x` is in `items`: `Some(Some(i))` the first equal item (every one before it known
+/// to differ), `Some(None)` in none, None where an unknown comparison leaves it open.
+fn position(items: &[Value], x: &Value) -> Option<Option<usize>> {
+    for (i, item) in items.iter().enumerate() {
+        if py_eq(item, x)? {
+            return Some(Some(i));
+        }
+    }
+    Some(None)
+}
+
+fn list_method(items: &[Value], method: &str, args: &[Value]) -> Option<Outcome> {
+    let value = match (method, args) {
+        ("index", [x]) => match position(items, x)? {
+            Some(i) => int(i),
+            None if x.repr_is_exact() => return Some(Err(("ValueError", format!("{} is not in list", x.repr())))),
+            None => return None,
+        },
+        ("count", [x]) => {
+            let equal: Option<Vec<bool>> = items.iter().map(|item| py_eq(item, x)).collect();
+            int(equal?.into_iter().filter(|e| *e).count())
+        }
+        ("copy", []) => ValueKind::List(items.to_vec()),
+        // Changes the list: only what it raises.
+        ("remove", [x]) => match position(items, x)? {
+            Some(_) => return None,
+            None => return Some(Err(("ValueError", "list.remove(x): x not in list".into()))),
+        },
+        ("pop", []) if items.is_empty() => return Some(Err(("IndexError", "pop from empty list".into()))),
+        ("pop", [at]) => {
+            if matches!(at.kind, ValueKind::Str(_) | ValueKind::Float(_) | ValueKind::None | ValueKind::List(_)) {
+                return type_error(format!("'{}' object cannot be interpreted as an integer", at.type_name()));
+            }
+            let at = index_of(at)?;
+            let len = items.len() as i64;
+            if items.is_empty() {
+                return Some(Err(("IndexError", "pop from empty list".into())));
+            }
+            if at >= len || at < -len {
+                return Some(Err(("IndexError", "pop index out of range".into())));
+            }
+            return None;
+        }
+        _ => return None,
+    };
+    Some(Ok(value))
+}
+
+fn dict_method(d: &Dict, method: &str, args: &[Value]) -> Option<Outcome> {
+    let key = args.first()?;
+    if key.hashable().is_err() || !key.repr_is_exact() {
+        return None;
+    }
+    let found = || -> Option<Option<&Value>> {
+        for entry in &d.entries {
+            if py_eq(&entry.key, key)? {
+                return Some(Some(&entry.value));
+            }
+        }
+        (!d.open).then_some(None)
+    };
+    let value = match (method, args) {
+        ("get", [_] | [_, _]) => match found()? {
+            Some(v) => v.kind.clone(),
+            None => args.get(1).map_or(ValueKind::None, |default| default.kind.clone()),
+        },
+        // Changes the dict: only what it raises.
+        ("pop", [_]) => match found()? {
+            Some(_) => return None,
+            None => return Some(Err(("KeyError", key.repr()))),
+        },
+        _ => return None,
+    };
+    Some(Ok(value))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::analysis::{analyze, AnalysisInput};
+
+    fn load_error(text: &str) -> Option<String> {
+        analyze(text, &AnalysisInput::default()).model.load_error.map(|e| format!("{}: {}", e.exception, e.message))
+    }
+
+    fn manifest_of(text: &str) -> String {
+        analyze(text, &AnalysisInput::default()).model.manifest.map(|m| m.repr()).unwrap_or_default()
+    }
+
+    #[test]
+    fn methods_of_known_values() {
+        assert_eq!(manifest_of("manifest = ' CPU '.strip().lower()"), "'cpu'");
+        assert_eq!(manifest_of("manifest = ','.join(['a', 'b']).split(',')"), "['a', 'b']");
+        assert_eq!(manifest_of("manifest = 'aten::add'.startswith(('x', 'aten'))"), "True");
+        assert_eq!(manifest_of("manifest = {'a': 1}.get('b', 2)"), "2");
+        assert_eq!(manifest_of("manifest = [1, 2, 2].count(2) + 'héé'.find('é')"), "3");
+        // Unicode case mapping depends on the Python: not evaluated.
+        assert_eq!(manifest_of("manifest = 'é'.upper()"), "<unknown>");
+    }
+
+    /// Every message of [`super::arity_error`] against what CPython 3.10-3.13 print (recorded
+    /// with each: `str.replace` and the `find` family changed wording in 3.13).
+    #[test]
+    fn argument_count_errors_per_version() {
+        use super::arity_error;
+        use crate::regex_check::PythonVersion::{V3_12, V3_13};
+        let cases = [
+            ("str", "lower", 2, V3_12, "str.lower() takes no arguments (2 given)"),
+            ("str", "join", 0, V3_12, "str.join() takes exactly one argument (0 given)"),
+            ("list", "remove", 2, V3_13, "list.remove() takes exactly one argument (2 given)"),
+            ("str", "strip", 2, V3_13, "strip expected at most 1 argument, got 2"),
+            ("str", "replace", 4, V3_12, "replace expected at most 3 arguments, got 4"),
+            ("str", "replace", 1, V3_13, "replace() takes at least 2 positional arguments (1 given)"),
+            ("str", "replace", 4, V3_13, "replace() takes at most 3 arguments (4 given)"),
+            ("str", "startswith", 0, V3_12, "startswith() takes at least 1 argument (0 given)"),
+            ("str", "endswith", 4, V3_13, "endswith expected at most 3 arguments, got 4"),
+            ("str", "split", 3, V3_13, "split() takes at most 2 arguments (3 given)"),
+            ("list", "index", 0, V3_12, "index expected at least 1 argument, got 0"),
+            ("dict", "get", 3, V3_12, "get expected at most 2 arguments, got 3"),
+            ("dict", "pop", 0, V3_13, "pop expected at least 1 argument, got 0"),
+        ];
+        for (type_name, method, given, python, message) in cases {
+            assert_eq!(arity_error(type_name, method, given, python).as_deref(), Some(message));
+        }
+        assert_eq!(arity_error("str", "replace", 2, V3_13), None);
+        assert_eq!(arity_error("str", "format", 9, V3_13), None);
+    }
+
+    /// Arguments of the wrong type, as CPython 3.10-3.13 word them (3.11 here).
+    #[test]
+    fn argument_type_errors() {
+        let type_error = |text: &str| load_error(text).map(|e| e.trim_start_matches("TypeError: ").to_string());
+        let cases = [
+            ("x = 'cpu'.replace(' ', 2)", "replace() argument 2 must be str, not int"),
+            ("x = 'a'.strip(1)", "strip arg must be None or str"),
+            ("x = 'a'.startswith(1.5)", "startswith first arg must be str or a tuple of str, not float"),
+            ("x = 'ab'.endswith(('x', None))", "tuple for endswith must only contain str, not NoneType"),
+            ("x = 'a'.find(1)", "must be str, not int"),
+            ("x = 'a'.split(1)", "must be str or None, not int"),
+            ("x = ','.join(3)", "can only join an iterable"),
+            ("x = [].pop('a')", "'str' object cannot be interpreted as an integer"),
+        ];
+        for (text, message) in cases {
+            assert_eq!(type_error(text).as_deref(), Some(message), "{text}");
+        }
+        assert_eq!(type_error("x = 'ab'.startswith(('a', None))"), None);
+        assert_eq!(manifest_of("manifest = ','.join('ab') + ' a  b '.split(None)[1]"), "'a,bb'");
+        let path_module = if cfg!(windows) { "ntpath" } else { "posixpath" };
+        let no_sp = format!("AttributeError: module '{path_module}' has no attribute 'sp'");
+        assert_eq!(load_error("import os\nx = os.path.sp"), Some(no_sp));
+        let unpack = "ValueError: not enough values to unpack (expected 2, got 1)";
+        assert_eq!(load_error("import os\na, b = os.path.sep").as_deref(), Some(unpack));
+        assert_eq!(load_error("import os\nos.sep = 'ab'\na, b = os.sep"), None);
+    }
+
+    #[test]
+    fn what_methods_certainly_raise() {
+        assert_eq!(load_error("[1].remove(2)").as_deref(), Some("ValueError: list.remove(x): x not in list"));
+        assert_eq!(load_error("x = {}.pop('k')").as_deref(), Some("KeyError: 'k'"));
+        assert_eq!(load_error("x = [].pop()").as_deref(), Some("IndexError: pop from empty list"));
+        assert_eq!(load_error("x = [1].index('a')").as_deref(), Some("ValueError: 'a' is not in list"));
+        assert_eq!(load_error("x = 'ab'.index('c')").as_deref(), Some("ValueError: substring not found"));
+        assert_eq!(
+            load_error("x = ','.join(['a', 1])").as_deref(),
+            Some("TypeError: sequence item 1: expected str instance, int found")
+        );
+        assert_eq!(load_error("x = 'x'.foo()").as_deref(), Some("AttributeError: 'str' object has no attribute 'foo'"));
+        assert_eq!(load_error("x = [1, y].remove(2)").as_deref(), Some("NameError: name 'y' is not defined"));
+        assert_eq!(load_error("x = [1].remove(1)"), None);
+        assert_eq!(
+            load_error("x = 'a'.replace(' ')").as_deref(),
+            Some("TypeError: replace expected at least 2 arguments, got 1")
+        );
+        assert_eq!(load_error("x = 'a'.upper(y)").as_deref(), Some("NameError: name 'y' is not defined"));
+        assert_eq!(
+            load_error("x = 'a'.upper(1)").as_deref(),
+            Some("TypeError: str.upper() takes no arguments (1 given)")
+        );
+        assert_eq!(
+            load_error("x = 'a'.find()").as_deref(),
+            Some("TypeError: find() takes at least 1 argument (0 given)")
+        );
+        assert_eq!(
+            load_error("x = [].pop(1, 2)").as_deref(),
+            Some("TypeError: pop expected at most 1 argument, got 2")
+        );
+        assert_eq!(load_error("x = {**y}.pop('k')").as_deref(), Some("NameError: name 'y' is not defined"));
+    }
+}
