@@ -15,6 +15,11 @@ line. `SystemExit` raised by a manifest ends `torchcts check-manifest` with its 
 here it is recorded the same way. A file that runs for more than 10 s is recorded with
 `"timeout": true`.
 
+Each file must see the fresh interpreter a `torchcts check-manifest` process gives it: a
+manifest that sets a module's attribute (`sys.torchcts_backend = "cpu"`) must not make the
+next file's read of it succeed. The attributes of the modules a file can name (those its
+import lines name, with `sys`, `os`, `os.path` and `builtins`) are put back after each file.
+
 Usage: python differential_oracle.py < paths.txt > results.jsonl
 """
 
@@ -24,6 +29,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import signal
 import sys
 import traceback
@@ -38,7 +44,47 @@ def _on_alarm(signum, frame):
     raise _Timeout()
 
 
+_MISSING = object()
+_IMPORTED = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w.,\s]+))", re.M)
+
+
+def _modules_named(path: str) -> list:
+    try:
+        with open(path, "rb") as f:
+            text = f.read().decode("utf-8", "replace")
+    except OSError:
+        text = ""
+    names = {"sys", "os", "os.path", "builtins"}
+    for m in _IMPORTED.finditer(text):
+        for part in (m.group(1) or m.group(2) or "").split(","):
+            name = part.strip().split(" ")[0]
+            while name:
+                names.add(name)
+                name = name.rpartition(".")[0]
+    mods = []
+    for name in names:
+        mod = sys.modules.get(name)
+        if mod is not None and hasattr(mod, "__dict__"):
+            mods.append(mod)
+    return mods
+
+
 def check_one(check_manifest, path: str) -> dict:
+    saved = [(mod, dict(mod.__dict__)) for mod in _modules_named(path)]
+    try:
+        return _check_one(check_manifest, path)
+    finally:
+        for mod, attrs in saved:
+            now = mod.__dict__
+            # By identity, key by key: `==` on a module's values may run their own code.
+            for key in [k for k in now if k not in attrs]:
+                del now[key]
+            for key, value in attrs.items():
+                if now.get(key, _MISSING) is not value:
+                    now[key] = value
+
+
+def _check_one(check_manifest, path: str) -> dict:
     out, err = io.StringIO(), io.StringIO()
     result: dict = {"path": path}
     signal.signal(signal.SIGALRM, _on_alarm)
