@@ -77,8 +77,10 @@ fn parse_or_compile_error(
         Ok(error) => return Some(error),
         Err(token_error) => token_error,
     };
-    // Where CPython's parser fails (a quiet tokenizer error after it is not met).
-    let parser_offset = arguments.as_ref().map(|(at, _)| *at).or(first.map(|(_, _, start)| start));
+    // Where CPython's parser fails (a quiet tokenizer error after it is not met): the token
+    // of an error tree-sitter misses, else somewhere in the first line of tree-sitter's
+    // first error (which often starts with tokens CPython accepts: `ma\nifest`).
+    let parser_offset = arguments.as_ref().map(|(at, _)| *at).or(first.map(|(_, end, start)| end.max(start + 1) - 1));
     let first = first.map(|(line, end, _)| (line, end));
     // Brackets left open at EOF, and the text before EOF is how a valid file can start:
     // CPython's parser reads to EOF without an error of its own (tree-sitter marks the
@@ -362,7 +364,12 @@ pub(super) mod tests {
             // ... unless inside a bracket opened before: that bracket never closed.
             ("x = [\n  f(a=1, 2),\n  1 \\ 2]\n", "'[' was never closed", 1),
             // The same after the parser's error on its line (CPython 3.11.7).
-            ("x = {\n  'a': 1,\n  'b':c:d\\n',\n}\n", "'{' was never closed", 1),
+            // Before it, on the line of tree-sitter's first error, it is the error.
+            (
+                "import torch\n\nma\\nifest = dict(\n    a=1,\n)\n",
+                "unexpected character after line continuation character",
+                3,
+            ),
             ("x = {\n  'a'_:\\ 1,\n}\n", "'{' was never closed", 1),
             // A tokenizer error anywhere wins.
             ("f(a=1, 2)\nx = 'abc\n", "unterminated string literal (detected at line 2)", 2),
