@@ -146,3 +146,8 @@ fn backslash_continuations_inside_brackets() {
 fn statements_tree_sitter_joins() {
     assert_linear("joined_statements");
 }
+
+#[test]
+fn open_named_escapes() {
+    assert_linear("named_escapes");
+}

@@ -89,6 +89,12 @@ fn cases() -> Vec<Case> {
             n: 2_500,
             text: |n| with_tail((0..n).map(|i| format!("a{i},\nb{i} = 1, 2\n")).collect()),
         },
+        Case {
+            name: "named_escapes",
+            what: "`X = [\"a\\N{b\", ...]`: N open `\\N{` escapes tree-sitter would run past their quotes",
+            n: 6_250,
+            text: |n| with_tail(format!("X = [{}]", (0..n).map(|_| "\"a\\N{b\",\n").collect::<String>())),
+        },
         Case { name: "chain_call", what: "`x = f()()...` (N links)", n: 2_500, text: |n| with_tail(format!("x = f{}", "()".repeat(n))) },
     ]
 }

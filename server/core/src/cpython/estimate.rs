@@ -77,6 +77,10 @@ fn parse_or_compile_error(
         Ok(error) => return Some(error),
         Err(token_error) => token_error,
     };
+    // Where CPython's parser fails (a quiet tokenizer error after it is not met): the token
+    // of an error tree-sitter misses, else somewhere in the first line of tree-sitter's
+    // first error (which often starts with tokens CPython accepts: `ma\nifest`).
+    let parser_offset = arguments.as_ref().map(|(at, _)| *at).or(first.map(|(_, end, start)| end.max(start + 1) - 1));
     let first = first.map(|(line, end, _)| (line, end));
     // Brackets left open at EOF, and the text before EOF is how a valid file can start:
     // CPython's parser reads to EOF without an error of its own (tree-sitter marks the
@@ -93,7 +97,7 @@ fn parse_or_compile_error(
             return token_error.map(|t| t.error);
         }
     }
-    parser_or_tokenizer_error(tree, text, &calls, first, arguments, token_error)
+    parser_or_tokenizer_error(tree, text, &calls, (first, parser_offset.unwrap_or(0)), arguments, token_error)
 }
 
 /// An unexpected INDENT token stops the parser there, and CPython says so without reading
@@ -112,7 +116,7 @@ fn indent_error(
             && atom.is_none_or(|a: &AtomError| a.offset > newline_offset);
         if parser_first {
             return Ok(match token_error {
-                Some(tok) if !tok.at_eof && tok.wins_over_parser_error_on(line) => tok.error,
+                Some(tok) if !tok.at_eof && tok.wins_over_parser_error_at(newline_offset) => tok.error,
                 Some(tok) if !tok.at_eof => tok.after_parser_error_on(line).unwrap_or_else(|| PythonSyntaxError {
                     message: "invalid syntax".into(),
                     line,
@@ -167,7 +171,7 @@ fn parser_or_tokenizer_error(
     tree: &Tree,
     text: &str,
     calls: &[Node],
-    first: Option<(usize, usize)>,
+    (first, parser_offset): (Option<(usize, usize)>, usize),
     arguments: Option<(usize, PythonSyntaxError)>,
     token_error: Option<TokenizerError>,
 ) -> Option<PythonSyntaxError> {
@@ -200,7 +204,7 @@ fn parser_or_tokenizer_error(
             // (CPython compares the line of the last token the parser read with the
             // bracket's: its lookahead usually reads on to EOF, not where it stopped.)
             // A quiet one after the parser's error is not reported as itself.
-            if !tok.wins_over_parser_error_on(parser.line) {
+            if !tok.wins_over_parser_error_at(parser_offset) {
                 return tok.after_parser_error_on(parser.line).or(Some(parser));
             }
             if tok.at_eof && (parser.line < tok.error.line || stopped_there && parser.line == tok.error.line) {
@@ -359,6 +363,14 @@ pub(super) mod tests {
             ("f(a=1, 2)\ny = 1 \\ 2\n", positional, 1),
             // ... unless inside a bracket opened before: that bracket never closed.
             ("x = [\n  f(a=1, 2),\n  1 \\ 2]\n", "'[' was never closed", 1),
+            // The same after the parser's error on its line (CPython 3.11.7).
+            // Before it, on the line of tree-sitter's first error, it is the error.
+            (
+                "import torch\n\nma\\nifest = dict(\n    a=1,\n)\n",
+                "unexpected character after line continuation character",
+                3,
+            ),
+            ("x = {\n  'a'_:\\ 1,\n}\n", "'{' was never closed", 1),
             // A tokenizer error anywhere wins.
             ("f(a=1, 2)\nx = 'abc\n", "unterminated string literal (detected at line 2)", 2),
             // ... but one at EOF loses to it.

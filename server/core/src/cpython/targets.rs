@@ -392,6 +392,18 @@ impl<'a, 't> Targets<'a, 't> {
         self.reader(limit).named_expression_error(start, eq).map(|(error, _)| error)
     }
 
+    /// Whether the tokens `start..end` are one `expression`.
+    pub(crate) fn is_expression(&self, start: usize, end: usize) -> bool {
+        self.reader(end).expression(start, 0).is_some_and(|e| e.end == end)
+    }
+
+    /// `invalid_named_expression`'s first rule for the element `start..walrus` before a
+    /// `:=` (`{"a":= 1}`): `cannot use assignment expressions with literal`, unless a name.
+    pub(crate) fn walrus_error(&self, start: usize, walrus: usize, limit: usize) -> Option<TargetError> {
+        let e = self.reader(limit).expression(start, 0).filter(|e| e.end == walrus && e.name != "name")?;
+        Some(TargetError { message: format!("cannot use assignment expressions with {}", e.name), at: e.at })
+    }
+
     /// `invalid_del_stmt` for the targets `start..limit` of a `del` statement: `cannot delete
     /// expression` (and the like) at its first invalid target, and the token CPython's parser
     /// has read to (the statement's end). `None` where the targets are valid or not read.

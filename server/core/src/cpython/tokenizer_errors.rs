@@ -21,12 +21,15 @@ pub(super) struct TokenizerError {
     pub(super) quiet: bool,
     /// The innermost bracket open at the error, and its line.
     pub(super) open_bracket: Option<(u8, usize)>,
+    /// The byte of the token the error is met at.
+    pub(super) offset: usize,
 }
 
 impl TokenizerError {
-    /// Whether this error is CPython's rather than a parser error on `parser_line`.
-    pub(super) fn wins_over_parser_error_on(&self, parser_line: usize) -> bool {
-        !self.quiet || self.error.line <= parser_line
+    /// Whether this error is CPython's rather than a parser error at byte `parser_offset`
+    /// (quiet, it is met only if the parser reads up to it).
+    pub(super) fn wins_over_parser_error_at(&self, parser_offset: usize) -> bool {
+        !self.quiet || self.offset <= parser_offset
     }
 
     /// What CPython's scan of the rest of the file reports for a quiet error after a parser
@@ -157,6 +160,7 @@ fn tokenizer_err(message: String, line: usize) -> Option<TokenizerError> {
         missing_block: false,
         quiet,
         open_bracket: None,
+        offset: 0,
     })
 }
 
@@ -183,9 +187,10 @@ impl Scan<'_> {
                 }
                 _ => {}
             }
+            let offset = token.span.start;
             if let Some(error) = self.token(token) {
                 let open_bracket = tokens.open_brackets().last().copied();
-                let error = TokenizerError { open_bracket, ..error };
+                let error = TokenizerError { open_bracket, offset, ..error };
                 if error.missing_block {
                     return Some(rest_after_parser_error(tokens, error));
                 }
@@ -212,6 +217,7 @@ impl Scan<'_> {
             missing_block: false,
             quiet: false,
             open_bracket: None,
+            offset: self.text.len(),
         })
     }
 

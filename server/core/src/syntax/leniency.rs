@@ -1,6 +1,6 @@
 //! Where tree-sitter reads a text otherwise than CPython, and the same-length copy of the
 //! text it parses instead (every byte offset and row the same): a lone CR is a line break,
-//! a backslash continuation inside brackets is only a space (CPython joins those lines
+//! a `\N{` escape a `\n{` (tree-sitter runs it to the next `}`, past the quote), a backslash continuation inside brackets is only a space (CPython joins those lines
 //! anyway; tree-sitter keeps the backslash as a node amid the values), and a statement
 //! ending on a comma is not joined to the next line.
 
@@ -12,18 +12,27 @@ pub fn has_lone_cr(text: &str) -> bool {
     bytes.iter().enumerate().any(|(i, &b)| b == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
 }
 
-/// `text` with each lone CR a line break (the same length), where it has one.
-pub(super) fn lone_crs_as_line_breaks(text: &str) -> Option<String> {
-    if !has_lone_cr(text) {
+/// The copy of `text` tree-sitter first reads, where it differs: each lone CR a line break,
+/// and each `\N{` a `\n{`. tree-sitter's escape `\N{...}` runs to the next `}` wherever
+/// it is, past the string's closing quote and onto later lines (`"a\N{b": 1,` swallows the
+/// rest of a dict); CPython's string ends at its quote and the escape is an error of the
+/// string alone (the emulation's; evaluation reads the text itself).
+pub(super) fn first_copy(text: &str) -> Option<String> {
+    let named_escape = text.contains("\\N{");
+    if !has_lone_cr(text) && !named_escape {
         return None;
     }
     let bytes = text.as_bytes();
     let copy = bytes
         .iter()
         .enumerate()
-        .map(|(i, &b)| if b == b'\r' && bytes.get(i + 1) != Some(&b'\n') { b'\n' } else { b })
+        .map(|(i, &b)| match b {
+            b'\r' if bytes.get(i + 1) != Some(&b'\n') => b'\n',
+            b'N' if named_escape && i > 0 && bytes[i - 1] == b'\\' && bytes.get(i + 1) == Some(&b'{') => b'n',
+            _ => b,
+        })
         .collect();
-    // Only an ASCII byte was replaced by an ASCII byte.
+    // Only ASCII bytes were replaced by ASCII bytes.
     String::from_utf8(copy).ok()
 }
 

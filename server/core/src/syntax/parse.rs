@@ -4,7 +4,7 @@
 //! the evaluator can use.
 
 pub use super::leniency::has_lone_cr;
-use super::leniency::{lone_crs_as_line_breaks, same_length_edits};
+use super::leniency::{first_copy, same_length_edits};
 use tree_sitter::{InputEdit, Node, Parser, Point, Tree};
 
 /// Parses Python source. Never fails: tree-sitter always returns a tree for UTF-8 input.
@@ -18,7 +18,7 @@ pub fn parse(text: &str, old: Option<&Tree>) -> Tree {
     parser
         .set_language(&tree_sitter_python::LANGUAGE.into())
         .expect("the bundled grammar's ABI is supported by the bundled tree-sitter");
-    let copy = lone_crs_as_line_breaks(text);
+    let copy = first_copy(text);
     let source = copy.as_deref().unwrap_or(text);
     let tree = parser.parse(source, old).expect("parse only fails on cancellation or timeout, neither of which we set");
     let edits = same_length_edits(&tree, source);
@@ -36,7 +36,7 @@ pub fn parse(text: &str, old: Option<&Tree>) -> Tree {
 /// [`parse`]: tree-sitter reads `text` otherwise than CPython (a lone CR, a backslash
 /// continuation inside brackets, a statement joined to the next line).
 pub fn needs_own_parse(tree: &Tree, text: &str) -> bool {
-    has_lone_cr(text) || !same_length_edits(tree, text).is_empty()
+    has_lone_cr(text) || text.contains("\\N{") || !same_length_edits(tree, text).is_empty()
 }
 
 /// Replaces `range` of `text` with `new_text` and edits `tree` to match, so the next parse
@@ -90,6 +90,13 @@ mod tests {
         // Continued by a backslash, or a valid assignment: one statement.
         assert!(sexp("a, \\\nb = 1\n").contains("pattern_list"));
         assert!(sexp("a, b = 1\nx = 1,\ny = 2\n").contains("pattern_list"));
+    }
+
+    #[test]
+    fn a_named_escape_ends_at_its_string() {
+        let tree = sexp("x = {\n  'a\\N{b': 1,\n  'c': 2,\n}\n");
+        assert!(!tree.contains("ERROR") && tree.contains("(pair"), "{tree}");
+        assert!(sexp("x = '\\N{DASH}'\n").contains("(string"));
     }
 
     #[test]

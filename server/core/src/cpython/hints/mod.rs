@@ -121,4 +121,82 @@ mod tests {
             assert!(hint(source).is_none_or(|(message, _)| message == INVALID), "{source:?}");
         }
     }
+
+    /// CPython 3.11.7's compile() of the same sources.
+    #[test]
+    fn a_walrus_after_what_is_no_name() {
+        let with = |what: &str| format!("cannot use assignment expressions with {what}");
+        super::super::estimate::tests::assert_errors(&[
+            ("x = {\"a\":= 1}\n", &with("literal"), 1),
+            ("x = [1 := 2]\n", &with("literal"), 1),
+            ("x.y := 1\n", &with("attribute"), 1),
+            ("x = (x.y := 1)\n", &with("attribute"), 1),
+            ("x = {f():= 2}\n", &with("function call"), 1),
+            ("x = {None:= 2}\n", &with("None"), 1),
+            ("x = {1 + 2:= 2}\n", &with("expression"), 1),
+            ("x = {1 < 2:= 2}\n", &with("comparison"), 1),
+            ("x = {-1:= 1}\n", &with("expression"), 1),
+            ("x = {[1]:= 1}\n", &with("list"), 1),
+            ("x = {\n  \"a\":= 1, \"b\" 2}\n", &with("literal"), 2),
+            // A later dict entry, a call's argument: other rules.
+            ("x = {\"a\": 1,\n \"b\":= 2}\n", "':' expected after dictionary key", 2),
+            ("f(a.b := 1)\n", "invalid syntax", 1),
+            ("x = {\"a\": 1 := 2}\n", "invalid syntax", 1),
+        ]);
+    }
+
+    /// CPython 3.11.7's compile() of the same sources: `expression cannot contain
+    /// assignment` only where an expression comes before the '='.
+    #[test]
+    fn an_argument_assigned_to_what_is_no_expression() {
+        super::super::estimate::tests::assert_errors(&[
+            ("f(*a=1)\n", "invalid syntax", 1),
+            ("f(.a=1)\n", "invalid syntax", 1),
+            ("f(a;b=1)\n", "invalid syntax", 1),
+            ("f(a + b=1)\n", "expression cannot contain assignment, perhaps you meant \"==\"?", 1),
+            ("f(a if b else c=1)\n", "expression cannot contain assignment, perhaps you meant \"==\"?", 1),
+            ("f(x.y=1)\n", "expression cannot contain assignment, perhaps you meant \"==\"?", 1),
+            ("f(\"a\"=1)\n", "expression cannot contain assignment, perhaps you meant \"==\"?", 1),
+            ("f(a[0]=1)\n", "expression cannot contain assignment, perhaps you meant \"==\"?", 1),
+            ("f(-a=1)\n", "expression cannot contain assignment, perhaps you meant \"==\"?", 1),
+            ("f(a.b.c(d)=1)\n", "expression cannot contain assignment, perhaps you meant \"==\"?", 1),
+            ("f(not a=1)\n", "expression cannot contain assignment, perhaps you meant \"==\"?", 1),
+            ("f(a<b=1)\n", "expression cannot contain assignment, perhaps you meant \"==\"?", 1),
+            ("f(**a=1)\n", "invalid syntax", 1),
+            ("f(a, b.c=1)\n", "expression cannot contain assignment, perhaps you meant \"==\"?", 1),
+            ("f(x=1, 1+1=2)\n", "expression cannot contain assignment, perhaps you meant \"==\"?", 1),
+            ("f(f\"{a}\"=1)\n", "expression cannot contain assignment, perhaps you meant \"==\"?", 1),
+            ("f([a, b]=1)\n", "expression cannot contain assignment, perhaps you meant \"==\"?", 1),
+            ("f({a: b}=1)\n", "expression cannot contain assignment, perhaps you meant \"==\"?", 1),
+            ("f(a @ b=1)\n", "expression cannot contain assignment, perhaps you meant \"==\"?", 1),
+            ("f(...=1)\n", "expression cannot contain assignment, perhaps you meant \"==\"?", 1),
+            ("f(1=1)\n", "expression cannot contain assignment, perhaps you meant \"==\"?", 1),
+            ("f(a.b=1 if c else 2)\n", "expression cannot contain assignment, perhaps you meant \"==\"?", 1),
+            ("f(x.y=1, z)\n", "expression cannot contain assignment, perhaps you meant \"==\"?", 1),
+            ("f(await a=1)\n", "expression cannot contain assignment, perhaps you meant \"==\"?", 1),
+            ("f(a is not b=1)\n", "expression cannot contain assignment, perhaps you meant \"==\"?", 1),
+            ("f(a not in b=1)\n", "expression cannot contain assignment, perhaps you meant \"==\"?", 1),
+            ("f(~a=1)\n", "expression cannot contain assignment, perhaps you meant \"==\"?", 1),
+            ("f(a ** -b=1)\n", "expression cannot contain assignment, perhaps you meant \"==\"?", 1),
+            ("f(b\"x\"=1)\n", "expression cannot contain assignment, perhaps you meant \"==\"?", 1),
+            ("f(1j=1)\n", "expression cannot contain assignment, perhaps you meant \"==\"?", 1),
+            ("f(a[1:2]=1)\n", "expression cannot contain assignment, perhaps you meant \"==\"?", 1),
+            ("f((a, b)=1)\n", "expression cannot contain assignment, perhaps you meant \"==\"?", 1),
+            ("f(a.b[c].d=1)\n", "expression cannot contain assignment, perhaps you meant \"==\"?", 1),
+        ]);
+    }
+
+    /// CPython 3.11.7: a second ':' in one dict entry is where the parser stops.
+    #[test]
+    fn a_second_colon_in_a_dict_entry() {
+        super::super::estimate::tests::assert_errors(&[
+            ("x = {\"a\": 1:,}\n", "invalid syntax", 1),
+            ("x = {\"a\": 1:}\n", "invalid syntax", 1),
+            ("x = {\"a\"::}\n", "invalid syntax", 1),
+            ("x = {\"a\": 1, \"b\": 2:}\n", "invalid syntax", 1),
+            ("x = {\"a\" \"b\": 1:}\n", "invalid syntax", 1),
+            ("x = {\"a\":}\n", "expression expected after dictionary key and ':'", 1),
+            ("x = {\"a\": 1, \"b\":}\n", "expression expected after dictionary key and ':'", 1),
+        ]);
+    }
 }

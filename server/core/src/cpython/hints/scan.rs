@@ -146,6 +146,11 @@ impl<'a, 't> Scan<'a, 't> {
                         return Some(hint);
                     }
                 }
+                ":=" => {
+                    if let Some(hint) = self.invalid_walrus_target(k) {
+                        return Some(hint);
+                    }
+                }
                 _ => {}
             }
         }
@@ -367,8 +372,9 @@ impl<'a, 't> Scan<'a, 't> {
                 "None" => return at("cannot assign to None", first, None),
                 _ => {}
             }
-        } else if !tokens[start..k].iter().any(|u| u.kind == Kind::Op && matches!(u.text, "!" | "?" | "$" | "`")) {
-            // (A character Python has no token for is no expression: the generic error.)
+        } else if self.targets.is_expression(start, k) {
+            // (`*a=`, `.a=`, `a;b=`, a character Python has no token for: no expression,
+            // the generic error.)
             return at(ASSIGNMENT_IN_ARGUMENT, first, None);
         }
         None
@@ -399,6 +405,21 @@ impl<'a, 't> Scan<'a, 't> {
     }
 }
 
+impl Scan<'_, '_> {
+    /// `invalid_named_expression`'s first rule: an element, or a statement, `target :=
+    /// value` whose target is not a name (not in a call's arguments, nor a dict's later
+    /// entries, where other rules answer).
+    fn invalid_walrus_target(&self, k: usize) -> Option<Hint> {
+        let start = match self.frames.last() {
+            Some(f) if f.call || f.dict || f.element_colon => return None,
+            Some(f) => f.element_start?,
+            None => self.statement_start,
+        };
+        let error = self.targets.walrus_error(start, k, self.tokens.len())?;
+        Some(self.target_hint(error, None))
+    }
+}
+
 /// `invalid_kvpair` where a dict entry after the first ends (`start..end`) without ':'.
 /// It needs a key expression: `; }` or `*}` has none, and the parse stops there with the
 /// generic message.
@@ -421,20 +442,20 @@ fn invalid_kvpair_end(tokens: &[Token], start: usize, end: usize) -> Option<Hint
 /// ':', or a ':' in what the first element made a set.
 fn invalid_double_starred_kvpairs(tokens: &[Token], f: &Frame, k: usize) -> Option<Hint> {
     let t = &tokens[k];
+    if f.element_colon {
+        // A second ':' in one entry (often strings joined across a missing comma, or a
+        // value followed by ':'): the parser stops at it.
+        return at(INVALID, t, None);
+    }
     if tokens.get(k + 1).is_some_and(|n| n.is(",") || n.is("}")) {
         return at(VALUE_EXPECTED, t, None);
     }
     // A set's `*x` cannot be a key; a value cannot be starred.
-    if f.element_start.is_some_and(|s| tokens[s].is("*")) && !f.element_colon {
+    if f.element_start.is_some_and(|s| tokens[s].is("*")) {
         return at(INVALID, t, None);
     }
-    if let Some(star) = tokens.get(k + 1).filter(|n| n.is("*") && !f.element_colon) {
+    if let Some(star) = tokens.get(k + 1).filter(|n| n.is("*")) {
         return at(STARRED_VALUE, star, None);
-    }
-    if f.element_colon {
-        // A second ':' in one entry (often strings joined across a missing comma): the
-        // parser stops at it.
-        return at(INVALID, t, None);
     }
     if f.elements > 0 && !f.dict {
         // A ':' in what the first element made a set: most likely that first entry lost
