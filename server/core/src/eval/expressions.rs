@@ -183,10 +183,13 @@ impl Evaluator<'_> {
         };
         let v = self.expr(arg);
         match (self.t(op), &v.kind) {
-            ("-", ValueKind::Int(i)) => Value::new(ValueKind::Int(-i), s),
+            ("-", ValueKind::Int(_) | ValueKind::BigInt(_)) => {
+                Value::int(-super::integers::big_of(&v).unwrap_or_default(), s)
+            }
+            ("~", ValueKind::BigInt(b)) => Value::int(!(**b).clone(), s),
             ("-", ValueKind::Float(f)) => Value::new(ValueKind::Float(-f), s),
             ("-", ValueKind::Bool(b)) => Value::new(ValueKind::Int(-(*b as i128)), s),
-            ("+", ValueKind::Int(_) | ValueKind::Float(_)) => Value::new(v.kind, s),
+            ("+", ValueKind::Int(_) | ValueKind::BigInt(_) | ValueKind::Float(_)) => Value::new(v.kind, s),
             ("+", ValueKind::Bool(b)) => Value::new(ValueKind::Int(*b as i128), s),
             ("~", ValueKind::Int(i)) => Value::new(ValueKind::Int(!i), s),
             ("~", ValueKind::Bool(b)) => Value::new(ValueKind::Int(!(*b as i128)), s),

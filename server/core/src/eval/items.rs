@@ -40,6 +40,9 @@ pub(super) fn item_index(container: &mut Value, key: &Value) -> Result<Option<us
         // Not one item we hold, but the slice's parts are checked as Python reads it.
         return slice_bounds(parts).map(|_| None).map_err(|(exception, message)| (at, exception, message));
     }
+    if sliceable(container) && beyond_index_size(key) {
+        return Err((at, "IndexError", CANNOT_FIT.into()));
+    }
     let key_type = key.exception_type_name();
     let int_key = match key.kind {
         ValueKind::Int(i) => Some(i),
@@ -79,6 +82,17 @@ pub(super) fn item_index(container: &mut Value, key: &Value) -> Result<Option<us
         },
         ValueKind::Unknown(_) => Ok(None),
         _ => Err((at, "TypeError", format!("'{type_name}' object is not subscriptable"))),
+    }
+}
+
+const CANNOT_FIT: &str = "cannot fit 'int' into an index-sized integer";
+
+/// Whether an int index does not fit CPython's `Py_ssize_t` (64 bits).
+fn beyond_index_size(key: &Value) -> bool {
+    match key.kind {
+        ValueKind::BigInt(_) => true,
+        ValueKind::Int(i) => i64::try_from(i).is_err(),
+        _ => false,
     }
 }
 
@@ -133,6 +147,7 @@ pub(super) fn apply_item_op(container: &mut Value, key: Value, op: ItemOp) -> Re
             }
             Ok(())
         }
+        (ValueKind::List(_), _) if beyond_index_size(&key) => Err((at, "IndexError", CANNOT_FIT.into())),
         (ValueKind::List(items), op) => {
             let len = items.len() as i128;
             let index = match key.kind {

@@ -19,6 +19,7 @@ mod comparisons;
 mod compile_nesting;
 mod expressions;
 mod fstrings;
+mod integers;
 mod items;
 mod literals;
 mod load_error;

@@ -449,3 +449,16 @@ fn a_comma_in_a_subscript_makes_a_tuple_key() {
     let d = manifest("manifest = {('a', 1): 2}\nmanifest['b'] = manifest['a', 1]\n");
     assert_eq!(d.get("b").unwrap().value.repr(), "2");
 }
+
+/// Ints beyond `i128` are exact, and results too large to hold stay unknown instead of
+/// costing minutes (`2 ** 10 ** 9`).
+#[test]
+fn big_ints_are_exact_and_bounded() {
+    let d = manifest(
+        "manifest = {'a': 2 ** 10 ** 9, 'b': 1 << 10 ** 12, 'c': -(10 ** 40) // 7, 'd': (-1) ** (10 ** 40)}\n",
+    );
+    assert!(d.get("a").unwrap().value.is_unknown());
+    assert!(d.get("b").unwrap().value.is_unknown());
+    assert_eq!(d.get("c").unwrap().value.repr(), "-1428571428571428571428571428571428571429");
+    assert_eq!(d.get("d").unwrap().value.repr(), "1");
+}
