@@ -60,6 +60,7 @@ impl Evaluator<'_> {
             "if_statement" | "for_statement" | "while_statement" | "try_statement" | "with_statement"
             | "match_statement" => {
                 // Blocks are not evaluated: whatever they bind becomes unknown.
+                self.block_may_change_shared(node);
                 let mut names = HashSet::new();
                 collect_bound_names(node, self.text, &mut names);
                 let touches_manifest = mentions_name(node, self.text, "manifest");

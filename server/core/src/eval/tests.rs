@@ -462,3 +462,19 @@ fn big_ints_are_exact_and_bounded() {
     assert_eq!(d.get("c").unwrap().value.repr(), "-1428571428571428571428571428571428571429");
     assert_eq!(d.get("d").unwrap().value.repr(), "1");
 }
+
+/// A block that is not evaluated may change a dict another name shares: its copies become
+/// unknown (with a note), not stale.
+#[test]
+fn blocks_make_shared_containers_unknown() {
+    let text =
+        "caps = {'inference': True}\nmanifest = {'capabilities': caps}\nfor n in ['bogus']:\n    caps[n] = True\n";
+    let model = eval(text);
+    let d = model.manifest.as_ref().and_then(|m| m.as_dict()).unwrap();
+    assert!(d.get("capabilities").unwrap().value.is_unknown());
+    assert!(model.notes.iter().any(|n| n.message.contains("may change lists or dicts that `caps` share")));
+    // Not shared: the block changes nothing `manifest` holds.
+    let model =
+        eval("caps = {'inference': True}\nfor n in ['bogus']:\n    caps[n] = True\nmanifest = {'capabilities': {}}\n");
+    assert!(model.notes.iter().all(|n| !n.message.contains("share")));
+}
