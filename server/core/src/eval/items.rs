@@ -96,6 +96,27 @@ fn beyond_index_size(key: &Value) -> bool {
     }
 }
 
+/// `text[i]` of a str (a one-character str) or bytes (an int), where `key` is an index
+/// [`item_index`] accepted.
+pub(super) fn character_at(container: &Value, key: &Value) -> Option<Value> {
+    let i = match key.kind {
+        ValueKind::Int(i) => i,
+        ValueKind::Bool(b) => b.into(),
+        _ => return None,
+    };
+    let at = |len: usize| usize::try_from(if i < 0 { i + len as i128 } else { i }).ok();
+    let s = key.span.clone();
+    match &container.kind {
+        ValueKind::Str(text) => {
+            let n = text.chars().count();
+            let c = text.chars().nth(at(n)?)?;
+            Some(Value::new(ValueKind::Str(c.into()), s))
+        }
+        ValueKind::Bytes(bytes) => Some(Value::new(ValueKind::Int(bytes.get(at(bytes.len())?)?.to_owned().into()), s)),
+        _ => None,
+    }
+}
+
 /// The item at an index [`item_index`] gave.
 pub(super) fn item_at(container: &mut Value, index: usize) -> Option<&mut Value> {
     match &mut container.kind {
@@ -362,7 +383,13 @@ impl Evaluator<'_> {
                 Some(v) => v.clone(),
                 None => not_known(s),
             },
-            Ok(None) => not_known(s),
+            Ok(None) => match character_at(&object, &key) {
+                Some(mut c) => {
+                    c.span = s;
+                    c
+                }
+                None => not_known(s),
+            },
             Err((at, exception, message)) => {
                 self.fail(at, exception, message);
                 Value::unknown("raises", s)
