@@ -88,6 +88,7 @@ impl Evaluator<'_> {
                                 ValueKind::None
                                 | ValueKind::Bool(_)
                                 | ValueKind::Int(_)
+                                | ValueKind::BigInt(_)
                                 | ValueKind::Float(_)
                                 | ValueKind::Dtype { .. }
                                 | ValueKind::Module(_) => {

@@ -274,9 +274,14 @@ impl Evaluator<'_> {
                     _ => None,
                 };
                 let message = match (&value.kind, &iterated) {
-                    (ValueKind::None | ValueKind::Bool(_) | ValueKind::Int(_) | ValueKind::Float(_), _) => {
-                        Some(("TypeError", format!("cannot unpack non-iterable {} object", value.type_name())))
-                    }
+                    (
+                        ValueKind::None
+                        | ValueKind::Bool(_)
+                        | ValueKind::Int(_)
+                        | ValueKind::BigInt(_)
+                        | ValueKind::Float(_),
+                        _,
+                    ) => Some(("TypeError", format!("cannot unpack non-iterable {} object", value.type_name()))),
                     (_, Some(items)) if !starred && items.len() > targets.len() => {
                         Some(("ValueError", format!("too many values to unpack (expected {})", targets.len())))
                     }
