@@ -445,6 +445,8 @@ impl Evaluator<'_> {
         let mut cursor = node.walk();
         let children: Vec<Node> = node.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect();
         let mut elements: Option<Vec<Value>> = Some(Vec::new());
+        let displayed = children.len();
+        let constness: Vec<Option<bool>> = children.iter().map(|c| super::sets::constant(*c)).collect();
         for child in children {
             let element = match child.kind() {
                 "list_splat" => {
@@ -472,7 +474,7 @@ impl Evaluator<'_> {
                 }
             }
         }
-        match elements {
+        match elements.and_then(|e| super::sets::as_built(e, displayed, &constness)) {
             Some(elements) => Value::new(ValueKind::Set(elements), s),
             None => Value::unknown("set of elements not known statically", s),
         }

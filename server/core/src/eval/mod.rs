@@ -26,6 +26,7 @@ mod load_error;
 pub mod modules;
 mod names;
 mod operators;
+mod sets;
 mod sharing;
 mod slices;
 mod statements;

@@ -105,17 +105,10 @@ fn binary_value(op: &str, left: &Value, right: &Value, s: Span) -> Value {
             Value::new(Dict(d), s)
         }
         (Set(a), Set(b)) if !left.contains_unknown() && !right.contains_unknown() => {
-            let in_set = |set: &[Value], v: &Value| set.iter().any(|e| crate::value::py_eq(e, v) == Some(true));
-            let mut out: Vec<Value> = match op {
-                "|" | "^" => a.iter().filter(|v| op == "|" || !in_set(b, v)).cloned().collect(),
-                "&" => a.iter().filter(|v| in_set(b, v)).cloned().collect(),
-                "-" => a.iter().filter(|v| !in_set(b, v)).cloned().collect(),
-                _ => return unknown(),
-            };
-            if matches!(op, "|" | "^") {
-                out.extend(b.iter().filter(|v| !in_set(a, v)).cloned());
+            match super::sets::algebra(op, a, b) {
+                Some(items) => Value::new(Set(items), s),
+                Option::None => unknown(),
             }
-            Value::new(Set(out), s)
         }
         (Str(a), _) | (_, Str(a)) if op == "*" => {
             let n = int_of(right).or_else(|| int_of(left));

@@ -478,3 +478,16 @@ fn blocks_make_shared_containers_unknown() {
         eval("caps = {'inference': True}\nfor n in ['bogus']:\n    caps[n] = True\nmanifest = {'capabilities': {}}\n");
     assert!(model.notes.iter().all(|n| !n.message.contains("share")));
 }
+
+/// A set's repr follows CPython 3.11's table order (checked with `python3.11 -c`): a display
+/// of constants goes through a frozenset constant, one with a runtime value is built by
+/// adding its elements in order.
+#[test]
+fn set_reprs_follow_cpython_table_order() {
+    let d = manifest("z = 0\nmanifest = {'a': {-11, -19, 10}, 'b': {z - 11, z - 19, z + 10}, 'c': {31, True, 2}}\n");
+    assert_eq!(d.get("a").unwrap().value.repr(), "{-11, 10, -19}");
+    assert_eq!(d.get("b").unwrap().value.repr(), "{-19, 10, -11}");
+    assert_eq!(d.get("c").unwrap().value.repr(), "{True, 2, 31}");
+    // Five elements resize the table: not an order we claim.
+    assert!(!manifest("manifest = {'a': {1, 2, 3, 4, 5}}\n").get("a").unwrap().value.repr_is_exact());
+}
