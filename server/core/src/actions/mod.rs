@@ -292,10 +292,13 @@ fn decoder_required_fixes(target: &Target) -> Vec<QuickFix> {
     out
 }
 
-/// Replaces the content of a string literal, keeping its prefix and quotes.
+/// Replaces the content of a string literal, keeping its prefix and quotes; a string the
+/// evaluator computed from another expression (`name[0]`, `"ab"[1:]`) is replaced whole.
 fn replace_string_literal(analysis: &Analysis, span: &Span, new_content: &str) -> TextEdit {
     let literal = &analysis.text[span.clone()];
-    let quote_start = literal.find(['"', '\'']);
+    let quote_start = literal
+        .find(['"', '\''])
+        .filter(|&q| literal[..q].chars().all(|c| c.is_ascii_alphabetic()) && literal.ends_with(&literal[q..q + 1]));
     match quote_start {
         Some(q) => {
             let quote = &literal[q..q + 1];

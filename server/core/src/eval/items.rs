@@ -164,7 +164,10 @@ pub(super) fn apply_item_op(container: &mut Value, key: Value, op: ItemOp) -> Re
                 .map_err(|(exception, message)| (at, exception, message))?;
             if !modelled {
                 let s = container.span.clone();
+                // Still the same object: its copies become unknown too (`sharing.rs`).
+                let identity = container.identity;
                 *container = Value::unknown("changed through a slice", s);
+                container.identity = identity;
             }
             Ok(())
         }

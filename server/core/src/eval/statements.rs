@@ -470,7 +470,10 @@ fn apply_method(
             }
             _ => {
                 let s = current.span.clone();
+                // Still the same object: its copies become unknown too (`sharing.rs`).
+                let identity = current.identity;
                 *current = Value::unknown("extended with a value not known statically", s);
+                current.identity = identity;
                 true
             }
         },

@@ -491,3 +491,12 @@ fn set_reprs_follow_cpython_table_order() {
     // Five elements resize the table: not an order we claim.
     assert!(!manifest("manifest = {'a': {1, 2, 3, 4, 5}}\n").get("a").unwrap().value.repr_is_exact());
 }
+
+/// A shared list changed in a way not modelled is unknown in every holder, not stale.
+#[test]
+fn shared_list_changed_unknowably_is_unknown_everywhere() {
+    let d = manifest("import os\na = [1]\nm = {'x': a}\na.extend(os.sep)\nmanifest = m\n");
+    assert!(d.get("x").unwrap().value.is_unknown());
+    let d = manifest("a = [1, 2]\nm = {'x': a}\na[::2] = [5]\nmanifest = m\n");
+    assert!(d.get("x").unwrap().value.is_unknown());
+}
