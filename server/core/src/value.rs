@@ -33,6 +33,8 @@ pub enum ValueKind {
     None,
     Bool(bool),
     Int(i128),
+    /// An int beyond `i128` (never one that fits: [`Value::int`] keeps that invariant).
+    BigInt(Box<num_bigint::BigInt>),
     Float(f64),
     Str(String),
     Bytes(Vec<u8>),
@@ -163,6 +165,39 @@ impl Value {
         Value { kind, span, identity: 0 }
     }
 
+    /// An int, as `Int` where it fits in `i128`.
+    pub fn int(i: num_bigint::BigInt, span: Span) -> Value {
+        match i128::try_from(&i) {
+            Ok(small) => Value::new(ValueKind::Int(small), span),
+            Err(_) => Value::new(ValueKind::BigInt(Box::new(i)), span),
+        }
+    }
+
+    /// An int's value clamped into `i128` (a big int is beyond any bound a rule checks);
+    /// `None` for any other kind (`bool` included).
+    pub fn int_clamped(&self) -> Option<i128> {
+        match &self.kind {
+            ValueKind::Int(i) => Some(*i),
+            ValueKind::BigInt(b) if b.sign() == num_bigint::Sign::Minus => Some(i128::MIN),
+            ValueKind::BigInt(_) => Some(i128::MAX),
+            _ => Option::None,
+        }
+    }
+
+    /// Whether `str()` or `repr()` of this value raises CPython's `ValueError: Exceeds the
+    /// limit (4300 digits) for integer string conversion` (an int inside it too long).
+    pub fn exceeds_str_digits(&self) -> bool {
+        match &self.kind {
+            ValueKind::BigInt(b) => b.bits() > 14_000 && b.magnitude().to_string().len() > MAX_STR_DIGITS,
+            ValueKind::List(items) | ValueKind::Tuple(items) | ValueKind::Set(items) => {
+                items.iter().any(Value::exceeds_str_digits)
+            }
+            ValueKind::Slice(parts) => parts.iter().any(Value::exceeds_str_digits),
+            ValueKind::Dict(d) => d.entries.iter().any(|e| e.key.exceeds_str_digits() || e.value.exceeds_str_digits()),
+            _ => false,
+        }
+    }
+
     pub fn unknown(reason: impl Into<String>, span: Span) -> Value {
         Value { kind: ValueKind::Unknown(reason.into()), span, identity: 0 }
     }
@@ -207,7 +242,7 @@ impl Value {
             ValueKind::Dict(_) => DICT_ATTRIBUTES,
             ValueKind::List(_) => LIST_ATTRIBUTES,
             ValueKind::Tuple(_) => TUPLE_ATTRIBUTES,
-            ValueKind::Int(_) | ValueKind::Bool(_) => INT_ATTRIBUTES,
+            ValueKind::Int(_) | ValueKind::BigInt(_) | ValueKind::Bool(_) => INT_ATTRIBUTES,
             ValueKind::Float(_) => FLOAT_ATTRIBUTES,
             ValueKind::Str(_) if TEXT_ATTRIBUTES.contains(&attr) => return None,
             ValueKind::Str(_) => STR_ONLY_ATTRIBUTES,
@@ -258,6 +293,7 @@ impl Value {
             ValueKind::None
                 | ValueKind::Bool(_)
                 | ValueKind::Int(_)
+                | ValueKind::BigInt(_)
                 | ValueKind::Float(_)
                 | ValueKind::Str(_)
                 | ValueKind::Bytes(_)
@@ -274,7 +310,7 @@ impl Value {
         match &self.kind {
             ValueKind::None => "NoneType",
             ValueKind::Bool(_) => "bool",
-            ValueKind::Int(_) => "int",
+            ValueKind::Int(_) | ValueKind::BigInt(_) => "int",
             ValueKind::Float(_) => "float",
             ValueKind::Str(_) => "str",
             ValueKind::Bytes(_) => "bytes",
@@ -295,6 +331,7 @@ impl Value {
             ValueKind::None => false,
             ValueKind::Bool(b) => *b,
             ValueKind::Int(i) => *i != 0,
+            ValueKind::BigInt(_) => true,
             ValueKind::Float(f) => *f != 0.0,
             ValueKind::Str(s) => !s.is_empty(),
             ValueKind::Bytes(b) => !b.is_empty(),
@@ -317,6 +354,7 @@ impl Value {
             ValueKind::Bool(true) => "True".into(),
             ValueKind::Bool(false) => "False".into(),
             ValueKind::Int(i) => i.to_string(),
+            ValueKind::BigInt(b) => b.to_string(),
             ValueKind::Float(f) => float_repr(*f),
             ValueKind::Str(s) => str_repr(s),
             ValueKind::Bytes(b) => bytes_repr(b),
@@ -342,6 +380,7 @@ impl Value {
     pub fn repr_is_exact(&self) -> bool {
         match &self.kind {
             ValueKind::Module(_) | ValueKind::Unknown(_) => false,
+            ValueKind::BigInt(_) => !self.exceeds_str_digits(),
             ValueKind::List(items) | ValueKind::Tuple(items) => items.iter().all(Value::repr_is_exact),
             ValueKind::Slice(parts) => parts.iter().all(Value::repr_is_exact),
             ValueKind::Set(items) => set_order_is_known(items) && items.iter().all(Value::repr_is_exact),
@@ -364,20 +403,52 @@ fn tuple_of(parts: &[Value; 3]) -> Value {
     Value::new(ValueKind::Tuple(parts.to_vec()), 0..0)
 }
 
-/// Whether CPython iterates these set elements in a known order: at most one, or up to four
-/// ints from 0 to 7 (hash = value, each in its own slot of the 8-slot table, so ascending).
+/// CPython's default `sys.get_int_max_str_digits()`.
+pub const MAX_STR_DIGITS: usize = 4300;
+
+/// Whether CPython iterates these set elements in a known order (see [`set_iteration_order`]).
 fn set_order_is_known(items: &[Value]) -> bool {
-    let small = |v: &Value| matches!(v.kind, ValueKind::Int(0..=7) | ValueKind::Bool(_));
-    items.len() <= 1 || (items.len() <= 4 && items.iter().all(small))
+    items.len() <= 1 || set_iteration_order(items).is_some()
 }
 
 /// The elements in the order CPython iterates them, where [`set_order_is_known`].
 fn set_order(items: &[Value]) -> Vec<Value> {
-    let mut ordered = items.to_vec();
-    if set_order_is_known(items) {
-        ordered.sort_by(|a, b| a.as_number().partial_cmp(&b.as_number()).unwrap_or(std::cmp::Ordering::Equal));
+    set_iteration_order(items).unwrap_or_else(|| items.to_vec())
+}
+
+/// CPython 3.11's `hash()` of an int or bool, as the unsigned `size_t` a set probes with;
+/// `None` for other values (a str's hash changes from run to run).
+fn set_hash(v: &Value) -> Option<u64> {
+    const MODULUS: i128 = (1 << 61) - 1;
+    let n = match v.kind {
+        ValueKind::Bool(b) => i128::from(b),
+        ValueKind::Int(i) => i,
+        _ => return Option::None,
+    };
+    let reduced = if n < 0 { -((-n) % MODULUS) } else { n % MODULUS };
+    let hash = if reduced == -1 { -2 } else { reduced } as i64;
+    Some(hash as u64)
+}
+
+/// The order CPython iterates a set made by adding `items` one by one to an empty set:
+/// slot order in its 8-slot table, probing as `set_add_entry` does (no linear probes in a
+/// table that small; `perturb` shifted by 5). Only for up to 4 elements (the fifth resizes
+/// the table) whose hashes are known.
+pub fn set_iteration_order(items: &[Value]) -> Option<Vec<Value>> {
+    if items.len() > 4 {
+        return Option::None;
     }
-    ordered
+    let mut table: [Option<&Value>; 8] = [Option::None; 8];
+    for item in items {
+        let hash = set_hash(item)?;
+        let (mut perturb, mut i) = (hash, (hash & 7) as usize);
+        while table[i].is_some() {
+            perturb >>= 5;
+            i = ((i as u64).wrapping_mul(5).wrapping_add(1).wrapping_add(perturb) & 7) as usize;
+        }
+        table[i] = Some(item);
+    }
+    Some(table.into_iter().flatten().cloned().collect())
 }
 
 fn join_reprs(items: &[Value]) -> String {
@@ -399,6 +470,8 @@ pub fn key_hash(v: &Value) -> Option<u64> {
                 let x = if x == 0.0 { 0.0 } else { x };
                 (1u8, x.to_bits()).hash(h)
             }
+            // Never equal to an `Int` (see `Value::int`); to a float, not known (`py_eq`).
+            ValueKind::BigInt(b) => (7u8, b).hash(h),
             ValueKind::Str(s) => (2u8, s).hash(h),
             ValueKind::Bytes(b) => (3u8, b).hash(h),
             ValueKind::Dtype { canonical, .. } => (4u8, canonical).hash(h),
@@ -427,6 +500,9 @@ pub fn py_eq(a: &Value, b: &Value) -> Option<bool> {
         (None, None) => true,
         (Str(x), Str(y)) => x == y,
         (Bytes(x), Bytes(y)) => x == y,
+        (BigInt(x), BigInt(y)) => x == y,
+        (BigInt(_), Float(_)) | (Float(_), BigInt(_)) => return Option::None,
+        (BigInt(_), Int(_) | Bool(_)) | (Int(_) | Bool(_), BigInt(_)) => false,
         (Dtype { canonical: x, .. }, Dtype { canonical: y, .. }) => x == y,
         (Module(x), Module(y)) => x == y,
         (Slice(x), Slice(y)) => return py_eq(&tuple_of(x), &tuple_of(y)),

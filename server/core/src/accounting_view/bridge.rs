@@ -18,6 +18,7 @@ pub fn to_py(value: &Value) -> PyValue {
             Ok(i) => PyValue::Int(i),
             Err(_) => PyValue::Other(i.to_string()),
         },
+        ValueKind::BigInt(i) => PyValue::Other(i.to_string()),
         ValueKind::Float(f) => PyValue::Float(*f),
         ValueKind::Str(s) => PyValue::Str(s.clone()),
         ValueKind::List(items) => PyValue::List(items.iter().map(to_py).collect()),

@@ -295,14 +295,17 @@ fn decoder_required_fixes(target: &Target) -> Vec<QuickFix> {
 }
 
 /// Replaces the content of a string literal, keeping its prefix and quotes; None for a value
-/// a call made (`",".join(ops).split(",")`: no text of its own to replace).
+/// a call made (`",".join(ops).split(",")`: no text of its own to replace); a string the
+/// evaluator computed from another expression (`name[0]`, `"ab"[1:]`) is replaced whole.
 fn replace_string_literal(analysis: &Analysis, span: &Span, new_content: &str) -> Option<TextEdit> {
     let literal = &analysis.text[span.clone()];
     let node = analysis.tree.root_node().descendant_for_byte_range(span.start, span.end);
     if node.is_some_and(|n| n.kind() == "call" && n.byte_range() == *span) {
         return None;
     }
-    let quote_start = literal.find(['"', '\'']);
+    let quote_start = literal
+        .find(['"', '\''])
+        .filter(|&q| literal[..q].chars().all(|c| c.is_ascii_alphabetic()) && literal.ends_with(&literal[q..q + 1]));
     Some(match quote_start {
         Some(q) => {
             let quote = &literal[q..q + 1];

@@ -4,7 +4,7 @@
 //! updates) and messages (`unsupported operand type(s) for +=: ...`), as
 //! `tests/fixture/binary_operators.tsv` records CPython 3.11's answers.
 
-use super::items::{apply_item_op, item_at, item_index, subscript_chain, ItemOp, Reached};
+use super::items::{apply_item_op, character_at, item_at, item_index, subscript_chain, ItemOp, Reached};
 use super::operators::binary;
 use super::{span, Evaluator};
 use crate::fields::{Field, FieldChild};
@@ -101,7 +101,10 @@ impl Evaluator<'_> {
                 Err(root) => self.at_path(root, &path),
             };
             match container {
-                Some(c) => item_index(c, &key).map(|i| i.and_then(|i| item_at(c, i).cloned())),
+                Some(c) => item_index(c, &key).map(|i| match i {
+                    Some(i) => item_at(c, i).cloned(),
+                    None => character_at(c, &key),
+                }),
                 None => Ok(None),
             }
         };

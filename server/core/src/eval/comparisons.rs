@@ -86,7 +86,7 @@ pub(super) fn compare(op: &str, left: &Value, right: &Value) -> Result<Option<bo
 
 /// How `left` orders against `right` for the ordering operator `op` (named in the TypeError).
 fn order(left: &Value, right: &Value, op: &str) -> Result<Option<Ordering>, Raise> {
-    use ValueKind::{Bool, Bytes, Float, Int, List, Set, Str, Tuple, Unknown};
+    use ValueKind::{BigInt, Bool, Bytes, Float, Int, List, Set, Str, Tuple, Unknown};
     let unsupported = || {
         let (l, r) = (left.exception_type_name(), right.exception_type_name());
         Err(("TypeError", format!("'{op}' not supported between instances of '{l}' and '{r}'")))
@@ -98,6 +98,9 @@ fn order(left: &Value, right: &Value, op: &str) -> Result<Option<Ordering>, Rais
     };
     match (&left.kind, &right.kind) {
         (Unknown(_), _) | (_, Unknown(_)) => Ok(None),
+        (BigInt(_), _) | (_, BigInt(_)) => {
+            Ok(super::integers::big_of(left).zip(super::integers::big_of(right)).map(|(a, b)| a.cmp(&b)))
+        }
         _ if int_of(left).is_some() && int_of(right).is_some() => {
             Ok(int_of(left).zip(int_of(right)).map(|(a, b)| a.cmp(&b)))
         }

@@ -88,6 +88,7 @@ impl Evaluator<'_> {
                                 ValueKind::None
                                 | ValueKind::Bool(_)
                                 | ValueKind::Int(_)
+                                | ValueKind::BigInt(_)
                                 | ValueKind::Float(_)
                                 | ValueKind::Dtype { .. }
                                 | ValueKind::Module(_) => {
@@ -183,10 +184,13 @@ impl Evaluator<'_> {
         };
         let v = self.expr(arg);
         match (self.t(op), &v.kind) {
-            ("-", ValueKind::Int(i)) => Value::new(ValueKind::Int(-i), s),
+            ("-", ValueKind::Int(_) | ValueKind::BigInt(_)) => {
+                Value::int(-super::integers::big_of(&v).unwrap_or_default(), s)
+            }
+            ("~", ValueKind::BigInt(b)) => Value::int(!(**b).clone(), s),
             ("-", ValueKind::Float(f)) => Value::new(ValueKind::Float(-f), s),
             ("-", ValueKind::Bool(b)) => Value::new(ValueKind::Int(-(*b as i128)), s),
-            ("+", ValueKind::Int(_) | ValueKind::Float(_)) => Value::new(v.kind, s),
+            ("+", ValueKind::Int(_) | ValueKind::BigInt(_) | ValueKind::Float(_)) => Value::new(v.kind, s),
             ("+", ValueKind::Bool(b)) => Value::new(ValueKind::Int(*b as i128), s),
             ("~", ValueKind::Int(i)) => Value::new(ValueKind::Int(!i), s),
             ("~", ValueKind::Bool(b)) => Value::new(ValueKind::Int(!(*b as i128)), s),
@@ -461,6 +465,8 @@ impl Evaluator<'_> {
         let mut cursor = node.walk();
         let children: Vec<Node> = node.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect();
         let mut elements: Option<Vec<Value>> = Some(Vec::new());
+        let displayed = children.len();
+        let constness: Vec<Option<bool>> = children.iter().map(|c| super::sets::constant(*c)).collect();
         for child in children {
             let element = match child.kind() {
                 "list_splat" => {
@@ -488,7 +494,7 @@ impl Evaluator<'_> {
                 }
             }
         }
-        match elements {
+        match elements.and_then(|e| super::sets::as_built(e, displayed, &constness)) {
             Some(elements) => Value::new(ValueKind::Set(elements), s),
             None => Value::unknown("set of elements not known statically", s),
         }

@@ -72,6 +72,11 @@ impl Evaluator<'_> {
         if self_documenting || spec.is_some_and(|s| self.t(s) != ":") {
             return Err("f-string fields with a format specification or `=` are not evaluated statically".into());
         }
+        if value.exceeds_str_digits() {
+            let message = "Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit";
+            self.fail(span(field), "ValueError", message.into());
+            return Err("raises".into());
+        }
         if !value.repr_is_exact() {
             return Err(match &value.kind {
                 ValueKind::Unknown(why) => why.clone(),

@@ -40,6 +40,9 @@ pub(super) fn item_index(container: &mut Value, key: &Value) -> Result<Option<us
         // Not one item we hold, but the slice's parts are checked as Python reads it.
         return slice_bounds(parts).map(|_| None).map_err(|(exception, message)| (at, exception, message));
     }
+    if sliceable(container) && beyond_index_size(key) {
+        return Err((at, "IndexError", CANNOT_FIT.into()));
+    }
     let key_type = key.exception_type_name();
     let int_key = match key.kind {
         ValueKind::Int(i) => Some(i),
@@ -79,6 +82,38 @@ pub(super) fn item_index(container: &mut Value, key: &Value) -> Result<Option<us
         },
         ValueKind::Unknown(_) => Ok(None),
         _ => Err((at, "TypeError", format!("'{type_name}' object is not subscriptable"))),
+    }
+}
+
+const CANNOT_FIT: &str = "cannot fit 'int' into an index-sized integer";
+
+/// Whether an int index does not fit CPython's `Py_ssize_t` (64 bits).
+fn beyond_index_size(key: &Value) -> bool {
+    match key.kind {
+        ValueKind::BigInt(_) => true,
+        ValueKind::Int(i) => i64::try_from(i).is_err(),
+        _ => false,
+    }
+}
+
+/// `text[i]` of a str (a one-character str) or bytes (an int), where `key` is an index
+/// [`item_index`] accepted.
+pub(super) fn character_at(container: &Value, key: &Value) -> Option<Value> {
+    let i = match key.kind {
+        ValueKind::Int(i) => i,
+        ValueKind::Bool(b) => b.into(),
+        _ => return None,
+    };
+    let at = |len: usize| usize::try_from(if i < 0 { i + len as i128 } else { i }).ok();
+    let s = key.span.clone();
+    match &container.kind {
+        ValueKind::Str(text) => {
+            let n = text.chars().count();
+            let c = text.chars().nth(at(n)?)?;
+            Some(Value::new(ValueKind::Str(c.into()), s))
+        }
+        ValueKind::Bytes(bytes) => Some(Value::new(ValueKind::Int(bytes.get(at(bytes.len())?)?.to_owned().into()), s)),
+        _ => None,
     }
 }
 
@@ -129,10 +164,14 @@ pub(super) fn apply_item_op(container: &mut Value, key: Value, op: ItemOp) -> Re
                 .map_err(|(exception, message)| (at, exception, message))?;
             if !modelled {
                 let s = container.span.clone();
+                // Still the same object: its copies become unknown too (`sharing.rs`).
+                let identity = container.identity;
                 *container = Value::unknown("changed through a slice", s);
+                container.identity = identity;
             }
             Ok(())
         }
+        (ValueKind::List(_), _) if beyond_index_size(&key) => Err((at, "IndexError", CANNOT_FIT.into())),
         (ValueKind::List(items), op) => {
             let len = items.len() as i128;
             let index = match key.kind {
@@ -347,7 +386,13 @@ impl Evaluator<'_> {
                 Some(v) => v.clone(),
                 None => not_known(s),
             },
-            Ok(None) => not_known(s),
+            Ok(None) => match character_at(&object, &key) {
+                Some(mut c) => {
+                    c.span = s;
+                    c
+                }
+                None => not_known(s),
+            },
             Err((at, exception, message)) => {
                 self.fail(at, exception, message);
                 Value::unknown("raises", s)

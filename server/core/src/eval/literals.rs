@@ -121,8 +121,21 @@ pub(super) fn parse_int(literal: &str, s: Span) -> Value {
     } else {
         lower.parse::<i128>().ok()
     };
-    match parsed {
-        Some(i) => Value::new(ValueKind::Int(i), s),
+    if let Some(i) = parsed {
+        return Value::new(ValueKind::Int(i), s);
+    }
+    let (digits, radix) = match (lower.get(..2), lower.get(2..)) {
+        (Some("0x"), Some(d)) => (d, 16),
+        (Some("0o"), Some(d)) => (d, 8),
+        (Some("0b"), Some(d)) => (d, 2),
+        _ => (lower.as_str(), 10),
+    };
+    // Decimal parsing is quadratic; past CPython's 4300-digit limit the literal does not compile.
+    let big = (radix != 10 || digits.len() <= crate::value::MAX_STR_DIGITS)
+        .then(|| num_bigint::BigInt::parse_bytes(digits.as_bytes(), radix))
+        .flatten();
+    match big {
+        Some(i) => Value::int(i, s),
         None => Value::unknown("integer literal too large to evaluate", s),
     }
 }

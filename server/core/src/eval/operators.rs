@@ -1,5 +1,6 @@
 //! Python's binary operators on known operands, with the exceptions they raise.
 
+use super::integers::{big_binary, big_of};
 use crate::value::{Span, Value, ValueKind};
 
 /// Python binary operators on known operands; unknown otherwise.
@@ -23,7 +24,13 @@ pub(super) fn binary(op: &str, left: &Value, right: &Value, s: Span) -> Result<V
     if let Some(message) = type_error(op, left, right) {
         return Err(("TypeError", message));
     }
-    Ok(binary_value(op, left, right, s))
+    let value = binary_value(op, left, right, s.clone());
+    let bools = matches!((&left.kind, &right.kind), (Bool(_), Bool(_))) && matches!(op, "&" | "|" | "^");
+    if let (Some(a), Some(b), true, false) = (big_of(left), big_of(right), value.is_unknown(), bools) {
+        // Beyond `i128`: Python's ints do not overflow.
+        return Ok(big_binary(op, &a, &b, s)?.unwrap_or(value));
+    }
+    Ok(value)
 }
 
 /// The `TypeError` CPython 3.11 raises for `left op right` where the operands' types do not
@@ -35,8 +42,8 @@ fn type_error(op: &str, left: &Value, right: &Value) -> Option<String> {
         return Option::None;
     }
     let (lt, rt) = (left.exception_type_name(), right.exception_type_name());
-    let numeric = |v: &Value| matches!(v.kind, Bool(_) | Int(_) | Float(_));
-    let integral = |v: &Value| matches!(v.kind, Bool(_) | Int(_));
+    let numeric = |v: &Value| matches!(v.kind, Bool(_) | Int(_) | BigInt(_) | Float(_));
+    let integral = |v: &Value| matches!(v.kind, Bool(_) | Int(_) | BigInt(_));
     let sequence = |v: &Value| matches!(v.kind, Str(_) | Bytes(_) | List(_) | Tuple(_));
     let shown = if op == "**" { "** or pow()" } else { op };
     let unsupported = Some(format!("unsupported operand type(s) for {shown}: '{lt}' and '{rt}'"));
@@ -98,17 +105,10 @@ fn binary_value(op: &str, left: &Value, right: &Value, s: Span) -> Value {
             Value::new(Dict(d), s)
         }
         (Set(a), Set(b)) if !left.contains_unknown() && !right.contains_unknown() => {
-            let in_set = |set: &[Value], v: &Value| set.iter().any(|e| crate::value::py_eq(e, v) == Some(true));
-            let mut out: Vec<Value> = match op {
-                "|" | "^" => a.iter().filter(|v| op == "|" || !in_set(b, v)).cloned().collect(),
-                "&" => a.iter().filter(|v| in_set(b, v)).cloned().collect(),
-                "-" => a.iter().filter(|v| !in_set(b, v)).cloned().collect(),
-                _ => return unknown(),
-            };
-            if matches!(op, "|" | "^") {
-                out.extend(b.iter().filter(|v| !in_set(a, v)).cloned());
+            match super::sets::algebra(op, a, b) {
+                Some(items) => Value::new(Set(items), s),
+                Option::None => unknown(),
             }
-            Value::new(Set(out), s)
         }
         (Str(a), _) | (_, Str(a)) if op == "*" => {
             let n = int_of(right).or_else(|| int_of(left));

@@ -79,3 +79,67 @@ fn replace_copies(value: &mut Value, changed: &Value) {
         _ => {}
     }
 }
+
+impl Evaluator<'_> {
+    /// A block that is not evaluated (`if`, `for`, ...) may change in place any list or dict
+    /// a name it mentions holds: every copy of those becomes unknown, with a note. (Blocks
+    /// that mention `manifest` itself are assumed not to change it, with a note of their own;
+    /// its top-level dict is only marked open.)
+    pub(super) fn block_may_change_shared(&mut self, block: tree_sitter::Node) {
+        let copied = &self.sharing.copied;
+        let mut identities = HashSet::new();
+        let mut names: Vec<&String> = Vec::new();
+        for (name, value) in &self.env {
+            let mut held = HashSet::new();
+            collect_copied(value, copied, &mut held);
+            if name != "manifest" && !held.is_empty() && super::names::mentions_name(block, self.text, name) {
+                identities.extend(held);
+                names.push(name);
+            }
+        }
+        if identities.is_empty() {
+            return;
+        }
+        let mut names: Vec<String> = names.into_iter().map(|n| format!("`{n}`")).collect();
+        names.sort();
+        for (name, value) in self.env.iter_mut() {
+            match (&mut value.kind, name == "manifest" && identities.contains(&value.identity)) {
+                (ValueKind::Dict(d), true) => {
+                    d.open = true;
+                    d.entries.iter_mut().for_each(|e| forget_copies(&mut e.value, &identities));
+                }
+                _ => forget_copies(value, &identities),
+            }
+        }
+        let message = format!(
+            "this block is not evaluated statically and may change lists or dicts that {} share with other names; those are not known statically",
+            names.join(", ")
+        );
+        self.note(super::first_line_span(block, self.text), message);
+    }
+}
+
+/// The copied identities of the containers in `value`.
+fn collect_copied(value: &Value, copied: &HashSet<u32>, out: &mut HashSet<u32>) {
+    if copied.contains(&value.identity) {
+        out.insert(value.identity);
+    }
+    match &value.kind {
+        ValueKind::List(items) | ValueKind::Tuple(items) => items.iter().for_each(|v| collect_copied(v, copied, out)),
+        ValueKind::Dict(d) => d.entries.iter().for_each(|e| collect_copied(&e.value, copied, out)),
+        _ => {}
+    }
+}
+
+/// Makes every container in `value` with one of `identities` unknown.
+fn forget_copies(value: &mut Value, identities: &HashSet<u32>) {
+    if identities.contains(&value.identity) {
+        *value = Value::unknown("may be changed by a block that is not evaluated statically", value.span.clone());
+        return;
+    }
+    match &mut value.kind {
+        ValueKind::List(items) | ValueKind::Tuple(items) => items.iter_mut().for_each(|v| forget_copies(v, identities)),
+        ValueKind::Dict(d) => d.entries.iter_mut().for_each(|e| forget_copies(&mut e.value, identities)),
+        _ => {}
+    }
+}

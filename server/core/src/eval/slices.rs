@@ -48,10 +48,11 @@ pub(super) fn sliceable(container: &Value) -> bool {
 pub(super) fn slice_bounds(parts: &[Value; 3]) -> Result<Option<[Option<i128>; 3]>, Raise> {
     let mut out = [None; 3];
     for p in [2, 0, 1] {
-        out[p] = match parts[p].kind {
+        out[p] = match &parts[p].kind {
             ValueKind::None => None,
-            ValueKind::Int(i) => Some(i),
-            ValueKind::Bool(b) => Some(b.into()),
+            // Bounds are clamped to the sequence: a big int is as good as the largest.
+            ValueKind::Int(_) | ValueKind::BigInt(_) => parts[p].int_clamped(),
+            ValueKind::Bool(b) => Some((*b).into()),
             ValueKind::Unknown(_) => return Ok(None),
             _ => return Err(("TypeError", NOT_AN_INDEX.into())),
         };

@@ -60,6 +60,7 @@ impl Evaluator<'_> {
             "if_statement" | "for_statement" | "while_statement" | "try_statement" | "with_statement"
             | "match_statement" => {
                 // Blocks are not evaluated: whatever they bind becomes unknown.
+                self.block_may_change_shared(node);
                 let mut names = HashSet::new();
                 collect_bound_names(node, self.text, &mut names);
                 let touches_manifest = mentions_name(node, self.text, "manifest");
@@ -276,9 +277,14 @@ impl Evaluator<'_> {
                     _ => None,
                 };
                 let message = match (&value.kind, &iterated) {
-                    (ValueKind::None | ValueKind::Bool(_) | ValueKind::Int(_) | ValueKind::Float(_), _) => {
-                        Some(("TypeError", format!("cannot unpack non-iterable {} object", value.type_name())))
-                    }
+                    (
+                        ValueKind::None
+                        | ValueKind::Bool(_)
+                        | ValueKind::Int(_)
+                        | ValueKind::BigInt(_)
+                        | ValueKind::Float(_),
+                        _,
+                    ) => Some(("TypeError", format!("cannot unpack non-iterable {} object", value.type_name()))),
                     (_, Some(items)) if !starred && items.len() > targets.len() => {
                         Some(("ValueError", format!("too many values to unpack (expected {})", targets.len())))
                     }
@@ -467,7 +473,10 @@ fn apply_method(
             }
             _ => {
                 let s = current.span.clone();
+                // Still the same object: its copies become unknown too (`sharing.rs`).
+                let identity = current.identity;
                 *current = Value::unknown("extended with a value not known statically", s);
+                current.identity = identity;
                 true
             }
         },

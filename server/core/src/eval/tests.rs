@@ -449,3 +449,54 @@ fn a_comma_in_a_subscript_makes_a_tuple_key() {
     let d = manifest("manifest = {('a', 1): 2}\nmanifest['b'] = manifest['a', 1]\n");
     assert_eq!(d.get("b").unwrap().value.repr(), "2");
 }
+
+/// Ints beyond `i128` are exact, and results too large to hold stay unknown instead of
+/// costing minutes (`2 ** 10 ** 9`).
+#[test]
+fn big_ints_are_exact_and_bounded() {
+    let d = manifest(
+        "manifest = {'a': 2 ** 10 ** 9, 'b': 1 << 10 ** 12, 'c': -(10 ** 40) // 7, 'd': (-1) ** (10 ** 40)}\n",
+    );
+    assert!(d.get("a").unwrap().value.is_unknown());
+    assert!(d.get("b").unwrap().value.is_unknown());
+    assert_eq!(d.get("c").unwrap().value.repr(), "-1428571428571428571428571428571428571429");
+    assert_eq!(d.get("d").unwrap().value.repr(), "1");
+}
+
+/// A block that is not evaluated may change a dict another name shares: its copies become
+/// unknown (with a note), not stale.
+#[test]
+fn blocks_make_shared_containers_unknown() {
+    let text =
+        "caps = {'inference': True}\nmanifest = {'capabilities': caps}\nfor n in ['bogus']:\n    caps[n] = True\n";
+    let model = eval(text);
+    let d = model.manifest.as_ref().and_then(|m| m.as_dict()).unwrap();
+    assert!(d.get("capabilities").unwrap().value.is_unknown());
+    assert!(model.notes.iter().any(|n| n.message.contains("may change lists or dicts that `caps` share")));
+    // Not shared: the block changes nothing `manifest` holds.
+    let model =
+        eval("caps = {'inference': True}\nfor n in ['bogus']:\n    caps[n] = True\nmanifest = {'capabilities': {}}\n");
+    assert!(model.notes.iter().all(|n| !n.message.contains("share")));
+}
+
+/// A set's repr follows CPython 3.11's table order (checked with `python3.11 -c`): a display
+/// of constants goes through a frozenset constant, one with a runtime value is built by
+/// adding its elements in order.
+#[test]
+fn set_reprs_follow_cpython_table_order() {
+    let d = manifest("z = 0\nmanifest = {'a': {-11, -19, 10}, 'b': {z - 11, z - 19, z + 10}, 'c': {31, True, 2}}\n");
+    assert_eq!(d.get("a").unwrap().value.repr(), "{-11, 10, -19}");
+    assert_eq!(d.get("b").unwrap().value.repr(), "{-19, 10, -11}");
+    assert_eq!(d.get("c").unwrap().value.repr(), "{True, 2, 31}");
+    // Five elements resize the table: not an order we claim.
+    assert!(!manifest("manifest = {'a': {1, 2, 3, 4, 5}}\n").get("a").unwrap().value.repr_is_exact());
+}
+
+/// A shared list changed in a way not modelled is unknown in every holder, not stale.
+#[test]
+fn shared_list_changed_unknowably_is_unknown_everywhere() {
+    let d = manifest("import os\na = [1]\nm = {'x': a}\na.extend(os.sep)\nmanifest = m\n");
+    assert!(d.get("x").unwrap().value.is_unknown());
+    let d = manifest("a = [1, 2]\nm = {'x': a}\na[::2] = [5]\nmanifest = m\n");
+    assert!(d.get("x").unwrap().value.is_unknown());
+}

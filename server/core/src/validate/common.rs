@@ -147,7 +147,7 @@ pub(super) fn regex_finding(out: &mut Out, at: &Value, pattern: &str, message: i
 
 pub(super) fn is_positive_number(v: &Value) -> bool {
     match v.kind {
-        ValueKind::Int(i) => i > 0,
+        ValueKind::Int(_) | ValueKind::BigInt(_) => v.int_clamped().is_some_and(|i| i > 0),
         ValueKind::Float(f) => f > 0.0,
         _ => false,
     }

@@ -103,7 +103,7 @@ pub(super) fn validate_resource_limits(out: &mut Out, manifest: &Dict) {
             continue;
         }
         if key == "cleanup_threshold_pct" {
-            if !matches!(v.kind, ValueKind::Int(i) if (1..=100).contains(&i)) {
+            if !v.int_clamped().is_some_and(|i| (1..=100).contains(&i)) {
                 out.error(
                     v.span.clone(),
                     "'resource_limits.cleanup_threshold_pct' must be an integer from 1 to 100".into(),

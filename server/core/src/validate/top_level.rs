@@ -35,6 +35,12 @@ pub(super) fn keys(out: &mut Out, manifest: &Dict, manifest_span: &Span) {
 
 pub(super) fn manifest_version(out: &mut Out, manifest: &Dict, manifest_span: &Span) {
     match manifest.get("manifest_version") {
+        // The warning's f-string takes the repr, which raises for an int of over 4300 digits.
+        Some(e) if e.value.exceeds_str_digits() => out.crash(
+            e.value.span.clone(),
+            "ValueError",
+            "Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit",
+        ),
         // A value whose repr we cannot print exactly (a set in hash order) is not claimed.
         Some(e) if e.value.is_unknown() || !e.value.repr_is_exact() => {}
         Some(e) if py_eq(&e.value, &Value::new(ValueKind::Int(1), 0..0)) != Some(true) => {
@@ -69,13 +75,13 @@ pub(super) fn settings(out: &mut Out, manifest: &Dict) {
         }
     }
     if let Some(e) = known_value(manifest, "device_count") {
-        if !matches!(e.kind, ValueKind::Int(i) if i >= 1) {
+        if e.int_clamped().is_none_or(|i| i < 1) {
             out.error(e.span.clone(), "'device_count' must be a positive integer".into(), Code::Type);
         }
     }
     for key in ["ieee754_seed", "max_samples", "max_samples_ieee754"] {
         if let Some(e) = known_value(manifest, key) {
-            if !matches!(e.kind, ValueKind::Int(i) if i >= 0) {
+            if e.int_clamped().is_none_or(|i| i < 0) {
                 out.error(e.span.clone(), format!("'{key}' must be a non-negative integer"), Code::Type);
             }
         }
@@ -86,9 +92,9 @@ pub(super) fn semantic_level(out: &mut Out, manifest: &Dict) {
     let s = schema();
     if let Some(e) = known_value(manifest, "semantic_level") {
         let (min, max) = (s.semantic_levels.min, s.semantic_levels.max);
-        match e.kind {
-            ValueKind::Int(i) if (min as i128..=max as i128).contains(&i) => {}
-            ValueKind::Int(_) => {
+        match e.int_clamped() {
+            Some(i) if (min as i128..=max as i128).contains(&i) => {}
+            Some(_) => {
                 out.error(e.span.clone(), format!("semantic_level must be from {min} to {max}"), Code::SemanticLevel);
             }
             _ => {
