@@ -11,7 +11,9 @@ costs). For every path it writes one JSON line to stdout:
 `lines` are the non-empty lines a user sees, as in the parity corpus (regenerate.py):
 stderr then stdout, the banner never printed (check_manifest does not print it), Python
 `warnings` output left out, and an uncaught exception's traceback replaced by its last
-line. `SystemExit` raised by a manifest ends `torchcts check-manifest` with its status;
+line. A module the manifest imports is put back as it was afterwards (`sys.foo = 1` in
+one file must not give the next one `sys.foo`: each real run is a fresh process).
+`SystemExit` raised by a manifest ends `torchcts check-manifest` with its status;
 here it is recorded the same way. A file that runs for more than 10 s is recorded with
 `"timeout": true`.
 
@@ -120,6 +122,32 @@ def _check_one(check_manifest, path: str) -> dict:
     return result
 
 
+IMPORTED = re.compile(r"\b(?:import|from)\s+([A-Za-z_]\w*)")
+
+
+def kept_modules(path: str) -> dict:
+    """A copy of the namespace of every loaded module the file names after `import` or
+    `from` (read loosely: a name too many costs a copy)."""
+    try:
+        with open(path, "rb") as f:
+            text = f.read().decode("utf-8", "replace")
+    except OSError:
+        return {}
+    names = set(IMPORTED.findall(text))
+    return {name: dict(vars(sys.modules[name])) for name in names if name in sys.modules}
+
+
+def put_back(kept: dict) -> None:
+    for name, namespace in kept.items():
+        module = sys.modules.get(name)
+        if module is None:
+            continue
+        current = vars(module)
+        for added in [k for k in current if k not in namespace]:
+            del current[added]
+        current.update(namespace)
+
+
 def main() -> int:
     for var in ("TORCHCTS_USE_PROJECT_VENV", "_TORCHCTS_VENV_ACTIVE"):
         os.environ.pop(var, None)
@@ -134,7 +162,9 @@ def main() -> int:
         path = raw.rstrip("\n")
         if not path:
             continue
+        kept = kept_modules(path)
         result = check_one(check_manifest, path)
+        put_back(kept)
         os.chdir(start)
         sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
         sys.stdout.flush()

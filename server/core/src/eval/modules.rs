@@ -117,7 +117,7 @@ impl Evaluator<'_> {
             let path_module = if cfg!(windows) { "ntpath" } else { "posixpath" };
             return Some(Value::new(ValueKind::Module(path_module.into()), s));
         }
-        if may_set_attributes(self.text) {
+        if may_set_attribute(self.text, attr) {
             return None;
         }
         if let Some(constant) = path_constant(module, attr) {
@@ -136,7 +136,7 @@ impl Evaluator<'_> {
     /// True when loading stops here.
     pub(super) fn imported_name_missing(&mut self, node: Node, module: &str, name: &str) -> bool {
         // A submodule not imported yet is imported (checked below, where the files are known).
-        if name.is_empty() || !module_lacks(module, name, self.loading.version) || may_set_attributes(self.text) {
+        if name.is_empty() || !module_lacks(module, name, self.loading.version) || may_set_attribute(self.text, name) {
             return false;
         }
         let files = self.loading.module_files;
@@ -180,44 +180,68 @@ fn path_constant(module: &str, attr: &str) -> Option<ValueKind> {
     }
 }
 
-/// Whether the text may give a module an attribute it did not have (`sys.foo = 1`,
-/// `setattr(sys, ...)`, `exec(...)`): then no attribute is claimed missing. A scan of the
-/// text, strings and comments included (more doubt, never a wrong claim), made only where
-/// a claim is about to be made.
-fn may_set_attributes(text: &str) -> bool {
+/// Whether the text may give a module the attribute `attr` (`sys.foo = 1`, `del sys.foo`,
+/// `for sys.foo in ...`, or any `setattr`, `exec(...)`, `__dict__`): then it is not claimed
+/// missing. A scan of the text, strings and comments included (more doubt, never a wrong
+/// claim), made only where a claim is about to be made.
+fn may_set_attribute(text: &str, attr: &str) -> bool {
     const DYNAMIC: [&str; 6] = ["setattr", "__dict__", "vars(", "exec(", "eval(", "globals("];
     if DYNAMIC.iter().any(|d| text.contains(d)) {
         return true;
     }
-    // `del x.y` (a line with `del` and a dot), and `x.y = ...` / `x.y += ...`.
-    let deletes = |line: &str| line.split(';').any(|part| part.trim_start().starts_with("del"));
-    if text.lines().any(|line| deletes(line) && line.contains('.')) {
-        return true;
-    }
-    let bytes = text.as_bytes();
+    text.lines().any(|line| line_may_set(line, attr))
+}
+
+/// `line` may bind `<something>.attr`: as an assignment's target (plain, augmented, in a
+/// tuple), a `del`, a `for` or `as` target.
+fn line_may_set(line: &str, attr: &str) -> bool {
+    let bytes = line.as_bytes();
+    let binds_targets = {
+        let code = line.trim_start();
+        code.starts_with("for ") || code.starts_with("async ") || code.starts_with("del") || line.contains(" as ")
+    };
     let mut at = 0;
     while let Some(dot) = bytes[at..].iter().position(|&b| b == b'.').map(|p| at + p) {
+        at = dot + 1;
         let mut i = dot + 1;
         while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] >= 0x80) {
             i += 1;
         }
+        if &line[dot + 1..i] != attr {
+            continue;
+        }
         while i < bytes.len() && (bytes[i] == b' ' || bytes[i] == b'\t') {
             i += 1;
         }
-        // An augmented operator (`+=`, `//=`, `**=`, `>>=`, ...) before the `=`.
-        while i < bytes.len() && b"+-*/%@&|^<>:".contains(&bytes[i]) && i < dot + 200 {
-            i += 1;
-        }
-        let assigns = bytes.get(i) == Some(&b'=') && bytes.get(i + 1) != Some(&b'=');
-        // `x.y<=z` and `x.y>=z` compare: `<`/`>` alone before `=` is no assignment.
-        let compares =
-            i >= 1 && matches!(bytes[i - 1], b'<' | b'>' | b'!') && !(i >= 2 && bytes[i - 2] == bytes[i - 1]);
-        if assigns && !compares {
+        // In a tuple of targets (`sys.a, sys.b = 1, 2`) the `=` comes later on the line.
+        let in_tuple = matches!(bytes.get(i), Some(b',' | b')' | b']')) && has_assignment(bytes, i);
+        if binds_targets || in_tuple || assignment_at(bytes, i) {
             return true;
         }
-        at = dot + 1;
     }
     false
+}
+
+/// Whether an assignment (`=` or an augmented operator) starts right at `i`.
+fn assignment_at(bytes: &[u8], i: usize) -> bool {
+    let mut j = i;
+    // An augmented operator (`+=`, `//=`, `**=`, `>>=`, ...) before the `=`.
+    while j < bytes.len() && j < i + 3 && b"+-*/%@&|^<>:".contains(&bytes[j]) {
+        j += 1;
+    }
+    let assigns = bytes.get(j) == Some(&b'=') && bytes.get(j + 1) != Some(&b'=');
+    // `x.y<=z` and `x.y>=z` compare: `<`/`>` alone before `=` is no assignment.
+    let compares = j > i && matches!(bytes[j - 1], b'<' | b'>') && !(j >= i + 2 && bytes[j - 2] == bytes[j - 1]);
+    assigns && !compares
+}
+
+/// Whether a `=` that is neither `==` nor a comparison appears at or after `from`.
+fn has_assignment(bytes: &[u8], from: usize) -> bool {
+    (from..bytes.len()).any(|j| {
+        bytes[j] == b'='
+            && bytes.get(j + 1) != Some(&b'=')
+            && (j == 0 || !matches!(bytes[j - 1], b'=' | b'<' | b'>' | b'!'))
+    })
 }
 
 impl ImportableModules {
@@ -282,19 +306,31 @@ mod tests {
         assert_eq!(files.location("sys").as_deref(), Some("(unknown location)"));
         assert_eq!(files.location("typing").as_deref(), Some("(/t.py)"));
         assert_eq!(files.location("os"), None);
-        for text in ["sys.foo = 1", "sys.foo += 1", "x.y //= 2", "setattr(sys, 'foo', 1)", "del sys.foo", "exec('')"] {
-            assert!(may_set_attributes(text), "{text}");
+        for text in [
+            "sys.foo = 1",
+            "sys.foo += 1",
+            "x.foo //= 2",
+            "sys.a, sys.foo = 1, 2",
+            "for sys.foo in []: pass",
+            "setattr(sys, 'bar', 1)",
+            "del sys.foo",
+            "exec('')",
+        ] {
+            assert!(may_set_attribute(text, "foo"), "{text}");
         }
         for text in [
-            "x = sys.argv",
+            "x = sys.foo",
             "if sys.foo == 1: pass",
-            "a = x.y <= 2",
-            "a = x.y >= 2",
-            "b = x.y != 3",
-            "del m['k']",
+            "a = x.foo <= 2",
+            "a = x.foo >= 2",
+            "b = x.foo != 3",
+            "del m['foo']",
+            "sys.food = 1",
+            "sys.bar = sys.foo",
+            "x = sys.foo, 1",
             "d = 'model.x'",
         ] {
-            assert!(!may_set_attributes(text), "{text}");
+            assert!(!may_set_attribute(text, "foo"), "{text}");
         }
     }
 }
