@@ -122,32 +122,6 @@ def _check_one(check_manifest, path: str) -> dict:
     return result
 
 
-IMPORTED = re.compile(r"\b(?:import|from)\s+([A-Za-z_]\w*)")
-
-
-def kept_modules(path: str) -> dict:
-    """A copy of the namespace of every loaded module the file names after `import` or
-    `from` (read loosely: a name too many costs a copy)."""
-    try:
-        with open(path, "rb") as f:
-            text = f.read().decode("utf-8", "replace")
-    except OSError:
-        return {}
-    names = set(IMPORTED.findall(text))
-    return {name: dict(vars(sys.modules[name])) for name in names if name in sys.modules}
-
-
-def put_back(kept: dict) -> None:
-    for name, namespace in kept.items():
-        module = sys.modules.get(name)
-        if module is None:
-            continue
-        current = vars(module)
-        for added in [k for k in current if k not in namespace]:
-            del current[added]
-        current.update(namespace)
-
-
 def main() -> int:
     for var in ("TORCHCTS_USE_PROJECT_VENV", "_TORCHCTS_VENV_ACTIVE"):
         os.environ.pop(var, None)
@@ -162,9 +136,7 @@ def main() -> int:
         path = raw.rstrip("\n")
         if not path:
             continue
-        kept = kept_modules(path)
         result = check_one(check_manifest, path)
-        put_back(kept)
         os.chdir(start)
         sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
         sys.stdout.flush()
