@@ -13,6 +13,9 @@ use tree_sitter::Node;
 /// Expressions nested deeper than this are not evaluated (an information note says so);
 /// above the 200 brackets CPython accepts.
 const MAX_DEPTH: usize = 256;
+/// Methods that change their object: called inside an expression, the change follows.
+const CHANGES_IN_PLACE: &[&str] =
+    &["pop", "remove", "append", "extend", "insert", "update", "setdefault", "clear", "popitem", "sort", "reverse"];
 
 impl Evaluator<'_> {
     pub(super) fn expr(&mut self, node: Node) -> Value {
@@ -305,7 +308,15 @@ impl Evaluator<'_> {
             return Value::unknown("call", s);
         }
         if let Some((object, method)) = bound.as_ref() {
-            if let Some(v) = self.method_call(object, method, &arguments, s.clone()) {
+            let value = self.method_call(object, method, &arguments, s.clone());
+            if self.model.load_error.is_none() && CHANGES_IN_PLACE.contains(&method.as_str()) {
+                if let Some(f) = function {
+                    let args =
+                        (!arguments.unpacked && arguments.keywords.is_empty()).then_some(&arguments.positional[..]);
+                    self.changed_by_method_in_expression(f, method, args, s.clone());
+                }
+            }
+            if let Some(v) = value {
                 return v;
             }
         }

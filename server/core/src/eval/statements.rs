@@ -396,6 +396,37 @@ impl Evaluator<'_> {
         understood
     }
 
+    /// `x = name[k]...[k].method(args)`: the call's value was taken from the object as it
+    /// was; the change the method makes in place (`pop`, `append`, ...) follows, as it does
+    /// for the call on a line of its own, or the container becomes unknown.
+    pub(super) fn changed_by_method_in_expression(
+        &mut self,
+        function: Node,
+        method: &str,
+        args: Option<&[Value]>,
+        s: Span,
+    ) {
+        let Some((root_node, keys)) = function.field(Field::Object).and_then(subscript_chain) else { return };
+        if root_node.kind() != "identifier" || !self.env.contains_key(self.t(root_node)) {
+            return;
+        }
+        let Reached::Known(root, path) = self.reach(root_node, &keys) else { return };
+        let mut raises = None;
+        if let Some(current) = self.at_path(&root, &path) {
+            let applied = args.is_some_and(|args| apply_method(current, method, args, s, &mut raises));
+            if !applied {
+                let identity = current.identity;
+                *current = Value::unknown("changed by a method not evaluated statically", current.span.clone());
+                current.identity = identity;
+            }
+        }
+        if let Some((s, exception, message)) = raises {
+            self.fail(s, exception, message);
+            return;
+        }
+        self.changed_in_place(root, path);
+    }
+
     fn delete(&mut self, node: Node) {
         let mut cursor = node.walk();
         let mut targets: Vec<Node> = node.named_children(&mut cursor).filter(|t| t.kind() != "comment").collect();
@@ -503,6 +534,22 @@ fn apply_method(
                 None => {}
             }
             true
+        }
+        // What an empty list or an index out of range raises, `methods.rs` says first.
+        (ValueKind::List(items), "pop") if args.len() <= 1 => {
+            let len = items.len() as i128;
+            let at = match args.first().map(|a| &a.kind) {
+                None => len - 1,
+                Some(ValueKind::Int(i)) if *i < 0 => *i + len,
+                Some(ValueKind::Int(i)) => *i,
+                _ => return false,
+            };
+            if (0..len).contains(&at) {
+                items.remove(at as usize);
+                true
+            } else {
+                false
+            }
         }
         _ => false,
     }
