@@ -383,17 +383,8 @@ impl Evaluator<'_> {
         if arguments.unpacked || !arguments.keywords.is_empty() {
             return false;
         }
-        let mut raises = None;
-        let understood = match self.at_path(&root, &path) {
-            Some(current) => apply_method(current, method, &arguments.positional, span(call), &mut raises),
-            None => false,
-        };
-        if let Some((s, exception, message)) = raises {
-            self.fail(s, exception, message);
-            return true;
-        }
-        self.changed_in_place(root, path);
-        understood
+        // Raised (None): the call is understood.
+        self.apply_in_place(root, path, method, Some(&arguments.positional), span(call), false).unwrap_or(true)
     }
 
     /// `x = name[k]...[k].method(args)`: the call's value was taken from the object as it
@@ -411,10 +402,26 @@ impl Evaluator<'_> {
             return;
         }
         let Reached::Known(root, path) = self.reach(root_node, &keys) else { return };
+        self.apply_in_place(root, path, method, args, s, true);
+    }
+
+    /// `method(args)` applied to the container at `path` under `root`, then to its copies
+    /// (`sharing.rs`): None where it certainly raised (recorded), else whether it was
+    /// understood; `unknown_otherwise` makes a container it could not change unknown.
+    fn apply_in_place(
+        &mut self,
+        root: String,
+        path: Vec<Value>,
+        method: &str,
+        args: Option<&[Value]>,
+        s: Span,
+        unknown_otherwise: bool,
+    ) -> Option<bool> {
         let mut raises = None;
+        let mut understood = false;
         if let Some(current) = self.at_path(&root, &path) {
-            let applied = args.is_some_and(|args| apply_method(current, method, args, s, &mut raises));
-            if !applied {
+            understood = args.is_some_and(|args| apply_method(current, method, args, s, &mut raises));
+            if !understood && unknown_otherwise {
                 let identity = current.identity;
                 *current = Value::unknown("changed by a method not evaluated statically", current.span.clone());
                 current.identity = identity;
@@ -422,9 +429,10 @@ impl Evaluator<'_> {
         }
         if let Some((s, exception, message)) = raises {
             self.fail(s, exception, message);
-            return;
+            return None;
         }
         self.changed_in_place(root, path);
+        Some(understood)
     }
 
     fn delete(&mut self, node: Node) {
