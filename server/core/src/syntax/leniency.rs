@@ -39,10 +39,57 @@ pub(super) fn first_copy(text: &str) -> Option<String> {
 /// The bytes of `source` (the text tree-sitter read into `tree`) to replace, and with what,
 /// for tree-sitter to read it as CPython does: each backslash continuation inside brackets
 /// a space, the comma of each statement tree-sitter joins to the next line a `;`.
-pub(super) fn same_length_edits(tree: &Tree, source: &str) -> Vec<(usize, u8)> {
+///
+/// `text` is the file as written: in [`first_copy`] a `\N{` became `\n{`, which an f-string
+/// reads as a newline and a replacement field; the braces of each such named escape become
+/// letters (`f"\N{DASH}"` has no field in CPython).
+pub(super) fn same_length_edits(tree: &Tree, source: &str, text: &str) -> Vec<(usize, u8)> {
     let mut edits: Vec<(usize, u8)> = bracketed_continuations(tree, source).into_iter().map(|at| (at, b' ')).collect();
     edits.extend(joined_statement_commas(tree, source).into_iter().map(|at| (at, b';')));
+    edits.extend(named_escape_fields(tree, text).into_iter().map(|at| (at, b'x')));
     edits
+}
+
+/// The braces of each `\N{...}` tree-sitter read as a replacement field of an f-string that
+/// is not raw (in a raw f-string `\N` is two characters and `{...}` is a field).
+fn named_escape_fields(tree: &Tree, text: &str) -> Vec<usize> {
+    if !text.contains("\\N{") {
+        return Vec::new();
+    }
+    let bytes = text.as_bytes();
+    let mut braces = Vec::new();
+    let mut stack = vec![tree.root_node()];
+    let mut cursor = tree.walk();
+    while let Some(node) = stack.pop() {
+        if node.kind() == "interpolation" && named_escape_at(bytes, node.start_byte()) && !in_raw_string(node, bytes) {
+            let open = node.start_byte();
+            // The escape's name runs to the next `}`, as CPython reads it; not past the line.
+            let close = bytes[open..].iter().position(|&b| matches!(b, b'}' | b'\n' | b'\r')).map(|i| open + i);
+            braces.push(open);
+            if let Some(close) = close.filter(|&c| bytes[c] == b'}') {
+                braces.push(close);
+            }
+            continue;
+        }
+        stack.extend(node.children(&mut cursor).collect::<Vec<_>>());
+    }
+    braces
+}
+
+/// Whether the `{` at `open` follows a `\N` whose backslash is not itself escaped.
+fn named_escape_at(bytes: &[u8], open: usize) -> bool {
+    if open < 2 || bytes[open - 1] != b'N' {
+        return false;
+    }
+    let backslashes = bytes[..open - 1].iter().rev().take_while(|&&b| b == b'\\').count();
+    backslashes % 2 == 1
+}
+
+/// Whether the string holding `interpolation` has an `r` in its prefix.
+fn in_raw_string(interpolation: Node, bytes: &[u8]) -> bool {
+    let Some(string) = interpolation.parent() else { return false };
+    let start = string.start_byte();
+    bytes[start..].iter().take_while(|b| b.is_ascii_alphabetic()).any(|b| matches!(b, b'r' | b'R'))
 }
 
 /// The offsets of the backslashes that continue a line inside brackets.

@@ -21,7 +21,7 @@ pub fn parse(text: &str, old: Option<&Tree>) -> Tree {
     let copy = first_copy(text);
     let source = copy.as_deref().unwrap_or(text);
     let tree = parser.parse(source, old).expect("parse only fails on cancellation or timeout, neither of which we set");
-    let edits = same_length_edits(&tree, source);
+    let edits = same_length_edits(&tree, source, text);
     if edits.is_empty() {
         return tree;
     }
@@ -36,7 +36,7 @@ pub fn parse(text: &str, old: Option<&Tree>) -> Tree {
 /// [`parse`]: tree-sitter reads `text` otherwise than CPython (a lone CR, a backslash
 /// continuation inside brackets, a statement joined to the next line).
 pub fn needs_own_parse(tree: &Tree, text: &str) -> bool {
-    has_lone_cr(text) || text.contains("\\N{") || !same_length_edits(tree, text).is_empty()
+    has_lone_cr(text) || text.contains("\\N{") || !same_length_edits(tree, text, text).is_empty()
 }
 
 /// Replaces `range` of `text` with `new_text` and edits `tree` to match, so the next parse
@@ -97,6 +97,10 @@ mod tests {
         let tree = sexp("x = {\n  'a\\N{b': 1,\n  'c': 2,\n}\n");
         assert!(!tree.contains("ERROR") && tree.contains("(pair"), "{tree}");
         assert!(sexp("x = '\\N{DASH}'\n").contains("(string"));
+        // In an f-string it is no replacement field; in a raw one `{DASH}` is.
+        assert_eq!(sexp("x = f'a\\N{EM DASH}b{c}'\n").matches("(interpolation").count(), 1);
+        assert_eq!(sexp("x = rf'a\\N{c}'\n").matches("(interpolation").count(), 1);
+        assert_eq!(sexp("x = f'a\\\\N{c}'\n").matches("(interpolation").count(), 1);
     }
 
     #[test]
