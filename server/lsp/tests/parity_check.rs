@@ -90,12 +90,14 @@ fn same_line(expected: &str, ours: &str) -> bool {
 }
 
 /// A case whose real line names a module's file (or says it has none, `(unknown
-/// location)`), which only the tool's Python knows: where our side has no such Python to
-/// ask (none, or one without torch; the server before it asked), it says it could not tell.
+/// location)`), or a package's submodule it lacks (`No module named 'torch.x'`), which only
+/// the tool's Python knows: where our side has no such Python to ask (none, or one without
+/// torch; the server before it asked), it says it could not tell.
 fn names_machine_folder(case: &Case) -> bool {
     case.expected["lines"].as_array().unwrap().iter().any(|l| {
         let l = l.as_str().unwrap();
-        MACHINE_FOLDERS.iter().any(|p| l.contains(p)) || l.ends_with(" (unknown location)")
+        let submodule = l.split_once("No module named '").is_some_and(|(_, name)| name.contains('.'));
+        MACHINE_FOLDERS.iter().any(|p| l.contains(p)) || l.ends_with(" (unknown location)") || submodule
     })
 }
 

@@ -159,6 +159,49 @@ impl Evaluator<'_> {
             }
         }
     }
+    /// `import a.b` (or `from a.b import c`) where the package `a`, found by the loading
+    /// Python, has no submodule `b` in its folders: `No module named 'a.b'`. Where its
+    /// submodules are not known they are asked for, and the import noted as not known
+    /// meanwhile. True when loading stops here.
+    pub(super) fn submodule_import_fails(&mut self, node: Node, module: &str) -> bool {
+        let parts: Vec<&str> = module.split('.').map(str::trim).collect();
+        let [top, sub, deeper @ ..] = parts.as_slice() else { return false };
+        // A module its package puts in `sys.modules` under its name (`os` sets `os.path`).
+        if *top == "os" && *sub == "path" && deeper.is_empty() {
+            return false;
+        }
+        let unknown_note = |this: &mut Self| {
+            this.note(
+                span(node),
+                format!("whether `{module}` can be imported is only known when Python loads the manifest (check-manifest fails if it cannot)"),
+            );
+        };
+        match self.loading.module_files.and_then(|f| f.submodules.get(*top)) {
+            Some(subs) if subs.contains(*sub) => {
+                if !deeper.is_empty() {
+                    unknown_note(self);
+                }
+                false
+            }
+            // An empty list is also a plain module's (whose error adds "is not a package"),
+            // and a name the package's own code may register is left to Python.
+            Some(subs) if !subs.is_empty() && module_lacks(top, sub, self.loading.version) => {
+                self.fail(span(node), "ModuleNotFoundError", format!("No module named '{top}.{sub}'"));
+                true
+            }
+            Some(_) => {
+                unknown_note(self);
+                false
+            }
+            // An attribute of the package is most often its submodule (`torch.nn`).
+            None if !module_lacks(top, sub, self.loading.version) => false,
+            None => {
+                self.model.module_file_wanted.get_or_insert_with(|| top.to_string());
+                unknown_note(self);
+                false
+            }
+        }
+    }
 }
 
 /// The path constants of `os` and its path module, as the platform this runs on has them

@@ -105,7 +105,7 @@ impl Evaluator<'_> {
                 "dotted_name" => {
                     let full = self.t(name);
                     let first = full.split('.').next().unwrap_or(full).to_string();
-                    if self.import_fails(name, full) {
+                    if self.import_fails(name, full) || self.submodule_import_fails(name, full) {
                         return;
                     }
                     if first == "torch" {
@@ -120,7 +120,7 @@ impl Evaluator<'_> {
                 }
                 "aliased_import" => {
                     let module = name.field(Field::Name).map(|n| self.t(n)).unwrap_or("");
-                    if self.import_fails(name, module) {
+                    if self.import_fails(name, module) || self.submodule_import_fails(name, module) {
                         return;
                     }
                     if let Some(alias) = name.field(Field::Alias) {
@@ -153,7 +153,7 @@ impl Evaluator<'_> {
         // A relative import (`from . import x`) fails otherwise; not claimed here.
         if !module.starts_with('.') {
             if let Some(name) = node.field(Field::ModuleName) {
-                if self.import_fails(name, module) {
+                if self.import_fails(name, module) || self.submodule_import_fails(name, module) {
                     return;
                 }
             }
@@ -382,6 +382,13 @@ impl Evaluator<'_> {
         }
         if arguments.unpacked || !arguments.keywords.is_empty() {
             return false;
+        }
+        let type_name = self.at_path(&root, &path).map(|v| v.type_name());
+        let wrong_count = type_name
+            .and_then(|t| super::methods::arity_error(t, method, arguments.positional.len(), self.loading.version));
+        if let Some(message) = wrong_count {
+            self.fail(span(call), "TypeError", message);
+            return true;
         }
         // Raised (None): the call is understood.
         self.apply_in_place(root, path, method, Some(&arguments.positional), span(call), false).unwrap_or(true)
