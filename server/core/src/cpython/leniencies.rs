@@ -102,11 +102,17 @@ pub(super) fn tree_shape_error(tree: &Tree, text: &str) -> Option<(usize, Python
     while let Some(node) = stack.pop() {
         let found = match node.kind() {
             "assignment" => assignment_error(node),
-            "augmented_assignment" => node
-                .child_by_field_name("right")
-                .filter(|r| r.kind() == "assignment")
-                .and_then(|r| child_of_kind(r, "="))
-                .map(|eq| (eq.start_byte(), INVALID)),
+            "augmented_assignment" => augmented_assignment_error(node),
+            // `x := 1` as a statement: only inside brackets (`(x := 1)`).
+            "expression_statement" => node
+                .named_child(0)
+                .filter(|e| e.kind() == "named_expression")
+                .and_then(|e| child_of_kind(e, ":="))
+                .map(|walrus| (walrus.start_byte(), INVALID)),
+            // `{,}`, `f(,)`: a comma with nothing before it.
+            "dictionary" | "argument_list" => {
+                node.child(1).filter(|c| c.kind() == ",").map(|comma| (comma.start_byte(), INVALID))
+            }
             "parameters" | "lambda_parameters" => parameters_error(node),
             _ => None,
         };
@@ -164,6 +170,26 @@ fn assignment_error(assignment: Node) -> Option<(usize, &'static str)> {
     let augmented = right.filter(|r| r.kind() == "augmented_assignment")?;
     let operator = augmented.child_by_field_name("operator")?;
     Some((operator.start_byte(), INVALID))
+}
+
+/// CPython's error for an augmented assignment tree-sitter accepts: to a tuple or list
+/// (`a, += 1`), or inside an assignment chain (`a *= b = 1`).
+fn augmented_assignment_error(node: Node) -> Option<(usize, &'static str)> {
+    let left = node.child_by_field_name("left")?;
+    match left.kind() {
+        "tuple_pattern" | "tuple" if child_of_kind(left, ",").is_none() => {}
+        "pattern_list" | "tuple_pattern" | "tuple" | "expression_list" => {
+            return Some((left.start_byte(), "'tuple' is an illegal expression for augmented assignment"))
+        }
+        "list_pattern" | "list" => {
+            return Some((left.start_byte(), "'list' is an illegal expression for augmented assignment"))
+        }
+        _ => {}
+    }
+    node.child_by_field_name("right")
+        .filter(|r| r.kind() == "assignment")
+        .and_then(|r| child_of_kind(r, "="))
+        .map(|eq| (eq.start_byte(), INVALID))
 }
 
 /// CPython's error for a parameter list tree-sitter accepts: a parameter without a default
@@ -257,6 +283,11 @@ mod tests {
             ("x: int: int = 1\n", "invalid syntax", 1),
             ("x = [1,\n  2]\ny: int: \\\n int = 1\n", "invalid syntax", 3),
             ("x = 1\ny = x *= 2\n", "invalid syntax", 2),
+            ("extra ,+= {1}\n", "'tuple' is an illegal expression for augmented assignment", 1),
+            ("x = 1\n[a, b] += 1\n", "'list' is an illegal expression for augmented assignment", 2),
+            ("x = 1\nmanifest := {1: 2}\n", "invalid syntax", 2),
+            ("x = {,}\n", "invalid syntax", 1),
+            ("x = 1\nz = f(\n,)\n", "invalid syntax", 3),
             ("x = (1 +\n 2) *= 3\n", "invalid syntax", 2),
             ("x *= y = 1\n", "invalid syntax", 1),
             ("x = 1\nx, y: int\n", "only single target (not tuple) can be annotated", 2),
