@@ -89,15 +89,25 @@ enum Arity {
     ParseTuple,
     /// `str.replace` of 3.13: `replace() takes at least 2 positional arguments (1 given)`
     Replace313,
+    /// Argument Clinic with one count: `insert expected 2 arguments, got 1`
+    ClinicExactly,
 }
 
 /// The `TypeError` of calling `type_name.method` with `given` positional arguments, where
 /// the count is wrong (only the methods [`method_call`](Evaluator::method_call) knows).
-fn arity_error(type_name: &str, method: &str, given: usize, python: PythonVersion) -> Option<String> {
+pub(super) fn arity_error(type_name: &str, method: &str, given: usize, python: PythonVersion) -> Option<String> {
     let new_clinic = python >= PythonVersion::V3_13;
     let (least, most, arity) = match (type_name, method) {
-        ("str", "upper" | "lower") | ("list", "copy") => (0, 0, Arity::NoArguments),
-        ("str", "join") | ("list", "count" | "remove") => (1, 1, Arity::ExactlyOne),
+        ("str", "upper" | "lower")
+        | ("list", "copy" | "clear" | "reverse")
+        | ("dict", "clear" | "popitem" | "keys" | "values" | "items" | "copy")
+        | ("set", "clear" | "pop" | "copy") => (0, 0, Arity::NoArguments),
+        ("str", "join")
+        | ("list", "count" | "remove" | "append" | "extend")
+        | ("set", "add" | "discard" | "remove") => (1, 1, Arity::ExactlyOne),
+        ("list", "insert") => (2, 2, Arity::ClinicExactly),
+        ("dict", "update") => (0, 1, Arity::Clinic),
+        ("dict", "setdefault") => (1, 2, Arity::Clinic),
         ("str", "strip" | "lstrip" | "rstrip") | ("list", "pop") => (0, 1, Arity::Clinic),
         ("str", "replace") => (2, 3, if new_clinic { Arity::Replace313 } else { Arity::Clinic }),
         ("str", "startswith" | "endswith" | "find" | "index" | "count") => {
@@ -122,6 +132,7 @@ fn arity_error(type_name: &str, method: &str, given: usize, python: PythonVersio
             format!("replace() takes at least 2 positional arguments ({given} given)")
         }
         Arity::Replace313 => format!("replace() takes at most 3 arguments ({given} given)"),
+        Arity::ClinicExactly => format!("{method} expected {least} argument{}, got {given}", plural(least)),
     })
 }
 
@@ -403,6 +414,16 @@ mod tests {
             ("list", "index", 0, V3_12, "index expected at least 1 argument, got 0"),
             ("dict", "get", 3, V3_12, "get expected at most 2 arguments, got 3"),
             ("dict", "pop", 0, V3_13, "pop expected at least 1 argument, got 0"),
+            // The methods that change a container in place (the same in 3.10-3.13).
+            ("list", "append", 0, V3_12, "list.append() takes exactly one argument (0 given)"),
+            ("list", "extend", 2, V3_13, "list.extend() takes exactly one argument (2 given)"),
+            ("list", "insert", 1, V3_12, "insert expected 2 arguments, got 1"),
+            ("list", "clear", 1, V3_12, "list.clear() takes no arguments (1 given)"),
+            ("dict", "update", 2, V3_12, "update expected at most 1 argument, got 2"),
+            ("dict", "setdefault", 0, V3_13, "setdefault expected at least 1 argument, got 0"),
+            ("dict", "popitem", 1, V3_12, "dict.popitem() takes no arguments (1 given)"),
+            ("set", "add", 2, V3_12, "set.add() takes exactly one argument (2 given)"),
+            ("set", "pop", 1, V3_13, "set.pop() takes no arguments (1 given)"),
         ];
         for (type_name, method, given, python, message) in cases {
             assert_eq!(arity_error(type_name, method, given, python).as_deref(), Some(message));
