@@ -12,6 +12,11 @@ use attributes::{
 use std::ops::Range;
 
 mod attributes;
+mod builtin;
+mod set_order;
+pub use builtin::is_builtin_class;
+pub use set_order::set_iteration_order;
+use set_order::{set_order, set_order_is_known};
 
 pub use accounting::pyfmt::{float_repr, str_repr};
 
@@ -53,6 +58,9 @@ pub enum ValueKind {
     Set(Vec<Value>),
     /// `slice(start, stop, step)`, as `x[start:stop:step]` makes it (a subscript only).
     Slice(Box<[Value; 3]>),
+    /// A builtin function or class by its name (`print`, `int`, `ValueError`): opaque, but
+    /// its type and repr are known (`print + 1` raises a TypeError naming them).
+    Builtin(&'static str),
     /// Could not be evaluated statically; the string says why.
     Unknown(String),
 }
@@ -252,7 +260,9 @@ impl Value {
             ValueKind::Slice(_) => SLICE_ATTRIBUTES,
             ValueKind::Set(_) => SET_ATTRIBUTES,
             ValueKind::Dtype { .. } => DTYPE_ATTRIBUTES,
-            ValueKind::Module(_) | ValueKind::Unknown(_) => return None,
+            // A builtin function's attributes are all dunders; a class has its methods.
+            ValueKind::Builtin(name) if !is_builtin_class(name) => &[],
+            ValueKind::Module(_) | ValueKind::Builtin(_) | ValueKind::Unknown(_) => return None,
         };
         let dunder = attr.len() > 4 && attr.starts_with("__") && attr.ends_with("__");
         (!dunder && !known.contains(&attr)).then(|| self.exception_type_name())
@@ -283,7 +293,8 @@ impl Value {
                 | ValueKind::Dict(_)
                 | ValueKind::Set(_)
         );
-        matches!(self.kind, ValueKind::Dtype { .. } | ValueKind::Module(_)) || (self.is_builtin_instance() && !iterable)
+        matches!(self.kind, ValueKind::Dtype { .. } | ValueKind::Module(_) | ValueKind::Builtin(_))
+            || (self.is_builtin_instance() && !iterable)
     }
 
     /// An instance of a builtin type (no `__setattr__` of its own, not callable).
@@ -321,8 +332,32 @@ impl Value {
             ValueKind::Module(_) => "module",
             ValueKind::Slice(_) => "slice",
             ValueKind::Set(_) => "set",
+            ValueKind::Builtin(name) if is_builtin_class(name) => "type",
+            ValueKind::Builtin(_) => "builtin_function_or_method",
             ValueKind::Unknown(_) => "object",
         }
+    }
+
+    /// What iterating a known value gives: a str's characters, bytes' ints, a dict's keys,
+    /// a set's elements in CPython's order (where that order is not known, as many values
+    /// not known statically). None where not known.
+    pub fn iterated(&self) -> Option<Vec<Value>> {
+        let at = || self.span.clone();
+        Some(match &self.kind {
+            ValueKind::List(items) | ValueKind::Tuple(items) => items.clone(),
+            ValueKind::Str(text) => text.chars().map(|c| Value::new(ValueKind::Str(c.into()), at())).collect(),
+            ValueKind::Bytes(bytes) => bytes.iter().map(|&b| Value::new(ValueKind::Int(b.into()), at())).collect(),
+            ValueKind::Dict(d) if !d.open => d.entries.iter().map(|e| e.key.clone()).collect(),
+            // An element not known may equal another: then even the count is not known.
+            ValueKind::Set(items) if !self.contains_unknown() => match set_order_is_known(items) {
+                true => set_order(items),
+                false => items
+                    .iter()
+                    .map(|i| Value::unknown("a set's order is not known statically", i.span.clone()))
+                    .collect(),
+            },
+            _ => return None,
+        })
     }
 
     /// Python truthiness; `None` when unknown.
@@ -342,7 +377,7 @@ impl Value {
                 }
                 !d.entries.is_empty()
             }
-            ValueKind::Dtype { .. } | ValueKind::Module(_) | ValueKind::Slice(_) => true,
+            ValueKind::Dtype { .. } | ValueKind::Module(_) | ValueKind::Slice(_) | ValueKind::Builtin(_) => true,
             ValueKind::Unknown(_) => return None,
         })
     }
@@ -368,6 +403,8 @@ impl Value {
             }
             ValueKind::Dtype { canonical, .. } => canonical.clone(),
             ValueKind::Module(name) => format!("<module '{name}'>"),
+            ValueKind::Builtin(name) if is_builtin_class(name) => format!("<class '{name}'>"),
+            ValueKind::Builtin(name) => format!("<built-in function {name}>"),
             ValueKind::Slice(parts) => format!("slice({})", join_reprs(parts.as_slice())),
             ValueKind::Set(items) if items.is_empty() => "set()".into(),
             ValueKind::Set(items) => format!("{{{}}}", join_reprs(&set_order(items))),
@@ -406,51 +443,6 @@ fn tuple_of(parts: &[Value; 3]) -> Value {
 /// CPython's default `sys.get_int_max_str_digits()`.
 pub const MAX_STR_DIGITS: usize = 4300;
 
-/// Whether CPython iterates these set elements in a known order (see [`set_iteration_order`]).
-fn set_order_is_known(items: &[Value]) -> bool {
-    items.len() <= 1 || set_iteration_order(items).is_some()
-}
-
-/// The elements in the order CPython iterates them, where [`set_order_is_known`].
-fn set_order(items: &[Value]) -> Vec<Value> {
-    set_iteration_order(items).unwrap_or_else(|| items.to_vec())
-}
-
-/// CPython 3.11's `hash()` of an int or bool, as the unsigned `size_t` a set probes with;
-/// `None` for other values (a str's hash changes from run to run).
-fn set_hash(v: &Value) -> Option<u64> {
-    const MODULUS: i128 = (1 << 61) - 1;
-    let n = match v.kind {
-        ValueKind::Bool(b) => i128::from(b),
-        ValueKind::Int(i) => i,
-        _ => return Option::None,
-    };
-    let reduced = if n < 0 { -((-n) % MODULUS) } else { n % MODULUS };
-    let hash = if reduced == -1 { -2 } else { reduced } as i64;
-    Some(hash as u64)
-}
-
-/// The order CPython iterates a set made by adding `items` one by one to an empty set:
-/// slot order in its 8-slot table, probing as `set_add_entry` does (no linear probes in a
-/// table that small; `perturb` shifted by 5). Only for up to 4 elements (the fifth resizes
-/// the table) whose hashes are known.
-pub fn set_iteration_order(items: &[Value]) -> Option<Vec<Value>> {
-    if items.len() > 4 {
-        return Option::None;
-    }
-    let mut table: [Option<&Value>; 8] = [Option::None; 8];
-    for item in items {
-        let hash = set_hash(item)?;
-        let (mut perturb, mut i) = (hash, (hash & 7) as usize);
-        while table[i].is_some() {
-            perturb >>= 5;
-            i = ((i as u64).wrapping_mul(5).wrapping_add(1).wrapping_add(perturb) & 7) as usize;
-        }
-        table[i] = Some(item);
-    }
-    Some(table.into_iter().flatten().cloned().collect())
-}
-
 fn join_reprs(items: &[Value]) -> String {
     items.iter().map(Value::repr).collect::<Vec<_>>().join(", ")
 }
@@ -476,6 +468,7 @@ pub fn key_hash(v: &Value) -> Option<u64> {
             ValueKind::Bytes(b) => (3u8, b).hash(h),
             ValueKind::Dtype { canonical, .. } => (4u8, canonical).hash(h),
             ValueKind::Module(m) => (5u8, m).hash(h),
+            ValueKind::Builtin(name) => (8u8, name).hash(h),
             ValueKind::List(items) | ValueKind::Tuple(items) => {
                 // `py_eq` calls a list equal to a list, a tuple to a tuple: one tag for both
                 // is still consistent.
@@ -505,6 +498,7 @@ pub fn py_eq(a: &Value, b: &Value) -> Option<bool> {
         (BigInt(_), Int(_) | Bool(_)) | (Int(_) | Bool(_), BigInt(_)) => false,
         (Dtype { canonical: x, .. }, Dtype { canonical: y, .. }) => x == y,
         (Module(x), Module(y)) => x == y,
+        (Builtin(x), Builtin(y)) => x == y,
         (Slice(x), Slice(y)) => return py_eq(&tuple_of(x), &tuple_of(y)),
         (List(x), List(y)) | (Tuple(x), Tuple(y)) => {
             if x.len() != y.len() {

@@ -157,7 +157,7 @@ fn in_place(op: &str, current: &Value, rhs: &Value, s: Span) -> Result<Value, (&
             if rhs.not_iterable() {
                 return Err(("TypeError", format!("'{}' object is not iterable", rhs.exception_type_name())));
             }
-            let Some(more) = iterated(rhs) else { return unknown() };
+            let Some(more) = rhs.iterated() else { return unknown() };
             let mut items = items.clone();
             items.extend(more);
             Ok(Value::new(ValueKind::List(items), s))
@@ -175,7 +175,7 @@ fn in_place(op: &str, current: &Value, rhs: &Value, s: Span) -> Result<Value, (&
                     ));
                 }
             }
-            let Some(elements) = iterated(rhs) else { return unknown() };
+            let Some(elements) = rhs.iterated() else { return unknown() };
             let mut d = d.clone();
             for (i, element) in elements.into_iter().enumerate() {
                 if element.not_iterable() {
@@ -184,7 +184,7 @@ fn in_place(op: &str, current: &Value, rhs: &Value, s: Span) -> Result<Value, (&
                         format!("cannot convert dictionary update sequence element #{i} to a sequence"),
                     ));
                 }
-                let Some(pair) = iterated(&element) else { return unknown() };
+                let Some(pair) = element.iterated() else { return unknown() };
                 let [key, value]: [Value; 2] = pair.try_into().map_err(|pair: Vec<Value>| {
                     let n = pair.len();
                     ("ValueError", format!("dictionary update sequence element #{i} has length {n}; 2 is required"))
@@ -214,16 +214,4 @@ fn in_place(op: &str, current: &Value, rhs: &Value, s: Span) -> Result<Value, (&
             }
         }),
     }
-}
-
-/// What iterating a known value gives: a str's characters, bytes' ints, a dict's keys.
-fn iterated(value: &Value) -> Option<Vec<Value>> {
-    let at = || value.span.clone();
-    Some(match &value.kind {
-        ValueKind::List(items) | ValueKind::Tuple(items) => items.clone(),
-        ValueKind::Str(text) => text.chars().map(|c| Value::new(ValueKind::Str(c.into()), at())).collect(),
-        ValueKind::Bytes(bytes) => bytes.iter().map(|&b| Value::new(ValueKind::Int(b.into()), at())).collect(),
-        ValueKind::Dict(d) if !d.open => d.entries.iter().map(|e| e.key.clone()).collect(),
-        _ => return None,
-    })
 }
