@@ -25,9 +25,11 @@ pub fn to_py(value: &Value) -> PyValue {
         ValueKind::Tuple(items) => PyValue::Tuple(items.iter().map(to_py).collect()),
         ValueKind::Dict(d) => PyValue::Dict(d.entries.iter().map(|e| (to_py(&e.key), to_py(&e.value))).collect()),
         ValueKind::Dtype { canonical, .. } => PyValue::Dtype(canonical.clone()),
-        ValueKind::Bytes(_) | ValueKind::Module(_) | ValueKind::Slice(_) | ValueKind::Set(_) => {
-            PyValue::Other(value.repr())
-        }
+        ValueKind::Bytes(_)
+        | ValueKind::Module(_)
+        | ValueKind::Slice(_)
+        | ValueKind::Set(_)
+        | ValueKind::Builtin(_) => PyValue::Other(value.repr()),
         ValueKind::Unknown(why) => PyValue::Other(why.clone()),
     }
 }

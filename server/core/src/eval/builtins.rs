@@ -208,6 +208,66 @@ pub(super) const STDLIB_MODULES: &[&str] = &[
     "subprocess",
 ];
 
+/// The builtin function or class `name` stands for, as [`ValueKind::Builtin`] holds it
+/// (`IOError` is `OSError`); None for a constant (`Ellipsis`), a module dunder, or what
+/// `site` adds (`exit`, `help`): those stay values not known statically.
+pub(super) fn builtin_object(name: &str) -> Option<&'static str> {
+    const FUNCTIONS: [&str; 45] = [
+        "abs",
+        "aiter",
+        "all",
+        "anext",
+        "any",
+        "ascii",
+        "bin",
+        "breakpoint",
+        "callable",
+        "chr",
+        "compile",
+        "delattr",
+        "dir",
+        "divmod",
+        "eval",
+        "exec",
+        "format",
+        "getattr",
+        "globals",
+        "hasattr",
+        "hash",
+        "hex",
+        "id",
+        "input",
+        "isinstance",
+        "issubclass",
+        "iter",
+        "len",
+        "locals",
+        "max",
+        "min",
+        "next",
+        "oct",
+        "open",
+        "ord",
+        "pow",
+        "print",
+        "repr",
+        "round",
+        "setattr",
+        "sorted",
+        "sum",
+        "vars",
+        "__import__",
+        "__build_class__",
+    ];
+    let name = match name {
+        "IOError" | "EnvironmentError" => "OSError",
+        "Ellipsis" | "NotImplemented" => return None,
+        _ => name,
+    };
+    let known = FUNCTIONS.contains(&name) || crate::value::is_builtin_class(name);
+    PYTHON_BUILTINS.iter().find(|b| **b == name).copied().filter(|_| known)
+}
+
 /// `dir(builtins)` of CPython 3.11, plus module dunders.
 pub(crate) const PYTHON_BUILTINS: &[&str] = &[
     "ArithmeticError",

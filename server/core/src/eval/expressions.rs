@@ -1,7 +1,7 @@
 //! Expressions: literals, names, attributes, subscripts, calls, dict literals and the
 //! operators, evaluated to a [`Value`] or to `Unknown` with a reason.
 
-use super::builtins::{CallArguments, PYTHON_BUILTINS};
+use super::builtins::{builtin_object, CallArguments, PYTHON_BUILTINS};
 use super::literals::{decode_string_literal, parse_float, parse_int};
 use super::operators::binary;
 use super::{first_named, span, Evaluator};
@@ -216,6 +216,9 @@ impl Evaluator<'_> {
         }
         if self.bound_before.contains(name) {
             return Value::unknown(format!("`{name}` is assigned in code that is not evaluated statically"), s);
+        }
+        if let Some(builtin) = builtin_object(name) {
+            return Value::new(ValueKind::Builtin(builtin), s);
         }
         if PYTHON_BUILTINS.contains(&name) {
             return Value::unknown(format!("`{name}` is a Python builtin"), s);

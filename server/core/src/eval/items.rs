@@ -80,7 +80,9 @@ pub(super) fn item_index(container: &mut Value, key: &Value) -> Result<Option<us
             (Some(_), None) => Err((at, "IndexError", "index out of range".into())),
             (None, _) => Err((at, "TypeError", format!("byte indices must be integers or slices, not {key_type}"))),
         },
+        // A class: `list[int]` is a generic alias, `int[0]` raises another message.
         ValueKind::Unknown(_) => Ok(None),
+        ValueKind::Builtin(name) if crate::value::is_builtin_class(name) => Ok(None),
         _ => Err((at, "TypeError", format!("'{type_name}' object is not subscriptable"))),
     }
 }

@@ -41,6 +41,11 @@ fn type_error(op: &str, left: &Value, right: &Value) -> Option<String> {
     if left.is_unknown() || right.is_unknown() {
         return Option::None;
     }
+    // `int | None` is a union type; what a class does with other operators is not modelled.
+    let class = |v: &Value| matches!(v.kind, Builtin(name) if crate::value::is_builtin_class(name));
+    if op == "|" && (class(left) || class(right)) {
+        return Option::None;
+    }
     let (lt, rt) = (left.exception_type_name(), right.exception_type_name());
     let numeric = |v: &Value| matches!(v.kind, Bool(_) | Int(_) | BigInt(_) | Float(_));
     let integral = |v: &Value| matches!(v.kind, Bool(_) | Int(_) | BigInt(_));

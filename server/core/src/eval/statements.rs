@@ -150,12 +150,14 @@ impl Evaluator<'_> {
 
     fn import_from(&mut self, node: Node) {
         let module = node.field(Field::ModuleName).map(|n| self.t(n)).unwrap_or("");
-        // A relative import (`from . import x`) fails otherwise; not claimed here.
-        if !module.starts_with('.') {
-            if let Some(name) = node.field(Field::ModuleName) {
-                if self.import_fails(name, module) || self.submodule_import_fails(name, module) {
-                    return;
-                }
+        // torchcts loads the file as a top-level module `manifest`: it has no package.
+        if module.starts_with('.') {
+            self.fail(span(node), "ImportError", "attempted relative import with no known parent package".into());
+            return;
+        }
+        if let Some(name) = node.field(Field::ModuleName) {
+            if self.import_fails(name, module) || self.submodule_import_fails(name, module) {
+                return;
             }
         }
         let mut cursor = node.walk();
@@ -184,7 +186,7 @@ impl Evaluator<'_> {
                 "torch" => torch_has(imported) || schema().dtype_by_attr(imported).is_some(),
                 _ => STDLIB_MODULES.contains(&top),
             };
-            if !known && !module.starts_with('.') && !imported.is_empty() {
+            if !known && !imported.is_empty() {
                 self.note(
                     span(name),
                     format!("whether `{module}.{imported}` can be imported is only known when Python loads the manifest (check-manifest fails if it cannot)"),
@@ -265,26 +267,12 @@ impl Evaluator<'_> {
                 let targets: Vec<Node> = target.named_children(&mut cursor).filter(|t| t.kind() != "comment").collect();
                 let starred = targets.iter().any(|t| t.kind() == "list_splat_pattern");
                 // What iterating the value gives (a dict its keys), where it is known.
-                let iterated: Option<Vec<Value>> = match &value.kind {
-                    ValueKind::Tuple(items) | ValueKind::List(items) => Some(items.clone()),
-                    ValueKind::Dict(d) if !d.open => Some(d.entries.iter().map(|e| e.key.clone()).collect()),
-                    ValueKind::Str(text) => Some(
-                        text.chars().map(|c| Value::new(ValueKind::Str(c.to_string()), value.span.clone())).collect(),
-                    ),
-                    ValueKind::Bytes(bytes) => {
-                        Some(bytes.iter().map(|&b| Value::new(ValueKind::Int(b.into()), value.span.clone())).collect())
-                    }
-                    _ => None,
-                };
+                let iterated = value.iterated();
                 let message = match (&value.kind, &iterated) {
-                    (
-                        ValueKind::None
-                        | ValueKind::Bool(_)
-                        | ValueKind::Int(_)
-                        | ValueKind::BigInt(_)
-                        | ValueKind::Float(_),
-                        _,
-                    ) => Some(("TypeError", format!("cannot unpack non-iterable {} object", value.type_name()))),
+                    _ if value.not_iterable() => Some((
+                        "TypeError",
+                        format!("cannot unpack non-iterable {} object", value.exception_type_name()),
+                    )),
                     (_, Some(items)) if !starred && items.len() > targets.len() => {
                         Some(("ValueError", format!("too many values to unpack (expected {})", targets.len())))
                     }
