@@ -1,6 +1,6 @@
 //! Python's binary operators on known operands, with the exceptions they raise.
 
-use super::integers::{big_binary, big_of};
+use super::integers::{big_binary, big_of, float_divmod, int_to_float, true_divide};
 use crate::value::{Span, Value, ValueKind};
 
 /// Python binary operators on known operands; unknown otherwise.
@@ -24,6 +24,21 @@ pub(super) fn binary(op: &str, left: &Value, right: &Value, s: Span) -> Result<V
     if let Some(message) = type_error(op, left, right) {
         return Err(("TypeError", message));
     }
+    if op == "**" {
+        if let Some(power) = negative_power(left, right, s.clone()) {
+            return power;
+        }
+    }
+    // An int beyond `i128` meets a float: Python converts the int first (an OverflowError
+    // beyond the floats).
+    let big_and_float = matches!((&left.kind, &right.kind), (BigInt(_), Float(_)) | (Float(_), BigInt(_)));
+    if big_and_float && matches!(op, "+" | "-" | "*" | "/" | "//" | "%" | "**") {
+        let as_float = |v: &Value| match &v.kind {
+            BigInt(b) => int_to_float(b).map(|f| Value::new(Float(f), v.span.clone())),
+            _ => Ok(v.clone()),
+        };
+        return binary(op, &as_float(left)?, &as_float(right)?, s);
+    }
     let value = binary_value(op, left, right, s.clone());
     let bools = matches!((&left.kind, &right.kind), (Bool(_), Bool(_))) && matches!(op, "&" | "|" | "^");
     if let (Some(a), Some(b), true, false) = (big_of(left), big_of(right), value.is_unknown(), bools) {
@@ -31,6 +46,28 @@ pub(super) fn binary(op: &str, left: &Value, right: &Value, s: Span) -> Result<V
         return Ok(big_binary(op, &a, &b, s)?.unwrap_or(value));
     }
     Ok(value)
+}
+
+/// `x ** y` with `y` negative: zero raises, and an int to a negative int is a float (CPython
+/// converts both); None where `y` is not a negative number.
+fn negative_power(left: &Value, right: &Value, s: Span) -> Option<Result<Value, (&'static str, String)>> {
+    use ValueKind::*;
+    let negative = match &right.kind {
+        Int(i) => *i < 0,
+        Float(f) => *f < 0.0,
+        BigInt(b) => b.sign() == num_bigint::Sign::Minus,
+        _ => false,
+    };
+    let number = matches!(left.kind, Bool(_) | Int(_) | BigInt(_) | Float(_));
+    if !negative || !number || matches!(right.kind, Bool(_)) {
+        return Option::None;
+    }
+    if left.as_number() == Some(0.0) {
+        return Some(Err(("ZeroDivisionError", "0.0 cannot be raised to a negative power".into())));
+    }
+    let (Int(a), Int(b)) = (&left.kind, &right.kind) else { return Option::None };
+    let (Ok(a), Ok(b)) = (i32::try_from(*a), i32::try_from(*b)) else { return Option::None };
+    Some(Ok(Value::new(Float(f64::from(a).powf(f64::from(b))), s)))
 }
 
 /// The `TypeError` CPython 3.11 raises for `left op right` where the operands' types do not
@@ -142,7 +179,13 @@ fn binary_value(op: &str, left: &Value, right: &Value, s: Span) -> Value {
                     "|" => Some(a | b),
                     "&" => Some(a & b),
                     "^" => Some(a ^ b),
-                    "/" if b != 0 => return Value::new(Float(a as f64 / b as f64), s),
+                    // Exact below 2^53; beyond, the quotient is rounded once, as CPython does.
+                    "/" if b != 0 => {
+                        return match true_divide(&a.into(), &b.into()) {
+                            Ok(Some(f)) => Value::new(Float(f), s),
+                            _ => unknown(),
+                        }
+                    }
                     _ => Option::None,
                 };
                 return match r {
@@ -156,6 +199,8 @@ fn binary_value(op: &str, left: &Value, right: &Value, s: Span) -> Value {
                     "-" => a - b,
                     "*" => a * b,
                     "/" if b != 0.0 => a / b,
+                    "//" if b != 0.0 => float_divmod(a, b).0,
+                    "%" if b != 0.0 => float_divmod(a, b).1,
                     "**" => a.powf(b),
                     _ => return unknown(),
                 };
