@@ -5,10 +5,6 @@
 //! Formatting follows Python (`repr()` and `str()`) because torchcts puts reprs into its
 //! messages and we must print the same text.
 
-use attributes::{
-    BYTES_ONLY_ATTRIBUTES, DICT_ATTRIBUTES, DTYPE_ATTRIBUTES, FLOAT_ATTRIBUTES, INT_ATTRIBUTES, LIST_ATTRIBUTES,
-    SET_ATTRIBUTES, SLICE_ATTRIBUTES, STR_ONLY_ATTRIBUTES, TEXT_ATTRIBUTES, TUPLE_ATTRIBUTES,
-};
 use std::ops::Range;
 
 mod attributes;
@@ -61,6 +57,9 @@ pub enum ValueKind {
     /// A builtin function or class by its name (`print`, `int`, `ValueError`): opaque, but
     /// its type and repr are known (`print + 1` raises a TypeError naming them).
     Builtin(&'static str),
+    /// A method of a builtin value, bound to it (`skip_ops.append`): a
+    /// `builtin_function_or_method` whose repr names an address.
+    Method(&'static str),
     /// Could not be evaluated statically; the string says why.
     Unknown(String),
 }
@@ -242,32 +241,6 @@ impl Value {
         }
     }
 
-    /// The type name when this value certainly lacks attribute `attr` (the public attributes
-    /// of CPython 3.11's `dir()` of its type, torch 2.12's for `torch.dtype`; dunder names are
-    /// assumed to exist), as exception messages name the type.
-    pub fn lacks_attribute(&self, attr: &str) -> Option<&'static str> {
-        let known = match self.kind {
-            ValueKind::Dict(_) => DICT_ATTRIBUTES,
-            ValueKind::List(_) => LIST_ATTRIBUTES,
-            ValueKind::Tuple(_) => TUPLE_ATTRIBUTES,
-            ValueKind::Int(_) | ValueKind::BigInt(_) | ValueKind::Bool(_) => INT_ATTRIBUTES,
-            ValueKind::Float(_) => FLOAT_ATTRIBUTES,
-            ValueKind::Str(_) if TEXT_ATTRIBUTES.contains(&attr) => return None,
-            ValueKind::Str(_) => STR_ONLY_ATTRIBUTES,
-            ValueKind::Bytes(_) if TEXT_ATTRIBUTES.contains(&attr) => return None,
-            ValueKind::Bytes(_) => BYTES_ONLY_ATTRIBUTES,
-            ValueKind::None => &[],
-            ValueKind::Slice(_) => SLICE_ATTRIBUTES,
-            ValueKind::Set(_) => SET_ATTRIBUTES,
-            ValueKind::Dtype { .. } => DTYPE_ATTRIBUTES,
-            // A builtin function's attributes are all dunders; a class has its methods.
-            ValueKind::Builtin(name) if !is_builtin_class(name) => &[],
-            ValueKind::Module(_) | ValueKind::Builtin(_) | ValueKind::Unknown(_) => return None,
-        };
-        let dunder = attr.len() > 4 && attr.starts_with("__") && attr.ends_with("__");
-        (!dunder && !known.contains(&attr)).then(|| self.exception_type_name())
-    }
-
     /// The type's name as CPython's exception messages print it (`tp_name`: `torch.dtype`,
     /// where `type(x).__name__` is `dtype`).
     pub fn exception_type_name(&self) -> &'static str {
@@ -293,8 +266,10 @@ impl Value {
                 | ValueKind::Dict(_)
                 | ValueKind::Set(_)
         );
-        matches!(self.kind, ValueKind::Dtype { .. } | ValueKind::Module(_) | ValueKind::Builtin(_))
-            || (self.is_builtin_instance() && !iterable)
+        matches!(
+            self.kind,
+            ValueKind::Dtype { .. } | ValueKind::Module(_) | ValueKind::Builtin(_) | ValueKind::Method(_)
+        ) || (self.is_builtin_instance() && !iterable)
     }
 
     /// An instance of a builtin type (no `__setattr__` of its own, not callable).
@@ -333,7 +308,7 @@ impl Value {
             ValueKind::Slice(_) => "slice",
             ValueKind::Set(_) => "set",
             ValueKind::Builtin(name) if is_builtin_class(name) => "type",
-            ValueKind::Builtin(_) => "builtin_function_or_method",
+            ValueKind::Builtin(_) | ValueKind::Method(_) => "builtin_function_or_method",
             ValueKind::Unknown(_) => "object",
         }
     }
@@ -377,7 +352,11 @@ impl Value {
                 }
                 !d.entries.is_empty()
             }
-            ValueKind::Dtype { .. } | ValueKind::Module(_) | ValueKind::Slice(_) | ValueKind::Builtin(_) => true,
+            ValueKind::Dtype { .. }
+            | ValueKind::Module(_)
+            | ValueKind::Slice(_)
+            | ValueKind::Builtin(_)
+            | ValueKind::Method(_) => true,
             ValueKind::Unknown(_) => return None,
         })
     }
@@ -405,6 +384,7 @@ impl Value {
             ValueKind::Module(name) => format!("<module '{name}'>"),
             ValueKind::Builtin(name) if is_builtin_class(name) => format!("<class '{name}'>"),
             ValueKind::Builtin(name) => format!("<built-in function {name}>"),
+            ValueKind::Method(name) => format!("<built-in method {name}>"),
             ValueKind::Slice(parts) => format!("slice({})", join_reprs(parts.as_slice())),
             ValueKind::Set(items) if items.is_empty() => "set()".into(),
             ValueKind::Set(items) => format!("{{{}}}", join_reprs(&set_order(items))),
@@ -416,7 +396,7 @@ impl Value {
     /// a module (Python names its file), an unknown value, or a dict with unknown entries.
     pub fn repr_is_exact(&self) -> bool {
         match &self.kind {
-            ValueKind::Module(_) | ValueKind::Unknown(_) => false,
+            ValueKind::Module(_) | ValueKind::Method(_) | ValueKind::Unknown(_) => false,
             ValueKind::BigInt(_) => !self.exceeds_str_digits(),
             ValueKind::List(items) | ValueKind::Tuple(items) => items.iter().all(Value::repr_is_exact),
             ValueKind::Slice(parts) => parts.iter().all(Value::repr_is_exact),
@@ -454,7 +434,11 @@ pub fn key_hash(v: &Value) -> Option<u64> {
     fn feed(v: &Value, h: &mut std::collections::hash_map::DefaultHasher) -> Option<()> {
         match &v.kind {
             // A slice is unhashable in 3.11: never a key.
-            ValueKind::Unknown(_) | ValueKind::Dict(_) | ValueKind::Slice(_) | ValueKind::Set(_) => return None,
+            ValueKind::Unknown(_)
+            | ValueKind::Dict(_)
+            | ValueKind::Slice(_)
+            | ValueKind::Set(_)
+            | ValueKind::Method(_) => return None,
             ValueKind::None => 0u8.hash(h),
             ValueKind::Bool(_) | ValueKind::Int(_) | ValueKind::Float(_) => {
                 let x = v.as_number()?;
@@ -489,7 +473,8 @@ pub fn key_hash(v: &Value) -> Option<u64> {
 pub fn py_eq(a: &Value, b: &Value) -> Option<bool> {
     use ValueKind::*;
     Some(match (&a.kind, &b.kind) {
-        (Unknown(_), _) | (_, Unknown(_)) => return Option::None,
+        // Bound methods are equal where their objects are the same one.
+        (Unknown(_), _) | (_, Unknown(_)) | (Method(_), _) | (_, Method(_)) => return Option::None,
         (None, None) => true,
         (Str(x), Str(y)) => x == y,
         (Bytes(x), Bytes(y)) => x == y,

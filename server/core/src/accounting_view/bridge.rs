@@ -29,7 +29,8 @@ pub fn to_py(value: &Value) -> PyValue {
         | ValueKind::Module(_)
         | ValueKind::Slice(_)
         | ValueKind::Set(_)
-        | ValueKind::Builtin(_) => PyValue::Other(value.repr()),
+        | ValueKind::Builtin(_)
+        | ValueKind::Method(_) => PyValue::Other(value.repr()),
         ValueKind::Unknown(why) => PyValue::Other(why.clone()),
     }
 }

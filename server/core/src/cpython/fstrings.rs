@@ -2,8 +2,8 @@
 //! `fstring_find_literal`, `fstring_find_expr`), raised when the parser builds the string, as
 //! its escape errors are: `f-string: single '}' is not allowed`, `f-string: expecting '}'`,
 //! `f-string expression part cannot include a backslash`, ... (messages checked against
-//! `python3.11 -c "compile(...)"`). What the expression itself says when compiled is not
-//! emulated (tree-sitter's error stands in).
+//! `python3.11 -c "compile(...)"`). Of what the expression itself says when compiled, only
+//! the tokenizer's number errors are emulated (tree-sitter's error stands in for the rest).
 
 /// Nested fields in a format specification deeper than this are refused.
 const MAX_NESTING: usize = 2;
@@ -123,6 +123,13 @@ impl Reader<'_> {
         if self.chars[start..i].iter().all(|c| c.is_whitespace()) {
             return Err("f-string: empty expression not allowed".into());
         }
+        // The expression is compiled before its conversion and format specification are
+        // read: a number the tokenizer refuses (`{0600}`) is reported as outside a string.
+        let expression: String = self.chars[start..i].iter().collect();
+        let first_error = super::lexer::lex(&expression).find_map(|t| t.error.map(|e| (t.kind, e)));
+        if let Some((super::lexer::TokenKind::Number, error)) = first_error {
+            return Err(error.message);
+        }
         if self.at(i) == Some('=') {
             i += 1;
             while self.at(i).is_some_and(char::is_whitespace) {
@@ -189,6 +196,21 @@ mod tests {
             ("{a:\\n}", None),
             ("{a:#x}", None),
             ("{{x}}", None),
+            (
+                "cpu{7 ** 0600}",
+                Some(
+                    "leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers",
+                ),
+            ),
+            ("{1_}", Some("invalid decimal literal")),
+            ("{0x!r}", Some("invalid hexadecimal literal")),
+            ("{1abc}", Some("invalid decimal literal")),
+            (
+                "{0600:{a}",
+                Some(
+                    "leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers",
+                ),
+            ),
         ];
         for (body, expected) in cases {
             assert_eq!(fstring_error(body, false).as_deref(), *expected, "{body:?}");

@@ -19,7 +19,7 @@ impl Evaluator<'_> {
     /// `float("nan")`, `int("4")`, `str(x)`, `len(x)`, `list(x)`, `tuple(x)`, `sorted(x)`
     /// and `bool(x)` on known arguments (unless the name was rebound).
     pub(super) fn builtin_call(&mut self, fname: &str, args: &CallArguments, s: Span) -> Option<Value> {
-        if !matches!(fname, "float" | "int" | "str" | "bool" | "len" | "list" | "tuple" | "sorted")
+        if !matches!(fname, "float" | "int" | "str" | "repr" | "bool" | "len" | "list" | "tuple" | "sorted")
             || self.env.contains_key(fname)
             || self.bound_before.contains(fname)
             || args.unpacked
@@ -63,8 +63,9 @@ impl Evaluator<'_> {
                     return Some(Value::unknown("raises", s));
                 }
             },
-            "str" if !arg.repr_is_exact() => return None,
+            "str" | "repr" if !arg.repr_is_exact() => return None,
             "str" => ValueKind::Str(arg.py_str()),
+            "repr" => ValueKind::Str(arg.repr()),
             "bool" => ValueKind::Bool(arg.truthy()?),
             "len" => ValueKind::Int(items(arg)?.len() as i128),
             "list" => ValueKind::List(items(arg)?),

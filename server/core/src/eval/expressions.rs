@@ -255,6 +255,12 @@ impl Evaluator<'_> {
                 None => Value::unknown(format!("`{m}.{attr}` is not evaluated statically"), s),
             },
             ValueKind::Unknown(_) => Value::unknown(format!("`{}` is not known statically", self.t(node)), s),
+            ValueKind::Builtin(name) if matches!(attr, "__name__" | "__qualname__") => {
+                Value::new(ValueKind::Str(name.to_string()), s)
+            }
+            _ if base.builtin_method(attr).is_some() => {
+                Value::new(ValueKind::Method(base.builtin_method(attr).unwrap_or_default()), s)
+            }
             _ if base.lacks_attribute(attr).is_some() => {
                 let type_name = base.lacks_attribute(attr).unwrap_or("object");
                 self.fail(s.clone(), "AttributeError", format!("'{type_name}' object has no attribute '{attr}'"));

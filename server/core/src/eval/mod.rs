@@ -41,7 +41,7 @@ use crate::cancel::{uncancelled, Cancel, Cancellable, CHECK_EVERY};
 use crate::codes::Code;
 use crate::findings::{Finding, Origin, Severity};
 use crate::syntax::node_text;
-use crate::value::{Span, Value};
+use crate::value::{Span, Value, ValueKind};
 use names::collect_bound_names;
 use std::collections::{HashMap, HashSet};
 use tree_sitter::{Node, Tree};
@@ -132,6 +132,10 @@ pub fn evaluate_with(
     cancel.check()?;
     // Taken, not cloned: the environment ends here, and a large manifest is the largest value.
     ev.model.manifest = ev.env.remove("manifest");
+    if let Some(manifest) = ev.model.manifest.take().filter(|_| ev.model.load_error.is_none()) {
+        ev.note_unknowns_inside(&manifest);
+        ev.model.manifest = Some(manifest);
+    }
     Ok(ev.model)
 }
 
@@ -165,6 +169,29 @@ impl<'a> Evaluator<'a> {
 
     fn t(&self, node: Node) -> &'a str {
         node_text(node, self.text)
+    }
+
+    /// A note at each value inside `manifest` not known statically (a dict's entry has
+    /// its note from the literal; an item of a list, or a value set later, has not): what
+    /// check-manifest says of it is not claimed, and the user is told so.
+    fn note_unknowns_inside(&mut self, manifest: &Value) {
+        let mut stack = vec![manifest];
+        while let Some(value) = stack.pop() {
+            match &value.kind {
+                ValueKind::Unknown(why)
+                    if !std::ptr::eq(value, manifest)
+                        && !why.contains("not defined")
+                        && !why.starts_with("syntax error") =>
+                {
+                    self.note(value.span.clone(), format!("Not evaluated statically: {why}"));
+                }
+                ValueKind::List(items) | ValueKind::Tuple(items) | ValueKind::Set(items) => {
+                    stack.extend(items.iter().rev())
+                }
+                ValueKind::Dict(d) => stack.extend(d.entries.iter().rev().flat_map(|e| [&e.value, &e.key])),
+                _ => {}
+            }
+        }
     }
 
     fn note(&mut self, span: Span, message: String) {

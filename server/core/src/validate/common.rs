@@ -45,6 +45,11 @@ impl Out {
         self.findings.last_mut().expect("just pushed")
     }
 
+    /// A note where check-manifest's line is not known statically (not claimed).
+    pub(super) fn not_evaluated(&mut self, span: Span, message: String) {
+        self.findings.push(Finding::new(span, Severity::Information, message, Code::NotEvaluated, Origin::Lsp));
+    }
+
     pub(super) fn warning(&mut self, span: Span, message: String, code: Code) -> &mut Finding {
         self.findings.push(Finding::new(span, Severity::Warning, message, code, Origin::Torchcts));
         self.findings.last_mut().expect("just pushed")

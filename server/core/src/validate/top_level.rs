@@ -41,8 +41,16 @@ pub(super) fn manifest_version(out: &mut Out, manifest: &Dict, manifest_span: &S
             "ValueError",
             "Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit",
         ),
-        // A value whose repr we cannot print exactly (a set in hash order) is not claimed.
-        Some(e) if e.value.is_unknown() || !e.value.repr_is_exact() => {}
+        // A value whose repr we cannot print exactly (a set in hash order, a bound method) is
+        // not claimed; where nothing inside it was noted already, the user is told.
+        Some(e) if e.value.is_unknown() => {}
+        Some(e) if !e.value.repr_is_exact() => {
+            let one = py_eq(&e.value, &Value::new(ValueKind::Int(1), 0..0)) == Some(true);
+            if !one && !e.value.contains_unknown() {
+                let message = "Not evaluated statically: check-manifest warns \"Unexpected manifest_version ...; expected 1\" with a repr only Python prints (an address, or a set's order)";
+                out.not_evaluated(e.value.span.clone(), message.into());
+            }
+        }
         Some(e) if py_eq(&e.value, &Value::new(ValueKind::Int(1), 0..0)) != Some(true) => {
             out.warning(
                 e.value.span.clone(),

@@ -1,5 +1,60 @@
 //! Public attributes of the builtin types (CPython 3.11's `dir()`) and of `torch.dtype`
-//! (torch 2.12), for [`super::Value::lacks_attribute`].
+//! (torch 2.12): which a value lacks, and which are its methods.
+
+use super::builtin::is_builtin_class;
+use super::{Value, ValueKind};
+
+impl Value {
+    /// The type name when this value certainly lacks attribute `attr` (the public attributes
+    /// of CPython 3.11's `dir()` of its type, torch 2.12's for `torch.dtype`; dunder names are
+    /// assumed to exist), as exception messages name the type.
+    pub fn lacks_attribute(&self, attr: &str) -> Option<&'static str> {
+        let known = match self.kind {
+            ValueKind::Dict(_) => DICT_ATTRIBUTES,
+            ValueKind::List(_) => LIST_ATTRIBUTES,
+            ValueKind::Tuple(_) => TUPLE_ATTRIBUTES,
+            ValueKind::Int(_) | ValueKind::BigInt(_) | ValueKind::Bool(_) => INT_ATTRIBUTES,
+            ValueKind::Float(_) => FLOAT_ATTRIBUTES,
+            ValueKind::Str(_) if TEXT_ATTRIBUTES.contains(&attr) => return None,
+            ValueKind::Str(_) => STR_ONLY_ATTRIBUTES,
+            ValueKind::Bytes(_) if TEXT_ATTRIBUTES.contains(&attr) => return None,
+            ValueKind::Bytes(_) => BYTES_ONLY_ATTRIBUTES,
+            ValueKind::None => &[],
+            ValueKind::Slice(_) => SLICE_ATTRIBUTES,
+            ValueKind::Set(_) => SET_ATTRIBUTES,
+            ValueKind::Dtype { .. } => DTYPE_ATTRIBUTES,
+            // A builtin function's attributes are all dunders; a class has its methods.
+            ValueKind::Builtin(name) if !is_builtin_class(name) => &[],
+            ValueKind::Method(_) => &[],
+            ValueKind::Module(_) | ValueKind::Builtin(_) | ValueKind::Unknown(_) => return None,
+        };
+        let dunder = attr.len() > 4 && attr.starts_with("__") && attr.ends_with("__");
+        (!dunder && !known.contains(&attr)).then(|| self.exception_type_name())
+    }
+
+    /// The method `attr` of this builtin value, as its type lists it (bound, it is a
+    /// `builtin_function_or_method`); None for a data attribute (`real`, `start`), a dunder,
+    /// or a name the type lacks.
+    pub fn builtin_method(&self, attr: &str) -> Option<&'static str> {
+        const DATA: [&str; 7] = ["real", "imag", "numerator", "denominator", "start", "stop", "step"];
+        let lists: &[&[&'static str]] = match self.kind {
+            ValueKind::Dict(_) => &[DICT_ATTRIBUTES],
+            ValueKind::List(_) => &[LIST_ATTRIBUTES],
+            ValueKind::Tuple(_) => &[TUPLE_ATTRIBUTES],
+            ValueKind::Int(_) | ValueKind::BigInt(_) | ValueKind::Bool(_) => &[INT_ATTRIBUTES],
+            ValueKind::Float(_) => &[FLOAT_ATTRIBUTES],
+            ValueKind::Str(_) => &[TEXT_ATTRIBUTES, STR_ONLY_ATTRIBUTES],
+            ValueKind::Bytes(_) => &[TEXT_ATTRIBUTES, BYTES_ONLY_ATTRIBUTES],
+            ValueKind::Set(_) => &[SET_ATTRIBUTES],
+            ValueKind::Slice(_) => &[SLICE_ATTRIBUTES],
+            _ => return None,
+        };
+        if DATA.contains(&attr) {
+            return None;
+        }
+        lists.iter().flat_map(|list| list.iter()).find(|a| **a == attr).copied()
+    }
+}
 
 pub(super) const DICT_ATTRIBUTES: &[&str] =
     &["clear", "copy", "fromkeys", "get", "items", "keys", "pop", "popitem", "setdefault", "update", "values"];
