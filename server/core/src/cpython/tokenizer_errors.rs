@@ -183,6 +183,14 @@ impl Scan<'_> {
                     if eof_error.is_none() {
                         self.resolve(token.line);
                     }
+                    // A header ends the file: the block is missing at its last line.
+                    if eof_error.is_none() && self.after_colon {
+                        let last_line = self.text.lines().count().max(1);
+                        // Without a last line break, no NEWLINE ended the header's line.
+                        let header = if self.logical_line_start { self.previous_header } else { self.header };
+                        let error = tokenizer_err(missing_block(header), last_line);
+                        return error.map(|e| TokenizerError { missing_block: true, offset: token.span.start, ..e });
+                    }
                     break;
                 }
                 _ => {}
@@ -446,6 +454,10 @@ mod tests {
     fn a_header_without_its_block_is_named() {
         let cases: &[(&str, &str, usize)] = &[
             ("def f():\nx = 1\n", "expected an indented block after function definition on line 1", 2),
+            ("import torch\n\nif x:", "expected an indented block after 'if' statement on line 3", 3),
+            ("if x:\n\n\n", "expected an indented block after 'if' statement on line 1", 3),
+            ("if x:\n# c\n", "expected an indented block after 'if' statement on line 1", 2),
+            ("def f():\n", "expected an indented block after function definition on line 1", 1),
             ("async def f():\nx\n", "expected an indented block after function definition on line 1", 2),
             ("class A:\nx\n", "expected an indented block after class definition on line 1", 2),
             ("for x in y:\npass\n", "expected an indented block after 'for' statement on line 1", 2),

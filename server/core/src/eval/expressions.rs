@@ -240,9 +240,14 @@ impl Evaluator<'_> {
     pub(super) fn attribute_of(&mut self, base: &Value, attr: &str, node: Node) -> Value {
         let s = span(node);
         match &base.kind {
+            ValueKind::Module(m) if self.module_attributes.contains_key(&(m.clone(), attr.to_string())) => {
+                self.assigned_module_attribute(m, attr, s)
+            }
             ValueKind::Module(m) if m == "torch" => match schema().dtype_by_attr(attr) {
                 Some(d) => Value::new(ValueKind::Dtype { attr: d.attr.clone(), canonical: d.canonical.clone() }, s),
-                None if !super::modules::module_lacks("torch", attr, self.loading.version) => {
+                None if !super::modules::module_lacks("torch", attr, self.loading.version)
+                    || super::modules::may_set_attribute(self.text, attr) =>
+                {
                     Value::unknown(format!("`torch.{attr}` is not a dtype"), s)
                 }
                 None => {

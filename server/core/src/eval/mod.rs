@@ -17,6 +17,7 @@ mod augmented;
 pub(crate) mod builtins;
 mod comparisons;
 mod compile_nesting;
+mod definitions;
 mod expressions;
 mod fstrings;
 mod integers;
@@ -94,6 +95,7 @@ pub fn evaluate_with(
         noted: HashSet::new(),
         future_annotations: false,
         sharing: sharing::Sharing::default(),
+        module_attributes: HashMap::new(),
     };
     // CPython compiles the whole module before running any of it.
     if let Some(node) = compile_nesting::too_deeply_nested(tree, text, cancel)? {
@@ -154,6 +156,8 @@ struct Evaluator<'a> {
     future_annotations: bool,
     /// Which lists and dicts are copies of one another.
     sharing: sharing::Sharing,
+    /// `module.attr = value` statements run so far, by module and attribute.
+    module_attributes: HashMap<(String, String), Value>,
 }
 
 fn span(node: Node) -> Span {

@@ -110,6 +110,27 @@ pub fn module_lacks(module: &str, attr: &str, python: PythonVersion) -> bool {
 impl Evaluator<'_> {
     /// `module.attr` on an imported module: AttributeError where it certainly lacks it, and
     /// `os.path` (a module); None where not known.
+    /// `module.attr` as the manifest set it (a statement run before): its value, unless
+    /// code not evaluated may have set it since (`setattr`, a block, a function).
+    pub(super) fn assigned_module_attribute(&self, module: &str, attr: &str, s: Span) -> Value {
+        let key = (module.to_string(), attr.to_string());
+        match self.module_attributes.get(&key) {
+            Some(value) if !self.module_attribute_changed_unseen(attr) => Value { span: s, ..value.clone() },
+            _ => Value::unknown(format!("`{module}.{attr}` may be set by code not evaluated statically"), s),
+        }
+    }
+
+    /// Whether code the evaluator does not run may set `.attr`: a dynamic setter anywhere,
+    /// or an assignment to `.attr` inside a block or a function.
+    fn module_attribute_changed_unseen(&self, attr: &str) -> bool {
+        let unseen = |line: &str| {
+            let first_word = line.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').next().unwrap_or("");
+            line.starts_with([' ', '\t']) || COMPOUND_KEYWORDS.contains(&first_word)
+        };
+        DYNAMIC_SETTERS.iter().any(|d| self.text.contains(d))
+            || self.text.lines().any(|line| unseen(line) && line_may_set(line, attr))
+    }
+
     pub(super) fn module_attribute(&mut self, module: &str, attr: &str, s: Span) -> Option<Value> {
         if module == "os" && attr == "path" {
             // The platform's path module, by whose name its errors call it (`module
@@ -227,9 +248,8 @@ fn path_constant(module: &str, attr: &str) -> Option<ValueKind> {
 /// `for sys.foo in ...`, or any `setattr`, `exec(...)`, `__dict__`): then it is not claimed
 /// missing. A scan of the text, strings and comments included (more doubt, never a wrong
 /// claim), made only where a claim is about to be made.
-fn may_set_attribute(text: &str, attr: &str) -> bool {
-    const DYNAMIC: [&str; 6] = ["setattr", "__dict__", "vars(", "exec(", "eval(", "globals("];
-    if DYNAMIC.iter().any(|d| text.contains(d)) {
+pub(super) fn may_set_attribute(text: &str, attr: &str) -> bool {
+    if DYNAMIC_SETTERS.iter().any(|d| text.contains(d)) {
         return true;
     }
     text.lines().any(|line| line_may_set(line, attr))
@@ -238,6 +258,7 @@ fn may_set_attribute(text: &str, attr: &str) -> bool {
 /// `line` may bind `<something>.attr`: as an assignment's target (plain, augmented, in a
 /// tuple), a `del`, a `for` or `as` target.
 fn line_may_set(line: &str, attr: &str) -> bool {
+    let line = code_part(line);
     let bytes = line.as_bytes();
     let binds_targets = {
         let code = line.trim_start();
@@ -263,6 +284,33 @@ fn line_may_set(line: &str, attr: &str) -> bool {
         }
     }
     false
+}
+
+/// What may set any attribute of a module, unseen.
+const DYNAMIC_SETTERS: [&str; 6] = ["setattr", "__dict__", "vars(", "exec(", "eval(", "globals("];
+
+/// The first words of lines whose statement the evaluator does not run (a one-line
+/// `if c: sys.x = 1`).
+const COMPOUND_KEYWORDS: [&str; 14] = [
+    "if", "elif", "else", "for", "while", "with", "try", "except", "finally", "def", "class", "async", "match", "case",
+];
+
+/// The line without its comment (a `#` outside the quotes the line opens and closes).
+fn code_part(line: &str) -> &str {
+    let mut quote: Option<u8> = None;
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match (bytes[i], quote) {
+            (b'\\', Some(_)) => i += 1,
+            (b'"' | b'\'', None) => quote = Some(bytes[i]),
+            (q, Some(open)) if q == open => quote = None,
+            (b'#', None) => return &line[..i],
+            _ => {}
+        }
+        i += 1;
+    }
+    line
 }
 
 /// Whether an assignment (`=` or an augmented operator) starts right at `i`.

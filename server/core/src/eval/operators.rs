@@ -40,6 +40,12 @@ pub(super) fn binary(op: &str, left: &Value, right: &Value, s: Span) -> Result<V
         return binary(op, &as_float(left)?, &as_float(right)?, s);
     }
     let value = binary_value(op, left, right, s.clone());
+    // CPython's float pow raises where the C library's result overflows (`errno` ERANGE).
+    if let (Float(r), Some(a), Some(b)) = (&value.kind, left.as_number(), right.as_number()) {
+        if op == "**" && r.is_infinite() && a.is_finite() && b.is_finite() {
+            return Err(("OverflowError", "(34, 'Numerical result out of range')".into()));
+        }
+    }
     let bools = matches!((&left.kind, &right.kind), (Bool(_), Bool(_))) && matches!(op, "&" | "|" | "^");
     if let (Some(a), Some(b), true, false) = (big_of(left), big_of(right), value.is_unknown(), bools) {
         // Beyond `i128`: Python's ints do not overflow.
@@ -201,6 +207,8 @@ fn binary_value(op: &str, left: &Value, right: &Value, s: Span) -> Value {
                     "/" if b != 0.0 => a / b,
                     "//" if b != 0.0 => float_divmod(a, b).0,
                     "%" if b != 0.0 => float_divmod(a, b).1,
+                    // A negative base to a fractional power is a complex number.
+                    "**" if a < 0.0 && b.fract() != 0.0 => return unknown(),
                     "**" => a.powf(b),
                     _ => return unknown(),
                 };

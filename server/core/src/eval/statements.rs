@@ -85,14 +85,7 @@ impl Evaluator<'_> {
                     );
                 }
             }
-            "function_definition" | "class_definition" | "decorated_definition" => {
-                let mut names = HashSet::new();
-                collect_bound_names(node, self.text, &mut names);
-                for name in names {
-                    self.env
-                        .insert(name.clone(), Value::unknown(format!("`{name}` is a function or class"), span(node)));
-                }
-            }
+            "function_definition" | "class_definition" | "decorated_definition" => self.definition(node),
             _ => {}
         }
     }
@@ -254,6 +247,14 @@ impl Evaluator<'_> {
     }
 
     pub(super) fn bind(&mut self, target: Node, value: Value) {
+        // `(name) = value`: parentheses around one target make no tuple.
+        if target.kind() == "tuple_pattern" && !has_comma(target) {
+            let mut cursor = target.walk();
+            let inner = target.named_children(&mut cursor).find(|c| c.kind() != "comment");
+            if let Some(inner) = inner {
+                return self.bind(inner, value);
+            }
+        }
         match target.kind() {
             "identifier" => {
                 let name = self.t(target).to_string();
@@ -302,6 +303,10 @@ impl Evaluator<'_> {
                     return;
                 };
                 let owner = self.expr(object);
+                if let ValueKind::Module(module) = &owner.kind {
+                    self.module_attributes.insert((module.clone(), self.t(attr).to_string()), value);
+                    return;
+                }
                 if self.model.load_error.is_some() || !owner.is_builtin_instance() {
                     return;
                 }
@@ -360,6 +365,10 @@ impl Evaluator<'_> {
             Reached::Unknown => return false,
         };
         let method = self.t(attr);
+        // A module's function (`sys.exit(...)`) is looked up, then called, as any call is.
+        if !self.at_path(&root, &path).is_some_and(|v| v.is_builtin_instance()) {
+            return false;
+        }
         if let Some(type_name) = self.at_path(&root, &path).and_then(|v| v.lacks_attribute(method)) {
             self.fail(span(function), "AttributeError", format!("'{type_name}' object has no attribute '{method}'"));
             return true;
@@ -556,4 +565,10 @@ fn apply_method(
         }
         _ => false,
     }
+}
+
+fn has_comma(node: Node) -> bool {
+    let mut cursor = node.walk();
+    let found = node.children(&mut cursor).any(|c| c.kind() == ",");
+    found
 }

@@ -23,12 +23,14 @@ impl Value {
             ValueKind::Slice(_) => SLICE_ATTRIBUTES,
             ValueKind::Set(_) => SET_ATTRIBUTES,
             ValueKind::Dtype { .. } => DTYPE_ATTRIBUTES,
-            // A builtin function's attributes are all dunders; a class has its methods.
-            ValueKind::Builtin(name) if !is_builtin_class(name) => &[],
-            ValueKind::Method(_) => &[],
+            // A builtin function's attributes are all dunders, and all known; a class has its
+            // methods.
+            ValueKind::Builtin(name) if !is_builtin_class(name) => FUNCTION_ATTRIBUTES,
+            ValueKind::Method(_) => FUNCTION_ATTRIBUTES,
             ValueKind::Module(_) | ValueKind::Builtin(_) | ValueKind::Unknown(_) => return None,
         };
-        let dunder = attr.len() > 4 && attr.starts_with("__") && attr.ends_with("__");
+        let function = matches!(self.kind, ValueKind::Builtin(_) | ValueKind::Method(_));
+        let dunder = !function && attr.len() > 4 && attr.starts_with("__") && attr.ends_with("__");
         (!dunder && !known.contains(&attr)).then(|| self.exception_type_name())
     }
 
@@ -56,6 +58,40 @@ impl Value {
     }
 }
 
+/// `dir(print)`, the same for every `builtin_function_or_method` (`__getstate__` is
+/// 3.11's and later; kept, so 3.10's AttributeError for it is not claimed).
+const FUNCTION_ATTRIBUTES: &[&str] = &[
+    "__call__",
+    "__class__",
+    "__delattr__",
+    "__dir__",
+    "__doc__",
+    "__eq__",
+    "__format__",
+    "__ge__",
+    "__getattribute__",
+    "__getstate__",
+    "__gt__",
+    "__hash__",
+    "__init__",
+    "__init_subclass__",
+    "__le__",
+    "__lt__",
+    "__module__",
+    "__name__",
+    "__ne__",
+    "__new__",
+    "__qualname__",
+    "__reduce__",
+    "__reduce_ex__",
+    "__repr__",
+    "__self__",
+    "__setattr__",
+    "__sizeof__",
+    "__str__",
+    "__subclasshook__",
+    "__text_signature__",
+];
 pub(super) const DICT_ATTRIBUTES: &[&str] =
     &["clear", "copy", "fromkeys", "get", "items", "keys", "pop", "popitem", "setdefault", "update", "values"];
 pub(super) const LIST_ATTRIBUTES: &[&str] =

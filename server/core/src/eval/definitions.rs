@@ -1,0 +1,94 @@
+//! `def` and `class` statements: what Python evaluates when it runs them (decorators, then
+//! parameter defaults, then annotations; a class's bases), whose exceptions are the module's.
+//! The bodies are not run; the names they bind become values not known statically.
+
+use super::{span, Evaluator};
+use crate::fields::{Field, FieldChild};
+use crate::value::Value;
+use std::collections::HashSet;
+use tree_sitter::Node;
+
+impl Evaluator<'_> {
+    pub(super) fn definition(&mut self, node: Node) {
+        let mut definition = node;
+        if node.kind() == "decorated_definition" {
+            let mut cursor = node.walk();
+            let decorators: Vec<Node> = node.named_children(&mut cursor).filter(|c| c.kind() == "decorator").collect();
+            for decorator in decorators {
+                if let Some(expression) = decorator.named_child(0) {
+                    let _ = self.expr(expression);
+                }
+                if self.model.load_error.is_some() {
+                    return;
+                }
+            }
+            match node.child_by_field_name("definition") {
+                Some(inner) => definition = inner,
+                None => return,
+            }
+        }
+        match definition.kind() {
+            "function_definition" => self.function_header(definition),
+            "class_definition" => {
+                if let Some(bases) = definition.child_by_field_name("superclasses") {
+                    self.class_bases(bases);
+                }
+            }
+            _ => {}
+        }
+        if self.model.load_error.is_some() {
+            return;
+        }
+        let mut names = HashSet::new();
+        super::names::collect_bound_names(node, self.text, &mut names);
+        for name in names {
+            self.env.insert(name.clone(), Value::unknown(format!("`{name}` is a function or class"), span(node)));
+        }
+    }
+
+    /// `class C(A, metaclass=M)`: each base and keyword, left to right.
+    fn class_bases(&mut self, bases: Node) {
+        let mut cursor = bases.walk();
+        let children: Vec<Node> = bases.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect();
+        for child in children {
+            let expression = match child.kind() {
+                "keyword_argument" => child.field(Field::Value),
+                "list_splat" | "dictionary_splat" => child.named_child(0),
+                _ => Some(child),
+            };
+            if let Some(expression) = expression {
+                let _ = self.expr(expression);
+            }
+            if self.model.load_error.is_some() {
+                return;
+            }
+        }
+    }
+
+    /// The defaults, left to right, then the annotations (kept as text under `from
+    /// __future__ import annotations`).
+    fn function_header(&mut self, function: Node) {
+        let Some(parameters) = function.child_by_field_name("parameters") else { return };
+        let mut cursor = parameters.walk();
+        let parameters: Vec<Node> = parameters.named_children(&mut cursor).collect();
+        for parameter in &parameters {
+            if let Some(default) = parameter.field(Field::Value) {
+                let _ = self.expr(default);
+                if self.model.load_error.is_some() {
+                    return;
+                }
+            }
+        }
+        if self.future_annotations {
+            return;
+        }
+        let returns = function.child_by_field_name("return_type");
+        let annotations = parameters.iter().filter_map(|p| p.field(Field::Type)).chain(returns);
+        for annotation in annotations.collect::<Vec<_>>() {
+            self.scan_names(annotation);
+            if self.model.load_error.is_some() {
+                return;
+            }
+        }
+    }
+}
