@@ -125,13 +125,14 @@ pub fn analyze_parsed_owned(text: String, tree: Tree, input: &AnalysisInput, can
         syntax_error_findings(err, &tree, text, &line_index, file_name, &mut findings);
     }
     if let Some(load) = &model.load_error {
-        findings.push(Finding::new(
-            load.span.clone(),
-            Severity::Error,
-            format!("Failed to parse manifest: {}", load.message),
-            Code::LoadError,
-            Origin::Torchcts,
-        ));
+        let (severity, message) = match &load.system_exit {
+            Some(exit) => (
+                if exit.status == 0 { Severity::Warning } else { Severity::Error },
+                crate::check::system_exit_message(exit),
+            ),
+            None => (Severity::Error, format!("Failed to parse manifest: {}", load.message)),
+        };
+        findings.push(Finding::new(load.span.clone(), severity, message, Code::LoadError, Origin::Torchcts));
     }
 
     let validated = manifest_findings(&model, python_error.is_some(), input, &line_index, &mut findings, cancel)?;

@@ -24,6 +24,19 @@ pub enum CheckOutcome {
     Crashed { exception_line: String },
     /// `validate_manifest` ran; these are its findings, warnings and errors in emission order.
     Validated { findings: Vec<Finding> },
+    /// Loading called `sys.exit`: Python ends with this status, printing `printed` (a code
+    /// that is no int) to stderr.
+    Exited { status: i32, printed: Option<String> },
+}
+
+/// What the editor says where `sys.exit` ends loading (check-manifest itself prints only
+/// a code that is no int): `sys.exit ends check-manifest here with exit status 3`.
+pub fn system_exit_message(exit: &crate::eval::SystemExit) -> String {
+    let mut message = format!("sys.exit ends check-manifest here with exit status {}", exit.status);
+    if let Some(printed) = &exit.printed {
+        message.push_str(&format!(", printing {printed:?}"));
+    }
+    message
 }
 
 /// Which stream a line of output goes to.
@@ -50,6 +63,9 @@ impl CheckOutcome {
                 format!("{} ({file_name}, line {})", err.message, err.line)
             };
             return CheckOutcome::ParseFailed { message };
+        }
+        if let Some(exit) = load.and_then(|err| err.system_exit.as_ref()) {
+            return CheckOutcome::Exited { status: exit.status, printed: exit.printed.clone() };
         }
         if let Some(err) = load {
             return CheckOutcome::ParseFailed { message: err.message.clone() };
@@ -79,6 +95,9 @@ impl CheckOutcome {
             }
             CheckOutcome::NotADict => {
                 vec![(Stream::Stderr, "Error: 'manifest' must be a dictionary in manifest.py.".to_string())]
+            }
+            CheckOutcome::Exited { printed, .. } => {
+                printed.iter().flat_map(|p| p.split('\n')).map(|l| (Stream::Stderr, l.to_string())).collect()
             }
             CheckOutcome::Crashed { exception_line } => vec![
                 (Stream::Stderr, "Traceback (most recent call last):".to_string()),
@@ -118,6 +137,7 @@ impl CheckOutcome {
         match self {
             CheckOutcome::ParseFailed { .. } | CheckOutcome::NotADict | CheckOutcome::Crashed { .. } => 1,
             CheckOutcome::NotStatic { .. } => 2,
+            CheckOutcome::Exited { status, .. } => *status,
             CheckOutcome::Validated { findings } => {
                 if findings.iter().any(|f| f.severity == Severity::Error) {
                     1

@@ -101,7 +101,8 @@ def _check_one(check_manifest, path: str) -> dict:
                 if e.code is None:
                     code = 0
                 elif isinstance(e.code, int):
-                    code = e.code
+                    # The process status keeps the low 8 bits (`sys.exit(-1)` ends with 255).
+                    code = e.code % 256
                 else:
                     print(e.code, file=sys.stderr)
                     code = 1

@@ -145,6 +145,15 @@ fn safe_rename(target: &Target, name: &str) -> Option<QuickFix> {
 /// "Replace with 'name'" for each candidate, the first preferred.
 fn rename_fixes(target: &Target, names: &[String]) -> Vec<QuickFix> {
     let keys = target.key_writes();
+    // A value that is part of a literal (`skip_ops += "mul"` adds "m", "u", "l"): replacing
+    // the literal's text would not replace the value.
+    let old = match &target.finding.data {
+        Some(FixData::Replacements { name, .. }) => Some(name.as_str()),
+        _ => None,
+    };
+    if old.is_some_and(|old| keys.iter().any(|k| literal_holds_other_text(target.analysis, k, old))) {
+        return Vec::new();
+    }
     names
         .iter()
         .enumerate()
@@ -292,6 +301,23 @@ fn decoder_required_fixes(target: &Target) -> Vec<QuickFix> {
         out.push(target.fix("Add a custom_container_decoders entry stub (nf4)".into(), edits, false));
     }
     out
+}
+
+/// Whether the text at `span` is not `value`'s own: a plain quoted string literal (no
+/// prefix, no escape) with other text, or no expression of its own.
+fn literal_holds_other_text(analysis: &Analysis, span: &Span, value: &str) -> bool {
+    let literal = &analysis.text[span.clone()];
+    // Nor is a value one item of what is written there (a tuple, a half-parsed group).
+    let node = analysis.tree.root_node().descendant_for_byte_range(span.start, span.end);
+    let container = ["parenthesized_expression", "tuple", "list", "set", "dictionary", "ERROR"];
+    if node.is_none_or(|n| n.byte_range() != *span || container.contains(&n.kind())) {
+        return true;
+    }
+    let quoted = literal.len() >= 2
+        && literal.starts_with(['"', '\''])
+        && literal.ends_with(&literal[..1])
+        && !literal.contains('\\');
+    quoted && &literal[1..literal.len() - 1] != value
 }
 
 /// Replaces the content of a string literal, keeping its prefix and quotes; None for a value

@@ -13,9 +13,6 @@ use tree_sitter::Node;
 /// Expressions nested deeper than this are not evaluated (an information note says so);
 /// above the 200 brackets CPython accepts.
 const MAX_DEPTH: usize = 256;
-/// Methods that change their object: called inside an expression, the change follows.
-const CHANGES_IN_PLACE: &[&str] =
-    &["pop", "remove", "append", "extend", "insert", "update", "setdefault", "clear", "popitem", "sort", "reverse"];
 
 impl Evaluator<'_> {
     pub(super) fn expr(&mut self, node: Node) -> Value {
@@ -297,10 +294,18 @@ impl Evaluator<'_> {
         // copied (a large dict bound to it would be cloned for nothing).
         // A method's object, kept for the call (`"a".upper()`, `[1].remove(2)`).
         let mut bound = None;
+        let sys_exit = |v: &Value| matches!(v.kind, ValueKind::Builtin(super::modules::SYS_EXIT));
+        let mut exits = false;
         let not_callable = match function {
             Some(f) if f.kind() == "identifier" => match self.env.get(self.t(f)) {
-                Some(v) => v.not_callable().then(|| v.exception_type_name()),
+                Some(v) => {
+                    exits = sys_exit(v);
+                    v.not_callable().then(|| v.exception_type_name())
+                }
                 None => {
+                    // site's `exit` and `quit` raise SystemExit as `sys.exit` does.
+                    let name = self.t(f);
+                    exits = matches!(name, "exit" | "quit") && !self.bound_before.contains(name);
                     let _ = self.name(f);
                     None
                 }
@@ -308,6 +313,7 @@ impl Evaluator<'_> {
             Some(f) if f.kind() == "attribute" => {
                 let (object, method) = self.method_lookup(f);
                 bound = object;
+                exits = sys_exit(&method);
                 method.not_callable().then(|| method.exception_type_name())
             }
             Some(f) => Some(self.expr(f)).filter(Value::not_callable).map(|v| v.exception_type_name()),
@@ -321,9 +327,12 @@ impl Evaluator<'_> {
             self.fail(s.clone(), "TypeError", format!("'{type_name}' object is not callable"));
             return Value::unknown("call", s);
         }
+        if exits {
+            return self.system_exit(&arguments, s);
+        }
         if let Some((object, method)) = bound.as_ref() {
             let value = self.method_call(object, method, &arguments, s.clone());
-            if self.model.load_error.is_none() && CHANGES_IN_PLACE.contains(&method.as_str()) {
+            if self.model.load_error.is_none() && super::in_place::changes_in_place(&object.kind, method) {
                 if let Some(f) = function {
                     let args =
                         (!arguments.unpacked && arguments.keywords.is_empty()).then_some(&arguments.positional[..]);

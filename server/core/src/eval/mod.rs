@@ -20,6 +20,7 @@ mod compile_nesting;
 mod definitions;
 mod expressions;
 mod fstrings;
+mod in_place;
 mod integers;
 mod items;
 mod literals;
@@ -36,7 +37,7 @@ mod statements;
 mod tests;
 
 pub use literals::decode_string_literal;
-pub use load_error::LoadError;
+pub use load_error::{LoadError, SystemExit};
 
 use crate::cancel::{uncancelled, Cancel, Cancellable, CHECK_EVERY};
 use crate::codes::Code;

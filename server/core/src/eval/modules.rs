@@ -141,6 +141,9 @@ impl Evaluator<'_> {
         if may_set_attribute(self.text, attr) {
             return None;
         }
+        if module == "sys" && attr == SYS_EXIT {
+            return Some(Value::new(ValueKind::Builtin(SYS_EXIT), s));
+        }
         if let Some(constant) = path_constant(module, attr) {
             return Some(Value::new(constant, s));
         }
@@ -285,6 +288,10 @@ fn line_may_set(line: &str, attr: &str) -> bool {
     }
     false
 }
+
+/// `sys.exit`, a `builtin_function_or_method` named `exit` (the builtins' `exit` is site's
+/// `Quitter`, not this).
+pub(super) const SYS_EXIT: &str = "exit";
 
 /// What may set any attribute of a module, unseen.
 const DYNAMIC_SETTERS: [&str; 6] = ["setattr", "__dict__", "vars(", "exec(", "eval(", "globals("];

@@ -2,12 +2,14 @@
 //! `.update(...)`-style mutations of known containers, `del`, and blocks left unevaluated.
 
 use super::builtins::STDLIB_MODULES;
-use super::items::{subscript_chain, ItemOp, Raised, Reached};
+use super::in_place::apply_method;
+use super::items::{subscript_chain, ItemOp, Reached};
+use super::modules::may_set_attribute;
 use super::names::{collect_bound_names, mentions_name};
 use super::{first_line_span, span, Evaluator};
 use crate::fields::{Field, FieldChild};
 use crate::schema::schema;
-use crate::value::{py_eq, Dict, Span, Value, ValueKind};
+use crate::value::{Dict, Span, Value, ValueKind};
 use std::collections::HashSet;
 use tree_sitter::Node;
 
@@ -59,6 +61,12 @@ impl Evaluator<'_> {
             }
             "if_statement" | "for_statement" | "while_statement" | "try_statement" | "with_statement"
             | "match_statement" => {
+                // The header runs first, whatever the block does: its exceptions are the
+                // module's (`if undefined:` is a NameError).
+                self.block_header(node);
+                if self.model.load_error.is_some() {
+                    return;
+                }
                 // Blocks are not evaluated: whatever they bind becomes unknown.
                 self.block_may_change_shared(node);
                 let mut names = HashSet::new();
@@ -87,6 +95,30 @@ impl Evaluator<'_> {
             }
             "function_definition" | "class_definition" | "decorated_definition" => self.definition(node),
             _ => {}
+        }
+    }
+
+    /// What a compound statement evaluates before its block: the `if` or `while` condition,
+    /// the iterable of a `for`, a `match` subject, the first context manager of a `with`.
+    fn block_header(&mut self, node: Node) {
+        let header = match node.kind() {
+            "if_statement" | "while_statement" => node.child_by_field_name("condition"),
+            "for_statement" => node.field(Field::Right),
+            "match_statement" => node.child_by_field_name("subject"),
+            "with_statement" => {
+                let mut cursor = node.walk();
+                let clause = node.named_children(&mut cursor).find(|c| c.kind() == "with_clause");
+                let item = clause.and_then(|c| c.named_child(0)).filter(|i| i.kind() == "with_item");
+                // `with a as b`: the item's value is `a` (an `as_pattern`'s first child).
+                item.and_then(|i| i.field(Field::Value)).map(|v| match v.kind() {
+                    "as_pattern" => v.named_child(0).unwrap_or(v),
+                    _ => v,
+                })
+            }
+            _ => None,
+        };
+        if let Some(header) = header {
+            let _ = self.expr(header);
         }
     }
 
@@ -193,6 +225,9 @@ impl Evaluator<'_> {
                     ),
                     None => Value::unknown(format!("`{imported}` from torch is not a dtype"), span(name)),
                 }
+            } else if module == "sys" && imported == super::modules::SYS_EXIT && !may_set_attribute(self.text, imported)
+            {
+                Value::new(ValueKind::Builtin(super::modules::SYS_EXIT), span(name))
             } else {
                 Value::unknown(format!("`{bound}` is imported from `{module}`"), span(name))
             };
@@ -466,104 +501,6 @@ impl Evaluator<'_> {
                 return;
             }
         }
-    }
-}
-
-/// `method(args)` on a known container `current`; false when not understood. What it
-/// certainly raises (`pop`/`del` of a missing key, `remove` of an absent item) goes to `raises`.
-fn apply_method(
-    current: &mut Value,
-    method: &str,
-    args: &[Value],
-    call_span: Span,
-    raises: &mut Option<Raised>,
-) -> bool {
-    match (&mut current.kind, method) {
-        (ValueKind::Dict(d), "update") if args.len() == 1 => {
-            match &args[0].kind {
-                ValueKind::Dict(other) => {
-                    for e in other.entries.clone() {
-                        d.insert(e.key, e.value);
-                    }
-                    d.open |= other.open;
-                }
-                _ => d.open = true,
-            }
-            true
-        }
-        (ValueKind::Dict(d), "setdefault") if !args.is_empty() => {
-            if d.position(&args[0]).is_none() {
-                let value = args.get(1).cloned().unwrap_or_else(|| Value::new(ValueKind::None, call_span));
-                d.insert(args[0].clone(), value);
-            }
-            true
-        }
-        (ValueKind::Dict(d), "pop") if !args.is_empty() => {
-            // `pop(key)` without a default raises where the key is missing.
-            if !d.remove(&args[0]) && args.len() == 1 && !d.open && !args[0].contains_unknown() {
-                *raises = Some((args[0].span.clone(), "KeyError", args[0].repr()));
-            }
-            true
-        }
-        (ValueKind::List(items), "append") if args.len() == 1 => {
-            items.push(args[0].clone());
-            true
-        }
-        (ValueKind::List(items), "extend") if args.len() == 1 => match &args[0].kind {
-            ValueKind::List(more) | ValueKind::Tuple(more) => {
-                items.extend(more.iter().cloned());
-                true
-            }
-            _ => {
-                let s = current.span.clone();
-                // Still the same object: its copies become unknown too (`sharing.rs`).
-                let identity = current.identity;
-                *current = Value::unknown("extended with a value not known statically", s);
-                current.identity = identity;
-                true
-            }
-        },
-        (ValueKind::List(items), "insert") if args.len() == 2 => {
-            if let ValueKind::Int(i) = args[0].kind {
-                let len = items.len() as i128;
-                let at = if i < 0 { (i + len).max(0) } else { i.min(len) } as usize;
-                items.insert(at, args[1].clone());
-                return true;
-            }
-            false
-        }
-        (ValueKind::List(items), "remove") if args.len() == 1 => {
-            let equal: Vec<Option<bool>> = items.iter().map(|v| py_eq(v, &args[0])).collect();
-            match equal.iter().position(|e| *e == Some(true)) {
-                // Only where every item before it is known to differ is it the one removed.
-                Some(p) if equal[..p].iter().all(|e| *e == Some(false)) => {
-                    items.remove(p);
-                }
-                Some(_) => {}
-                None if equal.iter().all(|e| *e == Some(false)) => {
-                    *raises = Some((call_span, "ValueError", "list.remove(x): x not in list".into()));
-                }
-                None => {}
-            }
-            true
-        }
-        // What an empty list or an index out of range raises, `methods.rs` says first.
-        (ValueKind::List(items), "pop") if args.len() <= 1 => {
-            let len = items.len() as i128;
-            let at = match args.first().map(|a| &a.kind) {
-                None => len - 1,
-                Some(ValueKind::Int(i)) if *i < 0 => *i + len,
-                Some(ValueKind::Int(i)) => *i,
-                _ => return false,
-            };
-            if (0..len).contains(&at) {
-                items.remove(at as usize);
-                true
-            } else {
-                false
-            }
-        }
-        _ => false,
     }
 }
 

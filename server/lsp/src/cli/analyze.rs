@@ -301,6 +301,9 @@ fn why_no_accounting(analysis: &Analysis) -> Option<String> {
         CheckOutcome::NotStatic { reason } => {
             Some(format!("`manifest` cannot be evaluated without running Python ({reason}), so its counts are unknown"))
         }
+        CheckOutcome::Exited { status, .. } => Some(format!(
+            "loading the manifest calls sys.exit (status {status}); torchcts show-skips would end there too"
+        )),
         CheckOutcome::Crashed { .. } => Some(
             "validate_manifest raises on this manifest (see check-manifest above); torchcts show-skips would too"
                 .into(),

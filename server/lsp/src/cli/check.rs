@@ -23,6 +23,20 @@ use torchcts_core::codes;
 use torchcts_core::fix_data::FixData;
 use torchcts_core::{Analysis, Origin, PositionEncoding, Severity};
 
+/// One file's exit code: check-manifest's, 1 for a diff or an unreadable file. A manifest's
+/// `sys.exit` status is check-manifest's for one file; among several it counts as a failure
+/// unless it is 0.
+fn file_exit_code(outcome: &Result<Analysis, String>, diff: bool, single: bool) -> u8 {
+    match outcome {
+        Ok(_) if diff => 1,
+        Ok(analysis) if !single && matches!(analysis.check, CheckOutcome::Exited { .. }) => {
+            u8::from(analysis.check.exit_code() != 0)
+        }
+        Ok(analysis) => analysis.check.exit_code() as u8,
+        Err(_) => 1,
+    }
+}
+
 const CHECK_HELP: &str = "\
 Files: one FILE (or `-` for stdin) prints exactly what check-manifest prints. Several
 FILEs or a DIR (searched for manifest.py files and the project's `manifests` globs,
@@ -80,8 +94,8 @@ passed in a run without it), `stale-evidence` (records older than the entry's la
 and `evidence-other-torch` (records of another torch release), as findings in every format
 (text: `PATH:LINE:COL: CODE message` lines with our others). Only the folders named are read.
 
-Exit code: check-manifest's in every format, our own findings never change it (0 valid, 1 errors or an unreadable file),
-the highest of the files'; with --diff, 1 when there is a diff; 2 for a usage error or
+Exit code: check-manifest's in every format, our own findings never change it (0 valid, 1 errors or an unreadable file,
+a manifest's sys.exit status), the highest of the files' (where a file's sys.exit status is not 0, it counts as 1); with --diff, 1 when there is a diff; 2 for a usage error or
 a project configuration (pyproject.toml) that cannot be used.
 
 Finding codes (* check-manifest's own: the real tool's verdict, which a comment or
@@ -182,12 +196,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         let counted = embedded.and_then(|_| hints_inventory(&flags, &input.path));
         let inventory = counted.as_deref().or(embedded);
         let (outcome, changed) = checked(args, input, config.as_ref(), &flags, inventory, &surroundings);
-        let code = match &outcome {
-            Ok(_) if args.diff && changed => 1,
-            Ok(analysis) => analysis.check.exit_code() as u8,
-            Err(_) => 1,
-        };
-        worst = worst.max(code);
+        worst = worst.max(file_exit_code(&outcome, args.diff && changed, given.single));
         if args.diff || (args.fix && input.stdin) {
             if let Err(message) = &outcome {
                 errln!("{message}");
