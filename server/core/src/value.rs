@@ -10,7 +10,7 @@ use std::ops::Range;
 mod attributes;
 mod builtin;
 mod set_order;
-pub use builtin::is_builtin_class;
+pub use builtin::{class_lacks, is_builtin_class};
 pub use set_order::set_iteration_order;
 use set_order::{set_order, set_order_is_known};
 

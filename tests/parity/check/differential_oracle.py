@@ -47,7 +47,8 @@ def _on_alarm(signum, frame):
 
 
 _MISSING = object()
-_IMPORTED = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w.,\s]+))", re.M)
+# One line at a time (`[ \t]`, not `\s`: `import sys` NEWLINE `import torch` is two).
+_IMPORTED = re.compile(r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import|import[ \t]+([\w., \t]+))", re.M)
 
 
 def _modules_named(path: str) -> list:
@@ -59,7 +60,8 @@ def _modules_named(path: str) -> list:
     names = {"sys", "os", "os.path", "builtins"}
     for m in _IMPORTED.finditer(text):
         for part in (m.group(1) or m.group(2) or "").split(","):
-            name = part.strip().split(" ")[0]
+            words = part.split()
+            name = words[0] if words else ""
             while name:
                 names.add(name)
                 name = name.rpartition(".")[0]

@@ -176,6 +176,17 @@ fn assignment_error(assignment: Node) -> Option<(usize, &'static str)> {
 /// (`a, += 1`), or inside an assignment chain (`a *= b = 1`).
 fn augmented_assignment_error(node: Node) -> Option<(usize, &'static str)> {
     let left = node.child_by_field_name("left")?;
+    // tree-sitter reads `*a.b` and `*a[k]` as the attribute or item of `*a`.
+    let mut innermost = left;
+    while matches!(innermost.kind(), "attribute" | "subscript") {
+        match innermost.child(0) {
+            Some(object) => innermost = object,
+            None => break,
+        }
+    }
+    if matches!(innermost.kind(), "list_splat" | "list_splat_pattern") {
+        return Some((left.start_byte(), "'starred' is an illegal expression for augmented assignment"));
+    }
     match left.kind() {
         "tuple_pattern" | "tuple" if child_of_kind(left, ",").is_none() => {}
         "pattern_list" | "tuple_pattern" | "tuple" | "expression_list" => {
@@ -286,6 +297,7 @@ mod tests {
             ("extra ,+= {1}\n", "'tuple' is an illegal expression for augmented assignment", 1),
             ("x = 1\n[a, b] += 1\n", "'list' is an illegal expression for augmented assignment", 2),
             ("x = 1\nmanifest := {1: 2}\n", "invalid syntax", 2),
+            ("x = 1\n*a.b |= 2\n", "'starred' is an illegal expression for augmented assignment", 2),
             ("x = {,}\n", "invalid syntax", 1),
             ("x = 1\nz = f(\n,)\n", "invalid syntax", 3),
             ("x = (1 +\n 2) *= 3\n", "invalid syntax", 2),

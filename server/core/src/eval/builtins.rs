@@ -45,16 +45,8 @@ impl Evaluator<'_> {
         if arg.contains_unknown() {
             return None;
         }
-        let items = |v: &Value| -> Option<Vec<Value>> {
-            match &v.kind {
-                ValueKind::List(i) | ValueKind::Tuple(i) => Some(i.clone()),
-                ValueKind::Str(t) => {
-                    Some(t.chars().map(|c| Value::new(ValueKind::Str(c.to_string()), v.span.clone())).collect())
-                }
-                ValueKind::Dict(d) => Some(d.entries.iter().map(|e| e.key.clone()).collect()),
-                _ => None,
-            }
-        };
+        // What iterating the argument gives (a set in CPython's order, where known).
+        let items = |v: &Value| v.iterated();
         let kind = match fname {
             "float" | "int" => match number_of(fname, arg)? {
                 Ok(kind) => kind,

@@ -243,7 +243,7 @@ impl Evaluator<'_> {
             ValueKind::Module(m) if m == "torch" => match schema().dtype_by_attr(attr) {
                 Some(d) => Value::new(ValueKind::Dtype { attr: d.attr.clone(), canonical: d.canonical.clone() }, s),
                 None if !super::modules::module_lacks("torch", attr, self.loading.version)
-                    || super::modules::may_set_attribute(self.text, attr) =>
+                    || self.module_attribute_changed_unseen(attr) =>
                 {
                     Value::unknown(format!("`torch.{attr}` is not a dtype"), s)
                 }
@@ -259,6 +259,12 @@ impl Evaluator<'_> {
             ValueKind::Unknown(_) => Value::unknown(format!("`{}` is not known statically", self.t(node)), s),
             ValueKind::Builtin(name) if matches!(attr, "__name__" | "__qualname__") => {
                 Value::new(ValueKind::Str(name.to_string()), s)
+            }
+            ValueKind::Builtin(name)
+                if crate::value::is_builtin_class(name) && crate::value::class_lacks(name, attr) =>
+            {
+                self.fail(s.clone(), "AttributeError", format!("type object '{name}' has no attribute '{attr}'"));
+                Value::unknown(format!("`{name}` has no attribute `{attr}`"), s)
             }
             _ if base.builtin_method(attr).is_some() => {
                 Value::new(ValueKind::Method(base.builtin_method(attr).unwrap_or_default()), s)

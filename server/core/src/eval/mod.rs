@@ -97,6 +97,7 @@ pub fn evaluate_with(
         future_annotations: false,
         sharing: sharing::Sharing::default(),
         module_attributes: HashMap::new(),
+        attributes_set_on_unknown: HashSet::new(),
     };
     // CPython compiles the whole module before running any of it.
     if let Some(node) = compile_nesting::too_deeply_nested(tree, text, cancel)? {
@@ -159,6 +160,8 @@ struct Evaluator<'a> {
     sharing: sharing::Sharing,
     /// `module.attr = value` statements run so far, by module and attribute.
     module_attributes: HashMap<(String, String), Value>,
+    /// Attribute names assigned on an object not known statically (it may be a module).
+    attributes_set_on_unknown: HashSet<String>,
 }
 
 fn span(node: Node) -> Span {

@@ -121,13 +121,17 @@ impl Evaluator<'_> {
     }
 
     /// Whether code the evaluator does not run may set `.attr`: a dynamic setter anywhere,
-    /// or an assignment to `.attr` inside a block or a function.
-    fn module_attribute_changed_unseen(&self, attr: &str) -> bool {
+    /// an assignment to `.attr` inside a block or a function (or a `del`), or one to an
+    /// object not known statically. A plain assignment at module level to a module's
+    /// attribute is run in its turn ([`Self::assigned_module_attribute`]): before, it has not
+    /// set anything yet.
+    pub(super) fn module_attribute_changed_unseen(&self, attr: &str) -> bool {
         let unseen = |line: &str| {
             let first_word = line.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').next().unwrap_or("");
-            line.starts_with([' ', '\t']) || COMPOUND_KEYWORDS.contains(&first_word)
+            line.starts_with([' ', '\t']) || COMPOUND_KEYWORDS.contains(&first_word) || first_word == "del"
         };
         DYNAMIC_SETTERS.iter().any(|d| self.text.contains(d))
+            || self.attributes_set_on_unknown.contains(attr)
             || self.text.lines().any(|line| unseen(line) && line_may_set(line, attr))
     }
 
@@ -138,7 +142,7 @@ impl Evaluator<'_> {
             let path_module = if cfg!(windows) { "ntpath" } else { "posixpath" };
             return Some(Value::new(ValueKind::Module(path_module.into()), s));
         }
-        if may_set_attribute(self.text, attr) {
+        if self.module_attribute_changed_unseen(attr) {
             return None;
         }
         if module == "sys" && attr == SYS_EXIT {

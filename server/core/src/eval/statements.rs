@@ -342,6 +342,9 @@ impl Evaluator<'_> {
                     self.module_attributes.insert((module.clone(), self.t(attr).to_string()), value);
                     return;
                 }
+                if owner.is_unknown() {
+                    self.attributes_set_on_unknown.insert(self.t(attr).to_string());
+                }
                 if self.model.load_error.is_some() || !owner.is_builtin_instance() {
                     return;
                 }

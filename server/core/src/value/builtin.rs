@@ -1,4 +1,28 @@
-//! Which builtin names are classes.
+//! Which builtin names are classes, and the attributes each class has in CPython
+//! 3.10-3.13 (`data/builtin_class_attributes.txt`, made by
+//! `tools/cpython/builtin_class_attributes.py`).
+
+use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
+
+static CLASS_ATTRIBUTES: &str = include_str!("../../data/builtin_class_attributes.txt");
+
+/// Whether the builtin class `class` certainly has no attribute `attr` in any CPython
+/// 3.10-3.13 (`OSError.x`: `type object 'OSError' has no attribute 'x'`).
+pub fn class_lacks(class: &str, attr: &str) -> bool {
+    static TABLE: OnceLock<HashMap<&'static str, HashSet<&'static str>>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let lines = CLASS_ATTRIBUTES.lines().filter(|l| !l.starts_with('#'));
+        lines
+            .filter_map(|line| {
+                let mut words = line.split(' ');
+                Some((words.next()?, words.collect()))
+            })
+            .collect()
+    });
+    // type's descriptor raises its own AttributeError (`__abstractmethods__`).
+    attr != "__abstractmethods__" && table.get(class).is_some_and(|names| !names.contains(attr))
+}
 /// The builtin names that are classes (`type(int)` is `type`): the exceptions and warnings,
 /// and the lowercase ones listed; every other builtin [`ValueKind::Builtin`] is a function.
 pub fn is_builtin_class(name: &str) -> bool {
