@@ -4,7 +4,7 @@
 //! integers or slices, not str`, ...).
 
 use super::slices::{change_list_through_slice, slice_bounds, slice_of, sliceable};
-use super::Evaluator;
+use super::{span, Evaluator};
 use crate::fields::{Field, FieldChild};
 use crate::value::{Span, Value, ValueKind};
 use tree_sitter::Node;
@@ -354,18 +354,55 @@ impl Evaluator<'_> {
         let parts: Vec<Node> = node.children_by_field_name("subscript", &mut cursor).collect();
         let mut cursor = node.walk();
         let comma = node.children(&mut cursor).any(|c| !c.is_named() && c.kind() == ",");
+        let starred = parts.iter().any(|p| starts_with_star(*p));
         match parts.as_slice() {
-            [one] if !comma => self.expr(*one),
+            [one] if !comma && !starred => self.expr(*one),
             _ => {
                 let mut items = Vec::with_capacity(parts.len());
                 for part in parts {
-                    items.push(self.expr(part));
+                    if !starts_with_star(part) {
+                        items.push(self.expr(part));
+                    } else if let Some(iterable) = self.starred_operand(part) {
+                        // `d[*a, 1]` (3.11+): the key is a tuple with `a`'s items spliced in.
+                        if iterable.not_iterable() && self.model.load_error.is_none() {
+                            let type_name = iterable.exception_type_name();
+                            let message = format!("Value after * must be an iterable, not {type_name}");
+                            self.fail(span(part), "TypeError", message);
+                        }
+                        match iterable.iterated() {
+                            Some(spliced) => items.extend(spliced),
+                            None => items.push(Value::unknown("a starred item not known statically", span(part))),
+                        }
+                    }
                     if self.model.load_error.is_some() {
                         break;
                     }
                 }
+                // An unknown count of spliced items: the key's length is not known either.
+                if items.iter().any(|i| matches!(&i.kind, ValueKind::Unknown(why) if why.starts_with("a starred"))) {
+                    return Value::unknown("a key with a starred item not known statically", s);
+                }
                 Value::new(ValueKind::Tuple(items), s)
             }
+        }
+    }
+
+    /// What a starred item stars: tree-sitter reads `*a[k].b` as the item and attribute of
+    /// `*a`, where Python stars `a[k].b`.
+    fn starred_operand(&mut self, part: Node) -> Option<Value> {
+        match part.kind() {
+            "list_splat" => part.named_child(0).map(|inner| self.expr(inner)),
+            "subscript" => {
+                let base = self.starred_operand(part.field(Field::Value)?)?;
+                let key = self.subscript_key(part);
+                Some(self.read_item(base, key, part))
+            }
+            "attribute" => {
+                let base = self.starred_operand(part.field(Field::Object)?)?;
+                let attr = self.t(part.field(Field::Attribute)?);
+                Some(self.attribute_of(&base, attr, part))
+            }
+            _ => None,
         }
     }
 
@@ -399,6 +436,22 @@ impl Evaluator<'_> {
                 self.fail(at, exception, message);
                 Value::unknown("raises", s)
             }
+        }
+    }
+}
+
+/// Whether `part` is a starred item, as tree-sitter reads it (`*a`, or `*a[k]` read as the
+/// item of `*a`).
+fn starts_with_star(part: Node) -> bool {
+    let mut node = part;
+    loop {
+        match node.kind() {
+            "list_splat" => return true,
+            "subscript" | "attribute" => match node.child(0) {
+                Some(object) => node = object,
+                None => return false,
+            },
+            _ => return false,
         }
     }
 }
