@@ -75,6 +75,8 @@ def _modules_named(path: str) -> list:
 
 def check_one(check_manifest, path: str) -> dict:
     saved = [(mod, dict(mod.__dict__)) for mod in _modules_named(path)]
+    # What `sys.argv` holds when the real tool runs (`regenerate.py`'s command line).
+    sys.argv = [os.path.join(os.path.dirname(sys.executable), "torchcts"), "check-manifest", "--manifest", path]
     try:
         return _check_one(check_manifest, path)
     finally:

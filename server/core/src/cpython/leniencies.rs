@@ -40,7 +40,7 @@ fn import_junk(tokens: &[super::tokens::Token]) -> Option<std::ops::Range<usize>
     for (k, t) in tokens.iter().enumerate() {
         // `import a,` then the statement's end.
         let ends = tokens.get(k + 1).is_none_or(|n| n.logical_start || n.is(";"));
-        if in_import && t.is(",") && ends {
+        if (in_import || from_names) && t.is(",") && ends {
             return Some(t.start..t.end());
         }
         if t.logical_start || t.is(";") {
@@ -101,7 +101,7 @@ pub(super) fn tree_shape_error(tree: &Tree, text: &str) -> Option<(usize, Python
     let mut first: Option<(usize, &'static str)> = None;
     while let Some(node) = stack.pop() {
         let found = match node.kind() {
-            "assignment" => assignment_error(node),
+            "assignment" => assignment_error(node, text),
             "augmented_assignment" => augmented_assignment_error(node),
             // `x := 1` as a statement: only inside brackets (`(x := 1)`).
             "expression_statement" => node
@@ -138,11 +138,19 @@ fn child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
 
 /// CPython's error for an assignment tree-sitter accepts (`a, b: int = 1`, `a: b: c`,
 /// `a = b: int = 1`, `a: int = b = 1`, `a = b *= 1`).
-fn assignment_error(assignment: Node) -> Option<(usize, &'static str)> {
+fn assignment_error(assignment: Node, text: &str) -> Option<(usize, &'static str)> {
     let left = assignment.child_by_field_name("left")?;
     let annotation = assignment.child_by_field_name("type");
     let right = assignment.child_by_field_name("right");
     if let Some(annotation) = annotation {
+        // `x:` NEWLINE `    y = 1`: tree-sitter reads on into the next line for the type.
+        if let Some(colon) = child_of_kind(assignment, ":") {
+            let gap = text.get(colon.end_byte()..annotation.start_byte()).unwrap_or("");
+            let continued = gap.contains("\\\n") || gap.contains("\\\r");
+            if gap.contains(['\n', '\r']) && !continued {
+                return Some((colon.start_byte(), INVALID));
+            }
+        }
         match left.kind() {
             "pattern_list" => return Some((left.start_byte(), "only single target (not tuple) can be annotated")),
             "tuple_pattern" if child_of_kind(left, ",").is_some() => {
@@ -297,6 +305,7 @@ mod tests {
             ("extra ,+= {1}\n", "'tuple' is an illegal expression for augmented assignment", 1),
             ("x = 1\n[a, b] += 1\n", "'list' is an illegal expression for augmented assignment", 2),
             ("x = 1\nmanifest := {1: 2}\n", "invalid syntax", 2),
+            ("x = 1\ncuda_only:\n    y = 2\n", "invalid syntax", 2),
             ("x = 1\n*a.b |= 2\n", "'starred' is an illegal expression for augmented assignment", 2),
             ("x = {,}\n", "invalid syntax", 1),
             ("x = 1\nz = f(\n,)\n", "invalid syntax", 3),

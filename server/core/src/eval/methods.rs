@@ -361,10 +361,11 @@ fn dict_method(d: &Dict, method: &str, args: &[Value]) -> Option<Outcome> {
             Some(v) => v.kind.clone(),
             None => args.get(1).map_or(ValueKind::None, |default| default.kind.clone()),
         },
-        // Changes the dict: only what it raises.
-        ("pop", [_]) => match found()? {
-            Some(_) => return None,
-            None => return Some(Err(("KeyError", key.repr()))),
+        // The value it takes out (the change follows, `changes_in_place`), or what it raises.
+        ("pop", [_] | [_, _]) => match (found()?, args.get(1)) {
+            (Some(v), _) => v.kind.clone(),
+            (None, Some(default)) => default.kind.clone(),
+            (None, None) => return Some(Err(("KeyError", key.repr()))),
         },
         _ => return None,
     };

@@ -322,6 +322,11 @@ impl Evaluator<'_> {
                     self.fail(span(target), error, message);
                     return;
                 }
+                // How many items an unknown value has is Python's to say: unpacking may raise.
+                if let (None, ValueKind::Unknown(why)) = (&iterated, &value.kind) {
+                    let message = format!("unpacking a value not known statically ({why}): whether it has {} item{} is only known when Python runs it", targets.len(), if targets.len() == 1 { "" } else { "s" });
+                    self.note(span(target), message);
+                }
                 let items = iterated.filter(|items| !starred && items.len() == targets.len());
                 for (i, t) in targets.iter().enumerate() {
                     let v = match &items {
