@@ -14,6 +14,7 @@
 //! `Failed to parse manifest: ...`.
 
 mod augmented;
+mod blocks;
 pub(crate) mod builtins;
 mod comparisons;
 mod compile_nesting;
@@ -98,6 +99,7 @@ pub fn evaluate_with(
         sharing: sharing::Sharing::default(),
         module_attributes: HashMap::new(),
         attributes_set_on_unknown: HashSet::new(),
+        iterations: 0,
     };
     // CPython compiles the whole module before running any of it.
     if let Some(node) = compile_nesting::too_deeply_nested(tree, text, cancel)? {
@@ -162,6 +164,8 @@ struct Evaluator<'a> {
     module_attributes: HashMap<(String, String), Value>,
     /// Attribute names assigned on an object not known statically (it may be a module).
     attributes_set_on_unknown: HashSet<String>,
+    /// Loop iterations run so far (`blocks.rs` bounds them).
+    iterations: usize,
 }
 
 fn span(node: Node) -> Span {

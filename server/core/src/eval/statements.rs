@@ -5,12 +5,11 @@ use super::builtins::STDLIB_MODULES;
 use super::in_place::apply_method;
 use super::items::{subscript_chain, ItemOp, Reached};
 use super::modules::may_set_attribute;
-use super::names::{collect_bound_names, mentions_name};
-use super::{first_line_span, span, Evaluator};
+use super::names::mentions_name;
+use super::{span, Evaluator};
 use crate::fields::{Field, FieldChild};
 use crate::schema::schema;
 use crate::value::{Dict, Span, Value, ValueKind};
-use std::collections::HashSet;
 use tree_sitter::Node;
 
 impl Evaluator<'_> {
@@ -60,65 +59,9 @@ impl Evaluator<'_> {
                 }
             }
             "if_statement" | "for_statement" | "while_statement" | "try_statement" | "with_statement"
-            | "match_statement" => {
-                // The header runs first, whatever the block does: its exceptions are the
-                // module's (`if undefined:` is a NameError).
-                self.block_header(node);
-                if self.model.load_error.is_some() {
-                    return;
-                }
-                // Blocks are not evaluated: whatever they bind becomes unknown.
-                self.block_may_change_shared(node);
-                let mut names = HashSet::new();
-                collect_bound_names(node, self.text, &mut names);
-                let touches_manifest = mentions_name(node, self.text, "manifest");
-                for name in names {
-                    self.env.insert(
-                        name.clone(),
-                        Value::unknown(format!("`{name}` is assigned inside a block"), span(node)),
-                    );
-                }
-                if touches_manifest {
-                    if let Some(m) = self.env.get_mut("manifest") {
-                        if let ValueKind::Dict(d) = &mut m.kind {
-                            d.open = true;
-                        }
-                    }
-                    self.note(
-                        first_line_span(node, self.text),
-                        format!(
-                            "`manifest` is used inside this `{}` block, which is not evaluated statically; findings assume the block does not change it",
-                            node.kind().trim_end_matches("_statement")
-                        ),
-                    );
-                }
-            }
+            | "match_statement" => self.compound_statement(node),
             "function_definition" | "class_definition" | "decorated_definition" => self.definition(node),
             _ => {}
-        }
-    }
-
-    /// What a compound statement evaluates before its block: the `if` or `while` condition,
-    /// the iterable of a `for`, a `match` subject, the first context manager of a `with`.
-    fn block_header(&mut self, node: Node) {
-        let header = match node.kind() {
-            "if_statement" | "while_statement" => node.child_by_field_name("condition"),
-            "for_statement" => node.field(Field::Right),
-            "match_statement" => node.child_by_field_name("subject"),
-            "with_statement" => {
-                let mut cursor = node.walk();
-                let clause = node.named_children(&mut cursor).find(|c| c.kind() == "with_clause");
-                let item = clause.and_then(|c| c.named_child(0)).filter(|i| i.kind() == "with_item");
-                // `with a as b`: the item's value is `a` (an `as_pattern`'s first child).
-                item.and_then(|i| i.field(Field::Value)).map(|v| match v.kind() {
-                    "as_pattern" => v.named_child(0).unwrap_or(v),
-                    _ => v,
-                })
-            }
-            _ => None,
-        };
-        if let Some(header) = header {
-            let _ = self.expr(header);
         }
     }
 

@@ -101,8 +101,8 @@ fn an_undefined_name_deep_in_a_chain_is_still_a_name_error() {
 #[test]
 fn a_walrus_inside_a_literal_or_an_f_string_binds_its_name() {
     for text in [
-        "if True:\n    x = {1: (y := 2)}\nmanifest = {'a': y}\n",
-        "if True:\n    x = [{'k': f\"{(y := 1)}\"}]\nmanifest = {'a': y}\n",
+        "import sys\nif sys.argv:\n    x = {1: (y := 2)}\nmanifest = {'a': y}\n",
+        "import sys\nif sys.argv:\n    x = [{'k': f\"{(y := 1)}\"}]\nmanifest = {'a': y}\n",
     ] {
         let model = eval(text);
         assert!(model.load_error.is_none(), "{text}: {:?}", model.load_error);
@@ -467,16 +467,32 @@ fn big_ints_are_exact_and_bounded() {
 /// unknown (with a note), not stale.
 #[test]
 fn blocks_make_shared_containers_unknown() {
-    let text =
-        "caps = {'inference': True}\nmanifest = {'capabilities': caps}\nfor n in ['bogus']:\n    caps[n] = True\n";
+    let text = "import sys\ncaps = {'inference': True}\nmanifest = {'capabilities': caps}\nfor n in sys.argv:\n    caps[n] = True\n";
     let model = eval(text);
     let d = model.manifest.as_ref().and_then(|m| m.as_dict()).unwrap();
     assert!(d.get("capabilities").unwrap().value.is_unknown());
     assert!(model.notes.iter().any(|n| n.message.contains("may change lists or dicts that `caps` share")));
     // Not shared: the block changes nothing `manifest` holds.
-    let model =
-        eval("caps = {'inference': True}\nfor n in ['bogus']:\n    caps[n] = True\nmanifest = {'capabilities': {}}\n");
+    let model = eval(
+        "import sys\ncaps = {'inference': True}\nfor n in sys.argv:\n    caps[n] = True\nmanifest = {'capabilities': {}}\n",
+    );
     assert!(model.notes.iter().all(|n| !n.message.contains("share")));
+}
+
+/// A `for` over a known iterable runs item by item, and an `if` whose condition is known
+/// runs its branch: the shared dict changes for every holder, with no note.
+#[test]
+fn known_loops_and_branches_run() {
+    let text = "caps = {'inference': True}\nmanifest = {'capabilities': caps}\nfor n in ['bogus', 'rng']:\n    caps[n] = n == 'rng'\nif len(caps) == 3:\n    manifest['device_name'] = 'cpu'\nelse:\n    manifest['device_name'] = 1\n";
+    let model = eval(text);
+    let d = model.manifest.as_ref().and_then(|m| m.as_dict()).unwrap();
+    assert_eq!(d.get("capabilities").unwrap().value.repr(), "{'inference': True, 'bogus': False, 'rng': True}");
+    assert_eq!(d.get("device_name").unwrap().value.repr(), "'cpu'");
+    assert!(model.notes.is_empty(), "{:?}", model.notes);
+    // A loop that breaks is not run: what it binds is unknown.
+    let model = eval("x = 1\nfor n in [2, 3]:\n    x = n\n    break\nmanifest = {'a': x}\n");
+    let d = model.manifest.as_ref().and_then(|m| m.as_dict()).unwrap();
+    assert!(d.get("a").unwrap().value.is_unknown());
 }
 
 /// A set's repr follows CPython 3.11's table order (checked with `python3.11 -c`): a display

@@ -1,0 +1,192 @@
+//! Compound statements: the header runs first (its exceptions are the module's); a `for`
+//! over a known iterable and an `if` whose condition is known run their blocks as Python
+//! does; any other block is not evaluated, and what it binds becomes unknown.
+
+use super::names::{collect_bound_names, mentions_name};
+use super::{first_line_span, span, Evaluator};
+use crate::fields::{Field, FieldChild};
+use crate::value::{Value, ValueKind};
+use std::collections::HashSet;
+use tree_sitter::Node;
+
+/// Loop iterations run in all, per file: nested loops over long lists stay bounded.
+const MAX_ITERATIONS: usize = 10_000;
+
+/// What a block may hold that this evaluator does not run in its turn.
+const JUMPS: [&str; 7] = [
+    "break_statement",
+    "continue_statement",
+    "return_statement",
+    "yield",
+    "global_statement",
+    "nonlocal_statement",
+    "await",
+];
+
+impl Evaluator<'_> {
+    pub(super) fn compound_statement(&mut self, node: Node) {
+        let header = self.block_header(node);
+        if self.model.load_error.is_some() {
+            return;
+        }
+        let ran = match (node.kind(), header) {
+            ("for_statement", Some(iterable)) => self.run_for(node, &iterable),
+            ("if_statement", Some(condition)) => self.run_if(node, &condition),
+            _ => false,
+        };
+        if !ran {
+            self.block_not_evaluated(node);
+        }
+    }
+
+    /// `for target in iterable: block`, item by item, where the items are known, there are
+    /// not too many, the block does not jump (`break`, ...) and does not name the iterable.
+    fn run_for(&mut self, node: Node, iterable: &Value) -> bool {
+        let (Some(target), Some(right), Some(body)) =
+            (node.field(Field::Left), node.field(Field::Right), node.child_by_field_name("body"))
+        else {
+            return false;
+        };
+        let items = match iterable.iterated() {
+            Some(items) if !items.iter().any(Value::contains_unknown) => items,
+            _ => return false,
+        };
+        let names_iterable = right.kind() == "identifier" && mentions_name(body, self.text, self.t(right));
+        if node.child_by_field_name("alternative").is_some()
+            || names_iterable
+            || has_jump(body)
+            || self.iterations + items.len() > MAX_ITERATIONS
+        {
+            return false;
+        }
+        self.iterations += items.len();
+        for item in items {
+            self.bind(target, item);
+            if self.model.load_error.is_some() || !self.run_block(body) {
+                return true;
+            }
+        }
+        true
+    }
+
+    /// `if` / `elif` / `else`: the branch the known conditions choose (each condition runs in
+    /// its turn); false where one is not known.
+    fn run_if(&mut self, node: Node, condition: &Value) -> bool {
+        let mut cursor = node.walk();
+        let alternatives: Vec<Node> = node.children_by_field_name("alternative", &mut cursor).collect();
+        if has_jump(node) {
+            return false;
+        }
+        let Some(taken) = condition.truthy() else { return false };
+        if taken {
+            return node.child_by_field_name("consequence").is_none_or(|body| self.run_block(body));
+        }
+        for alternative in alternatives {
+            match alternative.kind() {
+                "elif_clause" => {
+                    let Some(test) = alternative.child_by_field_name("condition") else { return false };
+                    let value = self.expr(test);
+                    if self.model.load_error.is_some() {
+                        return true;
+                    }
+                    match value.truthy() {
+                        Some(true) => {}
+                        Some(false) => continue,
+                        // Not known: this clause and the rest are not evaluated.
+                        None => {
+                            self.block_not_evaluated(alternative);
+                            return true;
+                        }
+                    }
+                    let body = alternative.child_by_field_name("consequence");
+                    return body.is_none_or(|body| self.run_block(body));
+                }
+                "else_clause" => {
+                    let body = alternative.child_by_field_name("body");
+                    return body.is_none_or(|body| self.run_block(body));
+                }
+                _ => {}
+            }
+        }
+        true
+    }
+
+    /// The statements of `block`, in order; false where one raised.
+    fn run_block(&mut self, block: Node) -> bool {
+        let mut cursor = block.walk();
+        let statements: Vec<Node> = block.named_children(&mut cursor).collect();
+        for statement in statements {
+            self.statement(statement);
+            if self.model.load_error.is_some() {
+                return false;
+            }
+            collect_bound_names(statement, self.text, &mut self.bound_before);
+        }
+        true
+    }
+
+    /// What a compound statement evaluates before its block: the `if` or `while` condition,
+    /// the iterable of a `for`, a `match` subject, the first context manager of a `with`.
+    fn block_header(&mut self, node: Node) -> Option<Value> {
+        let header = match node.kind() {
+            "if_statement" | "while_statement" => node.child_by_field_name("condition"),
+            "for_statement" => node.field(Field::Right),
+            "match_statement" => node.child_by_field_name("subject"),
+            "with_statement" => {
+                let mut cursor = node.walk();
+                let clause = node.named_children(&mut cursor).find(|c| c.kind() == "with_clause");
+                let item = clause.and_then(|c| c.named_child(0)).filter(|i| i.kind() == "with_item");
+                // `with a as b`: the item's value is `a` (an `as_pattern`'s first child).
+                item.and_then(|i| i.field(Field::Value)).map(|v| match v.kind() {
+                    "as_pattern" => v.named_child(0).unwrap_or(v),
+                    _ => v,
+                })
+            }
+            _ => None,
+        };
+        header.map(|header| self.expr(header))
+    }
+
+    /// A block that is not evaluated: whatever it binds becomes unknown, and a `manifest` it
+    /// uses is open.
+    fn block_not_evaluated(&mut self, node: Node) {
+        // Blocks are not evaluated: whatever they bind becomes unknown.
+        self.block_may_change_shared(node);
+        let mut names = HashSet::new();
+        collect_bound_names(node, self.text, &mut names);
+        let touches_manifest = mentions_name(node, self.text, "manifest");
+        for name in names {
+            self.env.insert(name.clone(), Value::unknown(format!("`{name}` is assigned inside a block"), span(node)));
+        }
+        if touches_manifest {
+            if let Some(m) = self.env.get_mut("manifest") {
+                if let ValueKind::Dict(d) = &mut m.kind {
+                    d.open = true;
+                }
+            }
+            self.note(
+                first_line_span(node, self.text),
+                format!(
+                    "`manifest` is used inside this `{}` block, which is not evaluated statically; findings assume the block does not change it",
+                    node.kind().trim_end_matches("_statement")
+                ),
+            );
+        }
+    }
+}
+
+/// Whether `node` holds a jump out of its block (outside functions and classes).
+fn has_jump(node: Node) -> bool {
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if JUMPS.contains(&n.kind()) {
+            return true;
+        }
+        if matches!(n.kind(), "function_definition" | "class_definition" | "lambda") {
+            continue;
+        }
+        let mut cursor = n.walk();
+        stack.extend(n.named_children(&mut cursor));
+    }
+    false
+}
