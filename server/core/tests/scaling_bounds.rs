@@ -151,3 +151,13 @@ fn statements_tree_sitter_joins() {
 fn open_named_escapes() {
     assert_linear("named_escapes");
 }
+
+#[test]
+fn loop_over_a_long_list() {
+    assert_linear("loop_long_list");
+}
+
+#[test]
+fn nested_loops_stay_within_the_budget() {
+    assert_linear("loop_nested");
+}

@@ -96,6 +96,24 @@ fn cases() -> Vec<Case> {
             text: |n| with_tail(format!("X = [{}]", (0..n).map(|_| "\"a\\N{b\",\n").collect::<String>())),
         },
         Case { name: "chain_call", what: "`x = f()()...` (N links)", n: 2_500, text: |n| with_tail(format!("x = f{}", "()".repeat(n))) },
+        Case {
+            name: "loop_long_list",
+            what: "`for i in [0, 1, ...]:` (N items) binding and adding in its block",
+            n: 2_500,
+            text: |n| {
+                let items = (0..n).map(|i| i.to_string()).collect::<Vec<_>>().join(", ");
+                with_tail(format!("total = 0\nfor i in [{items}]:\n    total += i\n"))
+            },
+        },
+        Case {
+            name: "loop_nested",
+            what: "two nested `for` over the same N-item list (N² iterations, bounded by the loop budget)",
+            n: 2_500,
+            text: |n| {
+                let items = (0..n).map(|i| i.to_string()).collect::<Vec<_>>().join(", ");
+                with_tail(format!("X = [{items}]\nY = list(X)\nfor a in X:\n    for b in Y:\n        c = a + b\n"))
+            },
+        },
     ]
 }
 

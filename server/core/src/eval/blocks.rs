@@ -9,8 +9,9 @@ use crate::value::{Value, ValueKind};
 use std::collections::HashSet;
 use tree_sitter::Node;
 
-/// Loop iterations run in all, per file: nested loops over long lists stay bounded.
-const MAX_ITERATIONS: usize = 10_000;
+/// What loops may run per file, counted as the bytes of each block run: nested loops over
+/// long lists, or a long block run many times, stay bounded (linear in the file's size).
+const MAX_LOOP_WORK: usize = 100_000;
 
 /// What a block may hold that this evaluator does not run in its turn.
 const JUMPS: [&str; 7] = [
@@ -55,11 +56,11 @@ impl Evaluator<'_> {
         if node.child_by_field_name("alternative").is_some()
             || names_iterable
             || has_jump(body)
-            || self.iterations + items.len() > MAX_ITERATIONS
+            || self.loop_work + items.len() * body.byte_range().len() > MAX_LOOP_WORK
         {
             return false;
         }
-        self.iterations += items.len();
+        self.loop_work += items.len() * body.byte_range().len();
         for item in items {
             self.bind(target, item);
             if self.model.load_error.is_some() || !self.run_block(body) {

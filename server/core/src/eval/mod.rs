@@ -99,7 +99,7 @@ pub fn evaluate_with(
         sharing: sharing::Sharing::default(),
         module_attributes: HashMap::new(),
         attributes_set_on_unknown: HashSet::new(),
-        iterations: 0,
+        loop_work: 0,
     };
     // CPython compiles the whole module before running any of it.
     if let Some(node) = compile_nesting::too_deeply_nested(tree, text, cancel)? {
@@ -164,8 +164,8 @@ struct Evaluator<'a> {
     module_attributes: HashMap<(String, String), Value>,
     /// Attribute names assigned on an object not known statically (it may be a module).
     attributes_set_on_unknown: HashSet<String>,
-    /// Loop iterations run so far (`blocks.rs` bounds them).
-    iterations: usize,
+    /// The loop blocks run so far, in bytes (`blocks.rs` bounds it).
+    loop_work: usize,
 }
 
 fn span(node: Node) -> Span {
