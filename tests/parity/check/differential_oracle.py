@@ -54,7 +54,8 @@ _IMPORTED = re.compile(r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import|import[ \t]+([
 def _modules_named(path: str) -> list:
     try:
         with open(path, "rb") as f:
-            text = f.read().decode("utf-8", "replace")
+            # Universal newlines, as Python reads the file (a lone CR ends a line too).
+            text = f.read().decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
     except OSError:
         text = ""
     names = {"sys", "os", "os.path", "builtins"}
