@@ -65,6 +65,38 @@ impl Evaluator<'_> {
         }
     }
 
+    /// An annotation's value: tree-sitter reads `d["k"]` there as a generic type, which
+    /// Python evaluates as the subscript it is.
+    fn annotation_value(&mut self, node: Node) -> Value {
+        match node.kind() {
+            "type" => match node.named_child(0) {
+                Some(inner) => self.annotation_value(inner),
+                None => Value::unknown("empty annotation", span(node)),
+            },
+            "generic_type" => {
+                let (Some(base), Some(parameters)) = (node.named_child(0), node.named_child(1)) else {
+                    return Value::unknown("incomplete annotation", span(node));
+                };
+                let base = self.annotation_value(base);
+                let mut cursor = parameters.walk();
+                let parts: Vec<Node> = parameters.named_children(&mut cursor).collect();
+                let mut keys = Vec::with_capacity(parts.len());
+                for part in parts {
+                    keys.push(self.annotation_value(part));
+                    if self.model.load_error.is_some() {
+                        return Value::unknown("raises", span(node));
+                    }
+                }
+                let key = match <[Value; 1]>::try_from(keys) {
+                    Ok([one]) => one,
+                    Err(keys) => Value::new(ValueKind::Tuple(keys), span(parameters)),
+                };
+                self.read_item(base, key, node)
+            }
+            _ => self.expr(node),
+        }
+    }
+
     fn import(&mut self, node: Node) {
         let mut cursor = node.walk();
         let names: Vec<Node> = node.children_by_field_name("name", &mut cursor).collect();
@@ -220,7 +252,8 @@ impl Evaluator<'_> {
     fn annotation(&mut self, node: Node) {
         let Some(annotation) = node.field(Field::Type) else { return };
         if !self.future_annotations {
-            self.scan_names(annotation);
+            // Evaluated as any expression: `x: d["k"] = 1` raises KeyError where d lacks k.
+            let _ = self.annotation_value(annotation);
         }
     }
 
