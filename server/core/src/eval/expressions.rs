@@ -236,6 +236,7 @@ impl Evaluator<'_> {
     /// `base.attr`, `base` evaluated (`node` is the attribute expression).
     pub(super) fn attribute_of(&mut self, base: &Value, attr: &str, node: Node) -> Value {
         let s = span(node);
+        let method = base.builtin_method(attr);
         match &base.kind {
             ValueKind::Module(m) if self.module_attributes.contains_key(&(m.clone(), attr.to_string())) => {
                 self.assigned_module_attribute(m, attr, s)
@@ -266,9 +267,7 @@ impl Evaluator<'_> {
                 self.fail(s.clone(), "AttributeError", format!("type object '{name}' has no attribute '{attr}'"));
                 Value::unknown(format!("`{name}` has no attribute `{attr}`"), s)
             }
-            _ if base.builtin_method(attr).is_some() => {
-                Value::new(ValueKind::Method(base.builtin_method(attr).unwrap_or_default()), s)
-            }
+            _ if method.is_some() => Value::new(ValueKind::Method(method.unwrap_or_default()), s),
             _ if base.lacks_attribute(attr).is_some() => {
                 let type_name = base.lacks_attribute(attr).unwrap_or("object");
                 self.fail(s.clone(), "AttributeError", format!("'{type_name}' object has no attribute '{attr}'"));

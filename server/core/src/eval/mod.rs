@@ -99,6 +99,7 @@ pub fn evaluate_with(
         sharing: sharing::Sharing::default(),
         module_attributes: HashMap::new(),
         attributes_set_on_unknown: HashSet::new(),
+        unseen_setters: HashMap::new(),
         loop_work: 0,
     };
     // CPython compiles the whole module before running any of it.
@@ -164,6 +165,8 @@ struct Evaluator<'a> {
     module_attributes: HashMap<(String, String), Value>,
     /// Attribute names assigned on an object not known statically (it may be a module).
     attributes_set_on_unknown: HashSet<String>,
+    /// Per attribute name: whether code not run may set it (a scan of the text, done once).
+    unseen_setters: HashMap<String, bool>,
     /// The loop blocks run so far, in bytes (`blocks.rs` bounds it).
     loop_work: usize,
 }

@@ -112,10 +112,11 @@ impl Evaluator<'_> {
     /// `os.path` (a module); None where not known.
     /// `module.attr` as the manifest set it (a statement run before): its value, unless
     /// code not evaluated may have set it since (`setattr`, a block, a function).
-    pub(super) fn assigned_module_attribute(&self, module: &str, attr: &str, s: Span) -> Value {
+    pub(super) fn assigned_module_attribute(&mut self, module: &str, attr: &str, s: Span) -> Value {
         let key = (module.to_string(), attr.to_string());
+        let unseen = self.module_attribute_changed_unseen(attr);
         match self.module_attributes.get(&key) {
-            Some(value) if !self.module_attribute_changed_unseen(attr) => Value { span: s, ..value.clone() },
+            Some(value) if !unseen => Value { span: s, ..value.clone() },
             _ => Value::unknown(format!("`{module}.{attr}` may be set by code not evaluated statically"), s),
         }
     }
@@ -125,14 +126,24 @@ impl Evaluator<'_> {
     /// object not known statically. A plain assignment at module level to a module's
     /// attribute is run in its turn ([`Self::assigned_module_attribute`]): before, it has not
     /// set anything yet.
-    pub(super) fn module_attribute_changed_unseen(&self, attr: &str) -> bool {
+    ///
+    /// The text is scanned once per attribute name (kept in `unseen_setters`): a manifest
+    /// that reads `sys.x` on every line costs one scan, not one per read.
+    pub(super) fn module_attribute_changed_unseen(&mut self, attr: &str) -> bool {
+        if self.attributes_set_on_unknown.contains(attr) {
+            return true;
+        }
+        if let Some(&known) = self.unseen_setters.get(attr) {
+            return known;
+        }
         let unseen = |line: &str| {
             let first_word = line.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').next().unwrap_or("");
             line.starts_with([' ', '\t']) || COMPOUND_KEYWORDS.contains(&first_word) || first_word == "del"
         };
-        DYNAMIC_SETTERS.iter().any(|d| self.text.contains(d))
-            || self.attributes_set_on_unknown.contains(attr)
-            || self.text.lines().any(|line| unseen(line) && line_may_set(line, attr))
+        let found = DYNAMIC_SETTERS.iter().any(|d| self.text.contains(d))
+            || self.text.lines().any(|line| unseen(line) && line_may_set(line, attr));
+        self.unseen_setters.insert(attr.to_string(), found);
+        found
     }
 
     pub(super) fn module_attribute(&mut self, module: &str, attr: &str, s: Span) -> Option<Value> {
