@@ -82,7 +82,7 @@ impl Evaluator<'_> {
         if taken {
             return node.child_by_field_name("consequence").is_none_or(|body| self.run_block(body));
         }
-        for alternative in alternatives {
+        for (at, &alternative) in alternatives.iter().enumerate() {
             match alternative.kind() {
                 "elif_clause" => {
                     let Some(test) = alternative.child_by_field_name("condition") else { return false };
@@ -93,9 +93,11 @@ impl Evaluator<'_> {
                     match value.truthy() {
                         Some(true) => {}
                         Some(false) => continue,
-                        // Not known: this clause and the rest are not evaluated.
+                        // Not known: this clause and every one after it may run.
                         None => {
-                            self.block_not_evaluated(alternative);
+                            for clause in &alternatives[at..] {
+                                self.block_not_evaluated(*clause);
+                            }
                             return true;
                         }
                     }
@@ -169,7 +171,7 @@ impl Evaluator<'_> {
                 first_line_span(node, self.text),
                 format!(
                     "`manifest` is used inside this `{}` block, which is not evaluated statically; findings assume the block does not change it",
-                    node.kind().trim_end_matches("_statement")
+                    node.kind().trim_end_matches("_statement").trim_end_matches("_clause")
                 ),
             );
         }

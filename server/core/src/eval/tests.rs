@@ -489,6 +489,10 @@ fn known_loops_and_branches_run() {
     assert_eq!(d.get("capabilities").unwrap().value.repr(), "{'inference': True, 'bogus': False, 'rng': True}");
     assert_eq!(d.get("device_name").unwrap().value.repr(), "'cpu'");
     assert!(model.notes.is_empty(), "{:?}", model.notes);
+    // An `elif` whose condition is not known: it and the `else` after it may run.
+    let model = eval("import sys\nx = 1\nz = 0\nif x == 2:\n    x = 5\nelif sys.argv:\n    x = 3\nelse:\n    z = 4\nmanifest = {'a': z}\n");
+    let d = model.manifest.as_ref().and_then(|m| m.as_dict()).unwrap();
+    assert!(d.get("a").unwrap().value.is_unknown());
     // A loop that breaks is not run: what it binds is unknown.
     let model = eval("x = 1\nfor n in [2, 3]:\n    x = n\n    break\nmanifest = {'a': x}\n");
     let d = model.manifest.as_ref().and_then(|m| m.as_dict()).unwrap();
