@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Write server/core/data/builtin_class_attributes.txt: the attributes of each builtin class
-(`int`, `OSError`, ...), so that the core can say `type object 'OSError' has no attribute
+(`int`, `OSError`, ...) and of `types.UnionType` and `types.GenericAlias`, so that the core can say `type object 'OSError' has no attribute
 'x'` for `OSError.x` without running Python.
 
     python3 tools/cpython/builtin_class_attributes.py PYTHON...
@@ -27,6 +27,10 @@ for name in dir(builtins):
     if name != cls.__name__:
         continue  # IOError, EnvironmentError: OSError's
     out[name] = sorted(n for n in set(dir(cls)) | set(dir(type)) if hasattr(cls, n))
+# The typing forms builtins make: a union's own attributes, and those a generic alias keeps
+# for itself (any other it looks up on its origin class).
+for form in (int | None, list[int]):
+    out["types." + type(form).__name__] = sorted(n for n in dir(form) if hasattr(form, n))
 print(json.dumps({"version": "%d.%d.%d" % sys.version_info[:3], "classes": out}))
 """
 

@@ -10,9 +10,11 @@ use std::ops::Range;
 mod attributes;
 mod builtin;
 mod set_order;
+pub mod type_form;
 pub use builtin::{class_lacks, is_builtin_class};
 pub use set_order::set_iteration_order;
 use set_order::{set_order, set_order_is_known};
+pub use type_form::TypeForm;
 
 pub use accounting::pyfmt::{float_repr, str_repr};
 
@@ -60,6 +62,8 @@ pub enum ValueKind {
     /// A method of a builtin value, bound to it (`skip_ops.append`): a
     /// `builtin_function_or_method` whose repr names an address.
     Method(&'static str),
+    /// `int | None` or `list[int]`, made from builtins (see [`TypeForm`]).
+    TypeForm(Box<TypeForm>),
     /// Could not be evaluated statically; the string says why.
     Unknown(String),
 }
@@ -244,15 +248,17 @@ impl Value {
     /// The type's name as CPython's exception messages print it (`tp_name`: `torch.dtype`,
     /// where `type(x).__name__` is `dtype`).
     pub fn exception_type_name(&self) -> &'static str {
-        match self.kind {
+        match &self.kind {
             ValueKind::Dtype { .. } => "torch.dtype",
+            ValueKind::TypeForm(form) => form.exception_type_name(),
             _ => self.type_name(),
         }
     }
 
     /// Whether calling this value certainly raises `TypeError: '...' object is not callable`.
     pub fn not_callable(&self) -> bool {
-        self.is_builtin_instance() || matches!(self.kind, ValueKind::Dtype { .. } | ValueKind::Module(_))
+        let union = matches!(&self.kind, ValueKind::TypeForm(form) if matches!(**form, TypeForm::Union(_)));
+        union || self.is_builtin_instance() || matches!(self.kind, ValueKind::Dtype { .. } | ValueKind::Module(_))
     }
 
     /// Whether iterating this value certainly raises `TypeError: '...' object is not iterable`.
@@ -266,10 +272,14 @@ impl Value {
                 | ValueKind::Dict(_)
                 | ValueKind::Set(_)
         );
-        matches!(
-            self.kind,
-            ValueKind::Dtype { .. } | ValueKind::Module(_) | ValueKind::Builtin(_) | ValueKind::Method(_)
-        ) || (self.is_builtin_instance() && !iterable)
+        // A generic alias iterates in 3.11 and later (`*tuple[int]`), not in 3.10.
+        let union = matches!(&self.kind, ValueKind::TypeForm(form) if matches!(**form, TypeForm::Union(_)));
+        union
+            || matches!(
+                self.kind,
+                ValueKind::Dtype { .. } | ValueKind::Module(_) | ValueKind::Builtin(_) | ValueKind::Method(_)
+            )
+            || (self.is_builtin_instance() && !iterable)
     }
 
     /// An instance of a builtin type (no `__setattr__` of its own, not callable).
@@ -309,6 +319,7 @@ impl Value {
             ValueKind::Set(_) => "set",
             ValueKind::Builtin(name) if is_builtin_class(name) => "type",
             ValueKind::Builtin(_) | ValueKind::Method(_) => "builtin_function_or_method",
+            ValueKind::TypeForm(form) => form.type_name(),
             ValueKind::Unknown(_) => "object",
         }
     }
@@ -356,7 +367,8 @@ impl Value {
             | ValueKind::Module(_)
             | ValueKind::Slice(_)
             | ValueKind::Builtin(_)
-            | ValueKind::Method(_) => true,
+            | ValueKind::Method(_)
+            | ValueKind::TypeForm(_) => true,
             ValueKind::Unknown(_) => return None,
         })
     }
@@ -385,6 +397,7 @@ impl Value {
             ValueKind::Builtin(name) if is_builtin_class(name) => format!("<class '{name}'>"),
             ValueKind::Builtin(name) => format!("<built-in function {name}>"),
             ValueKind::Method(name) => format!("<built-in method {name}>"),
+            ValueKind::TypeForm(form) => form.repr(),
             ValueKind::Slice(parts) => format!("slice({})", join_reprs(parts.as_slice())),
             ValueKind::Set(items) if items.is_empty() => "set()".into(),
             ValueKind::Set(items) => format!("{{{}}}", join_reprs(&set_order(items))),
@@ -453,6 +466,7 @@ pub fn key_hash(v: &Value) -> Option<u64> {
             ValueKind::Dtype { canonical, .. } => (4u8, canonical).hash(h),
             ValueKind::Module(m) => (5u8, m).hash(h),
             ValueKind::Builtin(name) => (8u8, name).hash(h),
+            ValueKind::TypeForm(form) => (9u8, form.hash_key()).hash(h),
             ValueKind::List(items) | ValueKind::Tuple(items) => {
                 // `py_eq` calls a list equal to a list, a tuple to a tuple: one tag for both
                 // is still consistent.
@@ -484,6 +498,7 @@ pub fn py_eq(a: &Value, b: &Value) -> Option<bool> {
         (Dtype { canonical: x, .. }, Dtype { canonical: y, .. }) => x == y,
         (Module(x), Module(y)) => x == y,
         (Builtin(x), Builtin(y)) => x == y,
+        (TypeForm(x), TypeForm(y)) => return x.equals(y),
         (Slice(x), Slice(y)) => return py_eq(&tuple_of(x), &tuple_of(y)),
         (List(x), List(y)) | (Tuple(x), Tuple(y)) => {
             if x.len() != y.len() {

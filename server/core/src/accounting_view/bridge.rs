@@ -30,7 +30,8 @@ pub fn to_py(value: &Value) -> PyValue {
         | ValueKind::Slice(_)
         | ValueKind::Set(_)
         | ValueKind::Builtin(_)
-        | ValueKind::Method(_) => PyValue::Other(value.repr()),
+        | ValueKind::Method(_)
+        | ValueKind::TypeForm(_) => PyValue::Other(value.repr()),
         ValueKind::Unknown(why) => PyValue::Other(why.clone()),
     }
 }

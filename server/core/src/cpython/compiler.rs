@@ -103,8 +103,18 @@ fn codegen_error(node: Node, scope: Scope) -> Option<&'static str> {
         "continue_statement" if !scope.in_loop => Some("'continue' not properly in loop"),
         "with_statement" if is_async(node) && !scope.async_function => Some("'async with' outside async function"),
         "for_statement" if is_async(node) && !scope.async_function => Some("'async for' outside async function"),
+        "pattern_list" | "tuple_pattern" | "list_pattern" if starred_targets(node) > 1 => {
+            Some("multiple starred expressions in assignment")
+        }
         _ => None,
     }
+}
+
+/// How many of a target tuple's or list's own items are starred (`*a, *b = x`).
+fn starred_targets(node: Node) -> usize {
+    let mut cursor = node.walk();
+    let count = node.named_children(&mut cursor).filter(|c| c.kind() == "list_splat_pattern").count();
+    count
 }
 
 /// The symbol table's error for `node` (and the node CPython names the line of).
@@ -197,6 +207,13 @@ mod tests {
             ("while 1:\n    def f():\n        break\n", "'break' outside loop", 3),
             ("async with x:\n    pass\n", "'async with' outside async function", 1),
             ("def f():\n    async for x in y:\n        pass\n", "'async for' outside async function", 2),
+            // Each checked with CPython 3.10, 3.11 and 3.13: the line is the tuple's first.
+            ("*a, *b = x\n", "multiple starred expressions in assignment", 1),
+            ("(\n *a,\n *b) = x\n", "multiple starred expressions in assignment", 1),
+            ("x = 1\nfor *a, *b in y: pass\n", "multiple starred expressions in assignment", 2),
+            ("[*a, [*b, *c]] = x\n", "multiple starred expressions in assignment", 1),
+            ("a, *b = *c, *d = x\n", "multiple starred expressions in assignment", 1),
+            ("del a\n*a, *b = x\nreturn 1\n", "multiple starred expressions in assignment", 2),
         ]);
     }
 
@@ -228,6 +245,7 @@ mod tests {
             "'''doc'''\nfrom __future__ import annotations\nimport os\n",
             "def f(*args, **kwargs): pass\nf = lambda *a, **k: 0\n",
             "x = [y for y in z]\n",
+            "*a, = x\nb, *c = x\n[*a, *b]\nx = *a, *b\n",
         ] {
             assert_eq!(python_syntax_error(&parse(text, None), text), None, "{text:?}");
         }

@@ -527,6 +527,8 @@ pub(crate) fn statement_stars(text: &str, tokens: &[Token]) -> Option<StatementS
             None => Some("can't use starred expression here"),
             Some(n) if n.is(":") && for_statement => Some("can't use starred expression here"),
             Some(n) if n.is("=") => Some(TARGET_STAR),
+            // `*a, b = x`: a tuple of targets, where the star is the target's own.
+            Some(n) if n.is(",") && (operand.end..end).any(|j| tokens[j].depth == 0 && tokens[j].is("=")) => continue,
             Some(n) if n.is(",") => None,
             Some(_) => continue,
         };

@@ -195,7 +195,7 @@ impl Evaluator<'_> {
             ("~", ValueKind::Int(i)) => Value::new(ValueKind::Int(!i), s),
             ("~", ValueKind::Bool(b)) => Value::new(ValueKind::Int(!(*b as i128)), s),
             (op @ ("-" | "+" | "~"), kind) if !matches!(kind, ValueKind::Unknown(_)) => {
-                let type_name = if matches!(kind, ValueKind::Dtype { .. }) { "torch.dtype" } else { v.type_name() };
+                let type_name = v.exception_type_name();
                 let message = format!("bad operand type for unary {op}: '{type_name}'");
                 self.fail(s.clone(), "TypeError", message);
                 Value::unknown("raises TypeError", s)
@@ -267,6 +267,13 @@ impl Evaluator<'_> {
                 self.fail(s.clone(), "AttributeError", format!("type object '{name}' has no attribute '{attr}'"));
                 Value::unknown(format!("`{name}` has no attribute `{attr}`"), s)
             }
+            ValueKind::TypeForm(form) => match form.lacks_attribute(attr) {
+                Some(message) => {
+                    self.fail(s.clone(), "AttributeError", message);
+                    Value::unknown(format!("`{}` has no attribute `{attr}`", form.type_name()), s)
+                }
+                None => Value::unknown(format!("attribute `{attr}` of a typing form is not evaluated statically"), s),
+            },
             _ if method.is_some() => Value::new(ValueKind::Method(method.unwrap_or_default()), s),
             _ if base.lacks_attribute(attr).is_some() => {
                 let type_name = base.lacks_attribute(attr).unwrap_or("object");

@@ -6,7 +6,7 @@
 use super::slices::{change_list_through_slice, slice_bounds, slice_of, sliceable};
 use super::{span, Evaluator};
 use crate::fields::{Field, FieldChild};
-use crate::value::{Span, Value, ValueKind};
+use crate::value::{type_form, Span, Value, ValueKind};
 use tree_sitter::Node;
 
 /// An exception: where, its type, `str()` of it.
@@ -83,6 +83,8 @@ pub(super) fn item_index(container: &mut Value, key: &Value) -> Result<Option<us
         // A class: `list[int]` is a generic alias, `int[0]` raises another message.
         ValueKind::Unknown(_) => Ok(None),
         ValueKind::Builtin(name) if crate::value::is_builtin_class(name) => Ok(None),
+        // What subscripting a class or a typing form raises is `type_form::subscript_error`'s.
+        ValueKind::TypeForm(_) => Ok(None),
         _ => Err((at, "TypeError", format!("'{type_name}' object is not subscriptable"))),
     }
 }
@@ -419,6 +421,15 @@ impl Evaluator<'_> {
                     Value::unknown("raises", s)
                 }
             };
+        }
+        if let (ValueKind::Builtin(class), false) = (&object.kind, key.contains_unknown()) {
+            if let Some(alias) = type_form::alias(class, &key, s.clone()) {
+                return alias;
+            }
+        }
+        if let Some(message) = type_form::subscript_error(&object, self.loading.version) {
+            self.fail(s.clone(), "TypeError", message);
+            return Value::unknown("raises", s);
         }
         match item_index(&mut object, &key) {
             Ok(Some(index)) => match item_at(&mut object, index) {

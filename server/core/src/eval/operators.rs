@@ -1,7 +1,7 @@
 //! Python's binary operators on known operands, with the exceptions they raise.
 
 use super::integers::{big_binary, big_of, float_divmod, int_to_float, true_divide};
-use crate::value::{Span, Value, ValueKind};
+use crate::value::{type_form, Span, Value, ValueKind};
 
 /// Python binary operators on known operands; unknown otherwise.
 pub(super) fn binary(op: &str, left: &Value, right: &Value, s: Span) -> Result<Value, (&'static str, String)> {
@@ -20,6 +20,9 @@ pub(super) fn binary(op: &str, left: &Value, right: &Value, s: Span) -> Result<V
     if matches!(op, "/" | "//" | "%") && right.as_number() == Some(0.0) && left.as_number().is_some() {
         let float = matches!(left.kind, Float(_)) || matches!(right.kind, Float(_));
         return zero_division(float);
+    }
+    if op == "|" && type_form::makes_union(left, right) {
+        return Ok(type_form::union(left, right, s));
     }
     if let Some(message) = type_error(op, left, right) {
         return Err(("TypeError", message));
@@ -82,11 +85,6 @@ fn negative_power(left: &Value, right: &Value, s: Span) -> Option<Result<Value, 
 fn type_error(op: &str, left: &Value, right: &Value) -> Option<String> {
     use ValueKind::*;
     if left.is_unknown() || right.is_unknown() {
-        return Option::None;
-    }
-    // `int | None` is a union type; what a class does with other operators is not modelled.
-    let class = |v: &Value| matches!(v.kind, Builtin(name) if crate::value::is_builtin_class(name));
-    if op == "|" && (class(left) || class(right)) {
         return Option::None;
     }
     let (lt, rt) = (left.exception_type_name(), right.exception_type_name());

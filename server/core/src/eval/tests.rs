@@ -1,4 +1,5 @@
 use super::*;
+use crate::regex_check::PythonVersion;
 use crate::syntax::parse;
 use crate::value::Dict;
 
@@ -519,4 +520,33 @@ fn shared_list_changed_unknowably_is_unknown_everywhere() {
     assert!(d.get("x").unwrap().value.is_unknown());
     let d = manifest("a = [1, 2]\nm = {'x': a}\na[::2] = [5]\nmanifest = m\n");
     assert!(d.get("x").unwrap().value.is_unknown());
+}
+
+/// Typing forms under CPython 3.10, whose messages differ from 3.11's (the parity cases run
+/// 3.11): each expected message is what `python3.10 -c` printed for the same line.
+#[test]
+fn type_forms_follow_the_loading_python() {
+    let load_error_in = |text: &str, version| {
+        let loading = super::modules::LoadingPython { version, ..Default::default() };
+        let model = super::evaluate_with(&parse(text, None), text, &Cancel::default(), loading).ok().unwrap();
+        model.load_error.map(|e| e.message)
+    };
+    let cases = [
+        ("x = int[0]\n", "'type' object is not subscriptable", "type 'int' is not subscriptable"),
+        (
+            "x = (int | None)[0]\n",
+            "There are no type variables left in int | None",
+            "int | None is not a generic class",
+        ),
+        (
+            "a, b = list[int]\n",
+            "cannot unpack non-iterable types.GenericAlias object",
+            "not enough values to unpack (expected 2, got 1)",
+        ),
+    ];
+    for (text, old, new) in cases {
+        assert_eq!(load_error_in(text, PythonVersion::V3_10).as_deref(), Some(old), "{text}");
+        assert_eq!(load_error_in(text, PythonVersion::V3_11).as_deref(), Some(new), "{text}");
+    }
+    assert_eq!(load_error_in("(x,) = list[int]\n", PythonVersion::V3_12), None);
 }

@@ -27,7 +27,10 @@ impl Value {
             // methods.
             ValueKind::Builtin(name) if !is_builtin_class(name) => FUNCTION_ATTRIBUTES,
             ValueKind::Method(_) => FUNCTION_ATTRIBUTES,
-            ValueKind::Module(_) | ValueKind::Builtin(_) | ValueKind::Unknown(_) => return None,
+            // A typing form's message is not this one (see `TypeForm::lacks_attribute`).
+            ValueKind::Module(_) | ValueKind::Builtin(_) | ValueKind::TypeForm(_) | ValueKind::Unknown(_) => {
+                return None
+            }
         };
         let function = matches!(self.kind, ValueKind::Builtin(_) | ValueKind::Method(_));
         let dunder = !function && attr.len() > 4 && attr.starts_with("__") && attr.ends_with("__");
