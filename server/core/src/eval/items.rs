@@ -356,15 +356,21 @@ impl Evaluator<'_> {
         let parts: Vec<Node> = node.children_by_field_name("subscript", &mut cursor).collect();
         let mut cursor = node.walk();
         let comma = node.children(&mut cursor).any(|c| !c.is_named() && c.kind() == ",");
-        let starred = parts.iter().any(|p| starts_with_star(*p));
+        let starred = parts.iter().any(|p| starts_with_star(*p) || self.star_before(*p));
         match parts.as_slice() {
             [one] if !comma && !starred => self.expr(*one),
             _ => {
                 let mut items = Vec::with_capacity(parts.len());
                 for part in parts {
-                    if !starts_with_star(part) {
-                        items.push(self.expr(part));
-                    } else if let Some(iterable) = self.starred_operand(part) {
+                    let iterable = match (starts_with_star(part), self.star_before(part)) {
+                        (false, false) => {
+                            items.push(self.expr(part));
+                            None
+                        }
+                        (_, true) => Some(self.expr(part)),
+                        (true, false) => self.starred_operand(part),
+                    };
+                    if let Some(iterable) = iterable {
                         // `d[*a, 1]` (3.11+): the key is a tuple with `a`'s items spliced in.
                         if iterable.not_iterable() && self.model.load_error.is_none() {
                             let type_name = iterable.exception_type_name();
@@ -387,6 +393,13 @@ impl Evaluator<'_> {
                 Value::new(ValueKind::Tuple(items), s)
             }
         }
+    }
+
+    /// Whether the subscript item `part` is starred by a `*` tree-sitter did not read (see
+    /// `syntax::leniency::subscript_stars`): the text before it is `[*` or `,*`.
+    fn star_before(&self, part: Node) -> bool {
+        let before = self.text.as_bytes()[..part.start_byte()].trim_ascii_end();
+        before.ends_with(b"*") && matches!(before[..before.len() - 1].trim_ascii_end().last(), Some(b'[' | b','))
     }
 
     /// What a starred item stars: tree-sitter reads `*a[k].b` as the item and attribute of

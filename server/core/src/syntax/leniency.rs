@@ -47,7 +47,80 @@ pub(super) fn same_length_edits(tree: &Tree, source: &str, text: &str) -> Vec<(u
     let mut edits: Vec<(usize, u8)> = bracketed_continuations(tree, source).into_iter().map(|at| (at, b' ')).collect();
     edits.extend(joined_statement_commas(tree, source).into_iter().map(|at| (at, b';')));
     edits.extend(named_escape_fields(tree, text).into_iter().map(|at| (at, b'x')));
+    edits.extend(subscript_stars(tree, source).into_iter().map(|at| (at, b' ')));
     edits
+}
+
+/// The `*` of each starred item in a subscript (`x[*"ab"]`, 3.11's) where tree-sitter
+/// reads an error: it stars only names and calls there. Without the star the item parses;
+/// evaluation finds the `*` in the text itself (`eval::items`).
+fn subscript_stars(tree: &Tree, source: &str) -> Vec<usize> {
+    let root = tree.root_node();
+    if !root.has_error() || !source.contains('*') {
+        return Vec::new();
+    }
+    // The star and the leaf after it: inside an error, or holding one.
+    let in_error = |at: usize, next: usize| {
+        let mut node = root.descendant_for_byte_range(at, next + 1);
+        if node.is_some_and(|n| n.has_error()) {
+            return true;
+        }
+        while let Some(n) = node {
+            if n.is_error() {
+                return true;
+            }
+            node = n.parent();
+        }
+        false
+    };
+    let leaves = leaves(root);
+    // Per open bracket: whether it is a subscript's (it follows an operand).
+    let mut subscripts: Vec<bool> = Vec::new();
+    let mut found = Vec::new();
+    for (k, leaf) in leaves.iter().enumerate() {
+        let prev = k.checked_sub(1).map(|p| leaves[p].kind());
+        match leaf.kind() {
+            "(" | "[" | "{" => {
+                let operand = prev.is_some_and(|p| {
+                    matches!(
+                        p,
+                        "identifier" | "string_end" | "integer" | "float" | ")" | "]" | "}" | "none" | "true" | "false"
+                    )
+                });
+                subscripts.push(leaf.kind() == "[" && operand);
+            }
+            ")" | "]" | "}" => {
+                subscripts.pop();
+            }
+            "*" if matches!(prev, Some("[" | ",")) && subscripts.last() == Some(&true) => {
+                let next = leaves.get(k + 1).map_or(leaf.start_byte(), |n| n.start_byte());
+                if in_error(leaf.start_byte(), next) {
+                    found.push(leaf.start_byte());
+                }
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+/// The leaves of `root` in source order (tree-sitter's tokens), comments and the empty
+/// leaves error recovery inserts left out.
+fn leaves(root: Node) -> Vec<Node> {
+    let mut out = Vec::new();
+    let mut stack = vec![root];
+    let mut cursor = root.walk();
+    while let Some(node) = stack.pop() {
+        if node.child_count() == 0 {
+            if !node.is_missing() && node.kind() != "comment" && node.start_byte() < node.end_byte() {
+                out.push(node);
+            }
+            continue;
+        }
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        stack.extend(children.into_iter().rev());
+    }
+    out
 }
 
 /// The braces of each `\N{...}` tree-sitter read as a replacement field of an f-string that

@@ -110,4 +110,18 @@ mod tests {
         // Outside brackets it joins the lines, as in CPython.
         assert!(sexp("x = 1 + \\\n  2\n").contains("binary_operator"));
     }
+
+    #[test]
+    fn a_starred_subscript_item_parses() {
+        for text in ["x = d[*\"ab\"]\n", "d[*63] = 1\n", "x = d[1, *(2, 3)]\n", "x = d[*{1}]\ny = 2\n"] {
+            let tree = sexp(text);
+            assert!(
+                !tree.contains("ERROR") && !tree.contains("MISSING") && tree.contains("(subscript"),
+                "{text}: {tree}"
+            );
+        }
+        // A list display or a call's star is no subscript's: left as tree-sitter reads it.
+        assert!(sexp("x = [*63]\n").contains("(list_splat"));
+        assert!(sexp("x = [1, *(2)]\n").contains("(list_splat"));
+    }
 }
