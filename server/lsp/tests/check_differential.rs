@@ -811,9 +811,13 @@ impl Ours {
     }
 
     /// Differences that only running Python can settle: whether a module we do not know
-    /// can be imported (the answer depends on the user's environment, not on torchcts).
+    /// can be imported (the answer depends on the user's environment, not on torchcts), or
+    /// what depends on the command line (`a, b = sys.argv`).
     fn only_python_knows(&self) -> bool {
-        let environment = |why: &String| why.contains("can be imported is only known");
+        let environment = |why: &String| {
+            why.contains("can be imported is only known")
+                || why.contains(torchcts_core::eval::modules::ONLY_AT_RUN_TIME)
+        };
         self.unevaluated.iter().any(environment)
     }
 }

@@ -424,6 +424,12 @@ impl Evaluator<'_> {
     /// Reads `object[key]` (the expression `node`) where both are evaluated.
     pub(super) fn read_item(&mut self, mut object: Value, key: Value, node: Node) -> Value {
         let s = node.start_byte()..node.end_byte();
+        if let ValueKind::Unknown(why) = &object.kind {
+            if why.contains(super::modules::ONLY_AT_RUN_TIME) {
+                // `sys.argv[1]`: an IndexError with one command line, a str with another.
+                self.note(s.clone(), format!("reading an item of a value not known statically ({why}): whether it raises is only known when Python runs it"));
+            }
+        }
         let not_known = |s: Span| Value::unknown(format!("`{}` is not evaluated statically", self.t(node)), s);
         if let (ValueKind::Slice(parts), true) = (&key.kind, sliceable(&object)) {
             return match slice_of(&object, parts, s.clone()) {

@@ -550,3 +550,15 @@ fn type_forms_follow_the_loading_python() {
     }
     assert_eq!(load_error_in("(x,) = list[int]\n", PythonVersion::V3_12), None);
 }
+
+/// `sys.argv` has two items under `torchcts check-manifest`, four under `--manifest m.py`:
+/// unpacking it or reading an item is noted as the run's to settle, never claimed.
+#[test]
+fn sys_argv_depends_on_the_run() {
+    for text in ["import sys\na, b = sys.argv\nmanifest = {}\n", "import sys\nx = sys.argv[3]\nmanifest = {}\n"] {
+        let model = eval(text);
+        assert!(model.load_error.is_none(), "{text}");
+        let noted = model.notes.iter().any(|n| n.message.contains(super::modules::ONLY_AT_RUN_TIME));
+        assert!(noted, "{text}: {:?}", model.notes);
+    }
+}
