@@ -24,7 +24,7 @@ pub(crate) use statements::{missed_starred, statement_juxtaposition};
 
 use super::tokens::{tokenize, Token};
 use scan::first_hint_scan;
-use statements::missing_block_colon;
+use statements::{import_trailing_comma, missing_block_colon};
 
 /// What one scan of a file that does not parse finds; nothing where the text does not
 /// tokenize (those errors are the tokenizer's, reported elsewhere).
@@ -48,8 +48,9 @@ pub fn hints(text: &str) -> Hints {
 /// The first hint in source order, if any.
 fn first_hint(tokens: &[Token]) -> Option<Hint> {
     let in_value = std::cell::Cell::new(false);
-    let hint = first_hint_scan(tokens, &in_value)?;
-    Some(Hint { reached: hint.reached || in_value.get(), ..hint })
+    let scanned =
+        first_hint_scan(tokens, &in_value).map(|hint| Hint { reached: hint.reached || in_value.get(), ..hint });
+    [scanned, import_trailing_comma(tokens)].into_iter().flatten().min_by_key(|h| h.offset)
 }
 
 #[cfg(test)]
@@ -71,6 +72,20 @@ mod tests {
         assert_eq!(hint("x = ['a' 'b', f (1), y [0]]\n"), None);
         // `print "x"`-like NAME STRING gets no comma hint, as in CPython.
         assert_eq!(hint("x = [a 'b']\n"), Some((INVALID.to_string(), 1)));
+    }
+
+    #[test]
+    fn a_from_import_ending_on_a_comma() {
+        // Each checked with CPython 3.11.7's compile(): only a line's end after the comma
+        // gets the message.
+        let message =
+            |s: &str| super::super::python_syntax_error(&crate::syntax::parse(s, None), s).map(|e| (e.message, e.line));
+        let trailing = "trailing comma not allowed without surrounding parentheses".to_string();
+        assert_eq!(message("import os\nfrom os import a, b,\n"), Some((trailing.clone(), 2)));
+        assert_eq!(message("from os import a as b,\nx = [1 2]\n"), Some((trailing, 1)));
+        for text in ["from os import a,;x=1\n", "from os import *,\n", "import a,\n"] {
+            assert_eq!(message(text), Some((INVALID.to_string(), 1)), "{text}");
+        }
     }
 
     #[test]

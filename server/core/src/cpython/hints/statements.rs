@@ -40,6 +40,36 @@ pub(super) fn missing_block_colon(tokens: &[Token]) -> Option<Hint> {
     None
 }
 
+/// `from m import a,` with the line's end after the comma: CPython's
+/// `invalid_import_from_targets` (a `;` after it, or `import *,`, is only `invalid syntax`).
+pub(super) fn import_trailing_comma(tokens: &[Token]) -> Option<Hint> {
+    let mut k = 0;
+    while k < tokens.len() {
+        let end = (k + 1..tokens.len()).find(|&j| tokens[j].logical_start).unwrap_or(tokens.len());
+        let line = &tokens[k..end];
+        let import = line.iter().position(|t| t.kind == Kind::Name && t.text == "import");
+        if let (true, Some(import)) = (line[0].kind == Kind::Name && line[0].text == "from", import) {
+            let names = &line[import + 1..];
+            let plain = names.first().is_some_and(|t| t.kind == Kind::Name);
+            let statement = names.iter().position(|t| t.is(";")).map_or(names, |semi| &names[..semi]);
+            if let (true, true, Some(last)) =
+                (plain, statement.len() == names.len(), names.last().filter(|t| t.is(",")))
+            {
+                return Some(Hint {
+                    message: "trailing comma not allowed without surrounding parentheses".into(),
+                    line: last.line,
+                    offset: last.start,
+                    fixes: Vec::new(),
+                    reached: false,
+                    stops_parser: false,
+                });
+            }
+        }
+        k = end;
+    }
+    None
+}
+
 /// The first operand directly followed by another on a statement's own level (`port
 /// torch`): CPython's parser stops there (its comma hint is for brackets only), wherever
 /// tree-sitter's recovery puts the error.
