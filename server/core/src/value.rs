@@ -9,9 +9,11 @@ use std::ops::Range;
 
 mod attributes;
 mod builtin;
+mod run_time;
 mod set_order;
 pub mod type_form;
 pub use builtin::{class_lacks, is_builtin_class};
+pub use run_time::ONLY_AT_RUN_TIME;
 pub use set_order::set_iteration_order;
 use set_order::{set_order, set_order_is_known};
 pub use type_form::TypeForm;

@@ -19,6 +19,14 @@ impl Evaluator<'_> {
     /// `float("nan")`, `int("4")`, `str(x)`, `len(x)`, `list(x)`, `tuple(x)`, `sorted(x)`
     /// and `bool(x)` on known arguments (unless the name was rebound).
     pub(super) fn builtin_call(&mut self, fname: &str, args: &CallArguments, s: Span) -> Option<Value> {
+        let one_argument = args.positional.len() == 1 && args.keywords.is_empty() && !args.unpacked;
+        let shadowed = self.env.contains_key(fname) || self.bound_before.contains(fname);
+        if let (true, false, Some(arg)) = (one_argument, shadowed, args.positional.first()) {
+            if let Some(message) = argument_type_error(fname, arg, self.loading.version) {
+                self.fail(s.clone(), "TypeError", message);
+                return Some(Value::unknown("raises", s));
+            }
+        }
         if !matches!(fname, "float" | "int" | "str" | "repr" | "bool" | "len" | "list" | "tuple" | "sorted")
             || self.env.contains_key(fname)
             || self.bound_before.contains(fname)
@@ -76,6 +84,58 @@ impl Evaluator<'_> {
             _ => return None,
         };
         Some(Value::new(kind, s))
+    }
+}
+
+/// The `TypeError` a builtin raises for its one argument's type, the same in CPython
+/// 3.10-3.13 (`len(print)`, `list(1)`, `abs("a")`, `hash([])`); None where it takes it, or
+/// where that is not known.
+fn argument_type_error(fname: &str, arg: &Value, python: crate::regex_check::PythonVersion) -> Option<String> {
+    use ValueKind::*;
+    const ITERATING: [&str; 14] = [
+        "list",
+        "tuple",
+        "sorted",
+        "set",
+        "frozenset",
+        "dict",
+        "any",
+        "all",
+        "sum",
+        "min",
+        "max",
+        "enumerate",
+        "iter",
+        "zip",
+    ];
+    if arg.is_unknown() {
+        return Option::None;
+    }
+    let type_name = arg.exception_type_name();
+    // A generic alias iterates from 3.11 on.
+    let alias = matches!(&arg.kind, TypeForm(form) if matches!(**form, crate::value::TypeForm::Alias { .. }));
+    let not_iterable = arg.not_iterable() || (alias && python < crate::regex_check::PythonVersion::V3_11);
+    let number = matches!(arg.kind, Bool(_) | Int(_) | BigInt(_) | Float(_));
+    match fname {
+        _ if ITERATING.contains(&fname) && not_iterable => Some(format!("'{type_name}' object is not iterable")),
+        "len" if !matches!(arg.kind, Str(_) | Bytes(_) | List(_) | Tuple(_) | Dict(_) | Set(_)) => {
+            Some(format!("object of type '{type_name}' has no len()"))
+        }
+        "abs" if !number => Some(format!("bad operand type for abs(): '{type_name}'")),
+        // A slice is hashable from 3.12 on; `Value::hashable` answers for 3.11.
+        "hash" => match arg.hashable() {
+            Err(t) if t != "slice" || python < crate::regex_check::PythonVersion::V3_12 => {
+                Some(format!("unhashable type: '{t}'"))
+            }
+            _ => Option::None,
+        },
+        "int" | "float" if !number && !matches!(arg.kind, Str(_) | Bytes(_)) => Some(match fname {
+            "int" => {
+                format!("int() argument must be a string, a bytes-like object or a real number, not '{type_name}'")
+            }
+            _ => format!("float() argument must be a string or a real number, not '{type_name}'"),
+        }),
+        _ => Option::None,
     }
 }
 

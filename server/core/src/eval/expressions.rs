@@ -168,6 +168,7 @@ impl Evaluator<'_> {
             "comparison_operator" => self.comparison(node),
             "slice" => self.slice(node),
             "ERROR" => Value::unknown("syntax error", s),
+            "lambda" => self.lambda(node),
             kind => {
                 // Still look inside for names that do not exist (NameError at load time).
                 self.scan_names(node);
@@ -183,6 +184,11 @@ impl Evaluator<'_> {
             return Value::unknown("incomplete expression", s);
         };
         let v = self.expr(arg);
+        // `+sys.argv`: a list, whatever its items.
+        let v = match v.type_known() {
+            Some(typed) if matches!(self.t(op), "-" | "+" | "~") => typed,
+            _ => v,
+        };
         match (self.t(op), &v.kind) {
             ("-", ValueKind::Int(_) | ValueKind::BigInt(_)) => {
                 Value::int(-super::integers::big_of(&v).unwrap_or_default(), s)
@@ -257,6 +263,11 @@ impl Evaluator<'_> {
                 Some(raised) => raised,
                 None => Value::unknown(format!("`{m}.{attr}` is not evaluated statically"), s),
             },
+            ValueKind::Unknown(_) if base.type_known().is_some_and(|t| t.lacks_attribute(attr).is_some()) => {
+                let type_name = base.type_known().map_or("object", |t| t.exception_type_name());
+                self.fail(s.clone(), "AttributeError", format!("'{type_name}' object has no attribute '{attr}'"));
+                Value::unknown(format!("`{type_name}` has no attribute `{attr}`"), s)
+            }
             ValueKind::Unknown(_) => Value::unknown(format!("`{}` is not known statically", self.t(node)), s),
             ValueKind::Builtin(name) if matches!(attr, "__name__" | "__qualname__") => {
                 Value::new(ValueKind::Str(name.to_string()), s)

@@ -158,7 +158,7 @@ impl Evaluator<'_> {
         }
         if module == "sys" && matches!(attr, "argv" | "orig_argv") {
             // `torchcts check-manifest` has two items, `--manifest m.py` four.
-            return Some(Value::unknown(format!("`sys.{attr}` {ONLY_AT_RUN_TIME}"), s));
+            return Some(Value::run_time_list(&format!("sys.{attr}"), s));
         }
         if module == "sys" && attr == SYS_EXIT {
             return Some(Value::new(ValueKind::Builtin(SYS_EXIT), s));
@@ -312,9 +312,7 @@ fn line_may_set(line: &str, attr: &str) -> bool {
 /// `Quitter`, not this).
 pub(super) const SYS_EXIT: &str = "exit";
 
-/// Why a value depends on the run itself, not on the text or the environment: the same
-/// manifest loads or raises with the command line it is checked with.
-pub const ONLY_AT_RUN_TIME: &str = "depends on the command line check-manifest runs with";
+pub use crate::value::ONLY_AT_RUN_TIME;
 
 /// What may set any attribute of a module, unseen.
 const DYNAMIC_SETTERS: [&str; 6] = ["setattr", "__dict__", "vars(", "exec(", "eval(", "globals("];

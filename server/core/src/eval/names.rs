@@ -1,13 +1,20 @@
 //! The free-name scan: which names a statement binds, and the first name an expression
 //! uses that is never defined (a `NameError` when the module runs).
 
-use super::Evaluator;
+use super::{span, Evaluator};
 use crate::fields::{Field, FieldChild};
 use crate::syntax::node_text;
+use crate::value::Value;
 use std::collections::HashSet;
 use tree_sitter::Node;
 
 impl Evaluator<'_> {
+    /// `lambda a=x: body`: its defaults are evaluated now, its body only when it is called.
+    pub(super) fn lambda(&mut self, node: Node) -> Value {
+        self.scan_names(node);
+        Value::unknown("a lambda (a function, whose repr names its address)", span(node))
+    }
+
     /// Reports a NameError for the first undefined name used inside `node`.
     pub(super) fn scan_names(&mut self, node: Node) {
         // Each node with its parent: `Node::parent` walks down from the root, so calling it
@@ -36,11 +43,62 @@ impl Evaluator<'_> {
                 continue;
             }
             let mut cursor = n.walk();
-            let children: Vec<Node> = n.named_children(&mut cursor).collect();
+            let children: Vec<Node> = match n.kind() {
+                // A lambda's body runs when it is called: only its defaults are read now.
+                "lambda" => lambda_defaults(n),
+                "list_comprehension" | "set_comprehension" | "dictionary_comprehension" | "generator_expression" => {
+                    match self.comprehension_reached(n, &local) {
+                        Some(parts) => parts,
+                        None => return,
+                    }
+                }
+                _ => n.named_children(&mut cursor).collect(),
+            };
             for child in children.into_iter().rev() {
                 stack.push((child, Some(n)));
             }
         }
+    }
+}
+
+impl Evaluator<'_> {
+    /// The parts of a comprehension that certainly run, its clauses read in order: the first
+    /// iterable is evaluated (in the enclosing scope, as Python does), and so is each later
+    /// iterable or condition that reads no comprehension variable; the clauses go on being
+    /// reached while each loop is known to run and each condition to hold, and the body runs
+    /// where they all are. A generator runs nothing but its first iterable (it is lazy).
+    /// None where evaluating raised.
+    ///
+    /// `local`: the names comprehensions and lambdas bind: a part that reads one is only
+    /// scanned, and ends what is known to be reached.
+    fn comprehension_reached<'t>(&mut self, comprehension: Node<'t>, local: &HashSet<String>) -> Option<Vec<Node<'t>>> {
+        let mut cursor = comprehension.walk();
+        let parts: Vec<Node> = comprehension.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect();
+        let first = parts.iter().position(|p| p.kind() == "for_in_clause")?;
+        let mut scanned = Vec::new();
+        for (k, clause) in parts[first..].iter().enumerate() {
+            let (part, is_loop) = match clause.kind() {
+                "for_in_clause" => (clause.field(Field::Right)?, true),
+                _ => (clause.named_child(0)?, false),
+            };
+            if local.iter().any(|name| mentions_name(part, self.text, name)) {
+                scanned.push(part);
+                return Some(scanned);
+            }
+            let value = self.expr(part);
+            if self.model.load_error.is_some() {
+                return None;
+            }
+            let reached = match is_loop {
+                true => value.iterated().is_some_and(|items| !items.is_empty()),
+                false => value.truthy() == Some(true),
+            };
+            if !reached || (k == 0 && comprehension.kind() == "generator_expression") {
+                return Some(scanned);
+            }
+        }
+        scanned.extend_from_slice(&parts[..first]);
+        Some(scanned)
     }
 }
 
@@ -156,6 +214,39 @@ fn collect_target_names(target: Node, text: &str, out: &mut HashSet<String>) {
     }
 }
 
+/// A lambda's default values, in order (`lambda a, b=x, *, c=y: ...` gives `x`, `y`).
+fn lambda_defaults(lambda: Node) -> Vec<Node> {
+    let Some(parameters) = lambda.child_by_field_name("parameters") else { return Vec::new() };
+    let mut cursor = parameters.walk();
+    let defaults = parameters.named_children(&mut cursor).filter_map(|p| p.field(Field::Value)).collect();
+    defaults
+}
+
+/// The names a parameter list binds (not the names its defaults or annotations read).
+fn collect_parameter_names(parameters: Node, text: &str, out: &mut HashSet<String>) {
+    let mut cursor = parameters.walk();
+    for parameter in parameters.named_children(&mut cursor) {
+        let name = match parameter.kind() {
+            "identifier" => Some(parameter),
+            "default_parameter" | "typed_default_parameter" => parameter.field(Field::Name),
+            // `x: int`, `*args`, `**kwargs`, `*args: int`: the first identifier inside.
+            _ => {
+                let mut inner = parameter;
+                while inner.kind() != "identifier" {
+                    match inner.named_child(0) {
+                        Some(child) => inner = child,
+                        None => break,
+                    }
+                }
+                Some(inner).filter(|n| n.kind() == "identifier")
+            }
+        };
+        if let Some(name) = name {
+            out.insert(node_text(name, text).to_string());
+        }
+    }
+}
+
 /// Names bound by comprehensions and lambdas inside an expression.
 fn collect_local_bindings(node: Node, text: &str, out: &mut HashSet<String>) {
     let mut stack = vec![node];
@@ -166,7 +257,7 @@ fn collect_local_bindings(node: Node, text: &str, out: &mut HashSet<String>) {
                     collect_target_names(left, text, out);
                 }
             }
-            "lambda_parameters" | "parameters" => collect_target_names(n, text, out),
+            "lambda_parameters" | "parameters" => collect_parameter_names(n, text, out),
             _ => {}
         }
         let mut cursor = n.walk();

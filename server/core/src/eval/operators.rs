@@ -21,6 +21,14 @@ pub(super) fn binary(op: &str, left: &Value, right: &Value, s: Span) -> Result<V
         let float = matches!(left.kind, Float(_)) || matches!(right.kind, Float(_));
         return zero_division(float);
     }
+    // `sys.argv + 1`: a list whose items are not known still has a list's type errors.
+    if left.type_known().is_some() || right.type_known().is_some() {
+        let typed = |v: &Value| v.type_known().unwrap_or_else(|| v.clone());
+        return match type_error(op, &typed(left), &typed(right)) {
+            Some(message) => Err(("TypeError", message)),
+            Option::None => Ok(Value::unknown(format!("`{op}` on a value not known statically"), s)),
+        };
+    }
     if op == "|" && type_form::makes_union(left, right) {
         return Ok(type_form::union(left, right, s));
     }

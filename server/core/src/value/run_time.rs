@@ -1,0 +1,26 @@
+//! Values the run itself decides, not the text or the environment: the same manifest loads
+//! or raises with the command line it is checked with (`sys.argv`).
+
+use super::{Span, Value, ValueKind};
+
+/// Why such a value is not known.
+pub const ONLY_AT_RUN_TIME: &str = "depends on the command line check-manifest runs with";
+
+impl Value {
+    /// `sys.argv`: a list of str whose length the command line decides (unknown, but a
+    /// list: `+sys.argv` raises as any list's would).
+    pub fn run_time_list(name: &str, s: Span) -> Value {
+        Value::unknown(format!("`{name}` is a list that {ONLY_AT_RUN_TIME}"), s)
+    }
+
+    /// A value of this one's type where only the type is known ([`Value::run_time_list`]):
+    /// what its type errors are judged on.
+    pub fn type_known(&self) -> Option<Value> {
+        match &self.kind {
+            ValueKind::Unknown(why) if why.ends_with(&format!("is a list that {ONLY_AT_RUN_TIME}")) => {
+                Some(Value::new(ValueKind::List(Vec::new()), self.span.clone()))
+            }
+            _ => None,
+        }
+    }
+}
