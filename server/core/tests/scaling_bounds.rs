@@ -161,3 +161,8 @@ fn loop_over_a_long_list() {
 fn nested_loops_stay_within_the_budget() {
     assert_linear("loop_nested");
 }
+
+#[test]
+fn nested_comprehensions_stay_within_the_budget() {
+    assert_linear("comprehension_nested");
+}

@@ -96,6 +96,15 @@ fn cases() -> Vec<Case> {
             text: |n| with_tail(format!("X = [{}]", (0..n).map(|_| "\"a\\N{b\",\n").collect::<String>())),
         },
         Case { name: "chain_call", what: "`x = f()()...` (N links)", n: 2_500, text: |n| with_tail(format!("x = f{}", "()".repeat(n))) },
+    ]
+    .into_iter()
+    .chain(loop_cases())
+    .collect()
+}
+
+/// Loops and comprehensions, which run their blocks item by item within the file's budget.
+fn loop_cases() -> Vec<Case> {
+    vec![
         Case {
             name: "loop_long_list",
             what: "`for i in [0, 1, ...]:` (N items) binding and adding in its block",
@@ -112,6 +121,15 @@ fn cases() -> Vec<Case> {
             text: |n| {
                 let items = (0..n).map(|i| i.to_string()).collect::<Vec<_>>().join(", ");
                 with_tail(format!("X = [{items}]\nY = list(X)\nfor a in X:\n    for b in Y:\n        c = a + b\n"))
+            },
+        },
+        Case {
+            name: "comprehension_nested",
+            what: "a comprehension over the same N-item list twice (N² elements, bounded by the loop budget)",
+            n: 2_500,
+            text: |n| {
+                let items = (0..n).map(|i| i.to_string()).collect::<Vec<_>>().join(", ");
+                with_tail(format!("X = [{items}]\nZ = [a + b for a in X for b in X]\nD = {{a: [b for b in range(a)] for a in X}}\n"))
             },
         },
     ]

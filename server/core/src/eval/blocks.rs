@@ -11,7 +11,7 @@ use tree_sitter::Node;
 
 /// What loops may run per file, counted as the bytes of each block run: nested loops over
 /// long lists, or a long block run many times, stay bounded (linear in the file's size).
-const MAX_LOOP_WORK: usize = 100_000;
+pub(super) const MAX_LOOP_WORK: usize = 100_000;
 
 /// What a block may hold that this evaluator does not run in its turn.
 const JUMPS: [&str; 7] = [
@@ -147,7 +147,10 @@ impl Evaluator<'_> {
             }
             _ => None,
         };
-        header.map(|header| self.expr(header))
+        header.map(|header| match node.kind() {
+            "for_statement" => self.iterable(header),
+            _ => self.expr(header),
+        })
     }
 
     /// A block that is not evaluated: whatever it binds becomes unknown, and a `manifest` it

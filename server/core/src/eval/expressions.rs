@@ -169,6 +169,7 @@ impl Evaluator<'_> {
             "slice" => self.slice(node),
             "ERROR" => Value::unknown("syntax error", s),
             "lambda" => self.lambda(node),
+            kind if kind.ends_with("comprehension") || kind == "generator_expression" => self.comprehension(node),
             kind => {
                 // Still look inside for names that do not exist (NameError at load time).
                 self.scan_names(node);

@@ -18,6 +18,7 @@ mod blocks;
 pub(crate) mod builtins;
 mod comparisons;
 mod compile_nesting;
+mod comprehensions;
 mod definitions;
 mod expressions;
 mod fstrings;

@@ -198,7 +198,7 @@ const BINDS_NOTHING_WITHOUT_WALRUS: [&str; 15] = [
     "attribute",
 ];
 
-fn collect_target_names(target: Node, text: &str, out: &mut HashSet<String>) {
+pub(super) fn collect_target_names(target: Node, text: &str, out: &mut HashSet<String>) {
     let mut stack = vec![target];
     while let Some(n) = stack.pop() {
         match n.kind() {

@@ -1,0 +1,318 @@
+//! List, set and dict comprehensions, run item by item as Python runs them where every
+//! iterable and condition is known (`{dt: True for dt in DTYPES}`); anything else is not
+//! known, and only what certainly runs is read for the errors it raises
+//! (`Evaluator::comprehension_reached`).
+
+use super::blocks::MAX_LOOP_WORK;
+use super::names::{collect_target_names, mentions_name};
+use super::{span, Evaluator};
+use crate::fields::{Field, FieldChild};
+use crate::value::{Dict, Value, ValueKind};
+use std::collections::HashSet;
+use tree_sitter::Node;
+
+/// What a comprehension has built so far.
+enum Built {
+    Items(Vec<Value>),
+    /// A set's distinct elements, in the order added.
+    Distinct(Vec<Value>),
+    Entries(Dict),
+}
+
+/// Why a comprehension was left not known part of the way.
+struct NotKnown(String);
+
+impl Evaluator<'_> {
+    /// A comprehension's value; a generator (lazy), one holding `:=` (it binds outside) or
+    /// one whose clauses read a variable before it is bound is read for names only.
+    pub(super) fn comprehension(&mut self, node: Node) -> Value {
+        let s = span(node);
+        let mut cursor = node.walk();
+        let parts: Vec<Node> = node.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect();
+        let Some(first) = parts.iter().position(|p| p.kind() == "for_in_clause") else {
+            self.scan_names(node);
+            return Value::unknown("an incomplete comprehension", s);
+        };
+        let (body, clauses) = (&parts[..first], &parts[first..]);
+        let mut names = HashSet::new();
+        for clause in clauses.iter().filter(|c| c.kind() == "for_in_clause") {
+            if let Some(target) = clause.field(Field::Left) {
+                collect_target_names(target, self.text, &mut names);
+            }
+        }
+        let walrus = self.text[node.byte_range()].contains(":=");
+        if node.kind() == "generator_expression"
+            || walrus
+            || body.len() != 1
+            || self.reads_before_bound(clauses, &names)
+        {
+            self.scan_names(node);
+            return Value::unknown(
+                format!("{} expressions are not evaluated statically", node.kind().replace('_', " ")),
+                s,
+            );
+        }
+        // The first iterable is the enclosing scope's; the variables are the comprehension's.
+        let Some(iterable) = clauses[0].field(Field::Right) else {
+            return Value::unknown("an incomplete comprehension", s);
+        };
+        let first_items = self.iterable(iterable);
+        if self.model.load_error.is_some() {
+            return Value::unknown("raises", s);
+        }
+        let saved: Vec<(String, Option<Value>)> = names.iter().map(|n| (n.clone(), self.env.remove(n))).collect();
+        let mut built = match node.kind() {
+            "dictionary_comprehension" => Built::Entries(Dict::default()),
+            "set_comprehension" => Built::Distinct(Vec::new()),
+            _ => Built::Items(Vec::new()),
+        };
+        let outcome = self.run_clauses(clauses, Some(first_items), body[0], &mut built);
+        for (name, value) in saved {
+            match value {
+                Some(v) => self.env.insert(name, v),
+                None => self.env.remove(&name),
+            };
+        }
+        match (outcome, built) {
+            _ if self.model.load_error.is_some() => Value::unknown("raises", s),
+            (Err(NotKnown(why)), _) => Value::unknown(why, s),
+            (Ok(()), Built::Entries(d)) => Value::new(ValueKind::Dict(d), s),
+            (Ok(()), Built::Distinct(items)) => Value::new(ValueKind::Set(items), s),
+            (Ok(()), Built::Items(items)) => Value::new(ValueKind::List(items), s),
+        }
+    }
+
+    /// Whether a clause reads a variable of its own loop or a later one (Python raises
+    /// there, with messages that differ between versions).
+    fn reads_before_bound(&self, clauses: &[Node], names: &HashSet<String>) -> bool {
+        let mut bound: HashSet<String> = HashSet::new();
+        for clause in clauses {
+            let read = match clause.kind() {
+                "for_in_clause" => clause.field(Field::Right),
+                _ => clause.named_child(0),
+            };
+            let unbound = names.iter().filter(|n| !bound.contains(*n));
+            if read.is_some_and(|r| unbound.clone().any(|n| mentions_name(r, self.text, n))) {
+                return true;
+            }
+            if let Some(target) = clause.field(Field::Left).filter(|_| clause.kind() == "for_in_clause") {
+                collect_target_names(target, self.text, &mut bound);
+            }
+        }
+        false
+    }
+
+    /// Runs `clauses` (the first one's iterable given where already evaluated), then the
+    /// body once per item that passes them all.
+    fn run_clauses(
+        &mut self,
+        clauses: &[Node],
+        iterable: Option<Value>,
+        body: Node,
+        built: &mut Built,
+    ) -> Result<(), NotKnown> {
+        let Some((clause, rest)) = clauses.split_first() else { return self.add_element(body, built) };
+        if clause.kind() == "if_clause" {
+            let condition = clause.named_child(0).map(|c| self.expr(c));
+            if self.model.load_error.is_some() {
+                return Ok(());
+            }
+            return match condition.and_then(|c| c.truthy()) {
+                Some(true) => self.run_clauses(rest, None, body, built),
+                Some(false) => Ok(()),
+                None => Err(NotKnown("a comprehension condition not known statically".into())),
+            };
+        }
+        let (Some(target), Some(right)) = (clause.field(Field::Left), clause.field(Field::Right)) else {
+            return Err(NotKnown("an incomplete comprehension".into()));
+        };
+        let iterable = match iterable {
+            Some(v) => v,
+            None => self.iterable(right),
+        };
+        if self.model.load_error.is_some() {
+            return Ok(());
+        }
+        if iterable.not_iterable() {
+            let message = format!("'{}' object is not iterable", iterable.exception_type_name());
+            self.fail(span(right), "TypeError", message);
+            return Ok(());
+        }
+        let Some(items) = iterable.iterated() else {
+            return Err(NotKnown("a comprehension over a value not known statically".into()));
+        };
+        // Each item runs the clauses after this one and the body: charged before any runs,
+        // so that nested loops stop within the file's budget.
+        let per_item = 1 + body.byte_range().len() + rest.iter().map(|c| c.byte_range().len()).sum::<usize>();
+        let work = items.len().saturating_mul(per_item);
+        if self.loop_work.saturating_add(work) > MAX_LOOP_WORK {
+            return Err(NotKnown("a comprehension too long to run statically".into()));
+        }
+        self.loop_work += work;
+        for item in items {
+            self.bind(target, item);
+            if self.model.load_error.is_some() {
+                return Ok(());
+            }
+            self.run_clauses(rest, None, body, built)?;
+            if self.model.load_error.is_some() {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    /// One element, entry or set item.
+    fn add_element(&mut self, body: Node, built: &mut Built) -> Result<(), NotKnown> {
+        match built {
+            Built::Entries(d) => {
+                if !self.dict_entry(body, d) || d.open {
+                    return match self.model.load_error.is_some() {
+                        true => Ok(()),
+                        false => Err(NotKnown("a dict comprehension with a key not known statically".into())),
+                    };
+                }
+            }
+            Built::Items(items) => {
+                let element = self.expr(body);
+                if self.model.load_error.is_some() {
+                    return Ok(());
+                }
+                items.push(element);
+            }
+            Built::Distinct(items) => {
+                let element = self.expr(body);
+                if self.model.load_error.is_some() {
+                    return Ok(());
+                }
+                if let Err(t) = element.hashable() {
+                    self.fail(element.span.clone(), "TypeError", format!("unhashable type: '{t}'"));
+                    return Ok(());
+                }
+                let mut equal = items.iter().map(|i| crate::value::py_eq(i, &element));
+                match equal.try_fold(false, |found, e| e.map(|e| found || e)) {
+                    Some(true) => {}
+                    Some(false) => items.push(element),
+                    None => return Err(NotKnown("a set comprehension with an element not known statically".into())),
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The most items an iteration-only call is unrolled into (`range(10**9)` is not).
+const MAX_ITEMS: i128 = 10_000;
+
+impl Evaluator<'_> {
+    /// What a `for` or a comprehension iterates, evaluated: the calls made only to be
+    /// iterated (`range(3)`, `d.items()`, `d.keys()`, `d.values()`, `enumerate(x)`,
+    /// `zip(a, b)`) give their items as a list (the value never leaves the loop, so its
+    /// type is not seen); any other expression is evaluated as it is.
+    pub(super) fn iterable(&mut self, node: Node) -> Value {
+        match self.iteration_call(node) {
+            Some(value) => value,
+            None => self.expr(node),
+        }
+    }
+
+    /// What an iteration-only call gives to iterate: its items as a list, or not known where
+    /// a method's object (evaluated here) is no dict known whole; None for any other
+    /// expression, or where its arguments are not known (it is evaluated as it is then).
+    fn iteration_call(&mut self, node: Node) -> Option<Value> {
+        let items = self.iteration_items(node)?;
+        Some(items.unwrap_or_else(|v| v))
+    }
+
+    /// [`Evaluator::iteration_call`]'s answer: `Ok` the items, `Err` the value not known.
+    fn iteration_items(&mut self, node: Node) -> Option<Result<Value, Value>> {
+        let function = node.field(Field::Function).filter(|_| node.kind() == "call")?;
+        let arguments = node.field(Field::Arguments)?;
+        let s = span(node);
+        let at = |v: ValueKind| Value::new(v, s.clone());
+        if function.kind() == "attribute" {
+            let (object, method) = (function.field(Field::Object)?, function.field(Field::Attribute)?);
+            let method = self.t(method);
+            if !matches!(method, "items" | "keys" | "values") || arguments.named_child_count() != 0 {
+                return None;
+            }
+            // The object is evaluated once, here: a value that is no dict known whole is
+            // looked up as `expr` would (`[].items` raises), and the call left not known.
+            let owner = self.expr(object);
+            let d = match &owner.kind {
+                ValueKind::Dict(d) if !d.open => d,
+                _ => {
+                    if self.model.load_error.is_none() {
+                        let _ = self.attribute_of(&owner, method, function);
+                    }
+                    return Some(Err(Value::unknown(format!("the items of `.{method}()`, not known statically"), s)));
+                }
+            };
+            let items = match method {
+                "items" => {
+                    d.entries.iter().map(|e| at(ValueKind::Tuple(vec![e.key.clone(), e.value.clone()]))).collect()
+                }
+                "keys" => d.entries.iter().map(|e| e.key.clone()).collect(),
+                _ => d.entries.iter().map(|e| e.value.clone()).collect(),
+            };
+            return Some(Ok(at(ValueKind::List(items))));
+        }
+        let name = self.t(function);
+        if function.kind() != "identifier"
+            || !matches!(name, "range" | "enumerate" | "zip")
+            || self.env.contains_key(name)
+            || self.bound_before.contains(name)
+        {
+            return None;
+        }
+        // Only plain positional arguments that are names or literals: evaluating them here
+        // and again in `expr` (where this answers None) must be harmless.
+        let mut cursor = arguments.walk();
+        let nodes: Vec<Node> = arguments.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect();
+        let plain =
+            |n: &Node| matches!(n.kind(), "identifier" | "integer" | "string" | "list" | "tuple" | "unary_operator");
+        if !nodes.iter().all(plain) {
+            return None;
+        }
+        let values: Vec<Value> = nodes.iter().map(|n| self.expr(*n)).collect();
+        if self.model.load_error.is_some() || values.iter().any(Value::contains_unknown) {
+            return None;
+        }
+        let items = match name {
+            "range" => {
+                let ints: Vec<i128> = values
+                    .iter()
+                    .map(|v| if let ValueKind::Int(i) = v.kind { Some(i) } else { None })
+                    .collect::<Option<_>>()?;
+                let (start, stop, step) = match ints.as_slice() {
+                    [stop] => (0, *stop, 1),
+                    [start, stop] => (*start, *stop, 1),
+                    [start, stop, step] if *step != 0 => (*start, *stop, *step),
+                    _ => return None,
+                };
+                let count = if step > 0 { (stop - start + step - 1) / step } else { (start - stop - step - 1) / -step };
+                if count > MAX_ITEMS {
+                    return None;
+                }
+                (0..count.max(0)).map(|k| at(ValueKind::Int(start + k * step))).collect()
+            }
+            "enumerate" => match values.as_slice() {
+                [x] => {
+                    let items = x.iterated()?;
+                    items
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, v)| at(ValueKind::Tuple(vec![at(ValueKind::Int(i as i128)), v])))
+                        .collect()
+                }
+                _ => return None,
+            },
+            _ => {
+                let columns: Vec<Vec<Value>> = values.iter().map(Value::iterated).collect::<Option<_>>()?;
+                let rows = columns.iter().map(Vec::len).min().unwrap_or(0);
+                (0..rows).map(|r| at(ValueKind::Tuple(columns.iter().map(|c| c[r].clone()).collect()))).collect()
+            }
+        };
+        Some(Ok(at(ValueKind::List(items))))
+    }
+}
