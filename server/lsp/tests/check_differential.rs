@@ -44,7 +44,7 @@ const DEFAULT_CASES: usize = 1_200;
 
 /// Corpus cases whose real outcome depends on running Python (as in `parity_check`): their
 /// mutants may be answered with "needs Python" instead of a claim.
-const NEEDS_PYTHON: &[&str] = &["parse_import_error", "syntax_comprehension_and_functions"];
+const NEEDS_PYTHON: &[&str] = &["parse_import_error"];
 
 /// splitmix64: small, fast, and the same sequence everywhere for a seed.
 struct Rng(u64);

@@ -16,10 +16,8 @@ use support::lsp_client::{file_uri, LspClient};
 /// Cases whose real outcome depends on running Python, which the server never does on its
 /// own: for these we must not claim the real result, but we must say what we could not
 /// evaluate (an information note), instead of silently answering wrong.
-const NEEDS_PYTHON: &[(&str, &str)] = &[
-    ("parse_import_error", "whether a module can be imported is only known by importing it"),
-    ("syntax_comprehension_and_functions", "calls to functions defined in the manifest are not evaluated"),
-];
+const NEEDS_PYTHON: &[(&str, &str)] =
+    &[("parse_import_error", "whether a module can be imported is only known by importing it")];
 
 fn needs_python(case: &Case) -> bool {
     NEEDS_PYTHON.iter().any(|(name, _)| *name == case.name)

@@ -71,7 +71,11 @@ impl Evaluator<'_> {
             "list" => ValueKind::List(items(arg)?),
             "tuple" => ValueKind::Tuple(items(arg)?),
             "sorted" => {
-                let mut v = items(arg)?;
+                // A set's order does not matter to its sorted list.
+                let mut v = match &arg.kind {
+                    ValueKind::Set(elements) => elements.clone(),
+                    _ => items(arg)?,
+                };
                 if v.iter().all(|x| x.as_str().is_some()) {
                     v.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
                 } else if v.iter().all(|x| x.as_number().is_some()) {

@@ -27,8 +27,15 @@ impl Evaluator<'_> {
                 None => return,
             }
         }
+        let mut function = None;
         match definition.kind() {
-            "function_definition" => self.function_header(definition),
+            "function_definition" => {
+                let defaults = self.function_header(definition);
+                // A decorator may replace the function: only an undecorated one is run.
+                if node.kind() == "function_definition" && self.model.load_error.is_none() {
+                    function = self.simple_function(definition, defaults);
+                }
+            }
             "class_definition" => {
                 if let Some(bases) = definition.child_by_field_name("superclasses") {
                     self.class_bases(bases);
@@ -44,6 +51,10 @@ impl Evaluator<'_> {
         for name in names {
             self.env.insert(name.clone(), Value::unknown(format!("`{name}` is a function or class"), span(node)));
         }
+        match function {
+            Some(f) => self.functions.insert(node.start_byte(), f),
+            None => self.functions.remove(&node.start_byte()),
+        };
     }
 
     /// `class C(A, metaclass=M)`: each base and keyword, left to right.
@@ -66,29 +77,31 @@ impl Evaluator<'_> {
     }
 
     /// The defaults, left to right, then the annotations (kept as text under `from
-    /// __future__ import annotations`).
-    fn function_header(&mut self, function: Node) {
-        let Some(parameters) = function.child_by_field_name("parameters") else { return };
+    /// __future__ import annotations`); the defaults' values.
+    fn function_header(&mut self, function: Node) -> Vec<Value> {
+        let mut defaults = Vec::new();
+        let Some(parameters) = function.child_by_field_name("parameters") else { return defaults };
         let mut cursor = parameters.walk();
         let parameters: Vec<Node> = parameters.named_children(&mut cursor).collect();
         for parameter in &parameters {
             if let Some(default) = parameter.field(Field::Value) {
-                let _ = self.expr(default);
+                defaults.push(self.expr(default));
                 if self.model.load_error.is_some() {
-                    return;
+                    return defaults;
                 }
             }
         }
         if self.future_annotations {
-            return;
+            return defaults;
         }
         let returns = function.child_by_field_name("return_type");
         let annotations = parameters.iter().filter_map(|p| p.field(Field::Type)).chain(returns);
         for annotation in annotations.collect::<Vec<_>>() {
             self.scan_names(annotation);
             if self.model.load_error.is_some() {
-                return;
+                return defaults;
             }
         }
+        defaults
     }
 }

@@ -370,6 +370,13 @@ impl Evaluator<'_> {
         if let Some(v) = self.builtin_call(fname, &arguments, s.clone()) {
             return v;
         }
+        let callee =
+            function.filter(|f| f.kind() == "identifier" && !arguments.unpacked).and_then(|f| self.env.get(self.t(f)));
+        if let Some(v) =
+            callee.cloned().and_then(|c| self.call_function(&c, &arguments.positional, &arguments.keywords, s.clone()))
+        {
+            return v;
+        }
         if fname == "dict" && !self.env.contains_key("dict") && !arguments.unpacked {
             let mut d = Dict::default();
             match arguments.positional.as_slice() {

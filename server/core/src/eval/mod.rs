@@ -22,6 +22,7 @@ mod comprehensions;
 mod definitions;
 mod expressions;
 mod fstrings;
+mod functions;
 mod in_place;
 mod integers;
 mod items;
@@ -81,11 +82,11 @@ pub fn evaluate_until(tree: &Tree, text: &str, cancel: &Cancel) -> Cancellable<M
 
 /// [`evaluate_until`], knowing what `loading` tells of the Python that loads the manifest
 /// (which modules it can import: where not known, no import is claimed to fail).
-pub fn evaluate_with(
-    tree: &Tree,
-    text: &str,
-    cancel: &Cancel,
-    loading: modules::LoadingPython,
+pub fn evaluate_with<'a>(
+    tree: &'a Tree,
+    text: &'a str,
+    cancel: &'a Cancel,
+    loading: modules::LoadingPython<'a>,
 ) -> Cancellable<ManifestModel> {
     let mut ev = Evaluator {
         loading,
@@ -102,6 +103,9 @@ pub fn evaluate_with(
         attributes_set_on_unknown: HashSet::new(),
         unseen_setters: HashMap::new(),
         loop_work: 0,
+        root: Some(tree.root_node()),
+        functions: functions::Functions::new(),
+        call_depth: 0,
     };
     // CPython compiles the whole module before running any of it.
     if let Some(node) = compile_nesting::too_deeply_nested(tree, text, cancel)? {
@@ -170,6 +174,12 @@ struct Evaluator<'a> {
     unseen_setters: HashMap<String, bool>,
     /// The loop blocks run so far, in bytes (`blocks.rs` bounds it).
     loop_work: usize,
+    /// The module's tree: where a function's return expression is found at its call.
+    root: Option<Node<'a>>,
+    /// The manifest's simple functions (`functions.rs`).
+    functions: functions::Functions,
+    /// How many of those calls are running.
+    call_depth: usize,
 }
 
 fn span(node: Node) -> Span {
