@@ -66,6 +66,12 @@ pub enum ValueKind {
     Method(&'static str),
     /// `int | None` or `list[int]`, made from builtins (see [`TypeForm`]).
     TypeForm(Box<TypeForm>),
+    /// A function the manifest defines (`def`, `lambda`): its name, and where its `def`
+    /// starts (`usize::MAX` for a lambda). Its repr names an address.
+    Function {
+        name: String,
+        at: usize,
+    },
     /// Could not be evaluated statically; the string says why.
     Unknown(String),
 }
@@ -279,7 +285,11 @@ impl Value {
         union
             || matches!(
                 self.kind,
-                ValueKind::Dtype { .. } | ValueKind::Module(_) | ValueKind::Builtin(_) | ValueKind::Method(_)
+                ValueKind::Dtype { .. }
+                    | ValueKind::Module(_)
+                    | ValueKind::Builtin(_)
+                    | ValueKind::Method(_)
+                    | ValueKind::Function { .. }
             )
             || (self.is_builtin_instance() && !iterable)
     }
@@ -321,6 +331,7 @@ impl Value {
             ValueKind::Set(_) => "set",
             ValueKind::Builtin(name) if is_builtin_class(name) => "type",
             ValueKind::Builtin(_) | ValueKind::Method(_) => "builtin_function_or_method",
+            ValueKind::Function { .. } => "function",
             ValueKind::TypeForm(form) => form.type_name(),
             ValueKind::Unknown(_) => "object",
         }
@@ -370,6 +381,7 @@ impl Value {
             | ValueKind::Slice(_)
             | ValueKind::Builtin(_)
             | ValueKind::Method(_)
+            | ValueKind::Function { .. }
             | ValueKind::TypeForm(_) => true,
             ValueKind::Unknown(_) => return None,
         })
@@ -399,6 +411,7 @@ impl Value {
             ValueKind::Builtin(name) if is_builtin_class(name) => format!("<class '{name}'>"),
             ValueKind::Builtin(name) => format!("<built-in function {name}>"),
             ValueKind::Method(name) => format!("<built-in method {name}>"),
+            ValueKind::Function { name, .. } => format!("<function {name}>"),
             ValueKind::TypeForm(form) => form.repr(),
             ValueKind::Slice(parts) => format!("slice({})", join_reprs(parts.as_slice())),
             ValueKind::Set(items) if items.is_empty() => "set()".into(),
@@ -411,7 +424,7 @@ impl Value {
     /// a module (Python names its file), an unknown value, or a dict with unknown entries.
     pub fn repr_is_exact(&self) -> bool {
         match &self.kind {
-            ValueKind::Module(_) | ValueKind::Method(_) | ValueKind::Unknown(_) => false,
+            ValueKind::Module(_) | ValueKind::Method(_) | ValueKind::Function { .. } | ValueKind::Unknown(_) => false,
             ValueKind::BigInt(_) => !self.exceeds_str_digits(),
             ValueKind::List(items) | ValueKind::Tuple(items) => items.iter().all(Value::repr_is_exact),
             ValueKind::Slice(parts) => parts.iter().all(Value::repr_is_exact),
@@ -453,7 +466,8 @@ pub fn key_hash(v: &Value) -> Option<u64> {
             | ValueKind::Dict(_)
             | ValueKind::Slice(_)
             | ValueKind::Set(_)
-            | ValueKind::Method(_) => return None,
+            | ValueKind::Method(_)
+            | ValueKind::Function { .. } => return None,
             ValueKind::None => 0u8.hash(h),
             ValueKind::Bool(_) | ValueKind::Int(_) | ValueKind::Float(_) => {
                 let x = v.as_number()?;
@@ -491,6 +505,8 @@ pub fn py_eq(a: &Value, b: &Value) -> Option<bool> {
     Some(match (&a.kind, &b.kind) {
         // Bound methods are equal where their objects are the same one.
         (Unknown(_), _) | (_, Unknown(_)) | (Method(_), _) | (_, Method(_)) => return Option::None,
+        // One `def` run twice makes two functions: which object this is is not known.
+        (Function { .. }, _) | (_, Function { .. }) => return Option::None,
         (None, None) => true,
         (Str(x), Str(y)) => x == y,
         (Bytes(x), Bytes(y)) => x == y,

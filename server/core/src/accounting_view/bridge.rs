@@ -31,7 +31,8 @@ pub fn to_py(value: &Value) -> PyValue {
         | ValueKind::Set(_)
         | ValueKind::Builtin(_)
         | ValueKind::Method(_)
-        | ValueKind::TypeForm(_) => PyValue::Other(value.repr()),
+        | ValueKind::TypeForm(_)
+        | ValueKind::Function { .. } => PyValue::Other(value.repr()),
         ValueKind::Unknown(why) => PyValue::Other(why.clone()),
     }
 }

@@ -316,3 +316,39 @@ impl Evaluator<'_> {
         Some(Ok(at(ValueKind::List(items))))
     }
 }
+
+impl Evaluator<'_> {
+    /// `dict(pairs)` of a known iterable of pairs, as `dict` reads it: `Err` where it
+    /// raised (recorded), None where an item is not known.
+    pub(super) fn dict_of_pairs(&mut self, pairs: &Value) -> Option<Result<Dict, ()>> {
+        let items = pairs.iterated()?;
+        let mut d = Dict::default();
+        for (i, item) in items.iter().enumerate() {
+            if item.is_unknown() {
+                return None;
+            }
+            if item.not_iterable() {
+                let message = format!("cannot convert dictionary update sequence element #{i} to a sequence");
+                self.fail(pairs.span.clone(), "TypeError", message);
+                return Some(Err(()));
+            }
+            let pair = item.iterated()?;
+            if pair.len() != 2 {
+                let message =
+                    format!("dictionary update sequence element #{i} has length {}; 2 is required", pair.len());
+                self.fail(pairs.span.clone(), "ValueError", message);
+                return Some(Err(()));
+            }
+            let (key, value) = (pair[0].clone(), pair[1].clone());
+            if let Err(t) = key.hashable() {
+                self.fail(pairs.span.clone(), "TypeError", format!("unhashable type: '{t}'"));
+                return Some(Err(()));
+            }
+            if key.contains_unknown() {
+                return None;
+            }
+            d.insert(key, value);
+        }
+        Some(Ok(d))
+    }
+}

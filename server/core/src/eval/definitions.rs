@@ -4,7 +4,7 @@
 
 use super::{span, Evaluator};
 use crate::fields::{Field, FieldChild};
-use crate::value::Value;
+use crate::value::{Value, ValueKind};
 use std::collections::HashSet;
 use tree_sitter::Node;
 
@@ -49,7 +49,11 @@ impl Evaluator<'_> {
         let mut names = HashSet::new();
         super::names::collect_bound_names(node, self.text, &mut names);
         for name in names {
-            self.env.insert(name.clone(), Value::unknown(format!("`{name}` is a function or class"), span(node)));
+            let value = match node.kind() {
+                "function_definition" => ValueKind::Function { name: name.clone(), at: node.start_byte() },
+                _ => ValueKind::Unknown(format!("`{name}` is a function or class")),
+            };
+            self.env.insert(name.clone(), Value::new(value, span(node)));
         }
         match function {
             Some(f) => self.functions.insert(node.start_byte(), f),

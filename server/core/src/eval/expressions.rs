@@ -366,6 +366,9 @@ impl Evaluator<'_> {
             if let Some(v) = value {
                 return v;
             }
+            if let Some(v) = self.in_place_result(object, method, &arguments, s.clone()) {
+                return v;
+            }
         }
         if let Some(v) = self.builtin_call(fname, &arguments, s.clone()) {
             return v;
@@ -382,6 +385,11 @@ impl Evaluator<'_> {
             match arguments.positional.as_slice() {
                 [] => {}
                 [Value { kind: ValueKind::Dict(other), .. }] => d = other.clone(),
+                [pairs] => match self.dict_of_pairs(pairs) {
+                    Some(Ok(built)) => d = built,
+                    Some(Err(())) => return Value::unknown("raises", s),
+                    None => return Value::unknown("`dict(...)` of a value not known statically", s),
+                },
                 _ => return Value::unknown("`dict(...)` of a value not known statically", s),
             }
             for (key, value) in arguments.keywords {

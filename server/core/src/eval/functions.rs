@@ -32,8 +32,7 @@ pub(super) struct Function {
     returns: Span,
 }
 
-/// The simple functions by where their `def` starts (the placeholder value the `def` binds
-/// has that span: a name bound to anything else is not this function).
+/// The simple functions by where their `def` starts (as [`ValueKind::Function`] names it).
 pub(super) type Functions = HashMap<usize, Function>;
 
 impl Evaluator<'_> {
@@ -96,10 +95,11 @@ impl Evaluator<'_> {
         keywords: &[(Value, Value)],
         s: Span,
     ) -> Option<Value> {
-        if !callee.is_unknown() || self.call_depth >= MAX_CALL_DEPTH {
+        let ValueKind::Function { at, .. } = callee.kind else { return None };
+        if self.call_depth >= MAX_CALL_DEPTH {
             return None;
         }
-        let function = self.functions.get(&callee.span.start)?.clone();
+        let function = self.functions.get(&at)?.clone();
         let bound = bind_arguments(&function.parameters, positional, keywords, s.clone())?;
         let root = self.root?;
         let returns = root.descendant_for_byte_range(function.returns.start, function.returns.end)?;

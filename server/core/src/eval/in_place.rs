@@ -29,6 +29,12 @@ pub(super) fn changes_in_place(container: &ValueKind, method: &str) -> bool {
     }
 }
 
+/// Whether `method` changes the container in place and gives None (every one of
+/// [`changes_in_place`] but those that take something out: `pop`, `popitem`, `setdefault`).
+pub(super) fn returns_none(container: &ValueKind, method: &str) -> bool {
+    changes_in_place(container, method) && !matches!(method, "pop" | "popitem" | "setdefault")
+}
+
 /// `method(args)` on a known container `current`; false when not understood. What it
 /// certainly raises (`pop`/`del` of a missing key, `remove` of an absent item) goes to `raises`.
 pub(super) fn apply_method(
@@ -126,6 +132,38 @@ pub(super) fn apply_method(
                 false
             }
         }
+        _ => emptied_or_reordered(current, method, args),
+    }
+}
+
+/// `clear`, `reverse` and `sort` (without arguments); false when not understood.
+fn emptied_or_reordered(current: &mut Value, method: &str, args: &[Value]) -> bool {
+    match (&mut current.kind, method) {
+        (ValueKind::List(items) | ValueKind::Set(items), "clear") if args.is_empty() => {
+            items.clear();
+            true
+        }
+        (ValueKind::Dict(d), "clear") if args.is_empty() => {
+            *d = crate::value::Dict::default();
+            true
+        }
+        (ValueKind::List(items), "reverse") if args.is_empty() => {
+            items.reverse();
+            true
+        }
+        // Only strs, or only numbers (not NaN): an order every Python agrees on.
+        (ValueKind::List(items), "sort") if args.is_empty() => {
+            if items.iter().all(|i| matches!(i.kind, ValueKind::Str(_))) {
+                items.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
+                true
+            } else if items.iter().all(|i| i.as_number().is_some_and(|n| !n.is_nan())) {
+                // Stable, as Python's: equal numbers keep their order.
+                items.sort_by(|a, b| a.as_number().partial_cmp(&b.as_number()).unwrap_or(std::cmp::Ordering::Equal));
+                true
+            } else {
+                false
+            }
+        }
         _ => false,
     }
 }
@@ -146,4 +184,36 @@ fn set_method(items: &mut Vec<Value>, method: &str, element: &Value, raises: &mu
         _ => {}
     }
     true
+}
+
+impl super::Evaluator<'_> {
+    /// What `object.method(args)` gives where the method changes its object in place and
+    /// gives None (`[].append(1) + 1` raises on None): None where it certainly succeeds
+    /// (run on a copy: the object itself was changed by the caller), the exception where it
+    /// certainly raises, not known otherwise.
+    pub(super) fn in_place_result(
+        &mut self,
+        object: &Value,
+        method: &str,
+        arguments: &super::builtins::CallArguments,
+        s: Span,
+    ) -> Option<Value> {
+        if self.model.load_error.is_some() || !returns_none(&object.kind, method) {
+            return None;
+        }
+        if arguments.unpacked
+            || !arguments.keywords.is_empty()
+            || arguments.positional.iter().any(Value::contains_unknown)
+        {
+            return None;
+        }
+        let mut copy = object.clone();
+        let mut raises = None;
+        let understood = apply_method(&mut copy, method, &arguments.positional, s.clone(), &mut raises);
+        if let Some((at, exception, message)) = raises {
+            self.fail(at, exception, message);
+            return Some(Value::unknown("raises", s));
+        }
+        understood.then(|| Value::new(ValueKind::None, s))
+    }
 }

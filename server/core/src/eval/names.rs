@@ -4,7 +4,7 @@
 use super::{span, Evaluator};
 use crate::fields::{Field, FieldChild};
 use crate::syntax::node_text;
-use crate::value::Value;
+use crate::value::{Value, ValueKind};
 use std::collections::HashSet;
 use tree_sitter::Node;
 
@@ -12,7 +12,7 @@ impl Evaluator<'_> {
     /// `lambda a=x: body`: its defaults are evaluated now, its body only when it is called.
     pub(super) fn lambda(&mut self, node: Node) -> Value {
         self.scan_names(node);
-        Value::unknown("a lambda (a function, whose repr names its address)", span(node))
+        Value::new(ValueKind::Function { name: "<lambda>".into(), at: usize::MAX }, span(node))
     }
 
     /// Reports a NameError for the first undefined name used inside `node`.

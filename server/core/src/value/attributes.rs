@@ -28,9 +28,12 @@ impl Value {
             ValueKind::Builtin(name) if !is_builtin_class(name) => FUNCTION_ATTRIBUTES,
             ValueKind::Method(_) => FUNCTION_ATTRIBUTES,
             // A typing form's message is not this one (see `TypeForm::lacks_attribute`).
-            ValueKind::Module(_) | ValueKind::Builtin(_) | ValueKind::TypeForm(_) | ValueKind::Unknown(_) => {
-                return None
-            }
+            // A function takes any attribute set on it.
+            ValueKind::Module(_)
+            | ValueKind::Builtin(_)
+            | ValueKind::TypeForm(_)
+            | ValueKind::Function { .. }
+            | ValueKind::Unknown(_) => return None,
         };
         let function = matches!(self.kind, ValueKind::Builtin(_) | ValueKind::Method(_));
         let dunder = !function && attr.len() > 4 && attr.starts_with("__") && attr.ends_with("__");
