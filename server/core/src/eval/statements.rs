@@ -82,14 +82,37 @@ impl Evaluator<'_> {
                 let mut cursor = parameters.walk();
                 let parts: Vec<Node> = parameters.named_children(&mut cursor).collect();
                 let mut keys = Vec::with_capacity(parts.len());
+                let mut starred = false;
                 for part in parts {
-                    keys.push(self.annotation_value(part));
+                    // `list[*x]`: x's items are spliced into the key (3.11).
+                    let splat = Some(part).filter(|p| p.kind() == "type").and_then(|p| p.named_child(0));
+                    match splat.filter(|s| s.kind() == "splat_type").and_then(|s| s.named_child(0)) {
+                        Some(inner) => {
+                            starred = true;
+                            let iterable = self.annotation_value(inner);
+                            if iterable.not_iterable() && self.model.load_error.is_none() {
+                                let message = format!(
+                                    "Value after * must be an iterable, not {}",
+                                    iterable.exception_type_name()
+                                );
+                                self.fail(span(part), "TypeError", message);
+                            }
+                            match iterable.iterated() {
+                                Some(items) => keys.extend(items),
+                                None => {
+                                    return Value::unknown("a starred annotation item not known statically", span(node))
+                                }
+                            }
+                        }
+                        None => keys.push(self.annotation_value(part)),
+                    }
                     if self.model.load_error.is_some() {
                         return Value::unknown("raises", span(node));
                     }
                 }
                 let key = match <[Value; 1]>::try_from(keys) {
-                    Ok([one]) => one,
+                    Ok([one]) if !starred => one,
+                    Ok([one]) => Value::new(ValueKind::Tuple(vec![one]), span(parameters)),
                     Err(keys) => Value::new(ValueKind::Tuple(keys), span(parameters)),
                 };
                 self.read_item(base, key, node)
