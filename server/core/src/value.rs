@@ -9,6 +9,7 @@ use std::ops::Range;
 
 mod attributes;
 mod builtin;
+pub mod format_spec;
 mod run_time;
 mod set_order;
 pub mod type_form;

@@ -5,6 +5,7 @@
 use super::literals::decode_string_literal;
 use super::{span, Evaluator};
 use crate::fields::{Field, FieldChild};
+use crate::value::format_spec::Formatted;
 use crate::value::{Value, ValueKind};
 use tree_sitter::Node;
 
@@ -69,10 +70,13 @@ impl Evaluator<'_> {
         }
         let mut cursor = field.walk();
         let self_documenting = field.children(&mut cursor).any(|c| !c.is_named() && c.kind() == "=");
-        if self_documenting || spec.is_some_and(|s| self.t(s) != ":") {
-            return Err("f-string fields with a format specification or `=` are not evaluated statically".into());
+        if self_documenting {
+            return Err("f-string fields with `=` are not evaluated statically".into());
         }
-        if value.exceeds_str_digits() {
+        // `{x:spec}` calls `format(x, spec)`, after the conversion (`!r`) where there is one.
+        let spec = spec.map(|s| self.t(s)).map(|t| t.strip_prefix(':').unwrap_or(t)).filter(|t| !t.is_empty());
+        let conversion = field.field(Field::TypeConversion).map(|c| self.t(c));
+        if (spec.is_none() || conversion.is_some()) && value.exceeds_str_digits() {
             let message = "Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit";
             self.fail(span(field), "ValueError", message.into());
             return Err("raises".into());
@@ -83,11 +87,22 @@ impl Evaluator<'_> {
                 _ => format!("`{}` in an f-string is not evaluated statically", self.t(field)),
             });
         }
-        match field.field(Field::TypeConversion).map(|c| self.t(c)) {
-            None | Some("!s") => Ok(value.py_str()),
-            Some("!r") => Ok(value.repr()),
-            Some("!a") if value.repr().is_ascii() => Ok(value.repr()),
-            _ => Err(format!("`{}` in an f-string is not evaluated statically", self.t(field))),
+        let converted = match conversion {
+            None => value,
+            Some("!s") => Value::new(ValueKind::Str(value.py_str()), value.span.clone()),
+            Some("!r") => Value::new(ValueKind::Str(value.repr()), value.span.clone()),
+            Some("!a") if value.repr().is_ascii() => Value::new(ValueKind::Str(value.repr()), value.span.clone()),
+            _ => return Err(format!("`{}` in an f-string is not evaluated statically", self.t(field))),
+        };
+        match crate::value::format_spec::format_value(&converted, spec.unwrap_or(""), self.loading.version) {
+            Formatted::Text(text) => Ok(text),
+            Formatted::Raises(exception, message) => {
+                self.fail(span(field), exception, message);
+                Err("raises".into())
+            }
+            Formatted::NotKnown => {
+                Err("f-string fields with this format specification are not evaluated statically".into())
+            }
         }
     }
 }

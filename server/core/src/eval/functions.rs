@@ -24,12 +24,16 @@ pub(super) enum Parameter {
     Keywords(String),
 }
 
-/// A function the manifest defines whose call can be run: its parameters and where its
-/// return expression is.
+/// A function the manifest defines (not decorated): its parameters, and what it returns where
+/// its body is that simple.
 #[derive(Clone, Debug)]
 pub(super) struct Function {
+    name: String,
     parameters: Vec<Parameter>,
-    returns: Span,
+    /// What it returns: the span of its return expression, `Some(None)` for None (a body of
+    /// docstrings and `pass`), None where the body does more (the call binds its arguments,
+    /// and is not evaluated).
+    returns: Option<Option<Span>>,
 }
 
 /// The simple functions by where their `def` starts (as [`ValueKind::Function`] names it).
@@ -39,20 +43,7 @@ impl Evaluator<'_> {
     /// The function a `def` (not decorated) defines, where it is simple; `defaults` are its
     /// parameters' defaults in order, evaluated.
     pub(super) fn simple_function(&self, definition: Node, defaults: Vec<Value>) -> Option<Function> {
-        let body = definition.child_by_field_name("body")?;
-        let mut cursor = body.walk();
-        let statements: Vec<Node> = body.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect();
-        let returned = match statements.as_slice() {
-            [only] => *only,
-            [doc, only] if doc.kind() == "expression_statement" && doc.named_child(0)?.kind() == "string" => *only,
-            _ => return None,
-        };
-        let value = returned.named_child(0).filter(|_| returned.kind() == "return_statement")?;
-        // `:=` binds a local, `yield` makes a generator: not a plain expression.
-        let text = &self.text[value.byte_range()];
-        if text.contains(":=") || text.contains("yield") || text.contains("await") {
-            return None;
-        }
+        let returns = self.returned_expression(definition);
         let parameters = definition.child_by_field_name("parameters")?;
         let mut defaults = defaults.into_iter();
         let mut keyword_only = false;
@@ -82,7 +73,37 @@ impl Evaluator<'_> {
                 _ => return None,
             }
         }
-        Some(Function { parameters: out, returns: span(value) })
+        let name = self.t(definition.child_by_field_name("name")?).to_string();
+        Some(Function { name, parameters: out, returns })
+    }
+
+    /// What a simple body returns: the first `return` after nothing but docstrings and
+    /// `pass` (`Some(None)`: no return at all); None for any other body.
+    fn returned_expression(&self, definition: Node) -> Option<Option<Span>> {
+        let body = definition.child_by_field_name("body")?;
+        // A generator or a coroutine returns itself, unrun.
+        if self.text[body.byte_range()].contains("yield") || self.t(definition).starts_with("async") {
+            return None;
+        }
+        let mut cursor = body.walk();
+        let statements: Vec<Node> = body.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect();
+        let inert = |n: &Node| {
+            n.kind() == "pass_statement"
+                || n.kind() == "expression_statement"
+                    && n.named_child(0).is_some_and(|c| matches!(c.kind(), "string" | "concatenated_string"))
+        };
+        let Some(first) = statements.iter().position(|n| !inert(n)) else { return Some(None) };
+        let returned = statements[first];
+        if returned.kind() != "return_statement" {
+            return None;
+        }
+        let Some(value) = returned.named_child(0) else { return Some(None) };
+        // `:=` binds a local, `yield` makes a generator: not a plain expression.
+        let text = &self.text[value.byte_range()];
+        if text.contains(":=") || text.contains("yield") || text.contains("await") {
+            return None;
+        }
+        Some(Some(span(value)))
     }
 
     /// The value of calling the manifest's function `callee` (the value its name holds) with
@@ -100,9 +121,17 @@ impl Evaluator<'_> {
             return None;
         }
         let function = self.functions.get(&at)?.clone();
-        let bound = bind_arguments(&function.parameters, positional, keywords, s.clone())?;
-        let root = self.root?;
-        let returns = root.descendant_for_byte_range(function.returns.start, function.returns.end)?;
+        let bound = match bind_arguments(&function.name, &function.parameters, positional, keywords, s.clone())? {
+            Ok(bound) => bound,
+            Err(message) => {
+                self.fail(s.clone(), "TypeError", message);
+                return Some(Value::unknown("raises", s));
+            }
+        };
+        let returns = match function.returns? {
+            None => return Some(Value::new(ValueKind::None, s)),
+            Some(returns) => self.root?.descendant_for_byte_range(returns.start, returns.end)?,
+        };
         // The parameters are the function's own names; every other name is the module's, as
         // it is when the call runs.
         let saved: Vec<(String, Option<Value>)> =
@@ -124,41 +153,88 @@ impl Evaluator<'_> {
     }
 }
 
-/// Each parameter's value for a call, where the arguments bind exactly.
+/// Each parameter's value for a call as CPython binds it (positional arguments, then
+/// keywords in order, then what is missing): `Err` the TypeError's message where binding
+/// fails; None where that message is not modelled (too many positional arguments beside
+/// keyword-only ones).
 fn bind_arguments(
+    name: &str,
     parameters: &[Parameter],
     positional: &[Value],
     keywords: &[(Value, Value)],
     s: Span,
-) -> Option<Vec<(String, Value)>> {
-    let mut bound: Vec<(String, Value)> = Vec::new();
-    let mut given = positional.iter();
+) -> Option<Result<Vec<(String, Value)>, String>> {
+    let named: Vec<(&String, &Option<Value>, bool)> = parameters
+        .iter()
+        .filter_map(|p| match p {
+            Parameter::Named { name, default, keyword_only } => Some((name, default, *keyword_only)),
+            _ => None,
+        })
+        .collect();
+    let rest = parameters.iter().find_map(|p| if let Parameter::Rest(n) = p { Some(n) } else { None });
+    let extra = parameters.iter().find_map(|p| if let Parameter::Keywords(n) = p { Some(n) } else { None });
+    let by_position: Vec<usize> = (0..named.len()).filter(|&i| !named[i].2).collect();
+    let mut values: Vec<Option<Value>> = vec![None; named.len()];
+    for (slot, value) in by_position.iter().zip(positional) {
+        values[*slot] = Some(value.clone());
+    }
+    let surplus: Vec<Value> = positional.iter().skip(by_position.len()).cloned().collect();
     let mut extra_keywords = Dict::default();
-    let mut keywords_left: Vec<&(Value, Value)> = keywords.iter().collect();
+    for (key, value) in keywords {
+        let key_name = key.as_str()?;
+        match named.iter().position(|(n, _, _)| n.as_str() == key_name) {
+            Some(i) if values[i].is_some() => {
+                return Some(Err(format!("{name}() got multiple values for argument '{key_name}'")))
+            }
+            Some(i) => values[i] = Some(value.clone()),
+            None if extra.is_some() => extra_keywords.insert(key.clone(), value.clone()),
+            None => return Some(Err(format!("{name}() got an unexpected keyword argument '{key_name}'"))),
+        }
+    }
+    if !surplus.is_empty() && rest.is_none() {
+        let keyword_only_given = named.iter().zip(&values).any(|((_, _, only), v)| *only && v.is_some());
+        if keyword_only_given {
+            return None;
+        }
+        let most = by_position.len();
+        let least = by_position.iter().filter(|&&i| named[i].1.is_none()).count();
+        let takes = match least == most {
+            true => format!("{most} positional argument{}", if most == 1 { "" } else { "s" }),
+            false => format!("from {least} to {most} positional arguments"),
+        };
+        let given = positional.len();
+        let verb = if given == 1 { "was" } else { "were" };
+        return Some(Err(format!("{name}() takes {takes} but {given} {verb} given")));
+    }
+    for keyword_only in [false, true] {
+        let missing: Vec<String> = (0..named.len())
+            .filter(|&i| named[i].2 == keyword_only && values[i].is_none() && named[i].1.is_none())
+            .map(|i| format!("'{}'", named[i].0))
+            .collect();
+        if !missing.is_empty() {
+            let kind = if keyword_only { "keyword-only" } else { "positional" };
+            let plural = if missing.len() == 1 { "" } else { "s" };
+            let listed = match missing.as_slice() {
+                [one] => one.clone(),
+                [a, b] => format!("{a} and {b}"),
+                [init @ .., last] => format!("{}, and {last}", init.join(", ")),
+                [] => String::new(),
+            };
+            return Some(Err(format!("{name}() missing {} required {kind} argument{plural}: {listed}", missing.len())));
+        }
+    }
+    let mut bound: Vec<(String, Value)> = Vec::new();
     for parameter in parameters {
         match parameter {
-            Parameter::Named { name, default, keyword_only } => {
-                let by_position = if *keyword_only { None } else { given.next().cloned() };
-                let by_keyword = keywords_left.iter().position(|(k, _)| k.as_str() == Some(name.as_str()));
-                let value = match (by_position, by_keyword) {
-                    (Some(_), Some(_)) => return None,
-                    (Some(v), None) => v,
-                    (None, Some(at)) => keywords_left.remove(at).1.clone(),
-                    (None, None) => default.clone()?,
-                };
-                bound.push((name.clone(), value));
+            Parameter::Named { name, default, .. } => {
+                let i = named.iter().position(|(n, _, _)| *n == name)?;
+                bound.push((name.clone(), values[i].clone().or_else(|| default.clone())?));
             }
-            Parameter::Rest(name) => {
-                let rest: Vec<Value> = given.by_ref().cloned().collect();
-                bound.push((name.clone(), Value::new(ValueKind::Tuple(rest), s.clone())));
-            }
-            Parameter::Keywords(name) => {
-                for (k, v) in keywords_left.drain(..) {
-                    extra_keywords.insert(k.clone(), v.clone());
-                }
-                bound.push((name.clone(), Value::new(ValueKind::Dict(std::mem::take(&mut extra_keywords)), s.clone())));
+            Parameter::Rest(n) => bound.push((n.clone(), Value::new(ValueKind::Tuple(surplus.clone()), s.clone()))),
+            Parameter::Keywords(n) => {
+                bound.push((n.clone(), Value::new(ValueKind::Dict(std::mem::take(&mut extra_keywords)), s.clone())))
             }
         }
     }
-    (given.next().is_none() && keywords_left.is_empty()).then_some(bound)
+    Some(Ok(bound))
 }

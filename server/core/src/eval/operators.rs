@@ -171,12 +171,7 @@ fn binary_value(op: &str, left: &Value, right: &Value, s: Span) -> Value {
                 _ => unknown(),
             }
         }
-        (List(a), _) if op == "*" => match int_of(right) {
-            Some(n) if n <= 10_000 && a.len() * (n.max(0) as usize) <= 100_000 => {
-                Value::new(List(a.iter().cloned().cycle().take(a.len() * n.max(0) as usize).collect()), s)
-            }
-            _ => unknown(),
-        },
+        (List(_) | Tuple(_), _) | (_, List(_) | Tuple(_)) if op == "*" => repeated(left, right, s),
         _ => {
             if let (Some(a), Some(b)) = (int_of(left), int_of(right)) {
                 let r = match op {
@@ -223,4 +218,27 @@ fn binary_value(op: &str, left: &Value, right: &Value, s: Span) -> Value {
             unknown()
         }
     }
+}
+
+/// `[1] * 2`, `2 * [1]`, `(1,) * 2`: the items repeated (the same objects), where the count is
+/// an int and the result not too long to hold.
+fn repeated(left: &Value, right: &Value, s: Span) -> Value {
+    use ValueKind::*;
+    let (items, count, tuple) = match (&left.kind, &right.kind) {
+        (List(a), _) => (a, right, false),
+        (Tuple(a), _) => (a, right, true),
+        (_, List(a)) => (a, left, false),
+        (_, Tuple(a)) => (a, left, true),
+        _ => return Value::unknown("`*` on these operands is not evaluated statically", s),
+    };
+    let n = match count.kind {
+        Int(i) => i,
+        Bool(b) => b as i128,
+        _ => return Value::unknown("`*` on these operands is not evaluated statically", s),
+    };
+    if n > 10_000 || items.len() * (n.max(0) as usize) > 100_000 {
+        return Value::unknown("`*` on these operands is not evaluated statically", s);
+    }
+    let repeated = items.iter().cloned().cycle().take(items.len() * n.max(0) as usize).collect();
+    Value::new(if tuple { Tuple(repeated) } else { List(repeated) }, s)
 }

@@ -228,7 +228,7 @@ fn a_string_closed_with_other_quotes_than_it_opened_is_unknown_not_a_panic() {
 }
 
 /// f-strings are built as CPython builds them (values from `python3 -c "print(repr(...))"`);
-/// a format specification, `=`, or an unknown field leaves them unknown.
+/// `=`, or an unknown field leaves them unknown.
 #[test]
 fn f_strings_with_known_fields_are_evaluated() {
     let d = manifest(concat!(
@@ -242,7 +242,9 @@ fn f_strings_with_known_fields_are_evaluated() {
     assert_eq!(value("b").repr(), "'1.0|True|None|{1: 2}|torch.float16'");
     assert_eq!(value("c").repr(), "'\\\\6{x}'");
     assert_eq!(value("h").repr(), "'^aten\\\\.'");
-    for unknown in ["d", "e", "f", "g"] {
+    // `format(1, '>4')` (value/format_spec.rs).
+    assert_eq!(value("e").repr(), "'   1'");
+    for unknown in ["d", "f", "g"] {
         assert!(value(unknown).is_unknown(), "{unknown}: {}", value(unknown).repr());
     }
 }

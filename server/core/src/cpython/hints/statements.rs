@@ -90,6 +90,18 @@ pub(crate) fn statement_juxtaposition(tokens: &[Token]) -> Option<std::ops::Rang
     None
 }
 
+/// Whether the `in` at `at` is its `for` statement's (the first `in` on the statement's own
+/// level after `for`), not a comparison.
+fn for_statement_in(tokens: &[Token], at: usize) -> bool {
+    let Some(start) = (0..=at).rev().find(|&i| tokens[i].logical_start) else { return false };
+    let first = if tokens[start].text == "async" { start + 1 } else { start };
+    let is_for = tokens.get(first).is_some_and(|t| t.kind == Kind::Name && t.text == "for");
+    let depth = tokens[start].depth;
+    let earlier_in =
+        (first + 1..at).any(|i| tokens[i].depth == depth && tokens[i].kind == Kind::Name && tokens[i].text == "in");
+    is_for && tokens[at].depth == depth && !earlier_in
+}
+
 /// An operator or keyword after which an operand must come and a starred expression cannot.
 fn wants_operand(t: &Token) -> bool {
     const OPERATORS: &[&str] = &[
@@ -115,6 +127,11 @@ pub(crate) fn missed_starred(tokens: &[Token]) -> Option<std::ops::Range<usize>>
         // `not *x`, `a == *b`) starts no expression CPython's grammar has.
         if (t.is("*") || t.is("**")) && !t.logical_start && k.checked_sub(1).is_some_and(|p| wants_operand(&tokens[p]))
         {
+            return Some(span(t));
+        }
+        // `x in *y` compares; only a `for` statement's own `in` takes a starred expression.
+        let after_in = k.checked_sub(1).filter(|&p| tokens[p].kind == Kind::Name && tokens[p].text == "in");
+        if after_in.is_some_and(|p| (t.is("*") || t.is("**")) && (t.is("**") || !for_statement_in(tokens, p))) {
             return Some(span(t));
         }
         if t.is("*") && t.depth == 0 {
