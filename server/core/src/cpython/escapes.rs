@@ -168,7 +168,9 @@ pub fn unicode_character_named(name: &str) -> Option<char> {
     let squeeze = |s: &str| s.chars().filter(|&c| c != ' ' && c != '-').collect::<String>();
     // Same letters as the official name but written differently: a loose match, not an alias.
     let loose = upper != official && squeeze(&upper) == squeeze(&official);
-    (!loose && !name.contains('_')).then_some(c)
+    // Names hold letters, digits, spaces and hyphens only (`unicode_names2` also reads a tab).
+    let spelled = name.chars().all(|c| c.is_ascii_alphanumeric() || c == ' ' || c == '-');
+    (!loose && spelled).then_some(c)
 }
 
 /// CPython's error for the escapes of a non-raw bytes literal's body.

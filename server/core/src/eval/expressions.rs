@@ -415,6 +415,8 @@ impl Evaluator<'_> {
         }
         let mut cursor = args.walk();
         let children: Vec<Node> = args.named_children(&mut cursor).filter(|n| n.kind() != "comment").collect();
+        let positional_count =
+            children.iter().filter(|c| !matches!(c.kind(), "keyword_argument" | "dictionary_splat")).count();
         for child in children {
             if self.model.load_error.is_some() {
                 break;
@@ -431,7 +433,14 @@ impl Evaluator<'_> {
                 "list_splat" | "dictionary_splat" => {
                     out.unpacked = true;
                     if let Some(inner) = first_named(child) {
-                        let _ = self.expr(inner);
+                        let value = self.expr(inner);
+                        // Beside other positional arguments, `*x` extends a list (a message
+                        // naming no function); alone it is passed as it is.
+                        if child.kind() == "list_splat" && positional_count > 1 && value.not_iterable() {
+                            let message =
+                                format!("Value after * must be an iterable, not {}", value.exception_type_name());
+                            self.fail(span(child), "TypeError", message);
+                        }
                     }
                 }
                 _ => {

@@ -13,6 +13,7 @@
 //! failure is recorded as a [`LoadError`], which is what `check-manifest` reports as
 //! `Failed to parse manifest: ...`.
 
+mod annotations;
 mod augmented;
 mod blocks;
 pub(crate) mod builtins;

@@ -66,61 +66,6 @@ impl Evaluator<'_> {
         }
     }
 
-    /// An annotation's value: tree-sitter reads `d["k"]` there as a generic type, which
-    /// Python evaluates as the subscript it is.
-    fn annotation_value(&mut self, node: Node) -> Value {
-        match node.kind() {
-            "type" => match node.named_child(0) {
-                Some(inner) => self.annotation_value(inner),
-                None => Value::unknown("empty annotation", span(node)),
-            },
-            "generic_type" => {
-                let (Some(base), Some(parameters)) = (node.named_child(0), node.named_child(1)) else {
-                    return Value::unknown("incomplete annotation", span(node));
-                };
-                let base = self.annotation_value(base);
-                let mut cursor = parameters.walk();
-                let parts: Vec<Node> = parameters.named_children(&mut cursor).collect();
-                let mut keys = Vec::with_capacity(parts.len());
-                let mut starred = false;
-                for part in parts {
-                    // `list[*x]`: x's items are spliced into the key (3.11).
-                    let splat = Some(part).filter(|p| p.kind() == "type").and_then(|p| p.named_child(0));
-                    match splat.filter(|s| s.kind() == "splat_type").and_then(|s| s.named_child(0)) {
-                        Some(inner) => {
-                            starred = true;
-                            let iterable = self.annotation_value(inner);
-                            if iterable.not_iterable() && self.model.load_error.is_none() {
-                                let message = format!(
-                                    "Value after * must be an iterable, not {}",
-                                    iterable.exception_type_name()
-                                );
-                                self.fail(span(part), "TypeError", message);
-                            }
-                            match iterable.iterated() {
-                                Some(items) => keys.extend(items),
-                                None => {
-                                    return Value::unknown("a starred annotation item not known statically", span(node))
-                                }
-                            }
-                        }
-                        None => keys.push(self.annotation_value(part)),
-                    }
-                    if self.model.load_error.is_some() {
-                        return Value::unknown("raises", span(node));
-                    }
-                }
-                let key = match <[Value; 1]>::try_from(keys) {
-                    Ok([one]) if !starred => one,
-                    Ok([one]) => Value::new(ValueKind::Tuple(vec![one]), span(parameters)),
-                    Err(keys) => Value::new(ValueKind::Tuple(keys), span(parameters)),
-                };
-                self.read_item(base, key, node)
-            }
-            _ => self.expr(node),
-        }
-    }
-
     fn import(&mut self, node: Node) {
         let mut cursor = node.walk();
         let names: Vec<Node> = node.children_by_field_name("name", &mut cursor).collect();
@@ -268,16 +213,6 @@ impl Evaluator<'_> {
         // `x: T = value` stores x, then evaluates T (NameError for a name never imported).
         if self.model.load_error.is_none() {
             self.annotation(node);
-        }
-    }
-
-    /// A module-level annotation is evaluated (into `__annotations__`) unless
-    /// `from __future__ import annotations` keeps it as text.
-    fn annotation(&mut self, node: Node) {
-        let Some(annotation) = node.field(Field::Type) else { return };
-        if !self.future_annotations {
-            // Evaluated as any expression: `x: d["k"] = 1` raises KeyError where d lacks k.
-            let _ = self.annotation_value(annotation);
         }
     }
 

@@ -564,3 +564,20 @@ fn sys_argv_depends_on_the_run() {
         assert!(noted, "{text}: {:?}", model.notes);
     }
 }
+
+/// `x: a[b][c] = v`: tree-sitter reads the second subscript as an error and a list; the
+/// annotation is evaluated as CPython evaluates it (each message is python3.11's for the
+/// same text, which it compiles).
+#[test]
+fn chained_subscript_annotations_are_evaluated() {
+    let load_error = |text: &str| eval(text).load_error.map(|e| e.message);
+    let cases = [
+        ("mani:fest['a']['b'] = (1, 2)\n", "name 'fest' is not defined"),
+        ("x: list[int][2, 3] = 1\n", "list[int] is not a generic class"),
+        ("d = {'a': {'b': int}}\nx: d['a']['b'] = 1\ny: d['a']['c'] = 2\n", "'c'"),
+        ("d = {'a': [1]}\nx: d['a'][0,] = 1\n", "list indices must be integers or slices, not tuple"),
+    ];
+    for (text, message) in cases {
+        assert_eq!(load_error(text).as_deref(), Some(message), "{text}");
+    }
+}
