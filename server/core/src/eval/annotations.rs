@@ -95,7 +95,10 @@ impl Evaluator<'_> {
                 for part in parts {
                     // `list[*x]`: x's items are spliced into the key (3.11).
                     let splat = Some(part).filter(|p| p.kind() == "type").and_then(|p| p.named_child(0));
-                    match splat.filter(|s| s.kind() == "splat_type").and_then(|s| s.named_child(0)) {
+                    // A star tree-sitter did not read lost its byte in the copy it parsed
+                    // (`syntax::leniency::subscript_stars`): the text still has it.
+                    let lost_star = self.star_before(part).then_some(part);
+                    match splat.filter(|s| s.kind() == "splat_type").and_then(|s| s.named_child(0)).or(lost_star) {
                         Some(inner) => {
                             starred = true;
                             let iterable = self.annotation_value(inner);

@@ -269,8 +269,21 @@ impl Evaluator<'_> {
         // and again in `expr` (where this answers None) must be harmless.
         let mut cursor = arguments.walk();
         let nodes: Vec<Node> = arguments.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect();
-        let plain =
-            |n: &Node| matches!(n.kind(), "identifier" | "integer" | "string" | "list" | "tuple" | "unary_operator");
+        let plain = |n: &Node| {
+            matches!(
+                n.kind(),
+                "identifier"
+                    | "integer"
+                    | "float"
+                    | "true"
+                    | "false"
+                    | "none"
+                    | "string"
+                    | "list"
+                    | "tuple"
+                    | "unary_operator"
+            )
+        };
         if !nodes.iter().all(plain) {
             return None;
         }
@@ -279,23 +292,13 @@ impl Evaluator<'_> {
             return None;
         }
         let items = match name {
-            "range" => {
-                let ints: Vec<i128> = values
-                    .iter()
-                    .map(|v| if let ValueKind::Int(i) = v.kind { Some(i) } else { None })
-                    .collect::<Option<_>>()?;
-                let (start, stop, step) = match ints.as_slice() {
-                    [stop] => (0, *stop, 1),
-                    [start, stop] => (*start, *stop, 1),
-                    [start, stop, step] if *step != 0 => (*start, *stop, *step),
-                    _ => return None,
-                };
-                let count = if step > 0 { (stop - start + step - 1) / step } else { (start - stop - step - 1) / -step };
-                if count > MAX_ITEMS {
-                    return None;
+            "range" => match range_items(&values, s.clone()) {
+                Ok(items) => items?,
+                Err((exception, message)) => {
+                    self.fail(s.clone(), exception, message);
+                    return Some(Err(Value::unknown("raises", s)));
                 }
-                (0..count.max(0)).map(|k| at(ValueKind::Int(start + k * step))).collect()
-            }
+            },
             "enumerate" => match values.as_slice() {
                 [x] => {
                     let items = x.iterated()?;
@@ -351,4 +354,39 @@ impl Evaluator<'_> {
         }
         Some(Ok(d))
     }
+}
+
+/// `range(...)`'s items for known arguments: `Err` what it raises (a non-int argument, a
+/// zero step), `Ok(None)` where not unrolled (too many items).
+fn range_items(values: &[Value], s: crate::value::Span) -> Result<Option<Vec<Value>>, (&'static str, String)> {
+    let at = |v: ValueKind| Value::new(v, s.clone());
+    // `range(.3)`: each argument must be an int (bools are).
+    let not_int =
+        values.iter().find(|v| !matches!(v.kind, ValueKind::Int(_) | ValueKind::Bool(_) | ValueKind::BigInt(_)));
+    if let (Some(v), 1..=3) = (not_int, values.len()) {
+        return Err(("TypeError", format!("'{}' object cannot be interpreted as an integer", v.exception_type_name())));
+    }
+    if values.len() == 3 && matches!(values[2].kind, ValueKind::Int(0) | ValueKind::Bool(false)) {
+        return Err(("ValueError", "range() arg 3 must not be zero".into()));
+    }
+    let ints: Option<Vec<i128>> = values
+        .iter()
+        .map(|v| match v.kind {
+            ValueKind::Int(i) => Some(i),
+            ValueKind::Bool(b) => Some(b as i128),
+            _ => None,
+        })
+        .collect();
+    let Some(ints) = ints else { return Ok(None) };
+    let (start, stop, step) = match ints.as_slice() {
+        [stop] => (0, *stop, 1),
+        [start, stop] => (*start, *stop, 1),
+        [start, stop, step] => (*start, *stop, *step),
+        _ => return Ok(None),
+    };
+    let count = if step > 0 { (stop - start + step - 1) / step } else { (start - stop - step - 1) / -step };
+    if count > MAX_ITEMS {
+        return Ok(None);
+    }
+    Ok(Some((0..count.max(0)).map(|k| at(ValueKind::Int(start + k * step))).collect()))
 }

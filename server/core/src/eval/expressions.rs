@@ -53,8 +53,7 @@ impl Evaluator<'_> {
             }
             "integer" => parse_int(self.t(node), s),
             "float" => parse_float(self.t(node), s),
-            "true" => Value::new(ValueKind::Bool(true), s),
-            "false" => Value::new(ValueKind::Bool(false), s),
+            "true" | "false" => Value::new(ValueKind::Bool(node.kind() == "true"), s),
             "none" => Value::new(ValueKind::None, s),
             "identifier" => self.name(node),
             "parenthesized_expression" => match first_named(node) {
@@ -169,6 +168,7 @@ impl Evaluator<'_> {
             "slice" => self.slice(node),
             "ERROR" => Value::unknown("syntax error", s),
             "lambda" => self.lambda(node),
+            "named_expression" => self.named_expression(node),
             kind if kind.ends_with("comprehension") || kind == "generator_expression" => self.comprehension(node),
             kind => {
                 // Still look inside for names that do not exist (NameError at load time).

@@ -320,6 +320,16 @@ impl Evaluator<'_> {
             return;
         }
         let Some(container) = self.at_path(&root, &path) else { return };
+        // `m["k"] = (m,)`: the container holds itself, which a copy cannot stand for (its
+        // repr is cut short where it recurs).
+        let identity = container.identity;
+        let op = match op {
+            ItemOp::Assign(value) if identity != 0 && holds_identity(&value, identity) => {
+                let span = value.span.clone();
+                ItemOp::Assign(Value::unknown("a container that holds itself (its repr is cut short)", span))
+            }
+            op => op,
+        };
         if let Err((s, exception, message)) = apply_item_op(container, key, op) {
             self.fail(s, exception, message);
         }
@@ -397,7 +407,7 @@ impl Evaluator<'_> {
 
     /// Whether the subscript item `part` is starred by a `*` tree-sitter did not read (see
     /// `syntax::leniency::subscript_stars`): the text before it is `[*` or `,*`.
-    fn star_before(&self, part: Node) -> bool {
+    pub(super) fn star_before(&self, part: Node) -> bool {
         let before = self.text.as_bytes()[..part.start_byte()].trim_ascii_end();
         before.ends_with(b"*") && matches!(before[..before.len() - 1].trim_ascii_end().last(), Some(b'[' | b','))
     }
@@ -484,4 +494,20 @@ fn starts_with_star(part: Node) -> bool {
             _ => return false,
         }
     }
+}
+
+/// Whether `value` holds, at any depth, the container whose identity is `identity`.
+pub(super) fn holds_identity(value: &Value, identity: u32) -> bool {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        if v.identity == identity {
+            return true;
+        }
+        match &v.kind {
+            ValueKind::List(items) | ValueKind::Tuple(items) | ValueKind::Set(items) => stack.extend(items),
+            ValueKind::Dict(d) => stack.extend(d.entries.iter().map(|e| &e.value)),
+            _ => {}
+        }
+    }
+    false
 }

@@ -9,6 +9,25 @@ use std::collections::HashSet;
 use tree_sitter::Node;
 
 impl Evaluator<'_> {
+    /// `(name := value)`: the value, bound to the name in the module (a comprehension's
+    /// own `:=` is not run here: `comprehensions.rs` leaves those to the scan).
+    pub(super) fn named_expression(&mut self, node: Node) -> Value {
+        let (Some(name), Some(value)) = (node.field(Field::Name), node.field(Field::Value)) else {
+            self.scan_names(node);
+            return Value::unknown("an incomplete assignment expression", span(node));
+        };
+        let mut value = self.expr(value);
+        // The name and the expression hold one object: a container changed through the one
+        // would be stale in the other's copy.
+        if holds_container(&value) {
+            value = Value::unknown("a container bound by `:=` (one object under two names)", value.span.clone());
+        }
+        if self.model.load_error.is_none() && name.kind() == "identifier" {
+            self.env.insert(self.t(name).to_string(), value.clone());
+        }
+        Value::new(value.kind, span(node))
+    }
+
     /// `lambda a=x: body`: its defaults are evaluated now, its body only when it is called.
     pub(super) fn lambda(&mut self, node: Node) -> Value {
         self.scan_names(node);
@@ -214,6 +233,15 @@ pub(super) fn collect_target_names(target: Node, text: &str, out: &mut HashSet<S
     }
 }
 
+/// Whether `value` is or holds a list, dict or set (an object that may change in place).
+fn holds_container(value: &Value) -> bool {
+    match &value.kind {
+        ValueKind::List(_) | ValueKind::Dict(_) | ValueKind::Set(_) => true,
+        ValueKind::Tuple(items) => items.iter().any(holds_container),
+        _ => false,
+    }
+}
+
 /// A lambda's default values, in order (`lambda a, b=x, *, c=y: ...` gives `x`, `y`).
 fn lambda_defaults(lambda: Node) -> Vec<Node> {
     let Some(parameters) = lambda.child_by_field_name("parameters") else { return Vec::new() };
@@ -258,6 +286,12 @@ fn collect_local_bindings(node: Node, text: &str, out: &mut HashSet<String>) {
                 }
             }
             "lambda_parameters" | "parameters" => collect_parameter_names(n, text, out),
+            // `(y := v)` binds y (in the enclosing scope): no NameError to look for.
+            "named_expression" => {
+                if let Some(name) = n.field(Field::Name) {
+                    out.insert(node_text(name, text).to_string());
+                }
+            }
             _ => {}
         }
         let mut cursor = n.walk();

@@ -295,26 +295,41 @@ impl Evaluator<'_> {
             }
             "subscript" => self.item_statement(target, ItemOp::Assign(value)),
             // `x.attr = value`: x is evaluated; the builtin types take no new attributes.
-            "attribute" => {
-                let (Some(object), Some(attr)) = (target.field(Field::Object), target.field(Field::Attribute)) else {
-                    return;
-                };
-                let owner = self.expr(object);
-                if let ValueKind::Module(module) = &owner.kind {
-                    self.module_attributes.insert((module.clone(), self.t(attr).to_string()), value);
-                    return;
-                }
-                if owner.is_unknown() {
-                    self.attributes_set_on_unknown.insert(self.t(attr).to_string());
-                }
-                if self.model.load_error.is_some() || !owner.is_builtin_instance() {
-                    return;
-                }
-                let message = format!("'{}' object has no attribute '{}'", owner.type_name(), self.t(attr));
-                self.fail(span(target), "AttributeError", message);
-            }
+            "attribute" => self.assign_attribute(target, value),
             _ => {}
         }
+    }
+
+    /// `x.attr = value`: x is evaluated; a module keeps the value; the builtin types take no
+    /// new attributes, and their methods and a number's data attributes are read-only.
+    fn assign_attribute(&mut self, target: Node, value: Value) {
+        let (Some(object), Some(attr)) = (target.field(Field::Object), target.field(Field::Attribute)) else {
+            return;
+        };
+        let owner = self.expr(object);
+        if let ValueKind::Module(module) = &owner.kind {
+            self.module_attributes.insert((module.clone(), self.t(attr).to_string()), value);
+            return;
+        }
+        if owner.is_unknown() {
+            self.attributes_set_on_unknown.insert(self.t(attr).to_string());
+        }
+        if self.model.load_error.is_some() || !owner.is_builtin_instance() {
+            return;
+        }
+        // A method the type has is read-only on its instances.
+        let numeric = matches!(owner.kind, ValueKind::Int(_) | ValueKind::Bool(_) | ValueKind::Float(_));
+        let message = match owner.builtin_method(self.t(attr)) {
+            Some(_) => format!("'{}' object attribute '{}' is read-only", owner.type_name(), self.t(attr)),
+            // `(1).real = 2`: a number's data attributes.
+            None if numeric && owner.lacks_attribute(self.t(attr)).is_none() && !self.t(attr).starts_with("__") => {
+                // A bool's are int's.
+                let type_name = if matches!(owner.kind, ValueKind::Bool(_)) { "int" } else { owner.type_name() };
+                format!("attribute '{}' of '{type_name}' objects is not writable", self.t(attr))
+            }
+            None => format!("'{}' object has no attribute '{}'", owner.type_name(), self.t(attr)),
+        };
+        self.fail(span(target), "AttributeError", message);
     }
 
     /// Calls as statements: the mutations of `manifest` we understand.
@@ -424,7 +439,11 @@ impl Evaluator<'_> {
         let mut raises = None;
         let mut understood = false;
         if let Some(current) = self.at_path(&root, &path) {
-            understood = args.is_some_and(|args| apply_method(current, method, args, s, &mut raises));
+            // `a.append(b)` where b holds a: a structure that holds itself is not modelled.
+            let identity = current.identity;
+            let recursive = identity != 0
+                && args.is_some_and(|args| args.iter().any(|a| super::items::holds_identity(a, identity)));
+            understood = !recursive && args.is_some_and(|args| apply_method(current, method, args, s, &mut raises));
             if !understood && unknown_otherwise {
                 let identity = current.identity;
                 *current = Value::unknown("changed by a method not evaluated statically", current.span.clone());

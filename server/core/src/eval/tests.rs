@@ -581,3 +581,16 @@ fn chained_subscript_annotations_are_evaluated() {
         assert_eq!(load_error(text).as_deref(), Some(message), "{text}");
     }
 }
+
+/// A container that comes to hold itself (`m["k"] = (1, m)`, `a.append(b)` where b holds
+/// a) is not claimed: CPython's repr cuts it short where it recurs (`(...)`, `[...]`).
+#[test]
+fn a_container_that_holds_itself_is_not_claimed() {
+    let d = manifest("manifest = {'a': 1}\nmanifest['k'] = (1, manifest)\n");
+    assert!(d.get("k").unwrap().value.is_unknown());
+    let d = manifest("a = [1]\nb = {'x': a}\na.append(b)\nmanifest = {'v': a}\n");
+    assert!(d.get("v").unwrap().value.is_unknown());
+    // A copy of another container is no recursion.
+    let d = manifest("a = [1]\nb = [2]\na.append(b)\nmanifest = {'v': a}\n");
+    assert_eq!(d.get("v").unwrap().value.repr(), "[1, [2]]");
+}

@@ -48,7 +48,30 @@ pub(super) fn same_length_edits(tree: &Tree, source: &str, text: &str) -> Vec<(u
     edits.extend(joined_statement_commas(tree, source).into_iter().map(|at| (at, b';')));
     edits.extend(named_escape_fields(tree, text).into_iter().map(|at| (at, b'x')));
     edits.extend(subscript_stars(tree, source).into_iter().map(|at| (at, b' ')));
+    edits.extend(field_walruses(tree).into_iter().map(|at| (at, b'>')));
     edits
+}
+
+/// The `=` of each `:=` that opens an f-string field's format specification (`{x:=>6}`:
+/// the specification is `=>6`, CPython's PEP 572 rule), which tree-sitter reads as an
+/// assignment expression. As `>` it is a specification; evaluation reads the text itself.
+fn field_walruses(tree: &Tree) -> Vec<usize> {
+    let root = tree.root_node();
+    if !root.has_error() {
+        return Vec::new();
+    }
+    let mut found = Vec::new();
+    let mut stack = vec![root];
+    let mut cursor = root.walk();
+    while let Some(node) = stack.pop() {
+        if node.kind() == "named_expression" && node.parent().is_some_and(|p| p.kind() == "interpolation") {
+            let mut inner = node.walk();
+            let walrus = node.children(&mut inner).find(|c| c.kind() == ":=").map(|w| w.start_byte() + 1);
+            found.extend(walrus);
+        }
+        stack.extend(node.children(&mut cursor).collect::<Vec<_>>());
+    }
+    found
 }
 
 /// The `*` of each starred item in a subscript (`x[*"ab"]`, 3.11's) where tree-sitter
