@@ -279,6 +279,7 @@ impl Evaluator<'_> {
                     | "false"
                     | "none"
                     | "string"
+                    | "concatenated_string"
                     | "list"
                     | "tuple"
                     | "unary_operator"

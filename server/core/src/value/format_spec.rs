@@ -55,8 +55,13 @@ pub fn format_value(value: &Value, spec: &str, python: PythonVersion) -> Formatt
         Ok(spec) => spec,
         Err(message) => return Formatted::Raises("ValueError", message),
     };
+    // CPython names a code outside printable ASCII by its hex value (`'\x20'` for a space).
+    let code = |c: char| match (c as u32) > 32 && (c as u32) < 128 {
+        true => c.to_string(),
+        false => format!("\\x{:x}", c as u32),
+    };
     let unknown_code = |c: char| {
-        Formatted::Raises("ValueError", format!("Unknown format code '{c}' for object of type '{type_name}'"))
+        Formatted::Raises("ValueError", format!("Unknown format code '{}' for object of type '{type_name}'", code(c)))
     };
     match &value.kind {
         Str(text) => match spec.kind {
@@ -331,6 +336,7 @@ mod tests {
             (v(ValueKind::Int(1)), "__", raises("ValueError", "Cannot specify '_' with '_'.")),
             (v(ValueKind::Bool(true)), "", text("True")),
             (v(ValueKind::Int(1)), "0>3", text("001")),
+            (v(ValueKind::Int(1)), ">5 ", raises("ValueError", "Unknown format code '\\x20' for object of type 'int'")),
         ];
         for (value, spec, expected) in cases {
             assert_eq!(format_value(&value, spec, PythonVersion::V3_11), expected, "{value:?} {spec:?}");
