@@ -594,3 +594,18 @@ fn a_container_that_holds_itself_is_not_claimed() {
     let d = manifest("a = [1]\nb = [2]\na.append(b)\nmanifest = {'v': a}\n");
     assert_eq!(d.get("v").unwrap().value.repr(), "[1, [2]]");
 }
+
+/// `range()`'s argument count and types, as CPython 3.10-3.13 word them (checked with each).
+#[test]
+fn range_arguments_raise_as_cpython() {
+    let load_error = |text: &str| eval(text).load_error.map(|e| e.message);
+    let cases = [
+        ("for i in range():\n    pass\n", "range expected at least 1 argument, got 0"),
+        ("x = [i for i in range(1, 2, 3, 4)]\n", "range expected at most 3 arguments, got 4"),
+        ("for i in range(.3):\n    pass\n", "'float' object cannot be interpreted as an integer"),
+        ("x = [i for i in range(1, 5, 0)]\n", "range() arg 3 must not be zero"),
+    ];
+    for (text, message) in cases {
+        assert_eq!(load_error(text).as_deref(), Some(message), "{text}");
+    }
+}
