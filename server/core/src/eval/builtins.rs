@@ -21,6 +21,12 @@ impl Evaluator<'_> {
     pub(super) fn builtin_call(&mut self, fname: &str, args: &CallArguments, s: Span) -> Option<Value> {
         let one_argument = args.positional.len() == 1 && args.keywords.is_empty() && !args.unpacked;
         let shadowed = self.env.contains_key(fname) || self.bound_before.contains(fname);
+        if let (false, false, true, Some(message)) =
+            (shadowed, args.unpacked, args.keywords.is_empty(), argument_count_error(fname, args.positional.len()))
+        {
+            self.fail(s.clone(), "TypeError", message);
+            return Some(Value::unknown("raises", s));
+        }
         if let (true, false, Some(arg)) = (one_argument, shadowed, args.positional.first()) {
             if let Some(message) = argument_type_error(fname, arg, self.loading.version) {
                 self.fail(s.clone(), "TypeError", message);
@@ -88,6 +94,18 @@ impl Evaluator<'_> {
             _ => return None,
         };
         Some(Value::new(kind, s))
+    }
+}
+
+/// The `TypeError` a builtin that takes one argument raises for another count of them, the
+/// same in CPython 3.10-3.13 (`tuple(a, b)`, `len()`).
+fn argument_count_error(fname: &str, given: usize) -> Option<String> {
+    match fname {
+        "tuple" | "list" | "set" | "frozenset" if given > 1 => {
+            Some(format!("{fname} expected at most 1 argument, got {given}"))
+        }
+        "len" | "abs" | "hash" if given != 1 => Some(format!("{fname}() takes exactly one argument ({given} given)")),
+        _ => None,
     }
 }
 

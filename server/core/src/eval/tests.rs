@@ -609,3 +609,13 @@ fn range_arguments_raise_as_cpython() {
         assert_eq!(load_error(text).as_deref(), Some(message), "{text}");
     }
 }
+
+/// A builtin that takes one argument, given another count (CPython 3.10-3.13 word it so).
+#[test]
+fn builtin_argument_counts_raise_as_cpython() {
+    let load_error = |text: &str| eval(text).load_error.map(|e| e.message);
+    assert_eq!(load_error("x = tuple(1, 2)\n").as_deref(), Some("tuple expected at most 1 argument, got 2"));
+    assert_eq!(load_error("x = len()\n").as_deref(), Some("len() takes exactly one argument (0 given)"));
+    assert_eq!(load_error("x = hash(1, 2)\n").as_deref(), Some("hash() takes exactly one argument (2 given)"));
+    assert_eq!(load_error("x = tuple()\ny = len('ab')\n"), None);
+}
