@@ -216,18 +216,12 @@ impl Evaluator<'_> {
         }
     }
 
-    /// What an iteration-only call gives to iterate: its items as a list, or not known where
-    /// a method's object (evaluated here) is no dict known whole; None for any other
-    /// expression, or where its arguments are not known (it is evaluated as it is then).
+    /// What an iteration-only call gives to iterate: its items as a list, or not known (its
+    /// arguments are evaluated here, once, and a builtin's argument errors raised); None for
+    /// any other expression (it is evaluated as it is).
     fn iteration_call(&mut self, node: Node) -> Option<Value> {
-        let items = self.iteration_items(node)?;
-        Some(items.unwrap_or_else(|v| v))
-    }
-
-    /// [`Evaluator::iteration_call`]'s answer: `Ok` the items, `Err` the value not known.
-    fn iteration_items(&mut self, node: Node) -> Option<Result<Value, Value>> {
         let function = node.field(Field::Function).filter(|_| node.kind() == "call")?;
-        let arguments = node.field(Field::Arguments)?;
+        let arguments = node.field(Field::Arguments).filter(|a| a.kind() == "argument_list")?;
         let s = span(node);
         let at = |v: ValueKind| Value::new(v, s.clone());
         if function.kind() == "attribute" {
@@ -236,8 +230,8 @@ impl Evaluator<'_> {
             if !matches!(method, "items" | "keys" | "values") || arguments.named_child_count() != 0 {
                 return None;
             }
-            // The object is evaluated once, here: a value that is no dict known whole is
-            // looked up as `expr` would (`[].items` raises), and the call left not known.
+            // A value that is no dict known whole is looked up as `expr` would (`[].items`
+            // raises), and the call left not known.
             let owner = self.expr(object);
             let d = match &owner.kind {
                 ValueKind::Dict(d) if !d.open => d,
@@ -245,7 +239,7 @@ impl Evaluator<'_> {
                     if self.model.load_error.is_none() {
                         let _ = self.attribute_of(&owner, method, function);
                     }
-                    return Some(Err(Value::unknown(format!("the items of `.{method}()`, not known statically"), s)));
+                    return Some(Value::unknown(format!("the items of `.{method}()`, not known statically"), s));
                 }
             };
             let items = match method {
@@ -255,7 +249,7 @@ impl Evaluator<'_> {
                 "keys" => d.entries.iter().map(|e| e.key.clone()).collect(),
                 _ => d.entries.iter().map(|e| e.value.clone()).collect(),
             };
-            return Some(Ok(at(ValueKind::List(items))));
+            return Some(at(ValueKind::List(items)));
         }
         let name = self.t(function);
         if function.kind() != "identifier"
@@ -265,59 +259,52 @@ impl Evaluator<'_> {
         {
             return None;
         }
-        // Only plain positional arguments that are names or literals: evaluating them here
-        // and again in `expr` (where this answers None) must be harmless.
+        // Positional arguments only (a keyword or a splat is `expr`'s to evaluate).
         let mut cursor = arguments.walk();
         let nodes: Vec<Node> = arguments.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect();
-        let plain = |n: &Node| {
-            matches!(
-                n.kind(),
-                "identifier"
-                    | "integer"
-                    | "float"
-                    | "true"
-                    | "false"
-                    | "none"
-                    | "string"
-                    | "concatenated_string"
-                    | "list"
-                    | "tuple"
-                    | "unary_operator"
-            )
-        };
-        if !nodes.iter().all(plain) {
+        let positional = |n: &Node| !matches!(n.kind(), "keyword_argument" | "list_splat" | "dictionary_splat");
+        if !nodes.iter().all(positional) {
             return None;
         }
-        let values: Vec<Value> = nodes.iter().map(|n| self.expr(*n)).collect();
-        if self.model.load_error.is_some() || values.iter().any(Value::contains_unknown) {
-            return None;
+        let mut values = Vec::with_capacity(nodes.len());
+        for n in nodes {
+            values.push(self.expr(n));
+            if self.model.load_error.is_some() {
+                return Some(Value::unknown("raises", s));
+            }
         }
-        let items = match name {
-            "range" => match range_items(&values, s.clone()) {
-                Ok(items) => items?,
+        let known = !values.iter().any(Value::contains_unknown);
+        let items: Option<Vec<Value>> = match (name, values.as_slice()) {
+            _ if !known => None,
+            ("range", _) => match range_items(&values, s.clone()) {
+                Ok(items) => items,
                 Err((exception, message)) => {
                     self.fail(s.clone(), exception, message);
-                    return Some(Err(Value::unknown("raises", s)));
+                    return Some(Value::unknown("raises", s));
                 }
             },
-            "enumerate" => match values.as_slice() {
-                [x] => {
-                    let items = x.iterated()?;
-                    items
-                        .into_iter()
-                        .enumerate()
-                        .map(|(i, v)| at(ValueKind::Tuple(vec![at(ValueKind::Int(i as i128)), v])))
-                        .collect()
-                }
-                _ => return None,
-            },
-            _ => {
-                let columns: Vec<Vec<Value>> = values.iter().map(Value::iterated).collect::<Option<_>>()?;
+            ("enumerate", [x]) => x.iterated().map(|items| {
+                items
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, v)| at(ValueKind::Tuple(vec![at(ValueKind::Int(i as i128)), v])))
+                    .collect()
+            }),
+            ("enumerate", _) => None,
+            _ => values.iter().map(Value::iterated).collect::<Option<Vec<_>>>().map(|columns| {
                 let rows = columns.iter().map(Vec::len).min().unwrap_or(0);
                 (0..rows).map(|r| at(ValueKind::Tuple(columns.iter().map(|c| c[r].clone()).collect()))).collect()
-            }
+            }),
         };
-        Some(Ok(at(ValueKind::List(items))))
+        Some(match items {
+            Some(items) => at(ValueKind::List(items)),
+            // What the builtin raises for these arguments (`zip(None)`), else not known.
+            None => {
+                let call = super::builtins::CallArguments { positional: values, ..Default::default() };
+                let not_known = format!("the call `{name}(...)` is not evaluated statically");
+                self.builtin_call(name, &call, s.clone()).unwrap_or_else(|| Value::unknown(not_known, s))
+            }
+        })
     }
 }
 
