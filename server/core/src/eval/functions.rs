@@ -51,20 +51,16 @@ impl Evaluator<'_> {
         let mut cursor = parameters.walk();
         for p in parameters.named_children(&mut cursor).filter(|c| c.kind() != "comment") {
             let name_of = |n: Node| Some(self.t(n).to_string());
+            // `x: int`, `*args: int`, `**kw: int`: the annotation does not change the binding.
+            let p = if p.kind() == "typed_parameter" { p.named_child(0)? } else { p };
             match p.kind() {
                 "identifier" => out.push(Parameter::Named { name: name_of(p)?, default: None, keyword_only }),
-                "typed_parameter" if p.named_child(0)?.kind() == "identifier" => {
-                    out.push(Parameter::Named { name: name_of(p.named_child(0)?)?, default: None, keyword_only })
-                }
                 "default_parameter" | "typed_default_parameter" => {
                     let name = name_of(p.field(Field::Name)?)?;
                     out.push(Parameter::Named { name, default: Some(defaults.next()?), keyword_only });
                 }
-                "list_splat_pattern" | "typed_parameter"
-                    if p.named_child(0)?.kind() == "list_splat_pattern" || p.kind() == "list_splat_pattern" =>
-                {
-                    let inner = if p.kind() == "list_splat_pattern" { p } else { p.named_child(0)? };
-                    out.push(Parameter::Rest(name_of(inner.named_child(0)?)?));
+                "list_splat_pattern" => {
+                    out.push(Parameter::Rest(name_of(p.named_child(0)?)?));
                     keyword_only = true;
                 }
                 "dictionary_splat_pattern" => out.push(Parameter::Keywords(name_of(p.named_child(0)?)?)),
