@@ -17,10 +17,17 @@ pub(super) fn missed_error(text: &str, tokens: Option<&[super::tokens::Token]>) 
         tokens.and_then(import_junk),
         tokens.and_then(barry_as_flufl),
         tokens.and_then(super::targets::del_target_error),
+        tokens.and_then(colon_on_its_own_line),
     ]
     .into_iter()
     .flatten()
     .min_by_key(|s| s.start)
+}
+
+/// A logical line that starts with `:` (`if x\n:`): tree-sitter reads the newline as
+/// insignificant there and the header as complete; CPython's NEWLINE ends the header.
+fn colon_on_its_own_line(tokens: &[super::tokens::Token]) -> Option<std::ops::Range<usize>> {
+    tokens.iter().find(|t| t.logical_start && t.is(":")).map(|t| t.start..t.end())
 }
 
 /// `<>`: one token for CPython (its NOTEQUAL, which the parser refuses unless `from
@@ -293,6 +300,25 @@ mod tests {
         for text in ["x = 1\nmanifest = 1 <> 2\n", "x = 1\nmanifest = 1 < > 2\n"] {
             assert_eq!(python_syntax_error(&parse(text, None), text).map(|e| e.line), Some(2));
         }
+    }
+
+    /// CPython 3.10-3.13's compile() of the same sources (one answer in all four).
+    #[test]
+    fn colon_on_its_own_line_is_an_error() {
+        let cases: &[(&str, &str, usize)] = &[
+            ("if x > 2\n:\n    a = 1\n", "expected ':'", 1),
+            ("if (y := 3) > 2\n:\n  a=1\n", "expected ':'", 1),
+            ("if x:\n  a=1\nelse\n:\n  b=1\n", "expected ':'", 3),
+            ("def f()\n:\n  pass\n", "expected ':'", 1),
+            ("for x in y\n:\n  pass\n", "expected ':'", 1),
+            ("class A\n:\n  pass\n", "expected ':'", 1),
+            ("x = 1\n:\n", "invalid syntax", 2),
+            ("while x\n:\n  pass\n", "expected ':'", 1),
+            ("with a\n:\n  pass\n", "expected ':'", 1),
+            ("x = 1\n: 2\n", "invalid syntax", 2),
+            ("if x:\n    pass\nelif y\n:\n  pass\n", "expected ':'", 3),
+        ];
+        assert_errors(cases);
     }
 
     /// CPython 3.11.7's compile() of the same sources.

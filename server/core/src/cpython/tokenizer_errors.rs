@@ -268,6 +268,8 @@ impl Scan<'_> {
         } else if self.header.is_some_and(|(keyword, _)| keyword == "async") {
             self.header = Some((token.text(self.text), token.line));
         }
+        // A `:` opening its logical line is the parser's error (`x\n:`), not a header's end.
+        let opens_line = self.last_significant.is_none();
         self.last_significant = Some(token.clone());
         // The first token after a string group: the group's escape error is raised once this
         // token has been read without a tokenizer error of its own.
@@ -275,7 +277,7 @@ impl Scan<'_> {
             self.resolve(token.line);
         }
         self.atom_error(&token);
-        self.after_colon = token.is_op(self.text, ":");
+        self.after_colon = token.is_op(self.text, ":") && !opens_line;
         None
     }
 
