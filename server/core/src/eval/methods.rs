@@ -173,9 +173,21 @@ fn str_argument_error(text: &str, method: &str, args: &[Value], python: PythonVe
     let not_str = |v: &Value| str_of(v).is_none().then(|| v.exception_type_name());
     let none = |v: &Value| matches!(v.kind, ValueKind::None);
     match (method, args) {
-        ("replace", [old, new, ..]) => {
-            let (n, t) = [old, new].iter().enumerate().find_map(|(n, v)| not_str(v).map(|t| (n + 1, t)))?;
-            type_error(format!("replace() argument {n} must be str, not {t}"))
+        ("replace", [old, new, rest @ ..]) => {
+            if let Some((n, t)) = [old, new].iter().enumerate().find_map(|(n, v)| not_str(v).map(|t| (n + 1, t))) {
+                return type_error(format!("replace() argument {n} must be str, not {t}"));
+            }
+            // The count is a C ssize_t (3.10-3.13 alike).
+            let count = rest.first()?;
+            match &count.kind {
+                ValueKind::Int(_) | ValueKind::Bool(_) if index_of(count).is_some() => None,
+                ValueKind::Int(_) | ValueKind::BigInt(_) => {
+                    Some(Err(("OverflowError", "Python int too large to convert to C ssize_t".into())))
+                }
+                _ => {
+                    type_error(format!("'{}' object cannot be interpreted as an integer", count.exception_type_name()))
+                }
+            }
         }
         ("strip" | "lstrip" | "rstrip", [chars]) if not_str(chars).is_some() && !none(chars) => {
             type_error(format!("{method} arg must be None or str"))
@@ -237,6 +249,10 @@ fn str_method(text: &str, method: &str, args: &[Value], python: PythonVersion) -
             ValueKind::Str(strip(text, method, &|c| chars.contains(c)).to_string())
         }
         ("replace", [old, new]) => ValueKind::Str(text.replace(str_of(old)?, str_of(new)?)),
+        ("replace", [old, new, count]) => ValueKind::Str(match usize::try_from(index_of(count)?) {
+            Ok(count) => text.replacen(str_of(old)?, str_of(new)?, count),
+            Err(_) => text.replace(str_of(old)?, str_of(new)?),
+        }),
         ("startswith" | "endswith", [prefix]) => {
             let candidates: Vec<&str> = match &prefix.kind {
                 ValueKind::Str(p) => vec![p.as_str()],
@@ -446,11 +462,24 @@ mod tests {
             ("x = 'a'.split(1)", "must be str or None, not int"),
             ("x = ','.join(3)", "can only join an iterable"),
             ("x = [].pop('a')", "'str' object cannot be interpreted as an integer"),
+            // CPython 3.10-3.13 alike.
+            ("x = 'a b'.replace(' ', '', 9 * [1])", "'list' object cannot be interpreted as an integer"),
+            ("x = 'a b'.replace(' ', '', None)", "'NoneType' object cannot be interpreted as an integer"),
+            ("x = 'a b'.replace(1, '', [])", "replace() argument 1 must be str, not int"),
         ];
         for (text, message) in cases {
             assert_eq!(type_error(text).as_deref(), Some(message), "{text}");
         }
         assert_eq!(type_error("x = 'ab'.startswith(('a', None))"), None);
+        assert_eq!(
+            load_error("x = 'a'.replace('', '', 10 ** 30)").as_deref(),
+            Some("OverflowError: Python int too large to convert to C ssize_t")
+        );
+        assert_eq!(
+            manifest_of("manifest = 'a b c'.replace(' ', '', True) + 'a b c'.replace(' ', '', -1)"),
+            "'ab cabc'"
+        );
+        assert_eq!(manifest_of("manifest = 'abc'.replace('', '-', 2)"), "'-a-bc'");
         assert_eq!(manifest_of("manifest = ','.join('ab') + ' a  b '.split(None)[1]"), "'a,bb'");
         let path_module = if cfg!(windows) { "ntpath" } else { "posixpath" };
         let no_sp = format!("AttributeError: module '{path_module}' has no attribute 'sp'");
