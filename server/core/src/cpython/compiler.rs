@@ -9,6 +9,7 @@
 
 use super::arguments::repeated_keyword;
 use super::error::{line_at, PythonSyntaxError};
+use super::named_expressions::{comprehension_error, COMPREHENSIONS};
 use crate::syntax::node_text;
 use tree_sitter::{Node, Tree};
 
@@ -130,6 +131,7 @@ fn symtable_error<'t>(node: Node<'t>, scope: Scope, text: &str) -> Option<(Node<
         }
         "parameters" | "lambda_parameters" => duplicate_parameter(node, text)
             .map(|(at, name)| (at, format!("duplicate argument '{name}' in function definition"))),
+        kind if COMPREHENSIONS.contains(&kind) => comprehension_error(node, text),
         _ => None,
     }
 }

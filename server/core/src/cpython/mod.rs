@@ -33,6 +33,7 @@ mod fstrings;
 pub mod hints;
 mod leniencies;
 pub mod lexer;
+mod named_expressions;
 mod numbers;
 pub mod source_bytes;
 pub(crate) mod targets;
