@@ -17,6 +17,7 @@ mod annotations;
 mod augmented;
 mod blocks;
 pub(crate) mod builtins;
+mod calls;
 mod comparisons;
 mod compile_nesting;
 mod comprehensions;
@@ -107,6 +108,7 @@ pub fn evaluate_with<'a>(
         root: Some(tree.root_node()),
         functions: functions::Functions::new(),
         call_depth: 0,
+        absorbed_until: 0,
     };
     // CPython compiles the whole module before running any of it.
     if let Some(node) = compile_nesting::too_deeply_nested(tree, text, cancel)? {
@@ -129,9 +131,10 @@ pub fn evaluate_with<'a>(
                 statements.push(child);
             }
         }
-        // Keep source order: ERROR contents are expanded where they stand.
-        statements.sort_by_key(|n| n.start_byte());
     }
+    // Keep source order: ERROR contents are expanded where they stand (one sort, not one per
+    // ERROR node: a file of many is no quadratic).
+    statements.sort_by_key(|n| n.start_byte());
     for statement in statements {
         if ev.model.load_error.is_some() {
             break;
@@ -181,6 +184,9 @@ struct Evaluator<'a> {
     functions: functions::Functions,
     /// How many of those calls are running.
     call_depth: usize,
+    /// Where the statements an annotation took in end (`annotations.rs`): tree-sitter read
+    /// them as statements of their own.
+    absorbed_until: usize,
 }
 
 fn span(node: Node) -> Span {

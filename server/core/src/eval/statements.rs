@@ -15,6 +15,9 @@ use tree_sitter::Node;
 
 impl Evaluator<'_> {
     pub(super) fn statement(&mut self, node: Node) {
+        if node.start_byte() < self.absorbed_until {
+            return;
+        }
         match node.kind() {
             "expression_statement" => {
                 let mut cursor = node.walk();
@@ -180,6 +183,13 @@ impl Evaluator<'_> {
     }
 
     fn assignment(&mut self, node: Node) {
+        if !self.annotated_statement_read_otherwise(node) {
+            self.plain_assignment(node);
+        }
+    }
+
+    /// An assignment tree-sitter read as Python does.
+    pub(super) fn plain_assignment(&mut self, node: Node) {
         let Some(left) = node.field(Field::Left) else { return };
         let Some(right) = node.field(Field::Right) else {
             // `x: int` binds nothing, but a module's annotations are evaluated.

@@ -5,7 +5,7 @@
 
 pub use super::leniency::has_lone_cr;
 use super::leniency::{first_copy, same_length_edits};
-use tree_sitter::{InputEdit, Node, Parser, Point, Tree};
+use tree_sitter::{InputEdit, Node, Parser, Point, Range, Tree};
 
 /// Parses Python source. Never fails: tree-sitter always returns a tree for UTF-8 input.
 ///
@@ -62,6 +62,35 @@ pub fn apply_edit(text: &mut String, tree: Option<&mut Tree>, range: std::ops::R
             new_end_position: point(text, new_end),
         });
     }
+}
+
+/// The expression between bytes `open` and `close` of `text`, parsed alone as if those two
+/// bytes were `(` and `)`: its nodes keep their byte offsets in `text` (not their points). For what
+/// tree-sitter's type grammar reads otherwise than Python's expressions (an annotation:
+/// `x: m["b":]`, `x: t[int](1)`, `x: a[1].b`). Only the bytes between are read, so the
+/// cost is their length. None where `close` is not after `open`, or either is out of
+/// `text` (`close` may be its end), or not on a char boundary.
+pub fn parse_parenthesized(text: &str, open: usize, close: usize) -> Option<Tree> {
+    if open >= close || close > text.len() || !text.is_char_boundary(open + 1) || !text.is_char_boundary(close) {
+        return None;
+    }
+    // Points are not counted (that would read the text before `open`): the evaluator reads
+    // byte offsets only.
+    let mut parser = Parser::new();
+    parser.set_language(&tree_sitter_python::LANGUAGE.into()).ok()?;
+    let range =
+        Range { start_byte: open, end_byte: close + 1, start_point: Point::default(), end_point: Point::default() };
+    parser.set_included_ranges(&[range]).ok()?;
+    let bytes = text.as_bytes();
+    let mut read = |at: usize, _: Point| -> &[u8] {
+        match at {
+            _ if at == open => b"(",
+            _ if at == close => b")",
+            _ if at > open && at < close => &bytes[at..close],
+            _ => b"",
+        }
+    };
+    parser.parse_with_options(&mut read, None, None)
 }
 
 /// Text of a node (empty for nodes that do not fall on char boundaries, which cannot happen

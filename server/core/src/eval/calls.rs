@@ -1,0 +1,172 @@
+//! Calls: the callee, then the arguments left to right, then the call itself (a method of
+//! a known value, a builtin, one of the manifest's simple functions, a generic alias's
+//! class), in Python's order, with the first exception among them the one loading raises.
+
+use super::builtins::CallArguments;
+use super::{first_named, span, Evaluator};
+use crate::fields::{Field, FieldChild};
+use crate::value::{Dict, TypeForm, Value, ValueKind};
+use tree_sitter::Node;
+
+impl Evaluator<'_> {
+    pub(super) fn call(&mut self, node: Node) -> Value {
+        let s = span(node);
+        let function = node.field(Field::Function);
+        let fname = function.map(|f| self.t(f)).unwrap_or("");
+        // Python evaluates the callee, then the arguments left to right, then calls: the
+        // first exception among them is the one loading raises. A name is looked at, not
+        // copied (a large dict bound to it would be cloned for nothing).
+        // A method's object, kept for the call (`"a".upper()`, `[1].remove(2)`).
+        let mut bound = None;
+        let sys_exit = |v: &Value| matches!(v.kind, ValueKind::Builtin(super::modules::SYS_EXIT));
+        let mut exits = false;
+        // `tuple[str, int]("cpu", 1)`: an alias calls its class.
+        let mut alias_origin = None;
+        let not_callable = match function {
+            Some(f) if f.kind() == "identifier" => match self.env.get(self.t(f)) {
+                Some(v) => {
+                    exits = sys_exit(v);
+                    v.not_callable().then(|| v.exception_type_name())
+                }
+                None => {
+                    // site's `exit` and `quit` raise SystemExit as `sys.exit` does.
+                    let name = self.t(f);
+                    exits = matches!(name, "exit" | "quit") && !self.bound_before.contains(name);
+                    let _ = self.name(f);
+                    None
+                }
+            },
+            Some(f) if f.kind() == "attribute" => {
+                let (object, method) = self.method_lookup(f);
+                bound = object;
+                exits = sys_exit(&method);
+                method.not_callable().then(|| method.exception_type_name())
+            }
+            Some(f) => {
+                let value = self.expr(f);
+                alias_origin = alias_class(&value);
+                value.not_callable().then(|| value.exception_type_name())
+            }
+            None => None,
+        };
+        let arguments = self.call_arguments(node);
+        if self.model.load_error.is_some() {
+            return Value::unknown("call", s);
+        }
+        if let Some(type_name) = not_callable {
+            self.fail(s.clone(), "TypeError", format!("'{type_name}' object is not callable"));
+            return Value::unknown("call", s);
+        }
+        if exits {
+            return self.system_exit(&arguments, s);
+        }
+        if let Some((object, method)) = bound.as_ref() {
+            let value = self.method_call(object, method, &arguments, s.clone());
+            if self.model.load_error.is_none() && super::in_place::changes_in_place(&object.kind, method) {
+                if let Some(f) = function {
+                    let args =
+                        (!arguments.unpacked && arguments.keywords.is_empty()).then_some(&arguments.positional[..]);
+                    self.changed_by_method_in_expression(f, method, args, s.clone());
+                }
+            }
+            if let Some(v) = value {
+                return v;
+            }
+            if let Some(v) = self.in_place_result(object, method, &arguments, s.clone()) {
+                return v;
+            }
+        }
+        let builtin = alias_origin.filter(|origin| !self.env.contains_key(*origin)).unwrap_or(fname);
+        if let Some(v) = self.builtin_call(builtin, &arguments, s.clone()) {
+            return v;
+        }
+        let callee =
+            function.filter(|f| f.kind() == "identifier" && !arguments.unpacked).and_then(|f| self.env.get(self.t(f)));
+        if let Some(v) =
+            callee.cloned().and_then(|c| self.call_function(&c, &arguments.positional, &arguments.keywords, s.clone()))
+        {
+            return v;
+        }
+        if builtin == "dict" && !self.env.contains_key("dict") && !arguments.unpacked {
+            let mut d = Dict::default();
+            match arguments.positional.as_slice() {
+                [] => {}
+                [Value { kind: ValueKind::Dict(other), .. }] => d = other.clone(),
+                [pairs] => match self.dict_of_pairs(pairs) {
+                    Some(Ok(built)) => d = built,
+                    Some(Err(())) => return Value::unknown("raises", s),
+                    None => return Value::unknown("`dict(...)` of a value not known statically", s),
+                },
+                _ => return Value::unknown("`dict(...)` of a value not known statically", s),
+            }
+            for (key, value) in arguments.keywords {
+                d.insert(key, value);
+            }
+            return Value::new(ValueKind::Dict(d), s);
+        }
+        Value::unknown(
+            format!("the call `{}(...)` is not evaluated statically", fname.chars().take(40).collect::<String>()),
+            s,
+        )
+    }
+
+    /// The arguments of a call, evaluated in order (stopping at the first exception).
+    pub(super) fn call_arguments(&mut self, call: Node) -> CallArguments {
+        let mut out = CallArguments::default();
+        let Some(args) = call.field(Field::Arguments) else { return out };
+        if args.kind() != "argument_list" {
+            // `f(x for x in y)`: a generator, evaluated lazily by the callee.
+            out.unpacked = true;
+            let _ = self.expr(args);
+            return out;
+        }
+        let mut cursor = args.walk();
+        let children: Vec<Node> = args.named_children(&mut cursor).filter(|n| n.kind() != "comment").collect();
+        let positional_count =
+            children.iter().filter(|c| !matches!(c.kind(), "keyword_argument" | "dictionary_splat")).count();
+        for child in children {
+            if self.model.load_error.is_some() {
+                break;
+            }
+            match child.kind() {
+                "keyword_argument" => {
+                    let (Some(k), Some(v)) = (child.field(Field::Name), child.field(Field::Value)) else {
+                        out.unpacked = true;
+                        continue;
+                    };
+                    let value = self.expr(v);
+                    out.keywords.push((Value::new(ValueKind::Str(self.t(k).to_string()), span(k)), value));
+                }
+                "list_splat" | "dictionary_splat" => {
+                    out.unpacked = true;
+                    if let Some(inner) = first_named(child) {
+                        let value = self.expr(inner);
+                        // Beside other positional arguments, `*x` extends a list (a message
+                        // naming no function); alone it is passed as it is.
+                        if child.kind() == "list_splat" && positional_count > 1 && value.not_iterable() {
+                            let message =
+                                format!("Value after * must be an iterable, not {}", value.exception_type_name());
+                            self.fail(span(child), "TypeError", message);
+                        }
+                    }
+                }
+                _ => {
+                    let value = self.expr(child);
+                    out.positional.push(value);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The class a generic alias (`list[int]`) calls when it is called.
+fn alias_class(value: &Value) -> Option<&'static str> {
+    match &value.kind {
+        ValueKind::TypeForm(form) => match **form {
+            TypeForm::Alias { origin, .. } => Some(origin),
+            TypeForm::Union(_) => None,
+        },
+        _ => None,
+    }
+}
