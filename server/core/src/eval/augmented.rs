@@ -33,8 +33,23 @@ impl Evaluator<'_> {
                 // `list +=`, `list *=` and `dict |=` change the object other names may hold.
                 self.changed_in_place(self.t(left).to_string(), Vec::new());
             }
+            "attribute" => {
+                // `x.attr += v`: the object, its attribute, the value, the operation, then
+                // the attribute set (which may refuse: `(1).real += 1`).
+                let Some(object) = left.field(Field::Object) else { return };
+                let owner = self.expr(object);
+                if self.model.load_error.is_some() {
+                    return;
+                }
+                let attr = left.field(Field::Attribute).map(|a| self.t(a).to_string()).unwrap_or_default();
+                let current = self.attribute_of(&owner, &attr, left);
+                if self.model.load_error.is_some() {
+                    return;
+                }
+                let Some(result) = self.operate_in_place(&op, &current, right, s) else { return };
+                self.set_attribute(&owner, left, result);
+            }
             _ => {
-                // `x.attr += v`: the object and the value are evaluated; nothing is claimed.
                 let _ = self.expr(left);
                 if self.model.load_error.is_none() {
                     let _ = self.expr(right);

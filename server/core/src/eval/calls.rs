@@ -88,26 +88,37 @@ impl Evaluator<'_> {
             return v;
         }
         if builtin == "dict" && !self.env.contains_key("dict") && !arguments.unpacked {
-            let mut d = Dict::default();
-            match arguments.positional.as_slice() {
-                [] => {}
-                [Value { kind: ValueKind::Dict(other), .. }] => d = other.clone(),
-                [pairs] => match self.dict_of_pairs(pairs) {
-                    Some(Ok(built)) => d = built,
-                    Some(Err(())) => return Value::unknown("raises", s),
-                    None => return Value::unknown("`dict(...)` of a value not known statically", s),
-                },
-                _ => return Value::unknown("`dict(...)` of a value not known statically", s),
-            }
-            for (key, value) in arguments.keywords {
-                d.insert(key, value);
-            }
-            return Value::new(ValueKind::Dict(d), s);
+            return self.dict_call(arguments, s);
         }
         Value::unknown(
             format!("the call `{}(...)` is not evaluated statically", fname.chars().take(40).collect::<String>()),
             s,
         )
+    }
+
+    /// `dict(...)`: a copy of a dict, or the dict of an iterable of pairs, with the
+    /// keywords added.
+    fn dict_call(&mut self, arguments: CallArguments, s: crate::value::Span) -> Value {
+        let mut d = Dict::default();
+        match arguments.positional.as_slice() {
+            [] => {}
+            [Value { kind: ValueKind::Dict(other), .. }] => d = other.clone(),
+            [pairs] => match self.dict_of_pairs(pairs) {
+                Some(Ok(built)) => d = built,
+                Some(Err(())) => return Value::unknown("raises", s),
+                None => return Value::unknown("`dict(...)` of a value not known statically", s),
+            },
+            // The same wording in 3.10-3.13.
+            more => {
+                let message = format!("dict expected at most 1 argument, got {}", more.len());
+                self.fail(s.clone(), "TypeError", message);
+                return Value::unknown("raises", s);
+            }
+        }
+        for (key, value) in arguments.keywords {
+            d.insert(key, value);
+        }
+        Value::new(ValueKind::Dict(d), s)
     }
 
     /// The arguments of a call, evaluated in order (stopping at the first exception).

@@ -83,10 +83,15 @@ impl Evaluator<'_> {
     }
 
     /// Whether a clause reads a variable of its own loop or a later one (Python raises
-    /// there, with messages that differ between versions).
+    /// there, with messages that differ between versions). The first iterable is not the
+    /// comprehension's: it is read in the enclosing scope (`[n for n in n]` reads the n
+    /// outside).
     fn reads_before_bound(&self, clauses: &[Node], names: &HashSet<String>) -> bool {
         let mut bound: HashSet<String> = HashSet::new();
-        for clause in clauses {
+        if let Some(target) = clauses.first().and_then(|c| c.field(Field::Left)) {
+            collect_target_names(target, self.text, &mut bound);
+        }
+        for clause in clauses.iter().skip(1) {
             let read = match clause.kind() {
                 "for_in_clause" => clause.field(Field::Right),
                 _ => clause.named_child(0),

@@ -313,10 +313,14 @@ impl Evaluator<'_> {
     /// `x.attr = value`: x is evaluated; a module keeps the value; the builtin types take no
     /// new attributes, and their methods and a number's data attributes are read-only.
     fn assign_attribute(&mut self, target: Node, value: Value) {
-        let (Some(object), Some(attr)) = (target.field(Field::Object), target.field(Field::Attribute)) else {
-            return;
-        };
+        let Some(object) = target.field(Field::Object) else { return };
         let owner = self.expr(object);
+        self.set_attribute(&owner, target, value);
+    }
+
+    /// `owner.attr = value` where `target` is the `owner.attr` node (owner evaluated).
+    pub(super) fn set_attribute(&mut self, owner: &Value, target: Node, value: Value) {
+        let Some(attr) = target.field(Field::Attribute) else { return };
         if let ValueKind::Module(module) = &owner.kind {
             self.module_attributes.insert((module.clone(), self.t(attr).to_string()), value);
             return;
@@ -324,7 +328,28 @@ impl Evaluator<'_> {
         if owner.is_unknown() {
             self.attributes_set_on_unknown.insert(self.t(attr).to_string());
         }
-        if self.model.load_error.is_some() || !owner.is_builtin_instance() {
+        if self.model.load_error.is_some() {
+            return;
+        }
+        // 3.13 says why a new attribute cannot be set.
+        let no_dict = if self.loading.version >= PythonVersion::V3_13 {
+            " and no __dict__ for setting new attributes"
+        } else {
+            ""
+        };
+        if let ValueKind::TypeForm(form) = &owner.kind {
+            // A union or an alias keeps no attributes of its own but these read-only ones
+            // (3.10-3.13 alike); other dunders are not claimed.
+            let attr = self.t(attr);
+            let read_only = matches!((&**form, attr), (_, "__args__") | (TypeForm::Alias { .. }, "__origin__"));
+            let message = match read_only {
+                true => "readonly attribute".to_string(),
+                false if attr.starts_with("__") && attr.ends_with("__") && attr != "__name__" => return,
+                false => format!("'{}' object has no attribute '{attr}'{no_dict}", owner.exception_type_name()),
+            };
+            return self.fail(span(target), "AttributeError", message);
+        }
+        if !owner.is_builtin_instance() {
             return;
         }
         // A method the type has is read-only on its instances.
@@ -337,7 +362,7 @@ impl Evaluator<'_> {
                 let type_name = if matches!(owner.kind, ValueKind::Bool(_)) { "int" } else { owner.type_name() };
                 format!("attribute '{}' of '{type_name}' objects is not writable", self.t(attr))
             }
-            None => format!("'{}' object has no attribute '{}'", owner.type_name(), self.t(attr)),
+            None => format!("'{}' object has no attribute '{}'{no_dict}", owner.type_name(), self.t(attr)),
         };
         self.fail(span(target), "AttributeError", message);
     }

@@ -619,3 +619,27 @@ fn builtin_argument_counts_raise_as_cpython() {
     assert_eq!(load_error("x = hash(1, 2)\n").as_deref(), Some("hash() takes exactly one argument (2 given)"));
     assert_eq!(load_error("x = tuple()\ny = len('ab')\n"), None);
 }
+
+/// Fresh-seed classes of session 18, each message CPython 3.11's (3.10-3.13 alike but the
+/// 3.13 suffix of an attribute set where there is no `__dict__`, tested apart).
+#[test]
+fn attribute_sets_dict_arity_and_the_first_iterable_raise_as_cpython() {
+    let load_error = |text: &str| eval(text).load_error.map(|e| e.message);
+    let cases = [
+        ("x = (int | None).x = 1\n", "'types.UnionType' object has no attribute 'x'"),
+        ("(int | None).__args__ = 1\n", "readonly attribute"),
+        ("list[int].append = 1\n", "'types.GenericAlias' object has no attribute 'append'"),
+        ("list[int].__origin__ = 1\n", "readonly attribute"),
+        ("x = dict({}, [])\n", "dict expected at most 1 argument, got 2"),
+        // The first iterable is read in the enclosing scope, not the comprehension's.
+        ("x = [n for n in n @ s]\n", "name 'n' is not defined"),
+        ("def f(*a):\n    return [n for n in n]\nx = f(1)\n", "name 'n' is not defined"),
+        ("s = []\ns.extend -= [1]\n", "unsupported operand type(s) for -=: 'builtin_function_or_method' and 'list'"),
+        ("d = {'k': 1}\nd.pop('k').real += 1\n", "attribute 'real' of 'int' objects is not writable"),
+    ];
+    for (text, message) in cases {
+        assert_eq!(load_error(text).as_deref(), Some(message), "{text}");
+    }
+    assert_eq!(load_error("(int | None).__doc__ = 1\n"), None, "a dunder is not claimed");
+    assert_eq!(manifest("n = [1]\nmanifest = {'v': [n for n in n]}\n").get("v").unwrap().value.repr(), "[1]");
+}
