@@ -9,11 +9,13 @@ use std::ops::Range;
 
 mod attributes;
 mod builtin;
+mod equality;
 pub mod format_spec;
 mod run_time;
 mod set_order;
 pub mod type_form;
-pub use builtin::{class_lacks, is_builtin_class};
+pub use builtin::{attribute_type, class_lacks, is_builtin_class};
+pub use equality::{key_hash, py_eq};
 pub use run_time::ONLY_AT_RUN_TIME;
 pub use set_order::set_iteration_order;
 use set_order::{set_order, set_order_is_known};
@@ -62,9 +64,14 @@ pub enum ValueKind {
     /// A builtin function or class by its name (`print`, `int`, `ValueError`): opaque, but
     /// its type and repr are known (`print + 1` raises a TypeError naming them).
     Builtin(&'static str),
-    /// A method of a builtin value, bound to it (`skip_ops.append`): a
-    /// `builtin_function_or_method` whose repr names an address.
-    Method(&'static str),
+    /// A method of a builtin value, bound to it (`skip_ops.append`: a
+    /// `builtin_function_or_method`), or a method or descriptor of a builtin class or
+    /// function (`list.append`: a `method_descriptor`; `print.__ne__`: a `method-wrapper`).
+    /// Only its type is known: its repr names an address or its class.
+    Method {
+        name: &'static str,
+        type_name: &'static str,
+    },
     /// `int | None` or `list[int]`, made from builtins (see [`TypeForm`]).
     TypeForm(Box<TypeForm>),
     /// A function the manifest defines (`def`, `lambda`): its name, and where its `def`
@@ -289,7 +296,7 @@ impl Value {
                 ValueKind::Dtype { .. }
                     | ValueKind::Module(_)
                     | ValueKind::Builtin(_)
-                    | ValueKind::Method(_)
+                    | ValueKind::Method { .. }
                     | ValueKind::Function { .. }
             )
             || (self.is_builtin_instance() && !iterable)
@@ -331,7 +338,8 @@ impl Value {
             ValueKind::Slice(_) => "slice",
             ValueKind::Set(_) => "set",
             ValueKind::Builtin(name) if is_builtin_class(name) => "type",
-            ValueKind::Builtin(_) | ValueKind::Method(_) => "builtin_function_or_method",
+            ValueKind::Builtin(_) => "builtin_function_or_method",
+            ValueKind::Method { type_name, .. } => type_name,
             ValueKind::Function { .. } => "function",
             ValueKind::TypeForm(form) => form.type_name(),
             ValueKind::Unknown(_) => "object",
@@ -381,7 +389,7 @@ impl Value {
             | ValueKind::Module(_)
             | ValueKind::Slice(_)
             | ValueKind::Builtin(_)
-            | ValueKind::Method(_)
+            | ValueKind::Method { .. }
             | ValueKind::Function { .. }
             | ValueKind::TypeForm(_) => true,
             ValueKind::Unknown(_) => return None,
@@ -411,7 +419,8 @@ impl Value {
             ValueKind::Module(name) => format!("<module '{name}'>"),
             ValueKind::Builtin(name) if is_builtin_class(name) => format!("<class '{name}'>"),
             ValueKind::Builtin(name) => format!("<built-in function {name}>"),
-            ValueKind::Method(name) => format!("<built-in method {name}>"),
+            ValueKind::Method { name, type_name: "builtin_function_or_method" } => format!("<built-in method {name}>"),
+            ValueKind::Method { name, type_name } => format!("<{type_name} {name}>"),
             ValueKind::Function { name, .. } => format!("<function {name}>"),
             ValueKind::TypeForm(form) => form.repr(),
             ValueKind::Slice(parts) => format!("slice({})", join_reprs(parts.as_slice())),
@@ -425,7 +434,9 @@ impl Value {
     /// a module (Python names its file), an unknown value, or a dict with unknown entries.
     pub fn repr_is_exact(&self) -> bool {
         match &self.kind {
-            ValueKind::Module(_) | ValueKind::Method(_) | ValueKind::Function { .. } | ValueKind::Unknown(_) => false,
+            ValueKind::Module(_) | ValueKind::Method { .. } | ValueKind::Function { .. } | ValueKind::Unknown(_) => {
+                false
+            }
             ValueKind::BigInt(_) => !self.exceeds_str_digits(),
             ValueKind::List(items) | ValueKind::Tuple(items) => items.iter().all(Value::repr_is_exact),
             ValueKind::Slice(parts) => parts.iter().all(Value::repr_is_exact),
@@ -444,138 +455,11 @@ impl Value {
     }
 }
 
-/// A slice's (start, stop, step) as a tuple: slices compare as these tuples do.
-fn tuple_of(parts: &[Value; 3]) -> Value {
-    Value::new(ValueKind::Tuple(parts.to_vec()), 0..0)
-}
-
 /// CPython's default `sys.get_int_max_str_digits()`.
 pub const MAX_STR_DIGITS: usize = 4300;
 
 fn join_reprs(items: &[Value]) -> String {
     items.iter().map(Value::repr).collect::<Vec<_>>().join(", ")
-}
-
-/// A hash consistent with [`py_eq`]: values it calls equal hash alike (numbers by their
-/// `f64`, as `py_eq` compares them). `None` for a value `py_eq` never calls equal to anything.
-pub fn key_hash(v: &Value) -> Option<u64> {
-    use std::hash::{Hash, Hasher};
-    fn feed(v: &Value, h: &mut std::collections::hash_map::DefaultHasher) -> Option<()> {
-        match &v.kind {
-            // A slice is unhashable in 3.11: never a key.
-            ValueKind::Unknown(_)
-            | ValueKind::Dict(_)
-            | ValueKind::Slice(_)
-            | ValueKind::Set(_)
-            | ValueKind::Method(_)
-            | ValueKind::Function { .. } => return None,
-            ValueKind::None => 0u8.hash(h),
-            ValueKind::Bool(_) | ValueKind::Int(_) | ValueKind::Float(_) => {
-                let x = v.as_number()?;
-                // 0.0 and -0.0 are equal; NaN equals nothing but hashing it is harmless.
-                let x = if x == 0.0 { 0.0 } else { x };
-                (1u8, x.to_bits()).hash(h)
-            }
-            // Never equal to an `Int` (see `Value::int`); to a float, not known (`py_eq`).
-            ValueKind::BigInt(b) => (7u8, b).hash(h),
-            ValueKind::Str(s) => (2u8, s).hash(h),
-            ValueKind::Bytes(b) => (3u8, b).hash(h),
-            ValueKind::Dtype { canonical, .. } => (4u8, canonical).hash(h),
-            ValueKind::Module(m) => (5u8, m).hash(h),
-            ValueKind::Builtin(name) => (8u8, name).hash(h),
-            ValueKind::TypeForm(form) => (9u8, form.hash_key()).hash(h),
-            ValueKind::List(items) | ValueKind::Tuple(items) => {
-                // `py_eq` calls a list equal to a list, a tuple to a tuple: one tag for both
-                // is still consistent.
-                (6u8, items.len()).hash(h);
-                for item in items {
-                    feed(item, h)?;
-                }
-            }
-        }
-        Some(())
-    }
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    feed(v, &mut h)?;
-    Some(h.finish())
-}
-
-/// Python `==` between two values; `None` when either side is unknown.
-pub fn py_eq(a: &Value, b: &Value) -> Option<bool> {
-    use ValueKind::*;
-    Some(match (&a.kind, &b.kind) {
-        // Bound methods are equal where their objects are the same one.
-        (Unknown(_), _) | (_, Unknown(_)) | (Method(_), _) | (_, Method(_)) => return Option::None,
-        // One `def` run twice makes two functions: which object this is is not known.
-        (Function { .. }, _) | (_, Function { .. }) => return Option::None,
-        (None, None) => true,
-        (Str(x), Str(y)) => x == y,
-        (Bytes(x), Bytes(y)) => x == y,
-        (BigInt(x), BigInt(y)) => x == y,
-        (BigInt(_), Float(_)) | (Float(_), BigInt(_)) => return Option::None,
-        (BigInt(_), Int(_) | Bool(_)) | (Int(_) | Bool(_), BigInt(_)) => false,
-        (Dtype { canonical: x, .. }, Dtype { canonical: y, .. }) => x == y,
-        (Module(x), Module(y)) => x == y,
-        (Builtin(x), Builtin(y)) => x == y,
-        (TypeForm(x), TypeForm(y)) => return x.equals(y),
-        (Slice(x), Slice(y)) => return py_eq(&tuple_of(x), &tuple_of(y)),
-        (List(x), List(y)) | (Tuple(x), Tuple(y)) => {
-            if x.len() != y.len() {
-                return Some(false);
-            }
-            for (p, q) in x.iter().zip(y) {
-                match py_eq(p, q) {
-                    Some(true) => {}
-                    other => return other,
-                }
-            }
-            true
-        }
-        (Dict(_), Dict(_)) => return Option::None,
-        (Set(x), Set(y)) => {
-            if x.len() != y.len() {
-                return Some(false);
-            }
-            // Equal where every element of one is in the other.
-            let mut all = true;
-            for p in x {
-                match y.iter().map(|q| py_eq(p, q)).try_fold(false, |found, e| e.map(|e| found || e)) {
-                    Some(true) => {}
-                    Some(false) => all = false,
-                    Option::None => return Option::None,
-                }
-            }
-            all
-        }
-        _ => match (a.as_number(), b.as_number()) {
-            (Some(x), Some(y)) => x == y,
-            _ => false,
-        },
-    })
-}
-
-impl Value {
-    /// The value as a number if it is a bool, int or float (Python's numeric tower).
-    pub fn as_number(&self) -> Option<f64> {
-        match self.kind {
-            ValueKind::Bool(b) => Some(if b { 1.0 } else { 0.0 }),
-            ValueKind::Int(i) => Some(i as f64),
-            ValueKind::Float(f) => Some(f),
-            _ => Option::None,
-        }
-    }
-
-    /// Whether Python could use this value as a dict key; `None` when unknown.
-    pub fn hashable(&self) -> Result<(), &'static str> {
-        match &self.kind {
-            ValueKind::List(_) => Err("list"),
-            ValueKind::Dict(_) => Err("dict"),
-            ValueKind::Slice(_) => Err("slice"),
-            ValueKind::Set(_) => Err("set"),
-            ValueKind::Tuple(items) => items.iter().try_for_each(Value::hashable),
-            _ => Ok(()),
-        }
-    }
 }
 
 fn bytes_repr(b: &[u8]) -> String {

@@ -30,7 +30,7 @@ pub fn to_py(value: &Value) -> PyValue {
         | ValueKind::Slice(_)
         | ValueKind::Set(_)
         | ValueKind::Builtin(_)
-        | ValueKind::Method(_)
+        | ValueKind::Method { .. }
         | ValueKind::TypeForm(_)
         | ValueKind::Function { .. } => PyValue::Other(value.repr()),
         ValueKind::Unknown(why) => PyValue::Other(why.clone()),

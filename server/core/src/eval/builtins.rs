@@ -13,6 +13,9 @@ pub(super) struct CallArguments {
     pub(super) keywords: Vec<(Value, Value)>,
     /// A `*x` or `**x` argument, or a generator: the arguments are not all known.
     pub(super) unpacked: bool,
+    /// `f(*1)`: the type of a lone `*` argument that is not iterable (the call raises once
+    /// the arguments are all evaluated).
+    pub(super) lone_star_not_iterable: Option<&'static str>,
 }
 
 impl Evaluator<'_> {

@@ -2,7 +2,7 @@
 //! a known value, a builtin, one of the manifest's simple functions, a generic alias's
 //! class), in Python's order, with the first exception among them the one loading raises.
 
-use super::builtins::CallArguments;
+use super::builtins::{CallArguments, PYTHON_BUILTINS};
 use super::{first_named, span, Evaluator};
 use crate::fields::{Field, FieldChild};
 use crate::value::{Dict, TypeForm, Value, ValueKind};
@@ -14,43 +14,19 @@ impl Evaluator<'_> {
         let function = node.field(Field::Function);
         let fname = function.map(|f| self.t(f)).unwrap_or("");
         // Python evaluates the callee, then the arguments left to right, then calls: the
-        // first exception among them is the one loading raises. A name is looked at, not
-        // copied (a large dict bound to it would be cloned for nothing).
-        // A method's object, kept for the call (`"a".upper()`, `[1].remove(2)`).
-        let mut bound = None;
-        let sys_exit = |v: &Value| matches!(v.kind, ValueKind::Builtin(super::modules::SYS_EXIT));
-        let mut exits = false;
-        // `tuple[str, int]("cpu", 1)`: an alias calls its class.
-        let mut alias_origin = None;
-        let not_callable = match function {
-            Some(f) if f.kind() == "identifier" => match self.env.get(self.t(f)) {
-                Some(v) => {
-                    exits = sys_exit(v);
-                    v.not_callable().then(|| v.exception_type_name())
-                }
-                None => {
-                    // site's `exit` and `quit` raise SystemExit as `sys.exit` does.
-                    let name = self.t(f);
-                    exits = matches!(name, "exit" | "quit") && !self.bound_before.contains(name);
-                    let _ = self.name(f);
-                    None
-                }
-            },
-            Some(f) if f.kind() == "attribute" => {
-                let (object, method) = self.method_lookup(f);
-                bound = object;
-                exits = sys_exit(&method);
-                method.not_callable().then(|| method.exception_type_name())
-            }
-            Some(f) => {
-                let value = self.expr(f);
-                alias_origin = alias_class(&value);
-                value.not_callable().then(|| value.exception_type_name())
-            }
-            None => None,
-        };
-        let arguments = self.call_arguments(node);
+        // first exception among them is the one loading raises.
+        let Callee { bound, exits, alias_origin, name: callee_name, not_callable } = self.callee(function);
+        let arguments = self.call_arguments(node, callee_name.as_deref());
         if self.model.load_error.is_some() {
+            return Value::unknown("call", s);
+        }
+        // A lone `*x` becomes the argument tuple at the call, before the callee is called.
+        if let (Some(type_name), Some(callee)) = (arguments.lone_star_not_iterable, &callee_name) {
+            self.fail(
+                s.clone(),
+                "TypeError",
+                format!("{callee} argument after * must be an iterable, not {type_name}"),
+            );
             return Value::unknown("call", s);
         }
         if let Some(type_name) = not_callable {
@@ -96,6 +72,51 @@ impl Evaluator<'_> {
         )
     }
 
+    /// The callee, evaluated (a name is looked at, not copied: a large dict bound to it
+    /// would be cloned for nothing).
+    fn callee(&mut self, function: Option<Node>) -> Callee {
+        let mut bound = None;
+        let sys_exit = |v: &Value| matches!(v.kind, ValueKind::Builtin(super::modules::SYS_EXIT));
+        let mut exits = false;
+        let mut alias_origin = None;
+        let mut callee_name = None;
+        let not_callable = match function {
+            Some(f) if f.kind() == "identifier" => match self.env.get(self.t(f)) {
+                Some(v) => {
+                    exits = sys_exit(v);
+                    callee_name = function_str(v, None);
+                    v.not_callable().then(|| v.exception_type_name())
+                }
+                None => {
+                    // site's `exit` and `quit` raise SystemExit as `sys.exit` does.
+                    let name = self.t(f);
+                    exits = matches!(name, "exit" | "quit") && !self.bound_before.contains(name);
+                    // site's names are objects whose str() is a sentence (`exit`, `help`).
+                    let site = matches!(name, "exit" | "quit" | "help" | "license" | "copyright" | "credits");
+                    let builtin = PYTHON_BUILTINS.contains(&name) && !site && !self.bound_before.contains(name);
+                    callee_name = builtin.then(|| format!("{name}()"));
+                    let _ = self.name(f);
+                    None
+                }
+            },
+            Some(f) if f.kind() == "attribute" => {
+                let (object, method) = self.method_lookup(f);
+                callee_name = function_str(&method, object.as_ref());
+                bound = object;
+                exits = sys_exit(&method);
+                method.not_callable().then(|| method.exception_type_name())
+            }
+            Some(f) => {
+                let value = self.expr(f);
+                alias_origin = alias_class(&value);
+                callee_name = function_str(&value, None);
+                value.not_callable().then(|| value.exception_type_name())
+            }
+            None => None,
+        };
+        Callee { bound, exits, alias_origin, name: callee_name, not_callable }
+    }
+
     /// `dict(...)`: a copy of a dict, or the dict of an iterable of pairs, with the
     /// keywords added.
     fn dict_call(&mut self, arguments: CallArguments, s: crate::value::Span) -> Value {
@@ -122,7 +143,8 @@ impl Evaluator<'_> {
     }
 
     /// The arguments of a call, evaluated in order (stopping at the first exception).
-    pub(super) fn call_arguments(&mut self, call: Node) -> CallArguments {
+    /// `callee`: how an argument error names it, where known (`**1` raises naming it).
+    pub(super) fn call_arguments(&mut self, call: Node, callee: Option<&str>) -> CallArguments {
         let mut out = CallArguments::default();
         let Some(args) = call.field(Field::Arguments) else { return out };
         if args.kind() != "argument_list" {
@@ -158,6 +180,16 @@ impl Evaluator<'_> {
                             let message =
                                 format!("Value after * must be an iterable, not {}", value.exception_type_name());
                             self.fail(span(child), "TypeError", message);
+                        } else if child.kind() == "list_splat" && value.not_iterable() {
+                            out.lone_star_not_iterable.get_or_insert(value.exception_type_name());
+                        } else if child.kind() == "dictionary_splat" && !value.is_unknown() {
+                            // Merged where it stands: only a dict is a mapping among the
+                            // values known here.
+                            if let (false, Some(callee)) = (matches!(value.kind, ValueKind::Dict(_)), callee) {
+                                let type_name = value.exception_type_name();
+                                let message = format!("{callee} argument after ** must be a mapping, not {type_name}");
+                                self.fail(span(child), "TypeError", message);
+                            }
                         }
                     }
                 }
@@ -178,6 +210,37 @@ fn alias_class(value: &Value) -> Option<&'static str> {
             TypeForm::Alias { origin, .. } => Some(origin),
             TypeForm::Union(_) => None,
         },
+        _ => None,
+    }
+}
+
+/// What a call knows of its callee before the arguments are evaluated.
+struct Callee {
+    /// A method's object, kept for the call (`"a".upper()`, `[1].remove(2)`).
+    bound: Option<(Value, String)>,
+    /// `sys.exit`, or site's `exit` or `quit`.
+    exits: bool,
+    /// `tuple[str, int]("cpu", 1)`: an alias calls its class.
+    alias_origin: Option<&'static str>,
+    /// How an argument error names the callee (`print()`, `list.append()`), where known.
+    name: Option<String>,
+    /// The callee's type where it is not callable.
+    not_callable: Option<&'static str>,
+}
+
+/// `_PyObject_FunctionStr`: how CPython names a callee in an argument error. A builtin
+/// function or class by its name, the manifest's function by its module's (`manifest`,
+/// as torchcts loads it), a builtin value's method by its type; another object by `str()`.
+/// None where not known.
+fn function_str(callee: &Value, bound_to: Option<&(Value, String)>) -> Option<String> {
+    match (&callee.kind, bound_to) {
+        (ValueKind::Method { type_name: "builtin_function_or_method", .. }, Some((object, method))) => {
+            Some(format!("{}.{method}()", object.type_name()))
+        }
+        (ValueKind::Builtin(super::modules::SYS_EXIT), None) => Some("sys.exit()".into()),
+        (ValueKind::Builtin(name), None) => Some(format!("{name}()")),
+        (ValueKind::Function { name, .. }, None) => Some(format!("manifest.{name}()")),
+        (_, None) if callee.not_callable() && callee.repr_is_exact() => Some(callee.py_str()),
         _ => None,
     }
 }

@@ -284,9 +284,20 @@ impl Evaluator<'_> {
                     self.fail(s.clone(), "AttributeError", message);
                     Value::unknown(format!("`{}` has no attribute `{attr}`", form.type_name()), s)
                 }
-                None => Value::unknown(format!("attribute `{attr}` of a typing form is not evaluated statically"), s),
+                None => match base.descriptor_attribute(attr) {
+                    Some(descriptor) => Value::new(descriptor, s),
+                    None => {
+                        Value::unknown(format!("attribute `{attr}` of a typing form is not evaluated statically"), s)
+                    }
+                },
             },
-            _ if method.is_some() => Value::new(ValueKind::Method(method.unwrap_or_default()), s),
+            ValueKind::Builtin(_) if base.descriptor_attribute(attr).is_some() => {
+                Value::new(base.descriptor_attribute(attr).unwrap_or(ValueKind::None), s)
+            }
+            _ if method.is_some() => Value::new(
+                ValueKind::Method { name: method.unwrap_or_default(), type_name: "builtin_function_or_method" },
+                s,
+            ),
             _ if base.lacks_attribute(attr).is_some() => {
                 let type_name = base.lacks_attribute(attr).unwrap_or("object");
                 self.fail(s.clone(), "AttributeError", format!("'{type_name}' object has no attribute '{attr}'"));

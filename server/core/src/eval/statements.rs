@@ -423,8 +423,16 @@ impl Evaluator<'_> {
             self.fail(span(function), "AttributeError", format!("'{type_name}' object has no attribute '{method}'"));
             return true;
         }
-        let arguments = self.call_arguments(call);
+        let held = self.at_path(&root, &path);
+        let callee =
+            held.filter(|v| v.builtin_method(method).is_some()).map(|v| format!("{}.{method}()", v.type_name()));
+        let arguments = self.call_arguments(call, callee.as_deref());
         if self.model.load_error.is_some() {
+            return true;
+        }
+        if let (Some(type_name), Some(callee)) = (arguments.lone_star_not_iterable, callee) {
+            let message = format!("{callee} argument after * must be an iterable, not {type_name}");
+            self.fail(span(call), "TypeError", message);
             return true;
         }
         if arguments.unpacked || !arguments.keywords.is_empty() {

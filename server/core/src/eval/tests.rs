@@ -643,3 +643,37 @@ fn attribute_sets_dict_arity_and_the_first_iterable_raise_as_cpython() {
     assert_eq!(load_error("(int | None).__doc__ = 1\n"), None, "a dunder is not claimed");
     assert_eq!(manifest("n = [1]\nmanifest = {'v': [n for n in n]}\n").get("v").unwrap().value.repr(), "[1]");
 }
+
+/// A builtin class's or function's methods and descriptors are values of their types
+/// (`data/builtin_attribute_types.txt`), and an argument error names the callee as
+/// `_PyObject_FunctionStr` does; CPython 3.10-3.13 answer each alike.
+#[test]
+fn descriptors_and_callee_names_raise_as_cpython() {
+    let load_error = |text: &str| eval(text).load_error.map(|e| e.message);
+    let cases = [
+        ("x = -list.append\n", "bad operand type for unary -: 'method_descriptor'"),
+        ("x = -list[int].append\n", "bad operand type for unary -: 'method_descriptor'"),
+        ("x = -list[int].__ne__\n", "bad operand type for unary -: 'wrapper_descriptor'"),
+        ("x = -print.__ne__\n", "bad operand type for unary -: 'method-wrapper'"),
+        ("x = int.real + 1\n", "unsupported operand type(s) for +: 'getset_descriptor' and 'int'"),
+        ("x = -dict.fromkeys\n", "bad operand type for unary -: 'builtin_function_or_method'"),
+        ("x = print(*1)\n", "print() argument after * must be an iterable, not int"),
+        ("def f(a):\n    return a\nx = f(*1)\n", "manifest.f() argument after * must be an iterable, not int"),
+        ("x = (lambda: 0)(*None)\n", "manifest.<lambda>() argument after * must be an iterable, not NoneType"),
+        ("x = True.bit_length(*1)\n", "bool.bit_length() argument after * must be an iterable, not int"),
+        ("x = {}.get(**[])\n", "dict.get() argument after ** must be a mapping, not list"),
+        ("x = print(*1, **2)\n", "print() argument after ** must be a mapping, not int"),
+        ("x = (1)(*2)\n", "1 argument after * must be an iterable, not int"),
+        ("import sys\nx = sys.exit(*1)\n", "sys.exit() argument after * must be an iterable, not int"),
+        (
+            "manifest = {'s': []}\nmanifest['s'].append(*1)\n",
+            "list.append() argument after * must be an iterable, not int",
+        ),
+        ("x = print(*[], *1)\n", "Value after * must be an iterable, not int"),
+    ];
+    for (text, message) in cases {
+        assert_eq!(load_error(text).as_deref(), Some(message), "{text}");
+    }
+    // site's `help` is an object whose str() is a sentence: not claimed.
+    assert_eq!(load_error("x = help(*1)\n"), None);
+}

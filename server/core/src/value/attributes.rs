@@ -1,8 +1,8 @@
 //! Public attributes of the builtin types (CPython 3.11's `dir()`) and of `torch.dtype`
 //! (torch 2.12): which a value lacks, and which are its methods.
 
-use super::builtin::is_builtin_class;
-use super::{Value, ValueKind};
+use super::builtin::{attribute_type, is_builtin_class};
+use super::{TypeForm, Value, ValueKind};
 
 impl Value {
     /// The type name when this value certainly lacks attribute `attr` (the public attributes
@@ -26,18 +26,38 @@ impl Value {
             // A builtin function's attributes are all dunders, and all known; a class has its
             // methods.
             ValueKind::Builtin(name) if !is_builtin_class(name) => FUNCTION_ATTRIBUTES,
-            ValueKind::Method(_) => FUNCTION_ATTRIBUTES,
+            ValueKind::Method { type_name: "builtin_function_or_method", .. } => FUNCTION_ATTRIBUTES,
             // A typing form's message is not this one (see `TypeForm::lacks_attribute`).
             // A function takes any attribute set on it.
             ValueKind::Module(_)
             | ValueKind::Builtin(_)
+            | ValueKind::Method { .. }
             | ValueKind::TypeForm(_)
             | ValueKind::Function { .. }
             | ValueKind::Unknown(_) => return None,
         };
-        let function = matches!(self.kind, ValueKind::Builtin(_) | ValueKind::Method(_));
+        let function = matches!(self.kind, ValueKind::Builtin(_) | ValueKind::Method { .. });
         let dunder = !function && attr.len() > 4 && attr.starts_with("__") && attr.ends_with("__");
         (!dunder && !known.contains(&attr)).then(|| self.exception_type_name())
+    }
+
+    /// `list.append`, `print.__ne__`, `list[int].append`: a method or a descriptor of a
+    /// builtin class or function (an alias looks up on its class what it does not keep), as
+    /// a value of its type; the same in CPython 3.10-3.13. None for any other attribute.
+    pub fn descriptor_attribute(&self, attr: &str) -> Option<ValueKind> {
+        let (name, type_name) = match &self.kind {
+            ValueKind::Builtin(class) if is_builtin_class(class) => attribute_type(class, attr)?,
+            ValueKind::Builtin(_) => attribute_type("builtin_function_or_method", attr)?,
+            ValueKind::TypeForm(form) => match &**form {
+                // `ga_getattro`: every name but these few is its class's (3.10-3.13's union).
+                TypeForm::Alias { origin, .. } if !ALIAS_OWN_ATTRIBUTES.contains(&attr) => {
+                    attribute_type(origin, attr)?
+                }
+                _ => return None,
+            },
+            _ => return None,
+        };
+        Some(ValueKind::Method { name, type_name })
     }
 
     /// The method `attr` of this builtin value, as its type lists it (bound, it is a
@@ -63,6 +83,23 @@ impl Value {
         lists.iter().flat_map(|list| list.iter()).find(|a| **a == attr).copied()
     }
 }
+
+/// The names a generic alias answers itself (`attr_exceptions` of `Objects/genericaliasobject.c`
+/// in 3.10-3.13, together); it passes every other to its class.
+const ALIAS_OWN_ATTRIBUTES: &[&str] = &[
+    "__class__",
+    "__bases__",
+    "__origin__",
+    "__args__",
+    "__unpacked__",
+    "__parameters__",
+    "__typing_unpacked_tuple_args__",
+    "__mro_entries__",
+    "__reduce_ex__",
+    "__reduce__",
+    "__copy__",
+    "__deepcopy__",
+];
 
 /// `dir(print)`, the same for every `builtin_function_or_method` (`__getstate__` is
 /// 3.11's and later; kept, so 3.10's AttributeError for it is not claimed).

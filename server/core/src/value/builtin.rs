@@ -6,6 +6,27 @@ use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 static CLASS_ATTRIBUTES: &str = include_str!("../../data/builtin_class_attributes.txt");
+static ATTRIBUTE_TYPES: &str = include_str!("../../data/builtin_attribute_types.txt");
+
+/// The attribute `attr` of the builtin class `class` (or, for `class` =
+/// `builtin_function_or_method`, of a builtin function such as `print`) where it is a method
+/// or a descriptor, with its type's name (`list.append`: `method_descriptor`), the same in
+/// CPython 3.10-3.13 (`data/builtin_attribute_types.txt`, made by
+/// `tools/cpython/builtin_attribute_types.py`).
+pub fn attribute_type(class: &str, attr: &str) -> Option<(&'static str, &'static str)> {
+    type Table = HashMap<&'static str, HashMap<&'static str, &'static str>>;
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let lines = ATTRIBUTE_TYPES.lines().filter(|l| !l.starts_with('#'));
+        lines
+            .filter_map(|line| {
+                let mut words = line.split(' ');
+                Some((words.next()?, words.filter_map(|w| w.split_once(':')).collect()))
+            })
+            .collect()
+    });
+    table.get(class)?.get_key_value(attr).map(|(a, t)| (*a, *t))
+}
 
 /// Whether the builtin class `class` certainly has no attribute `attr` in any CPython
 /// 3.10-3.13 (`OSError.x`: `type object 'OSError' has no attribute 'x'`).
