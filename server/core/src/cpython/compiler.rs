@@ -107,8 +107,19 @@ fn codegen_error(node: Node, scope: Scope) -> Option<&'static str> {
         "pattern_list" | "tuple_pattern" | "list_pattern" if starred_targets(node) > 1 => {
             Some("multiple starred expressions in assignment")
         }
+        // `for *k in z`: a starred target alone (3.10-3.13 alike).
+        "list_splat_pattern" if is_loop_target(node) => Some("starred assignment target must be in a list or tuple"),
         _ => None,
     }
+}
+
+/// Whether `node` is the whole target of a `for` statement or clause.
+fn is_loop_target(node: Node) -> bool {
+    let parent = node.parent();
+    let target = parent
+        .filter(|p| matches!(p.kind(), "for_statement" | "for_in_clause"))
+        .and_then(|p| p.child_by_field_name("left"));
+    target.is_some_and(|t| t.id() == node.id())
 }
 
 /// How many of a target tuple's or list's own items are starred (`*a, *b = x`).
@@ -216,6 +227,10 @@ mod tests {
             ("[*a, [*b, *c]] = x\n", "multiple starred expressions in assignment", 1),
             ("a, *b = *c, *d = x\n", "multiple starred expressions in assignment", 1),
             ("del a\n*a, *b = x\nreturn 1\n", "multiple starred expressions in assignment", 2),
+            // 3.10 and 3.13 alike.
+            ("for *k in [1]: pass\n", "starred assignment target must be in a list or tuple", 1),
+            ("x = [k for *k in z]\n", "starred assignment target must be in a list or tuple", 1),
+            ("return 1\nfor *k in z: pass\n", "'return' outside function", 1),
         ]);
     }
 
@@ -248,6 +263,7 @@ mod tests {
             "def f(*args, **kwargs): pass\nf = lambda *a, **k: 0\n",
             "x = [y for y in z]\n",
             "*a, = x\nb, *c = x\n[*a, *b]\nx = *a, *b\n",
+            "for *k, in [1]: pass\nx = [k for [*k] in z]\n",
         ] {
             assert_eq!(python_syntax_error(&parse(text, None), text), None, "{text:?}");
         }

@@ -195,6 +195,20 @@ fn number_of(fname: &str, arg: &Value) -> Option<Result<ValueKind, (&'static str
                 format!("invalid literal for int() with base 10: {}", arg.repr().chars().take(200).collect::<String>()),
             )),
         },
+        // Bytes are read as ASCII text (`_PyLong_FromBytes`); \x1c-\x1f are whitespace to a
+        // str only, so those are not evaluated.
+        ("int", ValueKind::Bytes(b)) if b.iter().all(|c| c.is_ascii() && !(0x1c..=0x1f).contains(c)) => {
+            match int_from_str(&String::from_utf8_lossy(b))? {
+                Some(i) => Ok(ValueKind::Int(i)),
+                None => Err((
+                    "ValueError",
+                    format!(
+                        "invalid literal for int() with base 10: {}",
+                        arg.repr().chars().take(200).collect::<String>()
+                    ),
+                )),
+            }
+        }
         ("int", _) if not_a_number => Err((
             "TypeError",
             format!("int() argument must be a string, a bytes-like object or a real number, not '{type_name}'"),

@@ -284,6 +284,7 @@ fn deleting_what_is_not_there_raises() {
 fn int_and_float_raise_as_python_does() {
     let cases = [
         ("int('nan')", "ValueError", "invalid literal for int() with base 10: 'nan'".to_string()),
+        ("int(b'nan')", "ValueError", "invalid literal for int() with base 10: b'nan'".to_string()),
         ("int('_1')", "ValueError", "invalid literal for int() with base 10: '_1'".to_string()),
         ("int('1e3')", "ValueError", "invalid literal for int() with base 10: '1e3'".to_string()),
         ("int('x' * 300)", "ValueError", format!("invalid literal for int() with base 10: '{}", "x".repeat(199))),
