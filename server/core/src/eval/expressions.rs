@@ -74,29 +74,21 @@ impl Evaluator<'_> {
                     }
                     match child.kind() {
                         "comment" => {}
-                        "list_splat" => {
-                            let Some(inner) = first_named(child) else { continue };
-                            let v = self.expr(inner);
+                        _ if super::items::starts_with_star(child) => {
                             // `*x` iterates x: a str's characters, a dict's keys.
-                            match v.kind {
-                                ValueKind::List(more) | ValueKind::Tuple(more) => items.extend(more),
-                                ValueKind::Str(text) => items.extend(
-                                    text.chars().map(|c| Value::new(ValueKind::Str(c.to_string()), v.span.clone())),
-                                ),
-                                ValueKind::Dict(d) if !d.open => items.extend(d.entries.into_iter().map(|e| e.key)),
-                                ValueKind::None
-                                | ValueKind::Bool(_)
-                                | ValueKind::Int(_)
-                                | ValueKind::BigInt(_)
-                                | ValueKind::Float(_)
-                                | ValueKind::Dtype { .. }
-                                | ValueKind::Module(_) => {
-                                    let type_name = v.exception_type_name();
-                                    let message = format!("Value after * must be an iterable, not {type_name}");
-                                    self.fail(v.span.clone(), "TypeError", message);
-                                    return Value::unknown("raises", s);
-                                }
-                                _ => return Value::unknown("`*` unpacking of a value not known statically", s),
+                            let v = self.starred(child);
+                            if self.model.load_error.is_some() {
+                                return Value::unknown("raises", s);
+                            }
+                            if v.not_iterable() {
+                                let type_name = v.exception_type_name();
+                                let message = format!("Value after * must be an iterable, not {type_name}");
+                                self.fail(v.span.clone(), "TypeError", message);
+                                return Value::unknown("raises", s);
+                            }
+                            match v.iterated() {
+                                Some(more) => items.extend(more),
+                                None => return Value::unknown("`*` unpacking of a value not known statically", s),
                             }
                         }
                         _ => items.push(self.expr(child)),
@@ -179,6 +171,39 @@ impl Evaluator<'_> {
     }
 
     /// `-x`, `+x`, `~x` on known operands, with the TypeError for the types without them.
+    /// The value a starred item unpacks (`*x`, or the whole `a[k] | b` of `*a[k] | b`),
+    /// its operator chain evaluated from the left without recursion.
+    pub(super) fn starred(&mut self, item: Node) -> Value {
+        let mut chain = Vec::new();
+        let mut at = item;
+        while at.kind() == "binary_operator" {
+            chain.push(at);
+            let Some(left) = at.field(Field::Left) else { return Value::unknown("incomplete expression", span(item)) };
+            at = left;
+        }
+        let Some(mut value) = self.starred_operand(at) else {
+            return Value::unknown("a starred item not known statically", span(item));
+        };
+        for operation in chain.into_iter().rev() {
+            if self.model.load_error.is_some() {
+                return Value::unknown("raises", span(item));
+            }
+            let s = span(operation);
+            let (Some(r), Some(op)) = (operation.field(Field::Right), operation.field(Field::Operator)) else {
+                return Value::unknown("incomplete expression", s);
+            };
+            let right = self.expr(r);
+            value = match binary(self.t(op), &value, &right, s.clone()) {
+                Ok(v) => v,
+                Err((exception, message)) => {
+                    self.fail(s.clone(), exception, message);
+                    Value::unknown("raises", s)
+                }
+            };
+        }
+        value
+    }
+
     fn unary(&mut self, node: Node) -> Value {
         let s = span(node);
         let (Some(op), Some(arg)) = (node.field(Field::Operator), node.field(Field::Argument)) else {

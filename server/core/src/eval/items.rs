@@ -378,7 +378,7 @@ impl Evaluator<'_> {
                             None
                         }
                         (_, true) => Some(self.expr(part)),
-                        (true, false) => self.starred_operand(part),
+                        (true, false) => Some(self.starred(part)),
                     };
                     if let Some(iterable) = iterable {
                         // `d[*a, 1]` (3.11+): the key is a tuple with `a`'s items spliced in.
@@ -414,7 +414,7 @@ impl Evaluator<'_> {
 
     /// What a starred item stars: tree-sitter reads `*a[k].b` as the item and attribute of
     /// `*a`, where Python stars `a[k].b`.
-    fn starred_operand(&mut self, part: Node) -> Option<Value> {
+    pub(super) fn starred_operand(&mut self, part: Node) -> Option<Value> {
         match part.kind() {
             "list_splat" => part.named_child(0).map(|inner| self.expr(inner)),
             "subscript" => {
@@ -481,13 +481,14 @@ impl Evaluator<'_> {
 }
 
 /// Whether `part` is a starred item, as tree-sitter reads it (`*a`, or `*a[k]` read as the
-/// item of `*a`).
-fn starts_with_star(part: Node) -> bool {
+/// item of `*a`, or `*a | b` as the union of `*a` and `b`).
+pub(super) fn starts_with_star(part: Node) -> bool {
     let mut node = part;
     loop {
         match node.kind() {
             "list_splat" => return true,
-            "subscript" | "attribute" => match node.child(0) {
+            // `*a | b`: Python's star takes the whole bitwise-or expression.
+            "subscript" | "attribute" | "binary_operator" => match node.child(0) {
                 Some(object) => node = object,
                 None => return false,
             },

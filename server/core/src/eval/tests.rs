@@ -678,3 +678,17 @@ fn descriptors_and_callee_names_raise_as_cpython() {
     // site's `help` is an object whose str() is a sentence: not claimed.
     assert_eq!(load_error("x = help(*1)\n"), None);
 }
+
+/// tree-sitter reads `*a | b` as `(*a) | b` and `*a[k]` as `(*a)[k]`; Python's star takes the
+/// whole bitwise-or expression (CPython 3.11's answers).
+#[test]
+fn a_star_takes_the_whole_operator_chain() {
+    let load_error = |text: &str| eval(text).load_error.map(|e| e.message);
+    let union = "Value after * must be an iterable, not types.UnionType";
+    assert_eq!(load_error("x = [*int | None]\n").as_deref(), Some(union));
+    assert_eq!(load_error("x = [*type[int] | list[int] | None]\n").as_deref(), Some(union));
+    assert_eq!(load_error("x = [*[1] + 1]\n").as_deref(), Some("can only concatenate list (not \"int\") to list"));
+    let d = manifest("D = [1, 2]\nmanifest = {'v': [*D[:1] + [7], 3], 'k': {(1, 2, 3): 5}[*[1] + [2], 3]}\n");
+    assert_eq!(d.get("v").unwrap().value.repr(), "[1, 7, 3]");
+    assert_eq!(d.get("k").unwrap().value.repr(), "5");
+}
