@@ -16,7 +16,7 @@ mod set_order;
 pub mod type_form;
 pub use builtin::{attribute_type, class_lacks, is_builtin_class};
 pub use equality::{key_hash, py_eq};
-pub use run_time::ONLY_AT_RUN_TIME;
+pub use run_time::{INSTALLED_TORCH, ONLY_AT_RUN_TIME};
 pub use set_order::set_iteration_order;
 use set_order::{set_order, set_order_is_known};
 pub use type_form::TypeForm;

@@ -811,12 +811,14 @@ impl Ours {
     }
 
     /// Differences that only running Python can settle: whether a module we do not know
-    /// can be imported (the answer depends on the user's environment, not on torchcts), or
-    /// what depends on the command line (`a, b = sys.argv`).
+    /// can be imported (the answer depends on the user's environment, not on torchcts), what
+    /// depends on the command line (`a, b = sys.argv`), or on the installed torch's version
+    /// string (`a, b = torch.__version__`: `2.12.1+cpu` in CI, `2.12.1+cu130` elsewhere).
     fn only_python_knows(&self) -> bool {
         let environment = |why: &String| {
             why.contains("can be imported is only known")
                 || why.contains(torchcts_core::eval::modules::ONLY_AT_RUN_TIME)
+                || why.contains(torchcts_core::eval::modules::INSTALLED_TORCH)
         };
         self.unevaluated.iter().any(environment)
     }

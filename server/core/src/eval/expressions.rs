@@ -278,7 +278,12 @@ impl Evaluator<'_> {
                 None if !super::modules::module_lacks("torch", attr, self.loading.version)
                     || self.module_attribute_changed_unseen(attr) =>
                 {
-                    Value::unknown(format!("`torch.{attr}` is not a dtype"), s)
+                    match attr {
+                        "__version__" => {
+                            Value::unknown(format!("`torch.__version__` {}", crate::value::INSTALLED_TORCH), s)
+                        }
+                        _ => Value::unknown(format!("`torch.{attr}` is not a dtype"), s),
+                    }
                 }
                 None => {
                     self.fail(s.clone(), "AttributeError", format!("module 'torch' has no attribute '{attr}'"));

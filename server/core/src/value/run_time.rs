@@ -6,6 +6,10 @@ use super::{Span, Value, ValueKind};
 /// Why such a value is not known.
 pub const ONLY_AT_RUN_TIME: &str = "depends on the command line check-manifest runs with";
 
+/// Why `torch.__version__` is not known: the environment's torch decides it (`2.12.1+cpu`,
+/// `2.12.1+cu130`), as it decides which modules import.
+pub const INSTALLED_TORCH: &str = "is the installed torch's version, which only the environment knows";
+
 impl Value {
     /// `sys.argv`: a list of str whose length the command line decides (unknown, but a
     /// list: `+sys.argv` raises as any list's would).
