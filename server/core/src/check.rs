@@ -70,7 +70,15 @@ impl CheckOutcome {
         if let Some(err) = load {
             return CheckOutcome::ParseFailed { message: err.message.clone() };
         }
+        let recovered =
+            model.recovered.is_some() && model.recovered.as_ref() == model.manifest.as_ref().map(|m| &m.span);
         match model.manifest.as_ref().map(|v| &v.kind) {
+            // The text compiles, but tree-sitter misread the manifest: what it read of it
+            // is not what Python runs.
+            Some(ValueKind::Dict(_)) if recovered => CheckOutcome::NotStatic {
+                reason: "tree-sitter reads `manifest = {...}` otherwise than Python, so it is not evaluated statically"
+                    .into(),
+            },
             Some(ValueKind::Dict(_)) => {
                 let findings = validated.unwrap_or_default();
                 let crash = findings.iter().find(|f| f.code == "check-crash").and_then(|f| match &f.data {

@@ -121,6 +121,10 @@ pub(super) fn tree_shape_error(tree: &Tree, text: &str) -> Option<(usize, Python
                 node.child(1).filter(|c| c.kind() == ",").map(|comma| (comma.start_byte(), INVALID))
             }
             "parameters" | "lambda_parameters" => parameters_error(node),
+            // `lambda: *x`: a lambda's body is an expression, never starred.
+            "lambda" => {
+                node.child_by_field_name("body").filter(|b| b.kind() == "list_splat").map(|b| (b.start_byte(), INVALID))
+            }
             _ => None,
         };
         if let Some(found) = found {
@@ -334,6 +338,9 @@ mod tests {
             ("x = 1\ncuda_only:\n    y = 2\n", "invalid syntax", 2),
             ("x = 1\n*a.b |= 2\n", "'starred' is an illegal expression for augmented assignment", 2),
             ("x = {,}\n", "invalid syntax", 1),
+            // 3.10 and 3.13 alike.
+            ("h = lambda x=1: *x\n", "invalid syntax", 1),
+            ("x = 1\ng = {'a': lambda: *x}\n", "invalid syntax", 2),
             ("x = 1\nz = f(\n,)\n", "invalid syntax", 3),
             ("x = (1 +\n 2) *= 3\n", "invalid syntax", 2),
             ("x *= y = 1\n", "invalid syntax", 1),

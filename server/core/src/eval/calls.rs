@@ -170,26 +170,38 @@ impl Evaluator<'_> {
                     let value = self.expr(v);
                     out.keywords.push((Value::new(ValueKind::Str(self.t(k).to_string()), span(k)), value));
                 }
-                "list_splat" | "dictionary_splat" => {
+                "dictionary_splat" => {
                     out.unpacked = true;
-                    if let Some(inner) = first_named(child) {
-                        let value = self.expr(inner);
-                        // Beside other positional arguments, `*x` extends a list (a message
-                        // naming no function); alone it is passed as it is.
-                        if child.kind() == "list_splat" && positional_count > 1 && value.not_iterable() {
-                            let message =
-                                format!("Value after * must be an iterable, not {}", value.exception_type_name());
-                            self.fail(span(child), "TypeError", message);
-                        } else if child.kind() == "list_splat" && value.not_iterable() {
-                            out.lone_star_not_iterable.get_or_insert(value.exception_type_name());
-                        } else if child.kind() == "dictionary_splat" && !value.is_unknown() {
-                            // Merged where it stands: only a dict is a mapping among the
-                            // values known here.
-                            if let (false, Some(callee)) = (matches!(value.kind, ValueKind::Dict(_)), callee) {
-                                let type_name = value.exception_type_name();
-                                let message = format!("{callee} argument after ** must be a mapping, not {type_name}");
-                                self.fail(span(child), "TypeError", message);
-                            }
+                    let Some(inner) = first_named(child) else { continue };
+                    let value = self.expr(inner);
+                    // Merged where it stands: only a dict is a mapping among the values
+                    // known here.
+                    if let (false, false, Some(callee)) =
+                        (value.is_unknown(), matches!(value.kind, ValueKind::Dict(_)), callee)
+                    {
+                        let type_name = value.exception_type_name();
+                        let message = format!("{callee} argument after ** must be a mapping, not {type_name}");
+                        self.fail(span(child), "TypeError", message);
+                    }
+                }
+                _ if super::items::starts_with_star(child) => {
+                    let value = self.starred(child);
+                    if self.model.load_error.is_some() {
+                        break;
+                    }
+                    // Beside other positional arguments, `*x` extends a list (a message
+                    // naming no function); alone it becomes the argument tuple at the call.
+                    if positional_count > 1 && value.not_iterable() {
+                        let message = format!("Value after * must be an iterable, not {}", value.exception_type_name());
+                        self.fail(span(child), "TypeError", message);
+                    } else if value.not_iterable() {
+                        out.unpacked = true;
+                        out.lone_star_not_iterable.get_or_insert(value.exception_type_name());
+                    } else {
+                        // Known items are the arguments they are (`f(" ", *[1])`).
+                        match value.iterated() {
+                            Some(items) => out.positional.extend(items),
+                            None => out.unpacked = true,
                         }
                     }
                 }

@@ -77,6 +77,10 @@ impl Evaluator<'_> {
     /// `pass` (`Some(None)`: no return at all); None for any other body.
     fn returned_expression(&self, definition: Node) -> Option<Option<Span>> {
         let body = definition.child_by_field_name("body")?;
+        // A definition tree-sitter read with an error: its body is not what Python runs.
+        if definition.has_error() {
+            return None;
+        }
         // A generator or a coroutine returns itself, unrun.
         if self.text[body.byte_range()].contains("yield") || self.t(definition).starts_with("async") {
             return None;

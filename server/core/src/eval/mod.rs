@@ -69,6 +69,9 @@ pub struct ManifestModel {
     /// The module whose file the loading Python should be asked for (`from M import X`
     /// where M lacks X: the error names M's file, [`modules::ModuleFiles`]).
     pub module_file_wanted: Option<String>,
+    /// Where a `manifest = {` was read from a broken part of the tree (its entries are the
+    /// ones tree-sitter still reads): a half-typed file's, or one tree-sitter misreads.
+    pub recovered: Option<Span>,
 }
 
 /// Runs the module statically, top to bottom, and says what `manifest` ends up holding.
@@ -127,6 +130,7 @@ pub fn evaluate_with<'a>(
                 statements.push(child);
             } else if child.kind() == "ERROR" {
                 pending.push(child);
+                misread_targets(child, text, &mut ev.bound_before);
             } else {
                 statements.push(child);
             }
@@ -148,11 +152,38 @@ pub fn evaluate_with<'a>(
     cancel.check()?;
     // Taken, not cloned: the environment ends here, and a large manifest is the largest value.
     ev.model.manifest = ev.env.remove("manifest");
+    if ev.model.manifest.is_none() && ev.bound_before.contains("manifest") && root.has_error() {
+        // Bound in lines tree-sitter misreads (a file that compiles has no ERROR node).
+        let why = "`manifest` is assigned in lines tree-sitter reads otherwise than Python";
+        ev.model.manifest = Some(Value::unknown(why, 0..0));
+    }
     if let Some(manifest) = ev.model.manifest.take().filter(|_| ev.model.load_error.is_none()) {
         ev.note_unknowns_inside(&manifest);
         ev.model.manifest = Some(manifest);
     }
     Ok(ev.model)
+}
+
+/// The names an ERROR node's own `name =` children assign: tree-sitter read no assignment
+/// there, but Python may (a misread file that compiles), so reading one is not claimed to
+/// raise NameError.
+fn misread_targets(error: Node, text: &str, out: &mut HashSet<String>) {
+    let mut cursor = error.walk();
+    let children: Vec<Node> = error.children(&mut cursor).collect();
+    for pair in children.windows(2) {
+        if pair[1].kind() != "=" {
+            continue;
+        }
+        // The name just before the `=`: the last leaf of what precedes it (`x in y\nDTYPES`
+        // read as one comparison ends on it).
+        let mut last = pair[0];
+        while let Some(child) = last.child(last.child_count().saturating_sub(1)) {
+            last = child;
+        }
+        if last.kind() == "identifier" {
+            out.insert(crate::syntax::node_text(last, text).to_string());
+        }
+    }
 }
 
 struct Evaluator<'a> {

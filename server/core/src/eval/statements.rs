@@ -59,6 +59,7 @@ impl Evaluator<'_> {
                     }
                     self.model.name_span = Some(span(name));
                     let end = node.end_byte();
+                    self.model.recovered = Some(name.start_byte()..end);
                     self.env.insert("manifest".into(), Value::new(ValueKind::Dict(d), name.start_byte()..end));
                 }
             }

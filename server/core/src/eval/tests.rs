@@ -692,3 +692,18 @@ fn a_star_takes_the_whole_operator_chain() {
     assert_eq!(d.get("v").unwrap().value.repr(), "[1, 7, 3]");
     assert_eq!(d.get("k").unwrap().value.repr(), "5");
 }
+
+/// tree-sitter misreads a continuation line inside brackets that is indented less than its
+/// block (`return {a for\nb in c}`); CPython compiles it. What the misread lines assign is
+/// not claimed undefined, a function whose definition holds the error is not run, and a
+/// `manifest` bound there is not evaluated.
+#[test]
+fn lines_tree_sitter_misreads_are_not_claimed() {
+    let text = "def caps(*names):\n    return {name: True for\nname in names}\nDTYPES = [1]\nmanifest = {'d': DTYPES, 'c': caps('a')}\n";
+    let model = eval(text);
+    assert_eq!(model.load_error.map(|e| e.message), None);
+    let d = manifest(text);
+    assert!(d.get("c").unwrap().value.is_unknown(), "caps is not run");
+    let text = "def caps(*names):\n    return {name: True for\nname in names}\nmanifest = {'c': caps('a')}\n";
+    assert!(eval(text).manifest.is_some_and(|m| m.is_unknown()));
+}

@@ -71,13 +71,24 @@ fn field_walruses(tree: &Tree) -> Vec<usize> {
         }
         stack.extend(node.children(&mut cursor).collect::<Vec<_>>());
     }
+    // `f"{x:=>}"`, `f"{7:=+5}"`: where no assignment expression can be read, tree-sitter
+    // leaves a `:=` after `{` and one token, inside a string.
+    let leaves = leaves(root);
+    for k in 3..leaves.len() {
+        let in_string = matches!(leaves[k - 3].kind(), "string_start" | "string_content");
+        if leaves[k].kind() == ":=" && leaves[k - 2].kind() == "{" && in_string {
+            found.push(leaves[k].start_byte() + 1);
+        }
+    }
+    found.sort_unstable();
+    found.dedup();
     found
 }
 
 /// The `*` of each starred item in a subscript (`x[*"ab"]`, 3.11's) where tree-sitter
 /// reads an error: it stars only names and calls there. Without the star the item parses;
 /// evaluation finds the `*` in the text itself (`eval::items`).
-fn subscript_stars(tree: &Tree, source: &str) -> Vec<usize> {
+pub(super) fn subscript_stars(tree: &Tree, source: &str) -> Vec<usize> {
     let root = tree.root_node();
     if !root.has_error() || !source.contains('*') {
         return Vec::new();

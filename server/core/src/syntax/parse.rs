@@ -21,15 +21,27 @@ pub fn parse(text: &str, old: Option<&Tree>) -> Tree {
     let copy = first_copy(text);
     let source = copy.as_deref().unwrap_or(text);
     let tree = parser.parse(source, old).expect("parse only fails on cancellation or timeout, neither of which we set");
-    let edits = same_length_edits(&tree, source, text);
+    let mut edits = same_length_edits(&tree, source, text);
     if edits.is_empty() {
         return tree;
     }
     let mut bytes = source.as_bytes().to_vec();
-    for (at, byte) in edits {
-        bytes[at] = byte;
+    // An edit can bring a later shape into view (`f"{a:=>}|{b:=}"`: the second field reads
+    // as one once the first does): a few rounds, each on the copy the last one made.
+    let mut tree = tree;
+    for _ in 0..3 {
+        if edits.is_empty() {
+            break;
+        }
+        for (at, byte) in edits {
+            bytes[at] = byte;
+        }
+        tree =
+            parser.parse(&bytes, None).expect("parse only fails on cancellation or timeout, neither of which we set");
+        let copy = String::from_utf8_lossy(&bytes);
+        edits = same_length_edits(&tree, &copy, text).into_iter().filter(|&(at, byte)| bytes[at] != byte).collect();
     }
-    parser.parse(&bytes, None).expect("parse only fails on cancellation or timeout, neither of which we set")
+    tree
 }
 
 /// Whether `tree` (parsed by a caller from `text` as it is) must be parsed again with
@@ -81,12 +93,27 @@ pub fn parse_parenthesized(text: &str, open: usize, close: usize) -> Option<Tree
     let range =
         Range { start_byte: open, end_byte: close + 1, start_point: Point::default(), end_point: Point::default() };
     parser.set_included_ranges(&[range]).ok()?;
-    let bytes = text.as_bytes();
+    let mut bytes = text.as_bytes()[open..close].to_vec();
+    let tree = parse_between(&mut parser, &bytes, open, close)?;
+    // `tuple[*(str, int)]`: a star tree-sitter does not read in a subscript is left out, as
+    // `parse` leaves it out (evaluation finds it in the text).
+    let stars = super::leniency::subscript_stars(&tree, &text[open..close]);
+    if stars.is_empty() {
+        return Some(tree);
+    }
+    for at in stars {
+        bytes[at - open] = b' ';
+    }
+    parse_between(&mut parser, &bytes, open, close)
+}
+
+/// Parses `(` + `between[1..]` + `)`, the text at `open..close` of a longer one.
+fn parse_between(parser: &mut Parser, between: &[u8], open: usize, close: usize) -> Option<Tree> {
     let mut read = |at: usize, _: Point| -> &[u8] {
         match at {
             _ if at == open => b"(",
             _ if at == close => b")",
-            _ if at > open && at < close => &bytes[at..close],
+            _ if at > open && at < close => &between[at - open..],
             _ => b"",
         }
     };
