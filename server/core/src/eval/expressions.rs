@@ -449,9 +449,15 @@ impl Evaluator<'_> {
         let constness: Vec<Option<bool>> = children.iter().map(|c| super::sets::constant(*c)).collect();
         for child in children {
             let element = match child.kind() {
-                "list_splat" => {
-                    if let Some(inner) = first_named(child) {
-                        let _ = self.expr(inner);
+                _ if super::items::starts_with_star(child) => {
+                    // A set display updates itself from the iterable (`set.update`'s message).
+                    let iterable = self.starred(child);
+                    if iterable.not_iterable() && self.model.load_error.is_none() {
+                        let type_name = iterable.exception_type_name();
+                        self.fail(span(child), "TypeError", format!("'{type_name}' object is not iterable"));
+                    }
+                    if self.model.load_error.is_some() {
+                        return Value::unknown("raises", s);
                     }
                     elements = None;
                     continue;

@@ -707,3 +707,13 @@ fn lines_tree_sitter_misreads_are_not_claimed() {
     let text = "def caps(*names):\n    return {name: True for\nname in names}\nmanifest = {'c': caps('a')}\n";
     assert!(eval(text).manifest.is_some_and(|m| m.is_unknown()));
 }
+
+/// A set display's star updates the set: `set.update`'s message, not a list's (CPython
+/// 3.10-3.13 alike).
+#[test]
+fn a_set_display_star_raises_as_set_update() {
+    let load_error = |text: &str| eval(text).load_error.map(|e| e.message);
+    assert_eq!(load_error("x = {1, *2}\n").as_deref(), Some("'int' object is not iterable"));
+    assert_eq!(load_error("x = {*int | None}\n").as_deref(), Some("'types.UnionType' object is not iterable"));
+    assert_eq!(load_error("x = {*[1], 2}\n"), None);
+}
