@@ -60,13 +60,25 @@ fn fstring_literal_chunks(body: &str) -> Vec<&str> {
             }
             b'{' => {
                 chunks.push(&body[start..i]);
+                // The format specification's text (after the field's own `:`) is decoded
+                // too, piece by piece between its nested fields (`{x:>{w}\u00e9}`).
+                let mut spec: Option<usize> = None;
                 let mut depth = 0usize;
                 while i < bytes.len() {
                     match bytes[i] {
+                        b':' if depth == 1 && spec.is_none() => spec = Some(i + 1),
+                        b'{' if depth == 1 && spec.is_some() => {
+                            chunks.extend(spec.map(|from| &body[from..i]));
+                            depth += 1;
+                        }
                         b'{' | b'[' | b'(' => depth += 1,
                         b'}' | b']' | b')' => {
                             depth = depth.saturating_sub(1);
+                            if depth == 1 && bytes[i] == b'}' && spec.is_some() {
+                                spec = Some(i + 1);
+                            }
                             if depth == 0 {
+                                chunks.extend(spec.map(|from| &body[from.min(i)..i]));
                                 break;
                             }
                         }
@@ -191,4 +203,23 @@ pub fn bytes_escape_error(body: &str) -> Option<String> {
         i += 2;
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::str_escape_error;
+
+    /// CPython 3.10's and 3.11's messages (3.12 and later raise UnicodeDecodeError instead):
+    /// a format specification's text is decoded piece by piece, positions from its start.
+    #[test]
+    fn a_format_specification_is_decoded_as_literal_text() {
+        let illegal = |from: usize| {
+            format!("(unicode error) 'unicodeescape' codec can't decode bytes in position {from}-{}: illegal Unicode character", from + 9)
+        };
+        assert_eq!(str_escape_error(r"cpu-{memory:>5\U0011ffff }", true), Some(illegal(2)));
+        assert_eq!(str_escape_error(r"{1:\U0011ffff}", true), Some(illegal(0)));
+        assert_eq!(str_escape_error(r"{1:{w}\U0011ffff}", true), Some(illegal(0)));
+        assert_eq!(str_escape_error(r"{d[1:2]}\u00e9", true), None);
+        assert_eq!(str_escape_error(r"{x!r:>{w}}", true), None);
+    }
 }

@@ -130,6 +130,12 @@ impl Reader<'_> {
         if let Some((super::lexer::TokenKind::Number, error)) = first_error {
             return Err(error.message);
         }
+        // `{*x}`: a starred expression alone (`{*x, 1}` is a tuple).
+        let tokens: Vec<super::lexer::Token> = super::lexer::lex(&expression).filter(|t| t.is_significant()).collect();
+        let starred = tokens.first().is_some_and(|t| t.is_op(&expression, "*"));
+        if starred && !tokens.iter().any(|t| t.depth == 0 && t.is_op(&expression, ",")) {
+            return Err("f-string: cannot use starred expression here".into());
+        }
         if self.at(i) == Some('=') {
             i += 1;
             while self.at(i).is_some_and(char::is_whitespace) {
@@ -162,6 +168,10 @@ mod tests {
     fn structure_errors_are_cpythons() {
         let cases: &[(&str, Option<&str>)] = &[
             ("ab}c", Some("f-string: single '}' is not allowed")),
+            // 3.10 and 3.11 alike (3.12: "can't use starred expression here").
+            ("{*i}", Some("f-string: cannot use starred expression here")),
+            ("a{*i!r}", Some("f-string: cannot use starred expression here")),
+            ("{*i, 1}", None),
             ("{a", Some("f-string: expecting '}'")),
             ("{a\\n}", Some("f-string expression part cannot include a backslash")),
             ("{}", Some("f-string: empty expression not allowed")),
