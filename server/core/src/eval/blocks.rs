@@ -2,7 +2,7 @@
 //! over a known iterable and an `if` whose condition is known run their blocks as Python
 //! does; any other block is not evaluated, and what it binds becomes unknown.
 
-use super::names::{collect_bound_names, mentions_name};
+use super::names::{collect_bound_names, collect_changed_names, mentions_name};
 use super::{first_line_span, span, Evaluator};
 use crate::fields::{Field, FieldChild};
 use crate::value::{Value, ValueKind};
@@ -163,6 +163,16 @@ impl Evaluator<'_> {
         let touches_manifest = mentions_name(node, self.text, "manifest");
         for name in names {
             self.env.insert(name.clone(), Value::unknown(format!("`{name}` is assigned inside a block"), span(node)));
+        }
+        // `c[k] = v` or `c.append(v)` in the block: c may hold what it did not.
+        let mut changed = HashSet::new();
+        collect_changed_names(node, self.text, &mut changed);
+        changed.remove("manifest");
+        for name in changed {
+            if let Some(value) = self.env.get_mut(&name) {
+                let why = format!("`{name}` may be changed inside a block that is not evaluated statically");
+                *value = Value::unknown(why, span(node));
+            }
         }
         if touches_manifest {
             if let Some(m) = self.env.get_mut("manifest") {

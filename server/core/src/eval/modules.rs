@@ -282,9 +282,13 @@ pub(super) fn may_set_attribute(text: &str, attr: &str) -> bool {
 fn line_may_set(line: &str, attr: &str) -> bool {
     let line = code_part(line);
     let bytes = line.as_bytes();
-    let binds_targets = {
-        let code = line.trim_start();
-        code.starts_with("for ") || code.starts_with("async ") || code.starts_with("del") || line.contains(" as ")
+    let code = line.trim_start();
+    let binds_targets =
+        code.starts_with("for ") || code.starts_with("async ") || code.starts_with("del") || line.contains(" as ");
+    // A `for` binds its targets, before its ` in `: what it iterates is only read.
+    let loop_targets_end = match code.starts_with("for ") || code.starts_with("async for ") {
+        true => line.find(" in ").unwrap_or(line.len()),
+        false => line.len(),
     };
     let mut at = 0;
     while let Some(dot) = bytes[at..].iter().position(|&b| b == b'.').map(|p| at + p) {
@@ -301,7 +305,7 @@ fn line_may_set(line: &str, attr: &str) -> bool {
         }
         // In a tuple of targets (`sys.a, sys.b = 1, 2`) the `=` comes later on the line.
         let in_tuple = matches!(bytes.get(i), Some(b',' | b')' | b']')) && has_assignment(bytes, i);
-        if binds_targets || in_tuple || assignment_at(bytes, i) {
+        if binds_targets && dot < loop_targets_end || in_tuple || assignment_at(bytes, i) {
             return true;
         }
     }

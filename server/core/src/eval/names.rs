@@ -136,6 +136,72 @@ pub(super) fn mentions_name(node: Node, text: &str, name: &str) -> bool {
 
 /// Names a statement binds at module scope (assignments, imports, loops, defs, ...),
 /// including inside blocks, but not inside function or class bodies.
+/// Names whose value a block may change without rebinding them: the root of a subscript or
+/// attribute target (`c[k] = v`, `c.x += 1`, `del c[k]`) and the object of a method that
+/// changes its object in place (`c.append(v)`, `c.update(d)`). Function and class bodies,
+/// which the block does not run, are left out.
+pub(super) fn collect_changed_names(node: Node, text: &str, out: &mut HashSet<String>) {
+    const CHANGING: [&str; 14] = [
+        "append",
+        "extend",
+        "insert",
+        "remove",
+        "pop",
+        "clear",
+        "sort",
+        "reverse",
+        "update",
+        "setdefault",
+        "popitem",
+        "add",
+        "discard",
+        "__setitem__",
+    ];
+    fn root<'t>(mut n: Node<'t>) -> Option<Node<'t>> {
+        loop {
+            match n.kind() {
+                "identifier" => return Some(n),
+                "subscript" => n = n.field(Field::Value)?,
+                "attribute" => n = n.field(Field::Object)?,
+                _ => return None,
+            }
+        }
+    }
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        let changed = match n.kind() {
+            "function_definition" | "class_definition" | "lambda" => continue,
+            "assignment"
+            | "augmented_assignment"
+            | "delete_statement"
+            | "pattern_list"
+            | "tuple_pattern"
+            | "list_pattern"
+            | "expression_list" => {
+                let mut cursor = n.walk();
+                let targets: Vec<Node> = n.named_children(&mut cursor).collect();
+                targets
+                    .into_iter()
+                    .filter(|t| matches!(t.kind(), "subscript" | "attribute"))
+                    .filter_map(|t| root(t))
+                    .collect()
+            }
+            "call" => n
+                .field(Field::Function)
+                .filter(|f| f.kind() == "attribute")
+                .filter(|f| f.field(Field::Attribute).is_some_and(|a| CHANGING.contains(&node_text(a, text))))
+                .and_then(|f| f.field(Field::Object))
+                .and_then(root)
+                .into_iter()
+                .collect(),
+            _ => Vec::new(),
+        };
+        out.extend(changed.into_iter().map(|r| node_text(r, text).to_string()));
+        let mut cursor = n.walk();
+        stack.extend(n.named_children(&mut cursor));
+    }
+}
+
 pub(super) fn collect_bound_names(node: Node, text: &str, out: &mut HashSet<String>) {
     // Without `:=` no expression binds a name, so the literals that make up most of a
     // manifest need not be walked (this runs on every keystroke).

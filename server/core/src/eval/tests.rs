@@ -717,3 +717,18 @@ fn a_set_display_star_raises_as_set_update() {
     assert_eq!(load_error("x = {*int | None}\n").as_deref(), Some("'types.UnionType' object is not iterable"));
     assert_eq!(load_error("x = {*[1], 2}\n"), None);
 }
+
+/// A block not evaluated may change what it subscripts or calls a changing method on; the
+/// module's `__name__` is `manifest` (torchcts loads it so); what a `for` iterates is read,
+/// not set (CPython 3.11's answers).
+#[test]
+fn blocks_not_evaluated_leave_what_they_change_unknown() {
+    let d = manifest("import sys\nc = []\nif sys.argv:\n    c.append(1)\nd = {}\nfor k in sys.argv:\n    d[k] = 1\nmanifest = {'c': c, 'd': d}\n");
+    assert!(d.get("c").unwrap().value.is_unknown());
+    assert!(d.get("d").unwrap().value.is_unknown());
+    let d = manifest("c = []\nif __name__ == 'x':\n    c.append(1)\nmanifest = {'c': c, 'n': __name__}\n");
+    assert_eq!(d.get("c").unwrap().value.repr(), "[]");
+    assert_eq!(d.get("n").unwrap().value.repr(), "'manifest'");
+    let error = eval("import torch\nfor n in torch.foo():\n    pass\n").load_error.map(|e| e.message);
+    assert_eq!(error.as_deref(), Some("module 'torch' has no attribute 'foo'"));
+}
