@@ -30,6 +30,13 @@ impl Evaluator<'_> {
         if self.model.load_error.is_some() {
             return;
         }
+        // `for i in 5:` raises before the block, as a comprehension over 5 does.
+        if let (true, Some(iterable)) = (node.kind() == "for_statement", &header) {
+            if iterable.not_iterable() {
+                let message = format!("'{}' object is not iterable", iterable.exception_type_name());
+                return self.fail(iterable.span.clone(), "TypeError", message);
+            }
+        }
         let ran = match (node.kind(), header) {
             ("for_statement", Some(iterable)) => self.run_for(node, &iterable),
             ("if_statement", Some(condition)) => self.run_if(node, &condition),

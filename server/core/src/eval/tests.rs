@@ -604,6 +604,8 @@ fn range_arguments_raise_as_cpython() {
         ("for i in range():\n    pass\n", "range expected at least 1 argument, got 0"),
         ("x = [i for i in range(1, 2, 3, 4)]\n", "range expected at most 3 arguments, got 4"),
         ("for i in range(.3):\n    pass\n", "'float' object cannot be interpreted as an integer"),
+        ("for i in range:\n    pass\n", "'type' object is not iterable"),
+        ("for i in 5:\n    pass\n", "'int' object is not iterable"),
         ("x = [i for i in range(1, 5, 0)]\n", "range() arg 3 must not be zero"),
     ];
     for (text, message) in cases {
