@@ -74,9 +74,13 @@ impl Evaluator<'_> {
                     }
                     match child.kind() {
                         "comment" => {}
-                        _ if super::items::starts_with_star(child) => {
-                            // `*x` iterates x: a str's characters, a dict's keys.
-                            let v = self.starred(child);
+                        _ if super::items::starts_with_star(child) || self.star_before(child) => {
+                            // `*x` iterates x: a str's characters, a dict's keys. A star the
+                            // parse left out (`for x in *a, b:`) is read from the text.
+                            let v = match super::items::starts_with_star(child) {
+                                true => self.starred(child),
+                                false => self.expr(child),
+                            };
                             if self.model.load_error.is_some() {
                                 return Value::unknown("raises", s);
                             }

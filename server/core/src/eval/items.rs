@@ -405,11 +405,14 @@ impl Evaluator<'_> {
         }
     }
 
-    /// Whether the subscript item `part` is starred by a `*` tree-sitter did not read (see
-    /// `syntax::leniency::subscript_stars`): the text before it is `[*` or `,*`.
+    /// Whether the item `part` is starred by a `*` tree-sitter did not read (see
+    /// `syntax::leniency::subscript_stars` and `for_in_stars`): the text before it is `[*`,
+    /// `,*` or a `for` statement's `in *`.
     pub(super) fn star_before(&self, part: Node) -> bool {
         let before = self.text.as_bytes()[..part.start_byte()].trim_ascii_end();
-        before.ends_with(b"*") && matches!(before[..before.len() - 1].trim_ascii_end().last(), Some(b'[' | b','))
+        let Some(rest) = before.strip_suffix(b"*").map(<[u8]>::trim_ascii_end) else { return false };
+        let after_in = rest.strip_suffix(b"in").is_some_and(|r| r.last().is_some_and(|b| b.is_ascii_whitespace()));
+        matches!(rest.last(), Some(b'[' | b',')) || after_in
     }
 
     /// What a starred item stars: tree-sitter reads `*a[k].b` as the item and attribute of

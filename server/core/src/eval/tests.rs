@@ -734,3 +734,13 @@ fn blocks_not_evaluated_leave_what_they_change_unknown() {
     let error = eval("import torch\nfor n in torch.foo():\n    pass\n").load_error.map(|e| e.message);
     assert_eq!(error.as_deref(), Some("module 'torch' has no attribute 'foo'"));
 }
+
+/// `for x in *a, b:` (3.9's grammar) reads as CPython reads it: tree-sitter refuses the
+/// star, the parse leaves it out, and the evaluation finds it in the text.
+#[test]
+fn a_for_statement_iterates_a_starred_tuple() {
+    let d = manifest("for name in *['inference'], 'training':\n    pass\nmanifest = {'n': name}\n");
+    assert_eq!(d.get("n").unwrap().value.repr(), "'training'");
+    let error = eval("for name in *5, 'training':\n    pass\n").load_error.map(|e| e.message);
+    assert_eq!(error.as_deref(), Some("Value after * must be an iterable, not int"));
+}

@@ -48,6 +48,7 @@ pub(super) fn same_length_edits(tree: &Tree, source: &str, text: &str) -> Vec<(u
     edits.extend(joined_statement_commas(tree, source).into_iter().map(|at| (at, b';')));
     edits.extend(named_escape_fields(tree, text).into_iter().map(|at| (at, b'x')));
     edits.extend(subscript_stars(tree, source).into_iter().map(|at| (at, b' ')));
+    edits.extend(for_in_stars(tree).into_iter().map(|at| (at, b' ')));
     edits.extend(field_walruses(tree).into_iter().map(|at| (at, b'>')));
     edits
 }
@@ -133,6 +134,32 @@ pub(super) fn subscript_stars(tree: &Tree, source: &str) -> Vec<usize> {
                 }
             }
             _ => {}
+        }
+    }
+    found
+}
+
+/// The `*` of a `for` statement's starred iterable (`for x in *a, b:`, 3.9's), which
+/// tree-sitter reads as an error. Without the star the iterable parses; evaluation finds the
+/// `*` in the text itself (`eval::items::star_before`).
+fn for_in_stars(tree: &Tree) -> Vec<usize> {
+    let root = tree.root_node();
+    if !root.has_error() {
+        return Vec::new();
+    }
+    let leaves = leaves(root);
+    let mut found = Vec::new();
+    for k in 2..leaves.len() {
+        if leaves[k].kind() != "*" || leaves[k - 1].kind() != "in" {
+            continue;
+        }
+        // The statement's own `in`: the first after a `for` that starts its line.
+        let row = leaves[k].start_position().row;
+        let line: Vec<&Node> = leaves[..k].iter().rev().take_while(|l| l.start_position().row == row).collect();
+        let first = line.last();
+        let ins = line.iter().filter(|l| l.kind() == "in").count();
+        if first.is_some_and(|f| f.kind() == "for") && ins == 1 {
+            found.push(leaves[k].start_byte());
         }
     }
     found
