@@ -129,7 +129,9 @@ pub(super) fn subscript_stars(tree: &Tree, source: &str) -> Vec<usize> {
             }
             "*" if matches!(prev, Some("[" | ",")) && subscripts.last() == Some(&true) => {
                 let next = leaves.get(k + 1).map_or(leaf.start_byte(), |n| n.start_byte());
-                if in_error(leaf.start_byte(), next) {
+                // `**` is no starred item (CPython: invalid syntax): it stays an error.
+                let double = source.as_bytes().get(leaf.start_byte() + 1) == Some(&b'*');
+                if in_error(leaf.start_byte(), next) && !double {
                     found.push(leaf.start_byte());
                 }
             }
