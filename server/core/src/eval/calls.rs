@@ -206,7 +206,11 @@ impl Evaluator<'_> {
                     }
                 }
                 _ => {
-                    let value = self.expr(child);
+                    // `dict(zip(keys, values))`: a builtin that only iterates its argument
+                    // takes a `zip`, `enumerate` or `range` as the items it gives.
+                    let iterates =
+                        matches!(callee, Some("dict()" | "list()" | "tuple()" | "set()" | "frozenset()" | "sorted()"));
+                    let value = if iterates && positional_count == 1 { self.iterable(child) } else { self.expr(child) };
                     out.positional.push(value);
                 }
             }

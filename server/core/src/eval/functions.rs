@@ -34,6 +34,9 @@ pub(super) struct Function {
     /// docstrings and `pass`), None where the body does more (the call binds its arguments,
     /// and is not evaluated).
     returns: Option<Option<Span>>,
+    /// The names, attributes and items the body reads as statements of their own before it
+    /// returns (`ret` of a `ret#urn` typo): each is read at the call, for what it raises.
+    reads: Vec<Span>,
 }
 
 /// The simple functions by where their `def` starts (as [`ValueKind::Function`] names it).
@@ -70,12 +73,17 @@ impl Evaluator<'_> {
             }
         }
         let name = self.t(definition.child_by_field_name("name")?).to_string();
-        Some(Function { name, parameters: out, returns })
+        let (reads, returns) = match returns {
+            Some((reads, returns)) => (reads, Some(returns)),
+            None => (Vec::new(), None),
+        };
+        Some(Function { name, parameters: out, returns, reads })
     }
 
-    /// What a simple body returns: the first `return` after nothing but docstrings and
-    /// `pass` (`Some(None)`: no return at all); None for any other body.
-    fn returned_expression(&self, definition: Node) -> Option<Option<Span>> {
+    /// What a simple body reads and returns: the first `return` after nothing but docstrings,
+    /// `pass` and reads (`x`, `a.b`, `a[k]` as statements); `None` as what it returns where
+    /// there is no return at all. None for any other body.
+    fn returned_expression(&self, definition: Node) -> Option<(Vec<Span>, Option<Span>)> {
         let body = definition.child_by_field_name("body")?;
         // A definition tree-sitter read with an error: its body is not what Python runs.
         if definition.has_error() {
@@ -92,18 +100,30 @@ impl Evaluator<'_> {
                 || n.kind() == "expression_statement"
                     && n.named_child(0).is_some_and(|c| matches!(c.kind(), "string" | "concatenated_string"))
         };
-        let Some(first) = statements.iter().position(|n| !inert(n)) else { return Some(None) };
+        let read = |n: &Node| {
+            n.kind() == "expression_statement"
+                && n.named_child_count() == 1
+                && n.named_child(0).is_some_and(|c| matches!(c.kind(), "identifier" | "attribute" | "subscript"))
+        };
+        let reads: Vec<Span> = statements
+            .iter()
+            .take_while(|n| inert(n) || read(n))
+            .filter(|n| read(n))
+            .filter_map(|n| n.named_child(0))
+            .map(|n| span(n))
+            .collect();
+        let Some(first) = statements.iter().position(|n| !inert(n) && !read(n)) else { return Some((reads, None)) };
         let returned = statements[first];
         if returned.kind() != "return_statement" {
             return None;
         }
-        let Some(value) = returned.named_child(0) else { return Some(None) };
+        let Some(value) = returned.named_child(0) else { return Some((reads, None)) };
         // `:=` binds a local, `yield` makes a generator: not a plain expression.
         let text = &self.text[value.byte_range()];
         if text.contains(":=") || text.contains("yield") || text.contains("await") {
             return None;
         }
-        Some(Some(span(value)))
+        Some((reads, Some(span(value))))
     }
 
     /// The value of calling the manifest's function `callee` (the value its name holds) with
@@ -129,9 +149,14 @@ impl Evaluator<'_> {
             }
         };
         let returns = match function.returns? {
-            None => return Some(Value::new(ValueKind::None, s)),
-            Some(returns) => self.root?.descendant_for_byte_range(returns.start, returns.end)?,
+            None => None,
+            Some(returns) => Some(self.root?.descendant_for_byte_range(returns.start, returns.end)?),
         };
+        let reads: Vec<Node> = function
+            .reads
+            .iter()
+            .map(|r| self.root.and_then(|root| root.descendant_for_byte_range(r.start, r.end)))
+            .collect::<Option<_>>()?;
         // The parameters are the function's own names; every other name is the module's, as
         // it is when the call runs.
         let saved: Vec<(String, Option<Value>)> =
@@ -140,7 +165,17 @@ impl Evaluator<'_> {
             self.env.insert(name, value);
         }
         self.call_depth += 1;
-        let mut value = self.expr(returns);
+        for read in reads {
+            let _ = self.expr(read);
+            if self.model.load_error.is_some() {
+                break;
+            }
+        }
+        let mut value = match returns {
+            Some(returns) if self.model.load_error.is_none() => self.expr(returns),
+            Some(_) => Value::unknown("raises", s.clone()),
+            None => Value::new(ValueKind::None, s.clone()),
+        };
         self.call_depth -= 1;
         for (name, previous) in saved {
             match previous {

@@ -744,3 +744,20 @@ fn a_for_statement_iterates_a_starred_tuple() {
     let error = eval("for name in *5, 'training':\n    pass\n").load_error.map(|e| e.message);
     assert_eq!(error.as_deref(), Some("Value after * must be an iterable, not int"));
 }
+
+/// A simple function's bare reads run at its call; `dict(zip(...))` and friends take the
+/// items a zip gives; a generic alias may hold a slice, which it hashes (CPython 3.11's
+/// answers).
+#[test]
+fn reads_in_functions_zip_items_and_slices_in_aliases() {
+    let load_error = |text: &str| eval(text).load_error.map(|e| e.message);
+    let body_read = "def caps(*names):\n    ret\nmanifest = {'c': caps('a')}\n";
+    assert_eq!(load_error(body_read).as_deref(), Some("name 'ret' is not defined"));
+    let d = manifest("manifest = {'z': dict(zip(['a', 'b'], [1, 2])), 'e': list(enumerate('ab')), 'a': list[1:2]}\n");
+    assert_eq!(d.get("z").unwrap().value.repr(), "{'a': 1, 'b': 2}");
+    assert_eq!(d.get("e").unwrap().value.repr(), "[(0, 'a'), (1, 'b')]");
+    assert_eq!(d.get("a").unwrap().value.repr(), "list[slice(1, 2, None)]");
+    assert_eq!(load_error("x = -dict(zip(['a'], [1]))\n").as_deref(), Some("bad operand type for unary -: 'dict'"));
+    assert_eq!(load_error("x = {list[1:2]: 1}\n").as_deref(), Some("unhashable type: 'slice'"));
+    assert_eq!(load_error("x = len(zip([1], [2]))\n"), None, "a zip has no len(): not claimed");
+}

@@ -125,6 +125,7 @@ impl Value {
             ValueKind::Slice(_) => Err("slice"),
             ValueKind::Set(_) => Err("set"),
             ValueKind::Tuple(items) => items.iter().try_for_each(Value::hashable),
+            ValueKind::TypeForm(form) => form.hashable(),
             _ => Ok(()),
         }
     }

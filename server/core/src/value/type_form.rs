@@ -21,6 +21,14 @@ const GENERIC_CLASSES: [&str; 9] =
     ["BaseExceptionGroup", "ExceptionGroup", "dict", "enumerate", "frozenset", "list", "set", "tuple", "type"];
 
 impl TypeForm {
+    /// Whether Python can hash it: an alias hashes its arguments (`list[1:2]` holds a slice).
+    pub fn hashable(&self) -> Result<(), &'static str> {
+        match self {
+            TypeForm::Alias { args, .. } => args.iter().try_for_each(Value::hashable),
+            TypeForm::Union(_) => Ok(()),
+        }
+    }
+
     /// `types.UnionType` or `types.GenericAlias`, as exception messages name the type.
     pub fn exception_type_name(&self) -> &'static str {
         match self {
@@ -136,18 +144,22 @@ pub fn alias(class: &'static str, key: &Value, s: Span) -> Option<Value> {
         ValueKind::Tuple(items) => items.clone(),
         _ => vec![key.clone()],
     };
-    let exact = |a: &Value| match &a.kind {
-        ValueKind::None
-        | ValueKind::Bool(_)
-        | ValueKind::Int(_)
-        | ValueKind::Float(_)
-        | ValueKind::Str(_)
-        | ValueKind::Bytes(_)
-        | ValueKind::TypeForm(_) => true,
-        // `Builtin("exit")` is `sys.exit`, which a form names by its module.
-        ValueKind::Builtin(name) => *name != "exit",
-        _ => false,
-    };
+    fn exact(a: &Value) -> bool {
+        match &a.kind {
+            ValueKind::None
+            | ValueKind::Bool(_)
+            | ValueKind::Int(_)
+            | ValueKind::Float(_)
+            | ValueKind::Str(_)
+            | ValueKind::Bytes(_)
+            | ValueKind::TypeForm(_) => true,
+            // `list[1:2]`: `slice(1, 2, None)`.
+            ValueKind::Slice(parts) => parts.iter().all(exact),
+            // `Builtin("exit")` is `sys.exit`, which a form names by its module.
+            ValueKind::Builtin(name) => *name != "exit",
+            _ => false,
+        }
+    }
     args.iter()
         .all(exact)
         .then(|| Value::new(ValueKind::TypeForm(Box::new(TypeForm::Alias { origin: class, args })), s))
