@@ -898,12 +898,14 @@ fn ours(
     // A crash prints a traceback; the real tool's last line is what the oracle keeps. A
     // message with a line break in it (a key holding `\n`) prints as two lines, as the
     // real tool's does.
+    // Only a crash's traceback is left out: `sys.exit(" msg")` prints its leading space.
+    let crashed = matches!(analysis.check, CheckOutcome::Crashed { .. });
     let lines = analysis
         .check
         .lines()
         .into_iter()
         .flat_map(|(_, line)| line.split('\n').map(str::to_string).collect::<Vec<_>>())
-        .filter(|l| !l.starts_with("Traceback") && !l.starts_with(' '))
+        .filter(|l| !(crashed && (l.starts_with("Traceback") || l.starts_with(' '))))
         .collect();
     Ours {
         exit_code: analysis.check.exit_code() as i64,
