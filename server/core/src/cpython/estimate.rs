@@ -56,11 +56,15 @@ fn parse_or_compile_error(
     let first_start = first.map(|(_, _, start)| start);
     let calls = argument_lists(tree, text);
     // So are the assignments and parameter lists of `leniencies::tree_shape_error`.
-    let arguments = [argument_order_error(&calls, text), super::leniencies::tree_shape_error(tree, text)]
-        .into_iter()
-        .flatten()
-        .min_by_key(|(at, _)| *at)
-        .filter(|(at, _)| first_start.is_none_or(|start| *at < start));
+    let arguments = [
+        argument_order_error(&calls, text),
+        super::leniencies::tree_shape_error(tree, text),
+        fstring_field_error(tree, text),
+    ]
+    .into_iter()
+    .flatten()
+    .min_by_key(|(at, _)| *at)
+    .filter(|(at, _)| first_start.is_none_or(|start| *at < start));
     // Where one of those comes first, an indent, an atom or a missing block after it is
     // not read.
     if let Some((_, error)) = arguments.as_ref() {
@@ -251,6 +255,56 @@ fn first_error(tree: &Tree, text: &str, tokens: Option<&[super::tokens::Token]>)
     Some((line_at(text, span.start), span.end, span.start))
 }
 
+/// The first f-string field whose expression CPython's parser refuses, compiled as 3.11
+/// compiles it: `(expression)` alone, its `invalid syntax` prefixed `f-string: ` (`{a b}`:
+/// "Perhaps you forgot a comma?"; `{T'uni'}`, which tree-sitter reads as one string with a
+/// prefix `T`). Reported on the string's line, at the field.
+fn fstring_field_error(tree: &Tree, text: &str) -> Option<(usize, PythonSyntaxError)> {
+    let mut stack = vec![tree.root_node()];
+    let mut cursor = tree.walk();
+    let mut found: Option<(usize, PythonSyntaxError)> = None;
+    while let Some(node) = stack.pop() {
+        if node.kind() == "interpolation" {
+            if let Some(error) = field_expression_error(node, text) {
+                if found.as_ref().is_none_or(|(at, _)| node.start_byte() < *at) {
+                    found = Some((node.start_byte(), error));
+                }
+            }
+            continue;
+        }
+        if node.kind() == "string" && !node.has_error() && !text[node.byte_range()].contains('{') {
+            continue;
+        }
+        stack.extend(node.children(&mut cursor).collect::<Vec<_>>());
+    }
+    found
+}
+
+/// The error of one field's expression (the text after its `{`, up to its `!`, `:`, `=` or
+/// `}`), where CPython's is `invalid syntax`.
+fn field_expression_error(field: Node, text: &str) -> Option<PythonSyntaxError> {
+    let mut cursor = field.walk();
+    let children: Vec<Node> = field.children(&mut cursor).collect();
+    let open = children.first().filter(|c| c.kind() == "{")?;
+    let end = children
+        .iter()
+        .skip(1)
+        .find(|c| matches!(c.kind(), "type_conversion" | "format_specifier" | "=" | "}"))
+        .map_or(field.end_byte(), |c| c.start_byte());
+    let expression = text.get(open.end_byte()..end)?;
+    if expression.trim().is_empty() {
+        return None;
+    }
+    let wrapped = format!("({expression})");
+    let error = python_syntax_error(&parse(&wrapped, None), &wrapped)?;
+    let string_start = std::iter::successors(field.parent(), |p| p.parent()).find(|p| p.kind() == "string")?;
+    error.message.starts_with("invalid syntax").then(|| PythonSyntaxError {
+        message: format!("f-string: {}", error.message),
+        line: line_at(text, string_start.start_byte()),
+        fixes: Vec::new(),
+    })
+}
+
 #[cfg(test)]
 pub(super) mod tests {
     use super::super::tokenizer_errors::{int_digits_error, MAX_INT_DIGITS};
@@ -266,6 +320,19 @@ pub(super) mod tests {
         for (text, message, line) in cases {
             let e = err(text).expect(text);
             assert_eq!((e.message.as_str(), e.line), (*message, *line), "{text:?}");
+        }
+    }
+
+    /// CPython 3.10's and 3.11's compile() (3.12 words f-string errors otherwise).
+    #[test]
+    fn an_fstring_field_is_compiled_as_an_expression() {
+        assert_errors(&[
+            ("x = 1\ny = f\"{T'uni'}fied\"\n", "f-string: invalid syntax", 2),
+            ("y = f\"{a b}\"\n", "f-string: invalid syntax. Perhaps you forgot a comma?", 1),
+            ("y = f\"{[a b]}\"\n", "f-string: invalid syntax. Perhaps you forgot a comma?", 1),
+        ]);
+        for text in ["y = f\"{a if b else c}\"\n", "y = f\"{a not in b}\"\n", "y = f\"{x!r:>{w}}\"\n"] {
+            assert_eq!(err(text), None, "{text}");
         }
     }
 
