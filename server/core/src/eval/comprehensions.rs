@@ -264,20 +264,29 @@ impl Evaluator<'_> {
         {
             return None;
         }
-        // Positional arguments only (a keyword or a splat is `expr`'s to evaluate).
+        // Positional arguments only (a keyword is `expr`'s to evaluate); known starred ones
+        // are spliced in (`zip(*pairs)`), as a call splices them.
         let mut cursor = arguments.walk();
-        let nodes: Vec<Node> = arguments.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect();
-        let positional = |n: &Node| !matches!(n.kind(), "keyword_argument" | "list_splat" | "dictionary_splat");
-        if !nodes.iter().all(positional) {
+        if arguments.named_children(&mut cursor).any(|c| c.kind() == "keyword_argument") {
             return None;
         }
-        let mut values = Vec::with_capacity(nodes.len());
-        for n in nodes {
-            values.push(self.expr(n));
-            if self.model.load_error.is_some() {
-                return Some(Value::unknown("raises", s));
-            }
+        let callee = format!("{name}()");
+        let evaluated = self.call_arguments(node, Some(&callee));
+        if self.model.load_error.is_some() {
+            return Some(Value::unknown("raises", s));
         }
+        if let Some(type_name) = evaluated.lone_star_not_iterable {
+            self.fail(
+                s.clone(),
+                "TypeError",
+                format!("{callee} argument after * must be an iterable, not {type_name}"),
+            );
+            return Some(Value::unknown("raises", s));
+        }
+        if evaluated.unpacked {
+            return Some(Value::unknown(format!("`{name}(...)` of arguments not known statically"), s));
+        }
+        let values = evaluated.positional;
         let known = !values.iter().any(Value::contains_unknown);
         let items: Option<Vec<Value>> = match (name, values.as_slice()) {
             _ if !known => None,

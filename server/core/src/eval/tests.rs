@@ -761,3 +761,20 @@ fn reads_in_functions_zip_items_and_slices_in_aliases() {
     assert_eq!(load_error("x = {list[1:2]: 1}\n").as_deref(), Some("unhashable type: 'slice'"));
     assert_eq!(load_error("x = len(zip([1], [2]))\n"), None, "a zip has no len(): not claimed");
 }
+
+/// `zip(*pairs)`, `range(*[3])`: an iteration call splices its known starred arguments as
+/// any call does (CPython 3.11's answers).
+#[test]
+fn iteration_calls_splice_their_starred_arguments() {
+    let load_error = |text: &str| eval(text).load_error.map(|e| e.message);
+    let d = manifest("manifest = {'z': dict(zip(*[['a', 'b'], [1, 2]]))}\n");
+    assert_eq!(d.get("z").unwrap().value.repr(), "{'a': 1, 'b': 2}");
+    assert_eq!(
+        load_error("x = dict(zip(*['ab', 'cd'], [1, 2]))\n").as_deref(),
+        Some("dictionary update sequence element #0 has length 3; 2 is required")
+    );
+    assert_eq!(
+        load_error("for i in zip(*5):\n    pass\n").as_deref(),
+        Some("zip() argument after * must be an iterable, not int")
+    );
+}
