@@ -121,6 +121,11 @@ pub(super) fn tree_shape_error(tree: &Tree, text: &str) -> Option<(usize, Python
                 node.child(1).filter(|c| c.kind() == ",").map(|comma| (comma.start_byte(), INVALID))
             }
             "parameters" | "lambda_parameters" => parameters_error(node),
+            // `[*a for a in z]`: a comprehension's element is never starred (3.10-3.13 alike).
+            "list_comprehension" | "set_comprehension" | "generator_expression" => node
+                .child_by_field_name("body")
+                .and_then(leading_star)
+                .map(|star| (star.start_byte(), "iterable unpacking cannot be used in comprehension")),
             // `lambda: *x`: a lambda's body is an expression, never starred.
             "lambda" => {
                 node.child_by_field_name("body").filter(|b| b.kind() == "list_splat").map(|b| (b.start_byte(), INVALID))
@@ -140,6 +145,18 @@ pub(super) fn tree_shape_error(tree: &Tree, text: &str) -> Option<(usize, Python
 }
 
 const INVALID: &str = "invalid syntax";
+
+/// The `*x` an expression starts with, as tree-sitter reads `*a.b` (the attribute of `*a`).
+fn leading_star(expression: Node) -> Option<Node> {
+    let mut at = expression;
+    loop {
+        match at.kind() {
+            "list_splat" => return Some(at),
+            "attribute" | "subscript" | "call" | "binary_operator" => at = at.child(0)?,
+            _ => return None,
+        }
+    }
+}
 
 fn child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
     let mut cursor = node.walk();
@@ -340,6 +357,8 @@ mod tests {
             ("x = {,}\n", "invalid syntax", 1),
             // 3.10 and 3.13 alike.
             ("h = lambda x=1: *x\n", "invalid syntax", 1),
+            ("x = {*len(d) for d in z}\n", "iterable unpacking cannot be used in comprehension", 1),
+            ("x = 1\ny = [*a.b for a in z]\n", "iterable unpacking cannot be used in comprehension", 2),
             ("x = 1\ng = {'a': lambda: *x}\n", "invalid syntax", 2),
             ("x = 1\nz = f(\n,)\n", "invalid syntax", 3),
             ("x = (1 +\n 2) *= 3\n", "invalid syntax", 2),
