@@ -18,6 +18,7 @@ pub(super) fn missed_error(text: &str, tokens: Option<&[super::tokens::Token]>) 
         tokens.and_then(barry_as_flufl),
         tokens.and_then(super::targets::del_target_error),
         tokens.and_then(colon_on_its_own_line),
+        tokens.and_then(from_without_import),
     ]
     .into_iter()
     .flatten()
@@ -28,6 +29,20 @@ pub(super) fn missed_error(text: &str, tokens: Option<&[super::tokens::Token]>) 
 /// insignificant there and the header as complete; CPython's NEWLINE ends the header.
 fn colon_on_its_own_line(tokens: &[super::tokens::Token]) -> Option<std::ops::Range<usize>> {
     tokens.iter().find(|t| t.logical_start && t.is(":")).map(|t| t.start..t.end())
+}
+
+/// `from m` with no `import` on its logical line (`from typing\nimport Any`): tree-sitter
+/// reads the next line's `import` as the statement's; CPython ends the statement at the
+/// line break. The line's last token.
+fn from_without_import(tokens: &[super::tokens::Token]) -> Option<std::ops::Range<usize>> {
+    let starts: Vec<usize> = (0..tokens.len()).filter(|&k| tokens[k].logical_start).collect();
+    starts.iter().enumerate().find_map(|(n, &start)| {
+        let end = starts.get(n + 1).copied().unwrap_or(tokens.len());
+        let line = &tokens[start..end];
+        let from = line.first().is_some_and(|t| t.is_name("from"));
+        let import = line.iter().any(|t| t.is_name("import"));
+        (from && !import).then(|| line.last().map(|t| t.start..t.end())).flatten()
+    })
 }
 
 /// `<>`: one token for CPython (its NOTEQUAL, which the parser refuses unless `from
@@ -338,8 +353,12 @@ mod tests {
             ("with a\n:\n  pass\n", "expected ':'", 1),
             ("x = 1\n: 2\n", "invalid syntax", 2),
             ("if x:\n    pass\nelif y\n:\n  pass\n", "expected ':'", 3),
+            ("import torch\nfrom typing \nimport Any\n", "invalid syntax", 2),
         ];
         assert_errors(cases);
+        for text in ["from . import (\n a)\n", "from typing import Any\n"] {
+            assert_eq!(python_syntax_error(&parse(text, None), text), None, "{text:?}");
+        }
     }
 
     /// CPython 3.11.7's compile() of the same sources.
