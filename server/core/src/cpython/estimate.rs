@@ -292,7 +292,15 @@ fn field_expression_error(field: Node, text: &str) -> Option<PythonSyntaxError> 
         .find(|c| matches!(c.kind(), "type_conversion" | "format_specifier" | "=" | "}"))
         .map_or(field.end_byte(), |c| c.start_byte());
     let expression = text.get(open.end_byte()..end)?;
-    if expression.trim().is_empty() {
+    // Only a field tree-sitter found an error in, or one holding a string whose prefix
+    // Python has no such letters for (`T'uni'`), is parsed again: this runs per analysis.
+    let mut cursor = field.walk();
+    let glued_prefix = field.named_children(&mut cursor).filter(|c| c.kind() == "string").any(|s| {
+        let quoted = &text[s.byte_range()];
+        let prefix = &quoted[..quoted.find(['\'', '"']).unwrap_or(0)];
+        prefix.len() > 2 || !prefix.chars().all(|c| "rbfuRBFU".contains(c))
+    });
+    if expression.trim().is_empty() || !(field.has_error() || glued_prefix) {
         return None;
     }
     let wrapped = format!("({expression})");
