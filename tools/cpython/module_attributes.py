@@ -18,7 +18,8 @@ platform has (`os.chflags` on macOS) would be missing from the file.
 `--torch PYTHON` adds a line for the torch that PYTHON imports (the schema's version): its
 `vars()` and the names its `__getattr__` answers (submodules imported lazily:
 `torch.onnx`), probed in one process, so a submodule another one imports may be counted in
-too (never a name too few).
+too (never a name too few); and writes `torch_submodules.txt`, those of them that are modules
+(`exporter ,= torch.onnx` raises as a module does).
 """
 import argparse
 import json
@@ -26,7 +27,9 @@ import os
 import subprocess
 import sys
 
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "server", "core", "data", "module_attributes.txt")
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "server", "core", "data")
+OUT = os.path.join(DATA, "module_attributes.txt")
+SUBMODULES_OUT = os.path.join(DATA, "torch_submodules.txt")
 
 # Run in each CPython, without the user's site-packages or environment (-E -s; `site` still runs, as it does
 # for the tool: it sets `sys.__interactivehook__`).
@@ -54,7 +57,7 @@ print(json.dumps([sys.version.split()[0], found, open_ended]))
 
 
 TORCH_PROBE = r"""
-import json, pkgutil, warnings
+import json, pkgutil, types, warnings
 warnings.simplefilter("ignore")
 import torch
 names = set(vars(torch))
@@ -64,7 +67,8 @@ for sub in pkgutil.iter_modules(torch.__path__):
             names.add(sub.name)
     except Exception:
         pass
-print(json.dumps([torch.__version__, sorted(names)]))
+modules = [n + "=" + getattr(torch, n).__name__ for n in sorted(names) if type(getattr(torch, n, None)) is types.ModuleType]
+print(json.dumps([torch.__version__, sorted(names), modules]))
 """
 
 
@@ -84,8 +88,11 @@ def main():
     torch_line, torch_note = "", ""
     if torch_python:
         output = subprocess.check_output([torch_python, "-E", "-s", "-c", TORCH_PROBE], text=True)
-        torch_version, names = json.loads(output.splitlines()[-1])
+        torch_version, names, modules = json.loads(output.splitlines()[-1])
         torch_line, torch_note = " ".join(["torch", *names]) + "\n", f"; torch {torch_version} last"
+        with open(SUBMODULES_OUT, "w", encoding="utf-8") as f:
+            f.write(f"# the attributes of torch {torch_version} that are modules, as attribute=__name__ (tools/cpython/module_attributes.py --torch)\n")
+            f.write(" ".join(modules) + "\n")
     with open(OUT, "w", encoding="utf-8") as f:
         f.write(f"# vars() of standard-library modules, union over CPython {', '.join(versions)} on {sys.platform}{torch_note} (tools/cpython/module_attributes.py)\n")
         for module in sorted(everywhere):

@@ -90,7 +90,7 @@ impl CheckOutcome {
                     None => CheckOutcome::Validated { findings },
                 }
             }
-            Some(ValueKind::Unknown(why)) => CheckOutcome::NotStatic { reason: why.clone() },
+            Some(ValueKind::Unknown(why)) => CheckOutcome::NotStatic { reason: why.why.clone() },
             _ => CheckOutcome::NotADict,
         }
     }

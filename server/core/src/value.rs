@@ -11,11 +11,13 @@ mod attributes;
 mod builtin;
 mod equality;
 pub mod format_spec;
+mod not_known;
 mod run_time;
 mod set_order;
 pub mod type_form;
 pub use builtin::{attribute_type, class_lacks, is_builtin_class};
 pub use equality::{key_hash, py_eq};
+pub use not_known::NotKnown;
 pub use run_time::{INSTALLED_TORCH, ONLY_AT_RUN_TIME};
 pub use set_order::set_iteration_order;
 use set_order::{set_order, set_order_is_known};
@@ -80,8 +82,8 @@ pub enum ValueKind {
         name: String,
         at: usize,
     },
-    /// Could not be evaluated statically; the string says why.
-    Unknown(String),
+    /// Could not be evaluated statically: why, and the type where only that is known.
+    Unknown(NotKnown),
 }
 
 /// A dict with Python's semantics: insertion order, and a repeated key keeps its first
@@ -226,7 +228,13 @@ impl Value {
     }
 
     pub fn unknown(reason: impl Into<String>, span: Span) -> Value {
-        Value { kind: ValueKind::Unknown(reason.into()), span, identity: 0 }
+        Value { kind: ValueKind::Unknown(NotKnown { why: reason.into(), type_name: None }), span, identity: 0 }
+    }
+
+    /// A value not known statically of which the type is known (see [`NotKnown`]).
+    pub fn unknown_of_type(type_name: &'static str, reason: impl Into<String>, span: Span) -> Value {
+        let not_known = NotKnown { why: reason.into(), type_name: Some(type_name) };
+        Value { kind: ValueKind::Unknown(not_known), span, identity: 0 }
     }
 
     pub fn is_unknown(&self) -> bool {
@@ -279,15 +287,7 @@ impl Value {
 
     /// Whether iterating this value certainly raises `TypeError: '...' object is not iterable`.
     pub fn not_iterable(&self) -> bool {
-        let iterable = matches!(
-            self.kind,
-            ValueKind::Str(_)
-                | ValueKind::Bytes(_)
-                | ValueKind::List(_)
-                | ValueKind::Tuple(_)
-                | ValueKind::Dict(_)
-                | ValueKind::Set(_)
-        );
+        let iterable = self.is_builtin_iterable();
         // A generic alias iterates in 3.11 and later (`*tuple[int]`), not in 3.10.
         let union = matches!(&self.kind, ValueKind::TypeForm(form) if matches!(**form, TypeForm::Union(_)));
         union
@@ -300,6 +300,19 @@ impl Value {
                     | ValueKind::Function { .. }
             )
             || (self.is_builtin_instance() && !iterable)
+    }
+
+    /// A str, bytes, list, tuple, dict or set: iterating it never raises.
+    pub fn is_builtin_iterable(&self) -> bool {
+        matches!(
+            self.kind,
+            ValueKind::Str(_)
+                | ValueKind::Bytes(_)
+                | ValueKind::List(_)
+                | ValueKind::Tuple(_)
+                | ValueKind::Dict(_)
+                | ValueKind::Set(_)
+        )
     }
 
     /// An instance of a builtin type (no `__setattr__` of its own, not callable).

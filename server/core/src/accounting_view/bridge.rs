@@ -33,7 +33,7 @@ pub fn to_py(value: &Value) -> PyValue {
         | ValueKind::Method { .. }
         | ValueKind::TypeForm(_)
         | ValueKind::Function { .. } => PyValue::Other(value.repr()),
-        ValueKind::Unknown(why) => PyValue::Other(why.clone()),
+        ValueKind::Unknown(why) => PyValue::Other(why.why.clone()),
     }
 }
 

@@ -30,13 +30,20 @@ impl Evaluator<'_> {
             self.fail(s.clone(), "TypeError", message);
             return Some(Value::unknown("raises", s));
         }
+        let known = !args.positional.iter().any(Value::contains_unknown);
+        if let (false, false, true, true, "range") = (shadowed, args.unpacked, args.keywords.is_empty(), known, fname) {
+            if let Some((exception, message)) = range_error(&args.positional) {
+                self.fail(s.clone(), exception, message);
+                return Some(Value::unknown("raises", s));
+            }
+        }
         if let (true, false, Some(arg)) = (one_argument, shadowed, args.positional.first()) {
             if let Some(message) = argument_type_error(fname, arg, self.loading.version) {
                 self.fail(s.clone(), "TypeError", message);
                 return Some(Value::unknown("raises", s));
             }
         }
-        if !matches!(fname, "float" | "int" | "str" | "repr" | "bool" | "len" | "list" | "tuple" | "sorted")
+        if !matches!(fname, "float" | "int" | "str" | "repr" | "bool" | "len" | "list" | "tuple" | "sorted" | "set")
             || self.env.contains_key(fname)
             || self.bound_before.contains(fname)
             || args.unpacked
@@ -54,6 +61,7 @@ impl Evaluator<'_> {
                     "bool" => ValueKind::Bool(false),
                     "list" => ValueKind::List(vec![]),
                     "tuple" => ValueKind::Tuple(vec![]),
+                    "set" => ValueKind::Set(vec![]),
                     _ => return None,
                 },
                 s,
@@ -107,8 +115,60 @@ fn argument_count_error(fname: &str, given: usize) -> Option<String> {
         "tuple" | "list" | "set" | "frozenset" if given > 1 => {
             Some(format!("{fname} expected at most 1 argument, got {given}"))
         }
-        "len" | "abs" | "hash" if given != 1 => Some(format!("{fname}() takes exactly one argument ({given} given)")),
+        "len" | "abs" | "hash" | "ord" if given != 1 => {
+            Some(format!("{fname}() takes exactly one argument ({given} given)"))
+        }
+        "range" if given == 0 => Some("range expected at least 1 argument, got 0".into()),
+        "range" if given > 3 => Some(format!("range expected at most 3 arguments, got {given}")),
+        "map" if given < 2 => Some("map() must have at least two arguments.".into()),
+        "filter" if given != 2 => Some(format!("filter expected 2 arguments, got {given}")),
         _ => None,
+    }
+}
+
+/// What `range(*values)` raises, the values known; None where it makes a range.
+pub(super) fn range_error(values: &[Value]) -> Option<(&'static str, String)> {
+    match values.len() {
+        0 => return Some(("TypeError", "range expected at least 1 argument, got 0".into())),
+        n if n > 3 => return Some(("TypeError", format!("range expected at most 3 arguments, got {n}"))),
+        _ => {}
+    }
+    // `range(.3)`: each argument must be an int (bools are).
+    let not_int =
+        values.iter().find(|v| !matches!(v.kind, ValueKind::Int(_) | ValueKind::Bool(_) | ValueKind::BigInt(_)));
+    if let Some(v) = not_int {
+        return Some((
+            "TypeError",
+            format!("'{}' object cannot be interpreted as an integer", v.exception_type_name()),
+        ));
+    }
+    if values.len() == 3 && matches!(values[2].kind, ValueKind::Int(0) | ValueKind::Bool(false)) {
+        return Some(("ValueError", "range() arg 3 must not be zero".into()));
+    }
+    None
+}
+
+/// The type of what calling the builtin `fname` returns, where its arguments make that
+/// certain and the call cannot raise: `range(3)` is a 'range', `zip([1], "ab")` a 'zip'
+/// (such an object is not modelled, only its type: `-range(3)` raises as any 'range' does).
+pub(super) fn result_type(fname: &str, args: &CallArguments) -> Option<&'static str> {
+    if args.unpacked || !args.keywords.is_empty() {
+        return Option::None;
+    }
+    let p = args.positional.as_slice();
+    let int = |v: &Value| matches!(v.kind, ValueKind::Int(_) | ValueKind::Bool(_) | ValueKind::BigInt(_));
+    let iterables = |vs: &[Value]| vs.iter().all(Value::certainly_iterable);
+    match fname {
+        "range" if (1..=3).contains(&p.len()) && p.iter().all(int) => {
+            let zero_step = p.len() == 3 && matches!(p[2].kind, ValueKind::Int(0) | ValueKind::Bool(false));
+            (!zero_step).then_some("range")
+        }
+        "zip" if iterables(p) => Some("zip"),
+        "enumerate" if p.len() == 1 && iterables(p) => Some("enumerate"),
+        // The function is only called as the result is iterated.
+        "map" if p.len() >= 2 && iterables(&p[1..]) => Some("map"),
+        "filter" if p.len() == 2 && iterables(&p[1..]) => Some("filter"),
+        _ => Option::None,
     }
 }
 
@@ -147,6 +207,16 @@ fn argument_type_error(fname: &str, arg: &Value, python: crate::regex_check::Pyt
             Some(format!("object of type '{type_name}' has no len()"))
         }
         "abs" if !number => Some(format!("bad operand type for abs(): '{type_name}'")),
+        "ord" => match &arg.kind {
+            Str(text) if text.chars().count() != 1 => {
+                Some(format!("ord() expected a character, but string of length {} found", text.chars().count()))
+            }
+            Bytes(bytes) if bytes.len() != 1 => {
+                Some(format!("ord() expected a character, but string of length {} found", bytes.len()))
+            }
+            Str(_) | Bytes(_) => Option::None,
+            _ => Some(format!("ord() expected string of length 1, but {type_name} found")),
+        },
         // A slice is hashable from 3.12 on; `Value::hashable` answers for 3.11.
         "hash" => match arg.hashable() {
             Err(t) if t != "slice" || python < crate::regex_check::PythonVersion::V3_12 => {

@@ -66,10 +66,14 @@ impl Evaluator<'_> {
         if builtin == "dict" && !self.env.contains_key("dict") && !arguments.unpacked {
             return self.dict_call(arguments, s);
         }
-        Value::unknown(
-            format!("the call `{}(...)` is not evaluated statically", fname.chars().take(40).collect::<String>()),
-            s,
-        )
+        let why = format!("the call `{}(...)` is not evaluated statically", fname.chars().take(40).collect::<String>());
+        let shadowed = self.env.contains_key(builtin) || self.bound_before.contains(builtin);
+        match super::builtins::result_type(builtin, &arguments) {
+            Some(type_name) if !shadowed && function.is_some_and(|f| f.kind() == "identifier") => {
+                Value::unknown_of_type(type_name, why, s)
+            }
+            _ => Value::unknown(why, s),
+        }
     }
 
     /// The callee, evaluated (a name is looked at, not copied: a large dict bound to it

@@ -362,19 +362,8 @@ impl Evaluator<'_> {
 /// zero step), `Ok(None)` where not unrolled (too many items).
 fn range_items(values: &[Value], s: crate::value::Span) -> Result<Option<Vec<Value>>, (&'static str, String)> {
     let at = |v: ValueKind| Value::new(v, s.clone());
-    match values.len() {
-        0 => return Err(("TypeError", "range expected at least 1 argument, got 0".into())),
-        n if n > 3 => return Err(("TypeError", format!("range expected at most 3 arguments, got {n}"))),
-        _ => {}
-    }
-    // `range(.3)`: each argument must be an int (bools are).
-    let not_int =
-        values.iter().find(|v| !matches!(v.kind, ValueKind::Int(_) | ValueKind::Bool(_) | ValueKind::BigInt(_)));
-    if let (Some(v), 1..=3) = (not_int, values.len()) {
-        return Err(("TypeError", format!("'{}' object cannot be interpreted as an integer", v.exception_type_name())));
-    }
-    if values.len() == 3 && matches!(values[2].kind, ValueKind::Int(0) | ValueKind::Bool(false)) {
-        return Err(("ValueError", "range() arg 3 must not be zero".into()));
+    if let Some(error) = super::builtins::range_error(values) {
+        return Err(error);
     }
     let ints: Option<Vec<i128>> = values
         .iter()

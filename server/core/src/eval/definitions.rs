@@ -50,10 +50,12 @@ impl Evaluator<'_> {
         super::names::collect_bound_names(node, self.text, &mut names);
         for name in names {
             let value = match node.kind() {
-                "function_definition" => ValueKind::Function { name: name.clone(), at: node.start_byte() },
-                _ => ValueKind::Unknown(format!("`{name}` is a function or class")),
+                "function_definition" => {
+                    Value::new(ValueKind::Function { name: name.clone(), at: node.start_byte() }, span(node))
+                }
+                _ => Value::unknown(format!("`{name}` is a function or class"), span(node)),
             };
-            self.env.insert(name.clone(), Value::new(value, span(node)));
+            self.env.insert(name.clone(), value);
         }
         match function {
             Some(f) => self.functions.insert(node.start_byte(), f),

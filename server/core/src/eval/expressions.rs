@@ -41,7 +41,7 @@ impl Evaluator<'_> {
                     match self.string(part).kind {
                         ValueKind::Str(p) => out.push_str(&p),
                         ValueKind::Bytes(b) => bytes.get_or_insert_with(Vec::new).extend(b),
-                        ValueKind::Unknown(why) => return Value::unknown(why, s),
+                        ValueKind::Unknown(why) => return Value::unknown(why.why, s),
                         _ => {}
                     }
                 }
@@ -230,8 +230,9 @@ impl Evaluator<'_> {
             ("+", ValueKind::Bool(b)) => Value::new(ValueKind::Int(*b as i128), s),
             ("~", ValueKind::Int(i)) => Value::new(ValueKind::Int(!i), s),
             ("~", ValueKind::Bool(b)) => Value::new(ValueKind::Int(!(*b as i128)), s),
-            (op @ ("-" | "+" | "~"), kind) if !matches!(kind, ValueKind::Unknown(_)) => {
-                let type_name = v.exception_type_name();
+            // No type a value not known may have defines a unary operator (`-range(3)`).
+            (op @ ("-" | "+" | "~"), kind) if !matches!(kind, ValueKind::Unknown(_)) || v.known_type().is_some() => {
+                let type_name = v.known_type().unwrap_or_else(|| v.exception_type_name());
                 let message = format!("bad operand type for unary {op}: '{type_name}'");
                 self.fail(s.clone(), "TypeError", message);
                 Value::unknown("raises TypeError", s)
@@ -287,10 +288,17 @@ impl Evaluator<'_> {
                     || self.module_attribute_changed_unseen(attr) =>
                 {
                     match attr {
-                        "__version__" => {
-                            Value::unknown(format!("`torch.__version__` {}", crate::value::INSTALLED_TORCH), s)
-                        }
-                        _ => Value::unknown(format!("`torch.{attr}` is not a dtype"), s),
+                        "__version__" => Value::unknown_of_type(
+                            "TorchVersion",
+                            format!("`torch.__version__` {}", crate::value::INSTALLED_TORCH),
+                            s,
+                        ),
+                        _ => match super::modules::torch_submodule(attr) {
+                            Some(name) if !self.module_attribute_changed_unseen(attr) => {
+                                Value::new(ValueKind::Module(name.into()), s)
+                            }
+                            _ => Value::unknown(format!("`torch.{attr}` is not a dtype"), s),
+                        },
                     }
                 }
                 None => {

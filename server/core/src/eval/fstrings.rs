@@ -46,7 +46,7 @@ impl Evaluator<'_> {
         let piece = self.text.get(from..to).ok_or("an f-string Python does not read")?;
         match decode_string_literal(&format!("{open}{piece}{close}"), from..to).kind {
             ValueKind::Str(text) => Ok(text),
-            ValueKind::Unknown(why) => Err(why),
+            ValueKind::Unknown(why) => Err(why.why),
             _ => Err("a bytes f-string".into()),
         }
     }
@@ -82,7 +82,7 @@ impl Evaluator<'_> {
         }
         if !value.repr_is_exact() {
             return Err(match &value.kind {
-                ValueKind::Unknown(why) => why.clone(),
+                ValueKind::Unknown(why) => why.why.clone(),
                 _ => format!("`{}` in an f-string is not evaluated statically", self.t(field)),
             });
         }

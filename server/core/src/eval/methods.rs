@@ -52,6 +52,15 @@ impl Evaluator<'_> {
             self.fail(s.clone(), "TypeError", message);
             return Some(Value::unknown("raises", s));
         }
+        // A view of a dict, known or not: only its type is modelled (`-d.items()` raises).
+        if let (ValueKind::Dict(_), "keys" | "values" | "items") = (&object.kind, method) {
+            let view = match method {
+                "keys" => "dict_keys",
+                "values" => "dict_values",
+                _ => "dict_items",
+            };
+            return Some(Value::unknown_of_type(view, format!("`.{method}()` is a view not evaluated statically"), s));
+        }
         if args.iter().any(Value::contains_unknown) {
             return None;
         }

@@ -91,6 +91,16 @@ fn attribute_table() -> &'static AttributeTable {
     })
 }
 
+static TORCH_SUBMODULES: &str = include_str!("../../data/torch_submodules.txt");
+
+/// The `__name__` of the module `torch.attr` is, where it is one (`torch.onnx`, `torch.os`
+/// is `os`) in the schema's torch (`data/torch_submodules.txt`, made by
+/// `tools/cpython/module_attributes.py --torch`).
+pub fn torch_submodule(attr: &str) -> Option<&'static str> {
+    let line = TORCH_SUBMODULES.lines().find(|l| !l.starts_with('#'))?;
+    line.split(' ').find_map(|pair| pair.split_once('=').filter(|(a, _)| *a == attr).map(|(_, name)| name))
+}
+
 /// The standard-library module `module` certainly has no attribute `attr` under `python`
 /// (`data/module_attributes.txt`, made by `tools/cpython/module_attributes.py`): it is a
 /// plain module (not a package, whose submodules become attributes once imported) that no

@@ -21,8 +21,10 @@ pub(super) fn binary(op: &str, left: &Value, right: &Value, s: Span) -> Result<V
         let float = matches!(left.kind, Float(_)) || matches!(right.kind, Float(_));
         return zero_division(float);
     }
-    // `sys.argv + 1`: a list whose items are not known still has a list's type errors.
-    if left.type_known().is_some() || right.type_known().is_some() {
+    // `sys.argv + 1`: a list whose items are not known still has a list's type errors;
+    // `range(3) + 1` raises as no operand is a number.
+    let typed_only = |v: &Value| v.type_known().is_some() || v.operator_less();
+    if typed_only(left) || typed_only(right) {
         let typed = |v: &Value| v.type_known().unwrap_or_else(|| v.clone());
         return match type_error(op, &typed(left), &typed(right)) {
             Some(message) => Err(("TypeError", message)),
@@ -92,10 +94,11 @@ fn negative_power(left: &Value, right: &Value, s: Span) -> Option<Result<Value, 
 /// do, or where an operand is not known.
 fn type_error(op: &str, left: &Value, right: &Value) -> Option<String> {
     use ValueKind::*;
-    if left.is_unknown() || right.is_unknown() {
+    if [left, right].iter().any(|v| v.is_unknown() && !v.operator_less()) {
         return Option::None;
     }
-    let (lt, rt) = (left.exception_type_name(), right.exception_type_name());
+    let type_name = |v: &Value| v.known_type().unwrap_or_else(|| v.exception_type_name());
+    let (lt, rt) = (type_name(left), type_name(right));
     let numeric = |v: &Value| matches!(v.kind, Bool(_) | Int(_) | BigInt(_) | Float(_));
     let integral = |v: &Value| matches!(v.kind, Bool(_) | Int(_) | BigInt(_));
     let sequence = |v: &Value| matches!(v.kind, Str(_) | Bytes(_) | List(_) | Tuple(_));

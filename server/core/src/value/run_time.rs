@@ -14,17 +14,12 @@ impl Value {
     /// `sys.argv`: a list of str whose length the command line decides (unknown, but a
     /// list: `+sys.argv` raises as any list's would).
     pub fn run_time_list(name: &str, s: Span) -> Value {
-        Value::unknown(format!("`{name}` is a list that {ONLY_AT_RUN_TIME}"), s)
+        Value::unknown_of_type("list", format!("`{name}` is a list that {ONLY_AT_RUN_TIME}"), s)
     }
 
     /// A value of this one's type where only the type is known ([`Value::run_time_list`]):
     /// what its type errors are judged on.
     pub fn type_known(&self) -> Option<Value> {
-        match &self.kind {
-            ValueKind::Unknown(why) if why.ends_with(&format!("is a list that {ONLY_AT_RUN_TIME}")) => {
-                Some(Value::new(ValueKind::List(Vec::new()), self.span.clone()))
-            }
-            _ => None,
-        }
+        (self.known_type() == Some("list")).then(|| Value::new(ValueKind::List(Vec::new()), self.span.clone()))
     }
 }

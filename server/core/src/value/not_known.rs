@@ -1,0 +1,61 @@
+//! Values not known statically: why, and their type where that alone is known. A type
+//! decides some errors without the value: `-range(3)`, `sys.argv + 1`, `zip(1)`.
+
+use super::{Value, ValueKind};
+
+/// Why a value is not known statically, and its type where that alone is known
+/// (`range(n)`, `sys.argv`, `d.items()`): a type's errors need no value (`-range(3)`).
+#[derive(Clone, Debug)]
+pub struct NotKnown {
+    pub why: String,
+    pub type_name: Option<&'static str>,
+}
+
+impl std::ops::Deref for NotKnown {
+    type Target = String;
+    fn deref(&self) -> &String {
+        &self.why
+    }
+}
+
+impl std::fmt::Display for NotKnown {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(&self.why)
+    }
+}
+
+impl From<&NotKnown> for String {
+    fn from(not_known: &NotKnown) -> String {
+        not_known.why.clone()
+    }
+}
+
+/// Types whose objects have no arithmetic operators (comparisons aside): any binary operator
+/// on one raises unless the other operand's reflected method takes it (`[1] * range(3)`
+/// raises as a sequence does). None of the types a value not known may have defines a unary
+/// operator either.
+const OPERATOR_LESS: [&str; 6] = ["range", "zip", "enumerate", "map", "filter", "dict_values"];
+
+/// Types whose objects iterate without raising.
+const ITERABLE: [&str; 10] =
+    ["list", "range", "zip", "enumerate", "map", "filter", "dict_keys", "dict_values", "dict_items", "TorchVersion"];
+
+impl Value {
+    /// The type of a value not known statically, where that alone is known.
+    pub fn known_type(&self) -> Option<&'static str> {
+        match &self.kind {
+            ValueKind::Unknown(not_known) => not_known.type_name,
+            _ => None,
+        }
+    }
+
+    /// A value not known whose type has no arithmetic operators (see [`OPERATOR_LESS`]).
+    pub fn operator_less(&self) -> bool {
+        self.known_type().is_some_and(|t| OPERATOR_LESS.contains(&t))
+    }
+
+    /// Whether `iter()` of this value certainly succeeds (its items need not be known).
+    pub fn certainly_iterable(&self) -> bool {
+        self.is_builtin_iterable() || self.known_type().is_some_and(|t| ITERABLE.contains(&t))
+    }
+}
