@@ -208,9 +208,13 @@ impl Evaluator<'_> {
             targets.push(target);
             value_node = next;
         }
-        let value = self.expr(value_node);
+        let mut value = self.expr(value_node);
         if self.model.load_error.is_some() {
             return;
+        }
+        // Each target is bound to the one object: a change through one is seen by all.
+        if targets.len() > 1 {
+            self.sharing.label(&mut value);
         }
         let (last, first) = targets.split_last().expect("one target at least");
         for target in first {

@@ -830,3 +830,15 @@ fn values_known_only_by_type_raise_their_type_errors() {
         assert_eq!(load_error(text), None, "{text}");
     }
 }
+
+/// `a = b = []` binds both names to one object: a change through one is seen through the
+/// other (Python semantics; the real check-manifest reports `extra` for the first line).
+#[test]
+fn chained_assignment_targets_share_one_object() {
+    let d = manifest("manifest = d = {'manifest_version': 1}\nd['extra'] = 1\n");
+    assert_eq!(d.get("extra").unwrap().value.repr(), "1");
+    let d = manifest("a = b = []\na.append(1)\nmanifest = {'x': b}\n");
+    assert_eq!(d.get("x").unwrap().value.repr(), "[1]");
+    let d = manifest("a = b = [[]]\na[0].append(2)\nmanifest = {'x': b}\n");
+    assert_eq!(d.get("x").unwrap().value.repr(), "[[2]]");
+}
