@@ -27,27 +27,18 @@ import os
 import subprocess
 import sys
 
+from stdlib_probe import STDLIB_MODULES
+
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "server", "core", "data")
 OUT = os.path.join(DATA, "module_attributes.txt")
 SUBMODULES_OUT = os.path.join(DATA, "torch_submodules.txt")
 
 # Run in each CPython, without the user's site-packages or environment (-E -s; `site` still runs, as it does
 # for the tool: it sets `sys.__interactivehook__`).
-PROBE = r"""
-import contextlib, importlib, io, json, sys, warnings
-SKIP = {"antigravity", "this", "idlelib", "tkinter", "turtle", "turtledemo", "__main__", "pydoc_data",
-        "lib2to3", "ensurepip", "venv"}
+PROBE = STDLIB_MODULES + r"""
+import json
 found, open_ended = {}, []
-for name in sorted(sys.stdlib_module_names):
-    if name in SKIP or name.startswith("_"):
-        continue
-    try:
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                module = importlib.import_module(name)
-    except BaseException:
-        continue
+for name, module in stdlib_modules():
     if hasattr(module, "__path__"):
         open_ended.append(name)
         continue

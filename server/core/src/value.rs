@@ -17,7 +17,7 @@ mod set_order;
 pub mod type_form;
 pub use builtin::{attribute_type, class_lacks, is_builtin_class};
 pub use equality::{key_hash, py_eq};
-pub use not_known::NotKnown;
+pub use not_known::{NotKnown, Operators};
 pub use run_time::{INSTALLED_TORCH, ONLY_AT_RUN_TIME};
 pub use set_order::set_iteration_order;
 use set_order::{set_order, set_order_is_known};
@@ -228,12 +228,18 @@ impl Value {
     }
 
     pub fn unknown(reason: impl Into<String>, span: Span) -> Value {
-        Value { kind: ValueKind::Unknown(NotKnown { why: reason.into(), type_name: None }), span, identity: 0 }
+        let not_known = NotKnown { why: reason.into(), type_name: None, operators: Operators::NotModelled };
+        Value { kind: ValueKind::Unknown(not_known), span, identity: 0 }
     }
 
     /// A value not known statically of which the type is known (see [`NotKnown`]).
-    pub fn unknown_of_type(type_name: &'static str, reason: impl Into<String>, span: Span) -> Value {
-        let not_known = NotKnown { why: reason.into(), type_name: Some(type_name) };
+    pub fn unknown_of_type(
+        type_name: &'static str,
+        operators: Operators,
+        reason: impl Into<String>,
+        span: Span,
+    ) -> Value {
+        let not_known = NotKnown { why: reason.into(), type_name: Some(type_name), operators };
         Value { kind: ValueKind::Unknown(not_known), span, identity: 0 }
     }
 

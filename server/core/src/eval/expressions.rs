@@ -288,16 +288,19 @@ impl Evaluator<'_> {
                     || self.module_attribute_changed_unseen(attr) =>
                 {
                     match attr {
+                        // A str subclass: its binary operators are str's.
                         "__version__" => Value::unknown_of_type(
                             "TorchVersion",
+                            crate::value::Operators::NotModelled,
                             format!("`torch.__version__` {}", crate::value::INSTALLED_TORCH),
                             s,
                         ),
+                        _ if self.module_attribute_changed_unseen(attr) => {
+                            Value::unknown(format!("`torch.{attr}` may be set by code not evaluated statically"), s)
+                        }
                         _ => match super::modules::torch_submodule(attr) {
-                            Some(name) if !self.module_attribute_changed_unseen(attr) => {
-                                Value::new(ValueKind::Module(name.into()), s)
-                            }
-                            _ => Value::unknown(format!("`torch.{attr}` is not a dtype"), s),
+                            Some(name) => Value::new(ValueKind::Module(name.into()), s),
+                            None => super::modules::typed_module_attribute("torch", attr, self.loading.version, s),
                         },
                     }
                 }

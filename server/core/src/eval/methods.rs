@@ -13,7 +13,7 @@ use super::builtins::CallArguments;
 use super::{span, Evaluator};
 use crate::fields::{Field, FieldChild};
 use crate::regex_check::PythonVersion;
-use crate::value::{py_eq, Dict, Span, Value, ValueKind};
+use crate::value::{py_eq, Dict, Operators, Span, Value, ValueKind};
 use tree_sitter::Node;
 
 /// What a method gives: a value, or the exception it raises (type, `str(exc)`).
@@ -54,12 +54,14 @@ impl Evaluator<'_> {
         }
         // A view of a dict, known or not: only its type is modelled (`-d.items()` raises).
         if let (ValueKind::Dict(_), "keys" | "values" | "items") = (&object.kind, method) {
-            let view = match method {
-                "keys" => "dict_keys",
-                "values" => "dict_values",
-                _ => "dict_items",
+            // The keys and items views take set operators.
+            let (view, operators) = match method {
+                "keys" => ("dict_keys", Operators::NotModelled),
+                "values" => ("dict_values", Operators::NoneDefined),
+                _ => ("dict_items", Operators::NotModelled),
             };
-            return Some(Value::unknown_of_type(view, format!("`.{method}()` is a view not evaluated statically"), s));
+            let why = format!("`.{method}()` is a view not evaluated statically");
+            return Some(Value::unknown_of_type(view, operators, why, s));
         }
         if args.iter().any(Value::contains_unknown) {
             return None;

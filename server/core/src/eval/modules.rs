@@ -4,7 +4,7 @@
 
 use super::{span, Evaluator};
 use crate::regex_check::PythonVersion;
-use crate::value::{Span, Value, ValueKind};
+use crate::value::{Operators, Span, Value, ValueKind};
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 use tree_sitter::Node;
@@ -89,6 +89,61 @@ fn attribute_table() -> &'static AttributeTable {
         }
         table
     })
+}
+
+static ATTRIBUTE_TYPES: &str = include_str!("../../data/module_attribute_types.txt");
+
+/// Per `(module, attribute)` of [`ATTRIBUTE_TYPES`]: its type's name, one for every CPython
+/// or one per CPython of the header's (`-` for none).
+struct AttributeTypes {
+    minors: Vec<u32>,
+    types: HashMap<(&'static str, &'static str), Vec<&'static str>>,
+}
+
+fn attribute_types() -> &'static AttributeTypes {
+    static TABLE: OnceLock<AttributeTypes> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut lines = ATTRIBUTE_TYPES.lines();
+        // `# ...: CPython 3.10 3.11 3.12 3.13 on linux; ...`
+        let header = lines.next().unwrap_or("");
+        let versions = header.split("CPython ").nth(1).and_then(|rest| rest.split(" on ").next()).unwrap_or("");
+        let minors = versions.split(' ').filter_map(|v| v.strip_prefix("3.")?.parse().ok()).collect();
+        let mut types = HashMap::new();
+        for line in lines {
+            let mut words = line.split(' ');
+            if let (Some(module), Some(attr)) = (words.next(), words.next()) {
+                types.insert((module, attr), words.collect());
+            }
+        }
+        AttributeTypes { minors, types }
+    })
+}
+
+/// The type of `module.attr` under `python` where that type defines no arithmetic operator
+/// but `|` (`json.dumps` is a 'function', `typing.Any` an '_AnyMeta' from 3.11 on): what it
+/// is otherwise is not known, but `-json.dumps` raises. Made by
+/// `tools/cpython/module_attribute_types.py`; torch's for the schema's torch.
+pub fn module_attribute_type(module: &str, attr: &str, python: PythonVersion) -> Option<(&'static str, Operators)> {
+    let table = attribute_types();
+    let types = table.types.get(&(module, attr))?;
+    let name = match types.as_slice() {
+        [one] => one,
+        per_version => per_version.get(table.minors.iter().position(|m| *m == python.minor())?)?,
+    };
+    match name.strip_suffix('|') {
+        _ if *name == "-" => None,
+        Some(name) => Some((name, Operators::OnlyOr)),
+        None => Some((name, Operators::NoneDefined)),
+    }
+}
+
+/// `module.attr` of a type [`module_attribute_type`] knows, else not known.
+pub(super) fn typed_module_attribute(module: &str, attr: &str, python: PythonVersion, s: Span) -> Value {
+    let why = format!("`{module}.{attr}` is not evaluated statically");
+    match module_attribute_type(module, attr, python) {
+        Some((type_name, operators)) => Value::unknown_of_type(type_name, operators, why, s),
+        None => Value::unknown(why, s),
+    }
 }
 
 static TORCH_SUBMODULES: &str = include_str!("../../data/torch_submodules.txt");
@@ -177,7 +232,7 @@ impl Evaluator<'_> {
             return Some(Value::new(constant, s));
         }
         if !module_lacks(module, attr, self.loading.version) {
-            return None;
+            return Some(typed_module_attribute(module, attr, self.loading.version, s));
         }
         self.fail(s.clone(), "AttributeError", format!("module '{module}' has no attribute '{attr}'"));
         Some(Value::unknown(format!("`{module}` has no attribute `{attr}`"), s))

@@ -23,7 +23,7 @@ pub(super) fn binary(op: &str, left: &Value, right: &Value, s: Span) -> Result<V
     }
     // `sys.argv + 1`: a list whose items are not known still has a list's type errors;
     // `range(3) + 1` raises as no operand is a number.
-    let typed_only = |v: &Value| v.type_known().is_some() || v.operator_less();
+    let typed_only = |v: &Value| v.type_known().is_some() || v.lacks_operator(op);
     if typed_only(left) || typed_only(right) {
         let typed = |v: &Value| v.type_known().unwrap_or_else(|| v.clone());
         return match type_error(op, &typed(left), &typed(right)) {
@@ -94,7 +94,7 @@ fn negative_power(left: &Value, right: &Value, s: Span) -> Option<Result<Value, 
 /// do, or where an operand is not known.
 fn type_error(op: &str, left: &Value, right: &Value) -> Option<String> {
     use ValueKind::*;
-    if [left, right].iter().any(|v| v.is_unknown() && !v.operator_less()) {
+    if [left, right].iter().any(|v| v.is_unknown() && !v.lacks_operator(op)) {
         return Option::None;
     }
     let type_name = |v: &Value| v.known_type().unwrap_or_else(|| v.exception_type_name());

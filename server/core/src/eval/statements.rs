@@ -171,11 +171,16 @@ impl Evaluator<'_> {
                         ValueKind::Dtype { attr: d.attr.clone(), canonical: d.canonical.clone() },
                         span(name),
                     ),
+                    None if !may_set_attribute(self.text, imported) => {
+                        super::modules::typed_module_attribute(module, imported, self.loading.version, span(name))
+                    }
                     None => Value::unknown(format!("`{imported}` from torch is not a dtype"), span(name)),
                 }
             } else if module == "sys" && imported == super::modules::SYS_EXIT && !may_set_attribute(self.text, imported)
             {
                 Value::new(ValueKind::Builtin(super::modules::SYS_EXIT), span(name))
+            } else if known && !may_set_attribute(self.text, imported) {
+                super::modules::typed_module_attribute(module, imported, self.loading.version, span(name))
             } else {
                 Value::unknown(format!("`{bound}` is imported from `{module}`"), span(name))
             };

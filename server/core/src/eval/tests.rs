@@ -842,3 +842,47 @@ fn chained_assignment_targets_share_one_object() {
     let d = manifest("a = b = [[]]\na[0].append(2)\nmanifest = {'x': b}\n");
     assert_eq!(d.get("x").unwrap().value.repr(), "[[2]]");
 }
+
+/// An attribute of a module whose type has no arithmetic operators but `|`
+/// (`data/module_attribute_types.txt`) raises that type's errors under the loading Python:
+/// each message is what `python3.1x -c` printed for the same line.
+#[test]
+fn module_attributes_of_operator_less_types_raise_per_python() {
+    let load_error_in = |text: &str, version| {
+        let loading = super::modules::LoadingPython { version, ..Default::default() };
+        let model = super::evaluate_with(&parse(text, None), text, &Cancel::default(), loading).ok().unwrap();
+        model.load_error.map(|e| e.message)
+    };
+    let any = "from typing import Any\nx = +Any\n";
+    assert_eq!(
+        load_error_in(any, PythonVersion::V3_10).as_deref(),
+        Some("bad operand type for unary +: '_SpecialForm'")
+    );
+    assert_eq!(load_error_in(any, PythonVersion::V3_13).as_deref(), Some("bad operand type for unary +: '_AnyMeta'"));
+    let cases = [
+        ("import json\nx = -json.dumps\n", "bad operand type for unary -: 'function'"),
+        (
+            "import torch\nx = torch.add + 1\n",
+            "unsupported operand type(s) for +: 'builtin_function_or_method' and 'int'",
+        ),
+        (
+            "from torch import add\nx = [1] * add\n",
+            "can't multiply sequence by non-int of type 'builtin_function_or_method'",
+        ),
+        ("import sys\nx = sys.modules + 1\n", "unsupported operand type(s) for +: 'dict' and 'int'"),
+        ("import os.path\nx = -os.path.join\n", "bad operand type for unary -: 'function'"),
+        ("import typing\nx = ~typing.Optional\n", "bad operand type for unary ~: '_SpecialForm'"),
+    ];
+    for (text, message) in cases {
+        assert_eq!(load_error_in(text, PythonVersion::V3_11).as_deref(), Some(message), "{text}");
+    }
+    // `|` makes a union; a name the manifest may set, a stream pytest replaces: not claimed.
+    for text in [
+        "from typing import Any\nx = Any | None\n",
+        "import json\njson.dumps = 1\nx = -json.dumps\n",
+        "import json\nsetattr(json, 'dumps', 1)\nfrom json import dumps\nx = -dumps\n",
+        "import sys\nx = -sys.stdout\n",
+    ] {
+        assert_eq!(load_error_in(text, PythonVersion::V3_11), None, "{text}");
+    }
+}

@@ -5,10 +5,26 @@ use super::{Value, ValueKind};
 
 /// Why a value is not known statically, and its type where that alone is known
 /// (`range(n)`, `sys.argv`, `d.items()`): a type's errors need no value (`-range(3)`).
+/// Every type given here defines no unary operator.
 #[derive(Clone, Debug)]
 pub struct NotKnown {
     pub why: String,
     pub type_name: Option<&'static str>,
+    pub operators: Operators,
+}
+
+/// The binary operators of a [`NotKnown`]'s type, as far as they are modelled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Operators {
+    /// Not modelled (`d.keys() - s` takes a set; `sys.argv`'s list is judged as a list).
+    #[default]
+    NotModelled,
+    /// None (comparisons aside): any binary operator on one raises unless the other
+    /// operand's reflected method takes it (`[1] * range(3)` raises as a sequence does).
+    NoneDefined,
+    /// Only `|` (`type`, `typing.Any`: `Any | None` makes a union); the others raise as
+    /// for [`Operators::NoneDefined`].
+    OnlyOr,
 }
 
 impl std::ops::Deref for NotKnown {
@@ -30,12 +46,6 @@ impl From<&NotKnown> for String {
     }
 }
 
-/// Types whose objects have no arithmetic operators (comparisons aside): any binary operator
-/// on one raises unless the other operand's reflected method takes it (`[1] * range(3)`
-/// raises as a sequence does). None of the types a value not known may have defines a unary
-/// operator either.
-const OPERATOR_LESS: [&str; 6] = ["range", "zip", "enumerate", "map", "filter", "dict_values"];
-
 /// Types whose objects iterate without raising.
 const ITERABLE: [&str; 10] =
     ["list", "range", "zip", "enumerate", "map", "filter", "dict_keys", "dict_values", "dict_items", "TorchVersion"];
@@ -49,9 +59,17 @@ impl Value {
         }
     }
 
-    /// A value not known whose type has no arithmetic operators (see [`OPERATOR_LESS`]).
-    pub fn operator_less(&self) -> bool {
-        self.known_type().is_some_and(|t| OPERATOR_LESS.contains(&t))
+    /// A value not known whose type certainly lacks the binary operator `op` (see
+    /// [`Operators`]).
+    pub fn lacks_operator(&self, op: &str) -> bool {
+        match &self.kind {
+            ValueKind::Unknown(not_known) => match not_known.operators {
+                Operators::NoneDefined => true,
+                Operators::OnlyOr => op != "|",
+                Operators::NotModelled => false,
+            },
+            _ => false,
+        }
     }
 
     /// Whether `iter()` of this value certainly succeeds (its items need not be known).

@@ -14,7 +14,12 @@ impl Value {
     /// `sys.argv`: a list of str whose length the command line decides (unknown, but a
     /// list: `+sys.argv` raises as any list's would).
     pub fn run_time_list(name: &str, s: Span) -> Value {
-        Value::unknown_of_type("list", format!("`{name}` is a list that {ONLY_AT_RUN_TIME}"), s)
+        Value::unknown_of_type(
+            "list",
+            super::Operators::NotModelled,
+            format!("`{name}` is a list that {ONLY_AT_RUN_TIME}"),
+            s,
+        )
     }
 
     /// A value of this one's type where only the type is known ([`Value::run_time_list`]):
