@@ -1,6 +1,7 @@
 //! Python builtins: the calls evaluated on known arguments, and the names that exist
 //! without being defined (builtins and the standard-library modules safe to import).
 
+use super::comparisons::first_sort_comparison_raises;
 use super::Evaluator;
 use crate::schema::python_strip;
 use crate::value::{Span, Value, ValueKind};
@@ -88,6 +89,10 @@ impl Evaluator<'_> {
             "list" => ValueKind::List(items(arg)?),
             "tuple" => ValueKind::Tuple(items(arg)?),
             "sorted" => {
+                if let Some((exception, message)) = first_sort_comparison_raises(&items(arg)?) {
+                    self.fail(s.clone(), exception, message);
+                    return Some(Value::unknown("raises", s));
+                }
                 // A set's order does not matter to its sorted list.
                 let mut v = match &arg.kind {
                     ValueKind::Set(elements) => elements.clone(),

@@ -84,6 +84,16 @@ pub(super) fn compare(op: &str, left: &Value, right: &Value) -> Result<Option<bo
     }
 }
 
+/// What sorting `items` raises where its first comparison does: `items[1] < items[0]`, the
+/// first CPython 3.10-3.13 make (`[b"a", "b"].sort()`: `'<' not supported between instances
+/// of 'str' and 'bytes'`). None where it does not raise, or is not known.
+pub(super) fn first_sort_comparison_raises(items: &[Value]) -> Option<Raise> {
+    match items {
+        [first, second, ..] => order(second, first, "<").err(),
+        _ => None,
+    }
+}
+
 /// How `left` orders against `right` for the ordering operator `op` (named in the TypeError).
 fn order(left: &Value, right: &Value, op: &str) -> Result<Option<Ordering>, Raise> {
     use ValueKind::{BigInt, Bool, Bytes, Float, Int, List, Set, Str, Tuple, Unknown};

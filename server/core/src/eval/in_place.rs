@@ -2,6 +2,7 @@
 //! which they are, and their change applied to a value the evaluator holds, with what they
 //! certainly raise (`KeyError` of `pop` or `set.remove`, `ValueError` of `list.remove`).
 
+use super::comparisons::first_sort_comparison_raises;
 use super::items::Raised;
 use crate::value::{py_eq, Span, Value, ValueKind};
 
@@ -132,12 +133,19 @@ pub(super) fn apply_method(
                 false
             }
         }
-        _ => emptied_or_reordered(current, method, args),
+        _ => emptied_or_reordered(current, method, args, call_span, raises),
     }
 }
 
-/// `clear`, `reverse` and `sort` (without arguments); false when not understood.
-fn emptied_or_reordered(current: &mut Value, method: &str, args: &[Value]) -> bool {
+/// `clear`, `reverse` and `sort` (without arguments); false when not understood. What
+/// `sort` certainly raises goes to `raises`.
+fn emptied_or_reordered(
+    current: &mut Value,
+    method: &str,
+    args: &[Value],
+    call_span: Span,
+    raises: &mut Option<Raised>,
+) -> bool {
     match (&mut current.kind, method) {
         (ValueKind::List(items) | ValueKind::Set(items), "clear") if args.is_empty() => {
             items.clear();
@@ -153,7 +161,10 @@ fn emptied_or_reordered(current: &mut Value, method: &str, args: &[Value]) -> bo
         }
         // Only strs, or only numbers (not NaN): an order every Python agrees on.
         (ValueKind::List(items), "sort") if args.is_empty() => {
-            if items.iter().all(|i| matches!(i.kind, ValueKind::Str(_))) {
+            if let Some((exception, message)) = first_sort_comparison_raises(items) {
+                *raises = Some((call_span, exception, message));
+                true
+            } else if items.iter().all(|i| matches!(i.kind, ValueKind::Str(_))) {
                 items.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
                 true
             } else if items.iter().all(|i| i.as_number().is_some_and(|n| !n.is_nan())) {

@@ -319,21 +319,39 @@ impl Evaluator<'_> {
         if self.model.load_error.is_some() {
             return;
         }
-        let Some(container) = self.at_path(&root, &path) else { return };
-        // `m["k"] = (m,)`: the container holds itself, which a copy cannot stand for (its
-        // repr is cut short where it recurs).
+        // Taken out while the environment is borrowed, and put back.
+        let mut sharing = std::mem::take(&mut self.sharing);
+        let Some(container) = self.at_path(&root, &path) else {
+            self.sharing = sharing;
+            return;
+        };
+        // `m["k"] = (m,)`: the container holds itself, which a copy one level down stands
+        // for (its repr is cut short where it recurs).
         let identity = container.identity;
+        let mut self_copy = None;
         let op = match op {
             ItemOp::Assign(value) if identity != 0 && holds_identity(&value, identity) => {
-                let span = value.span.clone();
-                ItemOp::Assign(Value::unknown("a container that holds itself (its repr is cut short)", span))
+                let apply =
+                    |copy: &mut Value, cut: Value| apply_item_op(copy, key.clone(), ItemOp::Assign(cut)).is_ok();
+                match sharing.unroll_self_reference(container, &value, apply) {
+                    Some((unrolled, copy)) => {
+                        self_copy = Some(copy);
+                        ItemOp::Assign(unrolled)
+                    }
+                    None => ItemOp::Assign(value),
+                }
             }
             op => op,
         };
+        self.sharing = sharing;
+        let Some(container) = self.at_path(&root, &path) else { return };
         if let Err((s, exception, message)) = apply_item_op(container, key, op) {
             self.fail(s, exception, message);
         }
         self.changed_in_place(root, path);
+        if let Some(copy) = self_copy {
+            self.sharing.record_self_copy(identity, copy);
+        }
     }
 
     /// `item_statement` where the object is not a name we hold (`["a"]["b"] = 1`, an unknown

@@ -15,9 +15,60 @@ use std::collections::HashSet;
 pub(super) struct Sharing {
     last: u32,
     copied: HashSet<u32>,
+    /// A container that holds itself, and the copy of it that stands where it recurs.
+    self_copies: Vec<(u32, u32)>,
 }
 
+/// Why a container's self-reference is not known: Python's repr of it is cut short.
+const HOLDS_ITSELF: &str = "a container that holds itself (its repr is cut short)";
+
+/// Why a container a block not evaluated may change is not known.
+const BLOCK_MAY_CHANGE: &str = "may be changed by a block that is not evaluated statically";
+
 impl Sharing {
+    /// `value`, about to be put into the container `identity` by `apply` (`d["k"] = [d]`),
+    /// with each reference to the container replaced by a copy of the container as it will
+    /// be, one level down: `d["self"] = d` makes `{'self': {'self': <unknown>}}`. That is
+    /// what check-manifest reads of it (its keys, its type), not its repr. The copy's
+    /// identity comes with it, for [`Sharing::record_self_copy`] once the change is made.
+    /// None where `apply` on a copy fails.
+    pub(super) fn unroll_self_reference(
+        &mut self,
+        container: &Value,
+        value: &Value,
+        apply: impl FnOnce(&mut Value, Value) -> bool,
+    ) -> Option<(Value, u32)> {
+        let identity = container.identity;
+        let cut = replace_identity(value.clone(), identity, &Value::unknown(HOLDS_ITSELF, value.span.clone()));
+        let mut copy = container.clone();
+        if !apply(&mut copy, cut) {
+            return None;
+        }
+        self.last += 1;
+        copy.identity = self.last;
+        Some((replace_identity(value.clone(), identity, &copy), copy.identity))
+    }
+
+    /// The container `holder` now holds `copy` where it holds itself: a later change to
+    /// either forgets the copy.
+    pub(super) fn record_self_copy(&mut self, holder: u32, copy: u32) {
+        self.self_copies.push((holder, copy));
+    }
+
+    /// The containers to forget once the container `changed` changed in place: a copy
+    /// standing for a container that holds itself no longer equals it, and a change made
+    /// through the copy is one to the container itself.
+    fn stale_self_copies(&mut self, changed: u32) -> HashSet<u32> {
+        let mut stale = HashSet::new();
+        for (holder, copy) in &self.self_copies {
+            if changed == *holder {
+                stale.insert(*copy);
+            } else if changed == *copy {
+                stale.extend([*holder, *copy]);
+            }
+        }
+        stale
+    }
     /// Gives every list and dict in `value` an identity (keeping those it has) and records
     /// them as copied: the caller is about to copy `value`.
     pub(super) fn label(&mut self, value: &mut Value) {
@@ -57,12 +108,42 @@ impl Evaluator<'_> {
             }
             _ => None,
         };
+        let identity = self.at_path(&root, &path).map_or(0, |v| v.identity);
+        let stale = if identity == 0 { HashSet::new() } else { sharing.stale_self_copies(identity) };
         self.sharing = sharing;
-        let Some(changed) = changed else { return };
-        for value in self.env.values_mut() {
-            replace_copies(value, &changed);
+        if let Some(changed) = changed {
+            for value in self.env.values_mut() {
+                replace_copies(value, &changed);
+            }
+        }
+        if !stale.is_empty() {
+            for value in self.env.values_mut() {
+                forget_copies(value, &stale, HOLDS_ITSELF);
+            }
         }
     }
+}
+
+/// `value` with each container of identity `identity` in it replaced by `with`.
+fn replace_identity(mut value: Value, identity: u32, with: &Value) -> Value {
+    if value.identity == identity {
+        return Value { span: value.span, ..with.clone() };
+    }
+    match &mut value.kind {
+        ValueKind::List(items) | ValueKind::Tuple(items) => {
+            for item in items.iter_mut() {
+                *item = replace_identity(std::mem::replace(item, Value::unknown("", 0..0)), identity, with);
+            }
+        }
+        ValueKind::Dict(d) => {
+            for entry in d.entries.iter_mut() {
+                let taken = std::mem::replace(&mut entry.value, Value::unknown("", 0..0));
+                entry.value = replace_identity(taken, identity, with);
+            }
+        }
+        _ => {}
+    }
+    value
 }
 
 /// Replaces every container in `value` with `changed`'s identity by `changed`.
@@ -106,9 +187,9 @@ impl Evaluator<'_> {
             match (&mut value.kind, name == "manifest" && identities.contains(&value.identity)) {
                 (ValueKind::Dict(d), true) => {
                     d.open = true;
-                    d.entries.iter_mut().for_each(|e| forget_copies(&mut e.value, &identities));
+                    d.entries.iter_mut().for_each(|e| forget_copies(&mut e.value, &identities, BLOCK_MAY_CHANGE));
                 }
-                _ => forget_copies(value, &identities),
+                _ => forget_copies(value, &identities, BLOCK_MAY_CHANGE),
             }
         }
         let message = format!(
@@ -131,15 +212,17 @@ fn collect_copied(value: &Value, copied: &HashSet<u32>, out: &mut HashSet<u32>) 
     }
 }
 
-/// Makes every container in `value` with one of `identities` unknown.
-fn forget_copies(value: &mut Value, identities: &HashSet<u32>) {
+/// Makes every container in `value` with one of `identities` unknown, for the reason `why`.
+fn forget_copies(value: &mut Value, identities: &HashSet<u32>, why: &str) {
     if identities.contains(&value.identity) {
-        *value = Value::unknown("may be changed by a block that is not evaluated statically", value.span.clone());
+        *value = Value::unknown(why, value.span.clone());
         return;
     }
     match &mut value.kind {
-        ValueKind::List(items) | ValueKind::Tuple(items) => items.iter_mut().for_each(|v| forget_copies(v, identities)),
-        ValueKind::Dict(d) => d.entries.iter_mut().for_each(|e| forget_copies(&mut e.value, identities)),
+        ValueKind::List(items) | ValueKind::Tuple(items) => {
+            items.iter_mut().for_each(|v| forget_copies(v, identities, why))
+        }
+        ValueKind::Dict(d) => d.entries.iter_mut().for_each(|e| forget_copies(&mut e.value, identities, why)),
         _ => {}
     }
 }

@@ -491,23 +491,48 @@ impl Evaluator<'_> {
     ) -> Option<bool> {
         let mut raises = None;
         let mut understood = false;
+        // Taken out while the environment is borrowed, and put back.
+        let mut sharing = std::mem::take(&mut self.sharing);
+        let mut self_copy = None;
         if let Some(current) = self.at_path(&root, &path) {
-            // `a.append(b)` where b holds a: a structure that holds itself is not modelled.
+            // `a.append(b)` where b holds a: the container comes to hold itself, held as a
+            // copy of itself one level down (`Sharing::unroll_self_reference`).
             let identity = current.identity;
             let recursive = identity != 0
                 && args.is_some_and(|args| args.iter().any(|a| super::items::holds_identity(a, identity)));
-            understood = !recursive && args.is_some_and(|args| apply_method(current, method, args, s, &mut raises));
+            let mut unrolled = None;
+            if let (true, Some(args)) = (recursive, args) {
+                let bundle = Value::new(ValueKind::Tuple(args.to_vec()), s.clone());
+                let apply = |copy: &mut Value, cut: Value| {
+                    let ValueKind::Tuple(cut) = cut.kind else { return false };
+                    let mut raised = None;
+                    apply_method(copy, method, &cut, s.clone(), &mut raised) && raised.is_none()
+                };
+                if let Some((value, copy)) = sharing.unroll_self_reference(current, &bundle, apply) {
+                    self_copy = Some((identity, copy));
+                    unrolled = match value.kind {
+                        ValueKind::Tuple(items) => Some(items),
+                        _ => None,
+                    };
+                }
+            }
+            let args = if recursive { unrolled.as_deref() } else { args };
+            understood = args.is_some_and(|args| apply_method(current, method, args, s, &mut raises));
             if !understood && unknown_otherwise {
                 let identity = current.identity;
                 *current = Value::unknown("changed by a method not evaluated statically", current.span.clone());
                 current.identity = identity;
             }
         }
+        self.sharing = sharing;
         if let Some((s, exception, message)) = raises {
             self.fail(s, exception, message);
             return None;
         }
         self.changed_in_place(root, path);
+        if let Some((holder, copy)) = self_copy {
+            self.sharing.record_self_copy(holder, copy);
+        }
         Some(understood)
     }
 
