@@ -1,14 +1,14 @@
 //! Completion, context-aware and tolerant of half-typed text.
 //!
-//! The context comes from the tokens ([`crate::cpython::lexer`]) from the `manifest = ` (or
+//! The context comes from the tokens ([`crate::lexer`]) from the `manifest = ` (or
 //! `manifest["key"] = `) assignment before the cursor up to the cursor, tracking open
 //! brackets, the current key of each dict, and whether the cursor is at a key, a value or a
 //! list item, and inside a string. This works where the syntax tree is broken by the very
 //! text being typed.
 
 use crate::analysis::Analysis;
-use crate::cpython::lexer::{lex, Token, TokenKind};
 use crate::key_docs;
+use crate::lexer::{lex, Token, TokenKind};
 use crate::schema::schema;
 use crate::value::Span;
 

@@ -24,6 +24,7 @@ pub mod findings;
 pub mod fix_data;
 pub mod hover;
 pub mod key_docs;
+pub mod lexer;
 pub mod line_index;
 pub mod locate;
 pub mod markdown;
@@ -41,7 +42,7 @@ pub mod validate;
 pub mod value;
 
 /// The lexer's old path (`size_limit.rs` and outside callers read `crate::lex`).
-pub use cpython::lexer as lex;
+pub use lexer as lex;
 
 pub use analysis::{analyze, Analysis, AnalysisInput};
 pub use cancel::{Cancel, Cancellable, Cancelled};

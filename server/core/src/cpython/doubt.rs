@@ -4,7 +4,7 @@
 //! name these errors; they only say that CPython's own `compile()` should be asked
 //! (`Analysis::syntax_in_doubt`).
 
-use super::lexer::{lex, TokenKind};
+use crate::lexer::{lex, TokenKind};
 
 /// Operators after which a statement cannot end.
 const NEEDS_OPERAND: &[&str] = &[

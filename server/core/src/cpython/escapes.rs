@@ -180,8 +180,12 @@ pub fn unicode_character_named(name: &str) -> Option<char> {
     let squeeze = |s: &str| s.chars().filter(|&c| c != ' ' && c != '-').collect::<String>();
     // Same letters as the official name but written differently: a loose match, not an alias.
     let loose = upper != official && squeeze(&upper) == squeeze(&official);
-    // Names hold letters, digits, spaces and hyphens only (`unicode_names2` also reads a tab).
-    let spelled = name.chars().all(|c| c.is_ascii_alphanumeric() || c == ' ' || c == '-');
+    // Names hold letters, digits, spaces and hyphens only (`unicode_names2` also reads a tab),
+    // one space between words (`unicode_names2` reads `EM DASH ` and `EM  DASH` too).
+    let spelled = name.chars().all(|c| c.is_ascii_alphanumeric() || c == ' ' || c == '-')
+        && !name.starts_with(' ')
+        && !name.ends_with(' ')
+        && !name.contains("  ");
     (!loose && spelled).then_some(c)
 }
 
@@ -221,5 +225,16 @@ mod tests {
         assert_eq!(str_escape_error(r"{1:{w}\U0011ffff}", true), Some(illegal(0)));
         assert_eq!(str_escape_error(r"{d[1:2]}\u00e9", true), None);
         assert_eq!(str_escape_error(r"{x!r:>{w}}", true), None);
+    }
+
+    /// A name is spelled with one space between words (CPython 3.10-3.13 refuse `EM DASH `,
+    /// ` EM DASH`, `EM  DASH` and `EM }`, and take `em dash` and `BOM`).
+    #[test]
+    fn a_character_name_is_spelled_exactly() {
+        for name in ["EM DASH ", " EM DASH", "EM  DASH", "EM "] {
+            assert_eq!(super::unicode_character_named(name), None, "{name:?}");
+        }
+        assert_eq!(super::unicode_character_named("em dash"), Some('\u{2014}'));
+        assert_eq!(super::unicode_character_named("BOM"), Some('\u{feff}'));
     }
 }

@@ -126,12 +126,12 @@ impl Reader<'_> {
         // The expression is compiled before its conversion and format specification are
         // read: a number the tokenizer refuses (`{0600}`) is reported as outside a string.
         let expression: String = self.chars[start..i].iter().collect();
-        let first_error = super::lexer::lex(&expression).find_map(|t| t.error.map(|e| (t.kind, e)));
-        if let Some((super::lexer::TokenKind::Number, error)) = first_error {
+        let first_error = crate::lexer::lex(&expression).find_map(|t| t.error.map(|e| (t.kind, e)));
+        if let Some((crate::lexer::TokenKind::Number, error)) = first_error {
             return Err(error.message);
         }
         // `{*x}`: a starred expression alone (`{*x, 1}` is a tuple).
-        let tokens: Vec<super::lexer::Token> = super::lexer::lex(&expression).filter(|t| t.is_significant()).collect();
+        let tokens: Vec<crate::lexer::Token> = crate::lexer::lex(&expression).filter(|t| t.is_significant()).collect();
         let starred = tokens.first().is_some_and(|t| t.is_op(&expression, "*"));
         if starred && !tokens.iter().any(|t| t.depth == 0 && t.is_op(&expression, ",")) {
             return Err("f-string: cannot use starred expression here".into());

@@ -4,7 +4,7 @@
 //! error; finding one also makes the analysis ask CPython (`Analysis::syntax_in_doubt`).
 
 use super::error::{line_at, PythonSyntaxError};
-use super::lexer::{lex, TokenKind};
+use crate::lexer::{lex, TokenKind};
 use tree_sitter::{Node, Tree};
 
 /// The first error CPython's parser finds where tree-sitter finds none.

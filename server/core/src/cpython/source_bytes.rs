@@ -7,7 +7,7 @@
 //! literal characters`. Measured on CPython 3.10-3.13 (`tests/parity/check` cases
 //! `encoding_*`).
 
-use super::lexer::{lex, TokenKind};
+use crate::lexer::{lex, TokenKind};
 
 /// What the bytes of a manifest are to CPython.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 
 use super::error::PythonSyntaxError;
 use super::escapes::{bytes_escape_error, str_escape_error};
-use super::lexer::{lex, Lexer, Token, TokenKind};
+use crate::lexer::{lex, Lexer, Token, TokenKind};
 
 pub(super) struct TokenizerError {
     pub(super) error: PythonSyntaxError,

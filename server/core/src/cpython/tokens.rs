@@ -2,7 +2,7 @@
 //! line breaks or indentation, each with its bracket depth and whether it starts a
 //! logical line; the questions the parser's rules ask about one token.
 
-use super::lexer::{lex, TokenKind};
+use crate::lexer::{lex, TokenKind};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {

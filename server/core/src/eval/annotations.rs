@@ -217,7 +217,7 @@ struct AnnotatedExtent {
 }
 
 fn annotated_extent(text: &str, after_colon: usize) -> AnnotatedExtent {
-    use crate::cpython::lexer::{lex, TokenKind};
+    use crate::lexer::{lex, TokenKind};
     let rest = text.get(after_colon..).unwrap_or("");
     let mut equals = None;
     let mut end = text.len();

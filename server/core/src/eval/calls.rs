@@ -5,7 +5,7 @@
 use super::builtins::{CallArguments, PYTHON_BUILTINS};
 use super::{first_named, span, Evaluator};
 use crate::fields::{Field, FieldChild};
-use crate::value::{Dict, Operators, TypeForm, Value, ValueKind};
+use crate::value::{Dict, Operators, Span, TypeForm, Value, ValueKind};
 use tree_sitter::Node;
 
 impl Evaluator<'_> {
@@ -31,6 +31,11 @@ impl Evaluator<'_> {
         }
         if let Some(type_name) = not_callable {
             self.fail(s.clone(), "TypeError", format!("'{type_name}' object is not callable"));
+            return Value::unknown("call", s);
+        }
+        // Any callable's keywords are a str's (the same wording in 3.10-3.13).
+        if arguments.key_not_a_string {
+            self.fail(s.clone(), "TypeError", "keywords must be strings".into());
             return Value::unknown("call", s);
         }
         if exits {
@@ -161,6 +166,10 @@ impl Evaluator<'_> {
         let children: Vec<Node> = args.named_children(&mut cursor).filter(|n| n.kind() != "comment").collect();
         let positional_count =
             children.iter().filter(|c| !matches!(c.kind(), "keyword_argument" | "dictionary_splat")).count();
+        // With a `**`, the keywords are merged into one dict in order, a name given twice
+        // raising there; None once a mapping not known whole is merged.
+        let splats = children.iter().any(|c| c.kind() == "dictionary_splat");
+        let mut merged: Option<Vec<String>> = splats.then(Vec::new);
         for child in children {
             if self.model.load_error.is_some() {
                 break;
@@ -172,7 +181,9 @@ impl Evaluator<'_> {
                         continue;
                     };
                     let value = self.expr(v);
-                    out.keywords.push((Value::new(ValueKind::Str(self.t(k).to_string()), span(k)), value));
+                    let name = self.t(k).to_string();
+                    self.merge_keyword(&mut merged, &name, callee, span(child));
+                    out.keywords.push((Value::new(ValueKind::Str(name), span(k)), value));
                 }
                 "dictionary_splat" => {
                     out.unpacked = true;
@@ -186,6 +197,17 @@ impl Evaluator<'_> {
                         let type_name = value.exception_type_name();
                         let message = format!("{callee} argument after ** must be a mapping, not {type_name}");
                         self.fail(span(child), "TypeError", message);
+                    }
+                    match &value.kind {
+                        ValueKind::Dict(d) if !d.open && !value.contains_unknown() => {
+                            for key in d.entries.iter().map(|e| &e.key) {
+                                match &key.kind {
+                                    ValueKind::Str(name) => self.merge_keyword(&mut merged, name, callee, span(child)),
+                                    _ => out.key_not_a_string = true,
+                                }
+                            }
+                        }
+                        _ => merged = None,
                     }
                 }
                 _ if super::items::starts_with_star(child) => {
@@ -220,6 +242,25 @@ impl Evaluator<'_> {
             }
         }
         out
+    }
+}
+
+impl Evaluator<'_> {
+    /// The keyword `name` merged into a call's keywords (`merged`, where they are all
+    /// known): given before, it raises naming the callee (where that is known).
+    fn merge_keyword(&mut self, merged: &mut Option<Vec<String>>, name: &str, callee: Option<&str>, s: Span) {
+        let Some(names) = merged else { return };
+        if !names.iter().any(|n| n == name) {
+            names.push(name.to_string());
+            return;
+        }
+        match callee {
+            Some(callee) => {
+                let message = format!("{callee} got multiple values for keyword argument '{name}'");
+                self.fail(s, "TypeError", message);
+            }
+            None => *merged = None,
+        }
     }
 }
 

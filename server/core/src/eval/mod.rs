@@ -33,6 +33,7 @@ mod load_error;
 mod methods;
 pub mod modules;
 mod names;
+mod number_strings;
 mod operators;
 mod sets;
 mod sharing;

@@ -699,19 +699,18 @@ fn a_star_takes_the_whole_operator_chain() {
     assert_eq!(d.get("k").unwrap().value.repr(), "5");
 }
 
-/// tree-sitter misreads a continuation line inside brackets that is indented less than its
-/// block (`return {a for\nb in c}`); CPython compiles it. What the misread lines assign is
-/// not claimed undefined, a function whose definition holds the error is not run, and a
-/// `manifest` bound there is not evaluated.
+/// A continuation line inside brackets indented less than its block (`return {a for\nb in
+/// c}`), which tree-sitter read as a dedent, is read as CPython reads it (`syntax::parse`):
+/// the function runs as Python runs it (`caps('a')` is `{'a': True}` in CPython 3.11).
 #[test]
-fn lines_tree_sitter_misreads_are_not_claimed() {
+fn lines_inside_brackets_left_of_their_block_are_read_as_python_reads_them() {
     let text = "def caps(*names):\n    return {name: True for\nname in names}\nDTYPES = [1]\nmanifest = {'d': DTYPES, 'c': caps('a')}\n";
     let model = eval(text);
     assert_eq!(model.load_error.map(|e| e.message), None);
     let d = manifest(text);
-    assert!(d.get("c").unwrap().value.is_unknown(), "caps is not run");
-    let text = "def caps(*names):\n    return {name: True for\nname in names}\nmanifest = {'c': caps('a')}\n";
-    assert!(eval(text).manifest.is_some_and(|m| m.is_unknown()));
+    assert_eq!(d.get("c").unwrap().value.repr(), "{'a': True}");
+    let text = "def caps(*names):\n    return {name: True for\nname in names}\nmanifest = {'c': caps('a')}\nmanifest['x'] = DTS\n";
+    assert_eq!(eval(text).load_error.map(|e| e.message).as_deref(), Some("name 'DTS' is not defined"));
 }
 
 /// A set display's star updates the set: `set.update`'s message, not a list's (CPython
@@ -930,4 +929,31 @@ fn sorting_raises_where_its_first_comparison_does() {
     }
     // A later comparison raises too (`[1, 2, 'a']`), but which one first is timsort's.
     assert_eq!(load_error("x = sorted([1, 2, 'a'])\n"), None);
+}
+
+/// A call's keywords with a `**`: merged in order, a name given twice raising there and a
+/// key that is no str at the call (CPython 3.10-3.13 alike, each checked with `python3.1x`).
+#[test]
+fn keywords_merged_by_a_double_star_raise_as_cpython() {
+    let load_error = |text: &str| eval(text).load_error.map(|e| e.message);
+    let cases = [
+        ("x = print(**{1: 2})\n", "keywords must be strings"),
+        ("x = dict(**{1: 2})\n", "keywords must be strings"),
+        ("x = ''.join(**{1: 2})\n", "keywords must be strings"),
+        ("x = print(sep=1, **{'sep': 2})\n", "print() got multiple values for keyword argument 'sep'"),
+        ("x = dict(**{'a': 1}, **{'a': 2})\n", "dict() got multiple values for keyword argument 'a'"),
+        (
+            "def f(**k):\n    return 1\nx = f(**{'a': 1}, a=2)\n",
+            "manifest.f() got multiple values for keyword argument 'a'",
+        ),
+        (
+            "def f(**k):\n    return 1\nx = f(**{1: 2}, **[])\n",
+            "manifest.f() argument after ** must be a mapping, not list",
+        ),
+    ];
+    for (text, message) in cases {
+        assert_eq!(load_error(text).as_deref(), Some(message), "{text}");
+    }
+    // Keys not all known: not claimed.
+    assert_eq!(load_error("import sys\nx = dict(**sys.modules, a=1)\n"), None);
 }

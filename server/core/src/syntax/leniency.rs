@@ -1,9 +1,13 @@
 //! Where tree-sitter reads a text otherwise than CPython, and the same-length copy of the
-//! text it parses instead (every byte offset and row the same): a lone CR is a line break,
-//! a `\N{` escape a `\n{` (tree-sitter runs it to the next `}`, past the quote), a backslash continuation inside brackets is only a space (CPython joins those lines
-//! anyway; tree-sitter keeps the backslash as a node amid the values), and a statement
-//! ending on a comma is not joined to the next line.
+//! text it parses instead (every byte offset the same, and every row but where lines inside
+//! brackets are joined): a lone CR is a line break, a `\N{` escape a `\n{` (tree-sitter runs
+//! it to the next `}`, past the quote), a backslash continuation inside brackets is only a
+//! space (CPython joins those lines anyway; tree-sitter keeps the backslash as a node amid
+//! the values), a line inside brackets left of its block is joined to the one before
+//! (tree-sitter reads a dedent), and a statement ending on a comma is not joined to the next
+//! line.
 
+use crate::lexer::{lex, Token, TokenKind};
 use tree_sitter::{Node, Tree};
 
 /// Whether `text` has a CR that is not part of a CRLF (CPython reads it as a line break).
@@ -50,7 +54,45 @@ pub(super) fn same_length_edits(tree: &Tree, source: &str, text: &str) -> Vec<(u
     edits.extend(subscript_stars(tree, source).into_iter().map(|at| (at, b' ')));
     edits.extend(for_in_stars(tree).into_iter().map(|at| (at, b' ')));
     edits.extend(field_walruses(tree, source).into_iter().map(|at| (at, b'>')));
+    edits.extend(dedented_bracket_lines(tree, source).into_iter().map(|at| (at, b' ')));
     edits
+}
+
+/// The line breaks (and the comments and backslashes among them) before each line inside
+/// brackets that starts left of its statement's first line (`return {k:` NEWLINE `v for
+/// ...}` in a function): CPython joins lines inside brackets whatever their indentation;
+/// tree-sitter reads a dedent there and breaks the statement. As spaces the lines are one
+/// (tree-sitter's rows then count one line for them). Only where the tree has an error.
+fn dedented_bracket_lines(tree: &Tree, source: &str) -> Vec<usize> {
+    if !tree.root_node().has_error() {
+        return Vec::new();
+    }
+    let bytes = source.as_bytes();
+    // tree-sitter's indentation: a tab counts 8.
+    let indentation = |at: usize| {
+        let line_start = bytes[..at].iter().rposition(|&b| b == b'\n' || b == b'\r').map_or(0, |i| i + 1);
+        bytes[line_start..at].iter().map(|&b| if b == b'\t' { 8 } else { 1 }).sum::<usize>()
+    };
+    let mut found = Vec::new();
+    let (mut statement_indent, mut starts_statement) = (0, true);
+    let mut previous: Option<Token> = None;
+    for token in lex(source) {
+        if token.kind == TokenKind::Newline {
+            starts_statement = true;
+        }
+        if !token.is_significant() {
+            continue;
+        }
+        let indent = indentation(token.span.start);
+        if starts_statement {
+            (statement_indent, starts_statement) = (indent, false);
+        } else if let Some(before) = previous.as_ref().filter(|b| b.line < token.line && indent < statement_indent) {
+            let between = before.span.end..token.span.start;
+            found.extend(between.filter(|&at| !matches!(bytes[at], b' ' | b'\t' | b'\x0c')));
+        }
+        previous = Some(token);
+    }
+    found
 }
 
 /// The `=` of each `:=` that opens an f-string field's format specification (`{x:=>6}`:

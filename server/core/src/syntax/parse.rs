@@ -12,7 +12,8 @@ use tree_sitter::{InputEdit, Node, Parser, Point, Range, Tree};
 /// CPython reads a file with universal newlines: a lone CR is a line break. tree-sitter
 /// only knows `\n`, so it reads a copy where each lone CR is one; and where it reads some
 /// lines otherwise than CPython ([`same_length_edits`]), a copy edited to read as CPython
-/// does. Each copy has the text's length, so every byte offset and row stays the same.
+/// does. Each copy has the text's length, so every byte offset stays the same (and every
+/// row, but where lines inside brackets left of their block are joined).
 pub fn parse(text: &str, old: Option<&Tree>) -> Tree {
     let mut parser = Parser::new();
     parser
@@ -165,6 +166,23 @@ mod tests {
         assert!(!tree.contains("line_continuation") && !tree.contains("ERROR"), "{tree}");
         // Outside brackets it joins the lines, as in CPython.
         assert!(sexp("x = 1 + \\\n  2\n").contains("binary_operator"));
+    }
+
+    /// CPython joins lines inside brackets whatever their indentation (each of these
+    /// compiles in CPython 3.10-3.13); tree-sitter read a dedent there.
+    #[test]
+    fn a_line_inside_brackets_left_of_its_block_joins_its_statement() {
+        for text in [
+            "def caps(*names):\n    return {name: \nTrue for name in names}\n\nx = 1\n",
+            "if x:\n    y = [1,  # one\n# between\n2,\n]\n    z = 2\n",
+            "def f():\n    return (1 +\n  2)\n",
+        ] {
+            let tree = sexp(text);
+            assert!(!tree.contains("ERROR") && !tree.contains("MISSING"), "{text}: {tree}");
+        }
+        // A statement on its own line after the block is no continuation.
+        let tree = sexp("def f():\n    return [1,\n        2]\nx = 1\n");
+        assert!(tree.contains("(module (function_definition") && tree.ends_with("(integer))))"), "{tree}");
     }
 
     #[test]

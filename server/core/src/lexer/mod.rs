@@ -13,7 +13,9 @@
 //! Not mirrored: identifiers are not checked against Unicode's identifier classes, tabs are
 //! not checked against spaces, and no DEDENT closes the blocks still open at the end.
 
-use super::numbers::{lenient_number_end, number_end};
+mod numbers;
+
+use numbers::{lenient_number_end, number_end};
 use std::collections::VecDeque;
 use std::ops::Range;
 
