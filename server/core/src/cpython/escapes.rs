@@ -174,19 +174,23 @@ fn unicode_name_exists(name: &str) -> bool {
 /// names and aliases in any case, but not the loose forms (`EMDASH`, `em_dash`) that
 /// `unicode_names2` also accepts.
 pub fn unicode_character_named(name: &str) -> Option<char> {
+    // Names hold letters, digits, spaces and hyphens only (`unicode_names2` also reads a tab),
+    // one space between words (`unicode_names2` reads `EM DASH ` and `EM  DASH` too), and
+    // start with a letter or digit (`unicode_names2` 4.0 overflows on a leading hyphen).
+    let spelled = name.chars().all(|c| c.is_ascii_alphanumeric() || c == ' ' || c == '-')
+        && name.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && !name.ends_with(' ')
+        && !name.contains("  ");
+    if !spelled {
+        return None;
+    }
     let c = unicode_names2::character(name)?;
     let upper = name.to_ascii_uppercase();
     let official = unicode_names2::name(c).map(|n| n.to_string()).unwrap_or_default();
     let squeeze = |s: &str| s.chars().filter(|&c| c != ' ' && c != '-').collect::<String>();
     // Same letters as the official name but written differently: a loose match, not an alias.
     let loose = upper != official && squeeze(&upper) == squeeze(&official);
-    // Names hold letters, digits, spaces and hyphens only (`unicode_names2` also reads a tab),
-    // one space between words (`unicode_names2` reads `EM DASH ` and `EM  DASH` too).
-    let spelled = name.chars().all(|c| c.is_ascii_alphanumeric() || c == ' ' || c == '-')
-        && !name.starts_with(' ')
-        && !name.ends_with(' ')
-        && !name.contains("  ");
-    (!loose && spelled).then_some(c)
+    (!loose).then_some(c)
 }
 
 /// CPython's error for the escapes of a non-raw bytes literal's body.
@@ -231,7 +235,7 @@ mod tests {
     /// ` EM DASH`, `EM  DASH` and `EM }`, and take `em dash` and `BOM`).
     #[test]
     fn a_character_name_is_spelled_exactly() {
-        for name in ["EM DASH ", " EM DASH", "EM  DASH", "EM "] {
+        for name in ["EM DASH ", " EM DASH", "EM  DASH", "EM ", "-EM DASH", "", "-"] {
             assert_eq!(super::unicode_character_named(name), None, "{name:?}");
         }
         assert_eq!(super::unicode_character_named("em dash"), Some('\u{2014}'));
