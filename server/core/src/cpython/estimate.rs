@@ -545,6 +545,8 @@ pub(super) mod tests {
         assert_eq!(said("x = *a\ny = 1 2\n"), says("invalid syntax", 2));
         // The parser's own messages, where tree-sitter reads the star without complaint.
         assert_eq!(said("x = (*a)\n"), says("cannot use starred expression here", 1));
+        // A generator's starred element is the comprehension's error (3.10-3.13 alike).
+        assert_eq!(said("x = (*a for a in z)\n"), says("iterable unpacking cannot be used in comprehension", 1));
         assert_eq!(said("x = {1: *a}\n"), says("cannot use a starred expression in a dictionary value", 1));
         assert_eq!(said("x = {\n  *a: 1}\n"), says("invalid syntax", 2));
         assert_eq!(said("x = *a, 1\ny = [*a]\n"), None);

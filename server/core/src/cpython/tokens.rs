@@ -1,4 +1,4 @@
-//! The tokens CPython's parser reads: [`lexer`](super::lexer)'s tokens without comments,
+//! The tokens CPython's parser reads: [`lexer`](crate::lexer)'s tokens without comments,
 //! line breaks or indentation, each with its bracket depth and whether it starts a
 //! logical line; the questions the parser's rules ask about one token.
 

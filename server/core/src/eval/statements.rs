@@ -359,6 +359,19 @@ impl Evaluator<'_> {
             };
             return self.fail(span(target), "AttributeError", message);
         }
+        if let ValueKind::Builtin(name) = &owner.kind {
+            // A builtin class is immutable; a builtin function has no `__dict__` (its dunders
+            // are not claimed). CPython 3.10-3.13 word each alike, 3.13 adding `no_dict`.
+            let attr = self.t(attr);
+            let (exception, message) = match crate::value::is_builtin_class(name) {
+                true => ("TypeError", format!("cannot set '{attr}' attribute of immutable type '{name}'")),
+                false if attr.starts_with("__") && attr.ends_with("__") => return,
+                false => {
+                    ("AttributeError", format!("'{}' object has no attribute '{attr}'{no_dict}", owner.type_name()))
+                }
+            };
+            return self.fail(span(target), exception, message);
+        }
         if !owner.is_builtin_instance() {
             return;
         }

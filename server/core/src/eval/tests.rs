@@ -957,3 +957,21 @@ fn keywords_merged_by_a_double_star_raise_as_cpython() {
     // Keys not all known: not claimed.
     assert_eq!(load_error("import sys\nx = dict(**sys.modules, a=1)\n"), None);
 }
+
+/// Setting an attribute of a builtin class or function (CPython 3.10-3.13 alike, each
+/// checked with `python3.1x -c`; 3.13 adds "and no __dict__ ..." for a function).
+#[test]
+fn builtin_classes_and_functions_take_no_attributes() {
+    let load_error = |text: &str| eval(text).load_error.map(|e| e.message);
+    let cases = [
+        ("map.ping = 1\n", "cannot set 'ping' attribute of immutable type 'map'"),
+        ("ValueError.x = 1\n", "cannot set 'x' attribute of immutable type 'ValueError'"),
+        ("int.__doc__ = 1\n", "cannot set '__doc__' attribute of immutable type 'int'"),
+        ("print.x = 1\n", "'builtin_function_or_method' object has no attribute 'x'"),
+    ];
+    for (text, message) in cases {
+        assert_eq!(load_error(text).as_deref(), Some(message), "{text}");
+    }
+    assert_eq!(load_error("print.__doc__ = 1\n"), None);
+    assert_eq!(load_error("map = {}\nmap.x = 1\n").as_deref(), Some("'dict' object has no attribute 'x'"));
+}

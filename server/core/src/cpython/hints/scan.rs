@@ -384,8 +384,12 @@ impl<'a, 't> Scan<'a, 't> {
     fn invalid_group(&self, k: usize) -> Option<Hint> {
         let t = &self.tokens[k];
         let frame = self.frames.last().filter(|f| t.is(")") && f.group && f.elements == 0);
-        let star = &self.tokens[frame.and_then(|f| f.element_start)?];
-        if star.is("*") {
+        let start = frame.and_then(|f| f.element_start)?;
+        let star = &self.tokens[start];
+        // `(*a for a in z)` is a generator: its star is the comprehension's error.
+        let generator =
+            self.tokens[start..k].iter().any(|t| t.kind == Kind::Name && t.text == "for" && t.depth == star.depth);
+        if star.is("*") && !generator {
             return at(STARRED_GROUP, star, None);
         }
         None

@@ -186,6 +186,11 @@ pub(crate) fn missed_starred(tokens: &[Token]) -> Option<std::ops::Range<usize>>
                 // A lambda's ':' is not a dict's.
                 f.3 = true;
             }
+            if t.kind == Kind::Name && t.text == "for" {
+                // `(*a for a in z)` is a generator, no group: its star is the
+                // comprehension's error (`leniencies`).
+                f.4 = true;
+            }
             f.2.get_or_insert(k);
         }
     }
