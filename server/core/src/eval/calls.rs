@@ -186,8 +186,10 @@ impl Evaluator<'_> {
                     out.keywords.push((Value::new(ValueKind::Str(name), span(k)), value));
                 }
                 "dictionary_splat" => {
-                    out.unpacked = true;
-                    let Some(inner) = first_named(child) else { continue };
+                    let Some(inner) = first_named(child) else {
+                        out.unpacked = true;
+                        continue;
+                    };
                     let value = self.expr(inner);
                     // Merged where it stands: only a dict is a mapping among the values
                     // known here.
@@ -198,16 +200,23 @@ impl Evaluator<'_> {
                         let message = format!("{callee} argument after ** must be a mapping, not {type_name}");
                         self.fail(span(child), "TypeError", message);
                     }
+                    // A dict known whole gives its items as the keywords they are
+                    // (`dict(**defaults, training=True)`).
                     match &value.kind {
                         ValueKind::Dict(d) if !d.open && !value.contains_unknown() => {
-                            for key in d.entries.iter().map(|e| &e.key) {
-                                match &key.kind {
+                            for entry in &d.entries {
+                                match &entry.key.kind {
                                     ValueKind::Str(name) => self.merge_keyword(&mut merged, name, callee, span(child)),
                                     _ => out.key_not_a_string = true,
                                 }
+                                out.keywords.push((entry.key.clone(), entry.value.clone()));
                             }
+                            out.unpacked |= out.key_not_a_string;
                         }
-                        _ => merged = None,
+                        _ => {
+                            merged = None;
+                            out.unpacked = true;
+                        }
                     }
                 }
                 _ if super::items::starts_with_star(child) => {

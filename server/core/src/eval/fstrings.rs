@@ -1,6 +1,6 @@
 //! f-strings with replacement fields: each field evaluated in order (its exceptions are the
 //! module's), and the string built where every field is known and formatted as `str()` or
-//! `repr()` formats it (no format specification, no `=`).
+//! `repr()` formats it, or `format()` with a specification; `{x=}` with its own text.
 
 use super::literals::decode_string_literal;
 use super::{span, Evaluator};
@@ -67,14 +67,17 @@ impl Evaluator<'_> {
         if self.model.load_error.is_some() {
             return Err("raises".into());
         }
+        // `{x = }` prints its own text through the `=`, then the value: `repr()`'d where
+        // there is neither a conversion nor a specification (3.8-3.13 alike).
         let mut cursor = field.walk();
-        let self_documenting = field.children(&mut cursor).any(|c| !c.is_named() && c.kind() == "=");
-        if self_documenting {
-            return Err("f-string fields with `=` are not evaluated statically".into());
-        }
+        let equals = field.children(&mut cursor).find(|c| !c.is_named() && c.kind() == "=");
+        // The text runs through the spaces after the `=`, to the conversion, the `:` or `}`.
+        let label_end = equals.map(|e| e.next_sibling().map_or(e.end_byte(), |next| next.start_byte()));
+        let label = label_end.map(|end| &self.text[field.start_byte() + 1..end]).unwrap_or("");
         // `{x:spec}` calls `format(x, spec)`, after the conversion (`!r`) where there is one.
         let spec = spec.transpose()?.filter(|t| !t.is_empty());
         let conversion = field.field(Field::TypeConversion).map(|c| self.t(c));
+        let conversion = conversion.or((equals.is_some() && spec.is_none()).then_some("!r"));
         if (spec.is_none() || conversion.is_some()) && value.exceeds_str_digits() {
             let message = "Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit";
             self.fail(span(field), "ValueError", message.into());
@@ -94,7 +97,7 @@ impl Evaluator<'_> {
             _ => return Err(format!("`{}` in an f-string is not evaluated statically", self.t(field))),
         };
         match crate::value::format_spec::format_value(&converted, spec.as_deref().unwrap_or(""), self.loading.version) {
-            Formatted::Text(text) => Ok(text),
+            Formatted::Text(text) => Ok(format!("{label}{text}")),
             Formatted::Raises(exception, message) => {
                 self.fail(span(field), exception, message);
                 Err("raises".into())
@@ -135,6 +138,18 @@ mod tests {
             Some(e) => format!("{}: {}", e.exception, e.message),
             None => model.manifest.map(|m| m.repr()).unwrap_or_default(),
         }
+    }
+
+    /// `{x=}` prints its text through the spaces after `=`, then the value (`repr()` without
+    /// a conversion or specification); a `\N{...}` in a specification is an escape, not a
+    /// nested field. The real check-manifest (CPython 3.11) printed each of these.
+    #[test]
+    fn self_documenting_fields_and_named_escapes_in_specifications() {
+        let text = "x = 7\nmanifest = f\"{x=}|{x = }|{x=:>4}|{x=!s}|{ x * 2 =!r:>5}|{'a'=}|{x =  :>3}\"\n";
+        assert_eq!(outcome(text), "\"x=7|x = 7|x=   7|x=7| x * 2 =   14|'a'='a'|x =    7\"");
+        assert_eq!(outcome("manifest = f\"{1:\\N{EM DASH}^6}\"\n"), "'——1———'");
+        let limit = "ValueError: Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit";
+        assert_eq!(outcome("manifest = f\"cpu{7 ** 6000=}\"\n"), limit);
     }
 
     /// The specification is decoded as the literal is and its nested fields are formatted

@@ -244,7 +244,9 @@ fn f_strings_with_known_fields_are_evaluated() {
     assert_eq!(value("h").repr(), "'^aten\\\\.'");
     // `format(1, '>4')` (value/format_spec.rs).
     assert_eq!(value("e").repr(), "'   1'");
-    for unknown in ["d", "f", "g"] {
+    // `{P=}`: its text, then `repr(P)` (CPython 3.11: "P='^aten\\\\.'").
+    assert_eq!(value("f").repr(), "\"P='^aten\\\\\\\\.'\"");
+    for unknown in ["d", "g"] {
         assert!(value(unknown).is_unknown(), "{unknown}: {}", value(unknown).repr());
     }
 }
@@ -956,6 +958,11 @@ fn keywords_merged_by_a_double_star_raise_as_cpython() {
     }
     // Keys not all known: not claimed.
     assert_eq!(load_error("import sys\nx = dict(**sys.modules, a=1)\n"), None);
+    // A dict known whole gives its items as keywords (the real check-manifest reports
+    // `Unknown capabilities key 'train_ng'` for this manifest's `capabilities`).
+    let d = manifest("defaults = {'inference': True, 'training': False}\nmanifest = dict(**defaults, train_ng=True)\n");
+    let keys: Vec<String> = d.entries.iter().map(|e| e.key.repr()).collect();
+    assert_eq!(keys, ["'inference'", "'training'", "'train_ng'"]);
 }
 
 /// Setting an attribute of a builtin class or function (CPython 3.10-3.13 alike, each

@@ -240,7 +240,9 @@ fn named_escape_fields(tree: &Tree, text: &str) -> Vec<usize> {
     let mut stack = vec![tree.root_node()];
     let mut cursor = tree.walk();
     while let Some(node) = stack.pop() {
-        if node.kind() == "interpolation" && named_escape_at(bytes, node.start_byte()) && !in_raw_string(node, bytes) {
+        // A field, or a nested field of a format specification (`{x:\N{EM DASH}^6}`).
+        let field = matches!(node.kind(), "interpolation" | "format_expression");
+        if field && named_escape_at(bytes, node.start_byte()) && !in_raw_string(node, bytes) {
             let open = node.start_byte();
             // The escape's name runs to the next `}`, as CPython reads it; not past the line.
             let close = bytes[open..].iter().position(|&b| matches!(b, b'}' | b'\n' | b'\r')).map(|i| open + i);
@@ -264,9 +266,13 @@ fn named_escape_at(bytes: &[u8], open: usize) -> bool {
     backslashes % 2 == 1
 }
 
-/// Whether the string holding `interpolation` has an `r` in its prefix.
-fn in_raw_string(interpolation: Node, bytes: &[u8]) -> bool {
-    let Some(string) = interpolation.parent() else { return false };
+/// Whether the string holding `field` (a field, or a nested one) has an `r` in its prefix.
+fn in_raw_string(field: Node, bytes: &[u8]) -> bool {
+    let mut string = field.parent();
+    while let Some(s) = string.filter(|s| s.kind() != "string") {
+        string = s.parent();
+    }
+    let Some(string) = string else { return false };
     let start = string.start_byte();
     bytes[start..].iter().take_while(|b| b.is_ascii_alphabetic()).any(|b| matches!(b, b'r' | b'R'))
 }
