@@ -19,6 +19,8 @@ pub(super) fn missed_error(text: &str, tokens: Option<&[super::tokens::Token]>) 
         tokens.and_then(super::targets::del_target_error),
         tokens.and_then(colon_on_its_own_line),
         tokens.and_then(from_without_import),
+        tokens.and_then(keyword_ends_line),
+        tokens.and_then(starred_annotation),
     ]
     .into_iter()
     .flatten()
@@ -35,13 +37,45 @@ fn colon_on_its_own_line(tokens: &[super::tokens::Token]) -> Option<std::ops::Ra
 /// reads the next line's `import` as the statement's; CPython ends the statement at the
 /// line break. The line's last token.
 fn from_without_import(tokens: &[super::tokens::Token]) -> Option<std::ops::Range<usize>> {
-    let starts: Vec<usize> = (0..tokens.len()).filter(|&k| tokens[k].logical_start).collect();
-    starts.iter().enumerate().find_map(|(n, &start)| {
-        let end = starts.get(n + 1).copied().unwrap_or(tokens.len());
-        let line = &tokens[start..end];
+    logical_lines(tokens).into_iter().find_map(|line| {
+        let line = &tokens[line];
         let from = line.first().is_some_and(|t| t.is_name("from"));
         let import = line.iter().any(|t| t.is_name("import"));
         (from && !import).then(|| line.last().map(|t| t.start..t.end())).flatten()
+    })
+}
+
+/// The logical lines of `tokens`, as ranges of indices.
+fn logical_lines(tokens: &[super::tokens::Token]) -> Vec<std::ops::Range<usize>> {
+    let starts: Vec<usize> = (0..tokens.len()).filter(|&k| tokens[k].logical_start).collect();
+    (0..starts.len()).map(|n| starts[n]..starts.get(n + 1).copied().unwrap_or(tokens.len())).collect()
+}
+
+/// A logical line that ends on a keyword that needs more (`def` NEWLINE `f(): ...`,
+/// `x = a if`): tree-sitter reads on into the next line; CPython's NEWLINE ends the
+/// statement there (3.10-3.13 alike: `invalid syntax`, or `expected ':'`).
+fn keyword_ends_line(tokens: &[super::tokens::Token]) -> Option<std::ops::Range<usize>> {
+    const NEEDS_MORE: [&str; 26] = [
+        "and", "as", "assert", "async", "await", "class", "def", "del", "elif", "else", "except", "finally", "for",
+        "from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "try", "while", "with",
+    ];
+    logical_lines(tokens).into_iter().find_map(|line| {
+        let last = &tokens[line.end.checked_sub(1)?];
+        NEEDS_MORE.iter().any(|k| last.is_name(k)).then(|| last.start..last.end())
+    })
+}
+
+/// A statement's annotation that is starred (`x: *a = 1`): tree-sitter reads it as a
+/// type; CPython's grammar has a starred annotation only for `*args` (3.10-3.13 alike:
+/// `invalid syntax` at the star).
+fn starred_annotation(tokens: &[super::tokens::Token]) -> Option<std::ops::Range<usize>> {
+    logical_lines(tokens).into_iter().find_map(|line| {
+        let first = &tokens[line.start];
+        if first.kind != super::tokens::Kind::Name || super::tokens::is_keyword(first.text) {
+            return None;
+        }
+        let colon = line.clone().find(|&k| tokens[k].depth == 0 && tokens[k].is(":"))?;
+        tokens.get(colon + 1).filter(|t| t.is("*") && !t.logical_start).map(|t| t.start..t.end())
     })
 }
 
@@ -357,6 +391,25 @@ mod tests {
         ];
         assert_errors(cases);
         for text in ["from . import (\n a)\n", "from typing import Any\n"] {
+            assert_eq!(python_syntax_error(&parse(text, None), text), None, "{text:?}");
+        }
+    }
+
+    /// A line ending on a keyword that needs more, and a starred statement annotation
+    /// (CPython 3.10-3.13's compile(): `invalid syntax` on the line in all four).
+    #[test]
+    fn lines_tree_sitter_joins_after_a_keyword_and_starred_annotations() {
+        let cases: &[(&str, &str, usize)] = &[
+            ("import torch\n\ndef\nf(*names):\n    return 1\n", "invalid syntax", 3),
+            ("class\nA: pass\n", "invalid syntax", 1),
+            ("del\nx\n", "invalid syntax", 1),
+            ("x: *a = 1\n", "invalid syntax", 1),
+            ("m = {}\ncuda_only:* m['b'] = 'cuda'\n", "invalid syntax", 2),
+        ];
+        assert_errors(cases);
+        // Found (CPython is asked), though the emulation words it otherwise.
+        assert_eq!(python_syntax_error(&parse("x = 1 if\n", None), "x = 1 if\n").map(|e| e.line), Some(1));
+        for text in ["if True: *a, = [1]\n", "x = [1,\n    2] if\\\n  True else 3\n", "x: int = (\n  1)\n"] {
             assert_eq!(python_syntax_error(&parse(text, None), text), None, "{text:?}");
         }
     }

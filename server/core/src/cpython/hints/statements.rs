@@ -19,7 +19,10 @@ pub(super) fn missing_block_colon(tokens: &[Token]) -> Option<Hint> {
                 header.text,
                 "def" | "class" | "if" | "elif" | "else" | "while" | "for" | "with" | "try" | "except" | "finally"
             );
-        if compound && !tokens[k..end].iter().any(|t| t.depth == 0 && t.is(":")) {
+        // `def` alone on its line wants its name first (`invalid syntax`, 3.10-3.13); `try`
+        // alone wants its ':'.
+        let bare = end == k + 1 && !matches!(header.text, "else" | "try" | "except" | "finally");
+        if compound && !bare && !tokens[k..end].iter().any(|t| t.depth == 0 && t.is(":")) {
             let last = &tokens[end - 1];
             let fix = if last.is("=") {
                 Some(SyntaxFix { span: last.start..last.end(), text: ":", title: "Replace '=' with ':'" })
