@@ -49,6 +49,11 @@ def operator_less(module_name, module, found):
         # A None the environment may make something else (`sys.pycache_prefix`).
         if value is None:
             continue
+        # A subclass of a type the manifest schema checks for (an OrderedDict is a dict):
+        # the core takes a value known only by another type for none of those.
+        builtin = (dict, list, tuple, str, bytes, int, float, set, frozenset)
+        if isinstance(value, builtin) and type(value) is not dict:
+            continue
         # On the type's own classes, not its metaclass's (a class is an instance of `type`).
         defined = {op for op in OPS if any(op in vars(k) for k in type(value).__mro__)}
         if not defined <= {"__or__", "__ror__"}:

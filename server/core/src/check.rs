@@ -10,7 +10,7 @@ use crate::cpython::PythonSyntaxError;
 use crate::eval::{LoadError, ManifestModel};
 use crate::findings::{Finding, Severity};
 use crate::fix_data::FixData;
-use crate::value::ValueKind;
+use crate::value::{Value, ValueKind};
 
 #[derive(Clone, Debug)]
 pub enum CheckOutcome {
@@ -90,7 +90,11 @@ impl CheckOutcome {
                     None => CheckOutcome::Validated { findings },
                 }
             }
-            Some(ValueKind::Unknown(why)) => CheckOutcome::NotStatic { reason: why.why.clone() },
+            // `manifest = range(3)`: no dict, whatever its value.
+            Some(ValueKind::Unknown(why)) => match model.manifest.as_ref().and_then(Value::schema_stand_in) {
+                Some(_) => CheckOutcome::NotADict,
+                None => CheckOutcome::NotStatic { reason: why.why.clone() },
+            },
             _ => CheckOutcome::NotADict,
         }
     }
@@ -174,6 +178,29 @@ mod tests {
         assert_eq!(code, 1, "{lines:?}");
         assert_eq!(lines.len(), 1, "{lines:?}");
         lines[0].strip_prefix("Failed to parse manifest: ").unwrap_or(&lines[0]).to_string()
+    }
+
+    /// A value known only by a type the schema does not take fails its `isinstance` checks
+    /// (the real check-manifest printed each of these lines).
+    #[test]
+    fn values_known_only_by_type_fail_the_schema_checks() {
+        let text = "import json\nmanifest = {'manifest_version': 1, 'device_name': json.dumps, 'capabilities': zip(), \
+                    'skip_ops': map(str, [1]), 'show_traceback': print, 'semantic_level': range(1, 4)}\n";
+        let (code, lines) = check_lines(text);
+        assert_eq!(code, 1);
+        for line in [
+            "Error: 'device_name' must be a string",
+            "Error: 'show_traceback' must be a boolean",
+            "Error: 'capabilities' must be a dictionary",
+            "Error: 'skip_ops' must be a list of strings",
+            "Error: semantic_level must be an integer from 1 to 8",
+        ] {
+            assert!(lines.iter().any(|l| l == line), "{line}: {lines:?}");
+        }
+        assert_eq!(check_lines("manifest = range(3)\n").1, ["Error: 'manifest' must be a dictionary in manifest.py."]);
+        // `sys.argv` is a list, `torch.__version__` a str: not judged without their values.
+        let (_, lines) = check_lines("import sys\nmanifest = {'manifest_version': 1, 'device_name': 'x', 'capabilities': {}, 'skip_ops': sys.argv}\n");
+        assert!(!lines.iter().any(|l| l.contains("skip_ops")), "{lines:?}");
     }
 
     #[test]

@@ -41,6 +41,7 @@ mod slices;
 mod statements;
 #[cfg(test)]
 mod tests;
+mod unpacking;
 
 pub use literals::decode_string_literal;
 pub use load_error::{LoadError, SystemExit};

@@ -215,6 +215,8 @@ pub(super) fn collect_bound_names(node: Node, text: &str, out: &mut HashSet<Stri
                 }
                 continue;
             }
+            // `x: T` alone binds nothing (only `x: T = v` does).
+            "assignment" if n.field(Field::Right).is_none() && n.field(Field::Type).is_some() => {}
             "assignment" | "augmented_assignment" | "for_statement" | "for_in_clause" => {
                 if let Some(left) = n.field(Field::Left) {
                     collect_target_names(left, text, out);

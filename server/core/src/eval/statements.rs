@@ -6,6 +6,7 @@ use super::in_place::apply_method;
 use super::items::{subscript_chain, ItemOp, Reached};
 use super::modules::may_set_attribute;
 use super::names::mentions_name;
+use super::unpacking::splat_in_chain;
 use super::{span, Evaluator};
 use crate::fields::{Field, FieldChild};
 use crate::regex_check::PythonVersion;
@@ -253,58 +254,7 @@ impl Evaluator<'_> {
                 }
                 self.env.insert(name, value);
             }
-            "pattern_list" | "tuple_pattern" | "list_pattern" => {
-                let mut cursor = target.walk();
-                let targets: Vec<Node> = target.named_children(&mut cursor).filter(|t| t.kind() != "comment").collect();
-                let starred = targets.iter().any(|t| t.kind() == "list_splat_pattern");
-                // What iterating the value gives (a dict its keys), where it is known. A
-                // generic alias gives itself unpacked (`*list[int]`) from 3.11 on.
-                let alias = matches!(&value.kind, ValueKind::TypeForm(f) if matches!(**f, TypeForm::Alias { .. }));
-                let iterates = !alias || self.loading.version >= PythonVersion::V3_11;
-                let iterated = match alias {
-                    true => Some(vec![Value::unknown("an unpacked generic alias", value.span.clone())]),
-                    false => value.iterated(),
-                };
-                let message = match (&value.kind, &iterated) {
-                    _ if value.not_iterable() || !iterates => Some((
-                        "TypeError",
-                        format!("cannot unpack non-iterable {} object", value.exception_type_name()),
-                    )),
-                    (_, Some(items)) if !starred && items.len() > targets.len() => {
-                        Some(("ValueError", format!("too many values to unpack (expected {})", targets.len())))
-                    }
-                    (_, Some(items)) if !starred && items.len() < targets.len() => Some((
-                        "ValueError",
-                        format!("not enough values to unpack (expected {}, got {})", targets.len(), items.len()),
-                    )),
-                    (_, Some(items)) if starred && items.len() + 1 < targets.len() => Some((
-                        "ValueError",
-                        format!(
-                            "not enough values to unpack (expected at least {}, got {})",
-                            targets.len() - 1,
-                            items.len()
-                        ),
-                    )),
-                    _ => None,
-                };
-                if let Some((error, message)) = message {
-                    self.fail(span(target), error, message);
-                    return;
-                }
-                // How many items an unknown value has is Python's to say: unpacking may raise.
-                if let (None, ValueKind::Unknown(why)) = (&iterated, &value.kind) {
-                    let message = format!("unpacking a value not known statically ({why}): whether it has {} item{} is only known when Python runs it", targets.len(), if targets.len() == 1 { "" } else { "s" });
-                    self.note(span(target), message);
-                }
-                let items = iterated.map(|items| starred_items(&targets, items, span(target)));
-                for (i, t) in targets.iter().enumerate() {
-                    let v = match &items {
-                        Some(items) => items[i].clone(),
-                        None => Value::unknown("unpacked from a value not known statically", span(*t)),
-                    };
-                    self.bind(*t, v);
-                }
-            }
+            "pattern_list" | "tuple_pattern" | "list_pattern" => self.unpack(target, value),
             // `*rest` of `a, *rest = ...`: the list the other targets leave.
             "list_splat_pattern" => {
                 let mut cursor = target.walk();
@@ -313,6 +263,8 @@ impl Evaluator<'_> {
                     self.bind(inner, value);
                 }
             }
+            // `*a.b` of `*a.b, = v`: the star is the target's (`*(a.b)`).
+            "attribute" | "subscript" if splat_in_chain(target).is_some() => self.bind_starred_chain(target, value),
             "subscript" => self.item_statement(target, ItemOp::Assign(value)),
             // `x.attr = value`: x is evaluated; the builtin types take no new attributes.
             "attribute" => self.assign_attribute(target, value),
@@ -583,14 +535,4 @@ fn has_comma(node: Node) -> bool {
     let mut cursor = node.walk();
     let found = node.children(&mut cursor).any(|c| c.kind() == ",");
     found
-}
-
-/// What each target of `a, *b, c = items` takes: the starred one a list of the items the
-/// others leave (where the counts fit, which the caller checked).
-fn starred_items(targets: &[Node], mut items: Vec<Value>, s: Span) -> Vec<Value> {
-    let Some(star) = targets.iter().position(|t| t.kind() == "list_splat_pattern") else { return items };
-    let after = targets.len() - star - 1;
-    let rest: Vec<Value> = items.drain(star..items.len() - after).collect();
-    items.insert(star, Value::new(ValueKind::List(rest), s));
-    items
 }

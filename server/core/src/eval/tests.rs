@@ -982,3 +982,15 @@ fn builtin_classes_and_functions_take_no_attributes() {
     assert_eq!(load_error("print.__doc__ = 1\n"), None);
     assert_eq!(load_error("map = {}\nmap.x = 1\n").as_deref(), Some("'dict' object has no attribute 'x'"));
 }
+
+/// `*a.b, = v` stars the target `a.b` (tree-sitter reads `(*a).b`); `x: T` alone binds
+/// nothing (CPython 3.11: `name 'a' is not defined`; the real check-manifest says
+/// `'manifest' must be a dictionary` for the second text).
+#[test]
+fn starred_chain_targets_and_bare_annotations() {
+    let load_error = |text: &str| eval(text).load_error.map(|e| e.message);
+    assert_eq!(load_error("*a.ll_caps, = {'x': 1, 'y': 2}\n").as_deref(), Some("name 'a' is not defined"));
+    assert_eq!(load_error("x = 1\n*x.y, = [1, 2]\n").as_deref(), Some("'int' object has no attribute 'y'"));
+    let model = eval("from typing import Any\nmanifest: dict[str, Any] != {'a': 1}\n");
+    assert!(model.load_error.is_none() && model.manifest.is_none());
+}

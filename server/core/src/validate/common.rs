@@ -56,6 +56,35 @@ impl Out {
     }
 }
 
+/// A copy of `manifest` where each value (not key) known only by its type stands in as an
+/// object of that type (`Value::schema_stand_in`); None where it has none.
+pub(super) fn with_stand_ins(manifest: &Dict) -> Option<Dict> {
+    fn has(value: &Value) -> bool {
+        match &value.kind {
+            ValueKind::List(items) | ValueKind::Tuple(items) => items.iter().any(has),
+            ValueKind::Dict(d) => d.entries.iter().any(|e| has(&e.value)),
+            _ => value.schema_stand_in().is_some(),
+        }
+    }
+    fn stand_in(value: &mut Value) {
+        match &mut value.kind {
+            ValueKind::List(items) | ValueKind::Tuple(items) => items.iter_mut().for_each(stand_in),
+            ValueKind::Dict(d) => d.entries.iter_mut().for_each(|e| stand_in(&mut e.value)),
+            _ => {
+                if let Some(object) = value.schema_stand_in() {
+                    *value = object;
+                }
+            }
+        }
+    }
+    if !manifest.entries.iter().any(|e| has(&e.value)) {
+        return None;
+    }
+    let mut copy = manifest.clone();
+    copy.entries.iter_mut().for_each(|e| stand_in(&mut e.value));
+    Some(copy)
+}
+
 /// The value of a top-level key when it is present and known.
 pub(super) fn known_value<'d>(dict: &'d Dict, key: &str) -> Option<&'d Value> {
     dict.get(key).map(|e| &e.value).filter(|v| !v.is_unknown())

@@ -35,6 +35,9 @@ use common::Out;
 /// `manifest_span` is where module-level findings go (the `manifest` name).
 pub fn validate_manifest(manifest: &Dict, manifest_span: Span, ctx: &ValidationContext) -> Vec<Finding> {
     let mut out = Out { findings: Vec::new(), python: ctx.python };
+    // Values known only by a type the schema does not take are judged by it.
+    let stood_in = common::with_stand_ins(manifest);
+    let manifest = stood_in.as_ref().unwrap_or(manifest);
     top_level::keys(&mut out, manifest, &manifest_span);
     top_level::manifest_version(&mut out, manifest, &manifest_span);
     top_level::settings(&mut out, manifest);

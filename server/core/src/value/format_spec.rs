@@ -214,6 +214,14 @@ fn integer(n: i128, spec: &Spec, value: &Value) -> Formatted {
         if spec.alternate {
             return refuse("Alternate form (#) not allowed with integer format specifier 'c'");
         }
+        // CPython 3.10-3.13 alike: a C long first, then a code point (a surrogate is one,
+        // which a Rust `char` cannot hold: not known).
+        if i64::try_from(n).is_err() {
+            return Formatted::Raises("OverflowError", "Python int too large to convert to C long".into());
+        }
+        if !(0..0x110000).contains(&n) {
+            return Formatted::Raises("OverflowError", "%c arg not in range(0x110000)".into());
+        }
         return match u32::try_from(n).ok().and_then(char::from_u32) {
             Some(c) => Formatted::Text(pad("", &c.to_string(), spec, '>')),
             None => Formatted::NotKnown,
@@ -287,6 +295,10 @@ mod tests {
                 raises("ValueError", "Invalid format specifier '** 6000' for object of type 'int'"),
             ),
             (v(ValueKind::Int(255)), "#x", text("0xff")),
+            (v(ValueKind::Int(-5)), "c", raises("OverflowError", "%c arg not in range(0x110000)")),
+            (v(ValueKind::Int(0x110000)), "c", raises("OverflowError", "%c arg not in range(0x110000)")),
+            (v(ValueKind::Int(1 << 70)), "c", raises("OverflowError", "Python int too large to convert to C long")),
+            (v(ValueKind::Int(65)), ">3c", text("  A")),
             (v(ValueKind::Int(-42)), "08d", text("-0000042")),
             (v(ValueKind::Int(1234567)), ",", text("1,234,567")),
             (v(ValueKind::Int(255)), "_b", text("1111_1111")),

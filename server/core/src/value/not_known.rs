@@ -72,6 +72,17 @@ impl Value {
         }
     }
 
+    /// What the manifest schema's `isinstance` checks see of a value known only by its
+    /// type, where that type is none of those they check for (`dict`, `list`, `tuple`,
+    /// `str`, `int`, `float`, `bool`, `torch.dtype`): an opaque object of that type
+    /// (`semantic_level = range(3)` is no integer). None for a `list` (`sys.argv`), a `dict`
+    /// and a `TorchVersion` (a `str`), whose checks need the value. The stand-in is a
+    /// [`ValueKind::Method`]'s kind of value: only its type is known, its repr is not.
+    pub fn schema_stand_in(&self) -> Option<Value> {
+        let type_name = self.known_type().filter(|t| !matches!(*t, "list" | "dict" | "TorchVersion"))?;
+        Some(Value::new(ValueKind::Method { name: "", type_name }, self.span.clone()))
+    }
+
     /// Whether `iter()` of this value certainly succeeds (its items need not be known).
     pub fn certainly_iterable(&self) -> bool {
         self.is_builtin_iterable() || self.known_type().is_some_and(|t| ITERABLE.contains(&t))
