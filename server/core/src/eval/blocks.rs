@@ -167,6 +167,7 @@ impl Evaluator<'_> {
         self.block_may_change_shared(node);
         let mut names = HashSet::new();
         collect_bound_names(node, self.text, &mut names);
+        self.bound_before.extend(names.iter().cloned());
         let touches_manifest = mentions_name(node, self.text, "manifest");
         for name in names {
             self.env.insert(name.clone(), Value::unknown(format!("`{name}` is assigned inside a block"), span(node)));

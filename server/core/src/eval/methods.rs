@@ -63,6 +63,12 @@ impl Evaluator<'_> {
             let why = format!("`.{method}()` is a view not evaluated statically");
             return Some(Value::unknown_of_type(view, operators, why, s));
         }
+        if let Some(message) =
+            matches!(object.kind, ValueKind::Bytes(_)).then(|| bytes_argument_error(method, args)).flatten()
+        {
+            self.fail(s.clone(), "TypeError", message);
+            return Some(Value::unknown("raises", s));
+        }
         if args.iter().any(Value::contains_unknown) {
             return None;
         }
@@ -85,6 +91,26 @@ impl Evaluator<'_> {
             }
         })
     }
+}
+
+/// `b"a b".replace(" ", "")`: a bytes method whose bytes argument is another type, in the
+/// order the arguments are parsed (CPython 3.10-3.13 alike; `None` is a default where it
+/// may stand). None where an argument before it is not known.
+fn bytes_argument_error(method: &str, args: &[Value]) -> Option<String> {
+    let (checked, none_allowed) = match (method, args.len()) {
+        ("replace", 2 | 3) => (2, false),
+        ("split" | "rsplit", 1 | 2) | ("strip" | "lstrip" | "rstrip", 1) => (1, true),
+        _ => return None,
+    };
+    for arg in &args[..checked] {
+        match &arg.kind {
+            ValueKind::Bytes(_) => {}
+            ValueKind::None if none_allowed => {}
+            ValueKind::Unknown(_) => return None,
+            _ => return Some(format!("a bytes-like object is required, not '{}'", arg.exception_type_name())),
+        }
+    }
+    None
 }
 
 /// How a method's argument count error reads (CPython 3.10-3.13, checked with each).

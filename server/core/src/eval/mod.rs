@@ -148,7 +148,20 @@ pub fn evaluate_with<'a>(
         cancel.check()?;
         ev.statement(statement);
         cancel.check()?;
-        collect_bound_names(statement, text, &mut ev.bound_before);
+        // A compound statement records what it binds itself: a branch not taken binds
+        // nothing (`if 3 > 21: name = ...` leaves `name` undefined).
+        let compound = matches!(
+            statement.kind(),
+            "if_statement"
+                | "for_statement"
+                | "while_statement"
+                | "try_statement"
+                | "with_statement"
+                | "match_statement"
+        );
+        if !compound {
+            collect_bound_names(statement, text, &mut ev.bound_before);
+        }
     }
     // A literal given up half-way is not a value.
     cancel.check()?;

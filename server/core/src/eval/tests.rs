@@ -994,3 +994,19 @@ fn starred_chain_targets_and_bare_annotations() {
     let model = eval("from typing import Any\nmanifest: dict[str, Any] != {'a': 1}\n");
     assert!(model.load_error.is_none() && model.manifest.is_none());
 }
+
+/// A bytes method given a str where it wants bytes (CPython 3.10-3.13 alike); a branch not
+/// taken binds nothing (CPython 3.11: `name 'name' is not defined`).
+#[test]
+fn bytes_arguments_and_branches_not_taken() {
+    let load_error = |text: &str| eval(text).load_error.map(|e| e.message);
+    let bytes_like = "a bytes-like object is required, not 'str'";
+    assert_eq!(load_error("x = b'a b'.replace(' ', '')\n").as_deref(), Some(bytes_like));
+    assert_eq!(load_error("x = b'a'.strip('a')\n").as_deref(), Some(bytes_like));
+    assert_eq!(load_error("x = b'a'.replace(b' ', 1)\n").as_deref(), Some("a bytes-like object is required, not 'int'"));
+    assert_eq!(load_error("x = b'a'.split(None)\n"), None);
+    let text = "if (level := 3) > 21:\n    name = 'cpu'\nmanifest = {'d': name}\n";
+    assert_eq!(load_error(text).as_deref(), Some("name 'name' is not defined"));
+    // Not known: the name may be bound.
+    assert_eq!(load_error("import sys\nif sys.argv:\n    name = 'cpu'\nmanifest = {'d': name}\n"), None);
+}
