@@ -20,6 +20,7 @@ pub(super) fn missed_error(text: &str, tokens: Option<&[super::tokens::Token]>) 
         tokens.and_then(colon_on_its_own_line),
         tokens.and_then(from_without_import),
         tokens.and_then(keyword_ends_line),
+        tokens.and_then(super::hints::header_without_colon),
         tokens.and_then(starred_annotation),
     ]
     .into_iter()
@@ -407,8 +408,17 @@ mod tests {
             ("m = {}\ncuda_only:* m['b'] = 'cuda'\n", "invalid syntax", 2),
         ];
         assert_errors(cases);
-        // Found (CPython is asked), though the emulation words it otherwise.
-        assert_eq!(python_syntax_error(&parse("x = 1 if\n", None), "x = 1 if\n").map(|e| e.line), Some(1));
+        // Found (CPython is asked), though the emulation may word it otherwise; CPython
+        // 3.10-3.13 say `invalid syntax` on these lines.
+        for (text, line) in [
+            ("x = 1 if\n", 1),
+            ("f(a=*b)\n", 1),
+            ("def f(a=*b): pass\n", 1),
+            ("f(\n  x=1,\n  *  c:=dict(),\n)\n", 3),
+            ("for name\n, e in d:\n  pass\n", 1),
+        ] {
+            assert_eq!(python_syntax_error(&parse(text, None), text).map(|e| e.line), Some(line), "{text:?}");
+        }
         for text in ["if True: *a, = [1]\n", "x = [1,\n    2] if\\\n  True else 3\n", "x: int = (\n  1)\n"] {
             assert_eq!(python_syntax_error(&parse(text, None), text), None, "{text:?}");
         }

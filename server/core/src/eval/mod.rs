@@ -254,20 +254,25 @@ impl<'a> Evaluator<'a> {
     /// its note from the literal; an item of a list, or a value set later, has not): what
     /// check-manifest says of it is not claimed, and the user is told so.
     fn note_unknowns_inside(&mut self, manifest: &Value) {
-        let mut stack = vec![manifest];
-        while let Some(value) = stack.pop() {
+        // Each value with whether it is a dict's key: a value (not a key) known by a type the
+        // schema judges (`range(3)`, `validate::common::with_stand_ins`) needs no note.
+        let mut stack = vec![(manifest, false)];
+        while let Some((value, key)) = stack.pop() {
             match &value.kind {
                 ValueKind::Unknown(why)
                     if !std::ptr::eq(value, manifest)
                         && !why.contains("not defined")
-                        && !why.starts_with("syntax error") =>
+                        && !why.starts_with("syntax error")
+                        && (key || value.schema_stand_in().is_none()) =>
                 {
                     self.note(value.span.clone(), format!("Not evaluated statically: {why}"));
                 }
                 ValueKind::List(items) | ValueKind::Tuple(items) | ValueKind::Set(items) => {
-                    stack.extend(items.iter().rev())
+                    stack.extend(items.iter().rev().map(|i| (i, false)))
                 }
-                ValueKind::Dict(d) => stack.extend(d.entries.iter().rev().flat_map(|e| [&e.value, &e.key])),
+                ValueKind::Dict(d) => {
+                    stack.extend(d.entries.iter().rev().flat_map(|e| [(&e.value, false), (&e.key, true)]))
+                }
                 _ => {}
             }
         }

@@ -153,8 +153,9 @@ pub fn alias(class: &'static str, key: &Value, s: Span) -> Option<Value> {
             | ValueKind::Str(_)
             | ValueKind::Bytes(_)
             | ValueKind::TypeForm(_) => true,
-            // `list[1:2]`: `slice(1, 2, None)`.
+            // `list[1:2]`: `slice(1, 2, None)`; `tuple[:()]`: `slice(None, (), None)`.
             ValueKind::Slice(parts) => parts.iter().all(exact),
+            ValueKind::Tuple(items) => items.iter().all(exact),
             // `Builtin("exit")` is `sys.exit`, which a form names by its module.
             ValueKind::Builtin(name) => *name != "exit",
             _ => false,

@@ -22,6 +22,13 @@ pub use messages::{
 };
 pub(crate) use statements::{missed_starred, statement_juxtaposition};
 
+/// A compound statement's header whose logical line has no ':' (`for name` NEWLINE `, v in
+/// d:`, which tree-sitter joins into one header): where CPython's parser stops (its own
+/// message may be `invalid syntax` rather than the hint's `expected ':'`).
+pub(crate) fn header_without_colon(tokens: &[Token]) -> Option<std::ops::Range<usize>> {
+    missing_block_colon(tokens).map(|hint| hint.offset..hint.offset + 1)
+}
+
 use super::tokens::{tokenize, Token};
 use scan::first_hint_scan;
 use statements::{import_trailing_comma, missing_block_colon};

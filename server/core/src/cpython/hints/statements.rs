@@ -132,6 +132,15 @@ pub(crate) fn missed_starred(tokens: &[Token]) -> Option<std::ops::Range<usize>>
         {
             return Some(span(t));
         }
+        // `f(k=*v)`, `def f(a=*b)`: a keyword's or default's value is never starred (at a
+        // statement's own level `x = *a, b` is a tuple).
+        if t.is("*") && t.depth > 0 && k.checked_sub(1).is_some_and(|p| tokens[p].is("=")) {
+            return Some(span(t));
+        }
+        // `f(*c := v)`: a starred name is no `:=` target (3.10-3.13 fail at the `:=`).
+        if t.is(":=") && k >= 2 && tokens[k - 1].kind == Kind::Name && tokens[k - 2].is("*") {
+            return Some(span(t));
+        }
         // `x in *y` compares; only a `for` statement's own `in` takes a starred expression.
         let after_in = k.checked_sub(1).filter(|&p| tokens[p].kind == Kind::Name && tokens[p].text == "in");
         if after_in.is_some_and(|p| (t.is("*") || t.is("**")) && (t.is("**") || !for_statement_in(tokens, p))) {
