@@ -18,6 +18,7 @@ pub(super) fn missed_error(text: &str, tokens: Option<&[super::tokens::Token]>) 
         tokens.and_then(barry_as_flufl),
         tokens.and_then(super::targets::del_target_error),
         tokens.and_then(colon_on_its_own_line),
+        tokens.and_then(line_starts_mid_expression),
         tokens.and_then(from_without_import),
         tokens.and_then(keyword_ends_line),
         tokens.and_then(super::hints::header_without_colon),
@@ -32,6 +33,18 @@ pub(super) fn missed_error(text: &str, tokens: Option<&[super::tokens::Token]>) 
 /// insignificant there and the header as complete; CPython's NEWLINE ends the header.
 fn colon_on_its_own_line(tokens: &[super::tokens::Token]) -> Option<std::ops::Range<usize>> {
     tokens.iter().find(|t| t.logical_start && t.is(":")).map(|t| t.start..t.end())
+}
+
+/// A logical line that starts with a token no statement starts with (`,` after a complete
+/// statement, `== 2`, `)`): tree-sitter joins it to the line before; CPython's NEWLINE ended
+/// that one (3.10-3.13: `invalid syntax` there, or an unmatched bracket's message, which
+/// the tokenizer's errors give first).
+fn line_starts_mid_expression(tokens: &[super::tokens::Token]) -> Option<std::ops::Range<usize>> {
+    const NEVER_FIRST: [&str; 33] = [
+        ",", "=", ")", "]", "}", ";", "/", "//", "%", "<", ">", "==", "!=", "<=", ">=", "|", "&", "^", "<<", ">>",
+        "**", "->", ":=", "+=", "-=", "*=", "/=", "//=", "%=", "@=", "|=", "&=", "^=",
+    ];
+    tokens.iter().find(|t| t.logical_start && NEVER_FIRST.iter().any(|op| t.is(op))).map(|t| t.start..t.end())
 }
 
 /// `from m` with no `import` on its logical line (`from typing\nimport Any`): tree-sitter
@@ -416,6 +429,8 @@ mod tests {
             ("def f(a=*b): pass\n", 1),
             ("f(\n  x=1,\n  *  c:=dict(),\n)\n", 3),
             ("for name\n, e in d:\n  pass\n", 1),
+            ("x = {1}\ny = (x, x)\n,\n", 3),
+            ("x = 1\n== 2\n", 2),
         ] {
             assert_eq!(python_syntax_error(&parse(text, None), text).map(|e| e.line), Some(line), "{text:?}");
         }
