@@ -2,7 +2,8 @@
 """Write server/core/data/builtin_attribute_types.txt: the type of each attribute of a
 builtin class that is a method or a descriptor (`list.append` is a `method_descriptor`,
 `int.__add__` a `wrapper_descriptor`, `dict.fromkeys` a `builtin_function_or_method`), and
-of each such attribute of a builtin function (`print.__ne__` is a `method-wrapper`), so that
+of each such attribute of a builtin function (`print.__ne__` is a `method-wrapper`) and of a
+union of builtins (`(int | None).__ne__`, the line `types.UnionType`), so that
 the core can say `bad operand type for unary -: 'method_descriptor'` without running Python.
 
     python3 tools/cpython/builtin_attribute_types.py PYTHON...
@@ -41,6 +42,7 @@ for name in dir(builtins):
         continue
     out[name] = kinds(cls)
 out["builtin_function_or_method"] = kinds(print)
+out["types.UnionType"] = kinds(int | None)
 print(json.dumps({"version": "%d.%d.%d" % sys.version_info[:3], "classes": out}))
 """
 

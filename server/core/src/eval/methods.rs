@@ -128,6 +128,8 @@ enum Arity {
     Replace313,
     /// Argument Clinic with one count: `insert expected 2 arguments, got 1`
     ClinicExactly,
+    /// Keywords only: `sort() takes no positional arguments`
+    KeywordsOnly,
 }
 
 /// The `TypeError` of calling `type_name.method` with `given` positional arguments, where
@@ -143,6 +145,7 @@ pub(super) fn arity_error(type_name: &str, method: &str, given: usize, python: P
         | ("list", "count" | "remove" | "append" | "extend")
         | ("set", "add" | "discard" | "remove") => (1, 1, Arity::ExactlyOne),
         ("list", "insert") => (2, 2, Arity::ClinicExactly),
+        ("list", "sort") => (0, 0, Arity::KeywordsOnly),
         ("dict", "update") => (0, 1, Arity::Clinic),
         ("dict", "setdefault") => (1, 2, Arity::Clinic),
         ("str", "strip" | "lstrip" | "rstrip") | ("list", "pop") => (0, 1, Arity::Clinic),
@@ -170,6 +173,7 @@ pub(super) fn arity_error(type_name: &str, method: &str, given: usize, python: P
         }
         Arity::Replace313 => format!("replace() takes at most 3 arguments ({given} given)"),
         Arity::ClinicExactly => format!("{method} expected {least} argument{}, got {given}", plural(least)),
+        Arity::KeywordsOnly => format!("{method}() takes no positional arguments"),
     })
 }
 

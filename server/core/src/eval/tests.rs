@@ -1026,3 +1026,19 @@ fn alias_arguments_may_hold_tuples() {
     assert_eq!(d.get("a").unwrap().value.repr(), "tuple[slice(None, (), None)]");
     assert_eq!(d.get("b").unwrap().value.repr(), "dict[str, (1, 2)]");
 }
+
+/// `list.sort` takes keywords only; a union's dunder methods are `method-wrapper`s
+/// (`data/builtin_attribute_types.txt`'s `types.UnionType`). CPython 3.10-3.13 alike.
+#[test]
+fn sort_takes_keywords_only_and_union_dunders_are_method_wrappers() {
+    let load_error = |text: &str| eval(text).load_error.map(|e| e.message);
+    assert_eq!(load_error("d = ['a']\nd.sort(0)\n").as_deref(), Some("sort() takes no positional arguments"));
+    assert_eq!(
+        load_error("x = -(int | None).__ne__\n").as_deref(),
+        Some("bad operand type for unary -: 'method-wrapper'")
+    );
+    assert_eq!(
+        load_error("x = (int | None).__reduce__ + 1\n").as_deref(),
+        Some("unsupported operand type(s) for +: 'builtin_function_or_method' and 'int'")
+    );
+}

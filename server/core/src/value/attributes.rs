@@ -53,6 +53,8 @@ impl Value {
                 TypeForm::Alias { origin, .. } if !ALIAS_OWN_ATTRIBUTES.contains(&attr) => {
                     attribute_type(origin, attr)?
                 }
+                // `(int | None).__ne__`: a `method-wrapper` (the table's `types.UnionType`).
+                TypeForm::Union(_) => attribute_type("types.UnionType", attr)?,
                 _ => return None,
             },
             _ => return None,
