@@ -9,6 +9,8 @@ use tree_sitter::{Node, Tree};
 
 /// The first error CPython's parser finds where tree-sitter finds none.
 pub(super) fn missed_error(text: &str, tokens: Option<&[super::tokens::Token]>) -> Option<std::ops::Range<usize>> {
+    // The rules read by logical line share one split of the tokens.
+    let lines = tokens.map(logical_lines).unwrap_or_default();
     [
         stray_character(text),
         tokens.and_then(super::hints::missed_starred),
@@ -19,10 +21,10 @@ pub(super) fn missed_error(text: &str, tokens: Option<&[super::tokens::Token]>) 
         tokens.and_then(super::targets::del_target_error),
         tokens.and_then(colon_on_its_own_line),
         tokens.and_then(line_starts_mid_expression),
-        tokens.and_then(from_without_import),
-        tokens.and_then(keyword_ends_line),
+        tokens.and_then(|t| from_without_import(t, &lines)),
+        tokens.and_then(|t| keyword_ends_line(t, &lines)),
         tokens.and_then(super::hints::header_without_colon),
-        tokens.and_then(starred_annotation),
+        tokens.and_then(|t| starred_annotation(t, &lines)),
     ]
     .into_iter()
     .flatten()
@@ -50,8 +52,11 @@ fn line_starts_mid_expression(tokens: &[super::tokens::Token]) -> Option<std::op
 /// `from m` with no `import` on its logical line (`from typing\nimport Any`): tree-sitter
 /// reads the next line's `import` as the statement's; CPython ends the statement at the
 /// line break. The line's last token.
-fn from_without_import(tokens: &[super::tokens::Token]) -> Option<std::ops::Range<usize>> {
-    logical_lines(tokens).into_iter().find_map(|line| {
+fn from_without_import(
+    tokens: &[super::tokens::Token],
+    lines: &[std::ops::Range<usize>],
+) -> Option<std::ops::Range<usize>> {
+    lines.iter().cloned().find_map(|line| {
         let line = &tokens[line];
         let from = line.first().is_some_and(|t| t.is_name("from"));
         let import = line.iter().any(|t| t.is_name("import"));
@@ -68,12 +73,15 @@ fn logical_lines(tokens: &[super::tokens::Token]) -> Vec<std::ops::Range<usize>>
 /// A logical line that ends on a keyword that needs more (`def` NEWLINE `f(): ...`,
 /// `x = a if`): tree-sitter reads on into the next line; CPython's NEWLINE ends the
 /// statement there (3.10-3.13 alike: `invalid syntax`, or `expected ':'`).
-fn keyword_ends_line(tokens: &[super::tokens::Token]) -> Option<std::ops::Range<usize>> {
+fn keyword_ends_line(
+    tokens: &[super::tokens::Token],
+    lines: &[std::ops::Range<usize>],
+) -> Option<std::ops::Range<usize>> {
     const NEEDS_MORE: [&str; 26] = [
         "and", "as", "assert", "async", "await", "class", "def", "del", "elif", "else", "except", "finally", "for",
         "from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "try", "while", "with",
     ];
-    logical_lines(tokens).into_iter().find_map(|line| {
+    lines.iter().find_map(|line| {
         let last = &tokens[line.end.checked_sub(1)?];
         NEEDS_MORE.iter().any(|k| last.is_name(k)).then(|| last.start..last.end())
     })
@@ -82,8 +90,11 @@ fn keyword_ends_line(tokens: &[super::tokens::Token]) -> Option<std::ops::Range<
 /// A statement's annotation that is starred (`x: *a = 1`): tree-sitter reads it as a
 /// type; CPython's grammar has a starred annotation only for `*args` (3.10-3.13 alike:
 /// `invalid syntax` at the star).
-fn starred_annotation(tokens: &[super::tokens::Token]) -> Option<std::ops::Range<usize>> {
-    logical_lines(tokens).into_iter().find_map(|line| {
+fn starred_annotation(
+    tokens: &[super::tokens::Token],
+    lines: &[std::ops::Range<usize>],
+) -> Option<std::ops::Range<usize>> {
+    lines.iter().cloned().find_map(|line| {
         let first = &tokens[line.start];
         if first.kind != super::tokens::Kind::Name || super::tokens::is_keyword(first.text) {
             return None;

@@ -39,14 +39,17 @@ impl Sharing {
         apply: impl FnOnce(&mut Value, Value) -> bool,
     ) -> Option<(Value, u32)> {
         let identity = container.identity;
-        let cut = replace_identity(value.clone(), identity, &Value::unknown(HOLDS_ITSELF, value.span.clone()));
+        let mut cut = value.clone();
+        replace_identity(&mut cut, identity, &Value::unknown(HOLDS_ITSELF, value.span.clone()));
         let mut copy = container.clone();
         if !apply(&mut copy, cut) {
             return None;
         }
         self.last += 1;
         copy.identity = self.last;
-        Some((replace_identity(value.clone(), identity, &copy), copy.identity))
+        let mut unrolled = value.clone();
+        replace_identity(&mut unrolled, identity, &copy);
+        Some((unrolled, copy.identity))
     }
 
     /// The container `holder` now holds `copy` where it holds itself: a later change to
@@ -124,41 +127,24 @@ impl Evaluator<'_> {
     }
 }
 
-/// `value` with each container of identity `identity` in it replaced by `with`.
-fn replace_identity(mut value: Value, identity: u32, with: &Value) -> Value {
+/// Replaces each container of identity `identity` in `value` by `with`, where it stands.
+fn replace_identity(value: &mut Value, identity: u32, with: &Value) {
     if value.identity == identity {
-        return Value { span: value.span, ..with.clone() };
+        *value = Value { span: value.span.clone(), ..with.clone() };
+        return;
     }
     match &mut value.kind {
         ValueKind::List(items) | ValueKind::Tuple(items) => {
-            for item in items.iter_mut() {
-                *item = replace_identity(std::mem::replace(item, Value::unknown("", 0..0)), identity, with);
-            }
+            items.iter_mut().for_each(|v| replace_identity(v, identity, with))
         }
-        ValueKind::Dict(d) => {
-            for entry in d.entries.iter_mut() {
-                let taken = std::mem::replace(&mut entry.value, Value::unknown("", 0..0));
-                entry.value = replace_identity(taken, identity, with);
-            }
-        }
+        ValueKind::Dict(d) => d.entries.iter_mut().for_each(|e| replace_identity(&mut e.value, identity, with)),
         _ => {}
     }
-    value
 }
 
 /// Replaces every container in `value` with `changed`'s identity by `changed`.
 fn replace_copies(value: &mut Value, changed: &Value) {
-    if value.identity == changed.identity {
-        let span = value.span.clone();
-        *value = changed.clone();
-        value.span = span;
-        return;
-    }
-    match &mut value.kind {
-        ValueKind::List(items) | ValueKind::Tuple(items) => items.iter_mut().for_each(|v| replace_copies(v, changed)),
-        ValueKind::Dict(d) => d.entries.iter_mut().for_each(|e| replace_copies(&mut e.value, changed)),
-        _ => {}
-    }
+    replace_identity(value, changed.identity, changed);
 }
 
 impl Evaluator<'_> {
