@@ -83,12 +83,15 @@ fn dedented_bracket_lines(tree: &Tree, source: &str) -> Vec<usize> {
         if !token.is_significant() {
             continue;
         }
-        let indent = indentation(token.span.start);
+        // Measured only for a token that starts its line (after a NEWLINE, one always does):
+        // each measure reads back to its line's start, so the walk stays linear.
         if starts_statement {
-            (statement_indent, starts_statement) = (indent, false);
-        } else if let Some(before) = previous.as_ref().filter(|b| b.line < token.line && indent < statement_indent) {
-            let between = before.span.end..token.span.start;
-            found.extend(between.filter(|&at| !matches!(bytes[at], b' ' | b'\t' | b'\x0c')));
+            (statement_indent, starts_statement) = (indentation(token.span.start), false);
+        } else if let Some(before) = previous.as_ref().filter(|b| b.line < token.line) {
+            if indentation(token.span.start) < statement_indent {
+                let between = before.span.end..token.span.start;
+                found.extend(between.filter(|&at| !matches!(bytes[at], b' ' | b'\t' | b'\x0c')));
+            }
         }
         previous = Some(token);
     }
