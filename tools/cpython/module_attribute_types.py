@@ -13,7 +13,8 @@ taken from the `TypeError` of `-value` itself: `re.Pattern`, `_io.TextIOWrapper`
 in every given CPython; `module attr T1 T2 ...` one per given CPython, in the header's order,
 where they differ, `-` where that CPython claims nothing (the attribute is missing, or its type
 has operators). A trailing `|` says the type defines `|` (`type`, `_SpecialForm`: `Any | None`
-makes a union): only the other operators raise. Modules are left out (the core knows them as
+makes a union): only the other operators raise. A last `!` says the object cannot be called
+(`'zip' object is not callable`); without it, calling it may succeed. Modules are left out (the core knows them as
 modules), and so are private modules (`_abc`) and those with side effects on import; a
 package's attributes are listed (its submodules are modules, left out).
 """
@@ -66,7 +67,8 @@ def operator_less(module_name, module, found):
         except Exception:
             continue
         if message.startswith(PREFIX) and message.endswith("'"):
-            found[module_name + " " + attr] = message[len(PREFIX):-1] + ("|" if defined else "")
+            suffix = ("|" if defined else "") + ("" if callable(value) else "!")
+            found[module_name + " " + attr] = message[len(PREFIX):-1] + suffix
 """
 
 PROBE = COMMON + STDLIB_MODULES + r"""

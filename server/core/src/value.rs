@@ -17,7 +17,7 @@ mod set_order;
 pub mod type_form;
 pub use builtin::{attribute_type, class_lacks, is_builtin_class};
 pub use equality::{key_hash, py_eq};
-pub use not_known::{NotKnown, Operators};
+pub use not_known::{Callable, NotKnown, Operators};
 pub use run_time::{INSTALLED_TORCH, ONLY_AT_RUN_TIME};
 pub use set_order::set_iteration_order;
 use set_order::{set_order, set_order_is_known};
@@ -228,7 +228,12 @@ impl Value {
     }
 
     pub fn unknown(reason: impl Into<String>, span: Span) -> Value {
-        let not_known = NotKnown { why: reason.into(), type_name: None, operators: Operators::NotModelled };
+        let not_known = NotKnown {
+            why: reason.into(),
+            type_name: None,
+            operators: Operators::NotModelled,
+            callable: Callable::Maybe,
+        };
         Value { kind: ValueKind::Unknown(not_known), span, identity: 0 }
     }
 
@@ -236,10 +241,11 @@ impl Value {
     pub fn unknown_of_type(
         type_name: &'static str,
         operators: Operators,
+        callable: Callable,
         reason: impl Into<String>,
         span: Span,
     ) -> Value {
-        let not_known = NotKnown { why: reason.into(), type_name: Some(type_name), operators };
+        let not_known = NotKnown { why: reason.into(), type_name: Some(type_name), operators, callable };
         Value { kind: ValueKind::Unknown(not_known), span, identity: 0 }
     }
 
@@ -281,6 +287,7 @@ impl Value {
         match &self.kind {
             ValueKind::Dtype { .. } => "torch.dtype",
             ValueKind::TypeForm(form) => form.exception_type_name(),
+            ValueKind::Unknown(not_known) => not_known.type_name.unwrap_or("object"),
             _ => self.type_name(),
         }
     }
@@ -288,7 +295,10 @@ impl Value {
     /// Whether calling this value certainly raises `TypeError: '...' object is not callable`.
     pub fn not_callable(&self) -> bool {
         let union = matches!(&self.kind, ValueKind::TypeForm(form) if matches!(**form, TypeForm::Union(_)));
-        union || self.is_builtin_instance() || matches!(self.kind, ValueKind::Dtype { .. } | ValueKind::Module(_))
+        union
+            || self.is_builtin_instance()
+            || self.known_type_not_callable()
+            || matches!(self.kind, ValueKind::Dtype { .. } | ValueKind::Module(_))
     }
 
     /// Whether iterating this value certainly raises `TypeError: '...' object is not iterable`.

@@ -5,7 +5,7 @@
 use super::builtins::{CallArguments, PYTHON_BUILTINS};
 use super::{first_named, span, Evaluator};
 use crate::fields::{Field, FieldChild};
-use crate::value::{Dict, Operators, Span, TypeForm, Value, ValueKind};
+use crate::value::{Callable, Dict, Operators, Span, TypeForm, Value, ValueKind};
 use tree_sitter::Node;
 
 impl Evaluator<'_> {
@@ -75,7 +75,7 @@ impl Evaluator<'_> {
         let shadowed = self.env.contains_key(builtin) || self.bound_before.contains(builtin);
         match super::builtins::result_type(builtin, &arguments) {
             Some(type_name) if !shadowed && function.is_some_and(|f| f.kind() == "identifier") => {
-                Value::unknown_of_type(type_name, Operators::NoneDefined, why, s)
+                Value::unknown_of_type(type_name, Operators::NoneDefined, Callable::No, why, s)
             }
             _ => Value::unknown(why, s),
         }

@@ -292,6 +292,7 @@ impl Evaluator<'_> {
                         "__version__" => Value::unknown_of_type(
                             "TorchVersion",
                             crate::value::Operators::NotModelled,
+                            crate::value::Callable::No,
                             format!("`torch.__version__` {}", crate::value::INSTALLED_TORCH),
                             s,
                         ),

@@ -13,7 +13,7 @@ use super::builtins::CallArguments;
 use super::{span, Evaluator};
 use crate::fields::{Field, FieldChild};
 use crate::regex_check::PythonVersion;
-use crate::value::{py_eq, Dict, Operators, Span, Value, ValueKind};
+use crate::value::{py_eq, Callable, Dict, Operators, Span, Value, ValueKind};
 use tree_sitter::Node;
 
 /// What a method gives: a value, or the exception it raises (type, `str(exc)`).
@@ -61,7 +61,7 @@ impl Evaluator<'_> {
                 _ => ("dict_items", Operators::NotModelled),
             };
             let why = format!("`.{method}()` is a view not evaluated statically");
-            return Some(Value::unknown_of_type(view, operators, why, s));
+            return Some(Value::unknown_of_type(view, operators, Callable::No, why, s));
         }
         if let Some(message) =
             matches!(object.kind, ValueKind::Bytes(_)).then(|| bytes_argument_error(method, args)).flatten()

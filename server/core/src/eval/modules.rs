@@ -4,7 +4,7 @@
 
 use super::{span, Evaluator};
 use crate::regex_check::PythonVersion;
-use crate::value::{Operators, Span, Value, ValueKind};
+use crate::value::{Callable, Operators, Span, Value, ValueKind};
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 use tree_sitter::Node;
@@ -120,20 +120,30 @@ fn attribute_types() -> &'static AttributeTypes {
 }
 
 /// The type of `module.attr` under `python` where that type defines no arithmetic operator
-/// but `|` (`json.dumps` is a 'function', `typing.Any` an '_AnyMeta' from 3.11 on): what it
-/// is otherwise is not known, but `-json.dumps` raises. Made by
-/// `tools/cpython/module_attribute_types.py`; torch's for the schema's torch.
-pub fn module_attribute_type(module: &str, attr: &str, python: PythonVersion) -> Option<(&'static str, Operators)> {
+/// but `|` (`json.dumps` is a 'function', `typing.Any` an '_AnyMeta' from 3.11 on), and
+/// whether it can be called: what it is otherwise is not known, but `-json.dumps` raises.
+/// Made by `tools/cpython/module_attribute_types.py`; torch's for the schema's torch.
+pub fn module_attribute_type(
+    module: &str,
+    attr: &str,
+    python: PythonVersion,
+) -> Option<(&'static str, Operators, Callable)> {
     let table = attribute_types();
     let types = table.types.get(&(module, attr))?;
     let name = match types.as_slice() {
         [one] => one,
         per_version => per_version.get(table.minors.iter().position(|m| *m == python.minor())?)?,
     };
+    if *name == "-" {
+        return None;
+    }
+    let (name, callable) = match name.strip_suffix('!') {
+        Some(name) => (name, Callable::No),
+        None => (*name, Callable::Maybe),
+    };
     match name.strip_suffix('|') {
-        _ if *name == "-" => None,
-        Some(name) => Some((name, Operators::OnlyOr)),
-        None => Some((name, Operators::NoneDefined)),
+        Some(name) => Some((name, Operators::OnlyOr, callable)),
+        None => Some((name, Operators::NoneDefined, callable)),
     }
 }
 
@@ -141,7 +151,7 @@ pub fn module_attribute_type(module: &str, attr: &str, python: PythonVersion) ->
 pub(super) fn typed_module_attribute(module: &str, attr: &str, python: PythonVersion, s: Span) -> Value {
     let why = format!("`{module}.{attr}` is not evaluated statically");
     match module_attribute_type(module, attr, python) {
-        Some((type_name, operators)) => Value::unknown_of_type(type_name, operators, why, s),
+        Some((type_name, operators, callable)) => Value::unknown_of_type(type_name, operators, callable, why, s),
         None => Value::unknown(why, s),
     }
 }

@@ -11,6 +11,13 @@ fn manifest(text: &str) -> Dict {
     eval(text).manifest.and_then(|v| v.as_dict().cloned()).expect("manifest dict")
 }
 
+/// The load error of `text` evaluated as under CPython `version`.
+fn load_error_in(text: &str, version: PythonVersion) -> Option<String> {
+    let loading = super::modules::LoadingPython { version, ..Default::default() };
+    let model = super::evaluate_with(&parse(text, None), text, &Cancel::default(), loading).ok().unwrap();
+    model.load_error.map(|e| e.message)
+}
+
 #[test]
 fn literals_strings_and_dtypes() {
     let d = manifest(concat!(
@@ -531,11 +538,6 @@ fn shared_list_changed_unknowably_is_unknown_everywhere() {
 /// 3.11): each expected message is what `python3.10 -c` printed for the same line.
 #[test]
 fn type_forms_follow_the_loading_python() {
-    let load_error_in = |text: &str, version| {
-        let loading = super::modules::LoadingPython { version, ..Default::default() };
-        let model = super::evaluate_with(&parse(text, None), text, &Cancel::default(), loading).ok().unwrap();
-        model.load_error.map(|e| e.message)
-    };
     let cases = [
         ("x = int[0]\n", "'type' object is not subscriptable", "type 'int' is not subscriptable"),
         (
@@ -853,11 +855,6 @@ fn chained_assignment_targets_share_one_object() {
 /// each message is what `python3.1x -c` printed for the same line.
 #[test]
 fn module_attributes_of_operator_less_types_raise_per_python() {
-    let load_error_in = |text: &str, version| {
-        let loading = super::modules::LoadingPython { version, ..Default::default() };
-        let model = super::evaluate_with(&parse(text, None), text, &Cancel::default(), loading).ok().unwrap();
-        model.load_error.map(|e| e.message)
-    };
     let any = "from typing import Any\nx = +Any\n";
     assert_eq!(
         load_error_in(any, PythonVersion::V3_10).as_deref(),
@@ -888,6 +885,33 @@ fn module_attributes_of_operator_less_types_raise_per_python() {
         "import json\nsetattr(json, 'dumps', 1)\nfrom json import dumps\nx = -dumps\n",
         "import sys\nx = -sys.stdout\n",
     ] {
+        assert_eq!(load_error_in(text, PythonVersion::V3_11), None, "{text}");
+    }
+}
+
+/// A value known only by a type whose objects cannot be called raises when called; one
+/// that may be called (a function) is not claimed. The messages are CPython 3.10-3.13's
+/// (`'TypeVar'` in 3.10 and 3.11, `'typing.TypeVar'` from 3.12 on).
+#[test]
+fn calling_a_value_known_only_by_a_type_that_cannot_be_called_raises() {
+    let cases = [
+        ("dict = zip([1], [2])\nx = dict([('a', 1)])\n", "'zip' object is not callable"),
+        ("x = range(3)(1)\n", "'range' object is not callable"),
+        ("x = enumerate([])()\n", "'enumerate' object is not callable"),
+        ("x = {}.items()()\n", "'dict_items' object is not callable"),
+        ("import sys\nx = sys.argv()\n", "'list' object is not callable"),
+        ("import calendar\nx = calendar.month_name(3)\n", "'_localized_month' object is not callable"),
+    ];
+    for (text, message) in cases {
+        assert_eq!(load_error_in(text, PythonVersion::V3_11).as_deref(), Some(message), "{text}");
+    }
+    let type_var = "import typing\nx = typing.T()\n";
+    assert_eq!(load_error_in(type_var, PythonVersion::V3_10).as_deref(), Some("'TypeVar' object is not callable"));
+    assert_eq!(
+        load_error_in(type_var, PythonVersion::V3_13).as_deref(),
+        Some("'typing.TypeVar' object is not callable")
+    );
+    for text in ["import json\nx = json.dumps(1)\n", "import typing\nx = typing.cast(int, 1)\n"] {
         assert_eq!(load_error_in(text, PythonVersion::V3_11), None, "{text}");
     }
 }

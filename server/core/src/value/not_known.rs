@@ -11,6 +11,16 @@ pub struct NotKnown {
     pub why: String,
     pub type_name: Option<&'static str>,
     pub operators: Operators,
+    pub callable: Callable,
+}
+
+/// Whether an object of a [`NotKnown`]'s type can be called.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Callable {
+    /// Calling it raises `'zip' object is not callable` (`zip(a)()`, `sys.argv()`).
+    No,
+    /// It may be called (`json.dumps`), or whether it can is not known.
+    Maybe,
 }
 
 /// The binary operators of a [`NotKnown`]'s type, as far as they are modelled.
@@ -81,6 +91,11 @@ impl Value {
     pub fn schema_stand_in(&self) -> Option<Value> {
         let type_name = self.known_type().filter(|t| !matches!(*t, "list" | "dict" | "TorchVersion"))?;
         Some(Value::new(ValueKind::Method { name: "", type_name }, self.span.clone()))
+    }
+
+    /// Whether calling this value, known only by its type, certainly raises.
+    pub fn known_type_not_callable(&self) -> bool {
+        matches!(&self.kind, ValueKind::Unknown(NotKnown { type_name: Some(_), callable: Callable::No, .. }))
     }
 
     /// Whether `iter()` of this value certainly succeeds (its items need not be known).

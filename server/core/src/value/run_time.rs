@@ -17,6 +17,7 @@ impl Value {
         Value::unknown_of_type(
             "list",
             super::Operators::NotModelled,
+            super::Callable::No,
             format!("`{name}` is a list that {ONLY_AT_RUN_TIME}"),
             s,
         )
