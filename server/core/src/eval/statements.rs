@@ -14,6 +14,9 @@ use crate::schema::schema;
 use crate::value::{Dict, Span, TypeForm, Value, ValueKind};
 use tree_sitter::Node;
 
+/// Where a chained assignment's value waits while its targets are bound.
+const CHAINED_VALUE: &str = "<value of a chained assignment>";
+
 impl Evaluator<'_> {
     pub(super) fn statement(&mut self, node: Node) {
         if node.start_byte() < self.absorbed_until {
@@ -224,7 +227,13 @@ impl Evaluator<'_> {
         }
         let (last, first) = targets.split_last().expect("one target at least");
         for target in first {
-            self.bind(*target, value.clone());
+            // Held in the environment while a target is bound, so that a change made through
+            // it (`d["k"] = m = {"d": d}` puts m into d, which m holds) is in what the next
+            // target gets. No Python name reads it: it is no identifier.
+            self.env.insert(CHAINED_VALUE.to_string(), value.clone());
+            self.bind(*target, value);
+            let Some(now) = self.env.remove(CHAINED_VALUE) else { return };
+            value = now;
             if self.model.load_error.is_some() {
                 return;
             }

@@ -848,6 +848,12 @@ fn chained_assignment_targets_share_one_object() {
     assert_eq!(d.get("x").unwrap().value.repr(), "[1]");
     let d = manifest("a = b = [[]]\na[0].append(2)\nmanifest = {'x': b}\n");
     assert_eq!(d.get("x").unwrap().value.repr(), "[[2]]");
+    // The first target's change is in what the next one gets: `manifest` holds `limits`,
+    // which now holds `manifest` (CPython prints `{'k': {'v': (...)}}`, cut short).
+    let d = manifest("limits = {}\nlimits['k'] = manifest = {'v': (limits, 1)}\n");
+    let ValueKind::Tuple(items) = &d.get("v").unwrap().value.kind else { panic!("a tuple") };
+    assert!(!items[0].repr_is_exact(), "{}", items[0].repr());
+    assert_eq!(items[0].type_name(), "dict");
 }
 
 /// An attribute of a module whose type has no arithmetic operators but `|`
