@@ -64,8 +64,22 @@ pub(super) struct UnexpectedIndent {
 /// Whether `token` is a bytes literal (raw or not) with a character outside ASCII, which
 /// CPython refuses when it builds the literal.
 fn non_ascii_bytes(text: &str, token: &Token) -> bool {
-    let (Some(quote), Some(body)) = (token.quote_offset(), token.string_body()) else { return false };
-    text[token.span.start..quote].to_ascii_lowercase().contains('b') && !text[body].is_ascii()
+    let Some(body) = token.string_body() else { return false };
+    is_bytes_literal(text, token) && !text[body].is_ascii()
+}
+
+/// A string token with a `b` prefix.
+fn is_bytes_literal(text: &str, token: &Token) -> bool {
+    token
+        .quote_offset()
+        .is_some_and(|quote| text[token.span.start..quote].bytes().any(|b| b.eq_ignore_ascii_case(&b'b')))
+}
+
+/// The kinds of string in a group of adjacent strings read so far.
+#[derive(Clone, Copy, Default)]
+struct StringGroup {
+    bytes: bool,
+    text: bool,
 }
 
 /// The error CPython raises when it builds the string literal `token`: an f-string's
@@ -105,6 +119,7 @@ pub(super) fn tokenizer_error(
         atom: atom.take(),
         unexpected_indent: unexpected_indent.take(),
         pending: None,
+        group: StringGroup::default(),
         after_colon: false,
         logical_line_start: true,
         last_significant: None,
@@ -128,6 +143,8 @@ struct Scan<'t> {
     unexpected_indent: Option<UnexpectedIndent>,
     /// A string's escape error (message, start), waiting for the token after its group.
     pending: Option<(String, usize)>,
+    /// What the strings of the current group of adjacent strings are.
+    group: StringGroup,
     /// The last token the parser read was ':', so the next logical line must be indented.
     after_colon: bool,
     logical_line_start: bool,
@@ -232,6 +249,7 @@ impl Scan<'_> {
     /// The pending string group's escape error becomes the atom error (if none came first),
     /// reported on `line`.
     fn resolve(&mut self, line: usize) {
+        self.group = StringGroup::default();
         if let Some((message, offset)) = self.pending.take() {
             if self.atom.is_none() {
                 let error = PythonSyntaxError { message, line, fixes: Vec::new() };
@@ -301,6 +319,23 @@ impl Scan<'_> {
     /// The atom error of a number (too many digits) or a string (non-ASCII bytes, at once;
     /// a bad escape, pending until the token after its group).
     fn atom_error(&mut self, token: &Token) {
+        self.own_atom_error(token);
+        if let TokenKind::String(_) = token.kind {
+            // Adjacent strings concatenate as the group is built: bytes and str do not mix.
+            // Raised once the group is read, after the errors of the strings before and of
+            // this one (3.10 and 3.11 check each string in turn; 3.12 builds all first).
+            let is_bytes = is_bytes_literal(self.text, token);
+            let mixed = if is_bytes { self.group.text } else { self.group.bytes };
+            (self.group.bytes, self.group.text) = (self.group.bytes || is_bytes, self.group.text || !is_bytes);
+            if mixed && self.atom.is_none() && self.pending.is_none() {
+                let offset = token.quote_offset().unwrap_or(token.span.start);
+                self.pending = Some(("cannot mix bytes and nonbytes literals".to_string(), offset));
+            }
+        }
+    }
+
+    /// The error of `token` itself: [`Scan::atom_error`] less a group's mix of bytes and str.
+    fn own_atom_error(&mut self, token: &Token) {
         match token.kind {
             TokenKind::Number => {
                 let digits = decimal_int_digits(token.text(self.text));
