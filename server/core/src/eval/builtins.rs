@@ -4,6 +4,7 @@
 use super::comparisons::first_sort_comparison_raises;
 use super::number_strings::number_of;
 use super::Evaluator;
+use crate::regex_check::PythonVersion;
 use crate::value::{Span, Value, ValueKind};
 
 /// A call's arguments, evaluated.
@@ -22,12 +23,61 @@ pub(super) struct CallArguments {
     pub(super) key_not_a_string: bool,
 }
 
+/// The builtins that take no keyword argument at all: any call with one raises `len() takes
+/// no keyword arguments`, whatever its positional arguments (the same in CPython 3.10-3.13;
+/// `tools/cpython/builtins_without_keywords.py` lists them).
+const NO_KEYWORDS: &str = "abs aiter all anext any ascii bin bool callable chr classmethod delattr divmod filter float format frozenset getattr hasattr hash \
+    hex id isinstance issubclass iter len list map next oct ord range repr reversed set setattr slice staticmethod super tuple";
+
+/// Builtins whose keyword check comes before any other of their argument checks, and the
+/// keywords they take (CPython 3.10-3.13, each run with `f(k=1)`, `f([1], k=1)`,
+/// `f([1], [2], k=1)`, and with a keyword taken beside: `print(1, sep="", k=1)`).
+const KEYWORDS_TAKEN: [(&str, &[&str]); 6] = [
+    ("print", &["sep", "end", "file", "flush"]),
+    ("str", &["object", "encoding", "errors"]),
+    ("bytes", &["source", "encoding", "errors"]),
+    ("bytearray", &["source", "encoding", "errors"]),
+    ("zip", &["strict"]),
+    ("property", &["fget", "fset", "fdel", "doc"]),
+];
+
+/// `print(k=1)`: the first keyword given that the builtin does not take is refused, worded
+/// per CPython version. Beside a keyword it takes, only print's (keyword-only) are claimed:
+/// `str(1, object=1, k=1)` is given by name and position, `zip(strict=1, k=1)` too many.
+fn unexpected_keyword(fname: &str, keywords: &[(Value, Value)], python: PythonVersion) -> Option<String> {
+    let (_, taken) = KEYWORDS_TAKEN.iter().find(|(name, _)| *name == fname)?;
+    fn name(key: &Value) -> Option<&str> {
+        match &key.kind {
+            ValueKind::Str(name) => Some(name),
+            _ => None,
+        }
+    }
+    let names: Vec<&str> = keywords.iter().map(|(key, _)| name(key)).collect::<Option<_>>()?;
+    let first = *names.iter().find(|name| !taken.contains(name))?;
+    if fname != "print" && names.iter().any(|name| taken.contains(name)) {
+        return None;
+    }
+    Some(match python >= PythonVersion::V3_13 {
+        true => format!("{fname}() got an unexpected keyword argument '{first}'"),
+        false => format!("'{first}' is an invalid keyword argument for {fname}()"),
+    })
+}
+
 impl Evaluator<'_> {
     /// `float("nan")`, `int("4")`, `str(x)`, `len(x)`, `list(x)`, `tuple(x)`, `sorted(x)`
     /// and `bool(x)` on known arguments (unless the name was rebound).
     pub(super) fn builtin_call(&mut self, fname: &str, args: &CallArguments, s: Span) -> Option<Value> {
         let one_argument = args.positional.len() == 1 && args.keywords.is_empty() && !args.unpacked;
         let shadowed = self.env.contains_key(fname) || self.bound_before.contains(fname);
+        // Checked before the arguments are counted (`len(pr=int)`, `len(1, 2, k=3)`).
+        if !shadowed && !args.keywords.is_empty() && NO_KEYWORDS.split_whitespace().any(|name| name == fname) {
+            self.fail(s.clone(), "TypeError", format!("{fname}() takes no keyword arguments"));
+            return Some(Value::unknown("raises", s));
+        }
+        if let (false, Some(message)) = (shadowed, unexpected_keyword(fname, &args.keywords, self.loading.version)) {
+            self.fail(s.clone(), "TypeError", message);
+            return Some(Value::unknown("raises", s));
+        }
         if let (false, false, true, Some(message)) =
             (shadowed, args.unpacked, args.keywords.is_empty(), argument_count_error(fname, args.positional.len()))
         {

@@ -64,7 +64,8 @@ impl Evaluator<'_> {
                 }
                 None => Value::new(ValueKind::Tuple(vec![]), s),
             },
-            "list" | "tuple" | "expression_list" => {
+            // A statement that is a bare tuple (`a, *b`) has its items as children.
+            "list" | "tuple" | "expression_list" | "expression_statement" => {
                 let mut items = Vec::new();
                 let mut cursor = node.walk();
                 let children: Vec<Node> = node.named_children(&mut cursor).collect();

@@ -26,6 +26,12 @@ impl Evaluator<'_> {
             "expression_statement" => {
                 let mut cursor = node.walk();
                 let children: Vec<Node> = node.named_children(&mut cursor).collect();
+                // `*a.b, c` alone: a tuple, built as any (tree-sitter gives its items here).
+                let expressions = children.iter().filter(|c| c.kind() != "comment").count();
+                if expressions > 1 && children.iter().all(|c| !c.kind().contains("assignment")) {
+                    let _ = self.expr(node);
+                    return;
+                }
                 for child in children {
                     match child.kind() {
                         "assignment" => self.assignment(child),

@@ -922,6 +922,38 @@ fn calling_a_value_known_only_by_a_type_that_cannot_be_called_raises() {
     }
 }
 
+/// Keywords a builtin does not take, as CPython 3.10-3.13 refuse them (each run by hand:
+/// `tools/cpython/builtins_without_keywords.py` for the first kind; 3.13 rewords the second).
+#[test]
+fn keywords_a_builtin_does_not_take_raise() {
+    let cases = [
+        ("x = len(pr=int)\n", "len() takes no keyword arguments"),
+        ("x = len(1, 2, k=3)\n", "len() takes no keyword arguments"),
+        ("x = range(1, 2, step=1)\n", "range() takes no keyword arguments"),
+        ("x = list([1], **{'key': 2})\n", "list() takes no keyword arguments"),
+        ("x = print(1, sep='', k=1)\n", "'k' is an invalid keyword argument for print()"),
+        ("x = print(a=1, b=2)\n", "'a' is an invalid keyword argument for print()"),
+        ("x = zip([1], stric=True)\n", "'stric' is an invalid keyword argument for zip()"),
+    ];
+    for (text, message) in cases {
+        assert_eq!(load_error_in(text, PythonVersion::V3_11).as_deref(), Some(message), "{text}");
+    }
+    assert_eq!(
+        load_error_in("x = str(1, k=1)\n", PythonVersion::V3_13).as_deref(),
+        Some("str() got an unexpected keyword argument 'k'")
+    );
+    // Taken, or refused for another reason first (given by name and position), or rebound.
+    for text in [
+        "x = print(end='')\n",
+        "x = len(**{})\nprint(x)\n",
+        "x = str(1, object=1, k=1)\n",
+        "len = dict\nx = len(a=1)\n",
+        "x = sorted([1], key=None)\n",
+    ] {
+        assert_ne!(load_error_in(text, PythonVersion::V3_11).map(|m| m.contains("keyword")), Some(true), "{text}");
+    }
+}
+
 /// A container that comes to hold itself holds a copy of itself one level down, as far as
 /// check-manifest reads it (its keys, its type); a later change to it or through the copy
 /// forgets the copy (never stale). The real check-manifest reports `Unknown capabilities key`
@@ -1023,6 +1055,10 @@ fn starred_chain_targets_and_bare_annotations() {
     assert_eq!(load_error("x = 1\n*x.y, = [1, 2]\n").as_deref(), Some("'int' object has no attribute 'y'"));
     let model = eval("from typing import Any\nmanifest: dict[str, Any] != {'a': 1}\n");
     assert!(model.load_error.is_none() && model.manifest.is_none());
+    // A statement that is a bare tuple stars `a.b` too (CPython 3.11's messages).
+    assert_eq!(load_error("*a.ops, 1\n").as_deref(), Some("name 'a' is not defined"));
+    assert_eq!(load_error("x = 1\n*x.y, 1\n").as_deref(), Some("'int' object has no attribute 'y'"));
+    assert_eq!(load_error("x = 1\nx, *x\n").as_deref(), Some("Value after * must be an iterable, not int"));
 }
 
 /// A bytes method given a str where it wants bytes (CPython 3.10-3.13 alike); a branch not
