@@ -307,10 +307,14 @@ fn augmented_assignment_error(node: Node) -> Option<(usize, &'static str)> {
         }
         _ => {}
     }
-    node.child_by_field_name("right")
-        .filter(|r| r.kind() == "assignment")
-        .and_then(|r| child_of_kind(r, "="))
-        .map(|eq| (eq.start_byte(), INVALID))
+    // `x += y = 1`, `x += y += 1`: invalid at the second operator.
+    let right = node.child_by_field_name("right")?;
+    let operator = match right.kind() {
+        "assignment" => child_of_kind(right, "="),
+        "augmented_assignment" => right.child_by_field_name("operator"),
+        _ => None,
+    };
+    operator.map(|op| (op.start_byte(), INVALID))
 }
 
 /// CPython's error for a parameter list tree-sitter accepts: a parameter without a default
@@ -471,6 +475,10 @@ mod tests {
             ("x = 1\nz = f(\n,)\n", "invalid syntax", 3),
             ("x = (1 +\n 2) *= 3\n", "invalid syntax", 2),
             ("x *= y = 1\n", "invalid syntax", 1),
+            // 3.10-3.13 alike: at the second operator.
+            ("x = 1\nx += y += 1\n", "invalid syntax", 2),
+            ("d = {}\nd['a'] += d['a'] += 1\n", "invalid syntax", 2),
+            ("x = 1\nx += y += \\\n 1\n", "invalid syntax", 2),
             ("x = 1\nx, y: int\n", "only single target (not tuple) can be annotated", 2),
             ("(x, y): int = 1\n", "only single target (not tuple) can be annotated", 1),
             ("[x]: int = 1\n", "only single target (not list) can be annotated", 1),
