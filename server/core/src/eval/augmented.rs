@@ -166,8 +166,21 @@ fn same_object(op: &str, current: &Value) -> u32 {
 /// `current op= rhs` with the in-place semantics of the builtin types.
 fn in_place(op: &str, current: &Value, rhs: &Value, s: Span) -> Result<Value, (&'static str, String)> {
     let unknown = || Ok(Value::unknown(format!("`{op}=` on these operands is not evaluated statically"), s.clone()));
+    if current.is_unknown() {
+        // A value known only by its type raises as any of that type (`sys.argv += 1`,
+        // `{*a} += {1}`), and stays of its type where one of that type would (`|=` on a set).
+        if let Some(typed) = current.type_known() {
+            let result = in_place(op, &typed, rhs, s.clone())?;
+            return match result.type_name() == typed.type_name() {
+                true => Ok(Value { span: s.clone(), ..current.clone() }),
+                false => unknown(),
+            };
+        }
+        if !current.lacks_operator(op) {
+            return unknown();
+        }
+    }
     match (&current.kind, op) {
-        (ValueKind::Unknown(_), _) => unknown(),
         (ValueKind::List(items), "+") => {
             if rhs.not_iterable() {
                 return Err(("TypeError", format!("'{}' object is not iterable", rhs.exception_type_name())));

@@ -503,7 +503,14 @@ impl Evaluator<'_> {
         }
         match elements.and_then(|e| super::sets::as_built(e, displayed, &constness)) {
             Some(elements) => Value::new(ValueKind::Set(elements), s),
-            None => Value::unknown("set of elements not known statically", s),
+            // Still a set: its type's errors stand (`{*a} + {1}`).
+            None => Value::unknown_of_type(
+                "set",
+                crate::value::Operators::NotModelled,
+                crate::value::Callable::No,
+                "set of elements not known statically",
+                s,
+            ),
         }
     }
 

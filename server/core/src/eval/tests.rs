@@ -922,6 +922,28 @@ fn calling_a_value_known_only_by_a_type_that_cannot_be_called_raises() {
     }
 }
 
+/// A set display whose elements are not all known is still a set, and a value known only
+/// by its type keeps it through an in-place operator its type has (`sys.argv += "ab"`):
+/// their type errors are CPython 3.10-3.13's (the same in each).
+#[test]
+fn values_known_by_type_keep_their_type_errors() {
+    let cases = [
+        ("e = {*'ab'}\ne += {1}\n", "unsupported operand type(s) for +=: 'set' and 'set'"),
+        ("e = {*'ab'}\ne |= {1}\ne *= 2\n", "unsupported operand type(s) for *=: 'set' and 'int'"),
+        ("x = -{*'ab'}\n", "bad operand type for unary -: 'set'"),
+        ("x = [1] * {*'ab'}\n", "can't multiply sequence by non-int of type 'set'"),
+        ("import sys\nsys.argv += 'ab'\nx = sys.argv + 1\n", "can only concatenate list (not \"int\") to list"),
+        ("import sys\nsys.argv += 1\n", "'int' object is not iterable"),
+        ("r = range(3)\nr += 1\n", "unsupported operand type(s) for +=: 'range' and 'int'"),
+    ];
+    for (text, message) in cases {
+        assert_eq!(load_error_in(text, PythonVersion::V3_11).as_deref(), Some(message), "{text}");
+    }
+    for text in ["e = {*'ab'}\ne |= {1}\ne -= {2}\nx = e & {3}\n", "import sys\nsys.argv += ['a']\n"] {
+        assert_eq!(load_error_in(text, PythonVersion::V3_11), None, "{text}");
+    }
+}
+
 /// Keywords a builtin does not take, as CPython 3.10-3.13 refuse them (each run by hand:
 /// `tools/cpython/builtins_without_keywords.py` for the first kind; 3.13 rewords the second).
 #[test]

@@ -57,8 +57,19 @@ impl From<&NotKnown> for String {
 }
 
 /// Types whose objects iterate without raising.
-const ITERABLE: [&str; 10] =
-    ["list", "range", "zip", "enumerate", "map", "filter", "dict_keys", "dict_values", "dict_items", "TorchVersion"];
+const ITERABLE: [&str; 11] = [
+    "list",
+    "set",
+    "range",
+    "zip",
+    "enumerate",
+    "map",
+    "filter",
+    "dict_keys",
+    "dict_values",
+    "dict_items",
+    "TorchVersion",
+];
 
 impl Value {
     /// The type of a value not known statically, where that alone is known.

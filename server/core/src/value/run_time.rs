@@ -26,6 +26,11 @@ impl Value {
     /// A value of this one's type where only the type is known ([`Value::run_time_list`]):
     /// what its type errors are judged on.
     pub fn type_known(&self) -> Option<Value> {
-        (self.known_type() == Some("list")).then(|| Value::new(ValueKind::List(Vec::new()), self.span.clone()))
+        let empty = match self.known_type()? {
+            "list" => ValueKind::List(Vec::new()),
+            "set" => ValueKind::Set(Vec::new()),
+            _ => return None,
+        };
+        Some(Value::new(empty, self.span.clone()))
     }
 }
