@@ -137,23 +137,25 @@ enum Arity {
 pub(super) fn arity_error(type_name: &str, method: &str, given: usize, python: PythonVersion) -> Option<String> {
     let new_clinic = python >= PythonVersion::V3_13;
     let (least, most, arity) = match (type_name, method) {
-        ("str", "upper" | "lower")
+        ("str" | "bytes", "upper" | "lower")
         | ("list", "copy" | "clear" | "reverse")
         | ("dict", "clear" | "popitem" | "keys" | "values" | "items" | "copy")
         | ("set", "clear" | "pop" | "copy") => (0, 0, Arity::NoArguments),
-        ("str", "join")
+        ("str" | "bytes", "join")
         | ("list", "count" | "remove" | "append" | "extend")
         | ("set", "add" | "discard" | "remove") => (1, 1, Arity::ExactlyOne),
         ("list", "insert") => (2, 2, Arity::ClinicExactly),
         ("list", "sort") => (0, 0, Arity::KeywordsOnly),
         ("dict", "update") => (0, 1, Arity::Clinic),
         ("dict", "setdefault") => (1, 2, Arity::Clinic),
-        ("str", "strip" | "lstrip" | "rstrip") | ("list", "pop") => (0, 1, Arity::Clinic),
+        ("str" | "bytes", "strip" | "lstrip" | "rstrip") | ("list", "pop") => (0, 1, Arity::Clinic),
         ("str", "replace") => (2, 3, if new_clinic { Arity::Replace313 } else { Arity::Clinic }),
-        ("str", "startswith" | "endswith" | "find" | "index" | "count") => {
+        // bytes.replace kept Argument Clinic's wording in 3.13.
+        ("bytes", "replace") => (2, 3, Arity::Clinic),
+        ("str" | "bytes", "startswith" | "endswith" | "find" | "index" | "count") => {
             (1, 3, if new_clinic { Arity::Clinic } else { Arity::ParseTuple })
         }
-        ("str", "split") => (0, 2, Arity::ParseTuple),
+        ("str", "split") | ("bytes", "split" | "rsplit" | "decode") => (0, 2, Arity::ParseTuple),
         ("list", "index") => (1, 3, Arity::Clinic),
         ("dict", "get" | "pop") => (1, 2, Arity::Clinic),
         _ => return None,
@@ -482,6 +484,16 @@ mod tests {
             ("dict", "popitem", 1, V3_12, "dict.popitem() takes no arguments (1 given)"),
             ("set", "add", 2, V3_12, "set.add() takes exactly one argument (2 given)"),
             ("set", "pop", 1, V3_13, "set.pop() takes no arguments (1 given)"),
+            // bytes (3.10-3.12 alike; 3.13 rewords the `find` family only).
+            ("bytes", "replace", 1, V3_13, "replace expected at least 2 arguments, got 1"),
+            ("bytes", "replace", 4, V3_12, "replace expected at most 3 arguments, got 4"),
+            ("bytes", "split", 3, V3_13, "split() takes at most 2 arguments (3 given)"),
+            ("bytes", "lstrip", 2, V3_12, "lstrip expected at most 1 argument, got 2"),
+            ("bytes", "upper", 1, V3_13, "bytes.upper() takes no arguments (1 given)"),
+            ("bytes", "join", 2, V3_12, "bytes.join() takes exactly one argument (2 given)"),
+            ("bytes", "find", 0, V3_12, "find() takes at least 1 argument (0 given)"),
+            ("bytes", "index", 0, V3_13, "index expected at least 1 argument, got 0"),
+            ("bytes", "decode", 3, V3_13, "decode() takes at most 2 arguments (3 given)"),
         ];
         for (type_name, method, given, python, message) in cases {
             assert_eq!(arity_error(type_name, method, given, python).as_deref(), Some(message));
