@@ -812,13 +812,15 @@ impl Ours {
 
     /// Differences that only running Python can settle: whether a module we do not know
     /// can be imported (the answer depends on the user's environment, not on torchcts), what
-    /// depends on the command line (`a, b = sys.argv`), or on the installed torch's version
-    /// string (`a, b = torch.__version__`: `2.12.1+cpu` in CI, `2.12.1+cu130` elsewhere).
+    /// depends on the command line (`a, b = sys.argv`), on the installed torch's version
+    /// string (`a, b = torch.__version__`: `2.12.1+cpu` in CI, `2.12.1+cu130` elsewhere), or
+    /// on the machine (`if torch.cuda.is_available():`).
     fn only_python_knows(&self) -> bool {
         let environment = |why: &String| {
             why.contains("can be imported is only known")
                 || why.contains(torchcts_core::eval::modules::ONLY_AT_RUN_TIME)
                 || why.contains(torchcts_core::eval::modules::INSTALLED_TORCH)
+                || why.contains(torchcts_core::eval::modules::ON_THE_MACHINE)
         };
         self.unevaluated.iter().any(environment)
     }

@@ -37,13 +37,14 @@ impl Evaluator<'_> {
                 return self.fail(iterable.span.clone(), "TypeError", message);
             }
         }
+        let decided_by = header.as_ref().and_then(environment_decides);
         let ran = match (node.kind(), header) {
             ("for_statement", Some(iterable)) => self.run_for(node, &iterable),
             ("if_statement", Some(condition)) => self.run_if(node, &condition),
             _ => false,
         };
         if !ran {
-            self.block_not_evaluated(node);
+            self.block_not_evaluated(node, decided_by.as_deref());
         }
     }
 
@@ -102,8 +103,9 @@ impl Evaluator<'_> {
                         Some(false) => continue,
                         // Not known: this clause and every one after it may run.
                         None => {
+                            let decided_by = environment_decides(&value);
                             for clause in &alternatives[at..] {
-                                self.block_not_evaluated(*clause);
+                                self.block_not_evaluated(*clause, decided_by.as_deref());
                             }
                             return true;
                         }
@@ -161,8 +163,9 @@ impl Evaluator<'_> {
     }
 
     /// A block that is not evaluated: whatever it binds becomes unknown, and a `manifest` it
-    /// uses is open.
-    fn block_not_evaluated(&mut self, node: Node) {
+    /// uses is open. `decided_by`: why its header is not known, where only the environment
+    /// knows it (`if torch.cuda.is_available():`): then so do the names it binds.
+    fn block_not_evaluated(&mut self, node: Node, decided_by: Option<&str>) {
         // Blocks are not evaluated: whatever they bind becomes unknown.
         self.block_may_change_shared(node);
         let mut names = HashSet::new();
@@ -170,7 +173,13 @@ impl Evaluator<'_> {
         self.bound_before.extend(names.iter().cloned());
         let touches_manifest = mentions_name(node, self.text, "manifest");
         for name in names {
-            self.env.insert(name.clone(), Value::unknown(format!("`{name}` is assigned inside a block"), span(node)));
+            let why = match decided_by {
+                Some(header) => {
+                    format!("`{name}` is assigned inside a block that runs or not as the environment decides: {header}")
+                }
+                None => format!("`{name}` is assigned inside a block"),
+            };
+            self.env.insert(name.clone(), Value::unknown(why, span(node)));
         }
         // `c[k] = v` or `c.append(v)` in the block: c may hold what it did not.
         let mut changed = HashSet::new();
@@ -213,4 +222,12 @@ fn has_jump(node: Node) -> bool {
         stack.extend(n.named_children(&mut cursor));
     }
     false
+}
+
+/// Why a block's header is not known, where only the environment that runs check-manifest
+/// knows it (its machine, its command line, its torch).
+fn environment_decides(header: &Value) -> Option<String> {
+    let ValueKind::Unknown(why) = &header.kind else { return None };
+    let markers = [super::modules::ON_THE_MACHINE, super::modules::ONLY_AT_RUN_TIME, super::modules::INSTALLED_TORCH];
+    markers.iter().any(|m| why.contains(m)).then(|| why.to_string())
 }

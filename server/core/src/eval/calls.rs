@@ -71,7 +71,13 @@ impl Evaluator<'_> {
         if builtin == "dict" && !self.env.contains_key("dict") && !arguments.unpacked {
             return self.dict_call(arguments, s);
         }
-        let why = format!("the call `{}(...)` is not evaluated statically", fname.chars().take(40).collect::<String>());
+        let torch = matches!(self.env.get("torch"), Some(Value { kind: ValueKind::Module(m), .. }) if m == "torch");
+        let why = match torch && crate::value::MACHINE_QUERIES.contains(&fname) {
+            true => format!("`{fname}()` {}", crate::value::ON_THE_MACHINE),
+            false => {
+                format!("the call `{}(...)` is not evaluated statically", fname.chars().take(40).collect::<String>())
+            }
+        };
         let shadowed = self.env.contains_key(builtin) || self.bound_before.contains(builtin);
         match super::builtins::result_type(builtin, &arguments) {
             Some(type_name) if !shadowed && function.is_some_and(|f| f.kind() == "identifier") => {

@@ -112,9 +112,11 @@ impl Evaluator<'_> {
             "unary_operator" => self.unary(node),
             "not_operator" => {
                 let v = node.field(Field::Argument).map(|a| self.expr(a));
-                match v.and_then(|v| v.truthy()) {
-                    Some(b) => Value::new(ValueKind::Bool(!b), s),
-                    None => Value::unknown("`not` of a value not known statically", s),
+                match (v.as_ref().and_then(Value::truthy), v.map(|v| v.kind)) {
+                    (Some(b), _) => Value::new(ValueKind::Bool(!b), s),
+                    // Why the operand is not known is why its negation is not.
+                    (None, Some(ValueKind::Unknown(why))) => Value::unknown(why.why, s),
+                    (None, _) => Value::unknown("`not` of a value not known statically", s),
                 }
             }
             "boolean_operator" => {

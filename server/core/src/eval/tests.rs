@@ -944,6 +944,28 @@ fn values_known_by_type_keep_their_type_errors() {
     }
 }
 
+/// A block whose condition only the machine decides (`torch.cuda.is_available()`) binds
+/// names whose reason says so: only running check-manifest there can settle them.
+#[test]
+fn a_block_the_machine_decides_says_so() {
+    for condition in ["torch.cuda.is_available()", "not torch.backends.mps.is_available()"] {
+        let text = format!("import torch\nif {condition}:\n    manifest = {{'a': 1}}\n");
+        let why = unknown_manifest_reason(&text);
+        assert!(why.contains(super::modules::ON_THE_MACHINE), "{why}");
+    }
+    // Any other call is not the machine's.
+    let why = unknown_manifest_reason("import torch\nif torch.compile():\n    manifest = {'a': 1}\n");
+    assert!(why.contains("inside a block") && !why.contains(super::modules::ON_THE_MACHINE), "{why}");
+}
+
+/// Why the `manifest` of `text` is not known.
+fn unknown_manifest_reason(text: &str) -> String {
+    match eval(text).manifest.map(|m| m.kind) {
+        Some(ValueKind::Unknown(why)) => why.why,
+        other => panic!("{text}: manifest {other:?}"),
+    }
+}
+
 /// Keywords a builtin does not take, as CPython 3.10-3.13 refuse them (each run by hand:
 /// `tools/cpython/builtins_without_keywords.py` for the first kind; 3.13 rewords the second).
 #[test]

@@ -6,6 +6,27 @@ use super::{Span, Value, ValueKind};
 /// Why such a value is not known.
 pub const ONLY_AT_RUN_TIME: &str = "depends on the command line check-manifest runs with";
 
+/// Why what torch says of the machine is not known (`torch.cuda.is_available()`): the
+/// machine check-manifest runs on decides it, its devices and its torch build.
+pub const ON_THE_MACHINE: &str = "depends on the machine check-manifest runs on";
+
+/// The torch functions whose answer is the machine's ([`ON_THE_MACHINE`]), as a manifest
+/// calls them to choose what it declares.
+pub const MACHINE_QUERIES: [&str; 12] = [
+    "torch.cuda.is_available",
+    "torch.cuda.device_count",
+    "torch.cuda.is_bf16_supported",
+    "torch.cuda.get_device_name",
+    "torch.cuda.get_device_capability",
+    "torch.backends.mps.is_available",
+    "torch.backends.mps.is_built",
+    "torch.backends.cudnn.is_available",
+    "torch.xpu.is_available",
+    "torch.xpu.device_count",
+    "torch.accelerator.is_available",
+    "torch.accelerator.device_count",
+];
+
 /// Why `torch.__version__` is not known: the environment's torch decides it (`2.12.1+cpu`,
 /// `2.12.1+cu130`), as it decides which modules import.
 pub const INSTALLED_TORCH: &str = "is the installed torch's version, which only the environment knows";
