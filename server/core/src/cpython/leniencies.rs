@@ -200,6 +200,7 @@ pub(super) fn tree_shape_error(tree: &Tree, text: &str) -> Option<(usize, Python
                 .child_by_field_name("body")
                 .and_then(leading_star)
                 .map(|star| (star.start_byte(), "iterable unpacking cannot be used in comprehension")),
+            "for_in_clause" => comprehension_in_tuple(node),
             // `lambda: *x`: a lambda's body is an expression, never starred.
             "lambda" => {
                 node.child_by_field_name("body").filter(|b| b.kind() == "list_splat").map(|b| (b.start_byte(), INVALID))
@@ -219,6 +220,22 @@ pub(super) fn tree_shape_error(tree: &Tree, text: &str) -> Option<(usize, Python
 }
 
 const INVALID: &str = "invalid syntax";
+
+/// `[a for a in b, c]`, `[a for a in b,]`: a comprehension's `in` takes one expression,
+/// where tree-sitter reads a tuple. CPython 3.10-3.13 fail at the comma, or, for a call's
+/// only argument (`f(a for a in b, c)`), say the generator must be parenthesized.
+fn comprehension_in_tuple(clause: Node) -> Option<(usize, &'static str)> {
+    let comma = child_of_kind(clause, ",")?;
+    let comprehension = clause.parent()?;
+    let call = comprehension.parent().filter(|c| c.kind() == "call");
+    let argument = call.and_then(|c| c.child_by_field_name("arguments")).is_some_and(|a| a.id() == comprehension.id());
+    match (comprehension.kind(), argument) {
+        ("generator_expression", true) => {
+            comprehension.named_child(0).map(|body| (body.start_byte(), "Generator expression must be parenthesized"))
+        }
+        _ => Some((comma.start_byte(), INVALID)),
+    }
+}
 
 /// The `*x` an expression starts with, as tree-sitter reads `*a.b` (the attribute of `*a`).
 fn leading_star(expression: Node) -> Option<Node> {
@@ -475,6 +492,13 @@ mod tests {
             ("x = 1\nz = f(\n,)\n", "invalid syntax", 3),
             ("x = (1 +\n 2) *= 3\n", "invalid syntax", 2),
             ("x *= y = 1\n", "invalid syntax", 1),
+            // 3.10-3.13 alike.
+            ("x = [a for a in b,]\n", "invalid syntax", 1),
+            ("x = {a:\n1 for a in b,}\n", "invalid syntax", 2),
+            ("x = [a for a in b for c in d,]\n", "invalid syntax", 1),
+            ("x = {a: 1 for a in b, c}\n", "invalid syntax", 1),
+            ("f(a for a in b,)\n", "Generator expression must be parenthesized", 1),
+            ("f(a for a in b, c)\n", "Generator expression must be parenthesized", 1),
             // 3.10-3.13 alike: at the second operator.
             ("x = 1\nx += y += 1\n", "invalid syntax", 2),
             ("d = {}\nd['a'] += d['a'] += 1\n", "invalid syntax", 2),
