@@ -468,6 +468,9 @@ impl Evaluator<'_> {
         let mut cursor = node.walk();
         let children: Vec<Node> = node.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect();
         let mut elements: Option<Vec<Value>> = Some(Vec::new());
+        // Whether the display certainly makes a set: every element known hashable (an
+        // element not known may be unhashable, and the display raise).
+        let mut certainly_a_set = true;
         let displayed = children.len();
         let constness: Vec<Option<bool>> = children.iter().map(|c| super::sets::constant(*c)).collect();
         for child in children {
@@ -480,6 +483,12 @@ impl Evaluator<'_> {
                         self.fail(span(child), "TypeError", format!("'{type_name}' object is not iterable"));
                     }
                     if self.model.load_error.is_some() {
+                        return Value::unknown("raises", s);
+                    }
+                    let items = iterable.iterated().filter(|items| !items.iter().any(Value::contains_unknown));
+                    certainly_a_set &= items.is_some();
+                    if let Some(t) = items.iter().flatten().find_map(|item| item.hashable().err()) {
+                        self.fail(span(child), "TypeError", format!("unhashable type: '{t}'"));
                         return Value::unknown("raises", s);
                     }
                     elements = None;
@@ -496,6 +505,7 @@ impl Evaluator<'_> {
             }
             if element.contains_unknown() {
                 elements = None;
+                certainly_a_set = false;
             }
             if let Some(known) = &mut elements {
                 if known.iter().all(|e| crate::value::py_eq(e, &element) == Some(false)) {
@@ -505,6 +515,7 @@ impl Evaluator<'_> {
         }
         match elements.and_then(|e| super::sets::as_built(e, displayed, &constness)) {
             Some(elements) => Value::new(ValueKind::Set(elements), s),
+            None if !certainly_a_set => Value::unknown("set of elements not known statically", s),
             // Still a set: its type's errors stand (`{*a} + {1}`).
             None => Value::unknown_of_type(
                 "set",

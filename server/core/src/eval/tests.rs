@@ -935,11 +935,18 @@ fn values_known_by_type_keep_their_type_errors() {
         ("import sys\nsys.argv += 'ab'\nx = sys.argv + 1\n", "can only concatenate list (not \"int\") to list"),
         ("import sys\nsys.argv += 1\n", "'int' object is not iterable"),
         ("r = range(3)\nr += 1\n", "unsupported operand type(s) for +=: 'range' and 'int'"),
+        // An unhashable item raises as the set is built, before any operator.
+        ("base = ['a'],\nx = {*base} + {1}\n", "unhashable type: 'list'"),
     ];
     for (text, message) in cases {
         assert_eq!(load_error_in(text, PythonVersion::V3_11).as_deref(), Some(message), "{text}");
     }
-    for text in ["e = {*'ab'}\ne |= {1}\ne -= {2}\nx = e & {3}\n", "import sys\nsys.argv += ['a']\n"] {
+    // Items not known may be unhashable: the set is not claimed.
+    for text in [
+        "e = {*'ab'}\ne |= {1}\ne -= {2}\nx = e & {3}\n",
+        "import sys\nsys.argv += ['a']\n",
+        "import sys\nx = {*sys.argv} + {1}\n",
+    ] {
         assert_eq!(load_error_in(text, PythonVersion::V3_11), None, "{text}");
     }
 }
