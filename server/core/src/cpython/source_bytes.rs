@@ -22,6 +22,11 @@ pub enum SourceText {
 
 /// The bytes of a manifest as CPython decodes them.
 pub fn decode_source(bytes: &[u8]) -> SourceText {
+    // compile() refuses a NUL byte before it reads a coding cookie or decodes anything: the
+    // text keeps it for that error (`cpython::estimate`), whatever else it holds.
+    if bytes.contains(&0) {
+        return SourceText::Text(String::from_utf8_lossy(bytes).into_owned());
+    }
     let (bom, body) = match bytes.strip_prefix(b"\xef\xbb\xbf") {
         Some(rest) => (true, rest),
         None => (false, bytes),
@@ -297,6 +302,17 @@ mod tests {
             |cookie: &str, body: &[u8]| decode_source(&[format!("# coding: {cookie}\n").as_bytes(), body].concat());
         assert_eq!(text("utf8", "x = 'é'\n".as_bytes()), SourceText::Text("# coding: utf8\nx = 'é'\n".into()));
         assert_eq!(text("latin1", b"x = '\xe9'\n"), SourceText::Text("# coding: latin1\nx = 'é'\n".into()));
+    }
+
+    /// A NUL byte is refused first (the real check-manifest on CPython 3.11.7: `source code
+    /// string cannot contain null bytes` for a file whose cookie names no codec).
+    #[test]
+    fn a_nul_byte_comes_before_the_cookie_and_the_decoding() {
+        for bytes in
+            [&b"# -*- coding: utfu-8 -*-\nx = 1\0\n"[..], b"x = '\xe9'\0\n", b"\xef\xbb\xbf# coding: latin-1\n\0"]
+        {
+            assert!(matches!(decode_source(bytes), SourceText::Text(text) if text.contains('\0')), "{bytes:?}");
+        }
     }
 
     #[test]
