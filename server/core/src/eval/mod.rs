@@ -123,6 +123,8 @@ pub fn evaluate_with<'a>(
     let root = tree.root_node();
     // Error recovery may wrap intact statements in an ERROR node; evaluate them anyway.
     let mut statements = Vec::new();
+    // Where a misread assignment's target is no name (`[*[]] = 3`): unpacking may raise.
+    let mut misread_unpacking = None;
     let mut pending = vec![root];
     while let Some(node) = pending.pop() {
         let mut cursor = node.walk();
@@ -132,7 +134,9 @@ pub fn evaluate_with<'a>(
                 statements.push(child);
             } else if child.kind() == "ERROR" {
                 pending.push(child);
-                misread_targets(child, text, &mut ev.bound_before);
+                if misread_targets(child, text, &mut ev.bound_before) {
+                    misread_unpacking.get_or_insert(child.start_position().row + 1);
+                }
             } else {
                 statements.push(child);
             }
@@ -172,6 +176,13 @@ pub fn evaluate_with<'a>(
         let why = "`manifest` is assigned in lines tree-sitter reads otherwise than Python";
         ev.model.manifest = Some(Value::unknown(why, 0..0));
     }
+    // What loading the module does is not known past an assignment not read.
+    if let (Some(line), None) = (misread_unpacking, &ev.model.load_error) {
+        let why = format!(
+            "line {line} assigns to a target tree-sitter reads otherwise than Python: unpacking there may raise when torchcts loads the manifest"
+        );
+        ev.model.manifest = Some(Value::unknown(why, 0..0));
+    }
     if let Some(manifest) = ev.model.manifest.take().filter(|_| ev.model.load_error.is_none()) {
         ev.note_unknowns_inside(&manifest);
         ev.model.manifest = Some(manifest);
@@ -181,8 +192,9 @@ pub fn evaluate_with<'a>(
 
 /// The names an ERROR node's own `name =` children assign: tree-sitter read no assignment
 /// there, but Python may (a misread file that compiles), so reading one is not claimed to
-/// raise NameError.
-fn misread_targets(error: Node, text: &str, out: &mut HashSet<String>) {
+/// raise NameError. True where such a target is no name (`[*[]] =`).
+fn misread_targets(error: Node, text: &str, out: &mut HashSet<String>) -> bool {
+    let mut unpacking = false;
     let mut cursor = error.walk();
     let children: Vec<Node> = error.children(&mut cursor).collect();
     for pair in children.windows(2) {
@@ -197,8 +209,11 @@ fn misread_targets(error: Node, text: &str, out: &mut HashSet<String>) {
         }
         if last.kind() == "identifier" {
             out.insert(crate::syntax::node_text(last, text).to_string());
+        } else if matches!(pair[0].kind(), "list" | "tuple" | "parenthesized_expression") {
+            unpacking = true;
         }
     }
+    unpacking
 }
 
 struct Evaluator<'a> {

@@ -973,6 +973,18 @@ fn unknown_manifest_reason(text: &str) -> String {
     }
 }
 
+/// An assignment tree-sitter misreads (`[*[]] = 3`, which CPython 3.11 compiles and runs
+/// to `cannot unpack non-iterable int object`) to a target that is no name: what loading
+/// does past it is not claimed.
+#[test]
+fn a_misread_assignment_to_a_pattern_is_not_claimed() {
+    let why = unknown_manifest_reason("[*[]] = 3\nmanifest = {'a': 1}\n");
+    assert!(why.contains("line 1 assigns to a target tree-sitter reads otherwise"), "{why}");
+    // A name so misread is only noted as bound.
+    let model = eval("x = [*[1]]\nmanifest = {'a': x}\n");
+    assert!(model.manifest.is_some_and(|m| !m.is_unknown()));
+}
+
 /// Keywords a builtin does not take, as CPython 3.10-3.13 refuse them (each run by hand:
 /// `tools/cpython/builtins_without_keywords.py` for the first kind; 3.13 rewords the second).
 #[test]
