@@ -100,10 +100,12 @@ impl Evaluator<'_> {
                 || n.kind() == "expression_statement"
                     && n.named_child(0).is_some_and(|c| matches!(c.kind(), "string" | "concatenated_string"))
         };
+        // An expression statement that runs no code of its own (no call): only what it
+        // raises matters (`x`, `a.b`, `+"""doc"""`).
         let read = |n: &Node| {
             n.kind() == "expression_statement"
                 && n.named_child_count() == 1
-                && n.named_child(0).is_some_and(|c| matches!(c.kind(), "identifier" | "attribute" | "subscript"))
+                && n.named_child(0).is_some_and(|c| !inert(n) && runs_no_code(c))
         };
         let reads: Vec<Span> = statements
             .iter()
@@ -272,4 +274,18 @@ fn bind_arguments(
         }
     }
     Some(Ok(bound))
+}
+
+/// Whether evaluating `expression` calls nothing and binds nothing (no call, `:=`, lambda,
+/// `yield` or `await` inside): as a statement, what it raises is all it does.
+fn runs_no_code(expression: Node) -> bool {
+    let mut pending = vec![expression];
+    while let Some(node) = pending.pop() {
+        if matches!(node.kind(), "call" | "named_expression" | "lambda" | "yield" | "await" | "ERROR") {
+            return false;
+        }
+        let mut cursor = node.walk();
+        pending.extend(node.named_children(&mut cursor));
+    }
+    true
 }

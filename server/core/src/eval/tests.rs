@@ -985,6 +985,23 @@ fn a_misread_assignment_to_a_pattern_is_not_claimed() {
     assert!(model.manifest.is_some_and(|m| !m.is_unknown()));
 }
 
+/// A function body's expression statements that call nothing run before its return, and
+/// raise as CPython 3.11 does at the call; one that calls something leaves it not run.
+#[test]
+fn expression_statements_before_a_return_run_at_the_call() {
+    let load_error = |text: &str| eval(text).load_error.map(|e| e.message);
+    let cases = [
+        ("def f():\n    +'''doc'''\n    return 1\nx = f()\n", "bad operand type for unary +: 'str'"),
+        ("def f():\n    1 / 0\n    return 1\nx = f()\n", "division by zero"),
+        ("def f(a):\n    a.b\n    return 1\nx = f('s')\n", "'str' object has no attribute 'b'"),
+    ];
+    for (text, message) in cases {
+        assert_eq!(load_error(text).as_deref(), Some(message), "{text}");
+    }
+    let called = "def f():\n    print(1 / 0)\n    return 1\nmanifest = {'a': f()}\n";
+    assert!(eval(called).manifest.is_some_and(|m| m.contains_unknown()));
+}
+
 /// Keywords a builtin does not take, as CPython 3.10-3.13 refuse them (each run by hand:
 /// `tools/cpython/builtins_without_keywords.py` for the first kind; 3.13 rewords the second).
 #[test]
