@@ -139,6 +139,12 @@ impl Evaluator<'_> {
         match arguments.positional.as_slice() {
             [] => {}
             [Value { kind: ValueKind::Dict(other), .. }] => d = other.clone(),
+            // No `keys` and no iteration (`dict(1, b=2)`), keywords or not.
+            [pairs] if pairs.not_iterable() => {
+                let message = format!("'{}' object is not iterable", pairs.exception_type_name());
+                self.fail(s.clone(), "TypeError", message);
+                return Value::unknown("raises", s);
+            }
             [pairs] => match self.dict_of_pairs(pairs) {
                 Some(Ok(built)) => d = built,
                 Some(Err(())) => return Value::unknown("raises", s),

@@ -1002,6 +1002,16 @@ fn expression_statements_before_a_return_run_at_the_call() {
     assert!(eval(called).manifest.is_some_and(|m| m.contains_unknown()));
 }
 
+/// `dict(x, k=v)` where x neither iterates nor has `keys` raises before the keywords are
+/// read (the real check-manifest, CPython 3.11: `'bool' object is not iterable`).
+#[test]
+fn dict_of_a_value_that_does_not_iterate_raises_with_keywords_too() {
+    let load_error = |text: &str| eval(text).load_error.map(|e| e.message);
+    assert_eq!(load_error("x = dict(a:=True, b=1)\n").as_deref(), Some("'bool' object is not iterable"));
+    assert_eq!(load_error("x = dict(None, b=2)\n").as_deref(), Some("'NoneType' object is not iterable"));
+    assert_eq!(load_error("x = dict([('a', 1)], b=2)\n"), None);
+}
+
 /// Keywords a builtin does not take, as CPython 3.10-3.13 refuse them (each run by hand:
 /// `tools/cpython/builtins_without_keywords.py` for the first kind; 3.13 rewords the second).
 #[test]
