@@ -14,7 +14,8 @@ in every given CPython; `module attr T1 T2 ...` one per given CPython, in the he
 where they differ, `-` where that CPython claims nothing (the attribute is missing, or its type
 has operators). A trailing `|` says the type defines `|` (`type`, `_SpecialForm`: `Any | None`
 makes a union): only the other operators raise. A last `!` says the object cannot be called
-(`'zip' object is not callable`); without it, calling it may succeed. Modules are left out (the core knows them as
+(`'zip' object is not callable`); without it, calling it may succeed. A `~` after those says
+`iter()` of it raises (`Value after * must be an iterable, not _AnyMeta`). Modules are left out (the core knows them as
 modules), and so are private modules (`_abc`) and those with side effects on import; a
 package's attributes are listed (its submodules are modules, left out).
 """
@@ -67,7 +68,12 @@ def operator_less(module_name, module, found):
         except Exception:
             continue
         if message.startswith(PREFIX) and message.endswith("'"):
-            suffix = ("|" if defined else "") + ("" if callable(value) else "!")
+            try:
+                iter(value)
+                iterable = True
+            except TypeError:
+                iterable = False
+            suffix = ("|" if defined else "") + ("" if callable(value) else "!") + ("" if iterable else "~")
             found[module_name + " " + attr] = message[len(PREFIX):-1] + suffix
 """
 

@@ -233,6 +233,7 @@ impl Value {
             type_name: None,
             operators: Operators::NotModelled,
             callable: Callable::Maybe,
+            not_iterable: false,
         };
         Value { kind: ValueKind::Unknown(not_known), span, identity: 0 }
     }
@@ -245,7 +246,8 @@ impl Value {
         reason: impl Into<String>,
         span: Span,
     ) -> Value {
-        let not_known = NotKnown { why: reason.into(), type_name: Some(type_name), operators, callable };
+        let not_known =
+            NotKnown { why: reason.into(), type_name: Some(type_name), operators, callable, not_iterable: false };
         Value { kind: ValueKind::Unknown(not_known), span, identity: 0 }
     }
 
@@ -316,6 +318,7 @@ impl Value {
                     | ValueKind::Function { .. }
             )
             || (self.is_builtin_instance() && !iterable)
+            || matches!(&self.kind, ValueKind::Unknown(NotKnown { not_iterable: true, .. }))
     }
 
     /// A str, bytes, list, tuple, dict or set: iterating it never raises.

@@ -127,7 +127,7 @@ pub fn module_attribute_type(
     module: &str,
     attr: &str,
     python: PythonVersion,
-) -> Option<(&'static str, Operators, Callable)> {
+) -> Option<(&'static str, Operators, Callable, bool)> {
     let table = attribute_types();
     let types = table.types.get(&(module, attr))?;
     let name = match types.as_slice() {
@@ -137,13 +137,18 @@ pub fn module_attribute_type(
     if *name == "-" {
         return None;
     }
+    // `~`: `iter()` of it raises.
+    let (name, not_iterable) = match name.strip_suffix('~') {
+        Some(name) => (name, true),
+        None => (*name, false),
+    };
     let (name, callable) = match name.strip_suffix('!') {
         Some(name) => (name, Callable::No),
-        None => (*name, Callable::Maybe),
+        None => (name, Callable::Maybe),
     };
     match name.strip_suffix('|') {
-        Some(name) => Some((name, Operators::OnlyOr, callable)),
-        None => Some((name, Operators::NoneDefined, callable)),
+        Some(name) => Some((name, Operators::OnlyOr, callable, not_iterable)),
+        None => Some((name, Operators::NoneDefined, callable, not_iterable)),
     }
 }
 
@@ -151,7 +156,13 @@ pub fn module_attribute_type(
 pub(super) fn typed_module_attribute(module: &str, attr: &str, python: PythonVersion, s: Span) -> Value {
     let why = format!("`{module}.{attr}` is not evaluated statically");
     match module_attribute_type(module, attr, python) {
-        Some((type_name, operators, callable)) => Value::unknown_of_type(type_name, operators, callable, why, s),
+        Some((type_name, operators, callable, not_iterable)) => {
+            let mut value = Value::unknown_of_type(type_name, operators, callable, why, s);
+            if let ValueKind::Unknown(not_known) = &mut value.kind {
+                not_known.not_iterable = not_iterable;
+            }
+            value
+        }
         None => Value::unknown(why, s),
     }
 }

@@ -1012,6 +1012,28 @@ fn dict_of_a_value_that_does_not_iterate_raises_with_keywords_too() {
     assert_eq!(load_error("x = dict([('a', 1)], b=2)\n"), None);
 }
 
+/// A module attribute whose type has no `__iter__` (`data/module_attribute_types.txt`'s `~`)
+/// raises where it is iterated: the messages are CPython 3.10-3.13's, run by hand (3.10's
+/// `typing.Any` iterates through `__getitem__`, and raises otherwise: not claimed).
+#[test]
+fn module_attributes_that_do_not_iterate_raise_where_iterated() {
+    let cases = [
+        ("import json\nx = [*json.dumps]\n", PythonVersion::V3_10, "Value after * must be an iterable, not function"),
+        ("import json\nfor a in json.dumps:\n    pass\n", PythonVersion::V3_12, "'function' object is not iterable"),
+        (
+            "from typing import Any\nx = [*Any]\n",
+            PythonVersion::V3_11,
+            "Value after * must be an iterable, not _AnyMeta",
+        ),
+        ("from typing import Any\na, b = Any\n", PythonVersion::V3_13, "cannot unpack non-iterable _AnyMeta object"),
+    ];
+    for (text, version, message) in cases {
+        assert_eq!(load_error_in(text, version).as_deref(), Some(message), "{text}");
+    }
+    assert_eq!(load_error_in("from typing import Any\nx = [*Any]\n", PythonVersion::V3_10), None);
+    assert_eq!(load_error_in("import sys\nx = [*sys.modules]\n", PythonVersion::V3_11), None);
+}
+
 /// Keywords a builtin does not take, as CPython 3.10-3.13 refuse them (each run by hand:
 /// `tools/cpython/builtins_without_keywords.py` for the first kind; 3.13 rewords the second).
 #[test]

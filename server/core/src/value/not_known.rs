@@ -12,6 +12,8 @@ pub struct NotKnown {
     pub type_name: Option<&'static str>,
     pub operators: Operators,
     pub callable: Callable,
+    /// `iter()` of it raises (`*typing.Any`: its type has no `__iter__`).
+    pub not_iterable: bool,
 }
 
 /// Whether an object of a [`NotKnown`]'s type can be called.
