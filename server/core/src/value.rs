@@ -18,7 +18,7 @@ pub mod type_form;
 pub use builtin::{attribute_type, class_lacks, is_builtin_class};
 pub use equality::{key_hash, py_eq};
 pub use not_known::{Callable, NotKnown, Operators};
-pub use run_time::{INSTALLED_TORCH, MACHINE_QUERIES, ONLY_AT_RUN_TIME, ON_THE_MACHINE};
+pub use run_time::{environment_decides, INSTALLED_TORCH, MACHINE_QUERIES, ONLY_AT_RUN_TIME, ON_THE_MACHINE};
 pub use set_order::set_iteration_order;
 use set_order::{set_order, set_order_is_known};
 pub use type_form::TypeForm;

@@ -817,10 +817,7 @@ impl Ours {
     /// on the machine (`if torch.cuda.is_available():`).
     fn only_python_knows(&self) -> bool {
         let environment = |why: &String| {
-            why.contains("can be imported is only known")
-                || why.contains(torchcts_core::eval::modules::ONLY_AT_RUN_TIME)
-                || why.contains(torchcts_core::eval::modules::INSTALLED_TORCH)
-                || why.contains(torchcts_core::eval::modules::ON_THE_MACHINE)
+            why.contains("can be imported is only known") || torchcts_core::eval::modules::environment_decides(why)
         };
         self.unevaluated.iter().any(environment)
     }

@@ -37,7 +37,7 @@ impl Evaluator<'_> {
                 return self.fail(iterable.span.clone(), "TypeError", message);
             }
         }
-        let decided_by = header.as_ref().and_then(environment_decides);
+        let decided_by = header.as_ref().and_then(environment_decides_header);
         let ran = match (node.kind(), header) {
             ("for_statement", Some(iterable)) => self.run_for(node, &iterable),
             ("if_statement", Some(condition)) => self.run_if(node, &condition),
@@ -103,7 +103,7 @@ impl Evaluator<'_> {
                         Some(false) => continue,
                         // Not known: this clause and every one after it may run.
                         None => {
-                            let decided_by = environment_decides(&value);
+                            let decided_by = environment_decides_header(&value);
                             for clause in &alternatives[at..] {
                                 self.block_not_evaluated(*clause, decided_by.as_deref());
                             }
@@ -226,8 +226,7 @@ fn has_jump(node: Node) -> bool {
 
 /// Why a block's header is not known, where only the environment that runs check-manifest
 /// knows it (its machine, its command line, its torch).
-fn environment_decides(header: &Value) -> Option<String> {
+fn environment_decides_header(header: &Value) -> Option<String> {
     let ValueKind::Unknown(why) = &header.kind else { return None };
-    let markers = [super::modules::ON_THE_MACHINE, super::modules::ONLY_AT_RUN_TIME, super::modules::INSTALLED_TORCH];
-    markers.iter().any(|m| why.contains(m)).then(|| why.to_string())
+    super::modules::environment_decides(why).then(|| why.to_string())
 }

@@ -41,26 +41,45 @@ const KEYWORDS_TAKEN: [(&str, &[&str]); 6] = [
     ("property", &["fget", "fset", "fdel", "doc"]),
 ];
 
-/// `print(k=1)`: the first keyword given that the builtin does not take is refused, worded
-/// per CPython version. Beside a keyword it takes, only print's (keyword-only) are claimed:
-/// `str(1, object=1, k=1)` is given by name and position, `zip(strict=1, k=1)` too many.
-fn unexpected_keyword(fname: &str, keywords: &[(Value, Value)], python: PythonVersion) -> Option<String> {
+/// `print(k=1)`: the first keyword given that the builtin does not take is refused.
+/// Beside a keyword it takes, only print's (keyword-only) are claimed: `str(1, object=1,
+/// k=1)` is given by name and position, `zip(strict=1, k=1)` too many.
+fn unexpected_keyword(fname: &str, args: &CallArguments, python: PythonVersion) -> Option<String> {
     let (_, taken) = KEYWORDS_TAKEN.iter().find(|(name, _)| *name == fname)?;
-    fn name(key: &Value) -> Option<&str> {
-        match &key.kind {
-            ValueKind::Str(name) => Some(name),
-            _ => None,
-        }
-    }
-    let names: Vec<&str> = keywords.iter().map(|(key, _)| name(key)).collect::<Option<_>>()?;
-    let first = *names.iter().find(|name| !taken.contains(name))?;
-    if fname != "print" && names.iter().any(|name| taken.contains(name)) {
+    refused_keyword(fname, &args.keyword_names()?, taken, fname == "print", python)
+}
+
+/// The first of `names` a callee that takes only `taken` refuses, worded per CPython
+/// version (`'k' is an invalid keyword argument for split()`, reworded in 3.13). None where
+/// a keyword it takes is given too, unless `beside_taken` says that changes nothing.
+pub(super) fn refused_keyword(
+    callee: &str,
+    names: &[&str],
+    taken: &[&str],
+    beside_taken: bool,
+    python: PythonVersion,
+) -> Option<String> {
+    let first = names.iter().find(|name| !taken.contains(name))?;
+    if !beside_taken && names.iter().any(|name| taken.contains(name)) {
         return None;
     }
     Some(match python >= PythonVersion::V3_13 {
-        true => format!("{fname}() got an unexpected keyword argument '{first}'"),
-        false => format!("'{first}' is an invalid keyword argument for {fname}()"),
+        true => format!("{callee}() got an unexpected keyword argument '{first}'"),
+        false => format!("'{first}' is an invalid keyword argument for {callee}()"),
     })
+}
+
+impl CallArguments {
+    /// The keywords' names, in order; None where one is not a str.
+    pub(super) fn keyword_names(&self) -> Option<Vec<&str>> {
+        self.keywords
+            .iter()
+            .map(|(key, _)| match &key.kind {
+                ValueKind::Str(name) => Some(name.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
 }
 
 impl Evaluator<'_> {
@@ -74,7 +93,7 @@ impl Evaluator<'_> {
             self.fail(s.clone(), "TypeError", format!("{fname}() takes no keyword arguments"));
             return Some(Value::unknown("raises", s));
         }
-        if let (false, Some(message)) = (shadowed, unexpected_keyword(fname, &args.keywords, self.loading.version)) {
+        if let (false, Some(message)) = (shadowed, unexpected_keyword(fname, args, self.loading.version)) {
             self.fail(s.clone(), "TypeError", message);
             return Some(Value::unknown("raises", s));
         }

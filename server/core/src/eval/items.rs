@@ -456,7 +456,7 @@ impl Evaluator<'_> {
     pub(super) fn read_item(&mut self, mut object: Value, key: Value, node: Node) -> Value {
         let s = node.start_byte()..node.end_byte();
         if let ValueKind::Unknown(why) = &object.kind {
-            if why.contains(super::modules::ONLY_AT_RUN_TIME) || why.contains(super::modules::INSTALLED_TORCH) {
+            if super::modules::environment_decides(why) {
                 // `sys.argv[1]`: an IndexError with one command line, a str with another.
                 self.note(s.clone(), format!("reading an item of a value not known statically ({why}): whether it raises is only known when Python runs it"));
             }

@@ -44,15 +44,7 @@ impl Evaluator<'_> {
         arguments: &CallArguments,
         s: Span,
     ) -> Option<Value> {
-        let names: Option<Vec<&str>> = arguments
-            .keywords
-            .iter()
-            .map(|(key, _)| match &key.kind {
-                ValueKind::Str(name) => Some(name.as_str()),
-                _ => None,
-            })
-            .collect();
-        let refused = names.filter(|names| !names.is_empty()).and_then(|names| {
+        let refused = arguments.keyword_names().filter(|names| !names.is_empty()).and_then(|names| {
             keyword_error(object.type_name(), method, &names, arguments.positional.len(), self.loading.version)
         });
         if let Some(message) = refused {
@@ -236,14 +228,7 @@ pub(super) fn keyword_error(
         ("list", "sort") if given == 0 && names.len() <= 2 => &["key", "reverse"],
         _ => return None,
     };
-    let first = names.iter().find(|name| !taken.contains(name))?;
-    if names.iter().any(|name| taken.contains(name)) {
-        return None;
-    }
-    Some(match new_clinic {
-        true => format!("{method}() got an unexpected keyword argument '{first}'"),
-        false => format!("'{first}' is an invalid keyword argument for {method}()"),
-    })
+    super::builtins::refused_keyword(method, names, taken, false, python)
 }
 
 /// An int value (the one place this file makes one).

@@ -402,7 +402,7 @@ fn line_may_set(line: &str, attr: &str) -> bool {
 /// `Quitter`, not this).
 pub(super) const SYS_EXIT: &str = "exit";
 
-pub use crate::value::{INSTALLED_TORCH, ONLY_AT_RUN_TIME, ON_THE_MACHINE};
+pub use crate::value::{environment_decides, INSTALLED_TORCH, ONLY_AT_RUN_TIME, ON_THE_MACHINE};
 
 /// What may set any attribute of a module, unseen.
 const DYNAMIC_SETTERS: [&str; 6] = ["setattr", "__dict__", "vars(", "exec(", "eval(", "globals("];

@@ -10,6 +10,12 @@ pub const ONLY_AT_RUN_TIME: &str = "depends on the command line check-manifest r
 /// machine check-manifest runs on decides it, its devices and its torch build.
 pub const ON_THE_MACHINE: &str = "depends on the machine check-manifest runs on";
 
+/// Whether `why` a value is not known is that the environment running check-manifest
+/// decides it: its command line, its torch, its machine.
+pub fn environment_decides(why: &str) -> bool {
+    [ONLY_AT_RUN_TIME, INSTALLED_TORCH, ON_THE_MACHINE].iter().any(|marker| why.contains(marker))
+}
+
 /// The torch functions whose answer is the machine's ([`ON_THE_MACHINE`]), as a manifest
 /// calls them to choose what it declares.
 pub const MACHINE_QUERIES: [&str; 12] = [
