@@ -234,6 +234,7 @@ impl Value {
             operators: Operators::NotModelled,
             callable: Callable::Maybe,
             not_iterable: false,
+            view_items: None,
         };
         Value { kind: ValueKind::Unknown(not_known), span, identity: 0 }
     }
@@ -246,8 +247,14 @@ impl Value {
         reason: impl Into<String>,
         span: Span,
     ) -> Value {
-        let not_known =
-            NotKnown { why: reason.into(), type_name: Some(type_name), operators, callable, not_iterable: false };
+        let not_known = NotKnown {
+            why: reason.into(),
+            type_name: Some(type_name),
+            operators,
+            callable,
+            not_iterable: false,
+            view_items: None,
+        };
         Value { kind: ValueKind::Unknown(not_known), span, identity: 0 }
     }
 
@@ -257,13 +264,27 @@ impl Value {
 
     /// True when this value or anything inside it is unknown.
     pub fn contains_unknown(&self) -> bool {
+        self.unknown_inside(false)
+    }
+
+    /// True when something inside is unknown other than a dict view whose items are known
+    /// (`for k, v in d.items(),:` binds the view's items, which are known).
+    pub fn contains_unknown_but_views(&self) -> bool {
+        self.unknown_inside(true)
+    }
+
+    fn unknown_inside(&self, views_known: bool) -> bool {
+        let inside = |items: &[Value]| items.iter().any(|i| i.unknown_inside(views_known));
         match &self.kind {
+            ValueKind::Unknown(NotKnown { view_items: Some(items), .. }) if views_known => inside(items),
             ValueKind::Unknown(_) => true,
-            ValueKind::List(items) | ValueKind::Tuple(items) => items.iter().any(Value::contains_unknown),
-            ValueKind::Slice(parts) => parts.iter().any(Value::contains_unknown),
-            ValueKind::Set(items) => items.iter().any(Value::contains_unknown),
+            ValueKind::List(items) | ValueKind::Tuple(items) | ValueKind::Set(items) => inside(items),
+            ValueKind::Slice(parts) => inside(&parts[..]),
             ValueKind::Dict(d) => {
-                d.open || d.entries.iter().any(|e| e.key.contains_unknown() || e.value.contains_unknown())
+                d.open
+                    || d.entries
+                        .iter()
+                        .any(|e| e.key.unknown_inside(views_known) || e.value.unknown_inside(views_known))
             }
             _ => false,
         }
@@ -388,6 +409,7 @@ impl Value {
             ValueKind::Str(text) => text.chars().map(|c| Value::new(ValueKind::Str(c.into()), at())).collect(),
             ValueKind::Bytes(bytes) => bytes.iter().map(|&b| Value::new(ValueKind::Int(b.into()), at())).collect(),
             ValueKind::Dict(d) if !d.open => d.entries.iter().map(|e| e.key.clone()).collect(),
+            ValueKind::Unknown(NotKnown { view_items: Some(items), .. }) => items.clone(),
             // An element not known may equal another: then even the count is not known.
             ValueKind::Set(items) if !self.contains_unknown() => match set_order_is_known(items) {
                 true => set_order(items),

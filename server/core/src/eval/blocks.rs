@@ -57,7 +57,7 @@ impl Evaluator<'_> {
             return false;
         };
         let items = match iterable.iterated() {
-            Some(items) if !items.iter().any(Value::contains_unknown) => items,
+            Some(items) if !items.iter().any(Value::contains_unknown_but_views) => items,
             _ => return false,
         };
         let names_iterable = right.kind() == "identifier" && mentions_name(body, self.text, self.t(right));

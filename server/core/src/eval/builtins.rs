@@ -140,7 +140,8 @@ impl Evaluator<'_> {
                 s,
             ));
         };
-        if arg.contains_unknown() {
+        // A dict view's items are known where it is made (`sorted(d.keys())`).
+        if arg.contains_unknown_but_views() {
             return None;
         }
         // What iterating the argument gives (a set in CPython's order, where known).

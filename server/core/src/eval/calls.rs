@@ -11,7 +11,11 @@ use tree_sitter::Node;
 impl Evaluator<'_> {
     pub(super) fn call(&mut self, node: Node) -> Value {
         let s = span(node);
-        let function = node.field(Field::Function);
+        // `*f(x)`, read as a call of `*f`: Python stars the call (see `starred_operand`).
+        let function = node.field(Field::Function).map(|f| match f.kind() {
+            "list_splat" => f.named_child(0).unwrap_or(f),
+            _ => f,
+        });
         let fname = function.map(|f| self.t(f)).unwrap_or("");
         // Python evaluates the callee, then the arguments left to right, then calls: the
         // first exception among them is the one loading raises.

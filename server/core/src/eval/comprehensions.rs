@@ -211,8 +211,7 @@ const MAX_ITEMS: i128 = 10_000;
 
 impl Evaluator<'_> {
     /// What a `for` or a comprehension iterates, evaluated: the calls made only to be
-    /// iterated (`range(3)`, `d.items()`, `d.keys()`, `d.values()`, `enumerate(x)`,
-    /// `zip(a, b)`) give their items as a list (the value never leaves the loop, so its
+    /// iterated (`range(3)`, `enumerate(x)`, `zip(a, b)`) give their items as a list (the value never leaves the loop, so its
     /// type is not seen); any other expression is evaluated as it is.
     pub(super) fn iterable(&mut self, node: Node) -> Value {
         match self.iteration_call(node) {
@@ -229,33 +228,6 @@ impl Evaluator<'_> {
         let arguments = node.field(Field::Arguments).filter(|a| a.kind() == "argument_list")?;
         let s = span(node);
         let at = |v: ValueKind| Value::new(v, s.clone());
-        if function.kind() == "attribute" {
-            let (object, method) = (function.field(Field::Object)?, function.field(Field::Attribute)?);
-            let method = self.t(method);
-            if !matches!(method, "items" | "keys" | "values") || arguments.named_child_count() != 0 {
-                return None;
-            }
-            // A value that is no dict known whole is looked up as `expr` would (`[].items`
-            // raises), and the call left not known.
-            let owner = self.expr(object);
-            let d = match &owner.kind {
-                ValueKind::Dict(d) if !d.open => d,
-                _ => {
-                    if self.model.load_error.is_none() {
-                        let _ = self.attribute_of(&owner, method, function);
-                    }
-                    return Some(Value::unknown(format!("the items of `.{method}()`, not known statically"), s));
-                }
-            };
-            let items = match method {
-                "items" => {
-                    d.entries.iter().map(|e| at(ValueKind::Tuple(vec![e.key.clone(), e.value.clone()]))).collect()
-                }
-                "keys" => d.entries.iter().map(|e| e.key.clone()).collect(),
-                _ => d.entries.iter().map(|e| e.value.clone()).collect(),
-            };
-            return Some(at(ValueKind::List(items)));
-        }
         let name = self.t(function);
         if function.kind() != "identifier"
             || !matches!(name, "range" | "enumerate" | "zip")

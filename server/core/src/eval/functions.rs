@@ -163,7 +163,8 @@ impl Evaluator<'_> {
         // it is when the call runs.
         let saved: Vec<(String, Option<Value>)> =
             bound.iter().map(|(name, _)| (name.clone(), self.env.remove(name))).collect();
-        for (name, value) in bound {
+        for (name, mut value) in bound {
+            value.forget_views();
             self.env.insert(name, value);
         }
         self.call_depth += 1;

@@ -434,10 +434,13 @@ impl Evaluator<'_> {
     }
 
     /// What a starred item stars: tree-sitter reads `*a[k].b` as the item and attribute of
-    /// `*a`, where Python stars `a[k].b`.
+    /// `*a`, and `*d.keys()` as a call of `(*d).keys`, where Python stars `a[k].b` and
+    /// `d.keys()`.
     pub(super) fn starred_operand(&mut self, part: Node) -> Option<Value> {
         match part.kind() {
             "list_splat" => part.named_child(0).map(|inner| self.expr(inner)),
+            // The callee is read without the star (see `unstarred`).
+            "call" => Some(self.call(part)),
             "subscript" => {
                 let base = self.starred_operand(part.field(Field::Value)?)?;
                 let key = self.subscript_key(part);
@@ -449,6 +452,16 @@ impl Evaluator<'_> {
                 Some(self.attribute_of(&base, attr, part))
             }
             _ => None,
+        }
+    }
+
+    /// A callee or a method's object, which holds the star of a starred call as tree-sitter
+    /// reads it (`*d.keys()`: `(*d).keys`): its value without the star, which Python gives
+    /// the whole call.
+    pub(super) fn unstarred(&mut self, node: Node) -> Value {
+        match starts_with_star(node) {
+            true => self.starred_operand(node).unwrap_or_else(|| Value::unknown("a starred call", span(node))),
+            false => self.expr(node),
         }
     }
 
@@ -502,14 +515,14 @@ impl Evaluator<'_> {
 }
 
 /// Whether `part` is a starred item, as tree-sitter reads it (`*a`, or `*a[k]` read as the
-/// item of `*a`, or `*a | b` as the union of `*a` and `b`).
+/// item of `*a`, `*f()` as a call of `*f`, or `*a | b` as the union of `*a` and `b`).
 pub(super) fn starts_with_star(part: Node) -> bool {
     let mut node = part;
     loop {
         match node.kind() {
             "list_splat" => return true,
             // `*a | b`: Python's star takes the whole bitwise-or expression.
-            "subscript" | "attribute" | "binary_operator" => match node.child(0) {
+            "subscript" | "attribute" | "binary_operator" | "call" => match node.child(0) {
                 Some(object) => node = object,
                 None => return false,
             },

@@ -28,7 +28,7 @@ impl Evaluator<'_> {
         let (Some(object), Some(attr)) = (function.field(Field::Object), function.field(Field::Attribute)) else {
             return (None, Value::unknown("incomplete attribute", s));
         };
-        let base = self.expr(object);
+        let base = self.unstarred(object);
         let name = self.t(attr);
         let value = self.attribute_of(&base, name, function);
         let keep = self.model.load_error.is_none() && base.is_builtin_instance();
@@ -59,16 +59,10 @@ impl Evaluator<'_> {
             self.fail(s.clone(), "TypeError", message);
             return Some(Value::unknown("raises", s));
         }
-        // A view of a dict, known or not: only its type is modelled (`-d.items()` raises).
-        if let (ValueKind::Dict(_), "keys" | "values" | "items") = (&object.kind, method) {
-            // The keys and items views take set operators.
-            let (view, operators) = match method {
-                "keys" => ("dict_keys", Operators::NotModelled),
-                "values" => ("dict_values", Operators::NoneDefined),
-                _ => ("dict_items", Operators::NotModelled),
-            };
-            let why = format!("`.{method}()` is a view not evaluated statically");
-            return Some(Value::unknown_of_type(view, operators, Callable::No, why, s));
+        // A view of a dict: known by its type (`-d.items()` raises) and, for a dict known
+        // whole, by what iterating it gives.
+        if let (ValueKind::Dict(d), "keys" | "values" | "items") = (&object.kind, method) {
+            return Some(dict_view(d, method, s));
         }
         if let Some(message) =
             matches!(object.kind, ValueKind::Bytes(_)).then(|| bytes_argument_error(method, args)).flatten()
@@ -98,6 +92,27 @@ impl Evaluator<'_> {
             }
         })
     }
+}
+
+/// `d.keys()`, `d.values()` or `d.items()`: only its type is modelled (the keys and items
+/// views take set operators), and, where the dict is known whole, its items.
+fn dict_view(d: &Dict, method: &str, s: Span) -> Value {
+    let (view, operators) = match method {
+        "keys" => ("dict_keys", Operators::NotModelled),
+        "values" => ("dict_values", Operators::NoneDefined),
+        _ => ("dict_items", Operators::NotModelled),
+    };
+    let why = format!("`.{method}()` is a view not evaluated statically");
+    let mut value = Value::unknown_of_type(view, operators, Callable::No, why, s.clone());
+    if let (ValueKind::Unknown(not_known), false) = (&mut value.kind, d.open) {
+        let item = |e: &crate::value::Entry| match method {
+            "keys" => e.key.clone(),
+            "values" => e.value.clone(),
+            _ => Value::new(ValueKind::Tuple(vec![e.key.clone(), e.value.clone()]), s.clone()),
+        };
+        not_known.view_items = Some(d.entries.iter().map(item).collect());
+    }
+    value
 }
 
 /// `b"a b".replace(" ", "")`: a bytes method whose bytes argument is another type, in the

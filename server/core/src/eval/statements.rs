@@ -252,7 +252,7 @@ impl Evaluator<'_> {
         }
     }
 
-    pub(super) fn bind(&mut self, target: Node, value: Value) {
+    pub(super) fn bind(&mut self, target: Node, mut value: Value) {
         // `(name) = value`: parentheses around one target make no tuple.
         if target.kind() == "tuple_pattern" && !has_comma(target) {
             let mut cursor = target.walk();
@@ -260,6 +260,9 @@ impl Evaluator<'_> {
             if let Some(inner) = inner {
                 return self.bind(inner, value);
             }
+        }
+        if matches!(target.kind(), "identifier" | "subscript" | "attribute") {
+            value.forget_views();
         }
         match target.kind() {
             "identifier" => {

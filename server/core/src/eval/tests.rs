@@ -1220,3 +1220,28 @@ fn sort_takes_keywords_only_and_union_dunders_are_method_wrappers() {
         Some("unsupported operand type(s) for +: 'builtin_function_or_method' and 'int'")
     );
 }
+
+/// A view of a dict known whole gives the dict's items where it is made and iterated at
+/// once: `for k, v in d.items(),:` unpacks the view's two items (CPython 3.10-3.13 give
+/// the values asserted here). A view stored under a name is known by its type only: the
+/// dict may change before the view is read (`stale` is `['a', 'b']` in CPython).
+#[test]
+fn dict_views_give_their_items_where_made_and_only_their_type_once_stored() {
+    let d = manifest(concat!(
+        "d = {'a': 1, 'b': 2}\n",
+        "for k, v in d.items(),:\n",
+        "    pass\n",
+        "manifest = {'k': k, 'v': v, 'l': [*d.keys()], 's': sorted(d.values()), 'n': len([*d.items()])}\n",
+        "e = {'a': 1}\n",
+        "view = e.keys()\n",
+        "e['b'] = 2\n",
+        "manifest['stale'] = [*view]\n",
+    ));
+    let repr = |key: &str| d.get(key).unwrap().value.repr();
+    assert_eq!(repr("k"), "('a', 1)");
+    assert_eq!(repr("v"), "('b', 2)");
+    assert_eq!(repr("l"), "['a', 'b']");
+    assert_eq!(repr("s"), "[1, 2]");
+    assert_eq!(repr("n"), "2");
+    assert!(d.get("stale").unwrap().value.contains_unknown(), "{}", repr("stale"));
+}

@@ -14,6 +14,10 @@ pub struct NotKnown {
     pub callable: Callable,
     /// `iter()` of it raises (`*typing.Any`: its type has no `__iter__`).
     pub not_iterable: bool,
+    /// What iterating it gives, for a view of a dict known whole (`d.items()`) in the
+    /// expression that makes it. Forgotten once the view is stored ([`Value::forget_views`]):
+    /// the dict may change after, and the view with it.
+    pub view_items: Option<Vec<Value>>,
 }
 
 /// Whether an object of a [`NotKnown`]'s type can be called.
@@ -109,6 +113,19 @@ impl Value {
     /// Whether calling this value, known only by its type, certainly raises.
     pub fn known_type_not_callable(&self) -> bool {
         matches!(&self.kind, ValueKind::Unknown(NotKnown { type_name: Some(_), callable: Callable::No, .. }))
+    }
+
+    /// The same value with every dict view it holds known by its type only: a view stored
+    /// under a name shows the dict as it is when read, not as it was when made.
+    pub fn forget_views(&mut self) {
+        match &mut self.kind {
+            ValueKind::Unknown(not_known) => not_known.view_items = None,
+            ValueKind::List(items) | ValueKind::Tuple(items) | ValueKind::Set(items) => {
+                items.iter_mut().for_each(Value::forget_views)
+            }
+            ValueKind::Dict(d) => d.entries.iter_mut().for_each(|e| e.value.forget_views()),
+            _ => {}
+        }
     }
 
     /// Whether `iter()` of this value certainly succeeds (its items need not be known).
