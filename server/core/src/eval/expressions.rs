@@ -347,6 +347,9 @@ impl Evaluator<'_> {
             ValueKind::Builtin(_) if base.descriptor_attribute(attr).is_some() => {
                 Value::new(base.descriptor_attribute(attr).unwrap_or(ValueKind::None), s)
             }
+            _ if number_attribute(&base.kind, attr).is_some() => {
+                Value::new(number_attribute(&base.kind, attr).unwrap_or(ValueKind::None), s)
+            }
             _ if method.is_some() => Value::new(
                 ValueKind::Method { name: method.unwrap_or_default(), type_name: "builtin_function_or_method" },
                 s,
@@ -535,4 +538,18 @@ impl Evaluator<'_> {
         }
         self.f_string(node, &fields)
     }
+}
+
+/// A number's data attributes (`(1).real` is `1`, `True.numerator` the int `1`, `2.5.imag`
+/// is `0.0`): the int a bool is, or the number itself.
+fn number_attribute(number: &ValueKind, attr: &str) -> Option<ValueKind> {
+    Some(match (number, attr) {
+        (ValueKind::Bool(b), "real" | "numerator") => ValueKind::Int(*b as i128),
+        (ValueKind::Int(_) | ValueKind::BigInt(_), "real" | "numerator") => number.clone(),
+        (ValueKind::Int(_) | ValueKind::BigInt(_) | ValueKind::Bool(_), "denominator") => ValueKind::Int(1),
+        (ValueKind::Int(_) | ValueKind::BigInt(_) | ValueKind::Bool(_), "imag") => ValueKind::Int(0),
+        (ValueKind::Float(_), "real") => number.clone(),
+        (ValueKind::Float(_), "imag") => ValueKind::Float(0.0),
+        _ => return None,
+    })
 }

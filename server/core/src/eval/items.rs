@@ -52,6 +52,7 @@ pub(super) fn item_index(container: &mut Value, key: &Value) -> Result<Option<us
     let in_range =
         |len: usize| int_key.map(|i| if i < 0 { i + len as i128 } else { i }).filter(|i| (0..len as i128).contains(i));
     let type_name = container.exception_type_name();
+    let subscriptable_if_unknown = !container.known_type_not_subscriptable();
     match &mut container.kind {
         ValueKind::Dict(d) => {
             if let Err(t) = key.hashable() {
@@ -81,7 +82,7 @@ pub(super) fn item_index(container: &mut Value, key: &Value) -> Result<Option<us
             (None, _) => Err((at, "TypeError", format!("byte indices must be integers or slices, not {key_type}"))),
         },
         // A class: `list[int]` is a generic alias, `int[0]` raises another message.
-        ValueKind::Unknown(_) => Ok(None),
+        ValueKind::Unknown(_) if subscriptable_if_unknown => Ok(None),
         ValueKind::Builtin(name) if crate::value::is_builtin_class(name) => Ok(None),
         // What subscripting a class or a typing form raises is `type_form::subscript_error`'s.
         ValueKind::TypeForm(_) => Ok(None),
@@ -133,6 +134,7 @@ pub(super) fn item_at(container: &mut Value, index: usize) -> Option<&mut Value>
 /// `container[key] = value` or `del container[key]` on a known container.
 pub(super) fn apply_item_op(container: &mut Value, key: Value, op: ItemOp) -> Result<(), Raised> {
     let type_name = container.exception_type_name();
+    let subscriptable_if_unknown = !container.known_type_not_subscriptable();
     let at = key.span.clone();
     if key.is_unknown() {
         // Any key may be the one set: the dict may now hold keys we do not know.
@@ -198,22 +200,32 @@ pub(super) fn apply_item_op(container: &mut Value, key: Value, op: ItemOp) -> Re
             }
             Ok(())
         }
-        (ValueKind::Unknown(_), _) => Ok(()),
-        (kind, op) => {
-            let message = match op {
-                ItemOp::Assign(_) => format!("'{type_name}' object does not support item assignment"),
-                // `PySequence_DelItem`'s own wording, for an index into a sequence type.
-                ItemOp::Delete
-                    if matches!(kind, ValueKind::Str(_) | ValueKind::Bytes(_) | ValueKind::Tuple(_))
-                        && matches!(key.kind, ValueKind::Int(_) | ValueKind::Bool(_)) =>
-                {
-                    format!("'{type_name}' object doesn't support item deletion")
-                }
-                ItemOp::Delete => format!("'{type_name}' object does not support item deletion"),
-            };
-            Err((at, "TypeError", message))
-        }
+        (ValueKind::Unknown(_), _) if subscriptable_if_unknown => Ok(()),
+        (_, op) => Err(no_item_op(type_name, &key, op)),
     }
+}
+
+/// Types with sequence slots but no item assignment: an int key is read as an index first
+/// (`PyObject_SetItem`, `PyObject_DelItem`), which decides the error.
+const SEQUENCE_SLOTS: [&str; 9] =
+    ["str", "bytes", "tuple", "set", "frozenset", "range", "dict_keys", "dict_values", "dict_items"];
+
+/// What `object[key] = value` or `del object[key]` raises for an object of a type without
+/// them (CPython 3.10-3.13 alike).
+fn no_item_op(type_name: &str, key: &Value, op: ItemOp) -> Raised {
+    let at = key.span.clone();
+    let index = matches!(key.kind, ValueKind::Int(_) | ValueKind::Bool(_) | ValueKind::BigInt(_));
+    let sequence = index && SEQUENCE_SLOTS.contains(&type_name);
+    if sequence && beyond_index_size(key) {
+        return (at, "IndexError", CANNOT_FIT.into());
+    }
+    let message = match op {
+        ItemOp::Assign(_) => format!("'{type_name}' object does not support item assignment"),
+        // `PySequence_DelItem`'s own wording, for an index into a sequence type.
+        ItemOp::Delete if sequence => format!("'{type_name}' object doesn't support item deletion"),
+        ItemOp::Delete => format!("'{type_name}' object does not support item deletion"),
+    };
+    (at, "TypeError", message)
 }
 
 /// A target's chain of subscripts: the innermost object and the `subscript` nodes, innermost

@@ -11,6 +11,13 @@ fn manifest(text: &str) -> Dict {
     eval(text).manifest.and_then(|v| v.as_dict().cloned()).expect("manifest dict")
 }
 
+/// Each text's load error is the message given with it.
+fn assert_load_errors(cases: &[(&str, &str)]) {
+    for (text, message) in cases {
+        assert_eq!(eval(text).load_error.map(|e| e.message).as_deref(), Some(*message), "{text}");
+    }
+}
+
 /// The load error of `text` evaluated as under CPython `version`.
 fn load_error_in(text: &str, version: PythonVersion) -> Option<String> {
     let loading = super::modules::LoadingPython { version, ..Default::default() };
@@ -575,16 +582,13 @@ fn sys_argv_depends_on_the_run() {
 /// same text, which it compiles).
 #[test]
 fn chained_subscript_annotations_are_evaluated() {
-    let load_error = |text: &str| eval(text).load_error.map(|e| e.message);
     let cases = [
         ("mani:fest['a']['b'] = (1, 2)\n", "name 'fest' is not defined"),
         ("x: list[int][2, 3] = 1\n", "list[int] is not a generic class"),
         ("d = {'a': {'b': int}}\nx: d['a']['b'] = 1\ny: d['a']['c'] = 2\n", "'c'"),
         ("d = {'a': [1]}\nx: d['a'][0,] = 1\n", "list indices must be integers or slices, not tuple"),
     ];
-    for (text, message) in cases {
-        assert_eq!(load_error(text).as_deref(), Some(message), "{text}");
-    }
+    assert_load_errors(&cases);
 }
 
 /// A container that comes to hold itself (`m["k"] = (1, m)`, `a.append(b)` where b holds
@@ -607,7 +611,6 @@ fn a_container_that_holds_itself_is_not_claimed() {
 /// `range()`'s argument count and types, as CPython 3.10-3.13 word them (checked with each).
 #[test]
 fn range_arguments_raise_as_cpython() {
-    let load_error = |text: &str| eval(text).load_error.map(|e| e.message);
     let cases = [
         ("for i in range():\n    pass\n", "range expected at least 1 argument, got 0"),
         ("x = [i for i in range(1, 2, 3, 4)]\n", "range expected at most 3 arguments, got 4"),
@@ -616,9 +619,7 @@ fn range_arguments_raise_as_cpython() {
         ("for i in 5:\n    pass\n", "'int' object is not iterable"),
         ("x = [i for i in range(1, 5, 0)]\n", "range() arg 3 must not be zero"),
     ];
-    for (text, message) in cases {
-        assert_eq!(load_error(text).as_deref(), Some(message), "{text}");
-    }
+    assert_load_errors(&cases);
 }
 
 /// A builtin that takes one argument, given another count (CPython 3.10-3.13 word it so).
@@ -648,9 +649,7 @@ fn attribute_sets_dict_arity_and_the_first_iterable_raise_as_cpython() {
         ("s = []\ns.extend -= [1]\n", "unsupported operand type(s) for -=: 'builtin_function_or_method' and 'list'"),
         ("d = {'k': 1}\nd.pop('k').real += 1\n", "attribute 'real' of 'int' objects is not writable"),
     ];
-    for (text, message) in cases {
-        assert_eq!(load_error(text).as_deref(), Some(message), "{text}");
-    }
+    assert_load_errors(&cases);
     assert_eq!(load_error("(int | None).__doc__ = 1\n"), None, "a dunder is not claimed");
     assert_eq!(manifest("n = [1]\nmanifest = {'v': [n for n in n]}\n").get("v").unwrap().value.repr(), "[1]");
 }
@@ -682,9 +681,7 @@ fn descriptors_and_callee_names_raise_as_cpython() {
         ),
         ("x = print(*[], *1)\n", "Value after * must be an iterable, not int"),
     ];
-    for (text, message) in cases {
-        assert_eq!(load_error(text).as_deref(), Some(message), "{text}");
-    }
+    assert_load_errors(&cases);
     // site's `help` is an object whose str() is a sentence: not claimed.
     assert_eq!(load_error("x = help(*1)\n"), None);
 }
@@ -820,9 +817,7 @@ fn values_known_only_by_type_raise_their_type_errors() {
         ("import torch\nexporter ,= torch.onnx\n", "cannot unpack non-iterable module object"),
         ("import torch\nx = torch.os.sep + 1\n", "can only concatenate str (not \"int\") to str"),
     ];
-    for (text, message) in cases {
-        assert_eq!(load_error(text).as_deref(), Some(message), "{text}");
-    }
+    assert_load_errors(&cases);
     // What such a type takes, what may be rebound, and a call whose arguments are not
     // known (CPython raises for `-zip(sys.modules)`; not claimed) are left unknown.
     for text in [
@@ -989,15 +984,12 @@ fn a_misread_assignment_to_a_pattern_is_not_claimed() {
 /// raise as CPython 3.11 does at the call; one that calls something leaves it not run.
 #[test]
 fn expression_statements_before_a_return_run_at_the_call() {
-    let load_error = |text: &str| eval(text).load_error.map(|e| e.message);
     let cases = [
         ("def f():\n    +'''doc'''\n    return 1\nx = f()\n", "bad operand type for unary +: 'str'"),
         ("def f():\n    1 / 0\n    return 1\nx = f()\n", "division by zero"),
         ("def f(a):\n    a.b\n    return 1\nx = f('s')\n", "'str' object has no attribute 'b'"),
     ];
-    for (text, message) in cases {
-        assert_eq!(load_error(text).as_deref(), Some(message), "{text}");
-    }
+    assert_load_errors(&cases);
     let called = "def f():\n    print(1 / 0)\n    return 1\nmanifest = {'a': f()}\n";
     assert!(eval(called).manifest.is_some_and(|m| m.contains_unknown()));
 }
@@ -1100,9 +1092,7 @@ fn sorting_raises_where_its_first_comparison_does() {
         ("x = [{}, {}]\nx.sort()\n", "'<' not supported between instances of 'dict' and 'dict'"),
         ("x = sorted([[1], (1,)])\n", "'<' not supported between instances of 'tuple' and 'list'"),
     ];
-    for (text, message) in cases {
-        assert_eq!(load_error(text).as_deref(), Some(message), "{text}");
-    }
+    assert_load_errors(&cases);
     // A later comparison raises too (`[1, 2, 'a']`), but which one first is timsort's.
     assert_eq!(load_error("x = sorted([1, 2, 'a'])\n"), None);
 }
@@ -1127,9 +1117,7 @@ fn keywords_merged_by_a_double_star_raise_as_cpython() {
             "manifest.f() argument after ** must be a mapping, not list",
         ),
     ];
-    for (text, message) in cases {
-        assert_eq!(load_error(text).as_deref(), Some(message), "{text}");
-    }
+    assert_load_errors(&cases);
     // Keys not all known: not claimed.
     assert_eq!(load_error("import sys\nx = dict(**sys.modules, a=1)\n"), None);
     // A dict known whole gives its items as keywords (the real check-manifest reports
@@ -1150,9 +1138,7 @@ fn builtin_classes_and_functions_take_no_attributes() {
         ("int.__doc__ = 1\n", "cannot set '__doc__' attribute of immutable type 'int'"),
         ("print.x = 1\n", "'builtin_function_or_method' object has no attribute 'x'"),
     ];
-    for (text, message) in cases {
-        assert_eq!(load_error(text).as_deref(), Some(message), "{text}");
-    }
+    assert_load_errors(&cases);
     assert_eq!(load_error("print.__doc__ = 1\n"), None);
     assert_eq!(load_error("map = {}\nmap.x = 1\n").as_deref(), Some("'dict' object has no attribute 'x'"));
 }
@@ -1244,4 +1230,38 @@ fn dict_views_give_their_items_where_made_and_only_their_type_once_stored() {
     assert_eq!(repr("s"), "[1, 2]");
     assert_eq!(repr("n"), "2");
     assert!(d.get("stale").unwrap().value.contains_unknown(), "{}", repr("stale"));
+}
+
+/// Reading, setting and deleting an item of an object whose type has none of them: the
+/// messages CPython 3.10, 3.11 and 3.13 give alike (a type with sequence slots reads an int
+/// key as an index first: `doesn't support item deletion`, or an IndexError for an int that
+/// fits no index), for values known whole and values known only by their type.
+#[test]
+fn items_of_types_without_them_raise_as_cpython_does() {
+    let cases = [
+        ("d = {'a': 1}\nx = [*d.keys()[0]]\n", "'dict_keys' object is not subscriptable"),
+        ("x = zip([1])[0]\n", "'zip' object is not subscriptable"),
+        ("import json\nx = json.dumps[0]\n", "'function' object is not subscriptable"),
+        ("x = {1: 2}.values()[1:]\n", "'dict_values' object is not subscriptable"),
+        ("x = (1,)\nx[2**70] = 1\n", "cannot fit 'int' into an index-sized integer"),
+        ("del {1}[0]\n", "'set' object doesn't support item deletion"),
+        ("del {1}[True]\n", "'set' object doesn't support item deletion"),
+        ("del 'ab'[2**80]\n", "cannot fit 'int' into an index-sized integer"),
+        ("x = enumerate([1])[0] = 3\n", "'enumerate' object does not support item assignment"),
+        ("del map(int, [1])[0]\n", "'map' object does not support item deletion"),
+        ("del {1: 2}.keys()[0]\n", "'dict_keys' object doesn't support item deletion"),
+        ("del {1: 2}.keys()[0:1]\n", "'dict_keys' object does not support item deletion"),
+        ("x = 1\ndel x[0]\n", "'int' object does not support item deletion"),
+    ];
+    assert_load_errors(&cases);
+}
+
+/// A number's data attributes are its own (CPython 3.10 and 3.13 print the list asserted).
+#[test]
+fn numbers_data_attributes_are_known() {
+    let d = manifest(
+        "manifest = {'a': [True.real, (2.5).imag, (-0.0).real, (2**80).numerator, True.denominator, (7).imag, False.imag]}\n",
+    );
+    assert_eq!(d.get("a").unwrap().value.repr(), "[1, 0.0, -0.0, 1208925819614629174706176, 1, 0, 0]");
+    assert_eq!(eval("x = (1).real()\n").load_error.map(|e| e.message).as_deref(), Some("'int' object is not callable"));
 }

@@ -62,22 +62,23 @@ impl From<&NotKnown> for String {
     }
 }
 
-/// Types whose objects iterate without raising.
-const ITERABLE: [&str; 11] = [
-    "list",
-    "set",
-    "range",
-    "zip",
-    "enumerate",
-    "map",
-    "filter",
-    "dict_keys",
-    "dict_values",
-    "dict_items",
-    "TorchVersion",
-];
+/// Sets, iterators and dict views: their objects iterate without raising, and have no
+/// `__getitem__` (`d.keys()[0]`: `'dict_keys' object is not subscriptable`).
+const ITERABLE_NOT_SUBSCRIPTABLE: [&str; 8] =
+    ["set", "zip", "enumerate", "map", "filter", "dict_keys", "dict_values", "dict_items"];
+
+/// Other types whose objects iterate without raising.
+const ITERABLE_SEQUENCES: [&str; 3] = ["list", "range", "TorchVersion"];
+
+/// Other types with no `__getitem__` whose class has no `__class_getitem__`.
+const FUNCTIONS: [&str; 2] = ["function", "builtin_function_or_method"];
 
 impl Value {
+    /// Whether `self[key]`, a value known only by its type, certainly raises.
+    pub fn known_type_not_subscriptable(&self) -> bool {
+        self.known_type().is_some_and(|t| ITERABLE_NOT_SUBSCRIPTABLE.contains(&t) || FUNCTIONS.contains(&t))
+    }
+
     /// The type of a value not known statically, where that alone is known.
     pub fn known_type(&self) -> Option<&'static str> {
         match &self.kind {
@@ -130,6 +131,9 @@ impl Value {
 
     /// Whether `iter()` of this value certainly succeeds (its items need not be known).
     pub fn certainly_iterable(&self) -> bool {
-        self.is_builtin_iterable() || self.known_type().is_some_and(|t| ITERABLE.contains(&t))
+        self.is_builtin_iterable()
+            || self
+                .known_type()
+                .is_some_and(|t| ITERABLE_NOT_SUBSCRIPTABLE.contains(&t) || ITERABLE_SEQUENCES.contains(&t))
     }
 }
