@@ -29,44 +29,81 @@ pub(super) struct CallArguments {
 const NO_KEYWORDS: &str = "abs aiter all anext any ascii bin bool callable chr classmethod delattr divmod filter float format frozenset getattr hasattr hash \
     hex id isinstance issubclass iter len list map next oct ord range repr reversed set setattr slice staticmethod super tuple";
 
-/// Builtins whose keyword check comes before any other of their argument checks, and the
-/// keywords they take (CPython 3.10-3.13, each run with `f(k=1)`, `f([1], k=1)`,
-/// `f([1], [2], k=1)`, and with a keyword taken beside: `print(1, sep="", k=1)`).
-const KEYWORDS_TAKEN: [(&str, &[&str]); 6] = [
-    ("print", &["sep", "end", "file", "flush"]),
-    ("str", &["object", "encoding", "errors"]),
-    ("bytes", &["source", "encoding", "errors"]),
-    ("bytearray", &["source", "encoding", "errors"]),
-    ("zip", &["strict"]),
-    ("property", &["fget", "fset", "fdel", "doc"]),
+/// Builtins whose keywords Argument Clinic unpacks before any other check of their
+/// arguments: their parameters, and how many of them may be given by position (zip's
+/// positional arguments are its iterables, apart from its one keyword).
+const CLINIC_KEYWORDS: [(&str, &[&str], usize); 5] = [
+    ("str", &["object", "encoding", "errors"], 3),
+    ("bytes", &["source", "encoding", "errors"], 3),
+    ("bytearray", &["source", "encoding", "errors"], 3),
+    ("zip", &["strict"], 0),
+    ("property", &["fget", "fset", "fdel", "doc"], 4),
 ];
 
-/// `print(k=1)`: the first keyword given that the builtin does not take is refused.
-/// Beside a keyword it takes, only print's (keyword-only) are claimed: `str(1, object=1,
-/// k=1)` is given by name and position, `zip(strict=1, k=1)` too many.
+/// print's keywords, all keyword-only: the first other keyword is refused, whatever else is
+/// given (CPython 3.10-3.13, with `print(1, sep="", k=1)` among others).
+const PRINT_KEYWORDS: [&str; 4] = ["sep", "end", "file", "flush"];
+
+/// `print(k=1)`, `str(1, object=1)`: what a builtin's keyword check raises.
 fn unexpected_keyword(fname: &str, args: &CallArguments, python: PythonVersion) -> Option<String> {
-    let (_, taken) = KEYWORDS_TAKEN.iter().find(|(name, _)| *name == fname)?;
-    refused_keyword(fname, &args.keyword_names()?, taken, fname == "print", python)
+    let names = args.keyword_names().filter(|names| !names.is_empty())?;
+    if fname == "print" {
+        let first = names.iter().find(|name| !PRINT_KEYWORDS.contains(name))?;
+        return Some(invalid_keyword(fname, first, python));
+    }
+    let (_, parameters, max_positional) = CLINIC_KEYWORDS.iter().find(|(name, _, _)| *name == fname)?;
+    let given = match fname {
+        "zip" => 0,
+        _ => args.positional.len(),
+    };
+    (!args.unpacked).then(|| clinic_keyword_error(fname, parameters, *max_positional, given, &names, python)).flatten()
 }
 
-/// The first of `names` a callee that takes only `taken` refuses, worded per CPython
-/// version (`'k' is an invalid keyword argument for split()`, reworded in 3.13). None where
-/// a keyword it takes is given too, unless `beside_taken` says that changes nothing.
-pub(super) fn refused_keyword(
+/// What Argument Clinic's `_PyArg_UnpackKeywords` raises for `given` positional arguments
+/// and the keywords `names`, for a callee whose `parameters` may be given by name and the
+/// first `max_positional` by position, none required: too many in all, too many by
+/// position, one given by name and position, or a name it does not take. Checked against
+/// CPython 3.10-3.13 on every call of up to 4 positional arguments and 3 keywords of
+/// str, bytes, bytearray, zip, property and str.split, rsplit, encode, bytes.decode and
+/// list.sort (`tools/cpython/clinic_keywords.py`).
+pub(super) fn clinic_keyword_error(
     callee: &str,
+    parameters: &[&str],
+    max_positional: usize,
+    given: usize,
     names: &[&str],
-    taken: &[&str],
-    beside_taken: bool,
     python: PythonVersion,
 ) -> Option<String> {
-    let first = names.iter().find(|name| !taken.contains(name))?;
-    if !beside_taken && names.iter().any(|name| taken.contains(name)) {
-        return None;
+    let most = parameters.len();
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    if given + names.len() > most {
+        let keyword = if given == 0 { "keyword " } else { "" };
+        let total = given + names.len();
+        return Some(format!("{callee}() takes at most {most} {keyword}argument{} ({total} given)", plural(most)));
     }
-    Some(match python >= PythonVersion::V3_13 {
-        true => format!("{callee}() got an unexpected keyword argument '{first}'"),
-        false => format!("'{first}' is an invalid keyword argument for {callee}()"),
-    })
+    if given > max_positional {
+        return Some(match max_positional {
+            0 => format!("{callee}() takes no positional arguments"),
+            _ => format!(
+                "{callee}() takes at most {max_positional} positional argument{} ({given} given)",
+                plural(max_positional)
+            ),
+        });
+    }
+    let left: Vec<&str> = names.iter().copied().filter(|name| !parameters[given..].contains(name)).collect();
+    let first_left = left.first()?;
+    if let Some(i) = (0..given).find(|&i| names.contains(&parameters[i])) {
+        return Some(format!("argument for {callee}() given by name ('{}') and position ({})", parameters[i], i + 1));
+    }
+    Some(invalid_keyword(callee, first_left, python))
+}
+
+/// `'k' is an invalid keyword argument for split()`, reworded in 3.13.
+fn invalid_keyword(callee: &str, name: &str, python: PythonVersion) -> String {
+    match python >= PythonVersion::V3_13 {
+        true => format!("{callee}() got an unexpected keyword argument '{name}'"),
+        false => format!("'{name}' is an invalid keyword argument for {callee}()"),
+    }
 }
 
 impl CallArguments {

@@ -44,9 +44,11 @@ impl Evaluator<'_> {
         arguments: &CallArguments,
         s: Span,
     ) -> Option<Value> {
-        let refused = arguments.keyword_names().filter(|names| !names.is_empty()).and_then(|names| {
-            keyword_error(object.type_name(), method, &names, arguments.positional.len(), self.loading.version)
-        });
+        let given = (!arguments.unpacked).then_some(arguments.positional.len());
+        let refused = arguments
+            .keyword_names()
+            .filter(|names| !names.is_empty())
+            .and_then(|names| keyword_error(object.type_name(), method, &names, given, self.loading.version));
         if let Some(message) = refused {
             self.fail(s.clone(), "TypeError", message);
             return Some(Value::unknown("raises", s));
@@ -197,26 +199,28 @@ pub(super) fn arity_error(type_name: &str, method: &str, given: usize, python: P
         }
         Arity::Replace313 => format!("replace() takes at most 3 arguments ({given} given)"),
         Arity::ClinicExactly => format!("{method} expected {least} argument{}, got {given}", plural(least)),
+        // More than its keywords in all is counted first (`[].sort(1, 2, 3)`).
+        Arity::KeywordsOnly if given > 2 => format!("{method}() takes at most 2 arguments ({given} given)"),
         Arity::KeywordsOnly => format!("{method}() takes no positional arguments"),
     })
 }
 
 /// The `TypeError` of calling `type_name.method` with the keywords `names` (and `given`
-/// positional arguments), where it certainly raises for them: a method that takes no
-/// keyword refuses any before counting its arguments; one that takes some (`split(sep=)`)
-/// refuses another, where no keyword it takes is given and its positional count is fine.
+/// positional arguments, None where a `*` of a value not known gives some), where it
+/// certainly raises for them: a method that takes no keyword refuses any before counting
+/// its arguments; one that takes some (`split(sep=)`) checks them as Argument Clinic does.
 /// Worded per CPython 3.10-3.13 (each run with `x.m(k=1)`, `x.m("x", k=1)` and
 /// `x.m("x", "y", k=1)`: a bound method called later words some otherwise).
 pub(super) fn keyword_error(
     type_name: &str,
     method: &str,
     names: &[&str],
-    given: usize,
+    given: Option<usize>,
     python: PythonVersion,
 ) -> Option<String> {
     let new_clinic = python >= PythonVersion::V3_13;
     let qualified = format!("{type_name}.{method}() takes no keyword arguments");
-    let taken: &[&str] = match (type_name, method) {
+    let (parameters, max_positional) = match (type_name, method) {
         ("str" | "bytes", "upper" | "lower" | "join" | "strip")
         | ("str", "lstrip" | "rstrip" | "title")
         | (
@@ -237,13 +241,13 @@ pub(super) fn keyword_error(
                 false => format!("{method}() takes no keyword arguments"),
             });
         }
-        // Counted first, keywords included: `split(",", 1, k=2)` is 3 of at most 2.
-        ("str" | "bytes", "split" | "rsplit") if given + names.len() <= 2 => &["sep", "maxsplit"],
-        ("str", "encode") | ("bytes", "decode") if given + names.len() <= 2 => &["encoding", "errors"],
-        ("list", "sort") if given == 0 && names.len() <= 2 => &["key", "reverse"],
+        // Clinic's: counted first, keywords included (`split(",", 1, k=2)` is 3 of at most 2).
+        ("str" | "bytes", "split" | "rsplit") => (["sep", "maxsplit"], 2),
+        ("str", "encode") | ("bytes", "decode") => (["encoding", "errors"], 2),
+        ("list", "sort") => (["key", "reverse"], 0),
         _ => return None,
     };
-    super::builtins::refused_keyword(method, names, taken, false, python)
+    super::builtins::clinic_keyword_error(method, &parameters, max_positional, given?, names, python)
 }
 
 /// An int value (the one place this file makes one).
@@ -592,16 +596,32 @@ mod tests {
             ("list", "sort", 0, V3_12, "'k' is an invalid keyword argument for sort()"),
         ];
         for (type_name, method, given, python, message) in cases {
-            assert_eq!(keyword_error(type_name, method, &["k"], given, python).as_deref(), Some(message));
+            assert_eq!(keyword_error(type_name, method, &["k"], Some(given), python).as_deref(), Some(message));
         }
-        // Too many positional arguments (counted first), a keyword taken, or 3.13's replace.
-        assert_eq!(keyword_error("str", "split", &["k"], 3, V3_12), None);
-        assert_eq!(keyword_error("str", "split", &["k"], 2, V3_12), None);
-        assert_eq!(keyword_error("list", "sort", &["k"], 1, V3_12), None);
-        assert_eq!(keyword_error("str", "split", &["sep", "k"], 0, V3_12), None);
-        assert_eq!(keyword_error("str", "split", &["maxsplit"], 1, V3_12), None);
-        assert_eq!(keyword_error("str", "replace", &["k"], 1, V3_13), None);
-        assert_eq!(keyword_error("dict", "update", &["k"], 0, V3_12), None);
+        // Counted first, keywords included; then the positional count; then a name given
+        // twice; then a name not taken (CPython 3.12 and 3.10 alike).
+        let more = [
+            ("split", &["k"][..], 3, "split() takes at most 2 arguments (4 given)"),
+            ("split", &["k"], 2, "split() takes at most 2 arguments (3 given)"),
+            ("sort", &["k"], 1, "sort() takes no positional arguments"),
+            ("sort", &["k", "a", "b"], 0, "sort() takes at most 2 keyword arguments (3 given)"),
+            ("split", &["sep", "k"], 0, "'k' is an invalid keyword argument for split()"),
+            ("split", &["sep"], 1, "argument for split() given by name ('sep') and position (1)"),
+        ];
+        for (method, names, given, message) in more {
+            let type_name = if method == "sort" { "list" } else { "str" };
+            assert_eq!(keyword_error(type_name, method, names, Some(given), V3_12).as_deref(), Some(message));
+        }
+        // A keyword taken where it may be; a count not known; 3.13's replace; a method not
+        // modelled.
+        assert_eq!(keyword_error("str", "split", &["maxsplit"], Some(1), V3_12), None);
+        assert_eq!(keyword_error("str", "split", &["k"], None, V3_12), None);
+        assert_eq!(
+            keyword_error("str", "upper", &["k"], None, V3_12).as_deref(),
+            Some("str.upper() takes no keyword arguments")
+        );
+        assert_eq!(keyword_error("str", "replace", &["k"], Some(1), V3_13), None);
+        assert_eq!(keyword_error("dict", "update", &["k"], Some(0), V3_12), None);
     }
 
     /// Arguments of the wrong type, as CPython 3.10-3.13 word them (3.11 here).

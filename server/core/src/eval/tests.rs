@@ -1265,3 +1265,46 @@ fn numbers_data_attributes_are_known() {
     assert_eq!(d.get("a").unwrap().value.repr(), "[1, 0.0, -0.0, 1208925819614629174706176, 1, 0, 0]");
     assert_eq!(eval("x = (1).real()\n").load_error.map(|e| e.message).as_deref(), Some("'int' object is not callable"));
 }
+
+/// Calls with keywords of the callees whose keywords Argument Clinic unpacks, each as
+/// CPython 3.10-3.13 answer it (`tests/fixture/clinic_keywords.tsv`, written by its
+/// script): with a keyword given, the keyword checks' messages are ours for each version;
+/// any other message we give is CPython's.
+#[test]
+fn clinic_keyword_checks_match_cpython() {
+    const KEYWORD_CHECKS: [&str; 5] =
+        ["keyword argument", "given by name", "takes at most", "takes no positional", "argument for"];
+    let table = include_str!("../../tests/fixture/clinic_keywords.tsv");
+    let mut claimed = 0;
+    for line in table.lines().filter(|l| !l.starts_with('#')) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let (callee, given, names) = (fields[0], fields[1].parse::<usize>().unwrap(), fields[2]);
+        let prefix = match callee {
+            "split" | "rsplit" => format!("'a b'.{callee}"),
+            "encode" => "'a'.encode".to_string(),
+            "decode" => "b'a'.decode".to_string(),
+            "sort" => "[].sort".to_string(),
+            _ => callee.to_string(),
+        };
+        let keywords = names.split(',').filter(|n| !n.is_empty()).map(|n| format!("{n}=None"));
+        let arguments: Vec<String> = std::iter::repeat_n("None".to_string(), given).chain(keywords).collect();
+        let text = format!("x = {prefix}({})\n", arguments.join(", "));
+        for answer in &fields[3..] {
+            let (versions, message) = answer.split_once('=').unwrap();
+            let versions = match versions {
+                "all" => PythonVersion::ALL.to_vec(),
+                v => vec![PythonVersion::from_minor(v.trim_start_matches("3.").parse().unwrap()).unwrap()],
+            };
+            for version in versions {
+                let ours = load_error_in(&text, version);
+                if !names.is_empty() && KEYWORD_CHECKS.iter().any(|check| message.contains(check)) {
+                    assert_eq!(ours.as_deref(), Some(message), "{text} under {version:?}");
+                    claimed += 1;
+                } else if let Some(ours) = ours {
+                    assert_eq!(ours, message, "{text} under {version:?}");
+                }
+            }
+        }
+    }
+    assert!(claimed > 2000, "{claimed} keyword checks compared");
+}
