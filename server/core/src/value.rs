@@ -234,7 +234,7 @@ impl Value {
             operators: Operators::NotModelled,
             callable: Callable::Maybe,
             not_iterable: false,
-            view_items: None,
+            items: None,
         };
         Value { kind: ValueKind::Unknown(not_known), span, identity: 0 }
     }
@@ -253,7 +253,7 @@ impl Value {
             operators,
             callable,
             not_iterable: false,
-            view_items: None,
+            items: None,
         };
         Value { kind: ValueKind::Unknown(not_known), span, identity: 0 }
     }
@@ -267,16 +267,16 @@ impl Value {
         self.unknown_inside(false)
     }
 
-    /// True when something inside is unknown other than a dict view whose items are known
-    /// (`for k, v in d.items(),:` binds the view's items, which are known).
-    pub fn contains_unknown_but_views(&self) -> bool {
+    /// True when something inside is unknown other than an object known by its type whose
+    /// items are known (`for k, v in d.items(),:` binds the view's items, which are known).
+    pub fn contains_unknown_but_items(&self) -> bool {
         self.unknown_inside(true)
     }
 
-    fn unknown_inside(&self, views_known: bool) -> bool {
-        let inside = |items: &[Value]| items.iter().any(|i| i.unknown_inside(views_known));
+    fn unknown_inside(&self, items_known: bool) -> bool {
+        let inside = |items: &[Value]| items.iter().any(|i| i.unknown_inside(items_known));
         match &self.kind {
-            ValueKind::Unknown(NotKnown { view_items: Some(items), .. }) if views_known => inside(items),
+            ValueKind::Unknown(NotKnown { items: Some(known), .. }) if items_known => inside(&known.items),
             ValueKind::Unknown(_) => true,
             ValueKind::List(items) | ValueKind::Tuple(items) | ValueKind::Set(items) => inside(items),
             ValueKind::Slice(parts) => inside(&parts[..]),
@@ -284,7 +284,7 @@ impl Value {
                 d.open
                     || d.entries
                         .iter()
-                        .any(|e| e.key.unknown_inside(views_known) || e.value.unknown_inside(views_known))
+                        .any(|e| e.key.unknown_inside(items_known) || e.value.unknown_inside(items_known))
             }
             _ => false,
         }
@@ -409,7 +409,7 @@ impl Value {
             ValueKind::Str(text) => text.chars().map(|c| Value::new(ValueKind::Str(c.into()), at())).collect(),
             ValueKind::Bytes(bytes) => bytes.iter().map(|&b| Value::new(ValueKind::Int(b.into()), at())).collect(),
             ValueKind::Dict(d) if !d.open => d.entries.iter().map(|e| e.key.clone()).collect(),
-            ValueKind::Unknown(NotKnown { view_items: Some(items), .. }) => items.clone(),
+            ValueKind::Unknown(NotKnown { items: Some(known), .. }) => known.items.clone(),
             // An element not known may equal another: then even the count is not known.
             ValueKind::Set(items) if !self.contains_unknown() => match set_order_is_known(items) {
                 true => set_order(items),

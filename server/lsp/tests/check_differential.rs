@@ -535,6 +535,92 @@ fn mutate(text: &mut String, rng: &mut Rng) -> String {
     }
 }
 
+/// Python tokens put between others by `mutate_tokens`: keywords, operators, names.
+const TOKENS: &[&str] = &[
+    "not", "and", "or", "if", "else", "for", "in", "is", "lambda", "None", "await", "yield", "del", "pass", "return",
+    "global", "async", "with", "as", "from", "import", "class", "def", "try", "except", "while", "break", "assert",
+    "raise", "elif", "match", "case", "type", ":=", "**", "//", "->", "==", "!=", "<=", ">>", "...", "+=", "|", "&",
+    "^", "%", "@", "=", ":", ",", ";", "*", "-", "~", "(", ")", "[", "]", "{", "}", "manifest", "torch", "x", "print",
+    "dict", "list", "len", "sorted", "range", "str", "int", "sys", "os", "0", "1", "''", "b''", "f''",
+];
+
+/// Wrappers put around a value by `mutate_tokens` (`{}` is the value), `|` between them.
+const WRAPPERS: &str = "({})|[{}]|{{{}}}|*{}|**{}|-{}|not {}|{}.x|{}()|{}[0]|{}[:]|({},)|{} if x else 1|lambda: {}|\
+    [{} for x in y]|{}, 1|str({})|list({})|dict({})|len({})|{} + {}|{} * 2|{}.items()|{}.keys()|{}.get(1)|\
+    {}.copy()|f'{{{}}}'|({} := 1)|sorted({})|{} or None";
+
+/// Token-level edits (opt-in with `CHECK_DIFF_TOKENS=1`, to look for new classes): a token
+/// inserted between others, a word or bracket deleted, two neighbouring tokens swapped, or
+/// a value wrapped in an expression.
+fn mutate_tokens(text: &mut String, rng: &mut Rng) -> String {
+    let words: Vec<std::ops::Range<usize>> = token_spans(text);
+    match rng.below(4) {
+        0 => {
+            let mut starts = char_starts(text);
+            starts.push(text.len());
+            let at = *rng.pick(&starts);
+            let token = *rng.pick(TOKENS);
+            let with = match rng.below(3) {
+                0 => token.to_string(),
+                1 => format!(" {token}"),
+                _ => format!(" {token} "),
+            };
+            text.insert_str(at, &with);
+            format!("inserted token {with:?} at byte {at}")
+        }
+        1 if !words.is_empty() => {
+            let span = rng.pick(&words).clone();
+            let gone = text[span.clone()].to_string();
+            splice(text, span.clone(), "");
+            format!("deleted token {gone:?} at byte {}", span.start)
+        }
+        2 if words.len() > 1 => {
+            let i = rng.below(words.len() - 1);
+            let (a, b) = (words[i].clone(), words[i + 1].clone());
+            let (va, vb) = (text[a.clone()].to_string(), text[b.clone()].to_string());
+            splice(text, b, &va);
+            splice(text, a, &vb);
+            format!("swapped tokens {va:?} and {vb:?}")
+        }
+        _ => {
+            let spans = value_spans(text);
+            if spans.is_empty() {
+                return "no value to wrap".into();
+            }
+            let span = rng.pick(&spans).clone();
+            let old = text[span.clone()].to_string();
+            let wrappers: Vec<&str> = WRAPPERS.split('|').map(str::trim).collect();
+            let new = rng.pick(&wrappers).replace("{}", &old).replace("{{", "{").replace("}}", "}");
+            splice(text, span, &new);
+            format!("wrapped {old:?} -> {new:?}")
+        }
+    }
+}
+
+/// Rough tokens: runs of word characters, and single punctuation characters.
+fn token_spans(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut spans = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        let word = c.is_alphanumeric() || c == '_';
+        match (word, start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                spans.push(s..i);
+                start = None;
+            }
+            _ => {}
+        }
+        if !word && !c.is_whitespace() {
+            spans.push(i..i + c.len_utf8());
+        }
+    }
+    if let Some(s) = start {
+        spans.push(s..text.len());
+    }
+    spans
+}
+
 /// Rare shapes that CPython refuses (or reads differently) before any validation.
 fn special(text: &mut String, rng: &mut Rng) -> String {
     let values = value_spans(text);
@@ -688,7 +774,13 @@ fn draw_case(seed: u64, name: &str, original: &str, share: usize) -> Vec<(String
                 6..=8 => 2,
                 _ => 3,
             };
-            let edits: Vec<String> = (0..n).map(|_| mutate(&mut text, &mut rng)).collect();
+            let tokens = std::env::var("CHECK_DIFF_TOKENS").as_deref() == Ok("1");
+            let edits: Vec<String> = (0..n)
+                .map(|_| match tokens && rng.chance(60) {
+                    true => mutate_tokens(&mut text, &mut rng),
+                    false => mutate(&mut text, &mut rng),
+                })
+                .collect();
             (text, edits)
         })
         .collect()

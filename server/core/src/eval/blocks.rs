@@ -57,7 +57,7 @@ impl Evaluator<'_> {
             return false;
         };
         let items = match iterable.iterated() {
-            Some(items) if !items.iter().any(Value::contains_unknown_but_views) => items,
+            Some(items) if !items.iter().any(Value::contains_unknown_but_items) => items,
             _ => return false,
         };
         let names_iterable = right.kind() == "identifier" && mentions_name(body, self.text, self.t(right));
@@ -156,10 +156,7 @@ impl Evaluator<'_> {
             }
             _ => None,
         };
-        header.map(|header| match node.kind() {
-            "for_statement" => self.iterable(header),
-            _ => self.expr(header),
-        })
+        header.map(|header| self.expr(header))
     }
 
     /// A block that is not evaluated: whatever it binds becomes unknown, and a `manifest` it

@@ -178,7 +178,7 @@ impl Evaluator<'_> {
             ));
         };
         // A dict view's items are known where it is made (`sorted(d.keys())`).
-        if arg.contains_unknown_but_views() {
+        if arg.contains_unknown_but_items() {
             return None;
         }
         // What iterating the argument gives (a set in CPython's order, where known).
@@ -308,6 +308,10 @@ fn argument_type_error(fname: &str, arg: &Value, python: crate::regex_check::Pyt
         "iter",
         "zip",
     ];
+    // Iterators have no length (`len(zip(a))`), whatever their items.
+    if let (Some(iterator @ ("zip" | "enumerate" | "map" | "filter")), "len") = (arg.known_type(), fname) {
+        return Some(format!("object of type '{iterator}' has no len()"));
+    }
     if arg.is_unknown() {
         return Option::None;
     }

@@ -85,7 +85,12 @@ impl Evaluator<'_> {
         let shadowed = self.env.contains_key(builtin) || self.bound_before.contains(builtin);
         match super::builtins::result_type(builtin, &arguments) {
             Some(type_name) if !shadowed && function.is_some_and(|f| f.kind() == "identifier") => {
-                Value::unknown_of_type(type_name, Operators::NoneDefined, Callable::No, why, s)
+                let value = Value::unknown_of_type(type_name, Operators::NoneDefined, Callable::No, why, s.clone());
+                // A range iterates as often as asked; an iterator once.
+                match super::comprehensions::builtin_items(builtin, &arguments.positional, s) {
+                    Some(items) => value.with_items(items, builtin != "range"),
+                    None => value,
+                }
             }
             _ => Value::unknown(why, s),
         }
@@ -257,11 +262,7 @@ impl Evaluator<'_> {
                     }
                 }
                 _ => {
-                    // `dict(zip(keys, values))`: a builtin that only iterates its argument
-                    // takes a `zip`, `enumerate` or `range` as the items it gives.
-                    let iterates =
-                        matches!(callee, Some("dict()" | "list()" | "tuple()" | "set()" | "frozenset()" | "sorted()"));
-                    let value = if iterates && positional_count == 1 { self.iterable(child) } else { self.expr(child) };
+                    let value = self.expr(child);
                     out.positional.push(value);
                 }
             }

@@ -56,7 +56,7 @@ impl Evaluator<'_> {
         let Some(iterable) = clauses[0].field(Field::Right) else {
             return Value::unknown("an incomplete comprehension", s);
         };
-        let first_items = self.iterable(iterable);
+        let first_items = self.expr(iterable);
         if self.model.load_error.is_some() {
             return Value::unknown("raises", s);
         }
@@ -133,7 +133,7 @@ impl Evaluator<'_> {
         };
         let iterable = match iterable {
             Some(v) => v,
-            None => self.iterable(right),
+            None => self.expr(right),
         };
         if self.model.load_error.is_some() {
             return Ok(());
@@ -206,91 +206,30 @@ impl Evaluator<'_> {
     }
 }
 
-/// The most items an iteration-only call is unrolled into (`range(10**9)` is not).
+/// The most items a range is listed into (`range(10**9)` is not).
 const MAX_ITEMS: i128 = 10_000;
 
-impl Evaluator<'_> {
-    /// What a `for` or a comprehension iterates, evaluated: the calls made only to be
-    /// iterated (`range(3)`, `enumerate(x)`, `zip(a, b)`) give their items as a list (the value never leaves the loop, so its
-    /// type is not seen); any other expression is evaluated as it is.
-    pub(super) fn iterable(&mut self, node: Node) -> Value {
-        match self.iteration_call(node) {
-            Some(value) => value,
-            None => self.expr(node),
-        }
+/// What iterating `range(...)`, `enumerate(x)` or `zip(...)` of known arguments gives; None
+/// where an argument is not known, or a range is too long to list.
+pub(super) fn builtin_items(name: &str, values: &[Value], s: crate::value::Span) -> Option<Vec<Value>> {
+    let at = |v: ValueKind| Value::new(v, s.clone());
+    if values.iter().any(Value::contains_unknown_but_items) {
+        return None;
     }
-
-    /// What an iteration-only call gives to iterate: its items as a list, or not known (its
-    /// arguments are evaluated here, once, and a builtin's argument errors raised); None for
-    /// any other expression (it is evaluated as it is).
-    fn iteration_call(&mut self, node: Node) -> Option<Value> {
-        let function = node.field(Field::Function).filter(|_| node.kind() == "call")?;
-        let arguments = node.field(Field::Arguments).filter(|a| a.kind() == "argument_list")?;
-        let s = span(node);
-        let at = |v: ValueKind| Value::new(v, s.clone());
-        let name = self.t(function);
-        if function.kind() != "identifier"
-            || !matches!(name, "range" | "enumerate" | "zip")
-            || self.env.contains_key(name)
-            || self.bound_before.contains(name)
-        {
-            return None;
-        }
-        // Positional arguments only (a keyword is `expr`'s to evaluate); known starred ones
-        // are spliced in (`zip(*pairs)`), as a call splices them.
-        let mut cursor = arguments.walk();
-        if arguments.named_children(&mut cursor).any(|c| c.kind() == "keyword_argument") {
-            return None;
-        }
-        let callee = format!("{name}()");
-        let evaluated = self.call_arguments(node, Some(&callee));
-        if self.model.load_error.is_some() {
-            return Some(Value::unknown("raises", s));
-        }
-        if let Some(type_name) = evaluated.lone_star_not_iterable {
-            self.fail(
-                s.clone(),
-                "TypeError",
-                format!("{callee} argument after * must be an iterable, not {type_name}"),
-            );
-            return Some(Value::unknown("raises", s));
-        }
-        if evaluated.unpacked {
-            return Some(Value::unknown(format!("`{name}(...)` of arguments not known statically"), s));
-        }
-        let values = evaluated.positional;
-        let known = !values.iter().any(Value::contains_unknown);
-        let items: Option<Vec<Value>> = match (name, values.as_slice()) {
-            _ if !known => None,
-            ("range", _) => match range_items(&values, s.clone()) {
-                Ok(items) => items,
-                Err((exception, message)) => {
-                    self.fail(s.clone(), exception, message);
-                    return Some(Value::unknown("raises", s));
-                }
-            },
-            ("enumerate", [x]) => x.iterated().map(|items| {
-                items
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, v)| at(ValueKind::Tuple(vec![at(ValueKind::Int(i as i128)), v])))
-                    .collect()
-            }),
-            ("enumerate", _) => None,
-            _ => values.iter().map(Value::iterated).collect::<Option<Vec<_>>>().map(|columns| {
-                let rows = columns.iter().map(Vec::len).min().unwrap_or(0);
-                (0..rows).map(|r| at(ValueKind::Tuple(columns.iter().map(|c| c[r].clone()).collect()))).collect()
-            }),
-        };
-        Some(match items {
-            Some(items) => at(ValueKind::List(items)),
-            // What the builtin raises for these arguments (`zip(None)`), else not known.
-            None => {
-                let call = super::builtins::CallArguments { positional: values, ..Default::default() };
-                let not_known = format!("the call `{name}(...)` is not evaluated statically");
-                self.builtin_call(name, &call, s.clone()).unwrap_or_else(|| Value::unknown(not_known, s))
-            }
-        })
+    match (name, values) {
+        ("range", _) => range_items(values, s.clone()).ok().flatten(),
+        ("enumerate", [x]) => x.iterated().map(|items| {
+            items
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| at(ValueKind::Tuple(vec![at(ValueKind::Int(i as i128)), v])))
+                .collect()
+        }),
+        ("zip", _) => values.iter().map(Value::iterated).collect::<Option<Vec<_>>>().map(|columns| {
+            let rows = columns.iter().map(Vec::len).min().unwrap_or(0);
+            (0..rows).map(|r| at(ValueKind::Tuple(columns.iter().map(|c| c[r].clone()).collect()))).collect()
+        }),
+        _ => None,
     }
 }
 

@@ -337,9 +337,10 @@ impl Evaluator<'_> {
                     self.fail(s.clone(), "AttributeError", message);
                     Value::unknown(format!("`{}` has no attribute `{attr}`", form.type_name()), s)
                 }
-                None => match base.descriptor_attribute(attr) {
-                    Some(descriptor) => Value::new(descriptor, s),
-                    None => {
+                None => match (form.data_attribute(attr, s.clone()), base.descriptor_attribute(attr)) {
+                    (Some(data), _) => data,
+                    (None, Some(descriptor)) => Value::new(descriptor, s),
+                    (None, None) => {
                         Value::unknown(format!("attribute `{attr}` of a typing form is not evaluated statically"), s)
                     }
                 },

@@ -164,7 +164,7 @@ impl Evaluator<'_> {
         let saved: Vec<(String, Option<Value>)> =
             bound.iter().map(|(name, _)| (name.clone(), self.env.remove(name))).collect();
         for (name, mut value) in bound {
-            value.forget_views();
+            value.forget_passing_items();
             self.env.insert(name, value);
         }
         self.call_depth += 1;

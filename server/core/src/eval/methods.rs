@@ -105,16 +105,16 @@ fn dict_view(d: &Dict, method: &str, s: Span) -> Value {
         _ => ("dict_items", Operators::NotModelled),
     };
     let why = format!("`.{method}()` is a view not evaluated statically");
-    let mut value = Value::unknown_of_type(view, operators, Callable::No, why, s.clone());
-    if let (ValueKind::Unknown(not_known), false) = (&mut value.kind, d.open) {
-        let item = |e: &crate::value::Entry| match method {
-            "keys" => e.key.clone(),
-            "values" => e.value.clone(),
-            _ => Value::new(ValueKind::Tuple(vec![e.key.clone(), e.value.clone()]), s.clone()),
-        };
-        not_known.view_items = Some(d.entries.iter().map(item).collect());
+    let value = Value::unknown_of_type(view, operators, Callable::No, why, s.clone());
+    if d.open {
+        return value;
     }
-    value
+    let item = |e: &crate::value::Entry| match method {
+        "keys" => e.key.clone(),
+        "values" => e.value.clone(),
+        _ => Value::new(ValueKind::Tuple(vec![e.key.clone(), e.value.clone()]), s.clone()),
+    };
+    value.with_items(d.entries.iter().map(item).collect(), true)
 }
 
 /// `b"a b".replace(" ", "")`: a bytes method whose bytes argument is another type, in the

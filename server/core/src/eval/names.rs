@@ -17,7 +17,7 @@ impl Evaluator<'_> {
             return Value::unknown("an incomplete assignment expression", span(node));
         };
         let mut value = self.expr(value);
-        value.forget_views();
+        value.forget_passing_items();
         // The name and the expression hold one object: a container changed through the one
         // would be stale in the other's copy.
         if holds_container(&value) {

@@ -262,7 +262,7 @@ impl Evaluator<'_> {
             }
         }
         if matches!(target.kind(), "identifier" | "subscript" | "attribute") {
-            value.forget_views();
+            value.forget_passing_items();
         }
         match target.kind() {
             "identifier" => {

@@ -14,10 +14,18 @@ pub struct NotKnown {
     pub callable: Callable,
     /// `iter()` of it raises (`*typing.Any`: its type has no `__iter__`).
     pub not_iterable: bool,
-    /// What iterating it gives, for a view of a dict known whole (`d.items()`) in the
-    /// expression that makes it. Forgotten once the view is stored ([`Value::forget_views`]):
-    /// the dict may change after, and the view with it.
-    pub view_items: Option<Vec<Value>>,
+    /// What iterating it gives, where known (`range(3)`, `zip(a, b)`, `d.items()`).
+    pub items: Option<Box<KnownItems>>,
+}
+
+/// What iterating a value known by its type gives.
+#[derive(Clone, Debug)]
+pub struct KnownItems {
+    pub items: Vec<Value>,
+    /// The items are the object's in the expression that makes it only: an iterator is used
+    /// up by iterating it, a dict view follows its dict. Forgotten once the object is
+    /// stored ([`Value::forget_passing_items`]).
+    pub passing: bool,
 }
 
 /// Whether an object of a [`NotKnown`]'s type can be called.
@@ -68,7 +76,7 @@ const ITERABLE_NOT_SUBSCRIPTABLE: [&str; 8] =
     ["set", "zip", "enumerate", "map", "filter", "dict_keys", "dict_values", "dict_items"];
 
 /// Other types whose objects iterate without raising.
-const ITERABLE_SEQUENCES: [&str; 3] = ["list", "range", "TorchVersion"];
+const ITERABLE_SEQUENCES: [&str; 4] = ["list", "tuple", "range", "TorchVersion"];
 
 /// Other types with no `__getitem__` whose class has no `__class_getitem__`.
 const FUNCTIONS: [&str; 2] = ["function", "builtin_function_or_method"];
@@ -104,10 +112,10 @@ impl Value {
     /// type, where that type is none of those they check for (`dict`, `list`, `tuple`,
     /// `str`, `int`, `float`, `bool`, `torch.dtype`): an opaque object of that type
     /// (`semantic_level = range(3)` is no integer). None for a `list` (`sys.argv`), a `dict`
-    /// and a `TorchVersion` (a `str`), whose checks need the value. The stand-in is a
+    /// a `tuple` and a `TorchVersion` (a `str`), whose checks need the value. The stand-in is a
     /// [`ValueKind::Method`]'s kind of value: only its type is known, its repr is not.
     pub fn schema_stand_in(&self) -> Option<Value> {
-        let type_name = self.known_type().filter(|t| !matches!(*t, "list" | "dict" | "TorchVersion"))?;
+        let type_name = self.known_type().filter(|t| !matches!(*t, "list" | "tuple" | "dict" | "TorchVersion"))?;
         Some(Value::new(ValueKind::Method { name: "", type_name }, self.span.clone()))
     }
 
@@ -116,17 +124,28 @@ impl Value {
         matches!(&self.kind, ValueKind::Unknown(NotKnown { type_name: Some(_), callable: Callable::No, .. }))
     }
 
-    /// The same value with every dict view it holds known by its type only: a view stored
-    /// under a name shows the dict as it is when read, not as it was when made.
-    pub fn forget_views(&mut self) {
+    /// The same value with the items of every iterator and dict view it holds forgotten
+    /// (see [`KnownItems::passing`]): stored under a name, such an object iterates as it
+    /// is when read, not as it was when made.
+    pub fn forget_passing_items(&mut self) {
         match &mut self.kind {
-            ValueKind::Unknown(not_known) => not_known.view_items = None,
-            ValueKind::List(items) | ValueKind::Tuple(items) | ValueKind::Set(items) => {
-                items.iter_mut().for_each(Value::forget_views)
+            ValueKind::Unknown(not_known) if not_known.items.as_ref().is_some_and(|i| i.passing) => {
+                not_known.items = None
             }
-            ValueKind::Dict(d) => d.entries.iter_mut().for_each(|e| e.value.forget_views()),
+            ValueKind::List(items) | ValueKind::Tuple(items) | ValueKind::Set(items) => {
+                items.iter_mut().for_each(Value::forget_passing_items)
+            }
+            ValueKind::Dict(d) => d.entries.iter_mut().for_each(|e| e.value.forget_passing_items()),
             _ => {}
         }
+    }
+
+    /// This value, known by its type, with what iterating it gives.
+    pub fn with_items(mut self, items: Vec<Value>, passing: bool) -> Value {
+        if let ValueKind::Unknown(not_known) = &mut self.kind {
+            not_known.items = Some(Box::new(KnownItems { items, passing }));
+        }
+        self
     }
 
     /// Whether `iter()` of this value certainly succeeds (its items need not be known).

@@ -55,6 +55,7 @@ impl Value {
     pub fn type_known(&self) -> Option<Value> {
         let empty = match self.known_type()? {
             "list" => ValueKind::List(Vec::new()),
+            "tuple" => ValueKind::Tuple(Vec::new()),
             "set" => ValueKind::Set(Vec::new()),
             _ => return None,
         };

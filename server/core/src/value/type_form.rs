@@ -3,7 +3,7 @@
 //! same in CPython 3.10-3.13 are made; any other is left not known.
 
 use super::builtin::{class_lacks, is_builtin_class};
-use super::{py_eq, Span, Value, ValueKind};
+use super::{py_eq, Callable, Operators, Span, Value, ValueKind};
 use crate::regex_check::PythonVersion;
 
 #[derive(Clone, Debug)]
@@ -68,6 +68,31 @@ impl TypeForm {
             }
             _ => None,
         }
+    }
+
+    /// `__args__` (a union's members, an alias's arguments) and an alias's `__origin__`.
+    /// A union's `None` stands as the class `NoneType`, which is not modelled: that tuple is
+    /// known by its type only.
+    pub fn data_attribute(&self, attr: &str, s: Span) -> Option<Value> {
+        let tuple = |items: &[Value]| Value::new(ValueKind::Tuple(items.to_vec()), s.clone());
+        Some(match (self, attr) {
+            (TypeForm::Union(members), "__args__") if members.iter().any(|m| matches!(m.kind, ValueKind::None)) => {
+                let why = "a union's `__args__` holds `NoneType`, a class not modelled";
+                let items = members
+                    .iter()
+                    .map(|m| match m.kind {
+                        ValueKind::None => Value::unknown("the class `NoneType` is not modelled", s.clone()),
+                        _ => m.clone(),
+                    })
+                    .collect();
+                Value::unknown_of_type("tuple", Operators::NotModelled, Callable::No, why, s.clone())
+                    .with_items(items, false)
+            }
+            (TypeForm::Union(members), "__args__") => tuple(members),
+            (TypeForm::Alias { args, .. }, "__args__") => tuple(args),
+            (TypeForm::Alias { origin, .. }, "__origin__") => Value::new(ValueKind::Builtin(origin), s),
+            _ => return None,
+        })
     }
 
     /// Python `==`: unions are equal with the same members in any order, aliases with the
