@@ -87,9 +87,9 @@ fn keyword_ends_line(
     })
 }
 
-/// A statement's annotation that is starred (`x: *a = 1`): tree-sitter reads it as a
-/// type; CPython's grammar has a starred annotation only for `*args` (3.10-3.13 alike:
-/// `invalid syntax` at the star).
+/// A statement's annotation that is starred (`x: *a = 1`, `x: **a = 1`): tree-sitter reads
+/// it as a type; CPython's grammar has a starred annotation only for `*args` (3.10-3.13
+/// alike: `invalid syntax` at the star).
 fn starred_annotation(
     tokens: &[super::tokens::Token],
     lines: &[std::ops::Range<usize>],
@@ -100,7 +100,7 @@ fn starred_annotation(
             return None;
         }
         let colon = line.clone().find(|&k| tokens[k].depth == 0 && tokens[k].is(":"))?;
-        tokens.get(colon + 1).filter(|t| t.is("*") && !t.logical_start).map(|t| t.start..t.end())
+        tokens.get(colon + 1).filter(|t| (t.is("*") || t.is("**")) && !t.logical_start).map(|t| t.start..t.end())
     })
 }
 
@@ -205,6 +205,14 @@ pub(super) fn tree_shape_error(tree: &Tree, text: &str) -> Option<(usize, Python
             "lambda" => {
                 node.child_by_field_name("body").filter(|b| b.kind() == "list_splat").map(|b| (b.start_byte(), INVALID))
             }
+            "named_expression" => lambda_walrus(node),
+            // `[**a]`, `{"k": **a}`: `**` only unpacks into a dict display or a call's
+            // keywords, which tree-sitter reads as a `dictionary_splat`.
+            "list_splat" => node
+                .named_child(0)
+                .and_then(leading_star)
+                .filter(|inner| inner.start_byte() == node.start_byte() + 1)
+                .map(|_| (node.start_byte(), INVALID)),
             _ => None,
         };
         if let Some(found) = found {
@@ -234,6 +242,32 @@ fn comprehension_in_tuple(clause: Node) -> Option<(usize, &'static str)> {
             comprehension.named_child(0).map(|body| (body.start_byte(), "Generator expression must be parenthesized"))
         }
         _ => Some((comma.start_byte(), INVALID)),
+    }
+}
+
+/// `lambda: n := 1`, read by tree-sitter as a lambda whose body assigns: CPython's
+/// grammar reads `lambda: n` as the walrus's target. Where a named expression may stand
+/// (an item of brackets, a subscript, a comprehension's element) its own rule names the
+/// lambda; elsewhere (a call's argument, a dict's value, an assignment) the walrus is
+/// invalid syntax (CPython 3.10-3.13 alike).
+fn lambda_walrus(named: Node) -> Option<(usize, &'static str)> {
+    let lambda = named.parent().filter(|p| p.kind() == "lambda")?;
+    let body = lambda.child_by_field_name("body").filter(|b| b.id() == named.id())?;
+    let context = lambda.parent()?.kind();
+    let named_allowed = matches!(
+        context,
+        "parenthesized_expression"
+            | "list"
+            | "set"
+            | "tuple"
+            | "subscript"
+            | "list_comprehension"
+            | "set_comprehension"
+            | "generator_expression"
+    );
+    match named_allowed {
+        true => Some((lambda.start_byte(), "cannot use assignment expressions with lambda")),
+        false => child_of_kind(body, ":=").map(|walrus| (walrus.start_byte(), INVALID)),
     }
 }
 

@@ -474,6 +474,10 @@ fn list_method(items: &[Value], method: &str, args: &[Value]) -> Option<Outcome>
 }
 
 fn dict_method(d: &Dict, method: &str, args: &[Value]) -> Option<Outcome> {
+    // A new dict holding the same objects (their places stay where they were written).
+    if let ("copy", []) = (method, args) {
+        return Some(Ok(ValueKind::Dict(d.clone())));
+    }
     let key = args.first()?;
     if key.hashable().is_err() || !key.repr_is_exact() {
         return None;

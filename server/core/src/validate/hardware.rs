@@ -28,8 +28,9 @@ pub(super) fn validate_hardware(out: &mut Out, manifest: &Dict) {
         }
     }
     if let Some(v) = known_value(hw, "memory_model") {
-        if let Err(t) = v.hashable() {
-            // `memory_model not in frozenset(...)` hashes the value.
+        // `memory_model not in frozenset(...)` hashes the value; a set is looked up as the
+        // frozenset of its elements (`set_contains`), which no str equals.
+        if let (Err(t), false) = (v.hashable(), matches!(v.kind, ValueKind::Set(_))) {
             out.crash(v.span.clone(), "TypeError", &format!("unhashable type: '{t}'"));
             return;
         }
