@@ -5,19 +5,11 @@
 
     python3 tools/cpython/builtins_without_keywords.py  # run with each CPython and compare
 """
-import builtins
+from probing import CALLABLE_BUILTINS
 
-# Functions that read stdin, print, or run code: not called here (none is in the list).
-SKIP = {"breakpoint", "compile", "copyright", "credits", "dir", "eval", "exec", "exit", "globals", "help",
-        "input", "license", "locals", "open", "print", "quit", "vars"}
-
+exec(CALLABLE_BUILTINS)
 names = []
-for name in sorted(dir(builtins)):
-    value = getattr(builtins, name)
-    if name.startswith("_") or name in SKIP or not callable(value):
-        continue
-    if isinstance(value, type) and issubclass(value, BaseException):
-        continue
+for name, value in CALLABLE_BUILTINS:
     messages = set()
     for args in [(), (1,), ([1],), (1, 2)]:
         try:

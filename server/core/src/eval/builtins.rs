@@ -44,6 +44,20 @@ const CLINIC_KEYWORDS: [(&str, &[&str], usize); 5] = [
 /// given (CPython 3.10-3.13, with `print(1, sep="", k=1)` among others).
 const PRINT_KEYWORDS: [&str; 4] = ["sep", "end", "file", "flush"];
 
+/// What a builtin raises for its arguments' names and count, whatever their values:
+/// keywords where it takes none (checked before the count: `len(pr=int)`, `len(1, 2,
+/// k=3)`), its keyword checks, then the count.
+fn arguments_refused(fname: &str, args: &CallArguments, python: PythonVersion) -> Option<String> {
+    if !args.keywords.is_empty() && NO_KEYWORDS.split_whitespace().any(|name| name == fname) {
+        return Some(format!("{fname}() takes no keyword arguments"));
+    }
+    if let Some(message) = unexpected_keyword(fname, args, python) {
+        return Some(message);
+    }
+    let counted = !args.unpacked && args.keywords.is_empty();
+    counted.then(|| super::builtin_arity::argument_count_error(fname, args.positional.len(), python)).flatten()
+}
+
 /// `print(k=1)`, `str(1, object=1)`: what a builtin's keyword check raises.
 fn unexpected_keyword(fname: &str, args: &CallArguments, python: PythonVersion) -> Option<String> {
     let names = args.keyword_names().filter(|names| !names.is_empty())?;
@@ -125,18 +139,7 @@ impl Evaluator<'_> {
     pub(super) fn builtin_call(&mut self, fname: &str, args: &CallArguments, s: Span) -> Option<Value> {
         let one_argument = args.positional.len() == 1 && args.keywords.is_empty() && !args.unpacked;
         let shadowed = self.env.contains_key(fname) || self.bound_before.contains(fname);
-        // Checked before the arguments are counted (`len(pr=int)`, `len(1, 2, k=3)`).
-        if !shadowed && !args.keywords.is_empty() && NO_KEYWORDS.split_whitespace().any(|name| name == fname) {
-            self.fail(s.clone(), "TypeError", format!("{fname}() takes no keyword arguments"));
-            return Some(Value::unknown("raises", s));
-        }
-        if let (false, Some(message)) = (shadowed, unexpected_keyword(fname, args, self.loading.version)) {
-            self.fail(s.clone(), "TypeError", message);
-            return Some(Value::unknown("raises", s));
-        }
-        if let (false, false, true, Some(message)) =
-            (shadowed, args.unpacked, args.keywords.is_empty(), argument_count_error(fname, args.positional.len()))
-        {
+        if let (false, Some(message)) = (shadowed, arguments_refused(fname, args, self.loading.version)) {
             self.fail(s.clone(), "TypeError", message);
             return Some(Value::unknown("raises", s));
         }
@@ -220,24 +223,6 @@ impl Evaluator<'_> {
             _ => return None,
         };
         Some(Value::new(kind, s))
-    }
-}
-
-/// The `TypeError` a builtin that takes one argument raises for another count of them, the
-/// same in CPython 3.10-3.13 (`tuple(a, b)`, `len()`).
-fn argument_count_error(fname: &str, given: usize) -> Option<String> {
-    match fname {
-        "tuple" | "list" | "set" | "frozenset" if given > 1 => {
-            Some(format!("{fname} expected at most 1 argument, got {given}"))
-        }
-        "len" | "abs" | "hash" | "ord" if given != 1 => {
-            Some(format!("{fname}() takes exactly one argument ({given} given)"))
-        }
-        "range" if given == 0 => Some("range expected at least 1 argument, got 0".into()),
-        "range" if given > 3 => Some(format!("range expected at most 3 arguments, got {given}")),
-        "map" if given < 2 => Some("map() must have at least two arguments.".into()),
-        "filter" if given != 2 => Some(format!("filter expected 2 arguments, got {given}")),
-        _ => None,
     }
 }
 

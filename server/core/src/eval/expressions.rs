@@ -55,6 +55,7 @@ impl Evaluator<'_> {
             "float" => parse_float(self.t(node), s),
             "true" | "false" => Value::new(ValueKind::Bool(node.kind() == "true"), s),
             "none" => Value::new(ValueKind::None, s),
+            "ellipsis" => Value::ellipsis(s),
             "identifier" => self.name(node),
             "parenthesized_expression" => match first_named(node) {
                 Some(inner) => {
@@ -256,6 +257,9 @@ impl Evaluator<'_> {
         }
         if let Some(builtin) = builtin_object(name) {
             return Value::new(ValueKind::Builtin(builtin), s);
+        }
+        if name == "Ellipsis" {
+            return Value::ellipsis(s);
         }
         // torchcts loads the file as the module `manifest` (check-manifest and conftest alike).
         if name == "__name__" {

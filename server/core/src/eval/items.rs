@@ -497,7 +497,7 @@ impl Evaluator<'_> {
                 }
             };
         }
-        if let (ValueKind::Builtin(class), false) = (&object.kind, key.contains_unknown()) {
+        if let ValueKind::Builtin(class) = &object.kind {
             if let Some(alias) = type_form::alias(class, &key, s.clone()) {
                 return alias;
             }

@@ -16,6 +16,7 @@
 mod annotations;
 mod augmented;
 mod blocks;
+mod builtin_arity;
 pub(crate) mod builtins;
 mod calls;
 mod comparisons;

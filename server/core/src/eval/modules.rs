@@ -157,11 +157,11 @@ pub(super) fn typed_module_attribute(module: &str, attr: &str, python: PythonVer
     let why = format!("`{module}.{attr}` is not evaluated statically");
     match module_attribute_type(module, attr, python) {
         Some((type_name, operators, callable, not_iterable)) => {
-            let mut value = Value::unknown_of_type(type_name, operators, callable, why, s);
-            if let ValueKind::Unknown(not_known) = &mut value.kind {
-                not_known.not_iterable = not_iterable;
+            let value = Value::unknown_of_type(type_name, operators, callable, why, s);
+            match not_iterable {
+                true => value.that_does_not_iterate(),
+                false => value,
             }
-            value
         }
         None => Value::unknown(why, s),
     }

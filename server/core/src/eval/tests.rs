@@ -1270,8 +1270,8 @@ fn numbers_data_attributes_are_known() {
 }
 
 /// Calls with keywords of the callees whose keywords Argument Clinic unpacks, each as
-/// CPython 3.10-3.13 answer it (`tests/fixture/clinic_keywords.tsv`, written by its
-/// script): with a keyword given, the keyword checks' messages are ours for each version;
+/// CPython 3.10-3.13 answer it (`tests/fixture/clinic_keywords.tsv`, written by
+/// `tools/cpython/clinic_keywords.py`): with a keyword given, the keyword checks' messages are ours for each version;
 /// any other message we give is CPython's.
 #[test]
 fn clinic_keyword_checks_match_cpython() {
@@ -1342,5 +1342,47 @@ fn typing_forms_give_their_arguments() {
     assert_eq!(
         d.get("a").unwrap().value.repr(),
         "[<class 'int'>, <class 'str'>, (<class 'int'>,), (<class 'str'>, int | None), <class 'list'>]"
+    );
+}
+
+/// Every builtin called with a wrong count of positional arguments, 0 to 6, raises what
+/// CPython 3.10-3.13 raise (`tests/fixture/builtin_arity.tsv`, recorded by
+/// `tools/cpython/builtin_arity.py`; the counts 5 and 6 come from the core's template).
+#[test]
+fn builtin_argument_counts_match_cpython() {
+    let table = include_str!("../../tests/fixture/builtin_arity.tsv");
+    let mut compared = 0;
+    for line in table.lines().filter(|l| !l.starts_with('#')) {
+        let fields: Vec<&str> = line.splitn(4, '\t').collect();
+        let (name, given, versions, message) = (fields[0], fields[1].parse::<usize>().unwrap(), fields[2], fields[3]);
+        let text = format!("x = {name}({})\n", vec!["None"; given].join(", "));
+        let versions = match versions {
+            "all" => PythonVersion::ALL.to_vec(),
+            v => vec![PythonVersion::from_minor(v.trim_start_matches("3.").parse().unwrap()).unwrap()],
+        };
+        for version in versions {
+            assert_eq!(load_error_in(&text, version).as_deref(), Some(message), "{text} under {version:?}");
+            compared += 1;
+        }
+    }
+    assert!(compared > 1000, "{compared} calls compared");
+}
+
+/// `...` is an object of type `ellipsis` (no operator, call, item or iteration), and
+/// `dict[str, Any]` an alias whatever its arguments: CPython 3.10-3.13 raise alike.
+#[test]
+fn ellipsis_and_aliases_of_unknown_arguments_raise_their_type_errors() {
+    assert_load_errors(&[
+        ("x = ... + (1,)\n", "unsupported operand type(s) for +: 'ellipsis' and 'tuple'"),
+        ("x = 2 * Ellipsis\n", "unsupported operand type(s) for *: 'int' and 'ellipsis'"),
+        ("x = ...[0]\n", "'ellipsis' object is not subscriptable"),
+        ("x = ...()\n", "'ellipsis' object is not callable"),
+        ("x = [*...]\n", "Value after * must be an iterable, not ellipsis"),
+        ("x = -...\n", "bad operand type for unary -: 'ellipsis'"),
+        ("from typing import Any\nx = ~dict[str, Any]\n", "bad operand type for unary ~: 'types.GenericAlias'"),
+    ]);
+    assert_eq!(
+        eval("from typing import Any\nx = dict[str, Any] | None\ny = tuple[int, ...]\n").load_error.map(|e| e.message),
+        None
     );
 }

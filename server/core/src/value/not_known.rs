@@ -79,12 +79,13 @@ const ITERABLE_NOT_SUBSCRIPTABLE: [&str; 8] =
 const ITERABLE_SEQUENCES: [&str; 4] = ["list", "tuple", "range", "TorchVersion"];
 
 /// Other types with no `__getitem__` whose class has no `__class_getitem__`.
-const FUNCTIONS: [&str; 2] = ["function", "builtin_function_or_method"];
+const OTHERS_NOT_SUBSCRIPTABLE: [&str; 3] = ["function", "builtin_function_or_method", "ellipsis"];
 
 impl Value {
     /// Whether `self[key]`, a value known only by its type, certainly raises.
     pub fn known_type_not_subscriptable(&self) -> bool {
-        self.known_type().is_some_and(|t| ITERABLE_NOT_SUBSCRIPTABLE.contains(&t) || FUNCTIONS.contains(&t))
+        self.known_type()
+            .is_some_and(|t| ITERABLE_NOT_SUBSCRIPTABLE.contains(&t) || OTHERS_NOT_SUBSCRIPTABLE.contains(&t))
     }
 
     /// The type of a value not known statically, where that alone is known.
@@ -138,6 +139,21 @@ impl Value {
             ValueKind::Dict(d) => d.entries.iter_mut().for_each(|e| e.value.forget_passing_items()),
             _ => {}
         }
+    }
+
+    /// This value, known by its type, whose type does not iterate (`iter()` of it raises).
+    pub fn that_does_not_iterate(mut self) -> Value {
+        if let ValueKind::Unknown(not_known) = &mut self.kind {
+            not_known.not_iterable = true;
+        }
+        self
+    }
+
+    /// `...` (`Ellipsis`): only its type is modelled, which has no operator, no call, no
+    /// item and no iteration.
+    pub fn ellipsis(s: super::Span) -> Value {
+        let why = "`...` (Ellipsis) is not evaluated statically";
+        Value::unknown_of_type("ellipsis", Operators::NoneDefined, Callable::No, why, s).that_does_not_iterate()
     }
 
     /// This value, known by its type, with what iterating it gives.

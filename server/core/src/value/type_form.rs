@@ -186,9 +186,14 @@ pub fn alias(class: &'static str, key: &Value, s: Span) -> Option<Value> {
             _ => false,
         }
     }
-    args.iter()
-        .all(exact)
-        .then(|| Value::new(ValueKind::TypeForm(Box::new(TypeForm::Alias { origin: class, args })), s))
+    Some(match args.iter().all(exact) {
+        true => Value::new(ValueKind::TypeForm(Box::new(TypeForm::Alias { origin: class, args })), s),
+        // Whatever its arguments, an alias: its type's errors are known (`~dict[str, Any]`).
+        false => {
+            let why = format!("`{class}[...]` of arguments whose repr is not known statically");
+            Value::unknown_of_type("types.GenericAlias", Operators::OnlyOr, Callable::Maybe, why, s)
+        }
+    })
 }
 
 /// The `TypeError` subscripting a class that is not generic (`int[0]`) or a typing form
