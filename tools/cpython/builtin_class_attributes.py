@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Write server/core/data/builtin_class_attributes.txt: the attributes of each builtin class
 (`int`, `OSError`, ...) and of `types.UnionType` and `types.GenericAlias`, so that the core can say `type object 'OSError' has no attribute
-'x'` for `OSError.x` without running Python.
+'x'` for `OSError.x` without running Python; and those of the objects of the types the core
+knows values of by their type only (`object:dict_keys`, `object:zip`, `object:function`, ...).
 
     python3 tools/cpython/builtin_class_attributes.py PYTHON...
     # e.g. the pyenv 3.10 .. 3.13
@@ -31,6 +32,11 @@ for name in dir(builtins):
 # for itself (any other it looks up on its origin class).
 for form in (int | None, list[int]):
     out["types." + type(form).__name__] = sorted(n for n in dir(form) if hasattr(form, n))
+# The types of values the core knows only by their type, by their objects' own attributes
+# (`d.keys().update` raises `'dict_keys' object has no attribute 'update'`).
+for value in ({}.keys(), {}.values(), {}.items(), zip(), enumerate(()), map(int, ()), filter(None, ()),
+              range(0), lambda: 0, len, ...):
+    out["object:" + type(value).__name__] = sorted(n for n in dir(value) if hasattr(value, n))
 print(json.dumps({"version": "%d.%d.%d" % sys.version_info[:3], "classes": out}))
 """
 

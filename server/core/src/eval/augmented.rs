@@ -176,6 +176,10 @@ fn in_place(op: &str, current: &Value, rhs: &Value, s: Span) -> Result<Value, (&
                 false => unknown(),
             };
         }
+        // A dict view has no in-place operator: `v |= {...}` is `v = v | {...}`, a set.
+        if let Some(result) = super::operators::view_set_operation(op, current, rhs, s.clone()) {
+            return result;
+        }
         if !current.lacks_operator(op) {
             return unknown();
         }

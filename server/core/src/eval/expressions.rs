@@ -326,6 +326,14 @@ impl Evaluator<'_> {
                 self.fail(s.clone(), "AttributeError", format!("'{type_name}' object has no attribute '{attr}'"));
                 Value::unknown(format!("`{type_name}` has no attribute `{attr}`"), s)
             }
+            ValueKind::Unknown(_) | ValueKind::Function { .. }
+                if base.object_lacks_attribute(attr).is_some()
+                    && !(base.takes_attributes() && super::modules::may_set_attribute(self.text, attr)) =>
+            {
+                let type_name = base.object_lacks_attribute(attr).unwrap_or("object");
+                self.fail(s.clone(), "AttributeError", format!("'{type_name}' object has no attribute '{attr}'"));
+                Value::unknown(format!("`{type_name}` has no attribute `{attr}`"), s)
+            }
             ValueKind::Unknown(_) => Value::unknown(format!("`{}` is not known statically", self.t(node)), s),
             ValueKind::Builtin(name) if matches!(attr, "__name__" | "__qualname__") => {
                 Value::new(ValueKind::Str(name.to_string()), s)

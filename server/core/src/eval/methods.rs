@@ -97,12 +97,12 @@ impl Evaluator<'_> {
 }
 
 /// `d.keys()`, `d.values()` or `d.items()`: only its type is modelled (the keys and items
-/// views take set operators), and, where the dict is known whole, its items.
+/// views take the set operators alone), and, where the dict is known whole, its items.
 fn dict_view(d: &Dict, method: &str, s: Span) -> Value {
     let (view, operators) = match method {
-        "keys" => ("dict_keys", Operators::NotModelled),
+        "keys" => ("dict_keys", Operators::SetOperators),
         "values" => ("dict_values", Operators::NoneDefined),
-        _ => ("dict_items", Operators::NotModelled),
+        _ => ("dict_items", Operators::SetOperators),
     };
     let why = format!("`.{method}()` is a view not evaluated statically");
     let value = Value::unknown_of_type(view, operators, Callable::No, why, s.clone());

@@ -21,6 +21,9 @@ pub(super) fn binary(op: &str, left: &Value, right: &Value, s: Span) -> Result<V
         let float = matches!(left.kind, Float(_)) || matches!(right.kind, Float(_));
         return zero_division(float);
     }
+    if let Some(result) = view_set_operation(op, left, right, s.clone()) {
+        return result;
+    }
     // `sys.argv + 1`: a list whose items are not known still has a list's type errors;
     // `range(3) + 1` raises as no operand is a number.
     let typed_only = |v: &Value| v.type_known().is_some() || v.lacks_operator(op);
@@ -65,6 +68,29 @@ pub(super) fn binary(op: &str, left: &Value, right: &Value, s: Span) -> Result<V
         return Ok(big_binary(op, &a, &b, s)?.unwrap_or(value));
     }
     Ok(value)
+}
+
+/// `d.keys() - {"a"}`, `{1} | d.items()`: a dict's keys or items view and a set operator
+/// make a set of any iterable operand, and raise for another (`d.keys() | 1`: `'int' object
+/// is not iterable`, in CPython 3.10-3.13). None where not such an operation, or where
+/// whether the other operand iterates is not known.
+pub(super) fn view_set_operation(
+    op: &str,
+    left: &Value,
+    right: &Value,
+    s: Span,
+) -> Option<Result<Value, (&'static str, String)>> {
+    let view = |v: &Value| matches!(v.known_type(), Some("dict_keys" | "dict_items"));
+    if !matches!(op, "-" | "&" | "|" | "^") || !(view(left) || view(right)) {
+        return Option::None;
+    }
+    let other = if view(left) { right } else { left };
+    if other.not_iterable() {
+        return Some(Err(("TypeError", format!("'{}' object is not iterable", other.exception_type_name()))));
+    }
+    let why = format!("`{op}` of a dict view: a set not evaluated statically");
+    let set = Value::unknown_of_type("set", crate::value::Operators::NotModelled, crate::value::Callable::No, why, s);
+    other.certainly_iterable().then_some(Ok(set))
 }
 
 /// `x ** y` with `y` negative: zero raises, and an int to a negative int is a float (CPython

@@ -1386,3 +1386,25 @@ fn ellipsis_and_aliases_of_unknown_arguments_raise_their_type_errors() {
         None
     );
 }
+
+/// Objects known by their type, and the manifest's own functions, have the attributes
+/// CPython 3.10-3.13 give their type's objects (`data/builtin_class_attributes.txt`'s
+/// `object:` lines); a dict's keys and items views take the set operators alone, whose
+/// result is a set. The messages asserted are the real check-manifest's.
+#[test]
+fn objects_known_by_type_lack_attributes_and_operators_as_cpython() {
+    assert_load_errors(&[
+        ("d = {'a': 1}.items()\nd.update({})\n", "'dict_items' object has no attribute 'update'"),
+        ("def device():\n    return 'cpu'\nx = device.keys()\n", "'function' object has no attribute 'keys'"),
+        ("x = range(3).start + zip().x\n", "'zip' object has no attribute 'x'"),
+        ("x = ....real\n", "'ellipsis' object has no attribute 'real'"),
+        ("d = {'a': 1}\nx = d.keys() * 2\n", "unsupported operand type(s) for *: 'dict_keys' and 'int'"),
+        ("d = {'a': 1}\nx = d.keys() | 1\n", "'int' object is not iterable"),
+        ("d = {'a': 1}\nx = -(d.keys() - [1])\n", "bad operand type for unary -: 'set'"),
+        ("d = {'a': 1}\nx = d.keys()\nx |= 1\n", "'int' object is not iterable"),
+    ]);
+    // An attribute set on the function, or a module's function, is not claimed.
+    let set_on_it = "def device():\n    return 'cpu'\ndevice.keys = 1\nx = device.keys\n";
+    assert_eq!(eval(set_on_it).load_error.map(|e| e.message), None);
+    assert_eq!(eval("import json\nx = json.dumps.__wrapped__\n").load_error.map(|e| e.message), None);
+}

@@ -49,6 +49,9 @@ pub enum Operators {
     /// Only `|` (`type`, `typing.Any`: `Any | None` makes a union); the others raise as
     /// for [`Operators::NoneDefined`].
     OnlyOr,
+    /// Only the set operators `-`, `&`, `|` and `^` (a dict's keys and items views: `d.keys()
+    /// - {"a"}` is a set); the others raise as for [`Operators::NoneDefined`].
+    SetOperators,
 }
 
 impl std::ops::Deref for NotKnown {
@@ -88,6 +91,25 @@ impl Value {
             .is_some_and(|t| ITERABLE_NOT_SUBSCRIPTABLE.contains(&t) || OTHERS_NOT_SUBSCRIPTABLE.contains(&t))
     }
 
+    /// The type of an object known by its type (or a function the manifest defines) that
+    /// has no attribute `attr` in CPython 3.10-3.13 (`d.keys().update`); None where it has
+    /// it, or where that is not known. A function takes attributes set on it: see
+    /// [`Value::takes_attributes`]; another module's, whose `__dict__` is not known, is not
+    /// claimed.
+    pub fn object_lacks_attribute(&self, attr: &str) -> Option<&'static str> {
+        let type_name = match &self.kind {
+            ValueKind::Function { .. } => "function",
+            // A module's function may hold attributes in its `__dict__` (`__wrapped__`).
+            _ => self.known_type().filter(|t| *t != "function")?,
+        };
+        super::class_lacks(&format!("object:{type_name}"), attr).then_some(type_name)
+    }
+
+    /// Whether attributes may be set on this object (a function's `__dict__`).
+    pub fn takes_attributes(&self) -> bool {
+        matches!(self.kind, ValueKind::Function { .. })
+    }
+
     /// The type of a value not known statically, where that alone is known.
     pub fn known_type(&self) -> Option<&'static str> {
         match &self.kind {
@@ -103,6 +125,7 @@ impl Value {
             ValueKind::Unknown(not_known) => match not_known.operators {
                 Operators::NoneDefined => true,
                 Operators::OnlyOr => op != "|",
+                Operators::SetOperators => !matches!(op, "-" | "&" | "|" | "^"),
                 Operators::NotModelled => false,
             },
             _ => false,
