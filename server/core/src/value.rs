@@ -73,6 +73,9 @@ pub enum ValueKind {
     Method {
         name: &'static str,
         type_name: &'static str,
+        /// The class a method descriptor is looked up on (`list` for `list.append`); empty
+        /// for a bound method or a schema stand-in.
+        owner: &'static str,
     },
     /// `int | None` or `list[int]`, made from builtins (see [`TypeForm`]).
     TypeForm(Box<TypeForm>),
@@ -473,8 +476,10 @@ impl Value {
             ValueKind::Module(name) => format!("<module '{name}'>"),
             ValueKind::Builtin(name) if is_builtin_class(name) => format!("<class '{name}'>"),
             ValueKind::Builtin(name) => format!("<built-in function {name}>"),
-            ValueKind::Method { name, type_name: "builtin_function_or_method" } => format!("<built-in method {name}>"),
-            ValueKind::Method { name, type_name } => format!("<{type_name} {name}>"),
+            ValueKind::Method { name, type_name: "builtin_function_or_method", .. } => {
+                format!("<built-in method {name}>")
+            }
+            ValueKind::Method { name, type_name, .. } => format!("<{type_name} {name}>"),
             ValueKind::Function { name, .. } => format!("<function {name}>"),
             ValueKind::TypeForm(form) => form.repr(),
             ValueKind::Slice(parts) => format!("slice({})", join_reprs(parts.as_slice())),

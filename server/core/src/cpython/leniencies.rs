@@ -206,6 +206,12 @@ pub(super) fn tree_shape_error(tree: &Tree, text: &str) -> Option<(usize, Python
                 node.child_by_field_name("body").filter(|b| b.kind() == "list_splat").map(|b| (b.start_byte(), INVALID))
             }
             "named_expression" => lambda_walrus(node),
+            // `x = a as b`: `as` names a with item, an exception or a match pattern only.
+            "as_pattern" => node
+                .parent()
+                .filter(|p| !matches!(p.kind(), "with_item" | "except_clause" | "except_group_clause" | "case_pattern"))
+                .and_then(|_| child_of_kind(node, "as"))
+                .map(|keyword| (keyword.start_byte(), INVALID)),
             // `[**a]`, `{"k": **a}`: `**` only unpacks into a dict display or a call's
             // keywords, which tree-sitter reads as a `dictionary_splat`.
             "list_splat" => node

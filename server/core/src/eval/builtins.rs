@@ -211,7 +211,9 @@ impl Evaluator<'_> {
                     ValueKind::Set(elements) => elements.clone(),
                     _ => items(arg)?,
                 };
-                if v.iter().all(|x| x.as_str().is_some()) {
+                if v.len() < 2 {
+                    // Nothing to compare: any one item is sorted.
+                } else if v.iter().all(|x| x.as_str().is_some()) {
                     v.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
                 } else if v.iter().all(|x| x.as_number().is_some()) {
                     v.sort_by(|a, b| a.as_number().partial_cmp(&b.as_number()).unwrap_or(std::cmp::Ordering::Equal));

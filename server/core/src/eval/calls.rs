@@ -19,29 +19,16 @@ impl Evaluator<'_> {
         let fname = function.map(|f| self.t(f)).unwrap_or("");
         // Python evaluates the callee, then the arguments left to right, then calls: the
         // first exception among them is the one loading raises.
-        let Callee { bound, exits, alias_origin, name: callee_name, not_callable } = self.callee(function);
-        let arguments = self.call_arguments(node, callee_name.as_deref());
+        let callee = self.callee(function);
+        let arguments = self.call_arguments(node, callee.name.as_deref());
         if self.model.load_error.is_some() {
             return Value::unknown("call", s);
         }
-        // A lone `*x` becomes the argument tuple at the call, before the callee is called.
-        if let (Some(type_name), Some(callee)) = (arguments.lone_star_not_iterable, &callee_name) {
-            self.fail(
-                s.clone(),
-                "TypeError",
-                format!("{callee} argument after * must be an iterable, not {type_name}"),
-            );
+        if let Some(message) = call_refused(&callee, &arguments) {
+            self.fail(s.clone(), "TypeError", message);
             return Value::unknown("call", s);
         }
-        if let Some(type_name) = not_callable {
-            self.fail(s.clone(), "TypeError", format!("'{type_name}' object is not callable"));
-            return Value::unknown("call", s);
-        }
-        // Any callable's keywords are a str's (the same wording in 3.10-3.13).
-        if arguments.key_not_a_string {
-            self.fail(s.clone(), "TypeError", "keywords must be strings".into());
-            return Value::unknown("call", s);
-        }
+        let Callee { bound, exits, alias_origin, .. } = callee;
         if exits {
             return self.system_exit(&arguments, s);
         }
@@ -76,7 +63,16 @@ impl Evaluator<'_> {
             return self.dict_call(arguments, s);
         }
         let torch = matches!(self.env.get("torch"), Some(Value { kind: ValueKind::Module(m), .. }) if m == "torch");
-        let why = match torch && crate::value::MACHINE_QUERIES.contains(&fname) {
+        // `open(path)`: the file system is the machine's too, and opening may raise there.
+        let opens = builtin == "open" && !self.env.contains_key("open") && !self.bound_before.contains("open");
+        if opens {
+            let message = format!(
+                "`open()` {}: whether it raises is only known when Python runs it",
+                crate::value::ON_THE_MACHINE
+            );
+            self.note(s.clone(), message);
+        }
+        let why = match (torch && crate::value::MACHINE_QUERIES.contains(&fname)) || opens {
             true => format!("`{fname}()` {}", crate::value::ON_THE_MACHINE),
             false => {
                 format!("the call `{}(...)` is not evaluated statically", fname.chars().take(40).collect::<String>())
@@ -104,6 +100,7 @@ impl Evaluator<'_> {
         let mut exits = false;
         let mut alias_origin = None;
         let mut callee_name = None;
+        let mut unbound = None;
         let not_callable = match function {
             Some(f) if f.kind() == "identifier" => match self.env.get(self.t(f)) {
                 Some(v) => {
@@ -125,6 +122,9 @@ impl Evaluator<'_> {
             },
             Some(f) if f.kind() == "attribute" => {
                 let (object, method) = self.method_lookup(f);
+                if let ValueKind::Method { name, type_name: "method_descriptor", owner } = method.kind {
+                    unbound = (!owner.is_empty()).then_some((owner, name));
+                }
                 callee_name = function_str(&method, object.as_ref());
                 bound = object;
                 exits = sys_exit(&method);
@@ -138,7 +138,7 @@ impl Evaluator<'_> {
             }
             None => None,
         };
-        Callee { bound, exits, alias_origin, name: callee_name, not_callable }
+        Callee { bound, exits, alias_origin, name: callee_name, not_callable, unbound }
     }
 
     /// `dict(...)`: a copy of a dict, or the dict of an iterable of pairs, with the
@@ -313,6 +313,44 @@ struct Callee {
     name: Option<String>,
     /// The callee's type where it is not callable.
     not_callable: Option<&'static str>,
+    /// A builtin class's method descriptor (`list.pop`): its class and name.
+    unbound: Option<(&'static str, &'static str)>,
+}
+
+/// The `TypeError` the call raises before its callee runs, in CPython's order: a lone `*x`
+/// that does not iterate becomes the argument tuple, the callee is not callable, a `**`
+/// key is no str (the same wording in 3.10-3.13), a method descriptor has no object of
+/// its class to bind (see [`unbound_method_error`]).
+fn call_refused(callee: &Callee, arguments: &CallArguments) -> Option<String> {
+    if let (Some(type_name), Some(name)) = (arguments.lone_star_not_iterable, &callee.name) {
+        return Some(format!("{name} argument after * must be an iterable, not {type_name}"));
+    }
+    if let Some(type_name) = callee.not_callable {
+        return Some(format!("'{type_name}' object is not callable"));
+    }
+    if arguments.key_not_a_string {
+        return Some("keywords must be strings".into());
+    }
+    let (owner, name) = callee.unbound.filter(|_| !arguments.unpacked && arguments.keywords.is_empty())?;
+    unbound_method_error(owner, name, &arguments.positional)
+}
+
+/// `list.pop()`, `list.append(1)`: a method descriptor called with no object, or with one
+/// of another type (CPython 3.10-3.13 alike). A bool is an int; `object`'s methods take
+/// anything; a value not of a builtin type is not claimed.
+fn unbound_method_error(owner: &str, name: &str, positional: &[Value]) -> Option<String> {
+    let Some(first) = positional.first() else {
+        return Some(format!("unbound method {owner}.{name}() needs an argument"));
+    };
+    use ValueKind::*;
+    let exact = matches!(
+        first.kind,
+        None | Bool(_) | Int(_) | BigInt(_) | Float(_) | Str(_) | Bytes(_) | List(_) | Tuple(_) | Dict(_) | Set(_)
+    );
+    let applies = first.type_name() == owner || (owner == "int" && matches!(first.kind, Bool(_))) || owner == "object";
+    (exact && !applies).then(|| {
+        format!("descriptor '{name}' for '{owner}' objects doesn't apply to a '{}' object", first.exception_type_name())
+    })
 }
 
 /// `_PyObject_FunctionStr`: how CPython names a callee in an argument error. A builtin

@@ -364,7 +364,11 @@ impl Evaluator<'_> {
                 Value::new(number_attribute(&base.kind, attr).unwrap_or(ValueKind::None), s)
             }
             _ if method.is_some() => Value::new(
-                ValueKind::Method { name: method.unwrap_or_default(), type_name: "builtin_function_or_method" },
+                ValueKind::Method {
+                    name: method.unwrap_or_default(),
+                    type_name: "builtin_function_or_method",
+                    owner: "",
+                },
                 s,
             ),
             _ if base.lacks_attribute(attr).is_some() => {

@@ -193,8 +193,7 @@ impl Evaluator<'_> {
 
 /// Each parameter's value for a call as CPython binds it (positional arguments, then
 /// keywords in order, then what is missing): `Err` the TypeError's message where binding
-/// fails; None where that message is not modelled (too many positional arguments beside
-/// keyword-only ones).
+/// fails; None where a keyword is not a str.
 fn bind_arguments(
     name: &str,
     parameters: &[Parameter],
@@ -230,19 +229,22 @@ fn bind_arguments(
         }
     }
     if !surplus.is_empty() && rest.is_none() {
-        let keyword_only_given = named.iter().zip(&values).any(|((_, _, only), v)| *only && v.is_some());
-        if keyword_only_given {
-            return None;
-        }
+        // CPython's `too_many_positional`, keyword-only arguments given counted apart.
+        let keyword_only_given = named.iter().zip(&values).filter(|((_, _, only), v)| *only && v.is_some()).count();
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
         let most = by_position.len();
         let least = by_position.iter().filter(|&&i| named[i].1.is_none()).count();
         let takes = match least == most {
-            true => format!("{most} positional argument{}", if most == 1 { "" } else { "s" }),
+            true => format!("{most} positional argument{}", plural(most)),
             false => format!("from {least} to {most} positional arguments"),
         };
         let given = positional.len();
-        let verb = if given == 1 { "was" } else { "were" };
-        return Some(Err(format!("{name}() takes {takes} but {given} {verb} given")));
+        let also = match keyword_only_given {
+            0 => String::new(),
+            k => format!(" positional argument{} (and {k} keyword-only argument{})", plural(given), plural(k)),
+        };
+        let verb = if given == 1 && keyword_only_given == 0 { "was" } else { "were" };
+        return Some(Err(format!("{name}() takes {takes} but {given}{also} {verb} given")));
     }
     for keyword_only in [false, true] {
         let missing: Vec<String> = (0..named.len())

@@ -239,6 +239,10 @@ pub(super) fn subscript_chain(target: Node) -> Option<(Node, Vec<Node>)> {
         node = node.field(Field::Value)?;
     }
     subscripts.reverse();
+    // `*d["k"], = v`, which tree-sitter reads as an item of `*d`: the star is the target's.
+    if node.kind() == "list_splat" && !subscripts.is_empty() {
+        node = node.named_child(0)?;
+    }
     Some((node, subscripts))
 }
 

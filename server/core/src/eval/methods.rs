@@ -4,10 +4,10 @@
 //!
 //! Only methods whose result does not depend on the Unicode tables of the loading Python
 //! are evaluated (case and whitespace of ASCII text). A method that changes its object
-//! (`remove`, `pop`) is evaluated only for what it raises: where it succeeds, the object
-//! bound to a name changes, which `statements.rs` follows for the statements it knows
-//! (`manifest["skip_ops"].remove(...)`); the result stays unknown. (Integers are made and
-//! read through [`int`] and [`index_of`] only.)
+//! (`remove`, `pop`) is evaluated for what it raises and what it gives (`pop`'s item): the
+//! change to the object bound to a name is `statements.rs`'s to follow, for the statements
+//! it knows (`manifest["skip_ops"].remove(...)`). (Integers are made and read through
+//! [`int`] and [`index_of`] only.)
 
 use super::builtins::CallArguments;
 use super::{span, Evaluator};
@@ -448,7 +448,7 @@ fn list_method(items: &[Value], method: &str, args: &[Value]) -> Option<Outcome>
             int(equal?.into_iter().filter(|e| *e).count())
         }
         ("copy", []) => ValueKind::List(items.to_vec()),
-        // Changes the list: only what it raises.
+        // Changes the list (followed elsewhere): what it raises, and what `pop` gives.
         ("remove", [x]) => match position(items, x)? {
             Some(_) => return None,
             None => return Some(Err(("ValueError", "list.remove(x): x not in list".into()))),
@@ -466,8 +466,10 @@ fn list_method(items: &[Value], method: &str, args: &[Value]) -> Option<Outcome>
             if at >= len || at < -len {
                 return Some(Err(("IndexError", "pop index out of range".into())));
             }
-            return None;
+            // The item it takes out (the change follows, `changes_in_place`).
+            items[if at < 0 { at + len } else { at } as usize].kind.clone()
         }
+        ("pop", []) => items.last()?.kind.clone(),
         _ => return None,
     };
     Some(Ok(value))

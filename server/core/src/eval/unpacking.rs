@@ -1,7 +1,7 @@
 //! Unpacking assignments (`a, *b, c = v`): the counts CPython checks, and what each target
 //! takes; a starred target tree-sitter reads as the star's attribute or item (`*a.b`).
 
-use super::{first_named, span, Evaluator};
+use super::{span, Evaluator};
 use crate::fields::{Field, FieldChild};
 use crate::regex_check::PythonVersion;
 use crate::value::{Span, TypeForm, Value, ValueKind};
@@ -57,17 +57,18 @@ impl Evaluator<'_> {
         }
     }
 
-    /// A starred target tree-sitter read as `(*a).b` or `(*a)[k]`: `a.b = v` where the
-    /// star stands right before the target's object; deeper, only its name is evaluated
-    /// (a NameError raises) and the assignment is not modelled.
+    /// A starred target tree-sitter read as `(*a).b` or `(*a)[k]`: `a.b = v` or `a[k] = v`,
+    /// its object evaluated without the star (`*torch.x.y, = v` reads `torch.x` first).
     pub(super) fn bind_starred_chain(&mut self, target: Node, value: Value) {
-        let Some(splat) = splat_in_chain(target) else { return };
-        let Some(inner) = first_named(splat) else { return };
-        if target.kind() == "attribute" && target.field(Field::Object) == Some(splat) {
-            let owner = self.expr(inner);
-            return self.set_attribute(&owner, target, value);
+        if target.kind() == "attribute" {
+            let Some(object) = target.field(Field::Object) else { return };
+            let owner = self.unstarred(object);
+            if self.model.load_error.is_none() {
+                self.set_attribute(&owner, target, value);
+            }
+            return;
         }
-        let _ = self.expr(inner);
+        self.item_statement(target, super::items::ItemOp::Assign(value));
     }
 }
 

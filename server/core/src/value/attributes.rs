@@ -45,21 +45,21 @@ impl Value {
     /// builtin class or function (an alias looks up on its class what it does not keep), as
     /// a value of its type; the same in CPython 3.10-3.13. None for any other attribute.
     pub fn descriptor_attribute(&self, attr: &str) -> Option<ValueKind> {
-        let (name, type_name) = match &self.kind {
-            ValueKind::Builtin(class) if is_builtin_class(class) => attribute_type(class, attr)?,
-            ValueKind::Builtin(_) => attribute_type("builtin_function_or_method", attr)?,
+        let ((name, type_name), owner) = match &self.kind {
+            ValueKind::Builtin(class) if is_builtin_class(class) => (attribute_type(class, attr)?, *class),
+            ValueKind::Builtin(_) => (attribute_type("builtin_function_or_method", attr)?, ""),
             ValueKind::TypeForm(form) => match &**form {
                 // `ga_getattro`: every name but these few is its class's (3.10-3.13's union).
                 TypeForm::Alias { origin, .. } if !ALIAS_OWN_ATTRIBUTES.contains(&attr) => {
-                    attribute_type(origin, attr)?
+                    (attribute_type(origin, attr)?, *origin)
                 }
                 // `(int | None).__ne__`: a `method-wrapper` (the table's `types.UnionType`).
-                TypeForm::Union(_) => attribute_type("types.UnionType", attr)?,
+                TypeForm::Union(_) => (attribute_type("types.UnionType", attr)?, ""),
                 _ => return None,
             },
             _ => return None,
         };
-        Some(ValueKind::Method { name, type_name })
+        Some(ValueKind::Method { name, type_name, owner })
     }
 
     /// The method `attr` of this builtin value, as its type lists it (bound, it is a

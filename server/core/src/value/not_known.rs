@@ -140,7 +140,7 @@ impl Value {
     /// [`ValueKind::Method`]'s kind of value: only its type is known, its repr is not.
     pub fn schema_stand_in(&self) -> Option<Value> {
         let type_name = self.known_type().filter(|t| !matches!(*t, "list" | "tuple" | "dict" | "TorchVersion"))?;
-        Some(Value::new(ValueKind::Method { name: "", type_name }, self.span.clone()))
+        Some(Value::new(ValueKind::Method { name: "", type_name, owner: "" }, self.span.clone()))
     }
 
     /// Whether calling this value, known only by its type, certainly raises.
