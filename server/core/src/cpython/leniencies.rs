@@ -206,6 +206,7 @@ pub(super) fn tree_shape_error(tree: &Tree, text: &str) -> Option<(usize, Python
                 node.child_by_field_name("body").filter(|b| b.kind() == "list_splat").map(|b| (b.start_byte(), INVALID))
             }
             "named_expression" => lambda_walrus(node),
+            "pair" => walrus_in_pair(node),
             // `x = a as b`: `as` names a with item, an exception or a match pattern only.
             "as_pattern" => node
                 .parent()
@@ -274,6 +275,24 @@ fn lambda_walrus(named: Node) -> Option<(usize, &'static str)> {
     match named_allowed {
         true => Some((lambda.start_byte(), "cannot use assignment expressions with lambda")),
         false => child_of_kind(body, ":=").map(|walrus| (walrus.start_byte(), INVALID)),
+    }
+}
+
+/// `{"a": 1, k := "b": 2}`, `{"a": k := 1}`: a dict's key or value is never an unparenthesized
+/// walrus (tree-sitter reads one). CPython 3.10-3.13 alike: a later key is `':' expected
+/// after dictionary key` at the key, the first key invalid syntax at its pair's colon, a
+/// value invalid syntax at the walrus.
+fn walrus_in_pair(pair: Node) -> Option<(usize, &'static str)> {
+    let (key, value) = (pair.child_by_field_name("key")?, pair.child_by_field_name("value")?);
+    if value.kind() == "named_expression" {
+        return child_of_kind(value, ":=").map(|walrus| (walrus.start_byte(), INVALID));
+    }
+    if key.kind() != "named_expression" {
+        return None;
+    }
+    match pair.prev_named_sibling().filter(|p| p.kind() != "comment") {
+        Some(_) => Some((key.start_byte(), "':' expected after dictionary key")),
+        None => child_of_kind(pair, ":").map(|colon| (colon.start_byte(), INVALID)),
     }
 }
 

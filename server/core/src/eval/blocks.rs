@@ -129,7 +129,7 @@ impl Evaluator<'_> {
         let statements: Vec<Node> = block.named_children(&mut cursor).collect();
         for statement in statements {
             self.statement(statement);
-            if self.model.load_error.is_some() {
+            if self.model.load_error.is_some() || self.stopped.is_some() {
                 return false;
             }
             collect_bound_names(statement, self.text, &mut self.bound_before);

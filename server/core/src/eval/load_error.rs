@@ -2,8 +2,10 @@
 //! `Failed to parse manifest: ...`), and `sys.exit`, which ends it.
 
 use super::builtins::CallArguments;
-use super::Evaluator;
+use super::{span, Evaluator};
+use crate::fields::{Field, FieldChild};
 use crate::value::{Span, Value, ValueKind};
+use tree_sitter::Node;
 
 /// An exception the module raises when executed, as `str(exc)` prints it.
 #[derive(Clone, Debug, PartialEq)]
@@ -70,4 +72,152 @@ impl Evaluator<'_> {
         }
         Value::unknown("raises", s)
     }
+}
+
+impl Evaluator<'_> {
+    /// `raise X [from Y]`: loading ends here. A builtin exception that derives from
+    /// `Exception`, raised as its class or made by a call of known arguments, is the load
+    /// error `str()` shows; a value of a builtin type is no exception (TypeError); anything
+    /// else stops loading without a claim ([`Evaluator::stopped`]).
+    pub(super) fn raise_statement(&mut self, node: Node) {
+        let s = span(node);
+        let mut cursor = node.walk();
+        let raised = node.named_children(&mut cursor).find(|c| c.kind() != "comment");
+        let cause = node.child_by_field_name("cause");
+        let Some(raised) = raised.filter(|r| Some(*r) != cause) else {
+            // A bare `raise` re-raises the exception an `except` block handles.
+            match node.parent().is_some_and(|p| inside_except(p)) {
+                true => self.stop("a bare `raise` in an `except` block re-raises what it handles"),
+                false => self.fail(s, "RuntimeError", "No active exception to reraise".into()),
+            }
+            return;
+        };
+        let outcome = self.exception_raised(raised);
+        if self.model.load_error.is_some() {
+            return;
+        }
+        let cause = cause.map(|c| self.expr(c));
+        if self.model.load_error.is_some() {
+            return;
+        }
+        match outcome {
+            Some(Ok((exception, message))) => {
+                let cause_is_no_exception =
+                    cause.is_some_and(|c| is_no_exception(&c) && !matches!(c.kind, ValueKind::None));
+                match cause_is_no_exception {
+                    true => self.fail(s, "TypeError", "exception causes must derive from BaseException".into()),
+                    false => self.fail(s, exception, message),
+                }
+            }
+            Some(Err(())) => self.fail(s, "TypeError", "exceptions must derive from BaseException".into()),
+            None => self.stop("`raise` ends loading here, with an exception not known statically"),
+        }
+    }
+
+    /// What `raise X` raises: the exception's type and `str()`, `Err` where X is no
+    /// exception, None where not known. A call of a builtin exception class has its
+    /// arguments evaluated here, once.
+    fn exception_raised(&mut self, raised: Node) -> Option<Result<(&'static str, String), ()>> {
+        let class_of = |this: &Self, v: &Value| match v.kind {
+            ValueKind::Builtin(name) if raisable(name) && !this.env.contains_key(name) => Some(name),
+            _ => None,
+        };
+        if raised.kind() == "call" {
+            let callee = raised.field(Field::Function).filter(|f| f.kind() == "identifier");
+            let class = callee.and_then(|f| {
+                let value = self.env.get(self.t(f)).cloned().unwrap_or_else(|| self.expr(f));
+                class_of(self, &value)
+            });
+            let Some(class) = class else {
+                let _ = self.expr(raised);
+                return None;
+            };
+            let arguments = self.call_arguments(raised, None);
+            if arguments.unpacked || !arguments.keywords.is_empty() {
+                return None;
+            }
+            return exception_message(class, &arguments.positional).map(|m| Ok((class, m)));
+        }
+        let value = self.expr(raised);
+        if let Some(class) = class_of(self, &value) {
+            return Some(Ok((class, String::new())));
+        }
+        is_no_exception(&value).then_some(Err(()))
+    }
+
+    /// Loading stops here for a reason not known statically (see [`Evaluator::stopped`]).
+    fn stop(&mut self, why: &str) {
+        self.stopped.get_or_insert_with(|| why.to_string());
+    }
+}
+
+/// Builtin exception classes `raise` makes a load error of: those deriving from `Exception`
+/// whose `str()` of plain arguments is their str or repr (not the `OSError` family's errno
+/// form, the Unicode errors' or the groups', which take arguments of their own).
+fn raisable(name: &str) -> bool {
+    let exception = name == "Exception"
+        || ["Error", "Warning", "Exception"].iter().any(|end| name.ends_with(end))
+        || matches!(name, "StopIteration" | "StopAsyncIteration");
+    let special = matches!(
+        name,
+        "BaseException"
+            | "OSError"
+            | "IOError"
+            | "EnvironmentError"
+            | "BlockingIOError"
+            | "ChildProcessError"
+            | "ConnectionError"
+            | "BrokenPipeError"
+            | "ConnectionAbortedError"
+            | "ConnectionRefusedError"
+            | "ConnectionResetError"
+            | "FileExistsError"
+            | "FileNotFoundError"
+            | "InterruptedError"
+            | "IsADirectoryError"
+            | "NotADirectoryError"
+            | "PermissionError"
+            | "ProcessLookupError"
+            | "TimeoutError"
+            | "UnicodeDecodeError"
+            | "UnicodeEncodeError"
+            | "UnicodeTranslateError"
+    ) || name.ends_with("Group");
+    exception && !special && crate::value::is_builtin_class(name)
+}
+
+/// `str(Class(*args))` for a [`raisable`] class (CPython 3.10-3.13): no argument an empty
+/// message, one its str (a `KeyError`'s repr), more the tuple's repr. None where a
+/// value's str is not known.
+fn exception_message(class: &str, args: &[Value]) -> Option<String> {
+    if !args.iter().all(Value::repr_is_exact) {
+        return None;
+    }
+    Some(match args {
+        [] => String::new(),
+        [one] if class == "KeyError" => one.repr(),
+        [one] => one.py_str(),
+        more => Value::new(ValueKind::Tuple(more.to_vec()), 0..0).repr(),
+    })
+}
+
+/// A value of a builtin type that is no exception (`raise 1`, `raise "x"`).
+fn is_no_exception(value: &Value) -> bool {
+    use ValueKind::*;
+    matches!(
+        value.kind,
+        None | Bool(_) | Int(_) | BigInt(_) | Float(_) | Str(_) | Bytes(_) | List(_) | Tuple(_) | Dict(_) | Set(_)
+    )
+}
+
+/// Whether `node` is inside an `except` block.
+fn inside_except(node: Node) -> bool {
+    let mut at = Some(node);
+    while let Some(n) = at {
+        if matches!(n.kind(), "except_clause" | "except_group_clause") {
+            return true;
+        }
+        at = n.parent();
+    }
+    false
 }

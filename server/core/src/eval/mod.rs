@@ -115,6 +115,7 @@ pub fn evaluate_with<'a>(
         functions: functions::Functions::new(),
         call_depth: 0,
         absorbed_until: 0,
+        stopped: None,
     };
     // CPython compiles the whole module before running any of it.
     if let Some(node) = compile_nesting::too_deeply_nested(tree, text, cancel)? {
@@ -147,7 +148,7 @@ pub fn evaluate_with<'a>(
     // ERROR node: a file of many is no quadratic).
     statements.sort_by_key(|n| n.start_byte());
     for statement in statements {
-        if ev.model.load_error.is_some() {
+        if ev.model.load_error.is_some() || ev.stopped.is_some() {
             break;
         }
         cancel.check()?;
@@ -182,6 +183,9 @@ pub fn evaluate_with<'a>(
         let why = format!(
             "line {line} assigns to a target tree-sitter reads otherwise than Python: unpacking there may raise when torchcts loads the manifest"
         );
+        ev.model.manifest = Some(Value::unknown(why, 0..0));
+    }
+    if let (Some(why), None) = (ev.stopped.take(), &ev.model.load_error) {
         ev.model.manifest = Some(Value::unknown(why, 0..0));
     }
     if let Some(manifest) = ev.model.manifest.take().filter(|_| ev.model.load_error.is_none()) {
@@ -249,6 +253,9 @@ struct Evaluator<'a> {
     /// Where the statements an annotation took in end (`annotations.rs`): tree-sitter read
     /// them as statements of their own.
     absorbed_until: usize,
+    /// Why loading stops at a statement whose exception is not known statically (`raise`
+    /// of an object not evaluated): nothing past it is claimed.
+    stopped: Option<String>,
 }
 
 fn span(node: Node) -> Span {

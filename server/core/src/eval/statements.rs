@@ -44,6 +44,7 @@ impl Evaluator<'_> {
                     }
                 }
             }
+            "raise_statement" => self.raise_statement(node),
             "import_statement" => self.import(node),
             "import_from_statement" => self.import_from(node),
             "delete_statement" => self.delete(node),

@@ -1439,3 +1439,24 @@ fn shapes_found_by_token_edits() {
     let opened = eval("with open('x') as f:\n    pass\nmanifest = {}\n");
     assert!(opened.notes.iter().any(|n| n.message.contains(crate::value::ON_THE_MACHINE)));
 }
+
+/// `raise` at module level: what check-manifest prints after `Failed to parse manifest: `
+/// (CPython 3.11, the real tool); an exception not known statically stops loading without
+/// a claim, and a bare `raise` in an `except` block re-raises what it handles.
+#[test]
+fn raise_statements_end_loading() {
+    assert_load_errors(&[
+        ("raise ValueError('x')\n", "x"),
+        ("raise\n", "No active exception to reraise"),
+        ("raise 1\n", "exceptions must derive from BaseException"),
+        ("raise KeyError('k')\n", "'k'"),
+        ("raise RuntimeError('a', 2)\n", "('a', 2)"),
+        ("raise TypeError\n", ""),
+        ("raise ValueError('x') from 1\n", "exception causes must derive from BaseException"),
+        ("raise ValueError(undefined)\n", "name 'undefined' is not defined"),
+        ("ValueError = 3\nraise ValueError\n", "exceptions must derive from BaseException"),
+        ("manifest = {}\nif 'device_name' not in manifest:\n    raise ValueError('required')\n", "required"),
+    ]);
+    assert!(unknown_manifest_reason("raise OSError(2, 'x')\nmanifest = {}\n").contains("`raise` ends loading here"));
+    assert!(eval("try:\n    pass\nexcept Exception:\n    raise\nmanifest = {}\n").load_error.is_none());
+}
