@@ -7,7 +7,7 @@ Calls every builtin function and class (no exception class, nothing that reads s
 prints or runs code) with 0 to 6 `None` arguments in each CPython given, and keeps the
 argument-count messages: they come before any argument is converted, so they hold for any
 values. Writes two files:
-- `server/core/data/builtin_arity.txt`, which the core reads (`eval/builtin_arity.rs`): the
+- `server/core/data/builtin_arity.txt`, which the core reads (`eval/builtin_arguments.rs`): the
   exact message for 0 to 4 arguments, and one for 5 or more with `{n}` for the count;
 - `server/core/tests/fixture/builtin_arity.tsv`, the messages for 0 to 6 arguments, which
   the core's tests compare its answers with.

@@ -4,134 +4,9 @@
 use super::comparisons::first_sort_comparison_raises;
 use super::number_strings::number_of;
 use super::Evaluator;
-use crate::regex_check::PythonVersion;
 use crate::value::{Span, Value, ValueKind};
 
-/// A call's arguments, evaluated.
-#[derive(Default)]
-pub(super) struct CallArguments {
-    pub(super) positional: Vec<Value>,
-    /// `name=value`, the name as a `str` key.
-    pub(super) keywords: Vec<(Value, Value)>,
-    /// A `*x` or `**x` argument, or a generator: the arguments are not all known.
-    pub(super) unpacked: bool,
-    /// `f(*1)`: the type of a lone `*` argument that is not iterable (the call raises once
-    /// the arguments are all evaluated).
-    pub(super) lone_star_not_iterable: Option<&'static str>,
-    /// `f(**{1: 2})`: a `**` mapping gave a key that is no str (the call raises
-    /// `keywords must be strings`).
-    pub(super) key_not_a_string: bool,
-}
-
-/// The builtins that take no keyword argument at all: any call with one raises `len() takes
-/// no keyword arguments`, whatever its positional arguments (the same in CPython 3.10-3.13;
-/// `tools/cpython/builtins_without_keywords.py` lists them).
-const NO_KEYWORDS: &str = "abs aiter all anext any ascii bin bool callable chr classmethod delattr divmod filter float format frozenset getattr hasattr hash \
-    hex id isinstance issubclass iter len list map next oct ord range repr reversed set setattr slice staticmethod super tuple";
-
-/// Builtins whose keywords Argument Clinic unpacks before any other check of their
-/// arguments: their parameters, and how many of them may be given by position (zip's
-/// positional arguments are its iterables, apart from its one keyword).
-const CLINIC_KEYWORDS: [(&str, &[&str], usize); 5] = [
-    ("str", &["object", "encoding", "errors"], 3),
-    ("bytes", &["source", "encoding", "errors"], 3),
-    ("bytearray", &["source", "encoding", "errors"], 3),
-    ("zip", &["strict"], 0),
-    ("property", &["fget", "fset", "fdel", "doc"], 4),
-];
-
-/// print's keywords, all keyword-only: the first other keyword is refused, whatever else is
-/// given (CPython 3.10-3.13, with `print(1, sep="", k=1)` among others).
-const PRINT_KEYWORDS: [&str; 4] = ["sep", "end", "file", "flush"];
-
-/// What a builtin raises for its arguments' names and count, whatever their values:
-/// keywords where it takes none (checked before the count: `len(pr=int)`, `len(1, 2,
-/// k=3)`), its keyword checks, then the count.
-fn arguments_refused(fname: &str, args: &CallArguments, python: PythonVersion) -> Option<String> {
-    if !args.keywords.is_empty() && NO_KEYWORDS.split_whitespace().any(|name| name == fname) {
-        return Some(format!("{fname}() takes no keyword arguments"));
-    }
-    if let Some(message) = unexpected_keyword(fname, args, python) {
-        return Some(message);
-    }
-    let counted = !args.unpacked && args.keywords.is_empty();
-    counted.then(|| super::builtin_arity::argument_count_error(fname, args.positional.len(), python)).flatten()
-}
-
-/// `print(k=1)`, `str(1, object=1)`: what a builtin's keyword check raises.
-fn unexpected_keyword(fname: &str, args: &CallArguments, python: PythonVersion) -> Option<String> {
-    let names = args.keyword_names().filter(|names| !names.is_empty())?;
-    if fname == "print" {
-        let first = names.iter().find(|name| !PRINT_KEYWORDS.contains(name))?;
-        return Some(invalid_keyword(fname, first, python));
-    }
-    let (_, parameters, max_positional) = CLINIC_KEYWORDS.iter().find(|(name, _, _)| *name == fname)?;
-    let given = match fname {
-        "zip" => 0,
-        _ => args.positional.len(),
-    };
-    (!args.unpacked).then(|| clinic_keyword_error(fname, parameters, *max_positional, given, &names, python)).flatten()
-}
-
-/// What Argument Clinic's `_PyArg_UnpackKeywords` raises for `given` positional arguments
-/// and the keywords `names`, for a callee whose `parameters` may be given by name and the
-/// first `max_positional` by position, none required: too many in all, too many by
-/// position, one given by name and position, or a name it does not take. Checked against
-/// CPython 3.10-3.13 on every call of up to 4 positional arguments and 3 keywords of
-/// str, bytes, bytearray, zip, property and str.split, rsplit, encode, bytes.decode and
-/// list.sort (`tools/cpython/clinic_keywords.py`).
-pub(super) fn clinic_keyword_error(
-    callee: &str,
-    parameters: &[&str],
-    max_positional: usize,
-    given: usize,
-    names: &[&str],
-    python: PythonVersion,
-) -> Option<String> {
-    let most = parameters.len();
-    let plural = |n: usize| if n == 1 { "" } else { "s" };
-    if given + names.len() > most {
-        let keyword = if given == 0 { "keyword " } else { "" };
-        let total = given + names.len();
-        return Some(format!("{callee}() takes at most {most} {keyword}argument{} ({total} given)", plural(most)));
-    }
-    if given > max_positional {
-        return Some(match max_positional {
-            0 => format!("{callee}() takes no positional arguments"),
-            _ => format!(
-                "{callee}() takes at most {max_positional} positional argument{} ({given} given)",
-                plural(max_positional)
-            ),
-        });
-    }
-    let left: Vec<&str> = names.iter().copied().filter(|name| !parameters[given..].contains(name)).collect();
-    let first_left = left.first()?;
-    if let Some(i) = (0..given).find(|&i| names.contains(&parameters[i])) {
-        return Some(format!("argument for {callee}() given by name ('{}') and position ({})", parameters[i], i + 1));
-    }
-    Some(invalid_keyword(callee, first_left, python))
-}
-
-/// `'k' is an invalid keyword argument for split()`, reworded in 3.13.
-fn invalid_keyword(callee: &str, name: &str, python: PythonVersion) -> String {
-    match python >= PythonVersion::V3_13 {
-        true => format!("{callee}() got an unexpected keyword argument '{name}'"),
-        false => format!("'{name}' is an invalid keyword argument for {callee}()"),
-    }
-}
-
-impl CallArguments {
-    /// The keywords' names, in order; None where one is not a str.
-    pub(super) fn keyword_names(&self) -> Option<Vec<&str>> {
-        self.keywords
-            .iter()
-            .map(|(key, _)| match &key.kind {
-                ValueKind::Str(name) => Some(name.as_str()),
-                _ => None,
-            })
-            .collect()
-    }
-}
+pub(super) use super::builtin_arguments::CallArguments;
 
 impl Evaluator<'_> {
     /// `float("nan")`, `int("4")`, `str(x)`, `len(x)`, `list(x)`, `tuple(x)`, `sorted(x)`
@@ -139,7 +14,9 @@ impl Evaluator<'_> {
     pub(super) fn builtin_call(&mut self, fname: &str, args: &CallArguments, s: Span) -> Option<Value> {
         let one_argument = args.positional.len() == 1 && args.keywords.is_empty() && !args.unpacked;
         let shadowed = self.env.contains_key(fname) || self.bound_before.contains(fname);
-        if let (false, Some(message)) = (shadowed, arguments_refused(fname, args, self.loading.version)) {
+        if let (false, Some(message)) =
+            (shadowed, super::builtin_arguments::arguments_refused(fname, args, self.loading.version))
+        {
             self.fail(s.clone(), "TypeError", message);
             return Some(Value::unknown("raises", s));
         }

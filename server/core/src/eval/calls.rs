@@ -148,15 +148,13 @@ impl Evaluator<'_> {
         match arguments.positional.as_slice() {
             [] => {}
             [Value { kind: ValueKind::Dict(other), .. }] => d = other.clone(),
-            // No `keys` and no iteration (`dict(1, b=2)`), keywords or not.
-            [pairs] if pairs.not_iterable() => {
-                let message = format!("'{}' object is not iterable", pairs.exception_type_name());
-                self.fail(s.clone(), "TypeError", message);
-                return Value::unknown("raises", s);
-            }
-            [pairs] => match self.dict_of_pairs(pairs) {
+            // No `keys` and no iteration (`dict(1, b=2)`) raises, keywords or not.
+            [pairs] => match super::comprehensions::dict_of_pairs(pairs) {
                 Some(Ok(built)) => d = built,
-                Some(Err(())) => return Value::unknown("raises", s),
+                Some(Err((_, exception, message))) => {
+                    self.fail(s.clone(), exception, message);
+                    return Value::unknown("raises", s);
+                }
                 None => return Value::unknown("`dict(...)` of a value not known statically", s),
             },
             // The same wording in 3.10-3.13.

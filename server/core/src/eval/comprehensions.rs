@@ -233,40 +233,38 @@ pub(super) fn builtin_items(name: &str, values: &[Value], s: crate::value::Span)
     }
 }
 
-impl Evaluator<'_> {
-    /// `dict(pairs)` of a known iterable of pairs, as `dict` reads it: `Err` where it
-    /// raised (recorded), None where an item is not known.
-    pub(super) fn dict_of_pairs(&mut self, pairs: &Value) -> Option<Result<Dict, ()>> {
-        let items = pairs.iterated()?;
-        let mut d = Dict::default();
-        for (i, item) in items.iter().enumerate() {
-            if item.is_unknown() {
-                return None;
-            }
-            if item.not_iterable() {
-                let message = format!("cannot convert dictionary update sequence element #{i} to a sequence");
-                self.fail(pairs.span.clone(), "TypeError", message);
-                return Some(Err(()));
-            }
-            let pair = item.iterated()?;
-            if pair.len() != 2 {
-                let message =
-                    format!("dictionary update sequence element #{i} has length {}; 2 is required", pair.len());
-                self.fail(pairs.span.clone(), "ValueError", message);
-                return Some(Err(()));
-            }
-            let (key, value) = (pair[0].clone(), pair[1].clone());
-            if let Err(t) = key.hashable() {
-                self.fail(pairs.span.clone(), "TypeError", format!("unhashable type: '{t}'"));
-                return Some(Err(()));
-            }
-            if key.contains_unknown() {
-                return None;
-            }
-            d.insert(key, value);
-        }
-        Some(Ok(d))
+/// The dict `dict(pairs)` or `d.update(pairs)` makes of a known iterable of pairs, as
+/// `dict` reads it (CPython 3.10-3.13 alike): `Err` what it raises, None where an item is
+/// not known.
+pub(super) fn dict_of_pairs(pairs: &Value) -> Option<Result<Dict, super::items::Raised>> {
+    let raise = |exception: &'static str, message: String| Some(Err((pairs.span.clone(), exception, message)));
+    if pairs.not_iterable() {
+        return raise("TypeError", format!("'{}' object is not iterable", pairs.exception_type_name()));
     }
+    let items = pairs.iterated()?;
+    let mut d = Dict::default();
+    for (i, item) in items.iter().enumerate() {
+        if item.is_unknown() {
+            return None;
+        }
+        if item.not_iterable() {
+            return raise("TypeError", format!("cannot convert dictionary update sequence element #{i} to a sequence"));
+        }
+        let pair = item.iterated()?;
+        if pair.len() != 2 {
+            let message = format!("dictionary update sequence element #{i} has length {}; 2 is required", pair.len());
+            return raise("ValueError", message);
+        }
+        let (key, value) = (pair[0].clone(), pair[1].clone());
+        if let Err(t) = key.hashable() {
+            return raise("TypeError", format!("unhashable type: '{t}'"));
+        }
+        if key.contains_unknown() {
+            return None;
+        }
+        d.insert(key, value);
+    }
+    Some(Ok(d))
 }
 
 /// `range(...)`'s items for known arguments: `Err` what it raises (a non-int argument, a

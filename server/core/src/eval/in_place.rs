@@ -4,7 +4,7 @@
 
 use super::comparisons::first_sort_comparison_raises;
 use super::items::Raised;
-use crate::value::{py_eq, Span, Value, ValueKind};
+use crate::value::{py_eq, Dict, Span, Value, ValueKind};
 
 /// Whether `method` changes a container of this kind in place (`list.pop`, `dict.update`,
 /// `set.add`): [`apply_method`] applies the ones it knows; the others make it unknown.
@@ -36,6 +36,24 @@ pub(super) fn returns_none(container: &ValueKind, method: &str) -> bool {
     changes_in_place(container, method) && !matches!(method, "pop" | "popitem" | "setdefault")
 }
 
+/// `d.update(other)`: another dict's entries, or an iterable of pairs as `dict(pairs)`
+/// reads it (what that raises goes to `raises`); keys not known leave `d` open.
+fn update(d: &mut Dict, other: &Value, raises: &mut Option<Raised>) {
+    match &other.kind {
+        ValueKind::Dict(other) => {
+            for e in other.entries.clone() {
+                d.insert(e.key, e.value);
+            }
+            d.open |= other.open;
+        }
+        _ => match super::comprehensions::dict_of_pairs(other) {
+            Some(Ok(built)) => built.entries.into_iter().for_each(|e| d.insert(e.key, e.value)),
+            Some(Err(raised)) => *raises = Some(raised),
+            None => d.open = true,
+        },
+    }
+}
+
 /// `method(args)` on a known container `current`; false when not understood. What it
 /// certainly raises (`pop`/`del` of a missing key, `remove` of an absent item) goes to `raises`.
 pub(super) fn apply_method(
@@ -47,15 +65,7 @@ pub(super) fn apply_method(
 ) -> bool {
     match (&mut current.kind, method) {
         (ValueKind::Dict(d), "update") if args.len() == 1 => {
-            match &args[0].kind {
-                ValueKind::Dict(other) => {
-                    for e in other.entries.clone() {
-                        d.insert(e.key, e.value);
-                    }
-                    d.open |= other.open;
-                }
-                _ => d.open = true,
-            }
+            update(d, &args[0], raises);
             true
         }
         (ValueKind::Dict(d), "setdefault") if !args.is_empty() => {

@@ -247,7 +247,7 @@ pub(super) fn keyword_error(
         ("list", "sort") => (["key", "reverse"], 0),
         _ => return None,
     };
-    super::builtins::clinic_keyword_error(method, &parameters, max_positional, given?, names, python)
+    super::builtin_arguments::clinic_keyword_error(method, &parameters, max_positional, given?, names, python)
 }
 
 /// An int value (the one place this file makes one).

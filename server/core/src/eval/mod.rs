@@ -16,7 +16,7 @@
 mod annotations;
 mod augmented;
 mod blocks;
-mod builtin_arity;
+mod builtin_arguments;
 pub(crate) mod builtins;
 mod calls;
 mod comparisons;

@@ -1460,3 +1460,31 @@ fn raise_statements_end_loading() {
     assert!(unknown_manifest_reason("raise OSError(2, 'x')\nmanifest = {}\n").contains("`raise` ends loading here"));
     assert!(eval("try:\n    pass\nexcept Exception:\n    raise\nmanifest = {}\n").load_error.is_none());
 }
+
+/// `str(x, encoding[, errors])` checks its str arguments, then that x is bytes-like, and
+/// `d.update(pairs)` reads pairs as `dict(pairs)` does (the real check-manifest's answers;
+/// `None` is named `None` by Argument Clinic before 3.13).
+#[test]
+fn str_decoding_and_update_of_pairs() {
+    assert_load_errors(&[
+        ("x = str(1, 2)\n", "str() argument 'encoding' must be str, not int"),
+        ("x = str(b'a', 'utf-8', 1)\n", "str() argument 'errors' must be str, not int"),
+        ("x = str('a', 'utf-8')\n", "decoding str is not supported"),
+        ("x = str(None, 'utf-8')\n", "decoding to str: need a bytes-like object, NoneType found"),
+        (
+            "m = {}\nm.update({'show_traceback:' 'no'})\n",
+            "dictionary update sequence element #0 has length 17; 2 is required",
+        ),
+        ("m = {}\nm.update(1)\n", "'int' object is not iterable"),
+    ]);
+    assert_eq!(
+        load_error_in("x = str(1, None)\n", PythonVersion::V3_12).as_deref(),
+        Some("str() argument 'encoding' must be str, not None")
+    );
+    assert_eq!(
+        load_error_in("x = str(1, None)\n", PythonVersion::V3_13).as_deref(),
+        Some("str() argument 'encoding' must be str, not NoneType")
+    );
+    let d = manifest("manifest = {'a': 1}\nmanifest.update([('b', 2)])\nmanifest.update(zip(['c'], [3]))\n");
+    assert_eq!(d.entries.len(), 3);
+}
