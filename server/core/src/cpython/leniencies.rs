@@ -201,10 +201,13 @@ pub(super) fn tree_shape_error(tree: &Tree, text: &str) -> Option<(usize, Python
                 .and_then(leading_star)
                 .map(|star| (star.start_byte(), "iterable unpacking cannot be used in comprehension")),
             "for_in_clause" => comprehension_in_tuple(node),
-            // `lambda: *x`: a lambda's body is an expression, never starred.
-            "lambda" => {
-                node.child_by_field_name("body").filter(|b| b.kind() == "list_splat").map(|b| (b.start_byte(), INVALID))
-            }
+            // `lambda: *x`: a lambda's body is an expression, never starred; a lambda is no
+            // operand (`not lambda: x`, `1 + lambda: x`), nor a condition.
+            "lambda" => node
+                .child_by_field_name("body")
+                .filter(|b| b.kind() == "list_splat")
+                .map(|b| (b.start_byte(), INVALID))
+                .or_else(|| lambda_as_operand(node).then(|| (node.start_byte(), INVALID))),
             "named_expression" => lambda_walrus(node),
             "pair" => walrus_in_pair(node),
             // `x = a as b`: `as` names a with item, an exception or a match pattern only.
@@ -249,6 +252,23 @@ fn comprehension_in_tuple(clause: Node) -> Option<(usize, &'static str)> {
             comprehension.named_child(0).map(|body| (body.start_byte(), "Generator expression must be parenthesized"))
         }
         _ => Some((comma.start_byte(), INVALID)),
+    }
+}
+
+/// Whether a lambda stands where CPython's grammar has no lambda: an operator's operand or a
+/// conditional expression's condition (CPython 3.10-3.13: invalid syntax at the lambda).
+fn lambda_as_operand(lambda: Node) -> bool {
+    let Some(parent) = lambda.parent() else { return false };
+    match parent.kind() {
+        "not_operator"
+        | "unary_operator"
+        | "binary_operator"
+        | "boolean_operator"
+        | "comparison_operator"
+        | "await"
+        | "list_splat" => true,
+        "conditional_expression" => parent.named_child(1).is_some_and(|c| c.id() == lambda.id()),
+        _ => false,
     }
 }
 

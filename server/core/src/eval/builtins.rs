@@ -14,9 +14,9 @@ impl Evaluator<'_> {
     pub(super) fn builtin_call(&mut self, fname: &str, args: &CallArguments, s: Span) -> Option<Value> {
         let one_argument = args.positional.len() == 1 && args.keywords.is_empty() && !args.unpacked;
         let shadowed = self.env.contains_key(fname) || self.bound_before.contains(fname);
-        if let (false, Some(message)) =
-            (shadowed, super::builtin_arguments::arguments_refused(fname, args, self.loading.version))
-        {
+        let refused = super::builtin_arguments::arguments_refused(fname, args, self.loading.version)
+            .or_else(|| not_iterable_argument(fname, args));
+        if let (false, Some(message)) = (shadowed, refused) {
             self.fail(s.clone(), "TypeError", message);
             return Some(Value::unknown("raises", s));
         }
@@ -103,6 +103,22 @@ impl Evaluator<'_> {
         };
         Some(Value::new(kind, s))
     }
+}
+
+/// `zip(a, 1)`, `map(f, 1)`: the first of the iterables zip, map, filter or enumerate take
+/// that does not iterate raises as they get its iterator (CPython 3.10-3.13 alike).
+fn not_iterable_argument(fname: &str, args: &CallArguments) -> Option<String> {
+    let p = args.positional.as_slice();
+    let iterables = match (fname, p.len()) {
+        _ if args.unpacked => return None,
+        ("zip", _) => p,
+        ("map", 2..) | ("filter", 2) => &p[1..],
+        ("enumerate", 1 | 2) => &p[..1],
+        _ => return None,
+    };
+    // One that may not iterate, before, may raise first with its own type.
+    let first = iterables.iter().find(|v| !v.certainly_iterable())?;
+    first.not_iterable().then(|| format!("'{}' object is not iterable", first.exception_type_name()))
 }
 
 /// What `range(*values)` raises, the values known; None where it makes a range.

@@ -1488,3 +1488,16 @@ fn str_decoding_and_update_of_pairs() {
     let d = manifest("manifest = {'a': 1}\nmanifest.update([('b', 2)])\nmanifest.update(zip(['c'], [3]))\n");
     assert_eq!(d.entries.len(), 3);
 }
+
+/// zip, map, filter and enumerate get their iterables' iterators in order: the first that
+/// does not iterate raises (CPython 3.10-3.13 alike); one not known before it is not passed.
+#[test]
+fn iterator_builtins_refuse_what_does_not_iterate() {
+    assert_load_errors(&[
+        ("x = [a for a, b in zip('xy' in 'zw', 'ab')]\n", "'bool' object is not iterable"),
+        ("x = map(int, 'a', 2)\n", "'int' object is not iterable"),
+        ("x = filter(None, 1)\n", "'int' object is not iterable"),
+        ("x = enumerate(1.5, 2)\n", "'float' object is not iterable"),
+    ]);
+    assert_eq!(eval("import sys\nx = zip(sys.modules['a'], 1)\n").load_error.map(|e| e.message), None);
+}
