@@ -480,7 +480,8 @@ impl Value {
                 format!("<built-in method {name}>")
             }
             ValueKind::Method { name, type_name, .. } => format!("<{type_name} {name}>"),
-            ValueKind::Function { name, .. } => format!("<function {name}>"),
+            // The address is the run's: shown as one not known.
+            ValueKind::Function { name, .. } => format!("<function {name} at 0x\u{2026}>"),
             ValueKind::TypeForm(form) => form.repr(),
             ValueKind::Slice(parts) => format!("slice({})", join_reprs(parts.as_slice())),
             ValueKind::Set(items) if items.is_empty() => "set()".into(),

@@ -1501,3 +1501,10 @@ fn iterator_builtins_refuse_what_does_not_iterate() {
     ]);
     assert_eq!(eval("import sys\nx = zip(sys.modules['a'], 1)\n").load_error.map(|e| e.message), None);
 }
+
+/// A function's repr names its address, which only the run knows: shown as not known.
+#[test]
+fn a_functions_repr_shows_its_address_as_not_known() {
+    let d = manifest("def f():\n    return 1\nmanifest = {'f': (f, lambda: 0)}\n");
+    assert_eq!(d.get("f").unwrap().value.repr(), "(<function f at 0x\u{2026}>, <function <lambda> at 0x\u{2026}>)");
+}
