@@ -16,6 +16,20 @@ pub(crate) fn fstring_error(body: &str, raw: bool) -> Option<String> {
     Reader { chars: &chars, raw }.literal_and_fields(0, 0).err()
 }
 
+/// Whether strings side by side in a field's expression (one literal to CPython) mix bytes
+/// and str (`{'a' b''}`).
+fn mixes_bytes(tokens: &[crate::lexer::Token], expression: &str) -> bool {
+    use crate::lexer::TokenKind;
+    let bytes = |t: &crate::lexer::Token| match t.kind {
+        TokenKind::String(string) => Some(t.text(expression)[..string.prefix_len].contains(['b', 'B'])),
+        _ => None,
+    };
+    tokens.split(|t| bytes(t).is_none()).any(|run| {
+        let kinds: Vec<bool> = run.iter().filter_map(bytes).collect();
+        kinds.contains(&true) && kinds.contains(&false)
+    })
+}
+
 struct Reader<'a> {
     chars: &'a [char],
     raw: bool,
@@ -136,6 +150,9 @@ impl Reader<'_> {
         if starred && !tokens.iter().any(|t| t.depth == 0 && t.is_op(&expression, ",")) {
             return Err("f-string: cannot use starred expression here".into());
         }
+        if mixes_bytes(&tokens, &expression) {
+            return Err("f-string: cannot mix bytes and nonbytes literals".into());
+        }
         if self.at(i) == Some('=') {
             i += 1;
             while self.at(i).is_some_and(char::is_whitespace) {
@@ -170,6 +187,9 @@ mod tests {
             ("ab}c", Some("f-string: single '}' is not allowed")),
             // 3.10 and 3.11 alike (3.12: "can't use starred expression here").
             ("{*i}", Some("f-string: cannot use starred expression here")),
+            // Strings side by side in a field are one literal: bytes and str do not mix.
+            ("{'a' b''}", Some("f-string: cannot mix bytes and nonbytes literals")),
+            ("{'a' 'b'}", None),
             ("a{*i!r}", Some("f-string: cannot use starred expression here")),
             ("{*i, 1}", None),
             ("{a", Some("f-string: expecting '}'")),

@@ -15,9 +15,11 @@ impl Evaluator<'_> {
         let one_argument = args.positional.len() == 1 && args.keywords.is_empty() && !args.unpacked;
         let shadowed = self.env.contains_key(fname) || self.bound_before.contains(fname);
         let refused = super::builtin_arguments::arguments_refused(fname, args, self.loading.version)
-            .or_else(|| not_iterable_argument(fname, args));
-        if let (false, Some(message)) = (shadowed, refused) {
-            self.fail(s.clone(), "TypeError", message);
+            .or_else(|| not_iterable_argument(fname, args))
+            .map(|message| ("TypeError", message))
+            .or_else(|| int_base_error(fname, args));
+        if let (false, Some((exception, message))) = (shadowed, refused) {
+            self.fail(s.clone(), exception, message);
             return Some(Value::unknown("raises", s));
         }
         let known = !args.positional.iter().any(Value::contains_unknown);
@@ -119,6 +121,32 @@ fn not_iterable_argument(fname: &str, args: &CallArguments) -> Option<String> {
     // One that may not iterate, before, may raise first with its own type.
     let first = iterables.iter().find(|v| !v.certainly_iterable())?;
     first.not_iterable().then(|| format!("'{}' object is not iterable", first.exception_type_name()))
+}
+
+/// `int(x, base)` of known values: the base must be an int from 2 to 36 (or 0), then x a
+/// str or bytes (CPython 3.10-3.13 alike). None where it parses x, or a value is not known.
+fn int_base_error(fname: &str, args: &CallArguments) -> Option<(&'static str, String)> {
+    let [x, base] = args.positional.as_slice() else { return None };
+    if fname != "int" || args.unpacked || !args.keywords.is_empty() {
+        return None;
+    }
+    let base = match base.kind {
+        ValueKind::Int(b) => b,
+        ValueKind::Bool(b) => b as i128,
+        ValueKind::BigInt(_) | ValueKind::Unknown(_) => return None,
+        _ => {
+            return Some((
+                "TypeError",
+                format!("'{}' object cannot be interpreted as an integer", base.exception_type_name()),
+            ))
+        }
+    };
+    if base != 0 && !(2..=36).contains(&base) {
+        return Some(("ValueError", "int() base must be >= 2 and <= 36, or 0".into()));
+    }
+    let string = matches!(x.kind, ValueKind::Str(_) | ValueKind::Bytes(_));
+    (!string && !x.contains_unknown())
+        .then(|| ("TypeError", "int() can't convert non-string with explicit base".into()))
 }
 
 /// What `range(*values)` raises, the values known; None where it makes a range.

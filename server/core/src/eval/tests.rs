@@ -1508,3 +1508,14 @@ fn a_functions_repr_shows_its_address_as_not_known() {
     let d = manifest("def f():\n    return 1\nmanifest = {'f': (f, lambda: 0)}\n");
     assert_eq!(d.get("f").unwrap().value.repr(), "(<function f at 0x\u{2026}>, <function <lambda> at 0x\u{2026}>)");
 }
+
+/// `int(x, base)` checks its base, then that x is a str or bytes (CPython 3.10-3.13 alike).
+#[test]
+fn int_checks_its_base_first() {
+    assert_load_errors(&[
+        ("x = int('1', '2')\n", "'str' object cannot be interpreted as an integer"),
+        ("x = int(undefined_later if 0 else 1, None)\n", "'NoneType' object cannot be interpreted as an integer"),
+        ("x = int(b'1', 40)\n", "int() base must be >= 2 and <= 36, or 0"),
+        ("x = int(1, 10)\n", "int() can't convert non-string with explicit base"),
+    ]);
+}
