@@ -525,7 +525,7 @@ impl Evaluator<'_> {
             }
             if element.contains_unknown() {
                 elements = None;
-                certainly_a_set = false;
+                certainly_a_set &= element.certainly_hashable();
             }
             if let Some(known) = &mut elements {
                 if known.iter().all(|e| crate::value::py_eq(e, &element) == Some(false)) {

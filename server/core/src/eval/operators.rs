@@ -147,14 +147,41 @@ fn type_error(op: &str, left: &Value, right: &Value) -> Option<String> {
         "*" if sequence(right) => {
             (!integral(left)).then(|| format!("can't multiply sequence by non-int of type '{lt}'"))
         }
-        // `str % x` and `bytes % x` format: what they raise is not modelled.
-        "%" if matches!(left.kind, Str(_) | Bytes(_)) => Option::None,
+        // `str % x` and `bytes % x` format: only a format without `%` is modelled.
+        "%" if matches!(left.kind, Str(_) | Bytes(_)) => format_without_specifiers(left, right).and_then(Result::err),
         "|" if matches!((&left.kind, &right.kind), (Dict(_), Dict(_))) => Option::None,
         "-" | "&" | "|" | "^" if matches!((&left.kind, &right.kind), (Set(_), Set(_))) => Option::None,
         "<<" | ">>" | "&" | "|" | "^" if integral(left) && integral(right) => Option::None,
         "-" | "*" | "/" | "//" | "%" | "**" | "<<" | ">>" | "&" | "|" | "^" | "@" => unsupported,
         _ => Option::None,
     }
+}
+
+/// `"ab" % x` where the format holds no `%`: it is itself, unless an argument is left over
+/// (CPython 3.10-3.13 alike: a non-empty tuple, or one value that is no mapping; a str is
+/// no mapping to a str format, nor a str or bytes to a bytes format). None where a `%` or
+/// the argument's type is not modelled.
+fn format_without_specifiers(format: &Value, argument: &Value) -> Option<Result<(), String>> {
+    use ValueKind::*;
+    let (text, kind): (&[u8], &str) = match &format.kind {
+        Str(text) => (text.as_bytes(), "string"),
+        Bytes(bytes) => (bytes, "bytes"),
+        _ => return Option::None,
+    };
+    if text.contains(&b'%') {
+        return Option::None;
+    }
+    let left_over = match &argument.kind {
+        Tuple(items) => !items.is_empty(),
+        Dict(_) | List(_) => false,
+        Bytes(_) => kind == "bytes",
+        Str(_) | None | Bool(_) | Int(_) | BigInt(_) | Float(_) | Set(_) | Dtype { .. } => true,
+        _ => return Option::None,
+    };
+    Some(match left_over {
+        true => Err(format!("not all arguments converted during {kind} formatting")),
+        false => Ok(()),
+    })
 }
 
 fn binary_value(op: &str, left: &Value, right: &Value, s: Span) -> Value {
@@ -174,6 +201,9 @@ fn binary_value(op: &str, left: &Value, right: &Value, s: Span) -> Value {
                 _ => a ^ b,
             };
             Value::new(Bool(r), s)
+        }
+        (Str(_) | Bytes(_), _) if op == "%" && format_without_specifiers(left, right) == Some(Ok(())) => {
+            Value::new(left.kind.clone(), s)
         }
         (Str(a), Str(b)) if op == "+" => Value::new(Str(format!("{a}{b}")), s),
         (Bytes(a), Bytes(b)) if op == "+" => Value::new(Bytes([a.clone(), b.clone()].concat()), s),

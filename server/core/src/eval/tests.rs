@@ -1519,3 +1519,20 @@ fn int_checks_its_base_first() {
         ("x = int(1, 10)\n", "int() can't convert non-string with explicit base"),
     ]);
 }
+
+/// A format without `%` is itself unless an argument is left over; a set display of
+/// values known by a hashable type is still a set; a dict's keys and items views are
+/// unhashable (the real check-manifest's answers, CPython 3.10-3.13 alike).
+#[test]
+fn percent_format_sets_of_typed_values_and_view_hashes() {
+    assert_load_errors(&[
+        ("x = 'my' % '_' 'device'\n", "not all arguments converted during string formatting"),
+        ("x = b'ab' % 'x'\n", "not all arguments converted during bytes formatting"),
+        ("x = 'ab' % (1, 2)\n", "not all arguments converted during string formatting"),
+        ("d = {}\nx = {d.keys(): 1}\n", "unhashable type: 'dict_keys'"),
+        ("x = {range(3), zip()} + 1\n", "unsupported operand type(s) for +: 'set' and 'int'"),
+    ]);
+    let d = manifest("manifest = {'a': 'ab' % {}, 'b': 'ab' % b'x', 'c': b'ab' % []}\n");
+    assert_reprs(&d, &[("a", "'ab'"), ("b", "'ab'"), ("c", "b'ab'")]);
+    assert!(matches!(eval("manifest = {...}\n").manifest.map(|m| m.known_type()), Some(Some("set"))));
+}

@@ -126,7 +126,35 @@ impl Value {
             ValueKind::Set(_) => Err("set"),
             ValueKind::Tuple(items) => items.iter().try_for_each(Value::hashable),
             ValueKind::TypeForm(form) => form.hashable(),
+            // A value known by its type: that type's (a dict's keys and items views are sets).
+            ValueKind::Unknown(_) => match self.known_type() {
+                Some(t @ ("list" | "set" | "dict" | "dict_keys" | "dict_items")) => Err(t),
+                _ => Ok(()),
+            },
             _ => Ok(()),
+        }
+    }
+
+    /// Whether hashing this value certainly succeeds: a value known whole that
+    /// [`Value::hashable`] takes, or one known by a type whose objects all hash (CPython
+    /// 3.10-3.13: `...`, a range, an iterator, a function, a dict's values view).
+    pub fn certainly_hashable(&self) -> bool {
+        const HASHABLE: [&str; 10] = [
+            "ellipsis",
+            "range",
+            "zip",
+            "enumerate",
+            "map",
+            "filter",
+            "function",
+            "builtin_function_or_method",
+            "dict_values",
+            "TorchVersion",
+        ];
+        match &self.kind {
+            ValueKind::Unknown(_) => self.known_type().is_some_and(|t| HASHABLE.contains(&t)),
+            ValueKind::Tuple(items) => items.iter().all(Value::certainly_hashable),
+            _ => self.hashable().is_ok() && !self.contains_unknown(),
         }
     }
 }
