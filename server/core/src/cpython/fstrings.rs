@@ -16,6 +16,31 @@ pub(crate) fn fstring_error(body: &str, raw: bool) -> Option<String> {
     Reader { chars: &chars, raw }.literal_and_fields(0, 0).err()
 }
 
+/// What compiling a field's expression raises, of what is emulated: the tokenizer's number
+/// errors, a starred expression alone, bytes and str side by side, a lambda outside brackets.
+fn expression_error(expression: &str) -> Option<String> {
+    let first_error = crate::lexer::lex(expression).find_map(|t| t.error.map(|e| (t.kind, e)));
+    if let Some((crate::lexer::TokenKind::Number, error)) = first_error {
+        return Some(error.message);
+    }
+    // `{*x}`: a starred expression alone (`{*x, 1}` is a tuple).
+    let tokens: Vec<crate::lexer::Token> = crate::lexer::lex(expression).filter(|t| t.is_significant()).collect();
+    let starred = tokens.first().is_some_and(|t| t.is_op(expression, "*"));
+    if starred && !tokens.iter().any(|t| t.depth == 0 && t.is_op(expression, ",")) {
+        return Some("f-string: cannot use starred expression here".into());
+    }
+    if mixes_bytes(&tokens, expression) {
+        return Some("f-string: cannot mix bytes and nonbytes literals".into());
+    }
+    // `{lambda: x}`: outside brackets the lambda's colon starts the format specification,
+    // and `lambda` alone is no expression (3.12 and later word it otherwise).
+    let bare_lambda = |t: &crate::lexer::Token| t.depth == 0 && t.text(expression) == "lambda";
+    if tokens.iter().any(|t| t.kind == crate::lexer::TokenKind::Name && bare_lambda(t)) {
+        return Some("f-string: invalid syntax".into());
+    }
+    None
+}
+
 /// Whether strings side by side in a field's expression (one literal to CPython) mix bytes
 /// and str (`{'a' b''}`).
 fn mixes_bytes(tokens: &[crate::lexer::Token], expression: &str) -> bool {
@@ -140,18 +165,8 @@ impl Reader<'_> {
         // The expression is compiled before its conversion and format specification are
         // read: a number the tokenizer refuses (`{0600}`) is reported as outside a string.
         let expression: String = self.chars[start..i].iter().collect();
-        let first_error = crate::lexer::lex(&expression).find_map(|t| t.error.map(|e| (t.kind, e)));
-        if let Some((crate::lexer::TokenKind::Number, error)) = first_error {
-            return Err(error.message);
-        }
-        // `{*x}`: a starred expression alone (`{*x, 1}` is a tuple).
-        let tokens: Vec<crate::lexer::Token> = crate::lexer::lex(&expression).filter(|t| t.is_significant()).collect();
-        let starred = tokens.first().is_some_and(|t| t.is_op(&expression, "*"));
-        if starred && !tokens.iter().any(|t| t.depth == 0 && t.is_op(&expression, ",")) {
-            return Err("f-string: cannot use starred expression here".into());
-        }
-        if mixes_bytes(&tokens, &expression) {
-            return Err("f-string: cannot mix bytes and nonbytes literals".into());
+        if let Some(error) = expression_error(&expression) {
+            return Err(error);
         }
         if self.at(i) == Some('=') {
             i += 1;
@@ -190,6 +205,9 @@ mod tests {
             // Strings side by side in a field are one literal: bytes and str do not mix.
             ("{'a' b''}", Some("f-string: cannot mix bytes and nonbytes literals")),
             ("{'a' 'b'}", None),
+            // A lambda outside brackets ends at its colon; inside them it is whole.
+            ("{lambda: y}", Some("f-string: invalid syntax")),
+            ("{(lambda: y)}", None),
             ("a{*i!r}", Some("f-string: cannot use starred expression here")),
             ("{*i, 1}", None),
             ("{a", Some("f-string: expecting '}'")),
