@@ -31,7 +31,8 @@ impl Evaluator<'_> {
                 if !pending.is_empty() {
                     pending.push(' ');
                 }
-                pending.push_str(self.t(child));
+                // `not  in` may be one token, its words apart as written.
+                pending.push_str(&self.t(child).split_whitespace().collect::<Vec<_>>().join(" "));
             }
         }
         if operands.len() != operators.len() + 1 || operands.is_empty() {

@@ -1536,3 +1536,11 @@ fn percent_format_sets_of_typed_values_and_view_hashes() {
     assert_reprs(&d, &[("a", "'ab'"), ("b", "'ab'"), ("c", "b'ab'")]);
     assert!(matches!(eval("manifest = {...}\n").manifest.map(|m| m.known_type()), Some(Some("set"))));
 }
+
+/// `not  in` and `is   not` with their words apart as written are the one operator
+/// (CPython 3.10-3.13: `[True, False]`).
+#[test]
+fn two_word_comparisons_spaced_apart() {
+    let d = manifest("manifest = {'a': [1 not  in [2], (1 not\n  in [1])]}\n");
+    assert_reprs(&d, &[("a", "[True, False]")]);
+}
