@@ -210,6 +210,12 @@ pub(super) fn tree_shape_error(tree: &Tree, text: &str) -> Option<(usize, Python
                 .or_else(|| lambda_as_operand(node).then(|| (node.start_byte(), INVALID))),
             "named_expression" => lambda_walrus(node),
             "pair" => walrus_in_pair(node),
+            // `x: T := v`: an annotation is never an unparenthesized walrus (3.10-3.13 alike).
+            "type" => node
+                .named_child(0)
+                .filter(|t| t.kind() == "named_expression" && node.parent().is_some_and(|p| p.kind() == "assignment"))
+                .and_then(|t| child_of_kind(t, ":="))
+                .map(|walrus| (walrus.start_byte(), INVALID)),
             // `x = a as b`: `as` names a with item, an exception or a match pattern only.
             "as_pattern" => node
                 .parent()
