@@ -194,42 +194,17 @@ fn in_place(op: &str, current: &Value, rhs: &Value, s: Span) -> Result<Value, (&
             items.extend(more);
             Ok(Value::new(ValueKind::List(items), s))
         }
+        // `dict.update` with an iterable of key/value pairs.
         (ValueKind::Dict(d), "|") if !matches!(rhs.kind, ValueKind::Dict(_)) => {
-            if rhs.not_iterable() {
-                return Err(("TypeError", format!("'{}' object is not iterable", rhs.exception_type_name())));
+            match super::comprehensions::dict_of_pairs(rhs) {
+                Some(Ok(built)) => {
+                    let mut d = d.clone();
+                    built.entries.into_iter().for_each(|e| d.insert(e.key, e.value));
+                    Ok(Value::new(ValueKind::Dict(d), s))
+                }
+                Some(Err((_, exception, message))) => Err((exception, message)),
+                None => unknown(),
             }
-            // `dict.update` with an iterable of key/value pairs (a set's first is any of them).
-            if let ValueKind::Set(items) = &rhs.kind {
-                if !items.is_empty() && items.iter().all(Value::not_iterable) {
-                    return Err((
-                        "TypeError",
-                        "cannot convert dictionary update sequence element #0 to a sequence".into(),
-                    ));
-                }
-            }
-            let Some(elements) = rhs.iterated() else { return unknown() };
-            let mut d = d.clone();
-            for (i, element) in elements.into_iter().enumerate() {
-                if element.not_iterable() {
-                    return Err((
-                        "TypeError",
-                        format!("cannot convert dictionary update sequence element #{i} to a sequence"),
-                    ));
-                }
-                let Some(pair) = element.iterated() else { return unknown() };
-                let [key, value]: [Value; 2] = pair.try_into().map_err(|pair: Vec<Value>| {
-                    let n = pair.len();
-                    ("ValueError", format!("dictionary update sequence element #{i} has length {n}; 2 is required"))
-                })?;
-                if let Err(t) = key.hashable() {
-                    return Err(("TypeError", format!("unhashable type: '{t}'")));
-                }
-                if key.contains_unknown() {
-                    return unknown();
-                }
-                d.insert(key, value);
-            }
-            Ok(Value::new(ValueKind::Dict(d), s))
         }
         // A dict or set has sequence methods but no repeat: the right operand's is not tried.
         (ValueKind::Dict(_) | ValueKind::Set(_), "*") if !rhs.is_unknown() => {

@@ -241,6 +241,12 @@ pub(super) fn dict_of_pairs(pairs: &Value) -> Option<Result<Dict, super::items::
     if pairs.not_iterable() {
         return raise("TypeError", format!("'{}' object is not iterable", pairs.exception_type_name()));
     }
+    // A set's first element is any of them: where none iterates, the first raises.
+    if let ValueKind::Set(items) = &pairs.kind {
+        if !items.is_empty() && items.iter().all(Value::not_iterable) {
+            return raise("TypeError", "cannot convert dictionary update sequence element #0 to a sequence".into());
+        }
+    }
     let items = pairs.iterated()?;
     let mut d = Dict::default();
     for (i, item) in items.iter().enumerate() {
