@@ -169,7 +169,7 @@ fn in_place(op: &str, current: &Value, rhs: &Value, s: Span) -> Result<Value, (&
     if current.is_unknown() {
         // A value known only by its type raises as any of that type (`sys.argv += 1`,
         // `{*a} += {1}`), and stays of its type where one of that type would (`|=` on a set).
-        if let Some(typed) = current.type_known() {
+        if let Some(typed) = current.type_known().filter(|_| !current.formats_unknown_text(op)) {
             let result = in_place(op, &typed, rhs, s.clone())?;
             return match result.type_name() == typed.type_name() {
                 true => Ok(Value { span: s.clone(), ..current.clone() }),

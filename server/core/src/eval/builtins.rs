@@ -22,6 +22,9 @@ impl Evaluator<'_> {
             self.fail(s.clone(), exception, message);
             return Some(Value::unknown("raises", s));
         }
+        if let (false, "min" | "max") = (shadowed, fname) {
+            return self.extreme_call(fname, args, s);
+        }
         let known = !args.positional.iter().any(Value::contains_unknown);
         if let (false, false, true, true, "range") = (shadowed, args.unpacked, args.keywords.is_empty(), known, fname) {
             if let Some((exception, message)) = range_error(&args.positional) {
@@ -59,6 +62,12 @@ impl Evaluator<'_> {
                 s,
             ));
         };
+        // Its first comparison may raise for the types alone (`sorted([1, f"{f}"])`).
+        let sort_raises = (fname == "sorted").then(|| arg.iterated().and_then(|i| first_sort_comparison_raises(&i)));
+        if let Some((exception, message)) = sort_raises.flatten() {
+            self.fail(s.clone(), exception, message);
+            return Some(Value::unknown("raises", s));
+        }
         // A dict view's items are known where it is made (`sorted(d.keys())`).
         if arg.contains_unknown_but_items() {
             return None;
@@ -81,10 +90,6 @@ impl Evaluator<'_> {
             "list" => ValueKind::List(items(arg)?),
             "tuple" => ValueKind::Tuple(items(arg)?),
             "sorted" => {
-                if let Some((exception, message)) = first_sort_comparison_raises(&items(arg)?) {
-                    self.fail(s.clone(), exception, message);
-                    return Some(Value::unknown("raises", s));
-                }
                 // A set's order does not matter to its sorted list.
                 let mut v = match &arg.kind {
                     ValueKind::Set(elements) => elements.clone(),

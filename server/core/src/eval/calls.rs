@@ -358,7 +358,7 @@ fn unbound_method_error(owner: &str, name: &str, positional: &[Value]) -> Option
 fn function_str(callee: &Value, bound_to: Option<&(Value, String)>) -> Option<String> {
     match (&callee.kind, bound_to) {
         (ValueKind::Method { type_name: "builtin_function_or_method", .. }, Some((object, method))) => {
-            Some(format!("{}.{method}()", object.type_name()))
+            Some(format!("{}.{method}()", object.exception_type_name()))
         }
         (ValueKind::Builtin(super::modules::SYS_EXIT), None) => Some("sys.exit()".into()),
         (ValueKind::Builtin(name), None) => Some(format!("{name}()")),

@@ -65,7 +65,14 @@ impl Evaluator<'_> {
 
 /// `left op right` for one operator: `Ok(None)` where it is not known.
 pub(super) fn compare(op: &str, left: &Value, right: &Value) -> Result<Option<bool>, Raise> {
-    if left.is_unknown() || right.is_unknown() {
+    // `1 in f"{f}"`: a str known by its type only takes only a str.
+    let typed_str = right.known_type() == Some("str") && matches!(op, "in" | "not in");
+    if typed_str && !left.is_unknown() && !matches!(left.kind, ValueKind::Str(_)) {
+        let t = left.exception_type_name();
+        return Err(("TypeError", format!("'in <string>' requires string as left operand, not {t}")));
+    }
+    // An ordering of values known by type only may raise for the types (see `order`).
+    if (left.is_unknown() || right.is_unknown()) && !matches!(op, "<" | "<=" | ">" | ">=") {
         return Ok(None);
     }
     match op {
@@ -96,7 +103,7 @@ pub(super) fn first_sort_comparison_raises(items: &[Value]) -> Option<Raise> {
 }
 
 /// How `left` orders against `right` for the ordering operator `op` (named in the TypeError).
-fn order(left: &Value, right: &Value, op: &str) -> Result<Option<Ordering>, Raise> {
+pub(super) fn order(left: &Value, right: &Value, op: &str) -> Result<Option<Ordering>, Raise> {
     use ValueKind::{BigInt, Bool, Bytes, Float, Int, List, Set, Str, Tuple, Unknown};
     let unsupported = || {
         let (l, r) = (left.exception_type_name(), right.exception_type_name());
@@ -108,8 +115,12 @@ fn order(left: &Value, right: &Value, op: &str) -> Result<Option<Ordering>, Rais
         _ => None,
     };
     match (&left.kind, &right.kind) {
+        (Unknown(_), _) | (_, Unknown(_)) if never_ordered(left, right) => unsupported(),
         (Unknown(_), _) | (_, Unknown(_)) => Ok(None),
-        (BigInt(_), _) | (_, BigInt(_)) => {
+        (BigInt(_), Float(_)) | (Float(_), BigInt(_)) => Ok(None),
+        (BigInt(_), _) | (_, BigInt(_))
+            if super::integers::big_of(left).and(super::integers::big_of(right)).is_some() =>
+        {
             Ok(super::integers::big_of(left).zip(super::integers::big_of(right)).map(|(a, b)| a.cmp(&b)))
         }
         _ if int_of(left).is_some() && int_of(right).is_some() => {
@@ -139,6 +150,42 @@ fn order(left: &Value, right: &Value, op: &str) -> Result<Option<Ordering>, Rais
             Ok(Some(a.len().cmp(&b.len())))
         }
         _ => unsupported(),
+    }
+}
+
+/// Whether `left < right` raises for the types alone, one of them known by its type only
+/// (`sorted([f"{x}", 1])`): two different builtin types of this list never order, numbers
+/// aside (`'<' not supported between instances of 'str' and 'int'`, CPython 3.10-3.13); nor
+/// do two of these types, nor two of a type that defines no order. Sets and dict views are
+/// not judged (they order as subsets), nor any other type (`torch.__version__`'s orders
+/// against a str).
+fn never_ordered(left: &Value, right: &Value) -> bool {
+    const BUILTINS: [&str; 13] = [
+        "str",
+        "bytes",
+        "int",
+        "float",
+        "bool",
+        "NoneType",
+        "list",
+        "tuple",
+        "dict",
+        "range",
+        "zip",
+        "enumerate",
+        "map",
+    ];
+    const UNORDERED: [&str; 6] = ["NoneType", "dict", "range", "zip", "enumerate", "map"];
+    const NUMBERS: [&str; 3] = ["int", "float", "bool"];
+    let type_of = |v: &Value| match &v.kind {
+        ValueKind::Unknown(_) => v.known_type(),
+        _ => Some(v.type_name()),
+    };
+    match (type_of(left), type_of(right)) {
+        (Some(l), Some(r)) if BUILTINS.contains(&l) && BUILTINS.contains(&r) => {
+            (l != r && !(NUMBERS.contains(&l) && NUMBERS.contains(&r))) || (l == r && UNORDERED.contains(&l))
+        }
+        _ => false,
     }
 }
 

@@ -120,32 +120,8 @@ impl Evaluator<'_> {
                     (None, _) => Value::unknown("`not` of a value not known statically", s),
                 }
             }
-            "boolean_operator" => {
-                let (Some(l), Some(r), Some(op)) =
-                    (node.field(Field::Left), node.field(Field::Right), node.field(Field::Operator))
-                else {
-                    return Value::unknown("incomplete expression", s);
-                };
-                let left = self.expr(l);
-                let is_and = self.t(op) == "and";
-                match left.truthy() {
-                    Some(t) if t == is_and => self.expr(r),
-                    Some(_) => left,
-                    None => Value::unknown("boolean expression of a value not known statically", s),
-                }
-            }
-            "conditional_expression" => {
-                let mut cursor = node.walk();
-                let parts: Vec<Node> = node.named_children(&mut cursor).collect();
-                if parts.len() != 3 {
-                    return Value::unknown("incomplete conditional expression", s);
-                }
-                match self.expr(parts[1]).truthy() {
-                    Some(true) => self.expr(parts[0]),
-                    Some(false) => self.expr(parts[2]),
-                    None => Value::unknown("conditional expression whose condition is not known statically", s),
-                }
-            }
+            "boolean_operator" => self.boolean_operator(node),
+            "conditional_expression" => self.conditional_expression(node),
             "binary_operator" => {
                 let (Some(l), Some(r), Some(op)) =
                     (node.field(Field::Left), node.field(Field::Right), node.field(Field::Operator))

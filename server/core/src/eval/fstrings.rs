@@ -6,7 +6,7 @@ use super::literals::decode_string_literal;
 use super::{span, Evaluator};
 use crate::fields::{Field, FieldChild};
 use crate::value::format_spec::Formatted;
-use crate::value::{Value, ValueKind};
+use crate::value::{Callable, Operators, Value, ValueKind};
 use tree_sitter::Node;
 
 impl Evaluator<'_> {
@@ -37,7 +37,8 @@ impl Evaluator<'_> {
         parts.push(self.literal_part(open, close, at, end));
         match parts.into_iter().collect::<Result<String, String>>() {
             Ok(text) => Value::new(ValueKind::Str(text), s),
-            Err(why) => Value::unknown(why, s),
+            // Whatever its fields, an f-string is a str (`sorted([f"{x}", 1])` raises).
+            Err(why) => Value::unknown_of_type("str", Operators::NotModelled, Callable::No, why, s),
         }
     }
 

@@ -53,6 +53,10 @@ pub(super) fn item_index(container: &mut Value, key: &Value) -> Result<Option<us
         |len: usize| int_key.map(|i| if i < 0 { i + len as i128 } else { i }).filter(|i| (0..len as i128).contains(i));
     let type_name = container.exception_type_name();
     let subscriptable_if_unknown = !container.known_type_not_subscriptable();
+    // A sequence known by its type only refuses a key of another type than an index,
+    // whatever its length (`sys.argv["a"]`).
+    let refuses_key = int_key.is_none() && !matches!(key.kind, ValueKind::Slice(_) | ValueKind::BigInt(_));
+    let stand_in = container.type_known().filter(|_| refuses_key);
     match &mut container.kind {
         ValueKind::Dict(d) => {
             if let Err(t) = key.hashable() {
@@ -82,7 +86,10 @@ pub(super) fn item_index(container: &mut Value, key: &Value) -> Result<Option<us
             (None, _) => Err((at, "TypeError", format!("byte indices must be integers or slices, not {key_type}"))),
         },
         // A class: `list[int]` is a generic alias, `int[0]` raises another message.
-        ValueKind::Unknown(_) if subscriptable_if_unknown => Ok(None),
+        ValueKind::Unknown(_) if subscriptable_if_unknown => match stand_in {
+            Some(mut typed) => item_index(&mut typed, key).map(|_| None),
+            None => Ok(None),
+        },
         ValueKind::Builtin(name) if crate::value::is_builtin_class(name) => Ok(None),
         // What subscripting a class or a typing form raises is `type_form::subscript_error`'s.
         ValueKind::TypeForm(_) => Ok(None),

@@ -4,6 +4,7 @@
 use super::builtins::CallArguments;
 use super::{span, Evaluator};
 use crate::fields::{Field, FieldChild};
+use crate::regex_check::PythonVersion;
 use crate::value::{Span, Value, ValueKind};
 use tree_sitter::Node;
 
@@ -29,7 +30,14 @@ pub struct SystemExit {
 impl Evaluator<'_> {
     /// Records the first exception; later ones never happen because loading stops there.
     pub(super) fn fail(&mut self, span: Span, exception: &'static str, message: String) {
-        if self.model.load_error.is_none() {
+        // CPython 3.10 does not name the key's type here (`"a"["b"]`; 3.11-3.13 do).
+        const STR_INDEX: &str = "string indices must be integers";
+        let message = match message.starts_with(STR_INDEX) && self.loading.version < PythonVersion::V3_11 {
+            true => STR_INDEX.to_string(),
+            false => message,
+        };
+        // Past a place where loading may have ended, no exception is certain.
+        if self.model.load_error.is_none() && self.stopped.is_none() {
             self.model.load_error = Some(LoadError { span, exception, message, system_exit: None });
         }
     }
@@ -65,7 +73,7 @@ impl Evaluator<'_> {
                 return Value::unknown("raises", s);
             }
         };
-        if self.model.load_error.is_none() {
+        if self.model.load_error.is_none() && self.stopped.is_none() {
             let message = code.printed.clone().unwrap_or_default();
             let error = LoadError { span: s.clone(), exception: "SystemExit", message, system_exit: Some(code) };
             self.model.load_error = Some(error);

@@ -31,7 +31,9 @@ impl Evaluator<'_> {
         let base = self.unstarred(object);
         let name = self.t(attr);
         let value = self.attribute_of(&base, name, function);
-        let keep = self.model.load_error.is_none() && base.is_builtin_instance();
+        // A str known by its type only still refuses a wrong count of arguments.
+        let typed = base.known_type().is_some_and(|t| matches!(t, "str" | "list" | "tuple" | "set" | "dict"));
+        let keep = self.model.load_error.is_none() && (base.is_builtin_instance() || typed);
         (keep.then(|| (base, name.to_string())), value)
     }
 
@@ -48,7 +50,7 @@ impl Evaluator<'_> {
         let refused = arguments
             .keyword_names()
             .filter(|names| !names.is_empty())
-            .and_then(|names| keyword_error(object.type_name(), method, &names, given, self.loading.version));
+            .and_then(|names| keyword_error(object.exception_type_name(), method, &names, given, self.loading.version));
         if let Some(message) = refused {
             self.fail(s.clone(), "TypeError", message);
             return Some(Value::unknown("raises", s));
@@ -57,7 +59,7 @@ impl Evaluator<'_> {
             return None;
         }
         let args = arguments.positional.as_slice();
-        if let Some(message) = arity_error(object.type_name(), method, args.len(), self.loading.version) {
+        if let Some(message) = arity_error(object.exception_type_name(), method, args.len(), self.loading.version) {
             self.fail(s.clone(), "TypeError", message);
             return Some(Value::unknown("raises", s));
         }
@@ -71,6 +73,13 @@ impl Evaluator<'_> {
         {
             self.fail(s.clone(), "TypeError", message);
             return Some(Value::unknown("raises", s));
+        }
+        // `f"{f}".upper()`: these give a str, whatever the str (CPython 3.10-3.13).
+        const STR_TO_STR: [&str; 9] =
+            ["upper", "lower", "strip", "lstrip", "rstrip", "title", "capitalize", "casefold", "swapcase"];
+        if object.known_type() == Some("str") && args.is_empty() && STR_TO_STR.contains(&method) {
+            let why = format!("`.{method}()` of a str not known statically");
+            return Some(Value::unknown_of_type("str", Operators::NotModelled, Callable::No, why, s));
         }
         if args.iter().any(Value::contains_unknown) {
             return None;

@@ -16,6 +16,7 @@
 mod annotations;
 mod augmented;
 mod blocks;
+mod branches;
 mod builtin_arguments;
 pub(crate) mod builtins;
 mod calls;
@@ -24,6 +25,7 @@ mod compile_nesting;
 mod comprehensions;
 mod definitions;
 mod expressions;
+mod extremes;
 mod fstrings;
 mod functions;
 mod in_place;
@@ -140,6 +142,10 @@ pub fn evaluate_with<'a>(
                     misread_unpacking.get_or_insert(child.start_position().row + 1);
                 }
             } else {
+                // `limits, [*[]] = 3`: a misread assignment inside a statement read otherwise.
+                if child.has_error() && nested_misread_targets(child, text, &mut ev.bound_before) {
+                    misread_unpacking.get_or_insert(child.start_position().row + 1);
+                }
                 statements.push(child);
             }
         }
@@ -217,6 +223,20 @@ fn misread_targets(error: Node, text: &str, out: &mut HashSet<String>) -> bool {
         } else if matches!(pair[0].kind(), "list" | "tuple" | "parenthesized_expression") {
             unpacking = true;
         }
+    }
+    unpacking
+}
+
+/// [`misread_targets`] of each ERROR node inside `statement` (one that holds an error).
+fn nested_misread_targets(statement: Node, text: &str, out: &mut HashSet<String>) -> bool {
+    let mut unpacking = false;
+    let mut pending = vec![statement];
+    while let Some(node) = pending.pop() {
+        if node.kind() == "ERROR" && node != statement {
+            unpacking |= misread_targets(node, text, out);
+        }
+        let mut cursor = node.walk();
+        pending.extend(node.children(&mut cursor).filter(Node::has_error));
     }
     unpacking
 }

@@ -27,6 +27,9 @@ pub(super) fn binary(op: &str, left: &Value, right: &Value, s: Span) -> Result<V
     // `sys.argv + 1`: a list whose items are not known still has a list's type errors;
     // `range(3) + 1` raises as no operand is a number.
     let typed_only = |v: &Value| v.type_known().is_some() || v.lacks_operator(op);
+    if left.formats_unknown_text(op) {
+        return Ok(Value::unknown(format!("`{op}` on a value not known statically"), s));
+    }
     if typed_only(left) || typed_only(right) {
         let typed = |v: &Value| v.type_known().unwrap_or_else(|| v.clone());
         return match type_error(op, &typed(left), &typed(right)) {

@@ -1544,3 +1544,74 @@ fn two_word_comparisons_spaced_apart() {
     let d = manifest("manifest = {'a': [1 not  in [2], (1 not\n  in [1])]}\n");
     assert_reprs(&d, &[("a", "[True, False]")]);
 }
+
+/// min and max run as CPython 3.10-3.13 run them (each answer printed by all four; the
+/// empty-sequence message changed in 3.12): the count, then the keywords, then `default`
+/// beside several arguments, then each item compared with the best so far; an f-string
+/// whose fields are not evaluated is still a str.
+#[test]
+fn min_and_max_and_f_strings_known_by_type() {
+    assert_load_errors(&[
+        ("x = max(x=1)\n", "max expected at least 1 argument, got 0"),
+        ("x = max([1], x=1)\n", "'x' is an invalid keyword argument for max()"),
+        ("x = min(1, key=None, default=1, x=1)\n", "min() takes at most 2 keyword arguments (3 given)"),
+        ("x = max(1, 2, default=3)\n", "Cannot specify a default for max() with multiple positional arguments"),
+        ("x = min(5, key=None)\n", "'int' object is not iterable"),
+        ("x = max(1, None)\n", "'>' not supported between instances of 'NoneType' and 'int'"),
+        ("x = min('a', 1, None)\n", "'<' not supported between instances of 'int' and 'str'"),
+        ("x = max(range(3), f'{(lambda: 1)}')\n", "'>' not supported between instances of 'str' and 'range'"),
+        ("x = sorted([1, f'{(lambda: 1)}'])\n", "'<' not supported between instances of 'str' and 'int'"),
+        ("x = f'{(lambda: 1)}' < None\n", "'<' not supported between instances of 'str' and 'NoneType'"),
+        ("x = -10**50 > print > 3\n", "'>' not supported between instances of 'int' and 'builtin_function_or_method'"),
+        ("x = f'{(lambda: 1)}'.foo\n", "'str' object has no attribute 'foo'"),
+        ("x = {1, f'{(lambda: 1)}'}.foo\n", "'set' object has no attribute 'foo'"),
+        ("x = f'{(lambda: 1)}'.upper(1)\n", "str.upper() takes no arguments (1 given)"),
+        ("x = f'{(lambda: 1)}'.strip() + 1\n", "can only concatenate str (not \"int\") to str"),
+        ("x = f'{(lambda: 1)}'\nx += 1\n", "can only concatenate str (not \"int\") to str"),
+        ("x = [] not in f'{(lambda: 1)}'\n", "'in <string>' requires string as left operand, not list"),
+        ("x = f'{(lambda: 1)}'[1.0]\n", "string indices must be integers, not 'float'"),
+        ("import sys\nx = sys.argv['a']\n", "list indices must be integers or slices, not str"),
+        ("import sys\nx = sys.argv.append(1, 2)\n", "list.append() takes exactly one argument (2 given)"),
+    ]);
+    assert_eq!(
+        load_error_in("x = 'a'['b']\n", PythonVersion::V3_10).as_deref(),
+        Some("string indices must be integers")
+    );
+    // What `%` raises depends on the `%` the str holds: not claimed (nor a later error).
+    assert_eq!(eval("x = f'{(lambda: 1)}' % 1\nx %= 2\n").load_error, None);
+    // A misread assignment inside a statement (`[*[]] =`) may raise as it unpacks.
+    assert!(unknown_manifest_reason("limits = 1\nlimits,[*[]] = 3\nmanifest = {}\n").contains("line 2 assigns"));
+    assert_eq!(load_error_in("x = max([])\n", PythonVersion::V3_11).as_deref(), Some("max() arg is an empty sequence"));
+    assert_eq!(
+        load_error_in("x = min(())\n", PythonVersion::V3_12).as_deref(),
+        Some("min() iterable argument is empty")
+    );
+    assert_eq!(
+        load_error_in("x = max([1], x=1)\n", PythonVersion::V3_13).as_deref(),
+        Some("max() got an unexpected keyword argument 'x'")
+    );
+    let d = manifest(concat!(
+        "manifest = {'a': max(1, 2.0, True), 'b': max([3, 1, 3.0]), 'c': min('b', 'ab', key=None),\n",
+        "    'd': max([], default=[1]), 'e': min([1], default=0), 'f': max('ab')}\n",
+    ));
+    assert_reprs(&d, &[("a", "2.0"), ("b", "3"), ("c", "'ab'"), ("d", "[1]"), ("e", "1"), ("f", "'b'")]);
+    // A key function, or two strs not known, leave the answer open.
+    let d = manifest("manifest = {'a': max([1, 2], key=abs), 'b': f'{(lambda: 1)}' < f'{(lambda: 1)}'}\n");
+    let (a, b) = (&d.get("a").unwrap().value, &d.get("b").unwrap().value);
+    assert!(a.is_unknown() && b.is_unknown(), "{a:?} {b:?}");
+}
+
+/// A branch Python may or may not take (its condition not known) that certainly raises
+/// where it runs: nothing after it is claimed, not even a later certain error; one that
+/// does not raise leaves the claims after it (CPython 3.11's check-manifest, by hand:
+/// `name 'undefined' is not defined` where the branch runs, `KeyError: 1` where not).
+#[test]
+fn a_branch_that_may_run_and_raises_stops_the_claims() {
+    let text = "import sys\nx = sys.argv[0] if f'{(lambda: 1)}'.isdigit() else undefined\nmanifest = {}[1]\n";
+    assert_eq!(eval(text).load_error, None);
+    let why = unknown_manifest_reason(text);
+    assert!(why.contains("line 2: `undefined` raises NameError"), "{why}");
+    let text = "import torch\nx = torch.cuda.is_available() and [][0]\nmanifest = {}\n";
+    assert!(crate::value::environment_decides(&unknown_manifest_reason(text)));
+    assert_load_errors(&[("x = 1 if f'{(lambda: 1)}'.isdigit() else 2\nmanifest = {}[1]\n", "1")]);
+}

@@ -137,9 +137,10 @@ impl Value {
 
     /// Whether hashing this value certainly succeeds: a value known whole that
     /// [`Value::hashable`] takes, or one known by a type whose objects all hash (CPython
-    /// 3.10-3.13: `...`, a range, an iterator, a function, a dict's values view).
+    /// 3.10-3.13: `...`, a range, an iterator, a function, a dict's values view, a str).
     pub fn certainly_hashable(&self) -> bool {
-        const HASHABLE: [&str; 10] = [
+        const HASHABLE: [&str; 11] = [
+            "str",
             "ellipsis",
             "range",
             "zip",

@@ -57,8 +57,16 @@ impl Value {
             "list" => ValueKind::List(Vec::new()),
             "tuple" => ValueKind::Tuple(Vec::new()),
             "set" => ValueKind::Set(Vec::new()),
+            // Only its type: `%` formats by what the str holds (see `Value::formats_unknown_text`).
+            "str" => ValueKind::Str(String::new()),
             _ => return None,
         };
         Some(Value::new(empty, self.span.clone()))
+    }
+
+    /// `x % y` with `x` a str or bytes known by its type only: what it raises depends on
+    /// the `%` it holds, so the stand-in of [`Value::type_known`] does not answer it.
+    pub fn formats_unknown_text(&self, op: &str) -> bool {
+        op == "%" && matches!(self.known_type(), Some("str" | "bytes"))
     }
 }
