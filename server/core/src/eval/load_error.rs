@@ -43,11 +43,13 @@ impl Evaluator<'_> {
     }
 
     /// `sys.exit(arguments)`: loading ends there, and check-manifest with it. A code not
-    /// known statically is noted (the status is Python's to say).
+    /// known statically is noted, and loading stops there without a claim (the status and
+    /// what is printed are Python's to say; nothing after it runs).
     pub(super) fn system_exit(&mut self, arguments: &CallArguments, s: Span) -> Value {
         let unknown = |this: &mut Self, s: Span| {
             let message = "`sys.exit(...)` ends check-manifest here, with a status not known statically";
             this.note(s.clone(), message.into());
+            this.stop(message);
             Value::unknown("sys.exit", s)
         };
         if arguments.unpacked || !arguments.keywords.is_empty() {

@@ -1614,4 +1614,9 @@ fn a_branch_that_may_run_and_raises_stops_the_claims() {
     let text = "import torch\nx = torch.cuda.is_available() and [][0]\nmanifest = {}\n";
     assert!(crate::value::environment_decides(&unknown_manifest_reason(text)));
     assert_load_errors(&[("x = 1 if f'{(lambda: 1)}'.isdigit() else 2\nmanifest = {}[1]\n", "1")]);
+    // `sys.exit` of a message not known statically ends loading: nothing after it is claimed
+    // (the real tool prints the message and validates nothing).
+    let text = "import sys\nsys.exit(f'backend {(lambda: 1)}')\nmanifest = {}[1]\n";
+    assert_eq!(eval(text).load_error, None);
+    assert!(unknown_manifest_reason(text).contains("sys.exit"));
 }
