@@ -15,7 +15,7 @@ mod not_known;
 mod run_time;
 mod set_order;
 pub mod type_form;
-pub use builtin::{attribute_type, class_lacks, is_builtin_class};
+pub use builtin::{attribute_type, class_lacks, is_builtin_class, raisable};
 pub use equality::{key_hash, py_eq};
 pub use not_known::{Callable, NotKnown, Operators};
 pub use run_time::{environment_decides, INSTALLED_TORCH, MACHINE_QUERIES, ONLY_AT_RUN_TIME, ON_THE_MACHINE};

@@ -163,6 +163,15 @@ impl Evaluator<'_> {
     /// uses is open. `decided_by`: why its header is not known, where only the environment
     /// knows it (`if torch.cuda.is_available():`): then so do the names it binds.
     fn block_not_evaluated(&mut self, node: Node, decided_by: Option<&str>) {
+        // `if not torch.cuda.is_available(): raise ...`: said, not assumed silently.
+        if let Some(ending) = ending_statement(node, self.text) {
+            let code: String = self.t(ending).lines().next().unwrap_or("").chars().take(60).collect();
+            let header = decided_by.map(|why| format!(" ({why})")).unwrap_or_default();
+            let message = format!(
+                "`{code}` ends loading where it runs, and whether it runs is only known when Python runs it{header}; the findings assume it does not"
+            );
+            self.note(first_line_span(ending, self.text), message);
+        }
         // Blocks are not evaluated: whatever they bind becomes unknown.
         self.block_may_change_shared(node);
         let mut names = HashSet::new();
@@ -219,6 +228,26 @@ fn has_jump(node: Node) -> bool {
         stack.extend(n.named_children(&mut cursor));
     }
     false
+}
+
+/// The first `raise` or `sys.exit(...)` in a block not evaluated, outside functions,
+/// classes and `try` statements (whose handlers decide what escapes).
+fn ending_statement<'t>(node: Node<'t>, text: &str) -> Option<Node<'t>> {
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "raise_statement" => return Some(n),
+            "call" if n.field(Field::Function).is_some_and(|f| crate::syntax::node_text(f, text) == "sys.exit") => {
+                return Some(n)
+            }
+            "function_definition" | "class_definition" | "lambda" | "try_statement" => continue,
+            _ => {}
+        }
+        let mut cursor = n.walk();
+        let children: Vec<Node> = n.named_children(&mut cursor).collect();
+        stack.extend(children.into_iter().rev());
+    }
+    None
 }
 
 /// Why a block's header is not known, where only the environment that runs check-manifest

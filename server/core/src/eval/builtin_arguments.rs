@@ -66,6 +66,13 @@ pub(super) fn arguments_refused(fname: &str, args: &CallArguments, python: Pytho
     if let Some(message) = unexpected_keyword(fname, args, python) {
         return Some(message);
     }
+    // An exception class takes no keyword, but for the few with attributes of their own
+    // (`NameError(name=...)`; CPython 3.10-3.13 alike).
+    const KEYWORDED: [&str; 5] =
+        ["AttributeError", "ImportError", "ModuleNotFoundError", "NameError", "UnboundLocalError"];
+    if !args.keywords.is_empty() && crate::value::raisable(fname) && !KEYWORDED.contains(&fname) {
+        return Some(format!("{fname}() takes no keyword arguments"));
+    }
     let counted = !args.unpacked && args.keywords.is_empty();
     counted
         .then(|| argument_count_error(fname, args.positional.len(), python))

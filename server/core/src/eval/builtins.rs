@@ -196,6 +196,8 @@ pub(super) fn result_type(fname: &str, args: &CallArguments) -> Option<&'static 
         // The function is only called as the result is iterated.
         "map" if p.len() >= 2 && iterables(&p[1..]) => Some("map"),
         "filter" if p.len() == 2 && iterables(&p[1..]) => Some("filter"),
+        // An exception made, not raised (`-ValueError("x")` raises for its type).
+        _ if crate::value::raisable(fname) => builtin_object(fname),
         _ => Option::None,
     }
 }

@@ -129,7 +129,7 @@ impl Evaluator<'_> {
     /// arguments evaluated here, once.
     fn exception_raised(&mut self, raised: Node) -> Option<Result<(&'static str, String), ()>> {
         let class_of = |this: &Self, v: &Value| match v.kind {
-            ValueKind::Builtin(name) if raisable(name) && !this.env.contains_key(name) => Some(name),
+            ValueKind::Builtin(name) if crate::value::raisable(name) && !this.env.contains_key(name) => Some(name),
             _ => None,
         };
         if raised.kind() == "call" {
@@ -143,6 +143,11 @@ impl Evaluator<'_> {
                 return None;
             };
             let arguments = self.call_arguments(raised, None);
+            if let Some(message) = super::builtin_arguments::arguments_refused(class, &arguments, self.loading.version)
+            {
+                self.fail(span(raised), "TypeError", message);
+                return None;
+            }
             if arguments.unpacked || !arguments.keywords.is_empty() {
                 return None;
             }
@@ -161,42 +166,7 @@ impl Evaluator<'_> {
     }
 }
 
-/// Builtin exception classes `raise` makes a load error of: those deriving from `Exception`
-/// whose `str()` of plain arguments is their str or repr (not the `OSError` family's errno
-/// form, the Unicode errors' or the groups', which take arguments of their own).
-fn raisable(name: &str) -> bool {
-    let exception = name == "Exception"
-        || ["Error", "Warning", "Exception"].iter().any(|end| name.ends_with(end))
-        || matches!(name, "StopIteration" | "StopAsyncIteration");
-    let special = matches!(
-        name,
-        "BaseException"
-            | "OSError"
-            | "IOError"
-            | "EnvironmentError"
-            | "BlockingIOError"
-            | "ChildProcessError"
-            | "ConnectionError"
-            | "BrokenPipeError"
-            | "ConnectionAbortedError"
-            | "ConnectionRefusedError"
-            | "ConnectionResetError"
-            | "FileExistsError"
-            | "FileNotFoundError"
-            | "InterruptedError"
-            | "IsADirectoryError"
-            | "NotADirectoryError"
-            | "PermissionError"
-            | "ProcessLookupError"
-            | "TimeoutError"
-            | "UnicodeDecodeError"
-            | "UnicodeEncodeError"
-            | "UnicodeTranslateError"
-    ) || name.ends_with("Group");
-    exception && !special && crate::value::is_builtin_class(name)
-}
-
-/// `str(Class(*args))` for a [`raisable`] class (CPython 3.10-3.13): no argument an empty
+/// `str(Class(*args))` for a [`raisable`](crate::value::raisable) class (CPython 3.10-3.13): no argument an empty
 /// message, one its str (a `KeyError`'s repr), more the tuple's repr. None where a
 /// value's str is not known.
 fn exception_message(class: &str, args: &[Value]) -> Option<String> {
@@ -214,10 +184,28 @@ fn exception_message(class: &str, args: &[Value]) -> Option<String> {
 /// A value of a builtin type that is no exception (`raise 1`, `raise "x"`).
 fn is_no_exception(value: &Value) -> bool {
     use ValueKind::*;
+    // Known by its type only: a builtin type that is no exception (`raise f"{f}"`).
+    const NO_EXCEPTIONS: [&str; 15] = [
+        "str",
+        "list",
+        "tuple",
+        "set",
+        "dict",
+        "range",
+        "zip",
+        "enumerate",
+        "map",
+        "filter",
+        "dict_keys",
+        "dict_values",
+        "dict_items",
+        "ellipsis",
+        "function",
+    ];
     matches!(
         value.kind,
         None | Bool(_) | Int(_) | BigInt(_) | Float(_) | Str(_) | Bytes(_) | List(_) | Tuple(_) | Dict(_) | Set(_)
-    )
+    ) || value.known_type().is_some_and(|t| NO_EXCEPTIONS.contains(&t))
 }
 
 /// Whether `node` is inside an `except` block.

@@ -209,8 +209,23 @@ impl Evaluator<'_> {
     pub(super) fn plain_assignment(&mut self, node: Node) {
         let Some(left) = node.field(Field::Left) else { return };
         let Some(right) = node.field(Field::Right) else {
-            // `x: int` binds nothing, but a module's annotations are evaluated.
-            self.annotation(node);
+            // `x: int` binds nothing, but a module's annotations are evaluated; a target that
+            // is no name has its object (and key) evaluated first (`d["k"].a: T`: KeyError).
+            match left.kind() {
+                "attribute" => {
+                    let _ = left.field(Field::Object).map(|object| self.expr(object));
+                }
+                "subscript" => {
+                    let _ = left.field(Field::Value).map(|object| self.expr(object));
+                    if self.model.load_error.is_none() {
+                        let _ = self.subscript_key(left);
+                    }
+                }
+                _ => {}
+            }
+            if self.model.load_error.is_none() {
+                self.annotation(node);
+            }
             return;
         };
         // Chained `a = b = value`: the value is evaluated once, then bound to each target

@@ -1619,4 +1619,32 @@ fn a_branch_that_may_run_and_raises_stops_the_claims() {
     let text = "import sys\nsys.exit(f'backend {(lambda: 1)}')\nmanifest = {}[1]\n";
     assert_eq!(eval(text).load_error, None);
     assert!(unknown_manifest_reason(text).contains("sys.exit"));
+    // A block not evaluated that raises where it runs is said in a note; the findings go on.
+    let model =
+        eval("import torch\nif not torch.cuda.is_available():\n    raise RuntimeError('needs CUDA')\nmanifest = {}\n");
+    let note = model.notes.iter().find(|n| n.message.contains("ends loading where it runs")).expect("a note");
+    assert!(note.message.contains("depends on the machine") && model.manifest.is_some_and(|m| !m.is_unknown()));
+    let model = eval("try:\n    import foo\nexcept ImportError:\n    raise\nmanifest = {}\n");
+    assert!(!model.notes.iter().any(|n| n.message.contains("ends loading")));
+}
+
+/// An exception made but not raised is an object of its class (no operator, not callable);
+/// a builtin exception class takes no keyword but for the few with attributes of their own;
+/// an annotated target that is no name has its object and key evaluated before the
+/// annotation (the real check-manifest, CPython 3.11; 3.10-3.13 alike by hand).
+#[test]
+fn exceptions_made_and_annotated_targets() {
+    assert_load_errors(&[
+        ("raise - ValueError('declare supported_dtypes', 2)\n", "bad operand type for unary -: 'ValueError'"),
+        ("x = ValueError() + 1\n", "unsupported operand type(s) for +: 'ValueError' and 'int'"),
+        ("x = ValueError()()\n", "'ValueError' object is not callable"),
+        ("x = KeyError(1, k=1)\n", "KeyError() takes no keyword arguments"),
+        ("raise ValueError('a', k=1)\n", "ValueError() takes no keyword arguments"),
+        ("raise f'{(lambda: 1)}'\n", "exceptions must derive from BaseException"),
+        ("d = {}\nd['k'].a: te\n", "'k'"),
+        ("d = {}\nd[u2][u]: te\n", "name 'u2' is not defined"),
+        ("d = {}\nd[1:u]: te\n", "name 'u' is not defined"),
+        ("d = {}\n(d): te\n", "name 'te' is not defined"),
+    ]);
+    assert_eq!(eval("x = NameError(name='a')\nmanifest = {}\n").load_error, None);
 }

@@ -44,6 +44,41 @@ pub fn class_lacks(class: &str, attr: &str) -> bool {
     // type's descriptor raises its own AttributeError (`__abstractmethods__`).
     attr != "__abstractmethods__" && table.get(class).is_some_and(|names| !names.contains(attr))
 }
+/// Builtin exception classes `raise` makes a load error of: those deriving from `Exception`
+/// whose `str()` of plain arguments is their str or repr (not the `OSError` family's errno
+/// form, the Unicode errors' or the groups', which take arguments of their own).
+pub fn raisable(name: &str) -> bool {
+    let exception = name == "Exception"
+        || ["Error", "Warning", "Exception"].iter().any(|end| name.ends_with(end))
+        || matches!(name, "StopIteration" | "StopAsyncIteration");
+    let special = matches!(
+        name,
+        "BaseException"
+            | "OSError"
+            | "IOError"
+            | "EnvironmentError"
+            | "BlockingIOError"
+            | "ChildProcessError"
+            | "ConnectionError"
+            | "BrokenPipeError"
+            | "ConnectionAbortedError"
+            | "ConnectionRefusedError"
+            | "ConnectionResetError"
+            | "FileExistsError"
+            | "FileNotFoundError"
+            | "InterruptedError"
+            | "IsADirectoryError"
+            | "NotADirectoryError"
+            | "PermissionError"
+            | "ProcessLookupError"
+            | "TimeoutError"
+            | "UnicodeDecodeError"
+            | "UnicodeEncodeError"
+            | "UnicodeTranslateError"
+    ) || name.ends_with("Group");
+    exception && !special && is_builtin_class(name)
+}
+
 /// The builtin names that are classes (`type(int)` is `type`): the exceptions and warnings,
 /// and the lowercase ones listed; every other builtin [`ValueKind::Builtin`] is a function.
 pub fn is_builtin_class(name: &str) -> bool {
