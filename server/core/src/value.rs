@@ -238,6 +238,7 @@ impl Value {
             callable: Callable::Maybe,
             not_iterable: false,
             items: None,
+            shown: None,
         };
         Value { kind: ValueKind::Unknown(not_known), span, identity: 0 }
     }
@@ -257,6 +258,7 @@ impl Value {
             callable,
             not_iterable: false,
             items: None,
+            shown: None,
         };
         Value { kind: ValueKind::Unknown(not_known), span, identity: 0 }
     }
@@ -493,16 +495,43 @@ impl Value {
     /// Whether [`Value::repr`] (and [`Value::py_str`]) is exactly what Python prints: not for
     /// a module (Python names its file), an unknown value, or a dict with unknown entries.
     pub fn repr_is_exact(&self) -> bool {
+        self.repr_known(false)
+    }
+
+    /// Whether [`Value::repr`] is Python's but for the addresses of the functions it shows
+    /// (`<function f at 0x…>`: the run decides them).
+    pub fn repr_is_exact_but_addresses(&self) -> bool {
+        self.repr_known(true)
+    }
+
+    fn repr_known(&self, addresses: bool) -> bool {
+        let known = |v: &Value| v.repr_known(addresses);
         match &self.kind {
-            ValueKind::Module(_) | ValueKind::Method { .. } | ValueKind::Function { .. } | ValueKind::Unknown(_) => {
-                false
-            }
+            ValueKind::Function { .. } => addresses,
+            ValueKind::Module(_) | ValueKind::Method { .. } | ValueKind::Unknown(_) => false,
             ValueKind::BigInt(_) => !self.exceeds_str_digits(),
-            ValueKind::List(items) | ValueKind::Tuple(items) => items.iter().all(Value::repr_is_exact),
-            ValueKind::Slice(parts) => parts.iter().all(Value::repr_is_exact),
-            ValueKind::Set(items) => set_order_is_known(items) && items.iter().all(Value::repr_is_exact),
-            ValueKind::Dict(d) => !d.open && d.entries.iter().all(|e| e.key.repr_is_exact() && e.value.repr_is_exact()),
+            ValueKind::List(items) | ValueKind::Tuple(items) => items.iter().all(known),
+            ValueKind::Slice(parts) => parts.iter().all(known),
+            ValueKind::Set(items) => set_order_is_known(items) && items.iter().all(known),
+            ValueKind::Dict(d) => !d.open && d.entries.iter().all(|e| known(&e.key) && known(&e.value)),
             _ => true,
+        }
+    }
+
+    /// A str known by its type, whose text is `shown` but for the addresses it holds.
+    pub fn str_shown(shown: String, why: impl Into<String>, span: Span) -> Value {
+        let mut value = Value::unknown_of_type("str", Operators::NotModelled, Callable::No, why, span);
+        if let ValueKind::Unknown(not_known) = &mut value.kind {
+            not_known.shown = Some(shown.into_boxed_str());
+        }
+        value
+    }
+
+    /// The text of a str known but for the addresses it holds (see [`Value::str_shown`]).
+    pub fn shown(&self) -> Option<&str> {
+        match &self.kind {
+            ValueKind::Unknown(NotKnown { shown: Some(text), .. }) => Some(text),
+            _ => None,
         }
     }
 

@@ -4,7 +4,7 @@
 use super::comparisons::first_sort_comparison_raises;
 use super::number_strings::number_of;
 use super::Evaluator;
-use crate::value::{Span, Value, ValueKind};
+use crate::value::{Callable, Operators, Span, Value, ValueKind};
 
 pub(super) use super::builtin_arguments::CallArguments;
 
@@ -82,6 +82,14 @@ impl Evaluator<'_> {
                     return Some(Value::unknown("raises", s));
                 }
             },
+            // A value known whole whose repr is not (a function's address): still a str.
+            "str" | "repr" if !arg.repr_is_exact() && !arg.contains_unknown() => {
+                let why = format!("`{fname}()` of a value whose repr is not known statically");
+                return Some(match arg.repr_is_exact_but_addresses() {
+                    true => Value::str_shown(arg.repr(), why, s),
+                    false => Value::unknown_of_type("str", Operators::NotModelled, Callable::No, why, s),
+                });
+            }
             "str" | "repr" if !arg.repr_is_exact() => return None,
             "str" => ValueKind::Str(arg.py_str()),
             "repr" => ValueKind::Str(arg.repr()),
@@ -89,27 +97,30 @@ impl Evaluator<'_> {
             "len" => ValueKind::Int(items(arg)?.len() as i128),
             "list" => ValueKind::List(items(arg)?),
             "tuple" => ValueKind::Tuple(items(arg)?),
-            "sorted" => {
-                // A set's order does not matter to its sorted list.
-                let mut v = match &arg.kind {
-                    ValueKind::Set(elements) => elements.clone(),
-                    _ => items(arg)?,
-                };
-                if v.len() < 2 {
-                    // Nothing to compare: any one item is sorted.
-                } else if v.iter().all(|x| x.as_str().is_some()) {
-                    v.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
-                } else if v.iter().all(|x| x.as_number().is_some()) {
-                    v.sort_by(|a, b| a.as_number().partial_cmp(&b.as_number()).unwrap_or(std::cmp::Ordering::Equal));
-                } else {
-                    return None;
-                }
-                ValueKind::List(v)
-            }
+            "sorted" => ValueKind::List(sorted_items(arg)?),
             _ => return None,
         };
         Some(Value::new(kind, s))
     }
+}
+
+/// `sorted(arg)` where its items are known and of one order every Python agrees on (strs
+/// only, or numbers only); a set's order does not matter to its sorted list.
+fn sorted_items(arg: &Value) -> Option<Vec<Value>> {
+    let mut v = match &arg.kind {
+        ValueKind::Set(elements) => elements.clone(),
+        _ => arg.iterated()?,
+    };
+    if v.len() < 2 {
+        // Nothing to compare: any one item is sorted.
+    } else if v.iter().all(|x| x.as_str().is_some()) {
+        v.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
+    } else if v.iter().all(|x| x.as_number().is_some()) {
+        v.sort_by(|a, b| a.as_number().partial_cmp(&b.as_number()).unwrap_or(std::cmp::Ordering::Equal));
+    } else {
+        return None;
+    }
+    Some(v)
 }
 
 /// `zip(a, 1)`, `map(f, 1)`: the first of the iterables zip, map, filter or enumerate take

@@ -51,7 +51,8 @@ impl Evaluator<'_> {
         for name in names {
             let value = match node.kind() {
                 "function_definition" => {
-                    Value::new(ValueKind::Function { name: name.clone(), at: node.start_byte() }, span(node))
+                    let function = ValueKind::Function { name: name.clone(), at: node.start_byte() };
+                    self.sharing.new_object(Value::new(function, span(node)))
                 }
                 _ => Value::unknown(format!("`{name}` is a function or class"), span(node)),
             };

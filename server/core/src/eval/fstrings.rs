@@ -21,10 +21,15 @@ impl Evaluator<'_> {
             (&literal[..prefix_len + quote_len.min(quoted.len())], &quoted[..quote_len.min(quoted.len())]);
         // Python evaluates every field, left to right, whatever is known of the others.
         let mut parts: Vec<Result<String, String>> = Vec::new();
+        // Whether each part is exact, or shows an object's address not known.
+        let mut exact = true;
         let mut at = node.start_byte() + open.len();
         for field in fields {
             parts.push(self.literal_part(open, close, at, field.start_byte()));
-            parts.push(self.field(*field, open, close));
+            parts.push(self.field(*field, open, close).map(|(text, known)| {
+                exact &= known;
+                text
+            }));
             if self.model.load_error.is_some() {
                 return Value::unknown("raises", s);
             }
@@ -36,7 +41,8 @@ impl Evaluator<'_> {
         }
         parts.push(self.literal_part(open, close, at, end));
         match parts.into_iter().collect::<Result<String, String>>() {
-            Ok(text) => Value::new(ValueKind::Str(text), s),
+            Ok(text) if exact => Value::new(ValueKind::Str(text), s),
+            Ok(text) => Value::str_shown(text, "an f-string showing an object's address, which the run decides", s),
             // Whatever its fields, an f-string is a str (`sorted([f"{x}", 1])` raises).
             Err(why) => Value::unknown_of_type("str", Operators::NotModelled, Callable::No, why, s),
         }
@@ -53,8 +59,9 @@ impl Evaluator<'_> {
     }
 
     /// One `{expression!conversion:spec}` field, formatted (`open` and `close`: the
-    /// literal's prefix and quotes, which its specification's text is decoded as).
-    fn field(&mut self, field: Node, open: &str, close: &str) -> Result<String, String> {
+    /// literal's prefix and quotes, which its specification's text is decoded as), and
+    /// whether that text is exact (false: it shows an object's address as not known).
+    fn field(&mut self, field: Node, open: &str, close: &str) -> Result<(String, bool), String> {
         let value = match field.field(Field::Expression) {
             Some(expression) => self.expr(expression),
             None => return Err("an empty f-string field".into()),
@@ -84,6 +91,15 @@ impl Evaluator<'_> {
             self.fail(span(field), "ValueError", message.into());
             return Err("raises".into());
         }
+        // `{f}` of a function: its text but for its address (`<function f at 0x…>`).
+        let shown = match (value.shown(), conversion) {
+            (Some(text), None | Some("!s")) => Some(text.to_string()),
+            (None, None | Some("!s" | "!r")) if value.repr_is_exact_but_addresses() => Some(value.repr()),
+            _ => None,
+        };
+        if let (false, Some(text), None) = (value.repr_is_exact(), shown, &spec) {
+            return Ok((format!("{label}{text}"), false));
+        }
         if !value.repr_is_exact() {
             return Err(match &value.kind {
                 ValueKind::Unknown(why) => why.why.clone(),
@@ -98,7 +114,7 @@ impl Evaluator<'_> {
             _ => return Err(format!("`{}` in an f-string is not evaluated statically", self.t(field))),
         };
         match crate::value::format_spec::format_value(&converted, spec.as_deref().unwrap_or(""), self.loading.version) {
-            Formatted::Text(text) => Ok(format!("{label}{text}")),
+            Formatted::Text(text) => Ok((format!("{label}{text}"), true)),
             Formatted::Raises(exception, message) => {
                 self.fail(span(field), exception, message);
                 Err("raises".into())
@@ -118,7 +134,10 @@ impl Evaluator<'_> {
         let mut parts = Vec::new();
         for field in nested {
             parts.push(self.literal_part(open, close, at, field.start_byte()));
-            parts.push(self.field(field, open, close));
+            parts.push(self.field(field, open, close).and_then(|(text, exact)| match exact {
+                true => Ok(text),
+                false => Err("a format specification showing an object's address".into()),
+            }));
             if self.model.load_error.is_some() {
                 return Err("raises".into());
             }

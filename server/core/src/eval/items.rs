@@ -491,6 +491,20 @@ impl Evaluator<'_> {
     /// Reads `object[key]` (the expression `node`) where both are evaluated.
     pub(super) fn read_item(&mut self, mut object: Value, key: Value, node: Node) -> Value {
         let s = node.start_byte()..node.end_byte();
+        // `sys.argv[1:]`: a slice of a sequence known by its type only is one of that type,
+        // once its bounds are checked as any such sequence checks them.
+        if let (ValueKind::Slice(parts), Some(stand_in)) = (&key.kind, object.type_known()) {
+            if sliceable(&stand_in) {
+                if let Err((exception, message)) = slice_of(&stand_in, parts, s.clone()) {
+                    self.fail(key.span.clone(), exception, message);
+                    return Value::unknown("raises", s);
+                }
+                if let ValueKind::Unknown(mut not_known) = object.kind {
+                    not_known.items = None;
+                    return Value { kind: ValueKind::Unknown(not_known), span: s, identity: 0 };
+                }
+            }
+        }
         if let ValueKind::Unknown(why) = &object.kind {
             if super::modules::environment_decides(why) {
                 // `sys.argv[1]`: an IndexError with one command line, a str with another.

@@ -67,6 +67,9 @@ impl Evaluator<'_> {
                     Err(_) => return unknown(self, s),
                 },
                 _ if arg.repr_is_exact() && !arg.exceeds_str_digits() => exit(1, Some(arg.py_str())),
+                // Printed as it is but for an object's address, which the run decides.
+                _ if arg.shown().is_some() => exit(1, arg.shown().map(str::to_string)),
+                _ if arg.repr_is_exact_but_addresses() => exit(1, Some(arg.py_str())),
                 _ => return unknown(self, s),
             },
             more => {

@@ -74,12 +74,18 @@ impl Evaluator<'_> {
             self.fail(s.clone(), "TypeError", message);
             return Some(Value::unknown("raises", s));
         }
-        // `f"{f}".upper()`: these give a str, whatever the str (CPython 3.10-3.13).
+        // `f"{f}".upper()`: these give a str (`.split()` a list), whatever the str (CPython
+        // 3.10-3.13).
         const STR_TO_STR: [&str; 9] =
             ["upper", "lower", "strip", "lstrip", "rstrip", "title", "capitalize", "casefold", "swapcase"];
-        if object.known_type() == Some("str") && args.is_empty() && STR_TO_STR.contains(&method) {
+        let result = match method {
+            _ if STR_TO_STR.contains(&method) => "str",
+            "split" | "rsplit" | "splitlines" => "list",
+            _ => "",
+        };
+        if object.known_type() == Some("str") && args.is_empty() && !result.is_empty() {
             let why = format!("`.{method}()` of a str not known statically");
-            return Some(Value::unknown_of_type("str", Operators::NotModelled, Callable::No, why, s));
+            return Some(Value::unknown_of_type(result, Operators::NotModelled, Callable::No, why, s));
         }
         if args.iter().any(Value::contains_unknown) {
             return None;

@@ -32,7 +32,7 @@ impl Evaluator<'_> {
     /// `lambda a=x: body`: its defaults are evaluated now, its body only when it is called.
     pub(super) fn lambda(&mut self, node: Node) -> Value {
         self.scan_names(node);
-        Value::new(ValueKind::Function { name: "<lambda>".into(), at: usize::MAX }, span(node))
+        self.sharing.new_object(Value::new(ValueKind::Function { name: "<lambda>".into(), at: usize::MAX }, span(node)))
     }
 
     /// Reports a NameError for the first undefined name used inside `node`.

@@ -72,6 +72,14 @@ impl Sharing {
         }
         stale
     }
+    /// `value`, a new object (a function: `==` compares functions by identity), with an
+    /// identity of its own.
+    pub(super) fn new_object(&mut self, mut value: Value) -> Value {
+        self.last += 1;
+        value.identity = self.last;
+        value
+    }
+
     /// Gives every list and dict in `value` an identity (keeping those it has) and records
     /// them as copied: the caller is about to copy `value`.
     pub(super) fn label(&mut self, value: &mut Value) {

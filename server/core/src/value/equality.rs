@@ -19,8 +19,9 @@ pub fn key_hash(v: &Value) -> Option<u64> {
             | ValueKind::Dict(_)
             | ValueKind::Slice(_)
             | ValueKind::Set(_)
-            | ValueKind::Method { .. }
-            | ValueKind::Function { .. } => return None,
+            | ValueKind::Method { .. } => return None,
+            ValueKind::Function { .. } if v.identity == 0 => return None,
+            ValueKind::Function { .. } => (10u8, v.identity).hash(h),
             ValueKind::None => 0u8.hash(h),
             ValueKind::Bool(_) | ValueKind::Int(_) | ValueKind::Float(_) => {
                 let x = v.as_number()?;
@@ -58,7 +59,9 @@ pub fn py_eq(a: &Value, b: &Value) -> Option<bool> {
     Some(match (&a.kind, &b.kind) {
         // Bound methods are equal where their objects are the same one.
         (Unknown(_), _) | (_, Unknown(_)) | (Method { .. }, _) | (_, Method { .. }) => return Option::None,
-        // One `def` run twice makes two functions: which object this is is not known.
+        // A function equals itself only: the object each `def` or `lambda` run made (one
+        // `def` run twice makes two), where both are known by their identity.
+        (Function { .. }, Function { .. }) if a.identity != 0 && b.identity != 0 => a.identity == b.identity,
         (Function { .. }, _) | (_, Function { .. }) => return Option::None,
         (None, None) => true,
         (Str(x), Str(y)) => x == y,

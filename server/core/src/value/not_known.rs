@@ -16,6 +16,9 @@ pub struct NotKnown {
     pub not_iterable: bool,
     /// What iterating it gives, where known (`range(3)`, `zip(a, b)`, `d.items()`).
     pub items: Option<Box<KnownItems>>,
+    /// A str's text where only the addresses of objects it shows are not known
+    /// (`f"{f}"`: `<function f at 0x…>`), as a message prints it.
+    pub shown: Option<Box<str>>,
 }
 
 /// What iterating a value known by its type gives.
