@@ -475,6 +475,8 @@ impl Value {
                 format!("{{{}}}", parts.join(", "))
             }
             ValueKind::Dtype { canonical, .. } => canonical.clone(),
+            // Built into every CPython; another module's repr names its file (not known here).
+            ValueKind::Module(name) if is_always_built_in(name) => format!("<module '{name}' (built-in)>"),
             ValueKind::Module(name) => format!("<module '{name}'>"),
             ValueKind::Builtin(name) if is_builtin_class(name) => format!("<class '{name}'>"),
             ValueKind::Builtin(name) => format!("<built-in function {name}>"),
@@ -508,7 +510,8 @@ impl Value {
         let known = |v: &Value| v.repr_known(addresses);
         match &self.kind {
             ValueKind::Function { .. } => addresses,
-            ValueKind::Module(_) | ValueKind::Method { .. } | ValueKind::Unknown(_) => false,
+            ValueKind::Module(name) => is_always_built_in(name),
+            ValueKind::Method { .. } | ValueKind::Unknown(_) => false,
             ValueKind::BigInt(_) => !self.exceeds_str_digits(),
             ValueKind::List(items) | ValueKind::Tuple(items) => items.iter().all(known),
             ValueKind::Slice(parts) => parts.iter().all(known),
@@ -542,6 +545,12 @@ impl Value {
             _ => self.repr(),
         }
     }
+}
+
+/// Modules built into every CPython build (`sys.builtin_module_names` varies by build
+/// beyond these).
+fn is_always_built_in(module: &str) -> bool {
+    matches!(module, "sys" | "builtins")
 }
 
 /// CPython's default `sys.get_int_max_str_digits()`.

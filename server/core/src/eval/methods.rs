@@ -94,6 +94,10 @@ impl Evaluator<'_> {
             ValueKind::Str(text) => str_method(text, method, args, self.loading.version),
             ValueKind::List(items) => list_method(items, method, args),
             ValueKind::Dict(d) => dict_method(d, method, args),
+            // A new set of the same elements.
+            ValueKind::Set(elements) if method == "copy" && args.is_empty() => {
+                Some(Ok(ValueKind::Set(elements.clone())))
+            }
             _ => None,
         }?;
         Some(match outcome {

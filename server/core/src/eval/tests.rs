@@ -1690,3 +1690,14 @@ fn functions_equal_themselves_only() {
     ));
     assert_reprs(&d, &[("a", "[True, False, 1]"), ("b", "[False, True]")]);
 }
+
+/// `sys` and `builtins` are built into every CPython: their repr is known (`python3.10` to
+/// `3.13 -c "import sys; print(repr(sys))"`); another module's names its file.
+#[test]
+fn built_in_modules_repr() {
+    let d = manifest("import sys, torch\nmanifest = {'s': f'{sys}', 't': f'{torch}'}\n");
+    assert_reprs(&d, &[("s", "\"<module 'sys' (built-in)>\"")]);
+    // A set's copy is a set of the same elements (token edits 911006).
+    assert_reprs(&manifest("manifest = {'c': {'cpu'}.copy()}\n"), &[("c", "{'cpu'}")]);
+    assert!(d.get("t").unwrap().value.is_unknown());
+}
