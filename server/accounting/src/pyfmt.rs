@@ -1,52 +1,10 @@
 //! Python formatting helpers needed to reproduce torchcts detail texts exactly:
 //! `repr(str)`, `repr(float)`, `format(x, "g")` and `float(str)`.
 
-/// Python's `repr(str)`.
+/// Python's `repr(str)`, as CPython 3.11 (torchcts's Python) escapes it: the characters
+/// its Unicode data calls not printable (an unassigned `\u12bf`, controls, separators).
 pub fn str_repr(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push(quote);
-    for ch in s.chars() {
-        match ch {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if !is_printable(c) => {
-                let code = c as u32;
-                if code <= 0xff {
-                    out.push_str(&format!("\\x{code:02x}"));
-                } else if code <= 0xffff {
-                    out.push_str(&format!("\\u{code:04x}"));
-                } else {
-                    out.push_str(&format!("\\U{code:08x}"));
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
-}
-
-/// An approximation of Python's `str.isprintable()` for the characters manifests contain:
-/// controls, separators other than space, format characters and surrogates/private use
-/// are not printable.
-fn is_printable(c: char) -> bool {
-    let code = c as u32;
-    if code < 0x20 || (0x7f..=0xa0).contains(&code) {
-        return false;
-    }
-    !matches!(
-        code,
-        0xad | 0x34f | 0x61c | 0x115f..=0x1160 | 0x1680 | 0x180e | 0x2000..=0x200f | 0x2028..=0x202f
-            | 0x205f..=0x206f | 0x3000 | 0x3164 | 0xd800..=0xf8ff | 0xfe00..=0xfe0f | 0xfeff
-            | 0xfff0..=0xfffb | 0xe0000..=0xe0fff | 0xf0000..
-    )
+    pyregex::str_repr(s, pyregex::PythonVersion::V3_11)
 }
 
 /// Python's `repr(float)`: the shortest round-tripping digits, in fixed notation when the
@@ -191,5 +149,12 @@ mod tests {
         assert_eq!(str_repr("tab\there\n"), "'tab\\there\\n'");
         assert_eq!(str_repr("é漢😀"), "'é漢😀'");
         assert_eq!(str_repr("\u{7}\u{2028}"), "'\\x07\\u2028'");
+        // CPython 3.11's Unicode data: U+12BF and U+0378 are unassigned, U+D7FF a lone
+        // code point it does not print (`python3.11 -c "print(repr(...))"`; seed 1005006).
+        assert_eq!(str_repr("\u{12bf}loat16"), "'\\u12bfloat16'");
+        assert_eq!(
+            str_repr("\u{85}\u{a0}\u{200b}\u{d7ff}\u{378}caf\u{e9}\u{2028}\u{1f600}"),
+            "'\\x85\\xa0\\u200b\\ud7ff\\u0378caf\u{e9}\\u2028\u{1f600}'"
+        );
     }
 }

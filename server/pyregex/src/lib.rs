@@ -290,6 +290,12 @@ fn compile_inner(pattern: &str, py: PythonVersion) -> CompileResult {
 const DEEP_NESTING: usize = 48;
 const DEEP_STACK_SIZE: usize = 256 << 20;
 
+/// Python's `repr()` of a `str` on the given CPython minor version: which characters it
+/// escapes follows that version's Unicode data (`str.isprintable`).
+pub fn str_repr(s: &str, py: PythonVersion) -> String {
+    unicode::py_repr(py.unicode(), &s.chars().collect::<Vec<char>>())
+}
+
 /// `re.compile(pattern)` on CPython 3.11: the compiled pattern and the warnings emitted,
 /// or the exception raised (with the warnings emitted before it).
 pub fn compile(pattern: &str) -> CompileResult {
