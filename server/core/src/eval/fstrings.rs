@@ -92,15 +92,18 @@ impl Evaluator<'_> {
             return Err("raises".into());
         }
         // `{f}` of a function: its text but for its address (`<function f at 0x…>`).
-        let shown = match (value.shown(), conversion) {
-            (Some(text), None | Some("!s")) => Some(text.to_string()),
-            (None, None | Some("!s" | "!r")) if value.repr_is_exact_but_addresses() => Some(value.repr()),
+        let exact = value.repr_is_exact();
+        // Only where the repr is not exact: an exact value is formatted below, once.
+        let shown = match (exact || spec.is_some(), value.shown(), conversion) {
+            (true, _, _) => None,
+            (false, Some(text), None | Some("!s")) => Some(text.to_string()),
+            (false, None, None | Some("!s" | "!r")) if value.repr_is_exact_but_addresses() => Some(value.repr()),
             _ => None,
         };
-        if let (false, Some(text), None) = (value.repr_is_exact(), shown, &spec) {
+        if let Some(text) = shown {
             return Ok((format!("{label}{text}"), false));
         }
-        if !value.repr_is_exact() {
+        if !exact {
             return Err(match &value.kind {
                 ValueKind::Unknown(why) => why.why.clone(),
                 _ => format!("`{}` in an f-string is not evaluated statically", self.t(field)),
