@@ -94,7 +94,9 @@ fn a_burst_of_edits_ends_with_diagnostics_for_the_last_version_only() {
             .collect()
     };
     let before = versions(&earlier);
-    assert!(before.windows(2).all(|w| w[0] < w[1]), "versions published out of order: {before:?}");
+    // One version may be published twice in a row (the emulation's findings, then again once
+    // CPython's `compile()` answered, `server/cpython.rs`), but never an older after a newer.
+    assert!(before.windows(2).all(|w| w[0] <= w[1]), "versions published out of order: {before:?}");
     assert!(before.iter().all(|&v| v < last));
     // Only the last version may be published again (e.g. once the inventory is loaded).
     assert!(
