@@ -12,6 +12,7 @@ mod builtin;
 mod equality;
 pub mod format_spec;
 mod not_known;
+mod repr;
 mod run_time;
 mod set_order;
 pub mod type_form;
@@ -56,8 +57,13 @@ pub enum ValueKind {
         attr: String,
         canonical: String,
     },
-    /// The `torch` module itself, or another module we only know by name.
-    Module(String),
+    /// The `torch` module itself, or another module we know by name; `repr` is the one the
+    /// loading Python gives it (`<module 'torch' from '/venv/…/torch/__init__.py'>`), where
+    /// it was asked ([`crate::eval::modules::ModuleFiles`]).
+    Module {
+        name: String,
+        repr: Option<std::sync::Arc<str>>,
+    },
     /// A set: its distinct elements in the order written (Python iterates them in hash
     /// order, so only a repr that order cannot change is exact).
     Set(Vec<Value>),
@@ -326,7 +332,7 @@ impl Value {
         union
             || self.is_builtin_instance()
             || self.known_type_not_callable()
-            || matches!(self.kind, ValueKind::Dtype { .. } | ValueKind::Module(_))
+            || matches!(self.kind, ValueKind::Dtype { .. } | ValueKind::Module { .. })
     }
 
     /// Whether iterating this value certainly raises `TypeError: '...' object is not iterable`.
@@ -338,7 +344,7 @@ impl Value {
             || matches!(
                 self.kind,
                 ValueKind::Dtype { .. }
-                    | ValueKind::Module(_)
+                    | ValueKind::Module { .. }
                     | ValueKind::Builtin(_)
                     | ValueKind::Method { .. }
                     | ValueKind::Function { .. }
@@ -392,7 +398,7 @@ impl Value {
             ValueKind::Tuple(_) => "tuple",
             ValueKind::Dict(_) => "dict",
             ValueKind::Dtype { .. } => "dtype",
-            ValueKind::Module(_) => "module",
+            ValueKind::Module { .. } => "module",
             ValueKind::Slice(_) => "slice",
             ValueKind::Set(_) => "set",
             ValueKind::Builtin(name) if is_builtin_class(name) => "type",
@@ -445,7 +451,7 @@ impl Value {
                 !d.entries.is_empty()
             }
             ValueKind::Dtype { .. }
-            | ValueKind::Module(_)
+            | ValueKind::Module { .. }
             | ValueKind::Slice(_)
             | ValueKind::Builtin(_)
             | ValueKind::Method { .. }
@@ -453,72 +459,6 @@ impl Value {
             | ValueKind::TypeForm(_) => true,
             ValueKind::Unknown(_) => return None,
         })
-    }
-
-    /// Python's `repr()`.
-    pub fn repr(&self) -> String {
-        match &self.kind {
-            ValueKind::None => "None".into(),
-            ValueKind::Bool(true) => "True".into(),
-            ValueKind::Bool(false) => "False".into(),
-            ValueKind::Int(i) => i.to_string(),
-            ValueKind::BigInt(b) => b.to_string(),
-            ValueKind::Float(f) => float_repr(*f),
-            ValueKind::Str(s) => str_repr(s),
-            ValueKind::Bytes(b) => bytes_repr(b),
-            ValueKind::List(items) => format!("[{}]", join_reprs(items)),
-            ValueKind::Tuple(items) if items.len() == 1 => format!("({},)", items[0].repr()),
-            ValueKind::Tuple(items) => format!("({})", join_reprs(items)),
-            ValueKind::Dict(d) => {
-                let parts: Vec<String> =
-                    d.entries.iter().map(|e| format!("{}: {}", e.key.repr(), e.value.repr())).collect();
-                format!("{{{}}}", parts.join(", "))
-            }
-            ValueKind::Dtype { canonical, .. } => canonical.clone(),
-            // Built into every CPython; another module's repr names its file (not known here).
-            ValueKind::Module(name) if is_always_built_in(name) => format!("<module '{name}' (built-in)>"),
-            ValueKind::Module(name) => format!("<module '{name}'>"),
-            ValueKind::Builtin(name) if is_builtin_class(name) => format!("<class '{name}'>"),
-            ValueKind::Builtin(name) => format!("<built-in function {name}>"),
-            ValueKind::Method { name, type_name: "builtin_function_or_method", .. } => {
-                format!("<built-in method {name}>")
-            }
-            ValueKind::Method { name, type_name, .. } => format!("<{type_name} {name}>"),
-            // The address is the run's: shown as one not known.
-            ValueKind::Function { name, .. } => format!("<function {name} at 0x\u{2026}>"),
-            ValueKind::TypeForm(form) => form.repr(),
-            ValueKind::Slice(parts) => format!("slice({})", join_reprs(parts.as_slice())),
-            ValueKind::Set(items) if items.is_empty() => "set()".into(),
-            ValueKind::Set(items) => format!("{{{}}}", join_reprs(&set_order(items))),
-            ValueKind::Unknown(_) => "<unknown>".into(),
-        }
-    }
-
-    /// Whether [`Value::repr`] (and [`Value::py_str`]) is exactly what Python prints: not for
-    /// a module (Python names its file), an unknown value, or a dict with unknown entries.
-    pub fn repr_is_exact(&self) -> bool {
-        self.repr_known(false)
-    }
-
-    /// Whether [`Value::repr`] is Python's but for the addresses of the functions it shows
-    /// (`<function f at 0x…>`: the run decides them).
-    pub fn repr_is_exact_but_addresses(&self) -> bool {
-        self.repr_known(true)
-    }
-
-    fn repr_known(&self, addresses: bool) -> bool {
-        let known = |v: &Value| v.repr_known(addresses);
-        match &self.kind {
-            ValueKind::Function { .. } => addresses,
-            ValueKind::Module(name) => is_always_built_in(name),
-            ValueKind::Method { .. } | ValueKind::Unknown(_) => false,
-            ValueKind::BigInt(_) => !self.exceeds_str_digits(),
-            ValueKind::List(items) | ValueKind::Tuple(items) => items.iter().all(known),
-            ValueKind::Slice(parts) => parts.iter().all(known),
-            ValueKind::Set(items) => set_order_is_known(items) && items.iter().all(known),
-            ValueKind::Dict(d) => !d.open && d.entries.iter().all(|e| known(&e.key) && known(&e.value)),
-            _ => true,
-        }
     }
 
     /// A str known by its type, whose text is `shown` but for the addresses it holds.
@@ -537,46 +477,7 @@ impl Value {
             _ => None,
         }
     }
-
-    /// Python's `str()`, as f-strings use it.
-    pub fn py_str(&self) -> String {
-        match &self.kind {
-            ValueKind::Str(s) => s.clone(),
-            _ => self.repr(),
-        }
-    }
-}
-
-/// Modules built into every CPython build (`sys.builtin_module_names` varies by build
-/// beyond these).
-fn is_always_built_in(module: &str) -> bool {
-    matches!(module, "sys" | "builtins")
 }
 
 /// CPython's default `sys.get_int_max_str_digits()`.
 pub const MAX_STR_DIGITS: usize = 4300;
-
-fn join_reprs(items: &[Value]) -> String {
-    items.iter().map(Value::repr).collect::<Vec<_>>().join(", ")
-}
-
-fn bytes_repr(b: &[u8]) -> String {
-    let quote = if b.contains(&b'\'') && !b.contains(&b'"') { '"' } else { '\'' };
-    let mut out = format!("b{quote}");
-    for &byte in b {
-        match byte {
-            b'\\' => out.push_str("\\\\"),
-            b'\n' => out.push_str("\\n"),
-            b'\r' => out.push_str("\\r"),
-            b'\t' => out.push_str("\\t"),
-            c if c as char == quote => {
-                out.push('\\');
-                out.push(c as char);
-            }
-            0x20..=0x7e => out.push(byte as char),
-            _ => out.push_str(&format!("\\x{byte:02x}")),
-        }
-    }
-    out.push(quote);
-    out
-}

@@ -1068,10 +1068,7 @@ fn ours_with_cpython(
         }
         let folders = oracle_folders(&mutant.path);
         match w.module_files(std::slice::from_ref(&module), &folders) {
-            Ok(found) if !found.files.is_empty() => {
-                files.files.extend(found.files);
-                files.submodules.extend(found.submodules);
-            }
+            Ok(found) if !found.files.is_empty() => files.extend(found),
             _ => break,
         }
     }

@@ -26,7 +26,7 @@ pub fn to_py(value: &Value) -> PyValue {
         ValueKind::Dict(d) => PyValue::Dict(d.entries.iter().map(|e| (to_py(&e.key), to_py(&e.value))).collect()),
         ValueKind::Dtype { canonical, .. } => PyValue::Dtype(canonical.clone()),
         ValueKind::Bytes(_)
-        | ValueKind::Module(_)
+        | ValueKind::Module { .. }
         | ValueKind::Slice(_)
         | ValueKind::Set(_)
         | ValueKind::Builtin(_)

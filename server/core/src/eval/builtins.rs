@@ -84,6 +84,7 @@ impl Evaluator<'_> {
             },
             // A value known whole whose repr is not (a function's address): still a str.
             "str" | "repr" if !arg.repr_is_exact() && !arg.contains_unknown() => {
+                self.want_module_reprs(arg);
                 let why = format!("`{fname}()` of a value whose repr is not known statically");
                 return Some(match arg.repr_is_exact_but_addresses() {
                     true => Value::str_shown(arg.repr(), why, s),

@@ -62,7 +62,7 @@ impl Evaluator<'_> {
         if builtin == "dict" && !self.env.contains_key("dict") && !arguments.unpacked {
             return self.dict_call(arguments, s);
         }
-        let torch = matches!(self.env.get("torch"), Some(Value { kind: ValueKind::Module(m), .. }) if m == "torch");
+        let torch = matches!(self.env.get("torch"), Some(Value { kind: ValueKind::Module { name, .. }, .. }) if name == "torch");
         // `open(path)`: the file system is the machine's too, and opening may raise there.
         let opens = builtin == "open" && !self.env.contains_key("open") && !self.bound_before.contains("open");
         if opens {

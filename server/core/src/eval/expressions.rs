@@ -262,10 +262,12 @@ impl Evaluator<'_> {
         let s = span(node);
         let method = base.builtin_method(attr);
         match &base.kind {
-            ValueKind::Module(m) if self.module_attributes.contains_key(&(m.clone(), attr.to_string())) => {
+            ValueKind::Module { name: m, .. }
+                if self.module_attributes.contains_key(&(m.clone(), attr.to_string())) =>
+            {
                 self.assigned_module_attribute(m, attr, s)
             }
-            ValueKind::Module(m) if m == "torch" => match schema().dtype_by_attr(attr) {
+            ValueKind::Module { name: m, .. } if m == "torch" => match schema().dtype_by_attr(attr) {
                 Some(d) => Value::new(ValueKind::Dtype { attr: d.attr.clone(), canonical: d.canonical.clone() }, s),
                 None if !super::modules::module_lacks("torch", attr, self.loading.version)
                     || self.module_attribute_changed_unseen(attr) =>
@@ -283,7 +285,7 @@ impl Evaluator<'_> {
                             Value::unknown(format!("`torch.{attr}` may be set by code not evaluated statically"), s)
                         }
                         _ => match super::modules::torch_submodule(attr) {
-                            Some(name) => Value::new(ValueKind::Module(name.into()), s),
+                            Some(name) => self.module_value(name, s),
                             None => super::modules::typed_module_attribute("torch", attr, self.loading.version, s),
                         },
                     }
@@ -293,7 +295,7 @@ impl Evaluator<'_> {
                     Value::unknown(format!("torch {} has no attribute `{attr}`", schema().torch_version), s)
                 }
             },
-            ValueKind::Module(m) => match self.module_attribute(&m.clone(), attr, s.clone()) {
+            ValueKind::Module { name: m, .. } => match self.module_attribute(&m.clone(), attr, s.clone()) {
                 Some(raised) => raised,
                 None => Value::unknown(format!("`{m}.{attr}` is not evaluated statically"), s),
             },

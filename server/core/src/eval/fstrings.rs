@@ -92,6 +92,7 @@ impl Evaluator<'_> {
             return Err("raises".into());
         }
         // `{f}` of a function: its text but for its address (`<function f at 0x…>`).
+        self.want_module_reprs(&value);
         let exact = value.repr_is_exact();
         // Only where the repr is not exact: an exact value is formatted below, once.
         let shown = match (exact || spec.is_some(), value.shown(), conversion) {

@@ -56,6 +56,9 @@ impl Evaluator<'_> {
             return unknown(self, s);
         }
         let exit = |status: i32, printed: Option<String>| SystemExit { status, printed };
+        if let [arg] = arguments.positional.as_slice() {
+            self.want_module_reprs(arg);
+        }
         let code = match arguments.positional.as_slice() {
             [] => exit(0, None),
             [arg] => match &arg.kind {

@@ -196,6 +196,8 @@ pub fn evaluate_with<'a>(
     }
     if let Some(manifest) = ev.model.manifest.take().filter(|_| ev.model.load_error.is_none()) {
         ev.note_unknowns_inside(&manifest);
+        // Validation's messages show the repr of what the manifest holds.
+        ev.want_module_reprs(&manifest);
         ev.model.manifest = Some(manifest);
     }
     Ok(ev.model)

@@ -35,12 +35,23 @@ pub struct ModuleFiles {
     /// Module name -> its `__file__`; `None`: it has none (built in), which the error shows
     /// as `(unknown location)`. A module the Python could not find is not here.
     pub files: HashMap<String, Option<String>>,
+    /// Module name -> its repr, as `_module_repr_from_spec` makes it (`<module 'torch' from
+    /// '/venv/…/torch/__init__.py'>`, `<module 'os' (frozen)>`); none where it would show
+    /// an address.
+    pub reprs: HashMap<String, String>,
     /// A package's submodules (what `from torch import onnx` imports when torch has no
     /// `onnx` attribute yet); none for a plain module.
     pub submodules: HashMap<String, HashSet<String>>,
 }
 
 impl ModuleFiles {
+    /// Adds what a later answer said.
+    pub fn extend(&mut self, answer: ModuleFiles) {
+        self.files.extend(answer.files);
+        self.submodules.extend(answer.submodules);
+        self.reprs.extend(answer.reprs);
+    }
+
     /// Where the ImportError says `module` is: `(path)` or `(unknown location)`; None when
     /// not asked.
     pub fn location(&self, module: &str) -> Option<String> {
@@ -237,7 +248,7 @@ impl Evaluator<'_> {
             // The platform's path module, by whose name its errors call it (`module
             // 'posixpath' has no attribute 'sp'`).
             let path_module = if cfg!(windows) { "ntpath" } else { "posixpath" };
-            return Some(Value::new(ValueKind::Module(path_module.into()), s));
+            return Some(self.module_value(path_module, s));
         }
         if self.module_attribute_changed_unseen(attr) {
             return None;
@@ -257,6 +268,23 @@ impl Evaluator<'_> {
         }
         self.fail(s.clone(), "AttributeError", format!("module '{module}' has no attribute '{attr}'"));
         Some(Value::unknown(format!("`{module}` has no attribute `{attr}`"), s))
+    }
+
+    /// The module `name` (`torch`, `torch.nn`), with the repr the loading Python gives it
+    /// where that was asked.
+    pub(super) fn module_value(&self, name: &str, s: Span) -> Value {
+        let name = name.split('.').map(str::trim).collect::<Vec<_>>().join(".");
+        let repr = self.loading.module_files.and_then(|f| f.reprs.get(&name)).map(|r| std::sync::Arc::from(r.as_str()));
+        Value::new(ValueKind::Module { name, repr }, s)
+    }
+
+    /// Asks the loading Python for the file of the first module `shown` shows that it was
+    /// not asked about yet: a module's repr names it, and a message may show that repr.
+    pub(super) fn want_module_reprs(&mut self, shown: &Value) {
+        let asked = |name: &str| self.loading.module_files.is_some_and(|f| f.files.contains_key(name));
+        if let Some(name) = shown.modules_lacking_repr().into_iter().find(|name| !asked(name)) {
+            self.model.module_file_wanted.get_or_insert_with(|| name.to_string());
+        }
     }
 
     /// `from module import name` where the module certainly lacks it: the ImportError names

@@ -100,7 +100,8 @@ impl Evaluator<'_> {
                             format!("whether `{full}` can be imported is only known when Python loads the manifest (check-manifest fails if it cannot)"),
                         );
                     }
-                    self.env.insert(first.clone(), Value::new(ValueKind::Module(first), span(name)));
+                    let module = self.module_value(&first, span(name));
+                    self.env.insert(first, module);
                 }
                 "aliased_import" => {
                     let module = name.field(Field::Name).map(|n| self.t(n)).unwrap_or("");
@@ -111,11 +112,7 @@ impl Evaluator<'_> {
                         if module == "torch" {
                             self.model.imports_torch = true;
                         }
-                        let value = if module == "torch" {
-                            Value::new(ValueKind::Module("torch".into()), span(name))
-                        } else {
-                            Value::new(ValueKind::Module(module.to_string()), span(name))
-                        };
+                        let value = self.module_value(module, span(name));
                         self.env.insert(self.t(alias).to_string(), value);
                     }
                 }
@@ -317,7 +314,7 @@ impl Evaluator<'_> {
     /// `owner.attr = value` where `target` is the `owner.attr` node (owner evaluated).
     pub(super) fn set_attribute(&mut self, owner: &Value, target: Node, value: Value) {
         let Some(attr) = target.field(Field::Attribute) else { return };
-        if let ValueKind::Module(module) = &owner.kind {
+        if let ValueKind::Module { name: module, .. } = &owner.kind {
             self.module_attributes.insert((module.clone(), self.t(attr).to_string()), value);
             return;
         }

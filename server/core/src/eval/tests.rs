@@ -1701,3 +1701,39 @@ fn built_in_modules_repr() {
     assert_reprs(&manifest("manifest = {'c': {'cpu'}.copy()}\n"), &[("c", "{'cpu'}")]);
     assert!(d.get("t").unwrap().value.is_unknown());
 }
+
+/// A module's repr names its file, which only the loading Python knows: the analysis asks
+/// for it where the manifest or a message shows the module, and shows what it was told.
+/// (`<module 'torch' from '/venv/…'>` as CPython 3.11 prints `torch` imported there.)
+#[test]
+fn module_reprs_are_asked_for_where_shown() {
+    let text = "import torch, os\nimport torch.nn as nn\nmanifest = {'k': {torch: 1, nn: 2}, 'o': os}\n";
+    let evaluate = |files: Option<&super::modules::ModuleFiles>| {
+        let loading = super::modules::LoadingPython { module_files: files, ..Default::default() };
+        super::evaluate_with(&parse(text, None), text, &Cancel::default(), loading).ok().unwrap()
+    };
+    let model = evaluate(None);
+    assert_eq!(model.module_file_wanted.as_deref(), Some("torch"));
+    let k = &model.manifest.as_ref().unwrap().as_dict().unwrap().get("k").unwrap().value;
+    assert!(!k.repr_is_exact());
+    let mut files = super::modules::ModuleFiles::default();
+    files.files.insert("torch".into(), Some("/venv/torch/__init__.py".into()));
+    files.reprs.insert("torch".into(), "<module 'torch' from '/venv/torch/__init__.py'>".into());
+    let model = evaluate(Some(&files));
+    assert_eq!(model.module_file_wanted.as_deref(), Some("torch.nn"), "the next module not asked yet");
+    files.files.insert("torch.nn".into(), Some("/venv/torch/nn/__init__.py".into()));
+    files.reprs.insert("torch.nn".into(), "<module 'torch.nn' from '/venv/torch/nn/__init__.py'>".into());
+    files.files.insert("os".into(), None);
+    files.reprs.insert("os".into(), "<module 'os' (frozen)>".into());
+    let model = evaluate(Some(&files));
+    assert_eq!(model.module_file_wanted, None);
+    let d = model.manifest.as_ref().unwrap().as_dict().unwrap().clone();
+    assert_reprs(
+        &d,
+        &[
+            ("k", "{<module 'torch' from '/venv/torch/__init__.py'>: 1, <module 'torch.nn' from '/venv/torch/nn/__init__.py'>: 2}"),
+            ("o", "<module 'os' (frozen)>"),
+        ],
+    );
+    assert!(d.get("k").unwrap().value.repr_is_exact());
+}

@@ -29,7 +29,7 @@ impl Value {
             ValueKind::Method { type_name: "builtin_function_or_method", .. } => FUNCTION_ATTRIBUTES,
             // A typing form's message is not this one (see `TypeForm::lacks_attribute`).
             // A function takes any attribute set on it.
-            ValueKind::Module(_)
+            ValueKind::Module { .. }
             | ValueKind::Builtin(_)
             | ValueKind::Method { .. }
             | ValueKind::TypeForm(_)

@@ -34,7 +34,7 @@ pub fn key_hash(v: &Value) -> Option<u64> {
             ValueKind::Str(s) => (2u8, s).hash(h),
             ValueKind::Bytes(b) => (3u8, b).hash(h),
             ValueKind::Dtype { canonical, .. } => (4u8, canonical).hash(h),
-            ValueKind::Module(m) => (5u8, m).hash(h),
+            ValueKind::Module { name, .. } => (5u8, name).hash(h),
             ValueKind::Builtin(name) => (8u8, name).hash(h),
             ValueKind::TypeForm(form) => (9u8, form.hash_key()).hash(h),
             ValueKind::List(items) | ValueKind::Tuple(items) => {
@@ -70,7 +70,7 @@ pub fn py_eq(a: &Value, b: &Value) -> Option<bool> {
         (BigInt(_), Float(_)) | (Float(_), BigInt(_)) => return Option::None,
         (BigInt(_), Int(_) | Bool(_)) | (Int(_) | Bool(_), BigInt(_)) => false,
         (Dtype { canonical: x, .. }, Dtype { canonical: y, .. }) => x == y,
-        (Module(x), Module(y)) => x == y,
+        (Module { name: x, .. }, Module { name: y, .. }) => x == y,
         (Builtin(x), Builtin(y)) => x == y,
         (TypeForm(x), TypeForm(y)) => return x.equals(y),
         (Slice(x), Slice(y)) => return py_eq(&tuple_of(x), &tuple_of(y)),

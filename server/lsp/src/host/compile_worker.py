@@ -8,14 +8,16 @@
 #   {"op": "find_spec", "names": ["orch"], "paths": ["/venv/lib/python3.11/site-packages"]}
 #     -> {"found": {"orch": false}}  (importlib.machinery.PathFinder: no import executed)
 #   {"op": "module_file", "names": ["typing", "sys"], "paths": ["/venv/lib/python3.11/site-packages"]}
-#     -> {"files": {"typing": {"found": true, "file": "/usr/lib/python3.11/typing.py", "submodules": []},
-#                   "sys": {"found": true, "file": null, "submodules": []}}}
+#     -> {"files": {"typing": {"found": true, "file": "/usr/lib/python3.11/typing.py", "submodules": [],
+#                              "repr": "<module 'typing' from '/usr/lib/python3.11/typing.py'>"},
+#                   "sys": {"found": true, "file": null, "submodules": [], "repr": "<module 'sys' (built-in)>"}}}
 #     (the `__file__` the module will have, as `from typing import X` names it in its
 #     ImportError: importlib.util.find_spec of a top-level name imports nothing; a frozen
 #     module's file is its loader_state's; a built-in module has none; one the standard
 #     library lacks is looked for with PathFinder in `paths`, the environment's folders; a
 #     package's submodules are those pkgutil lists in its folders, which `from torch import
-#     onnx` imports)
+#     onnx` imports; the repr is the one the module will have, as `_module_repr_from_spec`
+#     makes it; a dotted name is looked for in its package's folders)
 #
 # compile() is what check-manifest's loader does to the file's bytes before it executes them
 # (importlib's source_to_code); nothing here executes the manifest, and nothing is written.
@@ -51,26 +53,44 @@ def answer(request):
 
 
 def module_file(name, paths):
-    if "." in name:
-        return {"found": False, "file": None}
     loaded = sys.modules.get(name)
     if loaded is not None:
-        found = {"found": True, "file": getattr(loaded, "__file__", None)}
+        found = {"found": True, "file": getattr(loaded, "__file__", None), "repr": module_repr(repr(loaded))}
         return dict(found, submodules=submodules(getattr(loaded, "__path__", None)))
-    from importlib.machinery import PathFinder
-    from importlib.util import find_spec
-
-    try:
-        spec = find_spec(name) or PathFinder.find_spec(name, paths)
-    except Exception:
-        spec = None
+    spec = find_module_spec(name, paths)
     if spec is None:
         return {"found": False, "file": None}
     if spec.origin == "frozen":
         file = getattr(spec.loader_state, "filename", None)
     else:
         file = spec.origin if spec.has_location else None
-    return {"found": True, "file": file, "submodules": submodules(spec.submodule_search_locations)}
+    from importlib._bootstrap import _module_repr_from_spec
+
+    found = {"found": True, "file": file, "repr": module_repr(_module_repr_from_spec(spec))}
+    return dict(found, submodules=submodules(spec.submodule_search_locations))
+
+
+def find_module_spec(name, paths):
+    # A submodule (`torch.nn`) is looked for in its package's folders, as the import system
+    # does once the package is imported; here the package is not imported.
+    from importlib.machinery import PathFinder
+    from importlib.util import find_spec
+
+    top, _, rest = name.partition(".")
+    try:
+        spec = find_spec(top) or PathFinder.find_spec(top, paths)
+        for part in rest.split(".") if rest else []:
+            if spec is None or not spec.submodule_search_locations:
+                return None
+            spec = PathFinder.find_spec(spec.name + "." + part, list(spec.submodule_search_locations))
+    except Exception:
+        return None
+    return spec
+
+
+def module_repr(text):
+    # A repr showing a loader object's address is the run's, not known here.
+    return None if " at 0x" in text else text
 
 
 def submodules(locations):

@@ -147,6 +147,9 @@ impl Worker {
             let submodules = entry["submodules"].as_array();
             if entry["found"].as_bool() == Some(true) && submodules.is_some() {
                 files.files.insert(name.clone(), entry["file"].as_str().map(str::to_string));
+                if let Some(repr) = entry["repr"].as_str() {
+                    files.reprs.insert(name.clone(), repr.to_string());
+                }
                 let listed = submodules.into_iter().flatten().filter_map(|s| s.as_str().map(str::to_string));
                 files.submodules.insert(name.clone(), listed.collect());
             }
@@ -245,8 +248,7 @@ impl Workers {
         let (known, asked) = files.entry(python.to_path_buf()).or_default();
         asked.insert(module.to_string());
         let answered = !found.files.is_empty();
-        known.files.extend(found.files);
-        known.submodules.extend(found.submodules);
+        known.extend(found);
         Ok(answered)
     }
 
@@ -365,6 +367,23 @@ mod tests {
         assert!(!files.contains_key("no_such_module_here"));
         let json = &worker.module_files(&["json".into()], &[]).unwrap().submodules["json"];
         assert!(json.contains("decoder") && !json.contains("nope"), "{json:?}");
+        // Reprs as the same Python prints the imported modules (a submodule's found in its
+        // package's folders, the package not imported).
+        let names = ["json".to_string(), "sys".into(), "os".into(), "json.decoder".into(), "json.nope".into()];
+        let reprs = worker.module_files(&names, &[]).unwrap().reprs;
+        let printed = std::process::Command::new(&python)
+            .args([
+                "-I",
+                "-S",
+                "-c",
+                "import json, sys, os, json.decoder; print(json, sys, os, json.decoder, sep='\\n')",
+            ])
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+            .unwrap();
+        let ours: Vec<&str> = names[..4].iter().map(|n| reprs[n].as_str()).collect();
+        assert_eq!(ours.join("\n"), printed);
+        assert!(!reprs.contains_key("json.nope"));
         // The one-shot form the CLI uses.
         let once = compile_once(&python, b"x = (\n", "m.py", "x = (\n").unwrap();
         assert_eq!(once.error, Some(("'(' was never closed".to_string(), 1)));

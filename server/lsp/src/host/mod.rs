@@ -214,8 +214,7 @@ impl Surroundings {
         }
         match worker.module_files(std::slice::from_ref(&module), &self.module_folders) {
             Ok(found) if !found.files.is_empty() => {
-                files.files.extend(found.files);
-                files.submodules.extend(found.submodules);
+                files.extend(found);
                 true
             }
             _ => false,
