@@ -470,6 +470,14 @@ impl Value {
         value
     }
 
+    /// Keeps `shown` as what `str()` of this value not known prints (an exception made
+    /// with known arguments: its message).
+    pub fn set_shown(&mut self, shown: Option<String>) {
+        if let ValueKind::Unknown(not_known) = &mut self.kind {
+            not_known.shown = shown.map(String::into_boxed_str);
+        }
+    }
+
     /// The text of a str known but for the addresses it holds (see [`Value::str_shown`]).
     pub fn shown(&self) -> Option<&str> {
         match &self.kind {

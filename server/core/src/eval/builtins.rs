@@ -68,6 +68,9 @@ impl Evaluator<'_> {
             self.fail(s.clone(), exception, message);
             return Some(Value::unknown("raises", s));
         }
+        if let (Some((_, message)), "str") = (arg.made_exception(), fname) {
+            return Some(Value::new(ValueKind::Str(message.to_string()), s));
+        }
         // A dict view's items are known where it is made (`sorted(d.keys())`).
         if arg.contains_unknown_but_items() {
             return None;

@@ -81,7 +81,11 @@ impl Evaluator<'_> {
         let shadowed = self.env.contains_key(builtin) || self.bound_before.contains(builtin);
         match super::builtins::result_type(builtin, &arguments) {
             Some(type_name) if !shadowed && function.is_some_and(|f| f.kind() == "identifier") => {
-                let value = Value::unknown_of_type(type_name, Operators::NoneDefined, Callable::No, why, s.clone());
+                let mut value = Value::unknown_of_type(type_name, Operators::NoneDefined, Callable::No, why, s.clone());
+                // An exception made, not raised: what `raise` of it prints (`str()` of it).
+                if crate::value::raisable(builtin) && !arguments.unpacked && arguments.keywords.is_empty() {
+                    value.set_shown(super::load_error::exception_message(builtin, &arguments.positional));
+                }
                 // A range iterates as often as asked; an iterator once.
                 match super::comprehensions::builtin_items(builtin, &arguments.positional, s) {
                     Some(items) => value.with_items(items, builtin != "range"),

@@ -93,6 +93,17 @@ impl Evaluator<'_> {
         }
         // `{f}` of a function: its text but for its address (`<function f at 0x…>`).
         self.want_module_reprs(&value);
+        if let (Some((_, message)), None | Some("!s"), None | Some("")) =
+            (value.made_exception(), conversion, spec.as_deref())
+        {
+            return Ok((format!("{label}{message}"), true));
+        }
+        // An exception formats as `object` does: no format spec (CPython 3.10-3.13).
+        let exception = value.known_type().filter(|t| crate::value::raisable(t));
+        if let (Some(class), None, Some(_)) = (exception, conversion, spec.as_deref().filter(|s| !s.is_empty())) {
+            self.fail(span(field), "TypeError", format!("unsupported format string passed to {class}.__format__"));
+            return Err("raises".into());
+        }
         let exact = value.repr_is_exact();
         // Only where the repr is not exact: an exact value is formatted below, once.
         let shown = match (exact || spec.is_some(), value.shown(), conversion) {

@@ -163,6 +163,12 @@ impl Evaluator<'_> {
         if let Some(class) = class_of(self, &value) {
             return Some(Ok((class, String::new())));
         }
+        // An exception made earlier (`e = KeyError("k")`), unless code may have set its `args`.
+        if let Some((class, message)) =
+            value.made_exception().filter(|_| !self.attributes_set_on_unknown.contains("args"))
+        {
+            return Some(Ok((class, message.to_string())));
+        }
         is_no_exception(&value).then_some(Err(()))
     }
 
@@ -175,7 +181,7 @@ impl Evaluator<'_> {
 /// `str(Class(*args))` for a [`raisable`](crate::value::raisable) class (CPython 3.10-3.13): no argument an empty
 /// message, one its str (a `KeyError`'s repr), more the tuple's repr. None where a
 /// value's str is not known.
-fn exception_message(class: &str, args: &[Value]) -> Option<String> {
+pub(super) fn exception_message(class: &str, args: &[Value]) -> Option<String> {
     if !args.iter().all(Value::repr_is_exact) {
         return None;
     }

@@ -1737,3 +1737,22 @@ fn module_reprs_are_asked_for_where_shown() {
     );
     assert!(d.get("k").unwrap().value.repr_is_exact());
 }
+
+/// An exception made and raised later prints the message it was made with; `str()` and
+/// `f"{e}"` show it; a format spec raises as for `object`. (The real check-manifest's
+/// answers, torchcts 0.4.1 on CPython 3.11.)
+#[test]
+fn an_exception_made_then_raised() {
+    assert_load_errors(&[
+        ("e = KeyError('k')\nraise e\n", "'k'"),
+        ("e = ValueError('bad', 2)\nraise e\n", "('bad', 2)"),
+        ("e = ValueError(*'ab')\nraise e\n", "('a', 'b')"),
+        ("e = ValueError()\nraise e from None\n", ""),
+        ("e = KeyError('k')\nx = f'{e:>4}'\n", "unsupported format string passed to KeyError.__format__"),
+    ]);
+    let d = manifest("e = KeyError('k')\nmanifest = {'v': str(e) + f'{e!s:}', 'w': f'{e}'}\n");
+    assert_reprs(&d, &[("v", "\"'k''k'\""), ("w", "\"'k'\"")]);
+    // Code that sets `args` changes the message: not claimed.
+    let model = eval("e = RuntimeError('a')\ne.args = ('b',)\nraise e\n");
+    assert!(model.load_error.is_none());
+}

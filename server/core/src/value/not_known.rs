@@ -16,8 +16,9 @@ pub struct NotKnown {
     pub not_iterable: bool,
     /// What iterating it gives, where known (`range(3)`, `zip(a, b)`, `d.items()`).
     pub items: Option<Box<KnownItems>>,
-    /// A str's text where only the addresses of objects it shows are not known
-    /// (`f"{f}"`: `<function f at 0x…>`), as a message prints it.
+    /// What `str()` of it prints, as a message shows it: a str's text where only the
+    /// addresses of objects it shows are not known (`f"{f}"`: `<function f at 0x…>`), an
+    /// exception's message (`KeyError("k")`: `'k'`).
     pub shown: Option<Box<str>>,
 }
 
@@ -117,6 +118,19 @@ impl Value {
     pub fn known_type(&self) -> Option<&'static str> {
         match &self.kind {
             ValueKind::Unknown(not_known) => not_known.type_name,
+            _ => None,
+        }
+    }
+
+    /// An exception made, not raised, with known arguments (`KeyError("k")`): its class and
+    /// message, what `raise` of it and `str()` of it print (`'k'`).
+    pub fn made_exception(&self) -> Option<(&'static str, &str)> {
+        match &self.kind {
+            ValueKind::Unknown(NotKnown { type_name: Some(class), shown: Some(message), .. })
+                if super::raisable(class) =>
+            {
+                Some((class, message))
+            }
             _ => None,
         }
     }
