@@ -90,7 +90,7 @@ impl Evaluator<'_> {
             return None;
         }
         // A generator or a coroutine returns itself, unrun.
-        if self.text[body.byte_range()].contains("yield") || self.t(definition).starts_with("async") {
+        if holds_any(body, &["yield"]) || self.t(definition).starts_with("async") {
             return None;
         }
         let mut cursor = body.walk();
@@ -120,9 +120,9 @@ impl Evaluator<'_> {
             return None;
         }
         let Some(value) = returned.named_child(0) else { return Some((reads, None)) };
-        // `:=` binds a local, `yield` makes a generator: not a plain expression.
-        let text = &self.text[value.byte_range()];
-        if text.contains(":=") || text.contains("yield") || text.contains("await") {
+        // `:=` binds a local, `yield` makes a generator: not a plain expression. (Read from
+        // the tree: a name may hold `await`, a string `yield`.)
+        if holds_any(value, &["named_expression", "yield", "await"]) {
             return None;
         }
         Some((reads, Some(span(value))))
@@ -282,13 +282,18 @@ fn bind_arguments(
 /// Whether evaluating `expression` calls nothing and binds nothing (no call, `:=`, lambda,
 /// `yield` or `await` inside): as a statement, what it raises is all it does.
 fn runs_no_code(expression: Node) -> bool {
+    !holds_any(expression, &["call", "named_expression", "lambda", "yield", "await", "ERROR"])
+}
+
+/// Whether `expression` is, or holds, a node of one of `kinds`.
+fn holds_any(expression: Node, kinds: &[&str]) -> bool {
     let mut pending = vec![expression];
     while let Some(node) = pending.pop() {
-        if matches!(node.kind(), "call" | "named_expression" | "lambda" | "yield" | "await" | "ERROR") {
-            return false;
+        if kinds.contains(&node.kind()) {
+            return true;
         }
         let mut cursor = node.walk();
         pending.extend(node.named_children(&mut cursor));
     }
-    true
+    false
 }

@@ -1756,3 +1756,19 @@ fn an_exception_made_then_raised() {
     let model = eval("e = RuntimeError('a')\ne.args = ('b',)\nraise e\n");
     assert!(model.load_error.is_none());
 }
+
+/// A simple function is told from a generator or coroutine by its tree, not its text: a
+/// name holding `await`, a string holding `yield` leave it simple. (Seed 913000; the real
+/// check-manifest, torchcts 0.4.1 on CPython 3.11.)
+#[test]
+fn a_function_whose_text_holds_yield_or_await_is_still_run() {
+    assert_load_errors(&[(
+        "def f(*names, enabled=True):\n    return {n: enabled for n in namawaites}\nx = f('a', enabled=False)\n",
+        "name 'namawaites' is not defined",
+    )]);
+    let d = manifest("def f(a):\n    return 'yield' + a\nmanifest = {'v': f('2')}\n");
+    assert_reprs(&d, &[("v", "'yield2'")]);
+    // A generator is not run: its value is the generator object.
+    let d = manifest("def f(a):\n    x = yield\n    return a\nmanifest = {'v': f('2')}\n");
+    assert!(d.get("v").unwrap().value.is_unknown());
+}
