@@ -40,7 +40,7 @@ impl Evaluator<'_> {
                 collect_target_names(target, self.text, &mut names);
             }
         }
-        let walrus = self.text[node.byte_range()].contains(":=");
+        let walrus = super::functions::holds_any(node, &["named_expression"]);
         if node.kind() == "generator_expression"
             || walrus
             || body.len() != 1

@@ -286,7 +286,7 @@ fn runs_no_code(expression: Node) -> bool {
 }
 
 /// Whether `expression` is, or holds, a node of one of `kinds`.
-fn holds_any(expression: Node, kinds: &[&str]) -> bool {
+pub(super) fn holds_any(expression: Node, kinds: &[&str]) -> bool {
     let mut pending = vec![expression];
     while let Some(node) = pending.pop() {
         if kinds.contains(&node.kind()) {

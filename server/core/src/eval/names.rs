@@ -66,6 +66,15 @@ impl Evaluator<'_> {
             let children: Vec<Node> = match n.kind() {
                 // A lambda's body runs when it is called: only its defaults are read now.
                 "lambda" => lambda_defaults(n),
+                // `y := x` reads x and binds y in the enclosing scope (a comprehension's
+                // too), to a value not known here.
+                "named_expression" => {
+                    if let Some(name) = n.field(Field::Name) {
+                        let why = "bound by `:=` in an expression not evaluated statically";
+                        self.env.insert(self.t(name).to_string(), Value::unknown(why, span(name)));
+                    }
+                    n.field(Field::Value).into_iter().collect()
+                }
                 "list_comprehension" | "set_comprehension" | "dictionary_comprehension" | "generator_expression" => {
                     match self.comprehension_reached(n, &local) {
                         Some(parts) => parts,

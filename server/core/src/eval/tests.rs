@@ -1772,3 +1772,19 @@ fn a_function_whose_text_holds_yield_or_await_is_still_run() {
     let d = manifest("def f(a):\n    x = yield\n    return a\nmanifest = {'v': f('2')}\n");
     assert!(d.get("v").unwrap().value.is_unknown());
 }
+
+/// `:=` in a comprehension not evaluated binds its name in the module, to a value not
+/// known: a later read is no NameError; where the body never runs the name stays unbound.
+/// A `:=` only inside a string leaves the comprehension evaluated. (The real
+/// check-manifest, torchcts 0.4.1 on CPython 3.11.)
+#[test]
+fn a_walrus_in_a_comprehension_binds_in_the_module() {
+    let model = eval("m = [y := x for x in 'ab']\nmanifest = {'v': y}\n");
+    assert!(model.load_error.is_none());
+    assert!(model.manifest.unwrap().as_dict().unwrap().get("v").unwrap().value.is_unknown());
+    assert_load_errors(&[
+        ("m = [y := x for x in '']\nmanifest = {'v': y}\n", "name 'y' is not defined"),
+        ("m = [y := z for x in 'ab']\n", "name 'z' is not defined"),
+    ]);
+    assert_reprs(&manifest("manifest = {'v': [x for x in ':=']}\n"), &[("v", "[':', '=']")]);
+}
