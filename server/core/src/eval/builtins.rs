@@ -22,6 +22,9 @@ impl Evaluator<'_> {
             self.fail(s.clone(), exception, message);
             return Some(Value::unknown("raises", s));
         }
+        if let (false, true, "type", Some(arg)) = (shadowed, one_argument, fname, args.positional.first()) {
+            return class_of(arg).map(|class| Value::new(ValueKind::Builtin(class), s));
+        }
         if let (false, "min" | "max") = (shadowed, fname) {
             return self.extreme_call(fname, args, s);
         }
@@ -528,3 +531,15 @@ pub(crate) const PYTHON_BUILTINS: &[&str] = &[
     "vars",
     "zip",
 ];
+
+/// `type(x)` where x's class is a builtin the manifest can name (`<class 'int'>`,
+/// `<class 'KeyError'>`); None for another (`NoneType`, `module`) or one not known.
+fn class_of(value: &Value) -> Option<&'static str> {
+    let class = match &value.kind {
+        ValueKind::Unknown(_) => value.known_type()?,
+        _ => value.type_name(),
+    };
+    // An unknown object of a class named in capitals is no builtin's (`TorchVersion`).
+    let builtin = class.starts_with(char::is_lowercase) && crate::value::is_builtin_class(class);
+    ((builtin && class != "object") || crate::value::raisable(class)).then_some(class)
+}

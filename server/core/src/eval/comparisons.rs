@@ -254,6 +254,9 @@ fn identical(left: &Value, right: &Value) -> Option<bool> {
         (NoneType, NoneType) => Some(true),
         (Bool(a), Bool(b)) => Some(a == b),
         (NoneType | Bool(_), _) | (_, NoneType | Bool(_)) => Some(false),
+        // One object per builtin and per dtype (`type([]) is list`, `torch.float is torch.float32`).
+        (ValueKind::Builtin(a), ValueKind::Builtin(b)) => Some(a == b),
+        (ValueKind::Dtype { canonical: a, .. }, ValueKind::Dtype { canonical: b, .. }) => Some(a == b),
         _ if std::mem::discriminant(&left.kind) != std::mem::discriminant(&right.kind) => Some(false),
         _ => None,
     }

@@ -1788,3 +1788,27 @@ fn a_walrus_in_a_comprehension_binds_in_the_module() {
     ]);
     assert_reprs(&manifest("manifest = {'v': [x for x in ':=']}\n"), &[("v", "[':', '=']")]);
 }
+
+/// `type(x)` of a value whose class is a builtin the manifest can name, and `is` between
+/// builtins and between dtypes (one object each). (The real check-manifest, torchcts 0.4.1
+/// on CPython 3.11.)
+#[test]
+fn type_of_a_value_and_identity_of_builtins() {
+    let d = manifest(concat!(
+        "import torch\n",
+        "manifest = {'v': [type(1), type([]) is list, type(int), type(True), type(range(2)), type(KeyError()), type({}) is dict, type(2) is bool],\n",
+        "            'd': [torch.float is torch.float32, torch.half is torch.float32]}\n",
+    ));
+    assert_reprs(
+        &d,
+        &[
+            (
+                "v",
+                "[<class 'int'>, True, <class 'type'>, <class 'bool'>, <class 'range'>, <class 'KeyError'>, True, False]",
+            ),
+            ("d", "[True, False]"),
+        ],
+    );
+    // Classes the manifest cannot name are not claimed (`<class 'NoneType'>`).
+    assert!(manifest("manifest = {'v': type(None)}\n").get("v").unwrap().value.is_unknown());
+}
