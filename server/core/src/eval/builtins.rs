@@ -71,8 +71,8 @@ impl Evaluator<'_> {
             self.fail(s.clone(), exception, message);
             return Some(Value::unknown("raises", s));
         }
-        if let (Some((_, message)), "str") = (arg.made_exception(), fname) {
-            return Some(Value::new(ValueKind::Str(message.to_string()), s));
+        if let Some(value) = of_value_not_known(fname, arg, &s) {
+            return Some(value);
         }
         // A dict view's items are known where it is made (`sorted(d.keys())`).
         if arg.contains_unknown_but_items() {
@@ -542,4 +542,17 @@ fn class_of(value: &Value) -> Option<&'static str> {
     // An unknown object of a class named in capitals is no builtin's (`TorchVersion`).
     let builtin = class.starts_with(char::is_lowercase) && crate::value::is_builtin_class(class);
     ((builtin && class != "object") || crate::value::raisable(class)).then_some(class)
+}
+
+/// `str()` of an exception made with known arguments (its message), `len()` of a sized
+/// value known by its type only (an int not known: `len(sys.argv)`).
+fn of_value_not_known(fname: &str, arg: &Value, s: &Span) -> Option<Value> {
+    match (fname, arg.made_exception(), arg.known_type()) {
+        ("str", Some((_, message)), _) => Some(Value::new(ValueKind::Str(message.to_string()), s.clone())),
+        ("len", _, Some("list" | "tuple" | "str" | "bytes" | "set" | "dict")) => {
+            let why = "the length of a value not known statically";
+            Some(Value::unknown_of_type("int", Operators::NotModelled, Callable::No, why, s.clone()))
+        }
+        _ => None,
+    }
 }

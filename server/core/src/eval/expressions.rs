@@ -7,7 +7,7 @@ use super::operators::binary;
 use super::{first_named, span, Evaluator};
 use crate::fields::{Field, FieldChild};
 use crate::schema::schema;
-use crate::value::{Dict, Value, ValueKind};
+use crate::value::{Callable, Dict, Operators, Value, ValueKind};
 use tree_sitter::Node;
 
 /// Expressions nested deeper than this are not evaluated (an information note says so);
@@ -194,6 +194,16 @@ impl Evaluator<'_> {
             return Value::unknown("incomplete expression", s);
         };
         let v = self.expr(arg);
+        // `-len(x)`: an int, not known.
+        if v.is_typed_number() && matches!(self.t(op), "-" | "+" | "~") {
+            return Value::unknown_of_type(
+                "int",
+                Operators::NotModelled,
+                Callable::No,
+                "an int not known statically",
+                s,
+            );
+        }
         // `+sys.argv`: a list, whatever its items.
         let v = match v.type_known() {
             Some(typed) if matches!(self.t(op), "-" | "+" | "~") => typed,

@@ -1812,3 +1812,21 @@ fn type_of_a_value_and_identity_of_builtins() {
     // Classes the manifest cannot name are not claimed (`<class 'NoneType'>`).
     assert!(manifest("manifest = {'v': type(None)}\n").get("v").unwrap().value.is_unknown());
 }
+
+/// `len()` of a sized value known by its type only is an int not known: its type errors
+/// are claimed, nothing computed from a stand-in (`-n` stays not known). (The real
+/// check-manifest, torchcts 0.4.1 on CPython 3.11.)
+#[test]
+fn the_length_of_a_value_known_by_its_type_is_an_int() {
+    assert_load_errors(&[
+        ("import sys\nn = len(sys.argv)\nx = n + 'a'\n", "unsupported operand type(s) for +: 'int' and 'str'"),
+        ("import sys\nn = -len(sys.argv)\nx = n + 'a'\n", "unsupported operand type(s) for +: 'int' and 'str'"),
+        ("import sys\nn = len(sys.argv)\nx = n < 'a'\n", "'<' not supported between instances of 'int' and 'str'"),
+        ("import sys\nn = len(sys.argv)\nn += 1\nx = n['a']\n", "'int' object is not subscriptable"),
+        ("import sys\nn = len(sys.argv)\nx = n.foo\n", "'int' object has no attribute 'foo'"),
+    ]);
+    let d = manifest("import sys\nn = len(sys.argv)\nmanifest = {'a': -n, 'b': n + 1, 'c': n * 2, 'd': n % 1}\n");
+    for key in ["a", "b", "c", "d"] {
+        assert!(d.get(key).unwrap().value.is_unknown(), "{key}");
+    }
+}
