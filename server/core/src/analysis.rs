@@ -67,6 +67,22 @@ pub struct Analysis {
 }
 
 impl Analysis {
+    /// The lines `torchcts check-manifest` prints (banner excluded), in order: the
+    /// outcome's, with what the manifest's `print()` calls wrote to stdout after the stderr
+    /// lines and before `Manifest is valid!` (a terminal shows them first; each stream
+    /// keeps its order). Empty lines are left out, as the parity corpus leaves them.
+    pub fn check_lines(&self) -> Vec<(crate::check::Stream, String)> {
+        let mut lines = self.check.lines();
+        if self.syntax_error.is_some() || self.model.printed.is_empty() {
+            return lines;
+        }
+        let printed = self.model.printed.split('\n').filter(|l| !l.is_empty());
+        let at = lines.iter().position(|(stream, _)| *stream == crate::check::Stream::Stdout).unwrap_or(lines.len());
+        let printed: Vec<_> = printed.map(|l| (crate::check::Stream::Stdout, l.to_string())).collect();
+        lines.splice(at..at, printed);
+        lines
+    }
+
     /// Whether CPython's own `compile()` should judge this text (where one may be asked):
     /// the emulation found a syntax error, or tree-sitter found one the emulation did not
     /// name, or we report an error loading the module (which CPython raises only for a text

@@ -170,7 +170,7 @@ mod tests {
 
     fn check_lines(text: &str) -> (i32, Vec<String>) {
         let analysis = analyze(text, &AnalysisInput::default());
-        (analysis.check.exit_code(), analysis.check.lines().into_iter().map(|(_, line)| line).collect())
+        (analysis.check.exit_code(), analysis.check_lines().into_iter().map(|(_, line)| line).collect())
     }
 
     fn parse_failure(text: &str) -> String {
@@ -178,6 +178,23 @@ mod tests {
         assert_eq!(code, 1, "{lines:?}");
         assert_eq!(lines.len(), 1, "{lines:?}");
         lines[0].strip_prefix("Failed to parse manifest: ").unwrap_or(&lines[0]).to_string()
+    }
+
+    /// What `print()` wrote goes to stdout: after the stderr lines, before `Manifest is
+    /// valid!`, empty lines left out (the real check-manifest's lines, stderr then stdout,
+    /// as the parity corpus and the differential's oracle keep them; seed 913016).
+    #[test]
+    fn printed_lines_are_stdouts() {
+        let valid = "print('hello')
+print()
+manifest = {'manifest_version': 1, 'device_name': 'auto', 'capabilities': {'inference': True}}
+";
+        assert_eq!(check_lines(valid), (0, vec!["hello".to_string(), "Manifest is valid!".to_string()]));
+        let invalid = "manifest = {'manifest_version': 1, 'device_name': 'auto', 'capabilities': {'inference': True}, \
+                       'custom_test_dirs': print('missing_a', 'missing_b')}\n";
+        let expected = ["Error: 'custom_test_dirs' must be a list of strings", "missing_a missing_b"];
+        assert_eq!(check_lines(invalid), (1, expected.map(str::to_string).to_vec()));
+        assert_eq!(check_lines("print('x')\nraise ValueError('y')\n").1, ["Failed to parse manifest: y", "x"]);
     }
 
     /// A value known only by a type the schema does not take fails its `isinstance` checks

@@ -190,7 +190,7 @@ pub fn skips_report(source: Source, options: &SkipsOptions) -> Result<Value, Api
     let python = surroundings.python;
     let analysis = surroundings.analyze_whole(&loaded.text, None);
     let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) else {
-        let lines: Vec<String> = analysis.check.lines().into_iter().map(|(_, line)| line).collect();
+        let lines: Vec<String> = analysis.check_lines().into_iter().map(|(_, line)| line).collect();
         return Err(ApiError::Invalid(format!(
             "{}: the manifest does not evaluate: {}",
             loaded.display,

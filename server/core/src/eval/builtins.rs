@@ -22,11 +22,13 @@ impl Evaluator<'_> {
             self.fail(s.clone(), exception, message);
             return Some(Value::unknown("raises", s));
         }
-        if let (false, true, "type", Some(arg)) = (shadowed, one_argument, fname, args.positional.first()) {
-            return class_of(arg).map(|class| Value::new(ValueKind::Builtin(class), s));
-        }
-        if let (false, "min" | "max") = (shadowed, fname) {
-            return self.extreme_call(fname, args, s);
+        match (shadowed, fname, args.positional.as_slice()) {
+            (false, "print", _) => return self.print_call(args, s),
+            (false, "type", [arg]) if one_argument => {
+                return class_of(arg).map(|c| Value::new(ValueKind::Builtin(c), s))
+            }
+            (false, "min" | "max", _) => return self.extreme_call(fname, args, s),
+            _ => {}
         }
         let known = !args.positional.iter().any(Value::contains_unknown);
         if let (false, false, true, true, "range") = (shadowed, args.unpacked, args.keywords.is_empty(), known, fname) {

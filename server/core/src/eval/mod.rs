@@ -38,6 +38,7 @@ pub mod modules;
 mod names;
 mod number_strings;
 mod operators;
+mod printing;
 mod sets;
 mod sharing;
 mod slices;
@@ -77,6 +78,8 @@ pub struct ManifestModel {
     /// Where a `manifest = {` was read from a broken part of the tree (its entries are the
     /// ones tree-sitter still reads): a half-typed file's, or one tree-sitter misreads.
     pub recovered: Option<Span>,
+    /// What the module's `print()` calls write to stdout while it loads (`printing.rs`).
+    pub printed: String,
 }
 
 /// Runs the module statically, top to bottom, and says what `manifest` ends up holding.

@@ -1830,3 +1830,20 @@ fn the_length_of_a_value_known_by_its_type_is_an_int() {
         assert!(d.get(key).unwrap().value.is_unknown(), "{key}");
     }
 }
+
+/// `print()` gives None and writes to check-manifest's stdout; a `sep` or `end` that is no
+/// str raises. (The real check-manifest, torchcts 0.4.1 on CPython 3.11; seed 913016.)
+#[test]
+fn print_writes_and_gives_none() {
+    let model = eval("x = print('a', 1, [2], sep='-', end='!')\nprint()\nmanifest = {'v': print('m', 'n')}\n");
+    assert_eq!(model.printed, "a-1-[2]!\nm n\n");
+    assert_reprs(model.manifest.unwrap().as_dict().unwrap(), &[("v", "None")]);
+    assert_load_errors(&[
+        ("print(1, sep=2)\n", "sep must be None or a string, not int"),
+        ("print(1, end=[])\n", "end must be None or a string, not list"),
+    ]);
+    // What a value not known prints is not claimed.
+    let model = eval("import sys\nprint(sys.argv)\n");
+    assert_eq!(model.printed, "");
+    assert!(model.notes.iter().any(|n| n.message.contains("what `print()` writes")));
+}

@@ -18,7 +18,7 @@ pub fn side(text: &str) -> Result<Side, String> {
     let analysis = analyze(text, &AnalysisInput::default());
     match analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) {
         Some(manifest) => Ok(Side { facts: av::facts(manifest), not_static: av::unknown_inputs(manifest) }),
-        None => Err(analysis.check.lines().into_iter().map(|(_, line)| line).collect::<Vec<_>>().join("\n")),
+        None => Err(analysis.check_lines().into_iter().map(|(_, line)| line).collect::<Vec<_>>().join("\n")),
     }
 }
 

@@ -279,7 +279,7 @@ fn print_diagnostics(path: &Path, analysis: &Analysis, python_line: &str) {
     }
     outln!();
     outln!("== torchcts check-manifest would print (exit code {})", analysis.check.exit_code());
-    for (_, line) in analysis.check.lines() {
+    for (_, line) in analysis.check_lines() {
         outln!("{line}");
     }
     if super::regex_note::answer_depends_on_python(analysis) {

@@ -381,7 +381,7 @@ pub(super) fn left_to_the_exit(analysis: Analysis) {
 
 /// One manifest's text output: check-manifest's lines as it prints them, then ours on stderr.
 fn print_text(analysis: &Analysis, shown: &str, args: &CheckArgs) {
-    for (stream, line) in analysis.check.lines() {
+    for (stream, line) in analysis.check_lines() {
         match stream {
             Stream::Stdout if !args.quiet => outln!("{line}"),
             Stream::Stderr if !(args.quiet && line.starts_with("Warning: ")) => errln!("{line}"),
@@ -500,7 +500,7 @@ pub fn report<'a>(path: &Path, analysis: &'a Analysis) -> CheckReport<'a> {
             }
         })
         .collect();
-    let lines = analysis.check.lines().into_iter().map(|(stream, text)| OutputLine { stream, text }).collect();
+    let lines = analysis.check_lines().into_iter().map(|(stream, text)| OutputLine { stream, text }).collect();
     CheckReport {
         check_manifest_output: lines,
         exit_code: analysis.check.exit_code(),

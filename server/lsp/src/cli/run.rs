@@ -318,7 +318,7 @@ fn entry_tests(
     let inventory = accounting.load_inventory(manifest)?;
     let analysis = accounting.surroundings(manifest, config).analyze_whole(text, None);
     let dict = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()).ok_or_else(|| {
-        let lines: Vec<String> = analysis.check.lines().into_iter().map(|(_, line)| line).collect();
+        let lines: Vec<String> = analysis.check_lines().into_iter().map(|(_, line)| line).collect();
         format!("{}: {}", manifest.display(), lines.join("\n"))
     })?;
     let target = torchcts_core::runnable::target_at_key_path(&analysis, key_path)?;

@@ -139,7 +139,7 @@ fn one(
     let python = surroundings.python;
     let analysis = surroundings.analyze_whole(&text, None);
     let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) else {
-        let lines: Vec<String> = analysis.check.lines().into_iter().map(|(_, line)| line).collect();
+        let lines: Vec<String> = analysis.check_lines().into_iter().map(|(_, line)| line).collect();
         return failed(lines.join("\n"), 1);
     };
     let mut facts = av::facts(manifest);

@@ -220,7 +220,7 @@ fn build_record(
     let inventory = flags.load_inventory(path).map_err(|e| format!("torchcts-lsp report: {e}"))?;
     let analysis = flags.surroundings(path, None).analyze_whole(&text, None);
     let Some(manifest) = analysis.model.manifest.as_ref().and_then(|m| m.as_dict()) else {
-        let lines: Vec<String> = analysis.check.lines().into_iter().map(|(_, line)| line).collect();
+        let lines: Vec<String> = analysis.check_lines().into_iter().map(|(_, line)| line).collect();
         return Err(format!("{}: {}", input.shown(), lines.join("\n")));
     };
     let mut facts = av::facts(manifest);

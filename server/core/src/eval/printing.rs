@@ -1,0 +1,51 @@
+//! `print(...)` while the manifest loads: it writes to check-manifest's stdout (before
+//! `Manifest is valid!`), and gives None. What it writes is kept where every argument's
+//! `str()` is known ([`super::ManifestModel::printed`]); otherwise a note says so.
+
+use super::builtin_arguments::CallArguments;
+use super::Evaluator;
+use crate::value::{Span, Value, ValueKind};
+
+impl Evaluator<'_> {
+    /// `print(*objects, sep=' ', end='\n', file=None, flush=False)`: None where it
+    /// returns, or raising as CPython 3.10-3.13 do for a `sep` or `end` that is no str.
+    /// (Keywords it lacks are refused before, `builtin_arguments`.) None where the call is
+    /// not evaluated (its arguments not all known).
+    pub(super) fn print_call(&mut self, args: &CallArguments, s: Span) -> Option<Value> {
+        // `str()` of an int over 4,300 digits raises: not claimed here.
+        if args.unpacked || args.positional.iter().any(Value::exceeds_str_digits) {
+            return None;
+        }
+        let keyword = |name: &str| args.keywords.iter().find(|(k, _)| k.py_str() == name).map(|(_, v)| v);
+        let mut text_of = |name: &str, default: &str| -> Result<Option<String>, ()> {
+            match keyword(name).map(|v| &v.kind) {
+                None | Some(ValueKind::None) => Ok(Some(default.to_string())),
+                Some(ValueKind::Str(text)) => Ok(Some(text.clone())),
+                Some(ValueKind::Unknown(_)) => Ok(None),
+                Some(_) => {
+                    let type_name = keyword(name).map_or("object", Value::exception_type_name);
+                    self.fail(s.clone(), "TypeError", format!("{name} must be None or a string, not {type_name}"));
+                    Err(())
+                }
+            }
+        };
+        let (Ok(sep), Ok(end)) = (text_of("sep", " "), text_of("end", "\n")) else {
+            return Some(Value::unknown("raises", s));
+        };
+        let to_stdout = keyword("file").is_none_or(|f| matches!(f.kind, ValueKind::None));
+        if !to_stdout {
+            self.note(s.clone(), "what `print(file=...)` writes is not followed statically".to_string());
+            return Some(Value::new(ValueKind::None, s));
+        }
+        let shown: Option<Vec<String>> =
+            args.positional.iter().map(|v| v.repr_is_exact().then(|| v.py_str())).collect();
+        match (shown, sep, end) {
+            (Some(shown), Some(sep), Some(end)) => {
+                self.model.printed.push_str(&shown.join(&sep));
+                self.model.printed.push_str(&end);
+            }
+            _ => self.note(s.clone(), "what `print()` writes is not known statically".to_string()),
+        }
+        Some(Value::new(ValueKind::None, s))
+    }
+}
