@@ -164,7 +164,8 @@ impl Evaluator<'_> {
     /// knows it (`if torch.cuda.is_available():`): then so do the names it binds.
     fn block_not_evaluated(&mut self, node: Node, decided_by: Option<&str>) {
         // `if not torch.cuda.is_available(): raise ...`: said, not assumed silently.
-        if let Some(ending) = ending_statement(node, self.text) {
+        let ending = ending_statement(node, self.text);
+        if let Some(ending) = ending {
             let code: String = self.t(ending).lines().next().unwrap_or("").chars().take(60).collect();
             let header = decided_by.map(|why| format!(" ({why})")).unwrap_or_default();
             let message = format!(
@@ -210,6 +211,15 @@ impl Evaluator<'_> {
                     node.kind().trim_end_matches("_statement").trim_end_matches("_clause")
                 ),
             );
+        }
+        // `if torch.cuda.is_available(): x = undefined_name`: said too, once the names the
+        // block binds are not known.
+        if ending.is_none() {
+            let mut cursor = node.walk();
+            let alternatives: Vec<Node> = node.children_by_field_name("alternative", &mut cursor).collect();
+            for clause in std::iter::once(node).chain(alternatives) {
+                self.block_may_raise(clause, decided_by);
+            }
         }
     }
 }

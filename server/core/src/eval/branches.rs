@@ -70,12 +70,7 @@ impl Evaluator<'_> {
             if self.model.load_error.is_some() || self.stopped.is_some() || has_effects(branch) {
                 continue;
             }
-            let notes = self.model.notes.len();
-            let _ = self.expr(branch);
-            for dropped in self.model.notes.split_off(notes) {
-                self.noted.remove(&(dropped.span, dropped.message));
-            }
-            if let Some(error) = self.model.load_error.take() {
+            if let Some(error) = self.raised_aside(branch) {
                 let line = branch.start_position().row + 1;
                 let code: String = self.t(branch).chars().take(60).collect();
                 // Where the machine or the command line decides, the reason says so.
@@ -88,6 +83,48 @@ impl Evaluator<'_> {
                     error.exception, error.message
                 );
                 self.stopped.get_or_insert(why);
+            }
+        }
+    }
+}
+
+impl Evaluator<'_> {
+    /// What evaluating `expression` (without effects) raises, evaluated aside: its notes
+    /// dropped, no load error kept.
+    fn raised_aside(&mut self, expression: Node) -> Option<super::LoadError> {
+        let notes = self.model.notes.len();
+        let _ = self.expr(expression);
+        for dropped in self.model.notes.split_off(notes) {
+            self.noted.remove(&(dropped.span, dropped.message));
+        }
+        self.model.load_error.take()
+    }
+
+    /// A block not evaluated (its header not known): its first statement that certainly
+    /// raises where it runs (an expression, or an assignment's value, without effects;
+    /// the names the block binds are already not known) is said in an information note,
+    /// as a `raise` there is (`blocks.rs`): the findings assume it does not run.
+    pub(super) fn block_may_raise(&mut self, block: Node, decided_by: Option<&str>) {
+        let body = ["consequence", "body"].into_iter().find_map(|f| block.child_by_field_name(f)).unwrap_or(block);
+        let mut cursor = body.walk();
+        let statements: Vec<Node> = body.named_children(&mut cursor).collect();
+        for statement in statements {
+            let name_target = |a: &Node| a.field(Field::Left).is_some_and(|t| t.kind() == "identifier");
+            let value = match statement.named_child(0).filter(|_| statement.kind() == "expression_statement") {
+                Some(a) if a.kind() == "assignment" && name_target(&a) => a.field(Field::Right),
+                Some(a) if a.kind() == "assignment" => None,
+                expression => expression,
+            };
+            let Some(value) = value.filter(|v| !has_effects(*v)) else { return };
+            if let Some(error) = self.raised_aside(value) {
+                let code: String = self.t(statement).lines().next().unwrap_or("").chars().take(60).collect();
+                let header = decided_by.map(|why| format!(" ({why})")).unwrap_or_default();
+                let message = format!(
+                    "`{code}` raises {} ({}) where it runs, and whether it runs is only known when Python runs it{header}; the findings assume it does not",
+                    error.exception, error.message
+                );
+                self.note(span(statement), message);
+                return;
             }
         }
     }

@@ -1847,3 +1847,25 @@ fn print_writes_and_gives_none() {
     assert_eq!(model.printed, "");
     assert!(model.notes.iter().any(|n| n.message.contains("what `print()` writes")));
 }
+
+/// A block not evaluated whose statement certainly raises where it runs gets an
+/// information note naming the exception (a typo in a branch only the GPU machine runs);
+/// the findings go on, as for a `raise` there. (Python 3.11: `1/0` raises
+/// ZeroDivisionError('division by zero'), `{}['k']` KeyError('k').)
+#[test]
+fn a_statement_that_raises_in_a_block_not_evaluated_is_noted() {
+    let model = eval(concat!(
+        "import torch\n",
+        "if torch.cuda.is_available():\n    y = 2\n    x = undefined_name + y\n",
+        "else:\n    z = {}['k']\n",
+        "manifest = {'v': 1}\n",
+    ));
+    assert!(model.load_error.is_none());
+    let notes: Vec<&str> = model.notes.iter().map(|n| n.message.as_str()).collect();
+    let raises = |code: &str, error: &str| notes.iter().any(|n| n.starts_with(code) && n.contains(error));
+    assert!(raises("`x = undefined_name + y` raises NameError", "(name 'undefined_name' is not defined)"), "{notes:?}");
+    assert!(raises("`z = {}['k']` raises KeyError", "('k')"), "{notes:?}");
+    // A block whose first statement has effects (a call) is not looked into further.
+    let model = eval("import torch\nif torch.cuda.is_available():\n    f()\n    x = 1/0\nmanifest = {}\n");
+    assert!(!model.notes.iter().any(|n| n.message.contains("ZeroDivisionError")));
+}
