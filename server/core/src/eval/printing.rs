@@ -9,28 +9,35 @@ use crate::value::{Span, Value, ValueKind};
 impl Evaluator<'_> {
     /// `print(*objects, sep=' ', end='\n', file=None, flush=False)`: None where it
     /// returns, or raising as CPython 3.10-3.13 do for a `sep` or `end` that is no str.
-    /// (Keywords it lacks are refused before, `builtin_arguments`.) None where the call is
-    /// not evaluated (its arguments not all known).
+    /// (Keywords it lacks are refused before, `builtin_arguments`.) None where whether it
+    /// raises is not known (`*args`, a `sep` of a type not known).
     pub(super) fn print_call(&mut self, args: &CallArguments, s: Span) -> Option<Value> {
         // `str()` of an int over 4,300 digits raises: not claimed here.
         if args.unpacked || args.positional.iter().any(Value::exceeds_str_digits) {
             return None;
         }
         let keyword = |name: &str| args.keywords.iter().find(|(k, _)| k.py_str() == name).map(|(_, v)| v);
-        let mut text_of = |name: &str, default: &str| -> Result<Option<String>, ()> {
-            match keyword(name).map(|v| &v.kind) {
-                None | Some(ValueKind::None) => Ok(Some(default.to_string())),
-                Some(ValueKind::Str(text)) => Ok(Some(text.clone())),
-                Some(ValueKind::Unknown(_)) => Ok(None),
-                Some(_) => {
-                    let type_name = keyword(name).map_or("object", Value::exception_type_name);
-                    self.fail(s.clone(), "TypeError", format!("{name} must be None or a string, not {type_name}"));
-                    Err(())
-                }
+        // Ok(None): a str not known.
+        let text_of = |name: &str, default: &str| -> Option<Result<Option<String>, &'static str>> {
+            let Some(value) = keyword(name) else { return Some(Ok(Some(default.to_string()))) };
+            match &value.kind {
+                ValueKind::None => Some(Ok(Some(default.to_string()))),
+                ValueKind::Str(text) => Some(Ok(Some(text.clone()))),
+                ValueKind::Unknown(_) => match value.known_type()? {
+                    "str" => Some(Ok(None)),
+                    other => Some(Err(other)),
+                },
+                _ => Some(Err(value.exception_type_name())),
             }
         };
-        let (Ok(sep), Ok(end)) = (text_of("sep", " "), text_of("end", "\n")) else {
-            return Some(Value::unknown("raises", s));
+        let (sep, end) = (text_of("sep", " ")?, text_of("end", "\n")?);
+        let (sep, end) = match (sep, end) {
+            (Ok(sep), Ok(end)) => (sep, end),
+            (Err(type_name), _) | (_, Err(type_name)) => {
+                let name = if matches!(text_of("sep", " "), Some(Err(_))) { "sep" } else { "end" };
+                self.fail(s.clone(), "TypeError", format!("{name} must be None or a string, not {type_name}"));
+                return Some(Value::unknown("raises", s));
+            }
         };
         let to_stdout = keyword("file").is_none_or(|f| matches!(f.kind, ValueKind::None));
         if !to_stdout {

@@ -1841,6 +1841,8 @@ fn print_writes_and_gives_none() {
     assert_load_errors(&[
         ("print(1, sep=2)\n", "sep must be None or a string, not int"),
         ("print(1, end=[])\n", "end must be None or a string, not list"),
+        ("print(1, sep=2, end=3)\n", "sep must be None or a string, not int"),
+        ("import sys\nprint(1, sep=sys.argv)\n", "sep must be None or a string, not list"),
     ]);
     // What a value not known prints is not claimed.
     let model = eval("import sys\nprint(sys.argv)\n");
