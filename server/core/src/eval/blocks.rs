@@ -87,8 +87,12 @@ impl Evaluator<'_> {
             return false;
         }
         let Some(taken) = condition.truthy() else { return false };
+        // Run, whether or not it raised (`run_block`'s false): it is no block left unevaluated.
         if taken {
-            return node.child_by_field_name("consequence").is_none_or(|body| self.run_block(body));
+            if let Some(body) = node.child_by_field_name("consequence") {
+                self.run_block(body);
+            }
+            return true;
         }
         for (at, &alternative) in alternatives.iter().enumerate() {
             match alternative.kind() {
@@ -110,12 +114,16 @@ impl Evaluator<'_> {
                             return true;
                         }
                     }
-                    let body = alternative.child_by_field_name("consequence");
-                    return body.is_none_or(|body| self.run_block(body));
+                    if let Some(body) = alternative.child_by_field_name("consequence") {
+                        self.run_block(body);
+                    }
+                    return true;
                 }
                 "else_clause" => {
-                    let body = alternative.child_by_field_name("body");
-                    return body.is_none_or(|body| self.run_block(body));
+                    if let Some(body) = alternative.child_by_field_name("body") {
+                        self.run_block(body);
+                    }
+                    return true;
                 }
                 _ => {}
             }

@@ -105,6 +105,9 @@ impl Evaluator<'_> {
     /// the names the block binds are already not known) is said in an information note,
     /// as a `raise` there is (`blocks.rs`): the findings assume it does not run.
     pub(super) fn block_may_raise(&mut self, block: Node, decided_by: Option<&str>) {
+        if self.model.load_error.is_some() || self.stopped.is_some() {
+            return;
+        }
         let body = ["consequence", "body"].into_iter().find_map(|f| block.child_by_field_name(f)).unwrap_or(block);
         let mut cursor = body.walk();
         let statements: Vec<Node> = body.named_children(&mut cursor).collect();

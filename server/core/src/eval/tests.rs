@@ -1871,3 +1871,14 @@ fn a_statement_that_raises_in_a_block_not_evaluated_is_noted() {
     let model = eval("import torch\nif torch.cuda.is_available():\n    f()\n    x = 1/0\nmanifest = {}\n");
     assert!(!model.notes.iter().any(|n| n.message.contains("ZeroDivisionError")));
 }
+
+/// A branch taken that raises is the load error, whichever branch: it was run, not left
+/// unevaluated (seed 1006031; the real check-manifest raised each).
+#[test]
+fn a_taken_branch_that_raises_is_the_load_error() {
+    assert_load_errors(&[
+        ("if (level := 3) > 2:\n    name = f'cpu-{lev_el}'\nmanifest = {}\n", "name 'lev_el' is not defined"),
+        ("if 3 < 2:\n    pass\nelif 1:\n    x = 1/0\nmanifest = {}\n", "division by zero"),
+        ("if 3 < 2:\n    pass\nelse:\n    x = {}['k']\nmanifest = {}\n", "'k'"),
+    ]);
+}
