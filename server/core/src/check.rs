@@ -64,6 +64,16 @@ impl CheckOutcome {
             };
             return CheckOutcome::ParseFailed { message };
         }
+        // Code tree-sitter misread in a text that compiles, before anything raised: what
+        // Python runs there may raise, or give another value.
+        if let Some((at, line)) = &model.misread {
+            if load.is_none_or(|err| err.span.start > at.start) {
+                let reason = format!(
+                    "line {line}: tree-sitter reads it otherwise than Python, so what runs there is not evaluated statically"
+                );
+                return CheckOutcome::NotStatic { reason };
+            }
+        }
         if let Some(exit) = load.and_then(|err| err.system_exit.as_ref()) {
             return CheckOutcome::Exited { status: exit.status, printed: exit.printed.clone() };
         }
@@ -178,6 +188,22 @@ mod tests {
         assert_eq!(code, 1, "{lines:?}");
         assert_eq!(lines.len(), 1, "{lines:?}");
         lines[0].strip_prefix("Failed to parse manifest: ").unwrap_or(&lines[0]).to_string()
+    }
+
+    /// Where CPython says the text compiles but tree-sitter read part of an evaluated
+    /// statement as a syntax error (an f-string field's `:=>6` read as a walrus), what runs
+    /// there is not known: no claim, unless something raised before it (seed 913027: the
+    /// real check-manifest raised NameError inside that field).
+    #[test]
+    fn code_tree_sitter_misreads_in_a_text_that_compiles_is_not_claimed() {
+        let text = "manifest = {'manifest_version': f'{memo or ry:=>6}', 'device_name': 'cpu', 'capabilities': {'inference': True}}\n";
+        let compiled = crate::cpython::CompileAnswer::new(text, None);
+        let analysis = analyze(text, &AnalysisInput { compiled: Some(&compiled), ..AnalysisInput::default() });
+        assert_eq!(analysis.check.exit_code(), 2, "{:?}", analysis.check_lines());
+        let before = format!("x = {{}}['k']\n{text}");
+        let compiled = crate::cpython::CompileAnswer::new(&before, None);
+        let analysis = analyze(&before, &AnalysisInput { compiled: Some(&compiled), ..AnalysisInput::default() });
+        assert_eq!(analysis.check_lines()[0].1, "Failed to parse manifest: 'k'");
     }
 
     /// What `print()` wrote goes to stdout: after the stderr lines, before `Manifest is

@@ -142,7 +142,10 @@ impl Evaluator<'_> {
             "call" => self.call(node),
             "comparison_operator" => self.comparison(node),
             "slice" => self.slice(node),
-            "ERROR" => Value::unknown("syntax error", s),
+            "ERROR" => {
+                self.model.misread.get_or_insert((s.clone(), node.start_position().row + 1));
+                Value::unknown("syntax error", s)
+            }
             "lambda" => self.lambda(node),
             "named_expression" => self.named_expression(node),
             kind if kind.ends_with("comprehension") || kind == "generator_expression" => self.comprehension(node),
@@ -392,6 +395,7 @@ impl Evaluator<'_> {
                 // A pair that swallowed a syntax error may have the wrong value.
                 let value = if child.has_error() {
                     d.open = true;
+                    self.model.misread.get_or_insert((span(child), child.start_position().row + 1));
                     Value::unknown("syntax error in this entry", span(v))
                 } else {
                     self.expr(v)

@@ -80,6 +80,9 @@ pub struct ManifestModel {
     pub recovered: Option<Span>,
     /// What the module's `print()` calls write to stdout while it loads (`printing.rs`).
     pub printed: String,
+    /// The first code evaluated as tree-sitter's syntax error (its place and line): where
+    /// the text compiles, tree-sitter misread it, and what Python runs there is not known.
+    pub misread: Option<(Span, usize)>,
 }
 
 /// Runs the module statically, top to bottom, and says what `manifest` ends up holding.
