@@ -1,14 +1,28 @@
 //! Python builtins: the calls evaluated on known arguments, and the names that exist
 //! without being defined (builtins and the standard-library modules safe to import).
 
-use super::comparisons::first_sort_comparison_raises;
 use super::number_strings::number_of;
+use super::sorting::{sort, Sorted};
 use super::Evaluator;
 use crate::value::{Callable, Operators, Span, Value, ValueKind};
 
 pub(super) use super::builtin_arguments::CallArguments;
 
 impl Evaluator<'_> {
+    /// `sorted(x)` of the items x gives: the list, or what a comparison raises (for the
+    /// types alone too: `sorted([1, f"{f}"])`), as CPython sorts (`sorting.rs`); None where
+    /// not known.
+    fn sorted_now(&mut self, arg: &Value, s: &Span) -> Option<Value> {
+        match sort(&arg.iterated()?, self.loading.version) {
+            Sorted::Raises((exception, message)) => {
+                self.fail(s.clone(), exception, message);
+                Some(Value::unknown("raises", s.clone()))
+            }
+            Sorted::Done(sorted) => Some(Value::new(ValueKind::List(sorted), s.clone())),
+            Sorted::NotKnown => None,
+        }
+    }
+
     /// `float("nan")`, `int("4")`, `str(x)`, `len(x)`, `list(x)`, `tuple(x)`, `sorted(x)`
     /// and `bool(x)` on known arguments (unless the name was rebound).
     pub(super) fn builtin_call(&mut self, fname: &str, args: &CallArguments, s: Span) -> Option<Value> {
@@ -67,11 +81,8 @@ impl Evaluator<'_> {
                 s,
             ));
         };
-        // Its first comparison may raise for the types alone (`sorted([1, f"{f}"])`).
-        let sort_raises = (fname == "sorted").then(|| arg.iterated().and_then(|i| first_sort_comparison_raises(&i)));
-        if let Some((exception, message)) = sort_raises.flatten() {
-            self.fail(s.clone(), exception, message);
-            return Some(Value::unknown("raises", s));
+        if let Some(sorted) = (fname == "sorted").then(|| self.sorted_now(arg, &s)).flatten() {
+            return Some(sorted);
         }
         if let Some(value) = of_value_not_known(fname, arg, &s) {
             return Some(value);
@@ -116,20 +127,12 @@ impl Evaluator<'_> {
 /// `sorted(arg)` where its items are known and of one order every Python agrees on (strs
 /// only, or numbers only); a set's order does not matter to its sorted list.
 fn sorted_items(arg: &Value) -> Option<Vec<Value>> {
-    let mut v = match &arg.kind {
-        ValueKind::Set(elements) => elements.clone(),
-        _ => arg.iterated()?,
-    };
-    if v.len() < 2 {
-        // Nothing to compare: any one item is sorted.
-    } else if v.iter().all(|x| x.as_str().is_some()) {
-        v.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
-    } else if v.iter().all(|x| x.as_number().is_some()) {
-        v.sort_by(|a, b| a.as_number().partial_cmp(&b.as_number()).unwrap_or(std::cmp::Ordering::Equal));
-    } else {
-        return None;
+    // A set whose iteration order is not known: only an order every input order gives.
+    let ValueKind::Set(elements) = &arg.kind else { return None };
+    match sort(elements, crate::regex_check::PythonVersion::V3_13) {
+        Sorted::Done(sorted) => Some(sorted),
+        _ => None,
     }
-    Some(v)
 }
 
 /// `zip(a, 1)`, `map(f, 1)`: the first of the iterables zip, map, filter or enumerate take

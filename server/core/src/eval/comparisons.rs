@@ -8,7 +8,7 @@ use std::cmp::Ordering;
 use tree_sitter::Node;
 
 /// An exception: its type and `str()` of it.
-type Raise = (&'static str, String);
+pub(super) type Raise = (&'static str, String);
 
 impl Evaluator<'_> {
     /// `a op1 b op2 c ...`: the operands are evaluated left to right, and evaluation stops at
@@ -89,16 +89,6 @@ pub(super) fn compare(op: &str, left: &Value, right: &Value) -> Result<Option<bo
         "is" => Ok(identical(left, right)),
         "is not" => Ok(identical(left, right).map(|i| !i)),
         _ => Ok(None),
-    }
-}
-
-/// What sorting `items` raises where its first comparison does: `items[1] < items[0]`, the
-/// first CPython 3.10-3.13 make (`[b"a", "b"].sort()`: `'<' not supported between instances
-/// of 'str' and 'bytes'`). None where it does not raise, or is not known.
-pub(super) fn first_sort_comparison_raises(items: &[Value]) -> Option<Raise> {
-    match items {
-        [first, second, ..] => order(second, first, "<").err(),
-        _ => None,
     }
 }
 

@@ -2,8 +2,9 @@
 //! which they are, and their change applied to a value the evaluator holds, with what they
 //! certainly raise (`KeyError` of `pop` or `set.remove`, `ValueError` of `list.remove`).
 
-use super::comparisons::first_sort_comparison_raises;
 use super::items::Raised;
+use super::sorting::{sort, Sorted};
+use crate::regex_check::PythonVersion;
 use crate::value::{py_eq, Dict, Span, Value, ValueKind};
 
 /// Whether `method` changes a container of this kind in place (`list.pop`, `dict.update`,
@@ -62,6 +63,7 @@ pub(super) fn apply_method(
     args: &[Value],
     call_span: Span,
     raises: &mut Option<Raised>,
+    python: PythonVersion,
 ) -> bool {
     match (&mut current.kind, method) {
         (ValueKind::Dict(d), "update") if args.len() == 1 => {
@@ -143,7 +145,7 @@ pub(super) fn apply_method(
                 false
             }
         }
-        _ => emptied_or_reordered(current, method, args, call_span, raises),
+        _ => emptied_or_reordered(current, method, args, call_span, raises, python),
     }
 }
 
@@ -155,6 +157,7 @@ fn emptied_or_reordered(
     args: &[Value],
     call_span: Span,
     raises: &mut Option<Raised>,
+    python: PythonVersion,
 ) -> bool {
     match (&mut current.kind, method) {
         (ValueKind::List(items) | ValueKind::Set(items), "clear") if args.is_empty() => {
@@ -169,22 +172,17 @@ fn emptied_or_reordered(
             items.reverse();
             true
         }
-        // Only strs, or only numbers (not NaN): an order every Python agrees on.
-        (ValueKind::List(items), "sort") if args.is_empty() => {
-            if let Some((exception, message)) = first_sort_comparison_raises(items) {
+        (ValueKind::List(items), "sort") if args.is_empty() => match sort(items, python) {
+            Sorted::Done(sorted) => {
+                *items = sorted;
+                true
+            }
+            Sorted::Raises((exception, message)) => {
                 *raises = Some((call_span, exception, message));
                 true
-            } else if items.iter().all(|i| matches!(i.kind, ValueKind::Str(_))) {
-                items.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
-                true
-            } else if items.iter().all(|i| i.as_number().is_some_and(|n| !n.is_nan())) {
-                // Stable, as Python's: equal numbers keep their order.
-                items.sort_by(|a, b| a.as_number().partial_cmp(&b.as_number()).unwrap_or(std::cmp::Ordering::Equal));
-                true
-            } else {
-                false
             }
-        }
+            Sorted::NotKnown => false,
+        },
         _ => false,
     }
 }
@@ -230,7 +228,8 @@ impl super::Evaluator<'_> {
         }
         let mut copy = object.clone();
         let mut raises = None;
-        let understood = apply_method(&mut copy, method, &arguments.positional, s.clone(), &mut raises);
+        let understood =
+            apply_method(&mut copy, method, &arguments.positional, s.clone(), &mut raises, self.loading.version);
         if let Some((at, exception, message)) = raises {
             self.fail(at, exception, message);
             return Some(Value::unknown("raises", s));

@@ -42,6 +42,7 @@ mod printing;
 mod sets;
 mod sharing;
 mod slices;
+mod sorting;
 mod statements;
 #[cfg(test)]
 mod tests;

@@ -488,6 +488,7 @@ impl Evaluator<'_> {
         let mut raises = None;
         let mut understood = false;
         // Taken out while the environment is borrowed, and put back.
+        let version = self.loading.version;
         let mut sharing = std::mem::take(&mut self.sharing);
         let mut self_copy = None;
         if let Some(current) = self.at_path(&root, &path) {
@@ -502,7 +503,7 @@ impl Evaluator<'_> {
                 let apply = |copy: &mut Value, cut: Value| {
                     let ValueKind::Tuple(cut) = cut.kind else { return false };
                     let mut raised = None;
-                    apply_method(copy, method, &cut, s.clone(), &mut raised) && raised.is_none()
+                    apply_method(copy, method, &cut, s.clone(), &mut raised, version) && raised.is_none()
                 };
                 if let Some((value, copy)) = sharing.unroll_self_reference(current, &bundle, apply) {
                     self_copy = Some((identity, copy));
@@ -513,7 +514,7 @@ impl Evaluator<'_> {
                 }
             }
             let args = if recursive { unrolled.as_deref() } else { args };
-            understood = args.is_some_and(|args| apply_method(current, method, args, s, &mut raises));
+            understood = args.is_some_and(|args| apply_method(current, method, args, s, &mut raises, version));
             if !understood && unknown_otherwise {
                 let identity = current.identity;
                 *current = Value::unknown("changed by a method not evaluated statically", current.span.clone());

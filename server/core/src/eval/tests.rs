@@ -1101,8 +1101,11 @@ fn sorting_raises_where_its_first_comparison_does() {
         ("x = sorted([[1], (1,)])\n", "'<' not supported between instances of 'tuple' and 'list'"),
     ];
     assert_load_errors(&cases);
-    // A later comparison raises too (`[1, 2, 'a']`), but which one first is timsort's.
-    assert_eq!(load_error("x = sorted([1, 2, 'a'])\n"), None);
+    // A later comparison raises too: timsort's order decides which (`sorting.rs`).
+    assert_eq!(
+        load_error("x = sorted([1, 2, 'a'])\n").as_deref(),
+        Some("'<' not supported between instances of 'str' and 'int'")
+    );
 }
 
 /// A call's keywords with a `**`: merged in order, a name given twice raising there and a
@@ -1881,4 +1884,19 @@ fn a_taken_branch_that_raises_is_the_load_error() {
         ("if 3 < 2:\n    pass\nelif 1:\n    x = 1/0\nmanifest = {}\n", "division by zero"),
         ("if 3 < 2:\n    pass\nelse:\n    x = {}['k']\nmanifest = {}\n", "'k'"),
     ]);
+}
+
+/// `sorted()` and `list.sort()` compare as CPython 3.10-3.12 do, so the comparison that
+/// raises, and its operands' order, are CPython's (the real check-manifest, torchcts 0.4.1
+/// on CPython 3.11; `tests/sort_differential.rs` checks 600 lists against a CPython).
+#[test]
+fn sorting_raises_at_cpythons_comparison() {
+    assert_load_errors(&[
+        ("x = sorted(['b', 'a', 3])\n", "'<' not supported between instances of 'int' and 'str'"),
+        ("x = [3, 1, 'a', 2]\nx.sort()\n", "'<' not supported between instances of 'str' and 'int'"),
+        ("x = sorted([1, 2, None])\n", "'<' not supported between instances of 'NoneType' and 'int'"),
+        ("x = sorted([None, 1])\n", "'<' not supported between instances of 'int' and 'NoneType'"),
+    ]);
+    let d = manifest("manifest = {'t': sorted([(1, 'b'), (1, 'a'), (0, 2)]), 'n': sorted([1, 1.5, True, 0])}\n");
+    assert_reprs(&d, &[("t", "[(0, 2), (1, 'a'), (1, 'b')]"), ("n", "[0, 1, True, 1.5]")]);
 }
