@@ -257,7 +257,7 @@ impl Evaluator<'_> {
         if PYTHON_BUILTINS.contains(&name) {
             return Value::unknown(format!("`{name}` is a Python builtin"), s);
         }
-        self.fail(s.clone(), "NameError", format!("name '{name}' is not defined"));
+        self.fail(s.clone(), "NameError", format!("name '{}' is not defined", c_format_200(name)));
         Value::unknown(format!("`{name}` is not defined"), s)
     }
 
@@ -561,4 +561,13 @@ fn number_attribute(number: &ValueKind, attr: &str) -> Option<ValueKind> {
         (ValueKind::Float(_), "imag") => ValueKind::Float(0.0),
         _ => return None,
     })
+}
+
+/// A name as CPython's `%.200s` formats it in a message (`NAME_ERROR_MSG`): its first 200
+/// bytes of UTF-8, a character cut in two read as U+FFFD (CPython 3.10-3.13 alike).
+fn c_format_200(name: &str) -> std::borrow::Cow<'_, str> {
+    match name.len() <= 200 {
+        true => std::borrow::Cow::Borrowed(name),
+        false => String::from_utf8_lossy(&name.as_bytes()[..200]),
+    }
 }

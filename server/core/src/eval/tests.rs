@@ -1900,3 +1900,16 @@ fn sorting_raises_at_cpythons_comparison() {
     let d = manifest("manifest = {'t': sorted([(1, 'b'), (1, 'a'), (0, 2)]), 'n': sorted([1, 1.5, True, 0])}\n");
     assert_reprs(&d, &[("t", "[(0, 2), (1, 'a'), (1, 'b')]"), ("n", "[0, 1, True, 1.5]")]);
 }
+
+/// A NameError names at most 200 bytes of the name (CPython's `%.200s`), a character cut in
+/// two shown as U+FFFD (CPython 3.10-3.13 alike, checked with `python3.1x`; seed 1006042:
+/// a name of 4,301 characters).
+#[test]
+fn a_long_name_is_cut_at_200_bytes_in_its_name_error() {
+    let long = "x".repeat(250);
+    let cut = format!("a{}", "é".repeat(150));
+    assert_load_errors(&[
+        (&format!("y = {long}\n"), &format!("name '{}' is not defined", "x".repeat(200))),
+        (&format!("y = {cut}\n"), &format!("name 'a{}\u{fffd}' is not defined", "é".repeat(99))),
+    ]);
+}
