@@ -466,9 +466,11 @@ impl Evaluator<'_> {
             }
         }
         d.entries.shrink_to_fit();
-        // Entries lost in a syntax error may hold any key.
+        // Entries lost in a syntax error may hold any key (where the text compiles,
+        // tree-sitter misread them: `ManifestModel::misread`).
         if node.has_error() {
             d.open = true;
+            self.model.misread.get_or_insert((s.clone(), node.start_position().row + 1));
         }
         Value::new(ValueKind::Dict(d), s)
     }

@@ -101,6 +101,26 @@ fn dedented_bracket_lines(tree: &Tree, source: &str) -> Vec<usize> {
 /// The `=` of each `:=` that opens an f-string field's format specification (`{x:=>6}`:
 /// the specification is `=>6`, CPython's PEP 572 rule), which tree-sitter reads as an
 /// assignment expression. As `>` it is a specification; evaluation reads the text itself.
+/// Whether `walrus` is in an f-string field outside any bracket: CPython reads its `:` as
+/// the start of the format specification there (`f"{a or b:=>6}"`), a walrus only in
+/// brackets (`f"{(b := 6)}"`).
+fn at_field_top(walrus: Node) -> bool {
+    let mut at = walrus.parent();
+    while let Some(node) = at {
+        match node.kind() {
+            "interpolation" => return true,
+            "boolean_operator"
+            | "binary_operator"
+            | "comparison_operator"
+            | "not_operator"
+            | "unary_operator"
+            | "conditional_expression" => at = node.parent(),
+            _ => return false,
+        }
+    }
+    false
+}
+
 fn field_walruses(tree: &Tree, source: &str) -> Vec<usize> {
     let root = tree.root_node();
     // `f"{b7:=+5}"` parses for tree-sitter (an assignment expression), so no error is needed.
@@ -111,7 +131,7 @@ fn field_walruses(tree: &Tree, source: &str) -> Vec<usize> {
     let mut stack = vec![root];
     let mut cursor = root.walk();
     while let Some(node) = stack.pop() {
-        if node.kind() == "named_expression" && node.parent().is_some_and(|p| p.kind() == "interpolation") {
+        if node.kind() == "named_expression" && at_field_top(node) {
             let mut inner = node.walk();
             let walrus = node.children(&mut inner).find(|c| c.kind() == ":=").map(|w| w.start_byte() + 1);
             found.extend(walrus);
@@ -366,9 +386,6 @@ fn line_ending_comma(targets: Node, text: &str) -> Option<usize> {
     let mut cursor = targets.walk();
     // Comments are children too; the gap after a comma holds them.
     let children: Vec<Node> = targets.children(&mut cursor).filter(|c| c.kind() != "comment").collect();
-    if children.iter().any(|c| c.kind() == "list_splat_pattern") {
-        return None;
-    }
     children.windows(2).find_map(|pair| {
         let (comma, next) = (pair[0], pair[1]);
         if comma.kind() != "," {
