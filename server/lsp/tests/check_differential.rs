@@ -1018,8 +1018,7 @@ fn ours(
     // Only a crash's traceback is left out: `sys.exit(" msg")` prints its leading space.
     let crashed = matches!(analysis.check, CheckOutcome::Crashed { .. });
     let lines = analysis
-        .check
-        .lines()
+        .check_lines()
         .into_iter()
         .flat_map(|(_, line)| line.split('\n').map(str::to_string).collect::<Vec<_>>())
         .filter(|l| !(crashed && (l.starts_with("Traceback") || l.starts_with(' '))))

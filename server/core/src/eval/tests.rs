@@ -1913,3 +1913,13 @@ fn a_long_name_is_cut_at_200_bytes_in_its_name_error() {
         (&format!("y = {cut}\n"), &format!("name 'a{}\u{fffd}' is not defined", "é".repeat(99))),
     ]);
 }
+
+/// In an f-string field a `:=` outside brackets starts the format specification, whatever
+/// tree-sitter made of it (below an operator, or left in an ERROR when the specification
+/// is only `=>`); in brackets it is an assignment expression. (The real check-manifest,
+/// torchcts 0.4.1 on CPython 3.11; seeds 913027, 913047.)
+#[test]
+fn a_walrus_at_an_f_string_fields_top_is_a_format_specification() {
+    let d = manifest("x = 3\nmanifest = {'v': f'{x or 2:=>}|{x:=<4}|{[y:=1]}|{(z:=2)}|{z}', 'w': f'{0 or x:=>6}'}\n");
+    assert_reprs(&d, &[("v", "'3|3===|[1]|2|2'"), ("w", "'=====3'")]);
+}

@@ -121,6 +121,35 @@ fn at_field_top(walrus: Node) -> bool {
     false
 }
 
+/// The `=` of the first `:=` in the field `interpolation` outside any bracket (nested
+/// strings skipped): CPython's format specification starts at its `:`.
+fn top_level_walrus(interpolation: Node) -> Option<usize> {
+    let mut depth = 0i32;
+    let mut stack: Vec<Node> = vec![interpolation];
+    let mut cursor = interpolation.walk();
+    let mut first = true;
+    while let Some(node) = stack.pop() {
+        if node.kind() == "string" && node != interpolation {
+            continue;
+        }
+        if node.child_count() > 0 {
+            let children: Vec<Node> = node.children(&mut cursor).collect();
+            stack.extend(children.into_iter().rev());
+            continue;
+        }
+        match node.kind() {
+            // The field's own `{`.
+            "{" if first => {}
+            "(" | "[" | "{" => depth += 1,
+            ")" | "]" | "}" => depth -= 1,
+            ":=" if depth == 0 => return Some(node.start_byte() + 1),
+            _ => {}
+        }
+        first = false;
+    }
+    None
+}
+
 fn field_walruses(tree: &Tree, source: &str) -> Vec<usize> {
     let root = tree.root_node();
     // `f"{b7:=+5}"` parses for tree-sitter (an assignment expression), so no error is needed.
@@ -135,6 +164,10 @@ fn field_walruses(tree: &Tree, source: &str) -> Vec<usize> {
             let mut inner = node.walk();
             let walrus = node.children(&mut inner).find(|c| c.kind() == ":=").map(|w| w.start_byte() + 1);
             found.extend(walrus);
+        }
+        // `f"{a or b:=>}"`: tree-sitter may leave the `:=` in an ERROR of the field.
+        if node.kind() == "interpolation" {
+            found.extend(top_level_walrus(node));
         }
         stack.extend(node.children(&mut cursor).collect::<Vec<_>>());
     }
