@@ -208,6 +208,20 @@ mod tests {
         assert_eq!(analysis.check_lines()[0].1, "Failed to parse manifest: 'k'");
     }
 
+    /// A torch function is one object whose repr names its address: as a dtype key it is
+    /// invalid (seed 1006069: `torch.complex128` typed as `torch.complex`; the real
+    /// check-manifest printed the line with the run's address where `0x…` stands), and
+    /// `-torch.load` raises for its type.
+    #[test]
+    fn a_torch_function_is_an_object_with_its_repr() {
+        let text = "import torch\nmanifest = {'manifest_version': 1, 'device_name': 'cpu', 'capabilities': {'inference': True}, \
+                    'supported_dtypes': {torch.complex: True}}\n";
+        let expected = "Error: Invalid supported_dtypes key <built-in method complex of type object at 0x\u{2026}>";
+        assert_eq!(check_lines(text), (1, vec![expected.to_string()]));
+        let text = "import torch\nmanifest = {'manifest_version': [torch.zeros == torch.zeros, torch.zeros == 1, -torch.load]}\n";
+        assert_eq!(check_lines(text).1, ["Failed to parse manifest: bad operand type for unary -: 'function'"]);
+    }
+
     /// What `print()` wrote goes to stdout: after the stderr lines, before `Manifest is
     /// valid!`, empty lines left out (the real check-manifest's lines, stderr then stdout,
     /// as the parity corpus and the differential's oracle keep them; seed 913016).

@@ -15,6 +15,7 @@ mod not_known;
 mod repr;
 mod run_time;
 mod set_order;
+pub mod torch_functions;
 pub mod type_form;
 pub use builtin::{attribute_type, class_lacks, is_builtin_class, raisable};
 pub use equality::{key_hash, py_eq};

@@ -297,10 +297,7 @@ impl Evaluator<'_> {
                         _ if self.module_attribute_changed_unseen(attr) => {
                             Value::unknown(format!("`torch.{attr}` may be set by code not evaluated statically"), s)
                         }
-                        _ => match super::modules::torch_submodule(attr) {
-                            Some(name) => self.module_value(name, s),
-                            None => super::modules::typed_module_attribute("torch", attr, self.loading.version, s),
-                        },
+                        _ => self.torch_attribute(attr, s),
                     }
                 }
                 None => {

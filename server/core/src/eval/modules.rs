@@ -270,6 +270,20 @@ impl Evaluator<'_> {
         Some(Value::unknown(format!("`{module}` has no attribute `{attr}`"), s))
     }
 
+    /// `torch.attr` that is no dtype: a submodule, a function (one object, whose repr is
+    /// known but for its address), or a value known by its type.
+    pub(super) fn torch_attribute(&self, attr: &str, s: Span) -> Value {
+        if let Some(name) = torch_submodule(attr) {
+            return self.module_value(name, s);
+        }
+        match crate::value::torch_functions::torch_function(attr) {
+            Some((name, type_name, _)) => {
+                Value::new(ValueKind::Method { name, type_name, owner: crate::value::torch_functions::TORCH }, s)
+            }
+            None => typed_module_attribute("torch", attr, self.loading.version, s),
+        }
+    }
+
     /// The module `name` (`torch`, `torch.nn`), with the repr the loading Python gives it
     /// where that was asked.
     pub(super) fn module_value(&self, name: &str, s: Span) -> Value {

@@ -1,6 +1,7 @@
 //! Python's `==` between values we know, and a hash consistent with it (dict keys, set
 //! members).
 
+use super::torch_functions::TORCH;
 use super::{Value, ValueKind};
 
 /// A slice's (start, stop, step) as a tuple: slices compare as these tuples do.
@@ -15,6 +16,10 @@ pub fn key_hash(v: &Value) -> Option<u64> {
     fn feed(v: &Value, h: &mut std::collections::hash_map::DefaultHasher) -> Option<()> {
         match &v.kind {
             // A slice is unhashable in 3.11: never a key.
+            // A torch function is one object (hashed by its repr, `py_eq`).
+            ValueKind::Method { name, owner: TORCH, .. } => {
+                (11u8, super::torch_functions::torch_function_repr(name)).hash(h)
+            }
             ValueKind::Unknown(_)
             | ValueKind::Dict(_)
             | ValueKind::Slice(_)
@@ -57,8 +62,18 @@ pub fn key_hash(v: &Value) -> Option<u64> {
 pub fn py_eq(a: &Value, b: &Value) -> Option<bool> {
     use ValueKind::*;
     Some(match (&a.kind, &b.kind) {
+        (Unknown(_), _) | (_, Unknown(_)) => return Option::None,
+        // A torch function is one object, equal to itself only (`torch_functions.rs`).
+        (Method { owner: TORCH, name: x, .. }, Method { owner: TORCH, name: y, .. }) => {
+            super::torch_functions::torch_function_repr(x) == super::torch_functions::torch_function_repr(y)
+        }
+        (Method { owner: TORCH, .. }, other) | (other, Method { owner: TORCH, .. })
+            if !matches!(other, Method { .. }) =>
+        {
+            false
+        }
         // Bound methods are equal where their objects are the same one.
-        (Unknown(_), _) | (_, Unknown(_)) | (Method { .. }, _) | (_, Method { .. }) => return Option::None,
+        (Method { .. }, _) | (_, Method { .. }) => return Option::None,
         // A function equals itself only: the object each `def` or `lambda` run made (one
         // `def` run twice makes two), where both are known by their identity.
         (Function { .. }, Function { .. }) if a.identity != 0 && b.identity != 0 => a.identity == b.identity,

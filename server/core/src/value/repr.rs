@@ -31,6 +31,9 @@ impl Value {
             ValueKind::Module { name, .. } => format!("<module '{name}' from '\u{2026}'>"),
             ValueKind::Builtin(name) if is_builtin_class(name) => format!("<class '{name}'>"),
             ValueKind::Builtin(name) => format!("<built-in function {name}>"),
+            ValueKind::Method { name, owner: super::torch_functions::TORCH, .. } => {
+                super::torch_functions::torch_function_repr(name)
+            }
             ValueKind::Method { name, type_name: "builtin_function_or_method", .. } => {
                 format!("<built-in method {name}>")
             }
@@ -89,6 +92,10 @@ impl Value {
         match &self.kind {
             ValueKind::Function { .. } => addresses,
             ValueKind::Module { name, repr } => repr.is_some() || is_always_built_in(name),
+            // A torch function: its repr names an address, or not (`<built-in function f>`).
+            ValueKind::Method { name, owner: super::torch_functions::TORCH, .. } => {
+                addresses || !super::torch_functions::torch_function_repr(name).contains("0x")
+            }
             ValueKind::Method { .. } | ValueKind::Unknown(_) => false,
             ValueKind::BigInt(_) => !self.exceeds_str_digits(),
             ValueKind::List(items) | ValueKind::Tuple(items) => items.iter().all(known),
