@@ -338,8 +338,13 @@ pub(super) mod tests {
             ("x = 1\ny = f\"{T'uni'}fied\"\n", "f-string: invalid syntax", 2),
             ("y = f\"{a b}\"\n", "f-string: invalid syntax. Perhaps you forgot a comma?", 1),
             ("y = f\"{[a b]}\"\n", "f-string: invalid syntax. Perhaps you forgot a comma?", 1),
+            // A walrus's value is never starred (seed 913063; 3.10-3.13 say so outside
+            // f-strings too, at the star).
+            ("y = f\"{(d := * l * 2)}\"\n", "f-string: invalid syntax", 1),
+            ("x = 1\ny = (d := *l)\n", "invalid syntax", 2),
         ]);
-        for text in ["y = f\"{a if b else c}\"\n", "y = f\"{a not in b}\"\n", "y = f\"{x!r:>{w}}\"\n"] {
+        for text in ["y = f\"{a if b else c}\"\n", "y = f\"{a not in b}\"\n", "y = f\"{x!r:>{w}}\"\n", "y = [*l * 2]\n"]
+        {
             assert_eq!(err(text), None, "{text}");
         }
     }

@@ -38,6 +38,10 @@ fn expression_error(expression: &str) -> Option<String> {
     if tokens.iter().any(|t| t.kind == crate::lexer::TokenKind::Name && bare_lambda(t)) {
         return Some("f-string: invalid syntax".into());
     }
+    // `{(d := *l)}`: a walrus's value is never starred.
+    if tokens.windows(2).any(|w| w[0].is_op(expression, ":=") && w[1].is_op(expression, "*")) {
+        return Some("f-string: invalid syntax".into());
+    }
     None
 }
 

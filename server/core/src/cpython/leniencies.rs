@@ -208,7 +208,7 @@ pub(super) fn tree_shape_error(tree: &Tree, text: &str) -> Option<(usize, Python
                 .filter(|b| b.kind() == "list_splat")
                 .map(|b| (b.start_byte(), INVALID))
                 .or_else(|| lambda_as_operand(node).then(|| (node.start_byte(), INVALID))),
-            "named_expression" => lambda_walrus(node),
+            "named_expression" => lambda_walrus(node).or_else(|| starred_walrus_value(node)),
             "pair" => walrus_in_pair(node),
             // `x: T := v`: an annotation is never an unparenthesized walrus (3.10-3.13 alike).
             "type" => node
@@ -283,6 +283,16 @@ fn lambda_as_operand(lambda: Node) -> bool {
 /// (an item of brackets, a subscript, a comprehension's element) its own rule names the
 /// lambda; elsewhere (a call's argument, a dict's value, an assignment) the walrus is
 /// invalid syntax (CPython 3.10-3.13 alike).
+/// `(d := *l * 2)`: a walrus's value is never starred (tree-sitter reads the star as a
+/// binary operator's operand): invalid syntax at the star (CPython 3.10-3.13 alike).
+fn starred_walrus_value(named: Node) -> Option<(usize, &'static str)> {
+    let mut first = named.child_by_field_name("value")?;
+    while first.kind() != "list_splat" {
+        first = first.child(0).filter(|c| c.is_named())?;
+    }
+    Some((first.start_byte(), INVALID))
+}
+
 fn lambda_walrus(named: Node) -> Option<(usize, &'static str)> {
     let lambda = named.parent().filter(|p| p.kind() == "lambda")?;
     let body = lambda.child_by_field_name("body").filter(|b| b.id() == named.id())?;
