@@ -115,12 +115,16 @@ impl Evaluator<'_> {
                 Ok(value) => Some(value),
                 Err(root) => self.at_path(root, &path),
             };
-            match container {
-                Some(c) => item_index(c, &key).map(|i| match i {
+            match (container, &key.kind) {
+                // `name[0:] += "c"`: the slice is read, then stored (a str refuses that).
+                (Some(c), ValueKind::Slice(parts)) if super::slices::sliceable(c) => {
+                    super::slices::slice_of(c, parts, s.clone()).map_err(|(e, m)| (key.span.clone(), e, m))
+                }
+                (Some(c), _) => item_index(c, &key).map(|i| match i {
                     Some(i) => item_at(c, i).cloned(),
                     None => character_at(c, &key),
                 }),
-                None => Ok(None),
+                (None, _) => Ok(None),
             }
         };
         let current = match read {

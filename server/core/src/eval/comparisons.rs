@@ -150,29 +150,28 @@ pub(super) fn order(left: &Value, right: &Value, op: &str) -> Result<Option<Orde
 /// not judged (they order as subsets), nor any other type (`torch.__version__`'s orders
 /// against a str).
 fn never_ordered(left: &Value, right: &Value) -> bool {
-    const BUILTINS: [&str; 13] = [
-        "str",
-        "bytes",
-        "int",
-        "float",
-        "bool",
+    // Builtin types that order among themselves only (numbers among numbers), and those
+    // that never order, not even with themselves.
+    const ORDERED: [&str; 7] = ["str", "bytes", "int", "float", "bool", "list", "tuple"];
+    const UNORDERED: [&str; 10] = [
         "NoneType",
-        "list",
-        "tuple",
         "dict",
         "range",
         "zip",
         "enumerate",
         "map",
+        "type",
+        "function",
+        "builtin_function_or_method",
+        "module",
     ];
-    const UNORDERED: [&str; 6] = ["NoneType", "dict", "range", "zip", "enumerate", "map"];
     const NUMBERS: [&str; 3] = ["int", "float", "bool"];
     let type_of = |v: &Value| match &v.kind {
         ValueKind::Unknown(_) => v.known_type(),
         _ => Some(v.type_name()),
     };
     match (type_of(left), type_of(right)) {
-        (Some(l), Some(r)) if BUILTINS.contains(&l) && BUILTINS.contains(&r) => {
+        (Some(l), Some(r)) if [l, r].iter().all(|t| ORDERED.contains(t) || UNORDERED.contains(t)) => {
             (l != r && !(NUMBERS.contains(&l) && NUMBERS.contains(&r))) || (l == r && UNORDERED.contains(&l))
         }
         _ => false,

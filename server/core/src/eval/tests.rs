@@ -1923,3 +1923,33 @@ fn a_walrus_at_an_f_string_fields_top_is_a_format_specification() {
     let d = manifest("x = 3\nmanifest = {'v': f'{x or 2:=>}|{x:=<4}|{[y:=1]}|{(z:=2)}|{z}', 'w': f'{0 or x:=>6}'}\n");
     assert_reprs(&d, &[("v", "'3|3===|[1]|2|2'"), ("w", "'=====3'")]);
 }
+
+/// Classes, functions and modules never order (the real check-manifest, torchcts 0.4.1 on
+/// CPython 3.11; seed 913063: `max(range, f"{...}")`).
+#[test]
+fn classes_functions_and_modules_never_order() {
+    assert_load_errors(&[
+        ("x = max(range, f'{(lambda: 1)}')\n", "'>' not supported between instances of 'str' and 'type'"),
+        ("x = int < str\n", "'<' not supported between instances of 'type' and 'type'"),
+        (
+            "import torch\nx = torch.zeros < torch.ones\n",
+            "'<' not supported between instances of 'builtin_function_or_method' and 'builtin_function_or_method'",
+        ),
+        ("def f(): pass\nx = sorted([f, 1])\n", "'<' not supported between instances of 'int' and 'function'"),
+        ("import os\nx = os < 1\n", "'<' not supported between instances of 'module' and 'int'"),
+    ]);
+}
+
+/// `x[a:b] op= y` reads the slice, operates, then stores it: a str or tuple refuses the
+/// store, a list takes it (the real check-manifest, torchcts 0.4.1 on CPython 3.11; seed
+/// 1006083).
+#[test]
+fn an_augmented_slice_is_read_then_stored() {
+    assert_load_errors(&[
+        ("name = 'cpu'\nname[0:] += 'c'\n", "'str' object does not support item assignment"),
+        ("name = (1, 2)\nname[0:] += (3,)\n", "'tuple' object does not support item assignment"),
+        ("name = 'cpu'\nname[::0] += 'c'\n", "slice step cannot be zero"),
+        ("name = 'cpu'\nname[0:] += 1\n", "can only concatenate str (not \"int\") to str"),
+    ]);
+    assert_reprs(&manifest("name = [1]\nname[0:] += [2]\nmanifest = {'v': name}\n"), &[("v", "[1, 2]")]);
+}
