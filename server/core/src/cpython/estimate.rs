@@ -342,6 +342,8 @@ pub(super) mod tests {
             // f-strings too, at the star).
             ("y = f\"{(d := * l * 2)}\"\n", "f-string: invalid syntax", 1),
             ("x = 1\ny = (d := *l)\n", "invalid syntax", 2),
+            // `bf` is no prefix (seed 913088).
+            ("y = f'{bf\"a{1}\"}'\n", "f-string: invalid syntax", 1),
         ]);
         for text in ["y = f\"{a if b else c}\"\n", "y = f\"{a not in b}\"\n", "y = f\"{x!r:>{w}}\"\n", "y = [*l * 2]\n"]
         {

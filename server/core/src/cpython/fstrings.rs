@@ -38,6 +38,15 @@ fn expression_error(expression: &str) -> Option<String> {
     if tokens.iter().any(|t| t.kind == crate::lexer::TokenKind::Name && bare_lambda(t)) {
         return Some("f-string: invalid syntax".into());
     }
+    // `{bf"a"}`, `{a "b"}`: a name (no keyword) before a string (`bf` is no prefix).
+    let name_before_string = |w: &[crate::lexer::Token]| {
+        w[0].kind == crate::lexer::TokenKind::Name
+            && !super::tokens::is_keyword(w[0].text(expression))
+            && matches!(w[1].kind, crate::lexer::TokenKind::String(_))
+    };
+    if tokens.windows(2).any(name_before_string) {
+        return Some("f-string: invalid syntax".into());
+    }
     // `{(d := *l)}`: a walrus's value is never starred.
     if tokens.windows(2).any(|w| w[0].is_op(expression, ":=") && w[1].is_op(expression, "*")) {
         return Some("f-string: invalid syntax".into());
