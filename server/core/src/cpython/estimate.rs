@@ -342,11 +342,21 @@ pub(super) mod tests {
             // f-strings too, at the star).
             ("y = f\"{(d := * l * 2)}\"\n", "f-string: invalid syntax", 1),
             ("x = 1\ny = (d := *l)\n", "invalid syntax", 2),
+            // A star binds an operand of `|` or tighter only (seed 913087).
+            ("x = [*a or b]\n", "invalid syntax", 1),
+            ("x = 1\ny = [*a.k < b]\n", "invalid syntax", 2),
+            ("x = [*a if c else d]\n", "invalid syntax", 1),
             // `bf` is no prefix (seed 913088).
             ("y = f'{bf\"a{1}\"}'\n", "f-string: invalid syntax", 1),
         ]);
-        for text in ["y = f\"{a if b else c}\"\n", "y = f\"{a not in b}\"\n", "y = f\"{x!r:>{w}}\"\n", "y = [*l * 2]\n"]
-        {
+        for text in [
+            "y = f\"{a if b else c}\"\n",
+            "y = f\"{a not in b}\"\n",
+            "y = f\"{x!r:>{w}}\"\n",
+            "y = [*l * 2]\n",
+            "print(*a or b)\n",
+            "y = [*a, b or c]\n",
+        ] {
             assert_eq!(err(text), None, "{text}");
         }
     }

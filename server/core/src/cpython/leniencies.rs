@@ -209,6 +209,11 @@ pub(super) fn tree_shape_error(tree: &Tree, text: &str) -> Option<(usize, Python
                 .map(|b| (b.start_byte(), INVALID))
                 .or_else(|| lambda_as_operand(node).then(|| (node.start_byte(), INVALID))),
             "named_expression" => lambda_walrus(node).or_else(|| starred_walrus_value(node)),
+            // `[*a or b]`, `[*a < b]`, `[*a if c else d]`: a star binds an operand of `|` or
+            // tighter only (tree-sitter reads the star in the left operand).
+            "boolean_operator" | "comparison_operator" | "conditional_expression" => {
+                leading_splat(node).map(|star| (star.start_byte(), INVALID))
+            }
             "pair" => walrus_in_pair(node),
             // `x: T := v`: an annotation is never an unparenthesized walrus (3.10-3.13 alike).
             "type" => node
@@ -286,11 +291,16 @@ fn lambda_as_operand(lambda: Node) -> bool {
 /// `(d := *l * 2)`: a walrus's value is never starred (tree-sitter reads the star as a
 /// binary operator's operand): invalid syntax at the star (CPython 3.10-3.13 alike).
 fn starred_walrus_value(named: Node) -> Option<(usize, &'static str)> {
-    let mut first = named.child_by_field_name("value")?;
+    leading_splat(named.child_by_field_name("value")?).map(|star| (star.start_byte(), INVALID))
+}
+
+/// The `*x` `node` starts with, through its first operands (`*a * 2 or b`).
+fn leading_splat(node: Node) -> Option<Node> {
+    let mut first = node;
     while first.kind() != "list_splat" {
         first = first.child(0).filter(|c| c.is_named())?;
     }
-    Some((first.start_byte(), INVALID))
+    Some(first)
 }
 
 fn lambda_walrus(named: Node) -> Option<(usize, &'static str)> {
