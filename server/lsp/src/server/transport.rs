@@ -62,8 +62,13 @@ where
         tokio::join!(server, forward);
         let _ = writer.await;
     };
+    // `exit` is sent before its reader returns, which ends the server's input and so lets
+    // `drained` finish too: the exit code is looked at first, or a random pick of the two
+    // ready branches could end an `exit` without `shutdown` with 0. A channel closed
+    // without a code (the input ended) leaves it to `drained`.
     tokio::select! {
-        code = exit_rx.recv() => ExitCode::from(code.unwrap_or(0)),
+        biased;
+        Some(code) = exit_rx.recv() => ExitCode::from(code),
         _ = drained => ExitCode::SUCCESS,
     }
 }
