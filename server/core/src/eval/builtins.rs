@@ -41,6 +41,7 @@ impl Evaluator<'_> {
             (false, "type", [arg]) if one_argument => {
                 return class_of(arg).map(|c| Value::new(ValueKind::Builtin(c), s))
             }
+            (false, "type", [_, _, _]) if !args.unpacked => return self.type_with_three_arguments(args, s),
             (false, "min" | "max", _) => return self.extreme_call(fname, args, s),
             _ => {}
         }
@@ -549,11 +550,17 @@ fn class_of(value: &Value) -> Option<&'static str> {
     ((builtin && class != "object") || crate::value::raisable(class)).then_some(class)
 }
 
-/// `str()` of an exception made with known arguments (its message), `len()` of a sized
+/// `str()` of an exception made with known arguments (its message) or of a class made,
+/// `len()` of a sized
 /// value known by its type only (an int not known: `len(sys.argv)`).
 fn of_value_not_known(fname: &str, arg: &Value, s: &Span) -> Option<Value> {
-    match (fname, arg.made_exception(), arg.known_type()) {
-        ("str", Some((_, message)), _) => Some(Value::new(ValueKind::Str(message.to_string()), s.clone())),
+    // An exact value's `str()` is the general case's (an int over 4,300 digits raises).
+    let known = if arg.repr_is_exact() { None } else { arg.str_known() };
+    match (fname, known, arg.known_type()) {
+        // A class `type(name, bases, dict)` made shows its repr.
+        ("str", Some(text), _) | ("repr", Some(text), Some("type")) => {
+            Some(Value::new(ValueKind::Str(text), s.clone()))
+        }
         ("len", _, Some("list" | "tuple" | "str" | "bytes" | "set" | "dict")) => {
             let why = "the length of a value not known statically";
             Some(Value::unknown_of_type("int", Operators::NotModelled, Callable::No, why, s.clone()))

@@ -20,6 +20,7 @@ mod branches;
 mod builtin_arguments;
 pub(crate) mod builtins;
 mod calls;
+mod class_creation;
 mod comparisons;
 mod compile_nesting;
 mod comprehensions;

@@ -277,7 +277,7 @@ impl Evaluator<'_> {
             return self.module_value(name, s);
         }
         match crate::value::torch_functions::torch_function(attr) {
-            Some((name, type_name, _)) => {
+            Some((name, type_name)) => {
                 Value::new(ValueKind::Method { name, type_name, owner: crate::value::torch_functions::TORCH }, s)
             }
             None => typed_module_attribute("torch", attr, self.loading.version, s),

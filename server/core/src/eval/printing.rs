@@ -30,22 +30,21 @@ impl Evaluator<'_> {
                 _ => Some(Err(value.exception_type_name())),
             }
         };
-        let (sep, end) = (text_of("sep", " ")?, text_of("end", "\n")?);
-        let (sep, end) = match (sep, end) {
-            (Ok(sep), Ok(end)) => (sep, end),
-            (Err(type_name), _) | (_, Err(type_name)) => {
-                let name = if matches!(text_of("sep", " "), Some(Err(_))) { "sep" } else { "end" };
-                self.fail(s.clone(), "TypeError", format!("{name} must be None or a string, not {type_name}"));
-                return Some(Value::unknown("raises", s));
-            }
+        // CPython checks `sep` before `end`: a wrong `sep` raises whatever `end` is.
+        let sep = match text_of("sep", " ")? {
+            Ok(sep) => sep,
+            Err(type_name) => return Some(self.print_raises("sep", type_name, s)),
+        };
+        let end = match text_of("end", "\n")? {
+            Ok(end) => end,
+            Err(type_name) => return Some(self.print_raises("end", type_name, s)),
         };
         let to_stdout = keyword("file").is_none_or(|f| matches!(f.kind, ValueKind::None));
         if !to_stdout {
             self.note(s.clone(), "what `print(file=...)` writes is not followed statically".to_string());
             return Some(Value::new(ValueKind::None, s));
         }
-        let shown: Option<Vec<String>> =
-            args.positional.iter().map(|v| v.repr_is_exact().then(|| v.py_str())).collect();
+        let shown: Option<Vec<String>> = args.positional.iter().map(Value::str_known).collect();
         match (shown, sep, end) {
             (Some(shown), Some(sep), Some(end)) => {
                 self.model.printed.push_str(&shown.join(&sep));
@@ -54,5 +53,10 @@ impl Evaluator<'_> {
             _ => self.note(s.clone(), "what `print()` writes is not known statically".to_string()),
         }
         Some(Value::new(ValueKind::None, s))
+    }
+
+    fn print_raises(&mut self, keyword: &str, type_name: &str, s: Span) -> Value {
+        self.fail(s.clone(), "TypeError", format!("{keyword} must be None or a string, not {type_name}"));
+        Value::unknown("raises", s)
     }
 }

@@ -1953,3 +1953,36 @@ fn an_augmented_slice_is_read_then_stored() {
     ]);
     assert_reprs(&manifest("name = [1]\nname[0:] += [2]\nmanifest = {'v': name}\n"), &[("v", "[1, 2]")]);
 }
+
+/// `type(name, bases, dict)` raises as CPython 3.10-3.13 do, in their order (messages from
+/// CPython 3.10-3.13 and the real check-manifest; `type` typed before a 3-tuple key was the
+/// differential's seed 913106), and the class it makes shows `<class 'manifest.A'>` (torchcts
+/// loads the file as the module `manifest`).
+#[test]
+fn type_with_three_arguments_raises_or_makes_a_class() {
+    assert_load_errors(&[
+        (
+            "import torch\nmanifest = {type('matmul', torch.float32, 'extra'): 1}",
+            "type.__new__() argument 2 must be tuple, not torch.dtype",
+        ),
+        ("x = type(1, 2, 3, x=1)", "type.__new__() argument 1 must be str, not int"),
+        ("x = type('A', (), [])", "type.__new__() argument 3 must be dict, not list"),
+        (
+            "x = type('A\\0', (1,), {})",
+            "metaclass conflict: the metaclass of a derived class must be a (non-strict) subclass of the metaclasses of all its bases",
+        ),
+        ("x = type('A\\0', (), {'__qualname__': 1})", "type name must not contain null characters"),
+        ("x = type('A', (), {'__qualname__': 1})", "type __qualname__ must be a str, not int"),
+        ("x = type('A', (), {'__qualname__': 'Q'}, x=1)", "Q.__init_subclass__() takes no keyword arguments"),
+    ]);
+    let model = eval(concat!(
+        "X = type('A', (), {})\n",
+        "print(X, str(X), type(X), type('B', (), {'__module__': 'builtins', '__qualname__': 'Q'}))\n",
+        "print(type('C', (), {'__module__': 'm', '__qualname__': 'Q'}))\n",
+    ));
+    assert_eq!(model.load_error.map(|e| e.message), None);
+    assert_eq!(model.printed, "<class 'manifest.A'> <class 'manifest.A'> <class 'type'> <class 'B'>\n<class 'm.Q'>\n");
+    // A base class, or `__name__` rebound: not followed, never a wrong answer.
+    assert_eq!(eval("x = type('A', (int,), {})\nprint(x)").printed, "");
+    assert_eq!(eval("__name__ = 'n'\nprint(type('A', (), {}))").printed, "");
+}

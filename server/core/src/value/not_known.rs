@@ -135,6 +135,18 @@ impl Value {
         }
     }
 
+    /// What `str()` of this value gives, where known: an exact value's text, a made
+    /// exception's message, or a class `type(name, bases, dict)` made (`<class 'manifest.A'>`).
+    pub fn str_known(&self) -> Option<String> {
+        if self.repr_is_exact() {
+            return Some(self.py_str());
+        }
+        match &self.kind {
+            ValueKind::Unknown(NotKnown { type_name: Some("type"), shown: Some(repr), .. }) => Some(repr.to_string()),
+            _ => self.made_exception().map(|(_, message)| message.to_string()),
+        }
+    }
+
     /// A value not known whose type certainly lacks the binary operator `op` (see
     /// [`Operators`]).
     pub fn lacks_operator(&self, op: &str) -> bool {

@@ -11,9 +11,10 @@ pub const TORCH: &str = "torch";
 
 static TABLE: &str = include_str!("../../data/torch_attribute_reprs.txt");
 
-/// `torch.name`'s type name and repr (addresses as `0x…`), where it is a function.
-pub fn torch_function(name: &str) -> Option<(&'static str, &'static str, &'static str)> {
-    table().get(name).map(|&(name, type_name, repr)| (name, type_name, repr))
+/// `torch.name`'s name (static, as a [`super::ValueKind::Method`] holds it) and type name,
+/// where it is a function; its repr is [`torch_function_repr`].
+pub fn torch_function(name: &str) -> Option<(&'static str, &'static str)> {
+    table().get(name).map(|&(name, type_name, _)| (name, type_name))
 }
 
 /// The repr of the torch function `name` (one [`torch_function`] gave).
