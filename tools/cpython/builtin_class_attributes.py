@@ -35,7 +35,7 @@ for form in (int | None, list[int]):
 # The types of values the core knows only by their type, by their objects' own attributes
 # (`d.keys().update` raises `'dict_keys' object has no attribute 'update'`).
 for value in ({}.keys(), {}.values(), {}.items(), zip(), enumerate(()), map(int, ()), filter(None, ()),
-              range(0), lambda: 0, len, ..., "", [], (), set(), {}):
+              range(0), lambda: 0, len, ..., "", [], (), set(), {}, 0, 0.0, True, b"", None, slice(0)):
     out["object:" + type(value).__name__] = sorted(n for n in dir(value) if hasattr(value, n))
 print(json.dumps({"version": "%d.%d.%d" % sys.version_info[:3], "classes": out}))
 """

@@ -925,11 +925,18 @@ impl Ours {
 /// Both are the real answer, so the two type names are compared in a fixed order; and
 /// object addresses are the run's (see `without_addresses`).
 fn comparable(line: &str) -> String {
-    const HEAD: &str = "TypeError: '<' not supported between instances of '";
+    const HEAD: &str = "'<' not supported between instances of '";
     let line = without_addresses(line);
-    let Some(rest) = line.strip_prefix(HEAD) else { return line };
+    // The check's crash (`TypeError: ...`) or the manifest's load (`Failed to parse manifest: ...`).
+    let Some(at) = ["TypeError: ", "Failed to parse manifest: "]
+        .iter()
+        .find_map(|p| line.strip_prefix(p).filter(|rest| rest.starts_with(HEAD)).map(|_| p.len()))
+    else {
+        return line;
+    };
+    let (prefix, rest) = (&line[..at], &line[at + HEAD.len()..]);
     match rest.strip_suffix('\'').and_then(|r| r.split_once("' and '")) {
-        Some((a, b)) => format!("{HEAD}{}' and '{}'", a.min(b), a.max(b)),
+        Some((a, b)) => format!("{prefix}{HEAD}{}' and '{}'", a.min(b), a.max(b)),
         None => line.to_string(),
     }
 }

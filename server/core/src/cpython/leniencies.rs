@@ -208,7 +208,9 @@ pub(super) fn tree_shape_error(tree: &Tree, text: &str) -> Option<(usize, Python
                 .filter(|b| b.kind() == "list_splat")
                 .map(|b| (b.start_byte(), INVALID))
                 .or_else(|| lambda_as_operand(node).then(|| (node.start_byte(), INVALID))),
-            "named_expression" => lambda_walrus(node).or_else(|| starred_walrus_value(node)),
+            "named_expression" => lambda_walrus(node)
+                .or_else(|| starred_walrus_value(node))
+                .or_else(|| super::walrus_places::walrus_out_of_place(node)),
             // `[*a or b]`, `[*a < b]`, `[*a if c else d]`: a star binds an operand of `|` or
             // tighter only (tree-sitter reads the star in the left operand).
             "boolean_operator" | "comparison_operator" | "conditional_expression" => {
@@ -283,11 +285,6 @@ fn lambda_as_operand(lambda: Node) -> bool {
     }
 }
 
-/// `lambda: n := 1`, read by tree-sitter as a lambda whose body assigns: CPython's
-/// grammar reads `lambda: n` as the walrus's target. Where a named expression may stand
-/// (an item of brackets, a subscript, a comprehension's element) its own rule names the
-/// lambda; elsewhere (a call's argument, a dict's value, an assignment) the walrus is
-/// invalid syntax (CPython 3.10-3.13 alike).
 /// `(d := *l * 2)`: a walrus's value is never starred (tree-sitter reads the star as a
 /// binary operator's operand): invalid syntax at the star (CPython 3.10-3.13 alike).
 fn starred_walrus_value(named: Node) -> Option<(usize, &'static str)> {
@@ -303,6 +300,11 @@ fn leading_splat(node: Node) -> Option<Node> {
     Some(first)
 }
 
+/// `lambda: n := 1`, read by tree-sitter as a lambda whose body assigns: CPython's
+/// grammar reads `lambda: n` as the walrus's target. Where a named expression may stand
+/// (an item of brackets, a subscript, a comprehension's element) its own rule names the
+/// lambda; elsewhere (a call's argument, a dict's value, an assignment) the walrus is
+/// invalid syntax (CPython 3.10-3.13 alike).
 fn lambda_walrus(named: Node) -> Option<(usize, &'static str)> {
     let lambda = named.parent().filter(|p| p.kind() == "lambda")?;
     let body = lambda.child_by_field_name("body").filter(|b| b.id() == named.id())?;

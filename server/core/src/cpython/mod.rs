@@ -37,6 +37,7 @@ pub mod source_bytes;
 pub(crate) mod targets;
 mod tokenizer_errors;
 pub(crate) mod tokens;
+mod walrus_places;
 
 pub use error::{CompileAnswer, PythonSyntaxError, SyntaxFix, SyntaxJudge};
 pub use estimate::python_syntax_error;

@@ -2,7 +2,7 @@
 //! without being defined (builtins and the standard-library modules safe to import).
 
 use super::number_strings::number_of;
-use super::sorting::{sort, Sorted};
+use super::sorting::{set_sort_raises, sort, Sorted};
 use super::Evaluator;
 use crate::value::{Callable, Operators, Span, Value, ValueKind};
 
@@ -13,7 +13,15 @@ impl Evaluator<'_> {
     /// types alone too: `sorted([1, f"{f}"])`), as CPython sorts (`sorting.rs`); None where
     /// not known.
     fn sorted_now(&mut self, arg: &Value, s: &Span) -> Option<Value> {
-        match sort(&arg.iterated()?, self.loading.version) {
+        let set_raises = match &arg.kind {
+            ValueKind::Set(items) if !arg.contains_unknown() => set_sort_raises(items),
+            _ => None,
+        };
+        let sorted = match set_raises {
+            Some(raise) => Sorted::Raises(raise),
+            None => sort(&arg.iterated()?, self.loading.version),
+        };
+        match sorted {
             Sorted::Raises((exception, message)) => {
                 self.fail(s.clone(), exception, message);
                 Some(Value::unknown("raises", s.clone()))

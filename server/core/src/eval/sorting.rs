@@ -45,6 +45,27 @@ pub(super) fn sort(items: &[Value], version: PythonVersion) -> Sorted {
     Sorted::Done(sorted)
 }
 
+/// What sorting a set whose order is not known (str keys: it follows the run's hash seed)
+/// raises, where every order raises: its items are of exactly two types that never order
+/// with each other, each ordering among its own (`{"aten.mul", b"aten.add"}`, `{1, "a"}`). A
+/// sort compares every pair that ends up adjacent, so it compares the two types at some
+/// point, and raises there; which type is on the left follows the order (the real tool's
+/// runs differ too), so the message puts them as the written order's first comparison.
+pub(super) fn set_sort_raises(items: &[Value]) -> Option<Raise> {
+    // The types whose instances order among their own without raising. Not `NoneType`:
+    // `{None, 1.5}` has one order in CPython 3.12+ (None's hash is a constant there).
+    const SELF_ORDERED: [&str; 5] = ["str", "bytes", "int", "float", "bool"];
+    let first = items.first()?.type_name();
+    let second = items.iter().map(Value::type_name).find(|t| *t != first)?;
+    let numbers = |t: &str| matches!(t, "int" | "float" | "bool");
+    let two_types = items.iter().all(|i| [first, second].contains(&i.type_name()));
+    (two_types
+        && SELF_ORDERED.contains(&first)
+        && SELF_ORDERED.contains(&second)
+        && !(numbers(first) && numbers(second)))
+    .then(|| ("TypeError", format!("'<' not supported between instances of '{second}' and '{first}'")))
+}
+
 /// CPython 3.10-3.12's `count_run` then `binarysort` (listobject.c); None where a
 /// comparison's answer is not known.
 fn small_sort(items: &[Value]) -> Result<Option<Vec<Value>>, Raise> {

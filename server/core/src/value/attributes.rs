@@ -6,8 +6,9 @@ use super::{TypeForm, Value, ValueKind};
 
 impl Value {
     /// The type name when this value certainly lacks attribute `attr` (the public attributes
-    /// of CPython 3.11's `dir()` of its type, torch 2.12's for `torch.dtype`; dunder names are
-    /// assumed to exist), as exception messages name the type.
+    /// of CPython 3.11's `dir()` of its type, torch 2.12's for `torch.dtype`; a dunder name
+    /// by its type's instances in CPython 3.10-3.13, assumed to exist where they are not
+    /// listed), as exception messages name the type.
     pub fn lacks_attribute(&self, attr: &str) -> Option<&'static str> {
         let known = match self.kind {
             ValueKind::Dict(_) => DICT_ATTRIBUTES,
@@ -38,7 +39,13 @@ impl Value {
         };
         let function = matches!(self.kind, ValueKind::Builtin(_) | ValueKind::Method { .. });
         let dunder = !function && attr.len() > 4 && attr.starts_with("__") && attr.ends_with("__");
-        (!dunder && !known.contains(&attr)).then(|| self.exception_type_name())
+        let type_name = self.exception_type_name();
+        // A dunder is the instance's `dir()` in CPython 3.10-3.13, where that is listed.
+        let lacks = match dunder {
+            true => super::class_lacks(&format!("object:{type_name}"), attr),
+            false => !known.contains(&attr),
+        };
+        lacks.then_some(type_name)
     }
 
     /// `list.append`, `print.__ne__`, `list[int].append`: a method or a descriptor of a
