@@ -87,13 +87,16 @@ impl Analysis {
     /// the emulation found a syntax error, or tree-sitter found one the emulation did not
     /// name, or we report an error loading the module (which CPython raises only for a text
     /// that compiles), or a line ends on an operator (tree-sitter joins it to the next:
-    /// `ce.` then a line break reads as `ce.manifest = ...`), and no CPython answered yet.
+    /// `ce.` then a line break reads as `ce.manifest = ...`), or the text holds a construct
+    /// whose compiler checks the emulation does not model (`global`, `try`, `match`:
+    /// `cpython::doubt`), and no CPython answered yet.
     pub fn syntax_in_doubt(&self) -> bool {
         self.syntax_judge == crate::cpython::SyntaxJudge::Emulation
             && (self.syntax_error.is_some()
                 || self.tree.root_node().has_error()
                 || self.model.load_error.is_some()
-                || crate::cpython::doubt::line_ends_on_operator(&self.text))
+                || crate::cpython::doubt::line_ends_on_operator(&self.text)
+                || crate::cpython::doubt::compiler_checks_not_modelled(&self.tree, &self.text))
     }
 }
 

@@ -1,8 +1,9 @@
-//! Shapes tree-sitter reads leniently where CPython's tokenizer ends the statement: a
-//! logical line that ends on an operator (`manifest =` then `{` on the next line, `ce.`
-//! then a line break), which tree-sitter joins to the next line. The emulation does not
-//! name these errors; they only say that CPython's own `compile()` should be asked
-//! (`Analysis::syntax_in_doubt`).
+//! Where the emulation may miss an error CPython's `compile()` raises, so that CPython's own
+//! `compile()` should be asked (`Analysis::syntax_in_doubt`): shapes tree-sitter reads
+//! leniently where CPython's tokenizer ends the statement (a logical line that ends on an
+//! operator: `manifest =` then `{` on the next line, `ce.` then a line break, which
+//! tree-sitter joins to the next line), and the constructs whose compiler checks the
+//! emulation does not model in full ([`compiler_checks_not_modelled`]).
 
 use crate::lexer::{lex, TokenKind};
 
@@ -40,9 +41,84 @@ pub fn line_ends_on_operator(text: &str) -> bool {
     false
 }
 
+/// Statements whose compiler (symbol table) or parser checks the emulation does not model in
+/// full: `global` and `nonlocal` (`name 'x' is assigned to before global declaration`),
+/// `try` (`default 'except:' must be last`), `match` (`name capture 'a' makes remaining
+/// patterns unreachable`), `from __future__` (`future feature x is not defined`).
+const STATEMENTS_NOT_MODELLED: [&str; 5] =
+    ["global_statement", "nonlocal_statement", "try_statement", "match_statement", "future_import_statement"];
+
+/// Whether `tree` holds a construct whose compile-time checks the emulation does not model
+/// in full ([`STATEMENTS_NOT_MODELLED`], `__debug__`, which no code may bind, a `yield` or
+/// an `await` in a comprehension, an async generator): CPython may refuse a text the
+/// emulation accepts. Rare in a manifest; where present, CPython is asked.
+pub fn compiler_checks_not_modelled(tree: &tree_sitter::Tree, text: &str) -> bool {
+    let mut cursor = tree.walk();
+    let mut comprehensions = 0usize;
+    let mut descended = true;
+    loop {
+        let node = cursor.node();
+        if descended {
+            let kind = node.kind();
+            let in_comprehension = comprehensions > 0 && matches!(kind, "yield" | "await");
+            let async_generator = kind == "function_definition"
+                && node.child(0).is_some_and(|c| c.kind() == "async")
+                && text.get(node.byte_range()).is_some_and(|t| t.contains("yield"));
+            if STATEMENTS_NOT_MODELLED.contains(&kind)
+                || in_comprehension
+                || async_generator
+                || (kind == "identifier" && text.get(node.byte_range()) == Some("__debug__"))
+            {
+                return true;
+            }
+            comprehensions += usize::from(is_comprehension(kind));
+            if cursor.goto_first_child() {
+                continue;
+            }
+        }
+        comprehensions -= usize::from(is_comprehension(cursor.node().kind()));
+        if cursor.goto_next_sibling() {
+            descended = true;
+            continue;
+        }
+        if !cursor.goto_parent() {
+            return false;
+        }
+        descended = false;
+    }
+}
+
+fn is_comprehension(kind: &str) -> bool {
+    matches!(kind, "list_comprehension" | "set_comprehension" | "dictionary_comprehension" | "generator_expression")
+}
+
 #[cfg(test)]
 mod tests {
-    use super::line_ends_on_operator;
+    use super::{compiler_checks_not_modelled, line_ends_on_operator};
+    use crate::syntax::parse;
+
+    /// Each construct's error is CPython 3.10-3.13's `compile()` (this session's check);
+    /// the emulation accepts them all, so only asking CPython finds it.
+    #[test]
+    fn constructs_whose_compiler_checks_are_not_modelled() {
+        let doubtful = [
+            "def f():\n    x = 1\n    global x\n",
+            "def f():\n    nonlocal q\n",
+            "try:\n    pass\nexcept:\n    pass\nexcept ValueError:\n    pass\n",
+            "match x:\n    case a: pass\n    case b: pass\n",
+            "from __future__ import braces\n",
+            "__debug__ = 1\n",
+            "x = [await y for y in z]\n",
+            "def f():\n    x = [(yield) for a in b]\n",
+            "async def f():\n    yield 1\n    return 2\n",
+        ];
+        for text in doubtful {
+            assert!(compiler_checks_not_modelled(&parse(text, None), text), "{text:?}");
+        }
+        for text in ["manifest = {'a': [x for x in range(3)]}\n", "def f():\n    yield 1\n", "x = (await_ := 1)\n"] {
+            assert!(!compiler_checks_not_modelled(&parse(text, None), text), "{text:?}");
+        }
+    }
 
     #[test]
     fn a_statement_cut_after_an_operator() {

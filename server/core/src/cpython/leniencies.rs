@@ -195,6 +195,18 @@ pub(super) fn tree_shape_error(tree: &Tree, text: &str) -> Option<(usize, Python
                 node.child(1).filter(|c| c.kind() == ",").map(|comma| (comma.start_byte(), INVALID))
             }
             "parameters" | "lambda_parameters" => parameters_error(node),
+            // `raise from x`: `from` names the cause of an exception raised, never alone.
+            "raise_statement" => node.child(1).filter(|c| c.kind() == "from").map(|f| (f.start_byte(), INVALID)),
+            // `with a, : pass`: a trailing comma only inside brackets.
+            "with_clause" => trailing_with_comma(node),
+            // `a[b:*c]`: a slice's bounds are expressions, never starred.
+            "slice" => child_of_kind(node, "list_splat").map(|star| (star.start_byte(), INVALID)),
+            // `def f() -> *int:`: a return annotation is an expression, never starred.
+            "function_definition" => node
+                .child_by_field_name("return_type")
+                .filter(|t| t.named_child(0).is_some_and(|c| c.kind() == "splat_type"))
+                .and_then(|_| child_of_kind(node, "->"))
+                .map(|arrow| (arrow.start_byte(), "expected ':'")),
             // `[*a for a in z]`: a comprehension's element is never starred (3.10-3.13 alike).
             "list_comprehension" | "set_comprehension" | "generator_expression" => node
                 .child_by_field_name("body")
@@ -441,18 +453,55 @@ fn augmented_assignment_error(node: Node) -> Option<(usize, &'static str)> {
     operator.map(|op| (op.start_byte(), INVALID))
 }
 
+/// `with a, : pass`: the comma ending a `with` clause that is not in brackets, as CPython
+/// reports it (invalid syntax at the `:`).
+fn trailing_with_comma(clause: Node) -> Option<(usize, &'static str)> {
+    let last = clause.child(clause.child_count().checked_sub(1)?)?;
+    let bracketed = clause.child(0).is_some_and(|c| c.kind() == "(");
+    (last.kind() == "," && !bracketed)
+        .then(|| (clause.next_sibling().map_or(last.end_byte(), |n| n.start_byte()), INVALID))
+}
+
 /// CPython's error for a parameter list tree-sitter accepts: a parameter without a default
-/// after one with, nothing named after a bare `*`, anything after `**k`, two `*`.
+/// after one with, nothing named after a bare `*`, anything after `**k`, two `*`, a `/`
+/// first, twice or after `*`, a parenthesized parameter (CPython 3.11-3.13's messages; 3.10
+/// says `invalid syntax` for those three).
 fn parameters_error(parameters: Node) -> Option<(usize, &'static str)> {
     let mut cursor = parameters.walk();
     let (mut defaulted, mut star, mut double_star) = (false, None::<Node>, false);
-    let mut named_after_star = false;
+    let (mut named_after_star, mut slash, mut before) = (false, false, false);
+    let lambda = parameters.kind() == "lambda_parameters";
     for parameter in parameters.named_children(&mut cursor) {
         let kind = splat_kind(parameter);
         if double_star {
             return Some((parameter.start_byte(), "arguments cannot follow var-keyword argument"));
         }
+        let first = !std::mem::replace(&mut before, true);
         match kind {
+            "positional_separator" => {
+                let message = match (first, slash, star.is_some()) {
+                    (true, _, _) if lambda => INVALID,
+                    (true, _, _) => "at least one argument must precede /",
+                    (_, true, _) => "/ may appear only once",
+                    (_, _, true) => "/ must be ahead of *",
+                    _ => {
+                        slash = true;
+                        continue;
+                    }
+                };
+                return Some((parameter.start_byte(), message));
+            }
+            // `(a)`, `(a, b)=1`.
+            "tuple_pattern" | "default_parameter"
+                if kind == "tuple_pattern"
+                    || parameter.child_by_field_name("name").is_some_and(|n| n.kind() == "tuple_pattern") =>
+            {
+                let message = match lambda {
+                    true => "Lambda expression parameters cannot be parenthesized",
+                    false => "Function parameters cannot be parenthesized",
+                };
+                return Some((parameter.start_byte(), message));
+            }
             "list_splat_pattern" | "keyword_separator" => {
                 if star.is_some() {
                     return Some((parameter.start_byte(), "* argument may appear only once"));
@@ -503,6 +552,8 @@ fn splat_kind(parameter: Node) -> &'static str {
         "default_parameter" => "default_parameter",
         "typed_default_parameter" => "typed_default_parameter",
         "identifier" => "identifier",
+        "positional_separator" => "positional_separator",
+        "tuple_pattern" => "tuple_pattern",
         _ => "",
     }
 }
