@@ -247,6 +247,11 @@ pub(super) fn dict_of_pairs(pairs: &Value) -> Option<Result<Dict, super::items::
             return raise("TypeError", "cannot convert dictionary update sequence element #0 to a sequence".into());
         }
     }
+    // A str known but for the addresses it shows (`f"{f}"`): its first item is a
+    // one-character str.
+    if pairs.known_type() == Some("str") && pairs.shown().is_some_and(|text| !text.is_empty()) {
+        return raise("ValueError", "dictionary update sequence element #0 has length 1; 2 is required".into());
+    }
     let items = pairs.iterated()?;
     let mut d = Dict::default();
     for (i, item) in items.iter().enumerate() {

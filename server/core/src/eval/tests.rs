@@ -2021,3 +2021,15 @@ fn dunders_builtin_values_lack_raise() {
         assert_eq!(eval(text).load_error.map(|e| e.message), None, "{text}");
     }
 }
+
+/// `dict()` of a str known but for an address it shows raises on its first character (the
+/// message is the real check-manifest's). Seed 913135 had `.upper()` of it, whose text is
+/// not kept (a str known by its type only): not claimed.
+#[test]
+fn dict_of_a_str_shown_raises_on_its_first_character() {
+    assert_load_errors(&[(
+        "label = f\"backend {(lambda: 0)}\"\nx = dict(label)",
+        "dictionary update sequence element #0 has length 1; 2 is required",
+    )]);
+    assert_eq!(eval("x = dict(f\"{(lambda: 0)}\".upper())").load_error.map(|e| e.message), None);
+}
