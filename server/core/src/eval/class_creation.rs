@@ -75,7 +75,9 @@ impl Evaluator<'_> {
             Some(_) => None,
         };
         let why = "a class `type(name, bases, dict)` makes is known by its type only";
-        let mut class = Value::unknown_of_type("type", Operators::NotModelled, Callable::Maybe, why, s);
+        // Its metaclass is `type`, which has no `__iter__`: iterating the class raises.
+        let mut class =
+            Value::unknown_of_type("type", Operators::NotModelled, Callable::Maybe, why, s).that_does_not_iterate();
         class.set_shown(module.map(|module| match module {
             Some(module) => format!("<class '{module}.{qualname}'>"),
             // CPython shows the class's name there, not its qualified name.

@@ -1974,6 +1974,8 @@ fn type_with_three_arguments_raises_or_makes_a_class() {
         ("x = type('A\\0', (), {'__qualname__': 1})", "type name must not contain null characters"),
         ("x = type('A', (), {'__qualname__': 1})", "type __qualname__ must be a str, not int"),
         ("x = type('A', (), {'__qualname__': 'Q'}, x=1)", "Q.__init_subclass__() takes no keyword arguments"),
+        // Seed 1006166 (the real check-manifest's message).
+        ("a, b = type('A', (), {})", "cannot unpack non-iterable type object"),
     ]);
     let model = eval(concat!(
         "X = type('A', (), {})\n",
