@@ -49,8 +49,8 @@ const STATEMENTS_NOT_MODELLED: [&str; 5] =
     ["global_statement", "nonlocal_statement", "try_statement", "match_statement", "future_import_statement"];
 
 /// Whether `tree` holds a construct whose compile-time checks the emulation does not model
-/// in full ([`STATEMENTS_NOT_MODELLED`], `__debug__`, which no code may bind, a `yield` or
-/// an `await` in a comprehension, an async generator): CPython may refuse a text the
+/// in full ([`STATEMENTS_NOT_MODELLED`], `__debug__`, which no code may bind, a `yield`,
+/// an `await` or an `async for` in a comprehension, an async generator): CPython may refuse a text the
 /// emulation accepts. Rare in a manifest; where present, CPython is asked.
 pub fn compiler_checks_not_modelled(tree: &tree_sitter::Tree, text: &str) -> bool {
     let mut cursor = tree.walk();
@@ -60,7 +60,7 @@ pub fn compiler_checks_not_modelled(tree: &tree_sitter::Tree, text: &str) -> boo
         let node = cursor.node();
         if descended {
             let kind = node.kind();
-            let in_comprehension = comprehensions > 0 && matches!(kind, "yield" | "await");
+            let in_comprehension = comprehensions > 0 && matches!(kind, "yield" | "await" | "async");
             let async_generator = kind == "function_definition"
                 && node.child(0).is_some_and(|c| c.kind() == "async")
                 && text.get(node.byte_range()).is_some_and(|t| t.contains("yield"));
@@ -109,6 +109,7 @@ mod tests {
             "from __future__ import braces\n",
             "__debug__ = 1\n",
             "x = [await y for y in z]\n",
+            "x = [a async for a in b]\n",
             "def f():\n    x = [(yield) for a in b]\n",
             "async def f():\n    yield 1\n    return 2\n",
         ];

@@ -199,6 +199,9 @@ fn parser_or_tokenizer_error(
         }
     }
     match (token_error, parser_error.take()) {
+        // A block missing after a header is the parser's error, met only once the header
+        // parsed: an error on an earlier line (in the header) comes first.
+        (Some(tok), Some(parser)) if tok.missing_block && parser.line < tok.error.line => Some(parser),
         (Some(tok), Some(parser)) => {
             // A tokenizer error at EOF ("never closed") loses to an earlier parser error,
             // as in CPython, where the parser consumes tokens as they come. Others win: a
@@ -329,6 +332,17 @@ pub(super) mod tests {
             let e = err(text).expect(text);
             assert_eq!((e.message.as_str(), e.line), (*message, *line), "{text:?}");
         }
+    }
+
+    /// A header that does not parse fails before its missing block is met (CPython 3.11's
+    /// compile(); seed 1006150 of the emulation's residue).
+    #[test]
+    fn a_header_error_comes_before_its_missing_block() {
+        assert_errors(&[
+            ("m = {}\nif 'a' in *m['c']:\nm['s'] = True\n", "invalid syntax", 2),
+            ("m = {}\nif 'a' in * 3:\nm['s'] = True\n", "invalid syntax", 2),
+            ("m = {}\nif 'a' in m:\nm['s'] = True\n", "expected an indented block after 'if' statement on line 2", 3),
+        ]);
     }
 
     /// CPython 3.10's and 3.11's compile() (3.12 words f-string errors otherwise).
