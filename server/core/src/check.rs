@@ -67,7 +67,7 @@ impl CheckOutcome {
         // Code tree-sitter misread in a text that compiles, before anything raised: what
         // Python runs there may raise, or give another value.
         if let Some((at, line)) = &model.misread {
-            if load.is_none_or(|err| err.span.start > at.start) {
+            if load.is_none_or(|err| err.span.start >= at.start) {
                 let reason = format!(
                     "line {line}: tree-sitter reads it otherwise than Python, so what runs there is not evaluated statically"
                 );
@@ -206,6 +206,22 @@ mod tests {
         let compiled = crate::cpython::CompileAnswer::new(&before, None);
         let analysis = analyze(&before, &AnalysisInput { compiled: Some(&compiled), ..AnalysisInput::default() });
         assert_eq!(analysis.check_lines()[0].1, "Failed to parse manifest: 'k'");
+    }
+
+    /// A statement tree-sitter reads with an error, in a text that compiles: nothing raised
+    /// there is claimed (seed 913161's neighbour `y, *1` then `manifest = {}`, one assignment
+    /// to tree-sitter, raised `not enough values to unpack`; CPython raises NameError for
+    /// `y`). `*sorted,` alone is a tuple (the real check-manifest's message).
+    #[test]
+    fn a_statement_read_with_an_error_is_not_claimed() {
+        let text = "y, *1\nmanifest = {}\n";
+        let compiled = crate::cpython::CompileAnswer::new(text, None);
+        let analysis = analyze(text, &AnalysisInput { compiled: Some(&compiled), ..AnalysisInput::default() });
+        assert_eq!(analysis.check.exit_code(), 2, "{:?}", analysis.check_lines());
+        assert_eq!(
+            parse_failure("*sorted,\nmanifest = {}\n"),
+            "Value after * must be an iterable, not builtin_function_or_method"
+        );
     }
 
     /// A torch function is one object whose repr names its address: as a dtype key it is

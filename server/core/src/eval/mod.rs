@@ -166,6 +166,12 @@ pub fn evaluate_with<'a>(
             break;
         }
         cancel.check()?;
+        // A statement tree-sitter read with an error, in a text that compiles: what Python
+        // runs there is not what we read (`y, *1` then `manifest = {}`: one assignment to
+        // tree-sitter). Evaluated for the editor, not claimed for check-manifest.
+        if statement.has_error() && statement.kind() != "ERROR" {
+            ev.model.misread.get_or_insert((span(statement), statement.start_position().row + 1));
+        }
         ev.statement(statement);
         cancel.check()?;
         // A compound statement records what it binds itself: a branch not taken binds

@@ -412,7 +412,7 @@ fn line_may_set(line: &str, attr: &str) -> bool {
     let bytes = line.as_bytes();
     let code = line.trim_start();
     let binds_targets =
-        code.starts_with("for ") || code.starts_with("async ") || code.starts_with("del") || line.contains(" as ");
+        code.starts_with("for ") || code.starts_with("async ") || code.starts_with("del") || has_as_keyword(line);
     // A `for` binds its targets, before its ` in `: what it iterates is only read.
     let loop_targets_end = match code.starts_with("for ") || code.starts_with("async for ") {
         true => line.find(" in ").unwrap_or(line.len()),
@@ -455,8 +455,19 @@ const COMPOUND_KEYWORDS: [&str; 14] = [
     "if", "elif", "else", "for", "while", "with", "try", "except", "finally", "def", "class", "async", "match", "case",
 ];
 
+/// Whether `line` (a comment cut off) holds ` as ` outside its strings (`with a as b`, not
+/// `"sup as ported"`).
+fn has_as_keyword(line: &str) -> bool {
+    first_outside_strings(line, |rest| rest.starts_with(" as ")).is_some()
+}
+
 /// The line without its comment (a `#` outside the quotes the line opens and closes).
 fn code_part(line: &str) -> &str {
+    first_outside_strings(line, |rest| rest.starts_with('#')).map_or(line, |at| &line[..at])
+}
+
+/// The first position of `line` outside its strings where `found` holds of the rest.
+fn first_outside_strings(line: &str, found: impl Fn(&str) -> bool) -> Option<usize> {
     let mut quote: Option<u8> = None;
     let bytes = line.as_bytes();
     let mut i = 0;
@@ -465,12 +476,12 @@ fn code_part(line: &str) -> &str {
             (b'\\', Some(_)) => i += 1,
             (b'"' | b'\'', None) => quote = Some(bytes[i]),
             (q, Some(open)) if q == open => quote = None,
-            (b'#', None) => return &line[..i],
+            (_, None) if line.is_char_boundary(i) && found(&line[i..]) => return Some(i),
             _ => {}
         }
         i += 1;
     }
-    line
+    None
 }
 
 /// Whether an assignment (`=` or an augmented operator) starts right at `i`.

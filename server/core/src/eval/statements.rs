@@ -26,9 +26,11 @@ impl Evaluator<'_> {
             "expression_statement" => {
                 let mut cursor = node.walk();
                 let children: Vec<Node> = node.named_children(&mut cursor).collect();
-                // `*a.b, c` alone: a tuple, built as any (tree-sitter gives its items here).
+                // `*a.b, c` alone: a tuple, built as any (tree-sitter gives its items here);
+                // so is `*sorted,` (a star alone is the compiler's error, found before).
                 let expressions = children.iter().filter(|c| c.kind() != "comment").count();
-                if expressions > 1 && children.iter().all(|c| !c.kind().contains("assignment")) {
+                let starred = children.first().is_some_and(|c| c.kind() == "list_splat");
+                if (expressions > 1 || starred) && children.iter().all(|c| !c.kind().contains("assignment")) {
                     let _ = self.expr(node);
                     return;
                 }

@@ -2035,3 +2035,22 @@ fn dict_of_a_str_shown_raises_on_its_first_character() {
     )]);
     assert_eq!(eval("x = dict(f\"{(lambda: 0)}\".upper())").load_error.map(|e| e.message), None);
 }
+
+/// A bound method or method descriptor is never equal to an object of another kind (seed
+/// 913174: `d.items != ()` iterated; answers from CPython 3.11).
+#[test]
+fn a_method_is_never_equal_to_another_kind_of_object() {
+    let model = eval("print({}.items != (), [].append == 1, print == [].append, list.append == None)");
+    assert_eq!(model.printed, "True False False False\n");
+    assert_load_errors(&[("for a, b in {}.items != ():\n    pass", "'bool' object is not iterable")]);
+}
+
+/// ` as ` inside a string binds nothing: a torch attribute read on that line is still
+/// claimed missing (seed 913164; the real check-manifest's message).
+#[test]
+fn as_inside_a_string_binds_nothing() {
+    assert_load_errors(&[(
+        "import torch\nmanifest = {\n    'sup as ported_dtypes': {torch.notadtype: True},\n}",
+        "module 'torch' has no attribute 'notadtype'",
+    )]);
+}

@@ -72,8 +72,10 @@ pub fn py_eq(a: &Value, b: &Value) -> Option<bool> {
         {
             false
         }
-        // Bound methods are equal where their objects are the same one.
-        (Method { .. }, _) | (_, Method { .. }) => return Option::None,
+        // Bound methods are equal where their objects are the same one. Another kind of
+        // object is never one: both `__eq__` give NotImplemented, then identity decides.
+        (Method { .. }, Method { .. }) => return Option::None,
+        (Method { .. }, _) | (_, Method { .. }) => false,
         // A function equals itself only: the object each `def` or `lambda` run made (one
         // `def` run twice makes two), where both are known by their identity.
         (Function { .. }, Function { .. }) if a.identity != 0 && b.identity != 0 => a.identity == b.identity,
