@@ -4,7 +4,9 @@
 //! error; finding one also makes the analysis ask CPython (`Analysis::syntax_in_doubt`).
 
 use super::error::{line_at, PythonSyntaxError};
+use super::hints::INVALID;
 use crate::lexer::{lex, TokenKind};
+use crate::syntax::child_of_kind;
 use tree_sitter::{Node, Tree};
 
 /// The first error CPython's parser finds where tree-sitter finds none.
@@ -195,18 +197,6 @@ pub(super) fn tree_shape_error(tree: &Tree, text: &str) -> Option<(usize, Python
                 node.child(1).filter(|c| c.kind() == ",").map(|comma| (comma.start_byte(), INVALID))
             }
             "parameters" | "lambda_parameters" => parameters_error(node),
-            // `raise from x`: `from` names the cause of an exception raised, never alone.
-            "raise_statement" => node.child(1).filter(|c| c.kind() == "from").map(|f| (f.start_byte(), INVALID)),
-            // `with a, : pass`: a trailing comma only inside brackets.
-            "with_clause" => trailing_with_comma(node),
-            // `a[b:*c]`: a slice's bounds are expressions, never starred.
-            "slice" => child_of_kind(node, "list_splat").map(|star| (star.start_byte(), INVALID)),
-            // `def f() -> *int:`: a return annotation is an expression, never starred.
-            "function_definition" => node
-                .child_by_field_name("return_type")
-                .filter(|t| t.named_child(0).is_some_and(|c| c.kind() == "splat_type"))
-                .and_then(|_| child_of_kind(node, "->"))
-                .map(|arrow| (arrow.start_byte(), "expected ':'")),
             // `[*a for a in z]`: a comprehension's element is never starred (3.10-3.13 alike).
             "list_comprehension" | "set_comprehension" | "generator_expression" => node
                 .child_by_field_name("body")
@@ -239,6 +229,10 @@ pub(super) fn tree_shape_error(tree: &Tree, text: &str) -> Option<(usize, Python
             "as_pattern" => node
                 .parent()
                 .filter(|p| !matches!(p.kind(), "with_item" | "except_clause" | "except_group_clause" | "case_pattern"))
+                // `with (a as b):`, one item in brackets (tree-sitter: a parenthesized expression).
+                .filter(|p| {
+                    p.kind() != "parenthesized_expression" || p.parent().is_none_or(|g| g.kind() != "with_item")
+                })
                 .and_then(|_| child_of_kind(node, "as"))
                 .map(|keyword| (keyword.start_byte(), INVALID)),
             // `[**a]`, `{"k": **a}`: `**` only unpacks into a dict display or a call's
@@ -248,7 +242,7 @@ pub(super) fn tree_shape_error(tree: &Tree, text: &str) -> Option<(usize, Python
                 .and_then(leading_star)
                 .filter(|inner| inner.start_byte() == node.start_byte() + 1)
                 .map(|_| (node.start_byte(), INVALID)),
-            _ => None,
+            _ => super::statement_shapes::shape_error(node),
         };
         if let Some(found) = found {
             if first.is_none_or(|(at, _)| found.0 < at) {
@@ -261,8 +255,6 @@ pub(super) fn tree_shape_error(tree: &Tree, text: &str) -> Option<(usize, Python
         (at, PythonSyntaxError { message: message.into(), line: line_at(text, at), fixes: Vec::new() })
     })
 }
-
-const INVALID: &str = "invalid syntax";
 
 /// `[a for a in b, c]`, `[a for a in b,]`: a comprehension's `in` takes one expression,
 /// where tree-sitter reads a tuple. CPython 3.10-3.13 fail at the comma, or, for a call's
@@ -368,12 +360,6 @@ fn leading_star(expression: Node) -> Option<Node> {
     }
 }
 
-fn child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
-    let mut cursor = node.walk();
-    let found = node.children(&mut cursor).find(|c| c.kind() == kind);
-    found
-}
-
 /// CPython's error for an assignment tree-sitter accepts (`a, b: int = 1`, `a: b: c`,
 /// `a = b: int = 1`, `a: int = b = 1`, `a = b *= 1`).
 fn assignment_error(assignment: Node, text: &str) -> Option<(usize, &'static str)> {
@@ -451,15 +437,6 @@ fn augmented_assignment_error(node: Node) -> Option<(usize, &'static str)> {
         _ => None,
     };
     operator.map(|op| (op.start_byte(), INVALID))
-}
-
-/// `with a, : pass`: the comma ending a `with` clause that is not in brackets, as CPython
-/// reports it (invalid syntax at the `:`).
-fn trailing_with_comma(clause: Node) -> Option<(usize, &'static str)> {
-    let last = clause.child(clause.child_count().checked_sub(1)?)?;
-    let bracketed = clause.child(0).is_some_and(|c| c.kind() == "(");
-    (last.kind() == "," && !bracketed)
-        .then(|| (clause.next_sibling().map_or(last.end_byte(), |n| n.start_byte()), INVALID))
 }
 
 /// CPython's error for a parameter list tree-sitter accepts: a parameter without a default

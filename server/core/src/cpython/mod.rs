@@ -34,6 +34,7 @@ pub mod hints;
 mod leniencies;
 mod named_expressions;
 pub mod source_bytes;
+mod statement_shapes;
 pub(crate) mod targets;
 mod tokenizer_errors;
 pub(crate) mod tokens;

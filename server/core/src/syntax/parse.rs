@@ -127,6 +127,13 @@ pub fn node_text<'a>(node: Node, text: &'a str) -> &'a str {
     text.get(node.start_byte()..node.end_byte()).unwrap_or("")
 }
 
+/// The first child of `node` (named or not) of `kind` (`:=` of a walrus, `as` of a pattern).
+pub fn child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
+    let mut cursor = node.walk();
+    let found = node.children(&mut cursor).find(|c| c.kind() == kind);
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::parse;
