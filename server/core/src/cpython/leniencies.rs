@@ -429,10 +429,11 @@ fn augmented_assignment_error(node: Node) -> Option<(usize, &'static str)> {
         }
         _ => {}
     }
-    // `x += y = 1`, `x += y += 1`: invalid at the second operator.
+    // `x += y = 1`, `x += y += 1`, `x += y: int`: invalid at the second operator (an
+    // annotation's `:` comes first).
     let right = node.child_by_field_name("right")?;
     let operator = match right.kind() {
-        "assignment" => child_of_kind(right, "="),
+        "assignment" => child_of_kind(right, ":").or_else(|| child_of_kind(right, "=")),
         "augmented_assignment" => right.child_by_field_name("operator"),
         _ => None,
     };

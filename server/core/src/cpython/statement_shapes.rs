@@ -119,6 +119,9 @@ mod tests {
             ("x = lambda (a): 1\n", "Lambda expression parameters cannot be parenthesized", 1),
             ("def f(a, (b, c)=1): pass\n", "Function parameters cannot be parenthesized", 1),
             ("assert x, y, z\n", "invalid syntax", 1),
+            // Seed 913215: `dtypes += torch.int:8` (an annotation to tree-sitter).
+            ("dtypes = []\ndtypes += torch.int:8\n", "invalid syntax", 2),
+            ("x += y: int = 2\n", "invalid syntax", 1),
             ("def f(a: *Ts): pass\n", "invalid syntax", 1),
             ("def f[T](x): pass\n", "expected '('", 1),
             ("class A[T]: pass\n", "invalid syntax", 1),

@@ -91,6 +91,13 @@ impl Evaluator<'_> {
             return None;
         }
         let outcome = match &object.kind {
+            // UTF-8, the default: what CPython gives for text it can encode or decode.
+            ValueKind::Str(text) if method == "encode" && is_utf8_codec(args) => {
+                Some(Ok(ValueKind::Bytes(text.as_bytes().to_vec())))
+            }
+            ValueKind::Bytes(bytes) if method == "decode" && is_utf8_codec(args) => {
+                std::str::from_utf8(bytes).ok().map(|text| Ok(ValueKind::Str(text.to_string())))
+            }
             ValueKind::Str(text) => str_method(text, method, args, self.loading.version),
             ValueKind::List(items) => list_method(items, method, args),
             ValueKind::Dict(d) => dict_method(d, method, args),
@@ -112,6 +119,17 @@ impl Evaluator<'_> {
                 Value::unknown("raises", s)
             }
         })
+    }
+}
+
+/// No argument, or the encoding `utf-8` as Python spells it (`"UTF8"`, `"utf_8"`).
+fn is_utf8_codec(args: &[Value]) -> bool {
+    match args {
+        [] => true,
+        [Value { kind: ValueKind::Str(name), .. }] => {
+            matches!(name.to_ascii_lowercase().replace('_', "-").as_str(), "utf-8" | "utf8")
+        }
+        _ => false,
     }
 }
 
@@ -474,8 +492,13 @@ fn list_method(items: &[Value], method: &str, args: &[Value]) -> Option<Outcome>
         },
         ("pop", []) if items.is_empty() => return Some(Err(("IndexError", "pop from empty list".into()))),
         ("pop", [at]) => {
-            if matches!(at.kind, ValueKind::Str(_) | ValueKind::Float(_) | ValueKind::None | ValueKind::List(_)) {
-                return type_error(format!("'{}' object cannot be interpreted as an integer", at.type_name()));
+            // Any object but an int (or a bool) has no `__index__` here (`pop(type)`).
+            if !matches!(at.kind, ValueKind::Int(_) | ValueKind::Bool(_) | ValueKind::BigInt(_) | ValueKind::Unknown(_))
+            {
+                return type_error(format!(
+                    "'{}' object cannot be interpreted as an integer",
+                    at.exception_type_name()
+                ));
             }
             let at = index_of(at)?;
             let len = items.len() as i64;
@@ -662,6 +685,9 @@ mod tests {
             ("x = 'a'.split(1)", "must be str or None, not int"),
             ("x = ','.join(3)", "can only join an iterable"),
             ("x = [].pop('a')", "'str' object cannot be interpreted as an integer"),
+            // Seed 913210 (the real check-manifest's message).
+            ("x = [True].pop( type )", "'type' object cannot be interpreted as an integer"),
+            ("import torch\nx = [1].pop(torch.float32)", "'torch.dtype' object cannot be interpreted as an integer"),
             // CPython 3.10-3.13 alike.
             ("x = 'a b'.replace(' ', '', 9 * [1])", "'list' object cannot be interpreted as an integer"),
             ("x = 'a b'.replace(' ', '', None)", "'NoneType' object cannot be interpreted as an integer"),

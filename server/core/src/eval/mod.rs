@@ -166,10 +166,12 @@ pub fn evaluate_with<'a>(
             break;
         }
         cancel.check()?;
-        // A statement tree-sitter read with an error, in a text that compiles: what Python
-        // runs there is not what we read (`y, *1` then `manifest = {}`: one assignment to
-        // tree-sitter). Evaluated for the editor, not claimed for check-manifest.
-        if statement.has_error() && statement.kind() != "ERROR" {
+        // An assignment tree-sitter read with an error between its parts, in a text that
+        // compiles: what Python runs there is not what we read (`y, *1` then `manifest = {}`:
+        // one assignment to tree-sitter). Evaluated for the editor, not claimed for
+        // check-manifest. (An annotation's errors are read as CPython reads them:
+        // `annotations.rs`.)
+        if misread_assignment(statement) {
             ev.model.misread.get_or_insert((span(statement), statement.start_position().row + 1));
         }
         ev.statement(statement);
@@ -241,6 +243,14 @@ fn misread_targets(error: Node, text: &str, out: &mut HashSet<String>) -> bool {
         }
     }
     unpacking
+}
+
+/// Whether `statement` is an assignment (not annotated) with an ERROR among its own parts.
+fn misread_assignment(statement: Node) -> bool {
+    let Some(assignment) = statement.named_child(0).filter(|a| a.kind() == "assignment") else { return false };
+    let mut cursor = assignment.walk();
+    let parts: Vec<Node> = assignment.children(&mut cursor).collect();
+    parts.iter().any(|p| p.kind() == "ERROR") && !parts.iter().any(|p| p.kind() == ":")
 }
 
 /// [`misread_targets`] of each ERROR node inside `statement` (one that holds an error).
