@@ -85,7 +85,14 @@ impl Evaluator<'_> {
         };
         if object.known_type() == Some("str") && args.is_empty() && !result.is_empty() {
             let why = format!("`.{method}()` of a str not known statically");
-            return Some(Value::unknown_of_type(result, Operators::NotModelled, Callable::No, why, s));
+            // A str known but for its addresses keeps what it shows through an ASCII case
+            // change (`f"{f}".upper()`: `<FUNCTION F AT 0X…>`).
+            let ascii_shown = object.shown().filter(|t| t.chars().all(|c| c.is_ascii() || c == '\u{2026}'));
+            return Some(match (method, ascii_shown) {
+                ("upper", Some(text)) => Value::str_shown(text.to_ascii_uppercase(), why, s),
+                ("lower", Some(text)) => Value::str_shown(text.to_ascii_lowercase(), why, s),
+                _ => Value::unknown_of_type(result, Operators::NotModelled, Callable::No, why, s),
+            });
         }
         if args.iter().any(Value::contains_unknown) {
             return None;

@@ -36,6 +36,13 @@ impl Evaluator<'_> {
                 "ValueError",
                 format!("not enough values to unpack (expected at least {}, got {})", targets.len() - 1, items.len()),
             )),
+            // A str known but for the addresses it shows (`f"{f}"`): each `…` stands for one
+            // hex digit or more, so it has at least as many characters as its text shows.
+            (ValueKind::Unknown(_), None)
+                if !starred && value.shown().is_some_and(|text| text.chars().count() > targets.len()) =>
+            {
+                Some(("ValueError", format!("too many values to unpack (expected {})", targets.len())))
+            }
             _ => None,
         };
         if let Some((error, message)) = message {
