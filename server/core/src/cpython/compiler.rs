@@ -109,6 +109,10 @@ fn codegen_error(node: Node, scope: Scope) -> Option<&'static str> {
         }
         // `for *k in z`: a starred target alone (3.10-3.13 alike).
         "list_splat_pattern" if is_loop_target(node) => Some("starred assignment target must be in a list or tuple"),
+        // `return *a`, `yield *a`: a lone star is no value (`return *a, b` is a tuple).
+        "list_splat" if node.parent().is_some_and(|p| matches!(p.kind(), "return_statement" | "yield")) => {
+            Some("can't use starred expression here")
+        }
         // `with a as *b:` (tree-sitter's target is the star itself).
         "list_splat" if node.parent().is_some_and(|p| p.kind() == "as_pattern_target") => {
             Some("starred assignment target must be in a list or tuple")

@@ -27,12 +27,24 @@ pub(super) fn shape_error(node: Node) -> Option<(usize, &'static str)> {
         "as_pattern_target" if node.parent().is_some_and(in_with_item) => {
             node.named_child(0).and_then(invalid_with_target)
         }
-        // `assert x, y, z`: a test and a message only.
+        // `assert x, y, z`, `assert *a`: a test and a message only, never starred.
         "assert_statement" => {
             let mut cursor = node.walk();
-            let commas: Vec<Node> = node.children(&mut cursor).filter(|c| c.kind() == ",").collect();
-            commas.get(1).map(|second| (second.start_byte(), INVALID))
+            let parts: Vec<Node> = node.children(&mut cursor).collect();
+            let star = parts.iter().find(|c| c.kind() == "list_splat").map(|s| (s.start_byte(), INVALID));
+            let second_comma = parts.iter().filter(|c| c.kind() == ",").nth(1).map(|c| (c.start_byte(), INVALID));
+            star.into_iter().chain(second_comma).min()
         }
+        // `x: a[1:2:3:4]`: a slice has three parts at most (tree-sitter chains the colons of
+        // an annotation's subscript as constrained types).
+        "constrained_type" => node
+            .child_by_field_name("type")
+            .or_else(|| node.named_child(1))
+            .filter(|t| t.named_child(0).is_some_and(|c| c.kind() == "constrained_type"))
+            .and_then(|t| t.named_child(0))
+            .and_then(|inner| inner.named_child(1))
+            .filter(|t| t.named_child(0).is_some_and(|c| c.kind() == "constrained_type"))
+            .map(|t| (t.start_byte(), INVALID)),
         // `def f[T]()`, `class A[T]`: type parameters are CPython 3.12's (3.11's messages).
         "type_parameter" => match node.parent().map(|p| p.kind()) {
             Some("function_definition") => Some((node.start_byte(), "expected '('")),
