@@ -400,9 +400,6 @@ impl<'a, 't> Targets<'a, 't> {
     /// `invalid_named_expression`'s first rule for the element `start..walrus` before a
     /// `:=` (`{"a":= 1}`): `cannot use assignment expressions with literal`, unless a name.
     pub(crate) fn walrus_error(&self, start: usize, walrus: usize, limit: usize) -> Option<TargetError> {
-        // The rule is `expression ':=' expression`: nothing after the walrus (`{"a":=,`) is
-        // plain invalid syntax.
-        self.reader(limit).expression(walrus + 1, 0)?;
         let e = self.reader(limit).expression(start, 0).filter(|e| e.end == walrus && e.name != "name")?;
         Some(TargetError { message: format!("cannot use assignment expressions with {}", e.name), at: e.at })
     }

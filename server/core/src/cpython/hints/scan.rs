@@ -419,6 +419,11 @@ impl Scan<'_, '_> {
             Some(f) => f.element_start?,
             None => self.statement_start,
         };
+        // The rule is `expression ':=' expression`: nothing after the walrus (`{"a":=,`) is
+        // plain invalid syntax.
+        self.tokens
+            .get(k + 1)
+            .filter(|t| !t.logical_start && !matches!(t.text, "," | ")" | "]" | "}" | ":" | "=" | ";"))?;
         let error = self.targets.walrus_error(start, k, self.tokens.len())?;
         Some(self.target_hint(error, None))
     }
