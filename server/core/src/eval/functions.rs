@@ -95,10 +95,13 @@ impl Evaluator<'_> {
         }
         let mut cursor = body.walk();
         let statements: Vec<Node> = body.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect();
+        // A docstring, not an f-string: its fields are evaluated (`f"{suffix}"` may raise).
         let inert = |n: &Node| {
             n.kind() == "pass_statement"
                 || n.kind() == "expression_statement"
-                    && n.named_child(0).is_some_and(|c| matches!(c.kind(), "string" | "concatenated_string"))
+                    && n.named_child(0).is_some_and(|c| {
+                        matches!(c.kind(), "string" | "concatenated_string") && !holds_any(c, &["interpolation"])
+                    })
         };
         // An expression statement that runs no code of its own (no call): only what it
         // raises matters (`x`, `a.b`, `+"""doc"""`).

@@ -2058,3 +2058,15 @@ fn as_inside_a_string_binds_nothing() {
         "module 'torch' has no attribute 'notadtype'",
     )]);
 }
+
+/// An f-string alone in a function's body is evaluated at the call, not skipped as a
+/// docstring (seed 913256: its field names a name not defined; the real check-manifest's
+/// message).
+#[test]
+fn an_fstring_statement_in_a_function_runs_at_its_call() {
+    assert_load_errors(&[(
+        "def versioned(name):\n     f\"{name}-{suffix}\"\n\nx = versioned('suite')",
+        "name 'suffix' is not defined",
+    )]);
+    assert_eq!(eval("def f(name):\n    \"doc\"\n\nx = f('a')").load_error.map(|e| e.message), None);
+}
