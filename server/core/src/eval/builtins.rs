@@ -569,6 +569,12 @@ fn of_value_not_known(fname: &str, arg: &Value, s: &Span) -> Option<Value> {
         ("str", Some(text), _) | ("repr", Some(text), Some("type")) => {
             Some(Value::new(ValueKind::Str(text), s.clone()))
         }
+        // A dict's view where it is made: `dict_keys(['a', 'b'])` (seed 913277).
+        ("str" | "repr", _, Some(view @ ("dict_keys" | "dict_values" | "dict_items"))) => {
+            let items = arg.iterated()?;
+            let reprs: Option<Vec<String>> = items.iter().map(|i| i.repr_is_exact().then(|| i.repr())).collect();
+            Some(Value::new(ValueKind::Str(format!("{view}([{}])", reprs?.join(", "))), s.clone()))
+        }
         ("len", _, Some("list" | "tuple" | "str" | "bytes" | "set" | "dict")) => {
             let why = "the length of a value not known statically";
             Some(Value::unknown_of_type("int", Operators::NotModelled, Callable::No, why, s.clone()))

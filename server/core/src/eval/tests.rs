@@ -2070,3 +2070,14 @@ fn an_fstring_statement_in_a_function_runs_at_its_call() {
     )]);
     assert_eq!(eval("def f(name):\n    \"doc\"\n\nx = f('a')").load_error.map(|e| e.message), None);
 }
+
+/// `str()` of a dict's view where it is made shows its items (seed 913277: a str where the
+/// schema takes a dict; the reprs are CPython 3.11's).
+#[test]
+fn str_of_a_dict_view_shows_its_items() {
+    let model = eval("d = {'a': 1, 'b': None}\nprint(str(d.keys()), repr(d.values()), str(d.items()), str({}.keys()))");
+    assert_eq!(
+        model.printed,
+        "dict_keys(['a', 'b']) dict_values([1, None]) dict_items([('a', 1), ('b', None)]) dict_keys([])\n"
+    );
+}
