@@ -222,6 +222,8 @@ mod tests {
             parse_failure("*sorted,\nmanifest = {}\n"),
             "Value after * must be an iterable, not builtin_function_or_method"
         );
+        // Seed 1006290: tree-sitter reads `*torch.extra_ops` as the attribute of `*torch`.
+        assert_eq!(parse_failure("import torch\n*torch.extra_ops, "), "module 'torch' has no attribute 'extra_ops'");
     }
 
     /// A torch function is one object whose repr names its address: as a dtype key it is

@@ -29,7 +29,15 @@ impl Evaluator<'_> {
                 // `*a.b, c` alone: a tuple, built as any (tree-sitter gives its items here);
                 // so is `*sorted,` (a star alone is the compiler's error, found before).
                 let expressions = children.iter().filter(|c| c.kind() != "comment").count();
-                let starred = children.first().is_some_and(|c| c.kind() == "list_splat");
+                // (`*torch.x,`: tree-sitter reads the attribute of `*torch`.)
+                let starred = children.first().is_some_and(|c| {
+                    let mut first = *c;
+                    while matches!(first.kind(), "attribute" | "subscript") {
+                        let Some(object) = first.child(0) else { break };
+                        first = object;
+                    }
+                    first.kind() == "list_splat"
+                });
                 if (expressions > 1 || starred) && children.iter().all(|c| !c.kind().contains("assignment")) {
                     let _ = self.expr(node);
                     return;
