@@ -6,6 +6,7 @@
 //! emulation does not model in full ([`compiler_checks_not_modelled`]).
 
 use crate::lexer::{lex, TokenKind};
+use tree_sitter::Node;
 
 /// Operators after which a statement cannot end.
 const NEEDS_OPERAND: &[&str] = &[
@@ -54,16 +55,18 @@ const STATEMENTS_NOT_MODELLED: [&str; 5] =
 /// emulation accepts. Rare in a manifest; where present, CPython is asked.
 pub fn compiler_checks_not_modelled(tree: &tree_sitter::Tree, text: &str) -> bool {
     let mut cursor = tree.walk();
-    let mut comprehensions = 0usize;
+    // How many comprehensions and `async def`s the cursor is inside (a `yield` in a `def`
+    // nested in an `async def` counts too: asking CPython once more costs nothing wrong).
+    let (mut comprehensions, mut async_functions) = (0usize, 0usize);
+    let is_async_def =
+        |node: Node| node.kind() == "function_definition" && node.child(0).is_some_and(|c| c.kind() == "async");
     let mut descended = true;
     loop {
         let node = cursor.node();
         if descended {
             let kind = node.kind();
             let in_comprehension = comprehensions > 0 && matches!(kind, "yield" | "await" | "async");
-            let async_generator = kind == "function_definition"
-                && node.child(0).is_some_and(|c| c.kind() == "async")
-                && text.get(node.byte_range()).is_some_and(|t| t.contains("yield"));
+            let async_generator = async_functions > 0 && kind == "yield";
             if STATEMENTS_NOT_MODELLED.contains(&kind)
                 || in_comprehension
                 || async_generator
@@ -72,11 +75,13 @@ pub fn compiler_checks_not_modelled(tree: &tree_sitter::Tree, text: &str) -> boo
                 return true;
             }
             comprehensions += usize::from(is_comprehension(kind));
+            async_functions += usize::from(is_async_def(node));
             if cursor.goto_first_child() {
                 continue;
             }
         }
         comprehensions -= usize::from(is_comprehension(cursor.node().kind()));
+        async_functions -= usize::from(is_async_def(cursor.node()));
         if cursor.goto_next_sibling() {
             descended = true;
             continue;

@@ -169,12 +169,14 @@ impl Surroundings {
         };
         let analysis = analyse(self);
         let file_wanted = analysis.model.module_file_wanted.is_some();
-        let Some(python) = self.compile_python.as_deref().filter(|_| analysis.syntax_in_doubt() || file_wanted) else {
+        // Once: it walks the tree (`cpython::doubt`).
+        let in_doubt = analysis.syntax_in_doubt();
+        let Some(python) = self.compile_python.as_deref().filter(|_| in_doubt || file_wanted) else {
             return analysis;
         };
         let Ok(mut worker) = cpython::Worker::start(python) else { return analysis };
         let mut judged = self.clone();
-        let (mut analysis, compiles) = if analysis.syntax_in_doubt() {
+        let (mut analysis, compiles) = if in_doubt {
             let name = self.file_name.as_deref().unwrap_or("manifest.py");
             let Ok(answer) = worker.compile(text.as_bytes(), name, text) else { return analysis };
             let (compiles, agrees) = (answer.error.is_none(), answer.agrees_with(analysis.syntax_error.as_ref()));
