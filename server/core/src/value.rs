@@ -228,6 +228,8 @@ impl Value {
     pub fn exceeds_str_digits(&self) -> bool {
         match &self.kind {
             ValueKind::BigInt(b) => b.bits() > 14_000 && b.magnitude().to_string().len() > MAX_STR_DIGITS,
+            // At least 2 ** 14290, beyond 10 ** 4300.
+            ValueKind::Unknown(NotKnown { int_bits: Some(bits), .. }) => *bits > 14_290,
             ValueKind::List(items) | ValueKind::Tuple(items) | ValueKind::Set(items) => {
                 items.iter().any(Value::exceeds_str_digits)
             }
@@ -246,6 +248,7 @@ impl Value {
             not_iterable: false,
             items: None,
             shown: None,
+            int_bits: None,
         };
         Value { kind: ValueKind::Unknown(not_known), span, identity: 0 }
     }
@@ -266,8 +269,27 @@ impl Value {
             not_iterable: false,
             items: None,
             shown: None,
+            int_bits: None,
         };
         Value { kind: ValueKind::Unknown(not_known), span, identity: 0 }
+    }
+
+    /// An int too large to compute, of at least `bits` bits (see [`NotKnown::int_bits`]).
+    pub fn huge_int(bits: u64, span: Span) -> Value {
+        let why = "an int too large to compute statically";
+        let mut v = Value::unknown_of_type("int", Operators::NotModelled, Callable::No, why, span);
+        if let ValueKind::Unknown(not_known) = &mut v.kind {
+            not_known.int_bits = Some(bits);
+        }
+        v
+    }
+
+    /// The least number of bits of an int too large to compute ([`Value::huge_int`]).
+    pub fn huge_int_bits(&self) -> Option<u64> {
+        match &self.kind {
+            ValueKind::Unknown(not_known) => not_known.int_bits,
+            _ => None,
+        }
     }
 
     pub fn is_unknown(&self) -> bool {

@@ -197,6 +197,10 @@ impl Evaluator<'_> {
             return Value::unknown("incomplete expression", s);
         };
         let v = self.expr(arg);
+        if let (Some(bits), "-" | "+" | "~") = (v.huge_int_bits(), self.t(op)) {
+            // `~x` is `-x - 1`.
+            return Value::huge_int(if self.t(op) == "~" { bits - 1 } else { bits }, s);
+        }
         // `-len(x)`: an int, not known.
         if v.is_typed_number() && matches!(self.t(op), "-" | "+" | "~") {
             return Value::unknown_of_type(

@@ -10,6 +10,15 @@ use num_traits::{Signed, ToPrimitive, Zero};
 /// and gigabytes); they stay unknown.
 const MAX_BITS: u64 = 1 << 20;
 
+/// Beyond this many bits CPython runs out of memory (or of the user's patience) before it
+/// has the int: not even its size is claimed.
+const MAX_HUGE_BITS: u64 = 1 << 36;
+
+/// An int too large to compute, of at least `bits` bits (see [`Value::huge_int`]).
+fn huge(bits: u64, s: Span) -> Option<Value> {
+    (bits <= MAX_HUGE_BITS).then(|| Value::huge_int(bits, s))
+}
+
 /// An exception: its type and `str()` of it.
 type Raise = (&'static str, String);
 
@@ -28,12 +37,7 @@ pub(super) fn big_of(v: &Value) -> Option<BigInt> {
 pub(super) fn big_binary(op: &str, a: &BigInt, b: &BigInt, s: Span) -> Result<Option<Value>, Raise> {
     let too_large = |bits: u64| bits > MAX_BITS;
     if b.is_zero() && matches!(op, "/" | "//" | "%") {
-        let message = match op {
-            "/" => "division by zero",
-            "%" => "integer modulo by zero",
-            _ => "integer division or modulo by zero",
-        };
-        return Err(("ZeroDivisionError", message.into()));
+        return Err(int_zero_division(op));
     }
     if op == "/" {
         return Ok(true_divide(a, b)?.map(|f| Value::new(ValueKind::Float(f), s)));
@@ -41,25 +45,27 @@ pub(super) fn big_binary(op: &str, a: &BigInt, b: &BigInt, s: Span) -> Result<Op
     let r = match op {
         "+" => a + b,
         "-" => a - b,
-        "*" if too_large(a.bits() + b.bits()) => return Ok(None),
+        "*" if too_large(a.bits() + b.bits()) => return Ok(huge(a.bits() + b.bits() - 1, s)),
         "*" => a * b,
         "//" => floor_div(a, b),
         "%" => a - floor_div(a, b) * b,
         "**" if b.is_negative() => return Ok(None),
         "**" => {
             let Some(e) = b.to_u32().filter(|e| !too_large(a.bits().saturating_mul(u64::from(*e)))) else {
-                // 0, 1 and -1 to any power are small.
+                // 0, 1 and -1 to any power are small; |a| >= 2 makes at least
+                // 2 ** ((bits - 1) * b).
                 return Ok(match a.to_i8() {
                     Some(0 | 1) => Some(Value::int(a.clone(), s)),
                     Some(-1) => Some(Value::int(if b.bit(0) { a.clone() } else { BigInt::from(1) }, s)),
-                    _ => None,
+                    _ => huge((a.bits() - 1).saturating_mul(b.to_u64().unwrap_or(u64::MAX)).saturating_add(1), s),
                 });
             };
             a.pow(e)
         }
         "<<" | ">>" if b.is_negative() => return Err(("ValueError", "negative shift count".into())),
         "<<" if a.is_zero() => BigInt::zero(),
-        "<<" => match b.to_u64().filter(|n| !too_large(a.bits() + n)) {
+        "<<" => match b.to_u64() {
+            Some(n) if too_large(a.bits() + n) => return Ok(huge(a.bits() + n, s)),
             Some(n) => a << n,
             None => return Ok(None),
         },
@@ -73,6 +79,16 @@ pub(super) fn big_binary(op: &str, a: &BigInt, b: &BigInt, s: Span) -> Result<Op
         _ => return Ok(None),
     };
     Ok(Some(Value::int(r, s)))
+}
+
+/// What `x / 0`, `x // 0` or `x % 0` raises with `x` an int.
+pub(super) fn int_zero_division(op: &str) -> Raise {
+    let message = match op {
+        "/" => "division by zero",
+        "%" => "integer modulo by zero",
+        _ => "integer division or modulo by zero",
+    };
+    ("ZeroDivisionError", message.into())
 }
 
 /// Python's `//`: the quotient rounded towards negative infinity.

@@ -29,6 +29,7 @@ mod expressions;
 mod extremes;
 mod fstrings;
 mod functions;
+mod huge_ints;
 mod in_place;
 mod integers;
 mod items;

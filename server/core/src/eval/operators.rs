@@ -21,6 +21,9 @@ pub(super) fn binary(op: &str, left: &Value, right: &Value, s: Span) -> Result<V
         let float = matches!(left.kind, Float(_)) || matches!(right.kind, Float(_));
         return zero_division(float);
     }
+    if let Some(result) = super::huge_ints::binary(op, left, right, s.clone()) {
+        return result;
+    }
     if let Some(result) = view_set_operation(op, left, right, s.clone()) {
         return result;
     }

@@ -20,6 +20,9 @@ pub struct NotKnown {
     /// addresses of objects it shows are not known (`f"{f}"`: `<function f at 0x…>`), an
     /// exception's message (`KeyError("k")`: `'k'`).
     pub shown: Option<Box<str>>,
+    /// An int too large to compute (`10 ** 10 ** 7`): at least this many bits, so that
+    /// `|x| >= 2 ** (bits - 1)` (what `x / 7` or `f"{x}"` raises needs no more).
+    pub int_bits: Option<u64>,
 }
 
 /// What iterating a value known by its type gives.
