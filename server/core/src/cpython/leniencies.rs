@@ -6,7 +6,7 @@
 use super::error::{line_at, PythonSyntaxError};
 use super::hints::INVALID;
 use crate::lexer::{lex, TokenKind};
-use crate::syntax::child_of_kind;
+use crate::syntax::{child_of_kind, leading_star};
 use tree_sitter::{Node, Tree};
 
 /// The first error CPython's parser finds where tree-sitter finds none.
@@ -345,18 +345,6 @@ fn walrus_in_pair(pair: Node) -> Option<(usize, &'static str)> {
     match pair.prev_named_sibling().filter(|p| p.kind() != "comment") {
         Some(_) => Some((key.start_byte(), "':' expected after dictionary key")),
         None => child_of_kind(pair, ":").map(|colon| (colon.start_byte(), INVALID)),
-    }
-}
-
-/// The `*x` an expression starts with, as tree-sitter reads `*a.b` (the attribute of `*a`).
-fn leading_star(expression: Node) -> Option<Node> {
-    let mut at = expression;
-    loop {
-        match at.kind() {
-            "list_splat" => return Some(at),
-            "attribute" | "subscript" | "call" | "binary_operator" => at = at.child(0)?,
-            _ => return None,
-        }
     }
 }
 

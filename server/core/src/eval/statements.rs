@@ -30,14 +30,7 @@ impl Evaluator<'_> {
                 // so is `*sorted,` (a star alone is the compiler's error, found before).
                 let expressions = children.iter().filter(|c| c.kind() != "comment").count();
                 // (`*torch.x,`: tree-sitter reads the attribute of `*torch`.)
-                let starred = children.first().is_some_and(|c| {
-                    let mut first = *c;
-                    while matches!(first.kind(), "attribute" | "subscript") {
-                        let Some(object) = first.child(0) else { break };
-                        first = object;
-                    }
-                    first.kind() == "list_splat"
-                });
+                let starred = children.first().is_some_and(|c| crate::syntax::leading_star(*c).is_some());
                 if (expressions > 1 || starred) && children.iter().all(|c| !c.kind().contains("assignment")) {
                     let _ = self.expr(node);
                     return;

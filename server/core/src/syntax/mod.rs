@@ -10,5 +10,7 @@ mod parse;
 mod recovery;
 
 pub use findings::syntax_findings;
-pub use parse::{apply_edit, child_of_kind, has_lone_cr, needs_own_parse, node_text, parse, parse_parenthesized};
+pub use parse::{
+    apply_edit, child_of_kind, has_lone_cr, leading_star, needs_own_parse, node_text, parse, parse_parenthesized,
+};
 pub use recovery::recovered_manifest_pairs;

@@ -134,6 +134,19 @@ pub fn child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
     found
 }
 
+/// The `*x` an expression starts with, as tree-sitter reads `*a.b` (the attribute of `*a`),
+/// `*f()` or `*a * 2` (CPython reads the star as applying to the whole).
+pub fn leading_star(expression: Node) -> Option<Node> {
+    let mut at = expression;
+    loop {
+        match at.kind() {
+            "list_splat" => return Some(at),
+            "attribute" | "subscript" | "call" | "binary_operator" => at = at.child(0)?,
+            _ => return None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::parse;
