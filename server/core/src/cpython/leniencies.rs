@@ -374,8 +374,11 @@ fn assignment_error(assignment: Node, text: &str) -> Option<(usize, &'static str
         }
         // `a: b: c`: tree-sitter reads `b: c` as a constrained type.
         let constrained = annotation.named_child(0).filter(|t| t.kind() == "constrained_type");
+        // (`x: d[:int:]` reads as one too: the annotation, parsed alone, tells.)
         if let Some(colon) = constrained.and_then(|t| child_of_kind(t, ":")) {
-            return Some((colon.start_byte(), INVALID));
+            if !crate::syntax::annotated_statement_parses(assignment, text) {
+                return Some((colon.start_byte(), INVALID));
+            }
         }
         // `a = b: int = 1`: an annotation is a statement of its own.
         let in_chain = assignment.parent().is_some_and(|p| p.kind() == "assignment");

@@ -4,6 +4,7 @@
 
 use super::{span, Evaluator};
 use crate::fields::{Field, FieldChild};
+use crate::syntax::{annotated_extent, AnnotatedExtent};
 use crate::value::{Value, ValueKind};
 use tree_sitter::Node;
 
@@ -15,6 +16,24 @@ impl Evaluator<'_> {
         if !self.future_annotations {
             // Evaluated as any expression: `x: d["k"] = 1` raises KeyError where d lacks k.
             let _ = self.annotation_value(annotation);
+        }
+    }
+
+    /// A parameter's or a function's return annotation, evaluated when its `def` runs:
+    /// `def f(a: d["k"])` raises KeyError where d lacks k. One tree-sitter's type grammar
+    /// reads otherwise (`d[:int]`) is parsed again as the expression it is.
+    pub(super) fn function_annotation(&mut self, annotation: Node) {
+        if !type_read_otherwise(annotation) {
+            let _ = self.annotation_value(annotation);
+            return;
+        }
+        let extent = crate::syntax::function_annotation_extent(annotation, self.text);
+        let tree = extent.and_then(|(open, close)| crate::syntax::parse_parenthesized(self.text, open, close));
+        match tree.as_ref().and_then(parenthesized_expression) {
+            Some(expression) => {
+                let _ = self.expr(expression);
+            }
+            None => self.note(span(annotation), ANNOTATION_NOT_READ.into()),
         }
     }
 
@@ -177,6 +196,10 @@ impl Evaluator<'_> {
 /// judges it where it is known).
 const NOT_READ: &str = "Not evaluated statically: an annotated statement tree-sitter reads otherwise than Python";
 
+/// Not evaluated: tree-sitter reads a parameter's or return annotation otherwise than Python,
+/// and its own text is no expression either.
+const ANNOTATION_NOT_READ: &str = "Not evaluated statically: an annotation tree-sitter reads otherwise than Python";
+
 /// The expression inside the one parenthesized expression `tree` holds, where it holds
 /// nothing else and no error.
 fn parenthesized_expression(tree: &tree_sitter::Tree) -> Option<Node<'_>> {
@@ -205,35 +228,6 @@ fn type_read_otherwise(annotation: Node) -> bool {
         stack.extend(node.children(&mut cursor));
     }
     false
-}
-
-/// An annotated statement's parts as CPython's tokens delimit them, from the byte after
-/// its `:`: where the annotation ends, the `=` (at bracket depth 0) if there is one, and
-/// where the logical line ends (its NEWLINE, a `;`, a comment or the end of the text).
-struct AnnotatedExtent {
-    annotation_end: usize,
-    equals: Option<usize>,
-    end: usize,
-}
-
-fn annotated_extent(text: &str, after_colon: usize) -> AnnotatedExtent {
-    use crate::lexer::{lex, TokenKind};
-    let rest = text.get(after_colon..).unwrap_or("");
-    let mut equals = None;
-    let mut end = text.len();
-    for token in lex(rest) {
-        let at = after_colon + token.span.start;
-        let ends_line = matches!(token.kind, TokenKind::Newline | TokenKind::EndOfFile)
-            || token.depth == 0 && (token.kind == TokenKind::Comment || token.is_op(rest, ";"));
-        if ends_line || token.error.is_some() {
-            end = at;
-            break;
-        }
-        if equals.is_none() && token.depth == 0 && token.is_op(rest, "=") {
-            equals = Some(at);
-        }
-    }
-    AnnotatedExtent { annotation_end: equals.unwrap_or(end), equals, end }
 }
 
 #[cfg(test)]

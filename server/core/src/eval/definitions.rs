@@ -104,7 +104,7 @@ impl Evaluator<'_> {
         let returns = function.child_by_field_name("return_type");
         let annotations = parameters.iter().filter_map(|p| p.field(Field::Type)).chain(returns);
         for annotation in annotations.collect::<Vec<_>>() {
-            self.scan_names(annotation);
+            self.function_annotation(annotation);
             if self.model.load_error.is_some() {
                 return defaults;
             }

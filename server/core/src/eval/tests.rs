@@ -521,6 +521,28 @@ fn ints_too_large_to_compute_raise_as_cpython_does() {
     }
 }
 
+/// A def's parameter and return annotations run when the def does, after its defaults
+/// (CPython 3.11's answers); tree-sitter's type grammar misreads slices (`d[:1:]`), which
+/// are parsed again as the expressions they are; `from __future__ import annotations`
+/// keeps them as text.
+#[test]
+fn function_annotations_are_evaluated() {
+    assert_load_errors(&[
+        ("d = {}\ndef f(a: d['k']): pass\n", "'k'"),
+        ("def f(a: 1/0) -> int: pass\n", "division by zero"),
+        ("def f() -> [1][5]: pass\n", "list index out of range"),
+        ("def f(a: int = 1/0, b: x = 2): pass\n", "division by zero"),
+        ("d = {}\ndef f(a: d[:int:]): pass\n", "unhashable type: 'slice'"),
+        ("d = [1]\ndef f(a: d[::], b: d[:1:] = 2, *c: d[0:]) -> d[::0]: pass\n", "slice step cannot be zero"),
+    ]);
+    for text in [
+        "from __future__ import annotations\ndef f(a: 1/0): pass\n",
+        "d = [1]\ndef f(a: d[::], b: d[:1:] = 2, *c: d[0:]) -> d[::]: pass\n",
+    ] {
+        assert!(eval(text).load_error.is_none(), "{text}");
+    }
+}
+
 /// A block that is not evaluated may change a dict another name shares: its copies become
 /// unknown (with a note), not stale.
 #[test]

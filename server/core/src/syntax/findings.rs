@@ -19,6 +19,9 @@ pub fn syntax_findings(tree: &Tree, text: &str, limit: usize) -> Vec<Finding> {
         if out.len() >= limit {
             break;
         }
+        if (node.is_missing() || node.is_error()) && super::annotated::error_in_parsed_annotation(node, text) {
+            continue;
+        }
         if node.is_missing() {
             out.push(Finding::new(
                 node.start_byte()..node.end_byte(),

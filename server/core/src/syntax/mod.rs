@@ -4,11 +4,13 @@
 //!
 //! What CPython would say about a file that does not compile is [`crate::cpython`]'s.
 
+mod annotated;
 mod findings;
 mod leniency;
 mod parse;
 mod recovery;
 
+pub use annotated::{annotated_extent, annotated_statement_parses, function_annotation_extent, AnnotatedExtent};
 pub use findings::syntax_findings;
 pub use parse::{
     apply_edit, child_of_kind, has_lone_cr, leading_star, needs_own_parse, node_text, parse, parse_parenthesized,
