@@ -3,7 +3,7 @@
 //! `argument of type 'int' is not iterable`, ...; checked against `python3.11 -c`).
 
 use super::{span, Evaluator};
-use crate::value::{py_eq, Value, ValueKind};
+use crate::value::{py_eq, Callable, Operators, Value, ValueKind};
 use std::cmp::Ordering;
 use tree_sitter::Node;
 
@@ -40,7 +40,8 @@ impl Evaluator<'_> {
         }
         let mut left = self.expr(operands[0]);
         let mut result = Value::unknown("comparison", s.clone());
-        for (op, right_node) in operators.iter().zip(&operands[1..]) {
+        let last = operators.len() - 1;
+        for (i, (op, right_node)) in operators.iter().zip(&operands[1..]).enumerate() {
             if self.model.load_error.is_some() {
                 return Value::unknown("raises", s);
             }
@@ -53,6 +54,11 @@ impl Evaluator<'_> {
                     self.fail(s.clone(), exception, message);
                     return Value::unknown("raises", s);
                 }
+                // The last comparison decides the chain's value: a bool, where it can only be one.
+                Ok(None) if i == last && gives_bool(op, &left, &right) => {
+                    let why = format!("`{op}` on these operands is not evaluated statically");
+                    return Value::unknown_of_type("bool", Operators::NotModelled, Callable::No, why, s);
+                }
                 Ok(None) => return Value::unknown(format!("`{op}` on these operands is not evaluated statically"), s),
                 Ok(Some(false)) => return Value::new(ValueKind::Bool(false), s),
                 Ok(Some(true)) => result = Value::new(ValueKind::Bool(true), s.clone()),
@@ -60,6 +66,23 @@ impl Evaluator<'_> {
             left = right;
         }
         result
+    }
+}
+
+/// Whether `left op right` is a bool whatever the operands' values: `is` always is; `==`
+/// and `!=` are where both operands are of builtin types (whose comparison gives a bool;
+/// `sys.argv != ["a"]`), not an object whose own `__eq__` may give anything.
+fn gives_bool(op: &str, left: &Value, right: &Value) -> bool {
+    const BUILTIN: [&str; 12] =
+        ["bool", "int", "float", "str", "bytes", "list", "tuple", "dict", "set", "NoneType", "range", "frozenset"];
+    let builtin = |v: &Value| match &v.kind {
+        ValueKind::Unknown(_) => v.known_type().is_some_and(|t| BUILTIN.contains(&t)),
+        _ => !v.contains_unknown() || v.known_type().is_some(),
+    };
+    match op {
+        "is" | "is not" => true,
+        "==" | "!=" => builtin(left) && builtin(right),
+        _ => false,
     }
 }
 

@@ -133,10 +133,15 @@ pub(super) fn validate_bool_map(
                 continue;
             }
         }
-        if value.is_unknown() {
+        let ieee754 = allow_ieee754_patterns && key.as_str() == Some("ieee754");
+        // Known by its type only (`len(sys.argv)`): a type but `bool` is refused whatever the
+        // value (`ieee754` takes a str or a list of them too, which need the value).
+        let refused_type =
+            value.known_type().is_some_and(|t| t != "bool" && !(ieee754 && matches!(t, "str" | "list" | "tuple")));
+        if value.is_unknown() && !refused_type {
             continue;
         }
-        if allow_ieee754_patterns && key.as_str() == Some("ieee754") {
+        if ieee754 {
             match &value.kind {
                 ValueKind::Bool(_) => continue,
                 ValueKind::Str(pattern) => {

@@ -77,6 +77,9 @@ pub(super) fn settings(out: &mut Out, manifest: &Dict) {
             out.error(e.span.clone(), "'device_name' must be a string".into(), Code::Type);
         }
     }
+    if let Some((span, _)) = typed_only(manifest, "device_name").filter(|(_, t)| *t != "str") {
+        out.error(span, "'device_name' must be a string".into(), Code::Type);
+    }
     if let Some(e) = known_value(manifest, "backend_import") {
         if !matches!(e.kind, ValueKind::Str(_) | ValueKind::None) {
             out.error(e.span.clone(), "'backend_import' must be null or a string".into(), Code::Type);
@@ -87,11 +90,18 @@ pub(super) fn settings(out: &mut Out, manifest: &Dict) {
             out.error(e.span.clone(), "'device_count' must be a positive integer".into(), Code::Type);
         }
     }
+    // A value known by its type only: any type but `int` is refused (a bool too).
+    if let Some((span, _)) = typed_only(manifest, "device_count").filter(|(_, t)| *t != "int") {
+        out.error(span, "'device_count' must be a positive integer".into(), Code::Type);
+    }
     for key in ["ieee754_seed", "max_samples", "max_samples_ieee754"] {
         if let Some(e) = known_value(manifest, key) {
             if e.int_clamped().is_none_or(|i| i < 0) {
                 out.error(e.span.clone(), format!("'{key}' must be a non-negative integer"), Code::Type);
             }
+        }
+        if let Some((span, _)) = typed_only(manifest, key).filter(|(_, t)| *t != "int") {
+            out.error(span, format!("'{key}' must be a non-negative integer"), Code::Type);
         }
     }
 }
@@ -134,4 +144,11 @@ pub(super) fn skip_ops(out: &mut Out, manifest: &Dict) {
             out.error(e.span.clone(), "'skip_ops' must be a list of strings".into(), Code::Type);
         }
     }
+}
+
+/// The span and type of a top-level value not known but by its type (`sys.argv != x`: a
+/// bool), for the rules a type alone decides.
+fn typed_only(manifest: &Dict, key: &str) -> Option<(crate::value::Span, &'static str)> {
+    let e = manifest.get(key).filter(|e| e.value.is_unknown())?;
+    Some((e.value.span.clone(), e.value.known_type()?))
 }

@@ -168,11 +168,13 @@ impl Value {
     /// type, where that type is none of those they check for (`dict`, `list`, `tuple`,
     /// `str`, `int`, `float`, `bool`, `torch.dtype`): an opaque object of that type
     /// (`semantic_level = range(3)` is no integer). None for a `list` (`sys.argv`), a `dict`
-    /// a `tuple`, a `str` and a `TorchVersion` (a `str`), whose checks need the value. The stand-in is a
+    /// a `tuple`, a `str` and a `TorchVersion` (a `str`), an `int`, a `float` and a `bool`
+    /// (`len(sys.argv)`, `sys.argv == []`), whose checks need the value. The stand-in is a
     /// [`ValueKind::Method`]'s kind of value: only its type is known, its repr is not.
     pub fn schema_stand_in(&self) -> Option<Value> {
-        let type_name =
-            self.known_type().filter(|t| !matches!(*t, "list" | "tuple" | "dict" | "str" | "TorchVersion"))?;
+        let type_name = self
+            .known_type()
+            .filter(|t| !matches!(*t, "list" | "tuple" | "dict" | "str" | "TorchVersion" | "int" | "float" | "bool"))?;
         Some(Value::new(ValueKind::Method { name: "", type_name, owner: "" }, self.span.clone()))
     }
 
