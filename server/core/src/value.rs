@@ -512,3 +512,8 @@ impl Value {
 
 /// CPython's default `sys.get_int_max_str_digits()`.
 pub const MAX_STR_DIGITS: usize = 4300;
+
+/// What `str()` of an int over [`MAX_STR_DIGITS`] digits raises (a `ValueError`; CPython
+/// 3.10.7+ and 3.11-3.13 alike).
+pub const STR_DIGITS_EXCEEDED: &str =
+    "Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit";

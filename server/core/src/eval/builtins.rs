@@ -36,10 +36,7 @@ impl Evaluator<'_> {
     pub(super) fn builtin_call(&mut self, fname: &str, args: &CallArguments, s: Span) -> Option<Value> {
         let one_argument = args.positional.len() == 1 && args.keywords.is_empty() && !args.unpacked;
         let shadowed = self.env.contains_key(fname) || self.bound_before.contains(fname);
-        let refused = super::builtin_arguments::arguments_refused(fname, args, self.loading.version)
-            .or_else(|| not_iterable_argument(fname, args))
-            .map(|message| ("TypeError", message))
-            .or_else(|| int_base_error(fname, args));
+        let refused = refusal(fname, args, self.loading.version);
         if let (false, Some((exception, message))) = (shadowed, refused) {
             self.fail(s.clone(), exception, message);
             return Some(Value::unknown("raises", s));
@@ -581,4 +578,22 @@ fn of_value_not_known(fname: &str, arg: &Value, s: &Span) -> Option<Value> {
         }
         _ => None,
     }
+}
+
+/// What calling the builtin `fname` with `args` raises before it does anything: arguments
+/// it refuses, an argument that does not iterate, an `int()` base, a conversion.
+fn refusal(
+    fname: &str,
+    args: &CallArguments,
+    version: crate::regex_check::PythonVersion,
+) -> Option<(&'static str, String)> {
+    let one_argument = args.positional.len() == 1 && args.keywords.is_empty() && !args.unpacked;
+    super::builtin_arguments::arguments_refused(fname, args, version)
+        .or_else(|| not_iterable_argument(fname, args))
+        .map(|message| ("TypeError", message))
+        .or_else(|| int_base_error(fname, args))
+        .or_else(|| {
+            let arg = args.positional.first().filter(|_| one_argument)?;
+            super::huge_ints::conversion_raises(fname, arg).map(|(exception, message)| (exception, message.to_string()))
+        })
 }

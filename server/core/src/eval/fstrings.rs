@@ -87,8 +87,7 @@ impl Evaluator<'_> {
         let conversion = field.field(Field::TypeConversion).map(|c| self.t(c));
         let conversion = conversion.or((equals.is_some() && spec.is_none()).then_some("!r"));
         if (spec.is_none() || conversion.is_some()) && value.exceeds_str_digits() {
-            let message = "Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit";
-            self.fail(span(field), "ValueError", message.into());
+            self.fail(span(field), "ValueError", crate::value::STR_DIGITS_EXCEEDED.into());
             return Err("raises".into());
         }
         // `{f}` of a function: its text but for its address (`<function f at 0x…>`).
@@ -115,7 +114,9 @@ impl Evaluator<'_> {
         if let Some(text) = shown {
             return Ok((format!("{label}{text}"), false));
         }
-        if !exact {
+        // (An int over 4,300 digits with a specification: `format_value` tells.)
+        let formats_huge = value.exceeds_str_digits() && spec.is_some() && conversion.is_none();
+        if !exact && !formats_huge {
             return Err(match &value.kind {
                 ValueKind::Unknown(why) => why.why.clone(),
                 _ => format!("`{}` in an f-string is not evaluated statically", self.t(field)),

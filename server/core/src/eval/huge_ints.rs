@@ -106,3 +106,15 @@ fn int_op_huge(op: &str, s: Span) -> Result<Value, Raise> {
         s,
     ))
 }
+
+/// What `str(arg)`, `repr(arg)` or `float(arg)` raises for an int too long to convert: one
+/// over 4,300 digits has no str, one too large to compute no float either.
+pub(super) fn conversion_raises(fname: &str, arg: &Value) -> Option<(&'static str, &'static str)> {
+    match fname {
+        "str" | "repr" if arg.exceeds_str_digits() => Some(("ValueError", crate::value::STR_DIGITS_EXCEEDED)),
+        "float" if arg.huge_int_bits().is_some_and(|bits| bits > 1025) => {
+            Some(("OverflowError", "int too large to convert to float"))
+        }
+        _ => None,
+    }
+}

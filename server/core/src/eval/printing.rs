@@ -12,8 +12,7 @@ impl Evaluator<'_> {
     /// (Keywords it lacks are refused before, `builtin_arguments`.) None where whether it
     /// raises is not known (`*args`, a `sep` of a type not known).
     pub(super) fn print_call(&mut self, args: &CallArguments, s: Span) -> Option<Value> {
-        // `str()` of an int over 4,300 digits raises: not claimed here.
-        if args.unpacked || args.positional.iter().any(Value::exceeds_str_digits) {
+        if args.unpacked {
             return None;
         }
         let keyword = |name: &str| args.keywords.iter().find(|(k, _)| k.py_str() == name).map(|(_, v)| v);
@@ -40,6 +39,26 @@ impl Evaluator<'_> {
             Err(type_name) => return Some(self.print_raises("end", type_name, s)),
         };
         let to_stdout = keyword("file").is_none_or(|f| matches!(f.kind, ValueKind::None));
+        // Each object's `str()` is written in turn, after `sep` and `end` are checked: an int
+        // over 4,300 digits raises there (whatever the file), after the objects before it
+        // and their separators were written.
+        if let Some(at) = args.positional.iter().position(Value::exceeds_str_digits) {
+            let before: Option<Vec<String>> = args.positional[..at].iter().map(Value::str_known).collect();
+            match (before, sep) {
+                (Some(before), Some(sep)) if to_stdout => {
+                    for shown in before {
+                        self.model.printed.push_str(&shown);
+                        self.model.printed.push_str(&sep);
+                    }
+                }
+                _ if to_stdout && at > 0 => {
+                    self.note(s.clone(), "what `print()` writes is not known statically".into())
+                }
+                _ => {}
+            }
+            self.fail(s.clone(), "ValueError", crate::value::STR_DIGITS_EXCEEDED.into());
+            return Some(Value::unknown("raises", s));
+        }
         if !to_stdout {
             self.note(s.clone(), "what `print(file=...)` writes is not followed statically".to_string());
             return Some(Value::new(ValueKind::None, s));

@@ -512,13 +512,23 @@ fn ints_too_large_to_compute_raise_as_cpython_does() {
         ("X // 10**100 / 3", quotient),
         ("1234567890123456789012345678901234567890 ** 12345 * -10**40 / 7", quotient),
         ("f'{X}'", digits),
+        ("str(X)", digits),
+        ("repr([X])", digits),
+        ("float(X)", float),
+        ("f'{X:>5d}'", digits),
+        ("f'{X:q}'", "Unknown format code 'q' for object of type 'int'"),
+        ("f'{X:,s}'", "Cannot specify ',' with 's'."),
     ];
     let texts: Vec<(String, &str)> = cases.iter().map(|(e, m)| (format!("{x}{e}\n"), *m)).collect();
     assert_load_errors(&texts.iter().map(|(t, m)| (t.as_str(), *m)).collect::<Vec<_>>());
     // Where the bound says nothing, nothing is claimed: `X >> 1900000` is 0 and prints.
-    for e in ["f'{X >> 1900000}'", "(X * 0) / 1", "(X % 7) / 3"] {
+    for e in ["f'{X >> 1900000}'", "(X * 0) / 1", "(X % 7) / 3", "f'{X:x}'"] {
         assert!(eval(&format!("{x}{e}\n")).load_error.is_none(), "{e}");
     }
+    // `print()` writes each object in turn: those before the one that raises, and their
+    // separators, are on stdout (CPython 3.11 printed `a-2-`).
+    let model = eval("X = 3 ** 10 ** 4\nprint('a', 2, X, 3, sep='-', end='!')\n");
+    assert_eq!((model.printed.as_str(), model.load_error.map(|e| e.message)), ("a-2-", Some(digits.to_string())));
 }
 
 /// A def's parameter and return annotations run when the def does, after its defaults

@@ -36,11 +36,9 @@ pub(super) fn keys(out: &mut Out, manifest: &Dict, manifest_span: &Span) {
 pub(super) fn manifest_version(out: &mut Out, manifest: &Dict, manifest_span: &Span) {
     match manifest.get("manifest_version") {
         // The warning's f-string takes the repr, which raises for an int of over 4300 digits.
-        Some(e) if e.value.exceeds_str_digits() => out.crash(
-            e.value.span.clone(),
-            "ValueError",
-            "Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit",
-        ),
+        Some(e) if e.value.exceeds_str_digits() => {
+            out.crash(e.value.span.clone(), "ValueError", crate::value::STR_DIGITS_EXCEEDED)
+        }
         // A value whose repr we cannot print exactly (a set in hash order, a bound method) is
         // not claimed; where nothing inside it was noted already, the user is told.
         Some(e) if e.value.is_unknown() => {}
