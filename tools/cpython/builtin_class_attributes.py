@@ -29,9 +29,12 @@ for name in dir(builtins):
         continue  # IOError, EnvironmentError: OSError's
     out[name] = sorted(n for n in set(dir(cls)) | set(dir(type)) if hasattr(cls, n))
 # The typing forms builtins make: a union's own attributes, and those a generic alias keeps
-# for itself (any other it looks up on its origin class).
-for form in (int | None, list[int]):
-    out["types." + type(form).__name__] = sorted(n for n in dir(form) if hasattr(form, n))
+# for itself (any other it looks up on its origin class: those every alias has, whatever
+# its origin, not `list[int].append`).
+form = int | None
+out["types." + type(form).__name__] = sorted(n for n in dir(form) if hasattr(form, n))
+aliases = (list[int], type[int], dict[int, int], tuple[int])
+out["types.GenericAlias"] = sorted(set.intersection(*(set(n for n in dir(a) if hasattr(a, n)) for a in aliases)))
 # The types of values the core knows only by their type, by their objects' own attributes
 # (`d.keys().update` raises `'dict_keys' object has no attribute 'update'`).
 for value in ({}.keys(), {}.values(), {}.items(), zip(), enumerate(()), map(int, ()), filter(None, ()),

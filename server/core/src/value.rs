@@ -374,6 +374,7 @@ impl Value {
             )
             || (self.is_builtin_instance() && !iterable)
             || matches!(&self.kind, ValueKind::Unknown(NotKnown { not_iterable: true, .. }))
+            || self.typed_number_stand_in().is_some()
     }
 
     /// A str, bytes, list, tuple, dict or set: iterating it never raises.

@@ -179,3 +179,19 @@ pub(super) fn argument_count_error(fname: &str, given: usize, python: PythonVers
         applies.then(|| message.replace("{n}", &given.to_string()))
     })
 }
+
+/// `zip(a, 1)`, `map(f, 1)`: the first of the iterables zip, map, filter or enumerate take
+/// that does not iterate raises as they get its iterator (CPython 3.10-3.13 alike).
+pub(super) fn not_iterable_argument(fname: &str, args: &CallArguments) -> Option<String> {
+    let p = args.positional.as_slice();
+    let iterables = match (fname, p.len()) {
+        _ if args.unpacked => return None,
+        ("zip", _) => p,
+        ("map", 2..) | ("filter", 2) => &p[1..],
+        ("enumerate", 1 | 2) => &p[..1],
+        _ => return None,
+    };
+    // One that may not iterate, before, may raise first with its own type.
+    let first = iterables.iter().find(|v| !v.certainly_iterable())?;
+    first.not_iterable().then(|| format!("'{}' object is not iterable", first.exception_type_name()))
+}

@@ -141,22 +141,6 @@ fn sorted_items(arg: &Value) -> Option<Vec<Value>> {
     }
 }
 
-/// `zip(a, 1)`, `map(f, 1)`: the first of the iterables zip, map, filter or enumerate take
-/// that does not iterate raises as they get its iterator (CPython 3.10-3.13 alike).
-fn not_iterable_argument(fname: &str, args: &CallArguments) -> Option<String> {
-    let p = args.positional.as_slice();
-    let iterables = match (fname, p.len()) {
-        _ if args.unpacked => return None,
-        ("zip", _) => p,
-        ("map", 2..) | ("filter", 2) => &p[1..],
-        ("enumerate", 1 | 2) => &p[..1],
-        _ => return None,
-    };
-    // One that may not iterate, before, may raise first with its own type.
-    let first = iterables.iter().find(|v| !v.certainly_iterable())?;
-    first.not_iterable().then(|| format!("'{}' object is not iterable", first.exception_type_name()))
-}
-
 /// `int(x, base)` of known values: the base must be an int from 2 to 36 (or 0), then x a
 /// str or bytes (CPython 3.10-3.13 alike). None where it parses x, or a value is not known.
 fn int_base_error(fname: &str, args: &CallArguments) -> Option<(&'static str, String)> {
@@ -256,6 +240,9 @@ fn argument_type_error(fname: &str, arg: &Value, python: crate::regex_check::Pyt
     if let (Some(iterator @ ("zip" | "enumerate" | "map" | "filter")), "len") = (arg.known_type(), fname) {
         return Some(format!("object of type '{iterator}' has no len()"));
     }
+    // A number known by its type: its type answers (`len(len(x))`).
+    let stand_in = arg.typed_number_stand_in();
+    let arg = stand_in.as_ref().unwrap_or(arg);
     if arg.is_unknown() {
         return Option::None;
     }
@@ -589,7 +576,7 @@ fn refusal(
 ) -> Option<(&'static str, String)> {
     let one_argument = args.positional.len() == 1 && args.keywords.is_empty() && !args.unpacked;
     super::builtin_arguments::arguments_refused(fname, args, version)
-        .or_else(|| not_iterable_argument(fname, args))
+        .or_else(|| super::builtin_arguments::not_iterable_argument(fname, args))
         .map(|message| ("TypeError", message))
         .or_else(|| int_base_error(fname, args))
         .or_else(|| {

@@ -115,9 +115,17 @@ impl Evaluator<'_> {
                 let v = node.field(Field::Argument).map(|a| self.expr(a));
                 match (v.as_ref().and_then(Value::truthy), v.map(|v| v.kind)) {
                     (Some(b), _) => Value::new(ValueKind::Bool(!b), s),
-                    // Why the operand is not known is why its negation is not.
-                    (None, Some(ValueKind::Unknown(why))) => Value::unknown(why.why, s),
-                    (None, _) => Value::unknown("`not` of a value not known statically", s),
+                    // Why the operand is not known is why its negation is not; a bool all the same.
+                    (None, Some(ValueKind::Unknown(why))) => {
+                        Value::unknown_of_type("bool", Operators::NotModelled, Callable::No, why.why, s)
+                    }
+                    (None, _) => Value::unknown_of_type(
+                        "bool",
+                        Operators::NotModelled,
+                        Callable::No,
+                        "`not` of a value not known statically",
+                        s,
+                    ),
                 }
             }
             "boolean_operator" => self.boolean_operator(node),

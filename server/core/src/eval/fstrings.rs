@@ -115,8 +115,10 @@ impl Evaluator<'_> {
             return Ok((format!("{label}{text}"), false));
         }
         // (An int over 4,300 digits with a specification: `format_value` tells.)
+        // (An object whose `__format__` refuses any specification: its repr does not matter.)
         let formats_huge = value.exceeds_str_digits() && spec.is_some() && conversion.is_none();
-        if !exact && !formats_huge {
+        let refused = conversion.is_none() && crate::value::format_spec::refuses_any_spec(&value);
+        if !(exact || formats_huge || refused && spec.is_some()) {
             return Err(match &value.kind {
                 ValueKind::Unknown(why) => why.why.clone(),
                 _ => format!("`{}` in an f-string is not evaluated statically", self.t(field)),

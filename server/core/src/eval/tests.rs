@@ -553,6 +553,28 @@ fn function_annotations_are_evaluated() {
     }
 }
 
+/// A number known by its type only (`len(sys.argv)`, `sys.argv == []`, `not x`) has its
+/// type's errors (CPython 3.11's messages); an object whose `__format__` is `object`'s
+/// refuses any specification.
+#[test]
+fn numbers_known_by_type_have_their_types_errors() {
+    let argv = "import sys\nx = ";
+    let cases = [
+        ("len(sys.argv)[0]", "'int' object is not subscriptable"),
+        ("(sys.argv == [])[:]", "'bool' object is not subscriptable"),
+        ("len(sys.argv == [])", "object of type 'bool' has no len()"),
+        ("list(sys.argv != [1])", "'bool' object is not iterable"),
+        ("dict(len(sys.argv))", "'int' object is not iterable"),
+        ("[*(not sys.argv)]", "Value after * must be an iterable, not bool"),
+        ("f'{torch:x}'", "unsupported format string passed to module.__format__"),
+        ("f'{[].append:x}'", "unsupported format string passed to builtin_function_or_method.__format__"),
+        ("f'{list[int]:x}'", "unsupported format string passed to types.GenericAlias.__format__"),
+    ];
+    let texts: Vec<String> = cases.iter().map(|(e, _)| format!("import torch\n{argv}{e}\n")).collect();
+    assert_load_errors(&texts.iter().zip(cases).map(|(t, (_, m))| (t.as_str(), m)).collect::<Vec<_>>());
+    assert_load_errors(&[("import sys\na, b = len(sys.argv)\n", "cannot unpack non-iterable int object")]);
+}
+
 /// A block that is not evaluated may change a dict another name shares: its copies become
 /// unknown (with a note), not stale.
 #[test]
@@ -1741,8 +1763,13 @@ fn a_function_shown_in_a_str() {
     assert_eq!(error.system_exit.map(|e| e.status), Some(1));
     let error = eval("import sys\ndef f(): pass\nsys.exit(repr([f]))\n").load_error.expect("SystemExit");
     assert_eq!(error.message, "[<function f at 0x\u{2026}>]");
-    let d = manifest("def f(): pass\nmanifest = {'n': len(f'{f}'), 's': f'{f:>60}', 'e': f'{f}' == 'x'}\n");
-    assert!(["n", "s", "e"].iter().all(|k| d.get(k).unwrap().value.is_unknown()));
+    let d = manifest("def f(): pass\nmanifest = {'n': len(f'{f}'), 'e': f'{f}' == 'x'}\n");
+    assert!(["n", "e"].iter().all(|k| d.get(k).unwrap().value.is_unknown()));
+    // A function's `__format__` is `object`'s: any specification raises (CPython 3.11).
+    assert_load_errors(&[(
+        "def f(): pass\nx = f'{f:>60}'\n",
+        "unsupported format string passed to function.__format__",
+    )]);
 }
 
 /// `==` compares functions by identity: the one object a `def` or `lambda` run made (each

@@ -99,7 +99,8 @@ pub(super) enum Section<'d> {
 
 pub(super) fn section<'d>(dict: &'d Dict, key: &str) -> Section<'d> {
     match dict.get(key) {
-        Some(e) if e.value.is_unknown() => Section::Unknown,
+        // Known by a type other than `dict` (`not d.keys()`, `sys.argv`): no dict, whatever it holds.
+        Some(e) if e.value.is_unknown() && e.value.known_type().is_none_or(|t| t == "dict") => Section::Unknown,
         Some(e) => Section::Known(&e.value),
         None if dict.open => Section::Unknown,
         None => Section::Missing,

@@ -23,7 +23,8 @@ pub(super) fn validate_supported_dtypes(out: &mut Out, value: &Value) {
         }
         let v = &entry.value;
         match &v.kind {
-            ValueKind::Unknown(_) => {}
+            // Known by a type but `bool` and `str` (`sys.argv`): refused whatever it holds.
+            ValueKind::Unknown(_) if v.known_type().is_none_or(|t| matches!(t, "bool" | "str")) => {}
             ValueKind::Str(pattern) => {
                 let key_repr = key.repr();
                 regex_finding(out, v, pattern, |exc| format!("supported_dtypes[{key_repr}] regex is invalid: {exc}"));

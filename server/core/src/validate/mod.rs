@@ -43,7 +43,7 @@ pub fn validate_manifest(manifest: &Dict, manifest_span: Span, ctx: &ValidationC
     top_level::settings(&mut out, manifest);
     top_level::semantic_level(&mut out, manifest);
     top_level::show_traceback(&mut out, manifest);
-    if let Some(e) = common::known_value(manifest, "supported_dtypes") {
+    if let common::Section::Known(e) = common::section(manifest, "supported_dtypes") {
         dtypes::validate_supported_dtypes(&mut out, e);
     }
     capabilities::validate_capabilities(&mut out, manifest);

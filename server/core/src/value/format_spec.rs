@@ -29,6 +29,28 @@ struct Spec {
     kind: Option<char>,
 }
 
+/// Whether `format(value, spec)` raises for any `spec` but `""`: `object.__format__`
+/// answers it (None, containers, bytes, a dtype, a module, a function, a class, a typing
+/// form: `unsupported format string passed to list.__format__`).
+pub fn refuses_any_spec(value: &Value) -> bool {
+    use ValueKind::*;
+    matches!(
+        value.kind,
+        None | List(_)
+            | Tuple(_)
+            | Dict(_)
+            | Set(_)
+            | Bytes(_)
+            | Dtype { .. }
+            | Module { .. }
+            | Builtin(_)
+            | Method { .. }
+            | Slice(_)
+            | TypeForm(_)
+            | Function { .. }
+    )
+}
+
 pub fn format_value(value: &Value, spec: &str, python: PythonVersion) -> Formatted {
     use ValueKind::*;
     if spec.is_empty() {
@@ -42,7 +64,7 @@ pub fn format_value(value: &Value, spec: &str, python: PythonVersion) -> Formatt
     }
     let type_name = value.exception_type_name();
     match &value.kind {
-        None | List(_) | Tuple(_) | Dict(_) | Set(_) | Bytes(_) => {
+        _ if refuses_any_spec(value) => {
             return Formatted::Raises(
                 "TypeError",
                 format!("unsupported format string passed to {type_name}.__format__"),

@@ -89,9 +89,22 @@ const ITERABLE_NOT_SUBSCRIPTABLE: [&str; 8] =
 const ITERABLE_SEQUENCES: [&str; 4] = ["list", "tuple", "range", "TorchVersion"];
 
 /// Other types with no `__getitem__` whose class has no `__class_getitem__`.
-const OTHERS_NOT_SUBSCRIPTABLE: [&str; 3] = ["function", "builtin_function_or_method", "ellipsis"];
+const OTHERS_NOT_SUBSCRIPTABLE: [&str; 6] =
+    ["function", "builtin_function_or_method", "ellipsis", "int", "bool", "float"];
 
 impl Value {
+    /// A number known only by its type (`len(x)`, `x == y`) as a value of that type, for
+    /// the errors its type alone decides (`len(True)`, `list(len(x))`); None for another.
+    pub fn typed_number_stand_in(&self) -> Option<Value> {
+        let kind = match self.known_type()? {
+            "int" => ValueKind::Int(0),
+            "bool" => ValueKind::Bool(false),
+            "float" => ValueKind::Float(0.0),
+            _ => return None,
+        };
+        Some(Value::new(kind, self.span.clone()))
+    }
+
     /// Whether `self[key]`, a value known only by its type, certainly raises.
     pub fn known_type_not_subscriptable(&self) -> bool {
         self.known_type()
