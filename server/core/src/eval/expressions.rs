@@ -495,7 +495,11 @@ impl Evaluator<'_> {
         // element not known may be unhashable, and the display raise).
         let mut certainly_a_set = true;
         let displayed = children.len();
-        let constness: Vec<Option<bool>> = children.iter().map(|c| super::sets::constant(*c)).collect();
+        // A starred element is added item by item at run time (`SET_UPDATE`): never folded.
+        let constness: Vec<Option<bool>> = children
+            .iter()
+            .map(|c| if super::items::starts_with_star(*c) { Some(false) } else { super::sets::constant(*c) })
+            .collect();
         for child in children {
             let element = match child.kind() {
                 _ if super::items::starts_with_star(child) => {
@@ -514,7 +518,17 @@ impl Evaluator<'_> {
                         self.fail(span(child), "TypeError", format!("unhashable type: '{t}'"));
                         return Value::unknown("raises", s);
                     }
-                    elements = None;
+                    // Its items join in iteration order, each once.
+                    match (&mut elements, items) {
+                        (Some(known), Some(items)) => {
+                            for item in items {
+                                if known.iter().all(|e| crate::value::py_eq(e, &item) == Some(false)) {
+                                    known.push(item);
+                                }
+                            }
+                        }
+                        _ => elements = None,
+                    }
                     continue;
                 }
                 _ => self.expr(child),

@@ -575,6 +575,20 @@ fn numbers_known_by_type_have_their_types_errors() {
     assert_load_errors(&[("import sys\na, b = len(sys.argv)\n", "cannot unpack non-iterable int object")]);
 }
 
+/// A set display's starred element adds its items one by one, each once, at run time
+/// (`SET_UPDATE`, never folded into a constant); the set is then known, and its methods
+/// evaluated (reprs from the real check-manifest on CPython 3.11).
+#[test]
+fn starred_set_displays_are_built_item_by_item() {
+    let d =
+        manifest("manifest = {'a': {*[1, 2], 3, *(2, 5)}, 'b': {*[3, 1], 1.0, True}, 'c': {*{33: 1, 1: 2}, 65, 0}}\n");
+    assert_reprs(&d, &[("a", "{1, 2, 3, 5}"), ("b", "{1, 3}"), ("c", "{65, 33, 1, 0}")]);
+    assert_load_errors(&[
+        ("flags = {*'ab'}\nflags.add('t')\nflags.remove('t')\nflags.remove('t')\n", "'t'"),
+        ("x = {*[[1]]}\n", "unhashable type: 'list'"),
+    ]);
+}
+
 /// A block that is not evaluated may change a dict another name shares: its copies become
 /// unknown (with a note), not stale.
 #[test]
