@@ -36,6 +36,7 @@ mod items;
 mod literals;
 mod load_error;
 mod methods;
+mod misread_lines;
 pub mod modules;
 mod names;
 mod number_strings;
@@ -138,6 +139,7 @@ pub fn evaluate_with<'a>(
     let mut statements = Vec::new();
     // Where a misread assignment's target is no name (`[*[]] = 3`): unpacking may raise.
     let mut misread_unpacking = None;
+    let mut read_again = HashMap::new();
     let mut pending = vec![root];
     while let Some(node) = pending.pop() {
         let mut cursor = node.walk();
@@ -150,8 +152,14 @@ pub fn evaluate_with<'a>(
                 if misread_targets(child, text, &mut ev.bound_before) {
                     misread_unpacking.get_or_insert(child.start_position().row + 1);
                 }
+            } else if let Some(again) = child.has_error().then(|| misread_lines::read_again(child, text)).flatten() {
+                // `*~x,`, `limits, [*[]] = 3`: simple statements tree-sitter misreads, read
+                // again line by line as Python reads them.
+                again.bound_names(text, &mut ev.bound_before);
+                read_again.insert(child.id(), again);
+                statements.push(child);
             } else {
-                // `limits, [*[]] = 3`: a misread assignment inside a statement read otherwise.
+                // A misread assignment inside a statement read otherwise, not read again.
                 if child.has_error() && nested_misread_targets(child, text, &mut ev.bound_before) {
                     misread_unpacking.get_or_insert(child.start_position().row + 1);
                 }
@@ -172,10 +180,14 @@ pub fn evaluate_with<'a>(
         // one assignment to tree-sitter). Evaluated for the editor, not claimed for
         // check-manifest. (An annotation's errors are read as CPython reads them:
         // `annotations.rs`.)
-        if misread_assignment(statement) {
-            ev.model.misread.get_or_insert((span(statement), statement.start_position().row + 1));
+        if let Some(again) = read_again.get(&statement.id()) {
+            ev.run_read_again(again);
+        } else {
+            if misread_assignment(statement) {
+                ev.model.misread.get_or_insert((span(statement), statement.start_position().row + 1));
+            }
+            ev.statement(statement);
         }
-        ev.statement(statement);
         cancel.check()?;
         // A compound statement records what it binds itself: a branch not taken binds
         // nothing (`if 3 > 21: name = ...` leaves `name` undefined).

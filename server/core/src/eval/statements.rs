@@ -288,9 +288,15 @@ impl Evaluator<'_> {
                 }
                 self.env.insert(name, value);
             }
-            "pattern_list" | "tuple_pattern" | "list_pattern" => self.unpack(target, value),
+            // (`tuple`, `list`: a target read again as an expression, `misread_lines`.)
+            "pattern_list" | "tuple_pattern" | "list_pattern" | "tuple" | "list" => self.unpack(target, value),
+            "parenthesized_expression" => {
+                if let Some(inner) = target.named_child(0) {
+                    self.bind(inner, value);
+                }
+            }
             // `*rest` of `a, *rest = ...`: the list the other targets leave.
-            "list_splat_pattern" => {
+            "list_splat_pattern" | "list_splat" => {
                 let mut cursor = target.walk();
                 let inner = target.named_children(&mut cursor).find(|c| c.kind() != "comment");
                 if let Some(inner) = inner {

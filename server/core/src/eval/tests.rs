@@ -589,6 +589,20 @@ fn starred_set_displays_are_built_item_by_item() {
     ]);
 }
 
+/// Simple statements tree-sitter misreads in a text that compiles (`*-x,`, `[*[]]` as a
+/// target) are read again line by line in brackets and run as Python runs them (CPython
+/// 3.11's answers through the real check-manifest).
+#[test]
+fn misread_simple_statements_are_read_again() {
+    assert_load_errors(&[
+        ("x = 1\n*-x,\nmanifest = {'a': 1}\n", "Value after * must be an iterable, not int"),
+        ("x = 1\n*~supported,\n\nmanifest = {'a': 1}\n", "name 'supported' is not defined"),
+        ("x = 1\nlimits, [*[]] = 3, [1]\n", "too many values to unpack (expected 0)"),
+    ]);
+    let d = manifest("x = 1\nlimits, [*[]] = 3, []\nmanifest = {'a': limits}\n");
+    assert_reprs(&d, &[("a", "3")]);
+}
+
 /// A block that is not evaluated may change a dict another name shares: its copies become
 /// unknown (with a note), not stale.
 #[test]
@@ -1681,8 +1695,9 @@ fn min_and_max_and_f_strings_known_by_type() {
     );
     // What `%` raises depends on the `%` the str holds: not claimed (nor a later error).
     assert_eq!(eval("x = f'{(lambda: 1)}' % 1\nx %= 2\n").load_error, None);
-    // A misread assignment inside a statement (`[*[]] =`) may raise as it unpacks.
-    assert!(unknown_manifest_reason("limits = 1\nlimits,[*[]] = 3\nmanifest = {}\n").contains("line 2 assigns"));
+    // A misread assignment inside a statement (`[*[]] =`) is read again as Python reads it
+    // (`misread_lines`): its unpacking raises as CPython 3.11's does.
+    assert_load_errors(&[("limits = 1\nlimits,[*[]] = 3\nmanifest = {}\n", "cannot unpack non-iterable int object")]);
     assert_eq!(load_error_in("x = max([])\n", PythonVersion::V3_11).as_deref(), Some("max() arg is an empty sequence"));
     assert_eq!(
         load_error_in("x = min(())\n", PythonVersion::V3_12).as_deref(),

@@ -82,7 +82,7 @@ impl Evaluator<'_> {
 /// Whether a target is starred: `*b`, or `*a.b` / `*a[0]`, which tree-sitter reads as the
 /// star's attribute or item.
 fn is_starred_target(target: Node) -> bool {
-    target.kind() == "list_splat_pattern" || splat_in_chain(target).is_some()
+    matches!(target.kind(), "list_splat_pattern" | "list_splat") || splat_in_chain(target).is_some()
 }
 
 /// The `*x` at the start of an attribute or subscript chain (`(*a).b.c`).
