@@ -78,6 +78,8 @@ fn parts(line: &[&Token], region: &str, start: usize, close: usize, text: &str) 
     bounds
         .windows(2)
         .map(|pair| {
+            // (`a = ` NEWLINE would read as `()`.)
+            text.get(pair[0] + 1..pair[1]).filter(|part| !part.trim().is_empty())?;
             let tree = crate::syntax::parse_parenthesized(text, pair[0], pair[1])?;
             (!tree.root_node().has_error() && bracketed(&tree).is_some()).then_some(tree)
         })
