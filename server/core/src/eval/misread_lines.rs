@@ -31,7 +31,7 @@ pub(super) fn read_again(statement: Node, text: &str) -> Option<ReadAgain> {
     let after = &text[end..];
     let rest_of_line = &after[..after.find(['\n', '\r']).unwrap_or(after.len())];
     let rest_is_blank = rest_of_line.split('#').next().is_some_and(|code| code.trim().is_empty());
-    if !text[line_start..start].trim().is_empty() || !rest_is_blank || line_start == 0 && start == 0 {
+    if !text[line_start..start].trim().is_empty() || !rest_is_blank {
         return None;
     }
     let tokens: Vec<Token> = lex(region).collect();
@@ -39,8 +39,7 @@ pub(super) fn read_again(statement: Node, text: &str) -> Option<ReadAgain> {
     let mut line: Vec<&Token> = Vec::new();
     for token in &tokens {
         match token.kind {
-            TokenKind::Comment | TokenKind::Nl | TokenKind::Indent | TokenKind::Dedent => {}
-            TokenKind::Continuation => {}
+            TokenKind::Comment | TokenKind::Nl | TokenKind::Indent | TokenKind::Dedent | TokenKind::Continuation => {}
             TokenKind::Newline | TokenKind::EndOfFile => {
                 if !line.is_empty() {
                     let close = start + token.span.start;
