@@ -219,6 +219,14 @@ pub(super) fn tree_shape_error(tree: &Tree, text: &str) -> Option<(usize, Python
                 leading_splat(node).map(|star| (star.start_byte(), INVALID))
             }
             "pair" => walrus_in_pair(node),
+            // `async = 1`, `del async + y`: keywords since 3.7, which tree-sitter reads as names.
+            // (A keyword argument's name is the hints' to word: `f(await a=1)`.)
+            "identifier"
+                if matches!(text.get(node.byte_range()), Some("async" | "await"))
+                    && node.parent().is_none_or(|p| p.kind() != "keyword_argument" || !p.has_error()) =>
+            {
+                Some((node.start_byte(), INVALID))
+            }
             // `x: T := v`: an annotation is never an unparenthesized walrus (3.10-3.13 alike).
             "type" => node
                 .named_child(0)

@@ -122,6 +122,11 @@ pub(super) fn semantic_level(out: &mut Out, manifest: &Dict) {
             }
         }
     }
+    // Known by a type but `int` (`x is y`, a bool): no integer, whatever the value.
+    if let Some((span, _)) = typed_only(manifest, "semantic_level").filter(|(_, t)| *t != "int") {
+        let (min, max) = (s.semantic_levels.min, s.semantic_levels.max);
+        out.error(span, format!("semantic_level must be an integer from {min} to {max}"), Code::SemanticLevel);
+    }
 }
 
 pub(super) fn show_traceback(out: &mut Out, manifest: &Dict) {
@@ -129,6 +134,9 @@ pub(super) fn show_traceback(out: &mut Out, manifest: &Dict) {
         if !matches!(e.kind, ValueKind::Bool(_)) {
             out.error(e.span.clone(), "'show_traceback' must be a boolean".into(), Code::Type);
         }
+    }
+    if let Some((span, _)) = typed_only(manifest, "show_traceback").filter(|(_, t)| *t != "bool") {
+        out.error(span, "'show_traceback' must be a boolean".into(), Code::Type);
     }
 }
 
