@@ -71,7 +71,8 @@ impl Evaluator<'_> {
 
 /// Whether `left op right` is a bool whatever the operands' values: `is` always is; `==`
 /// and `!=` are where both operands are of builtin types (whose comparison gives a bool;
-/// `sys.argv != ["a"]`), not an object whose own `__eq__` may give anything.
+/// `sys.argv != ["a"]`), not an object whose own `__eq__` may give anything; an ordering is
+/// where both are numbers.
 fn gives_bool(op: &str, left: &Value, right: &Value) -> bool {
     const BUILTIN: [&str; 12] =
         ["bool", "int", "float", "str", "bytes", "list", "tuple", "dict", "set", "NoneType", "range", "frozenset"];
@@ -79,9 +80,15 @@ fn gives_bool(op: &str, left: &Value, right: &Value) -> bool {
         ValueKind::Unknown(_) => v.known_type().is_some_and(|t| BUILTIN.contains(&t)),
         _ => !v.contains_unknown() || v.known_type().is_some(),
     };
+    // Numbers order among themselves without raising (`len(x) < 3`).
+    let number = |v: &Value| {
+        matches!(v.kind, ValueKind::Int(_) | ValueKind::BigInt(_) | ValueKind::Float(_) | ValueKind::Bool(_))
+            || v.typed_number_stand_in().is_some()
+    };
     match op {
         "is" | "is not" => true,
         "==" | "!=" => builtin(left) && builtin(right),
+        "<" | "<=" | ">" | ">=" => number(left) && number(right),
         _ => false,
     }
 }

@@ -209,15 +209,15 @@ impl Evaluator<'_> {
             // `~x` is `-x - 1`.
             return Value::huge_int(if self.t(op) == "~" { bits - 1 } else { bits }, s);
         }
-        // `-len(x)`: an int, not known.
-        if v.is_typed_number() && matches!(self.t(op), "-" | "+" | "~") {
-            return Value::unknown_of_type(
-                "int",
-                Operators::NotModelled,
-                Callable::No,
-                "an int not known statically",
-                s,
-            );
+        // `-len(x)`, `-(x == y)`: an int, not known; `-(x / 3)` a float (`~` of one raises, below).
+        let result_type = match (v.known_type(), self.t(op)) {
+            (Some("int" | "bool"), "-" | "+" | "~") => Some("int"),
+            (Some("float"), "-" | "+") => Some("float"),
+            _ => None,
+        };
+        if let Some(type_name) = result_type {
+            let why = format!("an {type_name} not known statically").replace("an float", "a float");
+            return Value::unknown_of_type(type_name, Operators::NotModelled, Callable::No, why, s);
         }
         // `+sys.argv`: a list, whatever its items.
         let v = match v.type_known() {
