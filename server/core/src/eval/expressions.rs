@@ -235,7 +235,7 @@ impl Evaluator<'_> {
             ("+", ValueKind::Bool(b)) => Value::new(ValueKind::Int(*b as i128), s),
             ("~", ValueKind::Int(i)) => Value::new(ValueKind::Int(!i), s),
             ("~", ValueKind::Bool(b)) => Value::new(ValueKind::Int(!(*b as i128)), s),
-            // No type a value not known may have defines a unary operator (`-range(3)`).
+            // No other type a value not known may have defines a unary operator (`-range(3)`).
             (op @ ("-" | "+" | "~"), kind) if !matches!(kind, ValueKind::Unknown(_)) || v.known_type().is_some() => {
                 let type_name = v.known_type().unwrap_or_else(|| v.exception_type_name());
                 let message = format!("bad operand type for unary {op}: '{type_name}'");

@@ -5,7 +5,8 @@ use super::{Value, ValueKind};
 
 /// Why a value is not known statically, and its type where that alone is known
 /// (`range(n)`, `sys.argv`, `d.items()`): a type's errors need no value (`-range(3)`).
-/// Every type given here defines no unary operator.
+/// Of the types given here only `int`, `bool` and `float` define unary operators
+/// (`eval::expressions::unary`).
 #[derive(Clone, Debug)]
 pub struct NotKnown {
     pub why: String,
