@@ -101,6 +101,10 @@ pub(super) fn compare(op: &str, left: &Value, right: &Value) -> Result<Option<bo
         let t = left.exception_type_name();
         return Err(("TypeError", format!("'in <string>' requires string as left operand, not {t}")));
     }
+    // `x in (a == b)`: a container known by a type that does not iterate raises whatever it is.
+    if matches!(op, "in" | "not in") && right.is_unknown() && right.typed_number_stand_in().is_some() {
+        return contains(right, left);
+    }
     // An ordering of values known by type only may raise for the types (see `order`).
     if (left.is_unknown() || right.is_unknown()) && !matches!(op, "<" | "<=" | ">" | ">=") {
         return Ok(None);

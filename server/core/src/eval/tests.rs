@@ -574,6 +574,10 @@ fn numbers_known_by_type_have_their_types_errors() {
     assert_load_errors(&texts.iter().zip(cases).map(|(t, (_, m))| (t.as_str(), m)).collect::<Vec<_>>());
     assert_load_errors(&[("import sys\na, b = len(sys.argv)\n", "cannot unpack non-iterable int object")]);
     assert_load_errors(&[("X = 3 ** 10 ** 6\nx = ~(X / 10 ** 500000)\n", "bad operand type for unary ~: 'float'")]);
+    assert_load_errors(&[
+        ("import sys\nx = 1 in (sys.argv == [])\n", "argument of type 'bool' is not iterable"),
+        ("import sys\nx = (sys.argv == []) + [1]\n", "unsupported operand type(s) for +: 'bool' and 'list'"),
+    ]);
     // A bool's and an int's unary operators give an int; numbers order without raising.
     for e in ["-(sys.argv == [])", "~(not sys.argv)", "+(sys.argv is None)", "(sys.argv == []) < 1"] {
         assert!(eval(&format!("{argv}{e}\n")).load_error.is_none(), "{e}");

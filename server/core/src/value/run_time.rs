@@ -61,6 +61,8 @@ impl Value {
             "str" => ValueKind::Str(String::new()),
             // Its type errors only: a number's operations compute (see `Value::is_typed_number`).
             "int" => ValueKind::Int(0),
+            "bool" => ValueKind::Bool(false),
+            "float" => ValueKind::Float(0.0),
             _ => return None,
         };
         Some(Value::new(empty, self.span.clone()))
