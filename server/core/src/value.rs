@@ -284,6 +284,12 @@ impl Value {
         v
     }
 
+    /// An `int` or a `float` (`type_name`) whose value is not known statically.
+    pub fn number_not_known(type_name: &'static str, span: Span) -> Value {
+        let why = if type_name == "int" { "an int not known statically" } else { "a float not known statically" };
+        Value::unknown_of_type(type_name, Operators::NotModelled, Callable::No, why, span)
+    }
+
     /// The least number of bits of an int too large to compute ([`Value::huge_int`]).
     pub fn huge_int_bits(&self) -> Option<u64> {
         match &self.kind {

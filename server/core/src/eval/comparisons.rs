@@ -78,7 +78,7 @@ fn gives_bool(op: &str, left: &Value, right: &Value) -> bool {
         ["bool", "int", "float", "str", "bytes", "list", "tuple", "dict", "set", "NoneType", "range", "frozenset"];
     let builtin = |v: &Value| match &v.kind {
         ValueKind::Unknown(_) => v.known_type().is_some_and(|t| BUILTIN.contains(&t)),
-        _ => !v.contains_unknown() || v.known_type().is_some(),
+        _ => !v.contains_unknown(),
     };
     // Numbers order among themselves without raising (`len(x) < 3`).
     let number = |v: &Value| {

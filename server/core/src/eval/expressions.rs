@@ -216,8 +216,7 @@ impl Evaluator<'_> {
             _ => None,
         };
         if let Some(type_name) = result_type {
-            let why = format!("an {type_name} not known statically").replace("an float", "a float");
-            return Value::unknown_of_type(type_name, Operators::NotModelled, Callable::No, why, s);
+            return Value::number_not_known(type_name, s);
         }
         // `+sys.argv`: a list, whatever its items.
         let v = match v.type_known() {

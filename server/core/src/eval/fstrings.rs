@@ -114,11 +114,12 @@ impl Evaluator<'_> {
         if let Some(text) = shown {
             return Ok((format!("{label}{text}"), false));
         }
-        // (An int over 4,300 digits with a specification: `format_value` tells.)
-        // (An object whose `__format__` refuses any specification: its repr does not matter.)
-        let formats_huge = value.exceeds_str_digits() && spec.is_some() && conversion.is_none();
-        let refused = conversion.is_none() && crate::value::format_spec::refuses_any_spec(&value);
-        if !(exact || formats_huge || refused && spec.is_some()) {
+        // A specification `format_value` answers without the repr: an int over 4,300 digits,
+        // an object whose `__format__` refuses any specification.
+        let spec_decides = spec.is_some()
+            && conversion.is_none()
+            && (value.exceeds_str_digits() || crate::value::format_spec::refuses_any_spec(&value));
+        if !(exact || spec_decides) {
             return Err(match &value.kind {
                 ValueKind::Unknown(why) => why.why.clone(),
                 _ => format!("`{}` in an f-string is not evaluated statically", self.t(field)),

@@ -2,7 +2,7 @@
 //! enough to tell what CPython raises for `x / 7`, `x * 1.5` or `f"{x}"`.
 
 use super::integers::{big_of, int_zero_division};
-use crate::value::{Callable, Operators, Span, Value, ValueKind};
+use crate::value::{Span, Value, ValueKind};
 use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive, Zero};
 
@@ -18,12 +18,8 @@ pub(super) fn binary(op: &str, left: &Value, right: &Value, s: Span) -> Option<R
         (None, Some(n)) => (n, left, false),
         _ => return None,
     };
-    let unknown_int = || {
-        Value::unknown_of_type("int", Operators::NotModelled, Callable::No, "an int not known statically", s.clone())
-    };
-    let unknown_float = || {
-        Value::unknown_of_type("float", Operators::NotModelled, Callable::No, "a float not known statically", s.clone())
-    };
+    let unknown_int = || Value::number_not_known("int", s.clone());
+    let unknown_float = || Value::number_not_known("float", s.clone());
     let arithmetic = matches!(op, "+" | "-" | "*" | "/" | "//" | "%" | "**");
     if !arithmetic && !matches!(op, "<<" | ">>" | "&" | "|" | "^") {
         return None;
@@ -50,15 +46,7 @@ pub(super) fn binary(op: &str, left: &Value, right: &Value, s: Span) -> Option<R
 
 /// `x op k`, `x` an int of at least `bits` bits (`|x| >= 2 ** (bits - 1)`).
 fn huge_op_int(op: &str, bits: u64, k: &BigInt, s: Span) -> Result<Value, Raise> {
-    let unknown = |type_name| {
-        Value::unknown_of_type(
-            type_name,
-            Operators::NotModelled,
-            Callable::No,
-            format!("a {type_name} not known statically"),
-            s.clone(),
-        )
-    };
+    let unknown = |type_name| Value::number_not_known(type_name, s.clone());
     let at_least = |n: u64| if n > 1 { Value::huge_int(n, s.clone()) } else { unknown("int") };
     let k_bits = k.bits();
     if k.is_zero() && matches!(op, "/" | "//" | "%") {
@@ -98,13 +86,7 @@ fn int_op_huge(op: &str, s: Span) -> Result<Value, Raise> {
         "**" | "<<" | ">>" => return Ok(Value::unknown(format!("`{op}` by an int too large to compute"), s)),
         _ => "int",
     };
-    Ok(Value::unknown_of_type(
-        type_name,
-        Operators::NotModelled,
-        Callable::No,
-        format!("a {type_name} not known statically"),
-        s,
-    ))
+    Ok(Value::number_not_known(type_name, s))
 }
 
 /// What `str(arg)`, `repr(arg)` or `float(arg)` raises for an int too long to convert: one

@@ -50,6 +50,11 @@ pub fn error_in_parsed_annotation(error: Node, text: &str) -> bool {
     let Some(assignment) = ancestors().find(|p| p.kind() == "assignment") else {
         return false;
     };
+    // An error in the value is the value's: it is not parsed again (per error, a value as
+    // long as the manifest would cost its length each time).
+    if super::child_of_kind(assignment, "=").is_some_and(|equals| equals.start_byte() <= error.start_byte()) {
+        return false;
+    }
     let colon = super::child_of_kind(assignment, ":");
     colon.is_some_and(|c| c.end_byte() <= error.start_byte())
         && error.end_byte() <= colon.map_or(0, |c| annotated_extent(text, c.end_byte()).end)
@@ -83,7 +88,7 @@ fn parses_alone(text: &str, open: usize, close: usize) -> bool {
 fn function_annotations(function: Node, text: &str) -> Vec<(usize, usize)> {
     let end = |from: usize, stops: &[&str]| {
         let rest = text.get(from..).unwrap_or("");
-        let stop = lex(rest).into_iter().find(|token| {
+        let stop = lex(rest).find(|token| {
             matches!(token.kind, TokenKind::Newline | TokenKind::EndOfFile)
                 || token.error.is_some()
                 || token.depth == 0 && stops.iter().any(|s| token.is_op(rest, s))

@@ -75,7 +75,7 @@ pub(super) fn settings(out: &mut Out, manifest: &Dict) {
             out.error(e.span.clone(), "'device_name' must be a string".into(), Code::Type);
         }
     }
-    if let Some((span, _)) = typed_only(manifest, "device_name").filter(|(_, t)| *t != "str") {
+    if let Some(span) = of_another_type(manifest, "device_name", "str") {
         out.error(span, "'device_name' must be a string".into(), Code::Type);
     }
     if let Some(e) = known_value(manifest, "backend_import") {
@@ -89,7 +89,7 @@ pub(super) fn settings(out: &mut Out, manifest: &Dict) {
         }
     }
     // A value known by its type only: any type but `int` is refused (a bool too).
-    if let Some((span, _)) = typed_only(manifest, "device_count").filter(|(_, t)| *t != "int") {
+    if let Some(span) = of_another_type(manifest, "device_count", "int") {
         out.error(span, "'device_count' must be a positive integer".into(), Code::Type);
     }
     for key in ["ieee754_seed", "max_samples", "max_samples_ieee754"] {
@@ -98,7 +98,7 @@ pub(super) fn settings(out: &mut Out, manifest: &Dict) {
                 out.error(e.span.clone(), format!("'{key}' must be a non-negative integer"), Code::Type);
             }
         }
-        if let Some((span, _)) = typed_only(manifest, key).filter(|(_, t)| *t != "int") {
+        if let Some(span) = of_another_type(manifest, key, "int") {
             out.error(span, format!("'{key}' must be a non-negative integer"), Code::Type);
         }
     }
@@ -123,7 +123,7 @@ pub(super) fn semantic_level(out: &mut Out, manifest: &Dict) {
         }
     }
     // Known by a type but `int` (`x is y`, a bool): no integer, whatever the value.
-    if let Some((span, _)) = typed_only(manifest, "semantic_level").filter(|(_, t)| *t != "int") {
+    if let Some(span) = of_another_type(manifest, "semantic_level", "int") {
         let (min, max) = (s.semantic_levels.min, s.semantic_levels.max);
         out.error(span, format!("semantic_level must be an integer from {min} to {max}"), Code::SemanticLevel);
     }
@@ -135,7 +135,7 @@ pub(super) fn show_traceback(out: &mut Out, manifest: &Dict) {
             out.error(e.span.clone(), "'show_traceback' must be a boolean".into(), Code::Type);
         }
     }
-    if let Some((span, _)) = typed_only(manifest, "show_traceback").filter(|(_, t)| *t != "bool") {
+    if let Some(span) = of_another_type(manifest, "show_traceback", "bool") {
         out.error(span, "'show_traceback' must be a boolean".into(), Code::Type);
     }
 }
@@ -152,9 +152,10 @@ pub(super) fn skip_ops(out: &mut Out, manifest: &Dict) {
     }
 }
 
-/// The span and type of a top-level value not known but by its type (`sys.argv != x`: a
-/// bool), for the rules a type alone decides.
-fn typed_only(manifest: &Dict, key: &str) -> Option<(crate::value::Span, &'static str)> {
-    let e = manifest.get(key).filter(|e| e.value.is_unknown())?;
-    Some((e.value.span.clone(), e.value.known_type()?))
+/// The span of a top-level value not known but by its type, where that type is not
+/// `accepted` (`sys.argv != x`, a bool, as an int key): the rules a type alone decides.
+fn of_another_type(manifest: &Dict, key: &str, accepted: &str) -> Option<crate::value::Span> {
+    let value = &manifest.get(key)?.value;
+    let type_name = value.known_type().filter(|_| value.is_unknown())?;
+    (type_name != accepted).then(|| value.span.clone())
 }

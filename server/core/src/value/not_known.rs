@@ -97,13 +97,7 @@ impl Value {
     /// A number known only by its type (`len(x)`, `x == y`) as a value of that type, for
     /// the errors its type alone decides (`len(True)`, `list(len(x))`); None for another.
     pub fn typed_number_stand_in(&self) -> Option<Value> {
-        let kind = match self.known_type()? {
-            "int" => ValueKind::Int(0),
-            "bool" => ValueKind::Bool(false),
-            "float" => ValueKind::Float(0.0),
-            _ => return None,
-        };
-        Some(Value::new(kind, self.span.clone()))
+        self.type_known().filter(|v| matches!(v.kind, ValueKind::Int(_) | ValueKind::Bool(_) | ValueKind::Float(_)))
     }
 
     /// Whether `self[key]`, a value known only by its type, certainly raises.

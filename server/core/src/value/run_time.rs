@@ -59,19 +59,13 @@ impl Value {
             "set" => ValueKind::Set(Vec::new()),
             // Only its type: `%` formats by what the str holds (see `Value::formats_unknown_text`).
             "str" => ValueKind::Str(String::new()),
-            // Its type errors only: a number's operations compute (see `Value::is_typed_number`).
+            // Its type errors only: what an operator makes of a number's stand-in is no value.
             "int" => ValueKind::Int(0),
             "bool" => ValueKind::Bool(false),
             "float" => ValueKind::Float(0.0),
             _ => return None,
         };
         Some(Value::new(empty, self.span.clone()))
-    }
-
-    /// An int known by its type only: what an operator makes of its stand-in
-    /// ([`Value::type_known`]) is no value, only its type errors are.
-    pub fn is_typed_number(&self) -> bool {
-        self.known_type() == Some("int")
     }
 
     /// `x % y` with `x` a str or bytes known by its type only: what it raises depends on
